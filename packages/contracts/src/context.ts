@@ -1,0 +1,40 @@
+import type { Actor } from './roles.js';
+
+/** What every bus request and event carries about its origin. */
+export interface CallContext {
+  requestId: string;
+  actor?: Actor;
+  /** W3C trace context, passed through untouched. */
+  traceparent?: string;
+}
+
+/** Message header names; lowercase so NATS and HTTP agree. */
+export const HEADER = {
+  requestId: 'x-request-id',
+  actor: 'x-actor',
+  traceparent: 'traceparent',
+} as const;
+
+/** Encodes a call context as message headers. */
+export function contextToHeaders(ctx: CallContext): Record<string, string> {
+  const h: Record<string, string> = { [HEADER.requestId]: ctx.requestId };
+  if (ctx.actor) h[HEADER.actor] = JSON.stringify(ctx.actor);
+  if (ctx.traceparent) h[HEADER.traceparent] = ctx.traceparent;
+  return h;
+}
+
+/** Decodes message headers into a call context; a missing request id gets a fallback. */
+export function headersToContext(h: Record<string, string | undefined>, fallbackId: () => string): CallContext {
+  const ctx: CallContext = { requestId: h[HEADER.requestId] || fallbackId() };
+  const actor = h[HEADER.actor];
+  if (actor) {
+    try {
+      const parsed = JSON.parse(actor) as Actor;
+      if (typeof parsed?.id === 'string' && typeof parsed?.role === 'string') ctx.actor = parsed;
+    } catch {
+      // A malformed actor header means no actor: the service treats the call as anonymous.
+    }
+  }
+  if (h[HEADER.traceparent]) ctx.traceparent = h[HEADER.traceparent];
+  return ctx;
+}

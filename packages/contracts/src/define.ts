@@ -1,0 +1,49 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+
+const SUBJECT = /^[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*$/;
+const EVENT_SUBJECT = /^evt\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*$/;
+
+/** A request subject: the one place its name, request schema and reply schema are written. */
+export interface SubjectDef<Req extends TSchema = TSchema, Rep extends TSchema = TSchema> {
+  /** `<service>.<resource>.<verb>` */
+  readonly subject: string;
+  readonly request: Req;
+  readonly reply: Rep;
+  /** One line for logs and documentation. */
+  readonly summary: string;
+}
+
+export type RequestOf<D extends SubjectDef> = Static<D['request']>;
+export type ReplyOf<D extends SubjectDef> = Static<D['reply']>;
+
+/** Declares a request subject; the gateway and the serving service import the same object. */
+export function defineSubject<Req extends TSchema, Rep extends TSchema>(def: {
+  subject: string;
+  request: Req;
+  reply: Rep;
+  summary: string;
+}): SubjectDef<Req, Rep> {
+  if (!SUBJECT.test(def.subject)) {
+    throw new Error(`subject "${def.subject}" is not <service>.<resource>.<verb>`);
+  }
+  return Object.freeze({ ...def });
+}
+
+/** A domain event: subject on the durable stream, payload schema, and its public kind if it has one. */
+export interface EventDef<P extends TSchema = TSchema> {
+  /** `evt.<service>.<entity>.<past-tense>` */
+  readonly subject: string;
+  readonly payload: P;
+  /** Public event kind (webhooks, SSE), e.g. `plant.registered`; absent for internal events. */
+  readonly kind?: string;
+}
+
+export type PayloadOf<E extends EventDef> = Static<E['payload']>;
+
+/** Declares a domain event. */
+export function defineEvent<P extends TSchema>(def: { subject: string; payload: P; kind?: string }): EventDef<P> {
+  if (!EVENT_SUBJECT.test(def.subject)) {
+    throw new Error(`event "${def.subject}" is not evt.<service>.<entity>.<past-tense>`);
+  }
+  return Object.freeze({ ...def });
+}

@@ -1,0 +1,65 @@
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { ErrorBody } from './errors.js';
+
+/** The spec's pagination object, carried beside `data` in paginated responses. */
+export const Pagination = Type.Object(
+  {
+    page: Type.Integer({ minimum: 1 }),
+    limit: Type.Integer({ minimum: 1 }),
+    total: Type.Integer({ minimum: 0 }),
+    totalPages: Type.Integer({ minimum: 0 }),
+  },
+  { $id: 'Pagination' },
+);
+export type Pagination = Static<typeof Pagination>;
+
+/** Defaults and bounds of `page` and `limit` on every list endpoint. */
+export const PAGE_DEFAULTS = { page: 1, limit: 20, maxLimit: 100 } as const;
+
+export const PageQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: PAGE_DEFAULTS.page, description: 'Page number, from 1' })),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: PAGE_DEFAULTS.maxLimit,
+      default: PAGE_DEFAULTS.limit,
+      description: `Items per page (default ${PAGE_DEFAULTS.limit}, at most ${PAGE_DEFAULTS.maxLimit})`,
+    }),
+  ),
+});
+export type PageQuery = Static<typeof PageQuery>;
+
+/** Builds the pagination object for a page of `total` items. */
+export function paginate(page: number, limit: number, total: number): Pagination {
+  return { page, limit, total, totalPages: Math.ceil(total / limit) };
+}
+
+/** Success envelope around a payload schema. */
+export function Envelope<T extends TSchema>(data: T) {
+  return Type.Object({
+    success: Type.Literal(true),
+    data,
+    error: Type.Null(),
+  });
+}
+
+/** Success envelope of a paginated list. */
+export function PaginatedEnvelope<T extends TSchema>(item: T) {
+  return Type.Object({
+    success: Type.Literal(true),
+    data: Type.Array(item),
+    error: Type.Null(),
+    pagination: Pagination,
+  });
+}
+
+/** Failure envelope: success false, data null, error with code and message. */
+export const ErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    data: Type.Null(),
+    error: ErrorBody,
+  },
+  { $id: 'ErrorEnvelope' },
+);
+export type ErrorEnvelope = Static<typeof ErrorEnvelope>;

@@ -1,0 +1,57 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+/** Error codes of the interface spec, plus the few Rootline adds (listed last). */
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'NOT_FOUND',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'CHAIN_ERROR',
+  'DUPLICATE',
+  'RATE_LIMITED',
+  // Rootline additions: a service did not answer in time, a body over the size limit, an unexpected failure.
+  'UNAVAILABLE',
+  'PAYLOAD_TOO_LARGE',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const ErrorCodeSchema = Type.Union(
+  ERROR_CODES.map((c) => Type.Literal(c)),
+  { description: 'Machine-readable error code' },
+);
+
+export const ErrorBody = Type.Object({
+  code: ErrorCodeSchema,
+  message: Type.String({ description: 'Human-readable explanation' }),
+  details: Type.Optional(Type.Unknown({ description: 'Finer reasons, e.g. the failing field' })),
+});
+export type ErrorBody = Static<typeof ErrorBody>;
+
+/**
+ * The one error type handlers throw. Its code is always one of ERROR_CODES; finer reasons go in details.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: unknown;
+
+  constructor(code: ErrorCode, message: string, details?: unknown) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+  }
+
+  /** The serialisable form that travels in bus replies and HTTP envelopes. */
+  toBody(): ErrorBody {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+/** True when a value is an AppError (also across module copies). */
+export function isAppError(err: unknown): err is AppError {
+  return err instanceof AppError || (err instanceof Error && err.name === 'AppError' && 'code' in err);
+}

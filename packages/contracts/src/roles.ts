@@ -1,0 +1,70 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+export const ROLES = ['USER', 'GROWER', 'FARM_MANAGER', 'ADMIN'] as const;
+export type Role = (typeof ROLES)[number];
+export const RoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
+
+/** Every permission a route can require. */
+export const PERMISSIONS = [
+  'plants:read',
+  'plants:write',
+  'transport:read',
+  'transport:write',
+  'demand:read',
+  'demand:write',
+  'farm:read',
+  'farm:write',
+  'environment:read',
+  'environment:write',
+  'marketplace:read',
+  'marketplace:write',
+  'uploads:write',
+  'notifications:read',
+  'transparency:read',
+  'transparency:write',
+  'analytics:read',
+  'agents:read',
+  'agents:control',
+  'admin:users',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const USER: readonly Permission[] = [
+  'plants:read',
+  'plants:write',
+  'transport:read',
+  'transport:write',
+  'demand:read',
+  'demand:write',
+  'farm:read',
+  'environment:read',
+  'environment:write',
+  'marketplace:read',
+  'marketplace:write',
+  'uploads:write',
+  'notifications:read',
+  'transparency:read',
+  'analytics:read',
+];
+const GROWER: readonly Permission[] = [...USER, 'agents:read'];
+const FARM_MANAGER: readonly Permission[] = [...GROWER, 'farm:write'];
+
+/** Which role may do what: the one readable table. Each role includes the one above it. */
+export const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
+  USER: new Set(USER),
+  GROWER: new Set(GROWER),
+  FARM_MANAGER: new Set(FARM_MANAGER),
+  ADMIN: new Set(PERMISSIONS),
+};
+
+/** True when the role grants the permission. */
+export function roleHas(role: Role, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role].has(permission);
+}
+
+/** The acting user as it travels in message headers. */
+export const Actor = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  role: RoleSchema,
+});
+export type Actor = Static<typeof Actor>;

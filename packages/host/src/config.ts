@@ -1,0 +1,53 @@
+import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/** Settings every process shares. */
+export const BaseConfig = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
+    default: 'development',
+  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATA_DIR: Type.String({ default: './data', minLength: 1 }),
+  REQUEST_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100, maximum: 120_000 }),
+});
+export type BaseConfig = Static<typeof BaseConfig>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Reads and validates configuration from environment variables. Values are converted to the schema's types
+ * and defaults applied; a bad value fails with an error that names the variable.
+ */
+export function loadConfig<T extends TObject>(schema: T, env: NodeJS.ProcessEnv = process.env): Static<T> {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.properties)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') raw[key] = v;
+  }
+  const converted = Value.Default(schema, Value.Convert(schema, raw));
+  const errors = [...Value.Errors(schema, converted)];
+  if (errors.length > 0) {
+    const lines = errors.map((e) => {
+      const name = e.path.replace(/^\//, '') || '(root)';
+      const got = name in raw ? ` (got ${JSON.stringify(raw[name])})` : ' (not set)';
+      return `${name}: ${e.message}${got}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${[...new Set(lines)].join('\n  ')}`);
+  }
+  return converted as Static<T>;
+}
+
+/** Composes the base settings with a service's own. */
+export function withBase<T extends Record<string, TSchema>>(props: T) {
+  return Type.Object({ ...BaseConfig.properties, ...props });
+}
