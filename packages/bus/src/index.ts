@@ -1,1 +1,4 @@
+export { createMemoryBroker, type MemoryBroker, type MemoryBrokerOptions } from './memory.js';
+export { createNatsBus, type NatsBusOptions } from './nats.js';
+export { subjectMatches } from './subject.js';
 export type * from './types.js';

@@ -1,1 +1,4 @@
+export { type MigrateOptions, migrateSchema } from './migrate.js';
+export { type OpenDatabaseOptions, openDatabase } from './open.js';
+export { createOutbox, type Outbox, type OutboxOptions, type OutboxTable, outboxTable } from './outbox.js';
 export type * from './types.js';

@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 export type { Logger };
 
@@ -10,7 +10,17 @@ export function createLogger(service: string, level = 'info'): Logger {
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
-      paths: ['password', '*.password', 'token', '*.token', 'secret', '*.secret', 'headers.authorization', 'req.headers.authorization', 'req.headers.cookie'],
+      paths: [
+        'password',
+        '*.password',
+        'token',
+        '*.token',
+        'secret',
+        '*.secret',
+        'headers.authorization',
+        'req.headers.authorization',
+        'req.headers.cookie',
+      ],
       censor: '[redacted]',
     },
   });

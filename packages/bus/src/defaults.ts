@@ -1,0 +1,47 @@
+import { AppError } from '@rootline/contracts';
+
+/** Where the bus reports what no caller sees (handler failures, reconnects, poison events). */
+export type BusLog = Pick<Console, 'info' | 'warn' | 'error'>;
+
+/** Default request timeout. */
+export const REQUEST_TIMEOUT_MS = 5_000;
+/** Default wait for an acknowledgement before an event is redelivered. */
+export const ACK_WAIT_MS = 30_000;
+/** Default number of deliveries before an event is given up. */
+export const MAX_DELIVER = 10;
+/** Window in which a second publish of an event id is dropped (the stream's duplicate_window). */
+export const DUPLICATE_WINDOW_MS = 120_000;
+/** Subjects the event stream stores. */
+export const EVENT_SUBJECTS = 'evt.>';
+/** Events one subscription handles at once; more wait, so a slow handler cannot pull the whole backlog. */
+export const MAX_IN_FLIGHT = 8;
+/** Discovery collects answers for this long by default. */
+export const DISCOVER_WAIT_MS = 500;
+
+/** Back-off before redelivering an event whose handler threw: grows with each attempt, capped at 5 s. */
+export function nakDelayMs(deliveryCount: number): number {
+  return Math.min(200 * deliveryCount, 5_000);
+}
+
+/** The reply sent when a handler throws: the detail goes to the log, never to the caller. */
+export const INTERNAL_REPLY = { ok: false, error: { code: 'INTERNAL', message: 'Internal error' } } as const;
+
+/** The error of a request nobody answered. */
+export function unavailable(subject: string, why: 'no-responders' | 'timeout', timeoutMs?: number): AppError {
+  return why === 'no-responders'
+    ? new AppError('UNAVAILABLE', `${subject} did not answer: no service is serving it`)
+    : new AppError('UNAVAILABLE', `${subject} did not answer within ${timeoutMs} ms`);
+}
+
+/** Service, durable and endpoint names: one NATS token of letters, digits, `_` and `-`. */
+export const NAME = /^[-\w]+$/;
+
+/** Resolves once the ongoing promises settle, or after `maxMs`, whichever is first. */
+export async function settleWithin(pending: Iterable<Promise<unknown>>, maxMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, maxMs);
+  });
+  await Promise.race([Promise.allSettled([...pending]), deadline]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,400 @@
+import { randomBytes } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { copyHeaders, decodeJson, encodeJson } from './codec.js';
+import {
+  ACK_WAIT_MS,
+  type BusLog,
+  DUPLICATE_WINDOW_MS,
+  EVENT_SUBJECTS,
+  INTERNAL_REPLY,
+  MAX_DELIVER,
+  MAX_IN_FLIGHT,
+  NAME,
+  nakDelayMs,
+  REQUEST_TIMEOUT_MS,
+  settleWithin,
+  unavailable,
+} from './defaults.js';
+import { subjectMatches } from './subject.js';
+import type {
+  Bus,
+  ConsumeOptions,
+  DeliveredEvent,
+  DiscoveredService,
+  Endpoint,
+  EventMessage,
+  Headers,
+  RequestOptions,
+  ServedService,
+  ServiceDescriptor,
+  Subscription,
+} from './types.js';
+
+/** An in-process stand-in for a NATS server: each `connect()` is one client connection. */
+export interface MemoryBroker {
+  /** Opens a bus connection; `name` only labels it in logs. */
+  connect(name?: string): Bus;
+}
+
+export interface MemoryBrokerOptions {
+  log?: BusLog;
+}
+
+/** One service instance registered by a connection. */
+interface Instance {
+  readonly id: string;
+  readonly service: ServiceDescriptor;
+  readonly endpoints: Endpoint[];
+  /** Set once stop() begins: the instance takes no new requests. */
+  stopping: boolean;
+  readonly inFlight: Set<Promise<unknown>>;
+}
+
+/** An event in the broker's log, held as the bytes that would be on the wire. */
+interface StoredEvent {
+  seq: number;
+  subject: string;
+  body: Uint8Array;
+  headers: Uint8Array;
+}
+
+/** A delivered but not yet acknowledged event of one durable. */
+interface Pending {
+  count: number;
+  /** Identifies the current delivery, so a stale delivery's outcome cannot reschedule a newer one. */
+  token: object;
+  timer?: NodeJS.Timeout;
+}
+
+/** One running consume() on a durable. */
+interface Consumer {
+  readonly handler: (event: DeliveredEvent) => Promise<void>;
+  readonly inFlight: Set<Promise<unknown>>;
+  stopped: boolean;
+}
+
+const newId = () => randomBytes(11).toString('hex');
+
+/**
+ * Creates an in-process broker with the semantics of the NATS bus that services rely on: JSON on the
+ * wire, queue groups, no-responder and timeout errors, discovery, and a durable event log with
+ * de-duplication, per-durable cursors, acknowledgement deadlines and redelivery. It backs the embedded
+ * mode and lets tests run the same contract suite without a server.
+ */
+export function createMemoryBroker(opts: MemoryBrokerOptions = {}): MemoryBroker {
+  const log = opts.log ?? console;
+  const instances = new Set<Instance>();
+  const roundRobin = new Map<string, number>();
+  const events: StoredEvent[] = [];
+  /** Event id → publish time; insertion order is time order, so expiry trims from the front. */
+  const seenIds = new Map<string, number>();
+  const durables = new Map<string, Durable>();
+
+  class Durable {
+    readonly consumers: Consumer[] = [];
+    private cursor = 0;
+    private readonly pending = new Map<number, Pending>();
+    private readonly ready: number[] = [];
+    private next = 0;
+    private scheduled = false;
+
+    constructor(
+      readonly name: string,
+      readonly filter: string,
+      public ackWaitMs: number,
+      public maxDeliver: number,
+    ) {}
+
+    /** Delivers what it can on a later turn: handlers never run inside publish() or consume(). */
+    pump(): void {
+      if (this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.run();
+      });
+    }
+
+    private run(): void {
+      for (;;) {
+        const consumer = this.pickConsumer();
+        if (!consumer) return;
+        const seq = this.takeNext();
+        if (seq === undefined) return;
+        this.deliver(consumer, seq);
+      }
+    }
+
+    private pickConsumer(): Consumer | undefined {
+      const n = this.consumers.length;
+      for (let i = 0; i < n; i++) {
+        const c = this.consumers[(this.next + i) % n]!;
+        if (!c.stopped && c.inFlight.size < MAX_IN_FLIGHT) {
+          this.next = (this.next + i + 1) % n;
+          return c;
+        }
+      }
+      return undefined;
+    }
+
+    /** Redeliveries first, then the next new event that passes the filter. */
+    private takeNext(): number | undefined {
+      const again = this.ready.shift();
+      if (again !== undefined) return again;
+      while (this.cursor < events.length) {
+        const e = events[this.cursor++]!;
+        if (subjectMatches(this.filter, e.subject)) return e.seq;
+      }
+      return undefined;
+    }
+
+    private deliver(consumer: Consumer, seq: number): void {
+      const stored = events[seq]!;
+      const p = this.pending.get(seq) ?? { count: 0, token: {} };
+      this.pending.set(seq, p);
+      p.count += 1;
+      const token = {};
+      p.token = token;
+      clearTimeout(p.timer);
+      // Unref'd: a broker's bookkeeping must not keep the process alive on shutdown.
+      p.timer = setTimeout(() => this.expire(seq, token), this.ackWaitMs).unref();
+      const event: DeliveredEvent = {
+        ...(decodeJson(stored.body) as Omit<EventMessage, 'headers'>),
+        headers: decodeJson(stored.headers) as Headers,
+        deliveryCount: p.count,
+      };
+      const run = consumer
+        .handler(event)
+        .then(
+          () => this.ack(seq),
+          (err: unknown) => this.nak(seq, token, event, err),
+        )
+        .finally(() => {
+          consumer.inFlight.delete(run);
+          this.pump();
+        });
+      consumer.inFlight.add(run);
+    }
+
+    /** Acknowledges by sequence, like JetStream: even a late ack from an expired delivery settles the event. */
+    private ack(seq: number): void {
+      const p = this.pending.get(seq);
+      if (!p) return;
+      clearTimeout(p.timer);
+      this.pending.delete(seq);
+      const queued = this.ready.indexOf(seq);
+      if (queued >= 0) this.ready.splice(queued, 1);
+    }
+
+    private nak(seq: number, token: object, event: DeliveredEvent, err: unknown): void {
+      const p = this.pending.get(seq);
+      if (!p || p.token !== token) return;
+      clearTimeout(p.timer);
+      if (p.count >= this.maxDeliver) {
+        log.error(`bus: ${this.name} gives up event ${event.id} (${event.subject}) after ${p.count} deliveries`, err);
+        this.pending.delete(seq);
+        return;
+      }
+      log.warn(`bus: ${this.name} failed event ${event.id} (${event.subject}), delivery ${p.count}`, err);
+      p.timer = setTimeout(() => this.requeue(seq, token), nakDelayMs(p.count)).unref();
+    }
+
+    private expire(seq: number, token: object): void {
+      const p = this.pending.get(seq);
+      if (!p || p.token !== token) return;
+      if (p.count >= this.maxDeliver) {
+        log.error(`bus: ${this.name} gives up event seq ${seq} after ${p.count} unacknowledged deliveries`);
+        this.pending.delete(seq);
+        return;
+      }
+      this.requeue(seq, token);
+    }
+
+    private requeue(seq: number, token: object): void {
+      const p = this.pending.get(seq);
+      if (!p || p.token !== token) return;
+      p.timer = undefined;
+      this.ready.push(seq);
+      this.pump();
+    }
+  }
+
+  /** One instance per queue group (service name) whose endpoint matches, rotating within each group. */
+  function responders(subject: string): Array<{ instance: Instance; endpoint: Endpoint }> {
+    const groups = new Map<string, Array<{ instance: Instance; endpoint: Endpoint }>>();
+    for (const instance of instances) {
+      if (instance.stopping) continue;
+      const endpoint = instance.endpoints.find((e) => subjectMatches(e.subject, subject));
+      if (!endpoint) continue;
+      const group = groups.get(instance.service.name) ?? [];
+      group.push({ instance, endpoint });
+      groups.set(instance.service.name, group);
+    }
+    const picked: Array<{ instance: Instance; endpoint: Endpoint }> = [];
+    for (const [name, group] of groups) {
+      const key = `${name} ${subject}`;
+      const turn = roundRobin.get(key) ?? 0;
+      roundRobin.set(key, turn + 1);
+      picked.push(group[turn % group.length]!);
+    }
+    return picked;
+  }
+
+  /** Runs one request on an instance and resolves with the reply bytes; tracked so stop() can wait for it. */
+  function dispatch(instance: Instance, endpoint: Endpoint, body: Uint8Array, headers: Uint8Array) {
+    const run = (async () => {
+      await nextTurn();
+      try {
+        const reply = await endpoint.handler(decodeJson(body), decodeJson(headers) as Headers);
+        return encodeJson(reply);
+      } catch (err) {
+        log.error(`bus: ${instance.service.name} failed on ${endpoint.subject}`, err);
+        return encodeJson(INTERNAL_REPLY);
+      }
+    })();
+    const tracked = run.finally(() => instance.inFlight.delete(tracked));
+    instance.inFlight.add(tracked);
+    return run;
+  }
+
+  function connect(name = 'memory'): Bus {
+    let closed = false;
+    const served = new Set<ServedService>();
+    const subscriptions = new Set<Subscription>();
+    const open = () => {
+      if (closed) throw new Error(`bus connection ${name} is closed`);
+    };
+
+    return {
+      async request(subject: string, payload: unknown, opts: RequestOptions = {}): Promise<unknown> {
+        open();
+        const timeoutMs = opts.timeoutMs ?? REQUEST_TIMEOUT_MS;
+        const body = encodeJson(payload);
+        const headers = encodeJson(copyHeaders(opts.headers));
+        const targets = responders(subject);
+        // NATS answers "no responders" after a round trip, not synchronously.
+        await nextTurn();
+        if (targets.length === 0) throw unavailable(subject, 'no-responders');
+        return new Promise((resolve, reject) => {
+          let settled = false;
+          const timer = setTimeout(() => {
+            settled = true;
+            reject(unavailable(subject, 'timeout', timeoutMs));
+          }, timeoutMs);
+          for (const { instance, endpoint } of targets) {
+            void dispatch(instance, endpoint, body, headers).then((reply) => {
+              // The first answer wins, as with a NATS request; later ones go nowhere.
+              if (settled) return;
+              settled = true;
+              clearTimeout(timer);
+              resolve(decodeJson(reply));
+            });
+          }
+        });
+      },
+
+      async serve(service: ServiceDescriptor, endpoints: Endpoint[]): Promise<ServedService> {
+        open();
+        if (!NAME.test(service.name)) throw new Error(`invalid service name "${service.name}"`);
+        if (!/\d+\.\d+\.\d+/.test(service.version)) throw new Error(`'${service.version}' is not a semver value`);
+        const instance: Instance = {
+          id: newId(),
+          service: { ...service },
+          endpoints: [...endpoints],
+          stopping: false,
+          inFlight: new Set(),
+        };
+        instances.add(instance);
+        let stopped: Promise<void> | undefined;
+        const handle: ServedService = {
+          id: instance.id,
+          stop() {
+            stopped ??= (async () => {
+              instance.stopping = true;
+              instances.delete(instance);
+              while (instance.inFlight.size > 0) await Promise.allSettled([...instance.inFlight]);
+              served.delete(handle);
+            })();
+            return stopped;
+          },
+        };
+        served.add(handle);
+        return handle;
+      },
+
+      async publish(event: EventMessage): Promise<void> {
+        open();
+        if (!subjectMatches(EVENT_SUBJECTS, event.subject)) throw new Error(`no stream stores ${event.subject}`);
+        const body = encodeJson({
+          id: event.id,
+          subject: event.subject,
+          occurredAt: event.occurredAt,
+          payload: event.payload,
+        });
+        const headers = encodeJson(copyHeaders(event.headers));
+        await nextTurn();
+        const now = Date.now();
+        for (const [id, at] of seenIds) {
+          if (now - at < DUPLICATE_WINDOW_MS) break;
+          seenIds.delete(id);
+        }
+        if (seenIds.has(event.id)) return;
+        seenIds.set(event.id, now);
+        events.push({ seq: events.length, subject: event.subject, body, headers });
+        for (const durable of durables.values()) durable.pump();
+      },
+
+      async consume(opts: ConsumeOptions): Promise<Subscription> {
+        open();
+        if (!NAME.test(opts.durable)) throw new Error(`invalid durable name "${opts.durable}"`);
+        const ackWaitMs = opts.ackWaitMs ?? ACK_WAIT_MS;
+        const maxDeliver = opts.maxDeliver ?? MAX_DELIVER;
+        let durable = durables.get(opts.durable);
+        if (!durable) {
+          durable = new Durable(opts.durable, opts.subject, ackWaitMs, maxDeliver);
+          durables.set(opts.durable, durable);
+        } else if (durable.filter !== opts.subject) {
+          throw new Error(`durable ${opts.durable} already exists with filter ${durable.filter}, not ${opts.subject}`);
+        } else {
+          durable.ackWaitMs = ackWaitMs;
+          durable.maxDeliver = maxDeliver;
+        }
+        const consumer: Consumer = { handler: opts.handler, inFlight: new Set(), stopped: false };
+        durable.consumers.push(consumer);
+        durable.pump();
+        const owner = durable;
+        let stopped: Promise<void> | undefined;
+        const subscription: Subscription = {
+          stop() {
+            stopped ??= (async () => {
+              consumer.stopped = true;
+              owner.consumers.splice(owner.consumers.indexOf(consumer), 1);
+              // Let running handlers acknowledge; past the ack wait their events are redelivered anyway.
+              await settleWithin(consumer.inFlight, ackWaitMs);
+              subscriptions.delete(subscription);
+            })();
+            return stopped;
+          },
+        };
+        subscriptions.add(subscription);
+        return subscription;
+      },
+
+      // Every instance answers at once here, so there is no timeout to wait out.
+      async discover(): Promise<DiscoveredService[]> {
+        open();
+        await nextTurn();
+        return [...instances].map((i) => ({ name: i.service.name, id: i.id, version: i.service.version }));
+      },
+
+      async close(): Promise<void> {
+        if (closed) return;
+        closed = true;
+        await Promise.all([...served].map((s) => s.stop()));
+        await Promise.all([...subscriptions].map((s) => s.stop()));
+      },
+    };
+  }
+
+  return { connect };
+}

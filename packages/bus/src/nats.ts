@@ -1,0 +1,391 @@
+import { AppError } from '@rootline/contracts';
+import {
+  AckPolicy,
+  type ConsumerConfig,
+  type ConsumerMessages,
+  connect,
+  DeliverPolicy,
+  ErrorCode,
+  type JetStreamManager,
+  type JsMsg,
+  type MsgHdrs,
+  type NatsConnection,
+  NatsError,
+  nanos,
+  headers as natsHeaders,
+  RequestStrategy,
+  type ServiceMsg,
+  StorageType,
+} from 'nats';
+import { copyHeaders, decodeJson, encodeJson } from './codec.js';
+import {
+  ACK_WAIT_MS,
+  type BusLog,
+  DISCOVER_WAIT_MS,
+  DUPLICATE_WINDOW_MS,
+  EVENT_SUBJECTS,
+  INTERNAL_REPLY,
+  MAX_DELIVER,
+  MAX_IN_FLIGHT,
+  NAME,
+  nakDelayMs,
+  REQUEST_TIMEOUT_MS,
+  settleWithin,
+  unavailable,
+} from './defaults.js';
+import type {
+  Bus,
+  ConsumeOptions,
+  DeliveredEvent,
+  DiscoveredService,
+  Endpoint,
+  EventMessage,
+  Headers,
+  RequestOptions,
+  ServedService,
+  ServiceDescriptor,
+  Subscription,
+} from './types.js';
+
+export interface NatsBusOptions {
+  /** Server URL, e.g. `nats://127.0.0.1:4222`. */
+  url: string;
+  /** Connection name, shown by the server's monitoring. */
+  name: string;
+  /** JetStream stream holding the events (default `EVENTS`). */
+  stream?: string;
+  log?: BusLog;
+}
+
+/** How long to wait between reconnect attempts; the client retries forever. */
+const RECONNECT_WAIT_MS = 500;
+
+function toNatsHeaders(h: Headers | undefined): MsgHdrs | undefined {
+  const checked = copyHeaders(h);
+  const keys = Object.keys(checked);
+  if (keys.length === 0) return undefined;
+  const out = natsHeaders();
+  for (const k of keys) out.set(k, checked[k]!);
+  return out;
+}
+
+/** Message headers as a plain object; `Nats-*` headers belong to the server (e.g. Nats-Msg-Id) and are left out. */
+function fromNatsHeaders(h: MsgHdrs | undefined): Headers {
+  const out: Headers = {};
+  if (!h) return out;
+  for (const k of h.keys()) {
+    if (!k.toLowerCase().startsWith('nats-')) out[k] = h.get(k);
+  }
+  return out;
+}
+
+function isNatsCode(err: unknown, code: string): boolean {
+  return err instanceof NatsError && err.code === code;
+}
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof NatsError && err.api_error?.code === 404;
+}
+
+/** A valid endpoint name derived from its subject (names are single tokens, subjects have dots). */
+function endpointName(subject: string): string {
+  return subject.replace(/[^-\w]/g, '_');
+}
+
+/**
+ * Connects to NATS and returns the bus: request/reply through the NATS services API (queue group = service
+ * name, discoverable with `$SRV.PING`) and events on a JetStream stream with durable pull consumers. The
+ * connection retries forever after a loss, so a service outlives a NATS restart; only the first connect
+ * fails fast.
+ */
+export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
+  const log = opts.log ?? console;
+  const streamName = opts.stream ?? 'EVENTS';
+  let nc: NatsConnection;
+  try {
+    nc = await connect({
+      servers: opts.url,
+      name: opts.name,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: RECONNECT_WAIT_MS,
+    });
+  } catch (err) {
+    throw new Error(`cannot reach NATS at ${opts.url}: ${(err as Error).message}`, { cause: err });
+  }
+
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === 'disconnect') log.warn(`bus ${opts.name}: disconnected from NATS`);
+      else if (s.type === 'reconnect') log.info(`bus ${opts.name}: reconnected to NATS`);
+      else if (s.type === 'error') log.error(`bus ${opts.name}: NATS error`, s.data);
+    }
+  })();
+
+  const js = nc.jetstream();
+  let jsmReady: Promise<JetStreamManager> | undefined;
+  const manager = () => {
+    jsmReady ??= nc.jetstreamManager().catch((err: unknown) => {
+      jsmReady = undefined;
+      throw err;
+    });
+    return jsmReady;
+  };
+
+  let streamReady: Promise<void> | undefined;
+  /** Creates the event stream if it is missing; an existing stream is left as its owner configured it. */
+  const ensureStream = () => {
+    streamReady ??= (async () => {
+      const jsm = await manager();
+      try {
+        await jsm.streams.info(streamName);
+        return;
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+      try {
+        await jsm.streams.add({
+          name: streamName,
+          subjects: [EVENT_SUBJECTS],
+          storage: StorageType.File,
+          duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+        });
+      } catch (err) {
+        // Another instance may have created it a moment ago.
+        await jsm.streams.info(streamName).catch(() => Promise.reject(err));
+      }
+    })().catch((err: unknown) => {
+      streamReady = undefined;
+      throw err;
+    });
+    return streamReady;
+  };
+
+  /** Creates the durable if missing, keeps its position if present, and applies the delivery limits asked for. */
+  const ensureConsumer = async (o: ConsumeOptions, ackWaitMs: number, maxDeliver: number) => {
+    const jsm = await manager();
+    const wanted: Partial<ConsumerConfig> = {
+      durable_name: o.durable,
+      filter_subject: o.subject,
+      ack_policy: AckPolicy.Explicit,
+      ack_wait: nanos(ackWaitMs),
+      max_deliver: maxDeliver,
+      deliver_policy: DeliverPolicy.All,
+    };
+    const find = () =>
+      jsm.consumers.info(streamName, o.durable).catch((err: unknown) => {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      });
+    let info = await find();
+    if (!info) {
+      try {
+        await jsm.consumers.add(streamName, wanted);
+        return;
+      } catch (err) {
+        // Another instance may have created it a moment ago.
+        info = await find();
+        if (!info) throw err;
+      }
+    }
+    if (info.config.filter_subject !== o.subject) {
+      throw new Error(
+        `durable ${o.durable} already exists with filter ${info.config.filter_subject}, not ${o.subject}`,
+      );
+    }
+    if (info.config.ack_wait !== wanted.ack_wait || info.config.max_deliver !== maxDeliver) {
+      await jsm.consumers.update(streamName, o.durable, { ack_wait: wanted.ack_wait, max_deliver: maxDeliver });
+    }
+  };
+
+  const served = new Set<ServedService>();
+  const subscriptions = new Set<Subscription>();
+  let closing: Promise<void> | undefined;
+
+  /** Runs one request through its handler and replies; a throwing handler gets the generic INTERNAL reply. */
+  const answer = async (service: ServiceDescriptor, endpoint: Endpoint, msg: ServiceMsg) => {
+    let input: unknown;
+    try {
+      input = decodeJson(msg.data);
+    } catch {
+      msg.respond(
+        encodeJson({ ok: false, error: { code: 'VALIDATION_ERROR', message: 'Request body is not valid JSON' } }),
+      );
+      return;
+    }
+    let reply: Uint8Array;
+    try {
+      reply = encodeJson(await endpoint.handler(input, fromNatsHeaders(msg.headers)));
+    } catch (err) {
+      log.error(`bus: ${service.name} failed on ${msg.subject}`, err);
+      reply = encodeJson(INTERNAL_REPLY);
+    }
+    msg.respond(reply);
+  };
+
+  /** Handles one event: ack on success, nak with back-off on failure, term once the deliveries are spent. */
+  const handleEvent = async (o: ConsumeOptions, maxDeliver: number, m: JsMsg) => {
+    const deliveryCount = m.info.deliveryCount;
+    let event: DeliveredEvent;
+    try {
+      const body = decodeJson(m.data) as Omit<EventMessage, 'headers'>;
+      event = { ...body, subject: m.subject, headers: fromNatsHeaders(m.headers), deliveryCount };
+    } catch (err) {
+      // A body no handler can read would fail on every delivery: drop it once, loudly.
+      log.error(`bus: ${o.durable} dropped an undecodable event (stream seq ${m.seq})`, err);
+      m.term();
+      return;
+    }
+    try {
+      await o.handler(event);
+      m.ack();
+    } catch (err) {
+      if (deliveryCount >= maxDeliver) {
+        log.error(
+          `bus: ${o.durable} gives up event ${event.id} (${event.subject}) after ${deliveryCount} deliveries`,
+          err,
+        );
+        m.term();
+      } else {
+        log.warn(`bus: ${o.durable} failed event ${event.id} (${event.subject}), delivery ${deliveryCount}`, err);
+        m.nak(nakDelayMs(deliveryCount));
+      }
+    }
+  };
+
+  return {
+    async request(subject: string, payload: unknown, ro: RequestOptions = {}): Promise<unknown> {
+      const timeoutMs = ro.timeoutMs ?? REQUEST_TIMEOUT_MS;
+      const body = encodeJson(payload);
+      const headers = toNatsHeaders(ro.headers);
+      let reply: Uint8Array;
+      try {
+        const msg = await nc.request(subject, body, headers ? { timeout: timeoutMs, headers } : { timeout: timeoutMs });
+        reply = msg.data;
+      } catch (err) {
+        if (isNatsCode(err, ErrorCode.NoResponders)) throw unavailable(subject, 'no-responders');
+        if (isNatsCode(err, ErrorCode.Timeout)) throw unavailable(subject, 'timeout', timeoutMs);
+        throw err;
+      }
+      return decodeJson(reply);
+    },
+
+    async serve(service: ServiceDescriptor, endpoints: Endpoint[]): Promise<ServedService> {
+      if (!NAME.test(service.name)) throw new Error(`invalid service name "${service.name}"`);
+      const srv = await nc.services.add({
+        name: service.name,
+        version: service.version,
+        description: service.description ?? '',
+        queue: service.name,
+      });
+      const inFlight = new Set<Promise<void>>();
+      for (const endpoint of endpoints) {
+        srv.addEndpoint(endpointName(endpoint.subject), {
+          subject: endpoint.subject,
+          queue: service.name,
+          handler: (err, msg) => {
+            if (err) {
+              log.error(`bus: ${service.name} endpoint ${endpoint.subject} failed`, err);
+              return;
+            }
+            const run: Promise<void> = answer(service, endpoint, msg)
+              .catch((e: unknown) => log.error(`bus: ${service.name} could not reply on ${msg.subject}`, e))
+              .finally(() => inFlight.delete(run));
+            inFlight.add(run);
+          },
+        });
+      }
+      let stopped: Promise<void> | undefined;
+      const handle: ServedService = {
+        id: srv.info().id,
+        stop() {
+          stopped ??= (async () => {
+            // Draining the subscriptions hands over what already arrived; then wait for those handlers.
+            await srv.stop();
+            while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+            served.delete(handle);
+          })();
+          return stopped;
+        },
+      };
+      served.add(handle);
+      return handle;
+    },
+
+    async publish(event: EventMessage): Promise<void> {
+      const body = encodeJson({
+        id: event.id,
+        subject: event.subject,
+        occurredAt: event.occurredAt,
+        payload: event.payload,
+      });
+      const headers = toNatsHeaders(event.headers);
+      await ensureStream();
+      try {
+        await js.publish(event.subject, body, headers ? { msgID: event.id, headers } : { msgID: event.id });
+      } catch (err) {
+        if (isNatsCode(err, ErrorCode.NoResponders)) throw new Error(`no stream stores ${event.subject}`);
+        if (isNatsCode(err, ErrorCode.Timeout)) {
+          throw new AppError('UNAVAILABLE', `event store did not confirm ${event.subject} ${event.id}`);
+        }
+        throw err;
+      }
+    },
+
+    async consume(o: ConsumeOptions): Promise<Subscription> {
+      if (!NAME.test(o.durable)) throw new Error(`invalid durable name "${o.durable}"`);
+      const ackWaitMs = o.ackWaitMs ?? ACK_WAIT_MS;
+      const maxDeliver = o.maxDeliver ?? MAX_DELIVER;
+      await ensureStream();
+      await ensureConsumer(o, ackWaitMs, maxDeliver);
+      const consumer = await js.consumers.get(streamName, o.durable);
+      const messages: ConsumerMessages = await consumer.consume({ max_messages: MAX_IN_FLIGHT });
+      const inFlight = new Set<Promise<void>>();
+      const loop = (async () => {
+        for await (const m of messages) {
+          // Bounded concurrency: one slow event must not hold up the others, nor may all of them run at once.
+          while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+          const run: Promise<void> = handleEvent(o, maxDeliver, m)
+            .catch((err: unknown) => log.error(`bus: ${o.durable} could not settle an event`, err))
+            .finally(() => inFlight.delete(run));
+          inFlight.add(run);
+        }
+      })().catch((err: unknown) => log.error(`bus: consumer ${o.durable} stopped`, err));
+      let stopped: Promise<void> | undefined;
+      const subscription: Subscription = {
+        stop() {
+          stopped ??= (async () => {
+            await messages.close();
+            await loop;
+            // Let running handlers acknowledge; past the ack wait their events are redelivered anyway.
+            await settleWithin(inFlight, ackWaitMs);
+            subscriptions.delete(subscription);
+          })();
+          return stopped;
+        },
+      };
+      subscriptions.add(subscription);
+      return subscription;
+    },
+
+    async discover(timeoutMs = DISCOVER_WAIT_MS): Promise<DiscoveredService[]> {
+      const client = nc.services.client({ strategy: RequestStrategy.Timer, maxWait: timeoutMs });
+      const found: DiscoveredService[] = [];
+      try {
+        for await (const s of await client.ping()) found.push({ name: s.name, id: s.id, version: s.version });
+      } catch (err) {
+        // Nobody answering $SRV.PING just means no service is running.
+        if (!isNatsCode(err, ErrorCode.NoResponders)) throw err;
+      }
+      return found;
+    },
+
+    close(): Promise<void> {
+      closing ??= (async () => {
+        await Promise.all([...served].map((s) => s.stop()));
+        await Promise.all([...subscriptions].map((s) => s.stop()));
+        if (!nc.isClosed()) await nc.drain();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import type { MigrationConfig } from 'drizzle-orm/migrator';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import type postgres from 'postgres';
+import { driverHandle } from './open.js';
+import { serialise } from './serialise.js';
+import type { Database } from './types.js';
+
+export interface MigrateOptions {
+  /** The service's Postgres schema, e.g. `plants`. */
+  schema: string;
+  /** Folder of drizzle-kit generated migrations (with `meta/_journal.json`). */
+  migrationsFolder: string;
+}
+
+/** Schema that holds every service's migration bookkeeping table. */
+const BOOKKEEPING_SCHEMA = 'drizzle';
+
+/**
+ * Applies a service's pending drizzle-kit migrations; a no-op when all are applied.
+ *
+ * Bookkeeping lives in `drizzle."<schema>_migrations"`, outside the service's schema, because the
+ * generated SQL itself runs `CREATE SCHEMA "<schema>"`. On PostgreSQL, replicas starting together are
+ * serialised by a session advisory lock keyed on the schema name, held on a connection of its own for the
+ * whole run (a crash releases it with the connection); the others then find nothing left to apply.
+ */
+export async function migrateSchema(database: Database, opts: MigrateOptions): Promise<void> {
+  const config: MigrationConfig = {
+    migrationsFolder: opts.migrationsFolder,
+    migrationsSchema: BOOKKEEPING_SCHEMA,
+    migrationsTable: `${opts.schema}_migrations`,
+  };
+  const handle = driverHandle(database);
+  if (handle.driver === 'pglite') {
+    // One PGlite per process: an in-process queue is all the serialisation it needs.
+    return serialise(database, `migrate:${opts.schema}`, () => migratePglite(handle.db, config));
+  }
+  const client = handle.connect();
+  try {
+    await client`select pg_advisory_lock(${lockKey(opts.schema)}::bigint)`;
+    await createBookkeepingSchema(client);
+    await migratePostgres(drizzle(client), config);
+  } finally {
+    // Ending the session releases the advisory lock.
+    await client.end({ timeout: 5 });
+  }
+}
+
+/** A stable signed 64-bit advisory lock key for a schema's migrations. */
+function lockKey(schema: string): string {
+  return createHash('sha256').update(`rootline:migrate:${schema}`).digest().readBigInt64BE(0).toString();
+}
+
+/**
+ * Two services migrating at once each hold only their own lock, and concurrent `CREATE SCHEMA IF NOT
+ * EXISTS` can still collide on the catalog's unique index; the loser finds the schema there, which is fine.
+ */
+async function createBookkeepingSchema(client: postgres.Sql): Promise<void> {
+  try {
+    await client`create schema if not exists ${client(BOOKKEEPING_SCHEMA)}`;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code !== '23505' && code !== '42P06') throw err;
+  }
+}

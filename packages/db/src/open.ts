@@ -1,0 +1,174 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import { withReservedTransactions } from './reserved-transactions.js';
+import type { Database, DbLogger } from './types.js';
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL URL (cluster mode). Without it the embedded PGlite database under `dataDir` is used. */
+  url?: string;
+  /** Data directory of the embedded mode; PGlite keeps its files in `<dataDir>/pglite`. */
+  dataDir: string;
+  /** Connection pool size on PostgreSQL (default 10); ignored by PGlite. */
+  max?: number;
+  log?: DbLogger;
+}
+
+/**
+ * What the migrator needs beyond the public `Database`: a private connection on PostgreSQL (to hold a
+ * session advisory lock for the whole migration) or the typed PGlite drizzle instance.
+ */
+export type DriverHandle =
+  | { driver: 'postgres'; connect: () => postgres.Sql }
+  | { driver: 'pglite'; db: PgliteDatabase; pg: PGlite };
+
+const handles = new WeakMap<Database, DriverHandle>();
+
+/** The driver handle of a `Database` made by `openDatabase`; internal to this package. */
+export function driverHandle(database: Database): DriverHandle {
+  const handle = handles.get(database);
+  if (!handle) throw new Error('this Database was not created by openDatabase()');
+  return handle;
+}
+
+/**
+ * Opens the database of a process.
+ *
+ * - With `url`: PostgreSQL through postgres.js, a pool of `max` connections. Fails with an error naming
+ *   the server (never the password) when it cannot be reached.
+ * - Without: PGlite on disk in `<dataDir>/pglite` (created if missing). PGlite is single-user, so a
+ *   process opens it once and every service of the embedded process shares that one `Database`, each
+ *   in its own schema. A second open of the same directory, in this process or another live one, is
+ *   refused rather than risk corrupting it.
+ */
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
+  return opts.url ? openPostgres(opts.url, opts) : openPglite(opts.dataDir, opts.log);
+}
+
+/**
+ * Queries pipelined on a busy connection make postgres.js slow down under sustained load (its queue search
+ * grows); 0 hands each connection one query at a time from the pool's queue. It would break every
+ * transaction but for `withReservedTransactions`. The option is missing from postgres.js's type
+ * definitions, hence a spread object rather than a literal property.
+ */
+const unpipelined = { max_pipeline: 0 };
+
+async function openPostgres(url: string, opts: OpenDatabaseOptions): Promise<Database> {
+  const connect = (max: number) =>
+    withReservedTransactions(
+      postgres(url, {
+        ...unpipelined,
+        max,
+        // NOTICEs (e.g. "schema already exists, skipping") are expected and only clutter the log.
+        onnotice: () => {},
+        connect_timeout: 10,
+        connection: { application_name: 'rootline' },
+      }),
+    );
+  const client = connect(opts.max ?? 10);
+  try {
+    await client`select 1`;
+  } catch (err) {
+    await client.end({ timeout: 0 }).catch(() => {});
+    throw new Error(`cannot reach PostgreSQL at ${describeServer(url)}: ${(err as Error).message}`, { cause: err });
+  }
+  const db = drizzlePostgres(client);
+  const database: Database = {
+    db,
+    driver: 'postgres',
+    ping: async () => {
+      await client`select 1`;
+    },
+    listen: async (channel, fn) => {
+      // postgres.js listens on one extra dedicated connection and re-listens after it reconnects.
+      const { unlisten } = await client.listen(channel, fn);
+      return unlisten;
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
+  handles.set(database, { driver: 'postgres', connect: () => connect(1) });
+  opts.log?.info({ driver: 'postgres', server: describeServer(url) }, 'database opened');
+  return database;
+}
+
+/** `host:port/database` of a PostgreSQL URL, without credentials. */
+function describeServer(url: string): string {
+  try {
+    const u = new URL(url);
+    const host = u.hostname || u.searchParams.get('host') || 'localhost';
+    return `${host}:${u.port || '5432'}${u.pathname}`;
+  } catch {
+    return 'the configured URL (unparsable, not shown)';
+  }
+}
+
+/** Data directories open in this process; PGlite must not be opened twice on one directory. */
+const openDirs = new Set<string>();
+
+async function openPglite(dataDir: string, log: DbLogger | undefined): Promise<Database> {
+  const dir = resolve(dataDir, 'pglite');
+  if (openDirs.has(dir)) {
+    throw new Error(`PGlite at ${dir} is already open in this process: share its Database among services`);
+  }
+  openDirs.add(dir);
+  const lockFile = resolve(dataDir, 'pglite.lock');
+  let pg: PGlite;
+  try {
+    await mkdir(dir, { recursive: true });
+    await takeLock(lockFile, dir);
+    pg = await PGlite.create(dir);
+  } catch (err) {
+    openDirs.delete(dir);
+    throw err;
+  }
+  const db = drizzlePglite(pg);
+  let closing: Promise<void> | undefined;
+  const database: Database = {
+    db,
+    driver: 'pglite',
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    listen: (channel, fn) => pg.listen(channel, fn),
+    close: () => {
+      closing ??= (async () => {
+        try {
+          await pg.close();
+        } finally {
+          await rm(lockFile, { force: true });
+          openDirs.delete(dir);
+        }
+      })();
+      return closing;
+    },
+  };
+  handles.set(database, { driver: 'pglite', db, pg });
+  log?.info({ driver: 'pglite', dir }, 'database opened');
+  return database;
+}
+
+/**
+ * Refuses a data directory held by another live process (two PGlite instances on one directory corrupt
+ * it). A lock left by a dead process, or by this process before a restart with the same pid, is taken over.
+ */
+async function takeLock(lockFile: string, dir: string): Promise<void> {
+  const holder = Number.parseInt(await readFile(lockFile, 'utf8').catch(() => ''), 10);
+  if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
+    throw new Error(`PGlite at ${dir} is in use by process ${holder} (lock ${lockFile})`);
+  }
+  await writeFile(lockFile, String(process.pid));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

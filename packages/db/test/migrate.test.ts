@@ -1,0 +1,122 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase } from '@rootline/testing';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateSchema } from '../src/migrate.js';
+import { openDatabase } from '../src/open.js';
+import type { Database } from '../src/types.js';
+import { widgets } from './fixtures/schema.js';
+import { createPlace, DRIVERS, FIXTURE, type Place, rowsOf } from './harness.js';
+
+const appliedCount = async (database: Database, schema = 'dbtest') =>
+  Number(
+    (
+      await rowsOf<{ n: number }>(
+        database,
+        sql`select count(*) as n from ${sql.identifier('drizzle')}.${sql.identifier(`${schema}_migrations`)}`,
+      )
+    )[0]?.n,
+  );
+
+describe.each(DRIVERS)('migrateSchema on %s', (driver) => {
+  let place: Place;
+  let database: Database;
+
+  beforeAll(async () => {
+    place = await createPlace(driver);
+    database = await place.open();
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    await place?.remove();
+  });
+
+  it('applies the migrations once and is a no-op when run again', async () => {
+    await migrateSchema(database, FIXTURE);
+    expect(await appliedCount(database)).toBe(2);
+    await database.db.insert(widgets).values({ id: 'w1', name: 'first', colour: 'green' });
+
+    await migrateSchema(database, FIXTURE);
+    expect(await appliedCount(database)).toBe(2);
+    expect(await database.db.select().from(widgets)).toEqual([{ id: 'w1', name: 'first', size: 1, colour: 'green' }]);
+  });
+
+  it('keeps its bookkeeping outside the service schema', async () => {
+    const tables = await rowsOf<{ table_schema: string; table_name: string }>(
+      database,
+      sql`select table_schema, table_name from information_schema.tables
+          where table_schema in ('dbtest', 'drizzle') order by 1, 2`,
+    );
+    expect(tables.map((t) => `${t.table_schema}.${t.table_name}`)).toEqual([
+      'dbtest.outbox',
+      'dbtest.widgets',
+      'drizzle.dbtest_migrations',
+    ]);
+  });
+
+  it('serialises concurrent runs in one process', async () => {
+    await expect(
+      Promise.all([migrateSchema(database, FIXTURE), migrateSchema(database, FIXTURE)]),
+    ).resolves.toHaveLength(2);
+    expect(await appliedCount(database)).toBe(2);
+  });
+});
+
+describe('migrateSchema on postgres, replicas starting together', () => {
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rl-migrations-'));
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('lets several Database objects migrate one schema at once; all succeed, each migration applied once', async () => {
+    const pg = await createTestDatabase('rl_db');
+    const replicas = await Promise.all([1, 2, 3].map(() => openDatabase({ url: pg.url, dataDir: dir })));
+    try {
+      await Promise.all(replicas.map((r) => migrateSchema(r, FIXTURE)));
+      expect(await appliedCount(replicas[0]!)).toBe(2);
+      await replicas[1]!.db.insert(widgets).values({ id: 'w1', name: 'ok' });
+    } finally {
+      await Promise.all(replicas.map((r) => r.close()));
+      await pg.drop();
+    }
+  });
+
+  it('lets different services create the shared bookkeeping schema at the same moment', async () => {
+    const schemas = ['svc_a', 'svc_b', 'svc_c', 'svc_d'];
+    for (const schema of schemas) await writeMigrations(join(dir, schema), schema);
+    const pg = await createTestDatabase('rl_db');
+    const databases = await Promise.all(schemas.map(() => openDatabase({ url: pg.url, dataDir: dir })));
+    try {
+      await Promise.all(
+        schemas.map((schema, i) => migrateSchema(databases[i]!, { schema, migrationsFolder: join(dir, schema) })),
+      );
+      for (const schema of schemas) expect(await appliedCount(databases[0]!, schema)).toBe(1);
+    } finally {
+      await Promise.all(databases.map((d) => d.close()));
+      await pg.drop();
+    }
+  });
+});
+
+/** A one-migration folder in drizzle-kit's layout for `schema`. */
+async function writeMigrations(folder: string, schema: string): Promise<void> {
+  await mkdir(join(folder, 'meta'), { recursive: true });
+  await writeFile(
+    join(folder, '0000_init.sql'),
+    `CREATE SCHEMA "${schema}";\n--> statement-breakpoint\nCREATE TABLE "${schema}"."things" ("id" text PRIMARY KEY NOT NULL);\n`,
+  );
+  const journal = {
+    version: '7',
+    dialect: 'postgresql',
+    entries: [{ idx: 0, version: '7', when: 1_700_000_000_000, tag: '0000_init', breakpoints: true }],
+  };
+  await writeFile(join(folder, 'meta', '_journal.json'), JSON.stringify(journal, null, 2));
+}

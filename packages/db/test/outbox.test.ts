@@ -1,0 +1,316 @@
+import { performance } from 'node:perf_hooks';
+import type { EventMessage } from '@rootline/bus';
+import { count, eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { migrateSchema } from '../src/migrate.js';
+import { createOutbox, type Outbox, type OutboxOptions } from '../src/outbox.js';
+import type { Database } from '../src/types.js';
+import { outbox, widgets } from './fixtures/schema.js';
+import {
+  callContext,
+  createPlace,
+  DRIVERS,
+  FIXTURE,
+  memoryLogger,
+  type Place,
+  sleep,
+  widgetCreated,
+} from './harness.js';
+
+describe.each(DRIVERS)('outbox on %s', (driver) => {
+  let place: Place;
+  let database: Database;
+  /** Extra connections opened by a test (PostgreSQL replicas), closed after it. */
+  const extra: Database[] = [];
+  const relays: Outbox[] = [];
+
+  beforeAll(async () => {
+    place = await createPlace(driver);
+    database = await place.open();
+    await migrateSchema(database, FIXTURE);
+  });
+
+  afterEach(async () => {
+    await Promise.all(relays.splice(0).map((r) => r.stop()));
+    await Promise.all(extra.splice(0).map((d) => d.close()));
+    await database.db.delete(outbox);
+    await database.db.delete(widgets);
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    await place?.remove();
+  });
+
+  /** An outbox whose publish records events (the bus itself is tested in its own package). */
+  function recordingOutbox(opts: Partial<OutboxOptions> = {}) {
+    const published: EventMessage[] = [];
+    const log = memoryLogger();
+    const box = createOutbox({
+      database,
+      table: outbox,
+      publish: async (event) => {
+        published.push(event);
+      },
+      log,
+      ...opts,
+    });
+    relays.push(box);
+    return { box, published, log };
+  }
+
+  /** Creates a widget and its event in one transaction; returns the event id. */
+  function createWidget(box: Outbox, id: string, on: Database = database): Promise<string> {
+    return on.db.transaction(async (tx) => {
+      await tx.insert(widgets).values({ id, name: `widget ${id}` });
+      return box.enqueue(tx, widgetCreated, { id, name: `widget ${id}` }, callContext);
+    });
+  }
+
+  const outboxRows = () => database.db.select().from(outbox).orderBy(outbox.seq);
+
+  it('commits the state change and its event together', async () => {
+    const { box } = recordingOutbox();
+    const eventId = await createWidget(box, 'w1');
+
+    expect(eventId).toMatch(/^evt_[0-9A-Z]{26}$/);
+    expect(await database.db.select({ id: widgets.id }).from(widgets)).toEqual([{ id: 'w1' }]);
+    const [row, ...more] = await outboxRows();
+    expect(more).toEqual([]);
+    expect(row).toMatchObject({
+      id: eventId,
+      subject: 'evt.dbtest.widget.created',
+      payload: { id: 'w1', name: 'widget w1' },
+      publishedAt: null,
+      attempts: 0,
+    });
+    expect(row?.headers).toEqual({
+      'x-request-id': 'req_test',
+      'x-actor': JSON.stringify(callContext.actor),
+      traceparent: callContext.traceparent,
+    });
+  });
+
+  it('leaves neither the state change nor the event when the transaction rolls back', async () => {
+    const { box } = recordingOutbox();
+    await expect(
+      database.db.transaction(async (tx) => {
+        await tx.insert(widgets).values({ id: 'w1', name: 'doomed' });
+        await box.enqueue(tx, widgetCreated, { id: 'w1', name: 'doomed' }, callContext);
+        throw new Error('validation failed after the write');
+      }),
+    ).rejects.toThrow('validation failed');
+    expect(await database.db.select().from(widgets)).toEqual([]);
+    expect(await outboxRows()).toEqual([]);
+    expect(await box.backlog()).toBe(0);
+  });
+
+  it('publishes committed events promptly on NOTIFY, with id, subject, payload and headers intact', async () => {
+    const publishedAt = new Map<string, number>();
+    // A poll far longer than the test: only NOTIFY can explain a prompt publication.
+    const { box, published } = recordingOutbox({ pollMs: 60_000 });
+    const inner = published.push.bind(published);
+    published.push = (...events: EventMessage[]) => {
+      for (const e of events) publishedAt.set(e.id, performance.now());
+      return inner(...events);
+    };
+    box.start();
+    const warmUp = await createWidget(box, 'w0');
+    await vi.waitFor(() => expect(publishedAt.has(warmUp)).toBe(true), { timeout: 2_000, interval: 5 });
+
+    const latencies: number[] = [];
+    for (let i = 1; i <= 20; i++) {
+      const id = await createWidget(box, `w${i}`);
+      const committed = performance.now();
+      await vi.waitFor(() => expect(publishedAt.has(id)).toBe(true), { timeout: 2_000, interval: 1 });
+      latencies.push(publishedAt.get(id)! - committed);
+    }
+    latencies.sort((a, b) => a - b);
+    if (process.env.RL_REPORT_LATENCY) {
+      console.info(
+        `${driver} commit→publish ms: median ${latencies[10]?.toFixed(2)}, max ${latencies[19]?.toFixed(2)}`,
+      );
+    }
+    expect(latencies[19]).toBeLessThan(250);
+
+    const event = published.find((e) => e.id === warmUp);
+    expect(event).toEqual({
+      id: warmUp,
+      subject: 'evt.dbtest.widget.created',
+      occurredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      payload: { id: 'w0', name: 'widget w0' },
+      headers: {
+        'x-request-id': 'req_test',
+        'x-actor': JSON.stringify(callContext.actor),
+        traceparent: callContext.traceparent,
+      },
+    });
+    expect(JSON.parse(event!.headers['x-actor']!)).toEqual(callContext.actor);
+    // The row is marked published right after its publish returns.
+    await vi.waitFor(async () => expect(await box.backlog()).toBe(0), { timeout: 2_000 });
+    expect((await outboxRows()).every((r) => r.publishedAt instanceof Date)).toBe(true);
+  });
+
+  it('publishes in enqueue order', async () => {
+    const { box, published } = recordingOutbox({ batchSize: 7 });
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push(await createWidget(box, `w${i}`));
+    box.start();
+    await vi.waitFor(() => expect(published).toHaveLength(30), { timeout: 5_000 });
+    expect(published.map((e) => e.id)).toEqual(ids);
+  });
+
+  it('publishes an event committed by a process that died before publishing it', async () => {
+    const before = recordingOutbox();
+    const eventId = await createWidget(before.box, 'w1');
+    // The "process" dies: no relay ever ran, the database connection goes away.
+    await database.close();
+    database = await place.open();
+
+    const after = recordingOutbox();
+    after.box.start();
+    await vi.waitFor(() => expect(after.published.map((e) => e.id)).toEqual([eventId]), { timeout: 5_000 });
+    expect(before.published).toEqual([]);
+  });
+
+  it('keeps a row whose publish failed pending, counts the attempt, and publishes it on a later try', async () => {
+    let failures = 1;
+    const published: EventMessage[] = [];
+    const { box } = recordingOutbox({
+      publish: async (event) => {
+        if (failures-- > 0) throw new Error('bus unavailable');
+        published.push(event);
+      },
+    });
+    const first = await createWidget(box, 'w1');
+    const second = await createWidget(box, 'w2');
+
+    await expect(box.flush()).rejects.toThrow('bus unavailable');
+    expect(published).toEqual([]);
+    expect(await box.backlog()).toBe(2);
+    expect((await outboxRows()).map((r) => [r.id, r.attempts, r.publishedAt])).toEqual([
+      [first, 1, null],
+      [second, 0, null],
+    ]);
+
+    expect(await box.flush()).toBe(2);
+    expect(published.map((e) => e.id)).toEqual([first, second]);
+    expect(await box.backlog()).toBe(0);
+  });
+
+  it('backs off after a failed publish and retries on its own', async () => {
+    let failures = 2;
+    const published: EventMessage[] = [];
+    const { box, log } = recordingOutbox({
+      pollMs: 60_000,
+      publish: async (event) => {
+        if (failures-- > 0) throw new Error('bus unavailable');
+        published.push(event);
+      },
+    });
+    box.start();
+    const id = await createWidget(box, 'w1');
+    await vi.waitFor(() => expect(published.map((e) => e.id)).toEqual([id]), { timeout: 3_000 });
+    const [row] = await outboxRows();
+    expect(row?.attempts).toBe(2);
+    expect(log.lines.filter((l) => l.level === 'warn')).toHaveLength(2);
+  });
+
+  it('lets two relays run at once: every event is published, each exactly once', async () => {
+    // On PostgreSQL the second relay is another replica with its own pool; PGlite has one per process.
+    const replica = driver === 'postgres' ? await place.open() : database;
+    if (replica !== database) extra.push(replica);
+    const published: EventMessage[] = [];
+    const by = { a: 0, b: 0 };
+    const publishAs = (relay: keyof typeof by) => async (event: EventMessage) => {
+      await sleep(Math.random() * 2);
+      published.push(event);
+      by[relay] += 1;
+    };
+    const a = createOutbox({ database, table: outbox, publish: publishAs('a'), log: memoryLogger(), batchSize: 5 });
+    const b = createOutbox({
+      database: replica,
+      table: outbox,
+      publish: publishAs('b'),
+      log: memoryLogger(),
+      batchSize: 5,
+    });
+    relays.push(a, b);
+    a.start();
+    b.start();
+
+    const ids: string[] = [];
+    for (let round = 0; round < 10; round++) {
+      const batch = Array.from({ length: 10 }, (_, i) => `w${round}-${i}`);
+      ids.push(...(await Promise.all(batch.map((w, i) => createWidget(i % 2 ? a : b, w, i % 2 ? database : replica)))));
+    }
+    await vi.waitFor(() => expect(new Set(published.map((e) => e.id)).size).toBe(100), { timeout: 10_000 });
+    await sleep(200);
+    expect(published.map((e) => e.id).sort()).toEqual([...ids].sort());
+    // Both relays took part, so the test did exercise two relays claiming from one table.
+    expect(by.a).toBeGreaterThan(0);
+    expect(by.b).toBeGreaterThan(0);
+    await vi.waitFor(async () => expect(await a.backlog()).toBe(0), { timeout: 2_000 });
+  });
+
+  it('counts pending rows in its backlog', async () => {
+    const { box } = recordingOutbox();
+    expect(await box.backlog()).toBe(0);
+    for (const w of ['w1', 'w2', 'w3']) await createWidget(box, w);
+    expect(await box.backlog()).toBe(3);
+    expect(await box.flush()).toBe(3);
+    expect(await box.backlog()).toBe(0);
+    expect(await box.flush()).toBe(0);
+  });
+
+  it('falls back to polling when LISTEN is unavailable', async () => {
+    const deaf: Database = { ...database, listen: () => Promise.reject(new Error('LISTEN not supported')) };
+    const { box, published, log } = recordingOutbox({ database: deaf, pollMs: 50 });
+    box.start();
+    const id = await createWidget(box, 'w1');
+    await vi.waitFor(() => expect(published.map((e) => e.id)).toEqual([id]), { timeout: 2_000 });
+    expect(log.lines.some((l) => l.level === 'warn' && l.msg?.includes('polling'))).toBe(true);
+  });
+
+  it('prunes published rows older than the retention', async () => {
+    const first = recordingOutbox();
+    await createWidget(first.box, 'w1');
+    await createWidget(first.box, 'w2');
+    expect(await first.box.flush()).toBe(2);
+    await sleep(5);
+
+    const pruning = recordingOutbox({ retentionMs: 1 });
+    pruning.box.start();
+    await vi.waitFor(async () => expect((await database.db.select({ n: count() }).from(outbox))[0]?.n).toBe(0), {
+      timeout: 3_000,
+    });
+  });
+
+  it('stops only after the batch in flight has finished', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const entered: string[] = [];
+    const { box } = recordingOutbox({
+      publish: async (event) => {
+        entered.push(event.id);
+        await gate;
+      },
+    });
+    box.start();
+    const id = await createWidget(box, 'w1');
+    await vi.waitFor(() => expect(entered).toEqual([id]), { timeout: 2_000 });
+
+    let stopped = false;
+    const stopping = box.stop().then(() => {
+      stopped = true;
+    });
+    await sleep(50);
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    const [row] = await database.db.select().from(outbox).where(eq(outbox.id, id));
+    expect(row?.publishedAt).toBeInstanceOf(Date);
+  });
+});

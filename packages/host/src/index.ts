@@ -1,0 +1,6 @@
+export * from './client.js';
+export * from './clock.js';
+export * from './config.js';
+export * from './logger.js';
+export * from './service.js';
+export * from './standalone.js';

@@ -1,0 +1,268 @@
+import { randomUUID } from 'node:crypto';
+import type { Bus, DeliveredEvent, Endpoint, Subscription } from '@rootline/bus';
+import {
+  AppError,
+  type BusReply,
+  type CallContext,
+  type EventDef,
+  headersToContext,
+  isAppError,
+  newId,
+  type PayloadOf,
+  type ReplyOf,
+  type RequestOf,
+  type ServiceName,
+  type SubjectDef,
+  statusSubject,
+} from '@rootline/contracts';
+import type { Database, Db, Outbox, OutboxTable } from '@rootline/db';
+import { createOutbox, migrateSchema } from '@rootline/db';
+import type { Static, TObject } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { type Clock, systemClock } from './clock.js';
+import { BaseConfig, loadConfig } from './config.js';
+import type { Logger } from './logger.js';
+
+/** Everything a service receives: one typed object, the same in embedded and cluster mode. */
+export interface ServiceContext<C = BaseConfig> {
+  bus: Bus;
+  /** The service's database; only its own schema is touched. Absent for services without state. */
+  db: Db;
+  log: Logger;
+  clock: Clock;
+  config: C;
+  /** Transactional outbox: enqueue events inside the transaction that changes state. */
+  outbox: Outbox;
+  /** Unique id of this instance. */
+  instanceId: string;
+}
+
+/** What a handler knows of its caller; `log` carries the request id. */
+export interface HandlerContext extends CallContext {
+  log: Logger;
+}
+
+/** One request subject and the function that answers it. */
+export interface Handler {
+  readonly def: SubjectDef;
+  readonly fn: (input: unknown, call: HandlerContext) => Promise<unknown>;
+}
+
+/** Binds a handler to its declared subject; input and reply types come from the declaration. */
+export function handle<D extends SubjectDef>(
+  def: D,
+  fn: (input: RequestOf<D>, call: HandlerContext) => Promise<ReplyOf<D>>,
+): Handler {
+  return { def, fn: fn as Handler['fn'] };
+}
+
+/** Metadata of a consumed event. */
+export interface EventMeta extends CallContext {
+  eventId: string;
+  occurredAt: string;
+  deliveryCount: number;
+  log: Logger;
+}
+
+/** A durable consumer of one event; must be idempotent by event id (delivery is at least once). */
+export interface Subscriber {
+  readonly event: EventDef;
+  readonly durable: string;
+  readonly fn: (payload: unknown, meta: EventMeta) => Promise<void>;
+}
+
+/** Binds an idempotent consumer to a declared event under a durable name unique within the service. */
+export function subscribe<E extends EventDef>(
+  event: E,
+  durable: string,
+  fn: (payload: PayloadOf<E>, meta: EventMeta) => Promise<void>,
+): Subscriber {
+  return { event, durable, fn: fn as Subscriber['fn'] };
+}
+
+/** A service as `createService(ctx)` returns it: its handlers and subscribers in plain arrays. */
+export interface ServiceDefinition {
+  handlers: Handler[];
+  subscribers?: Subscriber[];
+  /** Starts background work (after handlers are served). */
+  start?(): Promise<void>;
+  /** Stops background work (after in-flight requests are answered). */
+  stop?(): Promise<void>;
+}
+
+/** A service package's description, exported from its `src/service.ts`. */
+export interface ServiceModule<C extends TObject = typeof BaseConfig> {
+  name: ServiceName;
+  version: string;
+  /** Settings schema (defaults to the base settings). */
+  config?: C;
+  /** Own Postgres schema, its generated migrations and its outbox table. */
+  db?: { schema: string; migrationsFolder: string; outbox: OutboxTable };
+  create(ctx: ServiceContext<Static<C>>): ServiceDefinition | Promise<ServiceDefinition>;
+}
+
+export interface HostDeps {
+  bus: Bus;
+  database?: Database;
+  log: Logger;
+  clock?: Clock;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RunningService {
+  readonly name: string;
+  readonly instanceId: string;
+  readonly outbox: Outbox;
+  /** Finishes in-flight requests, stops consumers and background work. The caller closes bus and database. */
+  stop(): Promise<void>;
+}
+
+const noDatabase = new Proxy({} as Db, {
+  get() {
+    throw new Error('this service declares no database');
+  },
+});
+
+const noOutbox: Outbox = {
+  enqueue: async () => {
+    throw new Error('this service declares no outbox');
+  },
+  start: () => {},
+  stop: async () => {},
+  flush: async () => 0,
+  backlog: async () => 0,
+};
+
+/** Turns a handler into a bus endpoint: decode context, validate input, map errors to the spec's codes. */
+export function toEndpoint(h: Handler, log: Logger): Endpoint {
+  const check = TypeCompiler.Compile(h.def.request);
+  return {
+    subject: h.def.subject,
+    handler: async (payload, headers): Promise<BusReply<unknown>> => {
+      const call = headersToContext(headers, () => newId('req'));
+      const reqLog = log.child({ requestId: call.requestId, subject: h.def.subject });
+      if (!check.Check(payload)) {
+        const first = check.Errors(payload).First();
+        const where = first?.path ? first.path.replace(/^\//, '').replaceAll('/', '.') : 'input';
+        return {
+          ok: false,
+          error: { code: 'VALIDATION_ERROR', message: `${where}: ${first?.message ?? 'invalid input'}` },
+        };
+      }
+      try {
+        const data = await h.fn(payload, { ...call, log: reqLog });
+        return { ok: true, data };
+      } catch (err) {
+        if (isAppError(err)) return { ok: false, error: (err as AppError).toBody() };
+        reqLog.error({ err }, 'handler failed');
+        return { ok: false, error: { code: 'INTERNAL', message: 'Internal error' } };
+      }
+    },
+  };
+}
+
+/**
+ * Starts one service on the given bus and database: validates its settings, applies its migrations,
+ * serves its handlers (plus `<service>.ops.status`), starts its outbox relay and its durable consumers.
+ */
+export async function startService<C extends TObject>(mod: ServiceModule<C>, deps: HostDeps): Promise<RunningService> {
+  const config = loadConfig((mod.config ?? BaseConfig) as C, deps.env ?? process.env);
+  const instanceId = randomUUID();
+  const log = deps.log.child({ instance: instanceId.slice(0, 8) });
+  const startedAt = Date.now();
+
+  let outbox = noOutbox;
+  if (mod.db) {
+    if (!deps.database) throw new Error(`${mod.name} needs a database`);
+    await migrateSchema(deps.database, { schema: mod.db.schema, migrationsFolder: mod.db.migrationsFolder });
+    outbox = createOutbox({
+      database: deps.database,
+      table: mod.db.outbox,
+      publish: (e) => deps.bus.publish(e),
+      log,
+    });
+  }
+
+  const ctx: ServiceContext<Static<C>> = {
+    bus: deps.bus,
+    db: mod.db && deps.database ? deps.database.db : noDatabase,
+    log,
+    clock: deps.clock ?? systemClock,
+    config,
+    outbox,
+    instanceId,
+  };
+  const def = await mod.create(ctx);
+
+  const status = handle(statusSubject(mod.name), async () => {
+    let database: 'ok' | 'error' | 'none' = 'none';
+    if (mod.db && deps.database) {
+      database = await deps.database.ping().then(
+        () => 'ok' as const,
+        () => 'error' as const,
+      );
+    }
+    const backlog = database === 'ok' ? await outbox.backlog().catch(() => 0) : 0;
+    return {
+      service: mod.name,
+      instance: instanceId,
+      version: mod.version,
+      database,
+      outboxBacklog: backlog,
+      uptimeSeconds: (Date.now() - startedAt) / 1000,
+    };
+  });
+
+  const served = await deps.bus.serve(
+    { name: mod.name, version: mod.version },
+    [...def.handlers, status].map((h) => toEndpoint(h, log)),
+  );
+  outbox.start();
+
+  const subscriptions: Subscription[] = [];
+  for (const s of def.subscribers ?? []) {
+    const check = TypeCompiler.Compile(s.event.payload);
+    subscriptions.push(
+      await deps.bus.consume({
+        durable: `${mod.name}-${s.durable}`,
+        subject: s.event.subject,
+        handler: async (evt: DeliveredEvent) => {
+          const call = headersToContext(evt.headers, () => newId('req'));
+          const evtLog = log.child({ requestId: call.requestId, eventId: evt.id, subject: evt.subject });
+          if (!check.Check(evt.payload)) {
+            // A payload that does not match its declaration will never succeed: log it and acknowledge.
+            evtLog.error({ payload: evt.payload }, 'event payload does not match its schema; dropped');
+            return;
+          }
+          await s.fn(evt.payload, {
+            ...call,
+            eventId: evt.id,
+            occurredAt: evt.occurredAt,
+            deliveryCount: evt.deliveryCount,
+            log: evtLog,
+          });
+        },
+      }),
+    );
+  }
+  await def.start?.();
+  log.info({ handlers: def.handlers.length, subscribers: subscriptions.length }, `${mod.name} started`);
+
+  return {
+    name: mod.name,
+    instanceId,
+    outbox,
+    stop: async () => {
+      await served.stop();
+      await Promise.all(subscriptions.map((s) => s.stop()));
+      await def.stop?.();
+      await outbox.stop();
+      log.info(`${mod.name} stopped`);
+    },
+  };
+}
+
+/** Thrown by a handler when a precondition is not met; a shorthand for the common NOT_FOUND case. */
+export function notFound(what: string, id: string): AppError {
+  return new AppError('NOT_FOUND', `${what} ${id} not found`);
+}

@@ -1,0 +1,65 @@
+import { createNatsBus } from '@rootline/bus';
+import { type Database, openDatabase } from '@rootline/db';
+import type { TObject } from '@sinclair/typebox';
+import { BaseConfig, ConfigError, loadConfig } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { type ServiceModule, startService } from './service.js';
+
+/**
+ * Runs a closing sequence once on SIGTERM or SIGINT, then exits. A second signal exits at once,
+ * so an operator can always stop a stuck process.
+ */
+export function onShutdown(log: Logger, close: () => Promise<void>): void {
+  let closing = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (closing) process.exit(1);
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    close().then(
+      () => process.exit(0),
+      (err) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
+}
+
+/** Prints a start-up failure as one clear line (no stack for configuration or connection problems). */
+export function exitOnStartupError(name: string, err: unknown): never {
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`${name} could not start: ${message}\n`);
+  if (!(err instanceof ConfigError) && process.env.LOG_LEVEL === 'debug' && err instanceof Error) {
+    process.stderr.write(`${err.stack}\n`);
+  }
+  process.exit(1);
+}
+
+/**
+ * Cluster mode: runs one service as its own process against NATS_URL and DATABASE_URL, and drains on SIGTERM
+ * (in-flight requests are answered before the bus and database close).
+ */
+export async function runStandalone<C extends TObject>(mod: ServiceModule<C>): Promise<void> {
+  try {
+    const base = loadConfig(BaseConfig);
+    const log = createLogger(mod.name, base.LOG_LEVEL);
+    let database: Database | undefined;
+    if (mod.db) {
+      if (!base.DATABASE_URL) {
+        throw new ConfigError('DATABASE_URL: required when a service runs as its own process (not set)');
+      }
+      database = await openDatabase({ url: base.DATABASE_URL, dataDir: base.DATA_DIR });
+    }
+    const bus = await createNatsBus({ url: base.NATS_URL, name: mod.name });
+    const running = await startService(mod, { bus, log, ...(database ? { database } : {}) });
+    onShutdown(log, async () => {
+      await running.stop();
+      await bus.close();
+      await database?.close();
+    });
+  } catch (err) {
+    exitOnStartupError(mod.name, err);
+  }
+}

@@ -1,0 +1,90 @@
+import { createNatsBus, type DeliveredEvent } from '@rootline/bus';
+import { service as chainMiner } from '@rootline/chain-miner';
+import { plantGet, plantRegister, plantRegistered } from '@rootline/contracts';
+import { type Database, openDatabase } from '@rootline/db';
+import { call, createLogger, type RunningService, startService } from '@rootline/host';
+import { plantInput, startTestInfra, type TestInfra } from '@rootline/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { service } from '../src/service.js';
+
+describe('plants on NATS and PostgreSQL', () => {
+  let infra: TestInfra;
+  let database: Database;
+  const running: RunningService[] = [];
+  let client: Awaited<ReturnType<typeof createNatsBus>>;
+  const log = createLogger('test', 'silent');
+  const ctx = { requestId: 'req_plants_test', actor: { id: 'usr_1', role: 'GROWER' as const } };
+
+  beforeAll(async () => {
+    infra = await startTestInfra();
+    database = await openDatabase({ url: infra.pg.url, dataDir: '.' });
+    const env = { CHAIN_DIFFICULTY: '8' };
+    running.push(
+      await startService(chainMiner, {
+        bus: await createNatsBus({ url: infra.nats.url, name: 'chain-miner' }),
+        database,
+        log,
+        env,
+      }),
+    );
+    running.push(
+      await startService(service, {
+        bus: await createNatsBus({ url: infra.nats.url, name: 'plants' }),
+        database,
+        log,
+        env,
+      }),
+    );
+    client = await createNatsBus({ url: infra.nats.url, name: 'test-client' });
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    for (const r of running.reverse()) await r.stop();
+    await database?.close();
+    await infra?.stop();
+  });
+
+  it('registers a plant on the ledger, stores it and publishes plant.registered once', async () => {
+    const events: DeliveredEvent[] = [];
+    const sub = await client.consume({
+      durable: 'plants-test',
+      subject: plantRegistered.subject,
+      handler: async (e) => {
+        events.push(e);
+      },
+    });
+    const result = await call(client, plantRegister, plantInput({ commonName: 'Lavender' }), ctx);
+    expect(result.id).toMatch(/^plt_/);
+
+    const plant = await call(client, plantGet, { plantId: result.id }, ctx);
+    expect(plant).toMatchObject({ id: result.id, commonName: 'Lavender', generation: 0, parentId: null });
+    expect(plant.block.hash).toBe(result.blockHash);
+    expect(plant.registeredAt).toBe(result.timestamp);
+
+    await expect.poll(() => events.length, { timeout: 5000 }).toBe(1);
+    expect(events[0]!.payload).toEqual({ plantId: result.id, commonName: 'Lavender' });
+    expect(events[0]!.headers['x-request-id']).toBe('req_plants_test');
+    await sub.stop();
+  });
+
+  it('answers NOT_FOUND for an unknown plant', async () => {
+    await expect(call(client, plantGet, { plantId: 'plt_unknown0000' }, ctx)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+  });
+
+  it('answers VALIDATION_ERROR naming the field for an out-of-range latitude', async () => {
+    const input = plantInput({ location: { latitude: 91, longitude: 0 } });
+    await expect(call(client, plantRegister, input, ctx)).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringContaining('location.latitude'),
+    });
+  });
+
+  it('answers CHAIN_ERROR and stores nothing when the ledger is down', async () => {
+    const miner = running[0]!;
+    await miner.stop();
+    await expect(call(client, plantRegister, plantInput(), ctx)).rejects.toMatchObject({ code: 'CHAIN_ERROR' });
+  });
+});
