@@ -294,6 +294,9 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
           },
         });
       }
+      // A flush is a round trip to the server: once it returns, the server has every subscription above, so a
+      // request from any connection finds this instance and discovery lists it ("discoverable at once").
+      await nc.flush();
       let stopped: Promise<void> | undefined;
       const handle: ServedService = {
         id: srv.info().id,

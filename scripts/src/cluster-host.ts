@@ -1,0 +1,170 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createConnection } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
+import { SERVICES } from './services.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface ClusterOptions {
+  natsUrl: string;
+  databaseUrl: string;
+  port: number;
+  jwtSecret: string;
+  /** Extra environment for every process (LOG_LEVEL, CHAIN_DIFFICULTY, …). */
+  env?: NodeJS.ProcessEnv;
+  /** Where process output goes; default: prefixed onto this process's stdout. */
+  output?: 'inherit' | 'ignore';
+  /** Processes of the chain-miner to start (it scales on its own). */
+  miners?: number;
+}
+
+export interface ClusterProcess {
+  readonly name: string;
+  readonly pid: number | undefined;
+  /** Sends a signal and resolves once the process has exited. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts the process again with the same settings. */
+  restart(): void;
+}
+
+export interface ClusterHandle {
+  url: string;
+  processes: Map<string, ClusterProcess>;
+  stop(): Promise<void>;
+}
+
+/** Resolves when a TCP connection to host:port succeeds, rejects after the timeout. */
+export function canConnect(host: string, port: number, timeoutMs = 1500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/**
+ * Checks that NATS and PostgreSQL answer, naming whichever does not, and creates the database if it is
+ * missing (so a first run needs no manual step).
+ */
+export async function preflight(natsUrl: string, databaseUrl: string): Promise<void> {
+  const nats = new URL(natsUrl);
+  if (!(await canConnect(nats.hostname, Number(nats.port || 4222)))) {
+    throw new Error(`NATS is unreachable at ${nats.host} (NATS_URL); start nats-server with JetStream (-js)`);
+  }
+  const db = new URL(databaseUrl);
+  if (!(await canConnect(db.hostname, Number(db.port || 5432)))) {
+    throw new Error(`PostgreSQL is unreachable at ${db.host} (DATABASE_URL)`);
+  }
+  const name = decodeURIComponent(db.pathname.slice(1));
+  const admin = new URL(databaseUrl);
+  admin.pathname = '/postgres';
+  const sql = postgres(admin.toString(), { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql`SELECT 1 FROM pg_database WHERE datname = ${name}`;
+    if (rows.length === 0) await sql.unsafe(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+  } catch (err) {
+    throw new Error(`PostgreSQL at ${db.host} refused the connection: ${(err as Error).message}`);
+  } finally {
+    await sql.end();
+  }
+}
+
+function startProcess(
+  name: string,
+  pkgDir: string,
+  env: NodeJS.ProcessEnv,
+  output: 'inherit' | 'ignore',
+): ClusterProcess {
+  let child: ChildProcess;
+  const launch = () => {
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+      cwd: pkgDir,
+      env,
+      stdio: output === 'inherit' ? ['ignore', 'pipe', 'pipe'] : 'ignore',
+    });
+    if (output === 'inherit') {
+      const prefix = `[${name}] `;
+      const forward = (chunk: Buffer) => {
+        for (const line of chunk.toString().split('\n')) if (line) process.stdout.write(prefix + line + '\n');
+      };
+      child.stdout?.on('data', forward);
+      child.stderr?.on('data', forward);
+    }
+  };
+  launch();
+  return {
+    name,
+    get pid() {
+      return child.pid;
+    },
+    kill: (signal = 'SIGTERM') =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+    restart: launch,
+  };
+}
+
+/** Polls the gateway's readiness probe until it answers 200. */
+export async function waitReady(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${url}/api/health/ready`);
+      if (res.status === 200) return;
+      last = `${res.status} ${await res.text()}`;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the cluster was not ready after ${timeoutMs} ms: ${last}`);
+}
+
+/**
+ * Cluster mode: one process per service (any number of chain-miners) plus the gateway, against NATS and
+ * PostgreSQL. Resolves once the gateway reports every service ready.
+ */
+export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle> {
+  await preflight(opts.natsUrl, opts.databaseUrl);
+  const env = {
+    ...process.env,
+    ...opts.env,
+    NATS_URL: opts.natsUrl,
+    DATABASE_URL: opts.databaseUrl,
+  };
+  const output = opts.output ?? 'inherit';
+  const processes = new Map<string, ClusterProcess>();
+  for (const mod of SERVICES) {
+    const count = mod.name === 'chain-miner' ? (opts.miners ?? 1) : 1;
+    for (let i = 0; i < count; i++) {
+      const key = count > 1 ? `${mod.name}-${i + 1}` : mod.name;
+      processes.set(key, startProcess(key, join(ROOT, 'services', mod.name), env, output));
+    }
+  }
+  const gatewayEnv = { ...env, PORT: String(opts.port), JWT_SECRET: opts.jwtSecret };
+  processes.set('gateway', startProcess('gateway', join(ROOT, 'services', 'gateway'), gatewayEnv, output));
+  const url = `http://127.0.0.1:${opts.port}`;
+  const stop = async () => {
+    // Gateway first, so no new work reaches services that are shutting down.
+    await processes.get('gateway')?.kill('SIGTERM');
+    await Promise.all([...processes.values()].map((p) => p.kill('SIGTERM')));
+  };
+  try {
+    await waitReady(url, 60_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, processes, stop };
+}

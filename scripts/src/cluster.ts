@@ -1,0 +1,29 @@
+import { exitOnStartupError } from '@rootline/host';
+import { startCluster } from './cluster-host.js';
+import { localJwtSecret } from './secret.js';
+
+const env = process.env;
+try {
+  const started = Date.now();
+  const cluster = await startCluster({
+    natsUrl: env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/rootline',
+    port: Number(env.PORT ?? 3000),
+    jwtSecret: localJwtSecret(env.DATA_DIR ?? './data'),
+    miners: Number(env.CHAIN_MINERS ?? 1),
+  });
+  process.stdout.write(
+    `\nRootline cluster is running (ready in ${((Date.now() - started) / 1000).toFixed(1)} s): ` +
+      `${[...cluster.processes.keys()].join(', ')}\n  API:  ${cluster.url}/api\n  Docs: ${cluster.url}/api/docs\n\n`,
+  );
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    cluster.stop().then(() => process.exit(0));
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+} catch (err) {
+  exitOnStartupError('rootline cluster', err);
+}

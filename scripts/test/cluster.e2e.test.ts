@@ -1,0 +1,116 @@
+import { type ErrorEnvelope, plantRegistered, SERVICE_NAMES } from '@rootline/contracts';
+import {
+  api,
+  createTestDatabase,
+  freePort,
+  mintToken,
+  type NatsServerHandle,
+  plantInput,
+  startNatsServer,
+  TEST_JWT_SECRET,
+  type TestDatabase,
+} from '@rootline/testing';
+import { connect } from 'nats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ClusterHandle, startCluster, waitReady } from '../src/cluster-host.js';
+
+const token = mintToken({ role: 'GROWER' });
+
+describe('cluster mode: one process per service on NATS and PostgreSQL', () => {
+  let nats: NatsServerHandle;
+  let db: TestDatabase;
+  let cluster: ClusterHandle;
+
+  const register = (commonName: string) =>
+    api(cluster.url, '/api/plants/register', { token, body: plantInput({ commonName }) });
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    db = await createTestDatabase();
+    cluster = await startCluster({
+      natsUrl: nats.url,
+      databaseUrl: db.url,
+      port: await freePort(),
+      jwtSecret: TEST_JWT_SECRET,
+      env: { LOG_LEVEL: 'warn', REQUEST_TIMEOUT_MS: '3000' },
+      output: 'ignore',
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await cluster?.stop();
+    await db?.drop();
+    await nats?.stop();
+  });
+
+  it('$SRV.PING lists every running service', async () => {
+    const nc = await connect({ servers: nats.url });
+    const names = new Set<string>();
+    for await (const info of await nc.services.client().ping()) names.add(info.name);
+    await nc.close();
+    expect([...names].sort()).toEqual([...SERVICE_NAMES].sort());
+  });
+
+  it('registers and reads a plant through the gateway', async () => {
+    const res = await register('Rosemary');
+    expect(res.status).toBe(201);
+    const { data } = res.body;
+    const got = await api(cluster.url, `/api/plants/${data.id}`, { token });
+    expect(got.body.data).toMatchObject({ id: data.id, commonName: 'Rosemary', block: { hash: data.blockHash } });
+  });
+
+  it('answers 503 while plants is down and loses no acknowledged registration', async () => {
+    const acknowledged: string[] = [];
+    const failures: number[] = [];
+    let running = true;
+    // Registrations keep arriving while the plants process is killed and restarted.
+    const load = (async () => {
+      for (let i = 0; running; i++) {
+        const res = await register(`Thyme ${i}`);
+        if (res.status === 201) acknowledged.push(res.body.data.id);
+        else failures.push(res.status);
+      }
+    })();
+    await expect.poll(() => acknowledged.length, { timeout: 10_000 }).toBeGreaterThan(5);
+
+    const plants = cluster.processes.get('plants')!;
+    await plants.kill('SIGKILL');
+    const down = await register('Sage');
+    expect(down.status).toBe(503);
+    expect(down.body as ErrorEnvelope).toMatchObject({ success: false, data: null, error: { code: 'UNAVAILABLE' } });
+    const ready = await api(cluster.url, '/api/health/ready');
+    expect(ready.status).toBe(503);
+
+    plants.restart();
+    await waitReady(cluster.url, 30_000);
+    const countAtRestart = acknowledged.length;
+    await expect.poll(() => acknowledged.length, { timeout: 15_000 }).toBeGreaterThan(countAtRestart + 5);
+    running = false;
+    await load;
+
+    expect(failures.every((s) => s === 503)).toBe(true);
+    for (const id of acknowledged) {
+      const res = await api(cluster.url, `/api/plants/${id}`, { token });
+      expect(res.status, `acknowledged plant ${id} must survive`).toBe(200);
+    }
+
+    // Every acknowledged registration produced its plant.registered event on the durable stream.
+    const nc = await connect({ servers: nats.url });
+    const jsm = await nc.jetstreamManager();
+    const seen = new Set<string>();
+    await jsm.consumers.add('EVENTS', {
+      durable_name: 'e2e-check',
+      filter_subject: plantRegistered.subject,
+      ack_policy: 'none' as never,
+    });
+    const consumer = await nc.jetstream().consumers.get('EVENTS', 'e2e-check');
+    const info = await consumer.info();
+    const batch = await consumer.fetch({ max_messages: info.num_pending, expires: 2000 });
+    for await (const m of batch) {
+      seen.add((m.json() as { payload: { plantId: string } }).payload.plantId);
+      if (seen.size >= info.num_pending) break;
+    }
+    await nc.close();
+    for (const id of acknowledged) expect(seen.has(id), `event for ${id}`).toBe(true);
+  }, 90_000);
+});

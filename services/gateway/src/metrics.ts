@@ -1,0 +1,84 @@
+import type { Bus } from '@rootline/bus';
+import { type BusReply, isAppError, newId } from '@rootline/contracts';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { probeServices } from './service-status.js';
+
+/** Route label of requests that matched no route, so unknown URLs cannot grow the label set. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** The gateway's metrics, on a registry of its own so that two gateways in one process do not collide. */
+export interface GatewayMetrics {
+  registry: Registry;
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+  busDuration: Histogram<'subject' | 'outcome'>;
+}
+
+/** Creates the registry with the HTTP and bus latency histograms and the default process metrics. */
+export function createMetrics(): GatewayMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const busDuration = new Histogram({
+    name: 'bus_request_duration_seconds',
+    help: 'Bus request latency by subject and outcome (ok or the error code)',
+    labelNames: ['subject', 'outcome'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  return { registry, httpDuration, busDuration };
+}
+
+/**
+ * Adds the outbox backlog gauge: at each scrape every service is asked for its status; services that do
+ * not answer are left out rather than reported with a stale value.
+ */
+export function addOutboxBacklogGauge(registry: Registry, bus: Bus): void {
+  new Gauge({
+    name: 'outbox_backlog',
+    help: 'Events committed by a service but not yet published, read at scrape time',
+    labelNames: ['service'] as const,
+    registers: [registry],
+    async collect() {
+      const probes = await probeServices(bus, { requestId: newId('req') });
+      this.reset();
+      for (const probe of probes) {
+        if (probe.status) this.set({ service: probe.service }, probe.status.outboxBacklog);
+      }
+    },
+  });
+}
+
+function outcomeOf(reply: unknown): string {
+  const r = reply as Partial<BusReply<unknown>> | null;
+  if (r?.ok === true) return 'ok';
+  if (r?.ok === false && typeof r.error?.code === 'string') return r.error.code;
+  return 'INTERNAL';
+}
+
+/** Wraps a bus so each request's latency is observed with its subject and outcome. */
+export function instrumentBus(bus: Bus, duration: GatewayMetrics['busDuration']): Bus {
+  return {
+    request: async (subject, payload, opts) => {
+      const end = duration.startTimer({ subject });
+      try {
+        const reply = await bus.request(subject, payload, opts);
+        end({ outcome: outcomeOf(reply) });
+        return reply;
+      } catch (err) {
+        end({ outcome: isAppError(err) ? err.code : 'INTERNAL' });
+        throw err;
+      }
+    },
+    serve: (service, endpoints) => bus.serve(service, endpoints),
+    publish: (event) => bus.publish(event),
+    consume: (opts) => bus.consume(opts),
+    discover: (timeoutMs) => bus.discover(timeoutMs),
+    close: () => bus.close(),
+  };
+}

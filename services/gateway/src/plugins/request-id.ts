@@ -1,0 +1,15 @@
+import { HEADER } from '@rootline/contracts';
+import fp from 'fastify-plugin';
+
+/**
+ * Echoes the request id (the caller's `x-request-id` or a new one, see `requestIdOf`) on every response,
+ * errors and 404s included, so a caller can quote it when reporting a problem.
+ */
+export const requestIdPlugin = fp(
+  async (app) => {
+    app.addHook('onRequest', async (req, reply) => {
+      reply.header(HEADER.requestId, req.id);
+    });
+  },
+  { name: 'rootline-request-id' },
+);

@@ -1,0 +1,27 @@
+import type { IncomingMessage } from 'node:http';
+import { type CallContext, HEADER, newId } from '@rootline/contracts';
+import type { FastifyRequest } from 'fastify';
+
+/** Incoming request ids we accept: short, and only characters safe in logs and headers. */
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** W3C trace context, version-format-trace-parent-flags. */
+const TRACEPARENT = /^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/;
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Fastify's genReqId: the caller's `x-request-id` when it is sane, otherwise a new id. */
+export function requestIdOf(req: IncomingMessage): string {
+  const incoming = firstHeader(req.headers[HEADER.requestId]);
+  return incoming && REQUEST_ID.test(incoming) ? incoming : newId('req');
+}
+
+/** What a bus call made for this request carries: request id, verified actor, trace context. */
+export function callContext(req: FastifyRequest): CallContext {
+  const ctx: CallContext = { requestId: req.id };
+  if (req.actor) ctx.actor = req.actor;
+  const traceparent = firstHeader(req.headers[HEADER.traceparent]);
+  if (traceparent && TRACEPARENT.test(traceparent)) ctx.traceparent = traceparent;
+  return ctx;
+}

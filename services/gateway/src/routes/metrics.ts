@@ -1,0 +1,30 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Registry } from 'prom-client';
+
+export interface MetricsDeps {
+  registry: Registry;
+}
+
+/** Prometheus scrape endpoint at /api/metrics (register under /api): public and not rate limited, like the probes. */
+export const metricsRoutes: FastifyPluginAsyncTypebox<MetricsDeps> = async (app, { registry }) => {
+  app.get(
+    '/metrics',
+    {
+      config: { public: true, rateLimit: false },
+      logLevel: 'warn',
+      schema: {
+        summary: 'Prometheus metrics',
+        description:
+          'Prometheus text format: HTTP latency by method, route and status; bus latency by subject and ' +
+          "outcome; each service's outbox backlog (read at scrape time); process metrics.",
+        tags: ['Operations'],
+        produces: [registry.contentType],
+        response: { 200: { type: 'string', description: 'Metrics in Prometheus text format' } },
+      },
+    },
+    async (_req, reply) => {
+      const text = await registry.metrics();
+      return reply.type(registry.contentType).send(text);
+    },
+  );
+};

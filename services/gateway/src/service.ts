@@ -1,0 +1,2 @@
+export { buildGateway, type GatewayContext } from './app.js';
+export { GatewayConfig } from './config.js';

@@ -1,0 +1,30 @@
+import { ConfigError, loadConfig } from '@rootline/host';
+import { TEST_JWT_SECRET } from '@rootline/testing';
+import { describe, expect, it } from 'vitest';
+import { GatewayConfig } from '../src/config.js';
+
+describe('gateway settings', () => {
+  it('applies the defaults', () => {
+    const config = loadConfig(GatewayConfig, { JWT_SECRET: TEST_JWT_SECRET });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      BODY_LIMIT_BYTES: 1_048_576,
+      RATE_LIMIT_PER_MINUTE: 100,
+      REQUEST_TIMEOUT_MS: 5000,
+    });
+    expect(config.PUBLIC_URL).toBeUndefined();
+  });
+
+  it('converts numbers from the environment', () => {
+    const config = loadConfig(GatewayConfig, { JWT_SECRET: TEST_JWT_SECRET, PORT: '8080', RATE_LIMIT_PER_MINUTE: '7' });
+    expect(config.PORT).toBe(8080);
+    expect(config.RATE_LIMIT_PER_MINUTE).toBe(7);
+  });
+
+  it('requires a JWT_SECRET of at least 32 characters', () => {
+    expect(() => loadConfig(GatewayConfig, {})).toThrow(ConfigError);
+    expect(() => loadConfig(GatewayConfig, {})).toThrow(/JWT_SECRET/);
+    expect(() => loadConfig(GatewayConfig, { JWT_SECRET: 'too-short' })).toThrow(/JWT_SECRET/);
+  });
+});

@@ -1,0 +1,255 @@
+import type { ServedService } from '@rootline/bus';
+import { type Plant, plantGet, plantRegister, type RegistrationResult } from '@rootline/contracts';
+import { plantInput } from '@rootline/testing';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, captureLogger, serve, sleep, startTestBus, type TestBus, testGateway } from './support.js';
+
+const PLANT_ID = 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MD';
+const registration: RegistrationResult = {
+  id: PLANT_ID,
+  blockHash: 'a'.repeat(64),
+  timestamp: '2026-01-02T03:04:05.000Z',
+};
+const plant: Plant = {
+  id: PLANT_ID,
+  commonName: 'Tomato',
+  scientificName: null,
+  location: { latitude: 52.37, longitude: 4.89 },
+  owner: { id: 'usr_test', name: 'Test Grower' },
+  generation: 0,
+  parentId: null,
+  block: { index: 1, hash: 'a'.repeat(64), txId: 'tx_1' },
+  registeredAt: '2026-01-02T03:04:05.000Z',
+};
+
+let bus: TestBus;
+let app: FastifyInstance;
+const served: ServedService[] = [];
+
+beforeAll(async () => {
+  bus = await startTestBus();
+  app = await testGateway(bus, { BODY_LIMIT_BYTES: '4096' });
+});
+afterEach(async () => {
+  await Promise.all(served.splice(0).map((s) => s.stop()));
+});
+afterAll(async () => {
+  await app?.close();
+  await bus?.close();
+});
+
+const register = (payload: unknown, headers: Record<string, string> = {}) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/plants/register',
+    payload: payload as object,
+    headers: { ...bearer(), ...headers },
+  });
+
+describe('success envelope', () => {
+  it('wraps a registration in {success, data, error} with 201 and passes the body to the service', async () => {
+    const received: unknown[] = [];
+    served.push(
+      await serve(bus.peer, 'plants', plantRegister, async (payload) => {
+        received.push(payload);
+        return { ok: true, data: registration };
+      }),
+    );
+    const input = plantInput();
+    const res = await register(input);
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({ success: true, data: registration, error: null });
+    expect(received).toEqual([input]);
+  });
+
+  it('reads a plant by id with 200', async () => {
+    served.push(await serve(bus.peer, 'plants', plantGet, async () => ({ ok: true, data: plant })));
+    const res = await app.inject({ url: `/api/plants/${PLANT_ID}`, headers: bearer() });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true, data: plant, error: null });
+  });
+});
+
+describe('failure envelope', () => {
+  it('answers an unknown route with 404 NOT_FOUND', async () => {
+    const res = await app.inject({ url: '/api/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ success: false, data: null, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('answers a malformed URL with 400 VALIDATION_ERROR in the envelope', async () => {
+    const res = await app.inject({ url: '/api/plants/%E0%A4%A' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, data: null, error: { code: 'VALIDATION_ERROR' } });
+  });
+
+  it('names the failing field of a schema error', async () => {
+    const res = await register(plantInput({ location: { latitude: 91, longitude: 4.89 } }));
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body).toMatchObject({ success: false, data: null, error: { code: 'VALIDATION_ERROR' } });
+    expect(body.error.message).toBe('body/location/latitude must be <= 90');
+    expect(body.error.details).toEqual([{ field: 'body/location/latitude', message: 'must be <= 90' }]);
+  });
+
+  it('names a missing field and an unknown field', async () => {
+    const { commonName: _omitted, ...withoutName } = plantInput();
+    const missing = await register(withoutName);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.message).toBe('body/commonName is required');
+
+    const unknown = await register({ ...plantInput(), colour: 'red' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.message).toBe('body/colour is not an accepted property');
+  });
+
+  it('rejects a path parameter that is not a plant id', async () => {
+    const res = await app.inject({ url: '/api/plants/not-an-id', headers: bearer() });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toMatch(/^params\/plantId must match pattern/);
+  });
+
+  it('answers malformed JSON with 400 VALIDATION_ERROR', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/plants/register',
+      headers: { ...bearer(), 'content-type': 'application/json' },
+      payload: '{"commonName": "Tomato",',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      success: false,
+      data: null,
+      error: { code: 'VALIDATION_ERROR', message: 'Request body is not valid JSON' },
+    });
+  });
+
+  it('answers an unsupported content type with 400 VALIDATION_ERROR', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/plants/register',
+      headers: { ...bearer(), 'content-type': 'text/plain' },
+      payload: 'commonName=Tomato',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'Unsupported content type: send application/json',
+    });
+  });
+
+  it('answers a body over BODY_LIMIT_BYTES with 413 PAYLOAD_TOO_LARGE', async () => {
+    const res = await register({ ...plantInput(), commonName: 'x'.repeat(5000) });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ success: false, data: null, error: { code: 'PAYLOAD_TOO_LARGE' } });
+  });
+
+  it('answers 503 UNAVAILABLE at once when no service serves the subject', async () => {
+    const started = Date.now();
+    const res = await register(plantInput());
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ success: false, data: null, error: { code: 'UNAVAILABLE' } });
+    // Well under the 800 ms reply timeout: NATS reports "no responders" without waiting.
+    expect(Date.now() - started).toBeLessThan(400);
+  });
+
+  it('answers 503 UNAVAILABLE when the service does not reply within REQUEST_TIMEOUT_MS', async () => {
+    served.push(
+      await serve(bus.peer, 'plants', plantRegister, async () => {
+        await sleep(1_500);
+        return { ok: true, data: registration };
+      }),
+    );
+    const started = Date.now();
+    const res = await register(plantInput());
+    const elapsed = Date.now() - started;
+    expect(res.statusCode).toBe(503);
+    expect(res.json().error.code).toBe('UNAVAILABLE');
+    expect(elapsed).toBeGreaterThanOrEqual(750);
+    expect(elapsed).toBeLessThan(1_400);
+  });
+
+  it("passes a service's error reply through with its code, message, details and status", async () => {
+    served.push(
+      await serve(bus.peer, 'plants', plantRegister, async () => ({
+        ok: false,
+        error: { code: 'DUPLICATE', message: 'This plant is already registered', details: { id: PLANT_ID } },
+      })),
+      await serve(bus.peer, 'plants', plantGet, async () => ({
+        ok: false,
+        error: { code: 'NOT_FOUND', message: `Plant ${PLANT_ID} not found` },
+      })),
+    );
+    const dup = await register(plantInput());
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json()).toEqual({
+      success: false,
+      data: null,
+      error: { code: 'DUPLICATE', message: 'This plant is already registered', details: { id: PLANT_ID } },
+    });
+    const missing = await app.inject({ url: `/api/plants/${PLANT_ID}`, headers: bearer() });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error).toEqual({ code: 'NOT_FOUND', message: `Plant ${PLANT_ID} not found` });
+  });
+});
+
+describe('unexpected errors', () => {
+  it('answers 500 INTERNAL with a generic message when the service handler throws', async () => {
+    served.push(
+      await serve(bus.peer, 'plants', plantRegister, async () => {
+        throw new Error('connection to postgres://admin:hunter2@db failed');
+      }),
+    );
+    const res = await register(plantInput());
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({
+      success: false,
+      data: null,
+      error: { code: 'INTERNAL', message: 'Internal server error' },
+    });
+    expect(res.body).not.toContain('hunter2');
+  });
+
+  it("hides the text of a service's INTERNAL reply", async () => {
+    served.push(
+      await serve(bus.peer, 'plants', plantRegister, async () => ({
+        ok: false,
+        error: { code: 'INTERNAL', message: 'disk /var/lib/secret full', details: { host: 'db-7' } },
+      })),
+    );
+    const res = await register(plantInput());
+    expect(res.statusCode).toBe(500);
+    expect(res.json().error).toEqual({ code: 'INTERNAL', message: 'Internal server error' });
+    expect(res.body).not.toContain('secret');
+    expect(res.body).not.toContain('db-7');
+  });
+
+  it('logs the detail of a reply the gateway cannot serialise, and sends only the generic error', async () => {
+    const capture = captureLogger();
+    const logged = await testGateway(bus, {}, capture.log);
+    try {
+      served.push(
+        // A reply that breaks its contract: blockHash is missing.
+        await serve(bus.peer, 'plants', plantRegister, async () => ({
+          ok: true,
+          data: { id: PLANT_ID, timestamp: registration.timestamp },
+        })),
+      );
+      const res = await logged.inject({
+        method: 'POST',
+        url: '/api/plants/register',
+        payload: plantInput(),
+        headers: bearer(),
+      });
+      expect(res.statusCode).toBe(500);
+      expect(res.json().error).toEqual({ code: 'INTERNAL', message: 'Internal server error' });
+      expect(res.body).not.toContain('blockHash');
+      expect(res.body).not.toMatch(/\bat .*\.(js|ts):\d+/);
+      const errors = capture.entries.filter((e) => e.level === 'error');
+      expect(JSON.stringify(errors.map((e) => String((e.args[0] as { err?: Error }).err)))).toContain('blockHash');
+    } finally {
+      await logged.close();
+    }
+  });
+});

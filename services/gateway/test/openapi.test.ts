@@ -1,0 +1,101 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestBus, type TestBus, testGateway } from './support.js';
+
+interface Operation {
+  summary?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  requestBody?: { content: Record<string, { example?: unknown }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema: Record<string, unknown> }> }>;
+}
+interface Document {
+  openapi: string;
+  info: { description: string };
+  servers?: { url: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+}
+
+let bus: TestBus;
+let app: FastifyInstance;
+let doc: Document;
+
+beforeAll(async () => {
+  bus = await startTestBus();
+  app = await testGateway(bus, { PUBLIC_URL: 'https://api.rootline.example' });
+  const res = await app.inject({ url: '/api/openapi.json' });
+  expect(res.statusCode).toBe(200);
+  doc = res.json();
+});
+afterAll(async () => {
+  await app?.close();
+  await bus?.close();
+});
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3 with the bearer scheme, the shared error envelope and the public server', () => {
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(doc.components.schemas.ErrorEnvelope).toBeDefined();
+    expect(doc.servers).toEqual([{ url: 'https://api.rootline.example' }]);
+  });
+
+  it('documents plant registration with summary, tag, bearer security, example and its responses', () => {
+    const op = doc.paths['/api/plants/register']?.post;
+    expect(op?.summary).toBe('Register a plant');
+    expect(op?.tags).toEqual(['Plants']);
+    expect(op?.security).toEqual([{ bearerAuth: [] }]);
+    expect(op?.requestBody?.content['application/json']?.example).toMatchObject({ commonName: 'Tomato' });
+    expect(Object.keys(op?.responses ?? {}).sort()).toEqual(
+      ['201', '400', '401', '403', '409', '413', '429', '500', '503'].sort(),
+    );
+    const created = op?.responses['201']?.content?.['application/json']?.schema as {
+      properties: Record<string, unknown>;
+    };
+    expect(Object.keys(created.properties)).toEqual(['success', 'data', 'error']);
+    expect(op?.responses['500']?.description).toBe('Error: CHAIN_ERROR, INTERNAL');
+    expect(JSON.stringify(op?.responses['400'])).toContain('ErrorEnvelope');
+  });
+
+  it('documents reading a plant with summary, bearer security and 404', () => {
+    const op = doc.paths['/api/plants/{plantId}']?.get;
+    expect(op?.summary).toBe('Read a plant');
+    expect(op?.security).toEqual([{ bearerAuth: [] }]);
+    expect(op?.responses['200']).toBeDefined();
+    expect(op?.responses['404']?.description).toBe('Error: NOT_FOUND');
+  });
+
+  it('marks public operations as needing no security', () => {
+    expect(doc.paths['/api/health/live']?.get?.security).toEqual([]);
+    expect(doc.paths['/api/metrics']?.get?.security).toEqual([]);
+  });
+
+  it('explains the envelope, the code-to-status table, authentication and rate limits', () => {
+    const text = doc.info.description;
+    expect(text).toContain('| DUPLICATE | 409 |');
+    expect(text).toContain('| RATE_LIMITED | 429 |');
+    expect(text).toContain('| UNAVAILABLE | 503 |');
+    expect(text).toContain('Authorization: Bearer');
+    expect(text).toContain('X-RateLimit-Reset');
+    expect(text).toContain('100 requests per minute');
+  });
+
+  it('hides the documentation routes themselves', () => {
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/docs') || p === '/api/openapi.json')).toEqual([]);
+  });
+});
+
+describe('Swagger UI', () => {
+  it('serves HTML at /api/docs without a token', async () => {
+    const res = await app.inject({ url: '/api/docs' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.body).toMatch(/swagger/i);
+  });
+
+  it('serves its assets', async () => {
+    const res = await app.inject({ url: '/api/docs/static/swagger-initializer.js' });
+    expect(res.statusCode).toBe(200);
+  });
+});
