@@ -92,7 +92,7 @@ function startProcess(
     if (output === 'inherit') {
       const prefix = `[${name}] `;
       const forward = (chunk: Buffer) => {
-        for (const line of chunk.toString().split('\n')) if (line) process.stdout.write(prefix + line + '\n');
+        for (const line of chunk.toString().split('\n')) if (line) process.stdout.write(`${prefix}${line}\n`);
       };
       child.stdout?.on('data', forward);
       child.stderr?.on('data', forward);

@@ -1,10 +1,10 @@
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 
 export type { Logger };
 
-/** JSON logs on stdout; `service` names the emitting service, child loggers add `requestId`. */
-export function createLogger(service: string, level = 'info'): Logger {
-  return pino({
+/** JSON logs on stdout (or the given stream); `service` names the emitter, child loggers add `requestId`. */
+export function createLogger(service: string, level = 'info', destination?: DestinationStream): Logger {
+  const options = {
     name: service,
     level,
     base: { service },
@@ -23,5 +23,6 @@ export function createLogger(service: string, level = 'info'): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
