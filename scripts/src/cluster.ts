@@ -14,7 +14,8 @@ try {
   });
   process.stdout.write(
     `\nRootline cluster is running (ready in ${((Date.now() - started) / 1000).toFixed(1)} s): ` +
-      `${[...cluster.processes.keys()].join(', ')}\n  API:  ${cluster.url}/api\n  Docs: ${cluster.url}/api/docs\n\n`,
+      `${[...cluster.processes.keys()].join(', ')}\n  API:  ${cluster.url}/api\n  Docs: ${cluster.url}/api/docs\n` +
+      (env.ADMIN_EMAIL ? `  ADMIN: ${env.ADMIN_EMAIL} (created at first start)\n\n` : '  First ADMIN: see README\n\n'),
   );
   let stopping = false;
   const shutdown = () => {

@@ -52,17 +52,29 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     throw err;
   }
   const gatewayBus = broker.connect('gateway');
-  const app = await buildGateway({ bus: gatewayBus, log: log.child({ service: 'gateway' }), config });
-  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  let app: FastifyInstance | undefined;
+  let address: string;
+  try {
+    // The gateway keeps identity in its own schema of the same PGlite database.
+    app = await buildGateway({ bus: gatewayBus, log: log.child({ service: 'gateway' }), config, database });
+    address = await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (err) {
+    await app?.close().catch(() => {});
+    await gatewayBus.close();
+    for (const r of [...running].reverse()) await r.stop();
+    await database.close();
+    throw err;
+  }
+  const gateway = app;
   const url = address.replace('[::]', 'localhost').replace('0.0.0.0', 'localhost');
 
   return {
     url,
-    app,
+    app: gateway,
     broker,
     log,
     stop: async () => {
-      await app.close();
+      await gateway.close();
       await gatewayBus.close();
       for (const r of [...running].reverse()) await r.stop();
       await database.close();

@@ -4,7 +4,10 @@ import { startEmbedded } from './embedded-host.js';
 try {
   const started = Date.now();
   const rootline = await startEmbedded();
-  const token = rootline.app.jwt.sign({ sub: 'usr_local_admin', role: 'ADMIN' }, { expiresIn: '1d' });
+  // No token is printed: sessions are accounts' now. The README explains how the first ADMIN is created.
+  const admin = process.env.ADMIN_EMAIL
+    ? `  ADMIN:    ${process.env.ADMIN_EMAIL} (created at first start; sign in with POST /api/auth/signin)`
+    : '  Accounts: POST /api/auth/register; for the first ADMIN set ADMIN_EMAIL and ADMIN_PASSWORD (README)';
   process.stdout.write(
     [
       '',
@@ -12,8 +15,7 @@ try {
       `  API:      ${rootline.url}/api`,
       `  Docs:     ${rootline.url}/api/docs`,
       `  OpenAPI:  ${rootline.url}/api/openapi.json`,
-      '  A local ADMIN token for trying the API (valid one day):',
-      `  ${token}`,
+      admin,
       '',
       '',
     ].join('\n'),

@@ -3,10 +3,12 @@ import {
   api,
   createTestDatabase,
   freePort,
-  mintToken,
   type NatsServerHandle,
   plantInput,
+  signInOverHttp,
   startNatsServer,
+  TEST_ADMIN,
+  TEST_ADMIN_ENV,
   TEST_JWT_SECRET,
   type TestDatabase,
 } from '@rootline/testing';
@@ -14,12 +16,12 @@ import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClusterHandle, startCluster, waitReady } from '../src/cluster-host.js';
 
-const token = mintToken({ role: 'GROWER' });
-
 describe('cluster mode: one process per service on NATS and PostgreSQL', () => {
   let nats: NatsServerHandle;
   let db: TestDatabase;
   let cluster: ClusterHandle;
+  /** The first ADMIN's session (ADMIN_EMAIL and ADMIN_PASSWORD at start-up). */
+  let token: string;
 
   const register = (commonName: string) =>
     api(cluster.url, '/api/plants/register', { token, body: plantInput({ commonName }) });
@@ -32,9 +34,10 @@ describe('cluster mode: one process per service on NATS and PostgreSQL', () => {
       databaseUrl: db.url,
       port: await freePort(),
       jwtSecret: TEST_JWT_SECRET,
-      env: { LOG_LEVEL: 'warn', REQUEST_TIMEOUT_MS: '3000' },
+      env: { LOG_LEVEL: 'warn', REQUEST_TIMEOUT_MS: '3000', ...TEST_ADMIN_ENV },
       output: 'ignore',
     });
+    token = await signInOverHttp(cluster.url, TEST_ADMIN.email, TEST_ADMIN.password);
   }, 120_000);
 
   afterAll(async () => {

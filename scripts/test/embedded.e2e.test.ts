@@ -3,24 +3,53 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DeliveredEvent } from '@rootline/bus';
 import { plantRegistered } from '@rootline/contracts';
-import { api, mintToken, plantInput, TEST_JWT_SECRET } from '@rootline/testing';
+import { api, plantInput, signInOverHttp, TEST_ADMIN, TEST_ADMIN_ENV, TEST_JWT_SECRET } from '@rootline/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedHandle, startEmbedded } from '../src/embedded-host.js';
 
 describe('embedded mode: the plant slice over HTTP', () => {
   let dataDir: string;
   let rootline: EmbeddedHandle;
-  const token = mintToken({ role: 'GROWER' });
+  /** A GROWER's session: registered, promoted by the first ADMIN, signed in. */
+  let token: string;
+  let growerId: string;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'rootline-embedded-'));
     rootline = await startEmbedded({
-      env: { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'warn' },
+      env: {
+        DATA_DIR: dataDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        JWT_SECRET: TEST_JWT_SECRET,
+        LOG_LEVEL: 'warn',
+        ...TEST_ADMIN_ENV,
+      },
     });
+    // The documented first-ADMIN procedure: ADMIN_EMAIL and ADMIN_PASSWORD at start, then sign in.
+    const admin = await signInOverHttp(rootline.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const grower = { email: 'grower@rootline.test', password: 'grower passphrase here', name: 'Grower' };
+    const registered = await api(rootline.url, '/api/auth/register', { body: grower });
+    growerId = registered.body.data.id;
+    const promoted = await api(rootline.url, `/api/admin/users/${growerId}/role`, {
+      method: 'PUT',
+      token: admin,
+      body: { role: 'GROWER' },
+    });
+    expect(promoted.status).toBe(200);
+    token = await signInOverHttp(rootline.url, grower.email, grower.password);
   });
   afterAll(async () => {
     await rootline?.stop();
     await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('creates the first ADMIN from the settings, who can promote accounts', async () => {
+    const session = await api(rootline.url, '/api/auth/session', { token });
+    expect(session.body.data.user).toMatchObject({ id: growerId, role: 'GROWER' });
+    const admin = await signInOverHttp(rootline.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const me = await api(rootline.url, '/api/auth/session', { token: admin });
+    expect(me.body.data.user).toMatchObject({ email: TEST_ADMIN.email, role: 'ADMIN', emailVerified: true });
   });
 
   it('is ready: every service answers', async () => {

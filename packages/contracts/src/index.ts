@@ -1,3 +1,5 @@
+export * from './agents.js';
+export * from './auth.js';
 export * from './chain.js';
 export * from './common.js';
 export * from './context.js';

@@ -1,16 +1,69 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { Kind, type SchemaOptions, type Static, Type, TypeRegistry } from '@sinclair/typebox';
 import { Location, Owner, PrefixedId, Timestamp } from './common.js';
 import { defineEvent, defineSubject } from './define.js';
+import { PageQuery, Pagination } from './envelope.js';
+
+TypeRegistry.Set<{ enum: readonly string[] }>(
+  'StringEnum',
+  (schema, value) => typeof value === 'string' && schema.enum.includes(value),
+);
+
+/**
+ * A string limited to a list of values. JSON Schema `enum` (so HTTP validation says "must be equal to one of
+ * the allowed values" and OpenAPI lists them), checked on the bus by the `StringEnum` kind registered above.
+ */
+export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}) {
+  return Type.Unsafe<T[number]>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], ...options });
+}
 
 export const PlantId = PrefixedId('plt', 'Plant identifier');
 
-/** The spec's Plant registration input. commonName, location and owner are required. */
+/**
+ * Location privacy levels, applied before a location is stored or written to the ledger:
+ * exact (unchanged), fuzzy (random offset of 1 to 5 km), city (centre of a ~10 km grid cell),
+ * country (centre of a ~100 km grid cell, city dropped), hidden (no location at all).
+ */
+export const PRIVACY_LEVELS = ['exact', 'fuzzy', 'city', 'country', 'hidden'] as const;
+export type PrivacyLevel = (typeof PRIVACY_LEVELS)[number];
+const PRIVACY_DESCRIPTION =
+  'How much of the location is disclosed, applied before it is stored or written to the ledger: exact (unchanged), ' +
+  'fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a ' +
+  'grid cell of about 100 km; the city is dropped), hidden (no location at all; the plant never appears in nearby ' +
+  'results).';
+export const PrivacyLevelSchema = StringEnum(PRIVACY_LEVELS, { description: PRIVACY_DESCRIPTION });
+
+/** How an offspring plant was obtained from its parent. */
+export const PROPAGATION_TYPES = [
+  'clone',
+  'seed',
+  'cutting',
+  'graft',
+  'division',
+  'layering',
+  'tissue-culture',
+] as const;
+export type PropagationType = (typeof PROPAGATION_TYPES)[number];
+export const PropagationTypeSchema = StringEnum(PROPAGATION_TYPES, {
+  description:
+    'clone (genetically identical copy), seed (sexual reproduction), cutting (rooted stem, leaf or root piece), ' +
+    'graft (scion joined to a rootstock), division (clump split into parts), layering (stem rooted while still ' +
+    'attached), tissue-culture (grown from cells in a sterile medium)',
+});
+
+const CommonName = Type.String({ minLength: 1, maxLength: 200, examples: ['Tomato'] });
+const ScientificName = Type.String({ minLength: 1, maxLength: 200, examples: ['Solanum lycopersicum'] });
+
+/**
+ * The spec's Plant registration input. Required: commonName, location (latitude, longitude) and owner (id, name).
+ * Optional: scientificName, location.city, location.country, privacyLevel (default exact).
+ */
 export const PlantInput = Type.Object(
   {
-    commonName: Type.String({ minLength: 1, maxLength: 200, examples: ['Tomato'] }),
-    scientificName: Type.Optional(Type.String({ minLength: 1, maxLength: 200, examples: ['Solanum lycopersicum'] })),
+    commonName: CommonName,
+    scientificName: Type.Optional(ScientificName),
     location: Location,
     owner: Owner,
+    privacyLevel: Type.Optional(StringEnum(PRIVACY_LEVELS, { description: `${PRIVACY_DESCRIPTION} Default: exact.` })),
   },
   { additionalProperties: false },
 );
@@ -27,21 +80,223 @@ export const Plant = Type.Object({
   id: PlantId,
   commonName: Type.String(),
   scientificName: Type.Union([Type.String(), Type.Null()]),
-  location: Location,
+  location: Type.Union([Location, Type.Null()], {
+    description: 'The location as stored, after the privacy level was applied; null when hidden',
+  }),
+  privacyLevel: PrivacyLevelSchema,
   owner: Owner,
+  walletAddress: Type.Union([Type.String(), Type.Null()], {
+    description: 'Anonymous wallet address of an anonymously registered plant; null otherwise',
+  }),
   generation: Type.Integer({ minimum: 0, description: '0 for a registered plant, parent + 1 for offspring' }),
   parentId: Type.Union([PlantId, Type.Null()]),
+  propagationType: Type.Union([PropagationTypeSchema, Type.Null()], {
+    description: 'How the plant was obtained from its parent; null for a registered (root) plant',
+  }),
   block: Type.Object({ index: Type.Integer(), hash: Type.String(), txId: Type.String() }),
   registeredAt: Timestamp,
 });
 export type Plant = Static<typeof Plant>;
 
+/** POST /api/plants/clone: an offspring of an existing plant; it inherits the parent's species. */
+export const CloneInput = Type.Object(
+  {
+    parentPlantId: PlantId,
+    propagationType: PropagationTypeSchema,
+    newPlant: Type.Object(
+      {
+        location: Location,
+        owner: Owner,
+        privacyLevel: Type.Optional(
+          StringEnum(PRIVACY_LEVELS, { description: `${PRIVACY_DESCRIPTION} Default: exact.` }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CloneInput = Static<typeof CloneInput>;
+
+/** Anonymous registration: no account and no personal information. */
+export const AnonymousRegistrationInput = Type.Object(
+  {
+    commonName: CommonName,
+    scientificName: Type.Optional(ScientificName),
+    location: Location,
+    privacyLevel: Type.Optional(
+      StringEnum(PRIVACY_LEVELS, {
+        description: `${PRIVACY_DESCRIPTION} Default here: fuzzy.`,
+      }),
+    ),
+    pseudonym: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 60,
+        description: 'Name shown as the owner; "Anonymous grower" when absent. Do not use your real name.',
+      }),
+    ),
+    encryptionPublicKey: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_-]{43}$',
+        description:
+          'Your X25519 public key, 32 bytes in base64url; when given, the anonymous contact is encrypted to it',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AnonymousRegistrationInput = Static<typeof AnonymousRegistrationInput>;
+
+export const EncryptedContact = Type.Object({
+  algorithm: StringEnum(['x25519-hkdf-sha256-aes-256-gcm', 'ed25519-seed-hkdf-sha256-aes-256-gcm'] as const, {
+    description:
+      'x25519-…: ECDH between ephemeralPublicKey and your encryption key; ed25519-seed-…: key derived from the ' +
+      'wallet private key. Either way HKDF-SHA256 (info "rootline anonymous contact") gives the AES-256-GCM key.',
+  }),
+  ephemeralPublicKey: Type.Union([Type.String(), Type.Null()], { description: 'X25519, base64url; x25519 only' }),
+  iv: Type.String({ description: '12 bytes, base64url' }),
+  ciphertext: Type.String({ description: 'base64url' }),
+  tag: Type.String({ description: 'GCM tag, 16 bytes, base64url' }),
+});
+export type EncryptedContact = Static<typeof EncryptedContact>;
+
+export const AnonymousRegistrationResult = Type.Object({
+  id: PlantId,
+  blockHash: Type.String({ description: 'Hash of the block that recorded the plant' }),
+  timestamp: Timestamp,
+  anonymousId: Type.String({ description: 'Anonymous identifier: the owner id of the plant' }),
+  walletAddress: Type.String({
+    description: '"rlw_" + the first 40 hex digits of SHA-256 over the raw Ed25519 public key; on the ledger',
+  }),
+  publicKey: Type.String({ description: 'Ed25519 public key, 32 raw bytes in base64url (kept by Rootline)' }),
+  privateKey: Type.String({
+    description:
+      'Ed25519 private key (seed), 32 raw bytes in base64url. Returned once and never stored: keep it, it is ' +
+      'the only proof that the plant is yours',
+  }),
+  pseudonym: Type.Union([Type.String(), Type.Null()]),
+  encryptionPublicKey: Type.Union([Type.String(), Type.Null()]),
+  anonymousContact: Type.Object({
+    handle: Type.String({ description: 'Random contact handle; Rootline keeps only its encrypted form' }),
+    encrypted: EncryptedContact,
+  }),
+});
+export type AnonymousRegistrationResult = Static<typeof AnonymousRegistrationResult>;
+
+/** Depth bounds of lineage queries, in the manner of BrAPI's pedigreeDepth and progenyDepth. */
+export const LINEAGE_LIMITS = {
+  /** Ancestor levels returned by default: enough to reach the root of any lineage. */
+  defaultPedigreeDepth: 1000,
+  maxPedigreeDepth: 1000,
+  defaultProgenyDepth: 10,
+  maxProgenyDepth: 100,
+  /** Most descendants returned; `truncated` says when more exist. */
+  maxDescendants: 1000,
+} as const;
+
+export const LineageQuery = Type.Object({
+  pedigreeDepth: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: LINEAGE_LIMITS.maxPedigreeDepth,
+      default: LINEAGE_LIMITS.defaultPedigreeDepth,
+      description: `Ancestor levels to include (1 = parent, 2 = grandparent…); default ${LINEAGE_LIMITS.defaultPedigreeDepth}, which reaches the root; at most ${LINEAGE_LIMITS.maxPedigreeDepth}`,
+    }),
+  ),
+  progenyDepth: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: LINEAGE_LIMITS.maxProgenyDepth,
+      default: LINEAGE_LIMITS.defaultProgenyDepth,
+      description: `Descendant levels to include (1 = children…); default ${LINEAGE_LIMITS.defaultProgenyDepth}, at most ${LINEAGE_LIMITS.maxProgenyDepth}; at most ${LINEAGE_LIMITS.maxDescendants} descendants are returned`,
+    }),
+  ),
+});
+
+export const LineageNode = Type.Object({
+  id: PlantId,
+  commonName: Type.String(),
+  scientificName: Type.Union([Type.String(), Type.Null()]),
+  generation: Type.Integer({ minimum: 0 }),
+  propagationType: Type.Union([PropagationTypeSchema, Type.Null()]),
+  parentId: Type.Union([PlantId, Type.Null()]),
+  owner: Owner,
+  depth: Type.Integer({ minimum: 0, description: 'Levels away from the requested plant' }),
+});
+export type LineageNode = Static<typeof LineageNode>;
+
+export const Lineage = Type.Object({
+  plant: LineageNode,
+  ancestors: Type.Array(LineageNode, { description: 'Parent first, then up towards the root' }),
+  descendants: Type.Array(LineageNode, { description: 'Breadth first: children, then grandchildren…' }),
+  pedigreeDepth: Type.Integer(),
+  progenyDepth: Type.Integer(),
+  reachedRoot: Type.Boolean({ description: 'The last ancestor (or the plant itself) has no parent' }),
+  truncated: Type.Boolean({ description: `More descendants exist than the ${LINEAGE_LIMITS.maxDescendants} returned` }),
+});
+export type Lineage = Static<typeof Lineage>;
+
+/** Radius and result bounds of nearby search. */
+export const NEARBY_LIMITS = { defaultRadiusKm: 50, maxRadiusKm: 500 } as const;
+
+export const NearbyQuery = Type.Object({
+  lat: Type.Number({ minimum: -90, maximum: 90, description: 'Latitude of the centre, decimal degrees' }),
+  lon: Type.Number({ minimum: -180, maximum: 180, description: 'Longitude of the centre, decimal degrees' }),
+  radius: Type.Optional(
+    Type.Number({
+      exclusiveMinimum: 0,
+      maximum: NEARBY_LIMITS.maxRadiusKm,
+      default: NEARBY_LIMITS.defaultRadiusKm,
+      description: `Radius in kilometres (default ${NEARBY_LIMITS.defaultRadiusKm}, at most ${NEARBY_LIMITS.maxRadiusKm})`,
+    }),
+  ),
+  ...PageQuery.properties,
+});
+export type NearbyQuery = Static<typeof NearbyQuery>;
+
+export const NearbyPlant = Type.Object({
+  ...Plant.properties,
+  distanceKm: Type.Number({ description: 'Haversine distance from the centre to the stored (obfuscated) location' }),
+});
+export type NearbyPlant = Static<typeof NearbyPlant>;
+
+export const SEARCH_TYPES = ['species', 'location', 'owner'] as const;
+export type SearchType = (typeof SEARCH_TYPES)[number];
+export const MATCH_KINDS = ['exact', 'prefix', 'word', 'substring'] as const;
+
+export const SearchQuery = Type.Object({
+  q: Type.String({ minLength: 1, maxLength: 200, description: 'Text to find; case and accents are ignored' }),
+  type: Type.Optional(
+    StringEnum(SEARCH_TYPES, {
+      description:
+        'species (common and scientific name), location (city and country) or owner (owner name); all three by default',
+    }),
+  ),
+  ...PageQuery.properties,
+});
+export type SearchQuery = Static<typeof SearchQuery>;
+
+export const SearchHit = Type.Object({
+  ...Plant.properties,
+  match: Type.Object({
+    field: StringEnum(SEARCH_TYPES),
+    kind: StringEnum(MATCH_KINDS, {
+      description: 'exact (the whole field), prefix (the field starts with q), word (a word starts with q), substring',
+    }),
+  }),
+});
+export type SearchHit = Static<typeof SearchHit>;
+
 export const NetworkStats = Type.Object({
   totalPlants: Type.Integer({ minimum: 0 }),
   chainLength: Type.Integer({ minimum: 0 }),
   difficulty: Type.Integer({ minimum: 0 }),
-  activeGrowers: Type.Integer({ minimum: 0 }),
-  countriesRepresented: Type.Integer({ minimum: 0 }),
+  activeGrowers: Type.Integer({
+    minimum: 0,
+    description: 'Distinct owners with a plant registered or propagated in the last 90 days',
+  }),
+  countriesRepresented: Type.Integer({ minimum: 0, description: 'Distinct countries among disclosed locations' }),
 });
 export type NetworkStats = Static<typeof NetworkStats>;
 
@@ -52,6 +307,20 @@ export const plantRegister = defineSubject({
   summary: 'Register a plant and record it on the ledger',
 });
 
+export const plantRegisterAnonymous = defineSubject({
+  subject: 'plants.plant.register-anonymous',
+  request: AnonymousRegistrationInput,
+  reply: AnonymousRegistrationResult,
+  summary: 'Register a plant without an account and record it on the ledger',
+});
+
+export const plantClone = defineSubject({
+  subject: 'plants.plant.clone',
+  request: CloneInput,
+  reply: RegistrationResult,
+  summary: 'Register an offspring of a plant and record it on the ledger with its parent link',
+});
+
 export const plantGet = defineSubject({
   subject: 'plants.plant.get',
   request: Type.Object({ plantId: Type.String() }),
@@ -59,8 +328,47 @@ export const plantGet = defineSubject({
   summary: 'Read one plant',
 });
 
+export const plantLineageGet = defineSubject({
+  subject: 'plants.lineage.get',
+  request: Type.Object({ plantId: Type.String(), ...LineageQuery.properties }),
+  reply: Lineage,
+  summary: 'Ancestors and descendants of a plant',
+});
+
+export const plantNearby = defineSubject({
+  subject: 'plants.plant.nearby',
+  request: NearbyQuery,
+  reply: Type.Object({ items: Type.Array(NearbyPlant), pagination: Pagination }),
+  summary: 'Plants within a radius, nearest first',
+});
+
+export const plantSearch = defineSubject({
+  subject: 'plants.plant.search',
+  request: SearchQuery,
+  reply: Type.Object({ items: Type.Array(SearchHit), pagination: Pagination }),
+  summary: 'Plants matching a text, most relevant first',
+});
+
+export const plantNetworkGet = defineSubject({
+  subject: 'plants.network.get',
+  request: Type.Object({}),
+  reply: NetworkStats,
+  summary: 'Network statistics',
+});
+
 export const plantRegistered = defineEvent({
   subject: 'evt.plants.plant.registered',
   kind: 'plant.registered',
   payload: Type.Object({ plantId: Type.String(), commonName: Type.String() }),
+});
+
+/** A plant was propagated from a parent (it is also announced as plant.registered). */
+export const plantCloned = defineEvent({
+  subject: 'evt.plants.plant.cloned',
+  payload: Type.Object({
+    plantId: Type.String(),
+    parentPlantId: Type.String(),
+    propagationType: Type.String(),
+    generation: Type.Integer(),
+  }),
 });

@@ -2,7 +2,10 @@ import { type Static, Type } from '@sinclair/typebox';
 
 export const ROLES = ['USER', 'GROWER', 'FARM_MANAGER', 'ADMIN'] as const;
 export type Role = (typeof ROLES)[number];
-export const RoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
+export const RoleSchema = Type.Union(
+  ROLES.map((r) => Type.Literal(r)),
+  { description: 'Role of an account', examples: ['GROWER'] },
+);
 
 /** Every permission a route can require. */
 export const PERMISSIONS = [
@@ -25,9 +28,15 @@ export const PERMISSIONS = [
   'analytics:read',
   'agents:read',
   'agents:control',
+  'account:read',
+  'account:write',
   'admin:users',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
+export const PermissionSchema = Type.Union(
+  PERMISSIONS.map((p) => Type.Literal(p)),
+  { description: 'A permission, `<area>:<action>`', examples: ['plants:read'] },
+);
 
 const USER: readonly Permission[] = [
   'plants:read',
@@ -45,11 +54,17 @@ const USER: readonly Permission[] = [
   'notifications:read',
   'transparency:read',
   'analytics:read',
+  // Their own account: session, sign-out, API tokens, verification email.
+  'account:read',
+  'account:write',
 ];
 const GROWER: readonly Permission[] = [...USER, 'agents:read'];
 const FARM_MANAGER: readonly Permission[] = [...GROWER, 'farm:write'];
 
-/** Which role may do what: the one readable table. Each role includes the one above it. */
+/**
+ * Which role may do what: the one readable table. Each role includes the one above it; ADMIN has every
+ * permission. Ownership narrows writes further (see `isOwnerOrAdmin`).
+ */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
   USER: new Set(USER),
   GROWER: new Set(GROWER),
@@ -68,3 +83,11 @@ export const Actor = Type.Object({
   role: RoleSchema,
 });
 export type Actor = Static<typeof Actor>;
+
+/**
+ * The ownership rule of writes to owned records (a plant, a listing, a farm): a permission lets a role write
+ * that kind of record, and only the record's owner or an ADMIN may change a given one.
+ */
+export function isOwnerOrAdmin(actor: Actor | undefined, ownerId: string): boolean {
+  return actor !== undefined && (actor.role === 'ADMIN' || actor.id === ownerId);
+}

@@ -1,142 +1,164 @@
-import { AppError, blockMined, newId, type TxReceipt } from '@rootline/contracts';
+import { hostname } from 'node:os';
+import type { Bus } from '@rootline/bus';
 import type { Db, Outbox } from '@rootline/db';
 import type { Clock, Logger } from '@rootline/host';
-import { findTip, insertBlock, isUniqueViolation } from './db/chain.repo.js';
-import {
-  type Block,
-  type BlockHeader,
-  GENESIS_PREVIOUS_HASH,
-  makeTransaction,
-  searchNonce,
-  type Transaction,
-  transactionsRoot,
-} from './domain/block.js';
+import { type AppenderOptions, type Appending, startAppending } from './appender.js';
+import { acquireLease, releaseLease } from './db/lease.repo.js';
+import { BLOCK_CHANNEL, listen, MEMPOOL_CHANNEL, notify } from './db/notify.repo.js';
+import { createHelper } from './helper.js';
+import { type BlockNotice, createMempool } from './mempool.js';
+import { createPowPool } from './mining/pow-pool.js';
 
-export interface MinerOptions {
-  difficulty: number;
-  /** Most transactions one block holds. */
-  maxBlockTx: number;
-  /** How long the first submission waits for company before its block is assembled. */
-  batchDelayMs: number;
+export interface MinerOptions extends AppenderOptions {
+  /** Proof-of-work threads of this instance. */
+  threads: number;
+  /** Nice value of the proof-of-work threads (0 normal, 19 lowest priority). */
+  nice: number;
+  /** How long a submitter waits for its block before the transaction is withdrawn (CHAIN_ERROR). */
+  confirmTimeoutMs: number;
 }
-
-interface Pending {
-  tx: Transaction;
-  resolve: (r: TxReceipt) => void;
-  reject: (e: unknown) => void;
-}
-
-// Nonces tried between yields to the event loop, so the service keeps answering while it mines (~5 ms).
-const SLICE = 20_000;
-const MAX_APPEND_ATTEMPTS = 5;
 
 /**
- * The mempool and block assembly: submissions share blocks; each submitter is answered with its block once
- * that block is mined and stored. Blocks are appended one at a time; a height taken by another writer is
- * detected by the unique key and the batch is re-mined on the new tip.
+ * One chain-miner instance. Every instance accepts submissions into the shared mempool and answers its own
+ * submitters; exactly one, the holder of the appender lease, appends blocks; the others search nonce ranges of
+ * the block being mined. Instances check the lease every quarter of its lifetime: the appender renews it, the
+ * others take it over once it expires (the appender died) or is released (it stopped).
  */
-export function createMiner(deps: { db: Db; outbox: Outbox; log: Logger; clock: Clock; options: MinerOptions }) {
-  const { db, outbox, log, clock, options } = deps;
-  const pending: Pending[] = [];
-  let tip: Block | undefined;
-  let loop: Promise<void> | undefined;
+export function createMiner(deps: {
+  bus: Bus;
+  db: Db;
+  outbox: Outbox;
+  log: Logger;
+  clock: Clock;
+  instanceId: string;
+  version: string;
+  options: MinerOptions;
+}) {
+  const { db, log, options, instanceId } = deps;
+  const processName = `${hostname()}/${process.pid}`;
+  const pool = createPowPool(options.threads, log, options.nice);
+  let appending: Appending | undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const unlisten: (() => Promise<void>)[] = [];
 
-  async function mine(header: BlockHeader): Promise<Block> {
-    for (let start = 0; ; start += SLICE) {
-      const found = searchNonce(header, start, SLICE);
-      if (found) return { ...header, ...found };
-      await new Promise((r) => setImmediate(r));
+  const mempool = createMempool({
+    db,
+    log,
+    clock: deps.clock,
+    options: { confirmTimeoutMs: options.confirmTimeoutMs },
+    // The appender of this instance is woken directly; another instance's through NOTIFY.
+    onAdded: async () => {
+      if (appending) appending.wake();
+      else await notify(db, MEMPOOL_CHANNEL, '');
+    },
+  });
+  const helper = createHelper({ bus: deps.bus, pool, log, instanceId });
+
+  // Role changes and lease checks run one at a time, in order.
+  let serial: Promise<unknown> = Promise.resolve();
+  const inOrder = (step: () => Promise<void>): Promise<void> => {
+    const next = serial.then(step, step);
+    serial = next.catch(() => {});
+    return next;
+  };
+
+  async function becomeAppender(term: number): Promise<void> {
+    helper.stop();
+    try {
+      appending = await startAppending({
+        ...deps,
+        pool,
+        mempool,
+        onLost: () => void inOrder(() => stepDown(false)),
+      });
+      mempool.setLocal(appending);
+      log.info({ term, process: processName }, 'this instance appends blocks');
+    } catch (err) {
+      log.error({ err }, 'could not start appending; giving the lease up');
+      await releaseLease(db, instanceId).catch(() => {});
+      if (!stopped) helper.start();
     }
   }
 
-  async function append(txs: Transaction[]): Promise<Block> {
-    for (let attempt = 1; ; attempt++) {
-      tip ??= await findTip(db);
-      const header: BlockHeader = {
-        index: tip ? tip.index + 1 : 0,
-        timestamp: clock.now().toISOString(),
-        previousHash: tip ? tip.hash : GENESIS_PREVIOUS_HASH,
-        merkleRoot: transactionsRoot(txs),
-        difficulty: options.difficulty,
-      };
-      const block = await mine(header);
-      try {
-        await db.transaction(async (t) => {
-          await insertBlock(t, block, txs);
-          await outbox.enqueue(
-            t,
-            blockMined,
-            { index: block.index, hash: block.hash, txCount: txs.length },
-            { requestId: newId('req') },
-          );
-        });
-        tip = block;
-        return block;
-      } catch (err) {
-        tip = undefined;
-        if (!isUniqueViolation(err) || attempt >= MAX_APPEND_ATTEMPTS) throw err;
-        log.warn({ index: block.index }, 'height taken by another writer; re-mining on the new tip');
-      }
+  async function stepDown(release: boolean): Promise<void> {
+    const current = appending;
+    appending = undefined;
+    mempool.setLocal(undefined);
+    if (current) {
+      await current.stop();
+      await mempool.handOver(current.drain());
+      if (release)
+        await releaseLease(db, instanceId).catch((err: unknown) => log.warn({ err }, 'lease release failed'));
+      log.info('this instance no longer appends blocks');
     }
+    if (!stopped) helper.start();
   }
 
-  async function drain(): Promise<void> {
-    await new Promise((r) => setTimeout(r, options.batchDelayMs));
-    while (pending.length > 0) {
-      const batch = pending.splice(0, options.maxBlockTx);
-      try {
-        const block = await append(batch.map((p) => p.tx));
-        for (const p of batch) {
-          p.resolve({ txId: p.tx.id, blockIndex: block.index, blockHash: block.hash, timestamp: block.timestamp });
-        }
-      } catch (err) {
-        log.error({ err, txs: batch.length }, 'block append failed');
-        const failure = new AppError('CHAIN_ERROR', 'The ledger could not record the transaction');
-        for (const p of batch) p.reject(failure);
-      }
+  async function checkLease(): Promise<void> {
+    if (stopped) return;
+    if (appending) {
+      const held = await appending.renew().catch((err: unknown) => {
+        log.warn({ err }, 'lease renewal failed');
+        return false;
+      });
+      if (!held) await stepDown(false);
+      return;
     }
-  }
-
-  function kick(): void {
-    loop ??= drain().finally(() => {
-      loop = undefined;
-      if (pending.length > 0) kick();
+    const term = await acquireLease(db, instanceId, processName, options.leaseMs).catch((err: unknown) => {
+      log.warn({ err }, 'lease check failed');
+      return undefined;
     });
+    if (term !== undefined) await becomeAppender(term);
   }
 
   return {
-    /** Creates the genesis block once; concurrent instances race safely on the unique height. */
-    async ensureGenesis(): Promise<void> {
-      if (await findTip(db)) return;
-      try {
-        await append([]);
-        log.info('genesis block created');
-      } catch (err) {
-        if (!isUniqueViolation(err)) throw err;
+    /**
+     * Listens for block and mempool notifications, tries the lease once (on an empty ledger the first appender
+     * creates the genesis block before this resolves), then keeps checking it.
+     */
+    async start(): Promise<void> {
+      const onBlock = (payload: string) => {
+        let notice: BlockNotice;
+        try {
+          notice = JSON.parse(payload) as BlockNotice;
+        } catch {
+          return;
+        }
+        void mempool.onBlock(notice);
+      };
+      for (const [channel, fn] of [
+        [BLOCK_CHANNEL, onBlock],
+        [MEMPOOL_CHANNEL, () => appending?.wake()],
+      ] as const) {
+        const stop = await listen(db, channel, fn);
+        if (stop) unlisten.push(stop);
       }
+      mempool.start();
+      await inOrder(checkLease);
+      if (!appending) helper.start();
+      timer = setInterval(() => void inOrder(checkLease), Math.max(50, Math.floor(options.leaseMs / 4)));
+      // Outside the lease checks, so the lease is renewed while a slow genesis block is mined.
+      await appending?.ready;
     },
 
-    /** Queues one transaction; resolves with its receipt once its block is stored. */
-    submit(type: string, payload: unknown): Promise<TxReceipt> {
-      const now = clock.now().toISOString();
-      let tx: Transaction;
-      try {
-        tx = makeTransaction(newId('tx'), type, payload, now);
-      } catch (err) {
-        return Promise.reject(new AppError('VALIDATION_ERROR', `payload: ${(err as Error).message}`));
-      }
-      return new Promise<TxReceipt>((resolve, reject) => {
-        pending.push({ tx, resolve, reject });
-        kick();
-      });
+    submit: mempool.submit,
+
+    /** Whether this instance holds the lease and appends. */
+    isAppender(): boolean {
+      return appending !== undefined;
     },
 
-    /** Resolves when every queued transaction has been mined (used on shutdown). */
-    async idle(): Promise<void> {
-      while (loop) await loop;
+    /** Stops appending (releasing the lease, so another instance takes over at once) and helping. */
+    async stop(): Promise<void> {
+      stopped = true;
+      clearInterval(timer);
+      await inOrder(() => stepDown(true));
+      helper.stop();
+      await mempool.stop();
+      await Promise.all(unlisten.map((u) => u().catch(() => {})));
+      await pool.close();
     },
-
-    difficulty: options.difficulty,
   };
 }
 

@@ -1,8 +1,10 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { outbox } from './db/schema.js';
-import { getStats, submitTx } from './handlers/tx.js';
+import { getBlock, verifyLedger, verifyOneBlock } from './handlers/blocks.js';
+import { getStats, getTxProof, submitTx } from './handlers/tx.js';
 import { createMiner } from './miner.js';
 
 const ChainConfig = withBase({
@@ -14,9 +16,33 @@ const ChainConfig = withBase({
   }),
   CHAIN_MAX_BLOCK_TX: Type.Integer({ minimum: 1, maximum: 10_000, default: 1000 }),
   CHAIN_BATCH_DELAY_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 2 }),
+  CHAIN_MINER_THREADS: Type.Integer({
+    minimum: 0,
+    maximum: 256,
+    default: 0,
+    description: 'Proof-of-work threads of one instance; 0 means one per CPU core',
+  }),
+  CHAIN_MINER_NICE: Type.Integer({
+    minimum: 0,
+    maximum: 19,
+    default: 10,
+    description: 'Scheduling priority (nice) of the proof-of-work threads: on a busy machine requests go first',
+  }),
+  CHAIN_LEASE_MS: Type.Integer({
+    minimum: 200,
+    maximum: 60_000,
+    default: 2000,
+    description: 'Lifetime of the appender lease: how long a dead appender blocks the chain at most',
+  }),
+  CHAIN_CONFIRM_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 120_000,
+    default: 4000,
+    description: 'How long a submission waits for its block before it is withdrawn with CHAIN_ERROR',
+  }),
 });
 
-/** chain-miner: owns the ledger (mempool, block assembly, proof of work). */
+/** chain-miner: owns the ledger (mempool, block assembly, proof of work, verification, inclusion proofs). */
 export const service: ServiceModule<typeof ChainConfig> = {
   name: 'chain-miner',
   version: '0.1.0',
@@ -24,22 +50,36 @@ export const service: ServiceModule<typeof ChainConfig> = {
   db: { schema: 'chain', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox },
   async create(ctx) {
     const miner = createMiner({
+      bus: ctx.bus,
       db: ctx.db,
       outbox: ctx.outbox,
       log: ctx.log,
       clock: ctx.clock,
+      instanceId: ctx.instanceId,
+      version: service.version,
       options: {
         difficulty: ctx.config.CHAIN_DIFFICULTY,
         maxBlockTx: ctx.config.CHAIN_MAX_BLOCK_TX,
         batchDelayMs: ctx.config.CHAIN_BATCH_DELAY_MS,
+        threads: ctx.config.CHAIN_MINER_THREADS || availableParallelism(),
+        nice: ctx.config.CHAIN_MINER_NICE,
+        leaseMs: ctx.config.CHAIN_LEASE_MS,
+        confirmTimeoutMs: ctx.config.CHAIN_CONFIRM_TIMEOUT_MS,
       },
     });
-    // Genesis exists before the first submission can arrive, so block 0 never holds transactions.
-    await miner.ensureGenesis();
+    // On an empty ledger the first instance creates the genesis block here, before any submission can arrive.
+    await miner.start();
     return {
-      handlers: [submitTx(miner), getStats(ctx.db, miner)],
+      handlers: [
+        submitTx(miner),
+        getStats(ctx.db, ctx.config.CHAIN_DIFFICULTY),
+        getTxProof(ctx.db),
+        getBlock(ctx.db),
+        verifyOneBlock(ctx.db),
+        verifyLedger(ctx.db),
+      ],
       subscribers: [],
-      stop: () => miner.idle(),
+      stop: () => miner.stop(),
     };
   },
 };

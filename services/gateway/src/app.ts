@@ -1,16 +1,26 @@
 import type { Bus } from '@rootline/bus';
+import type { Database } from '@rootline/db';
 import type { Logger } from '@rootline/host';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import type { GatewayConfig } from './config.js';
 import { failure } from './envelope.js';
 import { formatValidationError, toHttpError } from './errors.js';
+import { createIdentity } from './identity/identity.js';
+import { gatewayLogger } from './logging.js';
 import { addOutboxBacklogGauge, createMetrics, instrumentBus } from './metrics.js';
 import { authPlugin } from './plugins/auth.js';
 import { httpMetricsPlugin } from './plugins/http-metrics.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestIdPlugin } from './plugins/request-id.js';
+import { createMemoryStore } from './rate-limit/memory-store.js';
+import { createRedisStore } from './rate-limit/redis-store.js';
+import type { RateLimitStore } from './rate-limit/store.js';
 import { requestIdOf } from './request-context.js';
+import { adminRoutes } from './routes/admin.js';
+import { agentRoutes } from './routes/agents.js';
+import { authRoutes } from './routes/auth.js';
+import { chainRoutes } from './routes/chain.js';
 import { DOCS_PREFIX, docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
@@ -21,6 +31,15 @@ export interface GatewayContext {
   bus: Bus;
   log: Logger;
   config: GatewayConfig;
+  /** Holds the gateway's own schema, `identity` (accounts, sessions, API tokens), migrated at start. */
+  database: Database;
+}
+
+/** Rate-limit counters: in Redis when REDIS_URL is set (shared by replicas), else in this process. */
+function rateLimitStore(config: GatewayConfig): RateLimitStore {
+  return config.REDIS_URL
+    ? createRedisStore({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX })
+    : createMemoryStore();
 }
 
 /** Sends the failure envelope for anything thrown while serving; unexpected faults are logged in full. */
@@ -37,19 +56,21 @@ function sendError(err: unknown, reply: FastifyReply): FastifyReply {
  * /api/<domain>. More plugins may be registered on the result before it is started.
  */
 export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance> {
-  const { config } = ctx;
+  const { config, database } = ctx;
   const metrics = createMetrics();
   const bus = instrumentBus(ctx.bus, metrics.busDuration);
   addOutboxBacklogGauge(metrics.registry, bus);
 
   // Typed as Fastify's logger so the instance is the plain FastifyInstance callers expect.
-  const logger: FastifyBaseLogger = ctx.log;
+  const log = gatewayLogger(ctx.log);
+  const logger: FastifyBaseLogger = log;
   const app = Fastify({
     loggerInstance: logger,
     genReqId: requestIdOf,
     // Log lines carry `requestId`, the same key the services use.
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
     schemaErrorFormatter: formatValidationError,
     // Unknown body fields are refused, not silently dropped: a misspelt optional field is a caller's bug.
     ajv: { customOptions: { removeAdditional: false } },
@@ -63,15 +84,36 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler((err, _req, reply) => sendError(err, reply));
 
+  // Identity (accounts, sessions, API tokens, sign-in) lives in the gateway's own schema; its rate-limit
+  // store is the one of the general limits, so replicas share both.
+  const store = rateLimitStore(config);
+  const identity = createIdentity({ database, bus, config, log, store });
+  app.addHook('onReady', identity.start);
+  app.addHook('onClose', identity.stop);
+
   // Order matters: request ids and metrics see every request; rate limiting is registered before any
-  // route (routes registered earlier are not limited) and before authentication (floods are cut first).
+  // route and before authentication (floods are cut first).
   await app.register(requestIdPlugin);
   await app.register(httpMetricsPlugin, { metrics });
-  await app.register(rateLimitPlugin, { perMinute: config.RATE_LIMIT_PER_MINUTE });
-  await app.register(authPlugin, { jwtSecret: config.JWT_SECRET, publicPrefixes: [DOCS_PREFIX] });
-  await app.register(openApiPlugin, { perMinute: config.RATE_LIMIT_PER_MINUTE, publicUrl: config.PUBLIC_URL });
+  await app.register(rateLimitPlugin, {
+    store,
+    perMinute: config.RATE_LIMIT_PER_MINUTE,
+    perHourPerUser: config.RATE_LIMIT_PER_HOUR_PER_USER,
+  });
+  await app.register(authPlugin, {
+    jwtSecret: config.JWT_SECRET,
+    publicPrefixes: [DOCS_PREFIX],
+    sessions: identity.sessions,
+    apiTokens: identity.apiTokens,
+    csrfKey: identity.csrfKey,
+  });
+  await app.register(openApiPlugin, {
+    perMinute: config.RATE_LIMIT_PER_MINUTE,
+    perHourPerUser: config.RATE_LIMIT_PER_HOUR_PER_USER,
+    publicUrl: config.PUBLIC_URL,
+  });
 
-  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (req, reply) =>
+  app.setNotFoundHandler((req, reply) =>
     reply.code(404).send(failure({ code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}` })),
   );
 
@@ -79,7 +121,11 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   await app.register(healthRoutes, { prefix: '/api/health', bus });
   await app.register(metricsRoutes, { prefix: '/api', registry: metrics.registry });
   await app.register(docsRoutes, { prefix: '/api' });
+  await app.register(authRoutes, { prefix: '/api/auth', ...identity });
+  await app.register(adminRoutes, { prefix: '/api/admin', accounts: identity.accounts });
   await app.register(plantRoutes, { prefix: '/api/plants', ...routeDeps });
+  await app.register(chainRoutes, { prefix: '/api/chain', ...routeDeps });
+  await app.register(agentRoutes, { prefix: '/api/agents', ...routeDeps });
 
   return app;
 }

@@ -14,7 +14,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import { ok, okPage } from './envelope.js';
 import type { RoutePolicy } from './plugins/auth.js';
-import { errorResponses } from './plugins/openapi.js';
+import { gatewayErrorCodes, operationSchema } from './plugins/openapi.js';
 import { callContext } from './request-context.js';
 
 /** What routes that call the bus need from the gateway. */
@@ -66,11 +66,7 @@ interface PageReply {
 
 /** Error codes any bus-backed operation can produce, beyond the service's own. */
 function gatewayErrors(spec: BusRouteSpec<SubjectDef>): ErrorCode[] {
-  const codes: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE'];
-  if (spec.body || spec.params || spec.querystring) codes.push('VALIDATION_ERROR');
-  if (spec.body) codes.push('PAYLOAD_TOO_LARGE');
-  if ('permission' in spec.policy) codes.push('UNAUTHORIZED', 'FORBIDDEN');
-  return codes;
+  return [...gatewayErrorCodes(spec), 'UNAVAILABLE'];
 }
 
 /** A validated part of the request, keeping only the properties its schema declares. */
@@ -96,7 +92,6 @@ export function busRoute<D extends SubjectDef>(app: TypeBoxInstance, deps: BusRo
   const status = spec.status ?? 200;
   const data = spec.reply ?? spec.subject.reply;
   const success = spec.page ? PaginatedEnvelope(spec.page.item) : Envelope(data);
-  const body = spec.body && spec.example !== undefined ? { ...spec.body, examples: [spec.example] } : spec.body;
   const timeoutMs = spec.timeoutMs ?? deps.timeoutMs;
   const config: FastifyContextConfig = spec.policy;
 
@@ -104,18 +99,13 @@ export function busRoute<D extends SubjectDef>(app: TypeBoxInstance, deps: BusRo
     method: spec.method,
     url: spec.url,
     config,
-    schema: {
-      summary: spec.summary,
+    schema: operationSchema({
+      ...spec,
       description: spec.description ?? spec.subject.summary,
-      tags: spec.tags,
-      ...(body ? { body } : {}),
-      ...(spec.params ? { params: spec.params } : {}),
-      ...(spec.querystring ? { querystring: spec.querystring } : {}),
-      response: {
-        [status]: { ...success, description: 'Success' },
-        ...errorResponses([...gatewayErrors(spec), ...(spec.errors ?? [])]),
-      },
-    },
+      status,
+      success,
+      errors: [...gatewayErrors(spec), ...(spec.errors ?? [])],
+    }),
     handler: async (req, reply) => {
       // Fastify validated each part against its schema; together they form the subject's request.
       const input = spec.input ? spec.input(req) : (mergedInput(req, spec) as RequestOf<D>);

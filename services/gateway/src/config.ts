@@ -1,15 +1,46 @@
 import { withBase } from '@rootline/host';
 import { type Static, Type } from '@sinclair/typebox';
 
+const Url = (description: string) => Type.Optional(Type.String({ pattern: '^https?://', description }));
+
 /** Settings of the HTTP gateway: the shared base settings plus its own. */
 export const GatewayConfig = withBase({
   PORT: Type.Integer({ default: 3000, minimum: 0, maximum: 65_535 }),
   HOST: Type.String({ default: '0.0.0.0', minLength: 1 }),
-  /** HS256 key of bearer tokens; 32 characters at least so it cannot be guessed by brute force. */
+  /** HS256 key of session tokens; 32 characters at least so it cannot be guessed by brute force. */
   JWT_SECRET: Type.String({ minLength: 32 }),
   BODY_LIMIT_BYTES: Type.Integer({ default: 1_048_576, minimum: 1 }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 100, minimum: 1 }),
-  /** Public address of the API, listed as the server in the OpenAPI document. */
-  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Requests per hour per signed-in user (the spec's 1000). */
+  RATE_LIMIT_PER_HOUR_PER_USER: Type.Integer({ default: 1000, minimum: 1 }),
+  /** Sign-in, register and forgot-password attempts per minute per client IP, each. */
+  AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 10, minimum: 1 }),
+  /** Redis for rate-limit counters shared by gateway replicas; without it they live in memory. */
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  REDIS_KEY_PREFIX: Type.String({ default: 'rootline:', minLength: 1 }),
+  /** Public address of the API, listed as the server in the OpenAPI document; third-party sign-in needs it. */
+  PUBLIC_URL: Url('Public address of the API'),
+  /** Trust X-Forwarded-For/-Proto from a reverse proxy (client IP for rate limits, TLS for Secure cookies). */
+  TRUST_PROXY: Type.Boolean({ default: false }),
+  /** How new password hashes are made; hashes of either scheme always verify and are upgraded on sign-in. */
+  PASSWORD_HASH: Type.Union([Type.Literal('bcrypt'), Type.Literal('argon2id')], { default: 'bcrypt' }),
+  /** bcrypt cost: the spec's 12. Lower only in tests (each step halves the time). */
+  BCRYPT_COST: Type.Integer({ default: 12, minimum: 4, maximum: 15 }),
+  ARGON2_MEMORY_KIB: Type.Integer({ default: 19_456, minimum: 1024, maximum: 1_048_576 }),
+  ARGON2_TIME_COST: Type.Integer({ default: 2, minimum: 1, maximum: 10 }),
+  /** First ADMIN: created at start-up when no account has this address (see the README). */
+  ADMIN_EMAIL: Type.Optional(Type.String({ pattern: '^[^@\\s]+@[^@\\s]+$', maxLength: 254 })),
+  ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 1 })),
+  ADMIN_NAME: Type.String({ default: 'Administrator', minLength: 1, maxLength: 100 }),
+  /** GitHub-style OAuth 2 sign-in; enabled when both the id and the secret are set. */
+  GITHUB_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
+  GITHUB_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  GITHUB_AUTHORIZE_URL: Type.String({ default: 'https://github.com/login/oauth/authorize', pattern: '^https?://' }),
+  GITHUB_TOKEN_URL: Type.String({ default: 'https://github.com/login/oauth/access_token', pattern: '^https?://' }),
+  GITHUB_API_URL: Type.String({ default: 'https://api.github.com', pattern: '^https?://' }),
+  /** Google-style OpenID Connect sign-in; enabled when both the id and the secret are set. */
+  GOOGLE_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
+  GOOGLE_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  GOOGLE_ISSUER: Type.String({ default: 'https://accounts.google.com', pattern: '^https?://' }),
 });
 export type GatewayConfig = Static<typeof GatewayConfig>;

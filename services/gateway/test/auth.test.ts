@@ -1,21 +1,12 @@
 import { createHmac } from 'node:crypto';
 import type { ServedService } from '@rootline/bus';
-import { defineSubject, plantGet } from '@rootline/contracts';
+import { plantGet } from '@rootline/contracts';
 import { mintToken, TEST_JWT_SECRET } from '@rootline/testing';
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { busRoute, type TypeBoxInstance } from '../src/bus-route.js';
-import { bearer, serve, startTestBus, type TestBus, testGateway } from './support.js';
+import { seedSession, serve, startTestBus, type TestBus, testGateway } from './support.js';
 
 const PLANT_URL = '/api/plants/plt_01HZX3K6Q2W8N4B7T5R9V0C1MD';
-/** A stand-in subject for an operation that only ADMIN may call. */
-const userList = defineSubject({
-  subject: 'accounts.user.list',
-  request: Type.Object({}),
-  reply: Type.Array(Type.Object({ id: Type.String() })),
-  summary: 'List users',
-});
 
 let bus: TestBus;
 let app: FastifyInstance;
@@ -25,30 +16,11 @@ const seenActors: unknown[] = [];
 beforeAll(async () => {
   bus = await startTestBus();
   app = await testGateway(bus);
-  // A test-only domain plugin built with the same helper as the real routes.
-  await app.register(
-    async (scope: TypeBoxInstance) => {
-      busRoute(
-        scope,
-        { bus: bus.gatewayBus, timeoutMs: 800 },
-        {
-          method: 'GET',
-          url: '/users',
-          summary: 'List users',
-          tags: ['Admin'],
-          policy: { permission: 'admin:users' },
-          subject: userList,
-        },
-      );
-    },
-    { prefix: '/api/admin' },
-  );
   served.push(
     await serve(bus.peer, 'plants', plantGet, async (_payload, headers) => {
       seenActors.push(headers['x-actor']);
       return { ok: false, error: { code: 'NOT_FOUND', message: 'no such plant' } };
     }),
-    await serve(bus.peer, 'accounts', userList, async () => ({ ok: true, data: [{ id: 'usr_1' }] })),
   );
 });
 afterEach(() => {
@@ -71,10 +43,15 @@ async function expectUnauthorized(headers: Record<string, string>, message?: Reg
 }
 
 const b64 = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
+const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
+const signHs256 = (claims: object, secret = TEST_JWT_SECRET) => {
+  const body = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}`;
+  return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
+};
 
 describe('authentication', () => {
-  it('accepts a valid HS256 token and reaches the service', async () => {
-    const res = await app.inject({ url: PLANT_URL, headers: bearer('USER', 'usr_ok') });
+  it('accepts a token of a live session and passes the account to the service', async () => {
+    const res = await app.inject({ url: PLANT_URL, headers: await bus.bearer('USER', 'usr_ok') });
     expect(res.statusCode).toBe(404);
     expect(seenActors).toEqual([JSON.stringify({ id: 'usr_ok', role: 'USER' })]);
   });
@@ -87,40 +64,77 @@ describe('authentication', () => {
     await expectUnauthorized({ authorization: `Basic ${Buffer.from('a:b').toString('base64')}` });
   });
 
-  it('refuses a tampered token', async () => {
-    const [header, , signature] = mintToken({ role: 'USER' }).split('.');
-    const payload = b64({ sub: 'usr_test', role: 'ADMIN', exp: Math.floor(Date.now() / 1000) + 3600 });
+  it('refuses a tampered token (role raised in the payload, signature kept)', async () => {
+    const { token, sessionId } = await seedSession(bus.database, 'USER', 'usr_tamper');
+    const [header, , signature] = token.split('.');
+    const payload = b64({ sub: 'usr_tamper', sid: sessionId, role: 'ADMIN', exp: inAnHour() });
     await expectUnauthorized({ authorization: `Bearer ${header}.${payload}.${signature}` }, /invalid/);
   });
 
-  it('refuses an expired token', async () => {
-    await expectUnauthorized({ authorization: `Bearer ${mintToken({ expiresInSeconds: -10 })}` }, /expired/);
+  it('refuses an expired token even while its session lives', async () => {
+    const { sessionId } = await seedSession(bus.database, 'USER', 'usr_expired');
+    const token = mintToken({ sub: 'usr_expired', sid: sessionId, expiresInSeconds: -10 });
+    await expectUnauthorized({ authorization: `Bearer ${token}` }, /expired/);
   });
 
   it('refuses an unsigned token (alg none)', async () => {
-    await expectUnauthorized({ authorization: `Bearer ${mintToken({ alg: 'none' })}` }, /invalid/);
+    const { sessionId } = await seedSession(bus.database, 'ADMIN', 'usr_none');
+    await expectUnauthorized(
+      { authorization: `Bearer ${mintToken({ sub: 'usr_none', sid: sessionId, role: 'ADMIN', alg: 'none' })}` },
+      /invalid/,
+    );
   });
 
   it('refuses a token signed with another key', async () => {
-    const token = mintToken({ secret: 'another-secret-that-is-also-32-characters!' });
+    const { sessionId } = await seedSession(bus.database, 'USER', 'usr_key');
+    const token = mintToken({ sub: 'usr_key', sid: sessionId, secret: 'another-secret-that-is-also-32-characters!' });
     await expectUnauthorized({ authorization: `Bearer ${token}` }, /invalid/);
   });
 
   it('refuses a token signed with another algorithm (HS512) and the right key', async () => {
-    const body = `${b64({ alg: 'HS512', typ: 'JWT' })}.${b64({ sub: 'usr_test', role: 'USER', exp: Math.floor(Date.now() / 1000) + 60 })}`;
+    const { sessionId } = await seedSession(bus.database, 'USER', 'usr_hs512');
+    const claims = { sub: 'usr_hs512', sid: sessionId, role: 'USER', exp: inAnHour() };
+    const body = `${b64({ alg: 'HS512', typ: 'JWT' })}.${b64(claims)}`;
     const sig = createHmac('sha512', TEST_JWT_SECRET).update(body).digest('base64url');
     await expectUnauthorized({ authorization: `Bearer ${body}.${sig}` }, /invalid/);
   });
 
-  it('refuses a token without the role claim or with an unknown role', async () => {
-    const exp = Math.floor(Date.now() / 1000) + 60;
-    const sign = (claims: object) => {
-      const body = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}`;
-      return `${body}.${createHmac('sha256', TEST_JWT_SECRET).update(body).digest('base64url')}`;
-    };
-    await expectUnauthorized({ authorization: `Bearer ${sign({ sub: 'usr_test', exp })}` }, /claims/);
-    await expectUnauthorized({ authorization: `Bearer ${sign({ sub: 'usr_test', role: 'ROOT', exp })}` }, /claims/);
-    await expectUnauthorized({ authorization: `Bearer ${sign({ sub: 'usr_test', role: 'USER' })}` }, /claims/);
+  it('refuses a correctly signed token without a session id, a role, or an expiry', async () => {
+    const { sessionId } = await seedSession(bus.database, 'USER', 'usr_claims');
+    const exp = inAnHour();
+    await expectUnauthorized(
+      { authorization: `Bearer ${signHs256({ sub: 'usr_claims', role: 'USER', exp })}` },
+      /claims/,
+    );
+    await expectUnauthorized(
+      { authorization: `Bearer ${signHs256({ sub: 'usr_claims', sid: sessionId, exp })}` },
+      /claims/,
+    );
+    const rootRole = signHs256({ sub: 'usr_claims', sid: sessionId, role: 'ROOT', exp });
+    await expectUnauthorized({ authorization: `Bearer ${rootRole}` }, /claims/);
+    const noExp = signHs256({ sub: 'usr_claims', sid: sessionId, role: 'USER' });
+    await expectUnauthorized({ authorization: `Bearer ${noExp}` }, /claims/);
+  });
+
+  it('refuses a correctly signed token whose session does not exist or belongs to someone else', async () => {
+    const { sessionId } = await seedSession(bus.database, 'USER', 'usr_owner');
+    await expectUnauthorized(
+      { authorization: `Bearer ${mintToken({ sub: 'usr_owner', sid: 'ses_00000000000000000000000000' })}` },
+      /session has ended/,
+    );
+    await expectUnauthorized(
+      { authorization: `Bearer ${mintToken({ sub: 'usr_other', sid: sessionId, role: 'ADMIN' })}` },
+      /session has ended/,
+    );
+  });
+
+  it('takes the role from the account, not from the token', async () => {
+    const { sessionId } = await seedSession(bus.database, 'USER', 'usr_role');
+    // A token claiming ADMIN for a USER's live session (as if signed before a demotion) acts as USER.
+    const token = mintToken({ sub: 'usr_role', sid: sessionId, role: 'ADMIN' });
+    const res = await app.inject({ url: '/api/admin/users', headers: { authorization: `Bearer ${token}` } });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.message).toBe('Role USER lacks the permission admin:users');
   });
 
   it('protects the HEAD twin of a GET route as well', async () => {
@@ -141,7 +155,7 @@ describe('authentication', () => {
 
 describe('authorisation', () => {
   it('answers 403 FORBIDDEN when the role lacks the permission', async () => {
-    const res = await app.inject({ url: '/api/admin/users', headers: bearer('FARM_MANAGER') });
+    const res = await app.inject({ url: '/api/admin/users', headers: await bus.bearer('FARM_MANAGER', 'usr_fm') });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({
       success: false,
@@ -155,9 +169,9 @@ describe('authorisation', () => {
   });
 
   it('lets a role with the permission through', async () => {
-    const res = await app.inject({ url: '/api/admin/users', headers: bearer('ADMIN') });
+    const res = await app.inject({ url: '/api/admin/users', headers: await bus.bearer('ADMIN', 'usr_admin') });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ success: true, data: [{ id: 'usr_1' }], error: null });
+    expect(res.json().data.map((u: { id: string }) => u.id)).toContain('usr_admin');
   });
 
   it('serves public routes without a token', async () => {

@@ -22,6 +22,31 @@ describe('gateway settings', () => {
     expect(config.RATE_LIMIT_PER_MINUTE).toBe(7);
   });
 
+  it('applies the identity and rate-limit defaults of the spec', () => {
+    const config = loadConfig(GatewayConfig, { JWT_SECRET: TEST_JWT_SECRET });
+    expect(config).toMatchObject({
+      RATE_LIMIT_PER_HOUR_PER_USER: 1000,
+      AUTH_RATE_LIMIT_PER_MINUTE: 10,
+      PASSWORD_HASH: 'bcrypt',
+      BCRYPT_COST: 12,
+      TRUST_PROXY: false,
+      REDIS_KEY_PREFIX: 'rootline:',
+    });
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.ADMIN_EMAIL).toBeUndefined();
+    expect(config.GITHUB_CLIENT_ID).toBeUndefined();
+  });
+
+  it('refuses bad identity settings, naming them', () => {
+    const bad = (env: Record<string, string>) => () =>
+      loadConfig(GatewayConfig, { JWT_SECRET: TEST_JWT_SECRET, ...env });
+    expect(bad({ PASSWORD_HASH: 'md5' })).toThrow(/PASSWORD_HASH/);
+    expect(bad({ BCRYPT_COST: '3' })).toThrow(/BCRYPT_COST/);
+    expect(bad({ REDIS_URL: 'http://redis' })).toThrow(/REDIS_URL/);
+    expect(bad({ ADMIN_EMAIL: 'not an address' })).toThrow(/ADMIN_EMAIL/);
+    expect(loadConfig(GatewayConfig, { JWT_SECRET: TEST_JWT_SECRET, TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+  });
+
   it('requires a JWT_SECRET of at least 32 characters', () => {
     expect(() => loadConfig(GatewayConfig, {})).toThrow(ConfigError);
     expect(() => loadConfig(GatewayConfig, {})).toThrow(/JWT_SECRET/);

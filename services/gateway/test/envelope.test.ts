@@ -3,7 +3,7 @@ import { type Plant, plantGet, plantRegister, type RegistrationResult } from '@r
 import { plantInput } from '@rootline/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, captureLogger, serve, sleep, startTestBus, type TestBus, testGateway } from './support.js';
+import { captureLogger, serve, sleep, startTestBus, type TestBus, testGateway } from './support.js';
 
 const PLANT_ID = 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MD';
 const registration: RegistrationResult = {
@@ -16,9 +16,12 @@ const plant: Plant = {
   commonName: 'Tomato',
   scientificName: null,
   location: { latitude: 52.37, longitude: 4.89 },
+  privacyLevel: 'exact',
   owner: { id: 'usr_test', name: 'Test Grower' },
+  walletAddress: null,
   generation: 0,
   parentId: null,
+  propagationType: null,
   block: { index: 1, hash: 'a'.repeat(64), txId: 'tx_1' },
   registeredAt: '2026-01-02T03:04:05.000Z',
 };
@@ -39,12 +42,12 @@ afterAll(async () => {
   await bus?.close();
 });
 
-const register = (payload: unknown, headers: Record<string, string> = {}) =>
+const register = async (payload: unknown, headers: Record<string, string> = {}) =>
   app.inject({
     method: 'POST',
     url: '/api/plants/register',
     payload: payload as object,
-    headers: { ...bearer(), ...headers },
+    headers: { ...(await bus.bearer()), ...headers },
   });
 
 describe('success envelope', () => {
@@ -65,7 +68,7 @@ describe('success envelope', () => {
 
   it('reads a plant by id with 200', async () => {
     served.push(await serve(bus.peer, 'plants', plantGet, async () => ({ ok: true, data: plant })));
-    const res = await app.inject({ url: `/api/plants/${PLANT_ID}`, headers: bearer() });
+    const res = await app.inject({ url: `/api/plants/${PLANT_ID}`, headers: await bus.bearer() });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, data: plant, error: null });
   });
@@ -105,7 +108,7 @@ describe('failure envelope', () => {
   });
 
   it('rejects a path parameter that is not a plant id', async () => {
-    const res = await app.inject({ url: '/api/plants/not-an-id', headers: bearer() });
+    const res = await app.inject({ url: '/api/plants/not-an-id', headers: await bus.bearer() });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toMatch(/^params\/plantId must match pattern/);
   });
@@ -114,7 +117,7 @@ describe('failure envelope', () => {
     const res = await app.inject({
       method: 'POST',
       url: '/api/plants/register',
-      headers: { ...bearer(), 'content-type': 'application/json' },
+      headers: { ...(await bus.bearer()), 'content-type': 'application/json' },
       payload: '{"commonName": "Tomato",',
     });
     expect(res.statusCode).toBe(400);
@@ -129,7 +132,7 @@ describe('failure envelope', () => {
     const res = await app.inject({
       method: 'POST',
       url: '/api/plants/register',
-      headers: { ...bearer(), 'content-type': 'text/plain' },
+      headers: { ...(await bus.bearer()), 'content-type': 'text/plain' },
       payload: 'commonName=Tomato',
     });
     expect(res.statusCode).toBe(400);
@@ -188,7 +191,7 @@ describe('failure envelope', () => {
       data: null,
       error: { code: 'DUPLICATE', message: 'This plant is already registered', details: { id: PLANT_ID } },
     });
-    const missing = await app.inject({ url: `/api/plants/${PLANT_ID}`, headers: bearer() });
+    const missing = await app.inject({ url: `/api/plants/${PLANT_ID}`, headers: await bus.bearer() });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error).toEqual({ code: 'NOT_FOUND', message: `Plant ${PLANT_ID} not found` });
   });
@@ -240,7 +243,7 @@ describe('unexpected errors', () => {
         method: 'POST',
         url: '/api/plants/register',
         payload: plantInput(),
-        headers: bearer(),
+        headers: await bus.bearer(),
       });
       expect(res.statusCode).toBe(500);
       expect(res.json().error).toEqual({ code: 'INTERNAL', message: 'Internal server error' });

@@ -2,7 +2,7 @@ import type { Endpoint, ServedService } from '@rootline/bus';
 import { plantGet, SERVICE_NAMES, type ServiceName, statusSubject } from '@rootline/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, serveMany, startTestBus, type TestBus, testGateway } from './support.js';
+import { serveMany, startTestBus, type TestBus, testGateway } from './support.js';
 
 let bus: TestBus;
 let app: FastifyInstance;
@@ -113,8 +113,8 @@ describe('metrics', () => {
       },
       ['notify'],
     );
-    await app.inject({ url: '/api/plants/plt_01HZX3K6Q2W8N4B7T5R9V0C1MD', headers: bearer() });
-    await app.inject({ url: '/api/plants/plt_01HZX3K6Q2W8N4B7T5R9V0C1ZZ', headers: bearer() });
+    await app.inject({ url: '/api/plants/plt_01HZX3K6Q2W8N4B7T5R9V0C1MD', headers: await bus.bearer() });
+    await app.inject({ url: '/api/plants/plt_01HZX3K6Q2W8N4B7T5R9V0C1ZZ', headers: await bus.bearer() });
     await app.inject({ url: '/api/some/random/path' });
 
     const res = await app.inject({ url: '/api/metrics' });
@@ -141,7 +141,7 @@ describe('metrics', () => {
     await app.inject({
       method: 'POST',
       url: '/api/plants/register',
-      headers: bearer(),
+      headers: await bus.bearer(),
       payload: {
         commonName: 'Basil',
         location: { latitude: 1, longitude: 2 },

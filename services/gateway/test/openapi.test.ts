@@ -4,10 +4,15 @@ import { startTestBus, type TestBus, testGateway } from './support.js';
 
 interface Operation {
   summary?: string;
+  description?: string;
   tags?: string[];
+  'x-permission'?: string;
   security?: Record<string, string[]>[];
   requestBody?: { content: Record<string, { example?: unknown }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: Record<string, unknown> }> }>;
+  responses: Record<
+    string,
+    { description: string; content?: Record<string, { schema: Record<string, unknown>; example?: unknown }> }
+  >;
 }
 interface Document {
   openapi: string;
@@ -36,7 +41,16 @@ afterAll(async () => {
 describe('OpenAPI document', () => {
   it('is OpenAPI 3 with the bearer scheme, the shared error envelope and the public server', () => {
     expect(doc.openapi).toMatch(/^3\./);
-    expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+    });
+    expect(doc.components.securitySchemes.cookieAuth).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'rootline_session',
+    });
     expect(doc.components.schemas.ErrorEnvelope).toBeDefined();
     expect(doc.servers).toEqual([{ url: 'https://api.rootline.example' }]);
   });
@@ -45,7 +59,7 @@ describe('OpenAPI document', () => {
     const op = doc.paths['/api/plants/register']?.post;
     expect(op?.summary).toBe('Register a plant');
     expect(op?.tags).toEqual(['Plants']);
-    expect(op?.security).toEqual([{ bearerAuth: [] }]);
+    expect(op?.security).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
     expect(op?.requestBody?.content['application/json']?.example).toMatchObject({ commonName: 'Tomato' });
     expect(Object.keys(op?.responses ?? {}).sort()).toEqual(
       ['201', '400', '401', '403', '409', '413', '429', '500', '503'].sort(),
@@ -61,7 +75,7 @@ describe('OpenAPI document', () => {
   it('documents reading a plant with summary, bearer security and 404', () => {
     const op = doc.paths['/api/plants/{plantId}']?.get;
     expect(op?.summary).toBe('Read a plant');
-    expect(op?.security).toEqual([{ bearerAuth: [] }]);
+    expect(op?.security).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
     expect(op?.responses['200']).toBeDefined();
     expect(op?.responses['404']?.description).toBe('Error: NOT_FOUND');
   });
@@ -83,6 +97,51 @@ describe('OpenAPI document', () => {
 
   it('hides the documentation routes themselves', () => {
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/docs') || p === '/api/openapi.json')).toEqual([]);
+  });
+});
+
+describe('identity operations', () => {
+  const ops = () =>
+    Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/api/auth/') || path.startsWith('/api/admin/'))
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+
+  it('are all documented, with a summary, a description, a tag, and examples of the request and the answer', () => {
+    const list = ops();
+    expect(list.length).toBe(17);
+    for (const { path, method, op } of list) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(op.summary, where).toBeTruthy();
+      expect(op.description?.length ?? 0, where).toBeGreaterThan(20);
+      expect(op.tags, where).toEqual([path.startsWith('/api/admin/') ? 'Administration' : 'Authentication']);
+      if (op.requestBody) expect(op.requestBody.content['application/json']?.example, `${where} request`).toBeDefined();
+      const success = op.responses['200'] ?? op.responses['201'];
+      if (success) expect(success.content?.['application/json']?.example, `${where} answer`).toBeDefined();
+      else expect(op.responses['302'], where).toBeDefined();
+    }
+  });
+
+  it('name their permission and security, or none for public ones', () => {
+    const signin = doc.paths['/api/auth/signin']?.post;
+    expect(signin?.security).toEqual([]);
+    expect(signin?.responses['200']?.content?.['application/json']?.example).toMatchObject({
+      success: true,
+      data: { token: expect.any(String), user: { email: 'ada@example.org' } },
+    });
+    const tokens = doc.paths['/api/auth/tokens']?.post;
+    expect(tokens?.security).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
+    expect(tokens?.['x-permission']).toBe('account:write');
+    expect(doc.paths['/api/admin/users/{userId}/role']?.put?.['x-permission']).toBe('admin:users');
+    expect(doc.paths['/api/auth/callback/{provider}']?.get?.responses['302']).toBeDefined();
+  });
+
+  it('describe the password policy, the cookie, CSRF and the per-user limit', () => {
+    const text = doc.info.description;
+    expect(text).toContain('At least 10 characters');
+    expect(text).toContain('rootline_session');
+    expect(text).toContain('X-CSRF-Token');
+    expect(text).toContain('1000 requests per hour per signed-in user');
+    expect(text).toContain('rlpat_');
   });
 });
 

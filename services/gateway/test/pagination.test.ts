@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { busRoute, type TypeBoxInstance } from '../src/bus-route.js';
-import { bearer, serve, startTestBus, type TestBus, testGateway } from './support.js';
+import { serve, startTestBus, type TestBus, testGateway } from './support.js';
 
 const Item = Type.Object({ id: Type.String() });
 /** A stand-in list subject: the shape a list operation's service answers with. */
@@ -56,7 +56,7 @@ afterAll(async () => {
 
 describe('list operations', () => {
   it('put the items in data and the pagination object beside them', async () => {
-    const res = await app.inject({ url: '/api/catalog/search?page=2&limit=5&ignored=x', headers: bearer() });
+    const res = await app.inject({ url: '/api/catalog/search?page=2&limit=5&ignored=x', headers: await bus.bearer() });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       success: true,
@@ -69,7 +69,7 @@ describe('list operations', () => {
   });
 
   it('refuses a limit above the maximum', async () => {
-    const res = await app.inject({ url: '/api/catalog/search?limit=1000', headers: bearer() });
+    const res = await app.inject({ url: '/api/catalog/search?limit=1000', headers: await bus.bearer() });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toBe('querystring/limit must be <= 100');
   });

@@ -2,11 +2,12 @@ import { type Bus, createNatsBus } from '@rootline/bus';
 import type { Role } from '@rootline/contracts';
 import { type Database, openDatabase } from '@rootline/db';
 import { createLogger, loadConfig, type RunningService, type ServiceModule, startService } from '@rootline/host';
-import { type ApiResponse, mintToken, startTestInfra, TEST_JWT_SECRET, type TestInfra } from '@rootline/testing';
+import { type ApiResponse, startTestInfra, TEST_JWT_SECRET, type TestInfra } from '@rootline/testing';
 import type { TObject } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { buildGateway } from '../src/app.js';
 import { GatewayConfig } from '../src/config.js';
+import { seedSession } from './support.js';
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -18,7 +19,12 @@ export interface TestPlatform {
   /** A bus connection of the test's own, to consume events or call subjects directly. */
   bus: Bus;
   services: Map<string, RunningService>;
-  /** Calls the gateway through inject() and parses the envelope. */
+  /** A session token of account `sub` (default `usr_test`) with the role, for a live session. */
+  token(role: Role, sub?: string): Promise<string>;
+  /**
+   * Calls the gateway through inject() and parses the envelope. With `role`, the call carries a session
+   * token of account `sub` (default `usr_test`) with that role.
+   */
   http(
     method: string,
     url: string,
@@ -52,9 +58,11 @@ export async function startTestPlatform(
     JWT_SECRET: TEST_JWT_SECRET,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '100000',
+    RATE_LIMIT_PER_HOUR_PER_USER: '100000',
+    BCRYPT_COST: '4',
     ...env,
   });
-  const app = await buildGateway({ bus: gatewayBus, log, config });
+  const app = await buildGateway({ bus: gatewayBus, log, config, database });
   await app.ready();
 
   return {
@@ -63,8 +71,10 @@ export async function startTestPlatform(
     app,
     bus,
     services,
+    token: async (role, sub = 'usr_test') => (await seedSession(database, role, sub)).token,
     async http(method, url, opts = {}) {
-      const token = opts.token ?? (opts.role ? mintToken({ role: opts.role, sub: opts.sub ?? 'usr_test' }) : undefined);
+      const token =
+        opts.token ?? (opts.role ? (await seedSession(database, opts.role, opts.sub ?? 'usr_test')).token : undefined);
       const res = await app.inject({
         method: method as 'GET',
         url,

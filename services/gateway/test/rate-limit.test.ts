@@ -12,6 +12,8 @@ beforeAll(async () => {
 // A fresh gateway per test: each starts with full counters.
 beforeEach(async () => {
   app = await testGateway(bus, { RATE_LIMIT_PER_MINUTE: String(LIMIT) });
+  // Start-up (migrations) happens before the first window opens.
+  await app.ready();
 });
 afterEach(async () => {
   await app.close();

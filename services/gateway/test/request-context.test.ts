@@ -2,7 +2,7 @@ import type { ServedService } from '@rootline/bus';
 import { HEADER, plantGet } from '@rootline/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, serve, startTestBus, type TestBus, testGateway } from './support.js';
+import { serve, startTestBus, type TestBus, testGateway } from './support.js';
 
 const PLANT_URL = '/api/plants/plt_01HZX3K6Q2W8N4B7T5R9V0C1MD';
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
@@ -33,7 +33,7 @@ describe('call context on the bus', () => {
   it('carries the verified actor, the request id and the traceparent to the service', async () => {
     const res = await app.inject({
       url: PLANT_URL,
-      headers: { ...bearer('GROWER', 'usr_42'), 'x-request-id': 'client-req.42', traceparent: TRACEPARENT },
+      headers: { ...(await bus.bearer('GROWER', 'usr_42')), 'x-request-id': 'client-req.42', traceparent: TRACEPARENT },
     });
     expect(res.statusCode).toBe(404);
     expect(seen).toHaveLength(1);
@@ -44,19 +44,19 @@ describe('call context on the bus', () => {
   });
 
   it('drops a malformed traceparent rather than passing it on', async () => {
-    await app.inject({ url: PLANT_URL, headers: { ...bearer(), traceparent: 'not-a-trace' } });
+    await app.inject({ url: PLANT_URL, headers: { ...(await bus.bearer()), traceparent: 'not-a-trace' } });
     expect(seen[0]?.[HEADER.traceparent]).toBeUndefined();
   });
 });
 
 describe('request ids', () => {
   it('echoes an incoming x-request-id', async () => {
-    const res = await app.inject({ url: PLANT_URL, headers: { ...bearer(), 'x-request-id': 'abc-123' } });
+    const res = await app.inject({ url: PLANT_URL, headers: { ...(await bus.bearer()), 'x-request-id': 'abc-123' } });
     expect(res.headers['x-request-id']).toBe('abc-123');
   });
 
   it('generates an id when none is sent, and uses the same one on the bus', async () => {
-    const res = await app.inject({ url: PLANT_URL, headers: bearer() });
+    const res = await app.inject({ url: PLANT_URL, headers: await bus.bearer() });
     const id = res.headers['x-request-id'];
     expect(id).toMatch(/^req_[0-9A-Z]{26}$/);
     expect(seen[0]?.[HEADER.requestId]).toBe(id);

@@ -1,17 +1,68 @@
 import { fileURLToPath } from 'node:url';
-import type { ServiceModule } from '@rootline/host';
+import { type ServiceModule, withBase } from '@rootline/host';
+import { Type } from '@sinclair/typebox';
+import { ensureAgent } from './db/lineage-agent.repo.js';
 import { outbox } from './db/schema.js';
-import { getPlant, registerPlant } from './handlers/plant.js';
+import { nearbyPlants, networkStats, searchPlantsHandler } from './handlers/discovery.js';
+import { getLineage } from './handlers/lineage.js';
+import {
+  analyseLineageHandler,
+  controlLineageAgent,
+  getLineageAgent,
+  listLineageAnomalies,
+} from './handlers/lineage-agent.js';
+import { clonePlant, getPlant, registerAnonymousPlant, registerPlant } from './handlers/plant.js';
+import { createLineageAgentRunner } from './lineage-agent.js';
 
-/** plants: the plant registry (registration, reads). */
-export const service: ServiceModule = {
+const PlantsConfig = withBase({
+  LINEAGE_AGENT_INTERVAL_SECONDS: Type.Number({
+    minimum: 1,
+    maximum: 86_400,
+    default: 3600,
+    description: 'Time between two scans of the lineage agent while it runs',
+  }),
+  LINEAGE_AGENT_POLL_MS: Type.Integer({
+    minimum: 50,
+    maximum: 60_000,
+    default: 5000,
+    description: 'How often each replica checks whether a scan is due',
+  }),
+});
+
+/** plants: the plant registry (registration, propagation, lineage, discovery) and the lineage agent it hosts. */
+export const service: ServiceModule<typeof PlantsConfig> = {
   name: 'plants',
-  version: '0.1.0',
+  version: '0.2.0',
+  config: PlantsConfig,
   db: { schema: 'plants', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox },
-  create(ctx) {
+  async create(ctx) {
+    const intervalMs = ctx.config.LINEAGE_AGENT_INTERVAL_SECONDS * 1000;
+    await ensureAgent(ctx.db, ctx.clock.now());
+    const agent = createLineageAgentRunner({
+      db: ctx.db,
+      log: ctx.log,
+      clock: ctx.clock,
+      intervalMs,
+      pollMs: ctx.config.LINEAGE_AGENT_POLL_MS,
+    });
     return {
-      handlers: [registerPlant(ctx), getPlant(ctx)],
+      handlers: [
+        registerPlant(ctx),
+        registerAnonymousPlant(ctx),
+        clonePlant(ctx),
+        getPlant(ctx),
+        getLineage(ctx),
+        nearbyPlants(ctx),
+        searchPlantsHandler(ctx),
+        networkStats(ctx),
+        getLineageAgent(ctx, intervalMs),
+        controlLineageAgent(ctx, agent, intervalMs),
+        analyseLineageHandler(ctx),
+        listLineageAnomalies(ctx),
+      ],
       subscribers: [],
+      start: async () => agent.start(),
+      stop: () => agent.stop(),
     };
   },
 };

@@ -1,15 +1,21 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   type Block,
   blockHash,
   GENESIS_PREVIOUS_HASH,
+  headerPrefix,
   makeTransaction,
   meetsDifficulty,
   searchNonce,
+  transactionLeafText,
+  transactionProof,
   transactionsRoot,
   verifyBlock,
+  verifyBlocks,
 } from './block.js';
 import { canonicalJson } from './canonical-json.js';
+import { leafHash, verifyInclusion } from './merkle.js';
 
 const mine = (index: number, previousHash: string, txs: ReturnType<typeof makeTransaction>[]): Block => {
   const header = {
@@ -72,5 +78,95 @@ describe('blocks', () => {
     expect(verifyBlock(next, [tx], { ...genesis, hash: 'f'.repeat(64) })).toContain('broken-link');
     expect(verifyBlock({ ...next, nonce: next.nonce + 1 }, [tx], genesis)).toContain('hash-mismatch');
     expect(verifyBlock(next, [], genesis)).toContain('merkle-root-mismatch');
+  });
+});
+
+describe('verifyBlocks and proofs of transactions', () => {
+  const txs = Array.from({ length: 5 }, (_, i) =>
+    makeTransaction(`tx_${i}`, 'test.tx', { i }, '2026-01-01T00:00:00.000Z'),
+  );
+  const genesis = mine(0, GENESIS_PREVIOUS_HASH, []);
+  const b1 = mine(1, genesis.hash, txs.slice(0, 2));
+  const b2 = mine(2, b1.hash, txs.slice(2));
+  const chain = [
+    { block: genesis, txs: [] },
+    { block: b1, txs: txs.slice(0, 2) },
+    { block: b2, txs: txs.slice(2) },
+  ];
+
+  it('accepts a valid chain, from genesis or from a known predecessor', () => {
+    expect(verifyBlocks(chain)).toEqual([]);
+    expect(verifyBlocks(chain.slice(1), genesis)).toEqual([]);
+  });
+
+  it('names the block that breaks: a missing predecessor, a gap, a re-mined block', () => {
+    expect(verifyBlocks(chain.slice(1))).toEqual([{ index: 1, hash: b1.hash, problems: ['broken-link'] }]);
+    expect(verifyBlocks([chain[0]!, chain[2]!])).toEqual([
+      { index: 2, hash: b2.hash, problems: ['broken-link', 'index-gap'] },
+    ]);
+    // A block re-mined with other transactions is valid alone but no longer what its successor links to.
+    const forged = mine(1, genesis.hash, txs.slice(0, 1));
+    const failures = verifyBlocks([chain[0]!, { block: forged, txs: txs.slice(0, 1) }, chain[2]!]);
+    expect(failures).toEqual([{ index: 2, hash: b2.hash, problems: ['broken-link'] }]);
+  });
+
+  it('refuses a block that claims less work than its predecessor', () => {
+    const hard = { ...mine(1, genesis.hash, []), difficulty: 8 };
+    const easyHeader = {
+      index: 2,
+      timestamp: '2026-01-01T00:00:00.000Z',
+      previousHash: hard.hash,
+      merkleRoot: transactionsRoot([]),
+      difficulty: 0,
+    };
+    const easy = { ...easyHeader, nonce: 0, hash: blockHash(easyHeader, 0) };
+    expect(verifyBlock(easy, [], hard)).toEqual(['difficulty-decreased']);
+  });
+
+  it('gives each transaction an audit path that leads to its block root', () => {
+    for (let position = 0; position < 3; position++) {
+      const { leafHash: leaf, auditPath } = transactionProof(txs.slice(2), position);
+      expect(leaf).toBe(leafHash(Buffer.from(transactionLeafText(txs[2 + position]!))).toString('hex'));
+      const path = auditPath.map((h) => Buffer.from(h, 'hex'));
+      expect(verifyInclusion(position, 3, Buffer.from(leaf, 'hex'), path, Buffer.from(b2.merkleRoot, 'hex'))).toBe(
+        true,
+      );
+    }
+  });
+
+  it('hashes the documented leaf text: id|type|payloadHash|timestamp', () => {
+    const tx = txs[0]!;
+    expect(transactionLeafText(tx)).toBe(`tx_0|test.tx|${tx.payloadHash}|2026-01-01T00:00:00.000Z`);
+    expect(tx.payload).toBe('{"i":0}');
+    expect(tx.payloadHash).toBe(createHash('sha256').update('{"i":0}').digest('hex'));
+  });
+});
+
+describe('the header bytes', () => {
+  it('are index|timestamp|previousHash|merkleRoot|difficulty|nonce, hashed once with SHA-256', () => {
+    const header = {
+      index: 1,
+      timestamp: '2026-01-01T00:00:00.000Z',
+      previousHash: 'a'.repeat(64),
+      merkleRoot: 'b'.repeat(64),
+      difficulty: 8,
+    };
+    expect(headerPrefix(header)).toBe(`1|2026-01-01T00:00:00.000Z|${'a'.repeat(64)}|${'b'.repeat(64)}|8|`);
+    const text = `1|2026-01-01T00:00:00.000Z|${'a'.repeat(64)}|${'b'.repeat(64)}|8|42`;
+    expect(blockHash(header, 42)).toBe(createHash('sha256').update(text, 'utf8').digest('hex'));
+  });
+
+  it('searches nonces in order and finds the first that meets the difficulty', () => {
+    const header = {
+      index: 3,
+      timestamp: '2026-01-01T00:00:00.000Z',
+      previousHash: 'c'.repeat(64),
+      merkleRoot: 'd'.repeat(64),
+      difficulty: 6,
+    };
+    const found = searchNonce(header, 0, 100_000)!;
+    for (let n = 0; n < found.nonce; n++) expect(meetsDifficulty(blockHash(header, n), 6)).toBe(false);
+    expect(found.hash).toBe(blockHash(header, found.nonce));
+    expect(searchNonce(header, 0, found.nonce)).toBeUndefined();
   });
 });

@@ -1,6 +1,11 @@
 import { hash } from 'node:crypto';
+import type { BlockProblem } from '@rootline/contracts';
 import { canonicalJson } from './canonical-json.js';
-import { merkleRoot } from './merkle.js';
+import { inclusionProof, leafHash, merkleRoot } from './merkle.js';
+import { meetsDifficulty, searchRange } from './pow-search.mjs';
+
+export type { BlockProblem };
+export { meetsDifficulty };
 
 export const GENESIS_PREVIOUS_HASH = '0'.repeat(64);
 
@@ -33,14 +38,31 @@ export function makeTransaction(id: string, type: string, payload: unknown, time
   return { id, type, payload: canonical, payloadHash: hash('sha256', canonical), timestamp };
 }
 
-/** The bytes a transaction contributes as a Merkle leaf: `id|type|payloadHash|timestamp` in UTF-8. */
-export function transactionLeaf(tx: Transaction): Buffer {
-  return Buffer.from(`${tx.id}|${tx.type}|${tx.payloadHash}|${tx.timestamp}`, 'utf8');
+/** The leaf data a transaction contributes to the Merkle tree: `id|type|payloadHash|timestamp` (UTF-8). */
+export function transactionLeafText(tx: Omit<Transaction, 'payload'>): string {
+  return `${tx.id}|${tx.type}|${tx.payloadHash}|${tx.timestamp}`;
+}
+
+/** The bytes a transaction contributes as a Merkle leaf. */
+export function transactionLeaf(tx: Omit<Transaction, 'payload'>): Buffer {
+  return Buffer.from(transactionLeafText(tx), 'utf8');
 }
 
 /** Merkle root (hex) of a block's transactions, in block order. */
-export function transactionsRoot(txs: readonly Transaction[]): string {
+export function transactionsRoot(txs: readonly Omit<Transaction, 'payload'>[]): string {
   return merkleRoot(txs.map(transactionLeaf)).toString('hex');
+}
+
+/** RFC 6962 audit path (hex, leaf upwards) of the transaction at `position` among a block's transactions. */
+export function transactionProof(
+  txs: readonly Omit<Transaction, 'payload'>[],
+  position: number,
+): { leafHash: string; auditPath: string[] } {
+  const leaves = txs.map((t) => leafHash(transactionLeaf(t)));
+  return {
+    leafHash: leaves[position]?.toString('hex') ?? '',
+    auditPath: inclusionProof(leaves, position).map((b) => b.toString('hex')),
+  };
 }
 
 /** The header bytes before the nonce: `index|timestamp|previousHash|merkleRoot|difficulty|`. */
@@ -54,44 +76,23 @@ export function blockHash(h: BlockHeader, nonce: number): string {
 }
 
 /**
- * True when the hex hash has at least `difficulty` leading zero bits: difficulty 16 means the first four hex
- * digits are 0, so about 65,536 attempts are needed on average.
+ * Searches nonces from `start` for at most `count` attempts; returns the first that meets the difficulty,
+ * or undefined. Bounded so a caller can stop between slices of work.
  */
-export function meetsDifficulty(hex: string, difficulty: number): boolean {
-  const fullNibbles = difficulty >> 2;
-  for (let i = 0; i < fullNibbles; i++) if (hex.charCodeAt(i) !== 48) return false;
-  const rest = difficulty & 3;
-  if (rest === 0) return true;
-  return Number.parseInt(hex[fullNibbles]!, 16) < 1 << (4 - rest);
+export function searchNonce(h: BlockHeader, start: number, count: number): { nonce: number; hash: string } | undefined {
+  return searchRange(headerPrefix(h), h.difficulty, start, start + count);
 }
 
 /**
- * Searches nonces from `start` for at most `count` attempts; returns the first that meets the difficulty,
- * or undefined. Bounded so a caller can yield between slices of work.
+ * Checks one block against its transactions and its predecessor (none for genesis); [] means valid.
+ * `difficulty-decreased` guards the work itself: a block claiming less work than its predecessor would let a
+ * forger re-mine the chain cheaply, so difficulty may only stay or grow.
  */
-export function searchNonce(h: BlockHeader, start: number, count: number): { nonce: number; hash: string } | undefined {
-  const prefix = headerPrefix(h);
-  const end = start + count;
-  for (let nonce = start; nonce < end; nonce++) {
-    const digest = hash('sha256', prefix + nonce);
-    if (meetsDifficulty(digest, h.difficulty)) return { nonce, hash: digest };
-  }
-  return undefined;
-}
-
-export type BlockProblem =
-  | 'hash-mismatch'
-  | 'insufficient-work'
-  | 'merkle-root-mismatch'
-  | 'payload-hash-mismatch'
-  | 'broken-link'
-  | 'index-gap';
-
-/** Checks one block against its transactions and (unless genesis) its predecessor; [] means valid. */
 export function verifyBlock(block: Block, txs: readonly Transaction[], previous?: Block): BlockProblem[] {
   const problems: BlockProblem[] = [];
   if (blockHash(block, block.nonce) !== block.hash) problems.push('hash-mismatch');
   if (!meetsDifficulty(block.hash, block.difficulty)) problems.push('insufficient-work');
+  if (previous && block.difficulty < previous.difficulty) problems.push('difficulty-decreased');
   if (txs.some((t) => hash('sha256', t.payload) !== t.payloadHash)) problems.push('payload-hash-mismatch');
   if (transactionsRoot(txs) !== block.merkleRoot) problems.push('merkle-root-mismatch');
   if (previous) {
@@ -101,4 +102,28 @@ export function verifyBlock(block: Block, txs: readonly Transaction[], previous?
     problems.push('broken-link');
   }
   return problems;
+}
+
+/** A block with its transactions in block order. */
+export interface BlockWithTxs {
+  block: Block;
+  txs: readonly Transaction[];
+}
+
+/**
+ * Verifies consecutive blocks in order, each against the one before it; `before` is the block preceding the
+ * first (omit it when the range starts at genesis). Returns only the blocks that fail, with their problems.
+ */
+export function verifyBlocks(
+  range: readonly BlockWithTxs[],
+  before?: Block,
+): { index: number; hash: string; problems: BlockProblem[] }[] {
+  const failures: { index: number; hash: string; problems: BlockProblem[] }[] = [];
+  let previous = before;
+  for (const { block, txs } of range) {
+    const problems = verifyBlock(block, txs, previous);
+    if (problems.length > 0) failures.push({ index: block.index, hash: block.hash, problems });
+    previous = block;
+  }
+  return failures;
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { merkleRoot } from './merkle.js';
+import {
+  inclusionProof,
+  leafHash,
+  merkleRoot,
+  rootFromInclusionProof,
+  rootOfHashes,
+  verifyInclusion,
+} from './merkle.js';
 
 // RFC 6962 reference inputs and roots (the certificate-transparency test vectors).
 const LEAVES = ['', '00', '10', '2021', '3031', '40414243', '5051525354555657', '606162636465666768696a6b6c6d6e6f'].map(
@@ -29,5 +36,131 @@ describe('merkleRoot (RFC 6962)', () => {
     const altered = [...LEAVES];
     altered[3] = Buffer.from('2022', 'hex');
     expect(merkleRoot(altered).toString('hex')).not.toBe(ROOTS[8]);
+  });
+});
+
+// Inclusion proofs of the same tree, as published with transparency-dev/merkle (proof/verify_test.go):
+// leaf index (0-based here), tree size and audit path.
+const PROOFS: { index: number; size: number; path: string[] }[] = [
+  {
+    index: 0,
+    size: 8,
+    path: [
+      '96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7',
+      '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+      '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4',
+    ],
+  },
+  {
+    index: 5,
+    size: 8,
+    path: [
+      'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b',
+      'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0',
+      'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7',
+    ],
+  },
+  { index: 2, size: 3, path: ['fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125'] },
+  {
+    index: 1,
+    size: 5,
+    path: [
+      '6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d',
+      '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+      'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b',
+    ],
+  },
+];
+
+const SOME_HASH = Buffer.from('abacaba000000000000000000000000000000000000000000060061e00123456', 'hex');
+const EMPTY_ROOT = Buffer.from(ROOTS[0]!, 'hex');
+const hex = (b: Buffer[]) => b.map((x) => x.toString('hex'));
+
+/** The corruptions transparency-dev/merkle probes every good proof with; each must fail to verify. */
+function corruptions(index: number, size: number, leaf: Buffer, path: Buffer[], root: Buffer) {
+  const flipped = path.map((_, i) => {
+    const copy = path.map((p) => Buffer.from(p));
+    copy[i]![0]! ^= 8;
+    return { name: `flipped bit in path[${i}]`, index, size, leaf, path: copy, root };
+  });
+  return [
+    { name: 'index - 1', index: index - 1, size, leaf, path, root },
+    { name: 'index + 1', index: index + 1, size, leaf, path, root },
+    { name: 'index ^ 2', index: index ^ 2, size, leaf, path, root },
+    { name: 'size * 2', index, size: size * 2, leaf, path, root },
+    { name: 'size / 2', index, size: Math.floor(size / 2), leaf, path, root },
+    { name: 'wrong leaf', index, size, leaf: leafHash(Buffer.from('WrongLeaf')), path, root },
+    { name: 'leaf data instead of its hash', index, size, leaf: Buffer.from('WrongLeaf'), path, root },
+    { name: 'empty root', index, size, leaf, path, root: EMPTY_ROOT },
+    { name: 'random root', index, size, leaf, path, root: SOME_HASH },
+    { name: 'trailing garbage', index, size, leaf, path: [...path, Buffer.alloc(0)], root },
+    { name: 'extended by the root', index, size, leaf, path: [...path, root], root },
+    { name: 'preceding garbage', index, size, leaf, path: [Buffer.alloc(0), ...path], root },
+    { name: 'preceded by the root', index, size, leaf, path: [root, ...path], root },
+    ...(path.length > 0 ? [{ name: 'truncated', index, size, leaf, path: path.slice(0, -1), root }] : []),
+    ...(path.length > 1
+      ? [{ name: 'inserted component', index, size, leaf, path: [path[0]!, SOME_HASH, ...path.slice(1)], root }]
+      : []),
+    ...flipped,
+  ];
+}
+
+describe('inclusion proofs (RFC 6962 / RFC 9162)', () => {
+  const leafHashes = LEAVES.map(leafHash);
+
+  for (const p of PROOFS) {
+    it(`builds and verifies the published path of leaf ${p.index} in a tree of ${p.size}`, () => {
+      const tree = leafHashes.slice(0, p.size);
+      expect(hex(inclusionProof(tree, p.index))).toEqual(p.path);
+      const path = p.path.map((h) => Buffer.from(h, 'hex'));
+      const root = Buffer.from(ROOTS[p.size]!, 'hex');
+      expect(rootFromInclusionProof(p.index, p.size, leafHashes[p.index]!, path)?.toString('hex')).toBe(ROOTS[p.size]);
+      expect(verifyInclusion(p.index, p.size, leafHashes[p.index]!, path, root)).toBe(true);
+    });
+
+    it(`rejects every corruption of the path of leaf ${p.index} in a tree of ${p.size}`, () => {
+      const path = p.path.map((h) => Buffer.from(h, 'hex'));
+      const root = Buffer.from(ROOTS[p.size]!, 'hex');
+      const accepted = corruptions(p.index, p.size, leafHashes[p.index]!, path, root)
+        .filter((c) => verifyInclusion(c.index, c.size, c.leaf, c.path, c.root))
+        .map((c) => c.name);
+      expect(accepted).toEqual([]);
+    });
+  }
+
+  it('proves every leaf of every tree up to 8 leaves, and nothing else', () => {
+    for (let size = 1; size <= 8; size++) {
+      const tree = leafHashes.slice(0, size);
+      const root = rootOfHashes(tree);
+      expect(root.toString('hex')).toBe(ROOTS[size]);
+      for (let index = 0; index < size; index++) {
+        const path = inclusionProof(tree, index);
+        expect(verifyInclusion(index, size, tree[index]!, path, root), `leaf ${index} of ${size}`).toBe(true);
+        const accepted = corruptions(index, size, tree[index]!, path, root)
+          .filter((c) => verifyInclusion(c.index, c.size, c.leaf, c.path, c.root))
+          .map((c) => c.name);
+        expect(accepted, `leaf ${index} of ${size}`).toEqual([]);
+      }
+    }
+  });
+
+  it('verifies the single-leaf tree with an empty path only', () => {
+    const leaf = leafHash(Buffer.from('data'));
+    expect(verifyInclusion(0, 1, leaf, [], leaf)).toBe(true);
+    expect(verifyInclusion(0, 1, leaf, [], Buffer.alloc(0))).toBe(false);
+    expect(verifyInclusion(0, 1, Buffer.alloc(0), [], leaf)).toBe(false);
+    expect(verifyInclusion(0, 1, leaf, [leaf], leaf)).toBe(false);
+  });
+
+  it('refuses impossible positions', () => {
+    for (const [index, size] of [
+      [0, 0],
+      [1, 0],
+      [2, 1],
+      [-1, 4],
+    ] as const) {
+      expect(verifyInclusion(index, size, SOME_HASH, [], EMPTY_ROOT)).toBe(false);
+    }
+    expect(() => inclusionProof(leafHashes, 8)).toThrow(RangeError);
   });
 });

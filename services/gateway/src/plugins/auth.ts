@@ -1,49 +1,156 @@
+import fastifyCookie from '@fastify/cookie';
 import fastifyJwt from '@fastify/jwt';
 import { type Actor, AppError, PERMISSIONS, type Permission, RoleSchema, roleHas } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ApiTokens } from '../identity/api-tokens.js';
+import type { SessionRow } from '../identity/db/sessions.repo.js';
+import type { UserRow } from '../identity/db/users.repo.js';
+import { CSRF_HEADER, csrfTokenMatches, isStateChanging } from '../identity/domain/csrf.js';
+import { effectivePermissions } from '../identity/domain/scopes.js';
+import { looksLikeApiToken } from '../identity/domain/secrets.js';
+import type { Principal } from '../identity/principal.js';
+import type { Sessions } from '../identity/sessions.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Anyone may call the route, with or without credentials. */
     public?: boolean;
-    /** The permission the caller's role must grant. */
+    /** The permission the caller must hold. */
     permission?: Permission;
   }
   interface FastifyRequest {
     /** The verified caller; null on public routes. */
     actor: Actor | null;
+    /** The verified caller with its credential; null on public routes. */
+    principal: Principal | null;
+  }
+  interface FastifyInstance {
+    /** The access policy of every /api route, in registration order (for docs/permissions.md). */
+    routePolicies: RoutePolicyEntry[];
+    /** Authenticates a request if it carries credentials; null when it carries none or bad ones. */
+    identify(req: FastifyRequest): Promise<Principal | null>;
   }
 }
 
 /** The access policy every /api route declares in its route config. */
 export type RoutePolicy = { public: true } | { permission: Permission };
 
+/** One route and what it requires: `public` or a permission. */
+export interface RoutePolicyEntry {
+  method: string;
+  url: string;
+  access: 'public' | Permission;
+}
+
+/** Name of the session cookie: the session's JWT, HttpOnly, SameSite=Lax, Secure over TLS. */
+export const SESSION_COOKIE = 'rootline_session';
+
 /**
  * Finds and verifies one kind of credential. Resolves null when the request carries none of its kind,
- * throws UNAUTHORIZED when it carries a bad one. API tokens and session cookies are further authenticators.
+ * throws UNAUTHORIZED when it carries a bad one.
  */
-export type Authenticator = (req: FastifyRequest) => Promise<Actor | null>;
+export type Authenticator = (req: FastifyRequest) => Promise<Principal | null>;
 
 export interface AuthOptions {
-  /** HS256 key of bearer tokens. */
+  /** HS256 key of session tokens. */
   jwtSecret: string;
   /** URL prefixes of routes added by third-party plugins that cannot declare a policy; they are public. */
   publicPrefixes?: string[];
+  sessions: Sessions;
+  apiTokens: ApiTokens;
+  /** Key of the session-bound CSRF tokens. */
+  csrfKey: Buffer;
 }
 
-/** Claims a bearer token must carry. */
+/** Claims a session token must carry; `sid` names the session, which must still be live. */
 const TokenClaims = Type.Object({
   sub: Type.String({ minLength: 1 }),
+  sid: Type.String({ minLength: 1 }),
   role: RoleSchema,
   exp: Type.Integer(),
 });
 const tokenClaims = TypeCompiler.Compile(TokenClaims);
 
-/** `Authorization: Bearer <JWT>`, HS256 only, with claims sub, role and exp. */
-function bearerJwt(app: FastifyInstance): Authenticator {
+/** Signs the JWT of a session: subject, session id, role at sign-in, and the session's own expiry. */
+export function signSessionToken(app: FastifyInstance, session: SessionRow, user: UserRow): string {
+  return app.jwt.sign({
+    sub: user.id,
+    sid: session.id,
+    role: user.role,
+    exp: Math.floor(session.expiresAt.getTime() / 1000),
+  });
+}
+
+/** Sets the session cookie: HttpOnly, SameSite=Lax, Secure when the request came over TLS. */
+export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.protocol === 'https',
+    path: '/api',
+    expires: expiresAt,
+  });
+}
+
+export function clearSessionCookie(req: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.protocol === 'https',
+    path: '/api',
+  });
+}
+
+function isApiRoute(url: string): boolean {
+  return url === '/api' || url.startsWith('/api/');
+}
+
+function principalOf(
+  user: UserRow,
+  credential: Principal['credential'],
+  via: Principal['via'],
+  extra: { sessionId?: string; apiTokenId?: string; scopes?: Permission[]; expiresAt: Date | null },
+): Principal {
+  return {
+    user,
+    actor: { id: user.id, role: user.role },
+    credential,
+    via,
+    sessionId: extra.sessionId ?? null,
+    apiTokenId: extra.apiTokenId ?? null,
+    // The role is read from the account on every request, so a role change applies at once.
+    permissions: effectivePermissions(user.role, extra.scopes ?? null),
+    expiresAt: extra.expiresAt,
+  };
+}
+
+/** Verifies a session JWT and that its session is still live. */
+async function sessionFromJwt(
+  app: FastifyInstance,
+  sessions: Sessions,
+  token: string,
+  via: Principal['via'],
+): Promise<Principal> {
+  let claims: unknown;
+  try {
+    claims = app.jwt.verify(token);
+  } catch (err) {
+    const expired = (err as { code?: unknown }).code === 'FAST_JWT_EXPIRED';
+    throw new AppError('UNAUTHORIZED', expired ? 'The token has expired' : 'The token is invalid');
+  }
+  if (!tokenClaims.Check(claims)) {
+    throw new AppError('UNAUTHORIZED', 'The token must carry the claims sub, sid, role and exp');
+  }
+  const live = await sessions.resolve(claims.sid, claims.sub);
+  if (!live) throw new AppError('UNAUTHORIZED', 'The session has ended: sign in again');
+  return principalOf(live.user, 'session', via, { sessionId: live.session.id, expiresAt: live.session.expiresAt });
+}
+
+/** `Authorization: Bearer <token>`: a session JWT (HS256) or an API token (`rlpat_…`). */
+function bearer(app: FastifyInstance, opts: AuthOptions): Authenticator {
   return async (req) => {
     const header = req.headers.authorization;
     if (!header) return null;
@@ -51,28 +158,34 @@ function bearerJwt(app: FastifyInstance): Authenticator {
     if (scheme?.toLowerCase() !== 'bearer' || !token || rest.length > 0) {
       throw new AppError('UNAUTHORIZED', 'The Authorization header must be "Bearer <token>"');
     }
-    let claims: unknown;
-    try {
-      claims = app.jwt.verify(token);
-    } catch (err) {
-      const expired = (err as { code?: unknown }).code === 'FAST_JWT_EXPIRED';
-      throw new AppError('UNAUTHORIZED', expired ? 'The token has expired' : 'The token is invalid');
+    if (looksLikeApiToken(token)) {
+      const found = await opts.apiTokens.authenticate(token);
+      if (!found) throw new AppError('UNAUTHORIZED', 'The API token is invalid, revoked or expired');
+      return principalOf(found.user, 'api-token', 'bearer', {
+        apiTokenId: found.token.id,
+        scopes: found.token.scopes,
+        expiresAt: found.token.expiresAt,
+      });
     }
-    if (!tokenClaims.Check(claims)) {
-      throw new AppError('UNAUTHORIZED', 'The token must carry the claims sub, role and exp');
-    }
-    return { id: claims.sub, role: claims.role };
+    return sessionFromJwt(app, opts.sessions, token, 'bearer');
   };
 }
 
-function isApiRoute(url: string): boolean {
-  return url === '/api' || url.startsWith('/api/');
+/** The session cookie, for browsers. */
+function cookie(app: FastifyInstance, opts: AuthOptions): Authenticator {
+  return async (req) => {
+    const token = req.cookies[SESSION_COOKIE];
+    if (!token) return null;
+    return sessionFromJwt(app, opts.sessions, token, 'cookie');
+  };
 }
 
 /**
  * Authentication and authorisation. Every /api route must declare `config.public` or `config.permission`:
  * a route that declares neither stops start-up, so nothing ships unprotected by accident. Protected routes
- * get a guard that verifies the caller (401) and checks the role's permission (403), and sets `req.actor`.
+ * get a guard that verifies the caller (401), requires the CSRF token on state-changing requests that a
+ * session cookie authenticates (403), checks the permission against the caller's role and, for an API token,
+ * its scopes (403), and sets `req.actor` and `req.principal`.
  */
 export const authPlugin = fp<AuthOptions>(
   async (app, opts) => {
@@ -82,16 +195,33 @@ export const authPlugin = fp<AuthOptions>(
       // Pinning the algorithm rejects `alg: none` and tokens signed with any other algorithm.
       verify: { algorithms: ['HS256'] },
     });
+    await app.register(fastifyCookie);
     app.decorateRequest('actor', null);
+    app.decorateRequest('principal', null);
 
-    const authenticators: Authenticator[] = [bearerJwt(app)];
-    const authenticate = async (req: FastifyRequest): Promise<Actor> => {
+    // Bearer first: a request that sends a bearer token is judged by it, whatever cookie it also carries.
+    const authenticators: Authenticator[] = [bearer(app, opts), cookie(app, opts)];
+    const authenticate = async (req: FastifyRequest): Promise<Principal> => {
       for (const authenticator of authenticators) {
-        const actor = await authenticator(req);
-        if (actor) return actor;
+        const principal = await authenticator(req);
+        if (principal) return principal;
       }
-      throw new AppError('UNAUTHORIZED', 'Authentication required: send "Authorization: Bearer <token>"');
+      throw new AppError(
+        'UNAUTHORIZED',
+        'Authentication required: send "Authorization: Bearer <token>" or the session cookie',
+      );
     };
+    app.decorate('identify', async (req: FastifyRequest) => {
+      try {
+        return await authenticate(req);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'UNAUTHORIZED') return null;
+        throw err;
+      }
+    });
+
+    const policies: RoutePolicyEntry[] = [];
+    app.decorate('routePolicies', policies);
     const publicPrefixes = opts.publicPrefixes ?? [];
 
     app.addHook('onRoute', (route) => {
@@ -99,18 +229,43 @@ export const authPlugin = fp<AuthOptions>(
       const where = `${String(route.method)} ${route.url}`;
       const { public: isPublic, permission } = route.config ?? {};
       if (isPublic && permission) throw new Error(`${where} declares both public and a permission`);
-      if (isPublic || publicPrefixes.some((p) => route.url.startsWith(p))) return;
+      const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
+      const record = (access: RoutePolicyEntry['access']) => {
+        for (const method of methods) policies.push({ method, url: route.url, access });
+      };
+      if (isPublic || publicPrefixes.some((p) => route.url.startsWith(p))) {
+        record('public');
+        return;
+      }
       if (!permission) {
         throw new Error(`${where} declares no access policy: set config.public or config.permission`);
       }
       if (!PERMISSIONS.includes(permission)) throw new Error(`${where} requires unknown permission ${permission}`);
+      record(permission);
 
       const guard: onRequestHookHandler = async (req) => {
-        const actor = await authenticate(req);
-        if (!roleHas(actor.role, permission)) {
-          throw new AppError('FORBIDDEN', `Role ${actor.role} lacks the permission ${permission}`, { permission });
+        const principal = await authenticate(req);
+        if (principal.via === 'cookie' && isStateChanging(req.method)) {
+          const presented = req.headers[CSRF_HEADER];
+          if (
+            !csrfTokenMatches(opts.csrfKey, principal.sessionId!, Array.isArray(presented) ? presented[0] : presented)
+          ) {
+            throw new AppError(
+              'FORBIDDEN',
+              `A request authenticated by the session cookie must send the ${CSRF_HEADER} header (GET /api/auth/csrf)`,
+              { reason: 'CSRF' },
+            );
+          }
         }
-        req.actor = actor;
+        if (!principal.permissions.has(permission)) {
+          const message =
+            principal.credential === 'api-token' && roleHas(principal.actor.role, permission)
+              ? `The API token's scopes do not include ${permission}`
+              : `Role ${principal.actor.role} lacks the permission ${permission}`;
+          throw new AppError('FORBIDDEN', message, { permission });
+        }
+        req.principal = principal;
+        req.actor = principal.actor;
       };
       // Appended after hooks added earlier (rate limiting), so floods are limited before tokens are checked.
       const existing = route.onRequest ?? [];

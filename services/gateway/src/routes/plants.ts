@@ -1,17 +1,56 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { PlantId, PlantInput, plantGet, plantRegister } from '@rootline/contracts';
+import {
+  AnonymousRegistrationInput,
+  CloneInput,
+  LINEAGE_LIMITS,
+  LineageQuery,
+  NEARBY_LIMITS,
+  NearbyPlant,
+  NearbyQuery,
+  PAGE_DEFAULTS,
+  PlantId,
+  PlantInput,
+  plantClone,
+  plantGet,
+  plantLineageGet,
+  plantNearby,
+  plantNetworkGet,
+  plantRegister,
+  plantRegisterAnonymous,
+  plantSearch,
+  SearchHit,
+  SearchQuery,
+} from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
 import { type BusRouteDeps, busRoute } from '../bus-route.js';
 
 const TAGS = ['Plants'];
+const PAGING = `\`page\` from 1 (default ${PAGE_DEFAULTS.page}); \`limit\` default ${PAGE_DEFAULTS.limit}, at most ${PAGE_DEFAULTS.maxLimit}.`;
+const PRIVACY =
+  '`privacyLevel` is applied before the location is stored or written to the ledger, so no answer, export or ' +
+  'block ever holds the exact point of a non-exact plant: exact (unchanged), fuzzy (moved 1 to 5 km in a random ' +
+  'direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km, city ' +
+  'dropped), hidden (no location; never listed by nearby).';
 
-/** Plant registration and lookup, under /api/plants. */
+/** The plant registry under /api/plants: registration, propagation, lineage and discovery. */
 export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
+  // Anonymous registration must leave no trace of the caller: its request lines (which carry the client address)
+  // are not logged. The rate limiter still counts per address, in memory, for its one-minute window.
+  app.addHook('onRoute', (route) => {
+    if (route.url.endsWith('/register-anonymous')) route.logLevel = 'warn';
+  });
+
   busRoute(app, deps, {
     method: 'POST',
     url: '/register',
     summary: 'Register a plant',
-    description: 'Registers a plant and records it on the ledger; answers once its block is mined.',
+    description:
+      'Registers a plant and records it on the ledger (transaction `plant.register`); answers once its block is ' +
+      'mined, with the plant id, the block hash and the registration time, and emits `plant.registered`.\n\n' +
+      'Required: `commonName` (1–200 characters), `location.latitude` (−90 to 90), `location.longitude` (−180 to ' +
+      '180), `owner.id` (1–120 characters) and `owner.name` (1–200 characters). Optional: `scientificName` (1–200), ' +
+      '`location.city` and `location.country` (up to 120 each), `privacyLevel` (default `exact`). Unknown fields ' +
+      `are refused.\n\n${PRIVACY}`,
     tags: TAGS,
     policy: { permission: 'plants:write' },
     subject: plantRegister,
@@ -23,13 +62,141 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       scientificName: 'Solanum lycopersicum',
       location: { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' },
       owner: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD', name: 'Ada Grower' },
+      privacyLevel: 'city',
     },
+  });
+
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/register-anonymous',
+    summary: 'Register a plant anonymously',
+    description:
+      'Needs no account and stores no personal information: no user, no e-mail, no address, and the request ' +
+      'itself (client address included) is not logged. The plant is owned by a fresh anonymous identifier; a fresh ' +
+      'Ed25519 key pair is generated and its wallet address (`rlw_` + the first 40 hex digits of SHA-256 over the ' +
+      'raw public key) is written to the ledger with the plant. The answer also carries the optional pseudonym and ' +
+      'encryption public key, and a random contact handle that Rootline keeps only encrypted (to the encryption ' +
+      'key when given, otherwise under a key derived from the wallet private key).\n\n' +
+      '**Keep `privateKey`** (with `anonymousId` and the plant `id`): it is returned once and never stored, and it ' +
+      'is the only way to prove ownership later, by signing a challenge that anyone can check against `publicKey` ' +
+      'and the wallet address on the ledger. Lost, it cannot be recovered.\n\n' +
+      `Required: \`commonName\`, \`location\`. \`privacyLevel\` defaults to \`fuzzy\` here. ${PRIVACY}`,
+    tags: TAGS,
+    policy: { public: true },
+    subject: plantRegisterAnonymous,
+    body: AnonymousRegistrationInput,
+    status: 201,
+    errors: ['CHAIN_ERROR'],
+    example: {
+      commonName: 'Basil',
+      location: { latitude: 48.8566, longitude: 2.3522, country: 'FR' },
+      pseudonym: 'green-thumb-42',
+    },
+  });
+
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/clone',
+    summary: 'Propagate a plant',
+    description:
+      'Registers an offspring of `parentPlantId`: it inherits the parent’s common and scientific names, its ' +
+      'generation is the parent’s + 1, and its ledger transaction (`plant.clone`) names the parent and the ' +
+      'parent’s block. Emits `plant.registered`. Answers like registration; 404 NOT_FOUND for an unknown parent.\n\n' +
+      'Propagation types: `clone` (genetically identical copy), `seed` (sexual reproduction), `cutting` (rooted ' +
+      'stem, leaf or root piece), `graft` (scion joined to a rootstock), `division` (clump split into parts), ' +
+      '`layering` (stem rooted while still attached to the parent), `tissue-culture` (grown from cells in a ' +
+      `sterile medium).\n\n${PRIVACY} It defaults to \`exact\` and applies to the new plant only.`,
+    tags: TAGS,
+    policy: { permission: 'plants:write' },
+    subject: plantClone,
+    body: CloneInput,
+    status: 201,
+    errors: ['NOT_FOUND', 'CHAIN_ERROR'],
+    example: {
+      parentPlantId: 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+      propagationType: 'cutting',
+      newPlant: {
+        location: { latitude: 52.09, longitude: 5.12, city: 'Utrecht', country: 'NL' },
+        owner: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1ME', name: 'Ben Grower' },
+      },
+    },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/lineage/:plantId',
+    summary: 'Lineage of a plant',
+    description:
+      'The plant, its ancestors (parent first, up to the root) and its descendants (breadth first), each with id, ' +
+      'names, generation, propagation type, parent, owner and depth. Depths work like BrAPI’s: `pedigreeDepth` ' +
+      `levels up (default ${LINEAGE_LIMITS.defaultPedigreeDepth}, which reaches the root; at most ` +
+      `${LINEAGE_LIMITS.maxPedigreeDepth}), \`progenyDepth\` levels down (default ${LINEAGE_LIMITS.defaultProgenyDepth}, ` +
+      `at most ${LINEAGE_LIMITS.maxProgenyDepth}); at most ${LINEAGE_LIMITS.maxDescendants} descendants, with ` +
+      '`truncated` set when there are more. A plant gets its one parent when it is created and the parent already ' +
+      'exists then, so a lineage can never contain a cycle.',
+    tags: TAGS,
+    policy: { permission: 'plants:read' },
+    subject: plantLineageGet,
+    params: Type.Object({ plantId: PlantId }),
+    querystring: LineageQuery,
+    errors: ['NOT_FOUND'],
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/nearby',
+    summary: 'Plants near a point',
+    description:
+      `Plants within \`radius\` km (default ${NEARBY_LIMITS.defaultRadiusKm}, at most ${NEARBY_LIMITS.maxRadiusKm}) ` +
+      'of `lat`/`lon`, nearest first (ties by id), each with its haversine `distanceKm` (mean Earth radius ' +
+      '6371.0088 km). Distances are measured to the stored location, which for non-exact plants is the obfuscated ' +
+      `one; hidden plants never appear. ${PAGING} \`pagination.total\` counts every plant within the radius. ` +
+      'Served from a latitude-band index, not a scan of the table.',
+    tags: TAGS,
+    policy: { permission: 'plants:read' },
+    subject: plantNearby,
+    querystring: NearbyQuery,
+    page: { item: NearbyPlant },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/search',
+    summary: 'Search plants',
+    description:
+      '`q` is compared ignoring case, accents and punctuation (é = e, ß = ss) with the species (common and ' +
+      'scientific name), the location (city and country) or the owner name; `type` picks one of them, all three ' +
+      'by default. Relevance order: exact (the whole field equals q), then prefix (the field starts with q), then ' +
+      'word (a later word starts with q), then substring; between equals, species before location before owner, ' +
+      `then by species name and id. Each hit says which field matched and how. ${PAGING}`,
+    tags: TAGS,
+    policy: { permission: 'plants:read' },
+    subject: plantSearch,
+    querystring: SearchQuery,
+    page: { item: SearchHit },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/network',
+    summary: 'Network statistics',
+    description:
+      'totalPlants, chainLength and difficulty (from the ledger), activeGrowers (distinct owners with a plant ' +
+      'registered or propagated in the last 90 days) and countriesRepresented (distinct countries among disclosed ' +
+      'locations, case-insensitive).',
+    tags: TAGS,
+    policy: { permission: 'plants:read' },
+    subject: plantNetworkGet,
+    errors: ['CHAIN_ERROR'],
   });
 
   busRoute(app, deps, {
     method: 'GET',
     url: '/:plantId',
     summary: 'Read a plant',
+    description:
+      'The plant with its generation, parent, propagation type, privacy level, stored (possibly obfuscated) ' +
+      'location and the block that recorded it.',
     tags: TAGS,
     policy: { permission: 'plants:read' },
     subject: plantGet,

@@ -1,32 +1,412 @@
-import type { Plant } from '@rootline/contracts';
+import type {
+  Location,
+  NearbyPlant,
+  Plant,
+  PrivacyLevel,
+  PropagationType,
+  SearchHit,
+  SearchType,
+} from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { eq } from 'drizzle-orm';
-import { plants } from './schema.js';
+import {
+  and,
+  asc,
+  count,
+  countDistinct,
+  eq,
+  getTableColumns,
+  gt,
+  gte,
+  isNotNull,
+  max,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { LinkPlant } from '../domain/anomalies.js';
+import { EARTH_RADIUS_KM, type GeoBox, type Point, RAD } from '../domain/geo.js';
+import type { LineagePlant } from '../domain/lineage.js';
+import { matchKind, relevancePatterns } from '../domain/search.js';
+import { anonymousOwners, plants } from './schema.js';
 
 export type PlantRow = typeof plants.$inferInsert;
+type PlantRecord = typeof plants.$inferSelect;
 
 export async function insertPlant(db: Db, row: PlantRow): Promise<void> {
   await db.insert(plants).values(row);
 }
 
-/** The plant in its public shape, or undefined. */
-export async function findPlant(db: Db, id: string): Promise<Plant | undefined> {
-  const [r] = await db.select().from(plants).where(eq(plants.id, id)).limit(1);
-  if (!r) return undefined;
+export async function insertAnonymousOwner(db: Db, row: typeof anonymousOwners.$inferInsert): Promise<void> {
+  await db.insert(anonymousOwners).values(row);
+}
+
+function toLocation(r: PlantRecord): Location | null {
+  if (r.latitude === null || r.longitude === null) return null;
+  return {
+    latitude: r.latitude,
+    longitude: r.longitude,
+    ...(r.city === null ? {} : { city: r.city }),
+    ...(r.country === null ? {} : { country: r.country }),
+  };
+}
+
+/** A stored row in the public shape of a plant. */
+function toPlant(r: PlantRecord): Plant {
   return {
     id: r.id,
     commonName: r.commonName,
     scientificName: r.scientificName,
-    location: {
-      latitude: r.latitude,
-      longitude: r.longitude,
-      ...(r.city === null ? {} : { city: r.city }),
-      ...(r.country === null ? {} : { country: r.country }),
-    },
+    location: toLocation(r),
+    privacyLevel: r.privacyLevel as PrivacyLevel,
     owner: { id: r.ownerId, name: r.ownerName },
+    walletAddress: r.walletAddress,
     generation: r.generation,
     parentId: r.parentId,
+    propagationType: r.propagationType as PropagationType | null,
     block: { index: r.blockIndex, hash: r.blockHash, txId: r.txId },
     registeredAt: new Date(r.registeredAt).toISOString(),
   };
+}
+
+/** The plant in its public shape, or undefined. */
+export async function findPlant(db: Db, id: string): Promise<Plant | undefined> {
+  const [r] = await db.select().from(plants).where(eq(plants.id, id)).limit(1);
+  return r ? toPlant(r) : undefined;
+}
+
+/** What a propagation needs of its parent, or undefined. */
+export async function findParent(
+  db: Db,
+  id: string,
+): Promise<
+  { id: string; commonName: string; scientificName: string | null; generation: number; blockHash: string } | undefined
+> {
+  const [r] = await db
+    .select({
+      id: plants.id,
+      commonName: plants.commonName,
+      scientificName: plants.scientificName,
+      generation: plants.generation,
+      blockHash: plants.blockHash,
+    })
+    .from(plants)
+    .where(eq(plants.id, id))
+    .limit(1);
+  return r;
+}
+
+/** Rows of a raw query, whichever driver ran it (postgres.js answers an array, PGlite an object with rows). */
+async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(result) ? result : result.rows;
+}
+
+interface LineageRow {
+  id: string;
+  common_name: string;
+  scientific_name: string | null;
+  generation: number;
+  propagation_type: string | null;
+  parent_id: string | null;
+  owner_id: string;
+  owner_name: string;
+  registered_ms: number;
+  latitude: number | null;
+  longitude: number | null;
+  country: string | null;
+  depth: number;
+}
+
+const LINEAGE_COLUMNS = sql.raw(
+  'p.id, p.common_name, p.scientific_name, p.generation, p.propagation_type, p.parent_id, p.owner_id, p.owner_name, ' +
+    '(extract(epoch from p.registered_at) * 1000)::float8 as registered_ms, p.latitude, p.longitude, p.country',
+);
+
+function toLineagePlant(r: LineageRow): LineagePlant {
+  return {
+    id: r.id,
+    commonName: r.common_name,
+    scientificName: r.scientific_name,
+    generation: Number(r.generation),
+    propagationType: r.propagation_type as PropagationType | null,
+    parentId: r.parent_id,
+    ownerId: r.owner_id,
+    ownerName: r.owner_name,
+    registeredAt: new Date(Number(r.registered_ms)).toISOString(),
+    latitude: r.latitude,
+    longitude: r.longitude,
+    country: r.country,
+    depth: Number(r.depth),
+  };
+}
+
+/** One plant as a lineage node (depth 0), or undefined. */
+export async function findLineagePlant(db: Db, id: string): Promise<LineagePlant | undefined> {
+  const rows = await rowsOf<LineageRow>(
+    db,
+    sql`select ${LINEAGE_COLUMNS}, 0 as depth from "plants"."plants" p where p.id = ${id}`,
+  );
+  return rows[0] ? toLineagePlant(rows[0]) : undefined;
+}
+
+/** Ancestors of a plant up to `maxDepth` levels (1 = parent), in any order. */
+export async function findAncestors(db: Db, id: string, maxDepth: number): Promise<LineagePlant[]> {
+  if (maxDepth < 1) return [];
+  const rows = await rowsOf<LineageRow>(
+    db,
+    sql`with recursive up(id, parent_id, depth) as (
+          select a.id, a.parent_id, 1 from "plants"."plants" a
+          where a.id = (select c.parent_id from "plants"."plants" c where c.id = ${id})
+          union all
+          select a.id, a.parent_id, up.depth + 1 from "plants"."plants" a join up on a.id = up.parent_id
+          where up.depth < ${maxDepth}
+        )
+        select ${LINEAGE_COLUMNS}, up.depth from up join "plants"."plants" p on p.id = up.id`,
+  );
+  return rows.map(toLineagePlant);
+}
+
+/**
+ * Descendants of a plant down to `maxDepth` levels (1 = children), at most `limit` of them. The recursive walk is
+ * breadth first and stops as soon as `limit` rows are read, so a huge family costs no more than the limit.
+ */
+export async function findDescendants(db: Db, id: string, maxDepth: number, limit: number): Promise<LineagePlant[]> {
+  if (maxDepth < 1 || limit < 1) return [];
+  const rows = await rowsOf<LineageRow>(
+    db,
+    sql`with recursive down(id, depth) as (
+          select c.id, 1 from "plants"."plants" c where c.parent_id = ${id}
+          union all
+          select c.id, down.depth + 1 from "plants"."plants" c join down on c.parent_id = down.id
+          where down.depth < ${maxDepth}
+        )
+        select ${LINEAGE_COLUMNS}, d.depth from (select id, depth from down limit ${limit}) d
+        join "plants"."plants" p on p.id = d.id`,
+  );
+  return rows.map(toLineagePlant);
+}
+
+/** Every column of a plant row, aliased to its drizzle key, for raw queries that map rows with `toPlant`. */
+const PLANT_COLUMNS = sql.raw(
+  Object.entries(getTableColumns(plants))
+    .map(([key, column]) => `p."${(column as { name: string }).name}" as "${key}"`)
+    .join(', '),
+);
+
+/**
+ * The haversine distance from `center` to a row's stored point, written term for term as `haversineKm` computes
+ * it (constants computed in JavaScript and sent as float8), so both agree on every result.
+ */
+function distanceFrom(center: Point): SQL {
+  const p1 = center.latitude * RAD;
+  const l1 = center.longitude * RAD;
+  const k = (v: number) => sql.raw(`(${v})::float8`);
+  const sLat = sql`sin((latitude * ${k(RAD)} - ${k(p1)}) / 2)`;
+  const sLon = sql`sin((longitude * ${k(RAD)} - ${k(l1)}) / 2)`;
+  return sql`(${k(2 * EARTH_RADIUS_KM)} * asin(least(1::float8, sqrt(${sLat} * ${sLat} + ${k(Math.cos(p1))} * cos(latitude * ${k(RAD)}) * ${sLon} * ${sLon}))))`;
+}
+
+/**
+ * The nearby query: plants within `radiusKm` of `center`, nearest first (ties by id), one page of them, each row
+ * with the count of all of them (a page past the end gives one row with the count and no plant). Only the latitude
+ * bands of the bounding box are read from the geo index, each as one longitude range with the latitude checked
+ * inside the index, as an index-only scan; the exact haversine then decides, and only the page's rows are read
+ * from the table. Hidden plants have no band and are never read. Numbers are written into the text (they are
+ * all computed here, never taken from the caller as text), which keeps building the query cheap.
+ */
+export function nearbyQuery(center: Point, radiusKm: number, box: GeoBox, offset: number, limit: number): SQL {
+  const num = (v: number) => {
+    if (!Number.isFinite(v)) throw new Error(`not a finite number: ${v}`);
+    return sql.raw(`(${v})::float8`);
+  };
+  const lon = sql.join(
+    box.lonRanges.map(([west, east]) => sql`longitude between ${num(west)} and ${num(east)}`),
+    sql` or `,
+  );
+  const bands = sql.raw(`'{${box.bands.map((b) => Math.trunc(b)).join(',')}}'::integer[]`);
+  return sql`with within as (
+      select id, distance_km from (
+        select id, ${distanceFrom(center)} as distance_km from "plants"."plants"
+        where geo_band = any(${bands}) and (${lon}) and latitude between ${num(box.minLat)} and ${num(box.maxLat)}
+      ) c where distance_km <= ${num(radiusKm)}
+    ), page as (
+      select id, distance_km from within order by distance_km, id
+      limit ${sql.raw(String(Math.trunc(limit)))} offset ${sql.raw(String(Math.trunc(offset)))}
+    )
+    select t.total, page.distance_km as "distanceKm", ${PLANT_COLUMNS}
+    from (select count(*)::int as total from within) t
+    left join page on true
+    left join "plants"."plants" p on p.id = page.id
+    order by page.distance_km, page.id`;
+}
+
+/** One page of the plants within `radiusKm` of `center` (see `nearbyQuery`) and how many there are in all. */
+export async function findNearby(
+  db: Db,
+  center: Point,
+  radiusKm: number,
+  box: GeoBox,
+  offset: number,
+  limit: number,
+): Promise<{ items: NearbyPlant[]; total: number }> {
+  const rows = await rowsOf<PlantRecord & { total: number; distanceKm: number | null }>(
+    db,
+    nearbyQuery(center, radiusKm, box, offset, limit),
+  );
+  return {
+    items: rows.flatMap((r) => (r.id === null ? [] : [{ ...toPlant(r), distanceKm: Number(r.distanceKm) }])),
+    total: Number(rows[0]?.total ?? 0),
+  };
+}
+
+const SEARCH_COLUMNS = {
+  species: plants.searchSpecies,
+  location: plants.searchLocation,
+  owner: plants.searchOwner,
+} as const;
+
+/**
+ * Plants whose normalised species, location or owner text contains `q` (already normalised), most relevant first:
+ * by relevance rank (exact 0, prefix 1, word 2, substring 3; the best of the fields searched), then field (species,
+ * location, owner), then species text and id. Reads the table in full: there is no text index yet.
+ */
+export async function searchPlants(
+  db: Db,
+  q: string,
+  types: readonly SearchType[],
+  offset: number,
+  limit: number,
+): Promise<{ items: SearchHit[]; total: number }> {
+  const p = relevancePatterns(q);
+  const rankOf = (col: (typeof SEARCH_COLUMNS)[SearchType]) =>
+    sql`(case when ${col} = ${p.exact} then 0 when ${col} like ${p.prefix} then 1 when ${col} like ${p.word} then 2 when ${col} like ${p.substring} then 3 else 4 end)`;
+  const ranks = types.map((t) => ({ type: t, rank: rankOf(SEARCH_COLUMNS[t]) }));
+  const best = sql<number>`least(${sql.join(
+    ranks.map((r) => r.rank),
+    sql`, `,
+  )}, 4)`;
+  const field = sql<string>`(case ${sql.join(
+    ranks.map((r) => sql`when ${r.rank} = ${best} then ${r.type}`),
+    sql` `,
+  )} end)`;
+  const fieldOrder = sql<number>`(case ${sql.join(
+    ranks.map((r, i) => sql`when ${r.rank} = ${best} then ${i}`),
+    sql` `,
+  )} end)`;
+  const where = or(...types.map((t) => sql`${SEARCH_COLUMNS[t]} like ${p.substring}`))!;
+  const [rows, [c]] = await Promise.all([
+    db
+      .select({ plant: plants, rank: best, field })
+      .from(plants)
+      .where(where)
+      .orderBy(best, fieldOrder, asc(plants.searchSpecies), asc(plants.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(plants).where(where),
+  ]);
+  return {
+    items: rows.map((r) => ({
+      ...toPlant(r.plant),
+      match: { field: r.field as SearchType, kind: matchKind(Number(r.rank)) },
+    })),
+    total: Number(c?.n ?? 0),
+  };
+}
+
+/** Plant counts of the network statistics; `activeSince` bounds what counts as an active grower. */
+export async function networkCounts(
+  db: Db,
+  activeSince: Date,
+): Promise<{ totalPlants: number; activeGrowers: number; countriesRepresented: number }> {
+  const [totals, active] = await Promise.all([
+    db
+      .select({
+        totalPlants: count(),
+        countries: countDistinct(sql`upper(trim(${plants.country}))`),
+      })
+      .from(plants),
+    db
+      .select({ growers: countDistinct(plants.ownerId) })
+      .from(plants)
+      .where(gte(plants.registeredAt, activeSince.toISOString())),
+  ]);
+  return {
+    totalPlants: Number(totals[0]?.totalPlants ?? 0),
+    activeGrowers: Number(active[0]?.growers ?? 0),
+    countriesRepresented: Number(totals[0]?.countries ?? 0),
+  };
+}
+
+/** Lineage-wide counts: plants, roots, the deepest generation, and plants per propagation type. */
+export async function lineageCounts(db: Db): Promise<{
+  totalPlants: number;
+  rootPlants: number;
+  maxGeneration: number;
+  byPropagation: { propagationType: string | null; n: number }[];
+}> {
+  const [totals, byPropagation] = await Promise.all([
+    db
+      .select({
+        totalPlants: count(),
+        rootPlants: sql<number>`count(*) filter (where ${plants.parentId} is null)`,
+        maxGeneration: max(plants.generation),
+      })
+      .from(plants),
+    db
+      .select({ propagationType: plants.propagationType, n: count() })
+      .from(plants)
+      .where(isNotNull(plants.propagationType))
+      .groupBy(plants.propagationType),
+  ]);
+  return {
+    totalPlants: Number(totals[0]?.totalPlants ?? 0),
+    rootPlants: Number(totals[0]?.rootPlants ?? 0),
+    maxGeneration: Number(totals[0]?.maxGeneration ?? 0),
+    byPropagation: byPropagation.map((r) => ({ propagationType: r.propagationType, n: Number(r.n) })),
+  };
+}
+
+const parent = alias(plants, 'parent');
+
+function toLink(r: LinkPlant): LinkPlant {
+  // Timestamps come back in the database's text form; the rules compare ISO strings' instants.
+  return { ...r, registeredAt: new Date(r.registeredAt).toISOString() };
+}
+
+const childLink = {
+  id: plants.id,
+  parentId: plants.parentId,
+  generation: plants.generation,
+  registeredAt: plants.registeredAt,
+  latitude: plants.latitude,
+  longitude: plants.longitude,
+};
+const parentLink = {
+  id: parent.id,
+  parentId: parent.parentId,
+  generation: parent.generation,
+  registeredAt: parent.registeredAt,
+  latitude: parent.latitude,
+  longitude: parent.longitude,
+};
+
+/**
+ * The next `limit` plants after `afterId` (by id) that have a parent or claim a generation above 0, each with its
+ * parent (undefined when the parent id names no plant): the input of the anomaly rules, read in keyset pages.
+ */
+export async function linkBatch(
+  db: Db,
+  afterId: string,
+  limit: number,
+): Promise<{ plant: LinkPlant; parent: LinkPlant | undefined }[]> {
+  const rows = await db
+    .select({ plant: childLink, parent: parentLink })
+    .from(plants)
+    .leftJoin(parent, eq(parent.id, plants.parentId))
+    .where(and(gt(plants.id, afterId), or(isNotNull(plants.parentId), ne(plants.generation, 0))))
+    .orderBy(asc(plants.id))
+    .limit(limit);
+  return rows.map((r) => ({ plant: toLink(r.plant), parent: r.parent ? toLink(r.parent) : undefined }));
 }

@@ -1,5 +1,7 @@
 import { outboxTable } from '@rootline/db';
-import { doublePrecision, index, integer, pgSchema, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { doublePrecision, index, integer, jsonb, pgSchema, text, timestamp } from 'drizzle-orm/pg-core';
+import { GEO_BANDS_PER_DEGREE } from '../domain/geo.js';
 
 export const plantsSchema = pgSchema('plants');
 
@@ -9,21 +11,81 @@ export const plants = plantsSchema.table(
     id: text('id').primaryKey(),
     commonName: text('common_name').notNull(),
     scientificName: text('scientific_name'),
-    latitude: doublePrecision('latitude').notNull(),
-    longitude: doublePrecision('longitude').notNull(),
+    // The location after its privacy level was applied; null when hidden. The exact point of a non-exact plant
+    // is never stored.
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
     city: text('city'),
     country: text('country'),
+    privacyLevel: text('privacy_level').notNull().default('exact'),
     ownerId: text('owner_id').notNull(),
     ownerName: text('owner_name').notNull(),
+    /** Set for anonymously registered plants. */
+    walletAddress: text('wallet_address'),
     generation: integer('generation').notNull().default(0),
     parentId: text('parent_id'),
+    propagationType: text('propagation_type'),
     blockIndex: integer('block_index').notNull(),
     blockHash: text('block_hash').notNull(),
     txId: text('tx_id').notNull(),
     registeredAt: timestamp('registered_at', { withTimezone: true, mode: 'string' }).notNull(),
     registeredBy: text('registered_by'),
+    /** Latitude band of the nearby index (see domain/geo.ts); null for hidden plants, so they are never found. */
+    geoBand: integer('geo_band').generatedAlwaysAs(sql.raw(`floor(latitude * ${GEO_BANDS_PER_DEGREE})::integer`)),
+    // Normalised texts (lower case, no accents) computed in code, so search needs no database extension.
+    searchSpecies: text('search_species').notNull().default(''),
+    searchLocation: text('search_location').notNull().default(''),
+    searchOwner: text('search_owner').notNull().default(''),
   },
-  (t) => [index('plants_owner_idx').on(t.ownerId), index('plants_parent_idx').on(t.parentId)],
+  (t) => [
+    index('plants_owner_idx').on(t.ownerId),
+    index('plants_parent_idx').on(t.parentId),
+    // Nearby: one index range per latitude band over longitude; latitude is checked inside the index, and with
+    // the id there too the candidates come from the index alone (an index-only scan), without a heap visit each.
+    index('plants_geo_idx').on(t.geoBand, t.longitude, t.latitude, t.id),
+    index('plants_registered_at_idx').on(t.registeredAt),
+  ],
+);
+
+/**
+ * Anonymous owners: the public half of their wallet key and their encrypted contact. No personal information,
+ * no address, no account: the anonymous id is the owner id of their plants.
+ */
+export const anonymousOwners = plantsSchema.table('anonymous_owners', {
+  anonymousId: text('anonymous_id').primaryKey(),
+  walletAddress: text('wallet_address').notNull().unique(),
+  publicKey: text('public_key').notNull(),
+  pseudonym: text('pseudonym'),
+  encryptionPublicKey: text('encryption_public_key'),
+  encryptedContact: jsonb('encrypted_contact').notNull(),
+});
+
+/** The lineage agent's state, one row; replicas share it. */
+export const lineageAgent = plantsSchema.table('lineage_agent', {
+  agent: text('agent').primaryKey(),
+  state: text('state').notNull(),
+  since: timestamp('since', { withTimezone: true, mode: 'string' }).notNull(),
+  nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'string' }).notNull(),
+  /** Set while a replica scans; a claim older than the scan timeout is abandoned. */
+  claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'string' }),
+  runs: integer('runs').notNull().default(0),
+  lastRunAt: timestamp('last_run_at', { withTimezone: true, mode: 'string' }),
+  lastRunMs: integer('last_run_ms'),
+  anomaliesFound: integer('anomalies_found').notNull().default(0),
+});
+
+/** Findings of the lineage agent's last completed scan. */
+export const lineageAnomalies = plantsSchema.table(
+  'lineage_anomalies',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    plantId: text('plant_id').notNull(),
+    parentId: text('parent_id'),
+    reason: text('reason').notNull(),
+    detectedAt: timestamp('detected_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (t) => [index('lineage_anomalies_kind_idx').on(t.kind, t.id)],
 );
 
 export const outbox = outboxTable(plantsSchema);

@@ -1,66 +1,236 @@
+import { randomBytes } from 'node:crypto';
 import {
   AppError,
   chainTxSubmit,
   isAppError,
+  type Location,
   newId,
+  type Owner,
+  type PrivacyLevel,
+  type PropagationType,
+  plantClone,
+  plantCloned,
   plantGet,
   plantRegister,
+  plantRegisterAnonymous,
   plantRegistered,
+  type RegistrationResult,
   type TxReceipt,
 } from '@rootline/contracts';
-import { call, handle, notFound, type ServiceContext } from '@rootline/host';
-import { findPlant, insertPlant } from '../db/plants.repo.js';
+import type { Db } from '@rootline/db';
+import { call, type HandlerContext, handle, notFound, type ServiceContext } from '@rootline/host';
+import { findParent, findPlant, insertAnonymousOwner, insertPlant } from '../db/plants.repo.js';
+import { createAnonymousIdentity, UnusableKeyError } from '../domain/anonymous.js';
+import { applyPrivacyLevel } from '../domain/privacy.js';
+import { searchTexts } from '../domain/search.js';
+
+/** Uniform in [0, 1) from the operating system's CSPRNG: obfuscation offsets must not be predictable. */
+function secureRandom(): number {
+  return randomBytes(6).readUIntBE(0, 6) / 2 ** 48;
+}
+
+/** Name shown as the owner of an anonymous plant without a pseudonym. */
+export const ANONYMOUS_OWNER_NAME = 'Anonymous grower';
+
+/** A plant about to be recorded; `location` has already been through its privacy level. */
+interface NewPlant {
+  commonName: string;
+  scientificName: string | null;
+  location: Location | null;
+  privacyLevel: PrivacyLevel;
+  owner: Owner;
+  walletAddress: string | null;
+  generation: number;
+  parent: { id: string; blockHash: string; propagationType: PropagationType } | null;
+}
+
+/** Submits a transaction to the ledger; any failure becomes CHAIN_ERROR. */
+async function submitToLedger(
+  ctx: ServiceContext,
+  caller: HandlerContext,
+  type: string,
+  payload: Record<string, unknown>,
+): Promise<TxReceipt> {
+  try {
+    return await call(ctx.bus, chainTxSubmit, { type, payload }, caller);
+  } catch (err) {
+    if (isAppError(err) && err.code === 'CHAIN_ERROR') throw err;
+    caller.log.error({ err }, 'ledger submission failed');
+    throw new AppError('CHAIN_ERROR', 'The ledger could not record the plant', {
+      cause: isAppError(err) ? err.code : 'INTERNAL',
+    });
+  }
+}
 
 /**
- * plants.plant.register: record the plant on the ledger, then store it and its `plant.registered` event in one
- * transaction. The caller is answered only after both, so an acknowledged registration is never lost.
+ * Records a new plant: first on the ledger (`plant.register`, or `plant.clone` with the parent link), then the
+ * plant and its events in one transaction, so an acknowledged plant is never lost. Only the obfuscated location
+ * reaches the ledger and the table. `alsoInTx` writes more rows in the same transaction.
  */
+async function recordPlant(
+  ctx: ServiceContext,
+  caller: HandlerContext,
+  p: NewPlant,
+  alsoInTx?: (tx: Db) => Promise<void>,
+): Promise<RegistrationResult> {
+  const id = newId('plt');
+  const registeredAt = ctx.clock.now().toISOString();
+  const payload = {
+    plantId: id,
+    commonName: p.commonName,
+    scientificName: p.scientificName,
+    location: p.location,
+    privacyLevel: p.privacyLevel,
+    owner: p.owner,
+    ...(p.walletAddress ? { walletAddress: p.walletAddress } : {}),
+    generation: p.generation,
+    parentId: p.parent?.id ?? null,
+    ...(p.parent ? { parentBlockHash: p.parent.blockHash, propagationType: p.parent.propagationType } : {}),
+    registeredAt,
+  };
+  const receipt = await submitToLedger(ctx, caller, p.parent ? 'plant.clone' : 'plant.register', payload);
+  await ctx.db.transaction(async (tx) => {
+    await alsoInTx?.(tx);
+    const texts = searchTexts({
+      commonName: p.commonName,
+      scientificName: p.scientificName,
+      city: p.location?.city,
+      country: p.location?.country,
+      ownerName: p.owner.name,
+    });
+    await insertPlant(tx, {
+      id,
+      commonName: p.commonName,
+      scientificName: p.scientificName,
+      latitude: p.location?.latitude ?? null,
+      longitude: p.location?.longitude ?? null,
+      city: p.location?.city ?? null,
+      country: p.location?.country ?? null,
+      privacyLevel: p.privacyLevel,
+      ownerId: p.owner.id,
+      ownerName: p.owner.name,
+      walletAddress: p.walletAddress,
+      generation: p.generation,
+      parentId: p.parent?.id ?? null,
+      propagationType: p.parent?.propagationType ?? null,
+      blockIndex: receipt.blockIndex,
+      blockHash: receipt.blockHash,
+      txId: receipt.txId,
+      registeredAt,
+      registeredBy: caller.actor?.id ?? null,
+      searchSpecies: texts.species,
+      searchLocation: texts.location,
+      searchOwner: texts.owner,
+    });
+    await ctx.outbox.enqueue(tx, plantRegistered, { plantId: id, commonName: p.commonName }, caller);
+    if (p.parent) {
+      await ctx.outbox.enqueue(
+        tx,
+        plantCloned,
+        {
+          plantId: id,
+          parentPlantId: p.parent.id,
+          propagationType: p.parent.propagationType,
+          generation: p.generation,
+        },
+        caller,
+      );
+    }
+  });
+  return { id, blockHash: receipt.blockHash, timestamp: registeredAt };
+}
+
+/** plants.plant.register: a new root plant (generation 0) for an account holder. */
 export const registerPlant = (ctx: ServiceContext) =>
   handle(plantRegister, async (input, caller) => {
-    const id = newId('plt');
-    const registeredAt = ctx.clock.now().toISOString();
-    const record = {
-      plantId: id,
+    const privacyLevel = input.privacyLevel ?? 'exact';
+    return recordPlant(ctx, caller, {
       commonName: input.commonName,
       scientificName: input.scientificName ?? null,
-      location: input.location,
+      location: applyPrivacyLevel(input.location, privacyLevel, secureRandom),
+      privacyLevel,
       owner: input.owner,
+      walletAddress: null,
       generation: 0,
-      parentId: null,
-      registeredAt,
-    };
-    let receipt: TxReceipt;
+      parent: null,
+    });
+  });
+
+/**
+ * plants.plant.register-anonymous: a root plant without an account. The owner is a fresh anonymous id; a fresh
+ * Ed25519 key pair gives the wallet address written to the ledger. Only the public key, the pseudonym, the
+ * encryption public key and the encrypted contact are stored; the private key is returned once.
+ */
+export const registerAnonymousPlant = (ctx: ServiceContext) =>
+  handle(plantRegisterAnonymous, async (input, caller) => {
+    const privacyLevel = input.privacyLevel ?? 'fuzzy';
+    let identity: ReturnType<typeof createAnonymousIdentity>;
     try {
-      receipt = await call(ctx.bus, chainTxSubmit, { type: 'plant.register', payload: record }, caller);
+      identity = createAnonymousIdentity({ encryptionPublicKey: input.encryptionPublicKey });
     } catch (err) {
-      if (isAppError(err) && err.code === 'CHAIN_ERROR') throw err;
-      caller.log.error({ err }, 'ledger submission failed');
-      throw new AppError('CHAIN_ERROR', 'The ledger could not record the plant', {
-        cause: isAppError(err) ? err.code : 'INTERNAL',
-      });
+      if (err instanceof UnusableKeyError) {
+        throw new AppError('VALIDATION_ERROR', `encryptionPublicKey: ${err.message}`, { field: 'encryptionPublicKey' });
+      }
+      throw err;
     }
-    await ctx.db.transaction(async (tx) => {
-      await insertPlant(tx, {
-        id,
+    const anonymousId = newId('anon');
+    const pseudonym = input.pseudonym ?? null;
+    const encryptionPublicKey = input.encryptionPublicKey ?? null;
+    const result = await recordPlant(
+      ctx,
+      // No actor: nothing ties the plant to an account, and the events carry no user.
+      { ...caller, actor: undefined },
+      {
         commonName: input.commonName,
         scientificName: input.scientificName ?? null,
-        latitude: input.location.latitude,
-        longitude: input.location.longitude,
-        city: input.location.city ?? null,
-        country: input.location.country ?? null,
-        ownerId: input.owner.id,
-        ownerName: input.owner.name,
+        location: applyPrivacyLevel(input.location, privacyLevel, secureRandom),
+        privacyLevel,
+        owner: { id: anonymousId, name: pseudonym ?? ANONYMOUS_OWNER_NAME },
+        walletAddress: identity.walletAddress,
         generation: 0,
-        parentId: null,
-        blockIndex: receipt.blockIndex,
-        blockHash: receipt.blockHash,
-        txId: receipt.txId,
-        registeredAt,
-        registeredBy: caller.actor?.id ?? null,
-      });
-      await ctx.outbox.enqueue(tx, plantRegistered, { plantId: id, commonName: input.commonName }, caller);
+        parent: null,
+      },
+      (tx) =>
+        insertAnonymousOwner(tx, {
+          anonymousId,
+          walletAddress: identity.walletAddress,
+          publicKey: identity.publicKey,
+          pseudonym,
+          encryptionPublicKey,
+          encryptedContact: identity.contact.encrypted,
+        }),
+    );
+    return {
+      ...result,
+      anonymousId,
+      walletAddress: identity.walletAddress,
+      publicKey: identity.publicKey,
+      privateKey: identity.privateKey,
+      pseudonym,
+      encryptionPublicKey,
+      anonymousContact: identity.contact,
+    };
+  });
+
+/**
+ * plants.plant.clone: an offspring of an existing plant. It inherits the parent's species, is one generation
+ * below it, and its ledger transaction names the parent and the parent's block.
+ */
+export const clonePlant = (ctx: ServiceContext) =>
+  handle(plantClone, async (input, caller) => {
+    const parent = await findParent(ctx.db, input.parentPlantId);
+    if (!parent) throw notFound('Plant', input.parentPlantId);
+    const privacyLevel = input.newPlant.privacyLevel ?? 'exact';
+    return recordPlant(ctx, caller, {
+      commonName: parent.commonName,
+      scientificName: parent.scientificName,
+      location: applyPrivacyLevel(input.newPlant.location, privacyLevel, secureRandom),
+      privacyLevel,
+      owner: input.newPlant.owner,
+      walletAddress: null,
+      generation: parent.generation + 1,
+      parent: { id: parent.id, blockHash: parent.blockHash, propagationType: input.propagationType },
     });
-    return { id, blockHash: receipt.blockHash, timestamp: registeredAt };
   });
 
 /** plants.plant.get: one plant with its generation, parent and block. */

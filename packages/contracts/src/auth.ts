@@ -1,0 +1,188 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { PrefixedId, Timestamp } from './common.js';
+import { defineEvent } from './define.js';
+import { PermissionSchema, RoleSchema } from './roles.js';
+
+export const UserId = PrefixedId('usr', 'User identifier');
+export const ApiTokenId = PrefixedId('tok', 'API token identifier');
+
+/** Session lifetime, from the spec: a signed-in session (and its JWT) lasts 30 days. */
+export const SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+/** The password rule, as shown to clients; the gateway enforces it (`checkPasswordPolicy`). */
+export const PASSWORD_POLICY =
+  'At least 10 characters and at most 72 bytes (UTF-8); not one repeated character, not a common password, ' +
+  'and not the email address or its name part.';
+
+export const Email = Type.String({
+  format: 'email',
+  minLength: 3,
+  maxLength: 254,
+  description: 'Email address; compared without regard to case',
+  examples: ['ada@example.org'],
+});
+
+export const Password = Type.String({
+  minLength: 1,
+  maxLength: 256,
+  description: PASSWORD_POLICY,
+  examples: ['correct horse battery staple'],
+});
+
+/** A one-time secret from an email (password reset, email verification). */
+export const OneTimeToken = Type.String({ minLength: 16, maxLength: 128, description: 'The token from the email' });
+
+export const User = Type.Object(
+  {
+    id: UserId,
+    email: Email,
+    name: Type.String(),
+    role: RoleSchema,
+    emailVerified: Type.Boolean({ description: 'Whether the address has been confirmed' }),
+    createdAt: Timestamp,
+  },
+  { description: 'An account, as its owner and ADMINs see it (never a password or a hash)' },
+);
+export type User = Static<typeof User>;
+
+export const RegisterInput = Type.Object(
+  {
+    email: Email,
+    password: Password,
+    name: Type.String({ minLength: 1, maxLength: 100, examples: ['Ada Grower'] }),
+  },
+  { additionalProperties: false },
+);
+export type RegisterInput = Static<typeof RegisterInput>;
+
+export const SignInInput = Type.Object({ email: Email, password: Password }, { additionalProperties: false });
+export type SignInInput = Static<typeof SignInInput>;
+
+export const SignInResult = Type.Object({
+  token: Type.String({ description: 'JWT (HS256) of the session; also set as the session cookie' }),
+  expiresAt: Timestamp,
+  user: User,
+});
+export type SignInResult = Static<typeof SignInResult>;
+
+export const SessionInfo = Type.Object({
+  user: User,
+  credential: Type.Union([Type.Literal('session'), Type.Literal('api-token')], {
+    description: 'What authenticated the request',
+  }),
+  expiresAt: Type.Union([Timestamp, Type.Null()], { description: 'When the credential expires; null for never' }),
+});
+export type SessionInfo = Static<typeof SessionInfo>;
+
+export const EmailInput = Type.Object({ email: Email }, { additionalProperties: false });
+export const ResetPasswordInput = Type.Object(
+  { token: OneTimeToken, password: Password },
+  { additionalProperties: false },
+);
+export const VerifyEmailInput = Type.Object({ token: OneTimeToken }, { additionalProperties: false });
+
+export const Acknowledgement = Type.Object({ message: Type.String() });
+
+export const CsrfToken = Type.Object({
+  csrfToken: Type.Union([Type.String(), Type.Null()], {
+    description: 'Send it as `X-CSRF-Token` on state-changing requests authenticated by the session cookie',
+  }),
+});
+
+export const AuthProvider = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  type: Type.Union([Type.Literal('credentials'), Type.Literal('oauth'), Type.Literal('oidc')]),
+  signinUrl: Type.String(),
+  callbackUrl: Type.String(),
+});
+export type AuthProvider = Static<typeof AuthProvider>;
+
+export const ApiTokenInput = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100, examples: ['greenhouse sensor uploader'] }),
+    scopes: Type.Optional(
+      Type.Array(PermissionSchema, {
+        minItems: 1,
+        uniqueItems: true,
+        description: "Permissions of the token; at most the owner's own. Default: all of the owner's permissions",
+      }),
+    ),
+    expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'Expiry (future); default: never' })),
+  },
+  { additionalProperties: false },
+);
+export type ApiTokenInput = Static<typeof ApiTokenInput>;
+
+export const ApiToken = Type.Object({
+  id: ApiTokenId,
+  name: Type.String(),
+  scopes: Type.Array(PermissionSchema),
+  hint: Type.String({ description: 'Prefix and last four characters, to recognise the token' }),
+  createdAt: Timestamp,
+  expiresAt: Type.Union([Timestamp, Type.Null()]),
+  lastUsedAt: Type.Union([Timestamp, Type.Null()]),
+});
+export type ApiToken = Static<typeof ApiToken>;
+
+export const ApiTokenCreated = Type.Composite([
+  ApiToken,
+  Type.Object({ token: Type.String({ description: 'The secret: shown this once, stored only as a hash' }) }),
+]);
+export type ApiTokenCreated = Static<typeof ApiTokenCreated>;
+
+export const RoleChangeInput = Type.Object({ role: RoleSchema }, { additionalProperties: false });
+
+/** How an account was created or signed in. */
+export const SignInMethod = Type.Union([Type.Literal('password'), Type.Literal('github'), Type.Literal('google')]);
+
+/** What notify needs to send a link by email: who, the secret, until when, and where the link points. */
+const EmailLinkPayload = Type.Object({
+  userId: Type.String(),
+  email: Type.String(),
+  name: Type.String(),
+  token: Type.String({ description: 'The one-time secret (the database keeps only its hash)' }),
+  expiresAt: Timestamp,
+  linkPath: Type.String({ description: 'Path of the web page, to be prefixed with the public web address' }),
+});
+
+/** An account was created (notify: welcome message). */
+export const userRegistered = defineEvent({
+  subject: 'evt.gateway.user.registered',
+  payload: Type.Object({
+    userId: Type.String(),
+    email: Type.String(),
+    name: Type.String(),
+    method: SignInMethod,
+    registeredAt: Timestamp,
+  }),
+});
+
+/** A user asked to confirm an email address (notify: send the verification link). */
+export const emailVerificationRequested = defineEvent({
+  subject: 'evt.gateway.email-verification.requested',
+  payload: EmailLinkPayload,
+});
+
+/** Someone asked to reset the password of an existing account (notify: send the reset link). */
+export const passwordResetRequested = defineEvent({
+  subject: 'evt.gateway.password-reset.requested',
+  payload: EmailLinkPayload,
+});
+
+/** A password was changed by a reset (notify: tell the owner, in case it was not them). */
+export const passwordChanged = defineEvent({
+  subject: 'evt.gateway.password.changed',
+  payload: Type.Object({ userId: Type.String(), email: Type.String(), name: Type.String(), changedAt: Timestamp }),
+});
+
+/** An ADMIN changed an account's role (transparency: audit). */
+export const userRoleChanged = defineEvent({
+  subject: 'evt.gateway.user.role-changed',
+  payload: Type.Object({
+    userId: Type.String(),
+    role: RoleSchema,
+    previousRole: RoleSchema,
+    changedBy: Type.String(),
+  }),
+});

@@ -1,0 +1,57 @@
+import type { Db } from '@rootline/db';
+import { asc, count, sql } from 'drizzle-orm';
+import type { Transaction } from '../domain/block.js';
+import { mempool } from './schema.js';
+
+/**
+ * Adds accepted transactions to the shared mempool in one statement. The rows travel as one JSON parameter:
+ * a batch of any size costs one bind and one parse, where a VALUES list costs five parameters per row.
+ */
+export async function addPending(db: Db, txs: readonly Transaction[]): Promise<void> {
+  if (txs.length === 0) return;
+  const rows = JSON.stringify(
+    txs.map((t) => ({
+      id: t.id,
+      type: t.type,
+      payload: t.payload,
+      payload_hash: t.payloadHash,
+      timestamp: t.timestamp,
+    })),
+  );
+  // Ordered by position in the batch, so `seq` keeps the order of arrival.
+  await db.execute(sql`
+    insert into ${mempool} (id, type, payload, payload_hash, timestamp)
+    select e.v->>'id', e.v->>'type', e.v->>'payload', e.v->>'payload_hash', e.v->>'timestamp'
+    from json_array_elements(${rows}::json) with ordinality as e(v, n)
+    order by e.n`);
+}
+
+/** The oldest waiting transactions, in arrival order. */
+export async function takePending(db: Db, limit: number): Promise<Transaction[]> {
+  return db
+    .select({
+      id: mempool.id,
+      type: mempool.type,
+      payload: mempool.payload,
+      payloadHash: mempool.payloadHash,
+      timestamp: mempool.timestamp,
+    })
+    .from(mempool)
+    .orderBy(asc(mempool.seq))
+    .limit(limit);
+}
+
+/** Removes transactions from the mempool; resolves to the ids that were there. */
+export async function removePending(db: Db, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .delete(mempool)
+    .where(sql`${mempool.id} in (select json_array_elements_text(${JSON.stringify(ids)}::json))`)
+    .returning({ id: mempool.id });
+  return rows.map((r) => r.id);
+}
+
+export async function countPending(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(mempool);
+  return row?.n ?? 0;
+}

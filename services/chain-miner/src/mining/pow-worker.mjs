@@ -1,0 +1,38 @@
+// One proof-of-work thread. Plain JavaScript so it needs no TypeScript loader (see ../domain/pow-search.mjs).
+// It searches the range it is given in slices, and between slices checks the shared generation number: when
+// the pool has moved on (block found elsewhere, new header, shutdown) it stops within one slice.
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { searchRange } from '../domain/pow-search.mjs';
+
+/** Nonces per slice: about a millisecond of hashing, so an abort takes effect at once. */
+const SLICE = 4096;
+
+const { control, counters, slot, nice } = workerData;
+
+// On Linux a thread's nice value is its own: this lowers the priority of this mining thread only, so that on
+// a busy machine request handling (main threads, the database) goes first and mining takes the idle time.
+if (nice > 0) {
+  try {
+    setPriority(nice);
+  } catch {
+    // Not permitted here: mine at normal priority.
+  }
+}
+
+parentPort.on('message', ({ generation, prefix, difficulty, start, end }) => {
+  for (let from = start; from < end; from += SLICE) {
+    if (Atomics.load(control, 0) !== generation) {
+      parentPort.postMessage({ generation, status: 'aborted' });
+      return;
+    }
+    const to = Math.min(from + SLICE, end);
+    const found = searchRange(prefix, difficulty, from, to);
+    Atomics.add(counters, slot, BigInt(found ? found.nonce - from + 1 : to - from));
+    if (found) {
+      parentPort.postMessage({ generation, status: 'found', nonce: found.nonce, hash: found.hash });
+      return;
+    }
+  }
+  parentPort.postMessage({ generation, status: 'exhausted' });
+});

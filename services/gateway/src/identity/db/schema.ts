@@ -1,0 +1,101 @@
+import type { Permission, Role } from '@rootline/contracts';
+import { outboxTable } from '@rootline/db';
+import { index, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+/** The gateway's own schema: identity (accounts, sessions, API tokens, third-party identities). */
+export const identitySchema = pgSchema('identity');
+
+const at = (name: string) => timestamp(name, { withTimezone: true });
+
+export const users = identitySchema.table(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    /** Normalised (trimmed, lower case): one account per address. */
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    role: text('role').$type<Role>().notNull().default('USER'),
+    /** bcrypt or argon2id hash; null for accounts that only sign in through a provider. */
+    passwordHash: text('password_hash'),
+    emailVerifiedAt: at('email_verified_at'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(t.email), index('users_role_idx').on(t.role)],
+);
+
+/** A signed-in session; its id is the `sid` claim of the session JWT and cookie. */
+export const sessions = identitySchema.table(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** How the session was started: password, github, google. */
+    method: text('method').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    expiresAt: at('expires_at').notNull(),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const apiTokens = identitySchema.table(
+  'api_tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** SHA-256 of the token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull(),
+    hint: text('hint').notNull(),
+    scopes: jsonb('scopes').$type<Permission[]>().notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    expiresAt: at('expires_at'),
+    lastUsedAt: at('last_used_at'),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_tokens_hash_key').on(t.tokenHash), index('api_tokens_user_idx').on(t.userId)],
+);
+
+/** Single-use secrets sent by email: password reset and email verification. */
+export const accountTokens = identitySchema.table(
+  'account_tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<AccountTokenPurpose>().notNull(),
+    /** SHA-256 of the token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+  },
+  (t) => [uniqueIndex('account_tokens_hash_key').on(t.tokenHash), index('account_tokens_user_idx').on(t.userId)],
+);
+export type AccountTokenPurpose = 'password-reset' | 'email-verification';
+
+/** A third-party identity (provider + the provider's account id) linked to a local account. */
+export const oauthAccounts = identitySchema.table(
+  'oauth_accounts',
+  {
+    provider: text('provider').notNull(),
+    providerAccountId: text('provider_account_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.provider, t.providerAccountId] }),
+    uniqueIndex('oauth_accounts_user_provider_key').on(t.userId, t.provider),
+  ],
+);
+
+export const outbox = outboxTable(identitySchema);

@@ -1,0 +1,67 @@
+import type { Role } from '@rootline/contracts';
+import type { Db } from '@rootline/db';
+import { asc, count, eq, sql } from 'drizzle-orm';
+import { users } from './schema.js';
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+
+/** Postgres' unique-violation code, raised when an email is registered twice at the same moment. */
+const UNIQUE_VIOLATION = '23505';
+
+/** True when a database error is a unique-constraint violation. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code =
+    (err as { code?: unknown; cause?: { code?: unknown } })?.code ??
+    (err as { cause?: { code?: unknown } })?.cause?.code;
+  return code === UNIQUE_VIOLATION;
+}
+
+export async function insertUser(db: Db, row: NewUser): Promise<UserRow> {
+  const [created] = await db.insert(users).values(row).returning();
+  return created!;
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+  return row ?? null;
+}
+
+export async function findUserById(db: Db, id: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function setPasswordHash(db: Db, id: string, passwordHash: string): Promise<void> {
+  await db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, id));
+}
+
+/** Marks the address confirmed (keeps the first confirmation time); returns the updated row. */
+export async function markEmailVerified(db: Db, id: string): Promise<UserRow | null> {
+  const [row] = await db
+    .update(users)
+    .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, updatedAt: sql`now()` })
+    .where(eq(users.id, id))
+    .returning();
+  return row ?? null;
+}
+
+export async function setRole(db: Db, id: string, role: Role): Promise<UserRow | null> {
+  const [row] = await db.update(users).set({ role, updatedAt: sql`now()` }).where(eq(users.id, id)).returning();
+  return row ?? null;
+}
+
+export async function countByRole(db: Db, role: Role): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users).where(eq(users.role, role));
+  return row?.n ?? 0;
+}
+
+/** One page of accounts, oldest first, and the total. */
+export async function listUsers(db: Db, page: number, limit: number): Promise<{ rows: UserRow[]; total: number }> {
+  const [total] = await db.select({ n: count() }).from(users);
+  const offset = (page - 1) * limit;
+  // A page far past the end is empty, not an offset too large for the database.
+  if (!Number.isSafeInteger(offset) || offset >= (total?.n ?? 0)) return { rows: [], total: total?.n ?? 0 };
+  const rows = await db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)).limit(limit).offset(offset);
+  return { rows, total: total?.n ?? 0 };
+}

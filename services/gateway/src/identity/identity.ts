@@ -1,0 +1,101 @@
+import type { Bus } from '@rootline/bus';
+import { createOutbox, type Database } from '@rootline/db';
+import type { Logger } from '@rootline/host';
+import type { GatewayConfig } from '../config.js';
+import type { RateLimitStore } from '../rate-limit/store.js';
+import { createAccounts } from './accounts.js';
+import { createApiTokens } from './api-tokens.js';
+import { migrateIdentity } from './db/migrate.js';
+import { outbox as identityOutbox } from './db/schema.js';
+import { deriveKey } from './domain/secrets.js';
+import { createOAuthFlow } from './oauth/flow.js';
+import { configuredProviders } from './oauth/providers.js';
+import { createPasswords, hashParams } from './passwords.js';
+import { createSessions } from './sessions.js';
+import { createAuthThrottle } from './throttle.js';
+
+export interface IdentityOptions {
+  database: Database;
+  bus: Bus;
+  config: GatewayConfig;
+  log: Logger;
+  /** The rate-limit store, shared with the general limits so replicas share the sign-in limits too. */
+  store: RateLimitStore;
+}
+
+/** A client id without its secret (or the reverse) is a configuration mistake, not a disabled provider. */
+function checkPairs(config: GatewayConfig): void {
+  for (const p of ['GITHUB', 'GOOGLE'] as const) {
+    if (Boolean(config[`${p}_CLIENT_ID`]) !== Boolean(config[`${p}_CLIENT_SECRET`])) {
+      throw new Error(`${p}_CLIENT_ID and ${p}_CLIENT_SECRET must be set together`);
+    }
+  }
+  if (Boolean(config.ADMIN_EMAIL) !== Boolean(config.ADMIN_PASSWORD)) {
+    throw new Error('ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+}
+
+/**
+ * The gateway's identity: accounts, sessions, API tokens, third-party sign-in and the sign-in limits, on the
+ * gateway's own schema and outbox (its events reach the bus after their transaction commits). `start` applies
+ * the migrations, creates the first ADMIN from the settings and starts the outbox relay; `stop` waits for
+ * background work and stops the relay.
+ */
+export function createIdentity(opts: IdentityOptions) {
+  const { database, bus, config, log } = opts;
+  checkPairs(config);
+  const outbox = createOutbox({
+    database,
+    table: identityOutbox,
+    publish: (e) => bus.publish(e),
+    log,
+    // Published rows go at the next prune: the events carry one-time link tokens, kept no longer than needed.
+    retentionMs: 0,
+  });
+  const deps = { db: database.db, outbox, passwords: createPasswords(hashParams(config)) };
+  const accounts = createAccounts(deps);
+  const sessions = createSessions(deps);
+  const background = new Set<Promise<void>>();
+
+  return {
+    accounts,
+    sessions,
+    apiTokens: createApiTokens(deps),
+    oauth: createOAuthFlow(deps, {
+      providers: configuredProviders(config),
+      publicUrl: config.PUBLIC_URL,
+      stateKey: deriveKey(config.JWT_SECRET, 'oauth-state'),
+      sessions,
+    }),
+    throttle: createAuthThrottle(opts.store, config.AUTH_RATE_LIMIT_PER_MINUTE),
+    csrfKey: deriveKey(config.JWT_SECRET, 'csrf'),
+
+    /** Runs work after the answer is sent (forgot-password); `stop` waits for it. */
+    background(task: () => Promise<void>): void {
+      const done: Promise<void> = task()
+        .catch((err: unknown) => log.error({ err }, 'background identity task failed'))
+        .finally(() => background.delete(done));
+      background.add(done);
+    },
+
+    async start(): Promise<void> {
+      await migrateIdentity(database);
+      if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+        const outcome = await accounts.bootstrapAdmin({
+          email: config.ADMIN_EMAIL,
+          password: config.ADMIN_PASSWORD,
+          name: config.ADMIN_NAME,
+        });
+        log.info({ email: config.ADMIN_EMAIL, outcome }, 'first ADMIN from ADMIN_EMAIL');
+      }
+      outbox.start();
+    },
+
+    async stop(): Promise<void> {
+      await Promise.all(background);
+      await outbox.stop();
+    },
+  };
+}
+
+export type Identity = ReturnType<typeof createIdentity>;

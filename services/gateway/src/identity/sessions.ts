@@ -1,0 +1,55 @@
+import { AppError, newId, SESSION_TTL_SECONDS } from '@rootline/contracts';
+import { findLiveSession, insertSession, revokeSession, type SessionRow } from './db/sessions.repo.js';
+import { findUserByEmail, setPasswordHash, type UserRow } from './db/users.repo.js';
+import type { IdentityDeps } from './deps.js';
+import { normalizeEmail } from './domain/email.js';
+
+/** One message for an unknown address and a wrong password, so the answer tells nothing about accounts. */
+export const BAD_CREDENTIALS = 'Email or password is incorrect';
+
+/** How a session was started. */
+export type SessionMethod = 'password' | 'github' | 'google';
+
+/** Sessions: password sign-in, starting, resolving and ending sessions. */
+export function createSessions(deps: IdentityDeps) {
+  const { db } = deps;
+
+  return {
+    /**
+     * Checks email and password. Unknown addresses cost the same time as known ones. On success the stored
+     * hash is upgraded when the configured scheme or cost has changed since it was made.
+     */
+    async checkPassword(email: string, password: string): Promise<UserRow | null> {
+      const user = await findUserByEmail(db, normalizeEmail(email));
+      const ok = await deps.passwords.verify(password, user?.passwordHash ?? null);
+      if (!ok || !user?.passwordHash) return null;
+      if (deps.passwords.needsRehash(user.passwordHash)) {
+        await setPasswordHash(db, user.id, await deps.passwords.hash(password));
+      }
+      return user;
+    },
+
+    /** Starts a 30-day session for an account. */
+    async start(user: UserRow, method: SessionMethod): Promise<SessionRow> {
+      return insertSession(db, {
+        id: newId('ses'),
+        userId: user.id,
+        method,
+        expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000),
+      });
+    },
+
+    /** The live session with this id, if it belongs to `userId` (the token's subject); null otherwise. */
+    async resolve(sessionId: string, userId: string): Promise<{ session: SessionRow; user: UserRow } | null> {
+      const found = await findLiveSession(db, sessionId);
+      return found && found.user.id === userId ? found : null;
+    },
+
+    /** Ends a session at once: its token and cookie stop working on the next request. */
+    async end(sessionId: string, userId: string): Promise<void> {
+      if (!(await revokeSession(db, sessionId, userId))) throw new AppError('UNAUTHORIZED', 'The session has ended');
+    },
+  };
+}
+
+export type Sessions = ReturnType<typeof createSessions>;

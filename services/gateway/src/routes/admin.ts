@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError, PageQuery, paginate, RoleChangeInput, User, UserId } from '@rootline/contracts';
+import { Type } from '@sinclair/typebox';
+import type { Accounts } from '../identity/accounts.js';
+import { localRoute } from '../local-route.js';
+import { callContext } from '../request-context.js';
+
+const TAGS = ['Administration'];
+const EXAMPLE_USER = {
+  id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+  email: 'ada@example.org',
+  name: 'Ada Grower',
+  role: 'GROWER' as const,
+  emailVerified: true,
+  createdAt: '2026-01-02T03:04:05.000Z',
+};
+
+export interface AdminRouteDeps {
+  accounts: Accounts;
+}
+
+/** Account administration under /api/admin: ADMIN only (`admin:users`). */
+export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteDeps> = async (app, { accounts }) => {
+  localRoute(app, {
+    method: 'GET',
+    url: '/users',
+    summary: 'List accounts',
+    description: 'Every account, oldest first.',
+    tags: TAGS,
+    policy: { permission: 'admin:users' },
+    querystring: PageQuery,
+    reply: User,
+    page: true,
+    replyExample: EXAMPLE_USER,
+    handler: async (req) => {
+      const { page = 1, limit = 20 } = req.query;
+      const { users, total } = await accounts.listUsers(page, limit);
+      return { items: users, pagination: paginate(page, limit, total) };
+    },
+  });
+
+  localRoute(app, {
+    method: 'PUT',
+    url: '/users/:userId/role',
+    summary: "Change an account's role",
+    description:
+      'Sets the role (USER, GROWER, FARM_MANAGER, ADMIN). It applies at once, to existing sessions and API ' +
+      'tokens too. The last ADMIN cannot be demoted (403). Publishes `evt.gateway.user.role-changed`.',
+    tags: TAGS,
+    policy: { permission: 'admin:users' },
+    params: Type.Object({ userId: UserId }),
+    body: RoleChangeInput,
+    reply: User,
+    errors: ['NOT_FOUND'],
+    example: { role: 'GROWER' },
+    replyExample: EXAMPLE_USER,
+    handler: async (req) => {
+      if (!req.actor) throw new AppError('UNAUTHORIZED', 'Authentication required');
+      return accounts.changeRole(req.actor, req.params.userId, req.body.role, callContext(req));
+    },
+  });
+};

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestBus, type TestBus, testGateway } from './support.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PASSWORD = 'correct horse battery staple';
+let bus: TestBus;
+let redis: Redis;
+const prefixes: string[] = [];
+
+beforeAll(async () => {
+  bus = await startTestBus();
+  redis = new Redis(REDIS_URL);
+});
+afterAll(async () => {
+  // Remove every key the gateways of this file wrote.
+  for (const prefix of prefixes) {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  }
+  await redis?.quit();
+  await bus?.close();
+});
+
+/** Two gateway replicas, with Redis (one key prefix unique to the test) or without. */
+async function replicas(env: Record<string, string>, shared: boolean): Promise<[FastifyInstance, FastifyInstance]> {
+  const prefix = `rootline-test-${randomBytes(6).toString('hex')}:`;
+  prefixes.push(prefix);
+  const redisEnv: Record<string, string> = shared ? { REDIS_URL, REDIS_KEY_PREFIX: prefix } : {};
+  const a = await testGateway(bus, { ...env, ...redisEnv });
+  const b = await testGateway(bus, { ...env, ...redisEnv });
+  await Promise.all([a.ready(), b.ready()]);
+  return [a, b];
+}
+
+describe('rate limits shared through Redis', () => {
+  it('counts requests of one client across two gateway replicas', async () => {
+    const [a, b] = await replicas({ RATE_LIMIT_PER_MINUTE: '4' }, true);
+    try {
+      const hit = (app: FastifyInstance) => app.inject({ url: '/api/openapi.json', remoteAddress: '10.3.0.1' });
+      expect((await hit(a)).headers['x-ratelimit-remaining']).toBe('3');
+      expect((await hit(b)).headers['x-ratelimit-remaining']).toBe('2');
+      expect((await hit(a)).statusCode).toBe(200);
+      expect((await hit(b)).statusCode).toBe(200);
+      const limited = await hit(a);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().error.code).toBe('RATE_LIMITED');
+      expect((await hit(b)).statusCode).toBe(429);
+      // The counters are in Redis, under the configured prefix.
+      const keys = await redis.keys(`${prefixes.at(-1)}*`);
+      expect(keys).toContain(`${prefixes.at(-1)}ip:10.3.0.1`);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('shares the sign-in back-off: failures on one replica make the other wait', async () => {
+    const [a, b] = await replicas({}, true);
+    try {
+      await a.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { email: 'shared@example.org', password: PASSWORD, name: 'S' },
+      });
+      for (let i = 0; i < 5; i++) {
+        const app = i % 2 === 0 ? a : b;
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/auth/signin',
+          payload: { email: 'shared@example.org', password: `wrong guess ${i}!!` },
+          remoteAddress: `10.3.1.${i + 1}`,
+        });
+        expect(res.statusCode).toBe(401);
+      }
+      const res = await b.inject({
+        method: 'POST',
+        url: '/api/auth/signin',
+        payload: { email: 'shared@example.org', password: PASSWORD },
+        remoteAddress: '10.3.1.99',
+      });
+      expect(res.statusCode).toBe(429);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('keeps counters per replica without Redis', async () => {
+    const [a, b] = await replicas({ RATE_LIMIT_PER_MINUTE: '2' }, false);
+    try {
+      const hit = (app: FastifyInstance) => app.inject({ url: '/api/openapi.json', remoteAddress: '10.3.2.1' });
+      await hit(a);
+      await hit(a);
+      expect((await hit(a)).statusCode).toBe(429);
+      expect((await hit(b)).statusCode).toBe(200);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});

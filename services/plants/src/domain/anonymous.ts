@@ -1,0 +1,91 @@
+import {
+  createCipheriv,
+  createPublicKey,
+  diffieHellman,
+  generateKeyPairSync,
+  hash,
+  hkdfSync,
+  randomBytes,
+} from 'node:crypto';
+import type { EncryptedContact } from '@rootline/contracts';
+
+/** HKDF `info` of the anonymous contact's encryption key. */
+export const CONTACT_KEY_INFO = 'rootline anonymous contact';
+
+/** `rlw_` + the first 40 hex digits of SHA-256 over the raw 32-byte Ed25519 public key. */
+export function walletAddress(publicKeyRaw: Buffer): string {
+  return `rlw_${hash('sha256', publicKeyRaw, 'hex').slice(0, 40)}`;
+}
+
+/** A fresh Ed25519 key pair as raw 32-byte keys in base64url (public key, private seed). */
+export function generateWalletKeys(): { publicKey: string; privateKey: string } {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const jwk = privateKey.export({ format: 'jwk' });
+  const pub = publicKey.export({ format: 'jwk' });
+  if (!jwk.d || !pub.x) throw new Error('Ed25519 key export lacks its raw key');
+  return { publicKey: pub.x, privateKey: jwk.d };
+}
+
+function seal(key: Buffer, plaintext: string): { iv: string; ciphertext: string; tag: string } {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return {
+    iv: iv.toString('base64url'),
+    ciphertext: ciphertext.toString('base64url'),
+    tag: cipher.getAuthTag().toString('base64url'),
+  };
+}
+
+function contactKey(secret: Buffer, salt: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, salt, CONTACT_KEY_INFO, 32));
+}
+
+/** Thrown when an encryption public key is not a usable X25519 key. */
+export class UnusableKeyError extends Error {}
+
+/**
+ * Encrypts a contact handle for its owner. With an X25519 `encryptionPublicKey` (base64url): ECDH with a fresh
+ * ephemeral key, HKDF-SHA256 (salt = the ephemeral public key) and AES-256-GCM. Without: the AES key comes from the
+ * wallet's private seed by HKDF-SHA256 (empty salt), so only the holder of the private key can read it.
+ */
+export function encryptContact(
+  handle: string,
+  keys: { encryptionPublicKey?: string | undefined; walletPrivateKey: string },
+): EncryptedContact {
+  if (keys.encryptionPublicKey) {
+    let shared: Buffer;
+    const ephemeral = generateKeyPairSync('x25519');
+    const ephemeralPublic = ephemeral.publicKey.export({ format: 'jwk' }).x!;
+    try {
+      const recipient = createPublicKey({
+        key: { kty: 'OKP', crv: 'X25519', x: keys.encryptionPublicKey },
+        format: 'jwk',
+      });
+      shared = diffieHellman({ privateKey: ephemeral.privateKey, publicKey: recipient });
+    } catch (err) {
+      throw new UnusableKeyError('not a usable X25519 public key', { cause: err });
+    }
+    const key = contactKey(shared, Buffer.from(ephemeralPublic, 'base64url'));
+    return { algorithm: 'x25519-hkdf-sha256-aes-256-gcm', ephemeralPublicKey: ephemeralPublic, ...seal(key, handle) };
+  }
+  const key = contactKey(Buffer.from(keys.walletPrivateKey, 'base64url'), Buffer.alloc(0));
+  return { algorithm: 'ed25519-seed-hkdf-sha256-aes-256-gcm', ephemeralPublicKey: null, ...seal(key, handle) };
+}
+
+/** A fresh anonymous identity: wallet keys and address, and an encrypted random contact handle. */
+export function createAnonymousIdentity(opts: { encryptionPublicKey?: string | undefined }) {
+  const keys = generateWalletKeys();
+  const handle = `anon-${randomBytes(16).toString('base64url')}`;
+  return {
+    ...keys,
+    walletAddress: walletAddress(Buffer.from(keys.publicKey, 'base64url')),
+    contact: {
+      handle,
+      encrypted: encryptContact(handle, {
+        encryptionPublicKey: opts.encryptionPublicKey,
+        walletPrivateKey: keys.privateKey,
+      }),
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import { LINEAGE_LIMITS } from '@rootline/contracts';
+import { describe, expect, it } from 'vitest';
+import { analyseLineage, buildLineage, type LineagePlant, lineageDepths } from './lineage.js';
+
+let n = 0;
+function plant(over: Partial<LineagePlant> = {}): LineagePlant {
+  n += 1;
+  return {
+    id: `plt_${String(n).padStart(4, '0')}`,
+    commonName: 'Tomato',
+    scientificName: null,
+    generation: 0,
+    propagationType: null,
+    parentId: null,
+    ownerId: 'usr_1',
+    ownerName: 'Ada',
+    registeredAt: `2026-01-01T00:00:${String(n % 60).padStart(2, '0')}.000Z`,
+    latitude: 52,
+    longitude: 5,
+    country: 'NL',
+    depth: 0,
+    ...over,
+  };
+}
+
+describe('lineageDepths', () => {
+  it('defaults to the root upwards and the documented depth downwards', () => {
+    expect(lineageDepths({})).toEqual({
+      pedigreeDepth: LINEAGE_LIMITS.defaultPedigreeDepth,
+      progenyDepth: LINEAGE_LIMITS.defaultProgenyDepth,
+    });
+    expect(lineageDepths({ pedigreeDepth: 0, progenyDepth: 2 })).toEqual({ pedigreeDepth: 0, progenyDepth: 2 });
+  });
+});
+
+describe('buildLineage', () => {
+  const root = plant({ generation: 0 });
+  const mid = plant({ generation: 1, parentId: root.id, propagationType: 'seed', depth: 1 });
+  const self = plant({ generation: 2, parentId: mid.id, propagationType: 'cutting' });
+  const kidB = plant({ generation: 3, parentId: self.id, propagationType: 'clone', depth: 1 });
+  const kidA = plant({ generation: 3, parentId: self.id, propagationType: 'graft', depth: 1 });
+  const grandkid = plant({ generation: 4, parentId: kidA.id, propagationType: 'division', depth: 2 });
+  const rootAbove = { ...root, depth: 2 };
+
+  it('lists ancestors nearest first and descendants breadth first, and says it reached the root', () => {
+    const l = buildLineage(self, [rootAbove, mid], [grandkid, kidA, kidB], { pedigreeDepth: 5, progenyDepth: 5 });
+    expect(l.ancestors.map((a) => [a.id, a.depth])).toEqual([
+      [mid.id, 1],
+      [root.id, 2],
+    ]);
+    expect(l.descendants.map((d) => d.id)).toEqual([kidB.id, kidA.id, grandkid.id]);
+    expect(l.plant).toEqual({
+      id: self.id,
+      commonName: 'Tomato',
+      scientificName: null,
+      generation: 2,
+      propagationType: 'cutting',
+      parentId: mid.id,
+      owner: { id: 'usr_1', name: 'Ada' },
+      depth: 0,
+    });
+    expect(l.reachedRoot).toBe(true);
+    expect(l.truncated).toBe(false);
+  });
+
+  it('does not claim the root when the walk stopped below it', () => {
+    const l = buildLineage(self, [mid], [], { pedigreeDepth: 1, progenyDepth: 0 });
+    expect(l.reachedRoot).toBe(false);
+    expect(buildLineage(root, [], [], { pedigreeDepth: 0, progenyDepth: 0 }).reachedRoot).toBe(true);
+  });
+
+  it('cuts the descendants at the maximum and says so', () => {
+    const l = buildLineage(self, [], [kidA, kidB, grandkid], { pedigreeDepth: 0, progenyDepth: 5 }, 2);
+    expect(l.descendants).toHaveLength(2);
+    expect(l.truncated).toBe(true);
+  });
+});
+
+describe('analyseLineage', () => {
+  it('counts, finds the deepest generation, the propagation mix and the spread', () => {
+    const self = plant({ generation: 1, parentId: 'plt_root', latitude: 52.37, longitude: 4.89, country: 'NL' });
+    const root = plant({ id: 'plt_root', depth: 1 });
+    const kids = [
+      plant({ generation: 2, propagationType: 'cutting', depth: 1, latitude: 48.86, longitude: 2.35, country: 'FR' }),
+      plant({ generation: 2, propagationType: 'cutting', depth: 1, latitude: null, longitude: null, country: null }),
+      plant({ generation: 3, propagationType: 'seed', depth: 2, latitude: 52.52, longitude: 13.4, country: 'DE ' }),
+    ];
+    const a = analyseLineage(self, [root], kids, false);
+    expect(a).toMatchObject({
+      plantId: self.id,
+      generation: 1,
+      rootId: 'plt_root',
+      ancestorCount: 1,
+      descendantCount: 3,
+      deepestGeneration: 3,
+      truncated: false,
+    });
+    expect(a.propagationMix).toEqual({
+      clone: 0,
+      seed: 1,
+      cutting: 2,
+      graft: 0,
+      division: 0,
+      layering: 0,
+      'tissue-culture': 0,
+    });
+    expect(a.geographicSpread.locatedPlants).toBe(3);
+    expect(a.geographicSpread.countries).toEqual(['DE', 'FR', 'NL']);
+    // Amsterdam–Berlin is the farthest: about 577 km.
+    expect(a.geographicSpread.maxDistanceKm).toBeCloseTo(577, -1);
+    expect(a.geographicSpread.boundingBox).toEqual({
+      minLatitude: 48.86,
+      maxLatitude: 52.52,
+      minLongitude: 2.35,
+      maxLongitude: 13.4,
+    });
+  });
+
+  it('gives no distance for a hidden plant or one without located descendants', () => {
+    const hidden = plant({ latitude: null, longitude: null, country: null });
+    const a = analyseLineage(hidden, [], [plant({ depth: 1, generation: 1, propagationType: 'clone' })], false);
+    expect(a.geographicSpread).toMatchObject({ locatedPlants: 1, maxDistanceKm: null });
+    expect(a.rootId).toBe(hidden.id);
+    const alone = analyseLineage(plant(), [], [], false);
+    expect(alone.geographicSpread.maxDistanceKm).toBeNull();
+    expect(alone.deepestGeneration).toBe(0);
+  });
+
+  it('has no root when the ancestors walked stop at a plant with a parent', () => {
+    const self = plant({ generation: 3, parentId: 'plt_x' });
+    expect(analyseLineage(self, [plant({ id: 'plt_x', parentId: 'plt_y', depth: 1 })], [], false).rootId).toBeNull();
+  });
+});

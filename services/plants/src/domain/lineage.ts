@@ -1,0 +1,134 @@
+import {
+  LINEAGE_LIMITS,
+  type Lineage,
+  type LineageAnalysis,
+  type LineageNode,
+  PROPAGATION_TYPES,
+  type PropagationType,
+} from '@rootline/contracts';
+import { haversineKm } from './geo.js';
+
+/** A plant of a lineage as the repository reads it; `depth` counts levels from the plant asked about. */
+export interface LineagePlant {
+  id: string;
+  commonName: string;
+  scientificName: string | null;
+  generation: number;
+  propagationType: PropagationType | null;
+  parentId: string | null;
+  ownerId: string;
+  ownerName: string;
+  registeredAt: string;
+  latitude: number | null;
+  longitude: number | null;
+  country: string | null;
+  depth: number;
+}
+
+/** Depths asked for, with the documented defaults. */
+export function lineageDepths(q: { pedigreeDepth?: number; progenyDepth?: number }): {
+  pedigreeDepth: number;
+  progenyDepth: number;
+} {
+  return {
+    pedigreeDepth: q.pedigreeDepth ?? LINEAGE_LIMITS.defaultPedigreeDepth,
+    progenyDepth: q.progenyDepth ?? LINEAGE_LIMITS.defaultProgenyDepth,
+  };
+}
+
+/** Breadth-first order: by depth, then registration time, then id, so equal inputs give equal answers. */
+export function byLevel(a: LineagePlant, b: LineagePlant): number {
+  return a.depth - b.depth || a.registeredAt.localeCompare(b.registeredAt) || a.id.localeCompare(b.id);
+}
+
+function toNode(p: LineagePlant): LineageNode {
+  return {
+    id: p.id,
+    commonName: p.commonName,
+    scientificName: p.scientificName,
+    generation: p.generation,
+    propagationType: p.propagationType,
+    parentId: p.parentId,
+    owner: { id: p.ownerId, name: p.ownerName },
+    depth: p.depth,
+  };
+}
+
+/**
+ * The lineage answer from what the repository read: the ancestors (nearest first) and at most `maxDescendants + 1`
+ * descendants (one more than returned, to tell whether the list was cut). Every plant has at most one parent and a
+ * parent always exists before its child, so a lineage is a tree and the walks end.
+ */
+export function buildLineage(
+  plant: LineagePlant,
+  ancestors: LineagePlant[],
+  descendants: LineagePlant[],
+  depths: { pedigreeDepth: number; progenyDepth: number },
+  maxDescendants: number = LINEAGE_LIMITS.maxDescendants,
+): Lineage {
+  const up = [...ancestors].sort((a, b) => a.depth - b.depth);
+  const down = [...descendants].sort(byLevel);
+  const top = up.length > 0 ? up[up.length - 1]! : plant;
+  return {
+    plant: toNode(plant),
+    ancestors: up.map(toNode),
+    descendants: down.slice(0, maxDescendants).map(toNode),
+    pedigreeDepth: depths.pedigreeDepth,
+    progenyDepth: depths.progenyDepth,
+    reachedRoot: top.parentId === null,
+    truncated: down.length > maxDescendants,
+  };
+}
+
+/** Zero for every propagation type. */
+export function emptyPropagationMix(): Record<PropagationType, number> {
+  return Object.fromEntries(PROPAGATION_TYPES.map((t) => [t, 0])) as Record<PropagationType, number>;
+}
+
+/**
+ * Lineage analysis of a plant: ancestor and descendant counts, deepest generation, how its descendants were
+ * propagated, and how far they spread (over disclosed, possibly obfuscated, locations).
+ */
+export function analyseLineage(
+  plant: LineagePlant,
+  ancestors: LineagePlant[],
+  descendants: LineagePlant[],
+  truncated: boolean,
+): LineageAnalysis {
+  const top = ancestors.reduce<LineagePlant>((a, b) => (b.depth > a.depth ? b : a), plant);
+  const mix = emptyPropagationMix();
+  let deepest = plant.generation;
+  for (const d of descendants) {
+    if (d.propagationType) mix[d.propagationType] += 1;
+    deepest = Math.max(deepest, d.generation);
+  }
+  const located = [plant, ...descendants].filter(
+    (p): p is LineagePlant & { latitude: number; longitude: number } => p.latitude !== null && p.longitude !== null,
+  );
+  const countries = [...new Set([plant, ...descendants].flatMap((p) => (p.country ? [p.country.trim()] : [])))].sort();
+  let maxDistanceKm: number | null = null;
+  if (plant.latitude !== null && plant.longitude !== null && located.length > 1) {
+    const origin = { latitude: plant.latitude, longitude: plant.longitude };
+    maxDistanceKm = Math.max(...located.map((p) => haversineKm(origin, p)));
+  }
+  const boundingBox =
+    located.length === 0
+      ? null
+      : {
+          minLatitude: Math.min(...located.map((p) => p.latitude)),
+          maxLatitude: Math.max(...located.map((p) => p.latitude)),
+          minLongitude: Math.min(...located.map((p) => p.longitude)),
+          maxLongitude: Math.max(...located.map((p) => p.longitude)),
+        };
+  return {
+    plantId: plant.id,
+    generation: plant.generation,
+    rootId: top.parentId === null ? top.id : null,
+    ancestorCount: ancestors.length,
+    descendantCount: descendants.length,
+    deepestGeneration: deepest,
+    propagationMix: mix,
+    geographicSpread: { locatedPlants: located.length, countries, maxDistanceKm, boundingBox },
+    truncated,
+  };
+}

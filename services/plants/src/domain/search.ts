@@ -1,0 +1,48 @@
+import { MATCH_KINDS, type SearchType } from '@rootline/contracts';
+
+// Latin letters that Unicode does not decompose into a base letter and a mark.
+const FOLD: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
+
+/**
+ * Text as search compares it: lower case, accents and other marks removed (é → e, ß → ss), every run of
+ * characters other than letters and digits turned into one space, trimmed. "Crème Brûlée!" → "creme brulee".
+ */
+export function normaliseSearchText(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[ßæœøłđðþı]/g, (c) => FOLD[c] ?? c)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** The three normalised texts a plant is searched by. */
+export function searchTexts(p: {
+  commonName: string;
+  scientificName?: string | null;
+  city?: string | null;
+  country?: string | null;
+  ownerName: string;
+}): Record<SearchType, string> {
+  const join = (...parts: (string | null | undefined)[]) => normaliseSearchText(parts.filter(Boolean).join(' '));
+  return {
+    species: join(p.commonName, p.scientificName),
+    location: join(p.city, p.country),
+    owner: join(p.ownerName),
+  };
+}
+
+/**
+ * LIKE patterns of the relevance levels, best first: exact (the whole field equals q), prefix (the field starts
+ * with q), word (a later word starts with q), substring (q anywhere). `q` is normalised, so it holds only letters,
+ * digits and single spaces: no LIKE wildcard to escape.
+ */
+export function relevancePatterns(q: string): { exact: string; prefix: string; word: string; substring: string } {
+  return { exact: q, prefix: `${q}%`, word: `% ${q}%`, substring: `%${q}%` };
+}
+
+/** Name of a relevance rank (0 best). */
+export function matchKind(rank: number): (typeof MATCH_KINDS)[number] {
+  return MATCH_KINDS[Math.min(Math.max(rank, 0), MATCH_KINDS.length - 1)]!;
+}

@@ -1,0 +1,49 @@
+import {
+  AppError,
+  chainStatsGet,
+  NEARBY_LIMITS,
+  paginate,
+  plantNearby,
+  plantNetworkGet,
+  plantSearch,
+  SEARCH_TYPES,
+} from '@rootline/contracts';
+import { call, handle, type ServiceContext } from '@rootline/host';
+import { findNearby, networkCounts, searchPlants } from '../db/plants.repo.js';
+import { boundingBox } from '../domain/geo.js';
+import { normaliseSearchText } from '../domain/search.js';
+import { pageWindow } from './paging.js';
+
+/** How far back a grower's last registration or propagation may lie to count as active. */
+export const ACTIVE_GROWER_DAYS = 90;
+
+/** plants.plant.nearby: plants within the radius, nearest first, one page of them. */
+export const nearbyPlants = (ctx: ServiceContext) =>
+  handle(plantNearby, async (input) => {
+    const radius = input.radius ?? NEARBY_LIMITS.defaultRadiusKm;
+    const { page, limit, offset } = pageWindow(input);
+    const center = { latitude: input.lat, longitude: input.lon };
+    const { items, total } = await findNearby(ctx.db, center, radius, boundingBox(center, radius), offset, limit);
+    return { items, pagination: paginate(page, limit, total) };
+  });
+
+/** plants.plant.search: plants whose species, location or owner contains the text, most relevant first. */
+export const searchPlantsHandler = (ctx: ServiceContext) =>
+  handle(plantSearch, async (input) => {
+    const q = normaliseSearchText(input.q);
+    if (q === '') {
+      throw new AppError('VALIDATION_ERROR', 'q: must contain at least one letter or digit', { field: 'q' });
+    }
+    const { page, limit, offset } = pageWindow(input);
+    const types = input.type ? [input.type] : SEARCH_TYPES;
+    const { items, total } = await searchPlants(ctx.db, q, types, offset, limit);
+    return { items, pagination: paginate(page, limit, total) };
+  });
+
+/** plants.network.get: plant counts from the registry, length and difficulty from the ledger. */
+export const networkStats = (ctx: ServiceContext) =>
+  handle(plantNetworkGet, async (_input, caller) => {
+    const since = new Date(ctx.clock.now().getTime() - ACTIVE_GROWER_DAYS * 24 * 3600 * 1000);
+    const [counts, chain] = await Promise.all([networkCounts(ctx.db, since), call(ctx.bus, chainStatsGet, {}, caller)]);
+    return { ...counts, chainLength: chain.chainLength, difficulty: chain.difficulty };
+  });

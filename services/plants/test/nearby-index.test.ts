@@ -1,0 +1,97 @@
+import { type Database, migrateSchema, openDatabase } from '@rootline/db';
+import { createTestDatabase, type TestDatabase } from '@rootline/testing';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findNearby, nearbyQuery } from '../src/db/plants.repo.js';
+import { boundingBox, haversineKm, type Point } from '../src/domain/geo.js';
+import { service } from '../src/service.js';
+
+const ROWS = 8000;
+
+async function rowsOf<T>(database: Database, query: ReturnType<typeof sql>): Promise<T[]> {
+  const r = (await database.db.execute(query)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(r) ? r : r.rows;
+}
+
+/** Plants scattered over the Netherlands and around it, straight into the table (the ledger is not needed here). */
+async function seed(database: Database): Promise<void> {
+  await migrateSchema(database, { schema: 'plants', migrationsFolder: service.db!.migrationsFolder });
+  await database.db.execute(sql`
+    insert into plants.plants (id, common_name, latitude, longitude, owner_id, owner_name, block_index, block_hash, tx_id, registered_at)
+    select 'plt_' || lpad(g::text, 26, '0'), 'Plant ' || g, 50.5 + 3 * random(), 3 + 4 * random(), 'usr_' || (g % 50), 'Owner',
+           0, repeat('0', 64), 'tx_' || g, now()
+    from generate_series(1, ${ROWS}) g`);
+  // A few hidden plants: no location, so no band.
+  await database.db.execute(sql`
+    insert into plants.plants (id, common_name, privacy_level, owner_id, owner_name, block_index, block_hash, tx_id, registered_at)
+    select 'plt_h' || lpad(g::text, 25, '0'), 'Hidden ' || g, 'hidden', 'usr_h', 'Owner', 0, repeat('0', 64), 'tx_h' || g, now()
+    from generate_series(1, 20) g`);
+  await database.db.execute(sql`analyze plants.plants`);
+}
+
+/** What the nearby answer must be: every located plant measured, filtered, sorted, paged. */
+function bruteForce(all: { id: string; latitude: number; longitude: number }[], center: Point, radius: number) {
+  return all
+    .map((p) => ({ id: p.id, distanceKm: haversineKm(center, p) }))
+    .filter((p) => p.distanceKm <= radius)
+    .sort((a, b) => a.distanceKm - b.distanceKm || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+const CENTERS: [Point, number][] = [
+  [{ latitude: 52.09, longitude: 5.12 }, 50],
+  [{ latitude: 52.37, longitude: 4.89 }, 10],
+  [{ latitude: 51.0, longitude: 3.2 }, 120],
+  [{ latitude: 53.4, longitude: 6.9 }, 25],
+];
+
+// PGlite runs the same migrations and query: the embedded-mode HTTP test checks it against a brute-force scan too.
+describe('nearby on PostgreSQL', () => {
+  let database: Database;
+  let pg: TestDatabase | undefined;
+  let all: { id: string; latitude: number; longitude: number }[];
+
+  beforeAll(async () => {
+    pg = await createTestDatabase();
+    database = await openDatabase({ url: pg.url, dataDir: '.' });
+    await seed(database);
+    all = await rowsOf(database, sql`select id, latitude, longitude from plants.plants where latitude is not null`);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await pg?.drop();
+  });
+
+  it('reads the geo index, not the whole table', async () => {
+    const center = { latitude: 52.09, longitude: 5.12 };
+    const q = nearbyQuery(center, 50, boundingBox(center, 50), 0, 20);
+    const plan = JSON.stringify(await rowsOf(database, sql`explain (format json) ${q}`));
+    expect(plan).toContain('plants_geo_idx');
+    expect(plan).not.toMatch(/Seq Scan[^}]*"Relation Name":\s*"plants"/);
+  });
+
+  it('answers exactly what a brute-force haversine scan answers, page by page', async () => {
+    for (const [center, radius] of CENTERS) {
+      const expected = bruteForce(all, center, radius);
+      expect(expected.length).toBeGreaterThan(0);
+      for (const [offset, limit] of [
+        [0, 20],
+        [20, 20],
+        [0, 100],
+      ] as const) {
+        const got = await findNearby(database.db, center, radius, boundingBox(center, radius), offset, limit);
+        expect(got.total).toBe(expected.length);
+        expect(got.items.map((p) => p.id)).toEqual(expected.slice(offset, offset + limit).map((p) => p.id));
+        for (const [i, item] of got.items.entries()) {
+          expect(item.distanceKm).toBeCloseTo(expected[offset + i]!.distanceKm, 9);
+        }
+      }
+    }
+  });
+
+  it('never lists hidden plants and counts past the last page', async () => {
+    const center = { latitude: 52, longitude: 5 };
+    const got = await findNearby(database.db, center, 500, boundingBox(center, 500), 1_000_000, 20);
+    expect(got.items).toEqual([]);
+    expect(got.total).toBe(ROWS);
+  });
+});
