@@ -1,4 +1,5 @@
 export { type MigrateOptions, migrateSchema } from './migrate.js';
 export { type OpenDatabaseOptions, openDatabase } from './open.js';
 export { createOutbox, type Outbox, type OutboxOptions, type OutboxTable, outboxTable } from './outbox.js';
+export { prepared } from './prepared.js';
 export type * from './types.js';

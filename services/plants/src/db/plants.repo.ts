@@ -7,7 +7,7 @@ import type {
   SearchHit,
   SearchType,
 } from '@rootline/contracts';
-import type { Db } from '@rootline/db';
+import { type Db, prepared } from '@rootline/db';
 import {
   and,
   asc,
@@ -71,8 +71,17 @@ function toPlant(r: PlantRecord): Plant {
 }
 
 /** The plant in its public shape, or undefined. */
+/** The plant in its public shape, or undefined. Runs on every read, so it is a prepared statement. */
 export async function findPlant(db: Db, id: string): Promise<Plant | undefined> {
-  const [r] = await db.select().from(plants).where(eq(plants.id, id)).limit(1);
+  const byId = prepared(db, 'plants_plant_by_id', (d) =>
+    d
+      .select()
+      .from(plants)
+      .where(eq(plants.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare('plants_plant_by_id'),
+  );
+  const [r] = await byId.execute({ id });
   return r ? toPlant(r) : undefined;
 }
 

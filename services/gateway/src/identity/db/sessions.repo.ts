@@ -1,4 +1,4 @@
-import type { Db } from '@rootline/db';
+import { type Db, prepared } from '@rootline/db';
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { sessions, users } from './schema.js';
 import type { UserRow } from './users.repo.js';
@@ -11,13 +11,20 @@ export async function insertSession(db: Db, row: typeof sessions.$inferInsert): 
 }
 
 /** A session that is neither revoked nor expired, with its account; null otherwise. */
+// Every authenticated request runs this lookup, so it is a prepared statement (no query building, no re-planning).
 export async function findLiveSession(db: Db, id: string): Promise<{ session: SessionRow; user: UserRow } | null> {
-  const [row] = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, id), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)))
-    .limit(1);
+  const live = prepared(db, 'identity_live_session', (d) =>
+    d
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(
+        and(eq(sessions.id, sql.placeholder('id')), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)),
+      )
+      .limit(1)
+      .prepare('identity_live_session'),
+  );
+  const [row] = await live.execute({ id });
   return row ?? null;
 }
 
