@@ -25,6 +25,7 @@ import { DOCS_PREFIX, docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { plantRoutes } from './routes/plants.js';
+import { requestValidatorCompiler } from './validation.js';
 
 /** What the gateway is built from: one typed object, the same in tests and in production. */
 export interface GatewayContext {
@@ -72,14 +73,13 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     schemaErrorFormatter: formatValidationError,
-    // Unknown body fields are refused, not silently dropped: a misspelt optional field is a caller's bug.
-    ajv: { customOptions: { removeAdditional: false } },
     // Errors Fastify raises before routing (a malformed URL) get the envelope too.
     frameworkErrors: (err, _req, reply) => {
       sendError(err, reply);
     },
   });
 
+  app.setValidatorCompiler(requestValidatorCompiler());
   // Bodies are JSON only; anything else is refused as an unsupported content type.
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler((err, _req, reply) => sendError(err, reply));

@@ -107,6 +107,15 @@ describe('failure envelope', () => {
     expect(unknown.json().error.message).toBe('body/colour is not an accepted property');
   });
 
+  it('refuses a body value of the wrong type instead of converting it', async () => {
+    const res = await register({ ...plantInput(), commonName: 42 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toBe('body/commonName must be string');
+    const lat = await register(plantInput({ location: { latitude: '52.3' as unknown as number, longitude: 4.89 } }));
+    expect(lat.statusCode).toBe(400);
+    expect(lat.json().error.message).toBe('body/location/latitude must be number');
+  });
+
   it('rejects a path parameter that is not a plant id', async () => {
     const res = await app.inject({ url: '/api/plants/not-an-id', headers: await bus.bearer() });
     expect(res.statusCode).toBe(400);
