@@ -108,6 +108,9 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
       name: opts.name,
       maxReconnectAttempts: -1,
       reconnectTimeWait: RECONNECT_WAIT_MS,
+      // Async stack traces make nats.js build an Error on every request just in case it fails; measured at
+      // tens of microseconds per request, on the hot path of every API call.
+      noAsyncTraces: true,
     });
   } catch (err) {
     throw new Error(`cannot reach NATS at ${opts.url}: ${(err as Error).message}`, { cause: err });

@@ -140,7 +140,13 @@ export function toEndpoint(h: Handler, log: Logger): Endpoint {
     subject: h.def.subject,
     handler: async (payload, headers): Promise<BusReply<unknown>> => {
       const call = headersToContext(headers, () => newId('req'));
-      const reqLog = log.child({ requestId: call.requestId, subject: h.def.subject });
+      // The request's logger is built on first use: most requests log nothing, and a pino child costs a
+      // serialisation of its bindings.
+      let reqLog: Logger | undefined;
+      const logOf = () => {
+        reqLog ??= log.child({ requestId: call.requestId, subject: h.def.subject });
+        return reqLog;
+      };
       if (!check.Check(payload)) {
         const first = check.Errors(payload).First();
         const where = first?.path ? first.path.replace(/^\//, '').replaceAll('/', '.') : 'input';
@@ -150,11 +156,12 @@ export function toEndpoint(h: Handler, log: Logger): Endpoint {
         };
       }
       try {
-        const data = await h.fn(payload, { ...call, log: reqLog });
+        const context = Object.defineProperty({ ...call }, 'log', { get: logOf, enumerable: true }) as HandlerContext;
+        const data = await h.fn(payload, context);
         return { ok: true, data };
       } catch (err) {
         if (isAppError(err)) return { ok: false, error: (err as AppError).toBody() };
-        reqLog.error({ err }, 'handler failed');
+        logOf().error({ err }, 'handler failed');
         return { ok: false, error: { code: 'INTERNAL', message: 'Internal error' } };
       }
     },

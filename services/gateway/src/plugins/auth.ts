@@ -193,7 +193,8 @@ export const authPlugin = fp<AuthOptions>(
       secret: opts.jwtSecret,
       sign: { algorithm: 'HS256' },
       // Pinning the algorithm rejects `alg: none` and tokens signed with any other algorithm.
-      verify: { algorithms: ['HS256'] },
+      // The cache remembers verified tokens (bounded, honouring exp), so a client's repeated token is checked once.
+      verify: { algorithms: ['HS256'], cache: true },
     });
     await app.register(fastifyCookie);
     app.decorateRequest('actor', null);
