@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isAppError } from '@rootline/contracts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Bus, DeliveredEvent, EventMessage, Headers } from './types.js';
 
 /** What a bus implementation gives the contract suite: fresh connections to one shared broker or server. */
@@ -209,6 +209,34 @@ export function busContractSuite(name: string, setup: () => Promise<BusTestEnv>)
         const { err, ms } = await failure(client.request(subject, {}, { timeoutMs: 2_000 }));
         expect(isAppError(err) && err.code).toBe('UNAVAILABLE');
         expect(ms).toBeLessThan(500);
+      });
+    });
+
+    describe('broadcast', () => {
+      it('reaches every listener on every connection, each with its own copy of the payload', async () => {
+        const t = tag();
+        const [a, b, sender] = [await connect(), await connect(), await connect()];
+        const gotA: unknown[] = [];
+        const gotB: unknown[] = [];
+        await a.listen(`sig.${t}.session.revoked`, (p) => gotA.push(p));
+        await b.listen(`sig.${t}.session.revoked`, (p) => gotB.push(p));
+        await sender.broadcast(`sig.${t}.session.revoked`, { sessionId: 'ses_1', at: new Date(0) });
+        await vi.waitFor(() => expect(gotA.length + gotB.length).toBe(2), { timeout: 2000, interval: 5 });
+        expect(gotA).toEqual([{ sessionId: 'ses_1', at: '1970-01-01T00:00:00.000Z' }]);
+        expect(gotB).toEqual(gotA);
+      });
+
+      it('stops delivering to a listener once its subscription stops', async () => {
+        const t = tag();
+        const [listener, sender] = [await connect(), await connect()];
+        const got: unknown[] = [];
+        const sub = await listener.listen(`sig.${t}.cache.dropped`, (p) => got.push(p));
+        await sender.broadcast(`sig.${t}.cache.dropped`, 1);
+        await vi.waitFor(() => expect(got).toEqual([1]), { timeout: 2000, interval: 5 });
+        await sub.stop();
+        await sender.broadcast(`sig.${t}.cache.dropped`, 2);
+        await new Promise((r) => setTimeout(r, 100));
+        expect(got).toEqual([1]);
       });
     });
 

@@ -89,6 +89,8 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}): MemoryBroker
   /** Event id → publish time; insertion order is time order, so expiry trims from the front. */
   const seenIds = new Map<string, number>();
   const durables = new Map<string, Durable>();
+  /** Listeners of broadcast signals, by connection, so closing a connection removes its own. */
+  const listeners = new Set<{ subject: string; handler: (payload: unknown) => void }>();
 
   class Durable {
     readonly consumers: Consumer[] = [];
@@ -374,6 +376,37 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}): MemoryBroker
               subscriptions.delete(subscription);
             })();
             return stopped;
+          },
+        };
+        subscriptions.add(subscription);
+        return subscription;
+      },
+
+      async broadcast(subject: string, payload: unknown): Promise<void> {
+        open();
+        const body = encodeJson(payload);
+        for (const l of [...listeners]) {
+          if (!subjectMatches(l.subject, subject)) continue;
+          // Delivered on a later turn, each listener with its own decoded copy, as from a NATS subscription.
+          setImmediate(() => {
+            if (!listeners.has(l)) return;
+            try {
+              l.handler(decodeJson(body));
+            } catch (err) {
+              log.error(`bus ${name}: listener of ${subject} failed`, err);
+            }
+          });
+        }
+      },
+
+      async listen(subject: string, handler: (payload: unknown) => void): Promise<Subscription> {
+        open();
+        const listener = { subject, handler };
+        listeners.add(listener);
+        const subscription: Subscription = {
+          async stop() {
+            listeners.delete(listener);
+            subscriptions.delete(subscription);
           },
         };
         subscriptions.add(subscription);

@@ -154,6 +154,7 @@ describe('nats bus', () => {
     });
     const until2 = Date.now() + 5_000;
     while (!early.includes(`evt_${t}_2`) && Date.now() < until2) await sleep(10);
-    expect(early).toStrictEqual([`evt_${t}`, `evt_${t}_2`]);
+    // At least once: the first event's acknowledgement may have died with the server, so it can come again.
+    expect([...new Set(early)]).toStrictEqual([`evt_${t}`, `evt_${t}_2`]);
   });
 });

@@ -373,6 +373,32 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
       return subscription;
     },
 
+    async broadcast(subject: string, payload: unknown): Promise<void> {
+      nc.publish(subject, encodeJson(payload));
+      // A round trip: once it returns, the server has passed the signal on to every listener it knows.
+      await nc.flush();
+    },
+
+    async listen(subject: string, handler: (payload: unknown) => void): Promise<Subscription> {
+      const sub = nc.subscribe(subject, {
+        callback: (err, msg) => {
+          if (err) return;
+          try {
+            handler(decodeJson(msg.data));
+          } catch (e) {
+            log.error(`bus ${opts.name}: listener of ${subject} failed`, e);
+          }
+        },
+      });
+      // The subscription is known to the server before this resolves, so no later broadcast is missed.
+      await nc.flush();
+      return {
+        async stop() {
+          if (!sub.isClosed()) sub.unsubscribe();
+        },
+      };
+    },
+
     async discover(timeoutMs = DISCOVER_WAIT_MS): Promise<DiscoveredService[]> {
       const client = nc.services.client({ strategy: RequestStrategy.Timer, maxWait: timeoutMs });
       const found: DiscoveredService[] = [];

@@ -82,6 +82,14 @@ export interface Bus {
   publish(event: EventMessage): Promise<void>;
   /** Starts a durable consumer with explicit acknowledgement and redelivery. */
   consume(opts: ConsumeOptions): Promise<Subscription>;
+  /**
+   * Sends a signal to every instance listening on the subject right now: no queue group, nothing stored,
+   * no acknowledgement. For news every replica must hear at once and may safely miss while it is down
+   * (e.g. "drop this session from your cache": a replica that starts later starts with an empty cache).
+   */
+  broadcast(subject: string, payload: unknown): Promise<void>;
+  /** Receives every signal broadcast on the subject while the subscription lasts. */
+  listen(subject: string, handler: (payload: unknown) => void): Promise<Subscription>;
   /** Lists running service instances (NATS: `$SRV.PING`). */
   discover(timeoutMs?: number): Promise<DiscoveredService[]>;
   /** Drains subscriptions and closes the connection. */

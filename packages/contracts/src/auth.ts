@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Timestamp } from './common.js';
-import { defineEvent } from './define.js';
+import { defineEvent, defineSignal } from './define.js';
 import { PermissionSchema, RoleSchema } from './roles.js';
 
 export const UserId = PrefixedId('usr', 'User identifier');
@@ -185,4 +185,16 @@ export const userRoleChanged = defineEvent({
     previousRole: RoleSchema,
     changedBy: Type.String(),
   }),
+});
+
+/**
+ * Sessions to forget at once on every gateway replica: one session (sign-out) or all of an account's
+ * (password reset, role change). Replicas cache live sessions; this keeps revocation immediate everywhere.
+ */
+export const sessionsChanged = defineSignal({
+  subject: 'sig.gateway.sessions.changed',
+  payload: Type.Union([
+    Type.Object({ sessionId: Type.String() }, { additionalProperties: false }),
+    Type.Object({ userId: Type.String() }, { additionalProperties: false }),
+  ]),
 });

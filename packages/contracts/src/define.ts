@@ -47,3 +47,23 @@ export function defineEvent<P extends TSchema>(def: { subject: string; payload: 
   }
   return Object.freeze({ ...def });
 }
+
+const SIGNAL_SUBJECT = /^sig\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*$/;
+
+/**
+ * A broadcast signal: reaches every instance listening at that moment, is not stored and not acknowledged.
+ * For news every replica must act on at once, such as dropping a cached entry.
+ */
+export interface SignalDef<P extends TSchema = TSchema> {
+  /** `sig.<service>.<entity>.<past-tense>` */
+  readonly subject: string;
+  readonly payload: P;
+}
+
+/** Declares a broadcast signal. */
+export function defineSignal<P extends TSchema>(def: { subject: string; payload: P }): SignalDef<P> {
+  if (!SIGNAL_SUBJECT.test(def.subject)) {
+    throw new Error(`signal "${def.subject}" is not sig.<service>.<entity>.<past-tense>`);
+  }
+  return Object.freeze({ ...def });
+}

@@ -131,7 +131,8 @@ describe.each(DRIVERS)('outbox on %s', (driver) => {
         `${driver} commit→publish ms: median ${latencies[10]?.toFixed(2)}, max ${latencies[19]?.toFixed(2)}`,
       );
     }
-    expect(latencies[19]).toBeLessThan(250);
+    // Far below the 60 s poll of this relay: only the commit notification can explain it.
+    expect(latencies[19]).toBeLessThan(1_000);
 
     const event = published.find((e) => e.id === warmUp);
     expect(event).toEqual({

@@ -25,6 +25,12 @@ export const GatewayConfig = withBase({
   /** How new password hashes are made; hashes of either scheme always verify and are upgraded on sign-in. */
   PASSWORD_HASH: Type.Union([Type.Literal('bcrypt'), Type.Literal('argon2id')], { default: 'bcrypt' }),
   /** bcrypt cost: the spec's 12. Lower only in tests (each step halves the time). */
+  SESSION_CACHE_MS: Type.Integer({
+    default: 10_000,
+    minimum: 0,
+    maximum: 300_000,
+    description: 'How long a replica remembers a live session (0: check the database on every request)',
+  }),
   BCRYPT_COST: Type.Integer({ default: 12, minimum: 4, maximum: 15 }),
   ARGON2_MEMORY_KIB: Type.Integer({ default: 19_456, minimum: 1024, maximum: 1_048_576 }),
   ARGON2_TIME_COST: Type.Integer({ default: 2, minimum: 1, maximum: 10 }),

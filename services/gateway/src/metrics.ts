@@ -78,6 +78,8 @@ export function instrumentBus(bus: Bus, duration: GatewayMetrics['busDuration'])
     serve: (service, endpoints) => bus.serve(service, endpoints),
     publish: (event) => bus.publish(event),
     consume: (opts) => bus.consume(opts),
+    broadcast: (subject, payload) => bus.broadcast(subject, payload),
+    listen: (subject, handler) => bus.listen(subject, handler),
     discover: (timeoutMs) => bus.discover(timeoutMs),
     close: () => bus.close(),
   };

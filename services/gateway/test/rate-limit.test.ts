@@ -29,13 +29,15 @@ describe('rate limiting', () => {
   it('sends X-RateLimit-Limit, -Remaining and a Reset that is a Unix time in seconds within the minute', async () => {
     const before = Math.floor(Date.now() / 1000);
     const res = await hit();
+    // Bounded by the time after the answer too: the first request may take over a second on a loaded machine.
+    const after = Math.ceil(Date.now() / 1000);
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-ratelimit-limit']).toBe(String(LIMIT));
     expect(res.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 1));
     const reset = Number(res.headers['x-ratelimit-reset']);
     expect(Number.isInteger(reset)).toBe(true);
-    expect(reset).toBeGreaterThan(before);
-    expect(reset).toBeLessThanOrEqual(before + 61);
+    expect(reset).toBeGreaterThanOrEqual(before + 60);
+    expect(reset).toBeLessThanOrEqual(after + 60);
   });
 
   it('answers the request over the limit with 429 RATE_LIMITED in the envelope and Retry-After', async () => {

@@ -191,6 +191,7 @@ export function createAccounts(deps: IdentityDeps) {
         );
         return row;
       });
+      await deps.announceSessionChange({ userId: user.id });
       return userView(user);
     },
 
@@ -219,6 +220,8 @@ export function createAccounts(deps: IdentityDeps) {
         );
         return updated;
       });
+      // Sessions carry the account's role: every replica must read it afresh.
+      await deps.announceSessionChange({ userId });
       return userView(row);
     },
 

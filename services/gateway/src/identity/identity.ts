@@ -1,4 +1,5 @@
-import type { Bus } from '@rootline/bus';
+import type { Bus, Subscription } from '@rootline/bus';
+import { sessionsChanged } from '@rootline/contracts';
 import { createOutbox, type Database } from '@rootline/db';
 import type { Logger } from '@rootline/host';
 import type { GatewayConfig } from '../config.js';
@@ -7,11 +8,13 @@ import { createAccounts } from './accounts.js';
 import { createApiTokens } from './api-tokens.js';
 import { migrateIdentity } from './db/migrate.js';
 import { outbox as identityOutbox } from './db/schema.js';
+import type { IdentityDeps, SessionChange } from './deps.js';
 import { deriveKey } from './domain/secrets.js';
 import { createOAuthFlow } from './oauth/flow.js';
 import { configuredProviders } from './oauth/providers.js';
 import { createPasswords, hashParams } from './passwords.js';
-import { createSessions } from './sessions.js';
+import { createSessionCache } from './session-cache.js';
+import { createSessions, type LiveSession } from './sessions.js';
 import { createAuthThrottle } from './throttle.js';
 
 export interface IdentityOptions {
@@ -52,9 +55,24 @@ export function createIdentity(opts: IdentityOptions) {
     // Published rows go at the next prune: the events carry one-time link tokens, kept no longer than needed.
     retentionMs: 0,
   });
-  const deps = { db: database.db, outbox, passwords: createPasswords(hashParams(config)) };
+  const cache = createSessionCache<LiveSession>({ ttlMs: config.SESSION_CACHE_MS, max: 100_000 });
+  const forget = (change: SessionChange) =>
+    'sessionId' in change ? cache.dropSession(change.sessionId) : cache.dropUser(change.userId);
+  let listening: Subscription | undefined;
+  const deps: IdentityDeps = {
+    db: database.db,
+    outbox,
+    passwords: createPasswords(hashParams(config)),
+    async announceSessionChange(change) {
+      forget(change);
+      // Other replicas hear it at once; if the bus is down they forget the session when their cache expires.
+      await bus.broadcast(sessionsChanged.subject, change).catch((err: unknown) => {
+        log.warn({ err }, 'could not tell other gateway replicas about a session change');
+      });
+    },
+  };
   const accounts = createAccounts(deps);
-  const sessions = createSessions(deps);
+  const sessions = createSessions(deps, cache);
   const background = new Set<Promise<void>>();
 
   return {
@@ -88,10 +106,12 @@ export function createIdentity(opts: IdentityOptions) {
         });
         log.info({ email: config.ADMIN_EMAIL, outcome }, 'first ADMIN from ADMIN_EMAIL');
       }
+      listening = await bus.listen(sessionsChanged.subject, (change) => forget(change as SessionChange));
       outbox.start();
     },
 
     async stop(): Promise<void> {
+      await listening?.stop();
       await Promise.all(background);
       await outbox.stop();
     },

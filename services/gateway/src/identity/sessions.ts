@@ -3,6 +3,7 @@ import { findLiveSession, insertSession, revokeSession, type SessionRow } from '
 import { findUserByEmail, setPasswordHash, type UserRow } from './db/users.repo.js';
 import type { IdentityDeps } from './deps.js';
 import { normalizeEmail } from './domain/email.js';
+import type { SessionCache } from './session-cache.js';
 
 /** One message for an unknown address and a wrong password, so the answer tells nothing about accounts. */
 export const BAD_CREDENTIALS = 'Email or password is incorrect';
@@ -10,8 +11,10 @@ export const BAD_CREDENTIALS = 'Email or password is incorrect';
 /** How a session was started. */
 export type SessionMethod = 'password' | 'github' | 'google';
 
+export type LiveSession = { session: SessionRow; user: UserRow };
+
 /** Sessions: password sign-in, starting, resolving and ending sessions. */
-export function createSessions(deps: IdentityDeps) {
+export function createSessions(deps: IdentityDeps, cache: SessionCache<LiveSession>) {
   const { db } = deps;
 
   return {
@@ -40,14 +43,24 @@ export function createSessions(deps: IdentityDeps) {
     },
 
     /** The live session with this id, if it belongs to `userId` (the token's subject); null otherwise. */
-    async resolve(sessionId: string, userId: string): Promise<{ session: SessionRow; user: UserRow } | null> {
-      const found = await findLiveSession(db, sessionId);
+    async resolve(sessionId: string, userId: string): Promise<LiveSession | null> {
+      let found = cache.get(sessionId) ?? null;
+      if (!found) {
+        found = await findLiveSession(db, sessionId);
+        // A cached session still ends at its own expiry, whatever the cache's time to live.
+        if (found && found.session.expiresAt.getTime() > Date.now()) cache.set(sessionId, found.user.id, found);
+      } else if (found.session.expiresAt.getTime() <= Date.now()) {
+        cache.dropSession(sessionId);
+        return null;
+      }
       return found && found.user.id === userId ? found : null;
     },
 
     /** Ends a session at once: its token and cookie stop working on the next request. */
     async end(sessionId: string, userId: string): Promise<void> {
-      if (!(await revokeSession(db, sessionId, userId))) throw new AppError('UNAUTHORIZED', 'The session has ended');
+      const ended = await revokeSession(db, sessionId, userId);
+      await deps.announceSessionChange({ sessionId });
+      if (!ended) throw new AppError('UNAUTHORIZED', 'The session has ended');
     },
   };
 }
