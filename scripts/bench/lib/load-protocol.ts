@@ -1,0 +1,32 @@
+/** What the load worker is asked to do. */
+export interface LoadOptions {
+  /** Origin of the server, e.g. `http://127.0.0.1:3000`. */
+  url: string;
+  /** Request paths; each connection sends them in turn. */
+  paths: string[];
+  headers: Record<string, string>;
+  connections: number;
+  durationSeconds: number;
+  /** Load sent first and not counted, so that connections, caches and JIT are warm. */
+  warmupSeconds: number;
+}
+
+/** What a measured run gave. Latencies in milliseconds. */
+export interface LoadResult {
+  durationSeconds: number;
+  /** Completed requests, any status. */
+  requests: number;
+  requestsPerSecond: number;
+  latency: { mean: number; p50: number; p90: number; p99: number; max: number };
+  /** Connection errors and timeouts. */
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodes: Record<string, number>;
+}
+
+/** Messages from the load worker to its parent. */
+export type LoadMessage =
+  | { type: 'measuring' }
+  | { type: 'result'; result: LoadResult }
+  | { type: 'failed'; message: string };

@@ -1,0 +1,35 @@
+// The minimal pipeline's front: a bare Fastify server, no plugins, no logger. GET /plants/:id is one NATS
+// request; the reply is wrapped in the same envelope the platform answers with. It is the floor the
+// platform's gateway is compared against.
+import Fastify from 'fastify';
+import { connect } from 'nats';
+import { MINIMAL_PLANT_SUBJECT, requiredEnv } from './protocol.js';
+
+const nc = await connect({ servers: requiredEnv('NATS_URL'), name: 'bench-minimal-gateway' });
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const OPEN_BRACE = 0x7b;
+const app = Fastify();
+
+app.get<{ Params: { id: string } }>('/plants/:id', async (req, reply) => {
+  const msg = await nc.request(MINIMAL_PLANT_SUBJECT, encoder.encode(req.params.id), { timeout: 5000 });
+  reply.type('application/json');
+  if (msg.data.length === 0) {
+    reply.code(404);
+    return '{"success":false,"data":null,"error":{"code":"NOT_FOUND","message":"Plant not found"}}';
+  }
+  if (msg.data[0] !== OPEN_BRACE) {
+    reply.code(500);
+    return '{"success":false,"data":null,"error":{"code":"INTERNAL","message":"Internal error"}}';
+  }
+  return `{"success":true,"data":${decoder.decode(msg.data)},"error":null}`;
+});
+
+await app.listen({ port: Number(requiredEnv('PORT')), host: '127.0.0.1' });
+
+process.once('SIGTERM', () => {
+  void app
+    .close()
+    .then(() => nc.drain())
+    .finally(() => process.exit(0));
+});
