@@ -1,6 +1,7 @@
 import type { Db } from '@rootline/db';
 import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Block, Transaction } from '../domain/block.js';
+import { transactionRowsJson } from './mempool.repo.js';
 import { blocks, transactions } from './schema.js';
 
 /** A stored block: its header, proof of work and number of transactions. */
@@ -94,15 +95,7 @@ export async function insertBlock(db: Db, block: Block, txs: readonly Transactio
     txTotal: sql`coalesce((select ${blocks.txTotal} from ${blocks} where ${blocks.index} = ${block.index - 1}), 0) + ${txs.length}`,
   });
   if (txs.length === 0) return;
-  const rows = JSON.stringify(
-    txs.map((t) => ({
-      id: t.id,
-      type: t.type,
-      payload: t.payload,
-      payload_hash: t.payloadHash,
-      timestamp: t.timestamp,
-    })),
-  );
+  const rows = transactionRowsJson(txs);
   await db.execute(sql`
     insert into ${transactions} (id, block_index, position, type, payload, payload_hash, timestamp)
     select e.v->>'id', ${block.index}, (e.n - 1)::int, e.v->>'type', e.v->>'payload', e.v->>'payload_hash',

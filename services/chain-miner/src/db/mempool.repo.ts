@@ -4,12 +4,11 @@ import type { Transaction } from '../domain/block.js';
 import { mempool } from './schema.js';
 
 /**
- * Adds accepted transactions to the shared mempool in one statement. The rows travel as one JSON parameter:
- * a batch of any size costs one bind and one parse, where a VALUES list costs five parameters per row.
+ * Transactions as one JSON array of rows (snake_case columns), for inserts that send a batch as a single
+ * parameter: one bind and one parse whatever the batch size, where a VALUES list costs five parameters per row.
  */
-export async function addPending(db: Db, txs: readonly Transaction[]): Promise<void> {
-  if (txs.length === 0) return;
-  const rows = JSON.stringify(
+export function transactionRowsJson(txs: readonly Transaction[]): string {
+  return JSON.stringify(
     txs.map((t) => ({
       id: t.id,
       type: t.type,
@@ -18,6 +17,15 @@ export async function addPending(db: Db, txs: readonly Transaction[]): Promise<v
       timestamp: t.timestamp,
     })),
   );
+}
+
+/**
+ * Adds accepted transactions to the shared mempool in one statement. The rows travel as one JSON parameter:
+ * a batch of any size costs one bind and one parse, where a VALUES list costs five parameters per row.
+ */
+export async function addPending(db: Db, txs: readonly Transaction[]): Promise<void> {
+  if (txs.length === 0) return;
+  const rows = transactionRowsJson(txs);
   // Ordered by position in the batch, so `seq` keeps the order of arrival.
   await db.execute(sql`
     insert into ${mempool} (id, type, payload, payload_hash, timestamp)
