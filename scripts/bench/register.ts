@@ -5,11 +5,10 @@ import { createNatsBus } from '@rootline/bus';
 import { chainTxSubmit, newId } from '@rootline/contracts';
 import { call } from '@rootline/host';
 import { api, freePort, plantInput, TEST_JWT_SECRET } from '@rootline/testing';
-import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { type ClusterHandle, startCluster } from '../src/cluster-host.js';
 import { startBenchInfra } from './lib/infra.js';
-import type { LoadResult } from './lib/load.js';
+import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, pct, type Table, textTable } from './lib/markdown.js';
 import { type CpuGroup, CpuMeter, type CpuUsage, findPids } from './lib/proc-cpu.js';
 import { type ProfileSummary, profilerEnv, readProfile, summariseProfile, toggleProfiler } from './lib/profile.js';
@@ -33,7 +32,7 @@ const ROLE = {
   other: 'other platform services',
   nats: 'nats-server',
   postgres: 'PostgreSQL backends',
-  load: 'load generator (autocannon, in the benchmark process)',
+  load: 'load generator (autocannon, in a process of its own)',
 } as const;
 
 /** What the ledger did during the measured window, read from its tables. */
@@ -46,49 +45,6 @@ interface LedgerFigures {
   /** Hashes searched by the appender (and helpers) during the window. */
   hashes: number;
   difficulty: number;
-}
-
-/** One autocannon run from this process; `onStart` runs when the connections are up and the clock runs. */
-function fire(url: string, token: string, durationSeconds: number, onStart?: () => void): Promise<autocannon.Result> {
-  const requests = Array.from({ length: BODIES }, () => ({
-    method: 'POST',
-    path: '/api/plants/register',
-    body: JSON.stringify(plantInput()),
-  }));
-  return new Promise((resolve, reject) => {
-    const tracker = autocannon(
-      {
-        url,
-        connections: CONNECTIONS,
-        pipelining: 1,
-        duration: durationSeconds,
-        timeout: 10,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        requests,
-      },
-      (err, result) => (err ? reject(err) : resolve(result)),
-    );
-    if (onStart) tracker.once('start', onStart);
-  });
-}
-
-function summarise(r: autocannon.Result): LoadResult {
-  return {
-    durationSeconds: r.duration,
-    requests: r.requests.total,
-    requestsPerSecond: r.requests.average,
-    latency: {
-      mean: r.latency.average,
-      p50: r.latency.p50,
-      p90: r.latency.p90,
-      p99: r.latency.p99,
-      max: r.latency.max,
-    },
-    errors: r.errors,
-    timeouts: r.timeouts,
-    non2xx: r.non2xx,
-    statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count])),
-  };
 }
 
 async function ledgerMark(sql: postgres.Sql): Promise<{ tip: number; hashes: number }> {
@@ -153,6 +109,7 @@ async function measure(ctx: BenchContext, cluster: ClusterHandle, infra: Infra, 
   const gateway = pid('gateway');
   const plants = pid('plants');
   const miners = [...cluster.processes.entries()].filter(([n]) => n.startsWith('chain-miner')).map(([, p]) => p.pid!);
+  let loadPid: number | undefined;
   const groups: CpuGroup[] = [
     { name: ROLE.gateway, pids: () => [gateway] },
     { name: ROLE.plants, pids: () => [plants] },
@@ -166,7 +123,7 @@ async function measure(ctx: BenchContext, cluster: ClusterHandle, infra: Infra, 
     },
     { name: ROLE.nats, pids: infra.natsPids },
     { name: ROLE.postgres, pids: infra.pgPids },
-    { name: ROLE.load, pids: () => [process.pid] },
+    { name: ROLE.load, pids: () => (loadPid ? [loadPid] : []) },
   ];
   const profiled = settings.profile
     ? [
@@ -178,25 +135,48 @@ async function measure(ctx: BenchContext, cluster: ClusterHandle, infra: Infra, 
 
   const sql = postgres(infra.databaseUrl, { max: 1, onnotice: () => {} });
   try {
-    if (settings.warmupSeconds > 0) {
-      ctx.log(`  warm-up ${settings.warmupSeconds} s (${CONNECTIONS} connections)`);
-      await fire(cluster.url, token, settings.warmupSeconds);
-    }
-    ctx.log(`  measuring ${settings.durationSeconds} s`);
+    ctx.log(
+      `  ${settings.warmupSeconds} s warm-up, then ${settings.durationSeconds} s measured (${CONNECTIONS} connections)`,
+    );
     const meter = new CpuMeter(groups);
     let started = 0;
+    let windowSeconds = 0;
+    let cpu: CpuUsage | undefined;
     let before = { tip: -1, hashes: 0 };
-    const result = await fire(cluster.url, token, settings.durationSeconds, () => {
-      started = performance.now();
-      meter.start();
-      for (const p of profiled) toggleProfiler(p.pid);
-      void ledgerMark(sql).then((m) => {
-        before = m;
-      });
-    });
-    const cpu = meter.stop();
-    const windowSeconds = (performance.now() - started) / 1000;
-    for (const p of profiled) toggleProfiler(p.pid);
+    const requests = Array.from({ length: BODIES }, () => ({
+      method: 'POST',
+      path: '/api/plants/register',
+      body: JSON.stringify(plantInput()),
+    }));
+    const load = await runLoad(
+      ctx.scope,
+      {
+        url: cluster.url,
+        paths: [],
+        requests,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        connections: CONNECTIONS,
+        durationSeconds: settings.durationSeconds,
+        warmupSeconds: settings.warmupSeconds,
+      },
+      {
+        onMeasureStart(pid) {
+          loadPid = pid;
+          started = performance.now();
+          meter.start();
+          for (const p of profiled) toggleProfiler(p.pid);
+          void ledgerMark(sql).then((m) => {
+            before = m;
+          });
+        },
+        onMeasureEnd() {
+          cpu = meter.stop();
+          windowSeconds = (performance.now() - started) / 1000;
+          for (const p of profiled) toggleProfiler(p.pid);
+        },
+      },
+    );
+    if (!cpu) throw new Error('the measured window was not observed');
     const after = await ledgerMark(sql);
     const ledger = await ledgerFigures(sql, before, after);
     const profiles = await Promise.all(
@@ -212,7 +192,7 @@ async function measure(ctx: BenchContext, cluster: ClusterHandle, infra: Infra, 
         ),
       })),
     );
-    return { load: summarise(result), windowSeconds, cpu, ledger, profiles };
+    return { load, windowSeconds, cpu, ledger, profiles };
   } finally {
     await sql.end();
   }
@@ -395,7 +375,7 @@ function report(m: Measured, alone: LedgerOnly): { text: string; markdown: strin
       'chain-miner, the gateway) on a private nats-server and a fresh PostgreSQL database. `CHAIN_DIFFICULTY`, ' +
       '`CHAIN_BATCH_DELAY_MS` and `CHAIN_MAX_BLOCK_TX` at their defaults; rate limits raised so that none refuses ' +
       'a request (the limiters still run). The requests carry an ADMIN session token and cycle through ' +
-      `${BODIES} distinct plant bodies. Load from autocannon in the benchmark process.`,
+      `${BODIES} distinct plant bodies. Load from autocannon in a process of its own.`,
     '',
     markdownTable(results),
     '',

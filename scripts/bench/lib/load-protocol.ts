@@ -2,8 +2,10 @@
 export interface LoadOptions {
   /** Origin of the server, e.g. `http://127.0.0.1:3000`. */
   url: string;
-  /** Request paths; each connection sends them in turn. */
+  /** Request paths (GET); each connection sends them in turn. */
   paths: string[];
+  /** Full requests instead of `paths`, e.g. POSTs with bodies; each connection sends them in turn. */
+  requests?: { method: string; path: string; body?: string }[];
   headers: Record<string, string>;
   connections: number;
   durationSeconds: number;

@@ -21,7 +21,7 @@ function fire(opts: LoadOptions, durationSeconds: number, onStart?: () => void):
         duration: durationSeconds,
         timeout: 10,
         headers: opts.headers,
-        requests: opts.paths.map((path) => ({ method: 'GET', path })),
+        requests: opts.requests ?? opts.paths.map((path) => ({ method: 'GET', path })),
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     );

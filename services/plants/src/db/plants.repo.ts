@@ -24,7 +24,7 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, PgDialect } from 'drizzle-orm/pg-core';
 import type { LinkPlant } from '../domain/anomalies.js';
 import { EARTH_RADIUS_KM, type GeoBox, type Point, RAD } from '../domain/geo.js';
 import type { LineagePlant } from '../domain/lineage.js';
@@ -204,17 +204,29 @@ const PLANT_COLUMNS = sql.raw(
     .join(', '),
 );
 
+/** A number bound as a float8 parameter; never written into the text, so the text stays the same from call to call. */
+function float8(v: number): SQL {
+  if (!Number.isFinite(v)) throw new Error(`not a finite number: ${v}`);
+  return sql`${v}::float8`;
+}
+
+/** A whole number bound as a bigint parameter (an offset can be far past 2³¹). */
+function int8(v: number): SQL {
+  if (!Number.isSafeInteger(Math.trunc(v))) throw new Error(`not a safe integer: ${v}`);
+  return sql`${Math.trunc(v)}::bigint`;
+}
+
 /**
  * The haversine distance from `center` to a row's stored point, written term for term as `haversineKm` computes
- * it (constants computed in JavaScript and sent as float8), so both agree on every result.
+ * it (the centre's terms computed in JavaScript and bound as float8), so both agree on every result.
  */
 function distanceFrom(center: Point): SQL {
   const p1 = center.latitude * RAD;
   const l1 = center.longitude * RAD;
   const k = (v: number) => sql.raw(`(${v})::float8`);
-  const sLat = sql`sin((latitude * ${k(RAD)} - ${k(p1)}) / 2)`;
-  const sLon = sql`sin((longitude * ${k(RAD)} - ${k(l1)}) / 2)`;
-  return sql`(${k(2 * EARTH_RADIUS_KM)} * asin(least(1::float8, sqrt(${sLat} * ${sLat} + ${k(Math.cos(p1))} * cos(latitude * ${k(RAD)}) * ${sLon} * ${sLon}))))`;
+  const sLat = sql`sin((latitude * ${k(RAD)} - ${float8(p1)}) / 2)`;
+  const sLon = sql`sin((longitude * ${k(RAD)} - ${float8(l1)}) / 2)`;
+  return sql`(${k(2 * EARTH_RADIUS_KM)} * asin(least(1::float8, sqrt(${sLat} * ${sLat} + ${float8(Math.cos(p1))} * cos(latitude * ${k(RAD)}) * ${sLon} * ${sLon}))))`;
 }
 
 /**
@@ -222,33 +234,52 @@ function distanceFrom(center: Point): SQL {
  * with the count of all of them (a page past the end gives one row with the count and no plant). Only the latitude
  * bands of the bounding box are read from the geo index, each as one longitude range with the latitude checked
  * inside the index, as an index-only scan; the exact haversine then decides, and only the page's rows are read
- * from the table. Hidden plants have no band and are never read. Numbers are written into the text (they are
- * all computed here, never taken from the caller as text), which keeps building the query cheap.
+ * from the table. Hidden plants have no band and are never read. Every number (and the band array) is a bound
+ * parameter, so the text is one of two (one or two longitude ranges): postgres.js prepares each text once per
+ * connection and PostgreSQL can reuse its plan instead of planning every call.
  */
 export function nearbyQuery(center: Point, radiusKm: number, box: GeoBox, offset: number, limit: number): SQL {
-  const num = (v: number) => {
-    if (!Number.isFinite(v)) throw new Error(`not a finite number: ${v}`);
-    return sql.raw(`(${v})::float8`);
-  };
   const lon = sql.join(
-    box.lonRanges.map(([west, east]) => sql`longitude between ${num(west)} and ${num(east)}`),
+    box.lonRanges.map(([west, east]) => sql`longitude between ${float8(west)} and ${float8(east)}`),
     sql` or `,
   );
-  const bands = sql.raw(`'{${box.bands.map((b) => Math.trunc(b)).join(',')}}'::integer[]`);
+  for (const b of box.bands) if (!Number.isFinite(b)) throw new Error(`not a finite number: ${b}`);
+  const bands = sql`${`{${box.bands.map((b) => Math.trunc(b)).join(',')}}`}::integer[]`;
   return sql`with within as (
       select id, distance_km from (
         select id, ${distanceFrom(center)} as distance_km from "plants"."plants"
-        where geo_band = any(${bands}) and (${lon}) and latitude between ${num(box.minLat)} and ${num(box.maxLat)}
-      ) c where distance_km <= ${num(radiusKm)}
+        where geo_band = any(${bands}) and (${lon}) and latitude between ${float8(box.minLat)} and ${float8(box.maxLat)}
+      ) c where distance_km <= ${float8(radiusKm)}
     ), page as (
       select id, distance_km from within order by distance_km, id
-      limit ${sql.raw(String(Math.trunc(limit)))} offset ${sql.raw(String(Math.trunc(offset)))}
+      limit ${int8(limit)} offset ${int8(offset)}
     )
     select t.total, page.distance_km as "distanceKm", ${PLANT_COLUMNS}
     from (select count(*)::int as total from within) t
     left join page on true
     left join "plants"."plants" p on p.id = page.id
     order by page.distance_km, page.id`;
+}
+
+const pgDialect = new PgDialect();
+
+/** The part of postgres.js this file uses: `unsafe` with its `prepare` option. */
+interface PostgresJsClient {
+  unsafe(text: string, params: unknown[], options: { prepare: boolean }): PromiseLike<unknown[]>;
+}
+
+/**
+ * Rows of a raw query run as a named prepared statement on PostgreSQL. Drizzle's `execute` (and its `.prepare()`)
+ * reaches postgres.js through `unsafe`, which prepares nothing: every call is parsed and planned afresh, and a call
+ * with parameters costs an extra round trip to describe them. Asking `unsafe` to prepare makes postgres.js keep one
+ * statement per text on each connection, so PostgreSQL can reuse its plan; that is why this goes to `$client`
+ * directly, and only for a query whose text is fixed and whose values are all parameters. PGlite runs it as before.
+ */
+async function preparedRowsOf<T>(db: Db, query: SQL): Promise<T[]> {
+  const client = (db as { $client?: unknown }).$client as Partial<PostgresJsClient> | undefined;
+  if (typeof client?.unsafe !== 'function') return rowsOf<T>(db, query);
+  const { sql: text, params } = pgDialect.sqlToQuery(query);
+  return [...((await client.unsafe(text, params, { prepare: true })) as T[])];
 }
 
 /** One page of the plants within `radiusKm` of `center` (see `nearbyQuery`) and how many there are in all. */
@@ -260,7 +291,7 @@ export async function findNearby(
   offset: number,
   limit: number,
 ): Promise<{ items: NearbyPlant[]; total: number }> {
-  const rows = await rowsOf<PlantRecord & { total: number; distanceKm: number | null }>(
+  const rows = await preparedRowsOf<PlantRecord & { total: number; distanceKm: number | null }>(
     db,
     nearbyQuery(center, radiusKm, box, offset, limit),
   );
