@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { api, freePort, mintToken, plantInput, TEST_JWT_SECRET } from '@rootline/testing';
 import { type ClusterHandle, startCluster } from '../src/cluster-host.js';
@@ -8,7 +5,7 @@ import { spawnTs } from './lib/child.js';
 import { startBenchInfra } from './lib/infra.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, pct, type Table, textTable } from './lib/markdown.js';
-import { type CpuGroup, CpuMeter, type CpuUsage, findPids } from './lib/proc-cpu.js';
+import { type CpuGroup, CpuMeter, type CpuUsage } from './lib/proc-cpu.js';
 import { type ProfileSummary, profilerEnv, readProfile, summariseProfile, toggleProfiler } from './lib/profile.js';
 import { sleep } from './lib/scope.js';
 import type { BenchContext, Benchmark, BenchReport, BenchSettings } from './lib/types.js';
@@ -558,18 +555,9 @@ export const getPlant: Benchmark = {
   title: 'GET /api/plants/{plantId}: platform vs minimal pipeline',
   timeLimitSeconds: (s) => 420 + 2 * s.rounds * (s.warmupSeconds + s.durationSeconds + 10),
   async run(ctx) {
-    const { scope, settings } = ctx;
-    const { nats, db } = await startBenchInfra(ctx);
-    const profileDir = await mkdtemp(join(tmpdir(), 'rootline-bench-'));
-    scope.defer(() => rm(profileDir, { recursive: true, force: true }));
-    const shared: Infra = {
-      natsUrl: nats.url,
-      databaseUrl: db.url,
-      natsPids: () => findPids((cmd) => cmd.includes('nats-server') && cmd.includes(` -p ${nats.port} `)),
-      // Backends are titled `postgres: <cluster>: <user> <database> <client> <state>`.
-      pgPids: () => findPids((cmd) => cmd.startsWith('postgres: ') && cmd.includes(` ${db.name} `)),
-      profileDir,
-    };
+    const { settings } = ctx;
+    const { nats, db, natsPids, pgPids, profileDir } = await startBenchInfra(ctx);
+    const shared: Infra = { natsUrl: nats.url, databaseUrl: db.url, natsPids, pgPids, profileDir };
 
     const { pipeline: platform, ids, token } = await startPlatform(ctx, shared);
     const headers = { authorization: `Bearer ${token}` };

@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createNatsBus } from '@rootline/bus';
 import { chainTxSubmit, newId } from '@rootline/contracts';
 import { call } from '@rootline/host';
@@ -10,7 +7,7 @@ import { type ClusterHandle, startCluster } from '../src/cluster-host.js';
 import { startBenchInfra } from './lib/infra.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, pct, type Table, textTable } from './lib/markdown.js';
-import { type CpuGroup, CpuMeter, type CpuUsage, findPids } from './lib/proc-cpu.js';
+import { type CpuGroup, CpuMeter, type CpuUsage } from './lib/proc-cpu.js';
 import { type ProfileSummary, profilerEnv, readProfile, summariseProfile, toggleProfiler } from './lib/profile.js';
 import { sleep } from './lib/scope.js';
 import type { BenchContext, Benchmark } from './lib/types.js';
@@ -439,15 +436,8 @@ export const register: Benchmark = {
   timeLimitSeconds: (s) => 300 + s.warmupSeconds + 2 * s.durationSeconds,
   async run(ctx) {
     const { scope, settings } = ctx;
-    const { nats, db } = await startBenchInfra(ctx);
-    const profileDir = await mkdtemp(join(tmpdir(), 'rootline-bench-'));
-    scope.defer(() => rm(profileDir, { recursive: true, force: true }));
-    const infra: Infra = {
-      natsUrl: nats.url,
-      databaseUrl: db.url,
-      natsPids: () => findPids((cmd) => cmd.includes('nats-server') && cmd.includes(` -p ${nats.port} `)),
-      pgPids: () => findPids((cmd) => cmd.startsWith('postgres: ') && cmd.includes(` ${db.name} `)),
-    };
+    const { nats, db, natsPids, pgPids, profileDir } = await startBenchInfra(ctx);
+    const infra: Infra = { natsUrl: nats.url, databaseUrl: db.url, natsPids, pgPids };
 
     ctx.log('starting the cluster (one process per service, and the gateway)');
     const cluster = await startCluster({

@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
 import {
   api,
   createTestDatabase,
   freePort,
+  leafHashOf,
   type NatsServerHandle,
   plantInput,
+  rootFromProof,
   startNatsServer,
   TEST_JWT_SECRET,
   type TestDatabase,
@@ -13,33 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClusterHandle, startCluster } from '../src/cluster-host.js';
 
 const ADMIN = { email: 'ledger-admin@example.org', password: 'a long and unguessable ledger test passphrase' };
-const sha256 = (...parts: (string | Buffer)[]) => {
-  const h = createHash('sha256');
-  for (const p of parts) h.update(p);
-  return h.digest();
-};
-
-/** RFC 9162 §2.1.3.2, as an auditor would write it from docs/ledger.md. */
-function rootFromProof(index: number, size: number, leafHash: Buffer, path: Buffer[]): string | undefined {
-  let fn = index;
-  let sn = size - 1;
-  let r = leafHash;
-  for (const p of path) {
-    if (sn === 0) return undefined;
-    if (fn % 2 === 1 || fn === sn) {
-      r = sha256(Buffer.from([1]), p, r);
-      while (fn % 2 === 0 && fn !== 0) {
-        fn >>= 1;
-        sn >>= 1;
-      }
-    } else {
-      r = sha256(Buffer.from([1]), r, p);
-    }
-    fn >>= 1;
-    sn >>= 1;
-  }
-  return sn === 0 ? r.toString('hex') : undefined;
-}
 
 interface Acknowledged {
   id: string;
@@ -146,7 +120,7 @@ describe('ledger scale-out: two chain-miner processes, the appender killed under
       expect(plant.body.data.block.hash).toBe(ack.blockHash);
       const proof = (await api(cluster.url, `/api/chain/transactions/${plant.body.data.block.txId}/proof`)).body.data;
       expect(proof.blockHash, ack.id).toBe(ack.blockHash);
-      const leafHash = sha256(Buffer.from([0]), Buffer.from(proof.leaf, 'utf8'));
+      const leafHash = leafHashOf(proof.leaf);
       const path = proof.auditPath.map((h: string) => Buffer.from(h, 'hex'));
       expect(rootFromProof(proof.leafIndex, proof.treeSize, leafHash, path), ack.id).toBe(proof.merkleRoot);
     }

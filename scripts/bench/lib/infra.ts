@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   createTestDatabase,
   type NatsServerHandle,
@@ -6,13 +9,25 @@ import {
   testAdminUrl,
 } from '@rootline/testing';
 import { canConnect } from '../../src/cluster-host.js';
+import { findPids } from './proc-cpu.js';
 import type { BenchContext } from './types.js';
+
+export interface BenchInfra {
+  nats: NatsServerHandle;
+  db: TestDatabase;
+  /** The pids of this benchmark's nats-server. */
+  natsPids: () => number[];
+  /** The pids of the PostgreSQL backends serving this benchmark's database. */
+  pgPids: () => number[];
+  /** A temporary directory for CPU profiles, removed with the scope. */
+  profileDir: string;
+}
 
 /**
  * What a benchmark runs against: a private nats-server and a fresh PostgreSQL database on the server of
- * TEST_DATABASE_URL, both removed when the benchmark's scope closes, whatever way it ends.
+ * TEST_DATABASE_URL, with finders of their processes and a profile directory, all removed when the benchmark's scope closes, whatever way it ends.
  */
-export async function startBenchInfra(ctx: BenchContext): Promise<{ nats: NatsServerHandle; db: TestDatabase }> {
+export async function startBenchInfra(ctx: BenchContext): Promise<BenchInfra> {
   const admin = new URL(testAdminUrl());
   if (!(await canConnect(admin.hostname, Number(admin.port || 5432)))) {
     throw new Error(`PostgreSQL is unreachable at ${admin.host} (TEST_DATABASE_URL)`);
@@ -22,5 +37,14 @@ export async function startBenchInfra(ctx: BenchContext): Promise<{ nats: NatsSe
   ctx.scope.defer(() => nats.stop());
   const db = await createTestDatabase('rl_bench');
   ctx.scope.defer(() => db.drop());
-  return { nats, db };
+  const profileDir = await mkdtemp(join(tmpdir(), 'rootline-bench-'));
+  ctx.scope.defer(() => rm(profileDir, { recursive: true, force: true }));
+  return {
+    nats,
+    db,
+    natsPids: () => findPids((cmd) => cmd.includes('nats-server') && cmd.includes(` -p ${nats.port} `)),
+    // Backends are titled `postgres: <cluster>: <user> <database> <client> <state>`.
+    pgPids: () => findPids((cmd) => cmd.startsWith('postgres: ') && cmd.includes(` ${db.name} `)),
+    profileDir,
+  };
 }

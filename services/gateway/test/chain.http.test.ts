@@ -1,47 +1,9 @@
-import { createHash } from 'node:crypto';
 import { service as chainMiner } from '@rootline/chain-miner';
 import { service as plants } from '@rootline/plants';
-import { plantInput } from '@rootline/testing';
+import { blockHeaderHash, leafHashOf, plantInput, rootFromProof, sha256 } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from './platform.js';
-
-// An outsider's verifier, written from docs/ledger.md only: SHA-256 over the documented bytes.
-const sha256 = (...parts: (string | Buffer)[]) => {
-  const h = createHash('sha256');
-  for (const p of parts) h.update(p);
-  return h.digest();
-};
-const headerHash = (b: {
-  index: number;
-  timestamp: string;
-  previousHash: string;
-  merkleRoot: string;
-  difficulty: number;
-  nonce: number;
-}) => sha256(`${b.index}|${b.timestamp}|${b.previousHash}|${b.merkleRoot}|${b.difficulty}|${b.nonce}`).toString('hex');
-
-/** RFC 9162 §2.1.3.2: the root an audit path leads to. */
-function rootFromProof(index: number, size: number, leafHash: Buffer, path: Buffer[]): string | undefined {
-  let fn = index;
-  let sn = size - 1;
-  let r = leafHash;
-  for (const p of path) {
-    if (sn === 0) return undefined;
-    if (fn % 2 === 1 || fn === sn) {
-      r = sha256(Buffer.from([1]), p, r);
-      while (fn % 2 === 0 && fn !== 0) {
-        fn >>= 1;
-        sn >>= 1;
-      }
-    } else {
-      r = sha256(Buffer.from([1]), r, p);
-    }
-    fn >>= 1;
-    sn >>= 1;
-  }
-  return sn === 0 ? r.toString('hex') : undefined;
-}
 
 const UNKNOWN_HASH = 'ab'.repeat(32);
 
@@ -77,7 +39,7 @@ describe('the ledger over HTTP on NATS and PostgreSQL', () => {
     const res = await p.http('GET', `/api/chain/blocks/${blockHash}`);
     expect(res.status).toBe(200);
     const block = res.body.data;
-    expect(headerHash(block)).toBe(blockHash);
+    expect(blockHeaderHash(block)).toBe(blockHash);
     expect(block.hash.startsWith('00')).toBe(true); // 8 leading zero bits
     const tx = block.transactions.find((t: { id: string }) => t.id === txId);
     expect(tx).toMatchObject({ type: 'plant.register' });
@@ -106,7 +68,7 @@ describe('the ledger over HTTP on NATS and PostgreSQL', () => {
       const proof = res.body.data;
       expect(proof).toMatchObject({ txId, blockHash });
       expect(proof.leaf.split('|')).toHaveLength(4);
-      const leafHash = sha256(Buffer.from([0]), Buffer.from(proof.leaf, 'utf8'));
+      const leafHash = leafHashOf(proof.leaf);
       expect(leafHash.toString('hex')).toBe(proof.leafHash);
       const path = proof.auditPath.map((h: string) => Buffer.from(h, 'hex'));
       expect(rootFromProof(proof.leafIndex, proof.treeSize, leafHash, path)).toBe(proof.merkleRoot);
