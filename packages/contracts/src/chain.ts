@@ -30,6 +30,38 @@ export const chainTxSubmit = defineSubject({
   summary: 'Submit a ledger transaction and wait for its block',
 });
 
+/** Most transactions one `chain.tx.submit-batch` request may carry. */
+export const TX_BATCH_MAX = 1000;
+
+/** One transaction's outcome in a batch: its receipt, or why it is certainly not recorded. */
+export const TxBatchResult = Type.Union([
+  Type.Object({ ok: Type.Literal(true), receipt: TxReceipt }),
+  Type.Object({
+    ok: Type.Literal(false),
+    error: Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+      details: Type.Optional(Type.Unknown({ description: 'As a single submission would carry them, e.g. `recorded`' })),
+    }),
+  }),
+]);
+export type TxBatchResult = Static<typeof TxBatchResult>;
+
+/**
+ * Submit several transactions in one message (a service recording many writes at once). Each is handled as
+ * `chain.tx.submit` would handle it alone; the reply comes once every one is settled, with one result per
+ * transaction in request order: a receipt, or the error a single submission would have got (its details say
+ * whether the transaction is certainly not recorded). The transactions may land in different blocks.
+ */
+export const chainTxSubmitBatch = defineSubject({
+  subject: 'chain.tx.submit-batch',
+  request: Type.Object({
+    transactions: Type.Array(chainTxSubmit.request, { minItems: 1, maxItems: TX_BATCH_MAX }),
+  }),
+  reply: Type.Object({ results: Type.Array(TxBatchResult) }),
+  summary: 'Submit several ledger transactions and wait for their blocks',
+});
+
 /** A transaction as stored in its block: the exact strings that are hashed. */
 export const LedgerTransaction = Type.Object({
   id: Type.String({ description: 'Transaction id (`tx_…`)' }),

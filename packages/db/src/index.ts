@@ -1,5 +1,13 @@
 export { type MigrateOptions, migrateSchema } from './migrate.js';
 export { type OpenDatabaseOptions, openDatabase } from './open.js';
-export { createOutbox, type Outbox, type OutboxOptions, type OutboxTable, outboxTable } from './outbox.js';
+export {
+  createOutbox,
+  type Outbox,
+  type OutboxOptions,
+  type OutboxTable,
+  outboxTable,
+  type PendingEvent,
+  pendingEvent,
+} from './outbox.js';
 export { prepared } from './prepared.js';
 export type * from './types.js';

@@ -47,6 +47,18 @@ export interface OutboxOptions {
   retentionMs?: number;
 }
 
+/** One event for `enqueueMany`. */
+export interface PendingEvent<E extends EventDef = EventDef> {
+  def: E;
+  payload: PayloadOf<E>;
+  ctx: CallContext;
+}
+
+/** An event for `enqueueMany`, with its payload checked against its declaration. */
+export function pendingEvent<E extends EventDef>(def: E, payload: PayloadOf<E>, ctx: CallContext): PendingEvent {
+  return { def, payload, ctx };
+}
+
 /** A transactional outbox and its relay. */
 export interface Outbox {
   /**
@@ -54,6 +66,11 @@ export interface Outbox {
    * commits. Returns the event id. The relay publishes it after the commit.
    */
   enqueue<E extends EventDef>(tx: Db, def: E, payload: PayloadOf<E>, ctx: CallContext): Promise<string>;
+  /**
+   * Records several events in the caller's transaction with one INSERT and one notification (a batch of
+   * writes committed together). Returns their ids in order; relays publish them in that order.
+   */
+  enqueueMany(tx: Db, events: readonly PendingEvent[]): Promise<string[]>;
   /** Starts the relay (idempotent). Rows left by a previous process are published at once. */
   start(): void;
   /**
@@ -215,14 +232,28 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     }
   }
 
+  async function enqueueMany(tx: Db, events: readonly PendingEvent[]): Promise<string[]> {
+    if (events.length === 0) return [];
+    const rows = events.map((e) => ({
+      id: newId('evt'),
+      subject: e.def.subject,
+      payload: e.payload,
+      headers: contextToHeaders(e.ctx),
+    }));
+    // One statement: identity values follow the order of the rows, so `seq` keeps the order given.
+    await tx.insert(table).values(rows);
+    // Delivered only if and when the transaction commits, to every listening relay.
+    await tx.execute(sql`select pg_notify(${channel}, '')`);
+    return rows.map((r) => r.id);
+  }
+
   return {
     async enqueue(tx, def, payload, ctx) {
-      const id = newId('evt');
-      await tx.insert(table).values({ id, subject: def.subject, payload, headers: contextToHeaders(ctx) });
-      // Delivered only if and when the transaction commits, to every listening relay.
-      await tx.execute(sql`select pg_notify(${channel}, '')`);
-      return id;
+      const [id] = await enqueueMany(tx, [{ def, payload, ctx }]);
+      return id!;
     },
+
+    enqueueMany,
 
     start() {
       if (started) return;

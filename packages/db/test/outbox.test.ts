@@ -3,7 +3,7 @@ import type { EventMessage } from '@rootline/bus';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrateSchema } from '../src/migrate.js';
-import { createOutbox, type Outbox, type OutboxOptions } from '../src/outbox.js';
+import { createOutbox, type Outbox, type OutboxOptions, pendingEvent } from '../src/outbox.js';
 import type { Database } from '../src/types.js';
 import { outbox, widgets } from './fixtures/schema.js';
 import {
@@ -103,6 +103,35 @@ describe.each(DRIVERS)('outbox on %s', (driver) => {
     expect(await database.db.select().from(widgets)).toEqual([]);
     expect(await outboxRows()).toEqual([]);
     expect(await box.backlog()).toBe(0);
+  });
+
+  it('records a batch of events with one call, in order, each with its own context, and publishes them in order', async () => {
+    const { box, published } = recordingOutbox({ pollMs: 60_000 });
+    box.start();
+    const other = { ...callContext, requestId: 'req_other', actor: undefined };
+    const ids = await database.db.transaction(async (tx) => {
+      await tx.insert(widgets).values([
+        { id: 'b1', name: 'one' },
+        { id: 'b2', name: 'two' },
+        { id: 'b3', name: 'three' },
+      ]);
+      return box.enqueueMany(tx, [
+        pendingEvent(widgetCreated, { id: 'b1', name: 'one' }, callContext),
+        pendingEvent(widgetCreated, { id: 'b2', name: 'two' }, other),
+        pendingEvent(widgetCreated, { id: 'b3', name: 'three' }, callContext),
+      ]);
+    });
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(3);
+    const rows = await outboxRows();
+    expect(rows.map((r) => r.id)).toEqual(ids);
+    expect(rows.map((r) => (r.payload as { id: string }).id)).toEqual(['b1', 'b2', 'b3']);
+    expect(rows[1]?.headers['x-request-id']).toBe('req_other');
+    expect(rows[1]?.headers['x-actor']).toBeUndefined();
+    expect(rows[0]?.headers['x-actor']).toBe(JSON.stringify(callContext.actor));
+    // One notification for the whole batch still wakes the relay.
+    await vi.waitFor(() => expect(published.map((e) => e.id)).toEqual(ids), { timeout: 2_000, interval: 5 });
+    expect(await box.enqueueMany(database.db, [])).toEqual([]);
   });
 
   it('publishes committed events promptly on NOTIFY, with id, subject, payload and headers intact', async () => {

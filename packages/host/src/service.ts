@@ -127,6 +127,9 @@ const noOutbox: Outbox = {
   enqueue: async () => {
     throw new Error('this service declares no outbox');
   },
+  enqueueMany: async () => {
+    throw new Error('this service declares no outbox');
+  },
   start: () => {},
   stop: async () => {},
   flush: async () => 0,

@@ -25,6 +25,11 @@ export interface AppenderOptions {
   maxBlockTx: number;
   /** How long the appender waits after a wake-up for more transactions to share the block. */
   batchDelayMs: number;
+  /**
+   * Under load, the shortest time between the assembly of two blocks, unless `maxBlockTx` transactions are
+   * already queued; a lone submitter does not wait for it (see `intervalLeft`).
+   */
+  blockIntervalMs: number;
   /** Lifetime of the appender lease; each block commit renews it. */
   leaseMs: number;
 }
@@ -42,6 +47,40 @@ const HELPER_ACTIVE_MS = 5000;
 const RETRY_MS = 200;
 /** Longest idle wait between mempool checks, in case a wake-up was missed. */
 const IDLE_POLL_MS = 500;
+
+/** What the appender knows when it is about to assemble a block. */
+export interface NextBlock {
+  /** It waited for work: nothing arrived while the previous block was mined. */
+  idle: boolean;
+  /** Transactions in the previous block it assembled (0 before the first). */
+  previousSize: number;
+  /** Time since it assembled the previous block (ms; Infinity before the first). */
+  sinceAssembledMs: number;
+  /** Transactions queued in this instance (those in the mempool table are not counted). */
+  queued: number;
+}
+
+/**
+ * How long the next block still waits for the block interval (ms).
+ *
+ * Each block costs about 2^difficulty hashes whatever its size, so the block rate bounds the proof of work per
+ * second. Under load the next block is therefore assembled no sooner than `blockIntervalMs` after the previous
+ * one: fewer, larger blocks leave the CPU to the rest of the platform, and throughput comes from block size. A
+ * full block goes at once, since waiting could not make it larger.
+ *
+ * A lone submitter (e.g. one client registering one plant after the other) never waits: the appender was idle
+ * and the previous block held at most one transaction, so its block goes after the batching delay alone.
+ * Anything else is load: transactions arrived while the previous block was mined, or the previous block
+ * answered several submitters at once. The latter matters because such submitters come back together a round
+ * trip after their block was stored, when the appender already looks idle: judged on idleness alone, clients
+ * that each wait for their answer would get a block every few milliseconds however many they are.
+ */
+export function intervalLeft(next: NextBlock, options: Pick<AppenderOptions, 'blockIntervalMs' | 'maxBlockTx'>) {
+  const lone = next.idle && next.previousSize <= 1;
+  if (lone || next.queued >= options.maxBlockTx) return 0;
+  // Never more than the interval itself, whatever the clock did.
+  return Math.min(options.blockIntervalMs, Math.max(0, options.blockIntervalMs - next.sinceAssembledMs));
+}
 
 /** Thrown inside a block's transaction when the lease is no longer ours: the block must not be stored. */
 class LeaseLost extends Error {}
@@ -109,6 +148,12 @@ export async function startAppending(deps: {
   let tableDirty = true;
   let tableCheckedAt = 0;
   let wakeUp: (() => void) | undefined;
+  /** When (performance.now()) the previous block was assembled from queue and table; none yet: long ago. */
+  let assembledAt = Number.NEGATIVE_INFINITY;
+  /** Transactions in that block. */
+  let assembledSize = 0;
+  /** Ends the block-interval wait early: a full block is queued, or the appender stops. */
+  let endPause: (() => void) | undefined;
   const jobWatchers = new Set<() => void>();
   const helpers = new Map<string, number>();
   let helperHashes = 0;
@@ -255,6 +300,26 @@ export async function startAppending(deps: {
     wakeUp = undefined;
   }
 
+  /** Waits for what is left of the block interval (see `intervalLeft`), or less when `endPause` is called. */
+  async function pauseForInterval(idle: boolean): Promise<void> {
+    const next = {
+      idle,
+      previousSize: assembledSize,
+      sinceAssembledMs: performance.now() - assembledAt,
+      queued: queue.length,
+    };
+    const left = intervalLeft(next, options);
+    if (left <= 0 || stopping) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, left);
+      endPause = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    endPause = undefined;
+  }
+
   /** Transactions for the next block: the table's first (excluding a block still being stored), then the queue. */
   async function take(excluding: Mined | undefined): Promise<{ fromTable: Transaction[]; fromQueue: Transaction[] }> {
     let fromTable: Transaction[] = [];
@@ -307,14 +372,20 @@ export async function startAppending(deps: {
           continue;
         }
         // The batching delay applies after an idle wait only: under load the queue fills while a block is mined.
+        // Then, unless this is a lone submitter, the block interval since the previous block (see intervalLeft).
         const idle = !signalled;
         await waitForWork();
         if (stopping) break;
         if (idle && options.batchDelayMs > 0) await new Promise((r) => setTimeout(r, options.batchDelayMs));
-        signalled = false;
+        await pauseForInterval(idle);
+        if (stopping) break;
         const { fromTable, fromQueue } = await take(storing?.mined);
+        // A transaction accepted while the table was read is in this block: only what is left over is news (else
+        // the next block would count as one under load, and wait for the interval).
+        signalled = tableDirty || queue.length > 0;
         if (fromTable.length + fromQueue.length === 0) continue;
-        if (tableDirty || queue.length > 0) signalled = true;
+        assembledAt = performance.now();
+        assembledSize = fromTable.length + fromQueue.length;
         const mined = await mineOn(storing?.mined.block ?? tip, fromTable, fromQueue);
         if (!mined) {
           queue = [...fromQueue, ...queue];
@@ -411,6 +482,7 @@ export async function startAppending(deps: {
       queue.push(tx);
       signalled = true;
       wakeUp?.();
+      if (queue.length >= options.maxBlockTx) endPause?.();
     },
     withdraw(ids) {
       const out = new Set(ids);
@@ -445,6 +517,7 @@ export async function startAppending(deps: {
       job?.settleRemote({ status: 'aborted' });
       jobChanged();
       wakeUp?.();
+      endPause?.();
       await loop;
       await served.stop();
     },

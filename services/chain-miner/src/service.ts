@@ -4,7 +4,7 @@ import { type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { outbox } from './db/schema.js';
 import { getBlock, verifyLedger, verifyOneBlock } from './handlers/blocks.js';
-import { getStats, getTxProof, submitTx } from './handlers/tx.js';
+import { getStats, getTxProof, submitTx, submitTxBatch } from './handlers/tx.js';
 import { createMiner } from './miner.js';
 
 const ChainConfig = withBase({
@@ -16,6 +16,14 @@ const ChainConfig = withBase({
   }),
   CHAIN_MAX_BLOCK_TX: Type.Integer({ minimum: 1, maximum: 10_000, default: 1000 }),
   CHAIN_BATCH_DELAY_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 2 }),
+  CHAIN_BLOCK_INTERVAL_MS: Type.Integer({
+    minimum: 0,
+    maximum: 10_000,
+    default: 150,
+    description:
+      'Under load, the shortest time between two blocks unless a full block (CHAIN_MAX_BLOCK_TX) is waiting; ' +
+      'bounds the proof-of-work cost per second. A lone submitter does not wait for it; 0 turns it off',
+  }),
   CHAIN_MINER_THREADS: Type.Integer({
     minimum: 0,
     maximum: 256,
@@ -49,6 +57,12 @@ export const service: ServiceModule<typeof ChainConfig> = {
   config: ChainConfig,
   db: { schema: 'chain', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox },
   async create(ctx) {
+    if (ctx.config.CHAIN_BLOCK_INTERVAL_MS >= ctx.config.CHAIN_CONFIRM_TIMEOUT_MS) {
+      ctx.log.warn(
+        { interval: ctx.config.CHAIN_BLOCK_INTERVAL_MS, confirmTimeout: ctx.config.CHAIN_CONFIRM_TIMEOUT_MS },
+        'CHAIN_BLOCK_INTERVAL_MS is not below CHAIN_CONFIRM_TIMEOUT_MS: under load, submissions may be withdrawn before their block',
+      );
+    }
     const miner = createMiner({
       bus: ctx.bus,
       db: ctx.db,
@@ -61,6 +75,7 @@ export const service: ServiceModule<typeof ChainConfig> = {
         difficulty: ctx.config.CHAIN_DIFFICULTY,
         maxBlockTx: ctx.config.CHAIN_MAX_BLOCK_TX,
         batchDelayMs: ctx.config.CHAIN_BATCH_DELAY_MS,
+        blockIntervalMs: ctx.config.CHAIN_BLOCK_INTERVAL_MS,
         threads: ctx.config.CHAIN_MINER_THREADS || availableParallelism(),
         nice: ctx.config.CHAIN_MINER_NICE,
         leaseMs: ctx.config.CHAIN_LEASE_MS,
@@ -72,6 +87,7 @@ export const service: ServiceModule<typeof ChainConfig> = {
     return {
       handlers: [
         submitTx(miner),
+        submitTxBatch(miner),
         getStats(ctx.db, ctx.config.CHAIN_DIFFICULTY),
         getTxProof(ctx.db),
         getBlock(ctx.db),

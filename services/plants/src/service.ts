@@ -13,6 +13,7 @@ import {
 } from './handlers/lineage-agent.js';
 import { clonePlant, getPlant, registerAnonymousPlant, registerPlant } from './handlers/plant.js';
 import { createLineageAgentRunner } from './lineage-agent.js';
+import { createRecorder } from './recorder.js';
 
 const PlantsConfig = withBase({
   LINEAGE_AGENT_INTERVAL_SECONDS: Type.Number({
@@ -45,11 +46,12 @@ export const service: ServiceModule<typeof PlantsConfig> = {
       intervalMs,
       pollMs: ctx.config.LINEAGE_AGENT_POLL_MS,
     });
+    const recorder = createRecorder({ db: ctx.db, bus: ctx.bus, outbox: ctx.outbox, log: ctx.log });
     return {
       handlers: [
-        registerPlant(ctx),
-        registerAnonymousPlant(ctx),
-        clonePlant(ctx),
+        registerPlant(ctx, recorder),
+        registerAnonymousPlant(ctx, recorder),
+        clonePlant(ctx, recorder),
         getPlant(ctx),
         getLineage(ctx),
         nearbyPlants(ctx),

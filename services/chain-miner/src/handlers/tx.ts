@@ -1,4 +1,11 @@
-import { chainStatsGet, chainTxProof, chainTxSubmit } from '@rootline/contracts';
+import {
+  chainStatsGet,
+  chainTxProof,
+  chainTxSubmit,
+  chainTxSubmitBatch,
+  isAppError,
+  type TxBatchResult,
+} from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import { handle, notFound } from '@rootline/host';
 import { findBlockByIndex, findTip, findTransaction, listTransactions } from '../db/chain.repo.js';
@@ -9,6 +16,26 @@ import type { Miner } from '../miner.js';
 
 /** chain.tx.submit: queue a transaction and answer once its block is mined and stored. */
 export const submitTx = (miner: Miner) => handle(chainTxSubmit, (input) => miner.submit(input.type, input.payload));
+
+/**
+ * chain.tx.submit-batch: each transaction is submitted exactly as `chain.tx.submit` would submit it (so it shares
+ * blocks with every other submission); the reply waits for all of them, one result each, in request order. One
+ * failed transaction does not fail the others: its result carries the error instead of a receipt.
+ */
+export const submitTxBatch = (miner: Miner) =>
+  handle(chainTxSubmitBatch, async ({ transactions }, call) => {
+    const settled = await Promise.allSettled(transactions.map((t) => miner.submit(t.type, t.payload)));
+    const results = settled.map((s, position): TxBatchResult => {
+      if (s.status === 'fulfilled') return { ok: true, receipt: s.value };
+      if (isAppError(s.reason)) {
+        const { code, message, details } = s.reason;
+        return { ok: false, error: { code, message, ...(details === undefined ? {} : { details }) } };
+      }
+      call.log.error({ err: s.reason, position }, 'batch transaction failed');
+      return { ok: false, error: { code: 'CHAIN_ERROR', message: 'The ledger could not record the transaction' } };
+    });
+    return { results };
+  });
 
 /** chain.tx.proof: the RFC 6962 audit path of a transaction in its block. */
 export const getTxProof = (db: Db) =>

@@ -34,12 +34,16 @@ import { anonymousOwners, plants } from './schema.js';
 export type PlantRow = typeof plants.$inferInsert;
 type PlantRecord = typeof plants.$inferSelect;
 
-export async function insertPlant(db: Db, row: PlantRow): Promise<void> {
-  await db.insert(plants).values(row);
+export type AnonymousOwnerRow = typeof anonymousOwners.$inferInsert;
+
+/** Inserts plants with one statement. */
+export async function insertPlants(db: Db, rows: readonly PlantRow[]): Promise<void> {
+  if (rows.length > 0) await db.insert(plants).values([...rows]);
 }
 
-export async function insertAnonymousOwner(db: Db, row: typeof anonymousOwners.$inferInsert): Promise<void> {
-  await db.insert(anonymousOwners).values(row);
+/** Inserts anonymous owners with one statement. */
+export async function insertAnonymousOwners(db: Db, rows: readonly AnonymousOwnerRow[]): Promise<void> {
+  if (rows.length > 0) await db.insert(anonymousOwners).values([...rows]);
 }
 
 function toLocation(r: PlantRecord): Location | null {

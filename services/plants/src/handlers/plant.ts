@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
   AppError,
-  chainTxSubmit,
-  isAppError,
   type Location,
   newId,
   type Owner,
@@ -15,14 +13,14 @@ import {
   plantRegisterAnonymous,
   plantRegistered,
   type RegistrationResult,
-  type TxReceipt,
 } from '@rootline/contracts';
-import type { Db } from '@rootline/db';
-import { call, type HandlerContext, handle, notFound, type ServiceContext } from '@rootline/host';
-import { findParent, findPlant, insertAnonymousOwner, insertPlant } from '../db/plants.repo.js';
+import { pendingEvent } from '@rootline/db';
+import { type HandlerContext, handle, notFound, type ServiceContext } from '@rootline/host';
+import { type AnonymousOwnerRow, findParent, findPlant } from '../db/plants.repo.js';
 import { createAnonymousIdentity, UnusableKeyError } from '../domain/anonymous.js';
 import { applyPrivacyLevel } from '../domain/privacy.js';
 import { searchTexts } from '../domain/search.js';
+import type { Recorder } from '../recorder.js';
 
 /** Uniform in [0, 1) from the operating system's CSPRNG: obfuscation offsets must not be predictable. */
 function secureRandom(): number {
@@ -44,34 +42,17 @@ interface NewPlant {
   parent: { id: string; blockHash: string; propagationType: PropagationType } | null;
 }
 
-/** Submits a transaction to the ledger; any failure becomes CHAIN_ERROR. */
-async function submitToLedger(
-  ctx: ServiceContext,
-  caller: HandlerContext,
-  type: string,
-  payload: Record<string, unknown>,
-): Promise<TxReceipt> {
-  try {
-    return await call(ctx.bus, chainTxSubmit, { type, payload }, caller);
-  } catch (err) {
-    if (isAppError(err) && err.code === 'CHAIN_ERROR') throw err;
-    caller.log.error({ err }, 'ledger submission failed');
-    throw new AppError('CHAIN_ERROR', 'The ledger could not record the plant', {
-      cause: isAppError(err) ? err.code : 'INTERNAL',
-    });
-  }
-}
-
 /**
- * Records a new plant: first on the ledger (`plant.register`, or `plant.clone` with the parent link), then the
- * plant and its events in one transaction, so an acknowledged plant is never lost. Only the obfuscated location
- * reaches the ledger and the table. `alsoInTx` writes more rows in the same transaction.
+ * Records a new plant through the recorder: first on the ledger (`plant.register`, or `plant.clone` with the
+ * parent link), then the plant and its events in one transaction, so an acknowledged plant is never lost. Only
+ * the obfuscated location reaches the ledger and the table.
  */
 async function recordPlant(
   ctx: ServiceContext,
+  recorder: Recorder,
   caller: HandlerContext,
   p: NewPlant,
-  alsoInTx?: (tx: Db) => Promise<void>,
+  anonymousOwner?: AnonymousOwnerRow,
 ): Promise<RegistrationResult> {
   const id = newId('plt');
   const registeredAt = ctx.clock.now().toISOString();
@@ -88,44 +69,17 @@ async function recordPlant(
     ...(p.parent ? { parentBlockHash: p.parent.blockHash, propagationType: p.parent.propagationType } : {}),
     registeredAt,
   };
-  const receipt = await submitToLedger(ctx, caller, p.parent ? 'plant.clone' : 'plant.register', payload);
-  await ctx.db.transaction(async (tx) => {
-    await alsoInTx?.(tx);
-    const texts = searchTexts({
-      commonName: p.commonName,
-      scientificName: p.scientificName,
-      city: p.location?.city,
-      country: p.location?.country,
-      ownerName: p.owner.name,
-    });
-    await insertPlant(tx, {
-      id,
-      commonName: p.commonName,
-      scientificName: p.scientificName,
-      latitude: p.location?.latitude ?? null,
-      longitude: p.location?.longitude ?? null,
-      city: p.location?.city ?? null,
-      country: p.location?.country ?? null,
-      privacyLevel: p.privacyLevel,
-      ownerId: p.owner.id,
-      ownerName: p.owner.name,
-      walletAddress: p.walletAddress,
-      generation: p.generation,
-      parentId: p.parent?.id ?? null,
-      propagationType: p.parent?.propagationType ?? null,
-      blockIndex: receipt.blockIndex,
-      blockHash: receipt.blockHash,
-      txId: receipt.txId,
-      registeredAt,
-      registeredBy: caller.actor?.id ?? null,
-      searchSpecies: texts.species,
-      searchLocation: texts.location,
-      searchOwner: texts.owner,
-    });
-    await ctx.outbox.enqueue(tx, plantRegistered, { plantId: id, commonName: p.commonName }, caller);
-    if (p.parent) {
-      await ctx.outbox.enqueue(
-        tx,
+  const texts = searchTexts({
+    commonName: p.commonName,
+    scientificName: p.scientificName,
+    city: p.location?.city,
+    country: p.location?.country,
+    ownerName: p.owner.name,
+  });
+  const events = [pendingEvent(plantRegistered, { plantId: id, commonName: p.commonName }, caller)];
+  if (p.parent) {
+    events.push(
+      pendingEvent(
         plantCloned,
         {
           plantId: id,
@@ -134,17 +88,47 @@ async function recordPlant(
           generation: p.generation,
         },
         caller,
-      );
-    }
-  });
+      ),
+    );
+  }
+  const receipt = await recorder.record(
+    {
+      txType: p.parent ? 'plant.clone' : 'plant.register',
+      payload,
+      row: {
+        id,
+        commonName: p.commonName,
+        scientificName: p.scientificName,
+        latitude: p.location?.latitude ?? null,
+        longitude: p.location?.longitude ?? null,
+        city: p.location?.city ?? null,
+        country: p.location?.country ?? null,
+        privacyLevel: p.privacyLevel,
+        ownerId: p.owner.id,
+        ownerName: p.owner.name,
+        walletAddress: p.walletAddress,
+        generation: p.generation,
+        parentId: p.parent?.id ?? null,
+        propagationType: p.parent?.propagationType ?? null,
+        registeredAt,
+        registeredBy: caller.actor?.id ?? null,
+        searchSpecies: texts.species,
+        searchLocation: texts.location,
+        searchOwner: texts.owner,
+      },
+      events,
+      ...(anonymousOwner ? { anonymousOwner } : {}),
+    },
+    caller,
+  );
   return { id, blockHash: receipt.blockHash, timestamp: registeredAt };
 }
 
 /** plants.plant.register: a new root plant (generation 0) for an account holder. */
-export const registerPlant = (ctx: ServiceContext) =>
+export const registerPlant = (ctx: ServiceContext, recorder: Recorder) =>
   handle(plantRegister, async (input, caller) => {
     const privacyLevel = input.privacyLevel ?? 'exact';
-    return recordPlant(ctx, caller, {
+    return recordPlant(ctx, recorder, caller, {
       commonName: input.commonName,
       scientificName: input.scientificName ?? null,
       location: applyPrivacyLevel(input.location, privacyLevel, secureRandom),
@@ -161,7 +145,7 @@ export const registerPlant = (ctx: ServiceContext) =>
  * Ed25519 key pair gives the wallet address written to the ledger. Only the public key, the pseudonym, the
  * encryption public key and the encrypted contact are stored; the private key is returned once.
  */
-export const registerAnonymousPlant = (ctx: ServiceContext) =>
+export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) =>
   handle(plantRegisterAnonymous, async (input, caller) => {
     const privacyLevel = input.privacyLevel ?? 'fuzzy';
     let identity: ReturnType<typeof createAnonymousIdentity>;
@@ -178,6 +162,7 @@ export const registerAnonymousPlant = (ctx: ServiceContext) =>
     const encryptionPublicKey = input.encryptionPublicKey ?? null;
     const result = await recordPlant(
       ctx,
+      recorder,
       // No actor: nothing ties the plant to an account, and the events carry no user.
       { ...caller, actor: undefined },
       {
@@ -190,15 +175,14 @@ export const registerAnonymousPlant = (ctx: ServiceContext) =>
         generation: 0,
         parent: null,
       },
-      (tx) =>
-        insertAnonymousOwner(tx, {
-          anonymousId,
-          walletAddress: identity.walletAddress,
-          publicKey: identity.publicKey,
-          pseudonym,
-          encryptionPublicKey,
-          encryptedContact: identity.contact.encrypted,
-        }),
+      {
+        anonymousId,
+        walletAddress: identity.walletAddress,
+        publicKey: identity.publicKey,
+        pseudonym,
+        encryptionPublicKey,
+        encryptedContact: identity.contact.encrypted,
+      },
     );
     return {
       ...result,
@@ -216,12 +200,12 @@ export const registerAnonymousPlant = (ctx: ServiceContext) =>
  * plants.plant.clone: an offspring of an existing plant. It inherits the parent's species, is one generation
  * below it, and its ledger transaction names the parent and the parent's block.
  */
-export const clonePlant = (ctx: ServiceContext) =>
+export const clonePlant = (ctx: ServiceContext, recorder: Recorder) =>
   handle(plantClone, async (input, caller) => {
     const parent = await findParent(ctx.db, input.parentPlantId);
     if (!parent) throw notFound('Plant', input.parentPlantId);
     const privacyLevel = input.newPlant.privacyLevel ?? 'exact';
-    return recordPlant(ctx, caller, {
+    return recordPlant(ctx, recorder, caller, {
       commonName: parent.commonName,
       scientificName: parent.scientificName,
       location: applyPrivacyLevel(input.newPlant.location, privacyLevel, secureRandom),

@@ -1,0 +1,171 @@
+import type { Bus } from '@rootline/bus';
+import {
+  AppError,
+  type CallContext,
+  chainTxSubmitBatch,
+  isAppError,
+  newId,
+  TX_BATCH_MAX,
+  type TxBatchResult,
+  type TxReceipt,
+} from '@rootline/contracts';
+import type { Db, Outbox, PendingEvent } from '@rootline/db';
+import { call, type HandlerContext, type Logger } from '@rootline/host';
+import { type AnonymousOwnerRow, insertAnonymousOwners, insertPlants, type PlantRow } from './db/plants.repo.js';
+
+/** A plant ready to be recorded: its ledger transaction, and what is stored once its block is known. */
+export interface PlantWrite {
+  txType: 'plant.register' | 'plant.clone';
+  payload: Record<string, unknown>;
+  /** The plant's row without its block fields, which come from the receipt. */
+  row: Omit<PlantRow, 'blockIndex' | 'blockHash' | 'txId'>;
+  /** Events committed with the row, in order. */
+  events: PendingEvent[];
+  /** The owner row of an anonymous registration, stored in the same transaction. */
+  anonymousOwner?: AnonymousOwnerRow;
+}
+
+interface Waiting {
+  write: PlantWrite;
+  caller: HandlerContext;
+  resolve: (receipt: TxReceipt) => void;
+  reject: (err: unknown) => void;
+}
+
+interface Recorded {
+  waiting: Waiting;
+  receipt: TxReceipt;
+}
+
+/** A failed ledger submission as the caller sees it: always CHAIN_ERROR, with the cause when it was another code. */
+function chainError({ code, message, details }: { code: string; message: string; details?: unknown }): AppError {
+  if (code === 'CHAIN_ERROR') return new AppError('CHAIN_ERROR', message, details);
+  return new AppError('CHAIN_ERROR', 'The ledger could not record the plant', { cause: code });
+}
+
+/**
+ * Records new plants in batches (group commit). Plants that arrive in the same turn of the event loop share one
+ * ledger message (`chain.tx.submit-batch`: their transactions join the next block like any other) and, once
+ * their blocks are stored, one database transaction holding their rows and events. Under load this turns a
+ * message, a transaction and a commit per plant into one per batch; a lone plant is a batch of one and waits no
+ * longer than before. Batches run concurrently: a new one does not wait for the previous block.
+ *
+ * Order of writes: the ledger first, then the rows, so a stored plant always has its block; a plant is
+ * acknowledged only after its row commits, so an acknowledged plant is never lost. If the batch's transaction
+ * fails, each plant is retried in a transaction of its own, so one bad row cannot fail the others.
+ */
+export function createRecorder(deps: { db: Db; bus: Bus; outbox: Outbox; log: Logger; maxBatch?: number }) {
+  const { db, bus, outbox, log } = deps;
+  const maxBatch = Math.min(deps.maxBatch ?? TX_BATCH_MAX, TX_BATCH_MAX);
+  let queue: Waiting[] = [];
+  let scheduled = false;
+
+  /** The context of a batch's ledger call: its caller's for a batch of one, otherwise a request of its own. */
+  function batchContext(batch: readonly Waiting[]): CallContext {
+    if (batch.length === 1) return batch[0]!.caller;
+    const requestId = newId('req');
+    if (log.isLevelEnabled('debug')) {
+      log.debug({ batch: requestId, requests: batch.map((w) => w.caller.requestId) }, 'plants recorded as one batch');
+    }
+    return { requestId };
+  }
+
+  async function submit(batch: readonly Waiting[]): Promise<TxBatchResult[]> {
+    try {
+      const transactions = batch.map((w) => ({ type: w.write.txType, payload: w.write.payload }));
+      const { results } = await call(bus, chainTxSubmitBatch, { transactions }, batchContext(batch));
+      if (results.length !== batch.length)
+        throw new Error(`${results.length} results for ${batch.length} transactions`);
+      return results;
+    } catch (err) {
+      if (isAppError(err)) {
+        const error = { code: err.code, message: err.message, details: err.details };
+        return batch.map(() => ({ ok: false, error }));
+      }
+      log.error({ err, plants: batch.length }, 'ledger submission failed');
+      return batch.map(() => ({ ok: false, error: { code: 'INTERNAL', message: 'ledger submission failed' } }));
+    }
+  }
+
+  /** The rows and events of recorded plants, in one transaction. */
+  function store(recorded: readonly Recorded[]): Promise<void> {
+    return db.transaction(async (tx) => {
+      await insertAnonymousOwners(
+        tx,
+        recorded.flatMap((r) => (r.waiting.write.anonymousOwner ? [r.waiting.write.anonymousOwner] : [])),
+      );
+      await insertPlants(
+        tx,
+        recorded.map(({ waiting, receipt }) => ({
+          ...waiting.write.row,
+          blockIndex: receipt.blockIndex,
+          blockHash: receipt.blockHash,
+          txId: receipt.txId,
+        })),
+      );
+      await outbox.enqueueMany(
+        tx,
+        recorded.flatMap((r) => r.waiting.write.events),
+      );
+    });
+  }
+
+  async function run(batch: Waiting[]): Promise<void> {
+    const results = await submit(batch);
+    const recorded: Recorded[] = [];
+    results.forEach((result, i) => {
+      const waiting = batch[i]!;
+      if (result.ok) recorded.push({ waiting, receipt: result.receipt });
+      else waiting.reject(chainError(result.error));
+    });
+    if (recorded.length === 0) return;
+    try {
+      await store(recorded);
+      for (const r of recorded) r.waiting.resolve(r.receipt);
+      return;
+    } catch (err) {
+      if (recorded.length === 1) {
+        recorded[0]!.waiting.reject(err);
+        return;
+      }
+      log.warn({ err, plants: recorded.length }, 'batch insert failed; storing its plants one by one');
+    }
+    await Promise.all(
+      recorded.map((r) =>
+        store([r]).then(
+          () => r.waiting.resolve(r.receipt),
+          (err: unknown) => r.waiting.reject(err),
+        ),
+      ),
+    );
+  }
+
+  function flush(): void {
+    scheduled = false;
+    while (queue.length > 0) {
+      const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
+      queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
+      void run(batch).catch((err: unknown) => {
+        // run settles every plant itself; this only guards against a bug leaving a caller without an answer.
+        log.error({ err }, 'plant batch failed');
+        for (const w of batch) w.reject(err);
+      });
+    }
+  }
+
+  return {
+    /** Records one plant; resolves with its ledger receipt once its row is committed. */
+    record(write: PlantWrite, caller: HandlerContext): Promise<TxReceipt> {
+      return new Promise<TxReceipt>((resolve, reject) => {
+        queue.push({ write, caller, resolve, reject });
+        if (!scheduled) {
+          scheduled = true;
+          // Plants arriving in the same turn of the event loop (one read from the bus) share the batch.
+          setImmediate(flush);
+        }
+      });
+    },
+  };
+}
+
+export type Recorder = ReturnType<typeof createRecorder>;
