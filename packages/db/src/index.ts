@@ -1,3 +1,4 @@
+export { insertFromJson } from './json-rows.js';
 export { type MigrateOptions, migrateSchema } from './migrate.js';
 export { type OpenDatabaseOptions, openDatabase } from './open.js';
 export {
@@ -9,5 +10,5 @@ export {
   type PendingEvent,
   pendingEvent,
 } from './outbox.js';
-export { prepared } from './prepared.js';
+export { executePrepared, prepared } from './prepared.js';
 export type * from './types.js';

@@ -1,7 +1,9 @@
 import type { EventMessage } from '@rootline/bus';
 import { type CallContext, contextToHeaders, type EventDef, newId, type PayloadOf } from '@rootline/contracts';
-import { asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { asc, eq, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import { bigint, getTableConfig, index, integer, jsonb, type PgSchema, text, timestamp } from 'drizzle-orm/pg-core';
+import { insertFromJson } from './json-rows.js';
+import { executePrepared } from './prepared.js';
 import { serialise } from './serialise.js';
 import type { Database, Db, DbLogger } from './types.js';
 
@@ -71,6 +73,16 @@ export interface Outbox {
    * writes committed together). Returns their ids in order; relays publish them in that order.
    */
   enqueueMany(tx: Db, events: readonly PendingEvent[]): Promise<string[]>;
+  /**
+   * Writes a state change and its events as one statement: each change (a plain INSERT, UPDATE or DELETE, e.g.
+   * from `insertFromJson`) becomes a data-modifying WITH clause beside the events' INSERT and the notification.
+   * One statement is atomic without a transaction, so this saves BEGIN, COMMIT and a round trip per change, and
+   * with fixed texts it runs as a prepared statement. All changes see the database as it was before the
+   * statement (one snapshot): one cannot read what another writes. For the hot write paths; not for use inside
+   * a transaction.
+   * Returns the event ids in order.
+   */
+  commitWith(db: Db, changes: readonly SQL[], events: readonly PendingEvent[]): Promise<string[]>;
   /** Starts the relay (idempotent). Rows left by a previous process are published at once. */
   start(): void;
   /**
@@ -232,14 +244,31 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     }
   }
 
-  async function enqueueMany(tx: Db, events: readonly PendingEvent[]): Promise<string[]> {
-    if (events.length === 0) return [];
-    const rows = events.map((e) => ({
+  const eventRows = (events: readonly PendingEvent[]) =>
+    events.map((e) => ({
       id: newId('evt'),
       subject: e.def.subject,
       payload: e.payload,
       headers: contextToHeaders(e.ctx),
     }));
+
+  async function commitWith(db: Db, changes: readonly SQL[], events: readonly PendingEvent[]): Promise<string[]> {
+    const rows = eventRows(events);
+    const clauses = changes.map((change, i) => sql`${sql.raw(`change_${i}`)} as (${change})`);
+    if (rows.length > 0) clauses.push(sql`events as (${insertFromJson(table, rows)})`);
+    if (clauses.length === 0) return [];
+    // Data-modifying WITH clauses run to completion whether or not the final SELECT reads them; the notification
+    // is delivered only if the statement commits.
+    await executePrepared(
+      db,
+      sql`with ${sql.join(clauses, sql`, `)} select ${rows.length > 0 ? sql`pg_notify(${channel}, '')` : sql`1`}`,
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async function enqueueMany(tx: Db, events: readonly PendingEvent[]): Promise<string[]> {
+    if (events.length === 0) return [];
+    const rows = eventRows(events);
     // One statement: identity values follow the order of the rows, so `seq` keeps the order given.
     await tx.insert(table).values(rows);
     // Delivered only if and when the transaction commits, to every listening relay.
@@ -254,6 +283,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     },
 
     enqueueMany,
+    commitWith,
 
     start() {
       if (started) return;

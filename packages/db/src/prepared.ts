@@ -1,3 +1,5 @@
+import type { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from './types.js';
 
 const statements = new WeakMap<Db, Map<string, unknown>>();
@@ -20,4 +22,29 @@ export function prepared<T>(db: Db, name: string, build: (db: Db) => T): T {
     byName.set(name, statement);
   }
   return statement;
+}
+
+const dialect = new PgDialect();
+
+/** The part of postgres.js used here: `unsafe` with its `prepare` option. */
+interface PostgresJsClient {
+  unsafe(text: string, params: unknown[], options: { prepare: boolean }): PromiseLike<unknown[]>;
+}
+
+/**
+ * Rows of a raw query, run as a prepared statement on PostgreSQL. Drizzle's `execute` reaches postgres.js
+ * through `unsafe` without preparing: every call is parsed and planned afresh, and a call with parameters costs
+ * an extra round trip to describe them. Asking `unsafe` to prepare makes postgres.js keep one statement per text
+ * on each connection, so PostgreSQL reuses its plan; only for a query whose text is fixed and whose values are
+ * all parameters (else every distinct text is one more statement kept). On PGlite it runs as `execute` would.
+ * Not for use inside a transaction (it runs on the pool).
+ */
+export async function executePrepared<T>(db: Db, query: SQL): Promise<T[]> {
+  const client = (db as { $client?: unknown }).$client as Partial<PostgresJsClient> | undefined;
+  if (typeof client?.unsafe !== 'function') {
+    const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
+    return Array.isArray(result) ? result : result.rows;
+  }
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return [...((await client.unsafe(text, params, { prepare: true })) as T[])];
 }

@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { EventMessage } from '@rootline/bus';
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { insertFromJson } from '../src/json-rows.js';
 import { migrateSchema } from '../src/migrate.js';
 import { createOutbox, type Outbox, type OutboxOptions, pendingEvent } from '../src/outbox.js';
 import type { Database } from '../src/types.js';
@@ -132,6 +133,50 @@ describe.each(DRIVERS)('outbox on %s', (driver) => {
     // One notification for the whole batch still wakes the relay.
     await vi.waitFor(() => expect(published.map((e) => e.id)).toEqual(ids), { timeout: 2_000, interval: 5 });
     expect(await box.enqueueMany(database.db, [])).toEqual([]);
+  });
+
+  it('writes state changes and their events as one statement, and publishes the events in order', async () => {
+    const { box, published } = recordingOutbox({ pollMs: 60_000 });
+    box.start();
+    await database.db.insert(widgets).values({ id: 's0', name: 'zero' });
+    const rows = [
+      { id: 's1', name: 'one', size: 3, colour: 'red' },
+      { id: 's2', name: "it's two", size: 4 },
+    ];
+    const ids = await box.commitWith(
+      database.db,
+      [insertFromJson(widgets, rows), sql`update ${widgets} set size = size + 10 where id = 's0'`],
+      rows.map((r) => pendingEvent(widgetCreated, { id: r.id, name: r.name }, callContext)),
+    );
+    expect(await database.db.select().from(widgets).orderBy(widgets.id)).toEqual([
+      { id: 's0', name: 'zero', size: 11, colour: null },
+      { id: 's1', name: 'one', size: 3, colour: 'red' },
+      { id: 's2', name: "it's two", size: 4, colour: null },
+    ]);
+    expect((await outboxRows()).map((r) => r.id)).toEqual(ids);
+    await vi.waitFor(() => expect(published.map((e) => e.id)).toEqual(ids), { timeout: 2_000, interval: 5 });
+  });
+
+  it('writes nothing of a statement that fails: neither the changes nor the events', async () => {
+    const { box } = recordingOutbox();
+    await database.db.insert(widgets).values({ id: 'taken', name: 'first' });
+    await expect(
+      box.commitWith(
+        database.db,
+        [
+          insertFromJson(widgets, [{ id: 'new', name: 'fine' }]),
+          insertFromJson(widgets, [{ id: 'taken', name: 'again' }]),
+        ],
+        [pendingEvent(widgetCreated, { id: 'new', name: 'fine' }, callContext)],
+      ),
+    ).rejects.toThrow();
+    expect(await database.db.select({ id: widgets.id }).from(widgets)).toEqual([{ id: 'taken' }]);
+    expect(await outboxRows()).toEqual([]);
+  });
+
+  it('refuses a generated or unknown column in a JSON insert', () => {
+    expect(() => insertFromJson(outbox, [{ seq: 1 } as never])).toThrow(/generated/);
+    expect(() => insertFromJson(widgets, [{ nope: 1 } as never])).toThrow(/no column nope/);
   });
 
   it('publishes committed events promptly on NOTIFY, with id, subject, payload and headers intact', async () => {

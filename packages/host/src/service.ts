@@ -130,6 +130,9 @@ const noOutbox: Outbox = {
   enqueueMany: async () => {
     throw new Error('this service declares no outbox');
   },
+  commitWith: async () => {
+    throw new Error('this service declares no outbox');
+  },
   start: () => {},
   stop: async () => {},
   flush: async () => 0,

@@ -11,7 +11,7 @@ import {
 } from '@rootline/contracts';
 import type { Db, Outbox, PendingEvent } from '@rootline/db';
 import { call, type HandlerContext, type Logger } from '@rootline/host';
-import { type AnonymousOwnerRow, insertAnonymousOwners, insertPlants, type PlantRow } from './db/plants.repo.js';
+import { type AnonymousOwnerRow, anonymousOwnersInsert, type PlantRow, plantsInsert } from './db/plants.repo.js';
 
 /** A plant ready to be recorded: its ledger transaction, and what is stored once its block is known. */
 export interface PlantWrite {
@@ -46,13 +46,13 @@ function chainError({ code, message, details }: { code: string; message: string;
 /**
  * Records new plants in batches (group commit). Plants that arrive in the same turn of the event loop share one
  * ledger message (`chain.tx.submit-batch`: their transactions join the next block like any other) and, once
- * their blocks are stored, one database transaction holding their rows and events. Under load this turns a
+ * their blocks are stored, one database statement writing their rows and events. Under load this turns a
  * message, a transaction and a commit per plant into one per batch; a lone plant is a batch of one and waits no
  * longer than before. Batches run concurrently: a new one does not wait for the previous block.
  *
  * Order of writes: the ledger first, then the rows, so a stored plant always has its block; a plant is
- * acknowledged only after its row commits, so an acknowledged plant is never lost. If the batch's transaction
- * fails, each plant is retried in a transaction of its own, so one bad row cannot fail the others.
+ * acknowledged only after its row commits, so an acknowledged plant is never lost. If the batch's statement
+ * fails, each plant is retried in a statement of its own, so one bad row cannot fail the others.
  */
 export function createRecorder(deps: { db: Db; bus: Bus; outbox: Outbox; log: Logger; maxBatch?: number }) {
   const { db, bus, outbox, log } = deps;
@@ -87,27 +87,20 @@ export function createRecorder(deps: { db: Db; bus: Bus; outbox: Outbox; log: Lo
     }
   }
 
-  /** The rows and events of recorded plants, in one transaction. */
-  function store(recorded: readonly Recorded[]): Promise<void> {
-    return db.transaction(async (tx) => {
-      await insertAnonymousOwners(
-        tx,
-        recorded.flatMap((r) => (r.waiting.write.anonymousOwner ? [r.waiting.write.anonymousOwner] : [])),
-      );
-      await insertPlants(
-        tx,
-        recorded.map(({ waiting, receipt }) => ({
-          ...waiting.write.row,
-          blockIndex: receipt.blockIndex,
-          blockHash: receipt.blockHash,
-          txId: receipt.txId,
-        })),
-      );
-      await outbox.enqueueMany(
-        tx,
-        recorded.flatMap((r) => r.waiting.write.events),
-      );
-    });
+  /** The rows and events of recorded plants, in one statement (see `outbox.commitWith`). */
+  async function store(recorded: readonly Recorded[]): Promise<void> {
+    const owners = recorded.flatMap((r) => (r.waiting.write.anonymousOwner ? [r.waiting.write.anonymousOwner] : []));
+    const rows = recorded.map(({ waiting, receipt }) => ({
+      ...waiting.write.row,
+      blockIndex: receipt.blockIndex,
+      blockHash: receipt.blockHash,
+      txId: receipt.txId,
+    }));
+    await outbox.commitWith(
+      db,
+      [...(owners.length > 0 ? [anonymousOwnersInsert(owners)] : []), plantsInsert(rows)],
+      recorded.flatMap((r) => r.waiting.write.events),
+    );
   }
 
   async function run(batch: Waiting[]): Promise<void> {

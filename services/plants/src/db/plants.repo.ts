@@ -7,7 +7,7 @@ import type {
   SearchHit,
   SearchType,
 } from '@rootline/contracts';
-import { type Db, prepared } from '@rootline/db';
+import { type Db, executePrepared, insertFromJson, prepared } from '@rootline/db';
 import {
   and,
   asc,
@@ -24,7 +24,7 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import { alias, PgDialect } from 'drizzle-orm/pg-core';
+import { alias } from 'drizzle-orm/pg-core';
 import type { LinkPlant } from '../domain/anomalies.js';
 import { EARTH_RADIUS_KM, type GeoBox, type Point, RAD } from '../domain/geo.js';
 import type { LineagePlant } from '../domain/lineage.js';
@@ -36,14 +36,14 @@ type PlantRecord = typeof plants.$inferSelect;
 
 export type AnonymousOwnerRow = typeof anonymousOwners.$inferInsert;
 
-/** Inserts plants with one statement. */
-export async function insertPlants(db: Db, rows: readonly PlantRow[]): Promise<void> {
-  if (rows.length > 0) await db.insert(plants).values([...rows]);
+/** The INSERT of new plants, as one statement with the rows as one JSON parameter (see `insertFromJson`). */
+export function plantsInsert(rows: readonly PlantRow[]): SQL {
+  return insertFromJson(plants, rows);
 }
 
-/** Inserts anonymous owners with one statement. */
-export async function insertAnonymousOwners(db: Db, rows: readonly AnonymousOwnerRow[]): Promise<void> {
-  if (rows.length > 0) await db.insert(anonymousOwners).values([...rows]);
+/** The INSERT of anonymous owners, as one statement with the rows as one JSON parameter. */
+export function anonymousOwnersInsert(rows: readonly AnonymousOwnerRow[]): SQL {
+  return insertFromJson(anonymousOwners, rows);
 }
 
 function toLocation(r: PlantRecord): Location | null {
@@ -265,27 +265,6 @@ export function nearbyQuery(center: Point, radiusKm: number, box: GeoBox, offset
     order by page.distance_km, page.id`;
 }
 
-const pgDialect = new PgDialect();
-
-/** The part of postgres.js this file uses: `unsafe` with its `prepare` option. */
-interface PostgresJsClient {
-  unsafe(text: string, params: unknown[], options: { prepare: boolean }): PromiseLike<unknown[]>;
-}
-
-/**
- * Rows of a raw query run as a named prepared statement on PostgreSQL. Drizzle's `execute` (and its `.prepare()`)
- * reaches postgres.js through `unsafe`, which prepares nothing: every call is parsed and planned afresh, and a call
- * with parameters costs an extra round trip to describe them. Asking `unsafe` to prepare makes postgres.js keep one
- * statement per text on each connection, so PostgreSQL can reuse its plan; that is why this goes to `$client`
- * directly, and only for a query whose text is fixed and whose values are all parameters. PGlite runs it as before.
- */
-async function preparedRowsOf<T>(db: Db, query: SQL): Promise<T[]> {
-  const client = (db as { $client?: unknown }).$client as Partial<PostgresJsClient> | undefined;
-  if (typeof client?.unsafe !== 'function') return rowsOf<T>(db, query);
-  const { sql: text, params } = pgDialect.sqlToQuery(query);
-  return [...((await client.unsafe(text, params, { prepare: true })) as T[])];
-}
-
 /** One page of the plants within `radiusKm` of `center` (see `nearbyQuery`) and how many there are in all. */
 export async function findNearby(
   db: Db,
@@ -295,7 +274,7 @@ export async function findNearby(
   offset: number,
   limit: number,
 ): Promise<{ items: NearbyPlant[]; total: number }> {
-  const rows = await preparedRowsOf<PlantRecord & { total: number; distanceKm: number | null }>(
+  const rows = await executePrepared<PlantRecord & { total: number; distanceKm: number | null }>(
     db,
     nearbyQuery(center, radiusKm, box, offset, limit),
   );

@@ -1,0 +1,35 @@
+import { type Column, getTableColumns, getTableName, type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+
+/** A value as it travels in the JSON parameter: dates as ISO strings, everything else as JSON has it. */
+function jsonValue(v: unknown): unknown {
+  return v instanceof Date ? v.toISOString() : v;
+}
+
+/**
+ * An INSERT of many rows whose values travel as one JSON parameter, unpacked by `jsonb_to_recordset`: the text
+ * depends only on the table and the columns given, not on the number of rows, so it can be one prepared
+ * statement however large the batch, and it costs one parameter instead of one per value. The columns are those
+ * the rows give (keys are the table's drizzle keys); a key missing from a row is NULL there, so give every
+ * row the same keys when a column has a default. Generated and identity columns cannot be given.
+ */
+export function insertFromJson<T extends PgTable>(table: T, rows: readonly Partial<T['$inferInsert']>[]): SQL {
+  const columns = getTableColumns(table) as Record<string, Column>;
+  const keys = [...new Set(rows.flatMap((r) => Object.entries(r).flatMap(([k, v]) => (v === undefined ? [] : [k]))))];
+  const given = keys.map((key) => {
+    const column = columns[key];
+    if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
+    if (column.generated || column.generatedIdentity) throw new Error(`${getTableName(table)}.${key} is generated`);
+    return { key, column };
+  });
+  const json = JSON.stringify(
+    rows.map((r) => {
+      const out: Record<string, unknown> = {};
+      for (const { key, column } of given) out[column.name] = jsonValue((r as Record<string, unknown>)[key]);
+      return out;
+    }),
+  );
+  const names = sql.raw(given.map(({ column }) => `"${column.name}"`).join(', '));
+  const record = sql.raw(given.map(({ column }) => `"${column.name}" ${column.getSQLType()}`).join(', '));
+  return sql`insert into ${table} (${names}) select ${names} from jsonb_to_recordset(${json}::jsonb) as r(${record})`;
+}
