@@ -32,6 +32,17 @@ const ROLE = {
   load: 'load generator (autocannon, in a process of its own)',
 } as const;
 
+/** The ledger settings in effect: the `CHAIN_*` variables this run was given, the rest at their defaults. */
+function chainSettings(): string {
+  const set = Object.entries(process.env)
+    .filter(([k, v]) => k.startsWith('CHAIN_') && v !== undefined)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `\`${k}=${v}\``);
+  return set.length === 0
+    ? 'Ledger settings (`CHAIN_*`) at their defaults'
+    : `Ledger settings ${set.join(', ')}, the other \`CHAIN_*\` at their defaults`;
+}
+
 /** What the ledger did during the measured window, read from its tables. */
 interface LedgerFigures {
   blocks: number;
@@ -369,9 +380,9 @@ function report(m: Measured, alone: LedgerOnly): { text: string; markdown: strin
   const markdown = [
     `Settings: ${CONNECTIONS} connections (one registration in flight each), ${m.load.durationSeconds} s measured ` +
       'after an uncounted warm-up, against a cluster started by the benchmark (one process per service, one ' +
-      'chain-miner, the gateway) on a private nats-server and a fresh PostgreSQL database. `CHAIN_DIFFICULTY`, ' +
-      '`CHAIN_BATCH_DELAY_MS` and `CHAIN_MAX_BLOCK_TX` at their defaults; rate limits raised so that none refuses ' +
-      'a request (the limiters still run). The requests carry an ADMIN session token and cycle through ' +
+      `chain-miner, the gateway) on a private nats-server and a fresh PostgreSQL database. ${chainSettings()}; ` +
+      'rate limits raised so that none refuses a request (the limiters still run). The requests carry an ADMIN ' +
+      'session token and cycle through ' +
       `${BODIES} distinct plant bodies. Load from autocannon in a process of its own.`,
     '',
     markdownTable(results),

@@ -19,7 +19,7 @@ const ChainConfig = withBase({
   CHAIN_BLOCK_INTERVAL_MS: Type.Integer({
     minimum: 0,
     maximum: 10_000,
-    default: 150,
+    default: 100,
     description:
       'Under load, the shortest time between two blocks unless a full block (CHAIN_MAX_BLOCK_TX) is waiting; ' +
       'bounds the proof-of-work cost per second. A lone submitter does not wait for it; 0 turns it off',
