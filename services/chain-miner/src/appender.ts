@@ -50,8 +50,6 @@ const IDLE_POLL_MS = 500;
 
 /** What the appender knows when it is about to assemble a block. */
 export interface NextBlock {
-  /** It waited for work: nothing arrived while the previous block was mined. */
-  idle: boolean;
   /** Transactions in the previous block it assembled (0 before the first). */
   previousSize: number;
   /** Time since it assembled the previous block (ms; Infinity before the first). */
@@ -68,15 +66,17 @@ export interface NextBlock {
  * one: fewer, larger blocks leave the CPU to the rest of the platform, and throughput comes from block size. A
  * full block goes at once, since waiting could not make it larger.
  *
- * A lone submitter (e.g. one client registering one plant after the other) never waits: the appender was idle
- * and the previous block held at most one transaction, so its block goes after the batching delay alone.
- * Anything else is load: transactions arrived while the previous block was mined, or the previous block
- * answered several submitters at once. The latter matters because such submitters come back together a round
- * trip after their block was stored, when the appender already looks idle: judged on idleness alone, clients
- * that each wait for their answer would get a block every few milliseconds however many they are.
+ * A lone submitter (e.g. one client registering one plant after the other) never waits: the previous block
+ * held at most one transaction and at most one is queued, so its block goes after the batching delay alone.
+ * Anything else is load: several transactions are waiting, or the previous block answered several submitters
+ * at once. The latter matters because such submitters come back together a round trip after their block was
+ * stored, when the appender may already be idle: judged on the queue alone, clients that each wait for their
+ * answer would get a block every few milliseconds however many they are. Whether the appender had to wait for
+ * work is not part of the rule: on a busy machine a lone submitter's next transaction can arrive before the
+ * appender's loop resumes, which would make it look like load.
  */
 export function intervalLeft(next: NextBlock, options: Pick<AppenderOptions, 'blockIntervalMs' | 'maxBlockTx'>) {
-  const lone = next.idle && next.previousSize <= 1;
+  const lone = next.previousSize <= 1 && next.queued <= 1;
   if (lone || next.queued >= options.maxBlockTx) return 0;
   // Never more than the interval itself, whatever the clock did.
   return Math.min(options.blockIntervalMs, Math.max(0, options.blockIntervalMs - next.sinceAssembledMs));
@@ -301,9 +301,8 @@ export async function startAppending(deps: {
   }
 
   /** Waits for what is left of the block interval (see `intervalLeft`), or less when `endPause` is called. */
-  async function pauseForInterval(idle: boolean): Promise<void> {
+  async function pauseForInterval(): Promise<void> {
     const next = {
-      idle,
       previousSize: assembledSize,
       sinceAssembledMs: performance.now() - assembledAt,
       queued: queue.length,
@@ -377,7 +376,7 @@ export async function startAppending(deps: {
         await waitForWork();
         if (stopping) break;
         if (idle && options.batchDelayMs > 0) await new Promise((r) => setTimeout(r, options.batchDelayMs));
-        await pauseForInterval(idle);
+        await pauseForInterval();
         if (stopping) break;
         const { fromTable, fromQueue } = await take(storing?.mined);
         // A transaction accepted while the table was read is in this block: only what is left over is news (else
