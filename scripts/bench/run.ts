@@ -15,8 +15,9 @@ import { createScope, type Scope } from './lib/scope.js';
 import type { Benchmark, BenchSettings } from './lib/types.js';
 import { nearby } from './nearby.js';
 import { register } from './register.js';
+import { search } from './search.js';
 
-const BENCHMARKS: Benchmark[] = [getPlant, register, hashrate, nearby];
+const BENCHMARKS: Benchmark[] = [getPlant, register, hashrate, nearby, search];
 
 const HEADER = `# Benchmarks
 

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
@@ -106,6 +107,14 @@ function describeServer(url: string): string {
   }
 }
 
+/**
+ * Contrib extensions every embedded database loads. PGlite can run `CREATE EXTENSION` only for extensions given
+ * when it is constructed, and the migrations must run unchanged on PostgreSQL and PGlite: the plants service's
+ * search indexes need pg_trgm (docs/adr/022-search-trigram-index.md). Loading it costs little until a migration
+ * creates it.
+ */
+const PGLITE_EXTENSIONS = { pg_trgm };
+
 /** Data directories open in this process; PGlite must not be opened twice on one directory. */
 const openDirs = new Set<string>();
 
@@ -120,7 +129,7 @@ async function openPglite(dataDir: string, log: DbLogger | undefined): Promise<D
   try {
     await mkdir(dir, { recursive: true });
     await takeLock(lockFile, dir);
-    pg = await PGlite.create(dir);
+    pg = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
   } catch (err) {
     openDirs.delete(dir);
     throw err;

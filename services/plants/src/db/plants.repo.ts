@@ -22,6 +22,7 @@ import {
   ne,
   or,
   type SQL,
+  type SQLWrapper,
   sql,
 } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -284,17 +285,65 @@ export async function findNearby(
   };
 }
 
+/** The normalised text of each search field; each has a trigram index (schema.ts). */
 const SEARCH_COLUMNS = {
-  species: plants.searchSpecies,
-  location: plants.searchLocation,
-  owner: plants.searchOwner,
+  species: sql.identifier(plants.searchSpecies.name),
+  location: sql.identifier(plants.searchLocation.name),
+  owner: sql.identifier(plants.searchOwner.name),
 } as const;
 
+/** A field's relevance rank: exact 0, prefix 1, word 2, substring 3, no match 4. */
+function rankOf(column: SQLWrapper, q: string): SQL {
+  const p = relevancePatterns(q);
+  return sql`case when ${column} = ${p.exact} then 0 when ${column} like ${p.prefix} then 1
+    when ${column} like ${p.word} then 2 when ${column} like ${p.substring} then 3 else 4 end`;
+}
+
 /**
- * Plants whose normalised species, location or owner text contains `q` (already normalised), most relevant first:
- * by relevance rank (exact 0, prefix 1, word 2, substring 3; the best of the fields searched), then field (species,
- * location, owner), then species text and id. Reads the table in full: there is no text index yet.
+ * The search query: plants whose normalised text of one of `types` contains `q` (already normalised), one page of
+ * them, each row with the count of all of them (a page past the end gives one row with the count and no plant).
+ * Order: by relevance rank (the best of the fields searched), then field (in the order of `types`), then species
+ * text and id.
+ *
+ * The filter is one `LIKE '%q%'` per field with the pattern bound as a parameter, so each is answered by its
+ * trigram index and the OR by a BitmapOr of them; a `q` without a trigram (under 3 characters) matches too much
+ * for an index to help, and the planner scans the table instead. The query runs unprepared on purpose: planned
+ * with the pattern at hand, PostgreSQL tells the two cases apart, where a cached generic plan could not. Each
+ * match's ranks are computed once, the count and the page come from the same matches, and only the page's rows
+ * are read in full.
  */
+export function searchQuery(q: string, types: readonly SearchType[], offset: number, limit: number): SQL {
+  if (types.length === 0) throw new Error('search needs at least one field');
+  const columns = types.map((t) => SEARCH_COLUMNS[t]);
+  const r = types.map((_, i) => sql.identifier(`r${i}`));
+  const ranks = sql.join(
+    columns.map((c, i) => sql`${rankOf(c, q)} as ${r[i]}`),
+    sql`, `,
+  );
+  const where = sql.join(
+    columns.map((c) => sql`${c} like ${relevancePatterns(q).substring}`),
+    sql` or `,
+  );
+  const fieldOrder = sql.join(
+    r.map((ri, i) => sql`when ${ri} = best then ${sql.raw(String(i))}`),
+    sql` `,
+  );
+  return sql`with hits as (
+      select id, search_species, ${ranks} from "plants"."plants" where ${where}
+    ), page as (
+      select id, search_species, best, case ${fieldOrder} end as field_order
+      from (select *, least(${sql.join(r, sql`, `)}, 4) as best from hits) h
+      order by best, field_order, search_species, id
+      limit ${int8(limit)} offset ${int8(offset)}
+    )
+    select t.total, page.best as "searchRank", page.field_order as "searchFieldOrder", ${PLANT_COLUMNS}
+    from (select count(*)::int as total from hits) t
+    left join page on true
+    left join "plants"."plants" p on p.id = page.id
+    order by page.best, page.field_order, page.search_species, page.id`;
+}
+
+/** One page of the plants matching `q` in `types`, most relevant first (see `searchQuery`), and how many match. */
 export async function searchPlants(
   db: Db,
   q: string,
@@ -302,39 +351,22 @@ export async function searchPlants(
   offset: number,
   limit: number,
 ): Promise<{ items: SearchHit[]; total: number }> {
-  const p = relevancePatterns(q);
-  const rankOf = (col: (typeof SEARCH_COLUMNS)[SearchType]) =>
-    sql`(case when ${col} = ${p.exact} then 0 when ${col} like ${p.prefix} then 1 when ${col} like ${p.word} then 2 when ${col} like ${p.substring} then 3 else 4 end)`;
-  const ranks = types.map((t) => ({ type: t, rank: rankOf(SEARCH_COLUMNS[t]) }));
-  const best = sql<number>`least(${sql.join(
-    ranks.map((r) => r.rank),
-    sql`, `,
-  )}, 4)`;
-  const field = sql<string>`(case ${sql.join(
-    ranks.map((r) => sql`when ${r.rank} = ${best} then ${r.type}`),
-    sql` `,
-  )} end)`;
-  const fieldOrder = sql<number>`(case ${sql.join(
-    ranks.map((r, i) => sql`when ${r.rank} = ${best} then ${i}`),
-    sql` `,
-  )} end)`;
-  const where = or(...types.map((t) => sql`${SEARCH_COLUMNS[t]} like ${p.substring}`))!;
-  const [rows, [c]] = await Promise.all([
-    db
-      .select({ plant: plants, rank: best, field })
-      .from(plants)
-      .where(where)
-      .orderBy(best, fieldOrder, asc(plants.searchSpecies), asc(plants.id))
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: count() }).from(plants).where(where),
-  ]);
+  const rows = await rowsOf<PlantRecord & { total: number; searchRank: number | null; searchFieldOrder: number }>(
+    db,
+    searchQuery(q, types, offset, limit),
+  );
   return {
-    items: rows.map((r) => ({
-      ...toPlant(r.plant),
-      match: { field: r.field as SearchType, kind: matchKind(Number(r.rank)) },
-    })),
-    total: Number(c?.n ?? 0),
+    items: rows.flatMap((r) =>
+      r.id === null
+        ? []
+        : [
+            {
+              ...toPlant(r),
+              match: { field: types[Number(r.searchFieldOrder)]!, kind: matchKind(Number(r.searchRank)) },
+            },
+          ],
+    ),
+    total: Number(rows[0]?.total ?? 0),
   };
 }
 

@@ -32,7 +32,8 @@ export const plants = plantsSchema.table(
     registeredBy: text('registered_by'),
     /** Latitude band of the nearby index (see domain/geo.ts); null for hidden plants, so they are never found. */
     geoBand: integer('geo_band').generatedAlwaysAs(sql.raw(`floor(latitude * ${GEO_BANDS_PER_DEGREE})::integer`)),
-    // Normalised texts (lower case, no accents) computed in code, so search needs no database extension.
+    // Normalised texts (lower case, no accents) computed in code (domain/search.ts), so that PostgreSQL and
+    // PGlite compare the same texts and need no text-search configuration.
     searchSpecies: text('search_species').notNull().default(''),
     searchLocation: text('search_location').notNull().default(''),
     searchOwner: text('search_owner').notNull().default(''),
@@ -44,6 +45,11 @@ export const plants = plantsSchema.table(
     // the id there too the candidates come from the index alone (an index-only scan), without a heap visit each.
     index('plants_geo_idx').on(t.geoBand, t.longitude, t.latitude, t.id),
     index('plants_registered_at_idx').on(t.registeredAt),
+    // Search: `LIKE '%q%'` on each normalised text, from a trigram index (pg_trgm) instead of reading every row; an
+    // OR across the fields is a BitmapOr of these. Queries without a trigram (under 3 characters) still scan.
+    index('plants_search_species_idx').using('gin', t.searchSpecies.op('gin_trgm_ops')),
+    index('plants_search_location_idx').using('gin', t.searchLocation.op('gin_trgm_ops')),
+    index('plants_search_owner_idx').using('gin', t.searchOwner.op('gin_trgm_ops')),
   ],
 );
 

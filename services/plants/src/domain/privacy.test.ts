@@ -4,7 +4,7 @@ import { applyPrivacyLevel, CITY_CELL_KM, COUNTRY_CELL_KM, FUZZY_MAX_KM, FUZZY_M
 
 const amsterdam = { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' };
 
-function randomPoints(n: number, maxAbsLat = 85) {
+function randomPoints(n: number, maxAbsLat = 90) {
   return Array.from({ length: n }, () => ({
     latitude: -maxAbsLat + 2 * maxAbsLat * Math.random(),
     longitude: -180 + 360 * Math.random(),
@@ -84,6 +84,13 @@ describe('applyPrivacyLevel', () => {
       const out = applyPrivacyLevel(p, 'country', Math.random)!;
       farthest = Math.max(farthest, haversineKm(p, out));
       keys.add(Object.keys(out).sort().join(','));
+    }
+    // Near the poles too, where cells are fewest per row: the rows nearest them, and the poles themselves.
+    for (const latitude of [-90, -89.9, -89.5, -88, -85, 85, 88, 89.5, 89.9, 90]) {
+      for (let lon = -180; lon < 180; lon += 7.3) {
+        const p = { latitude, longitude: lon, country: 'XX' };
+        farthest = Math.max(farthest, haversineKm(p, applyPrivacyLevel(p, 'country', Math.random)!));
+      }
     }
     expect(farthest).toBeLessThanOrEqual((COUNTRY_CELL_KM / 2) * Math.SQRT2 + 0.5);
     expect(farthest).toBeGreaterThan(60);

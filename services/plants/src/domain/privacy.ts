@@ -9,9 +9,10 @@ export const CITY_CELL_KM = 10;
 export const COUNTRY_CELL_KM = 100;
 
 /**
- * The centre of the grid cell holding a point. Rows are `cellKm` tall; each row is split into whole cells about
- * `cellKm` wide at its middle latitude (fewer towards the poles), so cells stay roughly square and every point of a
- * cell maps to the same centre.
+ * The centre of the grid cell holding a point. Rows are `cellKm` tall; each row is split into whole cells at most
+ * `cellKm` wide along its edge nearer the equator, where the row is widest (fewer cells towards the poles), so
+ * cells stay roughly square, every point of a cell maps to the same centre, and no point is farther from its
+ * centre than half the cell's diagonal (√2 × cellKm / 2) anywhere on Earth, the poles included.
  */
 export function snapToGrid(
   latitude: number,
@@ -22,7 +23,8 @@ export function snapToGrid(
   const latStep = 180 / rows;
   const row = Math.min(rows - 1, Math.floor((latitude + 90) / latStep));
   const centreLat = -90 + (row + 0.5) * latStep;
-  const cols = Math.max(1, Math.round((360 * Math.cos(centreLat * RAD) * KM_PER_DEGREE) / cellKm));
+  const widestLat = Math.max(0, Math.abs(centreLat) - latStep / 2);
+  const cols = Math.max(1, Math.ceil((360 * Math.cos(widestLat * RAD) * KM_PER_DEGREE) / cellKm));
   const lonStep = 360 / cols;
   const col = Math.min(cols - 1, Math.floor((normaliseLongitude(longitude) + 180) / lonStep));
   return { latitude: centreLat, longitude: -180 + (col + 0.5) * lonStep };
