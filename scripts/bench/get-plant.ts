@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { api, freePort, mintToken, plantInput, TEST_JWT_SECRET } from '@rootline/testing';
-import { type ClusterHandle, startCluster } from '../src/cluster-host.js';
+import { startCluster } from '../src/cluster-host.js';
 import { spawnTs } from './lib/child.js';
+import { stopCluster } from './lib/http-bench.js';
 import { startBenchInfra } from './lib/infra.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, pct, type Table, textTable } from './lib/markdown.js';
@@ -133,11 +134,6 @@ async function waitFor200(url: string, headers: Record<string, string>, timeoutM
 }
 
 /** Stops the cluster; processes that do not exit within 20 s are killed. */
-async function stopCluster(cluster: ClusterHandle): Promise<void> {
-  const timedOut = await Promise.race([cluster.stop().then(() => false), sleep(20_000).then(() => true)]);
-  if (timedOut) await Promise.all([...cluster.processes.values()].map((p) => p.kill('SIGKILL')));
-}
-
 /**
  * The whole platform: every service process and the gateway, as `pnpm start:cluster` runs them. Seeds the plants
  * through the API and resolves to the pipeline, the plant ids and the token the requests carry.

@@ -1,13 +1,12 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { newId, PAGE_DEFAULTS } from '@rootline/contracts';
-import { api, freePort, TEST_JWT_SECRET } from '@rootline/testing';
+import { api } from '@rootline/testing';
 import postgres from 'postgres';
-import { type ClusterHandle, startCluster } from '../src/cluster-host.js';
-import { startBenchInfra } from './lib/infra.js';
+import { ms, quantile, sequential, signIn, startBenchCluster } from './lib/http-bench.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, type Table, textTable } from './lib/markdown.js';
-import { sleep } from './lib/scope.js';
+import { seeded } from './lib/random.js';
 import type { BenchContext, Benchmark, BenchReport } from './lib/types.js';
 
 /** Plants seeded; `BENCH_NEARBY_PLANTS` lowers it for a smoke run. */
@@ -15,8 +14,6 @@ const DEFAULT_PLANTS = 1_000_000;
 /** Query points; every one is checked against a brute-force scan before the load. */
 const QUERY_POINTS = 100;
 const RADIUS_KM = 50;
-/** So high that the gateway's limiters (which still run on every request) never refuse one. */
-const UNLIMITED = '100000000';
 const TARGET_P50_MS = 5;
 const SEED = 42;
 
@@ -35,7 +32,10 @@ const SPECIES = [
   ['Potato', 'Solanum tuberosum'],
 ] as const;
 
-/** The same sphere and formula as the plants service's `haversineKm`, so the scan is an independent reference. */
+/**
+ * The same sphere and formula as the plants service's `haversineKm`, written here again rather than imported, so the
+ * brute-force scan shares no code with the service and is an independent reference.
+ */
 const EARTH_RADIUS_KM = 6371.0088;
 const RAD = Math.PI / 180;
 function haversineKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
@@ -45,17 +45,6 @@ function haversineKm(lat1: number, lon1: number, lat2: number, lon2: number): nu
   const sLon = Math.sin((lon2 * RAD - lon1 * RAD) / 2);
   const h = sLat * sLat + Math.cos(p1) * Math.cos(p2) * sLon * sLon;
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
-/** mulberry32: a small seeded generator, so every run seeds the same plants. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface Dataset {
@@ -207,17 +196,6 @@ function queryPoints(ds: Dataset): { lat: number; lon: number }[] {
 
 const pathOf = (q: { lat: number; lon: number }) => `/api/plants/nearby?lat=${q.lat}&lon=${q.lon}`;
 
-/** A USER account's session token, through the API as any client would get one. */
-async function signIn(url: string): Promise<string> {
-  const account = { email: 'bench-nearby@example.org', password: 'correct horse battery staple' };
-  const registered = await api(url, '/api/auth/register', { body: { ...account, name: 'Bench' } });
-  if (registered.status !== 201) throw new Error(`account: ${registered.status} ${JSON.stringify(registered.body)}`);
-  const signedIn = await api(url, '/api/auth/signin', { body: account });
-  const token: unknown = signedIn.body?.data?.token;
-  if (typeof token !== 'string') throw new Error(`sign-in: ${signedIn.status} ${JSON.stringify(signedIn.body)}`);
-  return token;
-}
-
 /** Checks every query point's first page and total against the brute force; throws on the first difference. */
 async function verify(
   ctx: BenchContext,
@@ -247,40 +225,6 @@ async function verify(
   return totals;
 }
 
-interface Sequential {
-  requests: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  mean: number;
-  non2xx: number;
-}
-
-/** One request at a time for `seconds`, timed with a sub-millisecond clock: the latency a lone client sees. */
-async function sequential(url: string, paths: string[], headers: Record<string, string>, seconds: number) {
-  const times: number[] = [];
-  let non2xx = 0;
-  const end = performance.now() + seconds * 1000;
-  for (let i = 0; performance.now() < end; i++) {
-    const t0 = performance.now();
-    const res = await fetch(`${url}${paths[i % paths.length]}`, { headers });
-    await res.arrayBuffer();
-    times.push(performance.now() - t0);
-    if (res.status < 200 || res.status >= 300) non2xx += 1;
-  }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN;
-  const result: Sequential = {
-    requests: times.length,
-    p50: at(0.5),
-    p90: at(0.9),
-    p99: at(0.99),
-    mean: times.reduce((a, b) => a + b, 0) / Math.max(1, times.length),
-    non2xx,
-  };
-  return result;
-}
-
 /**
  * The plan of the candidate scan of one query point as PostgreSQL runs it (the bands and ranges the service reads
  * for its bounding box), to show which index serves it and how many rows it touches.
@@ -304,17 +248,6 @@ async function explain(databaseUrl: string, q: { lat: number; lon: number }): Pr
   }
 }
 
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-}
-
-async function stopCluster(cluster: ClusterHandle): Promise<void> {
-  const timedOut = await Promise.race([cluster.stop().then(() => false), sleep(20_000).then(() => true)]);
-  if (timedOut) await Promise.all([...cluster.processes.values()].map((p) => p.kill('SIGKILL')));
-}
-
-const ms = (v: number) => fmt(v, 2);
-
 /**
  * GET /api/plants/nearby over a million plants clustered in Europe: results checked against a brute-force
  * haversine scan, then latency for one client at a time and under concurrent load, through the whole platform.
@@ -327,18 +260,7 @@ export const nearby: Benchmark = {
     const { scope, settings } = ctx;
     const count = Number(process.env.BENCH_NEARBY_PLANTS ?? DEFAULT_PLANTS);
     if (!Number.isInteger(count) || count < 1000) throw new Error('BENCH_NEARBY_PLANTS must be a whole number ≥ 1000');
-    const { nats, db } = await startBenchInfra(ctx);
-
-    ctx.log('starting the cluster (one process per service, and the gateway)');
-    const cluster = await startCluster({
-      natsUrl: nats.url,
-      databaseUrl: db.url,
-      port: await freePort(),
-      jwtSecret: TEST_JWT_SECRET,
-      env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: UNLIMITED, RATE_LIMIT_PER_HOUR_PER_USER: UNLIMITED },
-      output: settings.verbose ? 'inherit' : 'ignore',
-    });
-    scope.defer(() => stopCluster(cluster));
+    const { db, cluster } = await startBenchCluster(ctx);
 
     ctx.log(`generating ${fmt(count)} plants`);
     const ds = generate(count);
@@ -348,7 +270,7 @@ export const nearby: Benchmark = {
     const seedSeconds = (Date.now() - seedStart) / 1000;
     ctx.log(`  seeded in ${fmt(seedSeconds, 1)} s`);
 
-    const headers = { authorization: `Bearer ${await signIn(cluster.url)}` };
+    const headers = { authorization: `Bearer ${await signIn(cluster.url, 'bench-nearby@example.org')}` };
     const points = queryPoints(ds);
     ctx.log(`checking ${points.length} query points against a brute-force scan of ${fmt(count)} plants`);
     const totals = (await verify(ctx, cluster.url, headers, ds, points)).sort((a, b) => a - b);
@@ -358,11 +280,11 @@ export const nearby: Benchmark = {
     ctx.log(
       `one client, one request at a time: ${settings.warmupSeconds} s warm-up, ${settings.durationSeconds} s measured`,
     );
-    await sequential(cluster.url, paths, headers, settings.warmupSeconds);
-    const alone = await sequential(cluster.url, paths, headers, settings.durationSeconds);
+    await sequential(cluster.url, paths, headers, { seconds: settings.warmupSeconds });
+    const alone = await sequential(cluster.url, paths, headers, { seconds: settings.durationSeconds });
     // The floor of the same path: one plant by id, one request at a time, through the same gateway and service.
     const byId = points.map((_, i) => `/api/plants/${ds.ids[Math.floor((i * ds.ids.length) / points.length)]}`);
-    const reference = await sequential(cluster.url, byId, headers, Math.min(settings.durationSeconds, 10));
+    const reference = await sequential(cluster.url, byId, headers, { seconds: Math.min(settings.durationSeconds, 10) });
     ctx.log(`${settings.connections} connections (autocannon in its own process)`);
     const loaded: LoadResult = await runLoad(scope, {
       url: cluster.url,

@@ -4,12 +4,12 @@ import { call } from '@rootline/host';
 import { api, freePort, plantInput, TEST_JWT_SECRET } from '@rootline/testing';
 import postgres from 'postgres';
 import { type ClusterHandle, startCluster } from '../src/cluster-host.js';
+import { stopCluster } from './lib/http-bench.js';
 import { startBenchInfra } from './lib/infra.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, pct, type Table, textTable } from './lib/markdown.js';
 import { type CpuGroup, CpuMeter, type CpuUsage } from './lib/proc-cpu.js';
 import { type ProfileSummary, profilerEnv, readProfile, summariseProfile, toggleProfiler } from './lib/profile.js';
-import { sleep } from './lib/scope.js';
 import type { BenchContext, Benchmark } from './lib/types.js';
 
 /** The load the target is defined for: 256 concurrent clients, each with one registration in flight. */
@@ -88,11 +88,6 @@ async function ledgerFigures(
 }
 
 /** Stops the cluster; processes that do not exit within 20 s are killed. */
-async function stopCluster(cluster: ClusterHandle): Promise<void> {
-  const timedOut = await Promise.race([cluster.stop().then(() => false), sleep(20_000).then(() => true)]);
-  if (timedOut) await Promise.all([...cluster.processes.values()].map((p) => p.kill('SIGKILL')));
-}
-
 interface Measured {
   load: LoadResult;
   windowSeconds: number;

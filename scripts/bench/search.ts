@@ -1,19 +1,16 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { newId, PAGE_DEFAULTS, type SearchType } from '@rootline/contracts';
-import { api, freePort, TEST_JWT_SECRET } from '@rootline/testing';
+import { api } from '@rootline/testing';
 import postgres from 'postgres';
-import { type ClusterHandle, startCluster } from '../src/cluster-host.js';
-import { startBenchInfra } from './lib/infra.js';
+import { ms, type Sequential, sequential, signIn, startBenchCluster } from './lib/http-bench.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, type Table, textTable } from './lib/markdown.js';
-import { sleep } from './lib/scope.js';
+import { seeded } from './lib/random.js';
 import type { BenchContext, Benchmark, BenchReport } from './lib/types.js';
 
 /** Plants seeded; `BENCH_SEARCH_PLANTS` lowers it for a smoke run. */
 const DEFAULT_PLANTS = 1_000_000;
-/** So high that the gateway's limiters (which still run on every request) never refuse one. */
-const UNLIMITED = '100000000';
 /** Requests per query for the per-query table, one at a time. */
 const PER_QUERY_REQUESTS = 10;
 const SEED = 7;
@@ -127,17 +124,6 @@ interface Query {
 }
 
 const FIELDS: readonly SearchType[] = ['species', 'location', 'owner'];
-
-/** mulberry32: a small seeded generator, so every run seeds the same plants. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A draw from 0..n-1: the last with probability `RARE_SHARE`, the others with weights 1, 1/2, 1/3 … (Zipf). */
 function zipfWithRare(n: number, random: () => number): () => number {
@@ -302,7 +288,7 @@ async function seed(databaseUrl: string, ds: Dataset): Promise<void> {
   }
 }
 
-/** Relevance of one text: exact 0, prefix 1, word 2, substring 3, none 4 (docs/plants.md). */
+/** Relevance of one text: exact 0, prefix 1, word 2, substring 3, none 4 (docs/plants.md, written again here). */
 function rankOf(text: string, q: string): number {
   if (text === q) return 0;
   if (text.startsWith(q)) return 1;
@@ -320,7 +306,8 @@ const KINDS = ['exact', 'prefix', 'word', 'substring'];
 
 /**
  * Brute force: every plant ranked on the fields searched (each distinct text ranked once), the matches sorted by
- * rank, field, species text and id, the query's page kept.
+ * rank, field, species text and id, the query's page kept. Like `normalise` and `rankOf`, it re-implements the rules
+ * of docs/plants.md rather than importing the service's, so it is an independent reference.
  */
 function bruteForce(ds: Dataset, query: Query, limit: number): Expected {
   const q = normalise(query.q);
@@ -354,17 +341,6 @@ const pathOf = (query: Query) =>
     query.page ? `&page=${query.page}` : ''
   }`;
 
-/** A USER account's session token, through the API as any client would get one. */
-async function signIn(url: string): Promise<string> {
-  const account = { email: 'bench-search@example.org', password: 'correct horse battery staple' };
-  const registered = await api(url, '/api/auth/register', { body: { ...account, name: 'Bench' } });
-  if (registered.status !== 201) throw new Error(`account: ${registered.status} ${JSON.stringify(registered.body)}`);
-  const signedIn = await api(url, '/api/auth/signin', { body: account });
-  const token: unknown = signedIn.body?.data?.token;
-  if (typeof token !== 'string') throw new Error(`sign-in: ${signedIn.status} ${JSON.stringify(signedIn.body)}`);
-  return token;
-}
-
 /** Checks every query's page and total against the brute force; throws on the first difference. */
 async function verify(
   ctx: BenchContext,
@@ -393,50 +369,6 @@ async function verify(
   }
   ctx.log(`  all ${queries.length} queries equal the brute-force scan`);
   return totals;
-}
-
-interface Sequential {
-  requests: number;
-  seconds: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  mean: number;
-  non2xx: number;
-}
-
-const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-
-/** Timed requests one at a time, timed with a sub-millisecond clock: the latency a lone client sees. */
-async function sequential(
-  url: string,
-  paths: string[],
-  headers: Record<string, string>,
-  until: { seconds?: number; requests?: number },
-): Promise<Sequential> {
-  const times: number[] = [];
-  let non2xx = 0;
-  const start = performance.now();
-  const end = start + (until.seconds ?? Number.POSITIVE_INFINITY) * 1000;
-  for (let i = 0; performance.now() < end && i < (until.requests ?? Number.POSITIVE_INFINITY); i++) {
-    const t0 = performance.now();
-    const res = await fetch(`${url}${paths[i % paths.length]}`, { headers });
-    await res.arrayBuffer();
-    times.push(performance.now() - t0);
-    if (res.status < 200 || res.status >= 300) non2xx += 1;
-  }
-  const seconds = (performance.now() - start) / 1000;
-  times.sort((a, b) => a - b);
-  const mean = times.reduce((a, b) => a + b, 0) / Math.max(1, times.length);
-  return {
-    requests: times.length,
-    seconds,
-    p50: at(times, 0.5),
-    p90: at(times, 0.9),
-    p99: at(times, 0.99),
-    mean,
-    non2xx,
-  };
 }
 
 /** The plan of a query's filter as PostgreSQL runs it (the pattern bound, as the service binds it). */
@@ -470,12 +402,6 @@ async function sizes(databaseUrl: string): Promise<string> {
   }
 }
 
-async function stopCluster(cluster: ClusterHandle): Promise<void> {
-  const timedOut = await Promise.race([cluster.stop().then(() => false), sleep(20_000).then(() => true)]);
-  if (timedOut) await Promise.all([...cluster.processes.values()].map((p) => p.kill('SIGKILL')));
-}
-
-const ms = (v: number) => fmt(v, 2);
 const describeQuery = (query: Query) =>
   `\`${query.q}\`${query.type ? ` (${query.type})` : ''}${query.page ? `, page ${query.page}` : ''}`;
 
@@ -519,18 +445,7 @@ export const search: Benchmark = {
     const { scope, settings } = ctx;
     const count = Number(process.env.BENCH_SEARCH_PLANTS ?? DEFAULT_PLANTS);
     if (!Number.isInteger(count) || count < 1000) throw new Error('BENCH_SEARCH_PLANTS must be a whole number ≥ 1000');
-    const { nats, db } = await startBenchInfra(ctx);
-
-    ctx.log('starting the cluster (one process per service, and the gateway)');
-    const cluster = await startCluster({
-      natsUrl: nats.url,
-      databaseUrl: db.url,
-      port: await freePort(),
-      jwtSecret: TEST_JWT_SECRET,
-      env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: UNLIMITED, RATE_LIMIT_PER_HOUR_PER_USER: UNLIMITED },
-      output: settings.verbose ? 'inherit' : 'ignore',
-    });
-    scope.defer(() => stopCluster(cluster));
+    const { db, cluster } = await startBenchCluster(ctx);
 
     ctx.log(`generating ${fmt(count)} plants`);
     const ds = generate(count);
@@ -540,7 +455,7 @@ export const search: Benchmark = {
     const seedSeconds = (Date.now() - seedStart) / 1000;
     ctx.log(`  seeded in ${fmt(seedSeconds, 1)} s`);
 
-    const headers = { authorization: `Bearer ${await signIn(cluster.url)}` };
+    const headers = { authorization: `Bearer ${await signIn(cluster.url, 'bench-search@example.org')}` };
     const all = [...QUERIES, ...SHORT_QUERIES];
     ctx.log(`checking ${all.length} queries against a brute-force scan of ${fmt(count)} plants`);
     const totals = await verify(ctx, cluster.url, headers, ds, all);

@@ -1,48 +1,22 @@
-import { createNatsBus, type DeliveredEvent } from '@rootline/bus';
-import { service as chainMiner } from '@rootline/chain-miner';
+import type { Bus, DeliveredEvent } from '@rootline/bus';
 import { plantGet, plantRegister, plantRegistered } from '@rootline/contracts';
-import { type Database, openDatabase } from '@rootline/db';
-import { call, createLogger, type RunningService, startService } from '@rootline/host';
-import { plantInput, startTestInfra, type TestInfra } from '@rootline/testing';
+import { call } from '@rootline/host';
+import { plantInput } from '@rootline/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { service } from '../src/service.js';
+import { type PlantsWithLedger, startPlantsWithLedger } from './support.js';
 
 describe('plants on NATS and PostgreSQL', () => {
-  let infra: TestInfra;
-  let database: Database;
-  const running: RunningService[] = [];
-  let client: Awaited<ReturnType<typeof createNatsBus>>;
-  const log = createLogger('test', 'silent');
+  let stack: PlantsWithLedger;
+  let client: Bus;
   const ctx = { requestId: 'req_plants_test', actor: { id: 'usr_1', role: 'GROWER' as const } };
 
   beforeAll(async () => {
-    infra = await startTestInfra();
-    database = await openDatabase({ url: infra.pg.url, dataDir: '.' });
-    const env = { CHAIN_DIFFICULTY: '8' };
-    running.push(
-      await startService(chainMiner, {
-        bus: await createNatsBus({ url: infra.nats.url, name: 'chain-miner' }),
-        database,
-        log,
-        env,
-      }),
-    );
-    running.push(
-      await startService(service, {
-        bus: await createNatsBus({ url: infra.nats.url, name: 'plants' }),
-        database,
-        log,
-        env,
-      }),
-    );
-    client = await createNatsBus({ url: infra.nats.url, name: 'test-client' });
+    stack = await startPlantsWithLedger();
+    client = stack.client;
   });
 
   afterAll(async () => {
-    await client?.close();
-    for (const r of running.reverse()) await r.stop();
-    await database?.close();
-    await infra?.stop();
+    await stack?.stop();
   });
 
   it('registers a plant on the ledger, stores it and publishes plant.registered once', async () => {
@@ -83,8 +57,7 @@ describe('plants on NATS and PostgreSQL', () => {
   });
 
   it('answers CHAIN_ERROR and stores nothing when the ledger is down', async () => {
-    const miner = running[0]!;
-    await miner.stop();
+    await stack.miner.stop();
     await expect(call(client, plantRegister, plantInput(), ctx)).rejects.toMatchObject({ code: 'CHAIN_ERROR' });
   });
 });

@@ -1,55 +1,32 @@
-import { createNatsBus, type DeliveredEvent } from '@rootline/bus';
-import { service as chainMiner } from '@rootline/chain-miner';
+import type { Bus, DeliveredEvent } from '@rootline/bus';
 import { chainBlockGet, chainTxSubmitBatch, plantGet, plantRegister, plantRegistered } from '@rootline/contracts';
-import { createOutbox, type Database, openDatabase, pendingEvent } from '@rootline/db';
-import { call, createLogger, type RunningService, startService } from '@rootline/host';
-import { plantInput, startTestInfra, type TestInfra } from '@rootline/testing';
+import { createOutbox, type Database, pendingEvent } from '@rootline/db';
+import { call, createLogger } from '@rootline/host';
+import { plantInput } from '@rootline/testing';
 import { eq } from 'drizzle-orm';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox, plants } from '../src/db/schema.js';
 import { createRecorder, type PlantWrite } from '../src/recorder.js';
-import { service } from '../src/service.js';
+import { type PlantsWithLedger, startPlantsWithLedger } from './support.js';
 
 describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
-  let infra: TestInfra;
+  let stack: PlantsWithLedger;
   let database: Database;
-  const running: RunningService[] = [];
-  let client: Awaited<ReturnType<typeof createNatsBus>>;
+  let client: Bus;
   let monitor: NatsConnection;
   const log = createLogger('test', 'silent');
   const ctx = { requestId: 'req_recorder_test', actor: { id: 'usr_1', role: 'GROWER' as const } };
 
   beforeAll(async () => {
-    infra = await startTestInfra();
-    database = await openDatabase({ url: infra.pg.url, dataDir: '.' });
-    const env = { CHAIN_DIFFICULTY: '8' };
-    running.push(
-      await startService(chainMiner, {
-        bus: await createNatsBus({ url: infra.nats.url, name: 'chain-miner' }),
-        database,
-        log,
-        env,
-      }),
-    );
-    running.push(
-      await startService(service, {
-        bus: await createNatsBus({ url: infra.nats.url, name: 'plants' }),
-        database,
-        log,
-        env,
-      }),
-    );
-    client = await createNatsBus({ url: infra.nats.url, name: 'test-client' });
-    monitor = await connect({ servers: infra.nats.url, name: 'test-monitor' });
+    stack = await startPlantsWithLedger();
+    ({ database, client } = stack);
+    monitor = await connect({ servers: stack.infra.nats.url, name: 'test-monitor' });
   });
 
   afterAll(async () => {
     await monitor?.close();
-    await client?.close();
-    for (const r of running.reverse()) await r.stop();
-    await database?.close();
-    await infra?.stop();
+    await stack?.stop();
   });
 
   it('records concurrent registrations with shared ledger messages, each plant stored with its own block and event', async () => {

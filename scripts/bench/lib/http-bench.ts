@@ -1,0 +1,106 @@
+import { api, freePort, TEST_JWT_SECRET } from '@rootline/testing';
+import { type ClusterHandle, startCluster } from '../../src/cluster-host.js';
+import { type BenchInfra, startBenchInfra } from './infra.js';
+import { fmt } from './markdown.js';
+import { sleep } from './scope.js';
+import type { BenchContext } from './types.js';
+
+/** So high that the gateway's limiters (which still run on every request) never refuse one. */
+const UNLIMITED = '100000000';
+
+/** Stops the cluster; processes that do not exit within 20 s are killed, so a hung one cannot hold up the run. */
+export async function stopCluster(cluster: ClusterHandle): Promise<void> {
+  const timedOut = await Promise.race([cluster.stop().then(() => false), sleep(20_000).then(() => true)]);
+  if (timedOut) await Promise.all([...cluster.processes.values()].map((p) => p.kill('SIGKILL')));
+}
+
+/**
+ * The whole platform as `pnpm start:cluster` runs it (one process per service, and the gateway) on a private
+ * nats-server and a fresh database, with the limiters set never to refuse: what a read benchmark measures
+ * through. Everything is stopped when the benchmark's scope closes.
+ */
+export async function startBenchCluster(ctx: BenchContext): Promise<BenchInfra & { cluster: ClusterHandle }> {
+  const { scope, settings } = ctx;
+  const infra = await startBenchInfra(ctx);
+  ctx.log('starting the cluster (one process per service, and the gateway)');
+  const cluster = await startCluster({
+    natsUrl: infra.nats.url,
+    databaseUrl: infra.db.url,
+    port: await freePort(),
+    jwtSecret: TEST_JWT_SECRET,
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: UNLIMITED, RATE_LIMIT_PER_HOUR_PER_USER: UNLIMITED },
+    output: settings.verbose ? 'inherit' : 'ignore',
+  });
+  scope.defer(() => stopCluster(cluster));
+  return { ...infra, cluster };
+}
+
+/**
+ * A USER account's session token, through the API as any client would get one (the gateway checks the session on
+ * every request, which is part of what is measured). `email` must be new to the database.
+ */
+export async function signIn(url: string, email: string): Promise<string> {
+  const account = { email, password: 'correct horse battery staple' };
+  const registered = await api(url, '/api/auth/register', { body: { ...account, name: 'Bench' } });
+  if (registered.status !== 201) throw new Error(`account: ${registered.status} ${JSON.stringify(registered.body)}`);
+  const signedIn = await api(url, '/api/auth/signin', { body: account });
+  const token: unknown = signedIn.body?.data?.token;
+  if (typeof token !== 'string') throw new Error(`sign-in: ${signedIn.status} ${JSON.stringify(signedIn.body)}`);
+  return token;
+}
+
+/** The value at quantile `q` (0–1) of ascending values, by nearest rank; 0 when there are none. */
+export function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+/** Latencies (ms) of requests sent one at a time. */
+export interface Sequential {
+  requests: number;
+  /** The time the requests took, from the first sent to the last answered. */
+  seconds: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  mean: number;
+  non2xx: number;
+}
+
+/**
+ * Requests one at a time, over `paths` in turn, until `seconds` have passed or `requests` were sent (whichever comes
+ * first), each timed with a sub-millisecond clock: the latency a lone client sees, which autocannon's millisecond
+ * histogram cannot show.
+ */
+export async function sequential(
+  url: string,
+  paths: string[],
+  headers: Record<string, string>,
+  until: { seconds?: number; requests?: number },
+): Promise<Sequential> {
+  const times: number[] = [];
+  let non2xx = 0;
+  const start = performance.now();
+  const end = start + (until.seconds ?? Number.POSITIVE_INFINITY) * 1000;
+  for (let i = 0; performance.now() < end && i < (until.requests ?? Number.POSITIVE_INFINITY); i++) {
+    const t0 = performance.now();
+    const res = await fetch(`${url}${paths[i % paths.length]}`, { headers });
+    await res.arrayBuffer();
+    times.push(performance.now() - t0);
+    if (res.status < 200 || res.status >= 300) non2xx += 1;
+  }
+  const seconds = (performance.now() - start) / 1000;
+  times.sort((a, b) => a - b);
+  const mean = times.reduce((a, b) => a + b, 0) / Math.max(1, times.length);
+  return {
+    requests: times.length,
+    seconds,
+    p50: quantile(times, 0.5),
+    p90: quantile(times, 0.9),
+    p99: quantile(times, 0.99),
+    mean,
+    non2xx,
+  };
+}
+
+/** Milliseconds as the latency tables show them: two decimals, since a lone request takes a few. */
+export const ms = (v: number) => fmt(v, 2);
