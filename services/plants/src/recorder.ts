@@ -25,8 +25,21 @@ export interface PlantWrite {
   anonymousOwner?: AnonymousOwnerRow;
 }
 
+/**
+ * Most bytes of ledger payloads in one batch message: well under NATS's default message limit of 1 MiB, with
+ * room for the request's envelope and headers, however long the plants' texts are.
+ */
+export const MAX_BATCH_PAYLOAD_BYTES = 256 * 1024;
+
+/** An upper bound of a payload's size on the wire: JSON text, at most 3 UTF-8 bytes per UTF-16 unit. */
+function payloadBytes(payload: unknown): number {
+  return JSON.stringify(payload).length * 3;
+}
+
 interface Waiting {
   write: PlantWrite;
+  /** Upper bound of its payload's bytes in the batch message. */
+  bytes: number;
   caller: HandlerContext;
   resolve: (receipt: TxReceipt) => void;
   reject: (err: unknown) => void;
@@ -48,15 +61,24 @@ function chainError({ code, message, details }: { code: string; message: string;
  * ledger message (`chain.tx.submit-batch`: their transactions join the next block like any other) and, once
  * their blocks are stored, one database statement writing their rows and events. Under load this turns a
  * message, a transaction and a commit per plant into one per batch; a lone plant is a batch of one and waits no
- * longer than before. Batches run concurrently: a new one does not wait for the previous block.
+ * longer than before. A batch holds at most TX_BATCH_MAX plants and MAX_BATCH_PAYLOAD_BYTES of ledger payloads.
+ * Batches run concurrently: a new one does not wait for the previous block.
  *
  * Order of writes: the ledger first, then the rows, so a stored plant always has its block; a plant is
  * acknowledged only after its row commits, so an acknowledged plant is never lost. If the batch's statement
  * fails, each plant is retried in a statement of its own, so one bad row cannot fail the others.
  */
-export function createRecorder(deps: { db: Db; bus: Bus; outbox: Outbox; log: Logger; maxBatch?: number }) {
+export function createRecorder(deps: {
+  db: Db;
+  bus: Bus;
+  outbox: Outbox;
+  log: Logger;
+  maxBatch?: number;
+  maxBatchBytes?: number;
+}) {
   const { db, bus, outbox, log } = deps;
   const maxBatch = Math.min(deps.maxBatch ?? TX_BATCH_MAX, TX_BATCH_MAX);
+  const maxBatchBytes = deps.maxBatchBytes ?? MAX_BATCH_PAYLOAD_BYTES;
   let queue: Waiting[] = [];
   let scheduled = false;
 
@@ -136,8 +158,15 @@ export function createRecorder(deps: { db: Db; bus: Bus; outbox: Outbox; log: Lo
   function flush(): void {
     scheduled = false;
     while (queue.length > 0) {
-      const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
-      queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
+      // As many as fit in one message, and at least one (a payload alone over the budget still goes).
+      let n = 0;
+      let bytes = 0;
+      while (n < queue.length && n < maxBatch && (n === 0 || bytes + queue[n]!.bytes <= maxBatchBytes)) {
+        bytes += queue[n]!.bytes;
+        n += 1;
+      }
+      const batch = queue.slice(0, n);
+      queue = queue.slice(n);
       void run(batch).catch((err: unknown) => {
         // run settles every plant itself; this only guards against a bug leaving a caller without an answer.
         log.error({ err }, 'plant batch failed');
@@ -150,7 +179,7 @@ export function createRecorder(deps: { db: Db; bus: Bus; outbox: Outbox; log: Lo
     /** Records one plant; resolves with its ledger receipt once its row is committed. */
     record(write: PlantWrite, caller: HandlerContext): Promise<TxReceipt> {
       return new Promise<TxReceipt>((resolve, reject) => {
-        queue.push({ write, caller, resolve, reject });
+        queue.push({ write, bytes: payloadBytes(write.payload), caller, resolve, reject });
         if (!scheduled) {
           scheduled = true;
           // Plants arriving in the same turn of the event loop (one read from the bus) share the batch.

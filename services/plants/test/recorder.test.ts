@@ -17,6 +17,32 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   let monitor: NatsConnection;
   const log = createLogger('test', 'silent');
   const ctx = { requestId: 'req_recorder_test', actor: { id: 'usr_1', role: 'GROWER' as const } };
+  const caller = { ...ctx, log };
+
+  /** A plant as the recorder takes it, written straight to it (not through the service's handler). */
+  const write = (id: string, payload: Record<string, unknown> = {}): PlantWrite => ({
+    txType: 'plant.register',
+    payload: { plantId: id, ...payload },
+    row: {
+      id,
+      commonName: `Row ${id}`,
+      scientificName: null,
+      latitude: 1,
+      longitude: 2,
+      city: null,
+      country: null,
+      privacyLevel: 'exact',
+      ownerId: 'usr_1',
+      ownerName: 'Tester',
+      walletAddress: null,
+      generation: 0,
+      parentId: null,
+      propagationType: null,
+      registeredAt: new Date().toISOString(),
+      registeredBy: 'usr_1',
+    },
+    events: [pendingEvent(plantRegistered, { plantId: id, commonName: `Row ${id}` }, ctx)],
+  });
 
   beforeAll(async () => {
     stack = await startPlantsWithLedger();
@@ -85,30 +111,6 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
       log,
     });
     const taken = await call(client, plantRegister, plantInput({ commonName: 'Taken' }), ctx);
-    const write = (id: string): PlantWrite => ({
-      txType: 'plant.register',
-      payload: { plantId: id },
-      row: {
-        id,
-        commonName: `Row ${id}`,
-        scientificName: null,
-        latitude: 1,
-        longitude: 2,
-        city: null,
-        country: null,
-        privacyLevel: 'exact',
-        ownerId: 'usr_1',
-        ownerName: 'Tester',
-        walletAddress: null,
-        generation: 0,
-        parentId: null,
-        propagationType: null,
-        registeredAt: new Date().toISOString(),
-        registeredBy: 'usr_1',
-      },
-      events: [pendingEvent(plantRegistered, { plantId: id, commonName: `Row ${id}` }, ctx)],
-    });
-    const caller = { ...ctx, log };
     // Same turn of the event loop: one batch, whose insert fails on the duplicate id.
     const settled = await Promise.allSettled([
       recorder.record(write('plt_recorder_a'), caller),
@@ -124,5 +126,34 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
     // The existing plant is untouched.
     const [kept] = await database.db.select().from(plants).where(eq(plants.id, taken.id));
     expect(kept?.commonName).toBe('Taken');
+  });
+
+  it('keeps each ledger message within its byte budget, and still sends a payload larger than the budget', async () => {
+    const sizes: number[] = [];
+    const sub = monitor.subscribe(chainTxSubmitBatch.subject, {
+      callback: (_err, msg) => {
+        sizes.push((msg.json() as { transactions: unknown[] }).transactions.length);
+      },
+    });
+    await monitor.flush();
+    const recorder = createRecorder({
+      db: database.db,
+      bus: client,
+      outbox: createOutbox({ database, table: outbox, publish: async () => {}, log }),
+      log,
+      // About three of the plants below (each ~3 KB as counted) per message.
+      maxBatchBytes: 10_000,
+    });
+    const note = 'x'.repeat(1000);
+    const settled = await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) => recorder.record(write(`plt_bytes_${i}`, { note }), caller)),
+      recorder.record(write('plt_bytes_big', { note: 'y'.repeat(5000) }), caller),
+    ]);
+    expect(settled).toHaveLength(7);
+    await monitor.flush();
+    expect(sizes).toEqual([3, 3, 1]);
+    const stored = await database.db.select({ id: plants.id }).from(plants);
+    expect(stored.filter((r) => r.id.startsWith('plt_bytes_'))).toHaveLength(7);
+    sub.unsubscribe();
   });
 });
