@@ -37,7 +37,9 @@ export async function startPlantsWithLedger(): Promise<PlantsWithLedger> {
     // Each bus connection is named after its service, as the service's own process names it.
     const start = async (mod: ServiceModule<TObject>) => {
       const bus = await createNatsBus({ url: infra.nats.url, name: mod.name });
+      undo.push(() => bus.close());
       const running = await startService(mod, { bus, database, log, env });
+      // The host stops the service; closing its bus is the caller's part (done after, in reverse order).
       undo.push(() => running.stop());
       return running;
     };
