@@ -10,6 +10,7 @@ import {
   TEST_JWT_SECRET,
   type TestDatabase,
 } from '@rootline/testing';
+import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildGateway } from '../src/app.js';
 import { GatewayConfig } from '../src/config.js';
@@ -77,10 +78,13 @@ export async function seedSession(
     migrated.set(database, ready);
   }
   await ready;
+  // Tests seed the same account concurrently: an upsert on the id alone would still fail when two inserts race
+  // on the unique email (ON CONFLICT handles only its target), so insert-if-absent on any key, then set the role.
   await database.db
     .insert(users)
     .values({ id: sub, email: `${sub.toLowerCase()}@test.rootline.example`, name: `Test ${role}`, role })
-    .onConflictDoUpdate({ target: users.id, set: { role } });
+    .onConflictDoNothing();
+  await database.db.update(users).set({ role }).where(eq(users.id, sub));
   const sessionId = newId('ses');
   await database.db.insert(sessions).values({
     id: sessionId,
