@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { newId, PAGE_DEFAULTS } from '@rootline/contracts';
 import { api } from '@rootline/testing';
 import postgres from 'postgres';
@@ -7,6 +5,7 @@ import { ms, quantile, sequential, signIn, startBenchCluster } from './lib/http-
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, type Table, textTable } from './lib/markdown.js';
 import { seeded } from './lib/random.js';
+import { seedPlants } from './lib/seed-plants.js';
 import type { BenchContext, Benchmark, BenchReport } from './lib/types.js';
 
 /** Plants seeded; `BENCH_NEARBY_PLANTS` lowers it for a smoke run. */
@@ -115,55 +114,32 @@ const COLUMNS = [
   'search_owner',
 ];
 
-/** COPY text rows of the dataset, in chunks. */
-function* copyRows(ds: Dataset): Generator<string> {
+/** The values of COLUMNS for each plant of the dataset. */
+function* plantRows(ds: Dataset): Generator<unknown[]> {
   const at = new Date().toISOString();
   const hash = '0'.repeat(64);
-  const chunk: string[] = [];
   for (let i = 0; i < ds.ids.length; i++) {
     const [common, scientific] = SPECIES[i % SPECIES.length]!;
     const owner = `Grower ${i % 20_000}`;
-    chunk.push(
-      [
-        ds.ids[i],
-        common,
-        scientific,
-        ds.lat[i],
-        ds.lon[i],
-        'EU',
-        'exact',
-        `usr_bench_${i % 20_000}`,
-        owner,
-        0,
-        0,
-        hash,
-        `tx_bench_${i}`,
-        at,
-        `${common} ${scientific}`.toLowerCase(),
-        'eu',
-        owner.toLowerCase(),
-      ].join('\t'),
-    );
-    if (chunk.length === 10_000) {
-      yield `${chunk.join('\n')}\n`;
-      chunk.length = 0;
-    }
-  }
-  if (chunk.length > 0) yield `${chunk.join('\n')}\n`;
-}
-
-/**
- * Seeds the plants table directly with COPY (not through the API and not on the ledger: a million mined
- * registrations would take hours and measure the miner), then VACUUM ANALYZE as autovacuum would.
- */
-async function seed(databaseUrl: string, ds: Dataset): Promise<void> {
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  try {
-    const writable = await sql.unsafe(`copy plants.plants (${COLUMNS.join(', ')}) from stdin`).writable();
-    await pipeline(Readable.from(copyRows(ds)), writable);
-    await sql.unsafe('vacuum analyze plants.plants');
-  } finally {
-    await sql.end();
+    yield [
+      ds.ids[i],
+      common,
+      scientific,
+      ds.lat[i],
+      ds.lon[i],
+      'EU',
+      'exact',
+      `usr_bench_${i % 20_000}`,
+      owner,
+      0,
+      0,
+      hash,
+      `tx_bench_${i}`,
+      at,
+      `${common} ${scientific}`.toLowerCase(),
+      'eu',
+      owner.toLowerCase(),
+    ];
   }
 }
 
@@ -266,7 +242,7 @@ export const nearby: Benchmark = {
     const ds = generate(count);
     ctx.log('seeding them with COPY, then VACUUM ANALYZE');
     const seedStart = Date.now();
-    await seed(db.url, ds);
+    await seedPlants(db.url, COLUMNS, plantRows(ds));
     const seedSeconds = (Date.now() - seedStart) / 1000;
     ctx.log(`  seeded in ${fmt(seedSeconds, 1)} s`);
 

@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { newId, PAGE_DEFAULTS, type SearchType } from '@rootline/contracts';
 import { api } from '@rootline/testing';
 import postgres from 'postgres';
@@ -7,6 +5,7 @@ import { ms, type Sequential, sequential, signIn, startBenchCluster } from './li
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, type Table, textTable } from './lib/markdown.js';
 import { seeded } from './lib/random.js';
+import { seedPlants } from './lib/seed-plants.js';
 import type { BenchContext, Benchmark, BenchReport } from './lib/types.js';
 
 /** Plants seeded; `BENCH_SEARCH_PLANTS` lowers it for a smoke run. */
@@ -231,11 +230,10 @@ const COLUMNS = [
   'search_owner',
 ];
 
-/** COPY text rows of the dataset, in chunks (no name holds a tab, newline or backslash). */
-function* copyRows(ds: Dataset): Generator<string> {
+/** The values of COLUMNS for each plant of the dataset (`\\N` is NULL). */
+function* plantRows(ds: Dataset): Generator<unknown[]> {
   const at = new Date().toISOString();
   const hash = '0'.repeat(64);
-  const chunk: string[] = [];
   for (let i = 0; i < ds.ids.length; i++) {
     const s = ds.species[i]!;
     const p = ds.place[i]!;
@@ -243,48 +241,25 @@ function* copyRows(ds: Dataset): Generator<string> {
     const [common, scientific] = SPECIES[s]!;
     const [city, country] = p < 0 ? ['\\N', '\\N'] : PLACES[p]!;
     const where = p < 0 ? ['\\N', '\\N'] : [52 + (i % 1000) / 1000, 5 + (i % 997) / 997];
-    chunk.push(
-      [
-        ds.ids[i],
-        common,
-        scientific,
-        ...where,
-        city,
-        country,
-        p < 0 ? 'hidden' : 'exact',
-        `usr_bench_${o}`,
-        ds.owners[o]!.name,
-        0,
-        0,
-        hash,
-        `tx_bench_${i}`,
-        at,
-        ds.speciesText[s],
-        p < 0 ? '' : ds.placeText[p],
-        ds.owners[o]!.text,
-      ].join('\t'),
-    );
-    if (chunk.length === 10_000) {
-      yield `${chunk.join('\n')}\n`;
-      chunk.length = 0;
-    }
-  }
-  if (chunk.length > 0) yield `${chunk.join('\n')}\n`;
-}
-
-/**
- * Seeds the plants table directly with COPY (not through the API and not on the ledger), with the search indexes
- * in place as the migrations made them, then VACUUM ANALYZE as autovacuum would (it also flushes the GIN
- * indexes' pending lists).
- */
-async function seed(databaseUrl: string, ds: Dataset): Promise<void> {
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  try {
-    const writable = await sql.unsafe(`copy plants.plants (${COLUMNS.join(', ')}) from stdin`).writable();
-    await pipeline(Readable.from(copyRows(ds)), writable);
-    await sql.unsafe('vacuum analyze plants.plants');
-  } finally {
-    await sql.end();
+    yield [
+      ds.ids[i],
+      common,
+      scientific,
+      ...where,
+      city,
+      country,
+      p < 0 ? 'hidden' : 'exact',
+      `usr_bench_${o}`,
+      ds.owners[o]!.name,
+      0,
+      0,
+      hash,
+      `tx_bench_${i}`,
+      at,
+      ds.speciesText[s],
+      p < 0 ? '' : ds.placeText[p],
+      ds.owners[o]!.text,
+    ];
   }
 }
 
@@ -451,7 +426,7 @@ export const search: Benchmark = {
     const ds = generate(count);
     ctx.log('seeding them with COPY (search indexes in place), then VACUUM ANALYZE');
     const seedStart = Date.now();
-    await seed(db.url, ds);
+    await seedPlants(db.url, COLUMNS, plantRows(ds));
     const seedSeconds = (Date.now() - seedStart) / 1000;
     ctx.log(`  seeded in ${fmt(seedSeconds, 1)} s`);
 
