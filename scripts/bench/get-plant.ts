@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { api, freePort, mintToken, plantInput, TEST_JWT_SECRET } from '@rootline/testing';
-import { startCluster } from '../src/cluster-host.js';
+import { api, freePort, mintToken, plantInput } from '@rootline/testing';
 import { spawnTs } from './lib/child.js';
-import { stopCluster } from './lib/http-bench.js';
+import { NO_LIMIT, startPlatformCluster } from './lib/http-bench.js';
 import { startBenchInfra } from './lib/infra.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, pct, type Table, textTable } from './lib/markdown.js';
@@ -17,8 +16,6 @@ const SEED_PLANTS = 1000;
 const SEED_CONCURRENCY = 32;
 /** Connections of each reading process: `openDatabase`'s default pool, which the plants service uses. */
 const POOL_MAX = 10;
-/** So high that the gateway's limiters (which still run on every request) never refuse one. */
-const NO_LIMIT = '100000000';
 const TARGET_RATIO = 0.9;
 
 const MINIMAL_GATEWAY = fileURLToPath(new URL('./minimal/gateway.ts', import.meta.url));
@@ -133,7 +130,6 @@ async function waitFor200(url: string, headers: Record<string, string>, timeoutM
   throw new Error(`${url} did not answer 200 within ${timeoutMs} ms: ${last}`);
 }
 
-/** Stops the cluster; processes that do not exit within 20 s are killed. */
 /**
  * The whole platform: every service process and the gateway, as `pnpm start:cluster` runs them. Seeds the plants
  * through the API and resolves to the pipeline, the plant ids and the token the requests carry.
@@ -142,22 +138,12 @@ async function startPlatform(
   ctx: BenchContext,
   infra: Infra,
 ): Promise<{ pipeline: Pipeline; ids: string[]; token: string }> {
-  const { scope, settings } = ctx;
   ctx.log('platform: starting the cluster (one process per service, and the gateway)');
-  const cluster = await startCluster({
-    natsUrl: infra.natsUrl,
-    databaseUrl: infra.databaseUrl,
-    port: await freePort(),
-    jwtSecret: TEST_JWT_SECRET,
-    env: {
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: NO_LIMIT,
-      RATE_LIMIT_PER_HOUR_PER_USER: NO_LIMIT,
-      ...(settings.profile ? profilerEnv(infra.profileDir) : {}),
-    },
-    output: settings.verbose ? 'inherit' : 'ignore',
-  });
-  const stop = scope.defer(() => stopCluster(cluster));
+  const { cluster, stop } = await startPlatformCluster(
+    ctx,
+    infra,
+    ctx.settings.profile ? profilerEnv(infra.profileDir) : {},
+  );
 
   const token = await bearerToken(cluster.url);
   ctx.log(`platform: registering ${fmt(SEED_PLANTS)} plants (${SEED_CONCURRENCY} at a time)`);

@@ -5,7 +5,7 @@ import { ms, quantile, sequential, signIn, startBenchCluster } from './lib/http-
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, type Table, textTable } from './lib/markdown.js';
 import { seeded } from './lib/random.js';
-import { seedPlants } from './lib/seed-plants.js';
+import { type SeedPlant, seedPlants } from './lib/seed-plants.js';
 import type { BenchContext, Benchmark, BenchReport } from './lib/types.js';
 
 /** Plants seeded; `BENCH_NEARBY_PLANTS` lowers it for a smoke run. */
@@ -94,52 +94,26 @@ function generate(count: number): Dataset {
   return ds;
 }
 
-const COLUMNS = [
-  'id',
-  'common_name',
-  'scientific_name',
-  'latitude',
-  'longitude',
-  'country',
-  'privacy_level',
-  'owner_id',
-  'owner_name',
-  'generation',
-  'block_index',
-  'block_hash',
-  'tx_id',
-  'registered_at',
-  'search_species',
-  'search_location',
-  'search_owner',
-];
-
-/** The values of COLUMNS for each plant of the dataset. */
-function* plantRows(ds: Dataset): Generator<unknown[]> {
-  const at = new Date().toISOString();
-  const hash = '0'.repeat(64);
+/** The dataset's plants as they are seeded. */
+function* plantRows(ds: Dataset): Generator<SeedPlant> {
   for (let i = 0; i < ds.ids.length; i++) {
-    const [common, scientific] = SPECIES[i % SPECIES.length]!;
+    const [commonName, scientificName] = SPECIES[i % SPECIES.length]!;
     const owner = `Grower ${i % 20_000}`;
-    yield [
-      ds.ids[i],
-      common,
-      scientific,
-      ds.lat[i],
-      ds.lon[i],
-      'EU',
-      'exact',
-      `usr_bench_${i % 20_000}`,
-      owner,
-      0,
-      0,
-      hash,
-      `tx_bench_${i}`,
-      at,
-      `${common} ${scientific}`.toLowerCase(),
-      'eu',
-      owner.toLowerCase(),
-    ];
+    yield {
+      id: ds.ids[i]!,
+      commonName,
+      scientificName,
+      latitude: ds.lat[i]!,
+      longitude: ds.lon[i]!,
+      city: null,
+      country: 'EU',
+      privacyLevel: 'exact',
+      ownerId: `usr_bench_${i % 20_000}`,
+      ownerName: owner,
+      searchSpecies: `${commonName} ${scientificName}`.toLowerCase(),
+      searchLocation: 'eu',
+      searchOwner: owner.toLowerCase(),
+    };
   }
 }
 
@@ -242,7 +216,7 @@ export const nearby: Benchmark = {
     const ds = generate(count);
     ctx.log('seeding them with COPY, then VACUUM ANALYZE');
     const seedStart = Date.now();
-    await seedPlants(db.url, COLUMNS, plantRows(ds));
+    await seedPlants(db.url, plantRows(ds));
     const seedSeconds = (Date.now() - seedStart) / 1000;
     ctx.log(`  seeded in ${fmt(seedSeconds, 1)} s`);
 

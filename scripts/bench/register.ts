@@ -1,10 +1,10 @@
 import { createNatsBus } from '@rootline/bus';
 import { chainTxSubmit, newId } from '@rootline/contracts';
 import { call } from '@rootline/host';
-import { api, freePort, plantInput, TEST_JWT_SECRET } from '@rootline/testing';
+import { api, plantInput } from '@rootline/testing';
 import postgres from 'postgres';
-import { type ClusterHandle, startCluster } from '../src/cluster-host.js';
-import { stopCluster } from './lib/http-bench.js';
+import type { ClusterHandle } from '../src/cluster-host.js';
+import { startPlatformCluster } from './lib/http-bench.js';
 import { startBenchInfra } from './lib/infra.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, pct, type Table, textTable } from './lib/markdown.js';
@@ -18,8 +18,6 @@ const TARGET_RPS = 3500;
 const TARGET_P99_MS = 1000;
 /** Distinct bodies the connections send in turn. */
 const BODIES = 200;
-/** So high that no limiter (which still runs on every request) ever refuses one. */
-const NO_LIMIT = '100000000';
 const ADMIN = { email: 'bench-admin@example.org', password: 'a long passphrase only the benchmark knows' };
 
 const ROLE = {
@@ -87,7 +85,6 @@ async function ledgerFigures(
   };
 }
 
-/** Stops the cluster; processes that do not exit within 20 s are killed. */
 interface Measured {
   load: LoadResult;
   windowSeconds: number;
@@ -441,27 +438,15 @@ export const register: Benchmark = {
   title: 'POST /api/plants/register: registrations per second through the ledger',
   timeLimitSeconds: (s) => 300 + s.warmupSeconds + 2 * s.durationSeconds,
   async run(ctx) {
-    const { scope, settings } = ctx;
     const { nats, db, natsPids, pgPids, profileDir } = await startBenchInfra(ctx);
     const infra: Infra = { natsUrl: nats.url, databaseUrl: db.url, natsPids, pgPids };
 
     ctx.log('starting the cluster (one process per service, and the gateway)');
-    const cluster = await startCluster({
-      natsUrl: infra.natsUrl,
-      databaseUrl: infra.databaseUrl,
-      port: await freePort(),
-      jwtSecret: TEST_JWT_SECRET,
-      env: {
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_PER_MINUTE: NO_LIMIT,
-        RATE_LIMIT_PER_HOUR_PER_USER: NO_LIMIT,
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
-        ...(settings.profile ? profilerEnv(profileDir) : {}),
-      },
-      output: settings.verbose ? 'inherit' : 'ignore',
+    const { cluster, stop } = await startPlatformCluster(ctx, infra, {
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      ...(ctx.settings.profile ? profilerEnv(profileDir) : {}),
     });
-    const stop = scope.defer(() => stopCluster(cluster));
     try {
       const measured = await measure(ctx, cluster, infra, profileDir);
       return report(measured, await measureLedgerOnly(ctx, cluster, infra));

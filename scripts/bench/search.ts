@@ -5,7 +5,7 @@ import { ms, type Sequential, sequential, signIn, startBenchCluster } from './li
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, type Table, textTable } from './lib/markdown.js';
 import { seeded } from './lib/random.js';
-import { seedPlants } from './lib/seed-plants.js';
+import { type SeedPlant, seedPlants } from './lib/seed-plants.js';
 import type { BenchContext, Benchmark, BenchReport } from './lib/types.js';
 
 /** Plants seeded; `BENCH_SEARCH_PLANTS` lowers it for a smoke run. */
@@ -209,57 +209,30 @@ function generate(count: number): Dataset {
   return ds;
 }
 
-const COLUMNS = [
-  'id',
-  'common_name',
-  'scientific_name',
-  'latitude',
-  'longitude',
-  'city',
-  'country',
-  'privacy_level',
-  'owner_id',
-  'owner_name',
-  'generation',
-  'block_index',
-  'block_hash',
-  'tx_id',
-  'registered_at',
-  'search_species',
-  'search_location',
-  'search_owner',
-];
-
-/** The values of COLUMNS for each plant of the dataset (`\\N` is NULL). */
-function* plantRows(ds: Dataset): Generator<unknown[]> {
-  const at = new Date().toISOString();
-  const hash = '0'.repeat(64);
+/** The dataset's plants as they are seeded; a plant without a place is hidden. */
+function* plantRows(ds: Dataset): Generator<SeedPlant> {
   for (let i = 0; i < ds.ids.length; i++) {
     const s = ds.species[i]!;
     const p = ds.place[i]!;
     const o = ds.owner[i]!;
-    const [common, scientific] = SPECIES[s]!;
-    const [city, country] = p < 0 ? ['\\N', '\\N'] : PLACES[p]!;
-    const where = p < 0 ? ['\\N', '\\N'] : [52 + (i % 1000) / 1000, 5 + (i % 997) / 997];
-    yield [
-      ds.ids[i],
-      common,
-      scientific,
-      ...where,
+    const [commonName, scientificName] = SPECIES[s]!;
+    const hidden = p < 0;
+    const [city, country] = hidden ? [null, null] : PLACES[p]!;
+    yield {
+      id: ds.ids[i]!,
+      commonName,
+      scientificName,
+      latitude: hidden ? null : 52 + (i % 1000) / 1000,
+      longitude: hidden ? null : 5 + (i % 997) / 997,
       city,
       country,
-      p < 0 ? 'hidden' : 'exact',
-      `usr_bench_${o}`,
-      ds.owners[o]!.name,
-      0,
-      0,
-      hash,
-      `tx_bench_${i}`,
-      at,
-      ds.speciesText[s],
-      p < 0 ? '' : ds.placeText[p],
-      ds.owners[o]!.text,
-    ];
+      privacyLevel: hidden ? 'hidden' : 'exact',
+      ownerId: `usr_bench_${o}`,
+      ownerName: ds.owners[o]!.name,
+      searchSpecies: ds.speciesText[s]!,
+      searchLocation: hidden ? '' : ds.placeText[p]!,
+      searchOwner: ds.owners[o]!.text,
+    };
   }
 }
 
@@ -426,7 +399,7 @@ export const search: Benchmark = {
     const ds = generate(count);
     ctx.log('seeding them with COPY (search indexes in place), then VACUUM ANALYZE');
     const seedStart = Date.now();
-    await seedPlants(db.url, COLUMNS, plantRows(ds));
+    await seedPlants(db.url, plantRows(ds));
     const seedSeconds = (Date.now() - seedStart) / 1000;
     ctx.log(`  seeded in ${fmt(seedSeconds, 1)} s`);
 

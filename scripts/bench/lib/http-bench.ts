@@ -6,7 +6,7 @@ import { sleep } from './scope.js';
 import type { BenchContext } from './types.js';
 
 /** So high that the gateway's limiters (which still run on every request) never refuse one. */
-const UNLIMITED = '100000000';
+export const NO_LIMIT = '100000000';
 
 /** Stops the cluster; processes that do not exit within 20 s are killed, so a hung one cannot hold up the run. */
 export async function stopCluster(cluster: ClusterHandle): Promise<void> {
@@ -15,23 +15,31 @@ export async function stopCluster(cluster: ClusterHandle): Promise<void> {
 }
 
 /**
- * The whole platform as `pnpm start:cluster` runs it (one process per service, and the gateway) on a private
- * nats-server and a fresh database, with the limiters set never to refuse: what a read benchmark measures
- * through. Everything is stopped when the benchmark's scope closes.
+ * The whole platform as `pnpm start:cluster` runs it (one process per service, and the gateway) on the given
+ * nats-server and database, logging warnings only and with the limiters set never to refuse; `env` adds to that.
+ * It is stopped when the benchmark's scope closes, or earlier with the returned `stop`.
  */
-export async function startBenchCluster(ctx: BenchContext): Promise<BenchInfra & { cluster: ClusterHandle }> {
-  const { scope, settings } = ctx;
-  const infra = await startBenchInfra(ctx);
-  ctx.log('starting the cluster (one process per service, and the gateway)');
+export async function startPlatformCluster(
+  ctx: BenchContext,
+  urls: { natsUrl: string; databaseUrl: string },
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ cluster: ClusterHandle; stop: () => Promise<void> }> {
   const cluster = await startCluster({
-    natsUrl: infra.nats.url,
-    databaseUrl: infra.db.url,
+    natsUrl: urls.natsUrl,
+    databaseUrl: urls.databaseUrl,
     port: await freePort(),
     jwtSecret: TEST_JWT_SECRET,
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: UNLIMITED, RATE_LIMIT_PER_HOUR_PER_USER: UNLIMITED },
-    output: settings.verbose ? 'inherit' : 'ignore',
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: NO_LIMIT, RATE_LIMIT_PER_HOUR_PER_USER: NO_LIMIT, ...env },
+    output: ctx.settings.verbose ? 'inherit' : 'ignore',
   });
-  scope.defer(() => stopCluster(cluster));
+  return { cluster, stop: ctx.scope.defer(() => stopCluster(cluster)) };
+}
+
+/** A private nats-server, a fresh database and the platform on them: what a read benchmark measures through. */
+export async function startBenchCluster(ctx: BenchContext): Promise<BenchInfra & { cluster: ClusterHandle }> {
+  const infra = await startBenchInfra(ctx);
+  ctx.log('starting the cluster (one process per service, and the gateway)');
+  const { cluster } = await startPlatformCluster(ctx, { natsUrl: infra.nats.url, databaseUrl: infra.db.url });
   return { ...infra, cluster };
 }
 
