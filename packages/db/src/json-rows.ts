@@ -11,7 +11,8 @@ function jsonValue(v: unknown): unknown {
  * depends only on the table and the columns given, not on the number of rows, so it can be one prepared
  * statement however large the batch, and it costs one parameter instead of one per value. The columns are those
  * the rows give (keys are the table's drizzle keys); a key missing from a row is NULL there, so give every
- * row the same keys when a column has a default. Generated and identity columns cannot be given.
+ * row the same keys when a column has a default. Generated and identity columns cannot be given. Rows are
+ * inserted in the order given.
  */
 export function insertFromJson<T extends PgTable>(table: T, rows: readonly Partial<T['$inferInsert']>[]): SQL {
   const columns = getTableColumns(table) as Record<string, Column>;
@@ -31,5 +32,8 @@ export function insertFromJson<T extends PgTable>(table: T, rows: readonly Parti
   );
   const names = sql.raw(given.map(({ column }) => `"${column.name}"`).join(', '));
   const record = sql.raw(given.map(({ column }) => `"${column.name}" ${column.getSQLType()}`).join(', '));
-  return sql`insert into ${table} (${names}) select ${names} from jsonb_to_recordset(${json}::jsonb) as r(${record})`;
+  // Inserted in the order given, so identity columns (an outbox's or a queue's `seq`) follow it.
+  return sql`insert into ${table} (${names}) select ${names}
+    from rows from (jsonb_to_recordset(${json}::jsonb) as (${record})) with ordinality as r(${names}, "ordinality")
+    order by "ordinality"`;
 }

@@ -269,8 +269,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   async function enqueueMany(tx: Db, events: readonly PendingEvent[]): Promise<string[]> {
     if (events.length === 0) return [];
     const rows = eventRows(events);
-    // One statement: identity values follow the order of the rows, so `seq` keeps the order given.
-    await tx.insert(table).values(rows);
+    // One statement, rows in order, so `seq` keeps the order given.
+    await tx.execute(insertFromJson(table, rows));
     // Delivered only if and when the transaction commits, to every listening relay.
     await tx.execute(sql`select pg_notify(${channel}, '')`);
     return rows.map((r) => r.id);

@@ -1,7 +1,7 @@
-import type { Db } from '@rootline/db';
+import { type Db, insertFromJson } from '@rootline/db';
 import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Block, Transaction } from '../domain/block.js';
-import { transactionRowsJson } from './mempool.repo.js';
+import { transactionColumns } from './mempool.repo.js';
 import { blocks, transactions } from './schema.js';
 
 /** A stored block: its header, proof of work and number of transactions. */
@@ -86,7 +86,7 @@ export async function findReceipts(
 
 /**
  * Appends a block and its transactions; fails on a height that is already taken (the unique key). The
- * transactions go in one statement with the rows as one JSON parameter (see `addPending`).
+ * transactions go in one statement with the rows as one JSON parameter (`insertFromJson`).
  */
 export async function insertBlock(db: Db, block: Block, txs: readonly Transaction[]): Promise<void> {
   await db.insert(blocks).values({
@@ -95,12 +95,12 @@ export async function insertBlock(db: Db, block: Block, txs: readonly Transactio
     txTotal: sql`coalesce((select ${blocks.txTotal} from ${blocks} where ${blocks.index} = ${block.index - 1}), 0) + ${txs.length}`,
   });
   if (txs.length === 0) return;
-  const rows = transactionRowsJson(txs);
-  await db.execute(sql`
-    insert into ${transactions} (id, block_index, position, type, payload, payload_hash, timestamp)
-    select e.v->>'id', ${block.index}, (e.n - 1)::int, e.v->>'type', e.v->>'payload', e.v->>'payload_hash',
-      e.v->>'timestamp'
-    from json_array_elements(${rows}::json) with ordinality as e(v, n)`);
+  await db.execute(
+    insertFromJson(
+      transactions,
+      txs.map((t, position) => ({ ...transactionColumns(t), blockIndex: block.index, position })),
+    ),
+  );
 }
 
 /** True when the error is PostgreSQL's unique violation (another writer took the height). */

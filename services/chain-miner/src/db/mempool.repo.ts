@@ -1,37 +1,21 @@
-import type { Db } from '@rootline/db';
+import { type Db, insertFromJson } from '@rootline/db';
 import { asc, count, sql } from 'drizzle-orm';
 import type { Transaction } from '../domain/block.js';
 import { mempool } from './schema.js';
 
-/**
- * Transactions as one JSON array of rows (snake_case columns), for inserts that send a batch as a single
- * parameter: one bind and one parse whatever the batch size, where a VALUES list costs five parameters per row.
- */
-export function transactionRowsJson(txs: readonly Transaction[]): string {
-  return JSON.stringify(
-    txs.map((t) => ({
-      id: t.id,
-      type: t.type,
-      payload: t.payload,
-      payload_hash: t.payloadHash,
-      timestamp: t.timestamp,
-    })),
-  );
+/** A transaction's columns, as both the mempool and the chain store them. */
+export function transactionColumns(t: Transaction) {
+  return { id: t.id, type: t.type, payload: t.payload, payloadHash: t.payloadHash, timestamp: t.timestamp };
 }
 
 /**
- * Adds accepted transactions to the shared mempool in one statement. The rows travel as one JSON parameter:
- * a batch of any size costs one bind and one parse, where a VALUES list costs five parameters per row.
+ * Adds accepted transactions to the shared mempool in one statement, in arrival order (so `seq` keeps it). The
+ * rows travel as one JSON parameter: a batch of any size costs one bind and one parse, where a VALUES list costs
+ * five parameters per row.
  */
 export async function addPending(db: Db, txs: readonly Transaction[]): Promise<void> {
   if (txs.length === 0) return;
-  const rows = transactionRowsJson(txs);
-  // Ordered by position in the batch, so `seq` keeps the order of arrival.
-  await db.execute(sql`
-    insert into ${mempool} (id, type, payload, payload_hash, timestamp)
-    select e.v->>'id', e.v->>'type', e.v->>'payload', e.v->>'payload_hash', e.v->>'timestamp'
-    from json_array_elements(${rows}::json) with ordinality as e(v, n)
-    order by e.n`);
+  await db.execute(insertFromJson(mempool, txs.map(transactionColumns)));
 }
 
 /** The oldest waiting transactions, in arrival order. */
