@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Timestamp } from './common.js';
 import { defineEvent, defineSubject } from './define.js';
+import { ErrorBody } from './errors.js';
 
 /** A SHA-256 digest as 64 lowercase hex digits (block hashes, Merkle roots, payload hashes). */
 export const Sha256Hex = Type.String({
@@ -36,14 +37,8 @@ export const TX_BATCH_MAX = 1000;
 /** One transaction's outcome in a batch: its receipt, or why it is certainly not recorded. */
 export const TxBatchResult = Type.Union([
   Type.Object({ ok: Type.Literal(true), receipt: TxReceipt }),
-  Type.Object({
-    ok: Type.Literal(false),
-    error: Type.Object({
-      code: Type.String(),
-      message: Type.String(),
-      details: Type.Optional(Type.Unknown({ description: 'As a single submission would carry them, e.g. `recorded`' })),
-    }),
-  }),
+  // The error a single submission would have been answered with, details (e.g. `recorded`) included.
+  Type.Object({ ok: Type.Literal(false), error: ErrorBody }),
 ]);
 export type TxBatchResult = Static<typeof TxBatchResult>;
 

@@ -3,6 +3,7 @@ import {
   AppError,
   type CallContext,
   chainTxSubmitBatch,
+  type ErrorBody,
   isAppError,
   newId,
   TX_BATCH_MAX,
@@ -51,7 +52,7 @@ interface Recorded {
 }
 
 /** A failed ledger submission as the caller sees it: always CHAIN_ERROR, with the cause when it was another code. */
-function chainError({ code, message, details }: { code: string; message: string; details?: unknown }): AppError {
+function chainError({ code, message, details }: ErrorBody): AppError {
   if (code === 'CHAIN_ERROR') return new AppError('CHAIN_ERROR', message, details);
   return new AppError('CHAIN_ERROR', 'The ledger could not record the plant', { cause: code });
 }
@@ -100,10 +101,7 @@ export function createRecorder(deps: {
         throw new Error(`${results.length} results for ${batch.length} transactions`);
       return results;
     } catch (err) {
-      if (isAppError(err)) {
-        const error = { code: err.code, message: err.message, details: err.details };
-        return batch.map(() => ({ ok: false, error }));
-      }
+      if (isAppError(err)) return batch.map(() => ({ ok: false, error: err.toBody() }));
       log.error({ err, plants: batch.length }, 'ledger submission failed');
       return batch.map(() => ({ ok: false, error: { code: 'INTERNAL', message: 'ledger submission failed' } }));
     }

@@ -27,10 +27,7 @@ export const submitTxBatch = (miner: Miner) =>
     const settled = await Promise.allSettled(transactions.map((t) => miner.submit(t.type, t.payload)));
     const results = settled.map((s, position): TxBatchResult => {
       if (s.status === 'fulfilled') return { ok: true, receipt: s.value };
-      if (isAppError(s.reason)) {
-        const { code, message, details } = s.reason;
-        return { ok: false, error: { code, message, ...(details === undefined ? {} : { details }) } };
-      }
+      if (isAppError(s.reason)) return { ok: false, error: s.reason.toBody() };
       call.log.error({ err: s.reason, position }, 'batch transaction failed');
       return { ok: false, error: { code: 'CHAIN_ERROR', message: 'The ledger could not record the transaction' } };
     });
