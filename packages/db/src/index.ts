@@ -10,5 +10,5 @@ export {
   type PendingEvent,
   pendingEvent,
 } from './outbox.js';
-export { executePrepared, prepared } from './prepared.js';
+export { executePrepared, executeRows, prepared } from './prepared.js';
 export type * from './types.js';

@@ -26,6 +26,12 @@ export function prepared<T>(db: Db, name: string, build: (db: Db) => T): T {
 
 const dialect = new PgDialect();
 
+/** Rows of a raw query, whichever driver ran it (postgres.js answers an array, PGlite an object with `rows`). */
+export async function executeRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(result) ? result : result.rows;
+}
+
 /** The part of postgres.js used here: `unsafe` with its `prepare` option. */
 interface PostgresJsClient {
   unsafe(text: string, params: unknown[], options: { prepare: boolean }): PromiseLike<unknown[]>;
@@ -41,10 +47,7 @@ interface PostgresJsClient {
  */
 export async function executePrepared<T>(db: Db, query: SQL): Promise<T[]> {
   const client = (db as { $client?: unknown }).$client as Partial<PostgresJsClient> | undefined;
-  if (typeof client?.unsafe !== 'function') {
-    const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
-    return Array.isArray(result) ? result : result.rows;
-  }
+  if (typeof client?.unsafe !== 'function') return executeRows<T>(db, query);
   const { sql: text, params } = dialect.sqlToQuery(query);
   return [...((await client.unsafe(text, params, { prepare: true })) as T[])];
 }

@@ -6,6 +6,7 @@ import { type CallContext, defineEvent, Owner } from '@rootline/contracts';
 import { createTestDatabase } from '@rootline/testing';
 import type { SQL } from 'drizzle-orm';
 import { openDatabase } from '../src/open.js';
+import { executeRows } from '../src/prepared.js';
 import type { Database, DbLogger } from '../src/types.js';
 
 /** Every test file runs its cases on both drivers. */
@@ -65,10 +66,9 @@ export async function createPlace(driver: Driver): Promise<Place> {
   };
 }
 
-/** Rows of a raw query; postgres.js returns an array, PGlite an object with `rows`. */
-export async function rowsOf<T>(database: Database, query: SQL): Promise<T[]> {
-  const result: unknown = await database.db.execute(query);
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+/** Rows of a raw query on either driver. */
+export function rowsOf<T>(database: Database, query: SQL): Promise<T[]> {
+  return executeRows<T>(database.db, query);
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

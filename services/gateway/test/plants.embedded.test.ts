@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryBroker } from '@rootline/bus';
 import { service as chainMiner } from '@rootline/chain-miner';
-import { type Database, openDatabase } from '@rootline/db';
+import { type Database, executeRows, openDatabase } from '@rootline/db';
 import { createLogger, loadConfig, type RunningService, startService } from '@rootline/host';
 import { service as plants } from '@rootline/plants';
 import { anonymousPlantInput, cloneInput, plantInput, TEST_JWT_SECRET } from '@rootline/testing';
@@ -161,13 +161,10 @@ describe('plants in embedded mode (PGlite, in-process bus) over HTTP', () => {
       select 'plt_' || lpad(g::text, 26, '0'), 'Plant ' || g, 58.5 + 2 * random(), 16 + 4 * random(), 'usr_x', 'X',
              0, repeat('0', 64), 'tx_x' || g, now()
       from generate_series(1, 4000) g`);
-    const all = (
-      (await database.db.execute(
-        sql`select id, latitude, longitude from plants.plants where latitude > 58`,
-      )) as unknown as {
-        rows: { id: string; latitude: number; longitude: number }[];
-      }
-    ).rows;
+    const all = await executeRows<{ id: string; latitude: number; longitude: number }>(
+      database.db,
+      sql`select id, latitude, longitude from plants.plants where latitude > 58`,
+    );
     const rad = Math.PI / 180;
     const km = (a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }) => {
       const s1 = Math.sin((b.latitude * rad - a.latitude * rad) / 2);

@@ -1,6 +1,6 @@
-import { type Database, migrateSchema, openDatabase } from '@rootline/db';
+import { type Database, executeRows, migrateSchema, openDatabase } from '@rootline/db';
 import { createTestDatabase, type TestDatabase } from '@rootline/testing';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNearby, nearbyQuery } from '../src/db/plants.repo.js';
 import { boundingBox, haversineKm, type Point } from '../src/domain/geo.js';
@@ -8,10 +8,7 @@ import { service } from '../src/service.js';
 
 const ROWS = 8000;
 
-async function rowsOf<T>(database: Database, query: ReturnType<typeof sql>): Promise<T[]> {
-  const r = (await database.db.execute(query)) as unknown as T[] | { rows: T[] };
-  return Array.isArray(r) ? r : r.rows;
-}
+const rowsOf = <T>(database: Database, query: SQL) => executeRows<T>(database.db, query);
 
 /** Plants scattered over the Netherlands and around it, straight into the table (the ledger is not needed here). */
 async function seed(database: Database): Promise<void> {

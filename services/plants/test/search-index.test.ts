@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SEARCH_TYPES, type SearchType } from '@rootline/contracts';
-import { type Database, migrateSchema, openDatabase } from '@rootline/db';
+import { type Database, executeRows, migrateSchema, openDatabase } from '@rootline/db';
 import { createTestDatabase } from '@rootline/testing';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,10 +10,7 @@ import { type PlantRow, plantsInsert, searchPlants, searchQuery } from '../src/d
 import { matchKind, normaliseSearchText, searchTexts } from '../src/domain/search.js';
 import { service } from '../src/service.js';
 
-async function rowsOf<T>(database: Database, query: SQL): Promise<T[]> {
-  const r = (await database.db.execute(query)) as unknown as T[] | { rows: T[] };
-  return Array.isArray(r) ? r : r.rows;
-}
+const rowsOf = <T>(database: Database, query: SQL) => executeRows<T>(database.db, query);
 
 const SPECIES = [
   ['Menthe', null],

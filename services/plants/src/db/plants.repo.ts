@@ -7,7 +7,7 @@ import type {
   SearchHit,
   SearchType,
 } from '@rootline/contracts';
-import { type Db, executePrepared, insertFromJson, prepared } from '@rootline/db';
+import { type Db, executePrepared, executeRows, insertFromJson, prepared } from '@rootline/db';
 import {
   and,
   asc,
@@ -111,12 +111,6 @@ export async function findParent(
   return r;
 }
 
-/** Rows of a raw query, whichever driver ran it (postgres.js answers an array, PGlite an object with rows). */
-async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
-  return Array.isArray(result) ? result : result.rows;
-}
-
 interface LineageRow {
   id: string;
   common_name: string;
@@ -158,7 +152,7 @@ function toLineagePlant(r: LineageRow): LineagePlant {
 
 /** One plant as a lineage node (depth 0), or undefined. */
 export async function findLineagePlant(db: Db, id: string): Promise<LineagePlant | undefined> {
-  const rows = await rowsOf<LineageRow>(
+  const rows = await executeRows<LineageRow>(
     db,
     sql`select ${LINEAGE_COLUMNS}, 0 as depth from "plants"."plants" p where p.id = ${id}`,
   );
@@ -168,7 +162,7 @@ export async function findLineagePlant(db: Db, id: string): Promise<LineagePlant
 /** Ancestors of a plant up to `maxDepth` levels (1 = parent), in any order. */
 export async function findAncestors(db: Db, id: string, maxDepth: number): Promise<LineagePlant[]> {
   if (maxDepth < 1) return [];
-  const rows = await rowsOf<LineageRow>(
+  const rows = await executeRows<LineageRow>(
     db,
     sql`with recursive up(id, parent_id, depth) as (
           select a.id, a.parent_id, 1 from "plants"."plants" a
@@ -188,7 +182,7 @@ export async function findAncestors(db: Db, id: string, maxDepth: number): Promi
  */
 export async function findDescendants(db: Db, id: string, maxDepth: number, limit: number): Promise<LineagePlant[]> {
   if (maxDepth < 1 || limit < 1) return [];
-  const rows = await rowsOf<LineageRow>(
+  const rows = await executeRows<LineageRow>(
     db,
     sql`with recursive down(id, depth) as (
           select c.id, 1 from "plants"."plants" c where c.parent_id = ${id}
@@ -351,7 +345,7 @@ export async function searchPlants(
   offset: number,
   limit: number,
 ): Promise<{ items: SearchHit[]; total: number }> {
-  const rows = await rowsOf<PlantRecord & { total: number; searchRank: number | null; searchFieldOrder: number }>(
+  const rows = await executeRows<PlantRecord & { total: number; searchRank: number | null; searchFieldOrder: number }>(
     db,
     searchQuery(q, types, offset, limit),
   );
