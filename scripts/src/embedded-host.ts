@@ -1,5 +1,5 @@
-import { createMemoryBroker, type MemoryBroker } from '@rootline/bus';
-import { openDatabase } from '@rootline/db';
+import { type MemoryBroker, openMemoryBroker } from '@rootline/bus';
+import { openDatabase, openEventLog } from '@rootline/db';
 import { buildGateway, GatewayConfig } from '@rootline/gateway';
 import { createLogger, type Logger, loadConfig, type RunningService, startService } from '@rootline/host';
 import type { FastifyInstance } from 'fastify';
@@ -33,7 +33,9 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   const log = createLogger('rootline', config.LOG_LEVEL);
 
   const database = await openDatabase({ dataDir });
-  const broker = createMemoryBroker();
+  // The event log is kept in the same database, so events published and not yet consumed survive a restart.
+  const eventLog = await openEventLog({ database, log: log.child({ service: 'bus' }) });
+  const broker = await openMemoryBroker({ store: eventLog });
   const running: RunningService[] = [];
   try {
     for (const mod of SERVICES) {
@@ -48,6 +50,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     }
   } catch (err) {
     await Promise.all(running.map((r) => r.stop()));
+    eventLog.stop();
     await database.close();
     throw err;
   }
@@ -62,6 +65,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     await app?.close().catch(() => {});
     await gatewayBus.close();
     for (const r of [...running].reverse()) await r.stop();
+    eventLog.stop();
     await database.close();
     throw err;
   }
@@ -77,6 +81,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       await gateway.close();
       await gatewayBus.close();
       for (const r of [...running].reverse()) await r.stop();
+      eventLog.stop();
       await database.close();
     },
   };

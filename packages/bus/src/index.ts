@@ -1,4 +1,12 @@
-export { createMemoryBroker, type MemoryBroker, type MemoryBrokerOptions } from './memory.js';
+export {
+  createMemoryBroker,
+  type EventLogState,
+  type EventLogStore,
+  type LoggedEvent,
+  type MemoryBroker,
+  type MemoryBrokerOptions,
+  openMemoryBroker,
+} from './memory.js';
 export { createNatsBus, type NatsBusOptions } from './nats.js';
 export { subjectMatches } from './subject.js';
 export type * from './types.js';

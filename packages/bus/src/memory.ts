@@ -38,6 +38,44 @@ export interface MemoryBroker {
 
 export interface MemoryBrokerOptions {
   log?: BusLog;
+  /**
+   * Where the event log and each durable's settled events are kept across restarts (see `openMemoryBroker`).
+   * Without it the log lives in memory only.
+   */
+  store?: EventLogStore;
+}
+
+/** An event as an `EventLogStore` keeps it: the JSON texts that would be on the wire. */
+export interface LoggedEvent {
+  /** Position in the log; strictly increasing. */
+  seq: number;
+  id: string;
+  subject: string;
+  /** JSON of `{id, subject, occurredAt, payload}`. */
+  body: string;
+  /** JSON of the headers. */
+  headers: string;
+  /** When the broker stored it (ms since the epoch), for de-duplication after a restart. */
+  storedAt: number;
+}
+
+/** What an `EventLogStore` hands back on start: the kept log and the events each durable has settled. */
+export interface EventLogState {
+  /** In `seq` order. */
+  events: LoggedEvent[];
+  /** Events a durable acknowledged or gave up, by durable name; they are not delivered to it again. */
+  settled: Map<string, Set<number>>;
+}
+
+/**
+ * Persistence of the in-process broker's event log, so events published and not yet acknowledged survive a
+ * restart. The broker awaits `append` before `publish` resolves and records settlements without waiting (a
+ * settlement lost in a crash means one more delivery, which consumers tolerate).
+ */
+export interface EventLogStore {
+  load(): Promise<EventLogState>;
+  append(event: LoggedEvent): Promise<void>;
+  settle(durable: string, seq: number): Promise<void>;
 }
 
 /** One service instance registered by a connection. */
@@ -74,6 +112,17 @@ interface Consumer {
 }
 
 const newId = () => randomBytes(11).toString('hex');
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder();
+
+/**
+ * Opens an in-process broker whose event log is kept by `store` (embedded mode keeps it in its database): the
+ * events kept since the store's last prune are loaded, each durable resumes after the events it settled, and
+ * an event published before a crash and not yet acknowledged is delivered after the restart.
+ */
+export async function openMemoryBroker(opts: MemoryBrokerOptions & { store: EventLogStore }): Promise<MemoryBroker> {
+  return createMemoryBroker(opts, await opts.store.load());
+}
 
 /**
  * Creates an in-process broker with the semantics of the NATS bus that services rely on: JSON on the
@@ -81,13 +130,29 @@ const newId = () => randomBytes(11).toString('hex');
  * de-duplication, per-durable cursors, acknowledgement deadlines and redelivery. It backs the embedded
  * mode and lets tests run the same contract suite without a server.
  */
-export function createMemoryBroker(opts: MemoryBrokerOptions = {}): MemoryBroker {
+export function createMemoryBroker(opts: MemoryBrokerOptions = {}, restored?: EventLogState): MemoryBroker {
   const log = opts.log ?? console;
+  const store = opts.store;
+  if (store && !restored) throw new Error('a memory broker with a store is opened by openMemoryBroker()');
   const instances = new Set<Instance>();
   const roundRobin = new Map<string, number>();
+  /** The log; `events[i]` has sequence `base + i` (a restored log starts where the kept part starts). */
   const events: StoredEvent[] = [];
+  const base = restored?.events[0]?.seq ?? 0;
   /** Event id → publish time; insertion order is time order, so expiry trims from the front. */
   const seenIds = new Map<string, number>();
+  for (const e of restored?.events ?? []) {
+    events.push({
+      seq: e.seq,
+      subject: e.subject,
+      body: textEncoder.encode(e.body),
+      headers: textEncoder.encode(e.headers),
+    });
+    seenIds.delete(e.id);
+    seenIds.set(e.id, e.storedAt);
+  }
+  /** Appends to the store one at a time, so sequences follow the order of the log. */
+  let appending: Promise<unknown> = Promise.resolve();
   const durables = new Map<string, Durable>();
   /** Listeners of broadcast signals, by connection, so closing a connection removes its own. */
   const listeners = new Set<{ subject: string; handler: (payload: unknown) => void }>();
@@ -95,6 +160,8 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}): MemoryBroker
   class Durable {
     readonly consumers: Consumer[] = [];
     private cursor = 0;
+    /** Sequences settled before a restart: skipped as the cursor passes them. */
+    private readonly settledBefore: Set<number>;
     private readonly pending = new Map<number, Pending>();
     private readonly ready: number[] = [];
     private next = 0;
@@ -105,7 +172,9 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}): MemoryBroker
       readonly filter: string,
       public ackWaitMs: number,
       public maxDeliver: number,
-    ) {}
+    ) {
+      this.settledBefore = restored?.settled.get(name) ?? new Set();
+    }
 
     /** Delivers what it can on a later turn: handlers never run inside publish() or consume(). */
     pump(): void {
@@ -145,13 +214,14 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}): MemoryBroker
       if (again !== undefined) return again;
       while (this.cursor < events.length) {
         const e = events[this.cursor++]!;
+        if (this.settledBefore.delete(e.seq)) continue;
         if (subjectMatches(this.filter, e.subject)) return e.seq;
       }
       return undefined;
     }
 
     private deliver(consumer: Consumer, seq: number): void {
-      const stored = events[seq]!;
+      const stored = events[seq - base]!;
       const p = this.pending.get(seq) ?? { count: 0, token: {} };
       this.pending.set(seq, p);
       p.count += 1;
@@ -186,6 +256,14 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}): MemoryBroker
       this.pending.delete(seq);
       const queued = this.ready.indexOf(seq);
       if (queued >= 0) this.ready.splice(queued, 1);
+      this.settle(seq);
+    }
+
+    /** Records that this durable is done with the event, so a restart does not deliver it again. */
+    private settle(seq: number): void {
+      store?.settle(this.name, seq).catch((err: unknown) => {
+        log.warn(`bus: ${this.name} could not record settling seq ${seq}; it may be delivered again`, err);
+      });
     }
 
     private nak(seq: number, token: object, event: DeliveredEvent, err: unknown): void {
@@ -195,6 +273,7 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}): MemoryBroker
       if (p.count >= this.maxDeliver) {
         log.error(`bus: ${this.name} gives up event ${event.id} (${event.subject}) after ${p.count} deliveries`, err);
         this.pending.delete(seq);
+        this.settle(seq);
         return;
       }
       log.warn(`bus: ${this.name} failed event ${event.id} (${event.subject}), delivery ${p.count}`, err);
@@ -207,6 +286,7 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}): MemoryBroker
       if (p.count >= this.maxDeliver) {
         log.error(`bus: ${this.name} gives up event seq ${seq} after ${p.count} unacknowledged deliveries`);
         this.pending.delete(seq);
+        this.settle(seq);
         return;
       }
       this.requeue(seq, token);
@@ -342,7 +422,30 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}): MemoryBroker
         }
         if (seenIds.has(event.id)) return;
         seenIds.set(event.id, now);
-        events.push({ seq: events.length, subject: event.subject, body, headers });
+        if (store) {
+          const stored = appending.then(async () => {
+            const seq = base + events.length;
+            await store.append({
+              seq,
+              id: event.id,
+              subject: event.subject,
+              body: textDecoder.decode(body),
+              headers: textDecoder.decode(headers),
+              storedAt: now,
+            });
+            events.push({ seq, subject: event.subject, body, headers });
+          });
+          appending = stored.catch(() => {});
+          try {
+            await stored;
+          } catch (err) {
+            // Not in the log: a retry of the same id must be taken.
+            seenIds.delete(event.id);
+            throw err;
+          }
+        } else {
+          events.push({ seq: base + events.length, subject: event.subject, body, headers });
+        }
         for (const durable of durables.values()) durable.pump();
       },
 

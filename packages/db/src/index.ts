@@ -1,3 +1,5 @@
+export { type DatabaseEventLog, type EventLogOptions, openEventLog } from './event-log.js';
+export { createInbox, type Inbox, type InboxOptions, type InboxTable, inboxTable } from './inbox.js';
 export { insertFromJson } from './json-rows.js';
 export { type MigrateOptions, migrateSchema } from './migrate.js';
 export { type OpenDatabaseOptions, openDatabase } from './open.js';

@@ -15,8 +15,8 @@ import {
   type SubjectDef,
   statusSubject,
 } from '@rootline/contracts';
-import type { Database, Db, Outbox, OutboxTable } from '@rootline/db';
-import { createOutbox, migrateSchema } from '@rootline/db';
+import type { Database, Db, Inbox, InboxTable, Outbox, OutboxTable } from '@rootline/db';
+import { createInbox, createOutbox, migrateSchema } from '@rootline/db';
 import type { Static, TObject } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { type Clock, systemClock } from './clock.js';
@@ -62,22 +62,41 @@ export interface EventMeta extends CallContext {
   occurredAt: string;
   deliveryCount: number;
   log: Logger;
+  /**
+   * The inbox transaction (services with a database): write the event's effect and enqueue follow-up events
+   * through it, so they commit together with the record that this event was applied. Never wait on another
+   * service while it is open. For a service without a database, a stand-in that throws on use.
+   */
+  tx: Db;
 }
 
-/** A durable consumer of one event; must be idempotent by event id (delivery is at least once). */
+/** Delivery limits of one subscriber (the bus defaults otherwise). */
+export interface SubscribeOptions {
+  /** How long a delivery may run unacknowledged before it is delivered again (default 30 s). */
+  ackWaitMs?: number;
+  /** Deliveries before the event is given up and logged (default 10). */
+  maxDeliver?: number;
+}
+
+/**
+ * A durable consumer of one event. In a service with a database the host applies it through the service's
+ * inbox, exactly once per event id; in a service without one it must itself be idempotent (at least once).
+ */
 export interface Subscriber {
   readonly event: EventDef;
   readonly durable: string;
   readonly fn: (payload: unknown, meta: EventMeta) => Promise<void>;
+  readonly options: SubscribeOptions;
 }
 
-/** Binds an idempotent consumer to a declared event under a durable name unique within the service. */
+/** Binds a consumer to a declared event under a durable name unique within the service. */
 export function subscribe<E extends EventDef>(
   event: E,
   durable: string,
   fn: (payload: PayloadOf<E>, meta: EventMeta) => Promise<void>,
+  options: SubscribeOptions = {},
 ): Subscriber {
-  return { event, durable, fn: fn as Subscriber['fn'] };
+  return { event, durable, fn: fn as Subscriber['fn'], options };
 }
 
 /** A service as `createService(ctx)` returns it: its handlers and subscribers in plain arrays. */
@@ -96,8 +115,11 @@ export interface ServiceModule<C extends TObject = typeof BaseConfig> {
   version: string;
   /** Settings schema (defaults to the base settings). */
   config?: C;
-  /** Own Postgres schema, its generated migrations and its outbox table. */
-  db?: { schema: string; migrationsFolder: string; outbox: OutboxTable };
+  /**
+   * Own Postgres schema, its generated migrations, its outbox table and, for a service with subscribers, its
+   * inbox table (both exported from its `schema.ts`).
+   */
+  db?: { schema: string; migrationsFolder: string; outbox: OutboxTable; inbox?: InboxTable };
   create(ctx: ServiceContext<Static<C>>): ServiceDefinition | Promise<ServiceDefinition>;
 }
 
@@ -113,9 +135,14 @@ export interface RunningService {
   readonly name: string;
   readonly instanceId: string;
   readonly outbox: Outbox;
+  /** The service's inbox; absent for a service without a database or without an inbox table. */
+  readonly inbox?: Inbox;
   /** Finishes in-flight requests, stops consumers and background work. The caller closes bus and database. */
   stop(): Promise<void>;
 }
+
+/** How often a service with subscribers deletes inbox records past their retention. */
+const INBOX_PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 const noDatabase = new Proxy({} as Db, {
   get() {
@@ -185,6 +212,7 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
   const startedAt = Date.now();
 
   let outbox = noOutbox;
+  let inbox: Inbox | undefined;
   if (mod.db) {
     if (!deps.database) throw new Error(`${mod.name} needs a database`);
     await migrateSchema(deps.database, { schema: mod.db.schema, migrationsFolder: mod.db.migrationsFolder });
@@ -194,6 +222,7 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
       publish: (e) => deps.bus.publish(e),
       log,
     });
+    if (mod.db.inbox) inbox = createInbox({ database: deps.database, table: mod.db.inbox, log });
   }
 
   const ctx: ServiceContext<Static<C>> = {
@@ -232,13 +261,20 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
   );
   outbox.start();
 
+  const subscribers = def.subscribers ?? [];
+  if (subscribers.length > 0 && mod.db && !inbox) {
+    throw new Error(`${mod.name} has subscribers and a database but no inbox: add db.inbox (inboxTable(schema))`);
+  }
   const subscriptions: Subscription[] = [];
-  for (const s of def.subscribers ?? []) {
+  for (const s of subscribers) {
     const check = TypeCompiler.Compile(s.event.payload);
+    const durable = `${mod.name}-${s.durable}`;
     subscriptions.push(
       await deps.bus.consume({
-        durable: `${mod.name}-${s.durable}`,
+        durable,
         subject: s.event.subject,
+        ...s.options,
+        // Resolving acknowledges the event, so it is acknowledged only once the inbox transaction has committed.
         handler: async (evt: DeliveredEvent) => {
           const call = headersToContext(evt.headers, () => newId('req'));
           const evtLog = log.child({ requestId: call.requestId, eventId: evt.id, subject: evt.subject });
@@ -247,16 +283,31 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
             evtLog.error({ payload: evt.payload }, 'event payload does not match its schema; dropped');
             return;
           }
-          await s.fn(evt.payload, {
+          const meta = (tx: Db): EventMeta => ({
             ...call,
             eventId: evt.id,
             occurredAt: evt.occurredAt,
             deliveryCount: evt.deliveryCount,
             log: evtLog,
+            tx,
           });
+          if (!inbox) {
+            await s.fn(evt.payload, meta(noDatabase));
+            return;
+          }
+          await inbox.processOnce(durable, evt.id, (tx) => s.fn(evt.payload, meta(tx)));
         },
       }),
     );
+  }
+  let pruneTimer: NodeJS.Timeout | undefined;
+  if (inbox && subscribers.length > 0) {
+    const box = inbox;
+    const prune = () => {
+      box.prune().catch((err: unknown) => log.warn({ err }, 'inbox prune failed'));
+    };
+    prune();
+    pruneTimer = setInterval(prune, INBOX_PRUNE_EVERY_MS).unref();
   }
   await def.start?.();
   log.info({ handlers: def.handlers.length, subscribers: subscriptions.length }, `${mod.name} started`);
@@ -265,8 +316,10 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
     name: mod.name,
     instanceId,
     outbox,
+    inbox,
     stop: async () => {
       await served.stop();
+      clearInterval(pruneTimer);
       await Promise.all(subscriptions.map((s) => s.stop()));
       await def.stop?.();
       await outbox.stop();

@@ -1,0 +1,93 @@
+import { lt, sql } from 'drizzle-orm';
+import { getTableConfig, type PgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import type { Database, Db, DbLogger } from './types.js';
+
+/**
+ * The `inbox` table in a service's schema: one row per event a consumer of the service has applied. Export it
+ * from the service's `schema.ts` (beside `outboxTable`) so drizzle-kit generates it with the service's migrations.
+ */
+export function inboxTable(schema: PgSchema) {
+  return schema.table(
+    'inbox',
+    {
+      /** The durable consumer (`<service>-<durable>`); one event may be applied once by each consumer. */
+      consumer: text('consumer').notNull(),
+      /** The event id (`evt_…`). */
+      eventId: text('event_id').notNull(),
+      processedAt: timestamp('processed_at', { withTimezone: true }).notNull().defaultNow(),
+    },
+    (t) => [primaryKey({ name: 'inbox_pkey', columns: [t.consumer, t.eventId] })],
+  );
+}
+
+/** A service's inbox table, as made by `inboxTable`. */
+export type InboxTable = ReturnType<typeof inboxTable>;
+
+export interface InboxOptions {
+  database: Database;
+  table: InboxTable;
+  log: DbLogger;
+  /**
+   * How long applied event ids are kept (default 30 days). Keep it well beyond the longest time an event can be
+   * delivered again: the stream's maximum age, and an outbox row re-published after the bus was down.
+   */
+  retentionMs?: number;
+}
+
+/** Applies each event at most once per consumer: the effect and the record of the event id commit together. */
+export interface Inbox {
+  /**
+   * Runs `fn` in a transaction that first records `(consumer, eventId)`; if the pair is already recorded the
+   * event was applied before, `fn` does not run and `false` is returned. `fn`'s writes (and any
+   * `outbox.enqueue` of follow-up events) must go through the `tx` it is given, so they commit with the
+   * record, or roll back with it when `fn` throws (the event is then delivered again).
+   */
+  processOnce(consumer: string, eventId: string, fn: (tx: Db) => Promise<void>): Promise<boolean>;
+  /** Deletes records older than the retention; returns how many. */
+  prune(): Promise<number>;
+  /** Whether the consumer has applied the event (for tests and tools). */
+  has(consumer: string, eventId: string): Promise<boolean>;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Creates the inbox of one service table. On PostgreSQL a concurrent second delivery of the same event waits on
+ * the first one's uncommitted row: it then finds the row (and skips) or, if the first rolled back, applies it.
+ */
+export function createInbox(opts: InboxOptions): Inbox {
+  const { database, table, log } = opts;
+  const retentionMs = opts.retentionMs ?? 30 * DAY_MS;
+  const name = `${getTableConfig(table).schema ?? 'public'}.inbox`;
+
+  return {
+    processOnce(consumer, eventId, fn) {
+      return database.db.transaction(async (tx) => {
+        const fresh = await tx
+          .insert(table)
+          .values({ consumer, eventId })
+          .onConflictDoNothing()
+          .returning({ eventId: table.eventId });
+        if (fresh.length === 0) {
+          log.debug({ consumer, eventId, inbox: name }, 'event already applied; skipped');
+          return false;
+        }
+        await fn(tx);
+        return true;
+      });
+    },
+
+    async prune() {
+      const gone = await database.db
+        .delete(table)
+        .where(lt(table.processedAt, sql`now() - make_interval(secs => ${retentionMs / 1000})`))
+        .returning({ eventId: table.eventId });
+      return gone.length;
+    },
+
+    async has(consumer, eventId) {
+      const n = await database.db.$count(table, sql`${table.consumer} = ${consumer} and ${table.eventId} = ${eventId}`);
+      return n > 0;
+    },
+  };
+}
