@@ -188,22 +188,22 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}, restored?: Ev
 
     private run(): void {
       for (;;) {
-        const consumer = this.pickConsumer();
-        if (!consumer) return;
+        const i = this.pickConsumer();
+        if (i === undefined) return;
         const seq = this.takeNext();
         if (seq === undefined) return;
-        this.deliver(consumer, seq);
+        // The turn passes only when an event is handed out, so wake-ups with nothing to deliver keep it fair.
+        this.next = (i + 1) % this.consumers.length;
+        this.deliver(this.consumers[i]!, seq);
       }
     }
 
-    private pickConsumer(): Consumer | undefined {
+    private pickConsumer(): number | undefined {
       const n = this.consumers.length;
-      for (let i = 0; i < n; i++) {
-        const c = this.consumers[(this.next + i) % n]!;
-        if (!c.stopped && c.inFlight.size < MAX_IN_FLIGHT) {
-          this.next = (this.next + i + 1) % n;
-          return c;
-        }
+      for (let k = 0; k < n; k++) {
+        const i = (this.next + k) % n;
+        const c = this.consumers[i]!;
+        if (!c.stopped && c.inFlight.size < MAX_IN_FLIGHT) return i;
       }
       return undefined;
     }
