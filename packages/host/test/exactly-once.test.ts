@@ -148,7 +148,8 @@ describe.each(['nats', 'memory'] as const)('exactly-once consumption on the %s b
 
   it('applies every event once when the consumer is killed mid-batch and restarted', async () => {
     const total = 40;
-    const first = spawnChild({ PUBLISH: String(total), CONSUME: '1', HOLD_MS: '50' });
+    // Acks lag 300 ms behind each commit, so the kill finds applied events unacknowledged: they come back.
+    const first = spawnChild({ PUBLISH: String(total), CONSUME: '1', HOLD_MS: '50', ACK_DELAY_MS: '300' });
     await until('a third of the events applied', () => first.effects().rows >= total / 3);
     await kill(first, 'SIGKILL');
 
