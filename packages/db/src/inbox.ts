@@ -1,5 +1,6 @@
 import { lt, sql } from 'drizzle-orm';
 import { getTableConfig, type PgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { executeRows } from './prepared.js';
 import type { Database, Db, DbLogger } from './types.js';
 
 /**
@@ -78,11 +79,12 @@ export function createInbox(opts: InboxOptions): Inbox {
     },
 
     async prune() {
-      const gone = await database.db
-        .delete(table)
-        .where(lt(table.processedAt, sql`now() - make_interval(secs => ${retentionMs / 1000})`))
-        .returning({ eventId: table.eventId });
-      return gone.length;
+      const old = lt(table.processedAt, sql`now() - make_interval(secs => ${retentionMs / 1000})`);
+      const [row] = await executeRows<{ n: number }>(
+        database.db,
+        sql`with gone as (delete from ${table} where ${old} returning 1) select count(*)::int as n from gone`,
+      );
+      return row?.n ?? 0;
     },
 
     async has(consumer, eventId) {
