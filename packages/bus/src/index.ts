@@ -6,6 +6,7 @@ export {
   type MemoryBroker,
   type MemoryBrokerOptions,
   openMemoryBroker,
+  type Settlement,
 } from './memory.js';
 export { createNatsBus, type NatsBusOptions } from './nats.js';
 export { subjectMatches } from './subject.js';

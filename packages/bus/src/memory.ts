@@ -67,15 +67,23 @@ export interface EventLogState {
   settled: Map<string, Set<number>>;
 }
 
+/** A durable's settlement of one event, for `EventLogStore.settle`. */
+export interface Settlement {
+  durable: string;
+  seq: number;
+}
+
 /**
  * Persistence of the in-process broker's event log, so events published and not yet acknowledged survive a
- * restart. The broker awaits `append` before `publish` resolves and records settlements without waiting (a
- * settlement lost in a crash means one more delivery, which consumers tolerate).
+ * restart. The broker awaits `append` before `publish` resolves (publishes arriving meanwhile are appended
+ * together, one write for the group) and records settlements in groups without waiting (a settlement lost in a
+ * crash means one more delivery, which consumers tolerate).
  */
 export interface EventLogStore {
   load(): Promise<EventLogState>;
-  append(event: LoggedEvent): Promise<void>;
-  settle(durable: string, seq: number): Promise<void>;
+  /** Stores events in the order given, atomically. */
+  append(events: LoggedEvent[]): Promise<void>;
+  settle(settlements: Settlement[]): Promise<void>;
 }
 
 /** One service instance registered by a connection. */
@@ -112,6 +120,8 @@ interface Consumer {
 }
 
 const newId = () => randomBytes(11).toString('hex');
+/** Most events or settlements in one write to an `EventLogStore` (keeps statements within parameter limits). */
+const STORE_BATCH = 500;
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder();
 
@@ -151,8 +161,65 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}, restored?: Ev
     seenIds.delete(e.id);
     seenIds.set(e.id, e.storedAt);
   }
-  /** Appends to the store one at a time, so sequences follow the order of the log. */
-  let appending: Promise<unknown> = Promise.resolve();
+  /** Publishes waiting for the store: one append runs at a time, with every publish that arrived before it. */
+  const appendQueue: Array<{
+    event: Omit<LoggedEvent, 'seq'>;
+    stored: Omit<StoredEvent, 'seq'>;
+    done: (err?: unknown) => void;
+  }> = [];
+  let appendRunning = false;
+  /** Settlements not yet handed to the store; written together on a later turn. */
+  let settleQueue: Settlement[] = [];
+
+  /**
+   * Starts the next append on a later turn, so publishes that continue in this turn join it: PGlite runs a query
+   * synchronously once started, so without the pause each publish would be a write of its own.
+   */
+  function flushAppends(): void {
+    if (!store || appendRunning || appendQueue.length === 0) return;
+    appendRunning = true;
+    setImmediate(appendBatch);
+  }
+
+  function appendBatch(): void {
+    if (!store) return;
+    const batch = appendQueue.splice(0, STORE_BATCH);
+    const first = base + events.length;
+    store
+      .append(batch.map((b, i) => ({ ...b.event, seq: first + i })))
+      .then(
+        () => {
+          batch.forEach((b, i) => {
+            events.push({ ...b.stored, seq: first + i });
+          });
+          for (const durable of durables.values()) durable.pump();
+          for (const b of batch) b.done();
+        },
+        (err: unknown) => {
+          for (const b of batch) b.done(err ?? new Error('event log append failed'));
+        },
+      )
+      .finally(() => {
+        appendRunning = false;
+        flushAppends();
+      });
+  }
+
+  function settle(durable: string, seq: number): void {
+    if (!store) return;
+    settleQueue.push({ durable, seq });
+    if (settleQueue.length > 1) return;
+    setImmediate(() => {
+      const all = settleQueue;
+      settleQueue = [];
+      for (let i = 0; i < all.length; i += STORE_BATCH) {
+        const batch = all.slice(i, i + STORE_BATCH);
+        store.settle(batch).catch((err: unknown) => {
+          log.warn(`bus: could not record ${batch.length} settled events; they may be delivered again`, err);
+        });
+      }
+    });
+  }
   const durables = new Map<string, Durable>();
   /** Listeners of broadcast signals, by connection, so closing a connection removes its own. */
   const listeners = new Set<{ subject: string; handler: (payload: unknown) => void }>();
@@ -261,9 +328,7 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}, restored?: Ev
 
     /** Records that this durable is done with the event, so a restart does not deliver it again. */
     private settle(seq: number): void {
-      store?.settle(this.name, seq).catch((err: unknown) => {
-        log.warn(`bus: ${this.name} could not record settling seq ${seq}; it may be delivered again`, err);
-      });
+      settle(this.name, seq);
     }
 
     private nak(seq: number, token: object, event: DeliveredEvent, err: unknown): void {
@@ -423,29 +488,29 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}, restored?: Ev
         if (seenIds.has(event.id)) return;
         seenIds.set(event.id, now);
         if (store) {
-          const stored = appending.then(async () => {
-            const seq = base + events.length;
-            await store.append({
-              seq,
-              id: event.id,
-              subject: event.subject,
-              body: textDecoder.decode(body),
-              headers: textDecoder.decode(headers),
-              storedAt: now,
-            });
-            events.push({ seq, subject: event.subject, body, headers });
-          });
-          appending = stored.catch(() => {});
           try {
-            await stored;
+            await new Promise<void>((resolve, reject) => {
+              appendQueue.push({
+                event: {
+                  id: event.id,
+                  subject: event.subject,
+                  body: textDecoder.decode(body),
+                  headers: textDecoder.decode(headers),
+                  storedAt: now,
+                },
+                stored: { subject: event.subject, body, headers },
+                done: (err) => (err === undefined ? resolve() : reject(err)),
+              });
+              flushAppends();
+            });
           } catch (err) {
             // Not in the log: a retry of the same id must be taken.
             seenIds.delete(event.id);
             throw err;
           }
-        } else {
-          events.push({ seq: base + events.length, subject: event.subject, body, headers });
+          return;
         }
+        events.push({ seq: base + events.length, subject: event.subject, body, headers });
         for (const durable of durables.values()) durable.pump();
       },
 

@@ -91,15 +91,22 @@ export async function openEventLog(opts: EventLogOptions): Promise<DatabaseEvent
       return { events, settled };
     },
 
-    async append(e) {
+    async append(batch) {
+      if (batch.length === 0) return;
+      const rows = batch.map(
+        (e) => sql`(${e.seq}, ${e.id}, ${e.subject}, ${e.body}, ${e.headers}, to_timestamp(${e.storedAt / 1000}))`,
+      );
       await db.execute(
-        sql`insert into bus.events (seq, id, subject, body, headers, stored_at)
-            values (${e.seq}, ${e.id}, ${e.subject}, ${e.body}, ${e.headers}, to_timestamp(${e.storedAt / 1000}))`,
+        sql`insert into bus.events (seq, id, subject, body, headers, stored_at) values ${sql.join(rows, sql`, `)}`,
       );
     },
 
-    async settle(durable, seq) {
-      await db.execute(sql`insert into bus.settled (durable, seq) values (${durable}, ${seq}) on conflict do nothing`);
+    async settle(settlements) {
+      if (settlements.length === 0) return;
+      const rows = settlements.map((s) => sql`(${s.durable}, ${s.seq})`);
+      await db.execute(
+        sql`insert into bus.settled (durable, seq) values ${sql.join(rows, sql`, `)} on conflict do nothing`,
+      );
     },
 
     stop() {
