@@ -239,6 +239,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
       return;
     }
     try {
+      // Acknowledged only once the handler has resolved: for a host subscriber, after its inbox transaction commits.
       await o.handler(event);
       m.ack();
     } catch (err) {
