@@ -235,6 +235,11 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
     instanceId,
   };
   const def = await mod.create(ctx);
+  const subscribers = def.subscribers ?? [];
+  if (subscribers.length > 0 && mod.db && !inbox) {
+    // Checked before anything is served or started, so a refused service leaves nothing running.
+    throw new Error(`${mod.name} has subscribers and a database but no inbox: add db.inbox (inboxTable(schema))`);
+  }
 
   const status = handle(statusSubject(mod.name), async () => {
     let database: 'ok' | 'error' | 'none' = 'none';
@@ -261,10 +266,6 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
   );
   outbox.start();
 
-  const subscribers = def.subscribers ?? [];
-  if (subscribers.length > 0 && mod.db && !inbox) {
-    throw new Error(`${mod.name} has subscribers and a database but no inbox: add db.inbox (inboxTable(schema))`);
-  }
   const subscriptions: Subscription[] = [];
   for (const s of subscribers) {
     const check = TypeCompiler.Compile(s.event.payload);
