@@ -12,6 +12,9 @@ export const Sha256Hex = Type.String({
 
 export const TxId = PrefixedId('tx', 'Ledger transaction identifier');
 
+/** The path parameter naming a block. */
+const BlockHash = Type.Object({ hash: { ...Sha256Hex, description: 'Block hash (64 lowercase hex digits)' } });
+
 export const TxReceipt = Type.Object({
   txId: Type.String(),
   blockIndex: Type.Integer({ minimum: 0 }),
@@ -89,7 +92,7 @@ export type BlockWithTransactions = Static<typeof BlockWithTransactions>;
 
 export const chainBlockGet = defineSubject({
   subject: 'chain.block.get',
-  request: Type.Object({ hash: Sha256Hex }),
+  request: BlockHash,
   reply: BlockWithTransactions,
   summary: 'Read one block and its transactions by hash',
 });
@@ -120,7 +123,7 @@ export type BlockVerification = Static<typeof BlockVerification>;
 
 export const chainBlockVerify = defineSubject({
   subject: 'chain.block.verify',
-  request: Type.Object({ hash: Sha256Hex }),
+  request: BlockHash,
   reply: BlockVerification,
   summary: 'Verify one block: hash, proof of work, link to its predecessor, Merkle root, payload hashes',
 });

@@ -63,7 +63,9 @@ export const PlantInput = Type.Object(
     scientificName: Type.Optional(ScientificName),
     location: Location,
     owner: Owner,
-    privacyLevel: Type.Optional(StringEnum(PRIVACY_LEVELS, { description: `${PRIVACY_DESCRIPTION} Default: exact.` })),
+    privacyLevel: Type.Optional(
+      StringEnum(PRIVACY_LEVELS, { default: 'exact', description: `${PRIVACY_DESCRIPTION} Default: exact.` }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -108,7 +110,7 @@ export const CloneInput = Type.Object(
         location: Location,
         owner: Owner,
         privacyLevel: Type.Optional(
-          StringEnum(PRIVACY_LEVELS, { description: `${PRIVACY_DESCRIPTION} Default: exact.` }),
+          StringEnum(PRIVACY_LEVELS, { default: 'exact', description: `${PRIVACY_DESCRIPTION} Default: exact.` }),
         ),
       },
       { additionalProperties: false },
@@ -126,6 +128,7 @@ export const AnonymousRegistrationInput = Type.Object(
     location: Location,
     privacyLevel: Type.Optional(
       StringEnum(PRIVACY_LEVELS, {
+        default: 'fuzzy',
         description: `${PRIVACY_DESCRIPTION} Default here: fuzzy.`,
       }),
     ),
@@ -323,14 +326,14 @@ export const plantClone = defineSubject({
 
 export const plantGet = defineSubject({
   subject: 'plants.plant.get',
-  request: Type.Object({ plantId: Type.String() }),
+  request: Type.Object({ plantId: PlantId }),
   reply: Plant,
   summary: 'Read one plant',
 });
 
 export const plantLineageGet = defineSubject({
   subject: 'plants.lineage.get',
-  request: Type.Object({ plantId: Type.String(), ...LineageQuery.properties }),
+  request: Type.Object({ plantId: PlantId, ...LineageQuery.properties }),
   reply: Lineage,
   summary: 'Ancestors and descendants of a plant',
 });

@@ -19,6 +19,7 @@ import type { Database, Db, Outbox, OutboxTable } from '@rootline/db';
 import { createOutbox, migrateSchema } from '@rootline/db';
 import type { Static, TObject } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
 import { type Clock, systemClock } from './clock.js';
 import { BaseConfig, loadConfig } from './config.js';
 import type { Logger } from './logger.js';
@@ -142,6 +143,9 @@ const noOutbox: Outbox = {
 /** Turns a handler into a bus endpoint: decode context, validate input, map errors to the spec's codes. */
 export function toEndpoint(h: Handler, log: Logger): Endpoint {
   const check = TypeCompiler.Compile(h.def.request);
+  // Defaults are written once, in the contract, and filled in here for every caller (the gateway's validator
+  // fills them too, so HTTP and bus callers see the same input). Skipped for requests that declare none.
+  const withDefaults = JSON.stringify(h.def.request).includes('"default":');
   return {
     subject: h.def.subject,
     handler: async (payload, headers): Promise<BusReply<unknown>> => {
@@ -153,6 +157,7 @@ export function toEndpoint(h: Handler, log: Logger): Endpoint {
         reqLog ??= log.child({ requestId: call.requestId, subject: h.def.subject });
         return reqLog;
       };
+      if (withDefaults) payload = Value.Default(h.def.request, payload);
       if (!check.Check(payload)) {
         const first = check.Errors(payload).First();
         const where = first?.path ? first.path.replace(/^\//, '').replaceAll('/', '.') : 'input';

@@ -1,0 +1,39 @@
+import { defineSubject, PageQuery } from '@rootline/contracts';
+import { Type } from '@sinclair/typebox';
+import { describe, expect, it } from 'vitest';
+import { createLogger, handle, toEndpoint } from '../src/index.js';
+
+const log = createLogger('test', 'silent');
+
+const list = defineSubject({
+  subject: 'notify.item.list',
+  request: Type.Object({ ...PageQuery.properties, kind: Type.Optional(Type.String({ default: 'all', maxLength: 9 })) }),
+  reply: Type.Unknown(),
+  summary: 'test list',
+});
+
+describe('toEndpoint', () => {
+  it('fills in the contract defaults for a bus caller that omits them (handlers used to repeat them)', async () => {
+    const seen: unknown[] = [];
+    const endpoint = toEndpoint(
+      handle(list, async (input) => {
+        seen.push(input);
+        return null;
+      }),
+      log,
+    );
+    expect(await endpoint.handler({ page: 3 }, {})).toEqual({ ok: true, data: null });
+    expect(seen).toEqual([{ page: 3, limit: 20, kind: 'all' }]);
+  });
+
+  it('still refuses what the contract does not allow, after defaults', async () => {
+    const endpoint = toEndpoint(
+      handle(list, async () => null),
+      log,
+    );
+    expect(await endpoint.handler({ limit: 1000 }, {})).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^limit: /) },
+    });
+  });
+});
