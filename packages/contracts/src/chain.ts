@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PrefixedId, Timestamp } from './common.js';
+import { INT4_MAX, PrefixedId, Text, Timestamp } from './common.js';
 import { defineEvent, defineSubject } from './define.js';
 import { ErrorBody } from './errors.js';
 
@@ -27,7 +27,7 @@ export type TxReceipt = Static<typeof TxReceipt>;
 export const chainTxSubmit = defineSubject({
   subject: 'chain.tx.submit',
   request: Type.Object({
-    type: Type.String({ minLength: 1, maxLength: 64, description: 'Transaction type, e.g. plant.register' }),
+    type: Text({ minLength: 1, maxLength: 64, description: 'Transaction type, e.g. plant.register' }),
     payload: Type.Record(Type.String(), Type.Unknown()),
   }),
   reply: TxReceipt,
@@ -133,7 +133,12 @@ export const LEDGER_VERIFY_LIMITS = { defaultLimit: 1000, maxLimit: 1000, maxTra
 
 export const LedgerVerifyQuery = Type.Object({
   from: Type.Optional(
-    Type.Integer({ minimum: 0, default: 0, description: 'Height of the first block to check (default 0, genesis)' }),
+    Type.Integer({
+      minimum: 0,
+      maximum: INT4_MAX,
+      default: 0,
+      description: 'Height of the first block to check (default 0, genesis)',
+    }),
   ),
   limit: Type.Optional(
     Type.Integer({
@@ -240,9 +245,13 @@ export type MiningJob = Static<typeof MiningJob>;
 export const chainWorkNext = defineSubject({
   subject: 'chain.work.next',
   request: Type.Object({
-    instance: Type.String({ minLength: 1, maxLength: 100 }),
-    after: Type.Union([Type.String(), Type.Null()]),
-    hashes: Type.Integer({ minimum: 0, description: 'Hashes searched since the previous request' }),
+    instance: Text({ minLength: 1, maxLength: 100 }),
+    after: Type.Union([Text({ minLength: 1, maxLength: 200 }), Type.Null()]),
+    hashes: Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'Hashes searched since the previous request',
+    }),
     waitMs: Type.Integer({ minimum: 0, maximum: 10_000 }),
   }),
   reply: Type.Union([
@@ -257,7 +266,7 @@ export const chainWorkNext = defineSubject({
 export const chainWorkFound = defineSubject({
   subject: 'chain.work.found',
   request: Type.Object({
-    jobId: Type.String({ minLength: 1 }),
+    jobId: Text({ minLength: 1, maxLength: 200 }),
     nonce: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
   }),
   reply: Type.Object({ accepted: Type.Boolean() }),

@@ -14,10 +14,17 @@ export const Pagination = Type.Object(
 export type Pagination = Static<typeof Pagination>;
 
 /** Defaults and bounds of `page` and `limit` on every list endpoint. */
-export const PAGE_DEFAULTS = { page: 1, limit: 20, maxLimit: 100 } as const;
+export const PAGE_DEFAULTS = { page: 1, limit: 20, maxLimit: 100, maxPage: 1_000_000 } as const;
 
 export const PageQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: PAGE_DEFAULTS.page, description: 'Page number, from 1' })),
+  page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: PAGE_DEFAULTS.maxPage,
+      default: PAGE_DEFAULTS.page,
+      description: `Page number, from 1 (at most ${PAGE_DEFAULTS.maxPage})`,
+    }),
+  ),
   limit: Type.Optional(
     Type.Integer({
       minimum: 1,

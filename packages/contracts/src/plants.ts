@@ -1,5 +1,5 @@
 import { Kind, type SchemaOptions, type Static, Type, TypeRegistry } from '@sinclair/typebox';
-import { Location, Owner, PrefixedId, Timestamp } from './common.js';
+import { Location, Owner, PrefixedId, Text, Timestamp, textPatternWith } from './common.js';
 import { defineEvent, defineSubject } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 
@@ -50,8 +50,8 @@ export const PropagationTypeSchema = StringEnum(PROPAGATION_TYPES, {
     'attached), tissue-culture (grown from cells in a sterile medium)',
 });
 
-const CommonName = Type.String({ minLength: 1, maxLength: 200, examples: ['Tomato'] });
-const ScientificName = Type.String({ minLength: 1, maxLength: 200, examples: ['Solanum lycopersicum'] });
+const CommonName = Text({ minLength: 1, maxLength: 200, examples: ['Tomato'] });
+const ScientificName = Text({ minLength: 1, maxLength: 200, examples: ['Solanum lycopersicum'] });
 
 /**
  * The spec's Plant registration input. Required: commonName, location (latitude, longitude) and owner (id, name).
@@ -133,7 +133,7 @@ export const AnonymousRegistrationInput = Type.Object(
       }),
     ),
     pseudonym: Type.Optional(
-      Type.String({
+      Text({
         minLength: 1,
         maxLength: 60,
         description: 'Name shown as the owner; "Anonymous grower" when absent. Do not use your real name.',
@@ -269,7 +269,13 @@ export type SearchType = (typeof SEARCH_TYPES)[number];
 export const MATCH_KINDS = ['exact', 'prefix', 'word', 'substring'] as const;
 
 export const SearchQuery = Type.Object({
-  q: Type.String({ minLength: 1, maxLength: 200, description: 'Text to find; case and accents are ignored' }),
+  q: Text({
+    minLength: 1,
+    maxLength: 200,
+    // At least one letter or digit: punctuation and spaces alone are ignored by the comparison, so match nothing.
+    pattern: textPatternWith('[\\s\\S]*[\\p{L}\\p{N}]'),
+    description: 'Text to find, with at least one letter or digit; case, accents and punctuation are ignored',
+  }),
   type: Type.Optional(
     StringEnum(SEARCH_TYPES, {
       description:

@@ -14,6 +14,8 @@ const MEANING: Readonly<Record<ErrorCode, string>> = {
   UNAUTHORIZED: 'authentication required, or the token is invalid or expired',
   FORBIDDEN: "the caller's role (or API token) lacks the operation's permission, or the CSRF token is missing",
   NOT_FOUND: 'resource or route not found',
+  METHOD_NOT_ALLOWED: 'the path exists but not with this method; `Allow` lists the methods it supports',
+  HEADERS_TOO_LARGE: 'request line (URL) and headers over 16 KB together',
   DUPLICATE: 'resource already exists',
   PAYLOAD_TOO_LARGE: 'request body over the size limit',
   RATE_LIMITED: 'too many requests',
