@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { INT4_MAX, PrefixedId, Text, Timestamp } from './common.js';
-import { defineEvent, defineSubject } from './define.js';
+import { Defaulted, defineEvent, defineSubject } from './define.js';
 import { ErrorBody } from './errors.js';
 
 /** A SHA-256 digest as 64 lowercase hex digits (block hashes, Merkle roots, payload hashes). */
@@ -132,7 +132,7 @@ export const chainBlockVerify = defineSubject({
 export const LEDGER_VERIFY_LIMITS = { defaultLimit: 1000, maxLimit: 1000, maxTransactions: 50_000 } as const;
 
 export const LedgerVerifyQuery = Type.Object({
-  from: Type.Optional(
+  from: Defaulted(
     Type.Integer({
       minimum: 0,
       maximum: INT4_MAX,
@@ -140,7 +140,7 @@ export const LedgerVerifyQuery = Type.Object({
       description: 'Height of the first block to check (default 0, genesis)',
     }),
   ),
-  limit: Type.Optional(
+  limit: Defaulted(
     Type.Integer({
       minimum: 1,
       maximum: LEDGER_VERIFY_LIMITS.maxLimit,

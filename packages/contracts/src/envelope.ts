@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { Defaulted } from './define.js';
 import { ErrorBody } from './errors.js';
 
 /** The spec's pagination object, carried beside `data` in paginated responses. */
@@ -17,7 +18,7 @@ export type Pagination = Static<typeof Pagination>;
 export const PAGE_DEFAULTS = { page: 1, limit: 20, maxLimit: 100, maxPage: 1_000_000 } as const;
 
 export const PageQuery = Type.Object({
-  page: Type.Optional(
+  page: Defaulted(
     Type.Integer({
       minimum: 1,
       maximum: PAGE_DEFAULTS.maxPage,
@@ -25,7 +26,7 @@ export const PageQuery = Type.Object({
       description: `Page number, from 1 (at most ${PAGE_DEFAULTS.maxPage})`,
     }),
   ),
-  limit: Type.Optional(
+  limit: Defaulted(
     Type.Integer({
       minimum: 1,
       maximum: PAGE_DEFAULTS.maxLimit,

@@ -1,6 +1,6 @@
 import { Kind, type SchemaOptions, type Static, Type, TypeRegistry } from '@sinclair/typebox';
 import { Location, Owner, PrefixedId, Text, Timestamp, textPatternWith } from './common.js';
-import { defineEvent, defineSubject } from './define.js';
+import { Defaulted, defineEvent, defineSubject } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 
 TypeRegistry.Set<{ enum: readonly string[] }>(
@@ -63,7 +63,7 @@ export const PlantInput = Type.Object(
     scientificName: Type.Optional(ScientificName),
     location: Location,
     owner: Owner,
-    privacyLevel: Type.Optional(
+    privacyLevel: Defaulted(
       StringEnum(PRIVACY_LEVELS, { default: 'exact', description: `${PRIVACY_DESCRIPTION} Default: exact.` }),
     ),
   },
@@ -109,7 +109,7 @@ export const CloneInput = Type.Object(
       {
         location: Location,
         owner: Owner,
-        privacyLevel: Type.Optional(
+        privacyLevel: Defaulted(
           StringEnum(PRIVACY_LEVELS, { default: 'exact', description: `${PRIVACY_DESCRIPTION} Default: exact.` }),
         ),
       },
@@ -126,7 +126,7 @@ export const AnonymousRegistrationInput = Type.Object(
     commonName: CommonName,
     scientificName: Type.Optional(ScientificName),
     location: Location,
-    privacyLevel: Type.Optional(
+    privacyLevel: Defaulted(
       StringEnum(PRIVACY_LEVELS, {
         default: 'fuzzy',
         description: `${PRIVACY_DESCRIPTION} Default here: fuzzy.`,
@@ -199,7 +199,7 @@ export const LINEAGE_LIMITS = {
 } as const;
 
 export const LineageQuery = Type.Object({
-  pedigreeDepth: Type.Optional(
+  pedigreeDepth: Defaulted(
     Type.Integer({
       minimum: 0,
       maximum: LINEAGE_LIMITS.maxPedigreeDepth,
@@ -207,7 +207,7 @@ export const LineageQuery = Type.Object({
       description: `Ancestor levels to include (1 = parent, 2 = grandparent…); default ${LINEAGE_LIMITS.defaultPedigreeDepth}, which reaches the root; at most ${LINEAGE_LIMITS.maxPedigreeDepth}`,
     }),
   ),
-  progenyDepth: Type.Optional(
+  progenyDepth: Defaulted(
     Type.Integer({
       minimum: 0,
       maximum: LINEAGE_LIMITS.maxProgenyDepth,
@@ -246,7 +246,7 @@ export const NEARBY_LIMITS = { defaultRadiusKm: 50, maxRadiusKm: 500 } as const;
 export const NearbyQuery = Type.Object({
   lat: Type.Number({ minimum: -90, maximum: 90, description: 'Latitude of the centre, decimal degrees' }),
   lon: Type.Number({ minimum: -180, maximum: 180, description: 'Longitude of the centre, decimal degrees' }),
-  radius: Type.Optional(
+  radius: Defaulted(
     Type.Number({
       exclusiveMinimum: 0,
       maximum: NEARBY_LIMITS.maxRadiusKm,

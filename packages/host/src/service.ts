@@ -6,11 +6,11 @@ import {
   type CallContext,
   type EventDef,
   headersToContext,
+  type InputOf,
   isAppError,
   newId,
   type PayloadOf,
   type ReplyOf,
-  type RequestOf,
   type ServiceName,
   type SubjectDef,
   statusSubject,
@@ -52,7 +52,8 @@ export interface Handler {
 /** Binds a handler to its declared subject; input and reply types come from the declaration. */
 export function handle<D extends SubjectDef>(
   def: D,
-  fn: (input: RequestOf<D>, call: HandlerContext) => Promise<ReplyOf<D>>,
+  // Properties with a contract default are present: toEndpoint fills them in before the handler runs.
+  fn: (input: InputOf<D>, call: HandlerContext) => Promise<ReplyOf<D>>,
 ): Handler {
   return { def, fn: fn as Handler['fn'] };
 }

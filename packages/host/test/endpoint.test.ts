@@ -1,4 +1,4 @@
-import { defineSubject, PageQuery } from '@rootline/contracts';
+import { defineSubject, NEARBY_LIMITS, PAGE_DEFAULTS, PageQuery, plantNearby } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { createLogger, handle, toEndpoint } from '../src/index.js';
@@ -35,5 +35,22 @@ describe('toEndpoint', () => {
       ok: false,
       error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^limit: /) },
     });
+  });
+});
+
+describe('handle', () => {
+  it('types the properties with a contract default as present in the handler input', async () => {
+    const seen: number[] = [];
+    const endpoint = toEndpoint(
+      handle(plantNearby, async (input) => {
+        // No fallback needed: `radius`, `page` and `limit` are numbers here, not `number | undefined`.
+        const radius: number = input.radius;
+        seen.push(radius, input.page, input.limit);
+        return { items: [], pagination: { page: input.page, limit: input.limit, total: 0, totalPages: 0 } };
+      }),
+      log,
+    );
+    expect(await endpoint.handler({ lat: 1, lon: 2 }, {})).toMatchObject({ ok: true });
+    expect(seen).toEqual([NEARBY_LIMITS.defaultRadiusKm, PAGE_DEFAULTS.page, PAGE_DEFAULTS.limit]);
   });
 });

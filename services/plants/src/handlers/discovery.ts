@@ -1,7 +1,6 @@
 import {
   AppError,
   chainStatsGet,
-  NEARBY_LIMITS,
   paginate,
   plantNearby,
   plantNetworkGet,
@@ -20,7 +19,7 @@ export const ACTIVE_GROWER_DAYS = 90;
 /** plants.plant.nearby: plants within the radius, nearest first, one page of them. */
 export const nearbyPlants = (ctx: ServiceContext) =>
   handle(plantNearby, async (input) => {
-    const radius = input.radius ?? NEARBY_LIMITS.defaultRadiusKm;
+    const { radius } = input;
     const { page, limit, offset } = pageWindow(input);
     const center = withoutTinyDegrees({ latitude: input.lat, longitude: input.lon });
     const { items, total } = await findNearby(ctx.db, center, radius, boundingBox(center, radius), offset, limit);
