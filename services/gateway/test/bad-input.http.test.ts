@@ -88,6 +88,15 @@ describe('requests the routes do not describe', () => {
       error: { code: 'VALIDATION_ERROR', message: 'querystring/radious is not an accepted property' },
     });
   });
+
+  it('refuses unknown query parameters on the gateway’s own operations too', async () => {
+    const res = await p.http('GET', '/api/auth/session?expand=all', { token: grower });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      error: { code: 'VALIDATION_ERROR', message: 'querystring/expand is not an accepted property' },
+    });
+    expect((await p.http('GET', '/api/auth/session', { token: grower })).status).toBe(200);
+  });
 });
 
 describe('rules the server enforced without stating them are in the schema', () => {
