@@ -1,4 +1,11 @@
-import { defineSubject, NEARBY_LIMITS, PAGE_DEFAULTS, PageQuery, plantNearby } from '@rootline/contracts';
+import {
+  defineSubject,
+  NEARBY_LIMITS,
+  PAGE_DEFAULTS,
+  PageQuery,
+  plantNearby,
+  plantRegister,
+} from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { createLogger, handle, toEndpoint } from '../src/index.js';
@@ -52,5 +59,31 @@ describe('handle', () => {
     );
     expect(await endpoint.handler({ lat: 1, lon: 2 }, {})).toMatchObject({ ok: true });
     expect(seen).toEqual([NEARBY_LIMITS.defaultRadiusKm, PAGE_DEFAULTS.page, PAGE_DEFAULTS.limit]);
+  });
+});
+
+describe('text checks on the bus (a caller that skips the gateway)', () => {
+  const register = toEndpoint(
+    handle(plantRegister, async () => ({ id: 'plt_0000000000', blockHash: 'a'.repeat(64), timestamp: '' })),
+    log,
+  );
+  const input = {
+    commonName: 'Tomato',
+    location: { latitude: 1, longitude: 2 },
+    owner: { id: 'usr_1', name: 'Ada' },
+  };
+
+  it.each([
+    ['U+0000', { commonName: 'a\u0000' }, 'commonName'],
+    ['a lone surrogate', { commonName: '\ud800' }, 'commonName'],
+    ['a blank name', { owner: { id: 'usr_1', name: ' \t' } }, 'owner.name'],
+  ])('refuses %s before the handler runs, naming the field', async (_, change, field) => {
+    const reply = await register.handler({ ...input, ...change }, {});
+    expect(reply).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } });
+    expect((reply as { error: { message: string } }).error.message.startsWith(`${field}:`)).toBe(true);
+  });
+
+  it('accepts a surrogate pair (an emoji), as the gateway does', async () => {
+    expect(await register.handler({ ...input, commonName: 'Tomato \u{1F345}' }, {})).toMatchObject({ ok: true });
   });
 });
