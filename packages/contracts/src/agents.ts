@@ -126,7 +126,7 @@ export const lineageAgentControl = defineSubject({
 
 export const lineageAgentAnalyse = defineSubject({
   subject: 'plants.lineage-agent.analyse',
-  request: Type.Object({ plantId: Type.String() }),
+  request: Type.Object({ plantId: PlantId }),
   reply: LineageAnalysis,
   summary: 'Lineage analysis of one plant',
 });

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PrefixedId, Timestamp } from './common.js';
+import { PrefixedId, Text, Timestamp } from './common.js';
 import { defineEvent, defineSignal } from './define.js';
 import { PermissionSchema, RoleSchema } from './roles.js';
 
@@ -22,15 +22,27 @@ export const Email = Type.String({
   examples: ['ada@example.org'],
 });
 
-export const Password = Type.String({
+/** A password as typed at sign-in. */
+export const Password = Text({
   minLength: 1,
+  maxLength: 256,
+  description: 'The account password',
+  examples: ['correct horse battery staple'],
+});
+
+/** Shortest new password, in characters (code points); the gateway's policy checks the rest. */
+export const MIN_PASSWORD_LENGTH = 10;
+
+/** A new password (registration, reset): the length rule is in the schema, the rest of the policy in the text. */
+export const NewPassword = Text({
+  minLength: MIN_PASSWORD_LENGTH,
   maxLength: 256,
   description: PASSWORD_POLICY,
   examples: ['correct horse battery staple'],
 });
 
 /** A one-time secret from an email (password reset, email verification). */
-export const OneTimeToken = Type.String({ minLength: 16, maxLength: 128, description: 'The token from the email' });
+export const OneTimeToken = Text({ minLength: 16, maxLength: 128, description: 'The token from the email' });
 
 export const User = Type.Object(
   {
@@ -48,8 +60,8 @@ export type User = Static<typeof User>;
 export const RegisterInput = Type.Object(
   {
     email: Email,
-    password: Password,
-    name: Type.String({ minLength: 1, maxLength: 100, examples: ['Ada Grower'] }),
+    password: NewPassword,
+    name: Text({ minLength: 1, maxLength: 100, examples: ['Ada Grower'] }),
   },
   { additionalProperties: false },
 );
@@ -76,7 +88,7 @@ export type SessionInfo = Static<typeof SessionInfo>;
 
 export const EmailInput = Type.Object({ email: Email }, { additionalProperties: false });
 export const ResetPasswordInput = Type.Object(
-  { token: OneTimeToken, password: Password },
+  { token: OneTimeToken, password: NewPassword },
   { additionalProperties: false },
 );
 export const VerifyEmailInput = Type.Object({ token: OneTimeToken }, { additionalProperties: false });
@@ -100,7 +112,7 @@ export type AuthProvider = Static<typeof AuthProvider>;
 
 export const ApiTokenInput = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 100, examples: ['greenhouse sensor uploader'] }),
+    name: Text({ minLength: 1, maxLength: 100, examples: ['greenhouse sensor uploader'] }),
     scopes: Type.Optional(
       Type.Array(PermissionSchema, {
         minItems: 1,

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PrefixedId, Timestamp } from './common.js';
-import { defineEvent, defineSubject } from './define.js';
+import { INT4_MAX, PrefixedId, Text, Timestamp } from './common.js';
+import { Defaulted, defineEvent, defineSubject } from './define.js';
 import { ErrorBody } from './errors.js';
 
 /** A SHA-256 digest as 64 lowercase hex digits (block hashes, Merkle roots, payload hashes). */
@@ -11,6 +11,9 @@ export const Sha256Hex = Type.String({
 });
 
 export const TxId = PrefixedId('tx', 'Ledger transaction identifier');
+
+/** The path parameter naming a block. */
+const BlockHash = Type.Object({ hash: { ...Sha256Hex, description: 'Block hash (64 lowercase hex digits)' } });
 
 export const TxReceipt = Type.Object({
   txId: Type.String(),
@@ -24,7 +27,7 @@ export type TxReceipt = Static<typeof TxReceipt>;
 export const chainTxSubmit = defineSubject({
   subject: 'chain.tx.submit',
   request: Type.Object({
-    type: Type.String({ minLength: 1, maxLength: 64, description: 'Transaction type, e.g. plant.register' }),
+    type: Text({ minLength: 1, maxLength: 64, description: 'Transaction type, e.g. plant.register' }),
     payload: Type.Record(Type.String(), Type.Unknown()),
   }),
   reply: TxReceipt,
@@ -89,7 +92,7 @@ export type BlockWithTransactions = Static<typeof BlockWithTransactions>;
 
 export const chainBlockGet = defineSubject({
   subject: 'chain.block.get',
-  request: Type.Object({ hash: Sha256Hex }),
+  request: BlockHash,
   reply: BlockWithTransactions,
   summary: 'Read one block and its transactions by hash',
 });
@@ -120,7 +123,7 @@ export type BlockVerification = Static<typeof BlockVerification>;
 
 export const chainBlockVerify = defineSubject({
   subject: 'chain.block.verify',
-  request: Type.Object({ hash: Sha256Hex }),
+  request: BlockHash,
   reply: BlockVerification,
   summary: 'Verify one block: hash, proof of work, link to its predecessor, Merkle root, payload hashes',
 });
@@ -129,10 +132,15 @@ export const chainBlockVerify = defineSubject({
 export const LEDGER_VERIFY_LIMITS = { defaultLimit: 1000, maxLimit: 1000, maxTransactions: 50_000 } as const;
 
 export const LedgerVerifyQuery = Type.Object({
-  from: Type.Optional(
-    Type.Integer({ minimum: 0, default: 0, description: 'Height of the first block to check (default 0, genesis)' }),
+  from: Defaulted(
+    Type.Integer({
+      minimum: 0,
+      maximum: INT4_MAX,
+      default: 0,
+      description: 'Height of the first block to check (default 0, genesis)',
+    }),
   ),
-  limit: Type.Optional(
+  limit: Defaulted(
     Type.Integer({
       minimum: 1,
       maximum: LEDGER_VERIFY_LIMITS.maxLimit,
@@ -237,9 +245,13 @@ export type MiningJob = Static<typeof MiningJob>;
 export const chainWorkNext = defineSubject({
   subject: 'chain.work.next',
   request: Type.Object({
-    instance: Type.String({ minLength: 1, maxLength: 100 }),
-    after: Type.Union([Type.String(), Type.Null()]),
-    hashes: Type.Integer({ minimum: 0, description: 'Hashes searched since the previous request' }),
+    instance: Text({ minLength: 1, maxLength: 100 }),
+    after: Type.Union([Text({ minLength: 1, maxLength: 200 }), Type.Null()]),
+    hashes: Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'Hashes searched since the previous request',
+    }),
     waitMs: Type.Integer({ minimum: 0, maximum: 10_000 }),
   }),
   reply: Type.Union([
@@ -254,7 +266,7 @@ export const chainWorkNext = defineSubject({
 export const chainWorkFound = defineSubject({
   subject: 'chain.work.found',
   request: Type.Object({
-    jobId: Type.String({ minLength: 1 }),
+    jobId: Text({ minLength: 1, maxLength: 200 }),
     nonce: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
   }),
   reply: Type.Object({ accepted: Type.Boolean() }),

@@ -1,4 +1,67 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { Kind, type SchemaOptions, type Static, Type, TypeRegistry } from '@sinclair/typebox';
+
+/**
+ * Text that PostgreSQL, JSON and every client can hold: no U+0000 and no lone UTF-16 surrogate. Both are valid in
+ * a JSON string but not in jsonb or UTF-8, so they used to reach the database and fail there with a 500.
+ */
+export const TEXT_PATTERN = '^[^\\u0000\\uD800-\\uDFFF]*$';
+
+/** The text pattern with a lookahead that must also hold, e.g. "somewhere a letter" (read with the `u` flag). */
+export function textPatternWith(lookahead: string): string {
+  return `^(?=${lookahead})${TEXT_PATTERN.slice(1)}`;
+}
+
+/** Text as above with at least one character that is not white space: names, titles, labels. */
+export const NAME_PATTERN = textPatternWith('[\\s\\S]*\\S');
+
+const patterns = new Map<string, RegExp>();
+function unicodePattern(source: string): RegExp {
+  let re = patterns.get(source);
+  if (!re) {
+    // With the `u` flag, as ajv compiles JSON Schema patterns: a surrogate pair is one code point, so the
+    // surrogate range matches only a lone half. TypeBox's own pattern check has no `u` flag.
+    re = new RegExp(source, 'u');
+    patterns.set(source, re);
+  }
+  return re;
+}
+
+interface TextSchema {
+  pattern: string;
+  minLength?: number;
+  maxLength: number;
+}
+
+TypeRegistry.Set<TextSchema>('Text', (schema, value) => {
+  if (typeof value !== 'string') return false;
+  // Lengths in code points, as JSON Schema (and ajv) count them.
+  const length = value.length > schema.maxLength ? [...value].length : value.length;
+  if (length > schema.maxLength || (schema.minLength !== undefined && [...value].length < schema.minLength)) {
+    return false;
+  }
+  return unicodePattern(schema.pattern).test(value);
+});
+
+/** Options of a free-text string: a maximum length is required, a minimum of 1 or more also refuses blank text. */
+export interface TextOptions extends SchemaOptions {
+  maxLength: number;
+  minLength?: number;
+  /** A stricter rule (an ECMAScript pattern, read with the `u` flag); it must also refuse U+0000 and lone surrogates. */
+  pattern?: string;
+}
+
+/**
+ * A free-text string of a contract. JSON Schema `pattern` and lengths (so the gateway's validator and the OpenAPI
+ * document state the rule), checked on the bus by the `Text` kind registered above with the same `u`-flag pattern.
+ * Every string a client sends is a `Text`, an identifier pattern, a format or an enum (ADR 024).
+ */
+export function Text(options: TextOptions) {
+  const pattern = options.pattern ?? ((options.minLength ?? 0) > 0 ? NAME_PATTERN : TEXT_PATTERN);
+  return Type.Unsafe<string>({ [Kind]: 'Text', type: 'string', ...options, pattern });
+}
+
+/** The largest value of a PostgreSQL `integer` column: bound of every query parameter stored or compared as one. */
+export const INT4_MAX = 2_147_483_647;
 
 /** ISO 8601 UTC timestamp string. */
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC timestamp' });
@@ -16,8 +79,8 @@ export const Location = Type.Object(
   {
     latitude: Type.Number({ minimum: -90, maximum: 90, description: 'Decimal degrees, -90 to 90' }),
     longitude: Type.Number({ minimum: -180, maximum: 180, description: 'Decimal degrees, -180 to 180' }),
-    city: Type.Optional(Type.String({ maxLength: 120 })),
-    country: Type.Optional(Type.String({ maxLength: 120 })),
+    city: Type.Optional(Text({ maxLength: 120 })),
+    country: Type.Optional(Text({ maxLength: 120 })),
   },
   { additionalProperties: false },
 );
@@ -25,8 +88,8 @@ export type Location = Static<typeof Location>;
 
 export const Owner = Type.Object(
   {
-    id: Type.String({ minLength: 1, maxLength: 120 }),
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    id: Text({ minLength: 1, maxLength: 120 }),
+    name: Text({ minLength: 1, maxLength: 200 }),
   },
   { additionalProperties: false },
 );

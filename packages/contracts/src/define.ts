@@ -1,4 +1,4 @@
-import type { Static, TSchema } from '@sinclair/typebox';
+import { type Static, type TObject, type TOptional, type TSchema, Type } from '@sinclair/typebox';
 
 const SUBJECT = /^[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*$/;
 const EVENT_SUBJECT = /^evt\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*$/;
@@ -14,6 +14,30 @@ export interface SubjectDef<Req extends TSchema = TSchema, Rep extends TSchema =
 }
 
 export type RequestOf<D extends SubjectDef> = Static<D['request']>;
+
+declare const defaulted: unique symbol;
+
+/** Type-only mark (no runtime value) of a request property whose absent value the contract's `default` fills in. */
+export interface DefaultedMark {
+  readonly [defaulted]: true;
+}
+
+/**
+ * An optional request property with its default, written once here: callers may omit it, and the gateway's
+ * validator and the host (before a handler runs) fill it in, so the handler's input always has it (`InputOf`).
+ */
+export function Defaulted<T extends TSchema>(schema: T): TOptional<T> & DefaultedMark {
+  if (schema.default === undefined) throw new Error('Defaulted: the schema needs a `default`');
+  return Type.Optional(schema) as TOptional<T> & DefaultedMark;
+}
+
+type DefaultedKeys<S> =
+  S extends TObject<infer P> ? { [K in keyof P]: P[K] extends DefaultedMark ? K : never }[keyof P] : never;
+
+/** A subject's request as its handler receives it: the properties with a contract default are always present. */
+export type InputOf<D extends SubjectDef> = RequestOf<D> & {
+  [K in DefaultedKeys<D['request']> & keyof RequestOf<D>]-?: Exclude<RequestOf<D>[K], undefined>;
+};
 export type ReplyOf<D extends SubjectDef> = Static<D['reply']>;
 
 /** Declares a request subject; the gateway and the serving service import the same object. */

@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { Defaulted } from './define.js';
 import { ErrorBody } from './errors.js';
 
 /** The spec's pagination object, carried beside `data` in paginated responses. */
@@ -14,11 +15,18 @@ export const Pagination = Type.Object(
 export type Pagination = Static<typeof Pagination>;
 
 /** Defaults and bounds of `page` and `limit` on every list endpoint. */
-export const PAGE_DEFAULTS = { page: 1, limit: 20, maxLimit: 100 } as const;
+export const PAGE_DEFAULTS = { page: 1, limit: 20, maxLimit: 100, maxPage: 1_000_000 } as const;
 
 export const PageQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: PAGE_DEFAULTS.page, description: 'Page number, from 1' })),
-  limit: Type.Optional(
+  page: Defaulted(
+    Type.Integer({
+      minimum: 1,
+      maximum: PAGE_DEFAULTS.maxPage,
+      default: PAGE_DEFAULTS.page,
+      description: `Page number, from 1 (at most ${PAGE_DEFAULTS.maxPage})`,
+    }),
+  ),
+  limit: Defaulted(
     Type.Integer({
       minimum: 1,
       maximum: PAGE_DEFAULTS.maxLimit,

@@ -9,10 +9,13 @@ export const ERROR_CODES = [
   'CHAIN_ERROR',
   'DUPLICATE',
   'RATE_LIMITED',
-  // Rootline additions: a service did not answer in time, a body over the size limit, an unexpected failure.
+  // Rootline additions: a service did not answer in time, a body over the size limit, an unexpected failure,
+  // a method the path does not support, a request line and headers over the size limit.
   'UNAVAILABLE',
   'PAYLOAD_TOO_LARGE',
   'INTERNAL',
+  'METHOD_NOT_ALLOWED',
+  'HEADERS_TOO_LARGE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

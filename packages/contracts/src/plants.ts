@@ -1,6 +1,6 @@
 import { Kind, type SchemaOptions, type Static, Type, TypeRegistry } from '@sinclair/typebox';
-import { Location, Owner, PrefixedId, Timestamp } from './common.js';
-import { defineEvent, defineSubject } from './define.js';
+import { Location, Owner, PrefixedId, Text, Timestamp, textPatternWith } from './common.js';
+import { Defaulted, defineEvent, defineSubject } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 
 TypeRegistry.Set<{ enum: readonly string[] }>(
@@ -50,8 +50,8 @@ export const PropagationTypeSchema = StringEnum(PROPAGATION_TYPES, {
     'attached), tissue-culture (grown from cells in a sterile medium)',
 });
 
-const CommonName = Type.String({ minLength: 1, maxLength: 200, examples: ['Tomato'] });
-const ScientificName = Type.String({ minLength: 1, maxLength: 200, examples: ['Solanum lycopersicum'] });
+const CommonName = Text({ minLength: 1, maxLength: 200, examples: ['Tomato'] });
+const ScientificName = Text({ minLength: 1, maxLength: 200, examples: ['Solanum lycopersicum'] });
 
 /**
  * The spec's Plant registration input. Required: commonName, location (latitude, longitude) and owner (id, name).
@@ -63,7 +63,9 @@ export const PlantInput = Type.Object(
     scientificName: Type.Optional(ScientificName),
     location: Location,
     owner: Owner,
-    privacyLevel: Type.Optional(StringEnum(PRIVACY_LEVELS, { description: `${PRIVACY_DESCRIPTION} Default: exact.` })),
+    privacyLevel: Defaulted(
+      StringEnum(PRIVACY_LEVELS, { default: 'exact', description: `${PRIVACY_DESCRIPTION} Default: exact.` }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -107,8 +109,8 @@ export const CloneInput = Type.Object(
       {
         location: Location,
         owner: Owner,
-        privacyLevel: Type.Optional(
-          StringEnum(PRIVACY_LEVELS, { description: `${PRIVACY_DESCRIPTION} Default: exact.` }),
+        privacyLevel: Defaulted(
+          StringEnum(PRIVACY_LEVELS, { default: 'exact', description: `${PRIVACY_DESCRIPTION} Default: exact.` }),
         ),
       },
       { additionalProperties: false },
@@ -124,13 +126,14 @@ export const AnonymousRegistrationInput = Type.Object(
     commonName: CommonName,
     scientificName: Type.Optional(ScientificName),
     location: Location,
-    privacyLevel: Type.Optional(
+    privacyLevel: Defaulted(
       StringEnum(PRIVACY_LEVELS, {
+        default: 'fuzzy',
         description: `${PRIVACY_DESCRIPTION} Default here: fuzzy.`,
       }),
     ),
     pseudonym: Type.Optional(
-      Type.String({
+      Text({
         minLength: 1,
         maxLength: 60,
         description: 'Name shown as the owner; "Anonymous grower" when absent. Do not use your real name.',
@@ -196,7 +199,7 @@ export const LINEAGE_LIMITS = {
 } as const;
 
 export const LineageQuery = Type.Object({
-  pedigreeDepth: Type.Optional(
+  pedigreeDepth: Defaulted(
     Type.Integer({
       minimum: 0,
       maximum: LINEAGE_LIMITS.maxPedigreeDepth,
@@ -204,7 +207,7 @@ export const LineageQuery = Type.Object({
       description: `Ancestor levels to include (1 = parent, 2 = grandparent…); default ${LINEAGE_LIMITS.defaultPedigreeDepth}, which reaches the root; at most ${LINEAGE_LIMITS.maxPedigreeDepth}`,
     }),
   ),
-  progenyDepth: Type.Optional(
+  progenyDepth: Defaulted(
     Type.Integer({
       minimum: 0,
       maximum: LINEAGE_LIMITS.maxProgenyDepth,
@@ -243,7 +246,7 @@ export const NEARBY_LIMITS = { defaultRadiusKm: 50, maxRadiusKm: 500 } as const;
 export const NearbyQuery = Type.Object({
   lat: Type.Number({ minimum: -90, maximum: 90, description: 'Latitude of the centre, decimal degrees' }),
   lon: Type.Number({ minimum: -180, maximum: 180, description: 'Longitude of the centre, decimal degrees' }),
-  radius: Type.Optional(
+  radius: Defaulted(
     Type.Number({
       exclusiveMinimum: 0,
       maximum: NEARBY_LIMITS.maxRadiusKm,
@@ -266,7 +269,13 @@ export type SearchType = (typeof SEARCH_TYPES)[number];
 export const MATCH_KINDS = ['exact', 'prefix', 'word', 'substring'] as const;
 
 export const SearchQuery = Type.Object({
-  q: Type.String({ minLength: 1, maxLength: 200, description: 'Text to find; case and accents are ignored' }),
+  q: Text({
+    minLength: 1,
+    maxLength: 200,
+    // At least one letter or digit: punctuation and spaces alone are ignored by the comparison, so match nothing.
+    pattern: textPatternWith('[\\s\\S]*[\\p{L}\\p{N}]'),
+    description: 'Text to find, with at least one letter or digit; case, accents and punctuation are ignored',
+  }),
   type: Type.Optional(
     StringEnum(SEARCH_TYPES, {
       description:
@@ -323,14 +332,14 @@ export const plantClone = defineSubject({
 
 export const plantGet = defineSubject({
   subject: 'plants.plant.get',
-  request: Type.Object({ plantId: Type.String() }),
+  request: Type.Object({ plantId: PlantId }),
   reply: Plant,
   summary: 'Read one plant',
 });
 
 export const plantLineageGet = defineSubject({
   subject: 'plants.lineage.get',
-  request: Type.Object({ plantId: Type.String(), ...LineageQuery.properties }),
+  request: Type.Object({ plantId: PlantId, ...LineageQuery.properties }),
   reply: Lineage,
   summary: 'Ancestors and descendants of a plant',
 });

@@ -6,11 +6,11 @@ import {
   type CallContext,
   type EventDef,
   headersToContext,
+  type InputOf,
   isAppError,
   newId,
   type PayloadOf,
   type ReplyOf,
-  type RequestOf,
   type ServiceName,
   type SubjectDef,
   statusSubject,
@@ -19,6 +19,7 @@ import type { Database, Db, Inbox, InboxTable, Outbox, OutboxTable } from '@root
 import { createInbox, createOutbox, migrateSchema } from '@rootline/db';
 import type { Static, TObject } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
 import { type Clock, systemClock } from './clock.js';
 import { BaseConfig, loadConfig } from './config.js';
 import type { Logger } from './logger.js';
@@ -51,7 +52,8 @@ export interface Handler {
 /** Binds a handler to its declared subject; input and reply types come from the declaration. */
 export function handle<D extends SubjectDef>(
   def: D,
-  fn: (input: RequestOf<D>, call: HandlerContext) => Promise<ReplyOf<D>>,
+  // Properties with a contract default are present: toEndpoint fills them in before the handler runs.
+  fn: (input: InputOf<D>, call: HandlerContext) => Promise<ReplyOf<D>>,
 ): Handler {
   return { def, fn: fn as Handler['fn'] };
 }
@@ -169,6 +171,9 @@ const noOutbox: Outbox = {
 /** Turns a handler into a bus endpoint: decode context, validate input, map errors to the spec's codes. */
 export function toEndpoint(h: Handler, log: Logger): Endpoint {
   const check = TypeCompiler.Compile(h.def.request);
+  // Defaults are written once, in the contract, and filled in here for every caller (the gateway's validator
+  // fills them too, so HTTP and bus callers see the same input). Skipped for requests that declare none.
+  const withDefaults = JSON.stringify(h.def.request).includes('"default":');
   return {
     subject: h.def.subject,
     handler: async (payload, headers): Promise<BusReply<unknown>> => {
@@ -180,6 +185,7 @@ export function toEndpoint(h: Handler, log: Logger): Endpoint {
         reqLog ??= log.child({ requestId: call.requestId, subject: h.def.subject });
         return reqLog;
       };
+      if (withDefaults) payload = Value.Default(h.def.request, payload);
       if (!check.Check(payload)) {
         const first = check.Errors(payload).First();
         const where = first?.path ? first.path.replace(/^\//, '').replaceAll('/', '.') : 'input';

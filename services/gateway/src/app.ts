@@ -2,6 +2,8 @@ import type { Bus } from '@rootline/bus';
 import type { Database } from '@rootline/db';
 import type { Logger } from '@rootline/host';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import { allowedMethodsOf } from './allowed-methods.js';
+import { answerClientError } from './client-errors.js';
 import type { GatewayConfig } from './config.js';
 import { failure } from './envelope.js';
 import { formatValidationError, toHttpError } from './errors.js';
@@ -77,7 +79,10 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     frameworkErrors: (err, _req, reply) => {
       sendError(err, reply);
     },
+    // So do requests Node's HTTP parser refuses (URL and headers over 16 KB, malformed HTTP).
+    clientErrorHandler: answerClientError,
   });
+  const allowedMethods = allowedMethodsOf(app);
 
   app.setValidatorCompiler(requestValidatorCompiler());
   // Bodies are JSON only; anything else is refused as an unsupported content type.
@@ -113,9 +118,18 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     publicUrl: config.PUBLIC_URL,
   });
 
-  app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send(failure({ code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}` })),
-  );
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    const allow = allowedMethods(path);
+    if (allow.length > 0) {
+      const message = `${req.method} is not supported on ${path}; it supports ${allow.join(', ')}`;
+      return reply
+        .code(405)
+        .header('allow', allow.join(', '))
+        .send(failure({ code: 'METHOD_NOT_ALLOWED', message }));
+    }
+    return reply.code(404).send(failure({ code: 'NOT_FOUND', message: `No route ${req.method} ${path}` }));
+  });
 
   const routeDeps = { bus, timeoutMs: config.REQUEST_TIMEOUT_MS };
   await app.register(healthRoutes, { prefix: '/api/health', bus });

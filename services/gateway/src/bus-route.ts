@@ -9,7 +9,7 @@ import {
   type SubjectDef,
 } from '@rootline/contracts';
 import { call } from '@rootline/host';
-import type { TSchema } from '@sinclair/typebox';
+import { type ObjectOptions, type TObject, type TProperties, type TSchema, Type, TypeGuard } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import { ok, okPage } from './envelope.js';
@@ -24,19 +24,41 @@ export interface BusRouteDeps {
   timeoutMs: number;
 }
 
-/** One HTTP operation answered by one bus subject. */
-export interface BusRouteSpec<D extends SubjectDef> {
+/** A key of a subject's request object. */
+export type RequestKey<D extends SubjectDef> = keyof RequestOf<D> & string;
+
+/** The names of the `:name` segments of a route path, e.g. `'hash'` for `/blocks/:hash/verify`. */
+export type PathParams<U extends string> = U extends `${string}:${infer P}/${infer Rest}`
+  ? P | PathParams<`/${Rest}`>
+  : U extends `${string}:${infer P}`
+    ? P
+    : never;
+
+/**
+ * Holds when every path parameter of `U` is a key of the subject's request; otherwise the route's `url` gets a
+ * type no string has, and `pnpm typecheck` names the stray parameter in the error.
+ */
+export type PathMatchesRequest<D extends SubjectDef, U extends string> = [PathParams<U>] extends [RequestKey<D>]
+  ? unknown
+  : { url: { readonly 'path parameter that is not a key of the request': Exclude<PathParams<U>, RequestKey<D>> } };
+
+/**
+ * One HTTP operation answered by one bus subject. Its inputs are the subject's request, split by place: the
+ * `:name` segments of `url` are path parameters, `query` names the keys read from the query string (for GET
+ * and DELETE every key not in the path), and the rest is the JSON body. The gateway derives the schema of
+ * each part from the contract, so a route cannot accept what its subject does not (ADR 023).
+ */
+export interface BusRouteSpec<D extends SubjectDef, U extends string = string> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Path inside the domain plugin's prefix, e.g. `/:plantId`. */
-  url: string;
+  /** Path inside the domain plugin's prefix, e.g. `/:plantId`; each parameter is a key of the request. */
+  url: U;
   summary: string;
   description?: string;
   tags: string[];
   policy: RoutePolicy;
   subject: D;
-  body?: TSchema;
-  params?: TSchema;
-  querystring?: TSchema;
+  /** Request keys read from the query string of a POST, PUT or PATCH (GET and DELETE read all of them there). */
+  query?: readonly RequestKey<D>[];
   /** Schema of `data` on success; the subject's reply schema by default. */
   reply?: TSchema;
   /** Success status (default 200). */
@@ -56,6 +78,52 @@ export interface BusRouteSpec<D extends SubjectDef> {
   page?: { item: TSchema };
 }
 
+/** The schemas of the parts of an HTTP request, each a part of the subject's request schema. */
+export interface RequestParts {
+  params?: TObject;
+  querystring: TObject;
+  body?: TObject;
+}
+
+const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+function pick(request: TObject, keys: readonly string[], options: ObjectOptions = {}): TObject {
+  const properties: TProperties = {};
+  for (const key of keys) properties[key] = request.properties[key] as TSchema;
+  // Unknown names are refused in every part: a misspelt optional parameter is a caller's bug.
+  return Type.Object(properties, { ...options, additionalProperties: false });
+}
+
+/**
+ * Splits a subject's request schema into the route's path parameters, query string and body (see
+ * `BusRouteSpec`). Throws at start-up for what the types cannot catch: a request that is not an object.
+ */
+export function requestParts(spec: {
+  method: string;
+  url: string;
+  subject: SubjectDef;
+  query?: readonly string[] | undefined;
+}): RequestParts {
+  const request = spec.subject.request;
+  if (!TypeGuard.IsObject(request)) {
+    throw new Error(`${spec.subject.subject}: a bus route needs an object request schema`);
+  }
+  const keys = Object.keys(request.properties);
+  const path = [...spec.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] as string);
+  for (const k of [...path, ...(spec.query ?? [])]) {
+    if (!keys.includes(k)) throw new Error(`${spec.subject.subject}: "${k}" is not a key of its request`);
+  }
+  const withBody = WITH_BODY.has(spec.method);
+  const query = withBody ? [...(spec.query ?? [])] : keys.filter((k) => !path.includes(k));
+  const rest = keys.filter((k) => !path.includes(k) && !query.includes(k));
+  const { description } = request;
+  return {
+    ...(path.length ? { params: pick(request, path) } : {}),
+    querystring: pick(request, query),
+    ...(withBody && rest.length ? { body: pick(request, rest, description ? { description } : {}) } : {}),
+  };
+}
+
 /** A Fastify instance with the TypeBox type provider, as route plugins receive it. */
 export type TypeBoxInstance = Parameters<FastifyPluginAsyncTypebox>[0];
 
@@ -65,8 +133,8 @@ interface PageReply {
 }
 
 /** Error codes any bus-backed operation can produce, beyond the service's own. */
-function gatewayErrors(spec: BusRouteSpec<SubjectDef>): ErrorCode[] {
-  return [...gatewayErrorCodes(spec), 'UNAVAILABLE'];
+function gatewayErrors(parts: RequestParts, policy: RoutePolicy): ErrorCode[] {
+  return [...gatewayErrorCodes({ ...parts, policy }), 'UNAVAILABLE'];
 }
 
 /** A validated part of the request, keeping only the properties its schema declares. */
@@ -76,11 +144,11 @@ function declared(schema: TSchema | undefined, value: unknown): object {
   return schema ? (Value.Clean(schema, value) as object) : {};
 }
 
-function mergedInput(req: FastifyRequest, spec: BusRouteSpec<SubjectDef>): Record<string, unknown> {
+function mergedInput(req: FastifyRequest, parts: RequestParts): Record<string, unknown> {
   return {
-    ...declared(spec.querystring, req.query),
-    ...declared(spec.params, req.params),
-    ...declared(spec.body, req.body),
+    ...declared(parts.querystring, req.query),
+    ...declared(parts.params, req.params),
+    ...declared(parts.body, req.body),
   };
 }
 
@@ -88,7 +156,12 @@ function mergedInput(req: FastifyRequest, spec: BusRouteSpec<SubjectDef>): Recor
  * Declares an operation whose handler is one bus call: schemas and documentation from the contracts, the
  * caller's policy in the route config, and the reply wrapped in the success envelope.
  */
-export function busRoute<D extends SubjectDef>(app: TypeBoxInstance, deps: BusRouteDeps, spec: BusRouteSpec<D>): void {
+export function busRoute<D extends SubjectDef, U extends string>(
+  app: TypeBoxInstance,
+  deps: BusRouteDeps,
+  spec: BusRouteSpec<D, U> & PathMatchesRequest<D, U>,
+): void {
+  const parts = requestParts(spec);
   const status = spec.status ?? 200;
   const data = spec.reply ?? spec.subject.reply;
   const success = spec.page ? PaginatedEnvelope(spec.page.item) : Envelope(data);
@@ -101,14 +174,15 @@ export function busRoute<D extends SubjectDef>(app: TypeBoxInstance, deps: BusRo
     config,
     schema: operationSchema({
       ...spec,
+      ...parts,
       description: spec.description ?? spec.subject.summary,
       status,
       success,
-      errors: [...gatewayErrors(spec), ...(spec.errors ?? [])],
+      errors: [...gatewayErrors(parts, spec.policy), ...(spec.errors ?? [])],
     }),
     handler: async (req, reply) => {
       // Fastify validated each part against its schema; together they form the subject's request.
-      const input = spec.input ? spec.input(req) : (mergedInput(req, spec) as RequestOf<D>);
+      const input = spec.input ? spec.input(req) : (mergedInput(req, parts) as RequestOf<D>);
       const result = await call(deps.bus, spec.subject, input, callContext(req), timeoutMs);
       reply.code(status);
       if (spec.page) {

@@ -1,5 +1,5 @@
 import { Envelope, type ErrorCode, PaginatedEnvelope, type Pagination } from '@rootline/contracts';
-import type { Static, TSchema } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxInstance } from './bus-route.js';
 import { ok, okPage } from './envelope.js';
@@ -71,15 +71,20 @@ export function localRoute<
     : { success: true, data: spec.replyExample, error: null };
   const envelope = spec.page ? PaginatedEnvelope(spec.reply) : Envelope(spec.reply);
   const success = { ...envelope, examples: [example] };
+  // Unknown query parameters are refused, as on bus routes: a misspelt optional parameter is a caller's bug.
+  const querystring = spec.querystring
+    ? { ...spec.querystring, additionalProperties: false }
+    : Type.Object({}, { additionalProperties: false });
   app.route({
     method: spec.method,
     url: spec.url,
     config: { ...spec.config, ...spec.policy },
     schema: operationSchema({
       ...spec,
+      querystring,
       status,
       success,
-      errors: [...gatewayErrorCodes(spec), ...(spec.errors ?? [])],
+      errors: [...gatewayErrorCodes({ ...spec, querystring }), ...(spec.errors ?? [])],
     }),
     handler: async (req, reply) => {
       const data = await spec.handler(req as never, reply);

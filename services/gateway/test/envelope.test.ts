@@ -63,7 +63,8 @@ describe('success envelope', () => {
     const res = await register(input);
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ success: true, data: registration, error: null });
-    expect(received).toEqual([input]);
+    // The contract's default (privacy level exact) is filled in once, at the gateway.
+    expect(received).toEqual([{ ...input, privacyLevel: 'exact' }]);
   });
 
   it('reads a plant by id with 200', async () => {

@@ -1,5 +1,9 @@
+import { ERROR_CODES } from '@rootline/contracts';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HTTP_STATUS } from '../src/http-status.js';
 import { startTestBus, type TestBus, testGateway } from './support.js';
 
 interface Operation {
@@ -22,6 +26,25 @@ interface Document {
   components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 }
 
+/** Every schema object of the document: components, parameters, request bodies and responses. */
+function collectSchemas(document: Document): [string, object][] {
+  const found: [string, object][] = Object.entries(document.components.schemas).map(([k, v]) => [k, v as object]);
+  for (const [path, methods] of Object.entries(document.paths)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      const withParams = op as Operation & { parameters?: { name: string; schema: object }[] };
+      for (const p of withParams.parameters ?? []) found.push([`${where} ${p.name}`, p.schema]);
+      const body = op.requestBody as { content: Record<string, { schema?: object }> } | undefined;
+      for (const media of Object.values(body?.content ?? {}))
+        if (media.schema) found.push([`${where} body`, media.schema]);
+      for (const [status, r] of Object.entries(op.responses)) {
+        for (const media of Object.values(r.content ?? {})) found.push([`${where} ${status}`, media.schema]);
+      }
+    }
+  }
+  return found;
+}
+
 let bus: TestBus;
 let app: FastifyInstance;
 let doc: Document;
@@ -39,6 +62,72 @@ afterAll(async () => {
 });
 
 describe('OpenAPI document', () => {
+  // It declared 3.0.3 while using JSON Schema 2020 keywords, with 82 `nullable`: strict parsers refused it.
+  it('is a valid OpenAPI 3.1.0 document, by an independent validator, without 3.0 keywords', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc) as unknown as Record<string, unknown>);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(JSON.stringify(doc)).not.toContain('"nullable"');
+  });
+
+  // The OpenAPI validator checks the document's structure; each schema in it must be JSON Schema 2020-12.
+  it('holds only JSON Schema 2020-12 schemas, checked against the 2020-12 meta-schema', () => {
+    const meta = new Ajv2020({ strict: false });
+    const schemas = collectSchemas(doc);
+    expect(schemas.length).toBeGreaterThan(200);
+    for (const [where, schema] of schemas) {
+      expect(meta.validateSchema(schema), `${where}: ${meta.errorsText(meta.errors)}`).toBe(true);
+    }
+    // A 3.0-style boolean exclusiveMinimum is what strict parsers refused: the check catches it.
+    expect(meta.validateSchema({ type: 'number', minimum: 0, exclusiveMinimum: true })).toBe(false);
+  });
+
+  // Every error example used to say VALIDATION_ERROR with `data: {}`.
+  it('shows each error response with one example per code it carries, data null, and success examples with error null', () => {
+    let errors = 0;
+    let successes = 0;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          const media = response.content?.['application/json'] as
+            | { example?: unknown; examples?: Record<string, { value: unknown }> }
+            | undefined;
+          const where = `${method.toUpperCase()} ${path} ${status}`;
+          if (Number(status) >= 400) {
+            const codes = response.description.replace('Error: ', '').split(', ');
+            expect(Object.keys(media?.examples ?? {}), where).toEqual(codes);
+            for (const code of codes) {
+              expect(ERROR_CODES, where).toContain(code);
+              expect(HTTP_STATUS[code as keyof typeof HTTP_STATUS], where).toBe(Number(status));
+              expect(media?.examples?.[code]?.value, where).toMatchObject({
+                success: false,
+                data: null,
+                error: { code, message: expect.any(String) },
+              });
+              errors++;
+            }
+          } else if (media?.example !== undefined) {
+            expect(media.example, where).toMatchObject({ success: true, error: null });
+            successes++;
+          }
+        }
+      }
+    }
+    expect(errors).toBeGreaterThan(100);
+    expect(successes).toBeGreaterThan(10);
+  });
+
+  it('describes only the surfaces that exist today', () => {
+    const text = doc.info.description;
+    for (const prefix of ['/api/plants', '/api/chain', '/api/agents', '/api/auth', '/api/admin', '/api/health']) {
+      expect(text).toContain(`\`${prefix}\``);
+    }
+    expect(text).not.toMatch(/transport|demand|farming|environment/i);
+  });
+
   it('is OpenAPI 3 with the bearer scheme, the shared error envelope and the public server', () => {
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({

@@ -173,16 +173,19 @@ describe('plant discovery over HTTP on NATS and PostgreSQL', () => {
       expect(res.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
     });
 
-    it('answers a page far past the end with an empty page, not an error', async () => {
+    it('answers a page far past the end with an empty page, and refuses one past the stated maximum', async () => {
       for (const url of [
-        `/api/plants/nearby?lat=${utrecht.latitude}&lon=${utrecht.longitude}&page=100000000000000000000`,
-        '/api/plants/search?q=nl&page=100000000000000000000',
+        `/api/plants/nearby?lat=${utrecht.latitude}&lon=${utrecht.longitude}&page=1000000`,
+        '/api/plants/search?q=nl&page=1000000',
       ]) {
         const res = await p.http('GET', url, { token: reader });
         expect(res.status, url).toBe(200);
         expect(res.body.data).toEqual([]);
         expect(res.body.pagination.total).toBeGreaterThan(0);
       }
+      const over = await p.http('GET', '/api/plants/search?q=nl&page=100000000000000000000', { token: reader });
+      expect(over.status).toBe(400);
+      expect(over.body.error.message).toBe('querystring/page must be <= 1000000');
     });
 
     it('needs plants:read', async () => {

@@ -58,7 +58,7 @@ export const verifyOneBlock = (db: Db) =>
  * so one call stays cheap whatever the block sizes.
  */
 export const verifyLedger = (db: Db) =>
-  handle(chainLedgerVerify, async ({ from = 0, limit = LEDGER_VERIFY_LIMITS.defaultLimit }) => {
+  handle(chainLedgerVerify, async ({ from, limit }) => {
     const [candidates, tip, before] = await Promise.all([
       listBlocks(db, from, limit),
       findTip(db),

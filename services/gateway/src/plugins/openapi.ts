@@ -1,5 +1,12 @@
 import fastifySwagger from '@fastify/swagger';
-import { ERROR_CODES, type ErrorCode, ErrorEnvelope, PASSWORD_POLICY, ROLES } from '@rootline/contracts';
+import {
+  ERROR_CODES,
+  type ErrorBody,
+  type ErrorCode,
+  ErrorEnvelope,
+  PASSWORD_POLICY,
+  ROLES,
+} from '@rootline/contracts';
 import fp from 'fastify-plugin';
 import { HTTP_STATUS } from '../http-status.js';
 import { type RoutePolicy, SESSION_COOKIE } from './auth.js';
@@ -14,6 +21,8 @@ const MEANING: Readonly<Record<ErrorCode, string>> = {
   UNAUTHORIZED: 'authentication required, or the token is invalid or expired',
   FORBIDDEN: "the caller's role (or API token) lacks the operation's permission, or the CSRF token is missing",
   NOT_FOUND: 'resource or route not found',
+  METHOD_NOT_ALLOWED: 'the path exists but not with this method; `Allow` lists the methods it supports',
+  HEADERS_TOO_LARGE: 'request line (URL) and headers over 16 KB together',
   DUPLICATE: 'resource already exists',
   PAYLOAD_TOO_LARGE: 'request body over the size limit',
   RATE_LIMITED: 'too many requests',
@@ -22,11 +31,70 @@ const MEANING: Readonly<Record<ErrorCode, string>> = {
   UNAVAILABLE: 'a back-end service did not answer in time',
 };
 
+const ERROR_PREFIX = 'Error: ';
+
+interface DocumentResponse {
+  description?: string;
+  content?: Record<string, { examples?: Record<string, { summary: string; value: unknown }> }>;
+}
+
+/**
+ * Gives every error response of the document one example per code it carries, as the gateway answers it (a
+ * shared `$ref` schema has no room for them, and viewers used to show VALIDATION_ERROR with `data: {}` for all).
+ */
+function addErrorExamples<T extends { paths?: object }>(doc: T): T {
+  for (const methods of Object.values(doc.paths ?? {}) as Record<string, { responses?: object }>[]) {
+    for (const op of Object.values(methods)) {
+      for (const response of Object.values(op.responses ?? {}) as DocumentResponse[]) {
+        const media = response.content?.['application/json'];
+        if (!media || !response.description?.startsWith(ERROR_PREFIX)) continue;
+        const codes = response.description.slice(ERROR_PREFIX.length).split(', ') as ErrorCode[];
+        media.examples = Object.fromEntries(
+          codes.map((code) => [code, { summary: code, value: { success: false, data: null, error: EXAMPLE[code] } }]),
+        );
+      }
+    }
+  }
+  return doc;
+}
+
+/** What each code's failure looks like, shown as the example of the responses that carry the code. */
+const EXAMPLE: Readonly<Record<ErrorCode, ErrorBody>> = {
+  VALIDATION_ERROR: {
+    code: 'VALIDATION_ERROR',
+    message: 'body/commonName must NOT have fewer than 1 characters',
+    details: [{ field: 'body/commonName', message: 'must NOT have fewer than 1 characters' }],
+  },
+  UNAUTHORIZED: { code: 'UNAUTHORIZED', message: 'The token has expired' },
+  FORBIDDEN: { code: 'FORBIDDEN', message: 'Role USER lacks the permission plants:write' },
+  NOT_FOUND: { code: 'NOT_FOUND', message: 'Plant plt_01HZX3K6Q2W8N4B7T5R9V0C1MD not found' },
+  METHOD_NOT_ALLOWED: {
+    code: 'METHOD_NOT_ALLOWED',
+    message: 'TRACE is not supported on /api/plants/network; it supports GET, HEAD',
+  },
+  DUPLICATE: { code: 'DUPLICATE', message: 'An account with this email address already exists' },
+  PAYLOAD_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is over the size limit' },
+  HEADERS_TOO_LARGE: {
+    code: 'HEADERS_TOO_LARGE',
+    message: 'The request line and headers are over the size limit (16 KB)',
+  },
+  RATE_LIMITED: { code: 'RATE_LIMITED', message: 'Too many requests: retry in 42 s' },
+  CHAIN_ERROR: { code: 'CHAIN_ERROR', message: 'The ledger could not record the transaction' },
+  INTERNAL: { code: 'INTERNAL', message: 'Internal server error' },
+  UNAVAILABLE: { code: 'UNAVAILABLE', message: 'The plants service did not answer in time' },
+};
+
 /** The API description: envelope, error codes and their statuses, authentication, limits, headers. */
 export function apiDescription(perMinute: number, perHourPerUser: number): string {
   const rows = (Object.keys(HTTP_STATUS) as ErrorCode[]).map((c) => `| ${c} | ${HTTP_STATUS[c]} | ${MEANING[c]} |`);
   return [
-    'Plant lineage on a proof-of-work ledger, transport, demand, farming and environment data.',
+    'Plants and their lineage, recorded on a proof-of-work ledger. What this API offers today:',
+    '- the plant registry under `/api/plants`: registration (with an account or anonymously), propagation, lineage,',
+    '  nearby and text search, network statistics;',
+    '- the ledger under `/api/chain`: blocks, block and chain verification, inclusion proofs, statistics;',
+    '- the lineage agent under `/api/agents`: its state and controls, lineage analysis, anomalies;',
+    '- accounts, sessions, OAuth sign-in and API tokens under `/api/auth`, role administration under `/api/admin`;',
+    '- health probes under `/api/health` and Prometheus metrics at `/api/metrics`.',
     '',
     '## Response envelope',
     'Every JSON response is an envelope. Success: `{"success": true, "data": …, "error": null}`; list operations',
@@ -85,7 +153,10 @@ export function errorResponses(codes: Iterable<ErrorCode>): Record<number, { $re
   return Object.fromEntries(
     [...byStatus]
       .sort(([a], [b]) => a - b)
-      .map(([status, list]) => [status, { $ref: `${ErrorEnvelope.$id}#`, description: `Error: ${list.join(', ')}` }]),
+      .map(([status, list]) => [
+        status,
+        { $ref: `${ErrorEnvelope.$id}#`, description: `${ERROR_PREFIX}${list.join(', ')}` },
+      ]),
   );
 }
 
@@ -104,7 +175,7 @@ export const openApiPlugin = fp<OpenApiOptions>(
     app.addSchema(ErrorEnvelope);
     await app.register(fastifySwagger, {
       openapi: {
-        openapi: '3.0.3',
+        openapi: '3.1.0',
         info: {
           title: 'Rootline API',
           version: '0.1.0',
@@ -132,6 +203,8 @@ export const openApiPlugin = fp<OpenApiOptions>(
         // Shared schemas appear under their own name (components/schemas/ErrorEnvelope), not def-0.
         buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
       },
+      transformObject: (documents) =>
+        'openapiObject' in documents ? addErrorExamples(documents.openapiObject) : documents.swaggerObject,
       transform: ({ schema, url, route }) => {
         const permission = route.config?.permission;
         if (!permission) return { schema: { ...schema, security: [] }, url };

@@ -1,16 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
-  AnomalyQuery,
-  LineageAgentControl,
   LineageAnomaly,
   lineageAgentAnalyse,
   lineageAgentControl,
   lineageAgentGet,
   lineageAnomalyList,
   PAGE_DEFAULTS,
-  PlantId,
 } from '@rootline/contracts';
-import { Type } from '@sinclair/typebox';
 import { type BusRouteDeps, busRoute } from '../bus-route.js';
 
 const TAGS = ['Agents'];
@@ -48,7 +44,6 @@ export const agentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     tags: TAGS,
     policy: { permission: 'agents:control' },
     subject: lineageAgentControl,
-    body: LineageAgentControl,
     example: { action: 'start' },
   });
 
@@ -66,7 +61,6 @@ export const agentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     tags: TAGS,
     policy: { permission: 'agents:read' },
     subject: lineageAnomalyList,
-    querystring: AnomalyQuery,
     page: { item: LineageAnomaly },
   });
 
@@ -82,7 +76,6 @@ export const agentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     tags: TAGS,
     policy: { permission: 'agents:read' },
     subject: lineageAgentAnalyse,
-    params: Type.Object({ plantId: PlantId }),
     errors: ['NOT_FOUND'],
   });
 };

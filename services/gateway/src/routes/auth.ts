@@ -15,6 +15,7 @@ import {
   SessionInfo,
   SignInInput,
   SignInResult,
+  Text,
   User,
   VerifyEmailInput,
 } from '@rootline/contracts';
@@ -263,7 +264,18 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
         '`callbackUrl` is the path on this site to return to afterwards (default `/`); other origins are refused.',
       tags: TAGS,
       params: Type.Object({ provider: Type.String({ pattern: '^[a-z]{1,32}$', examples: ['github'] }) }),
-      querystring: Type.Object({ callbackUrl: Type.Optional(Type.String({ maxLength: 2000, examples: ['/garden'] })) }),
+      querystring: Type.Object({
+        callbackUrl: Type.Optional(
+          Type.String({
+            maxLength: 2000,
+            // The rule `safeReturnPath` enforces, stated for clients: empty, or a path on this site (one leading
+            // slash, no backslash, no control character).
+            pattern: '^(?:/(?![/\\\\])[^\\u0000-\\u001F\\u007F\\\\\\uD800-\\uDFFF]*)?$',
+            description: 'Path on this site to return to (default /); other origins are refused',
+            examples: ['/garden'],
+          }),
+        ),
+      }),
       response: {
         302: { description: 'Redirect to the provider', type: 'null' },
         ...errorResponses(['VALIDATION_ERROR', 'NOT_FOUND', 'RATE_LIMITED', 'INTERNAL']),
@@ -306,9 +318,9 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
       tags: TAGS,
       params: Type.Object({ provider: Type.String({ pattern: '^[a-z]{1,32}$' }) }),
       querystring: Type.Object({
-        code: Type.Optional(Type.String({ maxLength: 2048 })),
-        state: Type.Optional(Type.String({ maxLength: 512 })),
-        error: Type.Optional(Type.String({ maxLength: 512 })),
+        code: Type.Optional(Text({ maxLength: 2048 })),
+        state: Type.Optional(Text({ maxLength: 512 })),
+        error: Type.Optional(Text({ maxLength: 512 })),
       }),
       response: {
         302: { description: 'Signed in: redirect to the callbackUrl with the session cookie set', type: 'null' },

@@ -6,16 +6,11 @@ import {
   chainStatsGet,
   chainTxProof,
   LEDGER_VERIFY_LIMITS,
-  LedgerVerifyQuery,
-  Sha256Hex,
-  TxId,
 } from '@rootline/contracts';
-import { Type } from '@sinclair/typebox';
 import { type BusRouteDeps, busRoute } from '../bus-route.js';
 
 const TAGS = ['Ledger'];
 const HOW_TO = 'docs/ledger.md describes the hashed bytes, so any of this can be re-checked independently.';
-const BlockHashParams = Type.Object({ hash: { ...Sha256Hex, description: 'Block hash (64 lowercase hex digits)' } });
 
 /** The proof-of-work ledger, read-only and public: auditors verify without an account. Under /api/chain. */
 export const chainRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
@@ -29,7 +24,6 @@ export const chainRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     tags: TAGS,
     policy: { public: true },
     subject: chainBlockGet,
-    params: BlockHashParams,
     errors: ['NOT_FOUND'],
   });
 
@@ -45,7 +39,6 @@ export const chainRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     tags: TAGS,
     policy: { public: true },
     subject: chainBlockVerify,
-    params: BlockHashParams,
     errors: ['NOT_FOUND'],
   });
 
@@ -62,7 +55,6 @@ export const chainRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     tags: TAGS,
     policy: { public: true },
     subject: chainLedgerVerify,
-    querystring: LedgerVerifyQuery,
   });
 
   busRoute(app, deps, {
@@ -76,7 +68,6 @@ export const chainRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     tags: TAGS,
     policy: { public: true },
     subject: chainTxProof,
-    params: Type.Object({ txId: TxId }),
     errors: ['NOT_FOUND'],
   });
 

@@ -1,15 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
-  AnonymousRegistrationInput,
-  CloneInput,
   LINEAGE_LIMITS,
-  LineageQuery,
   NEARBY_LIMITS,
   NearbyPlant,
-  NearbyQuery,
   PAGE_DEFAULTS,
-  PlantId,
-  PlantInput,
   plantClone,
   plantGet,
   plantLineageGet,
@@ -19,9 +13,7 @@ import {
   plantRegisterAnonymous,
   plantSearch,
   SearchHit,
-  SearchQuery,
 } from '@rootline/contracts';
-import { Type } from '@sinclair/typebox';
 import { type BusRouteDeps, busRoute } from '../bus-route.js';
 
 const TAGS = ['Plants'];
@@ -54,7 +46,6 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     tags: TAGS,
     policy: { permission: 'plants:write' },
     subject: plantRegister,
-    body: PlantInput,
     status: 201,
     errors: ['DUPLICATE', 'CHAIN_ERROR'],
     example: {
@@ -84,7 +75,6 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     tags: TAGS,
     policy: { public: true },
     subject: plantRegisterAnonymous,
-    body: AnonymousRegistrationInput,
     status: 201,
     errors: ['CHAIN_ERROR'],
     example: {
@@ -109,7 +99,6 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     tags: TAGS,
     policy: { permission: 'plants:write' },
     subject: plantClone,
-    body: CloneInput,
     status: 201,
     errors: ['NOT_FOUND', 'CHAIN_ERROR'],
     example: {
@@ -137,8 +126,6 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     tags: TAGS,
     policy: { permission: 'plants:read' },
     subject: plantLineageGet,
-    params: Type.Object({ plantId: PlantId }),
-    querystring: LineageQuery,
     errors: ['NOT_FOUND'],
   });
 
@@ -155,7 +142,6 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     tags: TAGS,
     policy: { permission: 'plants:read' },
     subject: plantNearby,
-    querystring: NearbyQuery,
     page: { item: NearbyPlant },
   });
 
@@ -172,7 +158,6 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     tags: TAGS,
     policy: { permission: 'plants:read' },
     subject: plantSearch,
-    querystring: SearchQuery,
     page: { item: SearchHit },
   });
 
@@ -200,7 +185,6 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     tags: TAGS,
     policy: { permission: 'plants:read' },
     subject: plantGet,
-    params: Type.Object({ plantId: PlantId }),
     errors: ['NOT_FOUND'],
   });
 };

@@ -7,6 +7,7 @@ import {
   haversineKm,
   normaliseLongitude,
   type Point,
+  withoutTinyDegrees,
 } from './geo.js';
 
 const paris = { latitude: 48.8566, longitude: 2.3522 };
@@ -125,5 +126,12 @@ describe('boundingBox', () => {
     expect(box.lonRanges).toEqual([[-180, 180]]);
     expect(box.maxLat).toBe(90);
     expect(inBox({ latitude: 89.9, longitude: 180 }, box)).toBe(true);
+  });
+});
+
+describe('withoutTinyDegrees (nearby at lat=1e-300 was a 500: PostgreSQL float underflow)', () => {
+  it('sets coordinates nearer 0 than 1e-9 degrees to 0 and keeps every other value as it is', () => {
+    expect(withoutTinyDegrees({ latitude: 1e-300, longitude: -1e-10 })).toEqual({ latitude: 0, longitude: 0 });
+    expect(withoutTinyDegrees({ latitude: 52.3701, longitude: 1e-9 })).toEqual({ latitude: 52.3701, longitude: 1e-9 });
   });
 });

@@ -24,6 +24,20 @@ export function haversineKm(a: Point, b: Point): number {
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
+/** Coordinates nearer 0 than this many degrees (0.1 mm on the ground) are stored and searched as 0. */
+export const TINY_DEGREES = 1e-9;
+
+/**
+ * A point with every coordinate nearer 0 than `TINY_DEGREES` set to 0. The haversine terms square the sine of
+ * half a difference of coordinates; with a coordinate such as 1e-300 that square is below the smallest double,
+ * and PostgreSQL raises "value out of range: underflow" where JavaScript would quietly give 0. Once tiny values
+ * are 0, any two different coordinates differ by far more than that, at every latitude.
+ */
+export function withoutTinyDegrees<P extends Point>(point: P): P {
+  const flush = (x: number) => (Math.abs(x) < TINY_DEGREES ? 0 : x);
+  return { ...point, latitude: flush(point.latitude), longitude: flush(point.longitude) };
+}
+
 /** Longitude brought into [-180, 180). */
 export function normaliseLongitude(lon: number): number {
   const x = (((lon + 180) % 360) + 360) % 360;

@@ -1,5 +1,5 @@
 import type { Location, PrivacyLevel } from '@rootline/contracts';
-import { destinationPoint, KM_PER_DEGREE, normaliseLongitude, RAD } from './geo.js';
+import { destinationPoint, KM_PER_DEGREE, normaliseLongitude, RAD, withoutTinyDegrees } from './geo.js';
 
 /** Bounds of the `fuzzy` offset. */
 export const FUZZY_MIN_KM = 1;
@@ -40,6 +40,11 @@ export function snapToGrid(
  * `random` returns numbers in [0, 1); pass a cryptographic source in production.
  */
 export function applyPrivacyLevel(location: Location, level: PrivacyLevel, random: () => number): Location | null {
+  const stored = disclosed(location, level, random);
+  return stored && withoutTinyDegrees(stored);
+}
+
+function disclosed(location: Location, level: PrivacyLevel, random: () => number): Location | null {
   const named = {
     ...(location.city === undefined ? {} : { city: location.city }),
     ...(location.country === undefined ? {} : { country: location.country }),

@@ -1,7 +1,6 @@
 import {
   AppError,
   chainStatsGet,
-  NEARBY_LIMITS,
   paginate,
   plantNearby,
   plantNetworkGet,
@@ -10,7 +9,7 @@ import {
 } from '@rootline/contracts';
 import { call, handle, type ServiceContext } from '@rootline/host';
 import { findNearby, networkCounts, searchPlants } from '../db/plants.repo.js';
-import { boundingBox } from '../domain/geo.js';
+import { boundingBox, withoutTinyDegrees } from '../domain/geo.js';
 import { normaliseSearchText } from '../domain/search.js';
 import { pageWindow } from './paging.js';
 
@@ -20,9 +19,9 @@ export const ACTIVE_GROWER_DAYS = 90;
 /** plants.plant.nearby: plants within the radius, nearest first, one page of them. */
 export const nearbyPlants = (ctx: ServiceContext) =>
   handle(plantNearby, async (input) => {
-    const radius = input.radius ?? NEARBY_LIMITS.defaultRadiusKm;
+    const { radius } = input;
     const { page, limit, offset } = pageWindow(input);
-    const center = { latitude: input.lat, longitude: input.lon };
+    const center = withoutTinyDegrees({ latitude: input.lat, longitude: input.lon });
     const { items, total } = await findNearby(ctx.db, center, radius, boundingBox(center, radius), offset, limit);
     return { items, pagination: paginate(page, limit, total) };
   });

@@ -127,7 +127,7 @@ async function recordPlant(
 /** plants.plant.register: a new root plant (generation 0) for an account holder. */
 export const registerPlant = (ctx: ServiceContext, recorder: Recorder) =>
   handle(plantRegister, async (input, caller) => {
-    const privacyLevel = input.privacyLevel ?? 'exact';
+    const privacyLevel = input.privacyLevel;
     return recordPlant(ctx, recorder, caller, {
       commonName: input.commonName,
       scientificName: input.scientificName ?? null,
@@ -147,7 +147,7 @@ export const registerPlant = (ctx: ServiceContext, recorder: Recorder) =>
  */
 export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) =>
   handle(plantRegisterAnonymous, async (input, caller) => {
-    const privacyLevel = input.privacyLevel ?? 'fuzzy';
+    const privacyLevel = input.privacyLevel;
     let identity: ReturnType<typeof createAnonymousIdentity>;
     try {
       identity = createAnonymousIdentity({ encryptionPublicKey: input.encryptionPublicKey });
