@@ -45,7 +45,8 @@ function rateLimitStore(config: GatewayConfig): RateLimitStore {
 
 /** Sends the failure envelope for anything thrown while serving; unexpected faults are logged in full. */
 function sendError(err: unknown, reply: FastifyReply): FastifyReply {
-  const { status, body, unexpected } = toHttpError(err);
+  const { status, body, unexpected, retryAfterSeconds } = toHttpError(err);
+  if (retryAfterSeconds !== undefined) reply.header('retry-after', retryAfterSeconds);
   if (unexpected) reply.log.error({ err }, 'unexpected error');
   else if (status >= 500) reply.log.warn({ code: body.code, details: body.details }, body.message);
   return reply.code(status).send(failure(body));

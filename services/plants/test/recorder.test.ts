@@ -1,7 +1,7 @@
 import type { Bus, DeliveredEvent } from '@rootline/bus';
 import { chainBlockGet, chainTxSubmitBatch, plantGet, plantRegister, plantRegistered } from '@rootline/contracts';
 import { createOutbox, type Database, pendingEvent } from '@rootline/db';
-import { call, createLogger } from '@rootline/host';
+import { call, createLogger, LEDGER_RETRY_AFTER_SECONDS } from '@rootline/host';
 import { plantInput } from '@rootline/testing';
 import { eq } from 'drizzle-orm';
 import { connect, type NatsConnection } from 'nats';
@@ -23,23 +23,25 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   const write = (id: string, payload: Record<string, unknown> = {}): PlantWrite => ({
     txType: 'plant.register',
     payload: { plantId: id, ...payload },
-    row: {
-      id,
-      commonName: `Row ${id}`,
-      scientificName: null,
-      latitude: 1,
-      longitude: 2,
-      city: null,
-      country: null,
-      privacyLevel: 'exact',
-      ownerId: 'usr_1',
-      ownerName: 'Tester',
-      walletAddress: null,
-      generation: 0,
-      parentId: null,
-      propagationType: null,
-      registeredAt: new Date().toISOString(),
-      registeredBy: 'usr_1',
+    record: {
+      row: {
+        id,
+        commonName: `Row ${id}`,
+        scientificName: null,
+        latitude: 1,
+        longitude: 2,
+        city: null,
+        country: null,
+        privacyLevel: 'exact',
+        ownerId: 'usr_1',
+        ownerName: 'Tester',
+        walletAddress: null,
+        generation: 0,
+        parentId: null,
+        propagationType: null,
+        registeredAt: new Date().toISOString(),
+        registeredBy: 'usr_1',
+      },
     },
     events: [pendingEvent(plantRegistered, { plantId: id, commonName: `Row ${id}` }, ctx)],
   });
@@ -155,5 +157,14 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
     const stored = await database.db.select({ id: plants.id }).from(plants);
     expect(stored.filter((r) => r.id.startsWith('plt_bytes_'))).toHaveLength(7);
     sub.unsubscribe();
+  });
+
+  // Last: it stops the ledger.
+  it('answers UNAVAILABLE with a retry time, not CHAIN_ERROR, when the ledger does not answer', async () => {
+    await stack.miner.stop();
+    const err = await call(client, plantRegister, plantInput({ commonName: 'No ledger' }), ctx).catch((e) => e);
+    expect(err).toMatchObject({ code: 'UNAVAILABLE', details: { retryAfterSeconds: LEDGER_RETRY_AFTER_SECONDS } });
+    const stored = await database.db.select().from(plants).where(eq(plants.commonName, 'No ledger'));
+    expect(stored).toEqual([]);
   });
 });
