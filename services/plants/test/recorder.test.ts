@@ -16,7 +16,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   let client: Bus;
   let monitor: NatsConnection;
   const log = createLogger('test', 'silent');
-  const ctx = { requestId: 'req_recorder_test', actor: { id: 'usr_1', role: 'GROWER' as const } };
+  const ctx = { requestId: 'req_recorder_test', actor: { id: 'usr_test', role: 'GROWER' as const } };
   const caller = { ...ctx, log };
 
   /** A plant as the recorder takes it, written straight to it (not through the service's handler). */

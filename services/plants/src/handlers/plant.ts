@@ -15,7 +15,7 @@ import {
   type RegistrationResult,
 } from '@rootline/contracts';
 import { pendingEvent } from '@rootline/db';
-import { type HandlerContext, handle, notFound, type ServiceContext } from '@rootline/host';
+import { actingOwner, type HandlerContext, handle, notFound, type ServiceContext } from '@rootline/host';
 import { type AnonymousOwnerRow, findParent, findPlant } from '../db/plants.repo.js';
 import { createAnonymousIdentity, UnusableKeyError } from '../domain/anonymous.js';
 import { applyPrivacyLevel } from '../domain/privacy.js';
@@ -129,6 +129,8 @@ async function recordPlant(
 /** plants.plant.register: a new root plant (generation 0) for an account holder. */
 export const registerPlant = (ctx: ServiceContext, recorder: Recorder) =>
   handle(plantRegister, async (input, caller) => {
+    // The owner is the caller; only an ADMIN registers for someone else (recorded as registeredBy).
+    actingOwner(caller, input.owner.id);
     const privacyLevel = input.privacyLevel ?? 'exact';
     return recordPlant(ctx, recorder, caller, {
       commonName: input.commonName,
@@ -204,6 +206,7 @@ export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) 
  */
 export const clonePlant = (ctx: ServiceContext, recorder: Recorder) =>
   handle(plantClone, async (input, caller) => {
+    actingOwner(caller, input.newPlant.owner.id);
     const parent = await findParent(ctx.db, input.parentPlantId);
     if (!parent) throw notFound('Plant', input.parentPlantId);
     const privacyLevel = input.newPlant.privacyLevel ?? 'exact';
