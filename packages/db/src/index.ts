@@ -1,4 +1,5 @@
 export { insertFromJson } from './json-rows.js';
+export { type LedgerIntentsTable, ledgerIntentsTable } from './ledger-intents.js';
 export { type MigrateOptions, migrateSchema } from './migrate.js';
 export { type OpenDatabaseOptions, openDatabase } from './open.js';
 export {

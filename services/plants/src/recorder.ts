@@ -1,7 +1,15 @@
 import type { Bus } from '@rootline/bus';
 import type { Db, Outbox } from '@rootline/db';
-import { createLedgerRecorder, type LedgerRecorder, type LedgerWrite, type Logger } from '@rootline/host';
+import {
+  type Clock,
+  createLedgerRecorder,
+  type LedgerRecorder,
+  type LedgerRecorderOptions,
+  type LedgerWrite,
+  type Logger,
+} from '@rootline/host';
 import { type AnonymousOwnerRow, anonymousOwnersInsert, type PlantRow, plantsInsert } from './db/plants.repo.js';
+import { ledgerIntents } from './db/schema.js';
 
 /** What is stored for a plant once its block is known. */
 export interface PlantRecord {
@@ -14,24 +22,35 @@ export interface PlantRecord {
 /** A plant ready to be recorded: its ledger transaction (`plant.register` or `plant.clone`), row and events. */
 export type PlantWrite = LedgerWrite<PlantRecord>;
 
+/** How recorded plants are stored: one INSERT of their anonymous owners and one of their rows. */
+export const plantsStore: Pick<LedgerRecorderOptions<PlantRecord>, 'store'> = {
+  store: (recorded) => {
+    const owners = recorded.flatMap((r) => (r.record.anonymousOwner ? [r.record.anonymousOwner] : []));
+    const rows = recorded.map(({ record, receipt }) => ({
+      ...record.row,
+      blockIndex: receipt.blockIndex,
+      blockHash: receipt.blockHash,
+      txId: receipt.txId,
+    }));
+    return [...(owners.length > 0 ? [anonymousOwnersInsert(owners)] : []), plantsInsert(rows)];
+  },
+};
+
 /**
- * The plants' ledger recorder (see `createLedgerRecorder`): a batch of recorded plants is stored as one INSERT of
- * their anonymous owners and one of their rows, the plant id being the unique key.
+ * The plants' ledger recorder (see `createLedgerRecorder`), with its intents in `plants.ledger_intents`: a batch of
+ * recorded plants is stored as one INSERT of their anonymous owners and one of their rows, the plant id being the
+ * unique key.
  */
-export function createRecorder(deps: { db: Db; bus: Bus; outbox: Outbox; log: Logger; maxBatchBytes?: number }) {
-  return createLedgerRecorder<PlantRecord>({
-    ...deps,
-    store: (recorded) => {
-      const owners = recorded.flatMap((r) => (r.record.anonymousOwner ? [r.record.anonymousOwner] : []));
-      const rows = recorded.map(({ record, receipt }) => ({
-        ...record.row,
-        blockIndex: receipt.blockIndex,
-        blockHash: receipt.blockHash,
-        txId: receipt.txId,
-      }));
-      return [...(owners.length > 0 ? [anonymousOwnersInsert(owners)] : []), plantsInsert(rows)];
-    },
-  });
+export function createRecorder(deps: {
+  db: Db;
+  bus: Bus;
+  outbox: Outbox;
+  log: Logger;
+  clock?: Clock;
+  maxBatchBytes?: number;
+  recoverAfterMs?: number;
+}) {
+  return createLedgerRecorder<PlantRecord>({ ...deps, ...plantsStore, intents: ledgerIntents });
 }
 
 export type Recorder = LedgerRecorder<PlantRecord>;

@@ -46,7 +46,7 @@ export const service: ServiceModule<typeof PlantsConfig> = {
       intervalMs,
       pollMs: ctx.config.LINEAGE_AGENT_POLL_MS,
     });
-    const recorder = createRecorder({ db: ctx.db, bus: ctx.bus, outbox: ctx.outbox, log: ctx.log });
+    const recorder = createRecorder({ db: ctx.db, bus: ctx.bus, outbox: ctx.outbox, log: ctx.log, clock: ctx.clock });
     return {
       handlers: [
         registerPlant(ctx, recorder),
@@ -63,8 +63,15 @@ export const service: ServiceModule<typeof PlantsConfig> = {
         listLineageAnomalies(ctx),
       ],
       subscribers: [],
-      start: async () => agent.start(),
-      stop: () => agent.stop(),
+      start: async () => {
+        recorder.start();
+        agent.start();
+      },
+      stop: async () => {
+        await recorder.stop();
+        await agent.stop();
+      },
+      status: async () => ({ ledgerIntents: await recorder.intentCounts() }),
     };
   },
 };
