@@ -9,10 +9,12 @@ export const ERROR_CODES = [
   'CHAIN_ERROR',
   'DUPLICATE',
   'RATE_LIMITED',
-  // Rootline additions: a service did not answer in time, a body over the size limit, an unexpected failure.
+  // Rootline additions: a service did not answer in time, a body over the size limit, an unexpected failure,
+  // an Idempotency-Key sent again with another request body.
   'UNAVAILABLE',
   'PAYLOAD_TOO_LARGE',
   'INTERNAL',
+  'IDEMPOTENCY_KEY_REUSED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -10,6 +10,7 @@ import { gatewayLogger } from './logging.js';
 import { addOutboxBacklogGauge, createMetrics, instrumentBus } from './metrics.js';
 import { authPlugin } from './plugins/auth.js';
 import { httpMetricsPlugin } from './plugins/http-metrics.js';
+import { idempotencyPlugin } from './plugins/idempotency.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestIdPlugin } from './plugins/request-id.js';
@@ -108,6 +109,8 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     apiTokens: identity.apiTokens,
     csrfKey: identity.csrfKey,
   });
+  // Before the routes: it hooks the routes whose config says `idempotent: true`.
+  await app.register(idempotencyPlugin, { database, log, ttlMs: config.IDEMPOTENCY_KEY_TTL_SECONDS * 1000 });
   await app.register(openApiPlugin, {
     perMinute: config.RATE_LIMIT_PER_MINUTE,
     perHourPerUser: config.RATE_LIMIT_PER_HOUR_PER_USER,

@@ -19,7 +19,8 @@ const MEANING: Readonly<Record<ErrorCode, string>> = {
   RATE_LIMITED: 'too many requests',
   CHAIN_ERROR: 'ledger operation failed',
   INTERNAL: 'unexpected failure; the message is generic and the detail is only logged',
-  UNAVAILABLE: 'a back-end service did not answer in time',
+  UNAVAILABLE: 'a back-end service did not answer in time (with `Retry-After`)',
+  IDEMPOTENCY_KEY_REUSED: 'the `Idempotency-Key` was already used with a different request body',
 };
 
 /** The API description: envelope, error codes and their statuses, authentication, limits, headers. */
