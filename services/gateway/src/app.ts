@@ -110,7 +110,12 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     csrfKey: identity.csrfKey,
   });
   // Before the routes: it hooks the routes whose config says `idempotent: true`.
-  await app.register(idempotencyPlugin, { database, log, ttlMs: config.IDEMPOTENCY_KEY_TTL_SECONDS * 1000 });
+  await app.register(idempotencyPlugin, {
+    database,
+    log,
+    ttlMs: config.IDEMPOTENCY_KEY_TTL_SECONDS * 1000,
+    lockMs: config.IDEMPOTENCY_LOCK_SECONDS * 1000,
+  });
   await app.register(openApiPlugin, {
     perMinute: config.RATE_LIMIT_PER_MINUTE,
     perHourPerUser: config.RATE_LIMIT_PER_HOUR_PER_USER,

@@ -15,6 +15,11 @@ export const GatewayConfig = withBase({
     minimum: 1,
     description: 'How long the answer to an Idempotency-Key is kept (at least a day in production)',
   }),
+  IDEMPOTENCY_LOCK_SECONDS: Type.Integer({
+    default: 60,
+    minimum: 1,
+    description: 'How long a request holds its Idempotency-Key before a retry may take over (its gateway died)',
+  }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 100, minimum: 1 }),
   /** Requests per hour per signed-in user (the spec's 1000). */
   RATE_LIMIT_PER_HOUR_PER_USER: Type.Integer({ default: 1000, minimum: 1 }),

@@ -50,7 +50,8 @@ export function createRecorder(deps: {
   maxBatchBytes?: number;
   recoverAfterMs?: number;
 }) {
-  return createLedgerRecorder<PlantRecord>({ ...deps, ...plantsStore, intents: ledgerIntents });
+  const sweepMs = Math.min(5000, deps.recoverAfterMs ?? 5000);
+  return createLedgerRecorder<PlantRecord>({ ...deps, ...plantsStore, intents: ledgerIntents, sweepMs });
 }
 
 export type Recorder = LedgerRecorder<PlantRecord>;
