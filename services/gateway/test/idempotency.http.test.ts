@@ -114,6 +114,21 @@ describe('Idempotency-Key on POSTs that create', () => {
     expect(await plantCount(p, 'Secret basil')).toBe(1);
   });
 
+  it('applies to the other POSTs that create: an API token retried with its key is issued once', async () => {
+    const key = randomUUID();
+    const body = { name: `retried ${key.slice(0, 8)}`, scopes: ['plants:read'] };
+    const first = await post(p, '/api/auth/tokens', body, key, token);
+    expect(first.status).toBe(201);
+    const again = await post(p, '/api/auth/tokens', body, key, token);
+    expect(again.body.data.token).toBe(first.body.data.token);
+    const rows = (await p.database.db.execute(
+      sql`select count(*)::int as n from identity.api_tokens where name = ${body.name}`,
+    )) as unknown as { n: number }[];
+    expect(rows[0]!.n).toBe(1);
+    const stored = JSON.stringify(await p.database.db.execute(sql`select * from identity.idempotency_keys`));
+    expect(stored).not.toContain(first.body.data.token);
+  });
+
   it('refuses a malformed key with 400 VALIDATION_ERROR', async () => {
     const res = await post(p, '/api/plants/register', plantInput({ owner }), 'short', token);
     expect(res.status).toBe(400);

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { AppError } from '@rootline/contracts';
 import type { Database } from '@rootline/db';
 import { type Clock, type Logger, systemClock } from '@rootline/host';
@@ -136,7 +136,8 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
       await prune(now);
       const principal = req.actor?.id ?? 'anonymous';
       const scopeHash = sha256(`${principal}\n${req.method} ${req.routeOptions.url}\n${key}`);
-      const requestHash = sha256(canonical(req.body));
+      // Keyed by the client's key: a body holding a secret (a password) cannot be guessed from the stored digest.
+      const requestHash = createHmac('sha256', key).update(canonical(req.body)).digest('hex');
       // An expired key is as good as none.
       await db
         .delete(idempotencyKeys)

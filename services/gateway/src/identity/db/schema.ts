@@ -110,7 +110,7 @@ export const idempotencyKeys = identitySchema.table(
   {
     /** SHA-256 of principal, method, route and Idempotency-Key; also the reference passed to services. */
     scopeHash: text('scope_hash').primaryKey(),
-    /** SHA-256 of the request body (canonical JSON): the same key with another body is refused. */
+    /** HMAC-SHA256 of the request body (canonical JSON) under the key: the same key with another body is refused. */
     requestHash: text('request_hash').notNull(),
     /** HTTP status of the stored answer; null while the first request is in flight. */
     status: integer('status'),
