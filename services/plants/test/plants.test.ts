@@ -58,6 +58,8 @@ describe('plants on NATS and PostgreSQL', () => {
 
   it('answers UNAVAILABLE (a retriable outage, not CHAIN_ERROR) when the ledger is down', async () => {
     await stack.miner.stop();
-    await expect(call(client, plantRegister, plantInput(), ctx)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    await expect(call(client, plantRegister, plantInput(), ctx, 15_000)).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+    });
   });
 });

@@ -193,7 +193,8 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
     ]);
     expect(settled).toHaveLength(7);
     await monitor.flush();
-    expect(sizes).toEqual([3, 3, 1]);
+    // Batches run concurrently: their messages may arrive in any order.
+    expect(sizes.sort()).toEqual([1, 3, 3]);
     const stored = await database.db.select({ id: plants.id }).from(plants);
     expect(stored.filter((r) => ids.includes(r.id))).toHaveLength(7);
     sub.unsubscribe();
@@ -289,7 +290,8 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   // Last: it stops the ledger.
   it('answers UNAVAILABLE with a retry time, not CHAIN_ERROR, when the ledger does not answer', async () => {
     await stack.miner.stop();
-    const err = await call(client, plantRegister, plantInput({ commonName: 'No ledger' }), ctx).catch((e) => e);
+    // Longer than the service's own wait for the ledger, so its answer arrives whichever way the ledger fails.
+    const err = await call(client, plantRegister, plantInput({ commonName: 'No ledger' }), ctx, 15_000).catch((e) => e);
     expect(err).toMatchObject({ code: 'UNAVAILABLE', details: { retryAfterSeconds: LEDGER_RETRY_AFTER_SECONDS } });
     const stored = await database.db.select().from(plants).where(eq(plants.commonName, 'No ledger'));
     expect(stored).toEqual([]);
