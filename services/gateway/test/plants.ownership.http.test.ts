@@ -103,6 +103,13 @@ describe('ownership of new plants over HTTP', () => {
     expect(other.body.error.code).toBe('FORBIDDEN');
   });
 
+  it('reports the ledger writes of plants in the metrics: none pending, none given up', async () => {
+    const text = (await p.app.inject({ url: '/api/metrics' })).body;
+    expect(text).toContain('ledger_intents{service="plants",state="pending"} 0');
+    expect(text).toContain('ledger_intents{service="plants",state="failed"} 0');
+    expect(text).toMatch(/outbox_backlog\{service="plants"\} \d+/);
+  });
+
   // Last: it stops the ledger.
   it('answers 503 UNAVAILABLE with Retry-After, not CHAIN_ERROR, while the chain-miner is down', async () => {
     await p.services.get('chain-miner')!.stop();
