@@ -66,7 +66,8 @@ describe('embedded mode: the plant slice over HTTP', () => {
         events.push(e);
       },
     });
-    const input = plantInput({ commonName: 'Basil' });
+    // The owner of a new plant is the caller.
+    const input = plantInput({ commonName: 'Basil', owner: { id: growerId, name: 'Grower' } });
     const res = await api(rootline.url, '/api/plants/register', { token, body: input });
     expect(res.status).toBe(201);
     const body = res.body;

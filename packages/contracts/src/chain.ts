@@ -29,6 +29,13 @@ export const chainTxSubmit = defineSubject({
   request: Type.Object({
     type: Text({ minLength: 1, maxLength: 64, description: 'Transaction type, e.g. plant.register' }),
     payload: Type.Record(Type.String(), Type.Unknown()),
+    id: Type.Optional(
+      PrefixedId(
+        'tx',
+        'Transaction id chosen by the submitter, so a retry names the same transaction: an id already in a block ' +
+          'is answered with its receipt, one still waiting joins the same block. Fresh when absent.',
+      ),
+    ),
   }),
   reply: TxReceipt,
   summary: 'Submit a ledger transaction and wait for its block',

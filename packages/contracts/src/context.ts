@@ -6,6 +6,11 @@ export interface CallContext {
   actor?: Actor;
   /** W3C trace context, passed through untouched. */
   traceparent?: string;
+  /**
+   * A client's idempotency key as the gateway scopes it (a digest of principal, route and key): a service derives
+   * the id of the record the call creates from it (`idFromKey`), so a retry names the same record.
+   */
+  idempotencyRef?: string;
 }
 
 /** Message header names; lowercase so NATS and HTTP agree. */
@@ -13,6 +18,7 @@ export const HEADER = {
   requestId: 'x-request-id',
   actor: 'x-actor',
   traceparent: 'traceparent',
+  idempotencyRef: 'x-idempotency-ref',
 } as const;
 
 /** Encodes a call context as message headers. */
@@ -20,6 +26,7 @@ export function contextToHeaders(ctx: CallContext): Record<string, string> {
   const h: Record<string, string> = { [HEADER.requestId]: ctx.requestId };
   if (ctx.actor) h[HEADER.actor] = JSON.stringify(ctx.actor);
   if (ctx.traceparent) h[HEADER.traceparent] = ctx.traceparent;
+  if (ctx.idempotencyRef) h[HEADER.idempotencyRef] = ctx.idempotencyRef;
   return h;
 }
 
@@ -36,5 +43,6 @@ export function headersToContext(h: Record<string, string | undefined>, fallback
     }
   }
   if (h[HEADER.traceparent]) ctx.traceparent = h[HEADER.traceparent];
+  if (h[HEADER.idempotencyRef]) ctx.idempotencyRef = h[HEADER.idempotencyRef];
   return ctx;
 }

@@ -10,12 +10,14 @@ export const ERROR_CODES = [
   'DUPLICATE',
   'RATE_LIMITED',
   // Rootline additions: a service did not answer in time, a body over the size limit, an unexpected failure,
-  // a method the path does not support, a request line and headers over the size limit.
+  // a method the path does not support, a request line and headers over the size limit, an Idempotency-Key
+  // sent again with another request body.
   'UNAVAILABLE',
   'PAYLOAD_TOO_LARGE',
   'INTERNAL',
   'METHOD_NOT_ALLOWED',
   'HEADERS_TOO_LARGE',
+  'IDEMPOTENCY_KEY_REUSED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 
 // One call to the system's random source per 409 ids instead of one per id: on the hot path of every request.
 const POOL = Buffer.alloc(4096);
@@ -37,4 +37,22 @@ export function newId(prefix: string, now: number = Date.now()): string {
     acc >>= 5n;
   }
   return `${prefix}_${out}${tail}`;
+}
+
+/**
+ * The id a key names, in the shape of `newId` (`<prefix>_` + 26 Crockford base32 characters, from the first 130
+ * bits of SHA-256 over prefix and key): the same key always gives the same id, so a retried request creates (or
+ * finds) the same record. Such ids do not sort by creation time.
+ */
+export function idFromKey(prefix: string, key: string): string {
+  const digest = createHash('sha256').update(`${prefix}\n${key}`).digest();
+  let acc = 0n;
+  for (const b of digest.subarray(0, 17)) acc = (acc << 8n) | BigInt(b);
+  acc >>= 6n; // 136 bits → 130 bits = 26 characters
+  let out = '';
+  for (let i = 0; i < 26; i++) {
+    out = CROCKFORD[Number(acc & 31n)] + out;
+    acc >>= 5n;
+  }
+  return `${prefix}_${out}`;
 }

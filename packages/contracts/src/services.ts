@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { defineSubject, type SubjectDef } from './define.js';
 
 /** Every back-end service; the gateway's readiness waits for all of them. */
@@ -22,7 +22,20 @@ export const ServiceStatus = Type.Object({
   database: Type.Union([Type.Literal('ok'), Type.Literal('error'), Type.Literal('none')]),
   outboxBacklog: Type.Integer({ minimum: 0, description: 'Events committed but not yet published' }),
   uptimeSeconds: Type.Number(),
+  ledgerIntents: Type.Optional(
+    Type.Object(
+      {
+        pending: Type.Integer({ minimum: 0, description: 'Ledger writes not finished yet' }),
+        failed: Type.Integer({
+          minimum: 0,
+          description: 'Ledger writes given up after repeated store failures (their transaction has no record)',
+        }),
+      },
+      { description: 'A service that records writes on the ledger: its unfinished and given-up writes' },
+    ),
+  ),
 });
+export type ServiceStatus = Static<typeof ServiceStatus>;
 
 const statusSubjects = new Map<ServiceName, SubjectDef<ReturnType<typeof Type.Object>, typeof ServiceStatus>>();
 

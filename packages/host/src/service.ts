@@ -12,6 +12,7 @@ import {
   type PayloadOf,
   type ReplyOf,
   type ServiceName,
+  type ServiceStatus,
   type SubjectDef,
   statusSubject,
 } from '@rootline/contracts';
@@ -109,6 +110,8 @@ export interface ServiceDefinition {
   start?(): Promise<void>;
   /** Stops background work (after in-flight requests are answered). */
   stop?(): Promise<void>;
+  /** What the service adds to its `<service>.ops.status` answer, e.g. its ledger recorder's intent counts. */
+  status?(): Promise<Pick<ServiceStatus, 'ledgerIntents'>>;
 }
 
 /** A service package's description, exported from its `src/service.ts`. */
@@ -256,7 +259,9 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
       );
     }
     const backlog = database === 'ok' ? await outbox.backlog().catch(() => 0) : 0;
+    const extra = database === 'ok' && def.status ? await def.status().catch(() => ({})) : {};
     return {
+      ...extra,
       service: mod.name,
       instance: instanceId,
       version: mod.version,

@@ -2,7 +2,7 @@ import type { Bus, ServedService } from '@rootline/bus';
 import { blockMined, chainWorkFound, chainWorkNext, type MiningJob, newId } from '@rootline/contracts';
 import type { Db, Outbox } from '@rootline/db';
 import { type Clock, handle, type Logger, toEndpoint } from '@rootline/host';
-import { findReceipts, findTip, insertBlock, type StoredBlock } from './db/chain.repo.js';
+import { findReceipts, findTip, insertBlock, isUniqueViolation, type StoredBlock } from './db/chain.repo.js';
 import { type MiningFigures, renewLease } from './db/lease.repo.js';
 import { removePending, takePending } from './db/mempool.repo.js';
 import { BLOCK_CHANNEL, notify } from './db/notify.repo.js';
@@ -274,9 +274,29 @@ export async function startAppending(deps: {
     queue = [...txs.filter((t) => !recorded.has(t.id)), ...queue];
   }
 
+  /** Removes from the mempool table the given transactions that a block already holds, answering their waiters. */
+  async function dropRecordedFromTable(txs: Transaction[]): Promise<void> {
+    if (txs.length === 0) return;
+    try {
+      const found = await findReceipts(
+        db,
+        txs.map((t) => t.id),
+      );
+      await removePending(
+        db,
+        found.map((r) => r.txId),
+      );
+      deps.mempool.confirmReceipts(found);
+    } catch (err) {
+      log.warn({ err }, 'could not drop recorded transactions from the mempool table');
+    }
+  }
+
   /** After a block was not stored: its queued transactions go back, and the tip is read again. */
   async function recover(err: unknown, failed: Mined[]): Promise<void> {
     for (const m of failed.reverse()) await requeue(m.fromQueue);
+    // A chosen id added to the table again after its block was stored would fail every block: drop it there.
+    if (isUniqueViolation(err)) await dropRecordedFromTable(failed.flatMap((m) => m.fromTable));
     tip = undefined;
     signalled = true;
     if (err instanceof LeaseLost) throw err;
@@ -331,7 +351,9 @@ export async function startAppending(deps: {
       // A full take means more may be waiting there.
       if (rows.length === options.maxBlockTx + skip.size) tableDirty = true;
     }
-    const fromQueue = queue.splice(0, options.maxBlockTx - fromTable.length);
+    // A chosen id may wait both here and in the table (submitted to two instances): it goes in once.
+    const inTable = new Set(fromTable.map((t) => t.id));
+    const fromQueue = queue.splice(0, options.maxBlockTx - fromTable.length).filter((t) => !inTable.has(t.id));
     return { fromTable, fromQueue };
   }
 

@@ -20,10 +20,24 @@ export interface BlockNotice {
   timestamp: string;
 }
 
+/** A transaction as submitted: its id is the submitter's choice, or fresh. */
+export interface SubmittedTx {
+  type: string;
+  payload: unknown;
+  id?: string;
+}
+
 interface Waiter {
   tx: Transaction;
   resolve: (r: TxReceipt) => void;
   reject: (e: unknown) => void;
+  /** Settles with the waiter: a second submission of the same id waits on it too. */
+  done: Promise<TxReceipt>;
+  /**
+   * The submitter chose the id, so another submitter (of another instance) may hold the same transaction: a
+   * withdrawal of this copy does not prove the id unrecorded.
+   */
+  chosen: boolean;
   /** When the transaction was handed on (ms): in the mempool table, or to the appender of this instance. */
   pooledAt?: number;
   /** Handed straight to the appender of this instance, not written to the table. */
@@ -82,7 +96,8 @@ export function createMempool(deps: {
   const rejectWith = (w: Waiter, message: string, recorded: boolean | 'unknown') => {
     if (waiters.get(w.tx.id) !== w) return;
     waiters.delete(w.tx.id);
-    w.reject(new AppError('CHAIN_ERROR', message, { txId: w.tx.id, recorded }));
+    const certain = recorded === false && !w.chosen ? false : recorded === false ? 'unknown' : recorded;
+    w.reject(new AppError('CHAIN_ERROR', message, { txId: w.tx.id, recorded: certain }));
   };
 
   async function flush(): Promise<void> {
@@ -185,27 +200,71 @@ export function createMempool(deps: {
     }
   }
 
-  return {
-    /** Accepts one transaction; resolves with its receipt once the block holding it is committed. */
-    submit(type: string, payload: unknown): Promise<TxReceipt> {
-      let tx: Transaction;
+  /** Submits one transaction not known to be in a block; a chosen id already waited for joins that wait. */
+  function submitOne(t: SubmittedTx): Promise<TxReceipt> {
+    if (t.id !== undefined) {
+      const w = waiters.get(t.id);
+      if (w) return w.done;
+    }
+    let tx: Transaction;
+    try {
+      tx = makeTransaction(t.id ?? newId('tx'), t.type, t.payload, clock.now().toISOString());
+    } catch (err) {
+      return Promise.reject(new AppError('VALIDATION_ERROR', `payload: ${(err as Error).message}`));
+    }
+    let settle!: Pick<Waiter, 'resolve' | 'reject'>;
+    const done = new Promise<TxReceipt>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    const w: Waiter = { tx, ...settle, done, chosen: t.id !== undefined };
+    waiters.set(tx.id, w);
+    if (local) {
+      w.local = true;
+      w.pooledAt = Date.now();
+      local.accept(tx);
+    } else {
+      queue.push(w);
+      scheduleFlush();
+    }
+    return done;
+  }
+
+  /**
+   * Accepts transactions; each resolves with its receipt once the block holding it is committed. A
+   * transaction with a chosen `id` is idempotent: an id already in a block is answered with its receipt (one
+   * lookup for the whole call), an id this instance already waits for joins that wait, and an id waiting in
+   * the mempool table is not inserted twice. So the ledger never holds two transactions with one id.
+   */
+  async function submitMany(txs: readonly SubmittedTx[]): Promise<PromiseSettledResult<TxReceipt>[]> {
+    const chosen = txs.flatMap((t) => (t.id !== undefined && !waiters.has(t.id) ? [t.id] : []));
+    const known = new Map<string, TxReceipt>();
+    if (chosen.length > 0) {
       try {
-        tx = makeTransaction(newId('tx'), type, payload, clock.now().toISOString());
+        for (const r of await findReceipts(db, chosen)) known.set(r.txId, r);
       } catch (err) {
-        return Promise.reject(new AppError('VALIDATION_ERROR', `payload: ${(err as Error).message}`));
+        log.error({ err, txs: chosen.length }, 'could not look up submitted transaction ids');
+        const error = new AppError('UNAVAILABLE', 'The ledger could not look up the transaction', {
+          recorded: 'unknown',
+        });
+        return txs.map(() => ({ status: 'rejected', reason: error }));
       }
-      return new Promise<TxReceipt>((resolve, reject) => {
-        const w: Waiter = { tx, resolve, reject };
-        waiters.set(tx.id, w);
-        if (local) {
-          w.local = true;
-          w.pooledAt = Date.now();
-          local.accept(tx);
-        } else {
-          queue.push(w);
-          scheduleFlush();
-        }
-      });
+    }
+    return Promise.allSettled(
+      txs.map((t) => {
+        const receipt = t.id === undefined ? undefined : known.get(t.id);
+        return receipt ? Promise.resolve(receipt) : submitOne(t);
+      }),
+    );
+  }
+
+  return {
+    submitMany,
+
+    /** Accepts one transaction (see `submitMany`). */
+    async submit(type: string, payload: unknown, id?: string): Promise<TxReceipt> {
+      const [result] = await submitMany([{ type, payload, ...(id === undefined ? {} : { id }) }]);
+      if (result!.status === 'rejected') throw result!.reason;
+      return result!.value;
     },
 
     /** Routes new submissions to this instance's appender (or, with undefined, to the table again). */

@@ -143,6 +143,7 @@ export function createMiner(deps: {
     },
 
     submit: mempool.submit,
+    submitMany: mempool.submitMany,
 
     /** Whether this instance holds the lease and appends. */
     isAppender(): boolean {

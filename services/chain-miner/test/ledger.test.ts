@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { createNatsBus } from '@rootline/bus';
-import { chainStatsGet, chainTxProof, chainTxSubmit } from '@rootline/contracts';
+import { chainStatsGet, chainTxProof, chainTxSubmit, chainTxSubmitBatch, newId } from '@rootline/contracts';
 import { type Database, migrateSchema, openDatabase } from '@rootline/db';
 import { call, createLogger, type RunningService, startService } from '@rootline/host';
 import { startTestInfra, type TestInfra } from '@rootline/testing';
@@ -107,6 +108,51 @@ describe('chain-miner on NATS and PostgreSQL', () => {
     });
   });
 
+  it('records a chosen transaction id once: concurrent and later submissions get the same receipt', async () => {
+    const id = newId('tx');
+    const submit = () => call(client, chainTxSubmit, { type: 'test.tx', payload: { once: true }, id }, ctx);
+    const [a, b] = await Promise.all([submit(), submit()]);
+    expect(a.txId).toBe(id);
+    expect(b).toEqual(a);
+    // After its block: answered from the chain, in a batch beside a new one, and never recorded again.
+    const { results } = await call(
+      client,
+      chainTxSubmitBatch,
+      {
+        transactions: [
+          { type: 'test.tx', payload: { once: 'again' }, id },
+          { type: 'test.tx', payload: { fresh: true } },
+        ],
+      },
+      ctx,
+    );
+    expect(results[0]).toEqual({ ok: true, receipt: a });
+    expect(results[1]).toMatchObject({ ok: true });
+    const rows = await database.db.select().from(transactions).where(eq(transactions.id, id));
+    expect(rows).toHaveLength(1);
+    expect(JSON.parse(rows[0]!.payload)).toEqual({ once: true });
+  });
+
+  it('keeps a chosen id once when it already waits in the mempool table', async () => {
+    const id = newId('tx');
+    // Another instance's submission of the same id, waiting in the table.
+    await database.db.insert(mempool).values({
+      id,
+      type: 'test.tx',
+      payload: '{"table":true}',
+      payloadHash: createHash('sha256').update('{"table":true}').digest('hex'),
+      timestamp: new Date().toISOString(),
+    });
+    const receipt = await call(client, chainTxSubmit, { type: 'test.tx', payload: { table: true }, id }, ctx);
+    expect(receipt.txId).toBe(id);
+    // The table's copy is dropped (at the latest when a block trying it meets the stored one), never mined twice.
+    await expect
+      .poll(async () => database.db.select().from(mempool).where(eq(mempool.id, id)), { timeout: 5000 })
+      .toEqual([]);
+    await call(client, chainTxSubmit, { type: 'test.tx', payload: { after: true } }, ctx);
+    expect(await database.db.select().from(transactions).where(eq(transactions.id, id))).toHaveLength(1);
+  });
+
   it('rejects an invalid submission with VALIDATION_ERROR', async () => {
     await expect(call(client, chainTxSubmit, { type: '', payload: {} } as never, ctx)).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
@@ -168,6 +214,15 @@ describe('chain-miner without an appender', () => {
     const txId = (err.details as { txId: string }).txId;
     expect(await database.db.select().from(mempool).where(eq(mempool.id, txId))).toEqual([]);
     expect(await database.db.select().from(transactions).where(eq(transactions.id, txId))).toEqual([]);
+  });
+
+  it('withdraws a chosen id in time but answers recorded: unknown, since another submitter may hold it', async () => {
+    const id = newId('tx');
+    const err = await call(client, chainTxSubmit, { type: 'test.tx', payload: { late: true }, id }, ctx).catch(
+      (e) => e,
+    );
+    expect(err).toMatchObject({ code: 'CHAIN_ERROR', details: { txId: id, recorded: 'unknown' } });
+    expect(await database.db.select().from(mempool).where(eq(mempool.id, id))).toEqual([]);
   });
 
   it('answers CHAIN_ERROR at once, recorded: false, when the mempool cannot be written', async () => {

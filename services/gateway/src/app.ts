@@ -12,6 +12,7 @@ import { gatewayLogger } from './logging.js';
 import { addOutboxBacklogGauge, createMetrics, instrumentBus } from './metrics.js';
 import { authPlugin } from './plugins/auth.js';
 import { httpMetricsPlugin } from './plugins/http-metrics.js';
+import { idempotencyPlugin } from './plugins/idempotency.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestIdPlugin } from './plugins/request-id.js';
@@ -47,7 +48,8 @@ function rateLimitStore(config: GatewayConfig): RateLimitStore {
 
 /** Sends the failure envelope for anything thrown while serving; unexpected faults are logged in full. */
 function sendError(err: unknown, reply: FastifyReply): FastifyReply {
-  const { status, body, unexpected } = toHttpError(err);
+  const { status, body, unexpected, retryAfterSeconds } = toHttpError(err);
+  if (retryAfterSeconds !== undefined) reply.header('retry-after', retryAfterSeconds);
   if (unexpected) reply.log.error({ err }, 'unexpected error');
   else if (status >= 500) reply.log.warn({ code: body.code, details: body.details }, body.message);
   return reply.code(status).send(failure(body));
@@ -111,6 +113,13 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     sessions: identity.sessions,
     apiTokens: identity.apiTokens,
     csrfKey: identity.csrfKey,
+  });
+  // Before the routes: it hooks the routes whose config says `idempotent: true`.
+  await app.register(idempotencyPlugin, {
+    database,
+    log,
+    ttlMs: config.IDEMPOTENCY_KEY_TTL_SECONDS * 1000,
+    lockMs: config.IDEMPOTENCY_LOCK_SECONDS * 1000,
   });
   await app.register(openApiPlugin, {
     perMinute: config.RATE_LIMIT_PER_MINUTE,

@@ -10,6 +10,16 @@ export const GatewayConfig = withBase({
   /** HS256 key of session tokens; 32 characters at least so it cannot be guessed by brute force. */
   JWT_SECRET: Type.String({ minLength: 32 }),
   BODY_LIMIT_BYTES: Type.Integer({ default: 1_048_576, minimum: 1 }),
+  IDEMPOTENCY_KEY_TTL_SECONDS: Type.Integer({
+    default: 86_400,
+    minimum: 1,
+    description: 'How long the answer to an Idempotency-Key is kept (at least a day in production)',
+  }),
+  IDEMPOTENCY_LOCK_SECONDS: Type.Integer({
+    default: 60,
+    minimum: 1,
+    description: 'How long a request holds its Idempotency-Key before a retry may take over (its gateway died)',
+  }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 100, minimum: 1 }),
   /** Requests per hour per signed-in user (the spec's 1000). */
   RATE_LIMIT_PER_HOUR_PER_USER: Type.Integer({ default: 1000, minimum: 1 }),

@@ -7,7 +7,12 @@ export interface HttpError {
   status: number;
   body: ErrorBody;
   unexpected: boolean;
+  /** Seconds for the Retry-After header: every UNAVAILABLE (a dependency down or slow) is worth a retry. */
+  retryAfterSeconds?: number;
 }
+
+/** Retry-After of an UNAVAILABLE answer whose cause named no time of its own. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
 /** The only text a client sees for an unexpected failure: the detail may name internals. */
 export const GENERIC_MESSAGE = 'Internal server error';
@@ -53,7 +58,11 @@ const BY_CLIENT_STATUS: Readonly<Record<number, ErrorCode>> = {
 
 function expected(code: ErrorCode, message: string, details?: unknown): HttpError {
   const body: ErrorBody = details === undefined ? { code, message } : { code, message, details };
-  return { status: HTTP_STATUS[code], body, unexpected: false };
+  if (code !== 'UNAVAILABLE') return { status: HTTP_STATUS[code], body, unexpected: false };
+  const named = (details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  const retryAfterSeconds =
+    typeof named === 'number' && Number.isInteger(named) && named > 0 ? named : DEFAULT_RETRY_AFTER_SECONDS;
+  return { status: HTTP_STATUS[code], body, unexpected: false, retryAfterSeconds };
 }
 
 const internal: HttpError = {

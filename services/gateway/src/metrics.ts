@@ -35,20 +35,45 @@ export function createMetrics(): GatewayMetrics {
 }
 
 /**
- * Adds the outbox backlog gauge: at each scrape every service is asked for its status; services that do
- * not answer are left out rather than reported with a stale value.
+ * Adds the gauges read from the services' status at each scrape: the outbox backlog, and the ledger writes a
+ * service has not finished (`pending`) or gave up (`failed`, an operator's case). Every service is asked once per
+ * scrape; services that do not answer are left out rather than reported with a stale value.
  */
 export function addOutboxBacklogGauge(registry: Registry, bus: Bus): void {
+  // Both gauges of one scrape share one round of probes.
+  let probing: { at: number; probes: ReturnType<typeof probeServices> } | undefined;
+  const probe = () => {
+    const now = performance.now();
+    if (!probing || now - probing.at > 1000)
+      probing = { at: now, probes: probeServices(bus, { requestId: newId('req') }) };
+    return probing.probes;
+  };
   new Gauge({
     name: 'outbox_backlog',
     help: 'Events committed by a service but not yet published, read at scrape time',
     labelNames: ['service'] as const,
     registers: [registry],
     async collect() {
-      const probes = await probeServices(bus, { requestId: newId('req') });
+      const probes = await probe();
       this.reset();
-      for (const probe of probes) {
-        if (probe.status) this.set({ service: probe.service }, probe.status.outboxBacklog);
+      for (const p of probes) {
+        if (p.status) this.set({ service: p.service }, p.status.outboxBacklog);
+      }
+    },
+  });
+  new Gauge({
+    name: 'ledger_intents',
+    help: 'Ledger writes of a service not finished yet (pending) or given up after repeated store failures (failed)',
+    labelNames: ['service', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      const probes = await probe();
+      this.reset();
+      for (const p of probes) {
+        const counts = p.status?.ledgerIntents;
+        if (!counts) continue;
+        this.set({ service: p.service, state: 'pending' }, counts.pending);
+        this.set({ service: p.service, state: 'failed' }, counts.failed);
       }
     },
   });

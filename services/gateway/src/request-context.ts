@@ -23,5 +23,7 @@ export function callContext(req: FastifyRequest): CallContext {
   if (req.actor) ctx.actor = req.actor;
   const traceparent = firstHeader(req.headers[HEADER.traceparent]);
   if (traceparent && TRACEPARENT.test(traceparent)) ctx.traceparent = traceparent;
+  // The scoped reference of a held Idempotency-Key: the service derives the new record's id from it.
+  if (req.idempotency) ctx.idempotencyRef = req.idempotency.ref;
   return ctx;
 }

@@ -15,7 +15,7 @@ describe('lineage agent over HTTP on NATS and PostgreSQL', () => {
   beforeAll(async () => {
     p = await startTestPlatform([chainMiner, plants], { CHAIN_DIFFICULTY: '8', LINEAGE_AGENT_POLL_MS: '100' });
     reader = await p.token('USER', 'usr_reader');
-    grower = await p.token('GROWER', 'usr_grower');
+    grower = await p.token('GROWER', 'usr_test');
     admin = await p.token('ADMIN', 'usr_admin');
   });
   afterAll(async () => p?.stop());
@@ -90,7 +90,10 @@ describe('lineage agent over HTTP on NATS and PostgreSQL', () => {
     ids.far = await clone(
       cloneInput(ids.root, {
         propagationType: 'graft',
-        newPlant: { location: { latitude: 59.33, longitude: 18.07, country: 'SE' }, owner: { id: 'usr_s', name: 'S' } },
+        newPlant: {
+          location: { latitude: 59.33, longitude: 18.07, country: 'SE' },
+          owner: { id: 'usr_test', name: 'S' },
+        },
       }),
     );
     ids.grand = await clone(cloneInput(ids.near, { propagationType: 'seed' }));

@@ -35,7 +35,8 @@ describe('plant discovery over HTTP on NATS and PostgreSQL', () => {
 
   beforeAll(async () => {
     p = await startTestPlatform([chainMiner, plants], { CHAIN_DIFFICULTY: '8' });
-    grower = await p.token('GROWER', 'usr_grower');
+    // Registers plants of several owners (searched by owner below): an ADMIN acting for them.
+    grower = await p.token('ADMIN', 'usr_grower');
     reader = await p.token('USER', 'usr_reader');
     const owner = (id: string, name: string) => ({ id, name });
     await Promise.all([

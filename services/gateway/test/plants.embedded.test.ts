@@ -42,7 +42,7 @@ describe('plants in embedded mode (PGlite, in-process bus) over HTTP', () => {
     });
     app = await buildGateway({ bus: broker.connect('gateway'), log, config, database });
     await app.ready();
-    grower = (await seedSession(database, 'GROWER', 'usr_grower')).token;
+    grower = (await seedSession(database, 'GROWER', 'usr_test')).token;
     admin = (await seedSession(database, 'ADMIN', 'usr_admin')).token;
   });
   afterAll(async () => {
@@ -139,7 +139,7 @@ describe('plants in embedded mode (PGlite, in-process bus) over HTTP', () => {
       'POST',
       '/api/plants/clone',
       cloneInput(parent, {
-        newPlant: { location: { latitude: 60.17, longitude: 24.94 }, owner: { id: 'u', name: 'U' } },
+        newPlant: { location: { latitude: 60.17, longitude: 24.94 }, owner: { id: 'usr_test', name: 'U' } },
       }),
     );
     expect((await http('POST', '/api/agents/lineage', { action: 'start' }, admin)).body.data.state).toBe('running');

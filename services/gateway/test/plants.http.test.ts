@@ -24,7 +24,8 @@ describe('plants over HTTP on NATS and PostgreSQL', () => {
   const events: DeliveredEvent[] = [];
   beforeAll(async () => {
     p = await startTestPlatform([chainMiner, plants], { CHAIN_DIFFICULTY: '8' });
-    grower = await p.token('GROWER', 'usr_actor');
+    // Registers for the owners the bodies name, which only an ADMIN may do; it is recorded as registeredBy.
+    grower = await p.token('ADMIN', 'usr_actor');
     reader = await p.token('USER', 'usr_reader');
     await p.bus.consume({
       durable: 'plants-http-registered',

@@ -40,7 +40,7 @@ describe('location privacy and anonymous registration over HTTP on NATS and Post
 
   beforeAll(async () => {
     p = await startTestPlatform([chainMiner, plants], { CHAIN_DIFFICULTY: '8' });
-    grower = await p.token('GROWER', 'usr_grower');
+    grower = await p.token('GROWER', 'usr_test');
     reader = await p.token('USER', 'usr_reader');
   });
   afterAll(async () => p?.stop());
@@ -153,7 +153,7 @@ describe('location privacy and anonymous registration over HTTP on NATS and Post
       const res = await p.http('POST', '/api/plants/clone', {
         token: grower,
         body: cloneInput(parent.id, {
-          newPlant: { location: EXACT, owner: { id: 'usr_b', name: 'B' }, privacyLevel: 'country' },
+          newPlant: { location: EXACT, owner: { id: 'usr_test', name: 'B' }, privacyLevel: 'country' },
         }),
       });
       expect(res.status).toBe(201);

@@ -22,6 +22,13 @@ const PlantsConfig = withBase({
     default: 3600,
     description: 'Time between two scans of the lineage agent while it runs',
   }),
+  LEDGER_RECOVER_AFTER_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 30,
+    description:
+      'Age at which an unfinished ledger write is finished by the recovery sweep (above the request timeout)',
+  }),
   LINEAGE_AGENT_POLL_MS: Type.Integer({
     minimum: 50,
     maximum: 60_000,
@@ -46,7 +53,14 @@ export const service: ServiceModule<typeof PlantsConfig> = {
       intervalMs,
       pollMs: ctx.config.LINEAGE_AGENT_POLL_MS,
     });
-    const recorder = createRecorder({ db: ctx.db, bus: ctx.bus, outbox: ctx.outbox, log: ctx.log });
+    const recorder = createRecorder({
+      db: ctx.db,
+      bus: ctx.bus,
+      outbox: ctx.outbox,
+      log: ctx.log,
+      clock: ctx.clock,
+      recoverAfterMs: ctx.config.LEDGER_RECOVER_AFTER_SECONDS * 1000,
+    });
     return {
       handlers: [
         registerPlant(ctx, recorder),
@@ -63,8 +77,15 @@ export const service: ServiceModule<typeof PlantsConfig> = {
         listLineageAnomalies(ctx),
       ],
       subscribers: [],
-      start: async () => agent.start(),
-      stop: () => agent.stop(),
+      start: async () => {
+        recorder.start();
+        agent.start();
+      },
+      stop: async () => {
+        await recorder.stop();
+        await agent.stop();
+      },
+      status: async () => ({ ledgerIntents: await recorder.intentCounts() }),
     };
   },
 };

@@ -8,7 +8,7 @@ import { type PlantsWithLedger, startPlantsWithLedger } from './support.js';
 describe('plants on NATS and PostgreSQL', () => {
   let stack: PlantsWithLedger;
   let client: Bus;
-  const ctx = { requestId: 'req_plants_test', actor: { id: 'usr_1', role: 'GROWER' as const } };
+  const ctx = { requestId: 'req_plants_test', actor: { id: 'usr_test', role: 'GROWER' as const } };
 
   beforeAll(async () => {
     stack = await startPlantsWithLedger();
@@ -56,8 +56,10 @@ describe('plants on NATS and PostgreSQL', () => {
     });
   });
 
-  it('answers CHAIN_ERROR and stores nothing when the ledger is down', async () => {
+  it('answers UNAVAILABLE (a retriable outage, not CHAIN_ERROR) when the ledger is down', async () => {
     await stack.miner.stop();
-    await expect(call(client, plantRegister, plantInput(), ctx)).rejects.toMatchObject({ code: 'CHAIN_ERROR' });
+    await expect(call(client, plantRegister, plantInput(), ctx, 15_000)).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+    });
   });
 });

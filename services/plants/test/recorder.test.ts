@@ -1,13 +1,23 @@
 import type { Bus, DeliveredEvent } from '@rootline/bus';
-import { chainBlockGet, chainTxSubmitBatch, plantGet, plantRegister, plantRegistered } from '@rootline/contracts';
+import {
+  chainBlockGet,
+  chainTxSubmit,
+  chainTxSubmitBatch,
+  newId,
+  plantGet,
+  plantRegister,
+  plantRegisterAnonymous,
+  plantRegistered,
+  statusSubject,
+} from '@rootline/contracts';
 import { createOutbox, type Database, pendingEvent } from '@rootline/db';
-import { call, createLogger } from '@rootline/host';
-import { plantInput } from '@rootline/testing';
-import { eq } from 'drizzle-orm';
+import { call, createLedgerRecorder, createLogger, LEDGER_RETRY_AFTER_SECONDS, ledgerTxId } from '@rootline/host';
+import { anonymousPlantInput, plantInput } from '@rootline/testing';
+import { eq, sql } from 'drizzle-orm';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outbox, plants } from '../src/db/schema.js';
-import { createRecorder, type PlantWrite } from '../src/recorder.js';
+import { ledgerIntents, outbox, plants } from '../src/db/schema.js';
+import { createRecorder, type PlantRecord, type PlantWrite, plantsStore } from '../src/recorder.js';
 import { type PlantsWithLedger, startPlantsWithLedger } from './support.js';
 
 describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
@@ -16,33 +26,60 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   let client: Bus;
   let monitor: NatsConnection;
   const log = createLogger('test', 'silent');
-  const ctx = { requestId: 'req_recorder_test', actor: { id: 'usr_1', role: 'GROWER' as const } };
+  const ctx = { requestId: 'req_recorder_test', actor: { id: 'usr_test', role: 'GROWER' as const } };
   const caller = { ...ctx, log };
 
   /** A plant as the recorder takes it, written straight to it (not through the service's handler). */
   const write = (id: string, payload: Record<string, unknown> = {}): PlantWrite => ({
+    txId: ledgerTxId(id),
     txType: 'plant.register',
     payload: { plantId: id, ...payload },
-    row: {
-      id,
-      commonName: `Row ${id}`,
-      scientificName: null,
-      latitude: 1,
-      longitude: 2,
-      city: null,
-      country: null,
-      privacyLevel: 'exact',
-      ownerId: 'usr_1',
-      ownerName: 'Tester',
-      walletAddress: null,
-      generation: 0,
-      parentId: null,
-      propagationType: null,
-      registeredAt: new Date().toISOString(),
-      registeredBy: 'usr_1',
+    record: {
+      row: {
+        id,
+        commonName: `Row ${id}`,
+        scientificName: null,
+        latitude: 1,
+        longitude: 2,
+        city: null,
+        country: null,
+        privacyLevel: 'exact',
+        ownerId: 'usr_1',
+        ownerName: 'Tester',
+        walletAddress: null,
+        generation: 0,
+        parentId: null,
+        propagationType: null,
+        registeredAt: new Date().toISOString(),
+        registeredBy: 'usr_1',
+      },
     },
     events: [pendingEvent(plantRegistered, { plantId: id, commonName: `Row ${id}` }, ctx)],
   });
+
+  /** A recorder of its own whose recovery sweep takes every intent at once. */
+  const sweeper = (maxAttempts = 5) =>
+    createLedgerRecorder<PlantRecord>({
+      ...plantsStore,
+      db: database.db,
+      bus: client,
+      outbox: createOutbox({ database, table: outbox, publish: async () => {}, log }),
+      log,
+      intents: ledgerIntents,
+      recoverAfterMs: 0,
+      maxAttempts,
+    });
+  const intentOf = async (id: string) =>
+    (
+      await database.db
+        .select()
+        .from(ledgerIntents)
+        .where(eq(ledgerIntents.txId, ledgerTxId(id)))
+    )[0];
+  const onLedger = async (id: string) =>
+    (await database.db.execute(sql`select id from chain.transactions where id = ${ledgerTxId(id)}`)) as unknown as {
+      id: string;
+    }[];
 
   beforeAll(async () => {
     stack = await startPlantsWithLedger();
@@ -111,21 +148,25 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
       log,
     });
     const taken = await call(client, plantRegister, plantInput({ commonName: 'Taken' }), ctx);
+    const [idA, idB] = [newId('plt'), newId('plt')];
     // Same turn of the event loop: one batch, whose insert fails on the duplicate id.
     const settled = await Promise.allSettled([
-      recorder.record(write('plt_recorder_a'), caller),
+      recorder.record(write(idA), caller),
       recorder.record(write(taken.id), caller),
-      recorder.record(write('plt_recorder_b'), caller),
+      recorder.record(write(idB), caller),
     ]);
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    for (const id of ['plt_recorder_a', 'plt_recorder_b']) {
+    for (const [i, id] of [idA, idB].entries()) {
       const [row] = await database.db.select().from(plants).where(eq(plants.id, id));
-      const receipt = settled[id.endsWith('a') ? 0 : 2] as PromiseFulfilledResult<{ blockHash: string }>;
+      const receipt = settled[i * 2] as PromiseFulfilledResult<{ blockHash: string }>;
       expect(row?.blockHash).toBe(receipt.value.blockHash);
     }
     // The existing plant is untouched.
     const [kept] = await database.db.select().from(plants).where(eq(plants.id, taken.id));
     expect(kept?.commonName).toBe('Taken');
+    // The refused write's intent counts the failed store; it is not retried here.
+    expect(await intentOf(taken.id)).toMatchObject({ attempts: 1 });
+    await database.db.delete(ledgerIntents).where(eq(ledgerIntents.txId, ledgerTxId(taken.id)));
   });
 
   it('keeps each ledger message within its byte budget, and still sends a payload larger than the budget', async () => {
@@ -145,15 +186,114 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
       maxBatchBytes: 10_000,
     });
     const note = 'x'.repeat(1000);
+    const ids = Array.from({ length: 7 }, () => newId('plt'));
     const settled = await Promise.all([
-      ...Array.from({ length: 6 }, (_, i) => recorder.record(write(`plt_bytes_${i}`, { note }), caller)),
-      recorder.record(write('plt_bytes_big', { note: 'y'.repeat(5000) }), caller),
+      ...ids.slice(0, 6).map((id) => recorder.record(write(id, { note }), caller)),
+      recorder.record(write(ids[6]!, { note: 'y'.repeat(5000) }), caller),
     ]);
     expect(settled).toHaveLength(7);
     await monitor.flush();
-    expect(sizes).toEqual([3, 3, 1]);
+    // Batches run concurrently: their messages may arrive in any order.
+    expect(sizes.sort()).toEqual([1, 3, 3]);
     const stored = await database.db.select({ id: plants.id }).from(plants);
-    expect(stored.filter((r) => r.id.startsWith('plt_bytes_'))).toHaveLength(7);
+    expect(stored.filter((r) => ids.includes(r.id))).toHaveLength(7);
     sub.unsubscribe();
+  });
+
+  it('finishes a plant mined but never stored (the process died in between) from its intent', async () => {
+    const id = newId('plt');
+    const w = write(id);
+    // What a process that died after mining leaves: the intent, and the transaction in a block.
+    await database.db.insert(ledgerIntents).values({
+      txId: w.txId!,
+      txType: w.txType,
+      payload: w.payload,
+      record: w.record,
+      events: [{ subject: plantRegistered.subject, payload: { plantId: id, commonName: `Row ${id}` }, ctx }],
+      createdAt: new Date().toISOString(),
+    });
+    const receipt = await call(client, chainTxSubmit, { type: w.txType, payload: w.payload, id: w.txId! }, ctx);
+    expect(await database.db.select().from(plants).where(eq(plants.id, id))).toEqual([]);
+
+    expect(await sweeper().recover()).toBeGreaterThanOrEqual(1);
+    const [row] = await database.db.select().from(plants).where(eq(plants.id, id));
+    expect(row).toMatchObject({ txId: w.txId, blockHash: receipt.blockHash, blockIndex: receipt.blockIndex });
+    expect(await onLedger(id)).toHaveLength(1);
+    expect(await intentOf(id)).toBeUndefined();
+    const [event] = (await database.db.execute(
+      sql`select count(*)::int as n from plants.outbox where payload->>'plantId' = ${id}`,
+    )) as unknown as { n: number }[];
+    expect(event?.n).toBe(1);
+  });
+
+  it('keeps the intent of a plant whose store fails, and the sweep stores it once the fault is gone', async () => {
+    const recorder = sweeper();
+    const id = newId('plt');
+    await database.db.execute(sql`alter table plants.plants rename to plants_away`);
+    try {
+      await expect(recorder.record(write(id), caller)).rejects.toThrow();
+    } finally {
+      await database.db.execute(sql`alter table plants.plants_away rename to plants`);
+    }
+    expect(await onLedger(id)).toHaveLength(1);
+    expect(await intentOf(id)).toMatchObject({ attempts: 1, failedAt: null });
+    expect(await recorder.intentCounts()).toMatchObject({ pending: expect.any(Number), failed: 0 });
+
+    expect(await recorder.recover()).toBeGreaterThanOrEqual(1);
+    expect(await database.db.select().from(plants).where(eq(plants.id, id))).toHaveLength(1);
+    expect(await onLedger(id)).toHaveLength(1);
+    expect(await intentOf(id)).toBeUndefined();
+  });
+
+  it('marks a write failed after its stores failed maxAttempts times, counts it, and stops retrying it', async () => {
+    const recorder = sweeper(2);
+    const failedBefore = (await recorder.intentCounts()).failed;
+    const id = newId('plt');
+    await database.db.execute(sql`alter table plants.plants rename to plants_away`);
+    try {
+      await expect(recorder.record(write(id), caller)).rejects.toThrow();
+      expect(await recorder.recover()).toBe(0);
+    } finally {
+      await database.db.execute(sql`alter table plants.plants_away rename to plants`);
+    }
+    expect(await intentOf(id)).toMatchObject({ attempts: 2, failedAt: expect.any(String) });
+    expect((await recorder.intentCounts()).failed).toBe(failedBefore + 1);
+    expect(await recorder.recover()).toBe(0);
+    expect(await database.db.select().from(plants).where(eq(plants.id, id))).toEqual([]);
+    const status = await call(client, statusSubject('plants'), {}, ctx);
+    expect(status.ledgerIntents?.failed).toBe(failedBefore + 1);
+    await database.db.delete(ledgerIntents).where(eq(ledgerIntents.txId, ledgerTxId(id)));
+  });
+
+  it('records a retried registration (same idempotency reference) once, answering the first result', async () => {
+    const keyed = { ...ctx, idempotencyRef: `ref-${newId('k')}` };
+    const input = plantInput({ commonName: 'Retried' });
+    const [a, b] = await Promise.all([
+      call(client, plantRegister, input, keyed),
+      call(client, plantRegister, input, keyed),
+    ]);
+    const c = await call(client, plantRegister, input, keyed);
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+    expect(await database.db.select().from(plants).where(eq(plants.id, a.id))).toHaveLength(1);
+    expect(await onLedger(a.id)).toHaveLength(1);
+  });
+
+  it('refuses to answer a retried anonymous registration again: its private key was returned once', async () => {
+    const keyed = { requestId: 'req_anon', idempotencyRef: `ref-${newId('k')}` };
+    const first = await call(client, plantRegisterAnonymous, anonymousPlantInput(), keyed);
+    const again = await call(client, plantRegisterAnonymous, anonymousPlantInput(), keyed).catch((e) => e);
+    expect(again).toMatchObject({ code: 'DUPLICATE', details: { id: first.id } });
+    expect(await onLedger(first.id)).toHaveLength(1);
+  });
+
+  // Last: it stops the ledger.
+  it('answers UNAVAILABLE with a retry time, not CHAIN_ERROR, when the ledger does not answer', async () => {
+    await stack.miner.stop();
+    // Longer than the service's own wait for the ledger, so its answer arrives whichever way the ledger fails.
+    const err = await call(client, plantRegister, plantInput({ commonName: 'No ledger' }), ctx, 15_000).catch((e) => e);
+    expect(err).toMatchObject({ code: 'UNAVAILABLE', details: { retryAfterSeconds: LEDGER_RETRY_AFTER_SECONDS } });
+    const stored = await database.db.select().from(plants).where(eq(plants.commonName, 'No ledger'));
+    expect(stored).toEqual([]);
   });
 });

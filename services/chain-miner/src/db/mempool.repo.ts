@@ -11,11 +11,11 @@ export function transactionColumns(t: Transaction) {
 /**
  * Adds accepted transactions to the shared mempool in one statement, in arrival order (so `seq` keeps it). The
  * rows travel as one JSON parameter: a batch of any size costs one bind and one parse, where a VALUES list costs
- * five parameters per row.
+ * five parameters per row. An id already waiting there (a retried submission of a chosen id) is kept once.
  */
 export async function addPending(db: Db, txs: readonly Transaction[]): Promise<void> {
   if (txs.length === 0) return;
-  await db.execute(insertFromJson(mempool, txs.map(transactionColumns)));
+  await db.execute(sql`${insertFromJson(mempool, txs.map(transactionColumns))} on conflict (id) do nothing`);
 }
 
 /** The oldest waiting transactions, in arrival order. */

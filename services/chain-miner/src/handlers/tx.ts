@@ -15,7 +15,8 @@ import { transactionLeafText, transactionProof } from '../domain/block.js';
 import type { Miner } from '../miner.js';
 
 /** chain.tx.submit: queue a transaction and answer once its block is mined and stored. */
-export const submitTx = (miner: Miner) => handle(chainTxSubmit, (input) => miner.submit(input.type, input.payload));
+export const submitTx = (miner: Miner) =>
+  handle(chainTxSubmit, (input) => miner.submit(input.type, input.payload, input.id));
 
 /**
  * chain.tx.submit-batch: each transaction is submitted exactly as `chain.tx.submit` would submit it (so it shares
@@ -24,7 +25,7 @@ export const submitTx = (miner: Miner) => handle(chainTxSubmit, (input) => miner
  */
 export const submitTxBatch = (miner: Miner) =>
   handle(chainTxSubmitBatch, async ({ transactions }, call) => {
-    const settled = await Promise.allSettled(transactions.map((t) => miner.submit(t.type, t.payload)));
+    const settled = await miner.submitMany(transactions);
     const results = settled.map((s, position): TxBatchResult => {
       if (s.status === 'fulfilled') return { ok: true, receipt: s.value };
       if (isAppError(s.reason)) return { ok: false, error: s.reason.toBody() };

@@ -35,8 +35,11 @@ declare module 'fastify' {
   }
 }
 
-/** The access policy every /api route declares in its route config. */
-export type RoutePolicy = { public: true } | { permission: Permission };
+/**
+ * The access policy every /api route declares in its route config; `idempotent` opts a route that creates
+ * something into the Idempotency-Key handling (plugins/idempotency.ts).
+ */
+export type RoutePolicy = ({ public: true } | { permission: Permission }) & { idempotent?: boolean };
 
 /** One route and what it requires: `public` or a permission. */
 export interface RoutePolicyEntry {

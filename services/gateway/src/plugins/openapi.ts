@@ -28,7 +28,8 @@ const MEANING: Readonly<Record<ErrorCode, string>> = {
   RATE_LIMITED: 'too many requests',
   CHAIN_ERROR: 'ledger operation failed',
   INTERNAL: 'unexpected failure; the message is generic and the detail is only logged',
-  UNAVAILABLE: 'a back-end service did not answer in time',
+  UNAVAILABLE: 'a back-end service did not answer in time (with `Retry-After`)',
+  IDEMPOTENCY_KEY_REUSED: 'the `Idempotency-Key` was already used with a different request body',
 };
 
 const ERROR_PREFIX = 'Error: ';
@@ -73,6 +74,10 @@ const EXAMPLE: Readonly<Record<ErrorCode, ErrorBody>> = {
     message: 'TRACE is not supported on /api/plants/network; it supports GET, HEAD',
   },
   DUPLICATE: { code: 'DUPLICATE', message: 'An account with this email address already exists' },
+  IDEMPOTENCY_KEY_REUSED: {
+    code: 'IDEMPOTENCY_KEY_REUSED',
+    message: 'This Idempotency-Key was already used with a different request body',
+  },
   PAYLOAD_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is over the size limit' },
   HEADERS_TOO_LARGE: {
     code: 'HEADERS_TOO_LARGE',

@@ -17,6 +17,11 @@ import {
 import { type BusRouteDeps, busRoute } from '../bus-route.js';
 
 const TAGS = ['Plants'];
+const RETRIES =
+  'Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with ' +
+  'the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is recorded once; the ' +
+  'key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409. 503 ' +
+  'UNAVAILABLE (with Retry-After) means the ledger did not answer: retry with the same key.';
 const PAGING = `\`page\` from 1 (default ${PAGE_DEFAULTS.page}); \`limit\` default ${PAGE_DEFAULTS.limit}, at most ${PAGE_DEFAULTS.maxLimit}.`;
 const PRIVACY =
   '`privacyLevel` is applied before the location is stored or written to the ledger, so no answer, export or ' +
@@ -42,12 +47,13 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'Required: `commonName` (1–200 characters), `location.latitude` (−90 to 90), `location.longitude` (−180 to ' +
       '180), `owner.id` (1–120 characters) and `owner.name` (1–200 characters). Optional: `scientificName` (1–200), ' +
       '`location.city` and `location.country` (up to 120 each), `privacyLevel` (default `exact`). Unknown fields ' +
-      `are refused.\n\n${PRIVACY}`,
+      `are refused.\n\nThe owner is the caller: \`owner.id\` must be the caller's own id (403 FORBIDDEN otherwise), ` +
+      `except for an ADMIN registering for someone else (recorded as the registering user).\n\n${PRIVACY}\n\n${RETRIES}`,
     tags: TAGS,
-    policy: { permission: 'plants:write' },
+    policy: { permission: 'plants:write', idempotent: true },
     subject: plantRegister,
     status: 201,
-    errors: ['DUPLICATE', 'CHAIN_ERROR'],
+    errors: ['DUPLICATE', 'CHAIN_ERROR', 'IDEMPOTENCY_KEY_REUSED'],
     example: {
       commonName: 'Tomato',
       scientificName: 'Solanum lycopersicum',
@@ -73,10 +79,10 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'and the wallet address on the ledger. Lost, it cannot be recovered.\n\n' +
       `Required: \`commonName\`, \`location\`. \`privacyLevel\` defaults to \`fuzzy\` here. ${PRIVACY}`,
     tags: TAGS,
-    policy: { public: true },
+    policy: { public: true, idempotent: true },
     subject: plantRegisterAnonymous,
     status: 201,
-    errors: ['CHAIN_ERROR'],
+    errors: ['DUPLICATE', 'CHAIN_ERROR', 'IDEMPOTENCY_KEY_REUSED'],
     example: {
       commonName: 'Basil',
       location: { latitude: 48.8566, longitude: 2.3522, country: 'FR' },
@@ -95,12 +101,13 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'Propagation types: `clone` (genetically identical copy), `seed` (sexual reproduction), `cutting` (rooted ' +
       'stem, leaf or root piece), `graft` (scion joined to a rootstock), `division` (clump split into parts), ' +
       '`layering` (stem rooted while still attached to the parent), `tissue-culture` (grown from cells in a ' +
-      `sterile medium).\n\n${PRIVACY} It defaults to \`exact\` and applies to the new plant only.`,
+      `sterile medium).\n\n${PRIVACY} It defaults to \`exact\` and applies to the new plant only.\n\n` +
+      `\`newPlant.owner.id\` must be the caller's own id unless the caller is an ADMIN (403 FORBIDDEN). ${RETRIES}`,
     tags: TAGS,
-    policy: { permission: 'plants:write' },
+    policy: { permission: 'plants:write', idempotent: true },
     subject: plantClone,
     status: 201,
-    errors: ['NOT_FOUND', 'CHAIN_ERROR'],
+    errors: ['NOT_FOUND', 'CHAIN_ERROR', 'IDEMPOTENCY_KEY_REUSED'],
     example: {
       parentPlantId: 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MD',
       propagationType: 'cutting',

@@ -1,4 +1,4 @@
-import { outboxTable } from '@rootline/db';
+import { ledgerIntentsTable, outboxTable } from '@rootline/db';
 import { sql } from 'drizzle-orm';
 import { doublePrecision, index, integer, jsonb, pgSchema, text, timestamp } from 'drizzle-orm/pg-core';
 import { GEO_BANDS_PER_DEGREE } from '../domain/geo.js';
@@ -95,3 +95,6 @@ export const lineageAnomalies = plantsSchema.table(
 );
 
 export const outbox = outboxTable(plantsSchema);
+
+/** Plants being recorded: written before the ledger transaction, deleted with the plant's row (see the recorder). */
+export const ledgerIntents = ledgerIntentsTable(plantsSchema);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   AppError,
+  idFromKey,
   type Location,
   newId,
   type Owner,
@@ -15,7 +16,7 @@ import {
   type RegistrationResult,
 } from '@rootline/contracts';
 import { pendingEvent } from '@rootline/db';
-import { type HandlerContext, handle, notFound, type ServiceContext } from '@rootline/host';
+import { actingOwner, type HandlerContext, handle, ledgerTxId, notFound, type ServiceContext } from '@rootline/host';
 import { type AnonymousOwnerRow, findParent, findPlant } from '../db/plants.repo.js';
 import { createAnonymousIdentity, UnusableKeyError } from '../domain/anonymous.js';
 import { applyPrivacyLevel } from '../domain/privacy.js';
@@ -43,9 +44,25 @@ interface NewPlant {
 }
 
 /**
- * Records a new plant through the recorder: first on the ledger (`plant.register`, or `plant.clone` with the
- * parent link), then the plant and its events in one transaction, so an acknowledged plant is never lost. Only
- * the obfuscated location reaches the ledger and the table.
+ * The id of the plant a call creates: named by the call's idempotency reference when it has one (a retry names
+ * the same plant, and its ledger transaction `ledgerTxId(id)` is the same), fresh otherwise.
+ */
+export function newPlantId(caller: HandlerContext): string {
+  return caller.idempotencyRef ? idFromKey('plt', caller.idempotencyRef) : newId('plt');
+}
+
+/** The answer a registration gave, rebuilt from its stored plant (a retry of a finished one gets the same). */
+async function storedResult(ctx: ServiceContext, id: string): Promise<RegistrationResult | undefined> {
+  const plant = await findPlant(ctx.db, id);
+  return plant && { id, blockHash: plant.block.hash, timestamp: plant.registeredAt };
+}
+
+/**
+ * Records a new plant through the recorder: first its intent, then the ledger (`plant.register`, or `plant.clone`
+ * with the parent link, under the transaction id derived from the plant id), then the plant and its events in one
+ * statement, so an acknowledged plant is never lost and a mined one is always stored (see the recorder). Only
+ * the obfuscated location reaches the ledger and the table. A call with an idempotency reference answers from
+ * the stored plant, so a retry gets the first attempt's answer.
  */
 async function recordPlant(
   ctx: ServiceContext,
@@ -53,8 +70,12 @@ async function recordPlant(
   caller: HandlerContext,
   p: NewPlant,
   anonymousOwner?: AnonymousOwnerRow,
+  id: string = newPlantId(caller),
 ): Promise<RegistrationResult> {
-  const id = newId('plt');
+  if (caller.idempotencyRef && !anonymousOwner) {
+    const done = await storedResult(ctx, id);
+    if (done) return done;
+  }
   const registeredAt = ctx.clock.now().toISOString();
   const payload = {
     plantId: id,
@@ -93,40 +114,48 @@ async function recordPlant(
   }
   const receipt = await recorder.record(
     {
+      txId: ledgerTxId(id),
       txType: p.parent ? 'plant.clone' : 'plant.register',
       payload,
-      row: {
-        id,
-        commonName: p.commonName,
-        scientificName: p.scientificName,
-        latitude: p.location?.latitude ?? null,
-        longitude: p.location?.longitude ?? null,
-        city: p.location?.city ?? null,
-        country: p.location?.country ?? null,
-        privacyLevel: p.privacyLevel,
-        ownerId: p.owner.id,
-        ownerName: p.owner.name,
-        walletAddress: p.walletAddress,
-        generation: p.generation,
-        parentId: p.parent?.id ?? null,
-        propagationType: p.parent?.propagationType ?? null,
-        registeredAt,
-        registeredBy: caller.actor?.id ?? null,
-        searchSpecies: texts.species,
-        searchLocation: texts.location,
-        searchOwner: texts.owner,
+      record: {
+        row: {
+          id,
+          commonName: p.commonName,
+          scientificName: p.scientificName,
+          latitude: p.location?.latitude ?? null,
+          longitude: p.location?.longitude ?? null,
+          city: p.location?.city ?? null,
+          country: p.location?.country ?? null,
+          privacyLevel: p.privacyLevel,
+          ownerId: p.owner.id,
+          ownerName: p.owner.name,
+          walletAddress: p.walletAddress,
+          generation: p.generation,
+          parentId: p.parent?.id ?? null,
+          propagationType: p.parent?.propagationType ?? null,
+          registeredAt,
+          registeredBy: caller.actor?.id ?? null,
+          searchSpecies: texts.species,
+          searchLocation: texts.location,
+          searchOwner: texts.owner,
+        },
+        ...(anonymousOwner ? { anonymousOwner } : {}),
       },
       events,
-      ...(anonymousOwner ? { anonymousOwner } : {}),
     },
     caller,
   );
+  // A retry may have finished the first attempt's write (its own registration time): answer what is stored.
+  if (caller.idempotencyRef)
+    return (await storedResult(ctx, id)) ?? { id, blockHash: receipt.blockHash, timestamp: registeredAt };
   return { id, blockHash: receipt.blockHash, timestamp: registeredAt };
 }
 
 /** plants.plant.register: a new root plant (generation 0) for an account holder. */
 export const registerPlant = (ctx: ServiceContext, recorder: Recorder) =>
   handle(plantRegister, async (input, caller) => {
+    // The owner is the caller; only an ADMIN registers for someone else (recorded as registeredBy).
+    actingOwner(caller, input.owner.id);
     const privacyLevel = input.privacyLevel;
     return recordPlant(ctx, recorder, caller, {
       commonName: input.commonName,
@@ -157,6 +186,20 @@ export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) 
       }
       throw err;
     }
+    const plantId = newPlantId(caller);
+    if (
+      caller.idempotencyRef &&
+      ((await recorder.hasIntent(ledgerTxId(plantId))) || (await findPlant(ctx.db, plantId)))
+    ) {
+      // Its key pair was made by the first attempt and is stored nowhere: it cannot be answered again.
+      throw new AppError(
+        'DUPLICATE',
+        'This anonymous registration was already made; its private key was returned once',
+        {
+          id: plantId,
+        },
+      );
+    }
     const anonymousId = newId('anon');
     const pseudonym = input.pseudonym ?? null;
     const encryptionPublicKey = input.encryptionPublicKey ?? null;
@@ -183,6 +226,7 @@ export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) 
         encryptionPublicKey,
         encryptedContact: identity.contact.encrypted,
       },
+      plantId,
     );
     return {
       ...result,
@@ -202,6 +246,7 @@ export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) 
  */
 export const clonePlant = (ctx: ServiceContext, recorder: Recorder) =>
   handle(plantClone, async (input, caller) => {
+    actingOwner(caller, input.newPlant.owner.id);
     const parent = await findParent(ctx.db, input.parentPlantId);
     if (!parent) throw notFound('Plant', input.parentPlantId);
     const privacyLevel = input.newPlant.privacyLevel ?? 'exact';

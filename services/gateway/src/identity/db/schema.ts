@@ -1,6 +1,6 @@
 import type { Permission, Role } from '@rootline/contracts';
 import { outboxTable } from '@rootline/db';
-import { index, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** The gateway's own schema: identity (accounts, sessions, API tokens, third-party identities). */
 export const identitySchema = pgSchema('identity');
@@ -99,3 +99,28 @@ export const oauthAccounts = identitySchema.table(
 );
 
 export const outbox = outboxTable(identitySchema);
+
+/**
+ * Answers of requests sent with an `Idempotency-Key` (see plugins/idempotency.ts). The key itself is never
+ * stored: the row is found by a digest of principal, route and key, and the answer is kept encrypted under a key
+ * derived from the client's key, so only a client holding it can have the answer replayed.
+ */
+export const idempotencyKeys = identitySchema.table(
+  'idempotency_keys',
+  {
+    /** SHA-256 of principal, method, route and Idempotency-Key; also the reference passed to services. */
+    scopeHash: text('scope_hash').primaryKey(),
+    /** HMAC-SHA256 of the request body (canonical JSON) under the key: the same key with another body is refused. */
+    requestHash: text('request_hash').notNull(),
+    /** HTTP status of the stored answer; null while the first request is in flight. */
+    status: integer('status'),
+    /** The answer's body, AES-256-GCM under a key derived from the Idempotency-Key (base64: iv, tag, text). */
+    response: text('response'),
+    createdAt: at('created_at').notNull(),
+    /** While in flight: a request holding the key until then; past it (its gateway died) a retry takes over. */
+    lockedUntil: at('locked_until'),
+    /** Kept until then (at least 24 h), then pruned. */
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [index('idempotency_keys_expires_idx').on(t.expiresAt)],
+);

@@ -1,0 +1,201 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { AppError } from '@rootline/contracts';
+import type { Database } from '@rootline/db';
+import { type Clock, type Logger, systemClock } from '@rootline/host';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { idempotencyKeys } from '../identity/db/schema.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on a request that holds its Idempotency-Key: the scoped reference passed on to the service. */
+    idempotency: { ref: string; key: string } | null;
+  }
+}
+
+/** The request header (IETF httpapi idempotency-key draft). */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** Set on an answer replayed from the store. */
+export const REPLAYED_HEADER = 'idempotent-replayed';
+/** Accepted keys: 16 to 255 visible ASCII characters, e.g. a UUID; the key is what protects a stored answer. */
+const KEY_PATTERN = /^[\x21-\x7e]{16,255}$/;
+/** Keys are kept at least this long. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+export interface IdempotencyOptions {
+  database: Database;
+  log: Logger;
+  /** How long keys are kept (default 24 h). */
+  ttlMs?: number;
+  /** How long a first request holds its key before a retry may take over (default 60 s). */
+  lockMs?: number;
+  clock?: Clock;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** JSON with object keys sorted: the same body sent twice hashes the same, whatever its key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** The AES-256-GCM key of a stored answer: derived from the client's key, which Rootline does not keep. */
+function answerKey(key: string, scopeHash: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, scopeHash, 'rootline idempotent answer', 32));
+}
+
+function seal(text: string, key: string, scopeHash: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', answerKey(key, scopeHash), iv);
+  const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
+}
+
+function open(sealed: string, key: string, scopeHash: string): string {
+  const raw = Buffer.from(sealed, 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', answerKey(key, scopeHash), raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+}
+
+/** Answers worth replaying: successes and the client's own errors; 409 and 429 (try again) and 5xx are not. */
+const isFinal = (status: number) =>
+  (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 409 && status !== 429);
+
+/**
+ * `Idempotency-Key` on the routes whose config says `idempotent: true` (every POST that creates something). A
+ * request with a key claims `<principal, route, key>`; the first answer (status and body) is stored and
+ * replayed to every later request with the same key and body (`Idempotent-Replayed: true`). The same key with
+ * another body is 422 IDEMPOTENCY_KEY_REUSED; while the first request is in flight, 409 DUPLICATE. A 5xx is not
+ * stored: the retry runs again, and the service, given the same reference (`idempotencyRef`), converges on the
+ * same record. Keys are kept `ttlMs` (24 h), then pruned. Only a digest of the key is stored, and the answer is
+ * encrypted under a key derived from it, so a stored answer (e.g. an anonymous registration's private key) can
+ * be read only by the client that holds the key. A request without the header is served as before.
+ */
+export const idempotencyPlugin = fp<IdempotencyOptions>(
+  async (app, opts) => {
+    const { db } = opts.database;
+    const ttlMs = opts.ttlMs ?? IDEMPOTENCY_TTL_MS;
+    const lockMs = opts.lockMs ?? 60_000;
+    const clock = opts.clock ?? systemClock;
+    let lastPrune = 0;
+    app.decorateRequest('idempotency', null);
+
+    async function prune(now: Date): Promise<void> {
+      if (now.getTime() - lastPrune < Math.min(PRUNE_EVERY_MS, ttlMs)) return;
+      lastPrune = now.getTime();
+      await db
+        .delete(idempotencyKeys)
+        .where(lt(idempotencyKeys.expiresAt, now))
+        .catch((err: unknown) => opts.log.warn({ err }, 'could not prune idempotency keys'));
+    }
+
+    /** Claims the key for this request: a new row, or one whose holder's lock ran out (its gateway died). */
+    async function claim(scopeHash: string, requestHash: string, now: Date): Promise<boolean> {
+      const lockedUntil = new Date(now.getTime() + lockMs);
+      const inserted = await db
+        .insert(idempotencyKeys)
+        .values({ scopeHash, requestHash, createdAt: now, lockedUntil, expiresAt: new Date(now.getTime() + ttlMs) })
+        .onConflictDoNothing()
+        .returning({ scopeHash: idempotencyKeys.scopeHash });
+      if (inserted.length > 0) return true;
+      const taken = await db
+        .update(idempotencyKeys)
+        .set({ lockedUntil })
+        .where(
+          and(
+            eq(idempotencyKeys.scopeHash, scopeHash),
+            eq(idempotencyKeys.requestHash, requestHash),
+            isNull(idempotencyKeys.status),
+            or(isNull(idempotencyKeys.lockedUntil), lt(idempotencyKeys.lockedUntil, now)),
+          ),
+        )
+        .returning({ scopeHash: idempotencyKeys.scopeHash });
+      return taken.length > 0;
+    }
+
+    const before: preHandlerHookHandler = async (req: FastifyRequest, reply: FastifyReply) => {
+      const header = req.headers[IDEMPOTENCY_HEADER];
+      if (header === undefined) return;
+      const key = Array.isArray(header) ? header[0] : header;
+      if (!key || !KEY_PATTERN.test(key)) {
+        throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 16 to 255 visible ASCII characters', {
+          field: 'header/idempotency-key',
+        });
+      }
+      const now = clock.now();
+      await prune(now);
+      const principal = req.actor?.id ?? 'anonymous';
+      const scopeHash = sha256(`${principal}\n${req.method} ${req.routeOptions.url}\n${key}`);
+      // Keyed by the client's key: a body holding a secret (a password) cannot be guessed from the stored digest.
+      const requestHash = createHmac('sha256', key).update(canonical(req.body)).digest('hex');
+      // An expired key is as good as none.
+      await db
+        .delete(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.scopeHash, scopeHash), lt(idempotencyKeys.expiresAt, now)));
+      if (await claim(scopeHash, requestHash, now)) {
+        req.idempotency = { ref: scopeHash, key };
+        return;
+      }
+      const [first] = await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.scopeHash, scopeHash));
+      if (!first) throw new AppError('DUPLICATE', 'A request with this Idempotency-Key is in progress; retry shortly');
+      if (first.requestHash !== requestHash) {
+        throw new AppError(
+          'IDEMPOTENCY_KEY_REUSED',
+          'This Idempotency-Key was already used with a different request body; use a new key for a new request',
+          { field: 'header/idempotency-key' },
+        );
+      }
+      if (first.status === null || first.response === null) {
+        reply.header('retry-after', 1);
+        throw new AppError('DUPLICATE', 'A request with this Idempotency-Key is still in progress; retry shortly', {
+          reason: 'in-flight',
+        });
+      }
+      reply.header(REPLAYED_HEADER, 'true');
+      return reply
+        .code(first.status)
+        .type('application/json; charset=utf-8')
+        .send(open(first.response, key, scopeHash));
+    };
+
+    const after: onSendHookHandler = async (req, reply, payload) => {
+      const held = req.idempotency;
+      if (!held) return payload;
+      req.idempotency = null;
+      const status = reply.statusCode;
+      try {
+        if (isFinal(status) && typeof payload === 'string') {
+          await db
+            .update(idempotencyKeys)
+            .set({ status, response: seal(payload, held.key, held.ref), lockedUntil: null })
+            .where(eq(idempotencyKeys.scopeHash, held.ref));
+        } else {
+          // Not an answer to replay: the key is free again, and a retry runs the request anew.
+          await db.delete(idempotencyKeys).where(eq(idempotencyKeys.scopeHash, held.ref));
+        }
+      } catch (err) {
+        req.log.warn({ err }, 'could not store the answer of an idempotent request');
+      }
+      return payload;
+    };
+
+    app.addHook('onRoute', (route) => {
+      if (!(route.config as { idempotent?: boolean } | undefined)?.idempotent) return;
+      const pre = route.preHandler ?? [];
+      route.preHandler = [...(Array.isArray(pre) ? pre : [pre]), before];
+      const send = route.onSend ?? [];
+      route.onSend = [...(Array.isArray(send) ? send : [send]), after];
+    });
+  },
+  { name: 'rootline-idempotency' },
+);
