@@ -161,6 +161,18 @@ describe('OpenAPI document', () => {
     expect(JSON.stringify(op?.responses['400'])).toContain('ErrorEnvelope');
   });
 
+  it('documents the Idempotency-Key header on the operations that create something, and only there', () => {
+    type Parameter = { in: string; name: string; required?: boolean };
+    const keyOf = (op: unknown) =>
+      ((op as { parameters?: Parameter[] } | undefined)?.parameters ?? []).find(
+        (p) => p.in === 'header' && p.name === 'idempotency-key',
+      );
+    for (const path of ['/api/plants/register', '/api/plants/register-anonymous', '/api/plants/clone']) {
+      expect(keyOf(doc.paths[path]?.post), path).toMatchObject({ in: 'header', required: false });
+    }
+    expect(keyOf(doc.paths['/api/plants/{plantId}']?.get)).toBeUndefined();
+  });
+
   it('documents reading a plant with summary, bearer security and 404', () => {
     const op = doc.paths['/api/plants/{plantId}']?.get;
     expect(op?.summary).toBe('Read a plant');

@@ -20,6 +20,8 @@ declare module 'fastify' {
     public?: boolean;
     /** The permission the caller must hold. */
     permission?: Permission;
+    /** The route creates something and takes an `Idempotency-Key` (see the idempotency plugin). */
+    idempotent?: boolean;
   }
   interface FastifyRequest {
     /** The verified caller; null on public routes. */

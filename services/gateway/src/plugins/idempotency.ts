@@ -190,7 +190,7 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
     };
 
     app.addHook('onRoute', (route) => {
-      if (!(route.config as { idempotent?: boolean } | undefined)?.idempotent) return;
+      if (!route.config?.idempotent) return;
       const pre = route.preHandler ?? [];
       route.preHandler = [...(Array.isArray(pre) ? pre : [pre]), before];
       const send = route.onSend ?? [];

@@ -7,6 +7,7 @@ import {
   PASSWORD_POLICY,
   ROLES,
 } from '@rootline/contracts';
+import { Type } from '@sinclair/typebox';
 import fp from 'fastify-plugin';
 import { HTTP_STATUS } from '../http-status.js';
 import { type RoutePolicy, SESSION_COOKIE } from './auth.js';
@@ -33,6 +34,19 @@ const MEANING: Readonly<Record<ErrorCode, string>> = {
 };
 
 const ERROR_PREFIX = 'Error: ';
+
+/** The `Idempotency-Key` request header, as documented on the operations that accept it (ADR 029). */
+const IDEMPOTENCY_KEY_HEADER = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      pattern: '^[\\x21-\\x7e]{16,255}$',
+      description:
+        'A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: ' +
+        'the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; ' +
+        'with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE.',
+    }),
+  ),
+});
 
 interface DocumentResponse {
   description?: string;
@@ -211,10 +225,12 @@ export const openApiPlugin = fp<OpenApiOptions>(
       transformObject: (documents) =>
         'openapiObject' in documents ? addErrorExamples(documents.openapiObject) : documents.swaggerObject,
       transform: ({ schema, url, route }) => {
+        // Documentation only: the idempotency plugin checks the header itself, so it is not a validated schema.
+        const documented = route.config?.idempotent ? { ...schema, headers: IDEMPOTENCY_KEY_HEADER } : schema;
         const permission = route.config?.permission;
-        if (!permission) return { schema: { ...schema, security: [] }, url };
+        if (!permission) return { schema: { ...documented, security: [] }, url };
         const security: Record<string, string[]>[] = [{ [BEARER_SCHEME]: [] }, { [COOKIE_SCHEME]: [] }];
-        return { schema: { ...schema, security, 'x-permission': permission }, url };
+        return { schema: { ...documented, security, 'x-permission': permission }, url };
       },
     });
   },
