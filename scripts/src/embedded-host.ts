@@ -3,6 +3,7 @@ import { openDatabase } from '@rootline/db';
 import { buildGateway, GatewayConfig } from '@rootline/gateway';
 import { createLogger, type Logger, loadConfig, type RunningService, startService } from '@rootline/host';
 import type { FastifyInstance } from 'fastify';
+import { localDataDir } from './data-dir.js';
 import { localJwtSecret } from './secret.js';
 import { SERVICES } from './services.js';
 
@@ -25,7 +26,7 @@ export interface EmbeddedHandle {
  */
 export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<EmbeddedHandle> {
   const baseEnv = opts.env ?? process.env;
-  const dataDir = baseEnv.DATA_DIR ?? './data';
+  const dataDir = localDataDir(baseEnv);
   // Embedded mode always uses PGlite: a DATABASE_URL meant for the cluster must not leak in.
   const { DATABASE_URL: _ignored, ...rest } = baseEnv;
   const env: NodeJS.ProcessEnv = { ...rest, DATA_DIR: dataDir, JWT_SECRET: localJwtSecret(dataDir, baseEnv) };
