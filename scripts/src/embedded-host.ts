@@ -1,7 +1,14 @@
 import { createMemoryBroker, type MemoryBroker } from '@rootline/bus';
 import { openDatabase } from '@rootline/db';
 import { buildGateway, GatewayConfig } from '@rootline/gateway';
-import { createLogger, type Logger, loadConfig, type RunningService, startService } from '@rootline/host';
+import {
+  createHostLogger,
+  type Logger,
+  loadConfig,
+  type RunningService,
+  serviceLogger,
+  startService,
+} from '@rootline/host';
 import type { FastifyInstance } from 'fastify';
 import { localDataDir } from './data-dir.js';
 import { localJwtSecret } from './secret.js';
@@ -9,6 +16,8 @@ import { SERVICES } from './services.js';
 
 export interface EmbeddedOptions {
   env?: NodeJS.ProcessEnv;
+  /** Where the JSON log lines go (default stdout). */
+  logDestination?: { write(line: string): void };
 }
 
 export interface EmbeddedHandle {
@@ -31,10 +40,12 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   const { DATABASE_URL: _ignored, ...rest } = baseEnv;
   const env: NodeJS.ProcessEnv = { ...rest, DATA_DIR: dataDir, JWT_SECRET: localJwtSecret(dataDir, baseEnv) };
   const config = loadConfig(GatewayConfig, env);
-  const log = createLogger('rootline', config.LOG_LEVEL);
+  // One logger for the process; each service's lines name it once (`service`), the bus's say `component`.
+  const host = createHostLogger(config.LOG_LEVEL, opts.logDestination);
+  const log = serviceLogger(host, 'rootline');
 
   const database = await openDatabase({ dataDir });
-  const broker = createMemoryBroker();
+  const broker = createMemoryBroker({ log: host.child({ component: 'bus' }) });
   const running: RunningService[] = [];
   try {
     for (const mod of SERVICES) {
@@ -42,7 +53,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
         await startService(mod, {
           bus: broker.connect(mod.name),
           database,
-          log: log.child({ service: mod.name }),
+          log: serviceLogger(host, mod.name),
           env,
         }),
       );
@@ -57,7 +68,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   let address: string;
   try {
     // The gateway keeps identity in its own schema of the same PGlite database.
-    app = await buildGateway({ bus: gatewayBus, log: log.child({ service: 'gateway' }), config, database });
+    app = await buildGateway({ bus: gatewayBus, log: serviceLogger(host, 'gateway'), config, database });
     address = await app.listen({ port: config.PORT, host: config.HOST });
   } catch (err) {
     await app?.close().catch(() => {});

@@ -1,7 +1,33 @@
 import { AppError } from '@rootline/contracts';
 
-/** Where the bus reports what no caller sees (handler failures, reconnects, poison events). */
-export type BusLog = Pick<Console, 'info' | 'warn' | 'error'>;
+/** One level of a pino-compatible logger: fields first (an error under `err`), then the message. */
+export type BusLogFn = (fieldsOrMessage: object | string, message?: string) => void;
+
+/**
+ * Where the bus reports what no caller sees (handler failures, reconnects, poison events): the service's own
+ * pino logger, so the bus writes the same structured lines as everything else in the process.
+ */
+export interface BusLog {
+  info: BusLogFn;
+  warn: BusLogFn;
+  error: BusLogFn;
+}
+
+const LEVELS = { info: 30, warn: 40, error: 50 } as const;
+
+function jsonLine(level: keyof typeof LEVELS): BusLogFn {
+  return (fieldsOrMessage, message) => {
+    const fields: Record<string, unknown> =
+      typeof fieldsOrMessage === 'string' ? { msg: fieldsOrMessage } : { ...fieldsOrMessage, msg: message };
+    const err = fields.err;
+    if (err instanceof Error) fields.err = { type: err.name, message: err.message, stack: err.stack };
+    const line = { level: LEVELS[level], time: new Date().toISOString(), component: 'bus', ...fields };
+    process.stderr.write(`${JSON.stringify(line)}\n`);
+  };
+}
+
+/** The bus's logger when none is given: pino-shaped JSON lines on stderr (tools and tests pass their own). */
+export const jsonLog: BusLog = { info: jsonLine('info'), warn: jsonLine('warn'), error: jsonLine('error') };
 
 /** Default request timeout. */
 export const REQUEST_TIMEOUT_MS = 5_000;

@@ -7,6 +7,7 @@ import {
   DUPLICATE_WINDOW_MS,
   EVENT_SUBJECTS,
   INTERNAL_REPLY,
+  jsonLog,
   MAX_DELIVER,
   MAX_IN_FLIGHT,
   NAME,
@@ -82,7 +83,7 @@ const newId = () => randomBytes(11).toString('hex');
  * mode and lets tests run the same contract suite without a server.
  */
 export function createMemoryBroker(opts: MemoryBrokerOptions = {}): MemoryBroker {
-  const log = opts.log ?? console;
+  const log = opts.log ?? jsonLog;
   const instances = new Set<Instance>();
   const roundRobin = new Map<string, number>();
   const events: StoredEvent[] = [];
@@ -193,11 +194,14 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}): MemoryBroker
       if (!p || p.token !== token) return;
       clearTimeout(p.timer);
       if (p.count >= this.maxDeliver) {
-        log.error(`bus: ${this.name} gives up event ${event.id} (${event.subject}) after ${p.count} deliveries`, err);
+        log.error(
+          { err },
+          `bus: ${this.name} gives up event ${event.id} (${event.subject}) after ${p.count} deliveries`,
+        );
         this.pending.delete(seq);
         return;
       }
-      log.warn(`bus: ${this.name} failed event ${event.id} (${event.subject}), delivery ${p.count}`, err);
+      log.warn({ err }, `bus: ${this.name} failed event ${event.id} (${event.subject}), delivery ${p.count}`);
       p.timer = setTimeout(() => this.requeue(seq, token), nakDelayMs(p.count)).unref();
     }
 
@@ -250,7 +254,7 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}): MemoryBroker
         const reply = await endpoint.handler(decodeJson(body), decodeJson(headers) as Headers);
         return encodeJson(reply);
       } catch (err) {
-        log.error(`bus: ${instance.service.name} failed on ${endpoint.subject}`, err);
+        log.error({ err }, `bus: ${instance.service.name} failed on ${endpoint.subject}`);
         return encodeJson(INTERNAL_REPLY);
       }
     })();
@@ -393,7 +397,7 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}): MemoryBroker
             try {
               l.handler(decodeJson(body));
             } catch (err) {
-              log.error(`bus ${name}: listener of ${subject} failed`, err);
+              log.error({ err }, `bus ${name}: listener of ${subject} failed`);
             }
           });
         }
