@@ -70,7 +70,7 @@ async function issueAccountToken(
 ): Promise<void> {
   const token = randomSecret();
   const ttl = purpose === 'password-reset' ? RESET_TOKEN_TTL_MS : VERIFICATION_TOKEN_TTL_MS;
-  const expiresAt = new Date(Date.now() + ttl);
+  const expiresAt = new Date(deps.clock.now().getTime() + ttl);
   await replaceAccountToken(tx, {
     id: newId('atk'),
     userId: user.id,
@@ -186,7 +186,7 @@ export function createAccounts(deps: IdentityDeps) {
         await deps.outbox.enqueue(
           tx,
           passwordChanged,
-          { userId, email: row.email, name: row.name, changedAt: new Date().toISOString() },
+          { userId, email: row.email, name: row.name, changedAt: deps.clock.now().toISOString() },
           ctx,
         );
         return row;
@@ -251,7 +251,7 @@ export function createAccounts(deps: IdentityDeps) {
           name: input.name,
           role: 'ADMIN',
           passwordHash,
-          emailVerifiedAt: new Date(),
+          emailVerifiedAt: deps.clock.now(),
         });
         return 'created';
       } catch (err) {

@@ -1,7 +1,7 @@
 import type { Bus, Subscription } from '@rootline/bus';
 import { sessionsChanged } from '@rootline/contracts';
 import { createOutbox, type Database } from '@rootline/db';
-import type { Logger } from '@rootline/host';
+import type { Clock, Logger } from '@rootline/host';
 import type { GatewayConfig } from '../config.js';
 import type { RateLimitStore } from '../rate-limit/store.js';
 import { createAccounts } from './accounts.js';
@@ -24,6 +24,7 @@ export interface IdentityOptions {
   log: Logger;
   /** The rate-limit store, shared with the general limits so replicas share the sign-in limits too. */
   store: RateLimitStore;
+  clock: Clock;
 }
 
 /** A client id without its secret (or the reverse) is a configuration mistake, not a disabled provider. */
@@ -63,6 +64,7 @@ export function createIdentity(opts: IdentityOptions) {
     db: database.db,
     outbox,
     passwords: createPasswords(hashParams(config)),
+    clock: opts.clock,
     async announceSessionChange(change) {
       forget(change);
       // Other replicas hear it at once; if the bus is down they forget the session when their cache expires.
@@ -80,12 +82,12 @@ export function createIdentity(opts: IdentityOptions) {
     sessions,
     apiTokens: createApiTokens(deps),
     oauth: createOAuthFlow(deps, {
-      providers: configuredProviders(config),
+      providers: configuredProviders(config, opts.clock),
       publicUrl: config.PUBLIC_URL,
       stateKey: deriveKey(config.JWT_SECRET, 'oauth-state'),
       sessions,
     }),
-    throttle: createAuthThrottle(opts.store, config.AUTH_RATE_LIMIT_PER_MINUTE),
+    throttle: createAuthThrottle(opts.store, config.AUTH_RATE_LIMIT_PER_MINUTE, opts.clock),
     csrfKey: deriveKey(config.JWT_SECRET, 'csrf'),
 
     /** Runs work after the answer is sent (forgot-password); `stop` waits for it. */
