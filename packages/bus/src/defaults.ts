@@ -37,6 +37,12 @@ export const ACK_WAIT_MS = 30_000;
 export const MAX_DELIVER = 10;
 /** Window in which a second publish of an event id is dropped (the stream's duplicate_window). */
 export const DUPLICATE_WINDOW_MS = 120_000;
+/**
+ * How long the event stream keeps an event (the stream's max_age): long enough for a consumer that was down
+ * over a long weekend to catch up, and the same as the outbox's retention of published rows, so no copy of an
+ * event outlives the other by much.
+ */
+export const EVENT_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Subjects the event stream stores. */
 export const EVENT_SUBJECTS = 'evt.>';
 /** Events one subscription handles at once; more wait, so a slow handler cannot pull the whole backlog. */

@@ -1,4 +1,4 @@
-export { type BusLog, type BusLogFn, jsonLog } from './defaults.js';
+export { type BusLog, type BusLogFn, EVENT_MAX_AGE_MS, jsonLog } from './defaults.js';
 export { createMemoryBroker, type MemoryBroker, type MemoryBrokerOptions } from './memory.js';
 export { createNatsBus, type NatsBusOptions } from './nats.js';
 export { subjectMatches } from './subject.js';

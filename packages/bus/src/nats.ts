@@ -23,6 +23,7 @@ import {
   type BusLog,
   DISCOVER_WAIT_MS,
   DUPLICATE_WINDOW_MS,
+  EVENT_MAX_AGE_MS,
   EVENT_SUBJECTS,
   INTERNAL_REPLY,
   jsonLog,
@@ -55,6 +56,8 @@ export interface NatsBusOptions {
   name: string;
   /** JetStream stream holding the events (default `EVENTS`). */
   stream?: string;
+  /** How long the stream keeps events (default EVENT_MAX_AGE_MS, 7 days). */
+  eventMaxAgeMs?: number;
   log?: BusLog;
 }
 
@@ -102,6 +105,7 @@ function endpointName(subject: string): string {
 export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
   const log = opts.log ?? jsonLog;
   const streamName = opts.stream ?? 'EVENTS';
+  const maxAge = nanos(opts.eventMaxAgeMs ?? EVENT_MAX_AGE_MS);
   let nc: NatsConnection;
   try {
     nc = await connect({
@@ -136,12 +140,16 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
   };
 
   let streamReady: Promise<void> | undefined;
-  /** Creates the event stream if it is missing; an existing stream is left as its owner configured it. */
+  /**
+   * Creates the event stream if it is missing. An existing stream is left as its owner configured it, except
+   * that one kept without a maximum age (as early versions created it) gets the configured one.
+   */
   const ensureStream = () => {
     streamReady ??= (async () => {
       const jsm = await manager();
       try {
-        await jsm.streams.info(streamName);
+        const info = await jsm.streams.info(streamName);
+        if (!info.config.max_age) await jsm.streams.update(streamName, { ...info.config, max_age: maxAge });
         return;
       } catch (err) {
         if (!isNotFound(err)) throw err;
@@ -152,6 +160,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
           subjects: [EVENT_SUBJECTS],
           storage: StorageType.File,
           duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+          max_age: maxAge,
         });
       } catch (err) {
         // Another instance may have created it a moment ago.

@@ -1,7 +1,7 @@
-import type { Bus, Subscription } from '@rootline/bus';
-import { sessionsChanged } from '@rootline/contracts';
+import type { Bus, ServedService, Subscription } from '@rootline/bus';
+import { emailLinkIssue, sessionsChanged } from '@rootline/contracts';
 import { createOutbox, type Database } from '@rootline/db';
-import type { Clock, Logger } from '@rootline/host';
+import { type Clock, handle, type Logger, toEndpoint } from '@rootline/host';
 import type { GatewayConfig } from '../config.js';
 import type { RateLimitStore } from '../rate-limit/store.js';
 import { createAccounts } from './accounts.js';
@@ -53,13 +53,15 @@ export function createIdentity(opts: IdentityOptions) {
     table: identityOutbox,
     publish: (e) => bus.publish(e),
     log,
-    // Published rows go at the next prune: the events carry one-time link tokens, kept no longer than needed.
+    // Published rows go at the next prune: identity events name people (email addresses), kept no longer than
+    // needed. They carry no secrets (see emailLinkIssue).
     retentionMs: 0,
   });
   const cache = createSessionCache<LiveSession>({ ttlMs: config.SESSION_CACHE_MS, max: 100_000 });
   const forget = (change: SessionChange) =>
     'sessionId' in change ? cache.dropSession(change.sessionId) : cache.dropUser(change.userId);
   let listening: Subscription | undefined;
+  let served: ServedService | undefined;
   const deps: IdentityDeps = {
     db: database.db,
     outbox,
@@ -110,10 +112,14 @@ export function createIdentity(opts: IdentityOptions) {
       }
       listening = await bus.listen(sessionsChanged.subject, (change) => forget(change as SessionChange));
       outbox.start();
+      // The sender of link emails asks for each link's secret here, by request/reply (see emailLinkIssue).
+      const issueLink = handle(emailLinkIssue, ({ linkId }) => accounts.issueEmailLink(linkId));
+      served = await bus.serve({ name: 'gateway', version: '0.1.0' }, [toEndpoint(issueLink, log)]);
     },
 
     async stop(): Promise<void> {
       await listening?.stop();
+      await served?.stop();
       await Promise.all(background);
       await outbox.stop();
     },
