@@ -23,9 +23,11 @@ export interface ClusterOptions {
 export interface ClusterProcess {
   readonly name: string;
   readonly pid: number | undefined;
-  /** Sends a signal and resolves once the process has exited. */
+  /** Times the supervisor started the process again after it died on its own. */
+  readonly restarts: number;
+  /** Sends a signal and resolves once the process has exited; it stays down until `restart()`. */
   kill(signal?: NodeJS.Signals): Promise<void>;
-  /** Starts the process again with the same settings. */
+  /** Starts the process again with the same settings, and supervises it again. */
   restart(): void;
 }
 
@@ -76,6 +78,18 @@ export async function preflight(natsUrl: string, databaseUrl: string): Promise<v
   }
 }
 
+/** Back-off before restarting a process that died: doubles per crash in a row, capped. */
+export function restartDelayMs(crashesInARow: number, minMs = 250, maxMs = 10_000): number {
+  return Math.min(minMs * 2 ** Math.max(0, crashesInARow - 1), maxMs);
+}
+
+/** A process that ran this long before dying counts as having started well: its back-off starts over. */
+const STABLE_AFTER_MS = 30_000;
+
+/**
+ * Starts one service process and supervises it: when it exits without being asked to (a crash, a kill -9,
+ * an out-of-memory kill), it is started again after a back-off that grows while it keeps crashing.
+ */
 function startProcess(
   name: string,
   pkgDir: string,
@@ -83,7 +97,17 @@ function startProcess(
   output: 'inherit' | 'ignore',
 ): ClusterProcess {
   let child: ChildProcess;
+  let supervised = true;
+  let crashes = 0;
+  let restarts = 0;
+  let startedAt = 0;
+  let pending: NodeJS.Timeout | undefined;
+  const say = (line: string) => {
+    if (output === 'inherit') process.stdout.write(`[${name}] ${line}\n`);
+  };
   const launch = () => {
+    pending = undefined;
+    startedAt = performance.now();
     child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
       cwd: pkgDir,
       env,
@@ -97,20 +121,42 @@ function startProcess(
       child.stdout?.on('data', forward);
       child.stderr?.on('data', forward);
     }
+    child.once('exit', (code, signal) => {
+      if (!supervised) return;
+      crashes = performance.now() - startedAt >= STABLE_AFTER_MS ? 1 : crashes + 1;
+      const delay = restartDelayMs(crashes);
+      say(`exited (${signal ?? `code ${code}`}); restarting in ${delay} ms`);
+      pending = setTimeout(() => {
+        restarts += 1;
+        launch();
+      }, delay);
+    });
   };
+  const running = () => child.exitCode === null && child.signalCode === null;
   launch();
   return {
     name,
     get pid() {
       return child.pid;
     },
+    get restarts() {
+      return restarts;
+    },
     kill: (signal = 'SIGTERM') =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        // Asked to stop: no restart until restart() is called.
+        supervised = false;
+        clearTimeout(pending);
+        pending = undefined;
+        if (!running()) return resolve();
         child.once('exit', () => resolve());
         child.kill(signal);
       }),
-    restart: launch,
+    restart: () => {
+      supervised = true;
+      crashes = 0;
+      if (!running() && !pending) launch();
+    },
   };
 }
 
