@@ -78,6 +78,14 @@ export async function preflight(natsUrl: string, databaseUrl: string): Promise<v
   }
 }
 
+/**
+ * How a service process starts: compiled JavaScript under plain node when this runner is itself compiled
+ * (`pnpm start:cluster`), TypeScript sources under tsx when it runs from source (`pnpm dev:cluster`, tests).
+ */
+const SERVICE_ENTRY = import.meta.url.endsWith('.js')
+  ? ['dist/index.js']
+  : ['--conditions=development', '--import', 'tsx', 'src/index.ts'];
+
 /** Back-off before restarting a process that died: doubles per crash in a row, capped. */
 export function restartDelayMs(crashesInARow: number, minMs = 250, maxMs = 10_000): number {
   return Math.min(minMs * 2 ** Math.max(0, crashesInARow - 1), maxMs);
@@ -108,7 +116,7 @@ function startProcess(
   const launch = () => {
     pending = undefined;
     startedAt = performance.now();
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+    child = spawn(process.execPath, SERVICE_ENTRY, {
       cwd: pkgDir,
       env,
       stdio: output === 'inherit' ? ['ignore', 'pipe', 'pipe'] : 'ignore',
