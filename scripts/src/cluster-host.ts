@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVICE_NAMES } from '@rootline/contracts';
 import postgres from 'postgres';
-import { SERVICES } from './services.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -199,11 +199,12 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
   };
   const output = opts.output ?? 'inherit';
   const processes = new Map<string, ClusterProcess>();
-  for (const mod of SERVICES) {
-    const count = mod.name === 'chain-miner' ? (opts.miners ?? 1) : 1;
+  // By name only: the runner does not load the services' code, its children do.
+  for (const name of SERVICE_NAMES) {
+    const count = name === 'chain-miner' ? (opts.miners ?? 1) : 1;
     for (let i = 0; i < count; i++) {
-      const key = count > 1 ? `${mod.name}-${i + 1}` : mod.name;
-      processes.set(key, startProcess(key, join(ROOT, 'services', mod.name), env, output));
+      const key = count > 1 ? `${name}-${i + 1}` : name;
+      processes.set(key, startProcess(key, join(ROOT, 'services', name), env, output));
     }
   }
   const gatewayEnv = { ...env, PORT: String(opts.port), JWT_SECRET: opts.jwtSecret };
