@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Workspace packages export their TypeScript sources under the "development" condition (compiled dist/ is the
+  // default, for production): tests always run the sources, whatever NODE_ENV says.
+  ssr: { resolve: { conditions: ['development', 'module', 'node'] } },
   test: {
     include: [
       'packages/*/src/**/*.test.ts',

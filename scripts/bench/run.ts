@@ -32,6 +32,7 @@ Run from the repository root:
 pnpm bench                    # every benchmark
 pnpm bench get-plant          # one benchmark
 pnpm bench get-plant --duration 30 --connections 64 --warmup 5
+pnpm bench:startup           # start-up time and memory, embedded and cluster, tsx and compiled
 \`\`\`
 
 Options: \`--duration\` seconds of measured load per configuration (default 30: sustained load shows decay

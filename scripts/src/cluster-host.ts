@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVICE_NAMES } from '@rootline/contracts';
 import postgres from 'postgres';
-import { SERVICES } from './services.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -23,9 +23,11 @@ export interface ClusterOptions {
 export interface ClusterProcess {
   readonly name: string;
   readonly pid: number | undefined;
-  /** Sends a signal and resolves once the process has exited. */
+  /** Times the supervisor started the process again after it died on its own. */
+  readonly restarts: number;
+  /** Sends a signal and resolves once the process has exited; it stays down until `restart()`. */
   kill(signal?: NodeJS.Signals): Promise<void>;
-  /** Starts the process again with the same settings. */
+  /** Starts the process again with the same settings, and supervises it again. */
   restart(): void;
 }
 
@@ -76,6 +78,26 @@ export async function preflight(natsUrl: string, databaseUrl: string): Promise<v
   }
 }
 
+/**
+ * How a service process starts: compiled JavaScript under plain node when this runner is itself compiled
+ * (`pnpm start:cluster`), TypeScript sources under tsx when it runs from source (`pnpm dev:cluster`, tests).
+ */
+const SERVICE_ENTRY = import.meta.url.endsWith('.js')
+  ? ['dist/index.js']
+  : ['--conditions=development', '--import', 'tsx', 'src/index.ts'];
+
+/** Back-off before restarting a process that died: doubles per crash in a row, capped. */
+export function restartDelayMs(crashesInARow: number, minMs = 250, maxMs = 10_000): number {
+  return Math.min(minMs * 2 ** Math.max(0, crashesInARow - 1), maxMs);
+}
+
+/** A process that ran this long before dying counts as having started well: its back-off starts over. */
+const STABLE_AFTER_MS = 30_000;
+
+/**
+ * Starts one service process and supervises it: when it exits without being asked to (a crash, a kill -9,
+ * an out-of-memory kill), it is started again after a back-off that grows while it keeps crashing.
+ */
 function startProcess(
   name: string,
   pkgDir: string,
@@ -83,8 +105,18 @@ function startProcess(
   output: 'inherit' | 'ignore',
 ): ClusterProcess {
   let child: ChildProcess;
+  let supervised = true;
+  let crashes = 0;
+  let restarts = 0;
+  let startedAt = 0;
+  let pending: NodeJS.Timeout | undefined;
+  const say = (line: string) => {
+    if (output === 'inherit') process.stdout.write(`[${name}] ${line}\n`);
+  };
   const launch = () => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+    pending = undefined;
+    startedAt = performance.now();
+    child = spawn(process.execPath, SERVICE_ENTRY, {
       cwd: pkgDir,
       env,
       stdio: output === 'inherit' ? ['ignore', 'pipe', 'pipe'] : 'ignore',
@@ -97,20 +129,42 @@ function startProcess(
       child.stdout?.on('data', forward);
       child.stderr?.on('data', forward);
     }
+    child.once('exit', (code, signal) => {
+      if (!supervised) return;
+      crashes = performance.now() - startedAt >= STABLE_AFTER_MS ? 1 : crashes + 1;
+      const delay = restartDelayMs(crashes);
+      say(`exited (${signal ?? `code ${code}`}); restarting in ${delay} ms`);
+      pending = setTimeout(() => {
+        restarts += 1;
+        launch();
+      }, delay);
+    });
   };
+  const running = () => child.exitCode === null && child.signalCode === null;
   launch();
   return {
     name,
     get pid() {
       return child.pid;
     },
+    get restarts() {
+      return restarts;
+    },
     kill: (signal = 'SIGTERM') =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        // Asked to stop: no restart until restart() is called.
+        supervised = false;
+        clearTimeout(pending);
+        pending = undefined;
+        if (!running()) return resolve();
         child.once('exit', () => resolve());
         child.kill(signal);
       }),
-    restart: launch,
+    restart: () => {
+      supervised = true;
+      crashes = 0;
+      if (!running() && !pending) launch();
+    },
   };
 }
 
@@ -145,11 +199,12 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
   };
   const output = opts.output ?? 'inherit';
   const processes = new Map<string, ClusterProcess>();
-  for (const mod of SERVICES) {
-    const count = mod.name === 'chain-miner' ? (opts.miners ?? 1) : 1;
+  // By name only: the runner does not load the services' code, its children do.
+  for (const name of SERVICE_NAMES) {
+    const count = name === 'chain-miner' ? (opts.miners ?? 1) : 1;
     for (let i = 0; i < count; i++) {
-      const key = count > 1 ? `${mod.name}-${i + 1}` : mod.name;
-      processes.set(key, startProcess(key, join(ROOT, 'services', mod.name), env, output));
+      const key = count > 1 ? `${name}-${i + 1}` : name;
+      processes.set(key, startProcess(key, join(ROOT, 'services', name), env, output));
     }
   }
   const gatewayEnv = { ...env, PORT: String(opts.port), JWT_SECRET: opts.jwtSecret };

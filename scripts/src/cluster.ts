@@ -1,5 +1,6 @@
 import { exitOnStartupError } from '@rootline/host';
 import { startCluster } from './cluster-host.js';
+import { localDataDir } from './data-dir.js';
 import { localJwtSecret } from './secret.js';
 
 const env = process.env;
@@ -9,7 +10,7 @@ try {
     natsUrl: env.NATS_URL ?? 'nats://127.0.0.1:4222',
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/rootline',
     port: Number(env.PORT ?? 3000),
-    jwtSecret: localJwtSecret(env.DATA_DIR ?? './data'),
+    jwtSecret: localJwtSecret(localDataDir(env)),
     miners: Number(env.CHAIN_MINERS ?? 1),
   });
   process.stdout.write(

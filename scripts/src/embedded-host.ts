@@ -1,13 +1,23 @@
 import { type MemoryBroker, openMemoryBroker } from '@rootline/bus';
 import { openDatabase, openEventLog } from '@rootline/db';
 import { buildGateway, GatewayConfig } from '@rootline/gateway';
-import { createLogger, type Logger, loadConfig, type RunningService, startService } from '@rootline/host';
+import {
+  createHostLogger,
+  type Logger,
+  loadConfig,
+  type RunningService,
+  serviceLogger,
+  startService,
+} from '@rootline/host';
 import type { FastifyInstance } from 'fastify';
+import { localDataDir } from './data-dir.js';
 import { localJwtSecret } from './secret.js';
 import { SERVICES } from './services.js';
 
 export interface EmbeddedOptions {
   env?: NodeJS.ProcessEnv;
+  /** Where the JSON log lines go (default stdout). */
+  logDestination?: { write(line: string): void };
 }
 
 export interface EmbeddedHandle {
@@ -25,17 +35,20 @@ export interface EmbeddedHandle {
  */
 export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<EmbeddedHandle> {
   const baseEnv = opts.env ?? process.env;
-  const dataDir = baseEnv.DATA_DIR ?? './data';
+  const dataDir = localDataDir(baseEnv);
   // Embedded mode always uses PGlite: a DATABASE_URL meant for the cluster must not leak in.
   const { DATABASE_URL: _ignored, ...rest } = baseEnv;
   const env: NodeJS.ProcessEnv = { ...rest, DATA_DIR: dataDir, JWT_SECRET: localJwtSecret(dataDir, baseEnv) };
   const config = loadConfig(GatewayConfig, env);
-  const log = createLogger('rootline', config.LOG_LEVEL);
+  // One logger for the process; each service's lines name it once (`service`), the bus's say `component`.
+  const host = createHostLogger(config.LOG_LEVEL, opts.logDestination);
+  const log = serviceLogger(host, 'rootline');
 
   const database = await openDatabase({ dataDir });
   // The event log is kept in the same database, so events published and not yet consumed survive a restart.
-  const eventLog = await openEventLog({ database, log: log.child({ service: 'bus' }) });
-  const broker = await openMemoryBroker({ store: eventLog });
+  const busLog = host.child({ component: 'bus' });
+  const eventLog = await openEventLog({ database, log: busLog });
+  const broker = await openMemoryBroker({ store: eventLog, log: busLog });
   const running: RunningService[] = [];
   try {
     for (const mod of SERVICES) {
@@ -43,7 +56,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
         await startService(mod, {
           bus: broker.connect(mod.name),
           database,
-          log: log.child({ service: mod.name }),
+          log: serviceLogger(host, mod.name),
           env,
         }),
       );
@@ -59,7 +72,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   let address: string;
   try {
     // The gateway keeps identity in its own schema of the same PGlite database.
-    app = await buildGateway({ bus: gatewayBus, log: log.child({ service: 'gateway' }), config, database });
+    app = await buildGateway({ bus: gatewayBus, log: serviceLogger(host, 'gateway'), config, database });
     address = await app.listen({ port: config.PORT, host: config.HOST });
   } catch (err) {
     await app?.close().catch(() => {});

@@ -14,7 +14,7 @@ import {
 } from '@rootline/testing';
 import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClusterHandle, startCluster, waitReady } from '../src/cluster-host.js';
+import { type ClusterHandle, restartDelayMs, startCluster, waitReady } from '../src/cluster-host.js';
 
 describe('cluster mode: one process per service on NATS and PostgreSQL', () => {
   let nats: NatsServerHandle;
@@ -35,7 +35,15 @@ describe('cluster mode: one process per service on NATS and PostgreSQL', () => {
       port: await freePort(),
       jwtSecret: TEST_JWT_SECRET,
       // A low difficulty: this test is about processes dying, not proof of work, and must not starve on a busy machine.
-      env: { LOG_LEVEL: 'warn', REQUEST_TIMEOUT_MS: '3000', CHAIN_DIFFICULTY: '10', ...TEST_ADMIN_ENV },
+      // No rate limits: the load below sends requests as fast as the answers come, 503s included.
+      env: {
+        LOG_LEVEL: 'warn',
+        REQUEST_TIMEOUT_MS: '3000',
+        CHAIN_DIFFICULTY: '10',
+        RATE_LIMIT_PER_MINUTE: '1000000',
+        RATE_LIMIT_PER_HOUR_PER_USER: '1000000',
+        ...TEST_ADMIN_ENV,
+      },
       output: 'ignore',
     });
     token = await signInOverHttp(cluster.url, TEST_ADMIN.email, TEST_ADMIN.password);
@@ -47,12 +55,12 @@ describe('cluster mode: one process per service on NATS and PostgreSQL', () => {
     await nats?.stop();
   });
 
-  it('$SRV.PING lists every running service', async () => {
+  it('$SRV.PING lists every running service, and the gateway (it serves email links)', async () => {
     const nc = await connect({ servers: nats.url });
     const names = new Set<string>();
     for await (const info of await nc.services.client().ping()) names.add(info.name);
     await nc.close();
-    expect([...names].sort()).toEqual([...SERVICE_NAMES].sort());
+    expect([...names].sort()).toEqual([...SERVICE_NAMES, 'gateway'].sort());
   });
 
   it('registers and reads a plant through the gateway', async () => {
@@ -121,4 +129,19 @@ describe('cluster mode: one process per service on NATS and PostgreSQL', () => {
     await nc.close();
     for (const id of acknowledged) expect(seen.has(id), `event for ${id}`).toBe(true);
   }, 90_000);
+
+  it('restarts a service that dies on its own (kill -9), and the restarted process answers', async () => {
+    const plants = cluster.processes.get('plants')!;
+    const before = { pid: plants.pid!, restarts: plants.restarts };
+    process.kill(before.pid, 'SIGKILL');
+    await expect.poll(() => plants.restarts, { timeout: 10_000 }).toBe(before.restarts + 1);
+    expect(plants.pid).not.toBe(before.pid);
+    await waitReady(cluster.url, 30_000);
+    const res = await register('Oregano');
+    expect(res.status).toBe(201);
+    const got = await api(cluster.url, `/api/plants/${res.body.data.id}`, { token });
+    expect(got.body.data).toMatchObject({ commonName: 'Oregano' });
+    // Crashing again and again backs off, up to 10 s between attempts.
+    expect([1, 2, 3, 10, 100].map((n) => restartDelayMs(n))).toEqual([250, 500, 1000, 10_000, 10_000]);
+  }, 60_000);
 });

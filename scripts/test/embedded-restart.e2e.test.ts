@@ -10,7 +10,7 @@ const PROBE = fileURLToPath(new URL('./fixtures/embedded-probe.ts', import.meta.
 
 /** The embedded host in a child process, with the lines it prints. */
 function startProbe(dataDir: string) {
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', PROBE], {
+  const proc: ChildProcess = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', PROBE], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     env: {
       ...process.env,

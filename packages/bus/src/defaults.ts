@@ -1,7 +1,33 @@
 import { AppError } from '@rootline/contracts';
 
-/** Where the bus reports what no caller sees (handler failures, reconnects, poison events). */
-export type BusLog = Pick<Console, 'info' | 'warn' | 'error'>;
+/** One level of a pino-compatible logger: fields first (an error under `err`), then the message. */
+export type BusLogFn = (fieldsOrMessage: object | string, message?: string) => void;
+
+/**
+ * Where the bus reports what no caller sees (handler failures, reconnects, poison events): the service's own
+ * pino logger, so the bus writes the same structured lines as everything else in the process.
+ */
+export interface BusLog {
+  info: BusLogFn;
+  warn: BusLogFn;
+  error: BusLogFn;
+}
+
+const LEVELS = { info: 30, warn: 40, error: 50 } as const;
+
+function jsonLine(level: keyof typeof LEVELS): BusLogFn {
+  return (fieldsOrMessage, message) => {
+    const fields: Record<string, unknown> =
+      typeof fieldsOrMessage === 'string' ? { msg: fieldsOrMessage } : { ...fieldsOrMessage, msg: message };
+    const err = fields.err;
+    if (err instanceof Error) fields.err = { type: err.name, message: err.message, stack: err.stack };
+    const line = { level: LEVELS[level], time: new Date().toISOString(), component: 'bus', ...fields };
+    process.stderr.write(`${JSON.stringify(line)}\n`);
+  };
+}
+
+/** The bus's logger when none is given: pino-shaped JSON lines on stderr (tools and tests pass their own). */
+export const jsonLog: BusLog = { info: jsonLine('info'), warn: jsonLine('warn'), error: jsonLine('error') };
 
 /** Default request timeout. */
 export const REQUEST_TIMEOUT_MS = 5_000;
@@ -11,6 +37,12 @@ export const ACK_WAIT_MS = 30_000;
 export const MAX_DELIVER = 10;
 /** Window in which a second publish of an event id is dropped (the stream's duplicate_window). */
 export const DUPLICATE_WINDOW_MS = 120_000;
+/**
+ * How long the event stream keeps an event (the stream's max_age): long enough for a consumer that was down
+ * over a long weekend to catch up, and the same as the outbox's retention of published rows, so no copy of an
+ * event outlives the other by much.
+ */
+export const EVENT_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Subjects the event stream stores. */
 export const EVENT_SUBJECTS = 'evt.>';
 /** Events one subscription handles at once; more wait, so a slow handler cannot pull the whole backlog. */

@@ -1,3 +1,4 @@
+export { type BusLog, type BusLogFn, EVENT_MAX_AGE_MS, jsonLog } from './defaults.js';
 export {
   createMemoryBroker,
   type EventLogState,

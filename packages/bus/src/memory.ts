@@ -7,6 +7,7 @@ import {
   DUPLICATE_WINDOW_MS,
   EVENT_SUBJECTS,
   INTERNAL_REPLY,
+  jsonLog,
   MAX_DELIVER,
   MAX_IN_FLIGHT,
   NAME,
@@ -141,7 +142,7 @@ export async function openMemoryBroker(opts: MemoryBrokerOptions & { store: Even
  * mode and lets tests run the same contract suite without a server.
  */
 export function createMemoryBroker(opts: MemoryBrokerOptions = {}, restored?: EventLogState): MemoryBroker {
-  const log = opts.log ?? console;
+  const log = opts.log ?? jsonLog;
   const store = opts.store;
   if (store && !restored) throw new Error('a memory broker with a store is opened by openMemoryBroker()');
   const instances = new Set<Instance>();
@@ -215,7 +216,7 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}, restored?: Ev
       for (let i = 0; i < all.length; i += STORE_BATCH) {
         const batch = all.slice(i, i + STORE_BATCH);
         store.settle(batch).catch((err: unknown) => {
-          log.warn(`bus: could not record ${batch.length} settled events; they may be delivered again`, err);
+          log.warn({ err }, `bus: could not record ${batch.length} settled events; they may be delivered again`);
         });
       }
     });
@@ -336,12 +337,15 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}, restored?: Ev
       if (!p || p.token !== token) return;
       clearTimeout(p.timer);
       if (p.count >= this.maxDeliver) {
-        log.error(`bus: ${this.name} gives up event ${event.id} (${event.subject}) after ${p.count} deliveries`, err);
+        log.error(
+          { err },
+          `bus: ${this.name} gives up event ${event.id} (${event.subject}) after ${p.count} deliveries`,
+        );
         this.pending.delete(seq);
         this.settle(seq);
         return;
       }
-      log.warn(`bus: ${this.name} failed event ${event.id} (${event.subject}), delivery ${p.count}`, err);
+      log.warn({ err }, `bus: ${this.name} failed event ${event.id} (${event.subject}), delivery ${p.count}`);
       p.timer = setTimeout(() => this.requeue(seq, token), nakDelayMs(p.count)).unref();
     }
 
@@ -395,7 +399,7 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}, restored?: Ev
         const reply = await endpoint.handler(decodeJson(body), decodeJson(headers) as Headers);
         return encodeJson(reply);
       } catch (err) {
-        log.error(`bus: ${instance.service.name} failed on ${endpoint.subject}`, err);
+        log.error({ err }, `bus: ${instance.service.name} failed on ${endpoint.subject}`);
         return encodeJson(INTERNAL_REPLY);
       }
     })();
@@ -561,7 +565,7 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}, restored?: Ev
             try {
               l.handler(decodeJson(body));
             } catch (err) {
-              log.error(`bus ${name}: listener of ${subject} failed`, err);
+              log.error({ err }, `bus ${name}: listener of ${subject} failed`);
             }
           });
         }

@@ -23,8 +23,10 @@ import {
   type BusLog,
   DISCOVER_WAIT_MS,
   DUPLICATE_WINDOW_MS,
+  EVENT_MAX_AGE_MS,
   EVENT_SUBJECTS,
   INTERNAL_REPLY,
+  jsonLog,
   MAX_DELIVER,
   MAX_IN_FLIGHT,
   NAME,
@@ -54,6 +56,8 @@ export interface NatsBusOptions {
   name: string;
   /** JetStream stream holding the events (default `EVENTS`). */
   stream?: string;
+  /** How long the stream keeps events (default EVENT_MAX_AGE_MS, 7 days). */
+  eventMaxAgeMs?: number;
   log?: BusLog;
 }
 
@@ -99,8 +103,9 @@ function endpointName(subject: string): string {
  * fails fast.
  */
 export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
-  const log = opts.log ?? console;
+  const log = opts.log ?? jsonLog;
   const streamName = opts.stream ?? 'EVENTS';
+  const maxAge = nanos(opts.eventMaxAgeMs ?? EVENT_MAX_AGE_MS);
   let nc: NatsConnection;
   try {
     nc = await connect({
@@ -120,7 +125,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
     for await (const s of nc.status()) {
       if (s.type === 'disconnect') log.warn(`bus ${opts.name}: disconnected from NATS`);
       else if (s.type === 'reconnect') log.info(`bus ${opts.name}: reconnected to NATS`);
-      else if (s.type === 'error') log.error(`bus ${opts.name}: NATS error`, s.data);
+      else if (s.type === 'error') log.error({ err: s.data }, `bus ${opts.name}: NATS error`);
     }
   })();
 
@@ -135,12 +140,16 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
   };
 
   let streamReady: Promise<void> | undefined;
-  /** Creates the event stream if it is missing; an existing stream is left as its owner configured it. */
+  /**
+   * Creates the event stream if it is missing. An existing stream is left as its owner configured it, except
+   * that one kept without a maximum age (as early versions created it) gets the configured one.
+   */
   const ensureStream = () => {
     streamReady ??= (async () => {
       const jsm = await manager();
       try {
-        await jsm.streams.info(streamName);
+        const info = await jsm.streams.info(streamName);
+        if (!info.config.max_age) await jsm.streams.update(streamName, { ...info.config, max_age: maxAge });
         return;
       } catch (err) {
         if (!isNotFound(err)) throw err;
@@ -151,6 +160,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
           subjects: [EVENT_SUBJECTS],
           storage: StorageType.File,
           duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+          max_age: maxAge,
         });
       } catch (err) {
         // Another instance may have created it a moment ago.
@@ -219,7 +229,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
     try {
       reply = encodeJson(await endpoint.handler(input, fromNatsHeaders(msg.headers)));
     } catch (err) {
-      log.error(`bus: ${service.name} failed on ${msg.subject}`, err);
+      log.error({ err }, `bus: ${service.name} failed on ${msg.subject}`);
       reply = encodeJson(INTERNAL_REPLY);
     }
     msg.respond(reply);
@@ -234,7 +244,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
       event = { ...body, subject: m.subject, headers: fromNatsHeaders(m.headers), deliveryCount };
     } catch (err) {
       // A body no handler can read would fail on every delivery: drop it once, loudly.
-      log.error(`bus: ${o.durable} dropped an undecodable event (stream seq ${m.seq})`, err);
+      log.error({ err }, `bus: ${o.durable} dropped an undecodable event (stream seq ${m.seq})`);
       m.term();
       return;
     }
@@ -245,12 +255,12 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
     } catch (err) {
       if (deliveryCount >= maxDeliver) {
         log.error(
+          { err },
           `bus: ${o.durable} gives up event ${event.id} (${event.subject}) after ${deliveryCount} deliveries`,
-          err,
         );
         m.term();
       } else {
-        log.warn(`bus: ${o.durable} failed event ${event.id} (${event.subject}), delivery ${deliveryCount}`, err);
+        log.warn({ err }, `bus: ${o.durable} failed event ${event.id} (${event.subject}), delivery ${deliveryCount}`);
         m.nak(nakDelayMs(deliveryCount));
       }
     }
@@ -288,11 +298,11 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
           queue: service.name,
           handler: (err, msg) => {
             if (err) {
-              log.error(`bus: ${service.name} endpoint ${endpoint.subject} failed`, err);
+              log.error({ err }, `bus: ${service.name} endpoint ${endpoint.subject} failed`);
               return;
             }
             const run: Promise<void> = answer(service, endpoint, msg)
-              .catch((e: unknown) => log.error(`bus: ${service.name} could not reply on ${msg.subject}`, e))
+              .catch((e: unknown) => log.error({ err: e }, `bus: ${service.name} could not reply on ${msg.subject}`))
               .finally(() => inFlight.delete(run));
             inFlight.add(run);
           },
@@ -352,11 +362,11 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
           // Bounded concurrency: one slow event must not hold up the others, nor may all of them run at once.
           while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
           const run: Promise<void> = handleEvent(o, maxDeliver, m)
-            .catch((err: unknown) => log.error(`bus: ${o.durable} could not settle an event`, err))
+            .catch((err: unknown) => log.error({ err }, `bus: ${o.durable} could not settle an event`))
             .finally(() => inFlight.delete(run));
           inFlight.add(run);
         }
-      })().catch((err: unknown) => log.error(`bus: consumer ${o.durable} stopped`, err));
+      })().catch((err: unknown) => log.error({ err }, `bus: consumer ${o.durable} stopped`));
       let stopped: Promise<void> | undefined;
       const subscription: Subscription = {
         stop() {
@@ -387,7 +397,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
           try {
             handler(decodeJson(msg.data));
           } catch (e) {
-            log.error(`bus ${opts.name}: listener of ${subject} failed`, e);
+            log.error({ err: e }, `bus ${opts.name}: listener of ${subject} failed`);
           }
         },
       });

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Text, Timestamp } from './common.js';
-import { defineEvent, defineSignal } from './define.js';
+import { defineEvent, defineSignal, defineSubject } from './define.js';
 import { PermissionSchema, RoleSchema } from './roles.js';
 
 export const UserId = PrefixedId('usr', 'User identifier');
@@ -148,14 +148,36 @@ export const RoleChangeInput = Type.Object({ role: RoleSchema }, { additionalPro
 /** How an account was created or signed in. */
 export const SignInMethod = Type.Union([Type.Literal('password'), Type.Literal('github'), Type.Literal('google')]);
 
-/** What notify needs to send a link by email: who, the secret, until when, and where the link points. */
+/**
+ * What notify learns from a link request: whom to write, which link, until when. Never the secret: events
+ * are stored (outbox, event stream), so the secret is minted only when the email is sent (`emailLinkIssue`).
+ */
 const EmailLinkPayload = Type.Object({
   userId: Type.String(),
   email: Type.String(),
   name: Type.String(),
-  token: Type.String({ description: 'The one-time secret (the database keeps only its hash)' }),
+  linkId: Type.String({ description: 'The one-time link to send; its secret comes from gateway.email-link.issue' }),
   expiresAt: Timestamp,
-  linkPath: Type.String({ description: 'Path of the web page, to be prefixed with the public web address' }),
+});
+
+/**
+ * Gives the sender of an email the secret of a one-time link, by request/reply (never stored on the bus).
+ * Each call mints a new secret and invalidates the previous one, so only the last link sent works; a used,
+ * replaced or expired link answers NOT_FOUND.
+ */
+export const emailLinkIssue = defineSubject({
+  subject: 'gateway.email-link.issue',
+  request: Type.Object({ linkId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+  reply: Type.Object({
+    linkId: Type.String(),
+    userId: Type.String(),
+    email: Type.String(),
+    name: Type.String(),
+    token: Type.String({ description: 'The one-time secret (the database keeps only its hash)' }),
+    expiresAt: Timestamp,
+    linkPath: Type.String({ description: 'Path of the web page, to be prefixed with the public web address' }),
+  }),
+  summary: 'Mints the secret of a one-time email link for the email being sent',
 });
 
 /** An account was created (notify: welcome message). */

@@ -141,7 +141,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   let again = false;
   let failures = 0;
   let retryAt = 0;
-  let lastPrune = 0;
+  // Intervals are measured on the monotonic clock; the retention cut-off is the database's time, like publishedAt.
+  let lastPrune = Number.NEGATIVE_INFINITY;
 
   const pending = (q: Db) =>
     q.select().from(table).where(isNull(table.publishedAt)).orderBy(asc(table.seq)).limit(batchSize);
@@ -207,7 +208,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   function backOff(err: unknown): void {
     failures += 1;
     const delay = Math.min(BACKOFF_MIN_MS * 2 ** (failures - 1), BACKOFF_MAX_MS);
-    retryAt = Date.now() + delay;
+    retryAt = performance.now() + delay;
     const fields = { err, channel, failures, retryInMs: delay };
     if (failures >= 5) log.error(fields, 'outbox relay keeps failing; events are held until publishing works');
     else log.warn(fields, 'outbox relay failed; retrying');
@@ -221,7 +222,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 
   /** Runs the relay now, or once more after the current run; ignored while backing off. */
   function wake(): void {
-    if (!started || Date.now() < retryAt) return;
+    if (!started || performance.now() < retryAt) return;
     if (inFlight) {
       again = true;
       return;
@@ -235,10 +236,12 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   }
 
   async function prune(): Promise<void> {
-    if (Date.now() - lastPrune < PRUNE_EVERY_MS) return;
-    lastPrune = Date.now();
+    if (performance.now() - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = performance.now();
     try {
-      await database.db.delete(table).where(lt(table.publishedAt, new Date(Date.now() - retentionMs)));
+      await database.db
+        .delete(table)
+        .where(lt(table.publishedAt, sql`now() - make_interval(secs => ${retentionMs / 1000})`));
     } catch (err) {
       log.warn({ err, channel }, 'outbox prune failed');
     }

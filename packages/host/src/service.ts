@@ -218,7 +218,7 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
   const config = loadConfig((mod.config ?? BaseConfig) as C, deps.env ?? process.env);
   const instanceId = randomUUID();
   const log = deps.log.child({ instance: instanceId.slice(0, 8) });
-  const startedAt = Date.now();
+  const startedAt = performance.now();
 
   let outbox = noOutbox;
   let inbox: Inbox | undefined;
@@ -267,7 +267,7 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
       version: mod.version,
       database,
       outboxBacklog: backlog,
-      uptimeSeconds: (Date.now() - startedAt) / 1000,
+      uptimeSeconds: (performance.now() - startedAt) / 1000,
     };
   });
 

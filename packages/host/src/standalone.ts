@@ -52,7 +52,7 @@ export async function runStandalone<C extends TObject>(mod: ServiceModule<C>): P
       }
       database = await openDatabase({ url: base.DATABASE_URL, dataDir: base.DATA_DIR });
     }
-    const bus = await createNatsBus({ url: base.NATS_URL, name: mod.name });
+    const bus = await createNatsBus({ url: base.NATS_URL, name: mod.name, log });
     const running = await startService(mod, { bus, log, ...(database ? { database } : {}) });
     onShutdown(log, async () => {
       await running.stop();

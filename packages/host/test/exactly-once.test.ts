@@ -26,7 +26,7 @@ interface Child {
 }
 
 function start(env: NodeJS.ProcessEnv): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', RUNNER], {
+  const proc = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', RUNNER], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     env: { ...process.env, LOG_LEVEL: 'warn', TALLY_ACK_WAIT_MS: String(ACK_WAIT_MS), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

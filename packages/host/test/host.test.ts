@@ -140,7 +140,7 @@ describe('a service process that cannot start', () => {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
   const run = (env: NodeJS.ProcessEnv) =>
     new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+      const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'src/index.ts'], {
         cwd: join(root, 'services', 'plants'),
         env: { ...process.env, ...env },
       });

@@ -40,13 +40,13 @@ export function stopProcess(child: ChildProcess, graceMs = 10_000): Promise<void
 }
 
 /**
- * Starts `node --import tsx <script>` from the scripts package and registers its stop in `scope`, so it
+ * Starts `node --conditions=development --import tsx <script>` (workspace packages from source) from the scripts package and registers its stop in `scope`, so it
  * cannot outlive the benchmark.
  */
 export function spawnTs(scope: Scope, opts: SpawnOptions): BenchChild {
   const stdio: ('ignore' | 'pipe' | 'ipc')[] = ['ignore', 'pipe', 'pipe'];
   if (opts.ipc) stdio.push('ipc');
-  const child = spawn(process.execPath, ['--import', 'tsx', opts.script], {
+  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', opts.script], {
     cwd: SCRIPTS_DIR,
     env: { ...process.env, ...opts.env },
     stdio,

@@ -146,7 +146,7 @@ export async function startAppending(deps: {
   let queue: Transaction[] = [];
   /** The table may hold transactions (another instance added some); checked at least every IDLE_POLL_MS. */
   let tableDirty = true;
-  let tableCheckedAt = 0;
+  let tableCheckedAt = Number.NEGATIVE_INFINITY;
   let wakeUp: (() => void) | undefined;
   /** When (performance.now()) the previous block was assembled from queue and table; none yet: long ago. */
   let assembledAt = Number.NEGATIVE_INFINITY;
@@ -158,7 +158,7 @@ export async function startAppending(deps: {
   const helpers = new Map<string, number>();
   let helperHashes = 0;
   const poolHashesAtStart = pool.hashes();
-  let rate = { at: Date.now(), hashes: 0, perSecond: 0 };
+  let rate = { at: performance.now(), hashes: 0, perSecond: 0 };
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => {
     markReady = resolve;
@@ -342,9 +342,9 @@ export async function startAppending(deps: {
   /** Transactions for the next block: the table's first (excluding a block still being stored), then the queue. */
   async function take(excluding: Mined | undefined): Promise<{ fromTable: Transaction[]; fromQueue: Transaction[] }> {
     let fromTable: Transaction[] = [];
-    if (tableDirty || Date.now() - tableCheckedAt >= IDLE_POLL_MS) {
+    if (tableDirty || performance.now() - tableCheckedAt >= IDLE_POLL_MS) {
       tableDirty = false;
-      tableCheckedAt = Date.now();
+      tableCheckedAt = performance.now();
       const skip = new Set(excluding?.fromTable.map((t) => t.id));
       const rows = await takePending(db, options.maxBlockTx + skip.size);
       fromTable = rows.filter((t) => !skip.has(t.id)).slice(0, options.maxBlockTx);
@@ -443,8 +443,8 @@ export async function startAppending(deps: {
 
   const workNext = handle(chainWorkNext, async ({ instance, after, hashes, waitMs }) => {
     helperHashes += hashes;
-    helpers.set(instance, Date.now());
-    const deadline = Date.now() + waitMs;
+    helpers.set(instance, performance.now());
+    const deadline = performance.now() + waitMs;
     for (;;) {
       const current = job;
       if (stopping) return { status: 'none' as const };
@@ -461,7 +461,7 @@ export async function startAppending(deps: {
         return { status: 'job' as const, job: assigned };
       }
       if (!current && after !== null) return { status: 'none' as const };
-      const left = deadline - Date.now();
+      const left = deadline - performance.now();
       if (left <= 0) return current ? { status: 'same' as const } : { status: 'none' as const };
       await new Promise<void>((resolve) => {
         const watcher = () => {
@@ -522,7 +522,7 @@ export async function startAppending(deps: {
       wakeUp?.();
     },
     async renew() {
-      const now = Date.now();
+      const now = performance.now();
       const hashes = totalHashes();
       const seconds = (now - rate.at) / 1000;
       if (seconds >= 1) {

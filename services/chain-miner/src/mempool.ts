@@ -115,7 +115,7 @@ export function createMempool(deps: {
       for (const w of batch) rejectWith(w, 'The ledger could not accept the transaction', false);
       return;
     }
-    const now = Date.now();
+    const now = performance.now();
     for (const w of batch) w.pooledAt = now;
     await deps.onAdded().catch((err: unknown) => log.warn({ err }, 'could not wake the appender'));
   }
@@ -131,7 +131,7 @@ export function createMempool(deps: {
     if (sweeping || waiters.size === 0) return;
     sweeping = true;
     try {
-      const now = Date.now();
+      const now = performance.now();
       const late: Waiter[] = [];
       const expired: Waiter[] = [];
       for (const w of waiters.values()) {
@@ -220,7 +220,7 @@ export function createMempool(deps: {
     waiters.set(tx.id, w);
     if (local) {
       w.local = true;
-      w.pooledAt = Date.now();
+      w.pooledAt = performance.now();
       local.accept(tx);
     } else {
       queue.push(w);
@@ -292,7 +292,7 @@ export function createMempool(deps: {
         for (const w of mine) rejectWith(w, 'The ledger could not keep the transaction', false);
         return;
       }
-      const now = Date.now();
+      const now = performance.now();
       for (const w of mine) {
         w.local = false;
         w.pooledAt = now;

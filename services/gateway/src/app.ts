@@ -1,6 +1,6 @@
 import type { Bus } from '@rootline/bus';
 import type { Database } from '@rootline/db';
-import type { Logger } from '@rootline/host';
+import { type Clock, type Logger, systemClock } from '@rootline/host';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { allowedMethodsOf } from './allowed-methods.js';
 import { answerClientError } from './client-errors.js';
@@ -37,13 +37,15 @@ export interface GatewayContext {
   config: GatewayConfig;
   /** Holds the gateway's own schema, `identity` (accounts, sessions, API tokens), migrated at start. */
   database: Database;
+  /** Time of expiries and limits (default the system clock; tests pass their own). */
+  clock?: Clock;
 }
 
 /** Rate-limit counters: in Redis when REDIS_URL is set (shared by replicas), else in this process. */
-function rateLimitStore(config: GatewayConfig): RateLimitStore {
+function rateLimitStore(config: GatewayConfig, clock: Clock): RateLimitStore {
   return config.REDIS_URL
-    ? createRedisStore({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX })
-    : createMemoryStore();
+    ? createRedisStore({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, clock })
+    : createMemoryStore(() => clock.now().getTime());
 }
 
 /** Sends the failure envelope for anything thrown while serving; unexpected faults are logged in full. */
@@ -62,6 +64,7 @@ function sendError(err: unknown, reply: FastifyReply): FastifyReply {
  */
 export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance> {
   const { config, database } = ctx;
+  const clock = ctx.clock ?? systemClock;
   const metrics = createMetrics();
   const bus = instrumentBus(ctx.bus, metrics.busDuration);
   addOutboxBacklogGauge(metrics.registry, bus);
@@ -93,8 +96,8 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
 
   // Identity (accounts, sessions, API tokens, sign-in) lives in the gateway's own schema; its rate-limit
   // store is the one of the general limits, so replicas share both.
-  const store = rateLimitStore(config);
-  const identity = createIdentity({ database, bus, config, log, store });
+  const store = rateLimitStore(config, clock);
+  const identity = createIdentity({ database, bus, config, log, store, clock });
   app.addHook('onReady', identity.start);
   app.addHook('onClose', identity.stop);
 
@@ -104,6 +107,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   await app.register(httpMetricsPlugin, { metrics });
   await app.register(rateLimitPlugin, {
     store,
+    clock,
     perMinute: config.RATE_LIMIT_PER_MINUTE,
     perHourPerUser: config.RATE_LIMIT_PER_HOUR_PER_USER,
   });

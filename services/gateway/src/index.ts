@@ -11,7 +11,7 @@ try {
   const log = createLogger('gateway', config.LOG_LEVEL);
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required: the gateway keeps accounts and sessions');
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log });
-  const bus = await createNatsBus({ url: config.NATS_URL, name: 'gateway' });
+  const bus = await createNatsBus({ url: config.NATS_URL, name: 'gateway', log });
   const app = await buildGateway({ bus, log, config, database });
   await app.listen({ port: config.PORT, host: config.HOST });
   onShutdown(log, async () => {

@@ -2,7 +2,7 @@ import { emailVerificationRequested, passwordChanged, passwordResetRequested } f
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectEvents, type EventLog, sleep, startTestBus, type TestBus, testGateway } from './support.js';
+import { collectEvents, type EventLog, emailLink, sleep, startTestBus, type TestBus, testGateway } from './support.js';
 
 const PASSWORD = 'correct horse battery staple';
 const NEW_PASSWORD = 'a brand new passphrase';
@@ -47,7 +47,7 @@ async function tokenOf(email: string, password = PASSWORD): Promise<string> {
 describe('email verification', () => {
   it('confirms the address with the token from the event, once', async () => {
     const user = await account('verify@example.org');
-    const { token } = await verification.next((p) => p.userId === user.id);
+    const { token } = await emailLink(bus.peer, await verification.next((p) => p.userId === user.id));
     const res = await post('/api/auth/verify-email', { token });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ id: user.id, emailVerified: true });
@@ -68,12 +68,15 @@ describe('email verification', () => {
 
   it('sends a new link on request, and the earlier one stops working', async () => {
     const user = await account('resend@example.org');
-    const first = await verification.next((p) => p.userId === user.id);
+    const first = await emailLink(bus.peer, await verification.next((p) => p.userId === user.id));
     const auth = { authorization: `Bearer ${await tokenOf('resend@example.org')}` };
     const res = await post('/api/auth/verify-email/resend', {}, auth);
     expect(res.statusCode).toBe(200);
     expect(res.json().data.message).toBe('A new verification link is on its way');
-    const second = await verification.next((p) => p.userId === user.id && p.token !== first.token);
+    const second = await emailLink(
+      bus.peer,
+      await verification.next((p) => p.userId === user.id && p.linkId !== first.linkId),
+    );
     expect((await post('/api/auth/verify-email', { token: first.token })).statusCode).toBe(400);
     expect((await post('/api/auth/verify-email', { token: second.token })).statusCode).toBe(200);
     const done = await post('/api/auth/verify-email/resend', {}, auth);
@@ -82,7 +85,7 @@ describe('email verification', () => {
 
   it('refuses an expired token', async () => {
     const user = await account('late@example.org');
-    const { token } = await verification.next((p) => p.userId === user.id);
+    const { token } = await emailLink(bus.peer, await verification.next((p) => p.userId === user.id));
     await bus.database.db.execute(
       sql`update identity.account_tokens set expires_at = now() - interval '1 second' where user_id = ${user.id}`,
     );
@@ -99,7 +102,7 @@ describe('password reset', () => {
     expect(unknown.statusCode).toBe(200);
     expect(known.body).toBe(unknown.body);
     expect(known.json().data).toEqual({ message: 'If an account uses that address, a reset link is on its way' });
-    const link = await resets.next((p) => p.userId === user.id);
+    const link = await emailLink(bus.peer, await resets.next((p) => p.userId === user.id));
     expect(link).toMatchObject({ email: 'forgetful@example.org', name: 'Test' });
     expect(link.linkPath).toBe(`/reset-password?token=${link.token}`);
     const ttl = Date.parse(link.expiresAt) - Date.now();
@@ -113,7 +116,7 @@ describe('password reset', () => {
     const user = await account('reset@example.org');
     const sessions = [await tokenOf('reset@example.org'), await tokenOf('reset@example.org')];
     await post('/api/auth/forgot-password', { email: 'reset@example.org' });
-    const { token } = await resets.next((p) => p.userId === user.id);
+    const { token } = await emailLink(bus.peer, await resets.next((p) => p.userId === user.id));
 
     const res = await post('/api/auth/reset-password', { token, password: NEW_PASSWORD });
     expect(res.statusCode).toBe(200);
@@ -137,7 +140,7 @@ describe('password reset', () => {
   it('refuses a weak new password without using up the link', async () => {
     const user = await account('weak@example.org');
     await post('/api/auth/forgot-password', { email: 'weak@example.org' });
-    const { token } = await resets.next((p) => p.userId === user.id);
+    const { token } = await emailLink(bus.peer, await resets.next((p) => p.userId === user.id));
     // Too short is refused by the schema, too common by the policy; neither uses up the link.
     const short = await post('/api/auth/reset-password', { token, password: 'weak' });
     expect(short.statusCode).toBe(400);
@@ -151,9 +154,12 @@ describe('password reset', () => {
   it('only the latest link works, and an expired one does not', async () => {
     const user = await account('twice@example.org');
     await post('/api/auth/forgot-password', { email: 'twice@example.org' });
-    const first = await resets.next((p) => p.userId === user.id);
+    const first = await emailLink(bus.peer, await resets.next((p) => p.userId === user.id));
     await post('/api/auth/forgot-password', { email: 'twice@example.org' });
-    const second = await resets.next((p) => p.userId === user.id && p.token !== first.token);
+    const second = await emailLink(
+      bus.peer,
+      await resets.next((p) => p.userId === user.id && p.linkId !== first.linkId),
+    );
     expect((await post('/api/auth/reset-password', { token: first.token, password: NEW_PASSWORD })).statusCode).toBe(
       400,
     );
@@ -168,7 +174,7 @@ describe('password reset', () => {
   it('stores only hashes of the link tokens', async () => {
     const user = await account('hashed@example.org');
     await post('/api/auth/forgot-password', { email: 'hashed@example.org' });
-    const { token } = await resets.next((p) => p.userId === user.id);
+    const { token } = await emailLink(bus.peer, await resets.next((p) => p.userId === user.id));
     const rows = await bus.database.db.execute(
       sql`select token_hash from identity.account_tokens where user_id = ${user.id}`,
     );

@@ -1,7 +1,7 @@
 import { emailVerificationRequested, SESSION_TTL_SECONDS, userRegistered } from '@rootline/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectEvents, type EventLog, startTestBus, type TestBus, testGateway } from './support.js';
+import { collectEvents, type EventLog, emailLink, startTestBus, type TestBus, testGateway } from './support.js';
 
 const PASSWORD = 'correct horse battery staple';
 let bus: TestBus;
@@ -51,7 +51,9 @@ describe('registration', () => {
       name: 'Ada Grower',
       method: 'password',
     });
-    const link = await verification.next((p) => p.userId === data.id);
+    const request = await verification.next((p) => p.userId === data.id);
+    expect(request).not.toHaveProperty('token');
+    const link = await emailLink(bus.peer, request);
     expect(link.token).toMatch(/^[\w-]{43}$/);
     expect(link.linkPath).toBe(`/verify-email?token=${link.token}`);
     expect(Date.parse(link.expiresAt) - Date.now()).toBeGreaterThan(23 * 3600 * 1000);

@@ -4,7 +4,7 @@ import { createLogger } from '@rootline/host';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectEvents, type EventLog, startTestBus, type TestBus, testGateway } from './support.js';
+import { collectEvents, type EventLog, emailLink, sleep, startTestBus, type TestBus, testGateway } from './support.js';
 
 const PASSWORD = 'first secret passphrase';
 const NEW_PASSWORD = 'second secret passphrase';
@@ -44,7 +44,7 @@ async function send(opts: InjectOptions, issues = false): Promise<LightMyRequest
 }
 
 describe('secrets never leak', () => {
-  it('into any response or log line, through every identity flow', async () => {
+  it('into any response, log line, stored event or outbox row, through every identity flow', async () => {
     const reg = await send({
       method: 'POST',
       url: '/api/auth/register',
@@ -77,10 +77,10 @@ describe('secrets never leak', () => {
     await send({ method: 'DELETE', url: `/api/auth/tokens/${created.json().data.id}`, headers: bearer });
     await send({ url: '/api/auth/session', headers: { authorization: `Bearer ${apiToken}` } });
 
-    const verifyToken = (await verification.next((p) => p.userId === userId)).token;
+    const verifyToken = (await emailLink(bus.peer, await verification.next((p) => p.userId === userId))).token;
     await send({ method: 'POST', url: '/api/auth/verify-email', payload: { token: verifyToken } });
     await send({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: 'leak@example.org' } });
-    const resetToken = (await resets.next((p) => p.userId === userId)).token;
+    const resetToken = (await emailLink(bus.peer, await resets.next((p) => p.userId === userId))).token;
     await send({
       method: 'POST',
       url: '/api/auth/reset-password',
@@ -124,7 +124,27 @@ describe('secrets never leak', () => {
     expect(logLines.length).toBeGreaterThan(30);
     expect(logLines.join('\n')).toContain('/api/auth/callback/github?code=%5Bredacted%5D');
 
+    // Nothing durable holds a secret: every event on the stream, read back from its start, and the outbox.
+    const stored: string[] = [];
+    const audit = await bus.peer.consume({
+      durable: 'no-secrets-audit',
+      subject: 'evt.>',
+      handler: async (e) => void stored.push(JSON.stringify(e)),
+    });
+    // user.registered, the verification and reset requests, password.changed.
+    await expect.poll(() => stored.length).toBeGreaterThanOrEqual(4);
+    await sleep(300);
+    await audit.stop();
+    expect(stored.some((e) => e.includes(verification.payloads[0]!.linkId))).toBe(true);
+    const outboxRows = await bus.database.db.execute(sql`select payload from identity.outbox`);
+
     const leaks: string[] = [];
+    for (const [name, secret] of Object.entries(secrets)) {
+      stored.forEach((e, i) => {
+        if (e.includes(secret)) leaks.push(`event ${i} on the stream contains the ${name}: ${e.slice(0, 200)}`);
+      });
+      if (JSON.stringify(outboxRows).includes(secret)) leaks.push(`the outbox contains the ${name}`);
+    }
     for (const [name, secret] of Object.entries(secrets)) {
       logLines.forEach((line, i) => {
         if (line.includes(secret)) leaks.push(`log line ${i} contains the ${name}: ${line.slice(0, 200)}`);

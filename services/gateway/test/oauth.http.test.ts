@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { OAuth2Issuer, OAuth2Server, OAuth2Service } from 'oauth2-mock-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { collectEvents, type EventLog, startTestBus, type TestBus, testGateway } from './support.js';
+import { collectEvents, type EventLog, emailLink, startTestBus, type TestBus, testGateway } from './support.js';
 
 const PUBLIC_URL = 'http://rootline.test';
 
@@ -284,7 +284,7 @@ describe('an account with the same email address', () => {
 
   it('is linked when it confirmed the address: the provider signs in to it', async () => {
     const id = await registerLocal('linked@example.org');
-    const { token } = await verification.next((p) => p.userId === id);
+    const { token } = await emailLink(bus.peer, await verification.next((p) => p.userId === id));
     await app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
     github.user = { id: 201, login: 'linked', name: 'Linked' };
     github.emails = [{ email: 'linked@example.org', primary: true, verified: true }];

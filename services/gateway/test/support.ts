@@ -1,7 +1,16 @@
 import { type Bus, createNatsBus, type DeliveredEvent, type Endpoint, type ServedService } from '@rootline/bus';
-import { type BusReply, type EventDef, newId, type PayloadOf, type Role, type SubjectDef } from '@rootline/contracts';
+import {
+  type BusReply,
+  type EventDef,
+  emailLinkIssue,
+  newId,
+  type PayloadOf,
+  type ReplyOf,
+  type Role,
+  type SubjectDef,
+} from '@rootline/contracts';
 import { type Database, openDatabase } from '@rootline/db';
-import { createLogger, type Logger, loadConfig } from '@rootline/host';
+import { call, createLogger, type Logger, loadConfig } from '@rootline/host';
 import {
   createTestDatabase,
   mintToken,
@@ -160,6 +169,14 @@ export function captureLogger(): { log: Logger; entries: LogEntry[] } {
   };
   // Only Fastify's logging surface is used by the gateway, which this object provides in full.
   return { log: logger as unknown as Logger, entries };
+}
+
+/**
+ * What the sender of link emails does with a link request: asks the gateway for the link's secret (the
+ * event names only the link). Each call mints a new secret.
+ */
+export function emailLink(peer: Bus, request: { linkId: string }): Promise<ReplyOf<typeof emailLinkIssue>> {
+  return call(peer, emailLinkIssue, { linkId: request.linkId }, { requestId: newId('req') });
 }
 
 /** Resolves after `ms` milliseconds. */

@@ -56,16 +56,16 @@ export function createLineageAgentRunner(deps: {
     const now = clock.now();
     if (!isScanDue(agent.state as AgentState, new Date(agent.nextRunAt), now)) return;
     if (!(await claimScan(db, now, new Date(now.getTime() - CLAIM_TIMEOUT_MS)))) return;
-    const started = Date.now();
+    const started = performance.now();
     try {
       const findings = await scan();
       const finishedAt = clock.now();
       await finishScan(db, findings, {
         finishedAt,
-        durationMs: Date.now() - started,
+        durationMs: Math.round(performance.now() - started),
         nextRunAt: new Date(finishedAt.getTime() + deps.intervalMs),
       });
-      log.info({ anomalies: findings.length, ms: Date.now() - started }, 'lineage scan finished');
+      log.info({ anomalies: findings.length, ms: Math.round(performance.now() - started) }, 'lineage scan finished');
     } catch (err) {
       await releaseScan(db).catch(() => {});
       throw err;

@@ -2,10 +2,12 @@ import {
   type Actor,
   AppError,
   type CallContext,
+  type emailLinkIssue,
   emailVerificationRequested,
   newId,
   passwordChanged,
   passwordResetRequested,
+  type ReplyOf,
   type Role,
   type User,
   userRegistered,
@@ -13,7 +15,12 @@ import {
 } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import { sql } from 'drizzle-orm';
-import { consumeAccountToken, findAccountToken, replaceAccountToken } from './db/account-tokens.repo.js';
+import {
+  consumeAccountToken,
+  findAccountToken,
+  rekeyAccountToken,
+  replaceAccountToken,
+} from './db/account-tokens.repo.js';
 import { type AccountTokenPurpose, users } from './db/schema.js';
 import { revokeUserSessions } from './db/sessions.repo.js';
 import {
@@ -58,8 +65,10 @@ const duplicateEmail = () =>
   new AppError('DUPLICATE', 'An account with this email address already exists', { field: 'body/email' });
 
 /**
- * Creates a one-time token for an account in the caller's transaction and enqueues the event that carries
- * it to notify. Only the token's hash is stored.
+ * Creates a one-time link for an account in the caller's transaction and enqueues the event that asks notify
+ * to send it. The event names the link, never its secret: the secret is minted when the email is sent
+ * (`issueEmailLink`), so no stored event or outbox row holds it. Until then the row holds the hash of a
+ * secret nobody knows.
  */
 async function issueAccountToken(
   deps: IdentityDeps,
@@ -68,28 +77,21 @@ async function issueAccountToken(
   purpose: AccountTokenPurpose,
   ctx: CallContext,
 ): Promise<void> {
-  const token = randomSecret();
   const ttl = purpose === 'password-reset' ? RESET_TOKEN_TTL_MS : VERIFICATION_TOKEN_TTL_MS;
-  const expiresAt = new Date(Date.now() + ttl);
+  const expiresAt = new Date(deps.clock.now().getTime() + ttl);
+  const linkId = newId('atk');
   await replaceAccountToken(tx, {
-    id: newId('atk'),
+    id: linkId,
     userId: user.id,
     purpose,
-    tokenHash: hashSecret(token),
+    tokenHash: hashSecret(randomSecret()),
     expiresAt,
   });
   const event = purpose === 'password-reset' ? passwordResetRequested : emailVerificationRequested;
   await deps.outbox.enqueue(
     tx,
     event,
-    {
-      userId: user.id,
-      email: user.email,
-      name: user.name,
-      token,
-      expiresAt: expiresAt.toISOString(),
-      linkPath: `${LINK_PATH[purpose]}?token=${encodeURIComponent(token)}`,
-    },
+    { userId: user.id, email: user.email, name: user.name, linkId, expiresAt: expiresAt.toISOString() },
     ctx,
   );
 }
@@ -144,6 +146,27 @@ export function createAccounts(deps: IdentityDeps) {
       return true;
     },
 
+    /**
+     * The secret of a one-time link, for the email that sends it: a new secret on each call (the previous one
+     * stops working), NOT_FOUND when the link is used, replaced or expired. The secret lives only in this
+     * reply, never in a stored event.
+     */
+    async issueEmailLink(linkId: string): Promise<ReplyOf<typeof emailLinkIssue>> {
+      const token = randomSecret();
+      const link = await rekeyAccountToken(db, linkId, hashSecret(token));
+      const user = link && (await findUserById(db, link.userId));
+      if (!link || !user) throw new AppError('NOT_FOUND', 'The link is used, replaced or expired');
+      return {
+        linkId,
+        userId: user.id,
+        email: user.email,
+        name: user.name,
+        token,
+        expiresAt: link.expiresAt.toISOString(),
+        linkPath: `${LINK_PATH[link.purpose]}?token=${encodeURIComponent(token)}`,
+      };
+    },
+
     /** Confirms an address with the token from the email (single use). */
     async verifyEmail(token: string): Promise<User> {
       const userId = await consumeAccountToken(db, hashSecret(token), 'email-verification');
@@ -186,7 +209,7 @@ export function createAccounts(deps: IdentityDeps) {
         await deps.outbox.enqueue(
           tx,
           passwordChanged,
-          { userId, email: row.email, name: row.name, changedAt: new Date().toISOString() },
+          { userId, email: row.email, name: row.name, changedAt: deps.clock.now().toISOString() },
           ctx,
         );
         return row;
@@ -251,7 +274,7 @@ export function createAccounts(deps: IdentityDeps) {
           name: input.name,
           role: 'ADMIN',
           passwordHash,
-          emailVerifiedAt: new Date(),
+          emailVerifiedAt: deps.clock.now(),
         });
         return 'created';
       } catch (err) {

@@ -41,7 +41,7 @@ export function createApiTokens(deps: IdentityDeps) {
         });
       }
       const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-      if (expiresAt && expiresAt.getTime() <= Date.now()) {
+      if (expiresAt && expiresAt.getTime() <= deps.clock.now().getTime()) {
         throw new AppError('VALIDATION_ERROR', 'body/expiresAt must be in the future', [
           { field: 'body/expiresAt', message: 'must be in the future' },
         ]);

@@ -1,7 +1,7 @@
-import type { Bus, Subscription } from '@rootline/bus';
-import { sessionsChanged } from '@rootline/contracts';
+import type { Bus, ServedService, Subscription } from '@rootline/bus';
+import { emailLinkIssue, sessionsChanged } from '@rootline/contracts';
 import { createOutbox, type Database } from '@rootline/db';
-import type { Logger } from '@rootline/host';
+import { type Clock, handle, type Logger, toEndpoint } from '@rootline/host';
 import type { GatewayConfig } from '../config.js';
 import type { RateLimitStore } from '../rate-limit/store.js';
 import { createAccounts } from './accounts.js';
@@ -24,6 +24,7 @@ export interface IdentityOptions {
   log: Logger;
   /** The rate-limit store, shared with the general limits so replicas share the sign-in limits too. */
   store: RateLimitStore;
+  clock: Clock;
 }
 
 /** A client id without its secret (or the reverse) is a configuration mistake, not a disabled provider. */
@@ -52,17 +53,20 @@ export function createIdentity(opts: IdentityOptions) {
     table: identityOutbox,
     publish: (e) => bus.publish(e),
     log,
-    // Published rows go at the next prune: the events carry one-time link tokens, kept no longer than needed.
+    // Published rows go at the next prune: identity events name people (email addresses), kept no longer than
+    // needed. They carry no secrets (see emailLinkIssue).
     retentionMs: 0,
   });
   const cache = createSessionCache<LiveSession>({ ttlMs: config.SESSION_CACHE_MS, max: 100_000 });
   const forget = (change: SessionChange) =>
     'sessionId' in change ? cache.dropSession(change.sessionId) : cache.dropUser(change.userId);
   let listening: Subscription | undefined;
+  let served: ServedService | undefined;
   const deps: IdentityDeps = {
     db: database.db,
     outbox,
     passwords: createPasswords(hashParams(config)),
+    clock: opts.clock,
     async announceSessionChange(change) {
       forget(change);
       // Other replicas hear it at once; if the bus is down they forget the session when their cache expires.
@@ -80,12 +84,12 @@ export function createIdentity(opts: IdentityOptions) {
     sessions,
     apiTokens: createApiTokens(deps),
     oauth: createOAuthFlow(deps, {
-      providers: configuredProviders(config),
+      providers: configuredProviders(config, opts.clock),
       publicUrl: config.PUBLIC_URL,
       stateKey: deriveKey(config.JWT_SECRET, 'oauth-state'),
       sessions,
     }),
-    throttle: createAuthThrottle(opts.store, config.AUTH_RATE_LIMIT_PER_MINUTE),
+    throttle: createAuthThrottle(opts.store, config.AUTH_RATE_LIMIT_PER_MINUTE, opts.clock),
     csrfKey: deriveKey(config.JWT_SECRET, 'csrf'),
 
     /** Runs work after the answer is sent (forgot-password); `stop` waits for it. */
@@ -108,10 +112,14 @@ export function createIdentity(opts: IdentityOptions) {
       }
       listening = await bus.listen(sessionsChanged.subject, (change) => forget(change as SessionChange));
       outbox.start();
+      // The sender of link emails asks for each link's secret here, by request/reply (see emailLinkIssue).
+      const issueLink = handle(emailLinkIssue, ({ linkId }) => accounts.issueEmailLink(linkId));
+      served = await bus.serve({ name: 'gateway', version: '0.1.0' }, [toEndpoint(issueLink, log)]);
     },
 
     async stop(): Promise<void> {
       await listening?.stop();
+      await served?.stop();
       await Promise.all(background);
       await outbox.stop();
     },

@@ -38,7 +38,7 @@ export function createSessions(deps: IdentityDeps, cache: SessionCache<LiveSessi
         id: newId('ses'),
         userId: user.id,
         method,
-        expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000),
+        expiresAt: new Date(deps.clock.now().getTime() + SESSION_TTL_SECONDS * 1000),
       });
     },
 
@@ -48,8 +48,9 @@ export function createSessions(deps: IdentityDeps, cache: SessionCache<LiveSessi
       if (!found) {
         found = await findLiveSession(db, sessionId);
         // A cached session still ends at its own expiry, whatever the cache's time to live.
-        if (found && found.session.expiresAt.getTime() > Date.now()) cache.set(sessionId, found.user.id, found);
-      } else if (found.session.expiresAt.getTime() <= Date.now()) {
+        if (found && found.session.expiresAt.getTime() > deps.clock.now().getTime())
+          cache.set(sessionId, found.user.id, found);
+      } else if (found.session.expiresAt.getTime() <= deps.clock.now().getTime()) {
         cache.dropSession(sessionId);
         return null;
       }

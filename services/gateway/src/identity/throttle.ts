@@ -1,4 +1,5 @@
 import { AppError } from '@rootline/contracts';
+import type { Clock } from '@rootline/host';
 import type { RateLimitStore } from '../rate-limit/store.js';
 import {
   ACCOUNT_FAILURES_BEFORE_BACKOFF,
@@ -46,7 +47,8 @@ export interface AuthThrottle {
  * mailboxes), on the same store as the general limits so replicas share them. A store failure refuses the
  * attempt (503) rather than let unlimited guessing through.
  */
-export function createAuthThrottle(store: RateLimitStore, perIpPerMinute: number): AuthThrottle {
+export function createAuthThrottle(store: RateLimitStore, perIpPerMinute: number, clock: Clock): AuthThrottle {
+  const now = () => clock.now().getTime();
   const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
       return await fn();
@@ -73,7 +75,7 @@ export function createAuthThrottle(store: RateLimitStore, perIpPerMinute: number
               message: 'Too many failed sign-ins; wait before trying again',
               retryAfterMs: wait,
               limit: accountWait >= ipWait ? ACCOUNT_FAILURES_BEFORE_BACKOFF : IP_FAILURES_BEFORE_BACKOFF,
-              resetAt: Date.now() + wait,
+              resetAt: now() + wait,
             };
           }
         }
@@ -82,7 +84,7 @@ export function createAuthThrottle(store: RateLimitStore, perIpPerMinute: number
           if (w.count > perIpPerMinute) {
             return {
               message: `Too many ${action} attempts from this address (${perIpPerMinute} per minute)`,
-              retryAfterMs: w.resetAt - Date.now(),
+              retryAfterMs: w.resetAt - now(),
               limit: perIpPerMinute,
               resetAt: w.resetAt,
             };
@@ -93,7 +95,7 @@ export function createAuthThrottle(store: RateLimitStore, perIpPerMinute: number
         if (w.count > max) {
           return {
             message: `Too many ${action} attempts for this account (${max} per ${windowMs / MINUTE_MS} minutes)`,
-            retryAfterMs: w.resetAt - Date.now(),
+            retryAfterMs: w.resetAt - now(),
             limit: max,
             resetAt: w.resetAt,
           };

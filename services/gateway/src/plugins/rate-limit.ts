@@ -1,4 +1,5 @@
 import { AppError } from '@rootline/contracts';
+import type { Clock } from '@rootline/host';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RateLimitStore, WindowCount } from '../rate-limit/store.js';
@@ -15,6 +16,7 @@ const HOUR_MS = 60 * MINUTE_MS;
 
 export interface RateLimitOptions {
   store: RateLimitStore;
+  clock: Clock;
   /** Requests per minute per client IP. */
   perMinute: number;
   /** Requests per hour per signed-in user. */
@@ -71,14 +73,18 @@ async function counted(req: FastifyRequest, hit: () => Promise<WindowCount>): Pr
  * that replicas share them). Register before authentication.
  */
 export const rateLimitPlugin = fp<RateLimitOptions>(
-  async (app, { store, perMinute, perHourPerUser }) => {
+  async (app, { store, clock, perMinute, perHourPerUser }) => {
     app.addHook('onRequest', async (req, reply) => {
       if (exempt(req)) return;
       const w = await counted(req, () => store.hit(`ip:${req.ip}`, MINUTE_MS));
       if (!w) return;
       setLimitHeaders(reply, limitState(perMinute, w));
       if (w.count > perMinute) {
-        throw rateLimited(reply, w.resetAt - Date.now(), `Rate limit of ${perMinute} requests per minute exceeded`);
+        throw rateLimited(
+          reply,
+          w.resetAt - clock.now().getTime(),
+          `Rate limit of ${perMinute} requests per minute exceeded`,
+        );
       }
     });
 
@@ -94,7 +100,11 @@ export const rateLimitPlugin = fp<RateLimitOptions>(
       }
       if (w.count > perHourPerUser) {
         setLimitHeaders(reply, state);
-        throw rateLimited(reply, w.resetAt - Date.now(), `Rate limit of ${perHourPerUser} requests per hour exceeded`);
+        throw rateLimited(
+          reply,
+          w.resetAt - clock.now().getTime(),
+          `Rate limit of ${perHourPerUser} requests per hour exceeded`,
+        );
       }
     });
 

@@ -1,3 +1,4 @@
+import type { Clock } from '@rootline/host';
 import { Redis } from 'ioredis';
 import type { RateLimitStore } from './store.js';
 
@@ -18,6 +19,8 @@ export interface RedisStoreOptions {
   url: string;
   /** Prefix of every key, so deployments (and tests) sharing a server do not mix counters. */
   keyPrefix: string;
+  /** Turns a key's remaining time into its reset instant. */
+  clock: Clock;
 }
 
 /**
@@ -39,7 +42,7 @@ export function createRedisStore(opts: RedisStoreOptions): RateLimitStore {
   return {
     async hit(key, windowMs) {
       const [count, ttl] = await redis.rateLimitHit(key, windowMs);
-      return { count: Number(count), resetAt: Date.now() + Number(ttl) };
+      return { count: Number(count), resetAt: opts.clock.now().getTime() + Number(ttl) };
     },
     async block(key, ms) {
       await redis.set(`block:${key}`, '1', 'PX', Math.max(1, Math.ceil(ms)));

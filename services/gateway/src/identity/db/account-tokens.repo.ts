@@ -19,6 +19,23 @@ export async function replaceAccountToken(
   await db.insert(accountTokens).values(row);
 }
 
+/**
+ * Gives an unused, unexpired token a new secret (its hash), so the previous secret stops working. Returns the
+ * token's account, purpose and expiry, or null when the token is used, replaced or expired.
+ */
+export async function rekeyAccountToken(
+  db: Db,
+  id: string,
+  tokenHash: string,
+): Promise<{ userId: string; purpose: AccountTokenPurpose; expiresAt: Date } | null> {
+  const [row] = await db
+    .update(accountTokens)
+    .set({ tokenHash })
+    .where(and(eq(accountTokens.id, id), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, sql`now()`)))
+    .returning({ userId: accountTokens.userId, purpose: accountTokens.purpose, expiresAt: accountTokens.expiresAt });
+  return row ?? null;
+}
+
 /** The token with this hash and purpose, if it is unused and unexpired. */
 const usable = (tokenHash: string, purpose: AccountTokenPurpose) =>
   and(

@@ -16,7 +16,7 @@ export function seal(key: Buffer, value: object, expiresAt: number): string {
 }
 
 /** The sealed value if it was sealed with this key, is intact and has not expired; null otherwise. */
-export function open<T extends object>(key: Buffer, sealed: string | undefined, now = Date.now()): T | null {
+export function open<T extends object>(key: Buffer, sealed: string | undefined, now: number): T | null {
   if (!sealed) return null;
   const raw = Buffer.from(sealed, 'base64url');
   if (raw.length <= IV_BYTES + TAG_BYTES) return null;

@@ -58,7 +58,7 @@ export function createOAuthFlow(deps: IdentityDeps, opts: OAuthFlowOptions) {
         name: (profile.name ?? email.split('@')[0] ?? email).slice(0, 100),
         role: 'USER',
         passwordHash: null,
-        emailVerifiedAt: new Date(),
+        emailVerifiedAt: deps.clock.now(),
       });
       await linkOAuthAccount(tx, { provider: p.id, providerAccountId: profile.accountId, userId: user.id, email });
       await deps.outbox.enqueue(
@@ -142,7 +142,7 @@ export function createOAuthFlow(deps: IdentityDeps, opts: OAuthFlowOptions) {
         nonce: pending.nonce,
         codeChallenge: pkce.challenge,
       });
-      return { redirectUrl, cookie: seal(opts.stateKey, pending, Date.now() + OAUTH_STATE_TTL_MS) };
+      return { redirectUrl, cookie: seal(opts.stateKey, pending, deps.clock.now().getTime() + OAUTH_STATE_TTL_MS) };
     },
 
     /**
@@ -157,7 +157,7 @@ export function createOAuthFlow(deps: IdentityDeps, opts: OAuthFlowOptions) {
       ctx: CallContext,
     ): Promise<{ user: UserRow; session: SessionRow; returnTo: string }> {
       const p = provider(providerId);
-      const pending = open<PendingSignIn>(opts.stateKey, cookie);
+      const pending = open<PendingSignIn>(opts.stateKey, cookie, deps.clock.now().getTime());
       if (!pending || pending.provider !== p.id) {
         throw failed('No sign-in is in progress in this browser, or it expired: start again', 'STATE_MISSING');
       }

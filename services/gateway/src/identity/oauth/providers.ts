@@ -1,3 +1,4 @@
+import type { Clock } from '@rootline/host';
 import type { GatewayConfig } from '../../config.js';
 import { type Jwk, verifyIdToken } from '../domain/id-token.js';
 
@@ -169,7 +170,13 @@ interface Discovery {
  * and verify the ID token (signature against the provider's JWKS, issuer, audience, expiry, nonce). The
  * email and whether it is verified come from the verified ID token.
  */
-export function oidcProvider(config: { clientId: string; clientSecret: string; issuer: string }): OAuthProvider {
+export function oidcProvider(config: {
+  clientId: string;
+  clientSecret: string;
+  issuer: string;
+  /** ID tokens are checked for expiry against it. */
+  clock: Clock;
+}): OAuthProvider {
   let discovery: Promise<Discovery> | undefined;
   let keys: Jwk[] = [];
 
@@ -209,7 +216,12 @@ export function oidcProvider(config: { clientId: string; clientSecret: string; i
       const doc = await discover();
       const token = await redeemCode(doc.token_endpoint, { id: config.clientId, secret: config.clientSecret }, req);
       if (typeof token.id_token !== 'string') throw new ProviderError('the token endpoint sent no ID token');
-      const expect = { issuer: doc.issuer, audience: config.clientId, nonce: req.nonce, now: Date.now() / 1000 };
+      const expect = {
+        issuer: doc.issuer,
+        audience: config.clientId,
+        nonce: req.nonce,
+        now: config.clock.now().getTime() / 1000,
+      };
       if (keys.length === 0) await loadKeys();
       let claims: ReturnType<typeof verifyIdToken>;
       try {
@@ -234,7 +246,7 @@ export function oidcProvider(config: { clientId: string; clientSecret: string; i
 }
 
 /** The providers the settings enable: each needs its client id and secret. */
-export function configuredProviders(config: GatewayConfig): OAuthProvider[] {
+export function configuredProviders(config: GatewayConfig, clock: Clock): OAuthProvider[] {
   const providers: OAuthProvider[] = [];
   if (config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET) {
     providers.push(
@@ -253,6 +265,7 @@ export function configuredProviders(config: GatewayConfig): OAuthProvider[] {
         clientId: config.GOOGLE_CLIENT_ID,
         clientSecret: config.GOOGLE_CLIENT_SECRET,
         issuer: config.GOOGLE_ISSUER,
+        clock,
       }),
     );
   }

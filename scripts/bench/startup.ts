@@ -1,0 +1,266 @@
+// pnpm bench:startup [--runtime node|tsx|both] [--no-write]
+// Measures time to ready and resident memory (RSS) of the two ways of running Rootline: embedded (first start on
+// an empty DATA_DIR, then a warm restart on the same one, each also after a short walkthrough of the API) and
+// cluster (every process once all are ready). `tsx` runs the TypeScript sources as development does; `node` runs
+// the compiled JavaScript (built first) as `pnpm start` and `pnpm start:cluster` do. Rewrites its section of
+// docs/benchmarks.md.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createTestDatabase, freePort, startNatsServer } from '@rootline/testing';
+import { describeMachine, machineInfo } from './lib/machine.js';
+import { fmt, markdownTable, type Table, textTable, writeSection } from './lib/markdown.js';
+import { REPO_ROOT, RESULTS_FILE, SCRIPTS_DIR } from './lib/paths.js';
+import { codeRevision } from './lib/revision.js';
+
+type Runtime = 'tsx' | 'node';
+
+const { values } = parseArgs({
+  options: { runtime: { type: 'string', default: 'both' }, write: { type: 'boolean', default: true } },
+  allowNegative: true,
+});
+const runtimes: Runtime[] = values.runtime === 'both' ? ['tsx', 'node'] : [values.runtime as Runtime];
+
+/** The command of each runtime, run in scripts/ as the package scripts do. */
+function command(runtime: Runtime, entry: 'embedded' | 'cluster'): string[] {
+  return runtime === 'node'
+    ? [process.execPath, `dist/${entry}.js`]
+    : [join(SCRIPTS_DIR, 'node_modules', '.bin', 'tsx'), '--conditions=development', `src/${entry}.ts`];
+}
+
+/** Parent pid of every process, from /proc. */
+function processTable(): Map<number, number> {
+  const parents = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(Number(name), ppid);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return parents;
+}
+
+function descendants(pid: number, parents = processTable()): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    for (const [child, parent] of parents) if (parent === out[i]) out.push(child);
+  }
+  return out;
+}
+
+function rssMiB(pid: number): number {
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return Number(kb ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** RSS of a process and everything it started (the tsx CLI runs the program in a child). */
+const treeRssMiB = (pid: number) => descendants(pid).reduce((sum, p) => sum + rssMiB(p), 0);
+
+async function waitReady(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode} before it was ready`);
+    const ok = await fetch(`${url}/api/health/ready`)
+      .then((r) => r.status === 200)
+      .catch(() => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`not ready after ${timeoutMs} ms`);
+}
+
+/** A new visitor's first steps: the docs, an account, a session, a few reads. */
+async function walkthrough(url: string): Promise<void> {
+  const email = `bench-${process.pid}-${Math.round(performance.now())}@example.org`;
+  const post = (path: string, body: unknown) =>
+    fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  await fetch(`${url}/api/openapi.json`).then((r) => r.text());
+  await fetch(`${url}/api/docs/`).then((r) => r.text());
+  await post('/api/auth/register', { email, password: 'a bench passphrase', name: 'Bench' }).then((r) => r.text());
+  const signin = (await post('/api/auth/signin', { email, password: 'a bench passphrase' }).then((r) => r.json())) as {
+    data: { token: string };
+  };
+  const auth = { authorization: `Bearer ${signin.data.token}` };
+  for (let i = 0; i < 20; i++) {
+    await fetch(`${url}/api/auth/session`, { headers: auth }).then((r) => r.text());
+    await fetch(`${url}/api/plants/search?q=basil`, { headers: auth }).then((r) => r.text());
+    await fetch(`${url}/api/chain/stats`, { headers: auth }).then((r) => r.text());
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+  });
+}
+
+interface EmbeddedRun {
+  runtime: Runtime;
+  start: 'first' | 'warm';
+  readyMs: number;
+  rssReady: number;
+  rssAfter: number;
+}
+
+async function embeddedRun(runtime: Runtime, start: EmbeddedRun['start'], dataDir: string): Promise<EmbeddedRun> {
+  const port = await freePort();
+  const [cmd, ...args] = command(runtime, 'embedded');
+  const t0 = performance.now();
+  const child = spawn(cmd!, args, {
+    cwd: SCRIPTS_DIR,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    await waitReady(url, child);
+    const readyMs = performance.now() - t0;
+    const rssReady = treeRssMiB(child.pid!);
+    await walkthrough(url);
+    return { runtime, start, readyMs, rssReady, rssAfter: treeRssMiB(child.pid!) };
+  } finally {
+    await stop(child);
+  }
+}
+
+interface ClusterRun {
+  runtime: Runtime;
+  readyMs: number;
+  runnerRss: number;
+  /** Service name → RSS of its process (tree). */
+  services: Map<string, number>;
+}
+
+async function clusterRun(runtime: Runtime): Promise<ClusterRun> {
+  const [nats, db] = await Promise.all([startNatsServer(), createTestDatabase('rl_bench')]);
+  const port = await freePort();
+  const [cmd, ...args] = command(runtime, 'cluster');
+  const t0 = performance.now();
+  const child = spawn(cmd!, args, {
+    cwd: SCRIPTS_DIR,
+    env: { ...process.env, NATS_URL: nats.url, DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    await waitReady(url, child);
+    const readyMs = performance.now() - t0;
+    await walkthrough(url);
+    const parents = processTable();
+    // The runner is the process whose children run in services/<name>; with the tsx CLI it is one level down.
+    const all = descendants(child.pid!, parents);
+    const services = new Map<string, number>();
+    let runnerRss = 0;
+    for (const pid of all) {
+      let cwd = '';
+      try {
+        cwd = readlinkSync(`/proc/${pid}/cwd`);
+      } catch {}
+      const inService = cwd.includes(`${join(REPO_ROOT, 'services')}/`);
+      const parentInService = (() => {
+        try {
+          return readlinkSync(`/proc/${parents.get(pid)}/cwd`).includes(`${join(REPO_ROOT, 'services')}/`);
+        } catch {
+          return false;
+        }
+      })();
+      if (inService && !parentInService) {
+        const name = basename(cwd);
+        services.set(name, (services.get(name) ?? 0) + treeRssMiB(pid));
+      } else if (!inService) runnerRss += rssMiB(pid);
+    }
+    return { runtime, readyMs, runnerRss, services };
+  } finally {
+    await stop(child);
+    await db.drop();
+    await nats.stop();
+  }
+}
+
+const machine = await machineInfo();
+if (runtimes.includes('node')) {
+  process.stdout.write('building (pnpm build)\n');
+  execFileSync('pnpm', ['build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+}
+
+const embedded: EmbeddedRun[] = [];
+const cluster: ClusterRun[] = [];
+for (const runtime of runtimes) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'rootline-bench-'));
+  try {
+    for (const start of ['first', 'warm'] as const) {
+      const run = await embeddedRun(runtime, start, dataDir);
+      process.stdout.write(`embedded ${runtime} ${start}: ready ${fmt(run.readyMs)} ms, ${fmt(run.rssAfter)} MiB\n`);
+      embedded.push(run);
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  const run = await clusterRun(runtime);
+  process.stdout.write(`cluster ${runtime}: ready ${fmt(run.readyMs)} ms\n`);
+  cluster.push(run);
+}
+
+const embeddedTable: Table = {
+  head: ['runtime', 'start', 'time to ready (s)', 'RSS at ready (MiB)', 'RSS after walkthrough (MiB)'],
+  rows: embedded.map((r) => [
+    r.runtime === 'node' ? 'node (compiled)' : 'tsx (sources)',
+    r.start === 'first' ? 'first, empty DATA_DIR' : 'warm restart',
+    fmt(r.readyMs / 1000, 1),
+    fmt(r.rssReady),
+    fmt(r.rssAfter),
+  ]),
+  right: [false, false, true, true, true],
+};
+const names = [...new Set(cluster.flatMap((r) => [...r.services.keys()]))].sort();
+const clusterTable: Table = {
+  head: ['process', ...cluster.map((r) => `RSS, ${r.runtime === 'node' ? 'node' : 'tsx'} (MiB)`)],
+  rows: [
+    ...names.map((n) => [n, ...cluster.map((r) => fmt(r.services.get(n) ?? 0))]),
+    ['runner (`start:cluster`)', ...cluster.map((r) => fmt(r.runnerRss))],
+    ['all processes', ...cluster.map((r) => fmt(r.runnerRss + [...r.services.values()].reduce((a, b) => a + b, 0)))],
+    ['time to ready (s)', ...cluster.map((r) => fmt(r.readyMs / 1000, 1))],
+  ],
+};
+
+process.stdout.write(`\n${textTable(embeddedTable)}\n\n${textTable(clusterTable)}\n`);
+
+const body = `## Start-up time and memory: embedded and cluster, tsx and compiled
+
+Measured ${new Date().toISOString().slice(0, 10)} on ${describeMachine(machine)} (load average ${machine.loadAverage} at the
+start), code ${codeRevision()}, with \`pnpm bench:startup\`. Time to ready runs from spawning the command to the first 200 from
+\`/api/health/ready\`; RSS is the resident memory of the process and every process it started (the tsx CLI runs the
+program in a child), at ready and after a short walkthrough (the docs, an account, a session, 60 reads). Targets:
+embedded at most 300 MiB, a service process at most 90 MiB, warm start at most 2 s.
+
+Embedded (\`pnpm start\` runs the node row; before, it ran the tsx row):
+
+${markdownTable(embeddedTable)}
+
+Cluster (\`pnpm start:cluster\`), one process per service, after the walkthrough:
+
+${markdownTable(clusterTable)}
+`;
+if (values.write) {
+  await writeSection(RESULTS_FILE, 'startup', body, '# Benchmarks');
+  process.stdout.write(`\nwritten to ${RESULTS_FILE}\n`);
+}
