@@ -167,7 +167,7 @@ const EmailLinkPayload = Type.Object({
  */
 export const emailLinkIssue = defineSubject({
   subject: 'gateway.email-link.issue',
-  request: Type.Object({ linkId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+  request: Type.Object({ linkId: PrefixedId('atk', 'One-time link identifier') }, { additionalProperties: false }),
   reply: Type.Object({
     linkId: Type.String(),
     userId: Type.String(),

@@ -13,7 +13,9 @@ export const Sha256Hex = Type.String({
 export const TxId = PrefixedId('tx', 'Ledger transaction identifier');
 
 /** The path parameter naming a block. */
-const BlockHash = Type.Object({ hash: { ...Sha256Hex, description: 'Block hash (64 lowercase hex digits)' } });
+const BlockHash = Type.Object({
+  hash: Type.String({ pattern: Sha256Hex.pattern, description: 'Block hash (64 lowercase hex digits)' }),
+});
 
 export const TxReceipt = Type.Object({
   txId: Type.String(),

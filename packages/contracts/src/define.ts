@@ -1,4 +1,4 @@
-import { type Static, type TObject, type TOptional, type TSchema, Type } from '@sinclair/typebox';
+import { type OptionalKind, type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 
 const SUBJECT = /^[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*$/;
 const EVENT_SUBJECT = /^evt\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*$/;
@@ -23,12 +23,21 @@ export interface DefaultedMark {
 }
 
 /**
+ * The type of a `Defaulted` property: optional for TypeBox (`Static` makes it `?:`), with the value type of `T`.
+ * An interface rather than an intersection, so declaration files can name it.
+ */
+export interface TDefaulted<T extends TSchema> extends TSchema, DefaultedMark {
+  readonly [OptionalKind]: 'Optional';
+  static: Static<T>;
+}
+
+/**
  * An optional request property with its default, written once here: callers may omit it, and the gateway's
  * validator and the host (before a handler runs) fill it in, so the handler's input always has it (`InputOf`).
  */
-export function Defaulted<T extends TSchema>(schema: T): TOptional<T> & DefaultedMark {
+export function Defaulted<T extends TSchema>(schema: T): TDefaulted<T> {
   if (schema.default === undefined) throw new Error('Defaulted: the schema needs a `default`');
-  return Type.Optional(schema) as TOptional<T> & DefaultedMark;
+  return Type.Optional(schema) as unknown as TDefaulted<T>;
 }
 
 type DefaultedKeys<S> =

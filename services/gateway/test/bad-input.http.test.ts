@@ -10,7 +10,7 @@ let p: TestPlatform;
 let grower: string;
 beforeAll(async () => {
   p = await startTestPlatform([chainMiner, plants], { CHAIN_DIFFICULTY: '8' });
-  grower = await p.token('GROWER', 'usr_actor');
+  grower = await p.token('GROWER', 'usr_test');
 });
 afterAll(async () => p?.stop());
 
@@ -28,7 +28,7 @@ describe('bad text never reaches the database (it was a 500 from jsonb, and an o
     ['U+0000 in commonName', { commonName: 'Toma\u0000to' }, 'body/commonName'],
     ['a lone surrogate in commonName', { commonName: 'Toma\ud800to' }, 'body/commonName'],
     ['a whitespace-only commonName', { commonName: '   ' }, 'body/commonName'],
-    ['a lone surrogate in the owner name', { owner: { id: 'usr_actor', name: '\udfff' } }, 'body/owner/name'],
+    ['a lone surrogate in the owner name', { owner: { id: 'usr_test', name: '\udfff' } }, 'body/owner/name'],
     ['U+0000 in the city', { location: { latitude: 1, longitude: 2, city: '\u0000' } }, 'body/location/city'],
   ])('refuses %s with 400 VALIDATION_ERROR naming the field, recording nothing', async (_, change, field) => {
     const before = await ledgerSize();
