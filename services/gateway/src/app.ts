@@ -8,6 +8,7 @@ import type { GatewayConfig } from './config.js';
 import { failure } from './envelope.js';
 import { formatValidationError, toHttpError } from './errors.js';
 import { createIdentity } from './identity/identity.js';
+import { compiledOnFirstUse, lazySerializers } from './lazy-compile.js';
 import { gatewayLogger } from './logging.js';
 import { addOutboxBacklogGauge, createMetrics, instrumentBus } from './metrics.js';
 import { authPlugin } from './plugins/auth.js';
@@ -86,10 +87,12 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     },
     // So do requests Node's HTTP parser refuses (URL and headers over 16 KB, malformed HTTP).
     clientErrorHandler: answerClientError,
+    // Response serializers are compiled on first use, not before listening (a faster start).
+    schemaController: lazySerializers,
   });
   const allowedMethods = allowedMethodsOf(app);
 
-  app.setValidatorCompiler(requestValidatorCompiler());
+  app.setValidatorCompiler(compiledOnFirstUse(requestValidatorCompiler()));
   // Bodies are JSON only; anything else is refused as an unsupported content type.
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler((err, _req, reply) => sendError(err, reply));
