@@ -1,11 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { AppError, type CallContext, newId, userRegistered } from '@rootline/contracts';
+import { calculatePKCECodeChallenge, randomPKCECodeVerifier } from 'openid-client';
 import { findLinkedUserId, linkOAuthAccount } from '../db/oauth-accounts.repo.js';
 import type { SessionRow } from '../db/sessions.repo.js';
 import { findUserByEmail, findUserById, insertUser, isUniqueViolation, type UserRow } from '../db/users.repo.js';
 import type { IdentityDeps } from '../deps.js';
 import { decideLink } from '../domain/account-linking.js';
 import { normalizeEmail } from '../domain/email.js';
-import { createPkce, randomNonce } from '../domain/pkce.js';
 import { open, seal } from '../domain/sealed.js';
 import { safeEqual } from '../domain/secrets.js';
 import type { Sessions } from '../sessions.js';
@@ -31,6 +32,9 @@ export interface OAuthFlowOptions {
   stateKey: Buffer;
   sessions: Sessions;
 }
+
+/** An unguessable value for the `state` or `nonce` parameter (24 random bytes, 32 characters). */
+const randomValue = () => randomBytes(24).toString('base64url');
 
 const failed = (message: string, reason: string) => new AppError('UNAUTHORIZED', message, { reason });
 
@@ -128,19 +132,13 @@ export function createOAuthFlow(deps: IdentityDeps, opts: OAuthFlowOptions) {
      */
     async begin(providerId: string, returnTo: string): Promise<{ redirectUrl: string; cookie: string }> {
       const p = provider(providerId);
-      const pkce = createPkce();
-      const pending: PendingSignIn = {
-        provider: p.id,
-        state: randomNonce(),
-        verifier: pkce.verifier,
-        nonce: randomNonce(),
-        returnTo,
-      };
+      const verifier = randomPKCECodeVerifier();
+      const pending: PendingSignIn = { provider: p.id, state: randomValue(), verifier, nonce: randomValue(), returnTo };
       const redirectUrl = await p.authorizationUrl({
         redirectUri: callbackUrl(p.id),
         state: pending.state,
         nonce: pending.nonce,
-        codeChallenge: pkce.challenge,
+        codeChallenge: await calculatePKCECodeChallenge(verifier),
       });
       return { redirectUrl, cookie: seal(opts.stateKey, pending, deps.clock.now().getTime() + OAUTH_STATE_TTL_MS) };
     },
@@ -169,7 +167,8 @@ export function createOAuthFlow(deps: IdentityDeps, opts: OAuthFlowOptions) {
       let profile: OAuthProfile;
       try {
         profile = await p.exchange({
-          code: query.code,
+          callback: { code: query.code, state: query.state },
+          state: pending.state,
           redirectUri: callbackUrl(p.id),
           codeVerifier: pending.verifier,
           nonce: pending.nonce,

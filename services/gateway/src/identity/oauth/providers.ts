@@ -1,6 +1,6 @@
 import type { Clock } from '@rootline/host';
+import * as client from 'openid-client';
 import type { GatewayConfig } from '../../config.js';
-import { type Jwk, verifyIdToken } from '../domain/id-token.js';
 
 /** What Rootline learns about a person from a provider. */
 export interface OAuthProfile {
@@ -21,8 +21,10 @@ export interface AuthorizationRequest {
 }
 
 export interface TokenExchange {
-  code: string;
+  /** The callback's query as the provider sent it (code, state, and `iss` where the provider adds it). */
+  callback: Record<string, string>;
   redirectUri: string;
+  state: string;
   codeVerifier: string;
   nonce: string;
 }
@@ -46,69 +48,81 @@ export class ProviderError extends Error {
   }
 }
 
-const TIMEOUT_MS = 10_000;
+const TIMEOUT_SECONDS = 10;
 
-async function fetchJson(url: string, init: RequestInit = {}): Promise<unknown> {
-  let res: Response;
+/**
+ * openid-client refuses plain-http endpoints. They are allowed only for an issuer on this machine (a local
+ * or test provider at http://127.0.0.1, http://localhost or http://[::1]); every other issuer must use https.
+ */
+export function isLocalHttp(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  return protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(hostname);
+}
+
+/** Names of the ID-token claims openid-client reports when one does not match. */
+const CLAIMS: Record<string, string> = { aud: 'audience', iss: 'issuer', azp: 'authorised party', nonce: 'nonce' };
+
+/** Runs a call into openid-client, turning its errors (bad answers, failed checks) into ProviderErrors. */
+async function guarded<T>(run: () => Promise<T>): Promise<T> {
   try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'error' });
+    return await run();
   } catch (err) {
-    throw new ProviderError(`${new URL(url).host} did not answer: ${(err as Error).message}`);
+    if (err instanceof ProviderError) throw err;
+    // openid-client wraps the failed check (oauth4webapi's error, whose cause names the claim).
+    const messages: string[] = [];
+    let claim: string | undefined;
+    for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+      if (e instanceof Error) messages.push(e.message);
+      const named = (e as { claim?: unknown }).claim;
+      if (typeof named === 'string') claim ??= named;
+    }
+    const code = (err as { error?: unknown }).error;
+    const detail = typeof code === 'string' ? code : claim ? `the ${CLAIMS[claim] ?? claim} claim` : undefined;
+    const message = messages.join(': ');
+    throw new ProviderError(detail ? `${message} (${detail})` : message);
   }
-  const text = await res.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ProviderError(`${new URL(url).host} answered ${res.status} without JSON`);
-  }
-  if (!res.ok) {
-    const error = (body as { error?: unknown })?.error;
-    throw new ProviderError(
-      `${new URL(url).host} answered ${res.status}${typeof error === 'string' ? ` (${error})` : ''}`,
-    );
-  }
-  return body;
 }
 
-/** Posts the authorisation code to a token endpoint (client secret in the body) and returns the JSON answer. */
-async function redeemCode(
-  tokenUrl: string,
-  client: { id: string; secret: string },
-  req: TokenExchange,
-): Promise<Record<string, unknown>> {
-  const body = await fetchJson(tokenUrl, {
-    method: 'POST',
-    headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code: req.code,
+/**
+ * A client configuration for one exchange. openid-client fixes the clock offset when a configuration is
+ * made, so each exchange gets its own, with the offset between the service clock and the system clock:
+ * ID-token times are then judged by the service clock (30 s tolerance).
+ */
+function configuration(
+  server: client.ServerMetadata,
+  clientId: string,
+  clientSecret: string,
+  clock: Clock,
+): client.Configuration {
+  const skew = (clock.now().getTime() - Date.now()) / 1000;
+  const config = new client.Configuration(
+    server,
+    clientId,
+    { [client.clockSkew]: skew },
+    client.ClientSecretPost(clientSecret),
+  );
+  config.timeout = TIMEOUT_SECONDS;
+  if (isLocalHttp(server.issuer)) client.allowInsecureRequests(config);
+  return config;
+}
+
+/** The callback address as the provider redirected to it, for openid-client to read the response from. */
+function callbackUrl(req: TokenExchange): URL {
+  const url = new URL(req.redirectUri);
+  for (const [key, value] of Object.entries(req.callback)) url.searchParams.set(key, value);
+  return url;
+}
+
+function authorizeUrl(config: client.Configuration, req: AuthorizationRequest, extra: Record<string, string>) {
+  return client
+    .buildAuthorizationUrl(config, {
       redirect_uri: req.redirectUri,
-      client_id: client.id,
-      client_secret: client.secret,
-      code_verifier: req.codeVerifier,
-    }),
-  });
-  const answer = body as Record<string, unknown>;
-  // GitHub reports a bad code with 200 and an `error` field.
-  if (typeof answer.error === 'string')
-    throw new ProviderError(`the token endpoint refused the code (${answer.error})`);
-  return answer;
-}
-
-/** An authorisation-code request with PKCE (S256) and state, plus the provider's own parameters. */
-function authorizeUrl(endpoint: string, clientId: string, req: AuthorizationRequest, extra: Record<string, string>) {
-  const url = new URL(endpoint);
-  url.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: req.redirectUri,
-    state: req.state,
-    code_challenge: req.codeChallenge,
-    code_challenge_method: 'S256',
-    ...extra,
-  }).toString();
-  return url.toString();
+      state: req.state,
+      code_challenge: req.codeChallenge,
+      code_challenge_method: 'S256',
+      ...extra,
+    })
+    .toString();
 }
 
 interface GithubEmail {
@@ -118,8 +132,9 @@ interface GithubEmail {
 }
 
 /**
- * GitHub-style OAuth 2: authorise, redeem the code (PKCE), then read `/user` and `/user/emails` with the
- * access token. The email used is the primary address GitHub has verified.
+ * GitHub-style OAuth 2 (no OpenID Connect): openid-client builds the authorisation URL and redeems the code
+ * (PKCE, state, client secret in the body); the person is then read from the provider's own API (`/user`
+ * and `/user/emails`) with the access token. The email used is the primary address GitHub has verified.
  */
 export function githubProvider(config: {
   clientId: string;
@@ -127,114 +142,119 @@ export function githubProvider(config: {
   authorizeUrl: string;
   tokenUrl: string;
   apiUrl: string;
+  clock: Clock;
 }): OAuthProvider {
   const api = config.apiUrl.replace(/\/$/, '');
+  // GitHub publishes no discovery document: its endpoints are configured, the issuer is their origin.
+  const server: client.ServerMetadata = {
+    issuer: new URL(config.authorizeUrl).origin,
+    authorization_endpoint: config.authorizeUrl,
+    token_endpoint: config.tokenUrl,
+  };
+  const make = () => configuration(server, config.clientId, config.clientSecret, config.clock);
   return {
     id: 'github',
     name: 'GitHub',
     type: 'oauth',
     async authorizationUrl(req) {
-      return authorizeUrl(config.authorizeUrl, config.clientId, req, { scope: 'read:user user:email' });
+      return authorizeUrl(make(), req, { scope: 'read:user user:email' });
     },
     async exchange(req) {
-      const token = await redeemCode(config.tokenUrl, { id: config.clientId, secret: config.clientSecret }, req);
-      if (typeof token.access_token !== 'string') throw new ProviderError('the token endpoint sent no access token');
-      const headers = {
-        accept: 'application/vnd.github+json',
-        authorization: `Bearer ${token.access_token}`,
-        'user-agent': 'rootline',
-      };
-      const user = (await fetchJson(`${api}/user`, { headers })) as { id?: unknown; name?: unknown; login?: unknown };
-      if (typeof user.id !== 'number' && typeof user.id !== 'string') throw new ProviderError('/user has no id');
-      const emails = (await fetchJson(`${api}/user/emails`, { headers })) as GithubEmail[];
-      const primary = Array.isArray(emails) ? emails.find((e) => e.primary && e.verified) : undefined;
-      return {
-        accountId: String(user.id),
-        email: primary?.email ?? null,
-        emailVerified: primary !== undefined,
-        name: typeof user.name === 'string' ? user.name : typeof user.login === 'string' ? user.login : null,
-      };
+      return guarded(async () => {
+        const rp = make();
+        if (isLocalHttp(api)) client.allowInsecureRequests(rp);
+        const tokens = await client.authorizationCodeGrant(rp, callbackUrl(req), {
+          pkceCodeVerifier: req.codeVerifier,
+          expectedState: req.state,
+        });
+        const read = async (path: string) => {
+          const headers = new Headers({ accept: 'application/vnd.github+json', 'user-agent': 'rootline' });
+          const res = await client.fetchProtectedResource(
+            rp,
+            tokens.access_token,
+            new URL(`${api}${path}`),
+            'GET',
+            null,
+            headers,
+          );
+          if (!res.ok) throw new ProviderError(`${path} answered ${res.status}`);
+          return (await res.json()) as unknown;
+        };
+        const user = (await read('/user')) as { id?: unknown; name?: unknown; login?: unknown };
+        if (typeof user.id !== 'number' && typeof user.id !== 'string') throw new ProviderError('/user has no id');
+        const emails = (await read('/user/emails')) as GithubEmail[];
+        const primary = Array.isArray(emails) ? emails.find((e) => e.primary && e.verified) : undefined;
+        return {
+          accountId: String(user.id),
+          email: primary?.email ?? null,
+          emailVerified: primary !== undefined,
+          name: typeof user.name === 'string' ? user.name : typeof user.login === 'string' ? user.login : null,
+        };
+      });
     },
   };
 }
 
-interface Discovery {
-  issuer: string;
-  authorization_endpoint: string;
-  token_endpoint: string;
-  jwks_uri: string;
-}
-
 /**
- * Google-style OpenID Connect: discovery from the issuer, authorise with PKCE and a nonce, redeem the code,
- * and verify the ID token (signature against the provider's JWKS, issuer, audience, expiry, nonce). The
- * email and whether it is verified come from the verified ID token.
+ * Google-style OpenID Connect through openid-client: discovery from the issuer, authorisation with PKCE,
+ * state and a nonce, the code grant, and the ID token checked in full (issuer, audience, expiry, nonce,
+ * and its signature against the provider's JWKS, which is cached and fetched again when a token names a
+ * key it does not hold). The email and whether it is verified come from the verified ID token.
  */
 export function oidcProvider(config: {
   clientId: string;
   clientSecret: string;
   issuer: string;
-  /** ID tokens are checked for expiry against it. */
+  /** ID tokens are judged by its time. */
   clock: Clock;
 }): OAuthProvider {
-  let discovery: Promise<Discovery> | undefined;
-  let keys: Jwk[] = [];
+  let discovered: Promise<client.ServerMetadata> | undefined;
+  /** The provider's keys as openid-client exports them, with the download time on the service clock. */
+  let keys: client.ExportedJWKSCache | undefined;
 
   const discover = () => {
-    discovery ??= (async () => {
-      const doc = (await fetchJson(
-        `${config.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`,
-      )) as Discovery;
-      if (doc.issuer !== config.issuer)
-        throw new ProviderError(`discovery names issuer ${doc.issuer}, not ${config.issuer}`);
-      return doc;
-    })().catch((err: unknown) => {
-      discovery = undefined;
+    discovered ??= guarded(async () => {
+      const found = await client.discovery(new URL(config.issuer), config.clientId, undefined, undefined, {
+        execute: isLocalHttp(config.issuer) ? [client.allowInsecureRequests] : [],
+        timeout: TIMEOUT_SECONDS,
+      });
+      return found.serverMetadata();
+    }).catch((err: unknown) => {
+      discovered = undefined;
       throw err;
     });
-    return discovery;
+    return discovered;
   };
-
-  const loadKeys = async () => {
-    const doc = await discover();
-    const jwks = (await fetchJson(doc.jwks_uri)) as { keys?: Jwk[] };
-    keys = Array.isArray(jwks.keys) ? jwks.keys : [];
-  };
+  const make = async () => configuration(await discover(), config.clientId, config.clientSecret, config.clock);
 
   return {
     id: 'google',
     name: 'Google',
     type: 'oidc',
     async authorizationUrl(req) {
-      const doc = await discover();
-      return authorizeUrl(doc.authorization_endpoint, config.clientId, req, {
-        scope: 'openid email profile',
-        nonce: req.nonce,
-      });
+      return authorizeUrl(await make(), req, { scope: 'openid email profile', nonce: req.nonce });
     },
     async exchange(req) {
-      const doc = await discover();
-      const token = await redeemCode(doc.token_endpoint, { id: config.clientId, secret: config.clientSecret }, req);
-      if (typeof token.id_token !== 'string') throw new ProviderError('the token endpoint sent no ID token');
-      const expect = {
-        issuer: doc.issuer,
-        audience: config.clientId,
-        nonce: req.nonce,
-        now: config.clock.now().getTime() / 1000,
-      };
-      if (keys.length === 0) await loadKeys();
-      let claims: ReturnType<typeof verifyIdToken>;
-      try {
-        claims = verifyIdToken(token.id_token, keys, expect);
-      } catch {
-        // The provider may have rotated its keys: fetch them once more and try again.
-        await loadKeys();
+      const rp = await make();
+      // openid-client ages its key cache by the system clock: carry it over on the service clock instead.
+      const offset = (config.clock.now().getTime() - Date.now()) / 1000;
+      if (keys) client.setJwksCache(rp, { jwks: keys.jwks, uat: keys.uat - offset });
+      // Check the ID token's signature too, not only the TLS channel it came over.
+      client.enableNonRepudiationChecks(rp);
+      const claims = await guarded(async () => {
         try {
-          claims = verifyIdToken(token.id_token, keys, expect);
-        } catch (err) {
-          throw new ProviderError((err as Error).message);
+          const tokens = await client.authorizationCodeGrant(rp, callbackUrl(req), {
+            pkceCodeVerifier: req.codeVerifier,
+            expectedState: req.state,
+            expectedNonce: req.nonce,
+            idTokenExpected: true,
+          });
+          return tokens.claims()!;
+        } finally {
+          const cache = client.getJwksCache(rp);
+          keys = cache ? { jwks: cache.jwks, uat: cache.uat + offset } : undefined;
         }
-      }
+      });
       return {
         accountId: claims.sub,
         email: typeof claims.email === 'string' ? claims.email : null,
@@ -256,6 +276,7 @@ export function configuredProviders(config: GatewayConfig, clock: Clock): OAuthP
         authorizeUrl: config.GITHUB_AUTHORIZE_URL,
         tokenUrl: config.GITHUB_TOKEN_URL,
         apiUrl: config.GITHUB_API_URL,
+        clock,
       }),
     );
   }
