@@ -60,7 +60,13 @@ export function isLocalHttp(url: string): boolean {
 }
 
 /** Names of the ID-token claims openid-client reports when one does not match. */
-const CLAIMS: Record<string, string> = { aud: 'audience', iss: 'issuer', azp: 'authorised party', nonce: 'nonce' };
+const CLAIMS: Record<string, string> = {
+  aud: 'audience',
+  iss: 'issuer',
+  azp: 'authorised party',
+  nonce: 'nonce',
+  exp: 'expiry',
+};
 
 /** Runs a call into openid-client, turning its errors (bad answers, failed checks) into ProviderErrors. */
 async function guarded<T>(run: () => Promise<T>): Promise<T> {
@@ -72,7 +78,7 @@ async function guarded<T>(run: () => Promise<T>): Promise<T> {
     const messages: string[] = [];
     let claim: string | undefined;
     for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-      if (e instanceof Error) messages.push(e.message);
+      if (e instanceof Error && messages.at(-1) !== e.message) messages.push(e.message);
       const named = (e as { claim?: unknown }).claim;
       if (typeof named === 'string') claim ??= named;
     }
