@@ -54,7 +54,10 @@ export const GatewayConfig = withBase({
   GITHUB_AUTHORIZE_URL: Type.String({ default: 'https://github.com/login/oauth/authorize', pattern: '^https?://' }),
   GITHUB_TOKEN_URL: Type.String({ default: 'https://github.com/login/oauth/access_token', pattern: '^https?://' }),
   GITHUB_API_URL: Type.String({ default: 'https://api.github.com', pattern: '^https?://' }),
-  /** Google-style OpenID Connect sign-in; enabled when both the id and the secret are set. */
+  /**
+   * Google-style OpenID Connect sign-in; enabled when both the id and the secret are set. Provider addresses
+   * must be https, except an issuer on this machine (http://127.0.0.1, localhost, [::1]) for local providers.
+   */
   GOOGLE_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
   GOOGLE_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   GOOGLE_ISSUER: Type.String({ default: 'https://accounts.google.com', pattern: '^https?://' }),
