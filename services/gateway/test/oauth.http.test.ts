@@ -355,6 +355,26 @@ describe('Google-style OpenID Connect sign-in', () => {
     expect(res.json().error.message).toMatch(/key|signature/);
   });
 
+  it('reads the address from the userinfo endpoint when the ID token carries none', async () => {
+    oidcClaims = { sub: 'google-406', name: 'Info Only' };
+    oidc.service.once('beforeUserinfo', (res: { body: Record<string, unknown> }) => {
+      res.body = { sub: 'google-406', email: 'userinfo@example.org', email_verified: true, name: 'Info Only' };
+    });
+    const res = await fullFlow('google');
+    expect(res.statusCode).toBe(302);
+    expect(await sessionOf(res)).toMatchObject({ email: 'userinfo@example.org', emailVerified: true });
+
+    // An answer about another person is refused.
+    oidcClaims = { sub: 'google-407' };
+    oidc.service.once('beforeUserinfo', (res: { body: Record<string, unknown> }) => {
+      res.body = { sub: 'google-999', email: 'someone-else@example.org', email_verified: true };
+    });
+    const other = await fullFlow('google');
+    expect(other.statusCode).toBe(401);
+    expect(other.json().error.details).toEqual({ reason: 'PROVIDER_ERROR' });
+    expect(cookie(other, 'rootline_session')).toBeUndefined();
+  });
+
   it('refuses an address the provider does not vouch for', async () => {
     oidcClaims = { sub: 'google-405', email: 'maybe@example.org', email_verified: false };
     const res = await fullFlow('google');

@@ -205,7 +205,8 @@ export function githubProvider(config: {
  * Google-style OpenID Connect through openid-client: discovery from the issuer, authorisation with PKCE,
  * state and a nonce, the code grant, and the ID token checked in full (issuer, audience, expiry, nonce,
  * and its signature against the provider's JWKS, which is cached and fetched again when a token names a
- * key it does not hold). The email and whether it is verified come from the verified ID token.
+ * key it does not hold). The email and whether it is verified come from the verified ID token, or from the
+userinfo endpoint when the ID token carries no email.
  */
 export function oidcProvider(config: {
   clientId: string;
@@ -255,7 +256,11 @@ export function oidcProvider(config: {
             expectedNonce: req.nonce,
             idTokenExpected: true,
           });
-          return tokens.claims()!;
+          const idToken = tokens.claims()!;
+          // A provider may leave the address out of the ID token: then ask its userinfo endpoint, whose
+          // answer must be about the same subject.
+          if (typeof idToken.email === 'string' || !rp.serverMetadata().userinfo_endpoint) return idToken;
+          return { ...(await client.fetchUserInfo(rp, tokens.access_token, idToken.sub)), sub: idToken.sub };
         } finally {
           const cache = client.getJwksCache(rp);
           keys = cache ? { jwks: cache.jwks, uat: cache.uat + offset } : undefined;
