@@ -38,13 +38,14 @@ export function rateLimited(reply: FastifyReply | null, retryAfterMs: number, wh
 /**
  * A tighter per-IP limit for one route (sign-in, registration, password reset), as `config.rateLimit`. The
  * plugin counts it after the general limit and writes X-RateLimit-Limit, -Remaining and Retry-After when it
- * refuses; X-RateLimit-Reset is written as a Unix time by this gateway's hook. It fails closed.
+ * refuses; X-RateLimit-Reset is written as a Unix time by this gateway's hook.
  */
 export function routeLimit(perMinute: number, what: string) {
   return {
     max: perMinute,
     timeWindow: MINUTE_MS,
-    skipOnError: false,
+    // Not refused while the store is away: the sign-in protection behind it answers 503 instead.
+    skipOnError: true,
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
     // Route options replace the plugin's header toggles whole, so all four are named.
     addHeaders: {
