@@ -88,6 +88,18 @@ async function limiter(
 
 const exempt = (req: FastifyRequest) => req.routeOptions.config?.rateLimit === false;
 
+type Result = Awaited<ReturnType<Check>>;
+
+/** The plugin's answer when it counted the request; null (logged) when its store failed (`skipOnError`). */
+function counted(req: FastifyRequest, r: Result): Exclude<Result, { isAllowed: true }> | null {
+  if (r.isAllowed) return null;
+  if (r.ttl === 0) {
+    req.log.warn('rate-limit store unavailable; request not counted');
+    return null;
+  }
+  return r;
+}
+
 /** Writes the three headers unless the ones already written describe a limit closer to running out. */
 function describe(reply: FastifyReply, clock: Clock, max: number, remaining: number, ttlMs: number, force = false) {
   const shown = reply.getHeader('x-ratelimit-remaining');
@@ -118,8 +130,8 @@ export const rateLimitPlugin = fp<RateLimitOptions>(
 
     app.addHook('onRequest', async (req, reply) => {
       if (exempt(req)) return;
-      const r = await perIp(req);
-      if (r.isAllowed || r.ttl === 0) return;
+      const r = counted(req, await perIp(req));
+      if (!r) return;
       describe(reply, clock, r.max, r.remaining, r.ttl, true);
       if (r.isExceeded) throw rateLimited(reply, r.ttl, `Rate limit of ${r.max} requests per minute exceeded`);
     });
@@ -127,8 +139,8 @@ export const rateLimitPlugin = fp<RateLimitOptions>(
     // preParsing runs after every onRequest hook (authentication included) and before the body is read.
     app.addHook('preParsing', async (req, reply) => {
       if (exempt(req) || !req.actor) return;
-      const r = await perUser(req);
-      if (r.isAllowed || r.ttl === 0) return;
+      const r = counted(req, await perUser(req));
+      if (!r) return;
       describe(reply, clock, r.max, r.remaining, r.ttl, r.isExceeded);
       if (r.isExceeded) throw rateLimited(reply, r.ttl, `Rate limit of ${r.max} requests per hour exceeded`);
     });
