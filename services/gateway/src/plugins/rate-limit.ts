@@ -76,7 +76,7 @@ async function limiter(
       max,
       timeWindow,
       keyGenerator: key,
-      // Counted but not refused while the store is away: a Redis outage does not stop the gateway.
+      // Neither counted nor refused while the store is away: a Redis outage does not stop the gateway.
       skipOnError: true,
       ...(redis ? { redis, nameSpace: '' } : { cache: 10_000 }),
     });
@@ -101,7 +101,7 @@ function counted(req: FastifyRequest, r: Result): Exclude<Result, { isAllowed: t
 }
 
 /** Writes the three headers unless the ones already written describe a limit closer to running out. */
-function describe(reply: FastifyReply, clock: Clock, max: number, remaining: number, ttlMs: number, force = false) {
+function showLimit(reply: FastifyReply, clock: Clock, max: number, remaining: number, ttlMs: number, force = false) {
   const shown = reply.getHeader('x-ratelimit-remaining');
   if (!force && shown !== undefined && Number(shown) <= remaining) return;
   reply.header('x-ratelimit-limit', max);
@@ -132,7 +132,7 @@ export const rateLimitPlugin = fp<RateLimitOptions>(
       if (exempt(req)) return;
       const r = counted(req, await perIp(req));
       if (!r) return;
-      describe(reply, clock, r.max, r.remaining, r.ttl, true);
+      showLimit(reply, clock, r.max, r.remaining, r.ttl, true);
       if (r.isExceeded) throw rateLimited(reply, r.ttl, `Rate limit of ${r.max} requests per minute exceeded`);
     });
 
@@ -141,7 +141,7 @@ export const rateLimitPlugin = fp<RateLimitOptions>(
       if (exempt(req) || !req.actor) return;
       const r = counted(req, await perUser(req));
       if (!r) return;
-      describe(reply, clock, r.max, r.remaining, r.ttl, r.isExceeded);
+      showLimit(reply, clock, r.max, r.remaining, r.ttl, r.isExceeded);
       if (r.isExceeded) throw rateLimited(reply, r.ttl, `Rate limit of ${r.max} requests per hour exceeded`);
     });
 
