@@ -2,11 +2,14 @@ import type { Bus } from '@rootline/bus';
 import type { Database } from '@rootline/db';
 import { type Clock, type Logger, systemClock } from '@rootline/host';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import { Redis } from 'ioredis';
 import { allowedMethodsOf } from './allowed-methods.js';
 import { answerClientError } from './client-errors.js';
 import type { GatewayConfig } from './config.js';
 import { failure } from './envelope.js';
 import { formatValidationError, toHttpError } from './errors.js';
+import { createMemoryStore } from './identity/attempts/memory-store.js';
+import { createRedisStore } from './identity/attempts/redis-store.js';
 import { createIdentity } from './identity/identity.js';
 import { compiledOnFirstUse, lazySerializers } from './lazy-compile.js';
 import { gatewayLogger } from './logging.js';
@@ -17,9 +20,6 @@ import { idempotencyPlugin } from './plugins/idempotency.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestIdPlugin } from './plugins/request-id.js';
-import { createMemoryStore } from './rate-limit/memory-store.js';
-import { createRedisStore } from './rate-limit/redis-store.js';
-import type { RateLimitStore } from './rate-limit/store.js';
 import { requestIdOf } from './request-context.js';
 import { adminRoutes } from './routes/admin.js';
 import { agentRoutes } from './routes/agents.js';
@@ -42,11 +42,17 @@ export interface GatewayContext {
   clock?: Clock;
 }
 
-/** Rate-limit counters: in Redis when REDIS_URL is set (shared by replicas), else in this process. */
-function rateLimitStore(config: GatewayConfig, clock: Clock): RateLimitStore {
-  return config.REDIS_URL
-    ? createRedisStore({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, clock })
-    : createMemoryStore(() => clock.now().getTime());
+/** The Redis client of the rate limits when REDIS_URL is set (counters shared by replicas), else null. */
+function rateLimitRedis(config: GatewayConfig): Redis | null {
+  if (!config.REDIS_URL) return null;
+  const redis = new Redis(config.REDIS_URL, {
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    // Fail a command fast while Redis is away rather than queueing requests behind it.
+    maxRetriesPerRequest: 1,
+  });
+  // Connection errors surface on the commands that fail; the 'error' event only needs a listener.
+  redis.on('error', () => {});
+  return redis;
 }
 
 /** Sends the failure envelope for anything thrown while serving; unexpected faults are logged in full. */
@@ -97,19 +103,24 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler((err, _req, reply) => sendError(err, reply));
 
-  // Identity (accounts, sessions, API tokens, sign-in) lives in the gateway's own schema; its rate-limit
-  // store is the one of the general limits, so replicas share both.
-  const store = rateLimitStore(config, clock);
+  // Identity (accounts, sessions, API tokens, sign-in) lives in the gateway's own schema; its sign-in
+  // protection counts on the Redis of the general limits (when set), so replicas share both.
+  const redis = rateLimitRedis(config);
+  const store = redis ? createRedisStore(redis, clock) : createMemoryStore(() => clock.now().getTime());
   const identity = createIdentity({ database, bus, config, log, store, clock });
   app.addHook('onReady', identity.start);
   app.addHook('onClose', identity.stop);
+  app.addHook('onClose', async () => {
+    await store.close();
+    await redis?.quit().catch(() => redis.disconnect());
+  });
 
   // Order matters: request ids and metrics see every request; rate limiting is registered before any
   // route and before authentication (floods are cut first).
   await app.register(requestIdPlugin);
   await app.register(httpMetricsPlugin, { metrics });
   await app.register(rateLimitPlugin, {
-    store,
+    redis,
     clock,
     perMinute: config.RATE_LIMIT_PER_MINUTE,
     perHourPerUser: config.RATE_LIMIT_PER_HOUR_PER_USER,
@@ -151,7 +162,11 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   await app.register(healthRoutes, { prefix: '/api/health', bus });
   await app.register(metricsRoutes, { prefix: '/api', registry: metrics.registry });
   await app.register(docsRoutes, { prefix: '/api' });
-  await app.register(authRoutes, { prefix: '/api/auth', ...identity });
+  await app.register(authRoutes, {
+    prefix: '/api/auth',
+    ...identity,
+    authPerMinute: config.AUTH_RATE_LIMIT_PER_MINUTE,
+  });
   await app.register(adminRoutes, { prefix: '/api/admin', accounts: identity.accounts });
   await app.register(plantRoutes, { prefix: '/api/plants', ...routeDeps });
   await app.register(chainRoutes, { prefix: '/api/chain', ...routeDeps });

@@ -88,6 +88,54 @@ describe('rate limits shared through Redis', () => {
     }
   });
 
+  it('shares the tighter per-IP sign-in limit across replicas', async () => {
+    const [a, b] = await replicas({ AUTH_RATE_LIMIT_PER_MINUTE: '2' }, true);
+    try {
+      const signIn = (app: FastifyInstance, i: number) =>
+        app.inject({
+          method: 'POST',
+          url: '/api/auth/signin',
+          payload: { email: `nobody${i}@example.org`, password: PASSWORD },
+          remoteAddress: '10.3.3.1',
+        });
+      expect((await signIn(a, 1)).statusCode).toBe(401);
+      expect((await signIn(b, 2)).statusCode).toBe(401);
+      const limited = await signIn(a, 3);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().error.code).toBe('RATE_LIMITED');
+      expect(limited.headers['x-ratelimit-limit']).toBe('2');
+      expect(limited.headers['x-ratelimit-remaining']).toBe('0');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      const reset = Number(limited.headers['x-ratelimit-reset']) - Math.floor(Date.now() / 1000);
+      expect(reset).toBeGreaterThan(0);
+      expect(reset).toBeLessThanOrEqual(61);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('lets requests through while Redis is away, but not sign-ins', async () => {
+    const app = await testGateway(bus, { REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_PER_MINUTE: '1' });
+    try {
+      await app.ready();
+      for (let i = 0; i < 3; i++) {
+        const res = await app.inject({ url: '/api/openapi.json' });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      }
+      const signIn = await app.inject({
+        method: 'POST',
+        url: '/api/auth/signin',
+        payload: { email: 'away@example.org', password: PASSWORD },
+      });
+      expect(signIn.statusCode).toBe(503);
+      expect(signIn.json().error.code).toBe('UNAVAILABLE');
+    } finally {
+      await app.close();
+    }
+  });
+
   it('keeps counters per replica without Redis', async () => {
     const [a, b] = await replicas({ RATE_LIMIT_PER_MINUTE: '2' }, false);
     try {

@@ -3,9 +3,9 @@ import { emailLinkIssue, sessionsChanged } from '@rootline/contracts';
 import { createOutbox, type Database } from '@rootline/db';
 import { type Clock, handle, type Logger, toEndpoint } from '@rootline/host';
 import type { GatewayConfig } from '../config.js';
-import type { RateLimitStore } from '../rate-limit/store.js';
 import { createAccounts } from './accounts.js';
 import { createApiTokens } from './api-tokens.js';
+import type { RateLimitStore } from './attempts/store.js';
 import { migrateIdentity } from './db/migrate.js';
 import { outbox as identityOutbox } from './db/schema.js';
 import type { IdentityDeps, SessionChange } from './deps.js';
@@ -22,7 +22,7 @@ export interface IdentityOptions {
   bus: Bus;
   config: GatewayConfig;
   log: Logger;
-  /** The rate-limit store, shared with the general limits so replicas share the sign-in limits too. */
+  /** Counters and blocks of the sign-in protection (Redis when configured, so replicas share them). */
   store: RateLimitStore;
   clock: Clock;
 }
@@ -89,7 +89,7 @@ export function createIdentity(opts: IdentityOptions) {
       stateKey: deriveKey(config.JWT_SECRET, 'oauth-state'),
       sessions,
     }),
-    throttle: createAuthThrottle(opts.store, config.AUTH_RATE_LIMIT_PER_MINUTE, opts.clock),
+    throttle: createAuthThrottle(opts.store, opts.clock),
     csrfKey: deriveKey(config.JWT_SECRET, 'csrf'),
 
     /** Runs work after the answer is sent (forgot-password); `stop` waits for it. */

@@ -1,6 +1,6 @@
 import { AppError } from '@rootline/contracts';
 import type { Clock } from '@rootline/host';
-import type { RateLimitStore } from '../rate-limit/store.js';
+import type { RateLimitStore } from './attempts/store.js';
 import {
   ACCOUNT_FAILURES_BEFORE_BACKOFF,
   backoffSeconds,
@@ -32,8 +32,8 @@ export interface Refusal {
 
 export interface AuthThrottle {
   /**
-   * Counts an attempt per client IP (`perIpPerMinute`) and per account, and for sign-in checks the back-off
-   * left by earlier failures. Resolves to a refusal, or null when the attempt may go ahead.
+   * Counts an attempt per account, and for sign-in checks the back-off left by earlier failures (of the
+   * account, or of the client IP when given; the per-IP attempt limit is the route's `config.rateLimit`). Resolves to a refusal, or null when the attempt may go ahead.
    */
   attempt(action: ThrottledAction, ip: string | null, account: string): Promise<Refusal | null>;
   /** Records a failed sign-in; enough of them make further attempts wait (per account, and per IP). */
@@ -43,11 +43,11 @@ export interface AuthThrottle {
 }
 
 /**
- * Tighter limits for the operations attackers hammer (guessing passwords, creating accounts, flooding
- * mailboxes), on the same store as the general limits so replicas share them. A store failure refuses the
- * attempt (503) rather than let unlimited guessing through.
+ * Per-account limits and the sign-in back-off for the operations attackers hammer (guessing passwords,
+ * creating accounts, flooding mailboxes), on a small store of their own (Redis when configured, so replicas
+ * share them). A store failure refuses the attempt (503) rather than let unlimited guessing through.
  */
-export function createAuthThrottle(store: RateLimitStore, perIpPerMinute: number, clock: Clock): AuthThrottle {
+export function createAuthThrottle(store: RateLimitStore, clock: Clock): AuthThrottle {
   const now = () => clock.now().getTime();
   const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
@@ -76,17 +76,6 @@ export function createAuthThrottle(store: RateLimitStore, perIpPerMinute: number
               retryAfterMs: wait,
               limit: accountWait >= ipWait ? ACCOUNT_FAILURES_BEFORE_BACKOFF : IP_FAILURES_BEFORE_BACKOFF,
               resetAt: now() + wait,
-            };
-          }
-        }
-        if (ip) {
-          const w = await store.hit(`${action}:ip:${ip}`, MINUTE_MS);
-          if (w.count > perIpPerMinute) {
-            return {
-              message: `Too many ${action} attempts from this address (${perIpPerMinute} per minute)`,
-              retryAfterMs: w.resetAt - now(),
-              limit: perIpPerMinute,
-              resetAt: w.resetAt,
             };
           }
         }

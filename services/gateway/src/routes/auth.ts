@@ -34,7 +34,7 @@ import { userView } from '../identity/views.js';
 import { localRoute } from '../local-route.js';
 import { clearSessionCookie, setSessionCookie, signSessionToken } from '../plugins/auth.js';
 import { errorResponses } from '../plugins/openapi.js';
-import { limitState, rateLimited, setLimitHeaders } from '../plugins/rate-limit.js';
+import { rateLimited, routeLimit } from '../plugins/rate-limit.js';
 import { callContext } from '../request-context.js';
 
 const TAGS = ['Authentication'];
@@ -48,6 +48,8 @@ export interface AuthRouteDeps {
   apiTokens: ApiTokens;
   oauth: OAuthFlow;
   throttle: AuthThrottle;
+  /** Attempts per minute per client IP on sign-in, registration and forgot-password. */
+  authPerMinute: number;
   csrfKey: Buffer;
   /** Runs work after the answer is sent (forgot-password); awaited when the gateway closes. */
   background: (task: () => Promise<void>) => void;
@@ -86,7 +88,9 @@ const FORGOT_ANSWER = 'If an account uses that address, a reset link is on its w
 async function throttled(reply: FastifyReply, refusal: Promise<Refusal | null>): Promise<void> {
   const r = await refusal;
   if (!r) return;
-  setLimitHeaders(reply, limitState(r.limit, { count: r.limit + 1, resetAt: r.resetAt }));
+  reply.header('x-ratelimit-limit', r.limit);
+  reply.header('x-ratelimit-remaining', 0);
+  reply.header('x-ratelimit-reset', Math.ceil(r.resetAt / 1000));
   throw rateLimited(reply, r.retryAfterMs, r.message);
 }
 
@@ -109,6 +113,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   localRoute(app, {
     method: 'POST',
     url: '/register',
+    config: { rateLimit: routeLimit(deps.authPerMinute, 'register') },
     summary: 'Register an account',
     description:
       'Creates an account with the USER role and sends a verification link to the address (event ' +
@@ -132,6 +137,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   localRoute(app, {
     method: 'POST',
     url: '/signin',
+    config: { rateLimit: routeLimit(deps.authPerMinute, 'signin') },
     summary: 'Sign in with email and password',
     description:
       'Starts a 30-day session. Answers the session token (a JWT carrying the session id) and sets the same ' +
@@ -341,6 +347,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   localRoute(app, {
     method: 'POST',
     url: '/forgot-password',
+    config: { rateLimit: routeLimit(deps.authPerMinute, 'forgot-password') },
     summary: 'Ask for a password reset link',
     description:
       'Answers the same, at once, whether or not an account uses the address (no account enumeration). If one ' +

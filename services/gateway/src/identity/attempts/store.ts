@@ -5,7 +5,9 @@ export interface WindowCount {
 }
 
 /**
- * Where rate-limit counters live: in memory for one gateway, in Redis for replicas that must share them.
+ * Where the sign-in protection (per-account attempt limits, back-off after failures) keeps its counters and
+ * blocks: in memory for one gateway, in Redis for replicas that must share them. The general request limits
+ * are @fastify/rate-limit's, on its own stores.
  * Fixed windows: the first hit on a key opens a window of `windowMs`; hits count until it ends.
  */
 export interface RateLimitStore {
