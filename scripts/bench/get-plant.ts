@@ -69,13 +69,16 @@ interface Infra {
 }
 
 /** Registers plants through the API, `concurrency` at a time; resolves to their ids. */
-async function seedPlants(url: string, token: string, count: number, concurrency: number): Promise<string[]> {
+async function seedPlants(url: string, caller: Caller, count: number, concurrency: number): Promise<string[]> {
+  const { token } = caller;
+  // The owner of a new plant must be the caller.
+  const owner = { id: caller.userId, name: 'Bench' };
   const ids: string[] = [];
   let started = 0;
   const worker = async () => {
     while (started < count) {
       started += 1;
-      const res = await api(url, '/api/plants/register', { token, body: plantInput() });
+      const res = await api(url, '/api/plants/register', { token, body: plantInput({ owner }) });
       const id: unknown = res.body?.data?.id;
       if (res.status !== 201 || typeof id !== 'string') {
         throw new Error(`seeding: registration answered ${res.status} ${JSON.stringify(res.body)}`);
@@ -92,15 +95,27 @@ async function seedPlants(url: string, token: string, count: number, concurrency
  * that the token's session is live on every request, which is part of what is measured). A gateway without
  * accounts answers 404 to the registration and takes a token signed with its key instead.
  */
-async function bearerToken(url: string): Promise<string> {
+/** The account the benchmark reads as: its session token and its user id. */
+interface Caller {
+  token: string;
+  userId: string;
+}
+
+async function signedInCaller(url: string): Promise<Caller> {
   const account = { email: 'bench-get-plant@example.org', password: 'correct horse battery staple' };
   const registered = await api(url, '/api/auth/register', { body: { ...account, name: 'Bench' } });
-  if (registered.status === 404) return mintToken({ role: 'GROWER', expiresInSeconds: 24 * 3600 });
+  if (registered.status === 404) {
+    const userId = 'usr_bench';
+    return { token: mintToken({ sub: userId, role: 'GROWER', expiresInSeconds: 24 * 3600 }), userId };
+  }
   if (registered.status !== 201) throw new Error(`account: ${registered.status} ${JSON.stringify(registered.body)}`);
+  const userId: unknown = registered.body?.data?.id;
   const signedIn = await api(url, '/api/auth/signin', { body: account });
   const token: unknown = signedIn.body?.data?.token;
-  if (typeof token !== 'string') throw new Error(`sign-in: ${signedIn.status} ${JSON.stringify(signedIn.body)}`);
-  return token;
+  if (typeof token !== 'string' || typeof userId !== 'string') {
+    throw new Error(`sign-in: ${signedIn.status} ${JSON.stringify(signedIn.body)}`);
+  }
+  return { token, userId };
 }
 
 /** Fisher–Yates, so the requests do not follow the insertion order. */
@@ -145,10 +160,11 @@ async function startPlatform(
     ctx.settings.profile ? profilerEnv(infra.profileDir) : {},
   );
 
-  const token = await bearerToken(cluster.url);
+  const caller = await signedInCaller(cluster.url);
+  const { token } = caller;
   ctx.log(`platform: registering ${fmt(SEED_PLANTS)} plants (${SEED_CONCURRENCY} at a time)`);
   const seedStart = Date.now();
-  const ids = await seedPlants(cluster.url, token, SEED_PLANTS, SEED_CONCURRENCY);
+  const ids = await seedPlants(cluster.url, caller, SEED_PLANTS, SEED_CONCURRENCY);
   ctx.log(`  seeded in ${fmt((Date.now() - seedStart) / 1000, 1)} s`);
   await waitFor200(`${cluster.url}/api/plants/${ids[0]}`, { authorization: `Bearer ${token}` }, 10_000);
 
