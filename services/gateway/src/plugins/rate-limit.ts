@@ -20,7 +20,7 @@ export interface RateLimitOptions {
 
 type Check = ReturnType<FastifyInstance['createRateLimit']>;
 
-/** The reset instant of a route-level limit that refused the request (Unix seconds), for the header. */
+/** Milliseconds until a route-level limit that refused the request resets; the header is written from it. */
 const routeLimitReset = Symbol('rootline.routeLimitReset');
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,7 +55,7 @@ export function routeLimit(perMinute: number, what: string) {
       'retry-after': true,
     },
     errorResponseBuilder: (req: FastifyRequest, ctx: { ttl: number }) => {
-      req[routeLimitReset] = Math.ceil((Date.now() + ctx.ttl) / 1000);
+      req[routeLimitReset] = ctx.ttl;
       return rateLimited(null, ctx.ttl, `Too many ${what} attempts from this address (${perMinute} per minute)`);
     },
   };
@@ -146,8 +146,9 @@ export const rateLimitPlugin = fp<RateLimitOptions>(
     });
 
     app.addHook('onSend', async (req, reply) => {
-      const reset = req[routeLimitReset];
-      if (reset !== undefined) reply.header('x-ratelimit-reset', reset);
+      const ttlMs = req[routeLimitReset];
+      // As a Unix time on the gateway's clock, like the general limits' header.
+      if (ttlMs !== undefined) reply.header('x-ratelimit-reset', Math.ceil((clock.now().getTime() + ttlMs) / 1000));
     });
   },
   { name: 'rootline-rate-limit' },

@@ -1,4 +1,4 @@
-import type { Clock } from '@rootline/host';
+import { type Clock, offsetFromSystemClock } from '@rootline/host';
 import * as client from 'openid-client';
 import type { GatewayConfig } from '../../config.js';
 
@@ -100,7 +100,7 @@ function configuration(
   clientSecret: string,
   clock: Clock,
 ): client.Configuration {
-  const skew = (clock.now().getTime() - Date.now()) / 1000;
+  const skew = offsetFromSystemClock(clock);
   const config = new client.Configuration(
     server,
     clientId,
@@ -244,7 +244,7 @@ export function oidcProvider(config: {
     async exchange(req) {
       const rp = await make();
       // openid-client ages its key cache by the system clock: carry it over on the service clock instead.
-      const offset = (config.clock.now().getTime() - Date.now()) / 1000;
+      const offset = offsetFromSystemClock(config.clock);
       if (keys) client.setJwksCache(rp, { jwks: keys.jwks, uat: keys.uat - offset });
       // Check the ID token's signature too, not only the TLS channel it came over.
       client.enableNonRepudiationChecks(rp);
