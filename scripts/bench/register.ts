@@ -18,9 +18,9 @@ const TARGET_RPS = 3500;
 const TARGET_P99_MS = 1000;
 /** Distinct bodies the connections send in turn. */
 const BODIES = 200;
-const ADMIN = { email: 'bench-admin@example.org', password: 'a long passphrase only the benchmark knows' };
+export const ADMIN = { email: 'bench-admin@example.org', password: 'a long passphrase only the benchmark knows' };
 
-const ROLE = {
+export const ROLE = {
   gateway: 'gateway',
   plants: 'plants',
   chain: 'chain-miner',
@@ -31,7 +31,7 @@ const ROLE = {
 } as const;
 
 /** The ledger settings in effect: the `CHAIN_*` variables this run was given, the rest at their defaults. */
-function chainSettings(): string {
+export function chainSettings(): string {
   const set = Object.entries(process.env)
     .filter(([k, v]) => k.startsWith('CHAIN_') && v !== undefined)
     .sort(([a], [b]) => a.localeCompare(b))

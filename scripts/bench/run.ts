@@ -5,6 +5,9 @@
 // it overruns its time limit.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { auditLogBench } from './audit-log.js';
+import { environmentSimilar } from './environment-similar.js';
+import { farmReadings } from './farm-readings.js';
 import { getPlant } from './get-plant.js';
 import { hashrate } from './hashrate.js';
 import { describeMachine, machineInfo } from './lib/machine.js';
@@ -13,11 +16,30 @@ import { RESULTS_FILE } from './lib/paths.js';
 import { codeRevision } from './lib/revision.js';
 import { createScope, type Scope } from './lib/scope.js';
 import type { Benchmark, BenchSettings } from './lib/types.js';
+import { listingSearchBench } from './listing-search.js';
+import { media } from './media.js';
 import { nearby } from './nearby.js';
+import { notifyBench } from './notify.js';
 import { register } from './register.js';
+import { registerOpen } from './register-open.js';
 import { search } from './search.js';
+import { transport } from './transport.js';
 
-const BENCHMARKS: Benchmark[] = [getPlant, register, hashrate, nearby, search];
+const BENCHMARKS: Benchmark[] = [
+  getPlant,
+  register,
+  registerOpen,
+  hashrate,
+  nearby,
+  search,
+  listingSearchBench,
+  media,
+  environmentSimilar,
+  farmReadings,
+  transport,
+  notifyBench,
+  auditLogBench,
+];
 
 const HEADER = `# Benchmarks
 

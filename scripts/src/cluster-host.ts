@@ -18,6 +18,8 @@ export interface ClusterOptions {
   output?: 'inherit' | 'ignore';
   /** Processes of the chain-miner to start (it scales on its own). */
   miners?: number;
+  /** How long to wait for every service to be ready (default 60 s; a loaded machine may need more). */
+  readyTimeoutMs?: number;
 }
 
 export interface ClusterProcess {
@@ -216,7 +218,7 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
     await Promise.all([...processes.values()].map((p) => p.kill('SIGTERM')));
   };
   try {
-    await waitReady(url, 60_000);
+    await waitReady(url, opts.readyTimeoutMs ?? 60_000);
   } catch (err) {
     await stop();
     throw err;

@@ -1,16 +1,23 @@
+import { resolve } from 'node:path';
 import { exitOnStartupError } from '@rootline/host';
 import { startCluster } from './cluster-host.js';
 import { localDataDir } from './data-dir.js';
-import { localJwtSecret } from './secret.js';
+import { localJwtSecret, localStorageSecret } from './secret.js';
 
 const env = process.env;
+const dataDir = localDataDir(env);
 try {
   const started = Date.now();
   const cluster = await startCluster({
     natsUrl: env.NATS_URL ?? 'nats://127.0.0.1:4222',
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/rootline',
     port: Number(env.PORT ?? 3000),
-    jwtSecret: localJwtSecret(localDataDir(env)),
+    jwtSecret: localJwtSecret(dataDir),
+    // Local storage shared by the gateway and media processes: one absolute folder and one signing key.
+    env: {
+      STORAGE_SIGNING_SECRET: localStorageSecret(dataDir, env),
+      STORAGE_DIR: env.STORAGE_DIR ?? resolve(dataDir, 'media'),
+    },
     miners: Number(env.CHAIN_MINERS ?? 1),
   });
   process.stdout.write(

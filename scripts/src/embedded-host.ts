@@ -11,7 +11,7 @@ import {
 } from '@rootline/host';
 import type { FastifyInstance } from 'fastify';
 import { localDataDir } from './data-dir.js';
-import { localJwtSecret } from './secret.js';
+import { localJwtSecret, localStorageSecret } from './secret.js';
 import { SERVICES } from './services.js';
 
 export interface EmbeddedOptions {
@@ -38,7 +38,13 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   const dataDir = localDataDir(baseEnv);
   // Embedded mode always uses PGlite: a DATABASE_URL meant for the cluster must not leak in.
   const { DATABASE_URL: _ignored, ...rest } = baseEnv;
-  const env: NodeJS.ProcessEnv = { ...rest, DATA_DIR: dataDir, JWT_SECRET: localJwtSecret(dataDir, baseEnv) };
+  const env: NodeJS.ProcessEnv = {
+    ...rest,
+    DATA_DIR: dataDir,
+    JWT_SECRET: localJwtSecret(dataDir, baseEnv),
+    // Uploads on local storage under DATA_DIR: the gateway serves the URLs media signs with this key.
+    STORAGE_SIGNING_SECRET: localStorageSecret(dataDir, baseEnv),
+  };
   const config = loadConfig(GatewayConfig, env);
   // One logger for the process; each service's lines name it once (`service`), the bus's say `component`.
   const host = createHostLogger(config.LOG_LEVEL, opts.logDestination);

@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DeliveredEvent } from '@rootline/bus';
@@ -87,8 +88,26 @@ describe('embedded mode: the plant slice over HTTP', () => {
     expect(events.find((e) => (e.payload as { plantId: string }).plantId === body.data.id)?.payload).toEqual({
       plantId: body.data.id,
       commonName: 'Basil',
+      ownerId: growerId,
     });
     await sub.stop();
+  });
+
+  it('audits the registration and signs tree heads with a key generated once into DATA_DIR', async () => {
+    const admin = await signInOverHttp(rootline.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const audited = async () =>
+      (await api(rootline.url, '/api/transparency/audit?kind=plant.registered', { token: admin })).body.data as {
+        actor: string;
+      }[];
+    await expect.poll(async () => (await audited()).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect((await audited())[0]?.actor).toBe(growerId);
+    const pem = await readFile(join(dataDir, 'transparency-signing-key.pem'), 'utf8');
+    const key = await api(rootline.url, '/api/transparency/audit/public-key');
+    expect(createPublicKey(createPrivateKey(pem)).export({ format: 'pem', type: 'spki' })).toBe(
+      key.body.data.publicKeyPem,
+    );
+    const verified = await api(rootline.url, '/api/transparency/audit/verify', { token: admin });
+    expect(verified.body.data).toMatchObject({ valid: true, firstInvalidIndex: null });
   });
 
   it('answers 404 NOT_FOUND in the envelope for an unknown plant', async () => {

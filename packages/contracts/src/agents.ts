@@ -8,6 +8,10 @@ import { PlantId, PROPAGATION_TYPES, StringEnum } from './plants.js';
 export const AGENT_STATES = ['stopped', 'running', 'paused'] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
 
+/** Every control action of a background agent; each agent accepts a subset (see `agentTransition` in the host). */
+export const AGENT_ACTIONS = ['start', 'stop', 'pause', 'resume', 'run'] as const;
+export type AgentAction = (typeof AGENT_ACTIONS)[number];
+
 /** Control actions of the lineage agent. */
 export const LINEAGE_AGENT_ACTIONS = ['start', 'stop', 'pause', 'resume'] as const;
 export type LineageAgentAction = (typeof LINEAGE_AGENT_ACTIONS)[number];

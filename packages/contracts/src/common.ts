@@ -1,4 +1,4 @@
-import { Kind, type SchemaOptions, type Static, Type, TypeRegistry } from '@sinclair/typebox';
+import { FormatRegistry, Kind, type SchemaOptions, type Static, Type, TypeRegistry } from '@sinclair/typebox';
 
 /**
  * Text that PostgreSQL, JSON and every client can hold: no U+0000 and no lone UTF-16 surrogate. Both are valid in
@@ -41,6 +41,20 @@ TypeRegistry.Set<TextSchema>('Text', (schema, value) => {
   }
   return unicodePattern(schema.pattern).test(value);
 });
+
+/**
+ * The string formats contracts use, for checks on the bus (TypeBox knows none by itself; without these, every
+ * event carrying a timestamp failed its consumer's schema check). Same rules as ajv-formats in the gateway:
+ * RFC 3339 date-time with a time zone, and the common shape of an email address.
+ */
+const DATE_TIME =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt ]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+const EMAIL =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+if (!FormatRegistry.Has('date-time')) {
+  FormatRegistry.Set('date-time', (v) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)));
+}
+if (!FormatRegistry.Has('email')) FormatRegistry.Set('email', (v) => EMAIL.test(v));
 
 /** Options of a free-text string: a maximum length is required, a minimum of 1 or more also refuses blank text. */
 export interface TextOptions extends SchemaOptions {

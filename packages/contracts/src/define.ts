@@ -73,12 +73,23 @@ export interface EventDef<P extends TSchema = TSchema> {
 
 export type PayloadOf<E extends EventDef> = Static<E['payload']>;
 
+// Every event declared so far, by subject: consumers of all events (the audit log) and the catalogue of public
+// kinds read it, so a kind declared in a new contracts file is picked up without a list to keep.
+const declared = new Map<string, EventDef>();
+
 /** Declares a domain event. */
 export function defineEvent<P extends TSchema>(def: { subject: string; payload: P; kind?: string }): EventDef<P> {
   if (!EVENT_SUBJECT.test(def.subject)) {
     throw new Error(`event "${def.subject}" is not evt.<service>.<entity>.<past-tense>`);
   }
-  return Object.freeze({ ...def });
+  const event = Object.freeze({ ...def });
+  declared.set(def.subject, event);
+  return event;
+}
+
+/** Every domain event declared in the contracts, in declaration order. */
+export function declaredEvents(): readonly EventDef[] {
+  return [...declared.values()];
 }
 
 const SIGNAL_SUBJECT = /^sig\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*$/;

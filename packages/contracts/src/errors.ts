@@ -11,13 +11,15 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   // Rootline additions: a service did not answer in time, a body over the size limit, an unexpected failure,
   // a method the path does not support, a request line and headers over the size limit, an Idempotency-Key
-  // sent again with another request body.
+  // sent again with another request body, a change the record's current state does not allow (a listing that is
+  // sold, an offer already accepted).
   'UNAVAILABLE',
   'PAYLOAD_TOO_LARGE',
   'INTERNAL',
   'METHOD_NOT_ALLOWED',
   'HEADERS_TOO_LARGE',
   'IDEMPOTENCY_KEY_REUSED',
+  'CONFLICT',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -368,7 +368,11 @@ export const plantNetworkGet = defineSubject({
 export const plantRegistered = defineEvent({
   subject: 'evt.plants.plant.registered',
   kind: 'plant.registered',
-  payload: Type.Object({ plantId: Type.String(), commonName: Type.String() }),
+  payload: Type.Object({
+    plantId: Type.String(),
+    commonName: Type.String(),
+    ownerId: Type.Optional(Type.String({ description: 'The owning account; absent for anonymous plants' })),
+  }),
 });
 
 /** A plant was propagated from a parent (it is also announced as plant.registered). */

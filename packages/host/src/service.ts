@@ -62,6 +62,8 @@ export function handle<D extends SubjectDef>(
 /** Metadata of a consumed event. */
 export interface EventMeta extends CallContext {
   eventId: string;
+  /** The event's subject (useful to a consumer of a wildcard such as `evt.>`). */
+  subject: string;
   occurredAt: string;
   deliveryCount: number;
   log: Logger;
@@ -71,6 +73,11 @@ export interface EventMeta extends CallContext {
    * service while it is open. For a service without a database, a stand-in that throws on use.
    */
   tx: Db;
+  /**
+   * Runs `fn` once the delivery's effect has committed (at once for a service without a database), e.g. to
+   * tell listeners by `bus.broadcast` that new rows can be read. Not run when the delivery fails or is skipped.
+   */
+  afterCommit(fn: () => void): void;
 }
 
 /** Delivery limits of one subscriber (the bus defaults otherwise). */
@@ -295,19 +302,34 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
             evtLog.error({ payload: evt.payload }, 'event payload does not match its schema; dropped');
             return;
           }
+          const committed: (() => void)[] = [];
           const meta = (tx: Db): EventMeta => ({
             ...call,
             eventId: evt.id,
+            subject: evt.subject,
             occurredAt: evt.occurredAt,
             deliveryCount: evt.deliveryCount,
             log: evtLog,
             tx,
+            afterCommit: (fn) => {
+              committed.push(fn);
+            },
           });
+          const runCommitted = () => {
+            for (const fn of committed) {
+              try {
+                fn();
+              } catch (err) {
+                evtLog.warn({ err }, 'after-commit callback failed');
+              }
+            }
+          };
           if (!inbox) {
             await s.fn(evt.payload, meta(noDatabase));
+            runCommitted();
             return;
           }
-          await inbox.processOnce(durable, evt.id, (tx) => s.fn(evt.payload, meta(tx)));
+          if (await inbox.processOnce(durable, evt.id, (tx) => s.fn(evt.payload, meta(tx)))) runCommitted();
         },
       }),
     );

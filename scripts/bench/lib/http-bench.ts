@@ -23,6 +23,7 @@ export async function startPlatformCluster(
   ctx: BenchContext,
   urls: { natsUrl: string; databaseUrl: string },
   env: NodeJS.ProcessEnv = {},
+  readyTimeoutMs?: number,
 ): Promise<{ cluster: ClusterHandle; stop: () => Promise<void> }> {
   const cluster = await startCluster({
     natsUrl: urls.natsUrl,
@@ -31,6 +32,8 @@ export async function startPlatformCluster(
     jwtSecret: TEST_JWT_SECRET,
     env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: NO_LIMIT, RATE_LIMIT_PER_HOUR_PER_USER: NO_LIMIT, ...env },
     output: ctx.settings.verbose ? 'inherit' : 'ignore',
+    // Ten processes starting under tsx on a shared two-core machine can take minutes.
+    readyTimeoutMs: readyTimeoutMs ?? 300_000,
   });
   return { cluster, stop: ctx.scope.defer(() => stopCluster(cluster)) };
 }

@@ -1,13 +1,79 @@
+import { fileURLToPath } from 'node:url';
 import type { ServiceModule } from '@rootline/host';
+import { outbox } from './db/schema.js';
+import {
+  cancelListing,
+  createListing,
+  getListing,
+  listListingsHandler,
+  setListingStatus,
+  updateListingHandler,
+} from './handlers/listings.js';
+import {
+  addWishlistItem,
+  getSellerProfile,
+  listWishlist,
+  recommendListings,
+  removeWishlistItem,
+  searchListingsHandler,
+} from './handlers/market.js';
+import {
+  acceptOffer,
+  counterOffer,
+  listOffersHandler,
+  makeOffer,
+  rejectOffer,
+  reviewOffer,
+  withdrawOffer,
+} from './handlers/offers.js';
+import { forecastHandler, generateSignal, recommendCropsHandler } from './handlers/planning.js';
+import { getPreferences, listPreferencesHandler, savePreferences } from './handlers/preferences.js';
+import { commitSupply, matchHandler } from './handlers/supply.js';
 
 /**
- * demand: demand planning: preferences, signals, forecasts, supply and matches.
- * No handlers yet: the service starts, joins the bus and answers its status subject.
+ * demand: demand planning (preferences, signals, recommendations, forecasts, supply and matches) and the plant
+ * marketplace where that demand is met (listings, offers, search, seller profiles, wishlists).
  */
 export const service: ServiceModule = {
   name: 'demand',
-  version: '0.1.0',
-  create() {
-    return { handlers: [], subscribers: [] };
+  version: '0.2.0',
+  db: { schema: 'demand', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox },
+  create(ctx) {
+    return {
+      handlers: [
+        // Demand planning.
+        savePreferences(ctx),
+        listPreferencesHandler(ctx),
+        getPreferences(ctx),
+        generateSignal(ctx),
+        recommendCropsHandler(ctx),
+        forecastHandler(ctx),
+        commitSupply(ctx),
+        matchHandler(ctx),
+        // Marketplace: listings.
+        createListing(ctx),
+        getListing(ctx),
+        updateListingHandler(ctx),
+        setListingStatus(ctx),
+        cancelListing(ctx),
+        listListingsHandler(ctx),
+        searchListingsHandler(ctx),
+        recommendListings(ctx),
+        // Offers.
+        makeOffer(ctx),
+        listOffersHandler(ctx),
+        counterOffer(ctx),
+        acceptOffer(ctx),
+        rejectOffer(ctx),
+        withdrawOffer(ctx),
+        reviewOffer(ctx),
+        // Sellers and wishlists.
+        getSellerProfile(ctx),
+        addWishlistItem(ctx),
+        listWishlist(ctx),
+        removeWishlistItem(ctx),
+      ],
+      subscribers: [],
+    };
   },
 };

@@ -1,13 +1,91 @@
-import type { ServiceModule } from '@rootline/host';
+import { fileURLToPath } from 'node:url';
+import { type ServiceModule, withBase } from '@rootline/host';
+import { Type } from '@sinclair/typebox';
+import { ensureJob } from './db/jobs.repo.js';
+import { ensureShippedRecipes } from './db/recipes.repo.js';
+import { outbox } from './db/schema.js';
+import { SHIPPED_RECIPES } from './domain/recipes.js';
+import { getAnalytics } from './handlers/analytics.js';
+import { failBatchHandler, getBatch, startBatch } from './handlers/batch.js';
+import { addZone, getFarm, getZones, registerFarm } from './handlers/farm.js';
+import { harvestBatch } from './handlers/harvest.js';
+import { recordReadings } from './handlers/readings.js';
+import { createRecipe, getRecipes } from './handlers/recipe.js';
+import { createHarvestReadyRunner, HARVEST_READY_JOB } from './harvest-ready.js';
+import { createHarvestRecorder } from './recorder.js';
 
-/**
- * farm: vertical farms, zones, crop batches and recipes.
- * No handlers yet: the service starts, joins the bus and answers its status subject.
- */
-export const service: ServiceModule = {
+const FarmConfig = withBase({
+  LEDGER_RECOVER_AFTER_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 30,
+    description:
+      'Age at which an unfinished harvest write is finished by the recovery sweep (above the request timeout)',
+  }),
+  HARVEST_READY_INTERVAL_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 300,
+    description: 'Time between two runs of the harvest-ready job (one replica runs each)',
+  }),
+  HARVEST_READY_POLL_MS: Type.Integer({
+    minimum: 50,
+    maximum: 600_000,
+    default: 5000,
+    description: 'How often each replica checks whether a harvest-ready run is due',
+  }),
+});
+
+/** farm: vertical farms, zones, growing recipes, crop batches, environment readings, harvests and analytics. */
+export const service: ServiceModule<typeof FarmConfig> = {
   name: 'farm',
-  version: '0.1.0',
-  create() {
-    return { handlers: [], subscribers: [] };
+  version: '0.2.0',
+  config: FarmConfig,
+  db: { schema: 'farm', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox },
+  async create(ctx) {
+    await ensureShippedRecipes(ctx.db, SHIPPED_RECIPES, ctx.clock.now());
+    await ensureJob(ctx.db, HARVEST_READY_JOB, ctx.clock.now());
+    const harvestReady = createHarvestReadyRunner({
+      db: ctx.db,
+      outbox: ctx.outbox,
+      log: ctx.log,
+      clock: ctx.clock,
+      intervalMs: ctx.config.HARVEST_READY_INTERVAL_SECONDS * 1000,
+      pollMs: ctx.config.HARVEST_READY_POLL_MS,
+    });
+    const recorder = createHarvestRecorder({
+      db: ctx.db,
+      bus: ctx.bus,
+      outbox: ctx.outbox,
+      log: ctx.log,
+      clock: ctx.clock,
+      recoverAfterMs: ctx.config.LEDGER_RECOVER_AFTER_SECONDS * 1000,
+    });
+    return {
+      handlers: [
+        registerFarm(ctx),
+        getFarm(ctx),
+        addZone(ctx),
+        getZones(ctx),
+        getRecipes(ctx),
+        createRecipe(ctx),
+        startBatch(ctx),
+        getBatch(ctx),
+        failBatchHandler(ctx),
+        recordReadings(ctx),
+        harvestBatch(ctx, recorder),
+        getAnalytics(ctx),
+      ],
+      subscribers: [],
+      start: async () => {
+        recorder.start();
+        harvestReady.start();
+      },
+      stop: async () => {
+        await harvestReady.stop();
+        await recorder.stop();
+      },
+      status: async () => ({ ledgerIntents: await recorder.intentCounts() }),
+    };
   },
 };

@@ -1,6 +1,7 @@
 import type { Bus } from '@rootline/bus';
 import type { Database } from '@rootline/db';
 import { type Clock, type Logger, systemClock } from '@rootline/host';
+import { storageFromConfig } from '@rootline/storage';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { Redis } from 'ioredis';
 import { allowedMethodsOf } from './allowed-methods.js';
@@ -25,10 +26,19 @@ import { adminRoutes } from './routes/admin.js';
 import { agentRoutes } from './routes/agents.js';
 import { authRoutes } from './routes/auth.js';
 import { chainRoutes } from './routes/chain.js';
+import { demandRoutes } from './routes/demand.js';
 import { DOCS_PREFIX, docsRoutes } from './routes/docs.js';
+import { environmentRoutes } from './routes/environment.js';
+import { farmRoutes } from './routes/farm.js';
 import { healthRoutes } from './routes/health.js';
+import { marketplaceRoutes } from './routes/marketplace.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { notificationRoutes } from './routes/notifications.js';
 import { plantRoutes } from './routes/plants.js';
+import { transparencyRoutes, webhookRoutes } from './routes/transparency.js';
+import { transportPublicRoutes, transportRoutes } from './routes/transport.js';
+import { transportTrackerRoutes } from './routes/transport-tracker.js';
+import { uploadRoutes } from './routes/upload.js';
 import { requestValidatorCompiler } from './validation.js';
 
 /** What the gateway is built from: one typed object, the same in tests and in production. */
@@ -171,6 +181,29 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   await app.register(plantRoutes, { prefix: '/api/plants', ...routeDeps });
   await app.register(chainRoutes, { prefix: '/api/chain', ...routeDeps });
   await app.register(agentRoutes, { prefix: '/api/agents', ...routeDeps });
+  await app.register(demandRoutes, { prefix: '/api/demand', ...routeDeps });
+  await app.register(marketplaceRoutes, { prefix: '/api/marketplace', ...routeDeps });
+  // Uploads stream into the storage media reads from (the same settings in both); the bus carries references.
+  const storage = storageFromConfig(config, () => clock.now().getTime());
+  app.addHook('onClose', () => storage.close());
+  await app.register(uploadRoutes, { prefix: '/api/upload', ...routeDeps, storage, clock });
+  await app.register(environmentRoutes, { prefix: '/api/environment', ...routeDeps });
+  await app.register(farmRoutes, { prefix: '/api/vertical-farm', ...routeDeps });
+  await app.register(transportRoutes, { prefix: '/api/transport', ...routeDeps });
+  await app.register(transportPublicRoutes, { prefix: '/api/transport', ...routeDeps });
+  await app.register(transportTrackerRoutes, { prefix: '/api/agents', ...routeDeps });
+  await app.register(notificationRoutes, { prefix: '/api/notifications', ...routeDeps });
+  await app.register(webhookRoutes, { prefix: '/api/webhooks', ...routeDeps });
+  await app.register(transparencyRoutes, {
+    prefix: '/api/transparency',
+    ...routeDeps,
+    log,
+    sse: {
+      heartbeatMs: config.SSE_HEARTBEAT_SECONDS * 1000,
+      pollMs: config.SSE_POLL_MS,
+      maxQueued: config.SSE_CLIENT_QUEUE,
+    },
+  });
 
   return app;
 }

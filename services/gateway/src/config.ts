@@ -1,10 +1,13 @@
 import { withBase } from '@rootline/host';
+import { StorageConfigProperties } from '@rootline/storage';
 import { type Static, Type } from '@sinclair/typebox';
 
 const Url = (description: string) => Type.Optional(Type.String({ pattern: '^https?://', description }));
 
 /** Settings of the HTTP gateway: the shared base settings plus its own. */
 export const GatewayConfig = withBase({
+  // Where uploads are streamed: the same settings as the media service's.
+  ...StorageConfigProperties,
   PORT: Type.Integer({ default: 3000, minimum: 0, maximum: 65_535 }),
   HOST: Type.String({ default: '0.0.0.0', minLength: 1 }),
   /** HS256 key of session tokens; 32 characters at least so it cannot be guessed by brute force. */
@@ -19,6 +22,24 @@ export const GatewayConfig = withBase({
     default: 60,
     minimum: 1,
     description: 'How long a request holds its Idempotency-Key before a retry may take over (its gateway died)',
+  }),
+  SSE_HEARTBEAT_SECONDS: Type.Integer({
+    default: 15,
+    minimum: 1,
+    maximum: 300,
+    description: 'Seconds between heartbeat comments on an idle event stream',
+  }),
+  SSE_POLL_MS: Type.Integer({
+    default: 2000,
+    minimum: 50,
+    maximum: 60_000,
+    description: 'How often the event stream reads the history besides the signals of new events',
+  }),
+  SSE_CLIENT_QUEUE: Type.Integer({
+    default: 1000,
+    minimum: 1,
+    maximum: 100_000,
+    description: 'Events kept for a client whose socket is full before it is disconnected (it resumes later)',
   }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 100, minimum: 1 }),
   /** Requests per hour per signed-in user (the spec's 1000). */

@@ -78,6 +78,7 @@ describe('plants over HTTP on NATS and PostgreSQL', () => {
       expect(events.find((e) => (e.payload as { plantId: string }).plantId === id)?.payload).toEqual({
         plantId: id,
         commonName: 'Mint',
+        ownerId: 'usr_test',
       });
     });
 

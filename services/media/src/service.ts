@@ -1,13 +1,89 @@
-import type { ServiceModule } from '@rootline/host';
+import { fileURLToPath } from 'node:url';
+import { MEDIA_LIMITS } from '@rootline/contracts';
+import { type ServiceModule, withBase } from '@rootline/host';
+import { StorageConfigProperties, storageFromConfig } from '@rootline/storage';
+import { type Static, Type } from '@sinclair/typebox';
+import { outbox } from './db/schema.js';
+import { deleteFile, getFile } from './handlers/files.js';
+import { completeUpload, presignUpload, processUpload } from './handlers/upload.js';
+import { createJobRunner } from './jobs.js';
+import { expireUploads, purgeDeleted } from './purge.js';
 
-/**
- * media: uploads, thumbnails and file storage.
- * No handlers yet: the service starts, joins the bus and answers its status subject.
- */
-export const service: ServiceModule = {
+export const MediaConfig = withBase({
+  ...StorageConfigProperties,
+  MEDIA_MAX_PIXELS: Type.Integer({
+    minimum: 1,
+    maximum: 268_402_689,
+    default: MEDIA_LIMITS.maxPixels,
+    description: 'Most pixels (width × height) an image may have; more is refused as a decompression bomb',
+  }),
+  MEDIA_PRESIGN_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 604_800,
+    default: MEDIA_LIMITS.presignSeconds,
+    description: 'Lifetime of a presigned upload URL; an upload not completed by then is removed',
+  }),
+  MEDIA_PURGE_AFTER_SECONDS: Type.Integer({
+    minimum: 0,
+    maximum: 31_536_000,
+    default: 604_800,
+    description: 'How long a deleted file stays recoverable in storage before the purge removes it',
+  }),
+  MEDIA_JOB_INTERVAL_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 3600,
+    description: 'Time between two runs of the purge and of the expiry of presigned uploads',
+  }),
+  MEDIA_JOB_POLL_MS: Type.Integer({
+    minimum: 50,
+    maximum: 60_000,
+    default: 5000,
+    description: 'How often each replica checks whether a job is due',
+  }),
+});
+export type MediaConfig = Static<typeof MediaConfig>;
+
+/** media: uploads (images processed to WebP and thumbnails, documents), presigned uploads, storage, purge. */
+export const service: ServiceModule<typeof MediaConfig> = {
   name: 'media',
-  version: '0.1.0',
-  create() {
-    return { handlers: [], subscribers: [] };
+  version: '0.2.0',
+  config: MediaConfig,
+  db: { schema: 'media', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox },
+  async create(ctx) {
+    const storage = storageFromConfig(ctx.config, () => ctx.clock.now().getTime());
+    const job = (name: string, run: (now: Date) => Promise<number>) =>
+      createJobRunner({
+        db: ctx.db,
+        log: ctx.log,
+        clock: ctx.clock,
+        job: name,
+        intervalMs: ctx.config.MEDIA_JOB_INTERVAL_SECONDS * 1000,
+        pollMs: ctx.config.MEDIA_JOB_POLL_MS,
+        run,
+      });
+    const purge = job('purge', (now) =>
+      purgeDeleted(ctx.db, storage, now, ctx.config.MEDIA_PURGE_AFTER_SECONDS * 1000),
+    );
+    const expiry = job('expire-uploads', (now) => expireUploads(ctx.db, storage, now));
+    return {
+      handlers: [
+        processUpload(ctx, storage),
+        presignUpload(ctx, storage),
+        completeUpload(ctx, storage),
+        getFile(ctx, storage),
+        deleteFile(ctx),
+      ],
+      subscribers: [],
+      start: async () => {
+        await purge.start();
+        await expiry.start();
+      },
+      stop: async () => {
+        await purge.stop();
+        await expiry.stop();
+        await storage.close();
+      },
+    };
   },
 };

@@ -1,13 +1,106 @@
-import type { ServiceModule } from '@rootline/host';
+import { createHmac, randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ServiceContext, ServiceModule } from '@rootline/host';
+import { NotifyConfig } from './config.js';
+import { inbox, outbox } from './db/schema.js';
+import { createDigestJob } from './digest.js';
+import { createEmailSend } from './email/send.js';
+import { fileTransport, type MailTransport, smtpTransport } from './email/transport.js';
+import {
+  countUnread,
+  listNotifications,
+  markEveryRead,
+  markOneRead,
+  removeNotification,
+} from './handlers/notifications.js';
+import { getPreferences, unsubscribe, updatePreferences } from './handlers/preferences.js';
+import { subscribePush, unsubscribePush, vapidPublicKey } from './handlers/push.js';
+import { createPushSender } from './push/send.js';
+import { vapidKeys } from './push/vapid.js';
+import { createDeliverySender } from './sender.js';
+import { onDemandMatched } from './subscribers/demand-matched.js';
+import { onEmailVerificationRequested, onPasswordResetRequested } from './subscribers/email-link-requested.js';
+import { onOfferAccepted, onOfferMade } from './subscribers/offers.js';
+import { onPasswordChanged } from './subscribers/password-changed.js';
+import { onPlantRegistered } from './subscribers/plant-registered.js';
+import { onUserRegistered } from './subscribers/user-registered.js';
 
 /**
- * notify: email, push and in-app notifications.
- * No handlers yet: the service starts, joins the bus and answers its status subject.
+ * The key of unsubscribe links: UNSUBSCRIBE_SECRET, else derived from JWT_SECRET (so embedded mode needs no
+ * setting), else random for this process (links stop working at restart: the start-up log warns).
  */
-export const service: ServiceModule = {
+function unsubscribeKey(ctx: ServiceContext<NotifyConfig>): Buffer {
+  const { UNSUBSCRIBE_SECRET, JWT_SECRET } = ctx.config;
+  if (UNSUBSCRIBE_SECRET) return Buffer.from(UNSUBSCRIBE_SECRET);
+  if (JWT_SECRET) return createHmac('sha256', JWT_SECRET).update('notify unsubscribe links').digest();
+  ctx.log.warn('neither UNSUBSCRIBE_SECRET nor JWT_SECRET is set: unsubscribe links stop working at restart');
+  return randomBytes(32);
+}
+
+function mailTransport(ctx: ServiceContext<NotifyConfig>): MailTransport {
+  const { SMTP_URL, MAIL_FROM, DATA_DIR } = ctx.config;
+  return SMTP_URL ? smtpTransport(SMTP_URL, MAIL_FROM) : fileTransport(join(DATA_DIR, 'mail'), MAIL_FROM);
+}
+
+/**
+ * notify: turns domain events into notifications (in-app, email, Web Push) according to each user's
+ * preferences, and sends emails and pushes from background work with retries.
+ */
+export const service: ServiceModule<typeof NotifyConfig> = {
   name: 'notify',
-  version: '0.1.0',
-  create() {
-    return { handlers: [], subscribers: [] };
+  version: '0.2.0',
+  config: NotifyConfig,
+  db: {
+    schema: 'notify',
+    migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)),
+    outbox,
+    inbox,
+  },
+  async create(ctx) {
+    const key = unsubscribeKey(ctx);
+    const transport = mailTransport(ctx);
+    const vapid = await vapidKeys(ctx.config);
+    const sender = createDeliverySender(ctx, {
+      email: createEmailSend(ctx, transport, key),
+      push: createPushSender(ctx, vapid),
+    });
+    const digest = createDigestJob(ctx, ctx.config.DIGEST_POLL_MS);
+    return {
+      handlers: [
+        listNotifications(ctx),
+        countUnread(ctx),
+        markOneRead(ctx),
+        markEveryRead(ctx),
+        removeNotification(ctx),
+        getPreferences(ctx),
+        updatePreferences(ctx),
+        unsubscribe(ctx, key),
+        subscribePush(ctx),
+        unsubscribePush(ctx),
+        vapidPublicKey(vapid.publicKey),
+      ],
+      subscribers: [
+        onUserRegistered(ctx),
+        onEmailVerificationRequested(ctx),
+        onPasswordResetRequested(ctx),
+        onPasswordChanged(ctx),
+        onPlantRegistered(ctx),
+        onDemandMatched(ctx),
+        onOfferMade(ctx),
+        onOfferAccepted(ctx),
+      ],
+      async start() {
+        sender.start();
+        digest.start();
+        ctx.log.info({ mail: transport.description }, `emails are sent to ${transport.description}`);
+        ctx.log.info({ vapid: vapid.source }, `Web Push VAPID keys from ${vapid.source}`);
+      },
+      async stop() {
+        await digest.stop();
+        await sender.stop();
+        transport.close();
+      },
+    };
   },
 };

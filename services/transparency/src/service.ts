@@ -1,13 +1,97 @@
-import type { ServiceModule } from '@rootline/host';
+import { fileURLToPath } from 'node:url';
+import { type ServiceModule, withBase } from '@rootline/host';
+import { Type } from '@sinclair/typebox';
+import { ensureHead } from './db/audit.repo.js';
+import { inbox, outbox } from './db/schema.js';
+import { appendAudit, getAudit, listAudit, verifyAudit } from './handlers/audit.js';
+import { listEventHistory } from './handlers/events.js';
+import { getConsistencyProof, getInclusionProof, getPublicKey, getTreeHead } from './handlers/proofs.js';
+import { createWebhook, listOwnWebhooks, listWebhookDeliveries, removeWebhook } from './handlers/webhooks.js';
+import { loadSigningKey } from './signing-key.js';
+import { onDomainEvent } from './subscribers/domain-event.js';
+import { createWebhookWorker } from './webhook-worker.js';
 
-/**
- * transparency: audit log, event history, webhooks, certificates, exports and reports.
- * No handlers yet: the service starts, joins the bus and answers its status subject.
- */
-export const service: ServiceModule = {
+const TransparencyConfig = withBase({
+  AUDIT_SIGNING_KEY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'Ed25519 private key (PKCS#8 PEM) that signs tree heads; without it one is generated once into DATA_DIR ' +
+        '(set it when replicas do not share DATA_DIR)',
+    }),
+  ),
+  WEBHOOK_ALLOW_PRIVATE: Type.Boolean({
+    default: false,
+    description: 'Let webhooks reach private, loopback and link-local addresses (closed networks and tests only)',
+  }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    maximum: 60_000,
+    description: 'Wait for a receiver',
+  }),
+  WEBHOOK_POLL_MS: Type.Integer({
+    default: 1000,
+    minimum: 20,
+    maximum: 60_000,
+    description: 'Look for due deliveries',
+  }),
+  WEBHOOK_RETRY_SCALE: Type.Number({
+    default: 1,
+    exclusiveMinimum: 0,
+    maximum: 1,
+    description: 'Multiplies the retry schedule (tests shrink it)',
+  }),
+  WEBHOOK_CONCURRENCY: Type.Integer({ default: 16, minimum: 1, maximum: 256, description: 'Deliveries sent at once' }),
+});
+
+/** transparency: the verifiable audit log, the public event stream and history, and webhooks. */
+export const service: ServiceModule<typeof TransparencyConfig> = {
   name: 'transparency',
-  version: '0.1.0',
-  create() {
-    return { handlers: [], subscribers: [] };
+  version: '0.2.0',
+  config: TransparencyConfig,
+  db: {
+    schema: 'transparency',
+    migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)),
+    outbox,
+    inbox,
+  },
+  async create(ctx) {
+    const key = loadSigningKey(ctx.config);
+    if (key.generatedIn && ctx.config.DATABASE_URL) {
+      // Replicas on other machines would each make their own key and sign heads that others cannot match.
+      ctx.log.warn({ file: key.generatedIn }, 'AUDIT_SIGNING_KEY is not set: tree heads are signed with a local key');
+    }
+    await ensureHead(ctx.db, ctx.clock.now());
+    const worker = createWebhookWorker({
+      db: ctx.db,
+      log: ctx.log,
+      clock: ctx.clock,
+      allowPrivate: ctx.config.WEBHOOK_ALLOW_PRIVATE,
+      timeoutMs: ctx.config.WEBHOOK_TIMEOUT_MS,
+      pollMs: ctx.config.WEBHOOK_POLL_MS,
+      retryScale: ctx.config.WEBHOOK_RETRY_SCALE,
+      concurrency: ctx.config.WEBHOOK_CONCURRENCY,
+    });
+    return {
+      handlers: [
+        listAudit(ctx),
+        getAudit(ctx),
+        appendAudit(ctx),
+        verifyAudit(ctx),
+        getTreeHead(ctx, key),
+        getPublicKey(key),
+        getInclusionProof(ctx),
+        getConsistencyProof(ctx),
+        listEventHistory(ctx),
+        createWebhook(ctx, ctx.config.WEBHOOK_ALLOW_PRIVATE),
+        listOwnWebhooks(ctx),
+        listWebhookDeliveries(ctx),
+        removeWebhook(ctx),
+      ],
+      subscribers: [onDomainEvent(ctx, worker)],
+      start: async () => worker.start(),
+      stop: () => worker.stop(),
+    };
   },
 };

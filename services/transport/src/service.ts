@@ -1,13 +1,100 @@
-import type { ServiceModule } from '@rootline/host';
+import { fileURLToPath } from 'node:url';
+import { type ServiceModule, withBase } from '@rootline/host';
+import { Type } from '@sinclair/typebox';
+import { outbox } from './db/schema.js';
+import { ensureTracker } from './db/tracker.repo.js';
+import { recordEventHandlers } from './handlers/events.js';
+import { getFootprint, getJourney } from './handlers/journey.js';
+import { getQr, renderTracePage } from './handlers/public.js';
+import {
+  controlTracker,
+  getTracker,
+  getTrackerAnalytics,
+  getTrackerSavings,
+  listTrackerPatterns,
+} from './handlers/tracker.js';
+import { verifyBlock } from './handlers/verify.js';
+import { createRecorder } from './recorder.js';
+import { createTrackerRunner } from './tracker.js';
+
+const TransportConfig = withBase({
+  LEDGER_RECOVER_AFTER_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 30,
+    description:
+      'Age at which an unfinished ledger write is finished by the recovery sweep (above the request timeout)',
+  }),
+  TRANSPORT_TRACKER_INTERVAL_SECONDS: Type.Number({
+    minimum: 1,
+    maximum: 86_400,
+    default: 3600,
+    description: 'Time between two cycles of the transport tracker while it runs',
+  }),
+  TRANSPORT_TRACKER_POLL_MS: Type.Integer({
+    minimum: 50,
+    maximum: 60_000,
+    default: 5000,
+    description: 'How often each replica checks whether a tracker cycle is due',
+  }),
+  PUBLIC_URL: Type.String({
+    pattern: '^https?://[^\\s]+$',
+    default: 'http://localhost:3000',
+    description: 'Public address of the API: QR codes point at <PUBLIC_URL>/api/transport/trace/<id>',
+  }),
+});
 
 /**
- * transport: transport events along a plant's journey and carbon footprints.
- * No handlers yet: the service starts, joins the bus and answers its status subject.
+ * transport: journey events on the ledger, journeys, footprints, block verification, QR codes with a public
+ * verification page, and the transport-tracker agent.
  */
-export const service: ServiceModule = {
+export const service: ServiceModule<typeof TransportConfig> = {
   name: 'transport',
-  version: '0.1.0',
-  create() {
-    return { handlers: [], subscribers: [] };
+  version: '0.2.0',
+  config: TransportConfig,
+  db: { schema: 'transport', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox },
+  async create(ctx) {
+    const intervalMs = ctx.config.TRANSPORT_TRACKER_INTERVAL_SECONDS * 1000;
+    await ensureTracker(ctx.db, ctx.clock.now());
+    const tracker = createTrackerRunner({
+      db: ctx.db,
+      log: ctx.log,
+      clock: ctx.clock,
+      intervalMs,
+      pollMs: ctx.config.TRANSPORT_TRACKER_POLL_MS,
+    });
+    const recorder = createRecorder({
+      db: ctx.db,
+      bus: ctx.bus,
+      outbox: ctx.outbox,
+      log: ctx.log,
+      clock: ctx.clock,
+      recoverAfterMs: ctx.config.LEDGER_RECOVER_AFTER_SECONDS * 1000,
+    });
+    return {
+      handlers: [
+        ...recordEventHandlers(ctx, recorder),
+        getJourney(ctx),
+        getFootprint(ctx),
+        verifyBlock(ctx),
+        getQr(ctx, ctx.config.PUBLIC_URL),
+        renderTracePage(ctx),
+        getTracker(ctx, intervalMs),
+        controlTracker(ctx, tracker, intervalMs),
+        getTrackerAnalytics(ctx),
+        listTrackerPatterns(ctx),
+        getTrackerSavings(ctx),
+      ],
+      subscribers: [],
+      start: async () => {
+        recorder.start();
+        tracker.start();
+      },
+      stop: async () => {
+        await recorder.stop();
+        await tracker.stop();
+      },
+      status: async () => ({ ledgerIntents: await recorder.intentCounts() }),
+    };
   },
 };

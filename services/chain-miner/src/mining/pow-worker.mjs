@@ -3,10 +3,23 @@
 // the pool has moved on (block found elsewhere, new header, shutdown) it stops within one slice.
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { searchRange } from '../domain/pow-search.mjs';
+import { createKernelSearch } from '../domain/pow-kernel.mjs';
+import { searchRange as plainSearchRange } from '../domain/pow-search.mjs';
 
-/** Nonces per slice: about a millisecond of hashing, so an abort takes effect at once. */
-const SLICE = 4096;
+/** Nonces per slice: about a millisecond of hashing with the kernel, so an abort takes effect at once. */
+const SLICE = 8192;
+
+/**
+ * This thread's own kernel instance (WebAssembly memory is per instance, not shared); the plain loop, with the
+ * same results, where the CPU cannot run WebAssembly SIMD.
+ */
+const searchRange = (() => {
+  try {
+    return createKernelSearch();
+  } catch {
+    return plainSearchRange;
+  }
+})();
 
 const { control, counters, slot, nice } = workerData;
 

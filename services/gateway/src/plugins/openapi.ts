@@ -31,6 +31,8 @@ const MEANING: Readonly<Record<ErrorCode, string>> = {
   INTERNAL: 'unexpected failure; the message is generic and the detail is only logged',
   UNAVAILABLE: 'a back-end service did not answer in time (with `Retry-After`)',
   IDEMPOTENCY_KEY_REUSED: 'the `Idempotency-Key` was already used with a different request body',
+  CONFLICT:
+    'the current state of the record does not allow the change (e.g. a sold listing, an answered offer, an agent move its state machine refuses)',
 };
 
 const ERROR_PREFIX = 'Error: ';
@@ -88,6 +90,11 @@ const EXAMPLE: Readonly<Record<ErrorCode, ErrorBody>> = {
     message: 'TRACE is not supported on /api/plants/network; it supports GET, HEAD',
   },
   DUPLICATE: { code: 'DUPLICATE', message: 'An account with this email address already exists' },
+  CONFLICT: {
+    code: 'CONFLICT',
+    message: 'Cannot pause the transport tracker while it is stopped; allowed: start, run',
+    details: { state: 'stopped', action: 'pause', allowedActions: ['start', 'run'] },
+  },
   IDEMPOTENCY_KEY_REUSED: {
     code: 'IDEMPOTENCY_KEY_REUSED',
     message: 'This Idempotency-Key was already used with a different request body',

@@ -1,27 +1,16 @@
-import type { AgentState, LineageAgentAction } from '@rootline/contracts';
+import { type AgentState, LINEAGE_AGENT_ACTIONS, type LineageAgentAction } from '@rootline/contracts';
+import { agentTransition, allowedAgentActions, isAgentCycleDue } from '@rootline/host';
 
 /**
- * The lineage agent's state machine. It starts `stopped`.
- *
- * | state   | start   | pause  | resume  | stop    |
- * | ------- | ------- | ------ | ------- | ------- |
- * | stopped | running | –      | –       | –       |
- * | running | –       | paused | –       | stopped |
- * | paused  | –       | –      | running | stopped |
- *
- * While running it scans the registry every interval (start scans at once and counts runs from zero); paused keeps
- * its schedule and counters but skips scans (resume scans at once if one fell due meanwhile); stopped scans nothing.
- * The last scan's findings stay readable in every state.
+ * The lineage agent on the agents' shared state machine (`agentTransition` in the host, documented there); it
+ * accepts start, stop, pause and resume (no `run`). It starts `stopped`. While running it scans the registry every
+ * interval (start scans at once and counts runs from zero); paused keeps its schedule and counters but skips scans
+ * (resume scans at once if one fell due meanwhile); stopped scans nothing. The last scan's findings stay readable.
  */
-const TRANSITIONS: Record<AgentState, Partial<Record<LineageAgentAction, AgentState>>> = {
-  stopped: { start: 'running' },
-  running: { pause: 'paused', stop: 'stopped' },
-  paused: { resume: 'running', stop: 'stopped' },
-};
 
 /** Actions accepted in a state. */
 export function allowedActions(state: AgentState): LineageAgentAction[] {
-  return Object.keys(TRANSITIONS[state]) as LineageAgentAction[];
+  return allowedAgentActions(state, LINEAGE_AGENT_ACTIONS);
 }
 
 /** The state an action leads to, or why it is refused. */
@@ -29,16 +18,9 @@ export function transition(
   state: AgentState,
   action: LineageAgentAction,
 ): { ok: true; state: AgentState } | { ok: false; message: string } {
-  const next = TRANSITIONS[state][action];
-  if (next) return { ok: true, state: next };
-  const allowed = allowedActions(state);
-  return {
-    ok: false,
-    message: `Cannot ${action} the lineage agent while it is ${state}; allowed: ${allowed.join(', ')}`,
-  };
+  const move = agentTransition('lineage agent', state, action, LINEAGE_AGENT_ACTIONS);
+  return move.ok ? { ok: true, state: move.state } : move;
 }
 
 /** True when the agent should scan now: it is running and its next scan is due. */
-export function isScanDue(state: AgentState, nextRunAt: Date, now: Date): boolean {
-  return state === 'running' && nextRunAt.getTime() <= now.getTime();
-}
+export const isScanDue = isAgentCycleDue;

@@ -97,7 +97,13 @@ async function recordPlant(
     country: p.location?.country,
     ownerName: p.owner.name,
   });
-  const events = [pendingEvent(plantRegistered, { plantId: id, commonName: p.commonName }, caller)];
+  const events = [
+    pendingEvent(
+      plantRegistered,
+      { plantId: id, commonName: p.commonName, ...(anonymousOwner ? {} : { ownerId: p.owner.id }) },
+      caller,
+    ),
+  ];
   if (p.parent) {
     events.push(
       pendingEvent(

@@ -1,0 +1,350 @@
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { Location, PrefixedId, Text, Timestamp } from './common.js';
+import { Defaulted, defineEvent, defineSubject } from './define.js';
+import { PageQuery, Pagination } from './envelope.js';
+import { StringEnum } from './plants.js';
+
+/** Crops of the demand model; their agronomic figures are in the demand service's crop table (docs/demand.md). */
+export const CROPS = [
+  'tomato',
+  'lettuce',
+  'spinach',
+  'kale',
+  'carrot',
+  'beetroot',
+  'radish',
+  'potato',
+  'onion',
+  'garlic',
+  'cucumber',
+  'zucchini',
+  'pepper',
+  'green-bean',
+  'pea',
+  'strawberry',
+  'basil',
+  'microgreens',
+] as const;
+export type Crop = (typeof CROPS)[number];
+export const CropSchema = StringEnum(CROPS, { description: 'A crop of the demand model' });
+
+export const UNITS = ['kg', 'piece', 'bunch'] as const;
+export type Unit = (typeof UNITS)[number];
+const UnitSchema = StringEnum(UNITS, {
+  description: 'kg, piece or bunch; converted to kg with the crop table’s typical weight of a piece or bunch',
+});
+export const SEASONS = ['spring', 'summer', 'autumn', 'winter'] as const;
+export type Season = (typeof SEASONS)[number];
+export const GROWING_METHODS = ['open-field', 'greenhouse', 'vertical'] as const;
+export type GrowingMethod = (typeof GROWING_METHODS)[number];
+
+export const PreferenceId = PrefixedId('prf', 'Preference identifier');
+export const SupplyId = PrefixedId('sup', 'Supply commitment identifier');
+export const SignalId = PrefixedId('sig', 'Demand signal identifier');
+export const MatchId = PrefixedId('mch', 'Match identifier');
+
+/** A calendar date, `YYYY-MM-DD` (checked to be a real date by the service). */
+const DATE_ONLY_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
+export const DateOnly = Type.String({ pattern: DATE_ONLY_PATTERN, description: 'YYYY-MM-DD' });
+const MinorUnits = Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'Minor units (cents) per unit' });
+const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code', examples: ['EUR'] });
+const RadiusKm = (def: number, description: string) =>
+  Type.Number({ exclusiveMinimum: 0, maximum: 500, default: def, description });
+const Quantity = Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Amount in `unit`' });
+
+export const PreferenceItem = Type.Object(
+  {
+    crop: CropSchema,
+    quantityPerWeek: Quantity,
+    unit: UnitSchema,
+    maxPrice: Type.Optional(MinorUnits),
+    currency: Defaulted(Type.String({ pattern: '^[A-Z]{3}$', default: 'EUR', description: 'ISO 4217 code' })),
+    organicOnly: Defaulted(Type.Boolean({ default: false })),
+    localOnly: Defaulted(Type.Boolean({ default: false, description: 'Only from growers within the radius' })),
+    seasons: Defaulted(
+      Type.Array(StringEnum(SEASONS), {
+        minItems: 1,
+        maxItems: 4,
+        uniqueItems: true,
+        default: [...SEASONS],
+        description: 'Meteorological seasons (northern hemisphere months, mirrored south of the equator)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PreferenceInput = Type.Object(
+  {
+    location: Location,
+    radiusKm: Defaulted(RadiusKm(25, 'How far the household would fetch food (default 25 km)')),
+    householdSize: Type.Integer({ minimum: 1, maximum: 50 }),
+    items: Type.Array(PreferenceItem, { minItems: 1, maxItems: 50 }),
+  },
+  { additionalProperties: false },
+);
+export type PreferenceInput = Static<typeof PreferenceInput>;
+
+export const Preference = Type.Object({
+  id: PreferenceId,
+  consumerId: Type.String(),
+  location: Location,
+  radiusKm: Type.Number(),
+  householdSize: Type.Integer(),
+  items: Type.Array(Type.Unsafe<Static<typeof PreferenceItem>>(PreferenceItem)),
+  updatedAt: Timestamp,
+});
+export type Preference = Static<typeof Preference>;
+
+const Region = Type.Union(
+  [
+    Type.Object(
+      {
+        latitude: Type.Number({ minimum: -90, maximum: 90 }),
+        longitude: Type.Number({ minimum: -180, maximum: 180 }),
+        radiusKm: RadiusKm(50, 'Kilometres around the point'),
+      },
+      { additionalProperties: false, title: 'Point and radius' },
+    ),
+    Type.Object(
+      {
+        country: Text({ minLength: 1, maxLength: 120 }),
+        city: Type.Optional(Text({ minLength: 1, maxLength: 120 })),
+      },
+      { additionalProperties: false, title: 'Country, optionally a city' },
+    ),
+  ],
+  { description: 'A point and radius, or a country (and city) matched by the stated location names' },
+);
+export type Region = Static<typeof Region>;
+
+export const SignalInput = Type.Object(
+  {
+    region: Region,
+    from: Type.Optional(
+      Type.String({
+        pattern: DATE_ONLY_PATTERN,
+        description: 'First day of the horizon (its week’s Monday); default today',
+      }),
+    ),
+    horizonWeeks: Defaulted(Type.Integer({ minimum: 1, maximum: 26, default: 4, description: 'Weeks (default 4)' })),
+  },
+  { additionalProperties: false },
+);
+
+const CropWeek = Type.Object({
+  weekStart: Type.String({ description: 'Monday of the week' }),
+  demandKg: Type.Number(),
+  supplyKg: Type.Number({ description: 'Committed supply in the region that week' }),
+  gapKg: Type.Number({ description: 'demandKg − supplyKg, never below 0' }),
+});
+
+export const Signal = Type.Object({
+  id: SignalId,
+  region: Region,
+  regionKey: Type.Union([Type.String(), Type.Null()], { description: 'COUNTRY or COUNTRY/city; forecast history' }),
+  from: Type.String(),
+  horizonWeeks: Type.Integer(),
+  consumers: Type.Integer({ description: 'Households whose preferences fall in the region' }),
+  crops: Type.Array(
+    Type.Object({
+      crop: Type.String(),
+      consumers: Type.Integer(),
+      demandKg: Type.Number(),
+      supplyKg: Type.Number(),
+      gapKg: Type.Number(),
+      weeks: Type.Array(CropWeek),
+    }),
+  ),
+  createdAt: Timestamp,
+});
+export type Signal = Static<typeof Signal>;
+
+export const RecommendationQuery = Type.Object({
+  lat: Type.Number({ minimum: -90, maximum: 90 }),
+  lon: Type.Number({ minimum: -180, maximum: 180 }),
+  areaM2: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'Area available, m²' }),
+  method: StringEnum(GROWING_METHODS, { description: 'open-field, greenhouse or vertical (indoor, lit)' }),
+  startDate: DateOnly,
+  radius: Defaulted(RadiusKm(50, 'Demand counted within this radius (default 50 km)')),
+  limit: Defaulted(Type.Integer({ minimum: 1, maximum: 18, default: 10 })),
+});
+
+export const CropRecommendation = Type.Object({
+  crop: Type.String(),
+  rank: Type.Integer({ minimum: 1 }),
+  score: Type.Number(),
+  suitable: Type.Boolean({ description: 'Sowable at startDate with this method' }),
+  harvestDate: Type.String(),
+  daysToHarvest: Type.Integer(),
+  expectedYieldKg: Type.Number(),
+  unmetDemandKg: Type.Number({ description: 'Nearby demand in the harvest weeks not covered by committed supply' }),
+  expectedRevenue: Type.Object({ amount: Type.Integer(), currency: Type.String() }),
+  reasons: Type.Array(Type.String()),
+});
+
+export const ForecastQuery = Type.Object({
+  crop: CropSchema,
+  region: Type.String({
+    pattern: '^[^/\\u0000-\\u001f\\uD800-\\uDFFF]{1,120}(/[^/\\u0000-\\u001f\\uD800-\\uDFFF]{1,120})?$',
+    description: 'COUNTRY or COUNTRY/city as signals by name record it (e.g. NL or NL/amsterdam); case does not matter',
+  }),
+  weeks: Defaulted(Type.Integer({ minimum: 1, maximum: 26, default: 4 })),
+});
+
+const Interval = Type.Object({ lower: Type.Number(), upper: Type.Number() });
+export const Forecast = Type.Object({
+  crop: Type.String(),
+  region: Type.String(),
+  method: Type.String(),
+  parameters: Type.Object({ alpha: Type.Number(), beta: Type.Number() }),
+  history: Type.Array(Type.Object({ weekStart: Type.String(), demandKg: Type.Number() })),
+  forecast: Type.Array(
+    Type.Object({ weekStart: Type.String(), demandKg: Type.Number(), pi80: Interval, pi95: Interval }),
+  ),
+  backtest: Type.Object({
+    points: Type.Integer({ description: 'One-step-ahead forecasts scored' }),
+    mape: Type.Union([Type.Number(), Type.Null()], { description: 'Mean absolute percentage error, %' }),
+    mase: Type.Union([Type.Number(), Type.Null()], { description: 'Mean absolute scaled error (naive = 1)' }),
+  }),
+});
+
+export const SupplyInput = Type.Object(
+  {
+    crop: CropSchema,
+    quantity: Quantity,
+    unit: UnitSchema,
+    window: Type.Object({ from: DateOnly, to: DateOnly }, { additionalProperties: false }),
+    price: MinorUnits,
+    currency: Currency,
+    location: Location,
+    organic: Defaulted(Type.Boolean({ default: false })),
+  },
+  { additionalProperties: false },
+);
+
+export const Supply = Type.Object({
+  id: SupplyId,
+  growerId: Type.String(),
+  crop: Type.String(),
+  quantity: Type.Number(),
+  unit: Type.String(),
+  quantityKg: Type.Number(),
+  matchedKg: Type.Number(),
+  window: Type.Object({ from: Type.String(), to: Type.String() }),
+  price: Type.Integer(),
+  currency: Type.String(),
+  location: Location,
+  organic: Type.Boolean(),
+  createdAt: Timestamp,
+});
+
+export const MatchInput = Type.Object(
+  {
+    crop: Type.Optional(CropSchema),
+    maxDistanceKm: Defaulted(RadiusKm(50, 'Farthest consumer from the grower (default 50 km)')),
+  },
+  { additionalProperties: false },
+);
+
+export const Match = Type.Object({
+  id: MatchId,
+  supplyId: SupplyId,
+  growerId: Type.String(),
+  consumerId: Type.String(),
+  crop: Type.String(),
+  quantityKg: Type.Number(),
+  distanceKm: Type.Number(),
+  price: Type.Integer(),
+  currency: Type.String(),
+  createdAt: Timestamp,
+});
+
+const paged = <T extends TSchema>(item: T) => Type.Object({ items: Type.Array(item), pagination: Pagination });
+
+export const preferenceSave = defineSubject({
+  subject: 'demand.preference.save',
+  request: PreferenceInput,
+  reply: Preference,
+  summary: "Store the caller's preferences",
+});
+export const preferenceList = defineSubject({
+  subject: 'demand.preference.list',
+  request: Type.Object({
+    scope: Defaulted(
+      StringEnum(['mine', 'all'] as const, { default: 'mine', description: 'all: everyone (ADMIN only)' }),
+    ),
+    ...PageQuery.properties,
+  }),
+  reply: paged(Preference),
+  summary: 'Preferences: the caller’s, or everyone’s for an ADMIN',
+});
+export const preferenceGet = defineSubject({
+  subject: 'demand.preference.get',
+  request: Type.Object({ consumerId: Text({ minLength: 1, maxLength: 120 }) }),
+  reply: Preference,
+  summary: 'Preferences of one consumer',
+});
+export const signalGenerate = defineSubject({
+  subject: 'demand.signal.generate',
+  request: SignalInput,
+  reply: Signal,
+  summary: 'Aggregate preferences in a region into weekly demand per crop',
+});
+export const recommendationsGet = defineSubject({
+  subject: 'demand.recommendation.list',
+  request: RecommendationQuery,
+  reply: Type.Array(CropRecommendation),
+  summary: 'Crops to plant, ranked',
+});
+export const forecastGet = defineSubject({
+  subject: 'demand.forecast.get',
+  request: ForecastQuery,
+  reply: Forecast,
+  summary: 'Weekly demand forecast of a crop in a region',
+});
+export const supplyCommit = defineSubject({
+  subject: 'demand.supply.commit',
+  request: SupplyInput,
+  reply: Supply,
+  summary: 'Register a supply commitment',
+});
+export const matchCreate = defineSubject({
+  subject: 'demand.match.create',
+  request: MatchInput,
+  reply: Type.Object({ matches: Type.Array(Match), created: Type.Integer({ minimum: 0 }) }),
+  summary: 'Match the caller’s open supply to nearby demand',
+});
+
+export const demandSignalGenerated = defineEvent({
+  subject: 'evt.demand.signal.generated',
+  kind: 'demand.signal',
+  payload: Type.Object({
+    signalId: Type.String(),
+    regionKey: Type.Union([Type.String(), Type.Null()]),
+    crops: Type.Array(Type.Object({ crop: Type.String(), demandKg: Type.Number(), gapKg: Type.Number() })),
+  }),
+});
+export const supplyCommitted = defineEvent({
+  subject: 'evt.demand.supply.committed',
+  kind: 'supply.committed',
+  payload: Type.Object({
+    supplyId: Type.String(),
+    growerId: Type.String(),
+    crop: Type.String(),
+    quantityKg: Type.Number(),
+  }),
+});
+export const demandMatched = defineEvent({
+  subject: 'evt.demand.match.created',
+  kind: 'demand.match',
+  payload: Type.Object({
+    matchId: Type.String(),
+    supplyId: Type.String(),
+    growerId: Type.String(),
+    consumerId: Type.String(),
+    crop: Type.String(),
+    quantityKg: Type.Number(),
+    distanceKm: Type.Number(),
+  }),
+});

@@ -1,0 +1,349 @@
+import { type Static, type TObject, Type } from '@sinclair/typebox';
+import { Location, Owner, PrefixedId, Text, Timestamp } from './common.js';
+import { Defaulted, defineEvent, defineSubject, type InputOf, type SubjectDef } from './define.js';
+import { Pagination } from './envelope.js';
+import { PlantId, PRIVACY_LEVELS, StringEnum } from './plants.js';
+
+/** The seven kinds of journey event, in the order a plant usually meets them (see docs/transport.md). */
+export const TRANSPORT_EVENT_KINDS = [
+  'seed-acquisition',
+  'planting',
+  'growing',
+  'harvest',
+  'distribution',
+  'seed-saving',
+  'seed-sharing',
+] as const;
+export type TransportEventKind = (typeof TRANSPORT_EVENT_KINDS)[number];
+
+/** How goods moved; `none` is an event without a journey (planting in place). Factors: docs/transport.md. */
+export const TRANSPORT_MODES = [
+  'none',
+  'walking',
+  'bicycle',
+  'cargo-bike',
+  'electric-van',
+  'diesel-van',
+  'car',
+  'hgv-diesel',
+  'hgv-refrigerated',
+  'rail',
+  'ship',
+  'air',
+] as const;
+export type TransportMode = (typeof TRANSPORT_MODES)[number];
+
+export const QUANTITY_UNITS = ['kg', 'g', 'seeds', 'plants', 'packets'] as const;
+
+export const TransportEventId = PrefixedId('tev', 'Transport event identifier');
+
+/** A seed lot named by the grower (EPCIS class-level identification: a lot, not a single item). */
+export const SeedLotId = Type.String({
+  pattern: '^lot_[A-Za-z0-9-]{3,60}$',
+  description: 'Seed lot identifier chosen by the grower, `lot_` and 3–60 letters, digits or hyphens',
+  examples: ['lot_tomato-2026-a'],
+});
+
+/** Event time with its offset (EPCIS eventTime + eventTimeZoneOffset in one RFC 3339 string). */
+const EventTime = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})$',
+  description: 'When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00',
+  examples: ['2026-05-04T09:30:00+02:00'],
+});
+
+export const Quantity = Type.Object(
+  {
+    value: Type.Number({ exclusiveMinimum: 0, maximum: 1e9 }),
+    unit: StringEnum(QUANTITY_UNITS, { description: 'kg, g, seeds, plants or packets' }),
+  },
+  { additionalProperties: false },
+);
+export type Quantity = Static<typeof Quantity>;
+
+export const SensorReading = Type.Object(
+  {
+    at: EventTime,
+    temperatureC: Type.Optional(Type.Number({ minimum: -80, maximum: 80 })),
+    humidityPercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type SensorReading = Static<typeof SensorReading>;
+
+/** Readings one event may carry at most. */
+export const MAX_SENSOR_READINGS = 500;
+
+const eventFields = {
+  plantId: Type.Optional(PlantId),
+  seedLotId: Type.Optional(SeedLotId),
+  quantity: Type.Optional(Quantity),
+  eventTime: EventTime,
+  from: Type.Optional(Location),
+  to: Location,
+  privacyLevel: Defaulted(
+    StringEnum(PRIVACY_LEVELS, {
+      default: 'exact',
+      description: 'Applied to `from` and `to` before they are stored or written to the ledger, as for plants',
+    }),
+  ),
+  transportMode: Defaulted(
+    StringEnum(TRANSPORT_MODES, { default: 'none', description: 'How it moved; `none` when nothing travelled' }),
+  ),
+  distanceKm: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 40_075,
+      description: 'Distance travelled; haversine from `from` to `to` when absent (0 without `from`)',
+    }),
+  ),
+  massKg: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 1e6,
+      description: 'Mass moved; from `quantity` when it is in kg or g, else 0',
+    }),
+  ),
+  handler: Owner,
+  recipient: Type.Optional(Owner),
+  sensorReadings: Type.Optional(Type.Array(SensorReading, { maxItems: MAX_SENSOR_READINGS })),
+  corrects: Type.Optional(TransportEventId),
+  notes: Type.Optional(Text({ maxLength: 1000 })),
+};
+
+/** The request body of one kind: what, when, where, why (the kind), how; harvest needs a quantity, sharing a recipient. */
+function eventInput(kind: TransportEventKind) {
+  return Type.Object(
+    {
+      ...eventFields,
+      ...(kind === 'harvest' ? { quantity: Quantity } : {}),
+      ...(kind === 'seed-sharing' ? { recipient: Owner } : {}),
+    },
+    { additionalProperties: false, description: `A ${kind} event, modelled on a GS1 EPCIS 2.0 ObjectEvent` },
+  ) as unknown as TObject<typeof eventFields>;
+}
+
+export const TransportEventResult = Type.Object({
+  id: TransportEventId,
+  blockHash: Type.String({ description: 'Hash of the block that recorded the event' }),
+  timestamp: Timestamp,
+  distanceKm: Type.Number({ description: 'Given, or haversine between the stored locations' }),
+  kgCo2e: Type.Number({ description: 'Emissions of the movement (docs/transport.md)' }),
+});
+export type TransportEventResult = Static<typeof TransportEventResult>;
+
+/** One subject per kind: `transport.<kind>.record`. */
+export const transportEventRecord = Object.fromEntries(
+  TRANSPORT_EVENT_KINDS.map((kind) => [
+    kind,
+    defineSubject({
+      subject: `transport.${kind}.record`,
+      request: eventInput(kind),
+      reply: TransportEventResult,
+      summary: `Record a ${kind} event on the ledger`,
+    }),
+  ]),
+) as Record<TransportEventKind, SubjectDef<ReturnType<typeof eventInput>, typeof TransportEventResult>>;
+
+/** A journey event as its handler receives it (defaults filled in). */
+export type TransportEventInput = InputOf<(typeof transportEventRecord)['planting']>;
+
+export const JourneyLocation = Type.Union([Location, Type.Null()], {
+  description: 'As stored, after the privacy level; null when hidden or not given',
+});
+
+export const JourneyEvent = Type.Object({
+  id: TransportEventId,
+  kind: StringEnum(TRANSPORT_EVENT_KINDS),
+  plantId: Type.Union([PlantId, Type.Null()]),
+  seedLotId: Type.Union([Type.String(), Type.Null()]),
+  quantity: Type.Union([Quantity, Type.Null()]),
+  eventTime: Type.String({ description: 'As given, with its offset' }),
+  from: JourneyLocation,
+  to: JourneyLocation,
+  privacyLevel: StringEnum(PRIVACY_LEVELS),
+  transportMode: StringEnum(TRANSPORT_MODES),
+  distanceKm: Type.Number(),
+  massKg: Type.Number(),
+  kgCo2e: Type.Number(),
+  handler: Owner,
+  recipient: Type.Union([Owner, Type.Null()]),
+  sensorReadings: Type.Array(SensorReading),
+  corrects: Type.Union([TransportEventId, Type.Null()]),
+  correctedBy: Type.Union([TransportEventId, Type.Null()], {
+    description: 'The latest event correcting this one; a corrected event is left out of the totals',
+  }),
+  notes: Type.Union([Type.String(), Type.Null()]),
+  blockHash: Type.String(),
+  recordedAt: Timestamp,
+});
+export type JourneyEvent = Static<typeof JourneyEvent>;
+
+export const JourneyTotals = Type.Object({
+  events: Type.Integer({ minimum: 0, description: 'Events counted (corrected ones left out)' }),
+  distanceKm: Type.Number(),
+  kgCo2e: Type.Number(),
+  durationHours: Type.Number({ description: 'From the first to the last counted event' }),
+});
+
+/** Events per journey page: a page of the default size stays a small answer, the largest holds a long journey. */
+export const JOURNEY_PAGE = { defaultLimit: 100, maxLimit: 1000 } as const;
+
+export const JourneyQuery = Type.Object({
+  page: Defaulted(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page of events, from 1' })),
+  limit: Defaulted(
+    Type.Integer({
+      minimum: 1,
+      maximum: JOURNEY_PAGE.maxLimit,
+      default: JOURNEY_PAGE.defaultLimit,
+      description: `Events per page (default ${JOURNEY_PAGE.defaultLimit}, at most ${JOURNEY_PAGE.maxLimit})`,
+    }),
+  ),
+});
+
+export const Journey = Type.Object({
+  plantId: PlantId,
+  seedLots: Type.Array(Type.String(), {
+    description: 'Seed lots the plant’s events name; their own events are included',
+  }),
+  events: Type.Array(JourneyEvent, {
+    description: 'One page of the events, in event-time order (UTC instant), then recording order',
+  }),
+  pagination: Pagination,
+  totals: JourneyTotals,
+});
+export type Journey = Static<typeof Journey>;
+
+export const transportJourneyGet = defineSubject({
+  subject: 'transport.journey.get',
+  request: Type.Object({ plantId: PlantId, ...JourneyQuery.properties }),
+  reply: Journey,
+  summary: 'A plant’s journey events in time order with totals',
+});
+
+const Breakdown = Type.Object({
+  events: Type.Integer({ minimum: 0 }),
+  distanceKm: Type.Number(),
+  kgCo2e: Type.Number(),
+});
+
+export const Footprint = Type.Object({
+  userId: Type.String(),
+  events: Type.Integer({ minimum: 0 }),
+  distanceKm: Type.Number(),
+  kgCo2e: Type.Number(),
+  byMode: Type.Record(Type.String(), Breakdown, { description: 'Per transport mode that occurs' }),
+  byKind: Type.Record(Type.String(), Breakdown, { description: 'Per event kind that occurs' }),
+  produceKg: Type.Number({ description: 'Harvested mass (harvest events in kg or g)' }),
+  kgCo2ePerKgProduce: Type.Union([Type.Number(), Type.Null()], { description: 'Null without harvested mass' }),
+  baseline: Type.Object({
+    kgCo2e: Type.Number({ description: 'The same delivered mass over conventional logistics (docs/transport.md)' }),
+    savedKgCo2e: Type.Number({ description: 'Baseline minus the actual emissions of distribution events' }),
+    method: Type.String(),
+  }),
+});
+export type Footprint = Static<typeof Footprint>;
+
+export const transportFootprintGet = defineSubject({
+  subject: 'transport.footprint.get',
+  request: Type.Object({ userId: Text({ minLength: 1, maxLength: 120 }) }),
+  reply: Footprint,
+  summary: 'Carbon footprint of a user’s journey events',
+});
+
+export const BlockCheck = Type.Object({
+  index: Type.Integer({ minimum: 0 }),
+  hash: Type.String(),
+  previousHash: Type.String(),
+  merkleRoot: Type.String(),
+  difficulty: Type.Integer({ minimum: 0 }),
+  nonce: Type.Integer({ minimum: 0 }),
+  timestamp: Type.String(),
+  verdict: StringEnum(['valid', 'invalid'] as const),
+  checks: Type.Object(
+    {
+      hash: Type.Boolean(),
+      proofOfWork: Type.Boolean(),
+      link: Type.Boolean(),
+      merkleRoot: Type.Boolean(),
+      transactions: Type.Boolean(),
+    },
+    { description: 'Each check the ledger ran, true when it passed' },
+  ),
+  problems: Type.Array(Type.Object({ code: Type.String(), reason: Type.String() })),
+  transactions: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      type: Type.String(),
+      payloadHash: Type.String(),
+      transportEventId: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+});
+export type BlockCheck = Static<typeof BlockCheck>;
+
+export const transportBlockVerify = defineSubject({
+  subject: 'transport.block.verify',
+  request: Type.Object({
+    blockHash: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Block hash, 64 lowercase hex digits' }),
+  }),
+  reply: BlockCheck,
+  summary: 'Integrity of one block, from the ledger’s own verification',
+});
+
+export const QR_FORMATS = ['json', 'png', 'svg'] as const;
+export type QrFormat = (typeof QR_FORMATS)[number];
+
+export const QrData = Type.Object({
+  id: Type.String(),
+  subject: StringEnum(['plant', 'seed-lot'] as const),
+  url: Type.String({ description: 'The public verification page a shopper opens' }),
+  payload: Type.String({ description: 'The exact text encoded in the QR code (the URL)' }),
+  format: StringEnum(QR_FORMATS),
+  contentType: Type.String(),
+  body: Type.Union([Type.String(), Type.Null()], {
+    description: 'png: base64 of the image; svg: the SVG text; json: null',
+  }),
+});
+export type QrData = Static<typeof QrData>;
+
+export const QrQuery = Type.Object({
+  format: Defaulted(StringEnum(QR_FORMATS, { default: 'json', description: 'json (default), png or svg' })),
+});
+
+export const QrTarget = Type.String({
+  pattern: '^(plt_[A-Za-z0-9]{10,40}|lot_[A-Za-z0-9-]{3,60})$',
+  description: 'A plant id or a seed lot id',
+});
+
+export const transportQrGet = defineSubject({
+  subject: 'transport.qr.get',
+  request: Type.Object({ id: QrTarget, ...QrQuery.properties }),
+  reply: QrData,
+  summary: 'QR code of a plant or seed lot, pointing at its public verification page',
+});
+
+export const transportPageRender = defineSubject({
+  subject: 'transport.page.render',
+  request: Type.Object({ id: QrTarget }),
+  reply: Type.Object({ html: Type.String() }),
+  summary: 'The public verification page of a plant or seed lot, as HTML',
+});
+
+/** A journey event was accepted and recorded on the ledger (public kind `transport.completed`). */
+export const transportCompleted = defineEvent({
+  subject: 'evt.transport.event.recorded',
+  kind: 'transport.completed',
+  payload: Type.Object({
+    eventId: Type.String(),
+    kind: Type.String(),
+    plantId: Type.Union([Type.String(), Type.Null()]),
+    seedLotId: Type.Union([Type.String(), Type.Null()]),
+    handlerId: Type.String(),
+    recipientId: Type.Union([Type.String(), Type.Null()]),
+    transportMode: Type.String(),
+    distanceKm: Type.Number(),
+    kgCo2e: Type.Number(),
+    eventTime: Type.String(),
+    corrects: Type.Union([Type.String(), Type.Null()]),
+  }),
+});

@@ -1,0 +1,49 @@
+import type { Actor, OfferStatus } from '@rootline/contracts';
+
+export type OfferAction = 'counter' | 'accept' | 'reject' | 'withdraw';
+
+/** The parties of an offer, as stored. */
+export interface OfferParties {
+  buyerId: string;
+  sellerId: string;
+  status: OfferStatus;
+}
+
+/**
+ * Whose turn it is: a pending offer awaits the seller (accept, reject or counter), a countered one the buyer
+ * (accept or reject the counter; the seller may counter again). The buyer may withdraw while it is open. An
+ * ADMIN acts for whichever party's turn it is.
+ */
+export function offerRefusal(
+  offer: OfferParties,
+  action: OfferAction,
+  actor: Actor,
+): { code: 'FORBIDDEN' | 'CONFLICT'; message: string } | undefined {
+  const open = offer.status === 'pending' || offer.status === 'countered';
+  const admin = actor.role === 'ADMIN';
+  const isSeller = admin || actor.id === offer.sellerId;
+  const isBuyer = admin || actor.id === offer.buyerId;
+  if (!isSeller && !isBuyer) return { code: 'FORBIDDEN', message: 'Only the buyer or the seller may act on an offer' };
+  if (!open) return { code: 'CONFLICT', message: `The offer is already ${offer.status}` };
+  const turn = offer.status === 'pending' ? 'seller' : 'buyer';
+  switch (action) {
+    case 'withdraw':
+      return isBuyer ? undefined : { code: 'FORBIDDEN', message: 'Only the buyer may withdraw an offer' };
+    case 'counter':
+      return isSeller ? undefined : { code: 'FORBIDDEN', message: 'Only the seller may counter an offer' };
+    case 'accept':
+    case 'reject':
+      if (turn === 'seller' && !isSeller) {
+        return { code: 'FORBIDDEN', message: `A pending offer awaits the seller: only the seller may ${action} it` };
+      }
+      if (turn === 'buyer' && !isBuyer) {
+        return { code: 'FORBIDDEN', message: `A countered offer awaits the buyer: only the buyer may ${action} it` };
+      }
+      return undefined;
+  }
+}
+
+/** The price per unit both parties agree on when the offer is accepted. */
+export function agreedPrice(offer: { price: number; counterPrice: number | null }): number {
+  return offer.counterPrice ?? offer.price;
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { parseDate } from './calendar.js';
+import type { Household } from './demand.js';
+import { recommendCrops } from './recommend.js';
+
+const household = (items: Partial<Household['items'][number]>[]): Household => ({
+  consumerId: 'c',
+  latitude: 52.37,
+  longitude: 4.89,
+  radiusKm: 25,
+  items: items.map((i) => ({
+    crop: 'lettuce',
+    quantityPerWeek: 1,
+    unit: 'kg',
+    currency: 'EUR',
+    organicOnly: false,
+    localOnly: false,
+    seasons: ['spring', 'summer', 'autumn', 'winter'],
+    ...i,
+  })),
+});
+
+describe('crop recommendations', () => {
+  const grower = {
+    latitude: 52.1,
+    longitude: 5.1,
+    areaM2: 10,
+    method: 'open-field' as const,
+    startDate: parseDate('2026-04-06') as Date,
+  };
+
+  it('ranks by sellable revenue: the smaller of unmet demand and yield, at the price households accept', () => {
+    const homes = [
+      household([
+        { crop: 'lettuce', quantityPerWeek: 5, maxPrice: 300 },
+        { crop: 'radish', quantityPerWeek: 1 },
+      ]),
+    ];
+    const [first, second] = recommendCrops(grower, homes, []);
+    // Lettuce: 5 kg × 4 weeks = 20 kg wanted, 25 kg expected; 20 kg at 3 EUR = 60 EUR.
+    expect(first).toMatchObject({ crop: 'lettuce', suitable: true, unmetDemandKg: 20, expectedYieldKg: 25, score: 60 });
+    expect(first?.expectedRevenue).toEqual({ amount: 6000, currency: 'EUR' });
+    expect(first?.harvestDate).toBe('2026-05-26');
+    // Radish: 4 kg at the reference 3 EUR/kg.
+    expect(second).toMatchObject({ crop: 'radish', score: 12 });
+  });
+
+  it('nets committed supply and scores unsuitable crops 0 with the reason', () => {
+    const homes = [
+      household([
+        { crop: 'lettuce', quantityPerWeek: 5 },
+        { crop: 'garlic', quantityPerWeek: 5 },
+      ]),
+    ];
+    const supply = [
+      {
+        crop: 'lettuce',
+        quantityKg: 280,
+        from: parseDate('2026-05-01') as Date,
+        to: parseDate('2026-07-09') as Date,
+        latitude: 52,
+        longitude: 5,
+      },
+    ];
+    const advice = recommendCrops(grower, homes, supply);
+    const lettuce = advice.find((a) => a.crop === 'lettuce');
+    expect(lettuce?.unmetDemandKg).toBe(0);
+    const garlic = advice.find((a) => a.crop === 'garlic');
+    expect(garlic).toMatchObject({ suitable: false, score: 0 });
+    expect(garlic?.reasons[0]).toBe('month 4 is outside its open-field sowing months');
+    const micro = recommendCrops({ ...grower, method: 'open-field' }, homes, []).find((a) => a.crop === 'microgreens');
+    expect(micro?.reasons[0]).toBe('microgreens is not grown by open-field');
+  });
+});

@@ -1,0 +1,103 @@
+import { CROPS, type Crop, type GrowingMethod } from '@rootline/contracts';
+import { addDays, climateMonth, isoDate, weekStarts } from './calendar.js';
+import { CROP_TABLE, kgPerUnit, sowingMonths } from './crops.js';
+import { type Household, type SupplyWindow, supplyInWeek, weeklyKg } from './demand.js';
+
+/** Weeks of harvest counted after the first harvest date: the span a cycle's yield is sold over. */
+export const HARVEST_WEEKS = 4;
+/** Currency of the crop table's reference prices; prices stated in another currency are not mixed in. */
+export const TABLE_CURRENCY = 'EUR';
+
+export interface Grower {
+  latitude: number;
+  longitude: number;
+  areaM2: number;
+  method: GrowingMethod;
+  startDate: Date;
+}
+
+export interface CropAdvice {
+  crop: Crop;
+  score: number;
+  suitable: boolean;
+  harvestDate: string;
+  daysToHarvest: number;
+  expectedYieldKg: number;
+  unmetDemandKg: number;
+  expectedRevenue: { amount: number; currency: string };
+  reasons: string[];
+}
+
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+/** Median of the maximum prices (EUR cents per kg) nearby households state for the crop; undefined when none do. */
+function medianPricePerKg(households: Household[], crop: Crop): number | undefined {
+  const prices = households
+    .flatMap((h) => h.items)
+    .filter((i) => i.crop === crop && i.maxPrice !== undefined && i.currency === TABLE_CURRENCY)
+    .map((i) => (i.maxPrice as number) / kgPerUnit(crop, i.unit))
+    .sort((a, b) => a - b);
+  if (prices.length === 0) return undefined;
+  const mid = Math.floor(prices.length / 2);
+  return prices.length % 2 ? (prices[mid] as number) : ((prices[mid - 1] as number) + (prices[mid] as number)) / 2;
+}
+
+/**
+ * Ranks the crops for a grower. For each crop: suitable when the method grows it and the start date's month
+ * (mirrored south of the equator) is a sowing month for the method; harvest at start + days to harvest; unmet demand
+ * is the nearby households' demand over the HARVEST_WEEKS weeks from harvest, less committed nearby supply those
+ * weeks; expected yield = area × yield per m² of the method; what can be sold is the smaller of the two, priced at
+ * the median maximum price nearby households state (else the table's reference price). Score = expected revenue in
+ * currency units when suitable, 0 otherwise; ties by unmet demand, then shorter days to harvest.
+ */
+export function recommendCrops(grower: Grower, households: Household[], supplies: SupplyWindow[]): CropAdvice[] {
+  return CROPS.map((crop): CropAdvice => {
+    const c = CROP_TABLE[crop];
+    const yieldPerM2 = c.yieldKgPerM2[grower.method];
+    const month = climateMonth(grower.startDate, grower.latitude);
+    const sowable = sowingMonths(crop, grower.method).includes(month);
+    const suitable = yieldPerM2 !== null && sowable;
+    const harvest = addDays(grower.startDate, c.daysToHarvest);
+    const weeks = weekStarts(harvest, HARVEST_WEEKS);
+    let demand = 0;
+    for (const h of households) {
+      for (const item of h.items) if (item.crop === crop) for (const w of weeks) demand += weeklyKg(h, item, w);
+    }
+    let supply = 0;
+    for (const s of supplies) if (s.crop === crop) for (const w of weeks) supply += supplyInWeek(s, w);
+    const unmet = Math.max(0, demand - supply);
+    const yieldKg = (yieldPerM2 ?? 0) * grower.areaM2;
+    const sellable = Math.min(unmet, yieldKg);
+    const stated = medianPricePerKg(households, crop);
+    const pricePerKg = stated ?? c.referencePricePerKg;
+    const revenue = Math.round(sellable * pricePerKg);
+    const reasons: string[] = [];
+    if (yieldPerM2 === null)
+      reasons.push(
+        `${crop} is not grown ${grower.method === 'vertical' ? 'in vertical farms' : `by ${grower.method}`}`,
+      );
+    else if (!sowable) reasons.push(`month ${month} is outside its ${grower.method} sowing months`);
+    else reasons.push(`sowable in month ${month} (${grower.method})`);
+    reasons.push(`first harvest ${isoDate(harvest)} after ${c.daysToHarvest} days`);
+    reasons.push(
+      `${r1(unmet)} kg unmet nearby demand over ${HARVEST_WEEKS} harvest weeks (${r1(demand)} kg wanted, ${r1(supply)} kg committed)`,
+    );
+    reasons.push(`${r1(yieldKg)} kg expected from ${grower.areaM2} m² at ${yieldPerM2 ?? 0} kg/m²`);
+    reasons.push(
+      stated === undefined
+        ? `reference price ${c.referencePricePerKg / 100} EUR/kg`
+        : `median price nearby households accept: ${r1(stated / 100)} EUR/kg`,
+    );
+    return {
+      crop,
+      score: suitable ? revenue / 100 : 0,
+      suitable,
+      harvestDate: isoDate(harvest),
+      daysToHarvest: c.daysToHarvest,
+      expectedYieldKg: r1(yieldKg),
+      unmetDemandKg: r1(unmet),
+      expectedRevenue: { amount: suitable ? revenue : 0, currency: TABLE_CURRENCY },
+      reasons,
+    };
+  }).sort((a, b) => b.score - a.score || b.unmetDemandKg - a.unmetDemandKg || a.daysToHarvest - b.daysToHarvest);
+}

@@ -1,0 +1,124 @@
+import {
+  AppError,
+  type Crop,
+  demandSignalGenerated,
+  forecastGet,
+  idFromKey,
+  newId,
+  recommendationsGet,
+  type Signal,
+  signalGenerate,
+} from '@rootline/contracts';
+import { actingUser, handle, notFound, type ServiceContext } from '@rootline/host';
+import { findSignal, historyOf, insertSignal, recordHistory } from '../db/signals.repo.js';
+import { addDays, isoDate, weekStarts } from '../domain/calendar.js';
+import { aggregateDemand } from '../domain/demand.js';
+import { backtest, fitHolt, forecastAhead, weeklySeries } from '../domain/forecast.js';
+import { recommendCrops } from '../domain/recommend.js';
+import { dateField, inRegion, nearby, regionKey } from './regions.js';
+
+/** Weeks of history a forecast needs: two to start Holt's recursion, two more to estimate its error. */
+export const MIN_HISTORY_WEEKS = 4;
+/** Days after the start date within which supplies are read for recommendations (longest crop + harvest weeks). */
+const RECOMMENDATION_SPAN_DAYS = 300;
+
+/**
+ * Aggregates the preferences of a region into weekly demand per crop, net of committed supply, stores the signal,
+ * records its first week as demand history (regions by name: the forecast's series) and emits `demand.signal`.
+ */
+export const generateSignal = (ctx: ServiceContext) =>
+  handle(signalGenerate, async (input, caller) => {
+    const actor = actingUser(caller);
+    const now = ctx.clock.now();
+    const id = caller.idempotencyRef ? idFromKey('sig', caller.idempotencyRef) : newId('sig', now.getTime());
+    const done = caller.idempotencyRef ? await findSignal(ctx.db, id) : undefined;
+    if (done) return done;
+    const start = input.from === undefined ? now : dateField(input.from, 'body/from');
+    const weeks = weekStarts(start, input.horizonWeeks);
+    const first = weeks[0] as Date;
+    const last = addDays(weeks.at(-1) as Date, 6);
+    const { households, supplies } = await inRegion(ctx.db, input.region, isoDate(first), isoDate(last));
+    const key = 'country' in input.region ? regionKey(input.region.country, input.region.city) : null;
+    const signal: Signal = {
+      id,
+      region: input.region,
+      regionKey: key,
+      from: isoDate(first),
+      horizonWeeks: input.horizonWeeks,
+      consumers: households.length,
+      crops: aggregateDemand(households, supplies, weeks),
+      createdAt: now.toISOString(),
+    };
+    await ctx.db.transaction(async (tx) => {
+      await insertSignal(tx, signal, actor.id);
+      if (key !== null) {
+        await recordHistory(
+          tx,
+          signal.crops.map((c) => ({
+            crop: c.crop,
+            regionKey: key,
+            weekStart: signal.from,
+            demandKg: c.weeks[0]?.demandKg ?? 0,
+            signalId: id,
+          })),
+        );
+      }
+      await ctx.outbox.enqueue(
+        tx,
+        demandSignalGenerated,
+        {
+          signalId: id,
+          regionKey: key,
+          crops: signal.crops.map((c) => ({ crop: c.crop, demandKg: c.demandKg, gapKg: c.gapKg })),
+        },
+        caller,
+      );
+    });
+    return signal;
+  });
+
+export const recommendCropsHandler = (ctx: ServiceContext) =>
+  handle(recommendationsGet, async (input) => {
+    const startDate = dateField(input.startDate, 'querystring/startDate');
+    const center = { latitude: input.lat, longitude: input.lon };
+    const { households, supplies } = await nearby(
+      ctx.db,
+      center,
+      input.radius,
+      input.startDate,
+      isoDate(addDays(startDate, RECOMMENDATION_SPAN_DAYS)),
+    );
+    return recommendCrops({ ...center, areaM2: input.areaM2, method: input.method, startDate }, households, supplies)
+      .slice(0, input.limit)
+      .map((advice, i) => ({ ...advice, rank: i + 1 }));
+  });
+
+/** Holt's forecast of a crop's weekly demand in a region from its recorded history, with its back-tested error. */
+export const forecastHandler = (ctx: ServiceContext) =>
+  handle(forecastGet, async (input) => {
+    const [country, city] = input.region.split('/') as [string, string | undefined];
+    const key = regionKey(country, city);
+    const series = weeklySeries(await historyOf(ctx.db, input.crop, key));
+    if (series.length === 0) {
+      throw notFound(`Demand history of ${input.crop} in region`, key);
+    }
+    if (series.length < MIN_HISTORY_WEEKS) {
+      throw new AppError(
+        'NOT_FOUND',
+        `A forecast needs ${MIN_HISTORY_WEEKS} weeks of demand history of ${input.crop} in ${key}; ${series.length} recorded`,
+        { weeks: series.length },
+      );
+    }
+    const y = series.map((p) => p.demandKg);
+    const fit = fitHolt(y);
+    const next = addDays(new Date(`${(series.at(-1) as { weekStart: string }).weekStart}T00:00:00Z`), 7);
+    return {
+      crop: input.crop as Crop,
+      region: key,
+      method: "Holt's linear exponential smoothing (additive trend)",
+      parameters: { alpha: fit.alpha, beta: fit.beta },
+      history: series,
+      forecast: forecastAhead(fit, input.weeks).map((p, i) => ({ weekStart: isoDate(addDays(next, 7 * i)), ...p })),
+      backtest: backtest(y),
+    };
+  });

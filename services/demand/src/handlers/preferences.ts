@@ -1,0 +1,45 @@
+import { AppError, newId, preferenceGet, preferenceList, preferenceSave } from '@rootline/contracts';
+import { actingUser, assertOwnerOrAdmin, handle, notFound, type ServiceContext } from '@rootline/host';
+import { findPreference, listPreferences, preferenceView, upsertPreference } from '../db/preferences.repo.js';
+import { pageOf, pageWindow } from './paging.js';
+
+/** Stores the caller's own preferences, replacing earlier ones (one set per consumer). */
+export const savePreferences = (ctx: ServiceContext) =>
+  handle(preferenceSave, async (input, caller) => {
+    const actor = actingUser(caller);
+    const now = ctx.clock.now();
+    const existing = await findPreference(ctx.db, actor.id);
+    const row = await upsertPreference(ctx.db, {
+      id: existing?.id ?? newId('prf', now.getTime()),
+      consumerId: actor.id,
+      latitude: input.location.latitude,
+      longitude: input.location.longitude,
+      city: input.location.city ?? null,
+      country: input.location.country ?? null,
+      radiusKm: input.radiusKm,
+      householdSize: input.householdSize,
+      items: input.items,
+      updatedAt: now.toISOString(),
+    });
+    return preferenceView(row);
+  });
+
+/** The caller's preferences (a page of at most one), or everyone's for an ADMIN asking `scope=all`. */
+export const listPreferencesHandler = (ctx: ServiceContext) =>
+  handle(preferenceList, async (input, caller) => {
+    const actor = actingUser(caller);
+    if (input.scope === 'all' && actor.role !== 'ADMIN') {
+      throw new AppError('FORBIDDEN', 'Only an administrator may list everyone’s preferences', { field: 'scope' });
+    }
+    const { page, limit, offset } = pageWindow(input);
+    const { rows, total } = await listPreferences(ctx.db, input.scope === 'all' ? undefined : actor.id, offset, limit);
+    return pageOf(rows.map(preferenceView), page, limit, total);
+  });
+
+export const getPreferences = (ctx: ServiceContext) =>
+  handle(preferenceGet, async ({ consumerId }, caller) => {
+    assertOwnerOrAdmin(caller, consumerId);
+    const row = await findPreference(ctx.db, consumerId);
+    if (!row) throw notFound('Preferences of consumer', consumerId);
+    return preferenceView(row);
+  });

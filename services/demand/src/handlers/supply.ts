@@ -1,0 +1,158 @@
+import {
+  AppError,
+  type Crop,
+  demandMatched,
+  idFromKey,
+  matchCreate,
+  newId,
+  supplyCommit,
+  supplyCommitted,
+  type Unit,
+} from '@rootline/contracts';
+import { actingOwner, actingUser, handle, KM_PER_DEGREE, type ServiceContext } from '@rootline/host';
+import { preferencesIn } from '../db/preferences.repo.js';
+import {
+  addMatched,
+  insertMatches,
+  insertSupply,
+  lockOpenSupplies,
+  matchesOfCrops,
+  matchesOfSupplies,
+  matchView,
+  supplyIdsOf,
+  supplyView,
+} from '../db/supply.repo.js';
+import { daysBetween, parseDate } from '../domain/calendar.js';
+import { kgPerUnit } from '../domain/crops.js';
+import { matchSupply } from '../domain/matching.js';
+import { dateField, household } from './regions.js';
+
+/** Longest supply window. */
+const MAX_WINDOW_DAYS = 366;
+
+export const commitSupply = (ctx: ServiceContext) =>
+  handle(supplyCommit, async (input, caller) => {
+    const { ownerId } = actingOwner(caller);
+    const from = dateField(input.window.from, 'body/window/from');
+    const to = dateField(input.window.to, 'body/window/to');
+    const days = daysBetween(from, to);
+    if (days < 0 || days >= MAX_WINDOW_DAYS) {
+      throw new AppError('VALIDATION_ERROR', `body/window must run forwards, at most ${MAX_WINDOW_DAYS} days`, [
+        { field: 'body/window/to', message: `must be on or after window.from, within ${MAX_WINDOW_DAYS} days` },
+      ]);
+    }
+    const now = ctx.clock.now();
+    const quantityKg = Math.round(input.quantity * kgPerUnit(input.crop, input.unit) * 1000) / 1000;
+    const row = await ctx.db.transaction(async (tx) => {
+      const { row: saved, created } = await insertSupply(tx, {
+        id: caller.idempotencyRef ? idFromKey('sup', caller.idempotencyRef) : newId('sup', now.getTime()),
+        growerId: ownerId,
+        crop: input.crop,
+        quantity: input.quantity,
+        unit: input.unit,
+        quantityKg,
+        matchedKg: 0,
+        windowFrom: input.window.from,
+        windowTo: input.window.to,
+        price: input.price,
+        currency: input.currency,
+        latitude: input.location.latitude,
+        longitude: input.location.longitude,
+        city: input.location.city ?? null,
+        country: input.location.country ?? null,
+        organic: input.organic,
+        createdAt: now.toISOString(),
+      });
+      if (created) {
+        await ctx.outbox.enqueue(
+          tx,
+          supplyCommitted,
+          { supplyId: saved.id, growerId: ownerId, crop: saved.crop, quantityKg },
+          caller,
+        );
+      }
+      return saved;
+    });
+    return supplyView(row);
+  });
+
+/**
+ * Matches the caller's open supply (every grower's for an ADMIN) to nearby demand (domain/matching.ts) in one
+ * transaction that locks those supplies, records the new matches (one per supply and consumer, so running it again
+ * with the same inputs adds none) and emits `demand.match` for each. Answers every match of the supplies concerned.
+ */
+export const matchHandler = (ctx: ServiceContext) =>
+  handle(matchCreate, async (input, caller) => {
+    const actor = actingUser(caller);
+    const growerId = actor.role === 'ADMIN' ? undefined : actor.id;
+    const at = ctx.clock.now().toISOString();
+    return ctx.db.transaction(async (tx) => {
+      const open = await lockOpenSupplies(tx, growerId, input.crop);
+      let created = 0;
+      if (open.length > 0) {
+        const reach = input.maxDistanceKm / KM_PER_DEGREE;
+        const lats = open.map((s) => s.latitude);
+        const homes = await preferencesIn(tx, {
+          minLat: Math.max(-90, Math.min(...lats) - reach),
+          maxLat: Math.min(90, Math.max(...lats) + reach),
+        });
+        const earlier = await matchesOfCrops(tx, [...new Set(open.map((s) => s.crop))]);
+        const pairs = new Set(earlier.map((e) => `${e.match.supplyId}\n${e.match.consumerId}`));
+        const met = earlier.map((e) => ({
+          consumerId: e.match.consumerId,
+          crop: e.match.crop,
+          quantityKg: e.match.quantityKg,
+          from: parseDate(e.from) as Date,
+          to: parseDate(e.to) as Date,
+        }));
+        const allocations = matchSupply(
+          open.map((s) => ({
+            id: s.id,
+            growerId: s.growerId,
+            crop: s.crop as Crop,
+            unit: s.unit as Unit,
+            price: s.price,
+            currency: s.currency,
+            organic: s.organic,
+            remainingKg: s.quantityKg - s.matchedKg,
+            from: parseDate(s.windowFrom) as Date,
+            to: parseDate(s.windowTo) as Date,
+            latitude: s.latitude,
+            longitude: s.longitude,
+          })),
+          homes.map(household),
+          met,
+          pairs,
+          input.maxDistanceKm,
+        );
+        const inserted = await insertMatches(
+          tx,
+          allocations.map((a) => ({
+            id: idFromKey('mch', `${a.supplyId}\n${a.consumerId}`),
+            ...a,
+            createdAt: at,
+          })),
+        );
+        for (const m of inserted) {
+          await addMatched(tx, m.supplyId, m.quantityKg);
+          await ctx.outbox.enqueue(
+            tx,
+            demandMatched,
+            {
+              matchId: m.id,
+              supplyId: m.supplyId,
+              growerId: m.growerId,
+              consumerId: m.consumerId,
+              crop: m.crop,
+              quantityKg: m.quantityKg,
+              distanceKm: m.distanceKm,
+            },
+            caller,
+          );
+        }
+        created = inserted.length;
+      }
+      const all = await matchesOfSupplies(tx, await supplyIdsOf(tx, growerId, input.crop));
+      return { matches: all.map(matchView), created };
+    });
+  });

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import {
+  batchState,
+  cycleDays,
+  dli,
+  expectedHarvestAt,
+  harvestRefusal,
+  type PhaseSpan,
+  phaseAt,
+} from './batch-state.js';
+import { SHIPPED_RECIPES } from './recipes.js';
+
+const lettuce = SHIPPED_RECIPES.find((r) => r.crop === 'lettuce')!.phases as PhaseSpan[];
+const start = new Date('2026-11-01T00:00:00Z');
+const day = (n: number) => new Date(start.getTime() + n * 86_400_000);
+
+describe('batch state', () => {
+  it('computes DLI from PPFD and photoperiod', () => {
+    expect(dli(295, 16)).toBe(16.99);
+    expect(dli(0, 0)).toBe(0);
+  });
+
+  it('expects the harvest after the sum of the phases', () => {
+    expect(cycleDays(lettuce)).toBe(35);
+    expect(expectedHarvestAt(start, lettuce).toISOString()).toBe('2026-12-06T00:00:00.000Z');
+  });
+
+  it('finds the phase and the days spent in it', () => {
+    expect(phaseAt(lettuce, start, day(0))).toMatchObject({ span: { phase: 'germination' }, daysInPhase: 0 });
+    expect(phaseAt(lettuce, start, day(4.5))).toMatchObject({ span: { phase: 'seedling' }, daysInPhase: 1 });
+    expect(phaseAt(lettuce, start, day(11))).toMatchObject({ span: { phase: 'vegetative' }, daysInPhase: 0 });
+    expect(phaseAt(lettuce, start, day(40))).toMatchObject({ span: { phase: 'vegetative' }, daysInPhase: 29 });
+  });
+
+  it('moves germinating → growing → ready by age; harvested and failed are final', () => {
+    expect(batchState('open', lettuce, start, day(1))).toBe('germinating');
+    expect(batchState('open', lettuce, start, day(3))).toBe('growing');
+    expect(batchState('open', lettuce, start, day(35))).toBe('ready');
+    expect(batchState('harvested', lettuce, start, day(1))).toBe('harvested');
+    expect(batchState('failed', lettuce, start, day(40))).toBe('failed');
+  });
+
+  it('allows harvest of growing and ready batches only', () => {
+    expect(harvestRefusal('growing')).toBeUndefined();
+    expect(harvestRefusal('ready')).toBeUndefined();
+    expect(harvestRefusal('germinating')).toMatch(/germinating/);
+    expect(harvestRefusal('harvested')).toMatch(/already/);
+  });
+});

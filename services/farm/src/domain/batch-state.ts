@@ -1,0 +1,66 @@
+import type { CropBatchState, PhaseTargets, RecipePhaseName } from '@rootline/contracts';
+
+const DAY_MS = 86_400_000;
+
+/** A recipe phase as the rules need it. */
+export interface PhaseSpan {
+  phase: RecipePhaseName;
+  days: number;
+  targets: PhaseTargets;
+}
+
+/** Stored status of a batch: open until it is harvested or failed. */
+export type BatchStatus = 'open' | 'harvested' | 'failed';
+
+/** Daily light integral, mol/m²/day, of a PPFD (µmol/m²/s) held for `hours` a day. */
+export function dli(ppfd: number, hours: number): number {
+  return Math.round(ppfd * hours * 0.0036 * 100) / 100;
+}
+
+/** Days from start to expected harvest: the sum of the phases' days. */
+export function cycleDays(phases: readonly PhaseSpan[]): number {
+  return phases.reduce((sum, p) => sum + p.days, 0);
+}
+
+export function expectedHarvestAt(startedAt: Date, phases: readonly PhaseSpan[]): Date {
+  return new Date(startedAt.getTime() + cycleDays(phases) * DAY_MS);
+}
+
+/** The phase at `at` and whole days spent in it; past the last phase, the last one (the crop waits for harvest). */
+export function phaseAt(
+  phases: readonly PhaseSpan[],
+  startedAt: Date,
+  at: Date,
+): { span: PhaseSpan; daysInPhase: number } {
+  const elapsed = Math.max(0, (at.getTime() - startedAt.getTime()) / DAY_MS);
+  let begin = 0;
+  for (const span of phases) {
+    if (elapsed < begin + span.days) return { span, daysInPhase: Math.floor(elapsed - begin) };
+    begin += span.days;
+  }
+  const last = phases[phases.length - 1]!;
+  return { span: last, daysInPhase: Math.floor(elapsed - (begin - last.days)) };
+}
+
+/**
+ * The state machine (docs/farm.md): an open batch is germinating during its first phase when that phase is
+ * germination, growing afterwards, and ready from its expected harvest date; harvested and failed are final.
+ */
+export function batchState(
+  status: BatchStatus,
+  phases: readonly PhaseSpan[],
+  startedAt: Date,
+  now: Date,
+): CropBatchState {
+  if (status !== 'open') return status;
+  if (now.getTime() >= expectedHarvestAt(startedAt, phases).getTime()) return 'ready';
+  const { span } = phaseAt(phases, startedAt, now);
+  return span.phase === 'germination' ? 'germinating' : 'growing';
+}
+
+/** Moves the state machine allows: only an open batch that is past germination may be harvested. */
+export function harvestRefusal(state: CropBatchState): string | undefined {
+  if (state === 'harvested' || state === 'failed') return `the batch is already ${state}`;
+  if (state === 'germinating') return 'a germinating batch cannot be harvested yet';
+  return undefined;
+}

@@ -1,0 +1,33 @@
+import { AppError, farmAnalyticsGet } from '@rootline/contracts';
+import { handle, type ServiceContext } from '@rootline/host';
+import { batchFacts, readingCounts, recipeNames, zoneFacts } from '../db/analytics.repo.js';
+import { farmAnalytics } from '../domain/analytics.js';
+import { requireFarm } from './farm.js';
+
+const YEAR_MS = 365 * 86_400_000;
+
+function time(value: string | undefined, field: string, fallback: Date): Date {
+  if (value === undefined) return fallback;
+  const t = new Date(value);
+  if (Number.isNaN(t.getTime())) throw new AppError('VALIDATION_ERROR', `${field}: not a valid time`, { field });
+  return t;
+}
+
+/** farm.analytics.get: the farm's figures over a period (default the last 365 days). */
+export const getAnalytics = (ctx: ServiceContext) =>
+  handle(farmAnalyticsGet, async (input) => {
+    await requireFarm(ctx, input.farmId);
+    const to = time(input.to, 'to', ctx.clock.now());
+    const from = time(input.from, 'from', new Date(to.getTime() - YEAR_MS));
+    if (from.getTime() >= to.getTime()) {
+      throw new AppError('VALIDATION_ERROR', 'from: must be before to', { field: 'from' });
+    }
+    const [zones, batches, readings] = await Promise.all([
+      zoneFacts(ctx.db, input.farmId),
+      batchFacts(ctx.db, input.farmId, from, to),
+      readingCounts(ctx.db, input.farmId, from, to),
+    ]);
+    const names = await recipeNames(ctx.db, [...new Set(batches.map((b) => b.recipeId))]);
+    const result = farmAnalytics({ from, to, zones, batches, readings }, names);
+    return { farmId: input.farmId, from: from.toISOString(), to: to.toISOString(), ...result };
+  });

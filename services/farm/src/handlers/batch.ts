@@ -1,0 +1,152 @@
+import { AppError, batchFail, batchFailed, batchGet, batchStart, batchStarted, plantGet } from '@rootline/contracts';
+import { assertOwnerOrAdmin, call, handle, notFound, type ServiceContext } from '@rootline/host';
+import {
+  type BatchRow,
+  failBatch,
+  findBatchRow,
+  findHarvest,
+  insertBatch,
+  readingsSummary,
+  type StoredSeedSource,
+  toBatch,
+} from '../db/batches.repo.js';
+import { findZoneRow, plantsGrowing } from '../db/farms.repo.js';
+import { findRecipeRow, type StoredPhase } from '../db/recipes.repo.js';
+import { expectedHarvestAt } from '../domain/batch-state.js';
+import { newRecordId, requireFarm } from './farm.js';
+
+/** The batch or NOT_FOUND. */
+export async function requireBatch(ctx: ServiceContext, batchId: string): Promise<BatchRow> {
+  const row = await findBatchRow(ctx.db, batchId);
+  if (!row) throw notFound('Batch', batchId);
+  return row;
+}
+
+/** Phases by recipe id: a recipe never changes once created (a change is a new version), so they can be kept. */
+const phasesByRecipe = new Map<string, StoredPhase[]>();
+
+/** The recipe phases of a batch, read once per recipe (readings ask for them on every request). */
+export async function batchPhases(ctx: ServiceContext, recipeId: string): Promise<StoredPhase[]> {
+  const known = phasesByRecipe.get(recipeId);
+  if (known) return known;
+  const recipe = await findRecipeRow(ctx.db, recipeId);
+  if (!recipe) throw notFound('Recipe', recipeId);
+  const phases = recipe.phases as StoredPhase[];
+  phasesByRecipe.set(recipeId, phases);
+  return phases;
+}
+
+/** The batch as answered: with its phase today, its readings summary and its harvest. */
+export async function batchView(ctx: ServiceContext, row: BatchRow) {
+  const [phases, summary, harvest] = await Promise.all([
+    batchPhases(ctx, row.recipeId),
+    readingsSummary(ctx.db, row.id),
+    findHarvest(ctx.db, row.id),
+  ]);
+  return toBatch(row, phases, ctx.clock.now(), summary, harvest);
+}
+
+/**
+ * farm.batch.start: the farm's owner starts a batch in one of its zones. A plant seed source is checked with the
+ * plant registry before the transaction (no bus call while it is open); the zone row is locked while its free
+ * plant sites are counted, so two starts cannot both take the last sites.
+ */
+export const startBatch = (ctx: ServiceContext) =>
+  handle(batchStart, async (input, caller) => {
+    const farm = await requireFarm(ctx, input.farmId);
+    const actor = assertOwnerOrAdmin(caller, farm.ownerId);
+    const id = newRecordId('bat', caller);
+    const done = await findBatchRow(ctx.db, id);
+    if (done) return batchView(ctx, done);
+    const zone = await findZoneRow(ctx.db, input.zoneId);
+    if (!zone || zone.farmId !== farm.id) throw notFound('Zone', input.zoneId);
+    const recipe = await findRecipeRow(ctx.db, input.recipeId);
+    if (!recipe) throw notFound('Recipe', input.recipeId);
+    if (recipe.crop !== input.crop) {
+      throw new AppError('VALIDATION_ERROR', `crop: the recipe is for ${recipe.crop}, not ${input.crop}`, {
+        field: 'crop',
+      });
+    }
+    let seedSource: StoredSeedSource;
+    if (input.seedSource.type === 'plant') {
+      const plant = await call(ctx.bus, plantGet, { plantId: input.seedSource.plantId }, caller);
+      seedSource = {
+        type: 'plant',
+        plantId: plant.id,
+        plantName: plant.commonName,
+        plantBlockHash: plant.block.hash,
+        seedLot: null,
+        supplier: null,
+      };
+    } else {
+      seedSource = {
+        type: 'seed-lot',
+        plantId: null,
+        plantName: null,
+        plantBlockHash: null,
+        seedLot: input.seedSource.seedLot,
+        supplier: input.seedSource.supplier ?? null,
+      };
+    }
+    const now = ctx.clock.now();
+    const expected = expectedHarvestAt(now, recipe.phases as StoredPhase[]);
+    await ctx.db.transaction(async (tx) => {
+      await findZoneRow(tx, zone.id, true);
+      const used = (await plantsGrowing(tx, [zone.id])).get(zone.id) ?? 0;
+      if (used + input.plantCount > zone.capacity) {
+        throw new AppError('VALIDATION_ERROR', `plantCount: the zone has ${zone.capacity - used} free plant sites`, {
+          field: 'plantCount',
+          reason: 'zone-capacity',
+          capacity: zone.capacity,
+          used,
+        });
+      }
+      await insertBatch(tx, {
+        id,
+        farmId: farm.id,
+        zoneId: zone.id,
+        recipeId: recipe.id,
+        crop: input.crop,
+        variety: input.variety,
+        plantCount: input.plantCount,
+        seedSource,
+        status: 'open',
+        startedAt: now.toISOString(),
+        expectedHarvestAt: expected.toISOString(),
+        ownerId: farm.ownerId,
+        startedBy: actor.id,
+      });
+      await ctx.outbox.enqueue(
+        tx,
+        batchStarted,
+        {
+          batchId: id,
+          farmId: farm.id,
+          zoneId: zone.id,
+          recipeId: recipe.id,
+          crop: input.crop,
+          plantId: seedSource.plantId,
+          expectedHarvestAt: expected.toISOString(),
+        },
+        caller,
+      );
+    });
+    return batchView(ctx, (await findBatchRow(ctx.db, id))!);
+  });
+
+export const getBatch = (ctx: ServiceContext) =>
+  handle(batchGet, async ({ batchId }) => batchView(ctx, await requireBatch(ctx, batchId)));
+
+/** farm.batch.fail: closes an open batch as failed (DUPLICATE when it is already closed). */
+export const failBatchHandler = (ctx: ServiceContext) =>
+  handle(batchFail, async ({ batchId, reason }, caller) => {
+    const batch = await requireBatch(ctx, batchId);
+    assertOwnerOrAdmin(caller, batch.ownerId);
+    const row = await ctx.db.transaction(async (tx) => {
+      const failed = await failBatch(tx, batchId, reason, ctx.clock.now());
+      if (!failed) throw new AppError('DUPLICATE', `The batch is already ${batch.status}`, { reason: 'batch-closed' });
+      await ctx.outbox.enqueue(tx, batchFailed, { batchId, farmId: batch.farmId, reason }, caller);
+      return failed;
+    });
+    return batchView(ctx, row);
+  });

@@ -1,0 +1,77 @@
+import { farmGet, farmRegister, idFromKey, newId, zoneAdd, zoneList } from '@rootline/contracts';
+import {
+  actingOwner,
+  assertOwnerOrAdmin,
+  type HandlerContext,
+  handle,
+  notFound,
+  type ServiceContext,
+} from '@rootline/host';
+import { findFarm, findFarmRow, insertFarm, insertZone, listZones, toZone } from '../db/farms.repo.js';
+
+/** The id a create call names: derived from its Idempotency-Key when it has one, fresh otherwise. */
+export function newRecordId(prefix: string, call: HandlerContext): string {
+  return call.idempotencyRef ? idFromKey(prefix, call.idempotencyRef) : newId(prefix);
+}
+
+/** The farm, or NOT_FOUND. */
+export async function requireFarm(ctx: ServiceContext, farmId: string) {
+  const farm = await findFarmRow(ctx.db, farmId);
+  if (!farm) throw notFound('Farm', farmId);
+  return farm;
+}
+
+/** farm.farm.register: a farm owned by the caller. */
+export const registerFarm = (ctx: ServiceContext) =>
+  handle(farmRegister, async (input, call) => {
+    const { ownerId, actor } = actingOwner(call);
+    const id = newRecordId('frm', call);
+    const existing = await findFarm(ctx.db, id);
+    if (existing) return existing;
+    await insertFarm(ctx.db, {
+      id,
+      name: input.name,
+      location: input.location,
+      floorAreaM2: input.floorAreaM2,
+      levels: input.levels,
+      lightingSystem: input.lightingSystem,
+      climateSystem: input.climateSystem,
+      ownerId,
+      createdBy: actor.id,
+      createdAt: ctx.clock.now().toISOString(),
+    });
+    return (await findFarm(ctx.db, id))!;
+  });
+
+export const getFarm = (ctx: ServiceContext) =>
+  handle(farmGet, async ({ farmId }) => {
+    const farm = await findFarm(ctx.db, farmId);
+    if (!farm) throw notFound('Farm', farmId);
+    return farm;
+  });
+
+/** farm.zone.add: only the farm's owner (or an ADMIN) adds zones. */
+export const addZone = (ctx: ServiceContext) =>
+  handle(zoneAdd, async ({ farmId, ...input }, call) => {
+    const farm = await requireFarm(ctx, farmId);
+    assertOwnerOrAdmin(call, farm.ownerId);
+    const row = {
+      id: newRecordId('zon', call),
+      farmId,
+      name: input.name,
+      level: input.level,
+      areaM2: input.areaM2,
+      growingMethod: input.growingMethod,
+      capacity: input.capacity,
+      setpoints: input.setpoints ?? {},
+      createdAt: ctx.clock.now().toISOString(),
+    };
+    await insertZone(ctx.db, row);
+    return toZone(row, 0);
+  });
+
+export const getZones = (ctx: ServiceContext) =>
+  handle(zoneList, async ({ farmId }) => {
+    await requireFarm(ctx, farmId);
+    return { items: await listZones(ctx.db, farmId) };
+  });

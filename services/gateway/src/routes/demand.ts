@@ -1,0 +1,162 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  forecastGet,
+  matchCreate,
+  PAGE_DEFAULTS,
+  Preference,
+  preferenceGet,
+  preferenceList,
+  preferenceSave,
+  recommendationsGet,
+  signalGenerate,
+  supplyCommit,
+} from '@rootline/contracts';
+import { type BusRouteDeps, busRoute } from '../bus-route.js';
+
+const TAGS = ['Demand'];
+const PAGING = `\`page\` from 1 (default ${PAGE_DEFAULTS.page}); \`limit\` default ${PAGE_DEFAULTS.limit}, at most ${PAGE_DEFAULTS.maxLimit}.`;
+const UNITS =
+  'Quantities are in `kg`, `piece` or `bunch`; pieces and bunches count as kilograms by the crop table’s typical ' +
+  'weights (docs/demand.md). Prices are integer minor units per unit of an ISO 4217 currency.';
+
+/** Demand planning under /api/demand: preferences, signals, recommendations, forecasts, supply and matches. */
+export const demandRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/preferences',
+    summary: 'Store your preferences',
+    description:
+      'The caller’s own household: location, how far it would fetch food (`radiusKm`, default 25), household size ' +
+      'and, per crop, the quantity per week, the unit, an optional maximum price, organic-only and local-only ' +
+      'flags and the seasons it wants the crop in (default all). Replaces the caller’s earlier preferences. ' +
+      UNITS,
+    tags: TAGS,
+    policy: { permission: 'demand:write' },
+    subject: preferenceSave,
+    example: {
+      location: { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' },
+      radiusKm: 20,
+      householdSize: 3,
+      items: [
+        { crop: 'tomato', quantityPerWeek: 1.5, unit: 'kg', maxPrice: 450, currency: 'EUR', seasons: ['summer'] },
+        { crop: 'lettuce', quantityPerWeek: 2, unit: 'piece', organicOnly: true, localOnly: true },
+      ],
+    },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/preferences',
+    summary: 'Read preferences',
+    description: `Your own (a page of at most one); \`scope=all\` lists everyone’s, for an ADMIN only (403 otherwise). ${PAGING}`,
+    tags: TAGS,
+    policy: { permission: 'demand:read' },
+    subject: preferenceList,
+    page: { item: Preference },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/preferences/:consumerId',
+    summary: 'Preferences of one consumer',
+    description: 'That consumer or an ADMIN only (403); 404 when the consumer stored none.',
+    tags: TAGS,
+    policy: { permission: 'demand:read' },
+    subject: preferenceGet,
+    errors: ['NOT_FOUND'],
+  });
+
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/signal',
+    summary: 'Generate a demand signal',
+    description:
+      'Aggregates the preferences of the households in a region (a point and `radiusKm`, haversine to the ' +
+      'household; or a `country`, optionally a `city`, matched by name without regard to case) into weekly ' +
+      'demand per crop in kg over `horizonWeeks` (default 4) from the week of `from` (default this week), net of ' +
+      'the supply committed in the region those weeks, with the gap (never below 0). Stored, and emitted as ' +
+      '`demand.signal`. A signal by name also records its first week’s demand per crop as the region’s history, ' +
+      `which forecasts are made from (region key \`COUNTRY\` or \`COUNTRY/city\`). ${UNITS}`,
+    tags: TAGS,
+    policy: { permission: 'demand:write', idempotent: true },
+    subject: signalGenerate,
+    status: 201,
+    errors: ['IDEMPOTENCY_KEY_REUSED'],
+    example: { region: { country: 'NL', city: 'Amsterdam' }, from: '2026-11-23', horizonWeeks: 4 },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/recommendations',
+    summary: 'Planting recommendations',
+    description:
+      'Crops ranked for a grower at `lat`/`lon` with `areaM2` m², a growing `method` and a `startDate`: each with ' +
+      'whether it can be sown then with that method, the first harvest date, expected yield (area × the crop ' +
+      'table’s yield per m²), the nearby unmet demand over four harvest weeks (households within `radius` km, ' +
+      'default 50, less committed supply), the expected revenue of what can be sold (at the median maximum price ' +
+      'nearby households state, else the table’s reference price) and the reasoning. Ranked by that revenue; ' +
+      'crops that cannot be sown score 0. The model and crop table with sources: docs/demand.md.',
+    tags: TAGS,
+    policy: { permission: 'demand:read' },
+    subject: recommendationsGet,
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/forecast',
+    summary: 'Demand forecast',
+    description:
+      'Weekly demand of `crop` in `region` (`COUNTRY` or `COUNTRY/city`, as signals by name record it) for the ' +
+      '`weeks` after its last recorded week (default 4), by Holt’s linear exponential smoothing with parameters ' +
+      'chosen on the history, with 80 % and 95 % prediction intervals, and the back-tested error beside it ' +
+      '(rolling origin, one week ahead: MAPE and MASE). Needs four weeks of history (404 otherwise, saying how ' +
+      'many there are).',
+    tags: TAGS,
+    policy: { permission: 'demand:read' },
+    subject: forecastGet,
+    errors: ['NOT_FOUND'],
+  });
+
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/supply',
+    summary: 'Register a supply commitment',
+    description:
+      'The caller commits to supply `quantity` of a crop over a `window` of dates (at most 366 days) at a price ' +
+      'per unit from a location. Emits `supply.committed`. It counts against demand in signals and ' +
+      `recommendations, and is matched by POST /api/demand/match. ${UNITS}`,
+    tags: TAGS,
+    policy: { permission: 'demand:write', idempotent: true },
+    subject: supplyCommit,
+    status: 201,
+    errors: ['IDEMPOTENCY_KEY_REUSED'],
+    example: {
+      crop: 'tomato',
+      quantity: 120,
+      unit: 'kg',
+      window: { from: '2027-07-01', to: '2027-08-31' },
+      price: 320,
+      currency: 'EUR',
+      location: { latitude: 52.09, longitude: 5.12, city: 'Utrecht', country: 'NL' },
+      organic: true,
+    },
+  });
+
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/match',
+    summary: 'Match supply to demand',
+    description:
+      'Matches the caller’s open supply (an ADMIN’s: everyone’s), optionally of one `crop`, to households within ' +
+      '`maxDistanceKm` (default 50) whose preferences ask for the crop at an acceptable price (organic-only and ' +
+      'local-only honoured): nearest first, then the higher price accepted; each gets up to its demand over the ' +
+      'supply’s window, less what earlier matches already give it. Each new match is recorded and emitted as ' +
+      '`demand.match`. A supply and a consumer are matched at most once, so the same call again adds nothing ' +
+      '(`created` 0). Answers every match of the supplies concerned.',
+    tags: TAGS,
+    policy: { permission: 'demand:write', idempotent: true },
+    subject: matchCreate,
+    errors: ['IDEMPOTENCY_KEY_REUSED'],
+    example: { crop: 'tomato', maxDistanceKm: 30 },
+  });
+};

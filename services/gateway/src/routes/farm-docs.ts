@@ -1,0 +1,34 @@
+/** Texts shared by the vertical-farming routes' documentation. */
+export const RETRIES =
+  'Send an `Idempotency-Key` header (a fresh UUID per new request, the same for its retries): a retry gets the ' +
+  'first answer.';
+
+export const LEDGER_RETRIES = `${RETRIES} 503 UNAVAILABLE (with Retry-After) means the ledger did not answer: retry with the same key.`;
+
+export const OWNER_ONLY = 'Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise).';
+
+const phase = (name: string, days: number, ppfd: [number, number], hours: number) => ({
+  phase: name,
+  days,
+  targets: {
+    ppfd: { min: ppfd[0], max: ppfd[1] },
+    photoperiodHours: hours,
+    dayTemperatureC: 23,
+    nightTemperatureC: 18,
+    humidityPct: { min: 55, max: 70 },
+    co2Ppm: { min: 800, max: 1200 },
+    ecMsCm: { min: 1.1, max: 1.4 },
+    ph: { min: 5.6, max: 6.0 },
+  },
+});
+
+export const RECIPE_EXAMPLE = {
+  parentId: 'rcp_lettuce0butterhead01',
+  name: 'Butterhead lettuce, cooler nights',
+  phases: [
+    phase('germination', 3, [40, 60], 24),
+    phase('seedling', 8, [180, 220], 20),
+    phase('vegetative', 22, [270, 320], 16),
+  ],
+  sources: ['Own trials, Rotterdam Harbour Greens, 2026'],
+};

@@ -1,0 +1,227 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  batchFail,
+  batchGet,
+  batchHarvest,
+  batchReadingsRecord,
+  batchStart,
+  farmAnalyticsGet,
+  farmGet,
+  farmRegister,
+  GrowingRecipe,
+  MAX_FARM_READINGS_PER_REQUEST,
+  PAGE_DEFAULTS,
+  recipeCreate,
+  recipeList,
+  zoneAdd,
+  zoneList,
+} from '@rootline/contracts';
+import { type BusRouteDeps, busRoute } from '../bus-route.js';
+import { LEDGER_RETRIES, OWNER_ONLY, RECIPE_EXAMPLE, RETRIES } from './farm-docs.js';
+
+const TAGS = ['Vertical farming'];
+
+/** Vertical farming under /api/vertical-farm: farms, zones, recipes, crop batches, readings, harvests, analytics. */
+export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/register',
+    summary: 'Register a vertical farm',
+    description: `Registers a farm owned by the caller (FARM_MANAGER or ADMIN). ${RETRIES}`,
+    tags: TAGS,
+    policy: { permission: 'farm:write', idempotent: true },
+    subject: farmRegister,
+    status: 201,
+    example: {
+      name: 'Rotterdam Harbour Greens',
+      location: { latitude: 51.9225, longitude: 4.4792, city: 'Rotterdam', country: 'NL' },
+      floorAreaM2: 1200,
+      levels: 8,
+      lightingSystem: 'led',
+      climateSystem: 'hvac-dehumidification',
+    },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/recipes',
+    summary: 'Growing recipes',
+    description:
+      'Recipes by crop, then version: phases with their targets (PPFD, photoperiod, the resulting DLI, day and ' +
+      'night temperature, humidity, CO2, EC, pH), the sources of the figures, the parent recipe and the outcomes ' +
+      `of the batches grown with each version. \`page\` from 1, \`limit\` default ${PAGE_DEFAULTS.limit}, at most ` +
+      `${PAGE_DEFAULTS.maxLimit}.`,
+    tags: TAGS,
+    policy: { permission: 'farm:read' },
+    subject: recipeList,
+    page: { item: GrowingRecipe },
+  });
+
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/recipes',
+    summary: 'Derive a growing recipe',
+    description:
+      'A new version of `parentId`: same crop, version = parent’s + 1, authored by the caller. Phases appear at ' +
+      `most once; each range needs min ≤ max (400 VALIDATION_ERROR). 404 for an unknown parent. ${RETRIES}`,
+    tags: TAGS,
+    policy: { permission: 'farm:write', idempotent: true },
+    subject: recipeCreate,
+    status: 201,
+    errors: ['NOT_FOUND'],
+    example: RECIPE_EXAMPLE,
+  });
+
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/batch/start',
+    summary: 'Start a crop batch',
+    description:
+      'Starts a batch in a zone of the farm with a recipe. The zone’s open batches and this one together must fit ' +
+      'its plant sites (400 VALIDATION_ERROR, `details.reason` zone-capacity). A seed source of type `plant` is ' +
+      'checked with the plant registry (404 if unknown) and links the batch, and later its harvest on the ledger, ' +
+      `into that plant’s lineage. ${OWNER_ONLY} ${RETRIES}`,
+    tags: TAGS,
+    policy: { permission: 'farm:write', idempotent: true },
+    subject: batchStart,
+    status: 201,
+    errors: ['NOT_FOUND'],
+    example: {
+      farmId: 'frm_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+      zoneId: 'zon_01HZX3K6Q2W8N4B7T5R9V0C1ME',
+      recipeId: 'rcp_lettuce0butterhead01',
+      crop: 'lettuce',
+      variety: 'Rex',
+      plantCount: 720,
+      seedSource: { type: 'seed-lot', seedLot: 'RZ-2026-0412', supplier: 'Rijk Zwaan' },
+    },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/batch/:batchId',
+    summary: 'A crop batch',
+    description:
+      'State (germinating, growing, ready, harvested, failed), the recipe phase today with its targets and days ' +
+      'in it, the expected harvest date, a summary of the readings and, once harvested, the harvest and its block.',
+    tags: TAGS,
+    policy: { permission: 'farm:read' },
+    subject: batchGet,
+    errors: ['NOT_FOUND'],
+  });
+
+  busRoute(app, deps, {
+    method: 'PUT',
+    url: '/batch/:batchId/environment',
+    summary: 'Record environment readings',
+    description:
+      `1 to ${MAX_FARM_READINGS_PER_REQUEST} timestamped readings, stored all or nothing. A value outside its ` +
+      'physical range (e.g. humidity above 100 %, pH above 14) refuses the whole request with 400 ' +
+      'VALIDATION_ERROR naming the field. Each reading is compared with the targets of the recipe phase at its ' +
+      'time; deviations are stored, answered, and announced as one `farm.alert` event per request. Readings of a ' +
+      `closed batch are refused (400, \`details.reason\` batch-closed). ${OWNER_ONLY}`,
+    tags: TAGS,
+    policy: { permission: 'farm:write' },
+    subject: batchReadingsRecord,
+    errors: ['NOT_FOUND'],
+    example: {
+      readings: [
+        {
+          at: '2026-11-23T08:00:00.000Z',
+          temperatureC: 23.4,
+          humidityPct: 64,
+          co2Ppm: 950,
+          ppfd: 290,
+          ecMsCm: 1.2,
+          ph: 5.8,
+          waterTemperatureC: 21,
+          dissolvedOxygenMgL: 7.5,
+        },
+      ],
+    },
+  });
+
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/batch/:batchId/harvest',
+    summary: 'Complete the harvest',
+    description:
+      'Records the harvest on the ledger (transaction `farm.harvest`, naming the batch, its recipe and its seed ' +
+      'source with the plant’s block), completes the batch and emits `farm.harvest`. A germinating batch cannot ' +
+      `be harvested (400); a closed one answers 409 DUPLICATE. ${OWNER_ONLY} ${LEDGER_RETRIES}`,
+    tags: TAGS,
+    policy: { permission: 'farm:write', idempotent: true },
+    subject: batchHarvest,
+    status: 201,
+    errors: ['NOT_FOUND', 'DUPLICATE', 'CHAIN_ERROR'],
+    example: { yieldKg: 154.2, qualityGrade: 'grade-a', notes: 'Tip burn on 2 % of heads' },
+  });
+
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/batch/:batchId/fail',
+    summary: 'Close a batch as failed',
+    description: `Closes an open batch as failed with a reason; it counts against success rates. ${OWNER_ONLY}`,
+    tags: TAGS,
+    policy: { permission: 'farm:write' },
+    subject: batchFail,
+    errors: ['NOT_FOUND', 'DUPLICATE'],
+    example: { reason: 'Pythium root rot' },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/:farmId',
+    summary: 'A farm',
+    description: 'The farm with its zone count and growing area.',
+    tags: TAGS,
+    policy: { permission: 'farm:read' },
+    subject: farmGet,
+    errors: ['NOT_FOUND'],
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/:farmId/zones',
+    summary: 'Zones of a farm',
+    description: 'Each zone with its plant sites and the plants of its open batches.',
+    tags: TAGS,
+    policy: { permission: 'farm:read' },
+    subject: zoneList,
+    errors: ['NOT_FOUND'],
+  });
+
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/:farmId/zones',
+    summary: 'Add a zone',
+    description: `A growing zone on a level of the farm. ${OWNER_ONLY} ${RETRIES}`,
+    tags: TAGS,
+    policy: { permission: 'farm:write', idempotent: true },
+    subject: zoneAdd,
+    status: 201,
+    errors: ['NOT_FOUND'],
+    example: {
+      name: 'Level 3 NFT A',
+      level: 3,
+      areaM2: 96,
+      growingMethod: 'nft',
+      capacity: 2400,
+      setpoints: { temperatureC: 22, humidityPct: 65, co2Ppm: 1000, ppfd: 290, photoperiodHours: 16 },
+    },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/:farmId/analytics',
+    summary: 'Farm analytics',
+    description:
+      'Over `from`–`to` (default the last 365 days): yield per m² per year, cycle times, zone utilisation, batch ' +
+      'success rate and environment compliance (share of readings within target), for the farm, by crop and by ' +
+      'recipe. Formulas in docs/farm.md.',
+    tags: TAGS,
+    policy: { permission: 'farm:read' },
+    subject: farmAnalyticsGet,
+    errors: ['NOT_FOUND'],
+  });
+};

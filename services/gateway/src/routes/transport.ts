@@ -1,0 +1,237 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  Envelope,
+  QrData,
+  type QrFormat,
+  TRANSPORT_EVENT_KINDS,
+  type TransportEventKind,
+  transportBlockVerify,
+  transportEventRecord,
+  transportFootprintGet,
+  transportJourneyGet,
+  transportPageRender,
+  transportQrGet,
+} from '@rootline/contracts';
+import { call } from '@rootline/host';
+import { Type } from '@sinclair/typebox';
+import { type BusRouteDeps, busRoute, requestParts } from '../bus-route.js';
+import { ok } from '../envelope.js';
+import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
+import { callContext } from '../request-context.js';
+
+const TAGS = ['Transport'];
+
+/** Business step and disposition of each kind in GS1 EPCIS 2.0 terms (CBV 2.0), as docs/transport.md lists them. */
+const EPCIS: Record<TransportEventKind, string> = {
+  'seed-acquisition': 'bizStep `receiving`, disposition `in_progress`',
+  planting: 'bizStep `commissioning`, disposition `active`',
+  growing: 'bizStep `transporting` (moved while growing), disposition `in_transit`',
+  harvest: 'bizStep `creating_class_instance` (a produce lot is created), disposition `active`; needs `quantity`',
+  distribution: 'bizStep `shipping`, disposition `in_transit`',
+  'seed-saving': 'bizStep `storing`, disposition `in_progress`',
+  'seed-sharing': 'bizStep `shipping` to another grower, disposition `in_transit`; needs `recipient`',
+};
+
+const at = (i: number) => `2026-0${5 + (i % 4)}-0${1 + (i % 8)}T09:30:00+02:00`;
+
+/** A realistic body per kind, shown in the OpenAPI document. */
+function example(kind: TransportEventKind, i: number): Record<string, unknown> {
+  const base = {
+    plantId: 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+    eventTime: at(i),
+    handler: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD', name: 'Ada Grower' },
+    to: { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' },
+    privacyLevel: 'city',
+  };
+  const { plantId: _, ...lotOnly } = base;
+  switch (kind) {
+    case 'seed-acquisition':
+      return {
+        ...lotOnly,
+        seedLotId: 'lot_tomato-2026-a',
+        quantity: { value: 50, unit: 'seeds' },
+        from: { latitude: 52.0907, longitude: 5.1214, city: 'Utrecht', country: 'NL' },
+        transportMode: 'bicycle',
+      };
+    case 'planting':
+      return { ...base, seedLotId: 'lot_tomato-2026-a', quantity: { value: 1, unit: 'plants' } };
+    case 'growing':
+      return {
+        ...base,
+        from: { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' },
+        to: { latitude: 52.3731, longitude: 4.8922, city: 'Amsterdam', country: 'NL' },
+        transportMode: 'cargo-bike',
+        massKg: 12,
+        notes: 'Moved to the community greenhouse',
+      };
+    case 'harvest':
+      return { ...base, quantity: { value: 4.2, unit: 'kg' } };
+    case 'distribution':
+      return {
+        ...base,
+        from: { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' },
+        to: { latitude: 52.1601, longitude: 4.497, city: 'Leiden', country: 'NL' },
+        transportMode: 'hgv-refrigerated',
+        massKg: 4.2,
+        recipient: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1ME', name: 'Leiden Food Co-op' },
+        sensorReadings: [
+          { at: '2026-08-07T09:30:00+02:00', temperatureC: 4.1, humidityPercent: 91 },
+          { at: '2026-08-07T10:30:00+02:00', temperatureC: 4.6, humidityPercent: 90 },
+        ],
+      };
+    case 'seed-saving':
+      return { ...base, seedLotId: 'lot_tomato-2026-b', quantity: { value: 12, unit: 'g' } };
+    case 'seed-sharing':
+      return {
+        ...lotOnly,
+        seedLotId: 'lot_tomato-2026-b',
+        quantity: { value: 2, unit: 'packets' },
+        from: { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' },
+        to: { latitude: 51.9244, longitude: 4.4777, city: 'Rotterdam', country: 'NL' },
+        transportMode: 'rail',
+        massKg: 0.02,
+        recipient: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MF', name: 'Rotterdam Seed Library' },
+      };
+  }
+}
+
+const EVENT_FIELDS =
+  'Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and ' +
+  'unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location ' +
+  'objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. ' +
+  '**How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` ' +
+  '(default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity ' +
+  'when absent), `handler` (must be the caller unless an ADMIN records for someone), `recipient`, `notes`.\n\n' +
+  'A plant must exist (404 NOT_FOUND otherwise) and its journey cannot run backwards in time (400). A mistake is ' +
+  'corrected by a new event with `corrects` naming the event it replaces (same plant and lot; exempt from the time ' +
+  'rule), never by an edit. Answers 201 with the event id, its block hash, the recording time, the distance and ' +
+  'kg CO2e, once the block is mined, and emits `transport.completed`. Send an `Idempotency-Key` to retry safely.';
+
+/** Journey events, journeys, footprints and block verification under /api/transport. */
+export const transportRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
+  TRANSPORT_EVENT_KINDS.forEach((kind, i) => {
+    busRoute(app, deps, {
+      method: 'POST',
+      url: `/${kind}`,
+      summary: `Record a ${kind} event`,
+      description: `EPCIS mapping: ${EPCIS[kind]}.\n\n${EVENT_FIELDS}`,
+      tags: TAGS,
+      policy: { permission: 'transport:write', idempotent: true },
+      subject: transportEventRecord[kind],
+      status: 201,
+      errors: ['NOT_FOUND', 'CHAIN_ERROR', 'IDEMPOTENCY_KEY_REUSED'],
+      example: example(kind, i),
+    });
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/journey/:plantId',
+    summary: 'Journey of a plant',
+    description:
+      'The plant’s events in time order (by instant, then recording order), each with its block hash, and totals ' +
+      '(distance, kg CO2e, hours from first to last event). Also included: the events of the seed lots the plant’s ' +
+      'events name that name no plant themselves (the lot’s journey before it became this plant). A parent plant’s ' +
+      'journey is not included; follow the lineage (`/api/plants/lineage/{plantId}`) for it. A corrected event stays ' +
+      'listed with `correctedBy` and is left out of the totals. The answer holds one page of events (`page` from 1, ' +
+      '`limit` default 100, at most 1,000) with `pagination`; the totals always cover every event.',
+    tags: TAGS,
+    policy: { permission: 'transport:read' },
+    subject: transportJourneyGet,
+    errors: ['NOT_FOUND'],
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/footprint/:userId',
+    summary: 'Carbon footprint of a user',
+    description:
+      'kg CO2e of the events the user handled: in total, by transport mode, by event kind, per kg of harvested ' +
+      'produce, and against conventional logistics (the delivered mass over 1,640 km by diesel HGV). Emission ' +
+      'factors and their sources: docs/transport.md. Only the user, or an ADMIN, may read it (403 otherwise).',
+    tags: TAGS,
+    policy: { permission: 'transport:read' },
+    subject: transportFootprintGet,
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/verify/:blockHash',
+    summary: 'Verify a block',
+    description:
+      'The ledger’s own verification of the block: its hash, proof of work, link to its predecessor, Merkle root and ' +
+      'each transaction’s payload hash, with a verdict (`valid` or `invalid`) and the reason for each failed check. ' +
+      'Each transaction names the journey event it records, if any. 404 NOT_FOUND for an unknown hash.',
+    tags: TAGS,
+    policy: { permission: 'transport:read' },
+    subject: transportBlockVerify,
+    errors: ['NOT_FOUND'],
+  });
+};
+
+/**
+ * The QR code and the public page: the service answers each in one bus call; the route sends a PNG, an SVG or
+ * HTML as such instead of in the JSON envelope (errors keep the envelope).
+ */
+export const transportPublicRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
+  const qrParts = requestParts({ method: 'GET', url: '/qr/:id', subject: transportQrGet });
+  app.route({
+    method: 'GET',
+    url: '/qr/:id',
+    config: { permission: 'transport:read' },
+    schema: operationSchema({
+      ...qrParts,
+      summary: 'QR code of a plant or seed lot',
+      description:
+        'The public verification URL (`<PUBLIC_URL>/api/transport/trace/{id}`) a shopper can scan, and the payload ' +
+        'the code encodes (that URL). `format=json` (default) answers the envelope; `png` answers the image ' +
+        '(`image/png`, 320 px) and `svg` the vector image (`image/svg+xml`). 404 NOT_FOUND for an unknown plant or a ' +
+        'seed lot without events.',
+      tags: TAGS,
+      status: 200,
+      success: Envelope(QrData),
+      errors: [
+        ...gatewayErrorCodes({ ...qrParts, policy: { permission: 'transport:read' } }),
+        'NOT_FOUND',
+        'UNAVAILABLE',
+      ],
+    }),
+    handler: async (req, reply) => {
+      const input = { ...(req.params as { id: string }), ...(req.query as { format?: QrFormat }) };
+      const qr = await call(deps.bus, transportQrGet, input as never, callContext(req), deps.timeoutMs);
+      if (qr.format === 'json' || qr.body === null) return ok(qr);
+      reply.type(qr.contentType);
+      return qr.format === 'png' ? Buffer.from(qr.body, 'base64') : qr.body;
+    },
+  });
+
+  const pageParts = requestParts({ method: 'GET', url: '/trace/:id', subject: transportPageRender });
+  app.route({
+    method: 'GET',
+    url: '/trace/:id',
+    config: { public: true },
+    schema: operationSchema({
+      ...pageParts,
+      summary: 'Public verification page',
+      description:
+        'Plain server-rendered HTML for a phone, opened from a QR code, no sign-in: the plant (names, generation, ' +
+        'location as its privacy level allows), a lineage summary, its journey with distances and kg CO2e, and the ' +
+        'ledger verdict of each block (from the ledger’s own verification). No person’s name is shown.',
+      tags: TAGS,
+      status: 200,
+      success: Type.String({ description: 'text/html page' }),
+      errors: [...gatewayErrorCodes({ ...pageParts, policy: { public: true } }), 'NOT_FOUND', 'UNAVAILABLE'],
+    }),
+    handler: async (req, reply) => {
+      const { html } = await call(
+        deps.bus,
+        transportPageRender,
+        req.params as { id: string },
+        callContext(req),
+        deps.timeoutMs,
+      );
+      reply.type('text/html; charset=utf-8');
+      return html;
+    },
+  });
+};

@@ -1,0 +1,172 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  DOCUMENT_TYPES,
+  ENTITY_TYPES,
+  Envelope,
+  FILE_CATEGORIES,
+  FileInfo,
+  type FileKind,
+  IMAGE_TYPES,
+  MEDIA_LIMITS,
+  mediaFileDelete,
+  mediaFileGet,
+  mediaUploadComplete,
+  mediaUploadPresign,
+  mediaUploadProcess,
+} from '@rootline/contracts';
+import { type Clock, call } from '@rootline/host';
+import type { Storage } from '@rootline/storage';
+import type { FastifyContextConfig } from 'fastify';
+import { type BusRouteDeps, busRoute } from '../bus-route.js';
+import { ok } from '../envelope.js';
+import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
+import { callContext } from '../request-context.js';
+import { localStorageRoutes } from './upload-local.js';
+import { streamUpload } from './upload-stream.js';
+
+const TAGS = ['Uploads'];
+/** Processing a large image takes seconds on a busy machine: more than the default bus wait. */
+const PROCESS_TIMEOUT_MS = 120_000;
+
+const FORM =
+  'A `multipart/form-data` body: first the fields `category` (one of ' +
+  `${FILE_CATEGORIES.join(', ')}), and optionally \`entityType\` (${ENTITY_TYPES.join(', ')}) with \`entityId\` ` +
+  '(the record the file belongs to, e.g. a plant id: a plant must be yours), then one file in the field `file`. ' +
+  'Fields after the file are ignored. The type is decided by the file’s bytes, never by its name or declared ' +
+  'type. The body is streamed into storage and processed from there: it is never held whole in memory.';
+
+const IMAGE =
+  `Accepted: ${IMAGE_TYPES.join(', ')}; at most ${MEDIA_LIMITS.imageMaxBytes} bytes (413 PAYLOAD_TOO_LARGE ` +
+  `beyond) and ${MEDIA_LIMITS.maxPixels} pixels (decompression bombs are refused from the header, before ` +
+  'decoding). Truncated or corrupt images are refused. Orientation is applied; EXIF is read and stored. Every ' +
+  `copy is a WebP: the full-size original and square thumbnails of ${MEDIA_LIMITS.thumbnailSizes.join(', ')} ` +
+  'pixels. Copies carry no metadata (no GPS) unless the file belongs to your plant at privacy level `exact`, ' +
+  'and `exif.gps` is shown under the same rule.';
+
+const DOCUMENT =
+  `Accepted: PDF, DOC (an OLE2 compound file) and DOCX (an OOXML zip with \`[Content_Types].xml\` and ` +
+  `\`word/document.xml\`, whose directory is checked for zip bombs without inflating anything); at most ` +
+  `${MEDIA_LIMITS.documentMaxBytes} bytes (413 beyond). Stored as uploaded.`;
+
+export interface UploadRouteDeps extends BusRouteDeps {
+  storage: Storage;
+  clock: Clock;
+}
+
+/** Uploads under /api/upload: multipart images and documents, presigned uploads, file information, deletion. */
+export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (app, deps) => {
+  await app.register(multipart, {
+    // busboy stops one byte past the largest limit; each kind's own limit is applied while streaming.
+    limits: { files: 1, fields: 5, fieldSize: 200, parts: 8, fileSize: MEDIA_LIMITS.documentMaxBytes + 1 },
+  });
+
+  const upload = (kind: FileKind, url: string, summary: string, text: string, maxBytes: number) => {
+    const policy = { permission: 'uploads:write', idempotent: true } as const;
+    const config: FastifyContextConfig = policy;
+    app.route({
+      method: 'POST',
+      url,
+      config,
+      schema: operationSchema({
+        summary,
+        description: `${FORM}\n\n${text}\n\nSend an \`Idempotency-Key\` to make a retry safe: the key names the upload (the file is not part of its fingerprint).`,
+        tags: TAGS,
+        status: 201,
+        success: Envelope(FileInfo),
+        errors: [
+          ...gatewayErrorCodes({ policy }),
+          'VALIDATION_ERROR',
+          'PAYLOAD_TOO_LARGE',
+          'NOT_FOUND',
+          'UNAVAILABLE',
+          'IDEMPOTENCY_KEY_REUSED',
+        ],
+      }),
+      handler: async (req, reply) => {
+        const streamed = await streamUpload(req, deps.storage, maxBytes);
+        try {
+          const input = { kind, uploadKey: streamed.uploadKey, filename: streamed.filename, ...streamed.fields };
+          const info = await call(deps.bus, mediaUploadProcess, input, callContext(req), PROCESS_TIMEOUT_MS);
+          reply.code(201);
+          return ok(info);
+        } catch (err) {
+          // Media removes it too; this covers a request it refused before its handler ran, or never answered.
+          await deps.storage.delete([streamed.uploadKey]).catch(() => {});
+          throw err;
+        }
+      },
+    });
+  };
+  upload('image', '/image', 'Upload an image', IMAGE, MEDIA_LIMITS.imageMaxBytes);
+  upload('document', '/document', 'Upload a document', DOCUMENT, MEDIA_LIMITS.documentMaxBytes);
+
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/presigned',
+    summary: 'Presign a direct upload',
+    description:
+      'Answers a URL to `PUT` the file to directly (object storage, or a signed local URL), with the headers to ' +
+      'send unchanged: its size and type are signed, so another size is refused. Then call ' +
+      '`POST /api/upload/presigned/{fileId}/complete`: the file is validated and processed like a multipart ' +
+      `upload. A URL lives ${MEDIA_LIMITS.presignSeconds} s; an upload not completed by then is removed by the ` +
+      `expiry job.\n\nImages: ${IMAGE_TYPES.join(', ')}; documents: ${DOCUMENT_TYPES.join(', ')}.`,
+    tags: TAGS,
+    policy: { permission: 'uploads:write', idempotent: true },
+    subject: mediaUploadPresign,
+    status: 201,
+    errors: ['PAYLOAD_TOO_LARGE', 'NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
+    example: {
+      kind: 'image',
+      filename: 'tomato.jpg',
+      contentType: 'image/jpeg',
+      bytes: 2_345_678,
+      category: 'plant-photo',
+      entityType: 'plant',
+      entityId: 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+    },
+  });
+
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/presigned/:fileId/complete',
+    summary: 'Complete a direct upload',
+    description:
+      'Validates and processes what arrived at the presigned URL, by the rules of the multipart uploads. A ' +
+      'refused file is removed with its pending upload. Owner or ADMIN only. Completing twice answers the file.',
+    tags: TAGS,
+    policy: { permission: 'uploads:write' },
+    subject: mediaUploadComplete,
+    timeoutMs: PROCESS_TIMEOUT_MS,
+    errors: ['NOT_FOUND', 'PAYLOAD_TOO_LARGE'],
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/:fileId',
+    summary: 'File information',
+    description:
+      'Type, size, dimensions, category, the record it belongs to, EXIF (GPS only for a photo of its owner’s ' +
+      `plant at privacy level exact) and URLs of the original and each thumbnail, valid ${MEDIA_LIMITS.urlSeconds} s.`,
+    tags: TAGS,
+    policy: { permission: 'uploads:write' },
+    subject: mediaFileGet,
+    errors: ['NOT_FOUND'],
+  });
+
+  busRoute(app, deps, {
+    method: 'DELETE',
+    url: '/:fileId',
+    summary: 'Delete a file',
+    description:
+      'Hidden at once (404 afterwards); its stored copies are removed later by the purge job, which runs on one ' +
+      'replica at a time. Owner or ADMIN only.',
+    tags: TAGS,
+    policy: { permission: 'uploads:write' },
+    subject: mediaFileDelete,
+    errors: ['NOT_FOUND'],
+  });
+
+  if (deps.storage.driver === 'local')
+    await app.register(localStorageRoutes, { storage: deps.storage, clock: deps.clock });
+};

@@ -1,0 +1,311 @@
+import type { Role } from '@rootline/contracts';
+import { service as demand } from '@rootline/demand';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestPlatform, type TestPlatform } from './platform.js';
+
+const AMSTERDAM = { latitude: 52.37, longitude: 4.89, city: 'Amsterdam', country: 'NL' };
+
+const preferences = (items: object[], location = AMSTERDAM) => ({ location, householdSize: 2, radiusKm: 20, items });
+
+async function outboxSubjects(p: TestPlatform, like: string): Promise<string[]> {
+  const rows = (await p.database.db.execute(
+    sql`select subject from demand.outbox where payload::text like ${`%${like}%`} order by seq`,
+  )) as unknown as { subject: string }[];
+  return rows.map((r) => r.subject);
+}
+
+describe('demand planning over HTTP', () => {
+  let p: TestPlatform;
+  beforeAll(async () => {
+    p = await startTestPlatform([demand]);
+    // Three households in Amsterdam and one in Utrecht (35 km away).
+    const save = (sub: string, items: object[], location = AMSTERDAM) =>
+      p.http('POST', '/api/demand/preferences', { role: 'USER', sub, body: preferences(items, location) });
+    expect(
+      (await save('usr_h1', [{ crop: 'tomato', quantityPerWeek: 2, unit: 'kg', maxPrice: 400, currency: 'EUR' }]))
+        .status,
+    ).toBe(200);
+    await save('usr_h2', [
+      { crop: 'tomato', quantityPerWeek: 10, unit: 'piece' },
+      { crop: 'lettuce', quantityPerWeek: 1, unit: 'piece', organicOnly: true },
+    ]);
+    await save('usr_h3', [{ crop: 'tomato', quantityPerWeek: 1, unit: 'kg', maxPrice: 200, currency: 'EUR' }]);
+    await save('usr_h4', [{ crop: 'tomato', quantityPerWeek: 5, unit: 'kg' }], {
+      latitude: 52.09,
+      longitude: 5.12,
+      city: 'Utrecht',
+      country: 'NL',
+    });
+  });
+  afterAll(async () => p?.stop());
+
+  describe('preferences', () => {
+    it('stores the caller’s own and replaces them on a second post', async () => {
+      const body = preferences([{ crop: 'basil', quantityPerWeek: 1, unit: 'bunch' }]);
+      const first = await p.http('POST', '/api/demand/preferences', { role: 'GROWER', sub: 'usr_pref', body });
+      expect(first.body.data).toMatchObject({
+        consumerId: 'usr_pref',
+        householdSize: 2,
+        items: [
+          { crop: 'basil', currency: 'EUR', organicOnly: false, seasons: ['spring', 'summer', 'autumn', 'winter'] },
+        ],
+      });
+      const second = await p.http('POST', '/api/demand/preferences', {
+        role: 'GROWER',
+        sub: 'usr_pref',
+        body: { ...body, householdSize: 4 },
+      });
+      expect(second.body.data).toMatchObject({ id: first.body.data.id, householdSize: 4 });
+      const mine = await p.http('GET', '/api/demand/preferences', { role: 'GROWER', sub: 'usr_pref' });
+      expect(mine.body.data).toHaveLength(1);
+      expect(mine.body.pagination).toEqual({ page: 1, limit: 20, total: 1, totalPages: 1 });
+    });
+
+    it.each([
+      [preferences([{ crop: 'durian', quantityPerWeek: 1, unit: 'kg' }]), 'crop'],
+      [preferences([{ crop: 'tomato', quantityPerWeek: 0, unit: 'kg' }]), 'quantityPerWeek'],
+      [preferences([]), 'items'],
+      [{ ...preferences([{ crop: 'tomato', quantityPerWeek: 1, unit: 'kg' }]), householdSize: 0 }, 'householdSize'],
+      [preferences([{ crop: 'tomato', quantityPerWeek: 1, unit: 'crate' }]), 'unit'],
+    ])('refuses an invalid body with 400 (%#)', async (body, field) => {
+      const res = await p.http('POST', '/api/demand/preferences', { role: 'USER', sub: 'usr_bad', body });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ success: false, data: null, error: { code: 'VALIDATION_ERROR' } });
+      expect(JSON.stringify(res.body.error.details)).toContain(field);
+    });
+
+    it('lets a consumer and an ADMIN read a consumer’s preferences, nobody else', async () => {
+      expect((await p.http('GET', '/api/demand/preferences/usr_h1', { role: 'USER', sub: 'usr_h1' })).status).toBe(200);
+      const other = await p.http('GET', '/api/demand/preferences/usr_h1', { role: 'GROWER', sub: 'usr_h2' });
+      expect(other.status).toBe(403);
+      expect(other.body.error.code).toBe('FORBIDDEN');
+      const admin = await p.http('GET', '/api/demand/preferences/usr_h1', { role: 'ADMIN', sub: 'usr_admin' });
+      expect(admin.body.data.items[0].crop).toBe('tomato');
+      expect((await p.http('GET', '/api/demand/preferences/usr_none', { role: 'ADMIN', sub: 'a' })).status).toBe(404);
+    });
+
+    it('lists everyone’s for an ADMIN only', async () => {
+      const all = await p.http('GET', '/api/demand/preferences?scope=all&limit=2', { role: 'ADMIN', sub: 'usr_admin' });
+      expect(all.status).toBe(200);
+      expect(all.body.data).toHaveLength(2);
+      expect(all.body.pagination.total).toBeGreaterThanOrEqual(4);
+      const refused = await p.http('GET', '/api/demand/preferences?scope=all', { role: 'FARM_MANAGER', sub: 'u' });
+      expect(refused.status).toBe(403);
+    });
+  });
+
+  describe('signals, supply and matches', () => {
+    it('aggregates a region into weekly demand per crop, net of committed supply, and emits demand.signal', async () => {
+      const supply = await p.http('POST', '/api/demand/supply', {
+        role: 'GROWER',
+        sub: 'usr_grower',
+        body: {
+          crop: 'tomato',
+          quantity: 14,
+          unit: 'kg',
+          window: { from: '2027-01-04', to: '2027-01-17' },
+          price: 300,
+          currency: 'EUR',
+          location: { latitude: 52.35, longitude: 4.9, city: 'Amsterdam', country: 'NL' },
+        },
+      });
+      expect(supply.status).toBe(201);
+      expect(supply.body.data).toMatchObject({ growerId: 'usr_grower', quantityKg: 14, matchedKg: 0 });
+      expect(await outboxSubjects(p, supply.body.data.id)).toEqual(['evt.demand.supply.committed']);
+
+      const res = await p.http('POST', '/api/demand/signal', {
+        role: 'USER',
+        sub: 'usr_planner',
+        body: { region: { latitude: 52.37, longitude: 4.89, radiusKm: 10 }, from: '2027-01-06', horizonWeeks: 3 },
+      });
+      expect(res.status).toBe(201);
+      const s = res.body.data;
+      // Households within 10 km: the three of the setup and the basil household of the preferences tests.
+      expect(s).toMatchObject({ from: '2027-01-04', horizonWeeks: 3, consumers: 4, regionKey: null });
+      const tomato = s.crops.find((c: { crop: string }) => c.crop === 'tomato');
+      // 2 kg + 10 × 0.12 kg + 1 kg = 4.2 kg a week; 7 kg of supply in each of the first two weeks.
+      expect(tomato.weeks).toEqual([
+        { weekStart: '2027-01-04', demandKg: 4.2, supplyKg: 7, gapKg: 0 },
+        { weekStart: '2027-01-11', demandKg: 4.2, supplyKg: 7, gapKg: 0 },
+        { weekStart: '2027-01-18', demandKg: 4.2, supplyKg: 0, gapKg: 4.2 },
+      ]);
+      expect(tomato).toMatchObject({ consumers: 3, demandKg: 12.6, supplyKg: 14, gapKg: 4.2 });
+      expect(await outboxSubjects(p, s.id)).toEqual(['evt.demand.signal.generated']);
+      const stored = await p.database.db.execute(sql`select id from demand.signals where id = ${s.id}`);
+      expect(stored).toHaveLength(1);
+    });
+
+    it('refuses a supply whose window runs backwards or is not a real date', async () => {
+      const body = {
+        crop: 'tomato',
+        quantity: 1,
+        unit: 'kg',
+        window: { from: '2027-02-10', to: '2027-02-01' },
+        price: 1,
+        currency: 'EUR',
+        location: AMSTERDAM,
+      };
+      const back = await p.http('POST', '/api/demand/supply', { role: 'GROWER', sub: 'g', body });
+      expect(back.status).toBe(400);
+      expect(back.body.error.details[0].field).toBe('body/window/to');
+      const unreal = await p.http('POST', '/api/demand/supply', {
+        role: 'GROWER',
+        sub: 'g',
+        body: { ...body, window: { from: '2027-02-30', to: '2027-03-01' } },
+      });
+      expect(unreal.status).toBe(400);
+      expect(unreal.body.error.details[0].field).toBe('body/window/from');
+    });
+
+    it('matches a grower’s own supply by distance and price, once, and emits demand.match', async () => {
+      const supply = await p.http('POST', '/api/demand/supply', {
+        role: 'GROWER',
+        sub: 'usr_matcher',
+        body: {
+          crop: 'tomato',
+          quantity: 10,
+          unit: 'kg',
+          window: { from: '2027-06-07', to: '2027-06-13' },
+          price: 350,
+          currency: 'EUR',
+          location: { latitude: 52.36, longitude: 4.9, country: 'NL' },
+        },
+      });
+      const first = await p.http('POST', '/api/demand/match', {
+        role: 'GROWER',
+        sub: 'usr_matcher',
+        body: { crop: 'tomato', maxDistanceKm: 20 },
+      });
+      expect(first.status).toBe(200);
+      // h3 accepts at most 2 EUR/kg (too cheap for 3.50); h4 is 35 km away; h1 (2 kg) and h2 (1.2 kg) qualify.
+      const mine = first.body.data.matches.filter((m: { supplyId: string }) => m.supplyId === supply.body.data.id);
+      expect(mine.map((m: { consumerId: string; quantityKg: number }) => [m.consumerId, m.quantityKg]).sort()).toEqual([
+        ['usr_h1', 2],
+        ['usr_h2', 1.2],
+      ]);
+      expect(first.body.data.created).toBe(2);
+      expect(await outboxSubjects(p, mine[0].id)).toEqual(['evt.demand.match.created']);
+      const again = await p.http('POST', '/api/demand/match', {
+        role: 'GROWER',
+        sub: 'usr_matcher',
+        body: { crop: 'tomato', maxDistanceKm: 20 },
+      });
+      expect(again.body.data.created).toBe(0);
+      expect(again.body.data.matches).toEqual(first.body.data.matches);
+      const rows = await p.database.db.execute(
+        sql`select matched_kg from demand.supplies where id = ${supply.body.data.id}`,
+      );
+      expect(rows).toEqual([{ matched_kg: 3.2 }]);
+    });
+
+    describe.each<Role>(['USER', 'GROWER', 'FARM_MANAGER'])('ownership as %s', (role) => {
+      it('commits supply as itself and matches only its own supply', async () => {
+        const sub = `usr_supplier_${role.toLowerCase()}`;
+        const res = await p.http('POST', '/api/demand/supply', {
+          role,
+          sub,
+          body: {
+            crop: 'lettuce',
+            quantity: 5,
+            unit: 'piece',
+            window: { from: '2027-09-06', to: '2027-09-12' },
+            price: 100,
+            currency: 'EUR',
+            organic: true,
+            location: AMSTERDAM,
+          },
+        });
+        expect(res.body.data).toMatchObject({ growerId: sub, quantityKg: 2 });
+        const matched = await p.http('POST', '/api/demand/match', { role, sub, body: { crop: 'lettuce' } });
+        expect(matched.status).toBe(200);
+        expect(matched.body.data.matches.every((m: { growerId: string }) => m.growerId === sub)).toBe(true);
+      });
+    });
+  });
+
+  describe('recommendations and forecasts', () => {
+    it('ranks crops for a grower with expected yield, revenue and the reasoning', async () => {
+      const res = await p.http(
+        'GET',
+        '/api/demand/recommendations?lat=52.36&lon=4.9&areaM2=20&method=greenhouse&startDate=2027-04-05&radius=15&limit=3',
+        { role: 'GROWER', sub: 'usr_grower' },
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.data).toHaveLength(3);
+      const [top] = res.body.data;
+      expect(top).toMatchObject({ crop: 'tomato', rank: 1, suitable: true, daysToHarvest: 75, expectedYieldKg: 240 });
+      expect(top.harvestDate).toBe('2027-06-19');
+      // Demand of the three Amsterdam households over four harvest weeks: 4.2 × 4 = 16.8 kg, priced at the median
+      // maximum they state (2 and 4 EUR/kg → 3 EUR/kg).
+      expect(top.unmetDemandKg).toBe(16.8);
+      expect(top.expectedRevenue).toEqual({ amount: 5040, currency: 'EUR' });
+      expect(top.reasons.join(' ')).toContain('median price nearby households accept: 3 EUR/kg');
+      const bad = await p.http(
+        'GET',
+        '/api/demand/recommendations?lat=52&lon=5&areaM2=20&method=rooftop&startDate=2027-04-05',
+        { role: 'GROWER', sub: 'g' },
+      );
+      expect(bad.status).toBe(400);
+    });
+
+    it('forecasts from the history signals recorded, with intervals and the back-tested error', async () => {
+      const none = await p.http('GET', '/api/demand/forecast?crop=tomato&region=NL/amsterdam', {
+        role: 'USER',
+        sub: 'u',
+      });
+      expect(none.status).toBe(404);
+      // Weekly signals for Amsterdam by name; a household changes its order between them.
+      const weekly = [2, 3, 4, 4, 6, 7];
+      for (const [i, kg] of weekly.entries()) {
+        await p.http('POST', '/api/demand/preferences', {
+          role: 'USER',
+          sub: 'usr_h1',
+          body: preferences([{ crop: 'tomato', quantityPerWeek: kg, unit: 'kg' }]),
+        });
+        const from = new Date(Date.UTC(2027, 2, 1 + 7 * i)).toISOString().slice(0, 10);
+        const sig = await p.http('POST', '/api/demand/signal', {
+          role: 'USER',
+          sub: 'usr_planner',
+          body: { region: { country: 'nl', city: 'AMSTERDAM' }, from, horizonWeeks: 1 },
+        });
+        expect(sig.body.error).toBeNull();
+        expect(sig.body).toMatchObject({ data: { regionKey: 'NL/amsterdam' } });
+        if (i === 1) {
+          const short = await p.http('GET', '/api/demand/forecast?crop=tomato&region=NL/Amsterdam', {
+            role: 'USER',
+            sub: 'u',
+          });
+          expect(short.status).toBe(404);
+          expect(short.body.error.message).toBe(
+            'A forecast needs 4 weeks of demand history of tomato in NL/amsterdam; 2 recorded',
+          );
+        }
+      }
+      const res = await p.http('GET', '/api/demand/forecast?crop=tomato&region=nl/AMSTERDAM&weeks=3', {
+        role: 'USER',
+        sub: 'u',
+      });
+      expect(res.status).toBe(200);
+      const f = res.body.data;
+      expect(f.region).toBe('NL/amsterdam');
+      // Households h1 (varying) + h2 (1.2 kg) + h3 (1 kg).
+      expect(f.history.map((h: { demandKg: number }) => h.demandKg)).toEqual(weekly.map((kg) => kg + 2.2));
+      expect(f.history[0].weekStart).toBe('2027-03-01');
+      expect(f.forecast.map((w: { weekStart: string }) => w.weekStart)).toEqual([
+        '2027-04-12',
+        '2027-04-19',
+        '2027-04-26',
+      ]);
+      for (const w of f.forecast) {
+        expect(w.pi95.lower).toBeLessThanOrEqual(w.pi80.lower);
+        expect(w.pi80.lower).toBeLessThanOrEqual(w.demandKg);
+        expect(w.pi95.upper).toBeGreaterThanOrEqual(w.pi80.upper);
+      }
+      expect(f.forecast[0].demandKg).toBeGreaterThan(8);
+      expect(f.backtest.points).toBe(3);
+      expect(f.backtest.mape).toBeGreaterThan(0);
+      expect(f.backtest.mase).toBeGreaterThan(0);
+    });
+  });
+});

@@ -1,0 +1,65 @@
+import type { Db } from '@rootline/db';
+import { and, asc, eq, isNotNull, isNull, lt } from 'drizzle-orm';
+import { files } from './schema.js';
+
+export type FileRow = typeof files.$inferSelect;
+export type NewFile = typeof files.$inferInsert;
+
+export async function insertFile(db: Db, row: NewFile): Promise<FileRow> {
+  const [saved] = await db.insert(files).values(row).returning();
+  return saved as FileRow;
+}
+
+/** A file that is not deleted, in any status. */
+export async function findFile(db: Db, id: string): Promise<FileRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.id, id), isNull(files.deletedAt)))
+    .limit(1);
+  return row;
+}
+
+/** Turns a pending upload into a ready file; undefined when it was no longer pending (completed twice). */
+export async function markReady(db: Db, id: string, values: Partial<NewFile>): Promise<FileRow | undefined> {
+  const [row] = await db
+    .update(files)
+    .set({ ...values, status: 'ready', expiresAt: null })
+    .where(and(eq(files.id, id), eq(files.status, 'pending')))
+    .returning();
+  return row;
+}
+
+export async function removeFile(db: Db, id: string): Promise<void> {
+  await db.delete(files).where(eq(files.id, id));
+}
+
+/** Hides a file; undefined when it was already deleted. */
+export async function softDelete(db: Db, id: string, at: Date): Promise<FileRow | undefined> {
+  const [row] = await db
+    .update(files)
+    .set({ deletedAt: at.toISOString() })
+    .where(and(eq(files.id, id), isNull(files.deletedAt)))
+    .returning();
+  return row;
+}
+
+/** Files deleted before `before`, oldest first. */
+export function deletedBefore(db: Db, before: Date, limit: number): Promise<FileRow[]> {
+  return db
+    .select()
+    .from(files)
+    .where(and(isNotNull(files.deletedAt), lt(files.deletedAt, before.toISOString())))
+    .orderBy(asc(files.deletedAt))
+    .limit(limit);
+}
+
+/** Pending uploads whose signed URL expired before `now`. */
+export function expiredPending(db: Db, now: Date, limit: number): Promise<FileRow[]> {
+  return db
+    .select()
+    .from(files)
+    .where(and(eq(files.status, 'pending'), lt(files.expiresAt, now.toISOString())))
+    .orderBy(asc(files.expiresAt))
+    .limit(limit);
+}

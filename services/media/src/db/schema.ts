@@ -1,0 +1,61 @@
+import { outboxTable } from '@rootline/db';
+import { boolean, index, integer, jsonb, pgSchema, text, timestamp } from 'drizzle-orm/pg-core';
+
+export const mediaSchema = pgSchema('media');
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
+
+/**
+ * Files and their metadata. A presigned upload is a `pending` row until completed (or expired); a refused
+ * upload leaves no row. A deleted file keeps its row, hidden, until the purge job removes its objects and it.
+ */
+export const files = mediaSchema.table(
+  'files',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id').notNull(),
+    kind: text('kind').notNull(),
+    status: text('status').notNull(),
+    /** Decided by the bytes once processed; for a pending upload, the type announced. */
+    mimeType: text('mime_type').notNull(),
+    bytes: integer('bytes').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    originalName: text('original_name').notNull(),
+    category: text('category').notNull(),
+    entityType: text('entity_type'),
+    entityId: text('entity_id'),
+    /** EXIF read from the original, GPS included (shown only when `gps_served`). */
+    exif: jsonb('exif'),
+    /** The served copies keep GPS: the file belongs to its owner's plant at privacy level exact. */
+    gpsServed: boolean('gps_served').notNull().default(false),
+    /** The served original: the full-size WebP of an image, the document as uploaded. */
+    originalKey: text('original_key').notNull(),
+    /** Thumbnail keys by size in pixels (images). */
+    thumbnails: jsonb('thumbnails').$type<Record<string, string>>(),
+    createdAt: at('created_at').notNull(),
+    /** Pending uploads: when the signed URL expires and the upload is removed if not completed. */
+    expiresAt: at('expires_at'),
+    deletedAt: at('deleted_at'),
+  },
+  (t) => [
+    index('files_owner_idx').on(t.ownerId),
+    index('files_entity_idx').on(t.entityType, t.entityId),
+    index('files_expiry_idx').on(t.status, t.expiresAt),
+    index('files_deleted_idx').on(t.deletedAt),
+  ],
+);
+
+/** Background jobs shared by the replicas: one row each, claimed by one replica per run. */
+export const jobs = mediaSchema.table('jobs', {
+  job: text('job').primaryKey(),
+  nextRunAt: at('next_run_at').notNull(),
+  /** Set while a replica runs the job; a claim older than the timeout is taken over. */
+  claimedAt: at('claimed_at'),
+  runs: integer('runs').notNull().default(0),
+  lastRunAt: at('last_run_at'),
+  /** Files the last run removed. */
+  lastRemoved: integer('last_removed').notNull().default(0),
+});
+
+export const outbox = outboxTable(mediaSchema);

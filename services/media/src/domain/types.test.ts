@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { checkPixels, decideType, exifFrom, mediaTypeOf, servedExif } from './types.js';
+
+describe('decideType', () => {
+  it('accepts the types of the kind, by the detected bytes', () => {
+    expect(decideType('image', 'image/png')).toBe('image/png');
+    expect(decideType('document', 'application/pdf')).toBe('application/pdf');
+  });
+  it('refuses another kind’s type and unknown bytes, saying what was found', () => {
+    expect(() => decideType('document', 'image/png')).toThrow(/its bytes are image\/png/);
+    expect(() => decideType('image', undefined)).toThrow(/match no known file type/);
+  });
+  it('names a compound file a Word 97 document', () => {
+    expect(mediaTypeOf({ ext: 'cfb', mime: 'application/x-cfb' })).toBe('application/msword');
+  });
+});
+
+describe('checkPixels', () => {
+  it('refuses more pixels than the limit and missing dimensions', () => {
+    expect(() => checkPixels(4000, 3000, 50_000_000)).not.toThrow();
+    expect(() => checkPixels(50_000, 50_000, 50_000_000)).toThrow(/pixel|limit/);
+    expect(() => checkPixels(undefined, 10, 50_000_000)).toThrow(/dimensions/);
+  });
+});
+
+describe('exifFrom', () => {
+  const raw = {
+    Make: 'Canon',
+    Model: 'EOS',
+    Orientation: 6,
+    DateTimeOriginal: new Date('2026-05-01T10:00:00Z'),
+    ISO: 200,
+    latitude: 52.1,
+    longitude: 5.1,
+    GPSAltitude: 3,
+  };
+  it('keeps the listed fields and GPS only with both coordinates', () => {
+    const exif = exifFrom(raw);
+    expect(exif).toMatchObject({ make: 'Canon', orientation: 6, iso: 200, takenAt: '2026-05-01T10:00:00.000Z' });
+    expect(exif?.gps).toEqual({ latitude: 52.1, longitude: 5.1, altitude: 3 });
+    expect(exifFrom({ latitude: 52 })?.gps).toBeNull();
+    expect(exifFrom(undefined)).toBeNull();
+  });
+  it('drops GPS from what is served unless allowed', () => {
+    expect(servedExif(exifFrom(raw), false)?.gps).toBeNull();
+    expect(servedExif(exifFrom(raw), true)?.gps).not.toBeNull();
+  });
+});

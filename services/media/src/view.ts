@@ -1,0 +1,38 @@
+import { type ExifData, type FileInfo, MEDIA_LIMITS } from '@rootline/contracts';
+import type { Clock } from '@rootline/host';
+import type { Storage } from '@rootline/storage';
+import type { FileRow } from './db/files.repo.js';
+import { servedExif } from './domain/types.js';
+
+/** A file's information with signed URLs valid for `MEDIA_LIMITS.urlSeconds`. */
+export async function fileInfo(row: FileRow, storage: Storage, clock: Clock): Promise<FileInfo> {
+  const expiresInSeconds = MEDIA_LIMITS.urlSeconds;
+  const original = await storage.downloadUrl(row.originalKey, { expiresInSeconds, contentType: row.mimeType });
+  let thumbnails: Record<string, string> | null = null;
+  if (row.thumbnails) {
+    thumbnails = {};
+    for (const [size, key] of Object.entries(row.thumbnails)) {
+      thumbnails[size] = await storage.downloadUrl(key, { expiresInSeconds, contentType: 'image/webp' });
+    }
+  }
+  return {
+    id: row.id,
+    kind: row.kind as FileInfo['kind'],
+    mimeType: row.mimeType,
+    bytes: row.bytes,
+    width: row.width,
+    height: row.height,
+    originalName: row.originalName,
+    category: row.category as FileInfo['category'],
+    entityType: row.entityType as FileInfo['entityType'],
+    entityId: row.entityId,
+    ownerId: row.ownerId,
+    exif: servedExif(row.exif as ExifData | null, row.gpsServed),
+    urls: {
+      original,
+      thumbnails,
+      expiresAt: new Date(Math.floor(clock.now().getTime() / 1000) * 1000 + expiresInSeconds * 1000).toISOString(),
+    },
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
+}

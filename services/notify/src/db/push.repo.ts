@@ -1,0 +1,35 @@
+import type { Db } from '@rootline/db';
+import { and, eq, sql } from 'drizzle-orm';
+import { pushSubscriptions } from './schema.js';
+
+export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
+
+/** Stores a subscription; the same endpoint again replaces its keys and owner (a browser re-subscribed). */
+export async function savePushSubscription(db: Db, row: PushSubscriptionRow): Promise<PushSubscriptionRow> {
+  const [saved] = await db
+    .insert(pushSubscriptions)
+    .values(row)
+    .onConflictDoUpdate({
+      target: pushSubscriptions.endpoint,
+      set: { userId: sql`excluded.user_id`, p256dh: sql`excluded.p256dh`, auth: sql`excluded.auth` },
+    })
+    .returning();
+  return saved ?? row;
+}
+
+export async function userPushSubscriptions(db: Db, userId: string): Promise<PushSubscriptionRow[]> {
+  return db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+}
+
+export async function findPushSubscription(db: Db, id: string): Promise<PushSubscriptionRow | undefined> {
+  const [row] = await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.id, id));
+  return row;
+}
+
+export async function deletePushSubscription(db: Db, id: string, userId?: string): Promise<boolean> {
+  const cond = userId
+    ? and(eq(pushSubscriptions.id, id), eq(pushSubscriptions.userId, userId))
+    : eq(pushSubscriptions.id, id);
+  const rows = await db.delete(pushSubscriptions).where(cond).returning({ id: pushSubscriptions.id });
+  return rows.length === 1;
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { emailContent } from './email.js';
+import { render } from './messages.js';
+
+describe('messages', () => {
+  it('renders a plant registration with a link to the plant', () => {
+    expect(render({ name: 'plant-registered', params: { plantId: 'plt_1', commonName: 'Mint' } })).toEqual({
+      title: 'Mint is registered',
+      body: 'Mint is recorded on the ledger as plt_1.',
+      link: '/plants/plt_1',
+    });
+  });
+
+  it('speaks to each side of a demand match', () => {
+    const params = { matchId: 'mtc_1', crop: 'tomato', quantityKg: 3, distanceKm: 4.24 };
+    expect(render({ name: 'demand-match', params: { ...params, side: 'grower' } }).body).toBe(
+      'Your supply matches 3 kg of tomato, 4.2 km away.',
+    );
+    expect(render({ name: 'demand-match', params: { ...params, side: 'consumer' } }).title).toBe(
+      'tomato grown near you',
+    );
+  });
+
+  it('needs the one-time link for a reset email', () => {
+    expect(() => render({ name: 'reset-password', params: { linkId: 'atk_1' } })).toThrow(/one-time link/);
+    expect(render({ name: 'reset-password', params: { linkId: 'atk_1' } }, 'https://x/reset?t=1').body).toContain(
+      'https://x/reset?t=1',
+    );
+  });
+
+  it('builds text and HTML with the unsubscribe link, escaping the text', () => {
+    const email = emailContent(
+      { title: 'Hi', body: 'Tom & <Jerry> at https://example.org/a?b=1', link: '/plants/plt_1' },
+      { name: 'Ada', publicUrl: 'https://rootline.example', unsubscribeUrl: 'https://rootline.example/u?t=x' },
+    );
+    expect(email.subject).toBe('Hi');
+    expect(email.text).toContain('Hello Ada,');
+    expect(email.text).toContain('https://rootline.example/plants/plt_1');
+    expect(email.text).toContain('To stop these emails, open https://rootline.example/u?t=x');
+    expect(email.html).toContain('Tom &amp; &lt;Jerry&gt;');
+    expect(email.html).toContain('<a href="https://example.org/a?b=1">');
+    expect(email.html).toContain('<a href="https://rootline.example/u?t=x">');
+  });
+});

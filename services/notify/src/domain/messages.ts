@@ -1,0 +1,112 @@
+import type { NotificationType } from '@rootline/contracts';
+
+/** What a domain event says to one person, before it is put in a channel. */
+export type Template =
+  | { name: 'welcome'; params: Record<string, never> }
+  | { name: 'plant-registered'; params: { plantId: string; commonName: string } }
+  | {
+      name: 'demand-match';
+      params: { matchId: string; crop: string; quantityKg: number; distanceKm: number; side: 'grower' | 'consumer' };
+    }
+  | {
+      name: 'offer-made' | 'offer-accepted';
+      params: { offerId: string; listingId: string; quantity: number; price: number; currency: string };
+    }
+  | { name: 'verify-email' | 'reset-password'; params: { linkId: string } }
+  | { name: 'password-changed'; params: Record<string, never> }
+  | { name: 'weekly-digest'; params: { weekStart: string; lines: string[] } };
+
+export type TemplateName = Template['name'];
+
+/** The notification type of each template (what preferences are asked about). */
+export const TEMPLATE_TYPE: Record<TemplateName, NotificationType> = {
+  welcome: 'welcome',
+  'plant-registered': 'plant-registered',
+  'demand-match': 'demand-match',
+  'offer-made': 'marketplace',
+  'offer-accepted': 'marketplace',
+  'verify-email': 'account',
+  'reset-password': 'account',
+  'password-changed': 'account',
+  'weekly-digest': 'weekly-digest',
+};
+
+/** A rendered message: the in-app title and body, the page it is about, and the email's paragraphs. */
+export interface Message {
+  title: string;
+  body: string;
+  /** Path (from the public address) of the page it is about. */
+  link: string | null;
+}
+
+const money = (minor: number, currency: string) => `${(minor / 100).toFixed(2)} ${currency}`;
+const km = (d: number) => `${d < 10 ? d.toFixed(1) : Math.round(d)} km`;
+
+/**
+ * Renders a template. `action` is the address of a one-time link (verification, reset) minted at send time; it
+ * is needed for those two and ignored otherwise.
+ */
+export function render(t: Template, action?: string): Message {
+  switch (t.name) {
+    case 'welcome':
+      return {
+        title: 'Welcome to Rootline',
+        body: 'Your account is ready. Register your first plant to start its lineage on the ledger.',
+        link: '/plants',
+      };
+    case 'plant-registered':
+      return {
+        title: `${t.params.commonName} is registered`,
+        body: `${t.params.commonName} is recorded on the ledger as ${t.params.plantId}.`,
+        link: `/plants/${t.params.plantId}`,
+      };
+    case 'demand-match': {
+      const { crop, quantityKg, distanceKm, side } = t.params;
+      const what = `${quantityKg} kg of ${crop}, ${km(distanceKm)} away`;
+      return side === 'grower'
+        ? { title: `A household near you wants ${crop}`, body: `Your supply matches ${what}.`, link: '/demand' }
+        : { title: `${crop} grown near you`, body: `A grower can supply ${what}.`, link: '/demand' };
+    }
+    case 'offer-made':
+      return {
+        title: 'New offer on your listing',
+        body: `An offer for ${t.params.quantity} at ${money(t.params.price, t.params.currency)} each.`,
+        link: `/marketplace/listings/${t.params.listingId}`,
+      };
+    case 'offer-accepted':
+      return {
+        title: 'Offer accepted',
+        body: `The offer for ${t.params.quantity} at ${money(t.params.price, t.params.currency)} each was accepted.`,
+        link: `/marketplace/listings/${t.params.listingId}`,
+      };
+    case 'verify-email':
+      return {
+        title: 'Confirm your email address',
+        body: `Open this link to confirm your address: ${requireAction(action)}\nIf you did not ask for it, ignore this email.`,
+        link: null,
+      };
+    case 'reset-password':
+      return {
+        title: 'Reset your password',
+        body: `Open this link to choose a new password: ${requireAction(action)}\nIf you did not ask for it, ignore this email; your password stays as it is.`,
+        link: null,
+      };
+    case 'weekly-digest':
+      return {
+        title: 'Your week on Rootline',
+        body: `In the week of ${t.params.weekStart}:\n${t.params.lines.map((l) => `- ${l}`).join('\n')}`,
+        link: '/notifications',
+      };
+    case 'password-changed':
+      return {
+        title: 'Your password was changed',
+        body: 'The password of your Rootline account was just changed. If it was not you, reset it at once.',
+        link: null,
+      };
+  }
+}
+
+function requireAction(action: string | undefined): string {
+  if (!action) throw new Error('this message needs the address of its one-time link');
+  return action;
+}

@@ -1,0 +1,57 @@
+import { emailLinkIssue } from '@rootline/contracts';
+import { call, type ServiceContext } from '@rootline/host';
+import type { NotifyConfig } from '../config.js';
+import type { DeliveryRow } from '../db/deliveries.repo.js';
+import { findRecipient } from '../db/recipients.repo.js';
+import { emailContent } from '../domain/email.js';
+import { render, type Template } from '../domain/messages.js';
+import { isPreferenceType } from '../domain/preferences.js';
+import { unsubscribeToken } from '../domain/unsubscribe.js';
+import type { MailTransport } from './transport.js';
+
+/**
+ * Sends an email delivery: finds the address (for a one-time link, asks the gateway for the link's secret, which
+ * lives only in this message: ADR 034), renders text and HTML with the unsubscribe link, and hands it to the
+ * transport. Throws when it could not be sent, so the delivery is retried.
+ */
+export function createEmailSend(ctx: ServiceContext<NotifyConfig>, transport: MailTransport, unsubscribeKey: Buffer) {
+  const { config } = ctx;
+  async function resolve(d: DeliveryRow): Promise<{ to: string; name: string; action?: string }> {
+    const template = { name: d.template, params: d.params } as Template;
+    if (template.name === 'verify-email' || template.name === 'reset-password') {
+      // The secret exists only in this reply and in this message (ADR 034).
+      const link = await call(ctx.bus, emailLinkIssue, { linkId: template.params.linkId }, { requestId: d.id });
+      return { to: link.email, name: link.name, action: `${config.PUBLIC_URL}${link.linkPath}` };
+    }
+    const r = await findRecipient(ctx.db, d.userId);
+    if (!r) throw new Error(`no email address known for ${d.userId} yet`);
+    return { to: r.email, name: r.name };
+  }
+
+  return async function sendEmail(d: DeliveryRow): Promise<void> {
+    const to = await resolve(d);
+    const template = { name: d.template, params: d.params } as Template;
+    const unsubscribeUrl = isPreferenceType(d.type)
+      ? `${config.PUBLIC_URL}/api/notifications/unsubscribe?token=${unsubscribeToken(unsubscribeKey, { userId: d.userId, type: d.type })}`
+      : undefined;
+    const content = emailContent(render(template, to.action), {
+      name: to.name,
+      publicUrl: config.PUBLIC_URL,
+      ...(unsubscribeUrl ? { unsubscribeUrl } : {}),
+    });
+    await transport.send({
+      ...content,
+      to: to.to,
+      messageId: `<${d.id}@rootline>`,
+      // RFC 8058 one-click unsubscribe: mail clients POST to the address without opening it.
+      ...(unsubscribeUrl
+        ? {
+            headers: {
+              'List-Unsubscribe': `<${unsubscribeUrl}>`,
+              'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+            },
+          }
+        : {}),
+    });
+  };
+}

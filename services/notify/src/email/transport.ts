@@ -1,0 +1,57 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import nodemailer from 'nodemailer';
+import type { EmailContent } from '../domain/email.js';
+
+/** One email ready to leave: addresses, content and headers. */
+export interface OutgoingEmail extends EmailContent {
+  to: string;
+  /** Stable per delivery, so a resend after a crash can be recognised as the same message by the receiver. */
+  messageId: string;
+  headers?: Record<string, string>;
+}
+
+/** Where emails go: an SMTP server, or .eml files in a folder when none is configured. */
+export interface MailTransport {
+  readonly description: string;
+  send(email: OutgoingEmail): Promise<void>;
+  close(): void;
+}
+
+const message = (from: string, e: OutgoingEmail) => ({
+  from,
+  to: e.to,
+  subject: e.subject,
+  text: e.text,
+  html: e.html,
+  messageId: e.messageId,
+  headers: e.headers ?? {},
+});
+
+/** Sends through an SMTP server (nodemailer); a refused recipient or a dropped connection throws. */
+export function smtpTransport(url: string, from: string): MailTransport {
+  const transporter = nodemailer.createTransport(url);
+  return {
+    description: `SMTP ${new URL(url).host}`,
+    async send(e) {
+      await transporter.sendMail(message(from, e));
+    },
+    close: () => transporter.close(),
+  };
+}
+
+/** Writes each email as an .eml file (RFC 5322, openable by any mail client), named after its message id. */
+export function fileTransport(dir: string, from: string): MailTransport {
+  const folder = resolve(dir);
+  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    description: `files under ${folder}`,
+    async send(e) {
+      const info = await transporter.sendMail(message(from, e));
+      await mkdir(folder, { recursive: true });
+      const name = e.messageId.replace(/[<>]/g, '').replace(/[^A-Za-z0-9._-]/g, '_');
+      await writeFile(join(folder, `${name}.eml`), info.message as Buffer);
+    },
+    close: () => transporter.close(),
+  };
+}

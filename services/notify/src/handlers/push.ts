@@ -1,0 +1,27 @@
+import { isOwnerOrAdmin, newId, pushPublicKey, pushSubscribe, pushUnsubscribe } from '@rootline/contracts';
+import { actingUser, handle, notFound, type ServiceContext } from '@rootline/host';
+import { deletePushSubscription, findPushSubscription, savePushSubscription } from '../db/push.repo.js';
+
+export const subscribePush = (ctx: ServiceContext) =>
+  handle(pushSubscribe, async (input, caller) => {
+    const now = ctx.clock.now();
+    const row = await savePushSubscription(ctx.db, {
+      id: newId('psh', now.getTime()),
+      userId: actingUser(caller).id,
+      endpoint: input.endpoint,
+      p256dh: input.keys.p256dh,
+      auth: input.keys.auth,
+      createdAt: now.toISOString(),
+    });
+    return { id: row.id, endpoint: row.endpoint, createdAt: new Date(row.createdAt).toISOString() };
+  });
+
+/** Another user's subscription is NOT_FOUND to the caller (an ADMIN may remove any). */
+export const unsubscribePush = (ctx: ServiceContext) =>
+  handle(pushUnsubscribe, async ({ subscriptionId }, caller) => {
+    const row = await findPushSubscription(ctx.db, subscriptionId);
+    if (!row || !isOwnerOrAdmin(actingUser(caller), row.userId)) throw notFound('Push subscription', subscriptionId);
+    return { id: subscriptionId, removed: await deletePushSubscription(ctx.db, subscriptionId) };
+  });
+
+export const vapidPublicKey = (publicKey: string) => handle(pushPublicKey, async () => ({ publicKey }));

@@ -1,0 +1,150 @@
+import type { AuditEntry } from '@rootline/contracts';
+import type { Db } from '@rootline/db';
+import { and, asc, count, eq, gte, inArray, lt, or, type SQL } from 'drizzle-orm';
+import { entryBytes } from '../domain/audit-entry.js';
+import {
+  appendLeaf,
+  EMPTY_ROOT,
+  type Frontier,
+  frontierRoot,
+  leafHash,
+  type NodeRef,
+  nodeKey,
+} from '../domain/merkle.js';
+import { auditEntries, auditHead, auditNodes } from './schema.js';
+
+const HEAD_ID = 1;
+
+/** An entry before it has a place in the log. */
+export type AuditDraft = Omit<AuditEntry, 'index' | 'prevHash'>;
+
+export interface AuditHead {
+  size: number;
+  rootHash: string;
+  frontier: Frontier;
+}
+
+/** Creates the head row of an empty log if it is missing. */
+export async function ensureHead(db: Db, now: Date): Promise<void> {
+  await db
+    .insert(auditHead)
+    .values({ id: HEAD_ID, size: 0, frontier: [], rootHash: EMPTY_ROOT, lastHash: null, updatedAt: now.toISOString() })
+    .onConflictDoNothing();
+}
+
+export async function readHead(db: Db): Promise<AuditHead> {
+  const [row] = await db.select().from(auditHead).where(eq(auditHead.id, HEAD_ID));
+  if (!row) return { size: 0, rootHash: EMPTY_ROOT, frontier: [] };
+  return { size: row.size, rootHash: row.rootHash, frontier: row.frontier };
+}
+
+/**
+ * Appends an entry at the end of the log inside the caller's transaction: locks the head row (so appends are
+ * serial and the index order is the commit order), links the entry to the previous one, stores its leaf and the
+ * subtrees it completes, and moves the head. An event already in the log is not appended again.
+ */
+export async function appendEntry(tx: Db, draft: AuditDraft, now: Date): Promise<AuditEntry | undefined> {
+  const [head] = await tx.select().from(auditHead).where(eq(auditHead.id, HEAD_ID)).for('update');
+  if (!head) throw new Error('audit head row is missing');
+  if (draft.eventId) {
+    const [seen] = await tx
+      .select({ index: auditEntries.index })
+      .from(auditEntries)
+      .where(eq(auditEntries.eventId, draft.eventId));
+    if (seen) return undefined;
+  }
+  const entry: AuditEntry = { index: head.size, prevHash: head.lastHash, ...draft };
+  const bytes = entryBytes(entry);
+  const hash = leafHash(bytes);
+  const { frontier, nodes } = appendLeaf(head.frontier, entry.index, hash);
+  await tx.insert(auditEntries).values({
+    index: entry.index,
+    body: bytes.toString('utf8'),
+    leafHash: hash,
+    eventId: entry.eventId,
+    kind: entry.kind,
+    actor: entry.actor,
+    entity: entry.entity,
+    occurredAt: entry.occurredAt,
+  });
+  await tx.insert(auditNodes).values(nodes);
+  await tx
+    .update(auditHead)
+    .set({
+      size: entry.index + 1,
+      frontier,
+      rootHash: frontierRoot(frontier),
+      lastHash: hash,
+      updatedAt: now.toISOString(),
+    })
+    .where(eq(auditHead.id, HEAD_ID));
+  return entry;
+}
+
+export interface AuditFilter {
+  actor?: string | undefined;
+  kind?: string | undefined;
+  entity?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+function where(f: AuditFilter): SQL | undefined {
+  const parts: SQL[] = [];
+  if (f.actor) parts.push(eq(auditEntries.actor, f.actor));
+  if (f.kind) parts.push(eq(auditEntries.kind, f.kind));
+  if (f.entity) parts.push(eq(auditEntries.entity, f.entity));
+  if (f.from) parts.push(gte(auditEntries.occurredAt, f.from));
+  if (f.to) parts.push(lt(auditEntries.occurredAt, f.to));
+  return parts.length > 0 ? and(...parts) : undefined;
+}
+
+/** One page of entries matching the filter, oldest first, and how many match in all. */
+export async function listEntries(
+  db: Db,
+  f: AuditFilter,
+  page: number,
+  limit: number,
+): Promise<{ items: AuditEntry[]; total: number }> {
+  const cond = where(f);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select({ body: auditEntries.body })
+      .from(auditEntries)
+      .where(cond)
+      .orderBy(asc(auditEntries.index))
+      .limit(limit)
+      .offset((page - 1) * limit),
+    db.select({ n: count() }).from(auditEntries).where(cond),
+  ]);
+  return { items: rows.map((r) => JSON.parse(r.body) as AuditEntry), total: counted?.n ?? 0 };
+}
+
+export async function getEntry(db: Db, index: number): Promise<{ entry: AuditEntry; leafHash: string } | undefined> {
+  const [row] = await db.select().from(auditEntries).where(eq(auditEntries.index, index));
+  return row ? { entry: JSON.parse(row.body) as AuditEntry, leafHash: row.leafHash } : undefined;
+}
+
+/** Entries with index ≥ `after` in index order, at most `limit` (for verification in batches). */
+export function entryBatch(db: Db, after: number, limit: number) {
+  return db
+    .select({ index: auditEntries.index, body: auditEntries.body, leafHash: auditEntries.leafHash })
+    .from(auditEntries)
+    .where(gte(auditEntries.index, after))
+    .orderBy(asc(auditEntries.index))
+    .limit(limit);
+}
+
+/** The stored hashes of the given perfect subtrees, keyed by `nodeKey`. */
+export async function readNodes(db: Db, refs: NodeRef[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (refs.length === 0) return out;
+  const byLevel = new Map<number, number[]>();
+  for (const r of refs) byLevel.set(r.level, [...(byLevel.get(r.level) ?? []), r.idx]);
+  const cond = or(
+    ...[...byLevel].map(([level, idxs]) => and(eq(auditNodes.level, level), inArray(auditNodes.idx, idxs))),
+  );
+  const rows = await db.select().from(auditNodes).where(cond);
+  for (const r of rows) out.set(nodeKey(r), r.hash);
+  return out;
+}

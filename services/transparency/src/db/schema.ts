@@ -1,0 +1,103 @@
+import { inboxTable, outboxTable } from '@rootline/db';
+import { bigint, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+export const transparencySchema = pgSchema('transparency');
+
+/** The audit log: one row per entry, appended in index order under the head row's lock. */
+export const auditEntries = transparencySchema.table(
+  'audit_entries',
+  {
+    index: bigint('index', { mode: 'number' }).primaryKey(),
+    /** The entry exactly as hashed (RFC 8785 canonical JSON); the columns below are copies for filtering. */
+    body: text('body').notNull(),
+    leafHash: text('leaf_hash').notNull(),
+    eventId: text('event_id').unique(),
+    kind: text('kind').notNull(),
+    actor: text('actor'),
+    entity: text('entity'),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (t) => [
+    index('audit_entries_actor_idx').on(t.actor, t.index),
+    index('audit_entries_kind_idx').on(t.kind, t.index),
+    index('audit_entries_entity_idx').on(t.entity, t.index),
+    index('audit_entries_occurred_idx').on(t.occurredAt),
+  ],
+);
+
+/** Perfect Merkle subtrees (level 0 = leaves), from which every root and proof is computed. */
+export const auditNodes = transparencySchema.table(
+  'audit_nodes',
+  {
+    level: integer('level').notNull(),
+    idx: bigint('idx', { mode: 'number' }).notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [primaryKey({ name: 'audit_nodes_pkey', columns: [t.level, t.idx] })],
+);
+
+/** The one head row: size, right edge and root of the tree. Appends lock it, so they are serial. */
+export const auditHead = transparencySchema.table('audit_head', {
+  id: integer('id').primaryKey(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  frontier: jsonb('frontier').$type<{ level: number; idx: number; hash: string }[]>().notNull(),
+  rootHash: text('root_hash').notNull(),
+  /** Leaf hash of the last entry, the next entry's prevHash. */
+  lastHash: text('last_hash'),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+});
+
+/** Events of public kinds, numbered in commit order (seq is given under the audit head lock): SSE and history. */
+export const publicEvents = transparencySchema.table(
+  'public_events',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey(),
+    eventId: text('event_id').notNull().unique(),
+    kind: text('kind').notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'string' }).notNull(),
+    data: jsonb('data').notNull(),
+  },
+  (t) => [index('public_events_kind_idx').on(t.kind, t.seq)],
+);
+
+/** Webhooks of users. The secret is kept to sign deliveries (HMAC needs it); it is never answered back. */
+export const webhooks = transparencySchema.table(
+  'webhooks',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id').notNull(),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<string[]>().notNull(),
+    secret: text('secret').notNull(),
+    status: text('status').$type<'active' | 'disabled'>().notNull().default('active'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (t) => [index('webhooks_owner_idx').on(t.ownerId)],
+);
+
+/** One row per (webhook, event): pending until delivered or its attempts are spent. */
+export const webhookDeliveries = transparencySchema.table(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    webhookId: text('webhook_id').notNull(),
+    eventId: text('event_id').notNull(),
+    kind: text('kind').notNull(),
+    occurredAt: text('occurred_at').notNull(),
+    data: jsonb('data').notNull(),
+    status: text('status').$type<'pending' | 'delivered' | 'failed'>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_event_idx').on(t.webhookId, t.eventId),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt),
+  ],
+);
+
+export const outbox = outboxTable(transparencySchema);
+export const inbox = inboxTable(transparencySchema);

@@ -1,0 +1,50 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { isAllowedAddress } from './address-policy.js';
+import { payloadSignature, retryDelayMs, webhookMessage } from './webhook-message.js';
+
+describe('webhook messages', () => {
+  it('sign the canonical JSON of event, timestamp and data', () => {
+    const payload = {
+      event: 'plant.registered',
+      timestamp: '2026-11-23T05:00:00.000Z',
+      data: { plantId: 'plt_1', commonName: 'Tomato' },
+    };
+    const signed =
+      '{"data":{"commonName":"Tomato","plantId":"plt_1"},"event":"plant.registered","timestamp":"2026-11-23T05:00:00.000Z"}';
+    const hex = createHmac('sha256', 'secret-secret-secret').update(signed).digest('hex');
+    expect(payloadSignature('secret-secret-secret', payload)).toBe(`sha256=${hex}`);
+    const m = webhookMessage('secret-secret-secret', 'whd_1', 1_800_000_000, payload);
+    expect(JSON.parse(m.body)).toEqual({ ...payload, signature: `sha256=${hex}` });
+    expect(m.headers['x-rootline-signature']).toBe(`sha256=${hex}`);
+  });
+
+  it('retry on the Standard Webhooks schedule with jitter, then stop', () => {
+    expect(retryDelayMs(1, 0.5)).toBe(5000);
+    expect(retryDelayMs(2, 0)).toBe(240_000);
+    expect(retryDelayMs(2, 1)).toBe(360_000);
+    expect(retryDelayMs(9, 0.5)).toBe(86_400_000);
+    expect(retryDelayMs(10, 0.5)).toBeNull();
+  });
+});
+
+describe('webhook address policy', () => {
+  it('refuses loopback, private, link-local and mapped addresses', () => {
+    for (const a of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '0.0.0.0',
+    ]) {
+      expect(isAllowedAddress(a), a).toBe(false);
+    }
+    for (const a of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '8.8.8.8'])
+      expect(isAllowedAddress(a), a).toBe(true);
+  });
+});

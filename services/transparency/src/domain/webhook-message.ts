@@ -1,0 +1,61 @@
+import { createHmac } from 'node:crypto';
+import canonicalize from 'canonicalize';
+
+/** What a receiver gets: the spec's payload, its body bytes and the headers. */
+export interface WebhookMessage {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * The `signature` field: `sha256=` + hex HMAC-SHA256, keyed with the secret's bytes, over the RFC 8785 canonical
+ * JSON (UTF-8) of the payload without its signature, i.e. of `{ data, event, timestamp }`.
+ */
+export function payloadSignature(secret: string, payload: { event: string; timestamp: string; data: unknown }): string {
+  const signed = canonicalize({ event: payload.event, timestamp: payload.timestamp, data: payload.data }) as string;
+  return `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(signed, 'utf8').digest('hex')}`;
+}
+
+/**
+ * Builds one delivery attempt. Standard Webhooks headers: `webhook-id` (the delivery id, the same on retries, so
+ * a receiver drops repeats), `webhook-timestamp` (this attempt, in seconds, so a receiver refuses replays) and
+ * `webhook-signature` = `v1,` + base64 HMAC-SHA256 over `<id>.<timestamp>.<body>`, keyed with the secret's bytes.
+ */
+export function webhookMessage(
+  secret: string,
+  deliveryId: string,
+  attemptAtSeconds: number,
+  payload: { event: string; timestamp: string; data: unknown },
+): WebhookMessage {
+  const signature = payloadSignature(secret, payload);
+  const body = JSON.stringify({ ...payload, signature });
+  const v1 = createHmac('sha256', Buffer.from(secret, 'utf8'))
+    .update(`${deliveryId}.${attemptAtSeconds}.${body}`, 'utf8')
+    .digest('base64');
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'Rootline-Webhooks/1',
+      'x-rootline-signature': signature,
+      'x-rootline-event': payload.event,
+      'webhook-id': deliveryId,
+      'webhook-timestamp': String(attemptAtSeconds),
+      'webhook-signature': `v1,${v1}`,
+    },
+  };
+}
+
+/**
+ * Delay before attempt n+1 after n failed attempts (the Standard Webhooks schedule: 5 s, 5 min, 30 min, 2 h,
+ * 5 h, 10 h, 10 h, then 24 h twice, about three days in all), with ±20 % jitter; null when attempts are spent.
+ */
+export const RETRY_SCHEDULE_MS = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 86_400_000, 86_400_000,
+];
+
+export function retryDelayMs(failedAttempts: number, random: number, scale = 1): number | null {
+  const base = RETRY_SCHEDULE_MS[failedAttempts - 1];
+  if (base === undefined) return null;
+  return Math.round(base * scale * (0.8 + 0.4 * random));
+}

@@ -1,0 +1,83 @@
+import { ledgerIntentsTable, outboxTable } from '@rootline/db';
+import { doublePrecision, index, integer, jsonb, pgSchema, text, timestamp } from 'drizzle-orm/pg-core';
+
+export const transportSchema = pgSchema('transport');
+
+/** Journey events: one row per accepted event, written with its block once the ledger has it. Never edited. */
+export const events = transportSchema.table(
+  'events',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').notNull(),
+    plantId: text('plant_id'),
+    seedLotId: text('seed_lot_id'),
+    quantity: jsonb('quantity').$type<{ value: number; unit: string } | null>(),
+    /** As given, with its offset (EPCIS eventTime + eventTimeZoneOffset). */
+    eventTime: text('event_time').notNull(),
+    /** The same instant, for ordering. */
+    eventAt: timestamp('event_at', { withTimezone: true, mode: 'string' }).notNull(),
+    // Locations after the privacy level was applied; null when hidden or not given.
+    fromLocation: jsonb('from_location').$type<Record<string, unknown> | null>(),
+    toLocation: jsonb('to_location').$type<Record<string, unknown> | null>(),
+    privacyLevel: text('privacy_level').notNull(),
+    transportMode: text('transport_mode').notNull(),
+    distanceKm: doublePrecision('distance_km').notNull(),
+    massKg: doublePrecision('mass_kg').notNull(),
+    kgCo2e: doublePrecision('kg_co2e').notNull(),
+    handlerId: text('handler_id').notNull(),
+    handlerName: text('handler_name').notNull(),
+    recipientId: text('recipient_id'),
+    recipientName: text('recipient_name'),
+    sensorReadings: jsonb('sensor_readings').$type<unknown[]>().notNull(),
+    corrects: text('corrects'),
+    notes: text('notes'),
+    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'string' }).notNull(),
+    recordedBy: text('recorded_by'),
+    blockIndex: integer('block_index').notNull(),
+    blockHash: text('block_hash').notNull(),
+    txId: text('tx_id').notNull(),
+  },
+  (t) => [
+    index('events_plant_idx').on(t.plantId, t.eventAt),
+    index('events_seed_lot_idx').on(t.seedLotId, t.eventAt),
+    index('events_handler_idx').on(t.handlerId),
+    index('events_corrects_idx').on(t.corrects),
+    index('events_tx_idx').on(t.txId),
+  ],
+);
+
+/** The transport tracker's state, one row; replicas share it. */
+export const trackerAgent = transportSchema.table('tracker_agent', {
+  agent: text('agent').primaryKey(),
+  state: text('state').notNull(),
+  since: timestamp('since', { withTimezone: true, mode: 'string' }).notNull(),
+  nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'string' }).notNull(),
+  /** Set while a replica runs a cycle; a claim older than the timeout is abandoned. */
+  claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'string' }),
+  runs: integer('runs').notNull().default(0),
+  lastRunAt: timestamp('last_run_at', { withTimezone: true, mode: 'string' }),
+  lastRunMs: integer('last_run_ms'),
+  eventsScanned: integer('events_scanned').notNull().default(0),
+  patternsFound: integer('patterns_found').notNull().default(0),
+});
+
+/** Inefficiencies found by the tracker's last completed cycle. */
+export const trackerPatterns = transportSchema.table(
+  'tracker_patterns',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    eventId: text('event_id').notNull(),
+    userId: text('user_id').notNull(),
+    plantId: text('plant_id'),
+    kgCo2e: doublePrecision('kg_co2e').notNull(),
+    reason: text('reason').notNull(),
+    detectedAt: timestamp('detected_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (t) => [index('tracker_patterns_kind_idx').on(t.kind, t.id)],
+);
+
+export const outbox = outboxTable(transportSchema);
+
+/** Events being recorded: written before the ledger transaction, deleted with the event's row (see the recorder). */
+export const ledgerIntents = ledgerIntentsTable(transportSchema);

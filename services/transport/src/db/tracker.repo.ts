@@ -1,0 +1,209 @@
+import type { AgentState, PatternKind, SensorReading, TransportPattern } from '@rootline/contracts';
+import type { Db } from '@rootline/db';
+import type { Point } from '@rootline/host';
+import { and, asc, count, eq, gt, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { Pattern, ScannedEvent } from '../domain/patterns.js';
+import { events, trackerAgent, trackerPatterns } from './schema.js';
+
+const AGENT = 'transport-tracker';
+
+export type TrackerRow = typeof trackerAgent.$inferSelect;
+
+/** Creates the tracker's row, stopped, unless it exists. */
+export async function ensureTracker(db: Db, now: Date): Promise<void> {
+  const at = now.toISOString();
+  await db
+    .insert(trackerAgent)
+    .values({ agent: AGENT, state: 'stopped', since: at, nextRunAt: at })
+    .onConflictDoNothing({ target: trackerAgent.agent });
+}
+
+export async function readTracker(db: Db): Promise<TrackerRow> {
+  const [row] = await db.select().from(trackerAgent).where(eq(trackerAgent.agent, AGENT)).limit(1);
+  if (!row) throw new Error('the transport tracker row is missing');
+  return row;
+}
+
+/** Moves the tracker from `from` to `to` unless another request moved it first (then undefined). */
+export async function moveTracker(
+  db: Db,
+  from: AgentState,
+  to: AgentState,
+  now: Date,
+): Promise<TrackerRow | undefined> {
+  const at = now.toISOString();
+  const [row] = await db
+    .update(trackerAgent)
+    .set({ state: to, since: at, ...(from === 'stopped' && to === 'running' ? { nextRunAt: at } : {}) })
+    .where(and(eq(trackerAgent.agent, AGENT), eq(trackerAgent.state, from)))
+    .returning();
+  return row;
+}
+
+/**
+ * Claims a cycle for this replica: a scheduled one only while running and due (`forced` false), a `run` in any
+ * state; never while another replica holds a claim younger than `staleBefore`.
+ */
+export async function claimCycle(db: Db, now: Date, staleBefore: Date, forced: boolean): Promise<boolean> {
+  const due = forced
+    ? undefined
+    : and(eq(trackerAgent.state, 'running'), sql`${trackerAgent.nextRunAt} <= ${now.toISOString()}`);
+  const rows = await db
+    .update(trackerAgent)
+    .set({ claimedAt: now.toISOString() })
+    .where(
+      and(
+        eq(trackerAgent.agent, AGENT),
+        due,
+        or(isNull(trackerAgent.claimedAt), lt(trackerAgent.claimedAt, staleBefore.toISOString())),
+      ),
+    )
+    .returning({ agent: trackerAgent.agent });
+  return rows.length > 0;
+}
+
+/** Replaces the stored patterns with a cycle's and records the run; the claim is released. */
+export async function finishCycle(
+  db: Db,
+  patterns: Pattern[],
+  run: { finishedAt: Date; durationMs: number; nextRunAt: Date; eventsScanned: number },
+): Promise<void> {
+  const at = run.finishedAt.toISOString();
+  await db.transaction(async (tx) => {
+    await tx.delete(trackerPatterns);
+    for (let i = 0; i < patterns.length; i += 500) {
+      await tx.insert(trackerPatterns).values(patterns.slice(i, i + 500).map((p) => ({ ...p, detectedAt: at })));
+    }
+    await tx
+      .update(trackerAgent)
+      .set({
+        claimedAt: null,
+        lastRunAt: at,
+        lastRunMs: run.durationMs,
+        eventsScanned: run.eventsScanned,
+        patternsFound: patterns.length,
+        runs: sql`${trackerAgent.runs} + 1`,
+        nextRunAt: run.nextRunAt.toISOString(),
+      })
+      .where(eq(trackerAgent.agent, AGENT));
+  });
+}
+
+/** Releases a claim after a failed cycle. */
+export async function releaseCycle(db: Db): Promise<void> {
+  await db.update(trackerAgent).set({ claimedAt: null }).where(eq(trackerAgent.agent, AGENT));
+}
+
+/** Events still in force (no correction names them), in id order after `after`: one keyset page of a cycle. */
+export async function scanBatch(db: Db, after: string, limit: number): Promise<ScannedEvent[]> {
+  const rows = await db
+    .select()
+    .from(events)
+    .where(and(gt(events.id, after), sql`not exists (select 1 from ${events} c where c.corrects = ${events.id})`))
+    .orderBy(asc(events.id))
+    .limit(limit);
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    handlerId: r.handlerId,
+    plantId: r.plantId,
+    transportMode: r.transportMode,
+    distanceKm: r.distanceKm,
+    massKg: r.massKg,
+    kgCo2e: r.kgCo2e,
+    from: (r.fromLocation as Point | null) ?? null,
+    to: (r.toLocation as Point | null) ?? null,
+    sensorReadings: r.sensorReadings as SensorReading[],
+  }));
+}
+
+/** One page of the stored patterns, in the order found, optionally of one kind. */
+export async function listPatterns(
+  db: Db,
+  kind: PatternKind | undefined,
+  offset: number,
+  limit: number,
+): Promise<{ items: TransportPattern[]; total: number }> {
+  const where: SQL | undefined = kind ? eq(trackerPatterns.kind, kind) : undefined;
+  const [rows, [c]] = await Promise.all([
+    db.select().from(trackerPatterns).where(where).orderBy(asc(trackerPatterns.id)).limit(limit).offset(offset),
+    db.select({ n: count() }).from(trackerPatterns).where(where),
+  ]);
+  return {
+    items: rows.map((r) => ({
+      kind: r.kind as PatternKind,
+      eventId: r.eventId,
+      userId: r.userId,
+      plantId: r.plantId,
+      kgCo2e: r.kgCo2e,
+      reason: r.reason,
+      detectedAt: new Date(r.detectedAt).toISOString(),
+    })),
+    total: Number(c?.n ?? 0),
+  };
+}
+
+export async function eventCount(db: Db): Promise<number> {
+  const [c] = await db.select({ n: count() }).from(events);
+  return Number(c?.n ?? 0);
+}
+
+/** Events in force only: a corrected event is replaced by its correction. */
+const inForce = sql`not exists (select 1 from ${events} c where c.corrects = ${events.id})`;
+
+/** Network totals and per-mode counts of the events in force. */
+export async function networkTotals(db: Db) {
+  const [[totals], modes] = await Promise.all([
+    db
+      .select({
+        events: sql<number>`count(*)::int`,
+        users: sql<number>`count(distinct ${events.handlerId})::int`,
+        plants: sql<number>`count(distinct ${events.plantId})::int`,
+        seedLots: sql<number>`count(distinct ${events.seedLotId})::int`,
+        distanceKm: sql<number>`coalesce(sum(${events.distanceKm}), 0)::float8`,
+        kgCo2e: sql<number>`coalesce(sum(${events.kgCo2e}), 0)::float8`,
+      })
+      .from(events)
+      .where(inForce),
+    db
+      .select({
+        mode: events.transportMode,
+        events: sql<number>`count(*)::int`,
+        kgCo2e: sql<number>`sum(${events.kgCo2e})::float8`,
+      })
+      .from(events)
+      .where(inForce)
+      .groupBy(events.transportMode),
+  ]);
+  return { totals: totals!, modes };
+}
+
+/** Per-user totals (the 100 users with most events) with their delivered mass and its emissions. */
+export async function userTotals(db: Db, limit = 100) {
+  return db
+    .select({
+      userId: events.handlerId,
+      events: sql<number>`count(*)::int`,
+      distanceKm: sql<number>`sum(${events.distanceKm})::float8`,
+      kgCo2e: sql<number>`sum(${events.kgCo2e})::float8`,
+      deliveredKg: sql<number>`coalesce(sum(${events.massKg}) filter (where ${events.kind} = 'distribution'), 0)::float8`,
+      deliveryKgCo2e: sql<number>`coalesce(sum(${events.kgCo2e}) filter (where ${events.kind} = 'distribution'), 0)::float8`,
+    })
+    .from(events)
+    .where(inForce)
+    .groupBy(events.handlerId)
+    .orderBy(sql`count(*) desc`, asc(events.handlerId))
+    .limit(limit);
+}
+
+/** Delivered mass and its emissions over the whole network. */
+export async function deliveryTotals(db: Db) {
+  const [row] = await db
+    .select({
+      deliveredKg: sql<number>`coalesce(sum(${events.massKg}), 0)::float8`,
+      kgCo2e: sql<number>`coalesce(sum(${events.kgCo2e}), 0)::float8`,
+    })
+    .from(events)
+    .where(and(eq(events.kind, 'distribution'), inForce));
+  return row!;
+}

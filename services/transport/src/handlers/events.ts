@@ -1,0 +1,166 @@
+import {
+  AppError,
+  idFromKey,
+  newId,
+  plantGet,
+  TRANSPORT_EVENT_KINDS,
+  type TransportEventInput,
+  type TransportEventKind,
+  type TransportEventResult,
+  transportCompleted,
+  transportEventRecord,
+} from '@rootline/contracts';
+import { pendingEvent } from '@rootline/db';
+import {
+  actingOwner,
+  applyPrivacyLevel,
+  call,
+  type HandlerContext,
+  handle,
+  haversineKm,
+  ledgerTxId,
+  notFound,
+  type ServiceContext,
+  secureRandom,
+} from '@rootline/host';
+import { findEvent, latestEventAt } from '../db/events.repo.js';
+import { emissionsKg, quantityKg, roundKg } from '../domain/carbon.js';
+import { backwardsInTime, instantOf } from '../domain/journey.js';
+import type { Recorder } from '../recorder.js';
+
+const invalid = (field: string, message: string) => new AppError('VALIDATION_ERROR', `${field}: ${message}`, { field });
+
+/** The answer a recorded event gave, rebuilt from its row (a retry of a finished one gets the same). */
+async function storedResult(ctx: ServiceContext, id: string): Promise<TransportEventResult | undefined> {
+  const row = await findEvent(ctx.db, id);
+  return (
+    row && {
+      id,
+      blockHash: row.blockHash,
+      timestamp: new Date(row.recordedAt).toISOString(),
+      distanceKm: row.distanceKm,
+      kgCo2e: row.kgCo2e,
+    }
+  );
+}
+
+/** Checks what the schema cannot: something is named, the plant exists, a correction fits, time runs forward. */
+async function checkEvent(ctx: ServiceContext, input: TransportEventInput, caller: HandlerContext): Promise<void> {
+  if (!input.plantId && !input.seedLotId) throw invalid('plantId', 'name a plant (plantId) or a seed lot (seedLotId)');
+  if (Number.isNaN(instantOf(input.eventTime))) throw invalid('eventTime', 'not a valid date and time');
+  for (const r of input.sensorReadings ?? []) {
+    if (Number.isNaN(instantOf(r.at))) throw invalid('sensorReadings', 'every reading needs a valid time');
+  }
+  if (input.corrects) {
+    const corrected = await findEvent(ctx.db, input.corrects);
+    if (!corrected) throw notFound('Transport event', input.corrects);
+    if (corrected.plantId !== (input.plantId ?? null) || corrected.seedLotId !== (input.seedLotId ?? null)) {
+      throw invalid('corrects', 'a correction names the same plant and seed lot as the event it corrects');
+    }
+  }
+  if (input.plantId) {
+    // The plant must exist: asked of the plants service, which owns it (NOT_FOUND comes back as is).
+    await call(ctx.bus, plantGet, { plantId: input.plantId }, caller);
+    if (!input.corrects) {
+      const backwards = backwardsInTime(input.eventTime, await latestEventAt(ctx.db, input.plantId));
+      if (backwards) throw invalid('eventTime', backwards);
+    }
+  }
+}
+
+/**
+ * Records one journey event: checks it, applies the privacy level to its locations, works out distance, mass and
+ * emissions, and records it through the ledger recorder (transaction `transport.<kind>`, id derived from the event
+ * id) with `transport.completed` committed with its row. A call with an idempotency reference answers from the
+ * stored event, so a retry gets the first answer.
+ */
+async function recordEvent(
+  ctx: ServiceContext,
+  recorder: Recorder,
+  kind: TransportEventKind,
+  input: TransportEventInput,
+  caller: HandlerContext,
+): Promise<TransportEventResult> {
+  const { actor } = actingOwner(caller, input.handler.id);
+  const id = caller.idempotencyRef ? idFromKey('tev', caller.idempotencyRef) : newId('tev');
+  if (caller.idempotencyRef) {
+    const done = await storedResult(ctx, id);
+    if (done) return done;
+  }
+  await checkEvent(ctx, input, caller);
+  const privacy = input.privacyLevel;
+  const from = input.from ? applyPrivacyLevel(input.from, privacy, secureRandom) : null;
+  const to = applyPrivacyLevel(input.to, privacy, secureRandom);
+  // Measured between the given points, so the distance stays true whatever the privacy level discloses.
+  const distanceKm = roundKg(input.distanceKm ?? (input.from ? haversineKm(input.from, input.to) : 0));
+  const massKg = input.massKg ?? quantityKg(input.quantity) ?? 0;
+  const kgCo2e = emissionsKg(input.transportMode, distanceKm, massKg);
+  const recordedAt = ctx.clock.now().toISOString();
+  const row = {
+    id,
+    kind,
+    plantId: input.plantId ?? null,
+    seedLotId: input.seedLotId ?? null,
+    quantity: input.quantity ?? null,
+    eventTime: input.eventTime,
+    eventAt: new Date(input.eventTime).toISOString(),
+    fromLocation: from,
+    toLocation: to,
+    privacyLevel: privacy,
+    transportMode: input.transportMode,
+    distanceKm,
+    massKg,
+    kgCo2e,
+    handlerId: input.handler.id,
+    handlerName: input.handler.name,
+    recipientId: input.recipient?.id ?? null,
+    recipientName: input.recipient?.name ?? null,
+    sensorReadings: input.sensorReadings ?? [],
+    corrects: input.corrects ?? null,
+    notes: input.notes ?? null,
+    recordedAt,
+    recordedBy: actor.id,
+  };
+  const { recordedBy: _, ...payload } = row;
+  const receipt = await recorder.record(
+    {
+      txId: ledgerTxId(id),
+      txType: `transport.${kind}`,
+      payload,
+      record: { row },
+      events: [
+        pendingEvent(
+          transportCompleted,
+          {
+            eventId: id,
+            kind,
+            plantId: row.plantId,
+            seedLotId: row.seedLotId,
+            handlerId: row.handlerId,
+            recipientId: row.recipientId,
+            transportMode: row.transportMode,
+            distanceKm,
+            kgCo2e,
+            eventTime: row.eventTime,
+            corrects: row.corrects,
+          },
+          caller,
+        ),
+      ],
+    },
+    caller,
+  );
+  if (caller.idempotencyRef) {
+    const done = await storedResult(ctx, id);
+    if (done) return done;
+  }
+  return { id, blockHash: receipt.blockHash, timestamp: recordedAt, distanceKm, kgCo2e };
+}
+
+/** `transport.<kind>.record` for each of the seven kinds. */
+export const recordEventHandlers = (ctx: ServiceContext, recorder: Recorder) =>
+  TRANSPORT_EVENT_KINDS.map((kind) =>
+    handle(transportEventRecord[kind], (input, caller) =>
+      recordEvent(ctx, recorder, kind, input as TransportEventInput, caller),
+    ),
+  );

@@ -1,0 +1,105 @@
+import {
+  type CallContext,
+  chainBlockVerify,
+  isAppError,
+  plantGet,
+  plantLineageGet,
+  transportPageRender,
+  transportQrGet,
+} from '@rootline/contracts';
+import { call, handle, notFound, type ServiceContext } from '@rootline/host';
+import QRCode from 'qrcode';
+import { journeyRows, seedLotRows, toStoredEvent } from '../db/events.repo.js';
+import { journeyTotals, linkCorrections } from '../domain/journey.js';
+import { type PageData, renderPage } from '../domain/page.js';
+import { PROBLEMS } from './verify.js';
+
+/** The public verification page of a plant or seed lot. */
+export function pageUrl(publicUrl: string, id: string): string {
+  return `${publicUrl.replace(/\/$/, '')}/api/transport/trace/${id}`;
+}
+
+const isPlant = (id: string) => id.startsWith('plt_');
+
+/** Checks that the id names a plant (asked of the plants service) or a seed lot with events. */
+async function assertKnown(ctx: ServiceContext, id: string, caller: CallContext): Promise<void> {
+  if (isPlant(id)) {
+    await call(ctx.bus, plantGet, { plantId: id }, caller);
+    return;
+  }
+  if ((await seedLotRows(ctx.db, id)).length === 0) throw notFound('Seed lot', id);
+}
+
+/** transport.qr.get: the verification URL, the payload encoded, and the code as PNG (base64) or SVG. */
+export const getQr = (ctx: ServiceContext, publicUrl: string) =>
+  handle(transportQrGet, async ({ id, format }, caller) => {
+    await assertKnown(ctx, id, caller);
+    const url = pageUrl(publicUrl, id);
+    const common = { id, subject: isPlant(id) ? ('plant' as const) : ('seed-lot' as const), url, payload: url, format };
+    const options = { errorCorrectionLevel: 'M' as const, margin: 2 };
+    if (format === 'png') {
+      const png = await QRCode.toBuffer(url, { ...options, type: 'png', width: 320 });
+      return { ...common, contentType: 'image/png', body: png.toString('base64') };
+    }
+    if (format === 'svg') {
+      return { ...common, contentType: 'image/svg+xml', body: await QRCode.toString(url, { ...options, type: 'svg' }) };
+    }
+    return { ...common, contentType: 'application/json', body: null };
+  });
+
+/** The ledger's verdict for each block, through `chain.block.verify`. */
+async function verdicts(ctx: ServiceContext, hashes: string[], caller: CallContext): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  await Promise.all(
+    [...new Set(hashes)].map(async (hash) => {
+      try {
+        const v = await call(ctx.bus, chainBlockVerify, { hash }, caller);
+        out.set(
+          hash,
+          v.problems.map((code) => `${PROBLEMS[code].reason} (${code})`),
+        );
+      } catch (err) {
+        if (isAppError(err) && err.code === 'NOT_FOUND') out.set(hash, ['block not on the ledger']);
+        else throw err;
+      }
+    }),
+  );
+  return out;
+}
+
+/** transport.page.render: the public page (plant, lineage summary, journey, verdict of each block) as HTML. */
+export const renderTracePage = (ctx: ServiceContext) =>
+  handle(transportPageRender, async ({ id }, caller) => {
+    let data: Omit<PageData, 'verdicts'>;
+    if (isPlant(id)) {
+      const [plant, rows] = await Promise.all([
+        call(ctx.bus, plantGet, { plantId: id }, caller),
+        journeyRows(ctx.db, id),
+      ]);
+      const lineage = await call(
+        ctx.bus,
+        plantLineageGet,
+        { plantId: id, pedigreeDepth: 1000, progenyDepth: 1 },
+        caller,
+      );
+      const events = linkCorrections(rows.map(toStoredEvent));
+      data = {
+        id,
+        plant: { ...plant, blockHash: plant.block.hash },
+        lineage: {
+          ancestors: lineage.ancestors.length,
+          rootId: lineage.ancestors.at(-1)?.id ?? null,
+          offspring: lineage.descendants.length,
+        },
+        events,
+        totals: journeyTotals(events),
+      };
+    } else {
+      const rows = await seedLotRows(ctx.db, id);
+      if (rows.length === 0) throw notFound('Seed lot', id);
+      const events = linkCorrections(rows.map(toStoredEvent));
+      data = { id, plant: null, lineage: null, events, totals: journeyTotals(events) };
+    }
+    const hashes = [...(data.plant ? [data.plant.blockHash] : []), ...data.events.map((e) => e.blockHash)];
+    return { html: renderPage({ ...data, verdicts: await verdicts(ctx, hashes, caller) }) };
+  });

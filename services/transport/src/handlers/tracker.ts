@@ -1,0 +1,160 @@
+import {
+  type AgentState,
+  AppError,
+  paginate,
+  TRANSPORT_TRACKER_ACTIONS,
+  type TrackerStatus,
+  trackerAnalytics,
+  trackerControl,
+  trackerGet,
+  trackerPatternList,
+  trackerSavings,
+} from '@rootline/contracts';
+import type { Db } from '@rootline/db';
+import { agentTransition, allowedAgentActions, handle, type ServiceContext } from '@rootline/host';
+import {
+  deliveryTotals,
+  eventCount,
+  listPatterns,
+  moveTracker,
+  networkTotals,
+  readTracker,
+  type TrackerRow,
+  userTotals,
+} from '../db/tracker.repo.js';
+import {
+  BASELINE_METHOD,
+  CAR_KG_CO2E_PER_KM,
+  CONVENTIONAL_DELIVERY_KM,
+  conventionalKg,
+  EMISSION_FACTORS,
+  roundKg,
+  TREE_KG_CO2_PER_YEAR,
+} from '../domain/carbon.js';
+import { efficiencyRating, efficiencyScore } from '../domain/patterns.js';
+import type { TrackerRunner } from '../tracker.js';
+
+const NAME = 'transport tracker';
+const iso = (t: string | null) => (t ? new Date(t).toISOString() : null);
+
+async function status(db: Db, row: TrackerRow, intervalMs: number): Promise<TrackerStatus> {
+  const state = row.state as AgentState;
+  return {
+    agent: 'transport-tracker',
+    state,
+    since: new Date(row.since).toISOString(),
+    allowedActions: allowedAgentActions(state, TRANSPORT_TRACKER_ACTIONS),
+    intervalSeconds: intervalMs / 1000,
+    runs: row.runs,
+    lastRunAt: iso(row.lastRunAt),
+    lastRunDurationMs: row.lastRunMs,
+    nextRunAt: state === 'running' ? iso(row.nextRunAt) : null,
+    counts: { eventsScanned: row.eventsScanned, patternsFound: row.patternsFound, events: await eventCount(db) },
+  };
+}
+
+/** transport.tracker.get: the tracker's state, schedule and counts. */
+export const getTracker = (ctx: ServiceContext, intervalMs: number) =>
+  handle(trackerGet, async () => status(ctx.db, await readTracker(ctx.db), intervalMs));
+
+/** transport.tracker.control: one move of the agents' shared state machine; a refused move is CONFLICT (409). */
+export const controlTracker = (ctx: ServiceContext, runner: TrackerRunner, intervalMs: number) =>
+  handle(trackerControl, async ({ action }) => {
+    const current = await readTracker(ctx.db);
+    const state = current.state as AgentState;
+    const move = agentTransition(NAME, state, action, TRANSPORT_TRACKER_ACTIONS);
+    const refuse = (message: string, now: AgentState) =>
+      new AppError('CONFLICT', message, {
+        state: now,
+        action,
+        allowedActions: allowedAgentActions(now, TRANSPORT_TRACKER_ACTIONS),
+      });
+    if (!move.ok) throw refuse(move.message, state);
+    if (action === 'run') {
+      if (!(await runner.runNow())) throw refuse(`The ${NAME} is already in a cycle; try again shortly`, state);
+      return status(ctx.db, await readTracker(ctx.db), intervalMs);
+    }
+    const moved = await moveTracker(ctx.db, state, move.state, ctx.clock.now());
+    if (!moved) {
+      const now = (await readTracker(ctx.db)).state as AgentState;
+      throw refuse(`The ${NAME} changed to ${now} meanwhile; try again`, now);
+    }
+    if (move.state === 'running') runner.wake();
+    return status(ctx.db, moved, intervalMs);
+  });
+
+/** transport.tracker.analytics: network statistics and per-user efficiency (computed from the events in force). */
+export const getTrackerAnalytics = (ctx: ServiceContext) =>
+  handle(trackerAnalytics, async () => {
+    const [{ totals, modes }, users] = await Promise.all([networkTotals(ctx.db), userTotals(ctx.db)]);
+    return {
+      network: {
+        ...totals,
+        distanceKm: roundKg(totals.distanceKm),
+        kgCo2e: roundKg(totals.kgCo2e),
+        byMode: Object.fromEntries(modes.map((m) => [m.mode, { events: m.events, kgCo2e: roundKg(m.kgCo2e) }])),
+      },
+      users: users.map((u) => {
+        const baselineKgCo2e = conventionalKg(u.deliveredKg);
+        const score = efficiencyScore(u.deliveryKgCo2e, baselineKgCo2e);
+        return {
+          userId: u.userId,
+          events: u.events,
+          distanceKm: roundKg(u.distanceKm),
+          kgCo2e: roundKg(u.kgCo2e),
+          deliveredKg: roundKg(u.deliveredKg),
+          baselineKgCo2e,
+          efficiencyScore: score,
+          rating: efficiencyRating(score),
+        };
+      }),
+    };
+  });
+
+/** transport.tracker-pattern.list: one page of the last cycle's findings, optionally of one kind. */
+export const listTrackerPatterns = (ctx: ServiceContext) =>
+  handle(trackerPatternList, async ({ kind, page, limit }) => {
+    const { items, total } = await listPatterns(ctx.db, kind, (page - 1) * limit, limit);
+    return { items, pagination: paginate(page, limit, total) };
+  });
+
+/** transport.tracker.savings: carbon saved by deliveries against conventional logistics, with equivalents. */
+export const getTrackerSavings = (ctx: ServiceContext) =>
+  handle(trackerSavings, async () => {
+    const d = await deliveryTotals(ctx.db);
+    const baselineKgCo2e = conventionalKg(d.deliveredKg);
+    const savedKgCo2e = roundKg(baselineKgCo2e - d.kgCo2e);
+    const hgv = EMISSION_FACTORS['hgv-diesel'];
+    return {
+      deliveredKg: roundKg(d.deliveredKg),
+      actualKgCo2e: roundKg(d.kgCo2e),
+      baselineKgCo2e,
+      savedKgCo2e,
+      method: BASELINE_METHOD,
+      equivalents: {
+        carKm: Math.round((savedKgCo2e / CAR_KG_CO2E_PER_KM) * 10) / 10,
+        treeYears: Math.round((savedKgCo2e / TREE_KG_CO2_PER_YEAR) * 100) / 100,
+      },
+      factors: [
+        {
+          name: 'conventional delivery distance',
+          value: CONVENTIONAL_DELIVERY_KM,
+          unit: 'km',
+          source: 'Weber & Matthews, Environ. Sci. Technol. 42(10), 2008',
+        },
+        { name: 'diesel HGV', value: hgv.perTonneKm, unit: 'kg CO2e per tonne-km', source: hgv.source },
+        {
+          name: 'average car',
+          value: CAR_KG_CO2E_PER_KM,
+          unit: 'kg CO2e per km',
+          source: EMISSION_FACTORS.car.source,
+        },
+        {
+          name: 'urban tree uptake',
+          value: TREE_KG_CO2_PER_YEAR,
+          unit: 'kg CO2 per tree-year',
+          source: 'US EPA Greenhouse Gas Equivalencies Calculator: 0.060 t CO2 per urban tree seedling over 10 years',
+        },
+      ],
+    };
+  });
