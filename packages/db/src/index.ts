@@ -14,4 +14,14 @@ export {
   pendingEvent,
 } from './outbox.js';
 export { executePrepared, executeRows, prepared } from './prepared.js';
+export {
+  claimScheduledJob,
+  ensureScheduledJob,
+  finishScheduledJob,
+  readScheduledJob,
+  releaseScheduledJob,
+  type ScheduledJobRow,
+  type ScheduledJobsTable,
+  scheduledJobsTable,
+} from './scheduled-jobs.js';
 export type * from './types.js';

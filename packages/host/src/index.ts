@@ -6,6 +6,8 @@ export * from './geo.js';
 export * from './ledger-recorder.js';
 export * from './logger.js';
 export * from './ownership.js';
+export * from './periodic.js';
 export * from './privacy.js';
+export * from './scheduled-job.js';
 export * from './service.js';
 export * from './standalone.js';

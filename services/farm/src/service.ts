@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
-import { ensureJob } from './db/jobs.repo.js';
 import { ensureShippedRecipes } from './db/recipes.repo.js';
 import { outbox } from './db/schema.js';
 import { SHIPPED_RECIPES } from './domain/recipes.js';
@@ -11,7 +10,7 @@ import { addZone, getFarm, getZones, registerFarm } from './handlers/farm.js';
 import { harvestBatch } from './handlers/harvest.js';
 import { recordReadings } from './handlers/readings.js';
 import { createRecipe, getRecipes } from './handlers/recipe.js';
-import { createHarvestReadyRunner, HARVEST_READY_JOB } from './harvest-ready.js';
+import { createHarvestReadyRunner } from './harvest-ready.js';
 import { createHarvestRecorder } from './recorder.js';
 
 const FarmConfig = withBase({
@@ -44,7 +43,6 @@ export const service: ServiceModule<typeof FarmConfig> = {
   db: { schema: 'farm', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox },
   async create(ctx) {
     await ensureShippedRecipes(ctx.db, SHIPPED_RECIPES, ctx.clock.now());
-    await ensureJob(ctx.db, HARVEST_READY_JOB, ctx.clock.now());
     const harvestReady = createHarvestReadyRunner({
       db: ctx.db,
       outbox: ctx.outbox,
@@ -79,7 +77,7 @@ export const service: ServiceModule<typeof FarmConfig> = {
       subscribers: [],
       start: async () => {
         recorder.start();
-        harvestReady.start();
+        await harvestReady.start();
       },
       stop: async () => {
         await harvestReady.stop();

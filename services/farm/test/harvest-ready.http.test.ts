@@ -1,10 +1,11 @@
 import { createNatsBus } from '@rootline/bus';
 import { harvestReady } from '@rootline/contracts';
+import { claimScheduledJob, ensureScheduledJob, readScheduledJob } from '@rootline/db';
 import { createLogger, type RunningService, startService } from '@rootline/host';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectEvents } from '../../gateway/test/support.js';
-import { claimJob, ensureJob, jobRuns } from '../src/db/jobs.repo.js';
+import { jobs } from '../src/db/schema.js';
 import { HARVEST_READY_JOB } from '../src/harvest-ready.js';
 import { service as farm } from '../src/service.js';
 import { expectStatus, farmWithZone, startFarmPlatform, type TestPlatform } from './support.js';
@@ -57,8 +58,9 @@ describe('the harvest-ready job across two replicas', () => {
     const batch = await expectStatus(p, 200, 'GET', `/api/vertical-farm/batch/${due}`, { role: 'USER' });
     expect(batch.body.data.state).toBe('ready');
     // Several more runs, by either replica, announce nothing again.
-    const runs = await jobRuns(p.database.db, HARVEST_READY_JOB);
-    await expect.poll(() => jobRuns(p.database.db, HARVEST_READY_JOB), { timeout: 15_000 }).toBeGreaterThan(runs + 2);
+    const runs = async () => (await readScheduledJob(p.database.db, jobs, HARVEST_READY_JOB))?.runs ?? 0;
+    const before = await runs();
+    await expect.poll(() => runs(), { timeout: 15_000 }).toBeGreaterThan(before + 2);
     const announced = events.payloads.filter((e) => ids.includes(e.batchId)).map((e) => e.batchId);
     expect(announced.sort()).toEqual([due, alsoDue].sort());
     expect(announced).not.toContain(notYet);
@@ -69,10 +71,10 @@ describe('the harvest-ready job across two replicas', () => {
   it('lets one of several concurrent claims of a due run win, and a stale claim be taken over', async () => {
     const db = p.database.db;
     const now = new Date();
-    await ensureJob(db, 'probe', now);
-    const claims = await Promise.all([1, 2, 3, 4].map(() => claimJob(db, 'probe', now, new Date(0))));
+    await ensureScheduledJob(db, jobs, 'probe', now);
+    const claims = await Promise.all([1, 2, 3, 4].map(() => claimScheduledJob(db, jobs, 'probe', now, new Date(0))));
     expect(claims.filter(Boolean)).toHaveLength(1);
     // The winner died: once its claim is older than the timeout, another replica takes the run over.
-    expect(await claimJob(db, 'probe', now, new Date(now.getTime() + 1))).toBe(true);
+    expect(await claimScheduledJob(db, jobs, 'probe', now, new Date(now.getTime() + 1))).toBe(true);
   });
 });

@@ -1,12 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { MEDIA_LIMITS } from '@rootline/contracts';
-import { type ServiceModule, withBase } from '@rootline/host';
+import { createScheduledJob, type ServiceModule, withBase } from '@rootline/host';
 import { StorageConfigProperties, storageFromConfig } from '@rootline/storage';
 import { type Static, Type } from '@sinclair/typebox';
-import { outbox } from './db/schema.js';
+import { jobs, outbox } from './db/schema.js';
 import { deleteFile, getFile } from './handlers/files.js';
 import { completeUpload, presignUpload, processUpload } from './handlers/upload.js';
-import { createJobRunner } from './jobs.js';
 import { expireUploads, purgeDeleted } from './purge.js';
 
 export const MediaConfig = withBase({
@@ -44,6 +43,9 @@ export const MediaConfig = withBase({
 });
 export type MediaConfig = Static<typeof MediaConfig>;
 
+/** A claim older than this belongs to a replica that died mid-run and is taken over. */
+const CLAIM_TIMEOUT_MS = 10 * 60 * 1000;
+
 /** media: uploads (images processed to WebP and thumbnails, documents), presigned uploads, storage, purge. */
 export const service: ServiceModule<typeof MediaConfig> = {
   name: 'media',
@@ -53,13 +55,15 @@ export const service: ServiceModule<typeof MediaConfig> = {
   async create(ctx) {
     const storage = storageFromConfig(ctx.config, () => ctx.clock.now().getTime());
     const job = (name: string, run: (now: Date) => Promise<number>) =>
-      createJobRunner({
+      createScheduledJob({
         db: ctx.db,
+        table: jobs,
+        job: name,
         log: ctx.log,
         clock: ctx.clock,
-        job: name,
         intervalMs: ctx.config.MEDIA_JOB_INTERVAL_SECONDS * 1000,
         pollMs: ctx.config.MEDIA_JOB_POLL_MS,
+        claimTimeoutMs: CLAIM_TIMEOUT_MS,
         run,
       });
     const purge = job('purge', (now) =>

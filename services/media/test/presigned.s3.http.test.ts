@@ -1,7 +1,8 @@
+import { claimScheduledJob, ensureScheduledJob, readScheduledJob } from '@rootline/db';
 import { startTestS3, type TestS3 } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimJob, ensureJob, readJob } from '../src/db/jobs.repo.js';
+import { jobs } from '../src/db/schema.js';
 import { form, photo, png } from './fixtures.js';
 import { type MediaPlatform, startMediaPlatform } from './support.js';
 
@@ -104,12 +105,12 @@ describe('presigned uploads, expiry and purge with S3 storage', () => {
   });
 
   it('claims a job run on one replica only', async () => {
-    await ensureJob(p.database.db, 'claim-test', new Date(Date.now() - 1000));
+    await ensureScheduledJob(p.database.db, jobs, 'claim-test', new Date(Date.now() - 1000));
     const now = new Date();
     const stale = new Date(now.getTime() - 600_000);
     const claims = await Promise.all([
-      claimJob(p.database.db, 'claim-test', now, stale),
-      claimJob(p.database.db, 'claim-test', now, stale),
+      claimScheduledJob(p.database.db, jobs, 'claim-test', now, stale),
+      claimScheduledJob(p.database.db, jobs, 'claim-test', now, stale),
     ]);
     expect(claims.filter(Boolean)).toHaveLength(1);
   });
@@ -128,7 +129,7 @@ describe('presigned uploads, expiry and purge with S3 storage', () => {
     const fileId = kept.json().data.id as string;
     expect((await api('DELETE', `/api/upload/${fileId}`, owner)).status).toBe(200);
     expect(await p.storage.list(`files/${fileId}/`)).toHaveLength(5);
-    const purgeRuns = (await readJob(p.database.db, 'purge'))?.runs ?? 0;
+    const purgeRuns = (await readScheduledJob(p.database.db, jobs, 'purge'))?.runs ?? 0;
 
     // Past the presign lifetime and the purge grace (7 days by default), on the media replicas' clock.
     p.clock.advance(8 * DAY_MS);
@@ -144,6 +145,6 @@ describe('presigned uploads, expiry and purge with S3 storage', () => {
     await expect.poll(rows, { timeout: 20_000 }).toEqual([]);
     const expired = await api('POST', `/api/upload/presigned/${abandoned.fileId}/complete`, owner);
     expect(expired.status).toBe(404);
-    expect((await readJob(p.database.db, 'purge'))?.runs).toBeGreaterThan(purgeRuns);
+    expect((await readScheduledJob(p.database.db, jobs, 'purge'))?.runs).toBeGreaterThan(purgeRuns);
   });
 });

@@ -1,5 +1,5 @@
 import type { Channel } from '@rootline/contracts';
-import type { ServiceContext } from '@rootline/host';
+import { createPeriodic, type ServiceContext } from '@rootline/host';
 import type { NotifyConfig } from './config.js';
 import { claimDue, type DeliveryRow, markFailed, markSent } from './db/deliveries.repo.js';
 import { retryDelayMs } from './domain/backoff.js';
@@ -28,10 +28,6 @@ export function createDeliverySender(
   channels: Partial<Record<Channel, ChannelSend>>,
 ): DeliverySender {
   const { clock, log, config } = ctx;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
-
   async function sendOne(d: DeliveryRow): Promise<void> {
     try {
       const send = channels[d.channel as Channel];
@@ -60,35 +56,5 @@ export function createDeliverySender(
     }
   }
 
-  function wake(): void {
-    if (!timer) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = tick()
-      .catch((err: unknown) => log.error({ err }, 'delivery round failed'))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          wake();
-        }
-      });
-  }
-
-  return {
-    start() {
-      if (timer) return;
-      timer = setInterval(wake, config.NOTIFY_POLL_MS);
-      timer.unref();
-      wake();
-    },
-    wake,
-    async stop() {
-      clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  return createPeriodic({ everyMs: config.NOTIFY_POLL_MS, log, what: 'delivery round', run: tick });
 }

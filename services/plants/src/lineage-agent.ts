@@ -1,6 +1,6 @@
 import type { AgentState } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import type { Clock, Logger } from '@rootline/host';
+import { type Clock, createPeriodic, type Logger } from '@rootline/host';
 import { claimScan, finishScan, readAgent, releaseScan } from './db/lineage-agent.repo.js';
 import { linkBatch } from './db/plants.repo.js';
 import { detectAnomalies, type Finding } from './domain/anomalies.js';
@@ -34,10 +34,6 @@ export function createLineageAgentRunner(deps: {
   pollMs: number;
 }): LineageAgentRunner {
   const { db, log, clock } = deps;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
-
   async function scan(): Promise<Finding[]> {
     const findings: Finding[] = [];
     let after = '';
@@ -72,35 +68,5 @@ export function createLineageAgentRunner(deps: {
     }
   }
 
-  function wake(): void {
-    if (!timer) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = tick()
-      .catch((err: unknown) => log.error({ err }, 'lineage scan failed'))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          wake();
-        }
-      });
-  }
-
-  return {
-    start() {
-      if (timer) return;
-      timer = setInterval(wake, deps.pollMs);
-      timer.unref();
-      wake();
-    },
-    wake,
-    async stop() {
-      clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  return createPeriodic({ everyMs: deps.pollMs, log, what: 'lineage scan', run: tick });
 }

@@ -1,4 +1,4 @@
-import { ledgerIntentsTable, outboxTable } from '@rootline/db';
+import { ledgerIntentsTable, outboxTable, scheduledJobsTable } from '@rootline/db';
 import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, pgSchema, real, text, timestamp } from 'drizzle-orm/pg-core';
 
@@ -138,15 +138,8 @@ export const deviations = farmSchema.table(
   (t) => [index('deviations_batch_idx').on(t.batchId, t.at)],
 );
 
-/** Scheduled jobs, one row each; replicas claim a due run the way the plants lineage agent does. */
-export const jobs = farmSchema.table('jobs', {
-  job: text('job').primaryKey(),
-  nextRunAt: at('next_run_at').notNull(),
-  /** Set while a replica runs the job; a claim older than the timeout is abandoned. */
-  claimedAt: at('claimed_at'),
-  runs: integer('runs').notNull().default(0),
-  lastRunAt: at('last_run_at'),
-});
+/** Scheduled jobs shared by the replicas: one row each, claimed by one replica per run. */
+export const jobs = scheduledJobsTable(farmSchema);
 
 export const outbox = outboxTable(farmSchema);
 

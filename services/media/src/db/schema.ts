@@ -1,4 +1,4 @@
-import { outboxTable } from '@rootline/db';
+import { outboxTable, scheduledJobsTable } from '@rootline/db';
 import { boolean, index, integer, jsonb, pgSchema, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const mediaSchema = pgSchema('media');
@@ -46,16 +46,7 @@ export const files = mediaSchema.table(
   ],
 );
 
-/** Background jobs shared by the replicas: one row each, claimed by one replica per run. */
-export const jobs = mediaSchema.table('jobs', {
-  job: text('job').primaryKey(),
-  nextRunAt: at('next_run_at').notNull(),
-  /** Set while a replica runs the job; a claim older than the timeout is taken over. */
-  claimedAt: at('claimed_at'),
-  runs: integer('runs').notNull().default(0),
-  lastRunAt: at('last_run_at'),
-  /** Files the last run removed. */
-  lastRemoved: integer('last_removed').notNull().default(0),
-});
+/** Scheduled jobs shared by the replicas: one row each, claimed by one replica per run. */
+export const jobs = scheduledJobsTable(mediaSchema);
 
 export const outbox = outboxTable(mediaSchema);

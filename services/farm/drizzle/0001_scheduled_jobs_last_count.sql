@@ -1,0 +1,1 @@
+ALTER TABLE "farm"."jobs" ADD COLUMN "last_count" integer DEFAULT 0 NOT NULL;

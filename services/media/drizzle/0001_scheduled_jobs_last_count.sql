@@ -1,0 +1,1 @@
+ALTER TABLE "media"."jobs" RENAME COLUMN "last_removed" TO "last_count";
