@@ -42,6 +42,24 @@ export function paginate(page: number, limit: number, total: number): Pagination
   return { page, limit, total, totalPages: Math.ceil(total / limit) };
 }
 
+/** Rows skipped at most: far past any real list, and well inside PostgreSQL's bigint OFFSET. */
+const MAX_OFFSET = 2 ** 50;
+
+/** Page and limit (their defaults come from the contract), and the rows to skip. */
+export function pageWindow({ page, limit }: { page: number; limit: number }) {
+  return { page, limit, offset: Math.min((page - 1) * limit, MAX_OFFSET) };
+}
+
+/** A list answer: the page's items and the spec's pagination object. */
+export function pageOf<T>(
+  items: T[],
+  page: number,
+  limit: number,
+  total: number,
+): { items: T[]; pagination: Pagination } {
+  return { items, pagination: paginate(page, limit, total) };
+}
+
 /** Success envelope around a payload schema. */
 export function Envelope<T extends TSchema>(data: T) {
   return Type.Object({

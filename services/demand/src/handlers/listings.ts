@@ -16,6 +16,8 @@ import {
   listingUpdate,
   newId,
   offerRejected,
+  pageOf,
+  pageWindow,
   plantLineageGet,
 } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
@@ -39,7 +41,6 @@ import {
 import { type OfferRow, rejectOpenOffers } from '../db/offers.repo.js';
 import { editable, refusedMove } from '../domain/listing-state.js';
 import { listingSearchText } from '../domain/search.js';
-import { pageOf, pageWindow } from './paging.js';
 
 /** Uniform in [0, 1) from the operating system's CSPRNG: obfuscation offsets must not be predictable. */
 function secureRandom(): number {

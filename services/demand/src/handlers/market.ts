@@ -5,6 +5,8 @@ import {
   listingRecommend,
   listingSearch,
   newId,
+  pageOf,
+  pageWindow,
   sellerProfileGet,
   wishlistAdd,
   wishlistList,
@@ -23,7 +25,6 @@ import {
 } from '../db/wishlist.repo.js';
 import { type PreferenceWant, scoreListing } from '../domain/listing-recommendations.js';
 import { queryWords } from '../domain/search.js';
-import { pageOf, pageWindow } from './paging.js';
 
 /** Candidates read for recommendations before scoring. */
 const CANDIDATES = 500;

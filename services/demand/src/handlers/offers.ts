@@ -18,6 +18,8 @@ import {
   offerReview,
   offerWithdraw,
   offerWithdrawn,
+  pageOf,
+  pageWindow,
 } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import { actingUser, handle, notFound, type ServiceContext } from '@rootline/host';
@@ -34,7 +36,6 @@ import {
 } from '../db/offers.repo.js';
 import { agreedPrice, type OfferAction, offerRefusal } from '../domain/offers.js';
 import { rejectedEvent, visibleListing } from './listings.js';
-import { pageOf, pageWindow } from './paging.js';
 
 const offerEvent = (o: OfferRow) => ({
   offerId: o.id,

@@ -1,7 +1,14 @@
-import { AppError, newId, preferenceGet, preferenceList, preferenceSave } from '@rootline/contracts';
+import {
+  AppError,
+  newId,
+  pageOf,
+  pageWindow,
+  preferenceGet,
+  preferenceList,
+  preferenceSave,
+} from '@rootline/contracts';
 import { actingUser, assertOwnerOrAdmin, handle, notFound, type ServiceContext } from '@rootline/host';
 import { findPreference, listPreferences, preferenceView, upsertPreference } from '../db/preferences.repo.js';
-import { pageOf, pageWindow } from './paging.js';
 
 /** Stores the caller's own preferences, replacing earlier ones (one set per consumer). */
 export const savePreferences = (ctx: ServiceContext) =>

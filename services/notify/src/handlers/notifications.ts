@@ -5,6 +5,8 @@ import {
   notificationMarkAllRead,
   notificationMarkRead,
   notificationUnreadCount,
+  pageOf,
+  pageWindow,
 } from '@rootline/contracts';
 import { actingUser, handle, notFound, type ServiceContext } from '@rootline/host';
 import {
@@ -16,7 +18,6 @@ import {
   unreadCount,
   userNotifications,
 } from '../db/notifications.repo.js';
-import { pageOf, pageWindow } from './paging.js';
 
 export const listNotifications = (ctx: ServiceContext) =>
   handle(notificationList, async (input, caller) => {

@@ -1,6 +1,7 @@
 import {
   AppError,
   chainStatsGet,
+  pageWindow,
   paginate,
   plantNearby,
   plantNetworkGet,
@@ -11,7 +12,6 @@ import { call, handle, type ServiceContext } from '@rootline/host';
 import { findNearby, networkCounts, searchPlants } from '../db/plants.repo.js';
 import { boundingBox, withoutTinyDegrees } from '../domain/geo.js';
 import { normaliseSearchText } from '../domain/search.js';
-import { pageWindow } from './paging.js';
 
 /** How far back a grower's last registration or propagation may lie to count as active. */
 export const ACTIVE_GROWER_DAYS = 90;

@@ -7,6 +7,7 @@ import {
   lineageAgentControl,
   lineageAgentGet,
   lineageAnomalyList,
+  pageWindow,
   paginate,
 } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
@@ -16,7 +17,6 @@ import { findAncestors, findDescendants, findLineagePlant, lineageCounts } from 
 import { analyseLineage, byLevel, emptyPropagationMix } from '../domain/lineage.js';
 import { allowedActions, transition } from '../domain/lineage-agent.js';
 import type { LineageAgentRunner } from '../lineage-agent.js';
-import { pageWindow } from './paging.js';
 
 /** Descendants an analysis reads at most; `truncated` says when there were more. */
 export const ANALYSIS_MAX_DESCENDANTS = 10_000;
