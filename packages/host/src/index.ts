@@ -9,5 +9,6 @@ export * from './ownership.js';
 export * from './periodic.js';
 export * from './privacy.js';
 export * from './scheduled-job.js';
+export * from './search-text.js';
 export * from './service.js';
 export * from './standalone.js';

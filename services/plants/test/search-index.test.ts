@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SEARCH_TYPES, type SearchType } from '@rootline/contracts';
 import { type Database, executeRows, migrateSchema, openDatabase } from '@rootline/db';
+import { normaliseSearchText } from '@rootline/host';
 import { createTestDatabase } from '@rootline/testing';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PlantRow, plantsInsert, searchPlants, searchQuery } from '../src/db/plants.repo.js';
-import { matchKind, normaliseSearchText, searchTexts } from '../src/domain/search.js';
+import { matchKind, searchTexts } from '../src/domain/search.js';
 import { service } from '../src/service.js';
 
 const rowsOf = <T>(database: Database, query: SQL) => executeRows<T>(database.db, query);

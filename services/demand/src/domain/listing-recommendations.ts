@@ -1,5 +1,4 @@
-import { haversineKm, type Point } from '@rootline/host';
-import { normaliseSearchText } from './search.js';
+import { haversineKm, normaliseSearchText, type Point } from '@rootline/host';
 
 /** What recommendations know of a candidate listing. */
 export interface CandidateListing {

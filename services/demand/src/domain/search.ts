@@ -1,21 +1,6 @@
-// Latin letters that Unicode does not decompose into a base letter and a mark (as plants' search does).
-const FOLD: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
+import { normaliseSearchText } from '@rootline/host';
 
-/**
- * Text as listing search compares it: lower case, accents removed (é → e, ß → ss), every run of characters other
- * than letters and digits turned into one space, trimmed. The same rule as plants' search (ADR 022).
- */
-export function normaliseSearchText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[ßæœøłđðþı]/g, (c) => FOLD[c] ?? c)
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
-
-/** The searchable text of a listing: title then description, normalised. */
+/** The searchable text of a listing (normalised as plants' search does, ADR 022): title then description, normalised. */
 export function listingSearchText(title: string, description: string): string {
   return normaliseSearchText(`${title} ${description}`);
 }

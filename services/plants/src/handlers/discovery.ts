@@ -8,10 +8,9 @@ import {
   plantSearch,
   SEARCH_TYPES,
 } from '@rootline/contracts';
-import { call, handle, type ServiceContext } from '@rootline/host';
+import { call, handle, normaliseSearchText, type ServiceContext } from '@rootline/host';
 import { findNearby, networkCounts, searchPlants } from '../db/plants.repo.js';
 import { boundingBox, withoutTinyDegrees } from '../domain/geo.js';
-import { normaliseSearchText } from '../domain/search.js';
 
 /** How far back a grower's last registration or propagation may lie to count as active. */
 export const ACTIVE_GROWER_DAYS = 90;
