@@ -1,7 +1,7 @@
 import { batchStarted } from '@rootline/contracts';
+import { collectEvents } from '@rootline/gateway/testing';
 import { plantInput } from '@rootline/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectEvents } from '../../gateway/test/support.js';
 import { expectStatus, farmWithZone, MANAGER, OTHER_MANAGER, startFarmPlatform, type TestPlatform } from './support.js';
 
 const LETTUCE = 'rcp_lettuce0butterhead01';

@@ -1,10 +1,10 @@
 import { createNatsBus } from '@rootline/bus';
 import { harvestReady } from '@rootline/contracts';
 import { claimScheduledJob, ensureScheduledJob, readScheduledJob } from '@rootline/db';
+import { collectEvents } from '@rootline/gateway/testing';
 import { createLogger, type RunningService, startService } from '@rootline/host';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectEvents } from '../../gateway/test/support.js';
 import { jobs } from '../src/db/schema.js';
 import { HARVEST_READY_JOB } from '../src/harvest-ready.js';
 import { service as farm } from '../src/service.js';

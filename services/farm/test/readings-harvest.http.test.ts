@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { batchHarvested, farmAlerted } from '@rootline/contracts';
+import { collectEvents } from '@rootline/gateway/testing';
 import { plantInput } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectEvents } from '../../gateway/test/support.js';
 import { expectStatus, farmWithZone, MANAGER, OTHER_MANAGER, startFarmPlatform, type TestPlatform } from './support.js';
 
 const range = (min: number, max: number) => ({ min, max });

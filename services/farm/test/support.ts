@@ -1,9 +1,9 @@
 import { service as chainMiner } from '@rootline/chain-miner';
 import type { Role } from '@rootline/contracts';
+// The gateway's own test platform: the real gateway, services and sessions on private NATS and PostgreSQL.
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as plants } from '@rootline/plants';
 import type { ApiResponse } from '@rootline/testing';
-// The gateway's own test platform: the real gateway, services and sessions on private NATS and PostgreSQL.
-import { startTestPlatform, type TestPlatform } from '../../gateway/test/platform.js';
 import { service as farm } from '../src/service.js';
 
 export type { TestPlatform };

@@ -3,6 +3,7 @@ import { service as chainMiner } from '@rootline/chain-miner';
 import type { Role } from '@rootline/contracts';
 import { type Database, openDatabase } from '@rootline/db';
 import { buildGateway, GatewayConfig } from '@rootline/gateway';
+import { seedSession } from '@rootline/gateway/testing';
 import {
   type Clock,
   createLogger,
@@ -16,7 +17,6 @@ import { type Storage, storageFromConfig } from '@rootline/storage';
 import { startTestInfra, TEST_JWT_SECRET } from '@rootline/testing';
 import type { TObject } from '@sinclair/typebox';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { seedSession } from '../../gateway/test/support.js';
 import { MediaConfig, service as media } from '../src/service.js';
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
