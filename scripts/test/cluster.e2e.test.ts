@@ -1,22 +1,12 @@
 import { type ErrorEnvelope, plantRegistered, SERVICE_NAMES } from '@rootline/contracts';
-import {
-  api,
-  createTestDatabase,
-  freePort,
-  type NatsServerHandle,
-  plantInput,
-  signInOverHttp,
-  startNatsServer,
-  TEST_ADMIN,
-  TEST_ADMIN_ENV,
-  TEST_JWT_SECRET,
-  type TestDatabase,
-} from '@rootline/testing';
+import { api, type NatsServerHandle, plantInput, type TestDatabase } from '@rootline/testing';
 import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClusterHandle, restartDelayMs, startCluster, waitReady } from '../src/cluster-host.js';
+import { type ClusterHandle, restartDelayMs, waitReady } from '../src/cluster-host.js';
+import { startTestCluster, type TestCluster } from './test-cluster.js';
 
 describe('cluster mode: one process per service on NATS and PostgreSQL', () => {
+  let t: TestCluster;
   let nats: NatsServerHandle;
   let db: TestDatabase;
   let cluster: ClusterHandle;
@@ -27,32 +17,13 @@ describe('cluster mode: one process per service on NATS and PostgreSQL', () => {
     api(cluster.url, '/api/plants/register', { token, body: plantInput({ commonName }) });
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    db = await createTestDatabase();
-    cluster = await startCluster({
-      natsUrl: nats.url,
-      databaseUrl: db.url,
-      port: await freePort(),
-      jwtSecret: TEST_JWT_SECRET,
-      // A low difficulty: this test is about processes dying, not proof of work, and must not starve on a busy machine.
-      // No rate limits: the load below sends requests as fast as the answers come, 503s included.
-      env: {
-        LOG_LEVEL: 'warn',
-        REQUEST_TIMEOUT_MS: '3000',
-        CHAIN_DIFFICULTY: '10',
-        RATE_LIMIT_PER_MINUTE: '1000000',
-        RATE_LIMIT_PER_HOUR_PER_USER: '1000000',
-        ...TEST_ADMIN_ENV,
-      },
-      output: 'ignore',
-    });
-    token = await signInOverHttp(cluster.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    // A low difficulty: this test is about processes dying, not proof of work, and must not starve on a busy machine.
+    t = await startTestCluster({ env: { REQUEST_TIMEOUT_MS: '3000', CHAIN_DIFFICULTY: '10' } });
+    ({ nats, db, cluster, token } = t);
   }, 120_000);
 
   afterAll(async () => {
-    await cluster?.stop();
-    await db?.drop();
-    await nats?.stop();
+    await t?.stop();
   });
 
   it('$SRV.PING lists every running service, and the gateway (it serves email links)', async () => {

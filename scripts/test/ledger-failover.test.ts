@@ -1,19 +1,7 @@
-import {
-  api,
-  createTestDatabase,
-  freePort,
-  leafHashOf,
-  type NatsServerHandle,
-  plantInput,
-  rootFromProof,
-  startNatsServer,
-  TEST_JWT_SECRET,
-  type TestDatabase,
-} from '@rootline/testing';
+import { api, leafHashOf, plantInput, rootFromProof } from '@rootline/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClusterHandle, startCluster } from '../src/cluster-host.js';
-
-const ADMIN = { email: 'ledger-admin@example.org', password: 'a long and unguessable ledger test passphrase' };
+import type { ClusterHandle } from '../src/cluster-host.js';
+import { startTestCluster, type TestCluster } from './test-cluster.js';
 
 interface Acknowledged {
   id: string;
@@ -21,8 +9,7 @@ interface Acknowledged {
 }
 
 describe('ledger scale-out: two chain-miner processes, the appender killed under load', () => {
-  let nats: NatsServerHandle;
-  let db: TestDatabase;
+  let t: TestCluster;
   let cluster: ClusterHandle;
   let token: string;
 
@@ -35,35 +22,15 @@ describe('ledger scale-out: two chain-miner processes, the appender killed under
   };
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    db = await createTestDatabase();
-    cluster = await startCluster({
-      natsUrl: nats.url,
-      databaseUrl: db.url,
-      port: await freePort(),
-      jwtSecret: TEST_JWT_SECRET,
+    t = await startTestCluster({
       miners: 2,
-      env: {
-        LOG_LEVEL: 'warn',
-        CHAIN_DIFFICULTY: '8',
-        CHAIN_LEASE_MS: '1000',
-        CHAIN_MINER_THREADS: '1',
-        RATE_LIMIT_PER_MINUTE: '1000000',
-        RATE_LIMIT_PER_HOUR_PER_USER: '1000000',
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
-      },
-      output: 'ignore',
+      env: { CHAIN_DIFFICULTY: '8', CHAIN_LEASE_MS: '1000', CHAIN_MINER_THREADS: '1' },
     });
-    const signIn = await api(cluster.url, '/api/auth/signin', { body: ADMIN });
-    expect(signIn.status).toBe(200);
-    token = signIn.body.data.token;
+    ({ cluster, token } = t);
   }, 120_000);
 
   afterAll(async () => {
-    await cluster?.stop();
-    await db?.drop();
-    await nats?.stop();
+    await t?.stop();
   });
 
   it('keeps one chain with no fork, no gap and no lost acknowledged registration', async () => {

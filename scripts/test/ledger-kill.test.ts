@@ -1,20 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  api,
-  createTestDatabase,
-  freePort,
-  type NatsServerHandle,
-  plantInput,
-  signInOverHttp,
-  startNatsServer,
-  TEST_ADMIN,
-  TEST_ADMIN_ENV,
-  TEST_JWT_SECRET,
-  type TestDatabase,
-} from '@rootline/testing';
+import { api, type NatsServerHandle, plantInput, type TestDatabase } from '@rootline/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClusterHandle, startCluster, waitReady } from '../src/cluster-host.js';
+import { type ClusterHandle, waitReady } from '../src/cluster-host.js';
+import { startTestCluster, type TestCluster } from './test-cluster.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -24,6 +13,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * would. Afterwards every ledger transaction of a plant has its plant, and each client's key has one plant.
  */
 describe('cluster mode: kill -9 during registrations leaves no ledger transaction without its plant', () => {
+  let t: TestCluster;
   let nats: NatsServerHandle;
   let db: TestDatabase;
   let sql: postgres.Sql;
@@ -31,34 +21,22 @@ describe('cluster mode: kill -9 during registrations leaves no ledger transactio
   let token: string;
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    db = await createTestDatabase();
-    sql = postgres(db.url, { max: 2, onnotice: () => {} });
-    cluster = await startCluster({
-      natsUrl: nats.url,
-      databaseUrl: db.url,
-      port: await freePort(),
-      jwtSecret: TEST_JWT_SECRET,
+    t = await startTestCluster({
       env: {
         LOG_LEVEL: 'error',
         REQUEST_TIMEOUT_MS: '3000',
         CHAIN_DIFFICULTY: '10',
         LEDGER_RECOVER_AFTER_SECONDS: '2',
         IDEMPOTENCY_LOCK_SECONDS: '2',
-        RATE_LIMIT_PER_MINUTE: '1000000',
-        RATE_LIMIT_PER_HOUR_PER_USER: '1000000',
-        ...TEST_ADMIN_ENV,
       },
-      output: 'ignore',
     });
-    token = await signInOverHttp(cluster.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    ({ nats, db, cluster, token } = t);
+    sql = postgres(db.url, { max: 2, onnotice: () => {} });
   }, 120_000);
 
   afterAll(async () => {
-    await cluster?.stop();
     await sql?.end();
-    await db?.drop();
-    await nats?.stop();
+    await t?.stop();
   });
 
   it('finishes or recovers every registration across kills of plants, chain-miner, gateway and nats-server', async () => {
