@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Agent } from 'node:https';
-import type { ServiceContext } from '@rootline/host';
+import { outgoingAgent, type ServiceContext } from '@rootline/host';
 import webpush from 'web-push';
 import type { NotifyConfig } from '../config.js';
 import type { DeliveryRow } from '../db/deliveries.repo.js';
@@ -18,7 +18,9 @@ const TTL_SECONDS = 86_400;
  */
 export function createPushSender(ctx: ServiceContext<NotifyConfig>, keys: VapidKeys) {
   const { config } = ctx;
-  const agent = config.PUSH_CA_FILE ? new Agent({ ca: readFileSync(config.PUSH_CA_FILE), keepAlive: true }) : undefined;
+  const ca = config.PUSH_CA_FILE ? { ca: readFileSync(config.PUSH_CA_FILE) } : undefined;
+  // Through the SOCKS5 proxy when SOCKS_PROXY_URL is set (the extra CAs still apply inside the tunnel).
+  const agent = outgoingAgent(config.SOCKS_PROXY_URL, ca) ?? (ca ? new Agent({ ...ca, keepAlive: true }) : undefined);
   return async function sendPush(d: DeliveryRow): Promise<void> {
     const m = render({ name: d.template, params: d.params } as Template);
     const payload = JSON.stringify({
