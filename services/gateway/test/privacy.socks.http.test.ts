@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createServer as createSocksServer, type Socks5Server } from '@pondwader/socks5-server';
 import { type Actor, plantRegistered } from '@rootline/contracts';
 import { createLogger, loadConfig } from '@rootline/host';
 import { TEST_JWT_SECRET } from '@rootline/testing';
@@ -11,26 +10,19 @@ import { buildGateway } from '../src/app.js';
 import { GatewayConfig } from '../src/config.js';
 import { publishEvent } from './notify-support.js';
 import { startTestPlatform, type TestPlatform } from './platform.js';
+import { freePort, startTestSocks, type TestSocks } from './socks-server.js';
 
 // A real SOCKS5 server (@pondwader/socks5-server, with username and password) started here records every CONNECT
-// it is asked for; webhook deliveries of the transparency service go through it when SOCKS_PROXY_URL is set.
+// it is asked for (socks-server.ts); webhook deliveries of the transparency service go through it when SOCKS_PROXY_URL is set.
 const ONION = 'rootlinetestabcdefghijklmnopqrstuvwxyz234567abcdefghijk.onion';
 const owner: Actor = { id: 'usr_socksowner', role: 'USER' };
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
 let p: TestPlatform;
-let socks: Socks5Server;
+let socks: TestSocks;
 let socksPort: number;
+let connects: string[];
 let receiver: Server;
 let receiverPort: number;
-const connects: string[] = [];
 const received: { url: string; body: string }[] = [];
 const extra: FastifyInstance[] = [];
 
@@ -48,16 +40,12 @@ beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
   receiverPort = (receiver.address() as AddressInfo).port;
 
-  socksPort = await freePort();
-  socks = createSocksServer({ auth: { username: 'rootline', password: 's3cret-proxy' } });
-  socks.setRulesetValidator((conn) => {
-    connects.push(`${conn.destAddress}:${conn.destPort}`);
-    return true;
-  });
-  await new Promise<void>((r) => socks.listen(socksPort, '127.0.0.1', () => r()));
+  socks = await startTestSocks();
+  socksPort = socks.port;
+  connects = socks.connects;
 
   p = await startTestPlatform([transparency], {
-    SOCKS_PROXY_URL: `socks5://rootline:s3cret-proxy@127.0.0.1:${socksPort}`,
+    SOCKS_PROXY_URL: socks.url,
     SOCKS_CHECK_TARGET: `127.0.0.1:${receiverPort}`,
     HIDDEN_SERVICE_HOSTNAME: ONION,
     WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -67,7 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const g of extra) await g.close();
   await p?.stop();
-  await new Promise<void>((r) => socks?.close(() => r()));
+  await socks?.stop();
   await new Promise<void>((r) => receiver?.close(() => r()));
 });
 
