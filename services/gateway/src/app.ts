@@ -211,6 +211,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     prefix: '/api/realtime',
     ...routeDeps,
     log,
+    database,
     clock,
     replicaId: newId('gw'),
     publicUrl: config.PUBLIC_URL,

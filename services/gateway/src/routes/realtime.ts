@@ -10,20 +10,25 @@ import {
   RealtimeStats,
   RoleSchema,
 } from '@rootline/contracts';
+import type { Database } from '@rootline/db';
 import type { Clock, Logger } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyRequest } from 'fastify';
 import type { BusRouteDeps } from '../bus-route.js';
 import { toHttpError } from '../errors.js';
+import { findUserById } from '../identity/db/users.repo.js';
 import { localRoute } from '../local-route.js';
-import { assertMayJoin, type RoomCaller } from '../realtime/access.js';
+import { principalOfUser } from '../plugins/auth.js';
+import { assertMayJoin } from '../realtime/access.js';
 import { createRealtimeHub } from '../realtime/hub.js';
 import { parseRoom } from '../realtime/rooms.js';
 import { createEventHub } from '../transparency/event-stream.js';
 
 export interface RealtimeRouteDeps extends BusRouteDeps {
   log: Logger;
+  /** The gateway's own database (accounts), to read the account a ticket names. */
+  database: Database;
   clock: Clock;
   replicaId: string;
   publicUrl: string | undefined;
@@ -82,42 +87,28 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
 
   const allowedOrigins = new Set<string>(deps.publicUrl ? [new URL(deps.publicUrl).origin] : []);
 
-  /** The caller of an upgrade: bearer token or session cookie (as every route), else a ticket in the query. */
-  const callerOf = async (req: FastifyRequest): Promise<Omit<RoomCaller, 'requestId'>> => {
-    const principal = await app.identify(req);
-    if (principal) {
-      // A cookie is sent by the browser whatever page opens the socket: only pages of this origin may use it.
-      const origin = req.headers.origin;
-      if (principal.via === 'cookie' && origin && !allowedOrigins.has(origin) && origin !== originOf(req)) {
-        throw new AppError('FORBIDDEN', 'A socket authenticated by the session cookie must come from this origin', {
-          reason: 'origin',
-        });
-      }
-      return { actor: principal.actor, permissions: principal.permissions };
+  // `?ticket=` from POST /connect: tried after the bearer token and the cookie, on this route only. The role and
+  // the account are read now (a role change applies), narrowed to the permissions the credential had.
+  app.addAuthenticator(async (req) => {
+    const ticket = (req.query as { ticket?: unknown } | undefined)?.ticket;
+    if (req.routeOptions.url !== WS_PATH || typeof ticket !== 'string' || ticket === '') return null;
+    let claims: unknown;
+    try {
+      claims = app.jwt.verify(ticket);
+    } catch {
+      throw new AppError('UNAUTHORIZED', 'The ticket is invalid or has expired: ask POST /api/realtime/connect');
     }
-    const ticket = (req.query as { ticket?: unknown }).ticket;
-    if (typeof ticket === 'string' && ticket !== '') {
-      let claims: unknown;
-      try {
-        claims = app.jwt.verify(ticket);
-      } catch {
-        throw new AppError('UNAUTHORIZED', 'The ticket is invalid or has expired: ask POST /api/realtime/connect');
-      }
-      if (!ticketClaims.Check(claims)) throw new AppError('UNAUTHORIZED', 'The ticket is invalid');
-      const perms = claims.perms.filter((p): p is Permission => (PERMISSIONS as readonly string[]).includes(p));
-      return { actor: { id: claims.sub, role: claims.role }, permissions: new Set(perms) };
-    }
-    throw new AppError(
-      'UNAUTHORIZED',
-      'Authentication required: send "Authorization: Bearer <token>", the session cookie or ?ticket=',
-    );
-  };
-  const callers = new WeakMap<FastifyRequest, Omit<RoomCaller, 'requestId'>>();
+    if (!ticketClaims.Check(claims)) throw new AppError('UNAUTHORIZED', 'The ticket is invalid');
+    const user = await findUserById(deps.database.db, claims.sub);
+    if (!user) throw new AppError('UNAUTHORIZED', 'The account of the ticket is gone');
+    const scopes = claims.perms.filter((p): p is Permission => (PERMISSIONS as readonly string[]).includes(p));
+    return principalOfUser(user, 'ticket', { scopes, expiresAt: new Date(claims.exp * 1000) });
+  });
 
   app.route({
     method: 'GET',
     url: '/ws',
-    config: { public: true },
+    config: { permission: 'notifications:read' },
     schema: {
       summary: 'Open the real-time WebSocket',
       description:
@@ -131,16 +122,17 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
       querystring: Type.Object({ ticket: Type.Optional(Type.String({ maxLength: 4096 })) }),
     },
     preValidation: async (req) => {
-      const caller = await callerOf(req);
-      if (!caller.permissions.has('notifications:read')) {
-        throw new AppError('FORBIDDEN', 'The socket needs the permission notifications:read', {
-          permission: 'notifications:read',
+      // A cookie is sent by the browser whatever page opens the socket: only pages of this origin may use it.
+      const origin = req.headers.origin;
+      if (req.principal?.via === 'cookie' && origin && !allowedOrigins.has(origin) && origin !== originOf(req)) {
+        throw new AppError('FORBIDDEN', 'A socket authenticated by the session cookie must come from this origin', {
+          reason: 'origin',
         });
       }
-      callers.set(req, caller);
     },
     wsHandler: (socket, req) => {
-      const caller = callers.get(req)!;
+      const principal = req.principal!;
+      const caller = { actor: principal.actor, permissions: principal.permissions };
       const c = hub.add(socket, caller.actor.id);
       const own = `user:${caller.actor.id}`;
       hub.join(c, own);
