@@ -29,6 +29,14 @@ const READING =
   'whole set-up, not to the gateways alone. At 100 messages/s a quarter of the frames had not arrived 30 s after ' +
   'the last was published; no socket reached the 8 MiB unsent limit, so none was dropped.';
 
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
 /** A sorted copy's value at quantile q (0..1). */
 function quantile(sorted: Float64Array, q: number): number {
   if (sorted.length === 0) return Number.NaN;
