@@ -17,6 +17,7 @@ export * from './marketplace.js';
 export * from './media.js';
 export * from './notify.js';
 export * from './plants.js';
+export * from './realtime.js';
 export * from './reply.js';
 export * from './roles.js';
 export * from './services.js';

@@ -14,6 +14,11 @@ export const BaseConfig = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATA_DIR: Type.String({ default: './data', minLength: 1 }),
   REQUEST_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100, maximum: 120_000 }),
+  /**
+   * SOCKS5 proxy for HTTP that leaves the system (webhooks, Web Push), e.g. Tor's `socks5h://127.0.0.1:9050`:
+   * `socks5h` lets the proxy resolve names (needed for .onion), `socks5` resolves them here.
+   */
+  SOCKS_PROXY_URL: Type.Optional(Type.String({ pattern: '^socks5h?://' })),
 });
 export type BaseConfig = Static<typeof BaseConfig>;
 

@@ -1,4 +1,5 @@
 import type { Bus } from '@rootline/bus';
+import { newId } from '@rootline/contracts';
 import type { Database } from '@rootline/db';
 import { type Clock, type Logger, systemClock } from '@rootline/host';
 import { storageFromConfig } from '@rootline/storage';
@@ -35,6 +36,8 @@ import { marketplaceRoutes } from './routes/marketplace.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { plantRoutes } from './routes/plants.js';
+import { privacyRoutes } from './routes/privacy.js';
+import { realtimeRoutes } from './routes/realtime.js';
 import { transparencyRoutes, webhookRoutes } from './routes/transparency.js';
 import { transportPublicRoutes, transportRoutes } from './routes/transport.js';
 import { transportTrackerRoutes } from './routes/transport-tracker.js';
@@ -203,6 +206,28 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
       pollMs: config.SSE_POLL_MS,
       maxQueued: config.SSE_CLIENT_QUEUE,
     },
+  });
+  await app.register(realtimeRoutes, {
+    prefix: '/api/realtime',
+    ...routeDeps,
+    log,
+    database,
+    clock,
+    replicaId: newId('gw'),
+    publicUrl: config.PUBLIC_URL,
+    heartbeatSeconds: config.WS_HEARTBEAT_SECONDS,
+    maxBufferedBytes: config.WS_MAX_BUFFERED_BYTES,
+    maxRooms: config.WS_MAX_ROOMS,
+    ticketSeconds: config.WS_TICKET_SECONDS,
+    events: { pollMs: config.SSE_POLL_MS, heartbeatMs: config.SSE_HEARTBEAT_SECONDS * 1000, maxQueued: 1 },
+  });
+  await app.register(privacyRoutes, {
+    prefix: '/api/privacy',
+    clock,
+    socksProxyUrl: config.SOCKS_PROXY_URL,
+    checkTarget: config.SOCKS_CHECK_TARGET,
+    timeoutMs: config.PRIVACY_CHECK_TIMEOUT_MS,
+    hiddenServiceHostname: config.HIDDEN_SERVICE_HOSTNAME,
   });
 
   return app;

@@ -41,6 +41,30 @@ export const GatewayConfig = withBase({
     maximum: 100_000,
     description: 'Events kept for a client whose socket is full before it is disconnected (it resumes later)',
   }),
+  WS_HEARTBEAT_SECONDS: Type.Integer({
+    default: 30,
+    minimum: 1,
+    maximum: 300,
+    description: 'Seconds between WebSocket pings; a socket that missed the previous pong is closed',
+  }),
+  WS_MAX_BUFFERED_BYTES: Type.Integer({
+    default: 1_048_576,
+    minimum: 1024,
+    maximum: 268_435_456,
+    description: 'Unsent bytes a WebSocket may hold before it is dropped as too slow (it reconnects)',
+  }),
+  WS_MAX_ROOMS: Type.Integer({ default: 100, minimum: 1, maximum: 10_000, description: 'Rooms one socket may join' }),
+  WS_TICKET_SECONDS: Type.Integer({
+    default: 60,
+    minimum: 5,
+    maximum: 3600,
+    description: 'How long a ticket from POST /api/realtime/connect may open a socket',
+  }),
+  /** host:port that GET /api/privacy/status asks the SOCKS proxy to connect to (a handshake to completion). */
+  SOCKS_CHECK_TARGET: Type.String({ default: 'check.torproject.org:443', pattern: '^[^\\s:]+:[0-9]{1,5}$' }),
+  PRIVACY_CHECK_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100, maximum: 60_000 }),
+  /** The hidden-service (.onion) hostname this API is also reachable at, reported by GET /api/privacy/status. */
+  HIDDEN_SERVICE_HOSTNAME: Type.Optional(Type.String({ pattern: '^[a-z2-7]{16,56}\\.onion$' })),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 100, minimum: 1 }),
   /** Requests per hour per signed-in user (the spec's 1000). */
   RATE_LIMIT_PER_HOUR_PER_USER: Type.Integer({ default: 1000, minimum: 1 }),

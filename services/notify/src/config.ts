@@ -27,5 +27,7 @@ export const NotifyConfig = withBase({
   DIGEST_POLL_MS: Type.Integer({ default: 300_000, minimum: 10, maximum: 86_400_000 }),
   /** Attempts before a delivery is given up (status failed). */
   NOTIFY_MAX_ATTEMPTS: Type.Integer({ default: 8, minimum: 1, maximum: 50 }),
+  /** Wait before asking the gateway again for its accounts when it did not answer at start. */
+  RECIPIENT_SYNC_RETRY_MS: Type.Integer({ default: 10_000, minimum: 10, maximum: 3_600_000 }),
 });
 export type NotifyConfig = Static<typeof NotifyConfig>;

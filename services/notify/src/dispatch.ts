@@ -1,4 +1,4 @@
-import { newId } from '@rootline/contracts';
+import { type Notification, newId, realtimePublished } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import type { EventMeta, ServiceContext } from '@rootline/host';
 import { insertDelivery } from './db/deliveries.repo.js';
@@ -20,7 +20,24 @@ export async function notifyUser(
   template: Template,
   data: Record<string, unknown>,
 ): Promise<void> {
-  await recordNotice(ctx, meta.tx, meta.eventId, userId, template, data);
+  const notice = await recordNotice(ctx, meta.tx, meta.eventId, userId, template, data);
+  // Once committed, every gateway replica hands it to the person's open sockets (room `user:<id>`).
+  if (notice) meta.afterCommit(() => void publishLive(ctx, notice));
+}
+
+/** Broadcasts an in-app notification to the gateways' real-time rooms; a lost signal only loses the live copy. */
+export async function publishLive(ctx: ServiceContext, n: Notification & { userId: string }): Promise<void> {
+  const { userId, ...notification } = n;
+  try {
+    await ctx.bus.broadcast(realtimePublished.subject, {
+      room: `user:${userId}`,
+      event: 'notification',
+      data: notification,
+      sentAt: ctx.clock.now().toISOString(),
+    });
+  } catch (err) {
+    ctx.log.warn({ err }, 'real-time notification not broadcast');
+  }
 }
 
 /** As `notifyUser`, for a notice with another source than an event (the weekly digest: `digest:<week>`). */
@@ -31,13 +48,14 @@ export async function recordNotice(
   userId: string,
   template: Template,
   data: Record<string, unknown>,
-): Promise<void> {
+): Promise<(Notification & { userId: string }) | null> {
   const type = TEMPLATE_TYPE[template.name];
   const channels = channelsFor(type, effectivePreferences(await storedSwitches(tx, userId)));
   const now = ctx.clock.now();
+  let notice: (Notification & { userId: string }) | null = null;
   if (channels.includes('in-app')) {
     const m = render(template);
-    await insertNotification(tx, {
+    const row = {
       id: newId('ntf', now.getTime()),
       userId,
       type,
@@ -45,9 +63,10 @@ export async function recordNotice(
       body: m.body,
       link: m.link,
       data,
-      sourceEventId: sourceId,
       createdAt: now.toISOString(),
-    });
+    };
+    await insertNotification(tx, { ...row, sourceEventId: sourceId });
+    notice = { ...row, read: false, readAt: null };
   }
   for (const channel of channels.filter((c) => c !== 'in-app')) {
     // Push only to someone with a browser subscribed: no row to send to nobody.
@@ -65,4 +84,5 @@ export async function recordNotice(
       createdAt: now.toISOString(),
     });
   }
+  return notice;
 }

@@ -18,12 +18,15 @@ import { getPreferences, unsubscribe, updatePreferences } from './handlers/prefe
 import { subscribePush, unsubscribePush, vapidPublicKey } from './handlers/push.js';
 import { createPushSender } from './push/send.js';
 import { vapidKeys } from './push/vapid.js';
+import { createRecipientSync } from './recipients-sync.js';
 import { createDeliverySender } from './sender.js';
 import { onDemandMatched } from './subscribers/demand-matched.js';
 import { onEmailVerificationRequested, onPasswordResetRequested } from './subscribers/email-link-requested.js';
+import { onFarmAlerted, onHarvestReady } from './subscribers/farm-batches.js';
 import { onOfferAccepted, onOfferMade } from './subscribers/offers.js';
 import { onPasswordChanged } from './subscribers/password-changed.js';
 import { onPlantRegistered } from './subscribers/plant-registered.js';
+import { onTransportCompleted } from './subscribers/transport-completed.js';
 import { onUserRegistered } from './subscribers/user-registered.js';
 
 /**
@@ -66,6 +69,7 @@ export const service: ServiceModule<typeof NotifyConfig> = {
       push: createPushSender(ctx, vapid),
     });
     const digest = createDigestJob(ctx, ctx.config.DIGEST_POLL_MS);
+    const recipientSync = createRecipientSync(ctx, ctx.config.RECIPIENT_SYNC_RETRY_MS);
     return {
       handlers: [
         listNotifications(ctx),
@@ -89,14 +93,19 @@ export const service: ServiceModule<typeof NotifyConfig> = {
         onDemandMatched(ctx),
         onOfferMade(ctx),
         onOfferAccepted(ctx),
+        onTransportCompleted(ctx),
+        onFarmAlerted(ctx),
+        onHarvestReady(ctx),
       ],
       async start() {
         sender.start();
         digest.start();
+        recipientSync.start();
         ctx.log.info({ mail: transport.description }, `emails are sent to ${transport.description}`);
         ctx.log.info({ vapid: vapid.source }, `Web Push VAPID keys from ${vapid.source}`);
       },
       async stop() {
+        await recipientSync.stop();
         await digest.stop();
         await sender.stop();
         transport.close();

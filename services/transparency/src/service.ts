@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { type ServiceModule, withBase } from '@rootline/host';
+import { outgoingAgent, type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { ensureHead } from './db/audit.repo.js';
 import { inbox, outbox } from './db/schema.js';
@@ -72,6 +72,7 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
       pollMs: ctx.config.WEBHOOK_POLL_MS,
       retryScale: ctx.config.WEBHOOK_RETRY_SCALE,
       concurrency: ctx.config.WEBHOOK_CONCURRENCY,
+      agent: outgoingAgent(ctx.config.SOCKS_PROXY_URL),
     });
     return {
       handlers: [

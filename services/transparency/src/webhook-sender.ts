@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns';
-import { request as httpRequest } from 'node:http';
+import { type Agent, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isAllowedAddress } from './domain/address-policy.js';
@@ -9,6 +9,12 @@ export interface SendOptions {
   /** Lets webhooks reach private, loopback and link-local addresses (tests and closed networks only). */
   allowPrivate: boolean;
   timeoutMs: number;
+  /**
+   * The connection agent, e.g. through the SOCKS5 proxy (SOCKS_PROXY_URL). With `socks5://` the name is still
+   * resolved here through the guarded lookup; with `socks5h://` the proxy resolves it, so only the check at
+   * registration and on literal addresses applies (docs/realtime.md, "Privacy network").
+   */
+  agent?: Agent;
 }
 
 export class RefusedAddress extends Error {}
@@ -61,6 +67,7 @@ export function sendWebhook(url: string, message: WebhookMessage, o: SendOptions
         headers: { ...message.headers, 'content-length': Buffer.byteLength(message.body) },
         lookup: guardedLookup(o.allowPrivate),
         timeout: o.timeoutMs,
+        ...(o.agent ? { agent: o.agent } : {}),
       },
       (res) => {
         res.resume();

@@ -1,5 +1,5 @@
 import type { Bus, ServedService, Subscription } from '@rootline/bus';
-import { emailLinkIssue, sessionsChanged } from '@rootline/contracts';
+import { emailLinkIssue, notifyRecipientList, sessionsChanged } from '@rootline/contracts';
 import { createOutbox, type Database } from '@rootline/db';
 import { type Clock, handle, type Logger, toEndpoint } from '@rootline/host';
 import type { GatewayConfig } from '../config.js';
@@ -8,6 +8,7 @@ import { createApiTokens } from './api-tokens.js';
 import type { RateLimitStore } from './attempts/store.js';
 import { migrateIdentity } from './db/migrate.js';
 import { outbox as identityOutbox } from './db/schema.js';
+import { usersAfter } from './db/users.repo.js';
 import type { IdentityDeps, SessionChange } from './deps.js';
 import { deriveKey } from './domain/secrets.js';
 import { createOAuthFlow } from './oauth/flow.js';
@@ -114,7 +115,19 @@ export function createIdentity(opts: IdentityOptions) {
       outbox.start();
       // The sender of link emails asks for each link's secret here, by request/reply (see emailLinkIssue).
       const issueLink = handle(emailLinkIssue, ({ linkId }) => accounts.issueEmailLink(linkId));
-      served = await bus.serve({ name: 'gateway', version: '0.1.0' }, [toEndpoint(issueLink, log)]);
+      // notify learns the accounts that existed before it ran from here (a page at a time, in id order).
+      const listRecipients = handle(notifyRecipientList, async ({ after, limit }) => ({
+        items: (await usersAfter(database.db, after, limit)).map((u) => ({
+          userId: u.id,
+          email: u.email,
+          name: u.name,
+          updatedAt: u.updatedAt.toISOString(),
+        })),
+      }));
+      served = await bus.serve({ name: 'gateway', version: '0.1.0' }, [
+        toEndpoint(issueLink, log),
+        toEndpoint(listRecipients, log),
+      ]);
     },
 
     async stop(): Promise<void> {

@@ -8,7 +8,7 @@ export interface Principal {
   actor: Actor;
   credential: 'session' | 'api-token';
   /** Where the credential came from; only cookie-borne sessions need a CSRF token. */
-  via: 'bearer' | 'cookie';
+  via: 'bearer' | 'cookie' | 'ticket';
   sessionId: string | null;
   apiTokenId: string | null;
   /** The role's permissions, narrowed to an API token's scopes. */

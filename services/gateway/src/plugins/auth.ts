@@ -34,6 +34,11 @@ declare module 'fastify' {
     routePolicies: RoutePolicyEntry[];
     /** Authenticates a request if it carries credentials; null when it carries none or bad ones. */
     identify(req: FastifyRequest): Promise<Principal | null>;
+    /**
+     * Adds a credential tried after the bearer token and the cookie (the WebSocket ticket). It must answer null
+     * for requests that are not its own.
+     */
+    addAuthenticator(authenticator: Authenticator): void;
   }
 }
 
@@ -78,6 +83,15 @@ const TokenClaims = Type.Object({
   exp: Type.Integer(),
 });
 const tokenClaims = TypeCompiler.Compile(TokenClaims);
+
+/** A principal for a credential verified elsewhere (a WebSocket ticket): the account's role, narrowed by scopes. */
+export function principalOfUser(
+  user: UserRow,
+  via: Principal['via'],
+  extra: { scopes?: Permission[]; expiresAt: Date | null },
+): Principal {
+  return principalOf(user, 'session', via, extra);
+}
 
 /** Signs the JWT of a session: subject, session id, role at sign-in, and the session's own expiry. */
 export function signSessionToken(app: FastifyInstance, session: SessionRow, user: UserRow): string {
@@ -217,6 +231,9 @@ export const authPlugin = fp<AuthOptions>(
         'Authentication required: send "Authorization: Bearer <token>" or the session cookie',
       );
     };
+    app.decorate('addAuthenticator', (a: Authenticator) => {
+      authenticators.push(a);
+    });
     app.decorate('identify', async (req: FastifyRequest) => {
       try {
         return await authenticate(req);

@@ -103,6 +103,8 @@ export interface EventHubOptions {
  */
 export function createEventHub(o: EventHubOptions) {
   const clients = new Set<SseClient>();
+  /** Other readers in this gateway (the WebSocket rooms), handed each new event like a client. */
+  const followers = new Set<(e: PublicEvent) => void>();
   const system: CallContext = { requestId: 'sse-hub' };
   let latest: number | undefined;
   let running: Promise<void> | undefined;
@@ -134,7 +136,10 @@ export function createEventHub(o: EventHubOptions) {
             latest = page.latestSeq;
             break;
           }
-          for (const e of page.items) for (const c of clients) c.offer(e);
+          for (const e of page.items) {
+            for (const c of clients) c.offer(e);
+            for (const f of followers) f(e);
+          }
           if (page.items.length > 0) latest = page.items[page.items.length - 1]!.seq;
           if (page.items.length < FETCH_LIMIT) break;
         }
@@ -180,7 +185,7 @@ export function createEventHub(o: EventHubOptions) {
       const from = opts.lastEventId ?? latest ?? 0;
       const client: SseClient = new SseClient(out, kinds, from, o.maxQueued, () => {
         clients.delete(client);
-        if (clients.size === 0) void stop();
+        if (clients.size === 0 && followers.size === 0) void stop();
       });
       // Catch up from the history, then join the live clients without an await in between, so no event falls in
       // the gap: a page that is not full has covered everything up to its `latestSeq`.
@@ -201,7 +206,21 @@ export function createEventHub(o: EventHubOptions) {
       clients.add(client);
       return client;
     },
+    /**
+     * Hands every event recorded from now on to `fn` until the returned function is called (no catch-up from the
+     * history: a follower starts from now).
+     */
+    async follow(fn: (e: PublicEvent) => void): Promise<() => void> {
+      if (!listening) start();
+      if (latest === undefined) await pull();
+      followers.add(fn);
+      return () => {
+        followers.delete(fn);
+        if (clients.size === 0 && followers.size === 0) void stop();
+      };
+    },
     async close() {
+      followers.clear();
       for (const c of [...clients]) c.close();
       await stop();
     },

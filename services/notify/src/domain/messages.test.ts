@@ -42,3 +42,27 @@ describe('messages', () => {
     expect(email.html).toContain('<a href="https://rootline.example/u?t=x">');
   });
 });
+
+describe('transport and farm messages', () => {
+  it('tells the recipient what is coming, linking the plant or else the journey event', () => {
+    const base = { transportEventId: 'tev_1', kind: 'seed_sharing', distanceKm: 12.4 };
+    expect(render({ name: 'transport-arriving', params: { ...base, plantId: 'plt_1', seedLotId: null } })).toEqual({
+      title: 'Plant plt_1 is coming to you',
+      body: 'Plant plt_1 was handed on to you (seed sharing, 12 km).',
+      link: '/plants/plt_1',
+    });
+    const lot = render({ name: 'transport-arriving', params: { ...base, plantId: null, seedLotId: 'lot_a' } });
+    expect(lot.title).toBe('Seed lot lot_a is coming to you');
+    expect(lot.link).toBe('/transport/events/tev_1');
+  });
+
+  it('names the farm, the count and the metrics of an alert, in the singular for one reading', () => {
+    const params = { farmId: 'frm_1', farmName: 'North', batchId: 'bat_1', deviationCount: 1, metrics: ['co2Ppm'] };
+    expect(render({ name: 'farm-alert', params }).body).toBe(
+      '1 reading of batch bat_1 fell outside the targets (co2Ppm).',
+    );
+    expect(
+      render({ name: 'harvest-ready', params: { farmId: 'frm_1', farmName: 'North', batchId: 'bat_1', crop: 'kale' } }),
+    ).toMatchObject({ title: 'kale is ready to harvest', link: '/vertical-farm/batch/bat_1' });
+  });
+});

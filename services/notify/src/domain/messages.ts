@@ -14,6 +14,21 @@ export type Template =
     }
   | { name: 'verify-email' | 'reset-password'; params: { linkId: string } }
   | { name: 'password-changed'; params: Record<string, never> }
+  | {
+      name: 'transport-arriving';
+      params: {
+        transportEventId: string;
+        kind: string;
+        plantId: string | null;
+        seedLotId: string | null;
+        distanceKm: number;
+      };
+    }
+  | {
+      name: 'farm-alert';
+      params: { farmId: string; farmName: string; batchId: string; deviationCount: number; metrics: string[] };
+    }
+  | { name: 'harvest-ready'; params: { farmId: string; farmName: string; batchId: string; crop: string } }
   | { name: 'weekly-digest'; params: { weekStart: string; lines: string[] } };
 
 export type TemplateName = Template['name'];
@@ -29,6 +44,9 @@ export const TEMPLATE_TYPE: Record<TemplateName, NotificationType> = {
   'reset-password': 'account',
   'password-changed': 'account',
   'weekly-digest': 'weekly-digest',
+  'transport-arriving': 'transport-alert',
+  'farm-alert': 'farm-alert',
+  'harvest-ready': 'harvest-ready',
 };
 
 /** A rendered message: the in-app title and body, the page it is about, and the email's paragraphs. */
@@ -96,6 +114,28 @@ export function render(t: Template, action?: string): Message {
         title: 'Your week on Rootline',
         body: `In the week of ${t.params.weekStart}:\n${t.params.lines.map((l) => `- ${l}`).join('\n')}`,
         link: '/notifications',
+      };
+    case 'transport-arriving': {
+      const what = t.params.plantId ? `Plant ${t.params.plantId}` : `Seed lot ${t.params.seedLotId}`;
+      return {
+        title: `${what} is coming to you`,
+        body: `${what} was handed on to you (${t.params.kind.replace(/_/g, ' ')}, ${km(t.params.distanceKm)}).`,
+        link: t.params.plantId ? `/plants/${t.params.plantId}` : `/transport/events/${t.params.transportEventId}`,
+      };
+    }
+    case 'farm-alert':
+      return {
+        title: `${t.params.farmName}: readings out of range`,
+        body:
+          `${t.params.deviationCount} reading${t.params.deviationCount === 1 ? '' : 's'} of batch ${t.params.batchId} ` +
+          `fell outside the targets (${t.params.metrics.join(', ')}).`,
+        link: `/vertical-farm/batch/${t.params.batchId}`,
+      };
+    case 'harvest-ready':
+      return {
+        title: `${t.params.crop} is ready to harvest`,
+        body: `Batch ${t.params.batchId} at ${t.params.farmName} reached its expected harvest date.`,
+        link: `/vertical-farm/batch/${t.params.batchId}`,
       };
     case 'password-changed':
       return {

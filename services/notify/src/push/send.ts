@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { Agent } from 'node:https';
-import type { ServiceContext } from '@rootline/host';
+import { Agent, request } from 'node:https';
+import { type PeerCertificate, checkServerIdentity as tlsCheckServerIdentity } from 'node:tls';
+import { outgoingAgent, type ServiceContext } from '@rootline/host';
 import webpush from 'web-push';
 import type { NotifyConfig } from '../config.js';
 import type { DeliveryRow } from '../db/deliveries.repo.js';
@@ -18,7 +19,10 @@ const TTL_SECONDS = 86_400;
  */
 export function createPushSender(ctx: ServiceContext<NotifyConfig>, keys: VapidKeys) {
   const { config } = ctx;
-  const agent = config.PUSH_CA_FILE ? new Agent({ ca: readFileSync(config.PUSH_CA_FILE), keepAlive: true }) : undefined;
+  const ca = config.PUSH_CA_FILE ? { ca: readFileSync(config.PUSH_CA_FILE) } : undefined;
+  const agent = ca ? new Agent({ ...ca, keepAlive: true }) : undefined;
+  // Through the SOCKS5 proxy when SOCKS_PROXY_URL is set (the extra CAs still apply inside the tunnel).
+  const proxied = outgoingAgent(config.SOCKS_PROXY_URL, ca);
   return async function sendPush(d: DeliveryRow): Promise<void> {
     const m = render({ name: d.template, params: d.params } as Template);
     const payload = JSON.stringify({
@@ -31,11 +35,14 @@ export function createPushSender(ctx: ServiceContext<NotifyConfig>, keys: VapidK
     const failures: string[] = [];
     for (const s of await userPushSubscriptions(ctx.db, d.userId)) {
       try {
-        await webpush.sendNotification({ endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } }, payload, {
+        const subscription = { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } };
+        const options = {
           vapidDetails: { subject: config.VAPID_SUBJECT, publicKey: keys.publicKey, privateKey: keys.privateKey },
           TTL: TTL_SECONDS,
           ...(agent ? { agent } : {}),
-        });
+        };
+        if (proxied) await sendThrough(proxied, webpush.generateRequestDetails(subscription, payload, options));
+        else await webpush.sendNotification(subscription, payload, options);
       } catch (err) {
         const status = (err as { statusCode?: number }).statusCode;
         if (status === 404 || status === 410) {
@@ -48,4 +55,27 @@ export function createPushSender(ctx: ServiceContext<NotifyConfig>, keys: VapidK
     }
     if (failures.length > 0) throw new Error(`push failed for ${failures.join('; ')}`);
   };
+}
+
+/**
+ * Sends a push request web-push prepared (encrypted, VAPID-signed) through `agent`: web-push takes only an
+ * `https.Agent` of its own, and a SOCKS agent is not one. A status outside 2xx rejects with `statusCode`, as
+ * web-push's own errors do.
+ */
+function sendThrough(agent: Agent, d: ReturnType<typeof webpush.generateRequestDetails>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const host = new URL(d.endpoint).hostname.replace(/^\[|\]$/g, '');
+    // The SOCKS agent drops `host` before TLS, so an IP-literal endpoint would be checked as "localhost".
+    const checkServerIdentity = (_: string, cert: PeerCertificate) => tlsCheckServerIdentity(host, cert);
+    const req = request(d.endpoint, { method: d.method, headers: d.headers, agent, checkServerIdentity }, (res) => {
+      res.resume();
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        if (status >= 200 && status < 300) resolve();
+        else reject(Object.assign(new Error(`push service answered ${status}`), { statusCode: status }));
+      });
+    });
+    req.on('error', reject);
+    req.end(d.body ?? undefined);
+  });
 }

@@ -1,6 +1,6 @@
 import type { Role } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { asc, count, eq, gt, sql } from 'drizzle-orm';
 import { users } from './schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -64,4 +64,10 @@ export async function listUsers(db: Db, page: number, limit: number): Promise<{ 
   if (!Number.isSafeInteger(offset) || offset >= (total?.n ?? 0)) return { rows: [], total: total?.n ?? 0 };
   const rows = await db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)).limit(limit).offset(offset);
   return { rows, total: total?.n ?? 0 };
+}
+
+/** Accounts in id order after `after` (keyset paging), for notify's resynchronisation of recipients. */
+export async function usersAfter(db: Db, after: string | undefined, limit: number): Promise<UserRow[]> {
+  const q = db.select().from(users);
+  return (after === undefined ? q : q.where(gt(users.id, after))).orderBy(asc(users.id)).limit(limit);
 }

@@ -1,0 +1,139 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Bus, createNatsBus } from '@rootline/bus';
+import { farmAlerted, farmGet, harvestReady, transportCompleted } from '@rootline/contracts';
+import { createLogger, type RunningService, startService } from '@rootline/host';
+import { service as notify } from '@rootline/notify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishEvent } from './notify-support.js';
+import { startTestPlatform, type TestPlatform } from './platform.js';
+import { seedSession, serve } from './support.js';
+
+// notify on real NATS and PostgreSQL behind the gateway; the farm service answers farm.farm.get as a bus peer.
+const FARMS: Record<string, { name: string; ownerId: string }> = {
+  frm_evtfarm0001: { name: 'North Tower', ownerId: 'usr_evtfarmer' },
+  frm_evtfarm0002: { name: 'Old Barn', ownerId: 'usr_evtearly' },
+};
+let p: TestPlatform;
+let dataDir: string;
+let secondBus: Bus | undefined;
+let second: RunningService | undefined;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'notify-events-'));
+  p = await startTestPlatform([notify], {
+    DATA_DIR: dataDir,
+    NOTIFY_POLL_MS: '50',
+    RECIPIENT_SYNC_RETRY_MS: '100',
+    UNSUBSCRIBE_SECRET: 'u'.repeat(32),
+  });
+  await serve(p.bus, 'farm', farmGet, async (payload) => {
+    const { farmId } = payload as { farmId: string };
+    const farm = FARMS[farmId];
+    return farm
+      ? { ok: true, data: { id: farmId, ...farm } }
+      : { ok: false, error: { code: 'NOT_FOUND', message: `Farm ${farmId} not found` } };
+  });
+});
+afterAll(async () => {
+  await second?.stop();
+  await secondBus?.close();
+  await p?.stop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+async function notificationsOf(userId: string) {
+  const res = await p.http('GET', '/api/notifications', { role: 'USER', sub: userId });
+  return res.body.data as { type: string; title: string; body: string; link: string | null; data: object }[];
+}
+
+const transport = (handlerId: string, recipientId: string | null) => ({
+  eventId: `tev_${handlerId}${recipientId ?? 'self'}`,
+  kind: 'distribution',
+  plantId: 'plt_0123456789ev',
+  seedLotId: null,
+  handlerId,
+  recipientId,
+  transportMode: 'bicycle',
+  distanceKm: 4.2,
+  kgCo2e: 0,
+  eventTime: new Date().toISOString(),
+  corrects: null,
+});
+
+describe('notifications from transport and farm events', () => {
+  it('tells the recipient of a handoff that a plant is coming; events without another recipient notify nobody', async () => {
+    await publishEvent(p.bus, transportCompleted, transport('usr_evthandler', null));
+    await publishEvent(p.bus, transportCompleted, transport('usr_evthandler', 'usr_evtrecipient'));
+    await expect.poll(async () => (await notificationsOf('usr_evtrecipient')).length, { timeout: 10_000 }).toBe(1);
+    const [n] = await notificationsOf('usr_evtrecipient');
+    expect(n).toMatchObject({
+      type: 'transport-alert',
+      title: 'Plant plt_0123456789ev is coming to you',
+      link: '/plants/plt_0123456789ev',
+    });
+    expect(n!.body).toContain('4.2 km');
+    expect(await notificationsOf('usr_evthandler')).toEqual([]);
+  });
+
+  it("alerts the farm's owner to readings out of range, naming the farm and the metrics", async () => {
+    await publishEvent(p.bus, farmAlerted, {
+      batchId: 'bat_evt0001',
+      farmId: 'frm_evtfarm0001',
+      deviationCount: 3,
+      deviations: [
+        { at: new Date().toISOString(), metric: 'temperatureC', value: 31, min: 18, max: 26 },
+        { at: new Date().toISOString(), metric: 'temperatureC', value: 32, min: 18, max: 26 },
+        { at: new Date().toISOString(), metric: 'humidityPct', value: 95, min: 50, max: 80 },
+      ],
+    });
+    await expect.poll(async () => (await notificationsOf('usr_evtfarmer')).length, { timeout: 10_000 }).toBe(1);
+    const [n] = await notificationsOf('usr_evtfarmer');
+    expect(n).toMatchObject({ type: 'farm-alert', title: 'North Tower: readings out of range' });
+    expect(n!.body).toBe('3 readings of batch bat_evt0001 fell outside the targets (temperatureC, humidityPct).');
+  });
+
+  it("tells the farm's owner a batch is ready to harvest", async () => {
+    await publishEvent(p.bus, harvestReady, {
+      batchId: 'bat_evt0002',
+      farmId: 'frm_evtfarm0001',
+      crop: 'basil',
+      expectedHarvestAt: new Date().toISOString(),
+    });
+    await expect
+      .poll(async () => (await notificationsOf('usr_evtfarmer')).map((n) => n.type), { timeout: 10_000 })
+      .toContain('harvest-ready');
+    const n = (await notificationsOf('usr_evtfarmer')).find((x) => x.type === 'harvest-ready')!;
+    expect(n).toMatchObject({ title: 'basil is ready to harvest', link: '/vertical-farm/batch/bat_evt0002' });
+  });
+});
+
+describe('recipients resynchronised from the gateway', () => {
+  it('emails an account that existed before notify started, learnt from the gateway at start', async () => {
+    // An account notify never heard of (no account event): made straight in the gateway's tables.
+    await seedSession(p.database, 'FARM_MANAGER', 'usr_evtearly');
+    const email = 'usr_evtearly@test.rootline.example';
+    // A notify instance starting now asks the gateway for every account.
+    secondBus = await createNatsBus({ url: p.infra.nats.url, name: 'notify-second' });
+    second = await startService(notify, {
+      bus: secondBus,
+      database: p.database,
+      log: createLogger('notify', 'silent'),
+      env: { DATA_DIR: dataDir, NOTIFY_POLL_MS: '50', UNSUBSCRIBE_SECRET: 'u'.repeat(32) },
+    });
+    await publishEvent(p.bus, harvestReady, {
+      batchId: 'bat_evt0003',
+      farmId: 'frm_evtfarm0002',
+      crop: 'kale',
+      expectedHarvestAt: new Date().toISOString(),
+    });
+    const mails = async () => {
+      const folder = join(dataDir, 'mail');
+      const names = (await readdir(folder).catch(() => [])).filter((f) => f.endsWith('.eml'));
+      const texts = await Promise.all(names.map((f) => readFile(join(folder, f), 'utf8')));
+      return texts.filter((t) => t.includes(email) && t.includes('kale is ready to harvest'));
+    };
+    await expect.poll(async () => (await mails()).length, { timeout: 15_000 }).toBe(1);
+  });
+});

@@ -1,0 +1,61 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { demandMatched, newId } from '@rootline/contracts';
+import { service as notify } from '@rootline/notify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishEvent } from './notify-support.js';
+import { startTestPlatform, type TestPlatform } from './platform.js';
+import { startTestPushService, type TestPushService, testBrowser } from './push-endpoint.js';
+import { startTestSocks, type TestSocks } from './socks-server.js';
+
+// Web Push from notify through a local SOCKS5 server (SOCKS_PROXY_URL), to a local HTTPS push service whose
+// self-signed certificate is trusted by PUSH_CA_FILE: TLS runs end to end inside the tunnel.
+let p: TestPlatform;
+let push: TestPushService;
+let socks: TestSocks;
+let dataDir: string;
+
+beforeAll(async () => {
+  push = await startTestPushService();
+  socks = await startTestSocks();
+  dataDir = await mkdtemp(join(tmpdir(), 'notify-push-socks-'));
+  p = await startTestPlatform([notify], {
+    DATA_DIR: dataDir,
+    PUSH_CA_FILE: push.caFile,
+    SOCKS_PROXY_URL: socks.url,
+    NOTIFY_POLL_MS: '50',
+    NOTIFY_RETRY_BASE_MS: '50',
+  });
+});
+afterAll(async () => {
+  await p?.stop();
+  await socks?.stop();
+  await push?.stop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('Web Push through the SOCKS5 proxy', () => {
+  it('delivers a push the browser decrypts, the connection made by the proxy', async () => {
+    const browser = testBrowser();
+    push.browsers.set('/sub/socks', browser);
+    const added = await p.http('POST', '/api/notifications/push/subscriptions', {
+      role: 'GROWER',
+      sub: 'usr_socks_grower',
+      body: browser.subscription(`${push.origin}/sub/socks`),
+    });
+    expect(added.status).toBe(201);
+    await publishEvent(p.bus, demandMatched, {
+      matchId: newId('mtc'),
+      supplyId: 'sup_1',
+      growerId: 'usr_socks_grower',
+      consumerId: 'usr_socks_household',
+      crop: 'lettuce',
+      quantityKg: 2,
+      distanceKm: 12,
+    });
+    await expect.poll(() => push.received.length, { timeout: 10_000 }).toBe(1);
+    expect(push.received[0]?.payload).toMatchObject({ type: 'demand-match' });
+    expect(socks.connects).toContain(new URL(push.origin).host);
+  });
+});
