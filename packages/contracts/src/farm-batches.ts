@@ -230,6 +230,8 @@ export const farmAlerted = defineEvent({
   payload: Type.Object({
     batchId: Type.String(),
     farmId: Type.String(),
+    farmName: Type.String(),
+    ownerId: Type.String({ description: "The farm's owner, who is told" }),
     deviationCount: Type.Integer(),
     deviations: Type.Array(FarmDeviation, { description: 'The first 20' }),
   }),
@@ -241,6 +243,8 @@ export const harvestReady = defineEvent({
   payload: Type.Object({
     batchId: Type.String(),
     farmId: Type.String(),
+    farmName: Type.String(),
+    ownerId: Type.String({ description: "The farm's owner, who is told" }),
     crop: Type.String(),
     expectedHarvestAt: Type.String(),
   }),

@@ -2,6 +2,7 @@ import { harvestReady, newId } from '@rootline/contracts';
 import { type Db, type Outbox, pendingEvent } from '@rootline/db';
 import { type Clock, createScheduledJob, type Logger } from '@rootline/host';
 import { markReady } from './db/batches.repo.js';
+import { farmNames } from './db/farms.repo.js';
 import { jobs } from './db/schema.js';
 
 export const HARVEST_READY_JOB = 'harvest-ready';
@@ -39,6 +40,7 @@ export function createHarvestReadyRunner(deps: {
         const n = await db.transaction(async (tx) => {
           const ready = await markReady(tx, now, PAGE);
           if (ready.length === 0) return 0;
+          const names = await farmNames(tx, [...new Set(ready.map((b) => b.farmId))]);
           const ctx = { requestId: newId('req') };
           await deps.outbox.enqueueMany(
             tx,
@@ -48,6 +50,8 @@ export function createHarvestReadyRunner(deps: {
                 {
                   batchId: b.id,
                   farmId: b.farmId,
+                  farmName: names.get(b.farmId) ?? b.farmId,
+                  ownerId: b.ownerId,
                   crop: b.crop,
                   expectedHarvestAt: new Date(b.expectedHarvestAt).toISOString(),
                 },

@@ -2,19 +2,15 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Bus, createNatsBus } from '@rootline/bus';
-import { farmAlerted, farmGet, harvestReady, transportCompleted } from '@rootline/contracts';
+import { farmAlerted, harvestReady, transportCompleted } from '@rootline/contracts';
 import { createLogger, type RunningService, startService } from '@rootline/host';
 import { service as notify } from '@rootline/notify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishEvent } from './notify-support.js';
 import { startTestPlatform, type TestPlatform } from './platform.js';
-import { seedSession, serve } from './support.js';
+import { seedSession } from './support.js';
 
-// notify on real NATS and PostgreSQL behind the gateway; the farm service answers farm.farm.get as a bus peer.
-const FARMS: Record<string, { name: string; ownerId: string }> = {
-  frm_evtfarm0001: { name: 'North Tower', ownerId: 'usr_evtfarmer' },
-  frm_evtfarm0002: { name: 'Old Barn', ownerId: 'usr_evtearly' },
-};
+// notify on real NATS and PostgreSQL behind the gateway; farm events name the farm and its owner.
 let p: TestPlatform;
 let dataDir: string;
 let secondBus: Bus | undefined;
@@ -27,13 +23,6 @@ beforeAll(async () => {
     NOTIFY_POLL_MS: '50',
     RECIPIENT_SYNC_RETRY_MS: '100',
     UNSUBSCRIBE_SECRET: 'u'.repeat(32),
-  });
-  await serve(p.bus, 'farm', farmGet, async (payload) => {
-    const { farmId } = payload as { farmId: string };
-    const farm = FARMS[farmId];
-    return farm
-      ? { ok: true, data: { id: farmId, ...farm } }
-      : { ok: false, error: { code: 'NOT_FOUND', message: `Farm ${farmId} not found` } };
   });
 });
 afterAll(async () => {
@@ -81,6 +70,8 @@ describe('notifications from transport and farm events', () => {
     await publishEvent(p.bus, farmAlerted, {
       batchId: 'bat_evt0001',
       farmId: 'frm_evtfarm0001',
+      farmName: 'North Tower',
+      ownerId: 'usr_evtfarmer',
       deviationCount: 3,
       deviations: [
         { at: new Date().toISOString(), metric: 'temperatureC', value: 31, min: 18, max: 26 },
@@ -98,6 +89,8 @@ describe('notifications from transport and farm events', () => {
     await publishEvent(p.bus, harvestReady, {
       batchId: 'bat_evt0002',
       farmId: 'frm_evtfarm0001',
+      farmName: 'North Tower',
+      ownerId: 'usr_evtfarmer',
       crop: 'basil',
       expectedHarvestAt: new Date().toISOString(),
     });
@@ -125,6 +118,8 @@ describe('recipients resynchronised from the gateway', () => {
     await publishEvent(p.bus, harvestReady, {
       batchId: 'bat_evt0003',
       farmId: 'frm_evtfarm0002',
+      farmName: 'Old Barn',
+      ownerId: 'usr_evtearly',
       crop: 'kale',
       expectedHarvestAt: new Date().toISOString(),
     });

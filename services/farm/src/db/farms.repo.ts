@@ -83,3 +83,13 @@ export async function listZones(db: Db, farmId: string): Promise<FarmZone[]> {
   );
   return rows.map((r) => toZone(r, growing.get(r.id) ?? 0));
 }
+
+/** The names of the given farms, by id. */
+export async function farmNames(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: farms.id, name: farms.name })
+    .from(farms)
+    .where(inArray(farms.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

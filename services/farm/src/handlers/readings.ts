@@ -1,5 +1,6 @@
 import { AppError, batchReadingsRecord, type FarmDeviation, farmAlerted } from '@rootline/contracts';
 import { assertOwnerOrAdmin, handle, type ServiceContext } from '@rootline/host';
+import { findFarmRow } from '../db/farms.repo.js';
 import { deviationsInsert, type ReadingRow, readingsInsert, storeReadings } from '../db/readings.repo.js';
 import { phaseAt } from '../domain/batch-state.js';
 import { deviationsOf } from '../domain/compliance.js';
@@ -59,6 +60,7 @@ export const recordReadings = (ctx: ServiceContext) =>
     if (found.length === 0) {
       await storeReadings(ctx.db, rows);
     } else {
+      const farm = await findFarmRow(ctx.db, batch.farmId);
       await ctx.db.transaction(async (tx) => {
         await tx.execute(readingsInsert(rows));
         await tx.execute(deviationsInsert(found.map((d) => ({ batchId, ...d }))));
@@ -68,6 +70,8 @@ export const recordReadings = (ctx: ServiceContext) =>
           {
             batchId,
             farmId: batch.farmId,
+            farmName: farm?.name ?? batch.farmId,
+            ownerId: batch.ownerId,
             deviationCount: found.length,
             deviations: found.slice(0, ALERT_DEVIATIONS),
           },
