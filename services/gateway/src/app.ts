@@ -36,6 +36,8 @@ import { metricsRoutes } from './routes/metrics.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { plantRoutes } from './routes/plants.js';
 import { transparencyRoutes, webhookRoutes } from './routes/transparency.js';
+import { transparencySignatureRoutes } from './routes/transparency-signatures.js';
+import { transparencyWebhookRoutes } from './routes/transparency-webhooks.js';
 import { transportPublicRoutes, transportRoutes } from './routes/transport.js';
 import { transportTrackerRoutes } from './routes/transport-tracker.js';
 import { uploadRoutes } from './routes/upload.js';
@@ -204,6 +206,8 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
       maxQueued: config.SSE_CLIENT_QUEUE,
     },
   });
+  await app.register(transparencyWebhookRoutes, { prefix: '/api/transparency', ...routeDeps });
+  await app.register(transparencySignatureRoutes, { prefix: '/api/transparency', ...routeDeps });
 
   return app;
 }

@@ -1,11 +1,21 @@
-import type { Db } from '@rootline/db';
+import { newId, webhookDisabled } from '@rootline/contracts';
+import type { Db, Outbox } from '@rootline/db';
 import type { Clock, Logger } from '@rootline/host';
-import { claimDue, disableWebhook, findWebhook, recordAttempt } from './db/webhooks.repo.js';
+import {
+  claimDue,
+  disableWebhook,
+  findWebhooks,
+  markAnswering,
+  markFailing,
+  recordAttempt,
+  type WebhookRow,
+} from './db/webhooks.repo.js';
 import { retryDelayMs, webhookMessage } from './domain/webhook-message.js';
 import { type SendOptions, sendWebhook } from './webhook-sender.js';
 
 export interface WebhookWorkerOptions extends SendOptions {
   db: Db;
+  outbox: Outbox;
   log: Logger;
   clock: Clock;
   pollMs: number;
@@ -13,12 +23,17 @@ export interface WebhookWorkerOptions extends SendOptions {
   retryScale: number;
   /** Deliveries sent at once. */
   concurrency: number;
+  /** A webhook whose every attempt failed for this long is disabled and its owner told. */
+  disableAfterMs: number;
 }
+
+type Due = Awaited<ReturnType<typeof claimDue>>[number];
 
 /**
  * Sends pending deliveries: claims due rows (with a lease, so replicas share the work), POSTs each, and records
  * the outcome. 2xx delivers; 410 disables the webhook; anything else, a timeout or a refused address is retried
- * on the schedule until the attempts are spent.
+ * on the schedule until the attempts are spent. A webhook that has failed without a success for
+ * `disableAfterMs` is disabled; a disabling publishes `evt.transparency.webhook.disabled` for its owner.
  */
 export function createWebhookWorker(o: WebhookWorkerOptions) {
   let timer: NodeJS.Timeout | undefined;
@@ -26,8 +41,29 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
   let again = false;
   const leaseMs = o.timeoutMs * 3;
 
-  const attempt = async (d: Awaited<ReturnType<typeof claimDue>>[number]) => {
-    const hook = await findWebhook(o.db, d.webhookId);
+  const disable = async (hook: WebhookRow, reason: 'gone' | 'failing', failingSince: Date | null, at: Date) => {
+    const disabled = await o.db.transaction(async (tx) => {
+      const row = await disableWebhook(tx, hook.id, reason);
+      if (!row) return false;
+      await o.outbox.enqueue(
+        tx,
+        webhookDisabled,
+        {
+          webhookId: hook.id,
+          ownerId: hook.ownerId,
+          url: hook.url,
+          reason,
+          failingSince: failingSince?.toISOString() ?? null,
+          disabledAt: at.toISOString(),
+        },
+        { requestId: newId('req') },
+      );
+      return true;
+    });
+    if (disabled) o.log.info({ webhookId: hook.id, reason }, 'webhook disabled');
+  };
+
+  const attempt = async (d: Due, hook: WebhookRow | undefined) => {
     const now = o.clock.now();
     if (hook?.status !== 'active') {
       await recordAttempt(o.db, d.id, {
@@ -54,6 +90,7 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
     const at = o.clock.now();
     if (status !== null && status >= 200 && status < 300) {
       await recordAttempt(o.db, d.id, { status: 'delivered', httpStatus: status, error: null, next: null, at });
+      if (hook.failingSince) await markAnswering(o.db, hook.id);
       return;
     }
     if (status === 410) {
@@ -64,8 +101,7 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
         next: null,
         at,
       });
-      await disableWebhook(o.db, hook.id);
-      o.log.info({ webhookId: hook.id }, 'webhook disabled: receiver answered 410');
+      await disable(hook, 'gone', hook.failingSince, at);
       return;
     }
     const delay = retryDelayMs(d.attempts + 1, Math.random(), o.retryScale);
@@ -76,6 +112,8 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
       next: delay === null ? null : new Date(at.getTime() + delay),
       at,
     });
+    const since = await markFailing(o.db, hook.id, at);
+    if (since && at.getTime() - since.getTime() >= o.disableAfterMs) await disable(hook, 'failing', since, at);
   };
 
   const run = (): Promise<void> => {
@@ -89,8 +127,12 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
         for (;;) {
           const due = await claimDue(o.db, o.clock.now(), leaseMs, o.concurrency);
           if (due.length === 0) break;
+          // One read of the webhooks of the whole batch, not one per delivery.
+          const hooks = await findWebhooks(o.db, [...new Set(due.map((d) => d.webhookId))]);
           await Promise.all(
-            due.map((d) => attempt(d).catch((err: unknown) => o.log.warn({ err }, 'webhook attempt failed'))),
+            due.map((d) =>
+              attempt(d, hooks.get(d.webhookId)).catch((err: unknown) => o.log.warn({ err }, 'webhook attempt failed')),
+            ),
           );
         }
       } while (again);

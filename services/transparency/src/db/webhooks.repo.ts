@@ -3,7 +3,7 @@ import type { Db } from '@rootline/db';
 import { and, asc, count, desc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { webhookDeliveries, webhooks } from './schema.js';
 
-type WebhookRow = typeof webhooks.$inferSelect;
+export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 export function toWebhook(r: WebhookRow): Webhook {
@@ -14,6 +14,8 @@ export function toWebhook(r: WebhookRow): Webhook {
     status: r.status,
     ownerId: r.ownerId,
     createdAt: new Date(r.createdAt).toISOString(),
+    disabledReason: r.disabledReason ?? null,
+    failingSince: r.failingSince?.toISOString() ?? null,
   };
 }
 
@@ -45,6 +47,13 @@ export async function listWebhooks(db: Db, ownerId: string, page: number, limit:
 export async function findWebhook(db: Db, id: string): Promise<WebhookRow | undefined> {
   const [row] = await db.select().from(webhooks).where(eq(webhooks.id, id));
   return row;
+}
+
+/** Webhooks by id, in one query. */
+export async function findWebhooks(db: Db, ids: string[]): Promise<Map<string, WebhookRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select().from(webhooks).where(inArray(webhooks.id, ids));
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** Active webhooks subscribed to the kind whose owner is one of `owners`. */
@@ -132,15 +141,87 @@ export async function recordAttempt(
     .where(eq(webhookDeliveries.id, id));
 }
 
-/** A receiver answered 410 Gone: the webhook is disabled and its pending deliveries stop. */
-export async function disableWebhook(db: Db, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.update(webhooks).set({ status: 'disabled' }).where(eq(webhooks.id, id));
-    await tx
-      .update(webhookDeliveries)
-      .set({ status: 'failed', nextAttemptAt: null, lastError: 'webhook disabled' })
-      .where(and(eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.status, 'pending')));
-  });
+/**
+ * Disables a webhook (410 Gone, or failing for the configured time) and stops its pending deliveries, in the
+ * caller's transaction. Answers the row as it was, or undefined when it was already disabled (another replica).
+ */
+export async function disableWebhook(tx: Db, id: string, reason: 'gone' | 'failing'): Promise<WebhookRow | undefined> {
+  const [row] = await tx
+    .update(webhooks)
+    .set({ status: 'disabled', disabledReason: reason })
+    .where(and(eq(webhooks.id, id), eq(webhooks.status, 'active')))
+    .returning();
+  if (!row) return undefined;
+  await tx
+    .update(webhookDeliveries)
+    .set({ status: 'failed', nextAttemptAt: null, lastError: 'webhook disabled' })
+    .where(and(eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.status, 'pending')));
+  return row;
+}
+
+/** Starts a webhook's failure clock at `at` unless it runs already; answers when it started. */
+export async function markFailing(db: Db, id: string, at: Date): Promise<Date | null> {
+  const [row] = await db
+    .update(webhooks)
+    .set({ failingSince: sql`coalesce(${webhooks.failingSince}, ${at.toISOString()}::timestamptz)` })
+    .where(eq(webhooks.id, id))
+    .returning({ failingSince: webhooks.failingSince });
+  return row?.failingSince ?? null;
+}
+
+/** A receiver answered 2xx: its failure clock stops (only written when it ran). */
+export async function markAnswering(db: Db, id: string): Promise<void> {
+  await db
+    .update(webhooks)
+    .set({ failingSince: null })
+    .where(and(eq(webhooks.id, id), isNotNull(webhooks.failingSince)));
+}
+
+/**
+ * Changes a webhook. Enabling it (`status: 'active'`) clears the reason and the failure clock; a new address
+ * also restarts the clock, since the old receiver's failures say nothing of the new one.
+ */
+export async function updateWebhook(
+  db: Db,
+  id: string,
+  change: { url?: string; events?: string[]; secret?: string; status?: 'active' },
+): Promise<Webhook | undefined> {
+  const [row] = await db
+    .update(webhooks)
+    .set({
+      ...(change.url !== undefined ? { url: change.url, failingSince: null } : {}),
+      ...(change.events !== undefined ? { events: change.events } : {}),
+      ...(change.secret !== undefined ? { secret: change.secret } : {}),
+      ...(change.status === 'active' ? { status: 'active' as const, disabledReason: null, failingSince: null } : {}),
+    })
+    .where(eq(webhooks.id, id))
+    .returning();
+  return row ? toWebhook(row) : undefined;
+}
+
+/** Queues a delivery again now, with a fresh retry schedule; undefined when the webhook has no such delivery. */
+export async function requeueDelivery(db: Db, webhookId: string, deliveryId: string, now: Date) {
+  const [row] = await db
+    .update(webhookDeliveries)
+    .set({ status: 'pending', attempts: 0, nextAttemptAt: now, lastError: null, lastStatus: null, deliveredAt: null })
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)))
+    .returning();
+  return row ? toDelivery(row) : undefined;
+}
+
+export function toDelivery(d: DeliveryRow) {
+  return {
+    id: d.id,
+    webhookId: d.webhookId,
+    eventId: d.eventId,
+    kind: d.kind,
+    status: d.status,
+    attempts: d.attempts,
+    lastStatus: d.lastStatus,
+    lastError: d.lastError,
+    nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
+    deliveredAt: d.deliveredAt?.toISOString() ?? null,
+  };
 }
 
 export async function listDeliveries(db: Db, webhookId: string, page: number, limit: number) {
@@ -155,18 +236,7 @@ export async function listDeliveries(db: Db, webhookId: string, page: number, li
     db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId)),
   ]);
   return {
-    items: rows.map((d) => ({
-      id: d.id,
-      webhookId: d.webhookId,
-      eventId: d.eventId,
-      kind: d.kind,
-      status: d.status,
-      attempts: d.attempts,
-      lastStatus: d.lastStatus,
-      lastError: d.lastError,
-      nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
-      deliveredAt: d.deliveredAt?.toISOString() ?? null,
-    })),
+    items: rows.map(toDelivery),
     total: counted?.n ?? 0,
   };
 }
