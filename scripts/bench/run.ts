@@ -24,6 +24,7 @@ import { register } from './register.js';
 import { registerOpen } from './register-open.js';
 import { search } from './search.js';
 import { transport } from './transport.js';
+import { webhookFanout } from './webhook-fanout.js';
 
 const BENCHMARKS: Benchmark[] = [
   getPlant,
@@ -39,6 +40,7 @@ const BENCHMARKS: Benchmark[] = [
   transport,
   notifyBench,
   auditLogBench,
+  webhookFanout,
 ];
 
 const HEADER = `# Benchmarks

@@ -61,7 +61,12 @@ const TransparencyConfig = withBase({
     maximum: 1,
     description: 'Multiplies the retry schedule (tests shrink it)',
   }),
-  WEBHOOK_CONCURRENCY: Type.Integer({ default: 16, minimum: 1, maximum: 256, description: 'Deliveries sent at once' }),
+  WEBHOOK_CONCURRENCY: Type.Integer({
+    default: 128,
+    minimum: 1,
+    maximum: 1024,
+    description: 'Deliveries sent at once (split between four claim-send-record loops)',
+  }),
   WEBHOOK_DISABLE_AFTER_HOURS: Type.Number({
     default: 72,
     exclusiveMinimum: 0,

@@ -117,28 +117,43 @@ export async function claimDue(db: Db, now: Date, leaseMs: number, limit: number
   });
 }
 
-export async function recordAttempt(
-  db: Db,
-  id: string,
-  r: {
-    status: 'pending' | 'delivered' | 'failed';
-    httpStatus: number | null;
-    error: string | null;
-    next: Date | null;
-    at: Date;
-  },
-): Promise<void> {
-  await db
-    .update(webhookDeliveries)
-    .set({
+/** The outcome of one attempt, to record. */
+export interface AttemptRecord {
+  id: string;
+  status: 'pending' | 'delivered' | 'failed';
+  httpStatus: number | null;
+  error: string | null;
+  next: Date | null;
+  at: Date;
+}
+
+/**
+ * Records the outcomes of a batch of attempts in one statement (one round trip instead of one per delivery: the
+ * fan-out benchmark showed the per-row updates were the sender's cost).
+ */
+export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  const rows = JSON.stringify(
+    records.map((r) => ({
+      id: r.id,
       status: r.status,
-      attempts: sql`${webhookDeliveries.attempts} + 1`,
-      lastStatus: r.httpStatus,
-      lastError: r.error,
-      nextAttemptAt: r.next,
-      ...(r.status === 'delivered' ? { deliveredAt: r.at } : {}),
-    })
-    .where(eq(webhookDeliveries.id, id));
+      http_status: r.httpStatus,
+      error: r.error,
+      next: r.next?.toISOString() ?? null,
+      delivered: r.status === 'delivered' ? r.at.toISOString() : null,
+    })),
+  );
+  await db.execute(sql`
+    update ${webhookDeliveries} as d set
+      status = v.status,
+      attempts = d.attempts + 1,
+      last_status = v.http_status,
+      last_error = v.error,
+      next_attempt_at = v.next,
+      delivered_at = coalesce(v.delivered, d.delivered_at)
+    from jsonb_to_recordset(${rows}::jsonb)
+      as v(id text, status text, http_status int, error text, next timestamptz, delivered timestamptz)
+    where d.id = v.id`);
 }
 
 /**
