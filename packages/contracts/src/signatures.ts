@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PrefixedId, Timestamp } from './common.js';
+import { PrefixedId, Text, Timestamp } from './common.js';
 import { defineSubject } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 
@@ -44,7 +44,7 @@ export const SignaturePublicKey = Type.String({
 export const SignatureKeyInput = Type.Object(
   {
     publicKey: SignaturePublicKey,
-    label: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A name to tell keys apart' })),
+    label: Type.Optional(Text({ minLength: 1, maxLength: 100, description: 'A name to tell keys apart' })),
   },
   {
     additionalProperties: false,

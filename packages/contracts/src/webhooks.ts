@@ -131,7 +131,10 @@ export const WebhookAttemptOutcome = Type.Object({
   durationMs: Type.Integer({ minimum: 0 }),
 });
 
-export const WebhookDeliveryRef = Type.Object({ webhookId: WebhookId, deliveryId: Type.String({ maxLength: 60 }) });
+export const WebhookDeliveryRef = Type.Object({
+  webhookId: WebhookId,
+  deliveryId: PrefixedId('whd', 'Delivery identifier'),
+});
 
 export const webhookGet = defineSubject({
   subject: 'transparency.webhook.get',
