@@ -24,6 +24,7 @@ import { register } from './register.js';
 import { registerOpen } from './register-open.js';
 import { search } from './search.js';
 import { transport } from './transport.js';
+import { webhookFanout } from './webhook-fanout.js';
 import { wsFanout } from './ws-fanout.js';
 
 const BENCHMARKS: Benchmark[] = [
@@ -41,6 +42,7 @@ const BENCHMARKS: Benchmark[] = [
   notifyBench,
   auditLogBench,
   wsFanout,
+  webhookFanout,
 ];
 
 const HEADER = `# Benchmarks

@@ -21,6 +21,7 @@ export * from './realtime.js';
 export * from './reply.js';
 export * from './roles.js';
 export * from './services.js';
+export * from './signatures.js';
 export * from './transparency.js';
 export * from './transport.js';
 export * from './transport-tracker.js';

@@ -28,6 +28,7 @@ export const PERMISSIONS = [
   'transparency:write',
   'audit:read',
   'webhooks:manage',
+  'signatures:write',
   'analytics:read',
   'agents:read',
   'agents:control',
@@ -58,6 +59,7 @@ const USER: readonly Permission[] = [
   'notifications:write',
   'transparency:read',
   'webhooks:manage',
+  'signatures:write',
   'analytics:read',
   // Their own account: session, sign-out, API tokens, verification email.
   'account:read',

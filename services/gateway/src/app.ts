@@ -39,6 +39,8 @@ import { plantRoutes } from './routes/plants.js';
 import { privacyRoutes } from './routes/privacy.js';
 import { realtimeRoutes } from './routes/realtime.js';
 import { transparencyRoutes, webhookRoutes } from './routes/transparency.js';
+import { transparencySignatureRoutes } from './routes/transparency-signatures.js';
+import { transparencyWebhookRoutes } from './routes/transparency-webhooks.js';
 import { transportPublicRoutes, transportRoutes } from './routes/transport.js';
 import { transportTrackerRoutes } from './routes/transport-tracker.js';
 import { uploadRoutes } from './routes/upload.js';
@@ -229,6 +231,8 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     timeoutMs: config.PRIVACY_CHECK_TIMEOUT_MS,
     hiddenServiceHostname: config.HIDDEN_SERVICE_HOSTNAME,
   });
+  await app.register(transparencyWebhookRoutes, { prefix: '/api/transparency', ...routeDeps });
+  await app.register(transparencySignatureRoutes, { prefix: '/api/transparency', ...routeDeps });
 
   return app;
 }

@@ -6,7 +6,26 @@ import { inbox, outbox } from './db/schema.js';
 import { appendAudit, getAudit, listAudit, verifyAudit } from './handlers/audit.js';
 import { listEventHistory } from './handlers/events.js';
 import { getConsistencyProof, getInclusionProof, getPublicKey, getTreeHead } from './handlers/proofs.js';
-import { createWebhook, listOwnWebhooks, listWebhookDeliveries, removeWebhook } from './handlers/webhooks.js';
+import {
+  createSigningKey,
+  deleteSigningKey,
+  getSignatureStatement,
+  getSigningKey,
+  listSigningKeys,
+  listSubjectSignatures,
+  submitSignature,
+  verifySignature,
+} from './handlers/signatures.js';
+import {
+  changeWebhook,
+  createWebhook,
+  getWebhook,
+  listOwnWebhooks,
+  listWebhookDeliveries,
+  redeliverWebhookDelivery,
+  removeWebhook,
+  testWebhook,
+} from './handlers/webhooks.js';
 import { loadSigningKey } from './signing-key.js';
 import { onDomainEvent } from './subscribers/domain-event.js';
 import { createWebhookWorker } from './webhook-worker.js';
@@ -42,7 +61,18 @@ const TransparencyConfig = withBase({
     maximum: 1,
     description: 'Multiplies the retry schedule (tests shrink it)',
   }),
-  WEBHOOK_CONCURRENCY: Type.Integer({ default: 16, minimum: 1, maximum: 256, description: 'Deliveries sent at once' }),
+  WEBHOOK_CONCURRENCY: Type.Integer({
+    default: 128,
+    minimum: 1,
+    maximum: 1024,
+    description: 'Deliveries sent at once (split between four claim-send-record loops)',
+  }),
+  WEBHOOK_DISABLE_AFTER_HOURS: Type.Number({
+    default: 72,
+    exclusiveMinimum: 0,
+    maximum: 8760,
+    description: 'Disable a webhook (and tell its owner) whose every attempt has failed for this long',
+  }),
 });
 
 /** transparency: the verifiable audit log, the public event stream and history, and webhooks. */
@@ -63,8 +93,10 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
       ctx.log.warn({ file: key.generatedIn }, 'AUDIT_SIGNING_KEY is not set: tree heads are signed with a local key');
     }
     await ensureHead(ctx.db, ctx.clock.now());
+    const agent = outgoingAgent(ctx.config.SOCKS_PROXY_URL);
     const worker = createWebhookWorker({
       db: ctx.db,
+      outbox: ctx.outbox,
       log: ctx.log,
       clock: ctx.clock,
       allowPrivate: ctx.config.WEBHOOK_ALLOW_PRIVATE,
@@ -72,8 +104,10 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
       pollMs: ctx.config.WEBHOOK_POLL_MS,
       retryScale: ctx.config.WEBHOOK_RETRY_SCALE,
       concurrency: ctx.config.WEBHOOK_CONCURRENCY,
-      agent: outgoingAgent(ctx.config.SOCKS_PROXY_URL),
+      agent,
+      disableAfterMs: ctx.config.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
     });
+    const send = { allowPrivate: ctx.config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: ctx.config.WEBHOOK_TIMEOUT_MS, agent };
     return {
       handlers: [
         listAudit(ctx),
@@ -89,6 +123,18 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         listOwnWebhooks(ctx),
         listWebhookDeliveries(ctx),
         removeWebhook(ctx),
+        getWebhook(ctx),
+        changeWebhook(ctx, ctx.config.WEBHOOK_ALLOW_PRIVATE),
+        testWebhook(ctx, send),
+        redeliverWebhookDelivery(ctx, worker),
+        createSigningKey(ctx),
+        listSigningKeys(ctx),
+        getSigningKey(ctx),
+        deleteSigningKey(ctx),
+        getSignatureStatement(ctx),
+        submitSignature(ctx),
+        listSubjectSignatures(ctx),
+        verifySignature(ctx),
       ],
       subscribers: [onDomainEvent(ctx, worker)],
       start: async () => worker.start(),

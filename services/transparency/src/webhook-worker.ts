@@ -1,11 +1,22 @@
-import type { Db } from '@rootline/db';
+import { newId, webhookDisabled } from '@rootline/contracts';
+import type { Db, Outbox } from '@rootline/db';
 import type { Clock, Logger } from '@rootline/host';
-import { claimDue, disableWebhook, findWebhook, recordAttempt } from './db/webhooks.repo.js';
+import {
+  type AttemptRecord,
+  claimDue,
+  disableWebhook,
+  findWebhooks,
+  markAnswering,
+  markFailing,
+  recordAttempts,
+  type WebhookRow,
+} from './db/webhooks.repo.js';
 import { retryDelayMs, webhookMessage } from './domain/webhook-message.js';
 import { type SendOptions, sendWebhook } from './webhook-sender.js';
 
 export interface WebhookWorkerOptions extends SendOptions {
   db: Db;
+  outbox: Outbox;
   log: Logger;
   clock: Clock;
   pollMs: number;
@@ -13,31 +24,56 @@ export interface WebhookWorkerOptions extends SendOptions {
   retryScale: number;
   /** Deliveries sent at once. */
   concurrency: number;
+  /** A webhook whose every attempt failed for this long is disabled and its owner told. */
+  disableAfterMs: number;
 }
+
+type Due = Awaited<ReturnType<typeof claimDue>>[number];
+
+/** Claim-send-record loops run side by side; `concurrency` deliveries are split between them. */
+const LANES = 4;
 
 /**
  * Sends pending deliveries: claims due rows (with a lease, so replicas share the work), POSTs each, and records
  * the outcome. 2xx delivers; 410 disables the webhook; anything else, a timeout or a refused address is retried
- * on the schedule until the attempts are spent.
+ * on the schedule until the attempts are spent. A webhook that has failed without a success for
+ * `disableAfterMs` is disabled; a disabling publishes `evt.transparency.webhook.disabled` for its owner.
  */
 export function createWebhookWorker(o: WebhookWorkerOptions) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
   const leaseMs = o.timeoutMs * 3;
+  const lanes = Math.min(LANES, o.concurrency);
+  const batchSize = Math.ceil(o.concurrency / lanes);
 
-  const attempt = async (d: Awaited<ReturnType<typeof claimDue>>[number]) => {
-    const hook = await findWebhook(o.db, d.webhookId);
+  const disable = async (hook: WebhookRow, reason: 'gone' | 'failing', failingSince: Date | null, at: Date) => {
+    const disabled = await o.db.transaction(async (tx) => {
+      const row = await disableWebhook(tx, hook.id, reason);
+      if (!row) return false;
+      await o.outbox.enqueue(
+        tx,
+        webhookDisabled,
+        {
+          webhookId: hook.id,
+          ownerId: hook.ownerId,
+          url: hook.url,
+          reason,
+          failingSince: failingSince?.toISOString() ?? null,
+          disabledAt: at.toISOString(),
+        },
+        { requestId: newId('req') },
+      );
+      return true;
+    });
+    if (disabled) o.log.info({ webhookId: hook.id, reason }, 'webhook disabled');
+  };
+
+  /** Sends one delivery and answers what to record; nothing is written here. */
+  const attempt = async (d: Due, hook: WebhookRow | undefined): Promise<AttemptRecord & { gone?: boolean }> => {
     const now = o.clock.now();
     if (hook?.status !== 'active') {
-      await recordAttempt(o.db, d.id, {
-        status: 'failed',
-        httpStatus: null,
-        error: 'webhook disabled',
-        next: null,
-        at: now,
-      });
-      return;
+      return { id: d.id, status: 'failed', httpStatus: null, error: 'webhook disabled', next: null, at: now };
     }
     const message = webhookMessage(hook.secret, d.id, Math.floor(now.getTime() / 1000), {
       event: d.kind,
@@ -53,29 +89,64 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
     }
     const at = o.clock.now();
     if (status !== null && status >= 200 && status < 300) {
-      await recordAttempt(o.db, d.id, { status: 'delivered', httpStatus: status, error: null, next: null, at });
-      return;
+      return { id: d.id, status: 'delivered', httpStatus: status, error: null, next: null, at };
     }
     if (status === 410) {
-      await recordAttempt(o.db, d.id, {
-        status: 'failed',
-        httpStatus: status,
-        error: 'receiver answered 410 Gone',
-        next: null,
-        at,
-      });
-      await disableWebhook(o.db, hook.id);
-      o.log.info({ webhookId: hook.id }, 'webhook disabled: receiver answered 410');
-      return;
+      const error = 'receiver answered 410 Gone';
+      return { id: d.id, status: 'failed', httpStatus: status, error, next: null, at, gone: true };
     }
     const delay = retryDelayMs(d.attempts + 1, Math.random(), o.retryScale);
-    await recordAttempt(o.db, d.id, {
+    return {
+      id: d.id,
       status: delay === null ? 'failed' : 'pending',
       httpStatus: status,
       error: error ?? `receiver answered ${status}`,
       next: delay === null ? null : new Date(at.getTime() + delay),
       at,
-    });
+    };
+  };
+
+  /** After a batch is recorded: the failure clock of each webhook, and disabling (410, or failing for too long). */
+  const followUp = async (hook: WebhookRow, outcomes: (AttemptRecord & { gone?: boolean })[]) => {
+    const gone = outcomes.find((r) => r.gone);
+    if (gone) return disable(hook, 'gone', hook.failingSince, gone.at);
+    const failed = outcomes.filter((r) => r.status !== 'delivered');
+    if (failed.length < outcomes.length) {
+      if (hook.failingSince) await markAnswering(o.db, hook.id);
+      return;
+    }
+    const at = failed[failed.length - 1]!.at;
+    const since = await markFailing(o.db, hook.id, at);
+    if (since && at.getTime() - since.getTime() >= o.disableAfterMs) await disable(hook, 'failing', since, at);
+  };
+
+  /** One lane: claims a batch, sends it, records it in one statement; until nothing is due. */
+  const lane = async () => {
+    for (;;) {
+      const due = await claimDue(o.db, o.clock.now(), leaseMs, batchSize);
+      if (due.length === 0) return;
+      // One read of the webhooks of the whole batch, not one per delivery.
+      const hooks = await findWebhooks(o.db, [...new Set(due.map((d) => d.webhookId))]);
+      const outcomes = await Promise.all(
+        due.map((d) =>
+          attempt(d, hooks.get(d.webhookId)).catch((err: unknown) => {
+            o.log.warn({ err }, 'webhook attempt failed');
+            return undefined;
+          }),
+        ),
+      );
+      const done = outcomes.filter((r) => r !== undefined);
+      await recordAttempts(o.db, done);
+      const byHook = new Map<string, typeof done>();
+      due.forEach((d, i) => {
+        const r = outcomes[i];
+        if (!r || !hooks.get(d.webhookId) || hooks.get(d.webhookId)?.status !== 'active') return;
+        byHook.set(d.webhookId, [...(byHook.get(d.webhookId) ?? []), r]);
+      });
+      for (const [id, rs] of byHook) {
+        await followUp(hooks.get(id)!, rs).catch((err: unknown) => o.log.warn({ err }, 'webhook follow-up failed'));
+      }
+    }
   };
 
   const run = (): Promise<void> => {
@@ -86,13 +157,8 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
     running = (async () => {
       do {
         again = false;
-        for (;;) {
-          const due = await claimDue(o.db, o.clock.now(), leaseMs, o.concurrency);
-          if (due.length === 0) break;
-          await Promise.all(
-            due.map((d) => attempt(d).catch((err: unknown) => o.log.warn({ err }, 'webhook attempt failed'))),
-          );
-        }
+        // Lanes share the work through the claims, so a slow receiver holds up only its own lane's batch.
+        await Promise.all(Array.from({ length: lanes }, () => lane()));
       } while (again);
     })()
       .catch((err: unknown) => o.log.warn({ err }, 'webhook worker failed'))

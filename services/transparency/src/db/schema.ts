@@ -71,6 +71,9 @@ export const webhooks = transparencySchema.table(
     secret: text('secret').notNull(),
     status: text('status').$type<'active' | 'disabled'>().notNull().default('active'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    disabledReason: text('disabled_reason').$type<'gone' | 'failing'>(),
+    /** First failed attempt since the last success: the clock that disables a receiver failing for days. */
+    failingSince: timestamp('failing_since', { withTimezone: true, mode: 'date' }),
   },
   (t) => [index('webhooks_owner_idx').on(t.ownerId)],
 );
@@ -97,6 +100,45 @@ export const webhookDeliveries = transparencySchema.table(
     uniqueIndex('webhook_deliveries_event_idx').on(t.webhookId, t.eventId),
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt),
   ],
+);
+
+/** Ed25519 public keys users sign with; a deleted key is kept (revoked) so its past signatures still verify. */
+export const signingKeys = transparencySchema.table(
+  'signing_keys',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id').notNull(),
+    /** The raw 32-byte key, base64url without padding. */
+    publicKey: text('public_key').notNull(),
+    /** SHA-256 of the raw key, lowercase hex. */
+    fingerprint: text('fingerprint').notNull(),
+    label: text('label'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('signing_keys_owner_idx').on(t.ownerId),
+    uniqueIndex('signing_keys_owner_key_idx').on(t.ownerId, t.fingerprint),
+  ],
+);
+
+/** Signatures users submitted over statements of transport events, ownership transfers and certificates. */
+export const subjectSignatures = transparencySchema.table(
+  'signatures',
+  {
+    id: text('id').primaryKey(),
+    subjectType: text('subject_type').notNull(),
+    subjectId: text('subject_id').notNull(),
+    keyId: text('key_id').notNull(),
+    signerId: text('signer_id').notNull(),
+    /** The 64-byte Ed25519 signature, base64url without padding. */
+    signature: text('signature').notNull(),
+    /** The exact bytes verified (RFC 8785 canonical JSON of the statement), kept to re-verify them. */
+    statement: text('statement').notNull(),
+    statementHash: text('statement_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [uniqueIndex('signatures_subject_key_idx').on(t.subjectType, t.subjectId, t.keyId)],
 );
 
 export const outbox = outboxTable(transparencySchema);

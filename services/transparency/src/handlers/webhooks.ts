@@ -1,32 +1,70 @@
 import {
   AppError,
+  type CallContext,
+  newId,
   paginate,
   publicEvents,
+  WEBHOOK_TEST_KIND,
   webhookCreate,
   webhookDelete,
   webhookDeliveryList,
+  webhookGet,
   webhookList,
+  webhookRedeliver,
+  webhookTest,
+  webhookUpdate,
 } from '@rootline/contracts';
 import { actingUser, assertOwnerOrAdmin, handle, notFound, type ServiceContext } from '@rootline/host';
-import { deleteWebhook, findWebhook, insertWebhook, listDeliveries, listWebhooks } from '../db/webhooks.repo.js';
-import { checkWebhookUrl } from '../webhook-sender.js';
+import {
+  deleteWebhook,
+  findWebhook,
+  insertWebhook,
+  listDeliveries,
+  listWebhooks,
+  requeueDelivery,
+  toWebhook,
+  updateWebhook,
+} from '../db/webhooks.repo.js';
+import { webhookMessage } from '../domain/webhook-message.js';
+import { checkWebhookUrl, type SendOptions, sendWebhook } from '../webhook-sender.js';
+
+/** Refuses event kinds that are not public (with the known ones in the details). */
+function assertPublicKinds(events: string[]): void {
+  const known = new Set(publicEvents().map((e) => e.kind));
+  const unknown = events.filter((k) => !known.has(k));
+  if (unknown.length > 0) {
+    throw new AppError('VALIDATION_ERROR', `events: not public event kinds: ${unknown.join(', ')}`, {
+      known: [...known].sort(),
+    });
+  }
+}
+
+/** Refuses an address the platform may not reach (checked at registration and on every change of address). */
+async function assertReachable(url: string, allowPrivate: boolean): Promise<void> {
+  try {
+    await checkWebhookUrl(url, allowPrivate);
+  } catch (err) {
+    throw new AppError('VALIDATION_ERROR', `url: ${(err as Error).message}`);
+  }
+}
+
+/** A webhook the caller owns: NOT_FOUND, or FORBIDDEN for anyone else (an ADMIN too: they may only read). */
+async function ownWebhook(ctx: ServiceContext, webhookId: string, call: CallContext) {
+  const actor = actingUser(call);
+  const hook = await findWebhook(ctx.db, webhookId);
+  if (!hook) throw notFound('Webhook', webhookId);
+  if (hook.ownerId !== actor.id) {
+    throw new AppError('FORBIDDEN', 'Only the owner of a webhook may change it', { reason: 'not-owner' });
+  }
+  return hook;
+}
 
 /** transparency.webhook.create: a webhook owned by the caller, for public kinds, to an address it may reach. */
 export const createWebhook = (ctx: ServiceContext, allowPrivate: boolean) =>
   handle(webhookCreate, async (input, call) => {
     const actor = actingUser(call);
-    const known = new Set(publicEvents().map((e) => e.kind));
-    const unknown = input.events.filter((k) => !known.has(k));
-    if (unknown.length > 0) {
-      throw new AppError('VALIDATION_ERROR', `events: not public event kinds: ${unknown.join(', ')}`, {
-        known: [...known].sort(),
-      });
-    }
-    try {
-      await checkWebhookUrl(input.url, allowPrivate);
-    } catch (err) {
-      throw new AppError('VALIDATION_ERROR', `url: ${(err as Error).message}`);
-    }
+    assertPublicKinds(input.events);
+    await assertReachable(input.url, allowPrivate);
     return insertWebhook(ctx.db, {
       ownerId: actor.id,
       url: input.url,
@@ -62,4 +100,74 @@ export const removeWebhook = (ctx: ServiceContext) =>
     assertOwnerOrAdmin(call, hook.ownerId);
     await deleteWebhook(ctx.db, webhookId);
     return { id: webhookId, deleted: true };
+  });
+
+/** transparency.webhook.get: one webhook, to its owner or an ADMIN. */
+export const getWebhook = (ctx: ServiceContext) =>
+  handle(webhookGet, async ({ webhookId }, call) => {
+    const hook = await findWebhook(ctx.db, webhookId);
+    if (!hook) throw notFound('Webhook', webhookId);
+    assertOwnerOrAdmin(call, hook.ownerId);
+    return toWebhook(hook);
+  });
+
+/** transparency.webhook.update: the owner changes address, kinds or secret, or enables a disabled webhook. */
+export const changeWebhook = (ctx: ServiceContext, allowPrivate: boolean) =>
+  handle(webhookUpdate, async ({ webhookId, ...change }, call) => {
+    if (Object.keys(change).length === 0) {
+      throw new AppError('VALIDATION_ERROR', 'Nothing to change: give url, events, secret or status');
+    }
+    await ownWebhook(ctx, webhookId, call);
+    if (change.events) assertPublicKinds(change.events);
+    if (change.url) await assertReachable(change.url, allowPrivate);
+    const updated = await updateWebhook(ctx.db, webhookId, change);
+    if (!updated) throw notFound('Webhook', webhookId);
+    return updated;
+  });
+
+/**
+ * transparency.webhook.test: sends one signed `webhook.test` delivery now, signed and shaped as every delivery,
+ * and answers its outcome. It is not stored and not retried, and it does not move the failure clock.
+ */
+export const testWebhook = (ctx: ServiceContext, send: SendOptions) =>
+  handle(webhookTest, async ({ webhookId }, call) => {
+    const hook = await ownWebhook(ctx, webhookId, call);
+    const deliveryId = newId('whd');
+    const started = ctx.clock.now();
+    const message = webhookMessage(hook.secret, deliveryId, Math.floor(started.getTime() / 1000), {
+      event: WEBHOOK_TEST_KIND,
+      timestamp: started.toISOString(),
+      data: { webhookId, message: 'A test delivery from Rootline' },
+    });
+    let httpStatus: number | null = null;
+    let error: string | null = null;
+    try {
+      httpStatus = await sendWebhook(hook.url, message, send);
+      if (httpStatus < 200 || httpStatus >= 300) error = `receiver answered ${httpStatus}`;
+    } catch (err) {
+      error = (err as Error).message.slice(0, 500);
+    }
+    return {
+      deliveryId,
+      kind: WEBHOOK_TEST_KIND,
+      delivered: error === null,
+      httpStatus,
+      error,
+      durationMs: Math.max(0, ctx.clock.now().getTime() - started.getTime()),
+    };
+  });
+
+/** transparency.webhook-delivery.redeliver: the owner queues a delivery again, with a fresh retry schedule. */
+export const redeliverWebhookDelivery = (ctx: ServiceContext, worker: { kick(): void }) =>
+  handle(webhookRedeliver, async ({ webhookId, deliveryId }, call) => {
+    const hook = await ownWebhook(ctx, webhookId, call);
+    if (hook.status !== 'active') {
+      throw new AppError('CONFLICT', 'The webhook is disabled: enable it (PATCH status active) first', {
+        reason: 'webhook-disabled',
+      });
+    }
+    const delivery = await requeueDelivery(ctx.db, webhookId, deliveryId, ctx.clock.now());
+    if (!delivery) throw notFound('Webhook delivery', deliveryId);
+    worker.kick();
+    return delivery;
   });

@@ -1,0 +1,132 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  SignatureKey,
+  SignatureKeyInput,
+  SignatureSubmitInput,
+  SignatureVerifyInput,
+  SubjectSignature,
+  signatureKeyCreate,
+  signatureKeyDelete,
+  signatureKeyGet,
+  signatureKeyList,
+  signatureList,
+  signatureStatementGet,
+  signatureSubmit,
+  signatureVerify,
+} from '@rootline/contracts';
+import { type BusRouteDeps, busRoute } from '../bus-route.js';
+
+const TAGS = ['Transparency'];
+
+const STATEMENT =
+  'The statement of a subject is `{ type, id, event: { subject, eventId, occurredAt, data }, audit: { index, ' +
+  'leafHash } }` built from the audit-log entry of the event that recorded it (`transport-event`: the ' +
+  '`transport.completed` event of that transport event id; `ownership-transfer`: the `offer.accepted` event of that ' +
+  'offer id; `certificate`: the `plant.registered` event of that plant id). The bytes signed are the UTF-8 of its ' +
+  'RFC 8785 canonical JSON; the signature is Ed25519 (RFC 8032, pure, no pre-hash), 64 bytes in base64url.';
+
+/** User signatures under /api/transparency/signatures: Ed25519 keys, statements, signatures, verification. */
+export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/signatures/keys',
+    summary: 'Register a signing key',
+    description:
+      'Registers an Ed25519 public key of the caller: the raw 32 bytes in base64url (43 characters, as a JWK `x`) or ' +
+      'a PEM SubjectPublicKeyInfo. Answered as raw base64url with its fingerprint (SHA-256 of the raw key). 409 ' +
+      'DUPLICATE when the caller registered it already.',
+    tags: TAGS,
+    policy: { permission: 'signatures:write', idempotent: true },
+    subject: signatureKeyCreate,
+    status: 201,
+    errors: ['DUPLICATE', 'IDEMPOTENCY_KEY_REUSED'],
+    example: SignatureKeyInput.examples?.[0],
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/signatures/keys',
+    summary: 'Your signing keys',
+    description: 'The caller’s keys, oldest first, deleted ones too (with `revokedAt`).',
+    tags: TAGS,
+    policy: { permission: 'signatures:write' },
+    subject: signatureKeyList,
+    page: { item: SignatureKey },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/signatures/keys/:keyId',
+    summary: 'Read a signing key',
+    description: 'One key. Owner or ADMIN.',
+    tags: TAGS,
+    policy: { permission: 'signatures:write' },
+    subject: signatureKeyGet,
+    errors: ['NOT_FOUND'],
+  });
+
+  busRoute(app, deps, {
+    method: 'DELETE',
+    url: '/signatures/keys/:keyId',
+    summary: 'Delete a signing key',
+    description:
+      'Revokes the key: it signs nothing more, and the signatures made with it are listed as `key-revoked`. Owner only.',
+    tags: TAGS,
+    policy: { permission: 'signatures:write' },
+    subject: signatureKeyDelete,
+    errors: ['NOT_FOUND'],
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/signatures/statement',
+    summary: 'What to sign',
+    description: `The statement of a subject, its canonical JSON and the SHA-256 of it. ${STATEMENT}`,
+    tags: TAGS,
+    policy: { permission: 'transparency:read' },
+    subject: signatureStatementGet,
+    errors: ['NOT_FOUND'],
+  });
+
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/signatures',
+    summary: 'Sign a subject',
+    description:
+      'Submits the caller’s signature over the statement of a subject with one of the caller’s keys. Only a party to ' +
+      'the subject may sign (a user who caused the event or whom its payload names, such as the handler and the ' +
+      'recipient of a transport event, the seller and the buyer of an offer, the owner of a plant), or an ADMIN. The ' +
+      'signature is verified first: a signature that does not verify is 400 VALIDATION_ERROR with `details.reason` ' +
+      `\`signature-invalid\`. ${STATEMENT}`,
+    tags: TAGS,
+    policy: { permission: 'signatures:write', idempotent: true },
+    subject: signatureSubmit,
+    status: 201,
+    errors: ['NOT_FOUND', 'DUPLICATE', 'IDEMPOTENCY_KEY_REUSED'],
+    example: SignatureSubmitInput.examples?.[0],
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/signatures',
+    summary: 'Signatures of a subject',
+    description: 'The signatures of a subject, oldest first, each verified again: `valid`, `invalid` or `key-revoked`.',
+    tags: TAGS,
+    policy: { permission: 'transparency:read' },
+    subject: signatureList,
+    page: { item: SubjectSignature },
+  });
+
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/signatures/verify',
+    summary: 'Verify a signature',
+    description:
+      'Verifies an Ed25519 signature (base64url) over the UTF-8 bytes of the RFC 8785 canonical JSON of any ' +
+      '`statement` with any public key (raw base64url or PEM). Answers `valid` and the canonical text; stores nothing.',
+    tags: TAGS,
+    policy: { permission: 'transparency:read' },
+    subject: signatureVerify,
+    example: SignatureVerifyInput.examples?.[0],
+  });
+};

@@ -1,0 +1,287 @@
+import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import {
+  type Actor,
+  contextToHeaders,
+  newId,
+  offerAccepted,
+  plantRegistered,
+  transportCompleted,
+} from '@rootline/contracts';
+import { service as transparency } from '@rootline/transparency';
+import canonicalize from 'canonicalize';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestPlatform, type TestPlatform } from './platform.js';
+
+const handler: Actor = { id: 'usr_hannahsign', role: 'GROWER' };
+const recipient: Actor = { id: 'usr_ralphsign1', role: 'USER' };
+const stranger: Actor = { id: 'usr_sallysign1', role: 'USER' };
+const admin = { role: 'ADMIN' as const, sub: 'usr_adminsign1' };
+const as = (a: Actor) => ({ role: a.role, sub: a.id });
+
+/** Signs as the docs say: Ed25519 over the UTF-8 bytes of the RFC 8785 canonical JSON, base64url. */
+const signStatement = (statement: unknown, key: KeyObject) =>
+  sign(null, Buffer.from(canonicalize(statement) as string, 'utf8'), key).toString('base64url');
+
+describe('signatures over HTTP', () => {
+  let p: TestPlatform;
+  const handlerKeys = generateKeyPairSync('ed25519');
+  const recipientKeys = generateKeyPairSync('ed25519');
+  const strangerKeys = generateKeyPairSync('ed25519');
+
+  /** Publishes an event as its service would, and answers what the statement is made of. */
+  const publish = async (subject: string, payload: Record<string, unknown>, actor: Actor) => {
+    const event = { id: newId('evt'), subject, occurredAt: new Date().toISOString(), payload };
+    await p.bus.publish({ ...event, headers: contextToHeaders({ requestId: newId('req'), actor }) });
+    return event;
+  };
+  /** The statement built from the docs: the event as published, and its place in the audit log. */
+  const expectedStatement = async (
+    type: string,
+    id: string,
+    event: { id: string; subject: string; occurredAt: string; payload: unknown },
+  ) => {
+    const entries = async () =>
+      (await p.http('GET', `/api/transparency/audit?entity=${id}`, admin)).body.data as { index: number }[];
+    await expect.poll(async () => (await entries()).length, { timeout: 10_000 }).toBe(1);
+    const [entry] = await entries();
+    const proof = await p.http('GET', `/api/transparency/audit/${entry!.index}/proof`, admin);
+    return {
+      type,
+      id,
+      event: { subject: event.subject, eventId: event.id, occurredAt: event.occurredAt, data: event.payload },
+      audit: { index: entry!.index, leafHash: proof.body.data.leafHash as string },
+    };
+  };
+  const register = async (who: Actor, publicKey: string) => {
+    const made = await p.http('POST', '/api/transparency/signatures/keys', { ...as(who), body: { publicKey } });
+    expect(made.status).toBe(201);
+    return made.body.data as { id: string; publicKey: string; fingerprint: string };
+  };
+
+  beforeAll(async () => {
+    const { privateKey } = generateKeyPairSync('ed25519');
+    p = await startTestPlatform([transparency], {
+      AUDIT_SIGNING_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    });
+  });
+  afterAll(async () => {
+    await p?.stop();
+  });
+
+  it('registers raw and PEM keys, refuses others, and keeps keys to their owner', async () => {
+    const raw = handlerKeys.publicKey.export({ format: 'jwk' }).x as string;
+    const key = await register(handler, raw);
+    expect(key).toMatchObject({ publicKey: raw });
+    expect(key.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    const pem = recipientKeys.publicKey.export({ format: 'pem', type: 'spki' }).toString();
+    const fromPem = await register(recipient, pem);
+    expect(fromPem.publicKey).toBe(recipientKeys.publicKey.export({ format: 'jwk' }).x);
+
+    const again = await p.http('POST', '/api/transparency/signatures/keys', {
+      ...as(handler),
+      body: { publicKey: raw },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('DUPLICATE');
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'pem', type: 'spki' });
+    const notEd = await p.http('POST', '/api/transparency/signatures/keys', {
+      ...as(handler),
+      body: { publicKey: rsa.toString() },
+    });
+    expect(notEd.status).toBe(400);
+    expect(notEd.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { reason: 'bad-public-key' } });
+    const short = await p.http('POST', '/api/transparency/signatures/keys', {
+      ...as(handler),
+      body: { publicKey: 'abc' },
+    });
+    expect(short.status).toBe(400);
+
+    const list = await p.http('GET', '/api/transparency/signatures/keys', as(handler));
+    expect(list.body.data.map((k: { id: string }) => k.id)).toEqual([key.id]);
+    expect((await p.http('GET', `/api/transparency/signatures/keys/${key.id}`, as(recipient))).status).toBe(403);
+    expect((await p.http('GET', `/api/transparency/signatures/keys/${key.id}`, admin)).status).toBe(200);
+    expect((await p.http('DELETE', `/api/transparency/signatures/keys/${key.id}`, as(recipient))).status).toBe(403);
+    expect((await p.http('GET', '/api/transparency/signatures/keys', {})).status).toBe(401);
+  });
+
+  it('accepts a signature of a transport handoff by its parties and refuses a tampered one', async () => {
+    const transportEventId = 'tev_signhandoff01';
+    const event = await publish(
+      transportCompleted.subject,
+      {
+        eventId: transportEventId,
+        kind: 'distribution',
+        plantId: 'plt_signplant001',
+        seedLotId: null,
+        handlerId: handler.id,
+        recipientId: recipient.id,
+        transportMode: 'bicycle',
+        distanceKm: 4.2,
+        kgCo2e: 0,
+        eventTime: new Date().toISOString(),
+        corrects: null,
+      },
+      handler,
+    );
+    const statement = await expectedStatement('transport-event', transportEventId, event);
+    const served = await p.http(
+      'GET',
+      `/api/transparency/signatures/statement?subjectType=transport-event&subjectId=${transportEventId}`,
+      as(recipient),
+    );
+    expect(served.status).toBe(200);
+    expect(served.body.data.canonical).toBe(canonicalize(statement));
+
+    const keys = (await p.http('GET', '/api/transparency/signatures/keys', as(handler))).body.data as { id: string }[];
+    const keyId = keys[0]!.id;
+    const submit = (who: Actor, body: Record<string, unknown>) =>
+      p.http('POST', '/api/transparency/signatures', { ...as(who), body });
+    const base = { subjectType: 'transport-event', subjectId: transportEventId, keyId };
+
+    // Tampered: the handler signs a shorter distance than was recorded.
+    const tampered = { ...statement, event: { ...statement.event, data: { ...event.payload, distanceKm: 1 } } };
+    const refused = await submit(handler, { ...base, signature: signStatement(tampered, handlerKeys.privateKey) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { field: 'signature', reason: 'signature-invalid' },
+    });
+    // Another user's private key over the right statement.
+    const wrongKey = await submit(handler, { ...base, signature: signStatement(statement, strangerKeys.privateKey) });
+    expect(wrongKey.body.error?.details?.reason).toBe('signature-invalid');
+
+    const good = await submit(handler, { ...base, signature: signStatement(statement, handlerKeys.privateKey) });
+    expect(good.status).toBe(201);
+    expect(good.body.data).toMatchObject({ signerId: handler.id, status: 'valid', keyId });
+    expect(good.body.data.statementSha256).toBe(served.body.data.sha256);
+    const twice = await submit(handler, { ...base, signature: signStatement(statement, handlerKeys.privateKey) });
+    expect(twice.status).toBe(409);
+
+    // The recipient countersigns with their PEM-registered key; a stranger is no party to the handoff.
+    const recipientKey = (
+      (await p.http('GET', '/api/transparency/signatures/keys', as(recipient))).body.data as {
+        id: string;
+      }[]
+    )[0]!.id;
+    const counter = await submit(recipient, {
+      ...base,
+      keyId: recipientKey,
+      signature: signStatement(statement, recipientKeys.privateKey),
+    });
+    expect(counter.status).toBe(201);
+    const strangerKey = await register(stranger, strangerKeys.publicKey.export({ format: 'jwk' }).x as string);
+    const outsider = await submit(stranger, {
+      ...base,
+      keyId: strangerKey.id,
+      signature: signStatement(statement, strangerKeys.privateKey),
+    });
+    expect(outsider.status).toBe(403);
+    // Someone else's key cannot be used.
+    expect(
+      (await submit(stranger, { ...base, signature: signStatement(statement, handlerKeys.privateKey) })).status,
+    ).toBe(403);
+
+    const listed = async () =>
+      (
+        await p.http(
+          'GET',
+          `/api/transparency/signatures?subjectType=transport-event&subjectId=${transportEventId}`,
+          as(stranger),
+        )
+      ).body.data as { signerId: string; status: string }[];
+    expect((await listed()).map((s) => [s.signerId, s.status])).toEqual([
+      [handler.id, 'valid'],
+      [recipient.id, 'valid'],
+    ]);
+
+    // Deleting a key revokes it: its signature is listed as such, and it signs nothing more.
+    const deleted = await p.http('DELETE', `/api/transparency/signatures/keys/${keyId}`, as(handler));
+    expect(deleted.body.data.revokedAt).not.toBeNull();
+    expect((await listed()).map((s) => s.status)).toEqual(['key-revoked', 'valid']);
+    const revoked = await submit(handler, {
+      subjectType: 'ownership-transfer',
+      subjectId: 'ofr_whatever0001',
+      keyId,
+      signature: signStatement(statement, handlerKeys.privateKey),
+    });
+    expect(revoked.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { reason: 'key-revoked' } });
+  });
+
+  it('signs ownership transfers and certificates from the audit log, and 404s what was never recorded', async () => {
+    const seller: Actor = { id: 'usr_sellersign', role: 'GROWER' };
+    const buyer: Actor = { id: 'usr_buyersign1', role: 'USER' };
+    const sellerKeys = generateKeyPairSync('ed25519');
+    const key = await register(seller, sellerKeys.publicKey.export({ format: 'jwk' }).x as string);
+    const offer = await publish(
+      offerAccepted.subject,
+      {
+        offerId: 'ofr_signoffer001',
+        listingId: 'lst_signlist001',
+        buyerId: buyer.id,
+        sellerId: seller.id,
+        quantity: 2,
+        price: 300,
+        currency: 'EUR',
+      },
+      seller,
+    );
+    const transfer = await expectedStatement('ownership-transfer', 'ofr_signoffer001', offer);
+    const signedTransfer = await p.http('POST', '/api/transparency/signatures', {
+      ...as(seller),
+      body: {
+        subjectType: 'ownership-transfer',
+        subjectId: 'ofr_signoffer001',
+        keyId: key.id,
+        signature: signStatement(transfer, sellerKeys.privateKey),
+      },
+    });
+    expect(signedTransfer.status).toBe(201);
+
+    const plant = await publish(
+      plantRegistered.subject,
+      { plantId: 'plt_signcert0001', commonName: 'Fig', ownerId: seller.id },
+      seller,
+    );
+    const certificate = await expectedStatement('certificate', 'plt_signcert0001', plant);
+    const signedCertificate = await p.http('POST', '/api/transparency/signatures', {
+      ...as(seller),
+      body: {
+        subjectType: 'certificate',
+        subjectId: 'plt_signcert0001',
+        keyId: key.id,
+        signature: signStatement(certificate, sellerKeys.privateKey),
+      },
+    });
+    expect(signedCertificate.status).toBe(201);
+
+    const missing = await p.http(
+      'GET',
+      '/api/transparency/signatures/statement?subjectType=certificate&subjectId=plt_neverrecorded',
+      as(seller),
+    );
+    expect(missing.status).toBe(404);
+    const badType = await p.http(
+      'GET',
+      '/api/transparency/signatures/statement?subjectType=invoice&subjectId=plt_signcert0001',
+      as(seller),
+    );
+    expect(badType.status).toBe(400);
+  });
+
+  it('verifies any statement, signature and key triple', async () => {
+    const statement = { type: 'certificate', id: 'plt_anything001', note: 'ünïcode €', n: 1.5e-7 };
+    const signature = signStatement(statement, handlerKeys.privateKey);
+    const publicKey = handlerKeys.publicKey.export({ format: 'jwk' }).x;
+    const verify = (body: unknown) => p.http('POST', '/api/transparency/signatures/verify', { ...as(stranger), body });
+    const ok = await verify({ statement, signature, publicKey });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toMatchObject({ valid: true, canonical: canonicalize(statement) });
+    // Key order does not matter (canonical JSON sorts keys); content does.
+    const reordered = { n: 1.5e-7, note: 'ünïcode €', id: 'plt_anything001', type: 'certificate' };
+    expect((await verify({ statement: reordered, signature, publicKey })).body.data.valid).toBe(true);
+    expect((await verify({ statement: { ...statement, n: 2 }, signature, publicKey })).body.data.valid).toBe(false);
+    const pem = handlerKeys.publicKey.export({ format: 'pem', type: 'spki' }).toString();
+    expect((await verify({ statement, signature, publicKey: pem })).body.data.valid).toBe(true);
+    expect((await verify({ statement, signature: 'x'.repeat(10), publicKey })).status).toBe(400);
+  });
+});

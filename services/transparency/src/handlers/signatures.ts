@@ -1,0 +1,202 @@
+import {
+  AppError,
+  type CallContext,
+  paginate,
+  type SignatureSubjectType,
+  signatureKeyCreate,
+  signatureKeyDelete,
+  signatureKeyGet,
+  signatureKeyList,
+  signatureList,
+  signatureStatementGet,
+  signatureSubmit,
+  signatureVerify,
+} from '@rootline/contracts';
+import { actingUser, assertOwnerOrAdmin, handle, notFound, type ServiceContext } from '@rootline/host';
+import {
+  findKey,
+  insertKey,
+  insertSignature,
+  type KeyRow,
+  listKeys,
+  listSignatures,
+  revokeKey,
+  type SignatureRow,
+  subjectEntry,
+  toSignatureKey,
+} from '../db/signatures.repo.js';
+import { usersConcerned } from '../domain/event-facts.js';
+import {
+  BadKey,
+  canonicalJson,
+  keyFingerprint,
+  parsePublicKey,
+  SUBJECT_EVENT_KIND,
+  sha256Hex,
+  subjectStatement,
+  verifyEd25519,
+} from '../domain/signature-statement.js';
+
+function publicKeyOf(input: string) {
+  try {
+    return parsePublicKey(input);
+  } catch (err) {
+    if (err instanceof BadKey) {
+      throw new AppError('VALIDATION_ERROR', `publicKey: ${err.message}`, { reason: 'bad-public-key' });
+    }
+    throw err;
+  }
+}
+
+/** The statement of a subject from the audit log, with the users it concerns; NOT_FOUND when none is recorded. */
+async function statementOf(ctx: ServiceContext, type: SignatureSubjectType, id: string) {
+  const found = await subjectEntry(ctx.db, SUBJECT_EVENT_KIND[type], id);
+  if (!found?.entry.eventId) throw notFound(`Recorded ${type}`, id);
+  const { entry, leafHash } = found;
+  const statement = subjectStatement(type, id, {
+    index: entry.index,
+    leafHash,
+    subject: entry.subject,
+    eventId: entry.eventId as string,
+    occurredAt: entry.occurredAt,
+    data: entry.data,
+  });
+  const canonical = canonicalJson(statement);
+  return {
+    statement,
+    canonical,
+    sha256: sha256Hex(canonical),
+    parties: usersConcerned(entry.actor ?? undefined, entry.data),
+  };
+}
+
+/** A key the caller owns (ADMIN may read any: `read`); NOT_FOUND or FORBIDDEN otherwise. */
+async function keyFor(ctx: ServiceContext, keyId: string, call: CallContext, read: boolean): Promise<KeyRow> {
+  const key = await findKey(ctx.db, keyId);
+  if (!key) throw notFound('Signing key', keyId);
+  if (read) assertOwnerOrAdmin(call, key.ownerId);
+  else if (actingUser(call).id !== key.ownerId) {
+    throw new AppError('FORBIDDEN', 'Only the owner of a key may use or delete it', { reason: 'not-owner' });
+  }
+  return key;
+}
+
+/** transparency.signing-key.create */
+export const createSigningKey = (ctx: ServiceContext) =>
+  handle(signatureKeyCreate, async ({ publicKey, label }, call) => {
+    const actor = actingUser(call);
+    const { raw } = publicKeyOf(publicKey);
+    const row = await insertKey(ctx.db, {
+      ownerId: actor.id,
+      publicKey: raw,
+      fingerprint: keyFingerprint(raw),
+      label: label ?? null,
+      createdAt: ctx.clock.now(),
+    });
+    if (!row) throw new AppError('DUPLICATE', 'You registered this key already', { field: 'publicKey' });
+    return toSignatureKey(row);
+  });
+
+/** transparency.signing-key.list */
+export const listSigningKeys = (ctx: ServiceContext) =>
+  handle(signatureKeyList, async ({ page, limit }, call) => {
+    const { items, total } = await listKeys(ctx.db, actingUser(call).id, page, limit);
+    return { items, pagination: paginate(page, limit, total) };
+  });
+
+/** transparency.signing-key.get */
+export const getSigningKey = (ctx: ServiceContext) =>
+  handle(signatureKeyGet, async ({ keyId }, call) => toSignatureKey(await keyFor(ctx, keyId, call, true)));
+
+/** transparency.signing-key.delete: revokes; the key stays so that past signatures keep verifying. */
+export const deleteSigningKey = (ctx: ServiceContext) =>
+  handle(signatureKeyDelete, async ({ keyId }, call) => {
+    const key = await keyFor(ctx, keyId, call, false);
+    if (key.revokedAt) return toSignatureKey(key);
+    const row = await revokeKey(ctx.db, keyId, ctx.clock.now());
+    return toSignatureKey(row ?? key);
+  });
+
+/** transparency.signature-statement.get: what to sign for a subject. */
+export const getSignatureStatement = (ctx: ServiceContext) =>
+  handle(signatureStatementGet, async ({ subjectType, subjectId }) => {
+    const { statement, canonical, sha256 } = await statementOf(ctx, subjectType, subjectId);
+    return { statement, canonical, sha256 };
+  });
+
+function toSignature(s: SignatureRow, k: KeyRow, status: 'valid' | 'invalid' | 'key-revoked') {
+  return {
+    id: s.id,
+    subjectType: s.subjectType as SignatureSubjectType,
+    subjectId: s.subjectId,
+    keyId: s.keyId,
+    signerId: s.signerId,
+    publicKey: k.publicKey,
+    signature: s.signature,
+    statementSha256: s.statementHash,
+    createdAt: s.createdAt.toISOString(),
+    status,
+  };
+}
+
+/**
+ * transparency.signature.create: a party to the subject (a user the event names or who caused it; or an ADMIN)
+ * signs its statement with one of their own keys. The signature is verified before it is stored.
+ */
+export const submitSignature = (ctx: ServiceContext) =>
+  handle(signatureSubmit, async ({ subjectType, subjectId, keyId, signature }, call) => {
+    const actor = actingUser(call);
+    const key = await keyFor(ctx, keyId, call, false);
+    if (key.revokedAt) {
+      throw new AppError('VALIDATION_ERROR', 'keyId: this key was deleted', { field: 'keyId', reason: 'key-revoked' });
+    }
+    const { canonical, sha256, parties } = await statementOf(ctx, subjectType, subjectId);
+    if (actor.role !== 'ADMIN' && !parties.includes(actor.id)) {
+      throw new AppError('FORBIDDEN', `Only a party to this ${subjectType} may sign it`, { reason: 'not-a-party' });
+    }
+    if (!verifyEd25519(parsePublicKey(key.publicKey).key, canonical, signature)) {
+      throw new AppError(
+        'VALIDATION_ERROR',
+        'signature: does not verify against the canonical statement with this key',
+        { field: 'signature', reason: 'signature-invalid', statementSha256: sha256 },
+      );
+    }
+    const row = await insertSignature(ctx.db, {
+      subjectType,
+      subjectId,
+      keyId,
+      signerId: actor.id,
+      signature: signature.replace(/=+$/, ''),
+      statement: canonical,
+      statementHash: sha256,
+      createdAt: ctx.clock.now(),
+    });
+    if (!row) throw new AppError('DUPLICATE', `This key has signed this ${subjectType} already`, { field: 'keyId' });
+    return toSignature(row, key, 'valid');
+  });
+
+/** transparency.signature.list: each stored signature verified again over the bytes it was verified on. */
+export const listSubjectSignatures = (ctx: ServiceContext) =>
+  handle(signatureList, async ({ subjectType, subjectId, page, limit }) => {
+    const { rows, total } = await listSignatures(ctx.db, subjectType, subjectId, page, limit);
+    const items = rows.map(({ s, k }) => {
+      const ok =
+        sha256Hex(s.statement) === s.statementHash &&
+        verifyEd25519(parsePublicKey(k.publicKey).key, s.statement, s.signature);
+      return toSignature(s, k, !ok ? 'invalid' : k.revokedAt ? 'key-revoked' : 'valid');
+    });
+    return { items, pagination: paginate(page, limit, total) };
+  });
+
+/** transparency.signature.verify: any statement, signature and key; nothing is stored. */
+export const verifySignature = (_ctx: ServiceContext) =>
+  handle(signatureVerify, async ({ statement, signature, publicKey }) => {
+    const { key } = publicKeyOf(publicKey);
+    let canonical: string;
+    try {
+      canonical = canonicalJson(statement);
+    } catch (err) {
+      throw new AppError('VALIDATION_ERROR', `statement: ${(err as Error).message}`, { field: 'statement' });
+    }
+    return { valid: verifyEd25519(key, canonical, signature), canonical, sha256: sha256Hex(canonical) };
+  });
