@@ -21,6 +21,8 @@ export * from './reply.js';
 export * from './roles.js';
 export * from './services.js';
 export * from './transparency.js';
+export * from './transparency-certificates.js';
+export * from './transparency-exports.js';
 export * from './transport.js';
 export * from './transport-tracker.js';
 export * from './webhooks.js';

@@ -36,6 +36,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { plantRoutes } from './routes/plants.js';
 import { transparencyRoutes, webhookRoutes } from './routes/transparency.js';
+import { transparencyRecordRoutes } from './routes/transparency-records.js';
 import { transportPublicRoutes, transportRoutes } from './routes/transport.js';
 import { transportTrackerRoutes } from './routes/transport-tracker.js';
 import { uploadRoutes } from './routes/upload.js';
@@ -204,6 +205,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
       maxQueued: config.SSE_CLIENT_QUEUE,
     },
   });
+  await app.register(transparencyRecordRoutes, { prefix: '/api/transparency', ...routeDeps });
 
   return app;
 }

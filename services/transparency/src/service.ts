@@ -4,7 +4,9 @@ import { Type } from '@sinclair/typebox';
 import { ensureHead } from './db/audit.repo.js';
 import { inbox, outbox } from './db/schema.js';
 import { appendAudit, getAudit, listAudit, verifyAudit } from './handlers/audit.js';
+import { getCertificate } from './handlers/certificates.js';
 import { listEventHistory } from './handlers/events.js';
+import { exportChunk, exportSummaryOf } from './handlers/exports.js';
 import { getConsistencyProof, getInclusionProof, getPublicKey, getTreeHead } from './handlers/proofs.js';
 import { createWebhook, listOwnWebhooks, listWebhookDeliveries, removeWebhook } from './handlers/webhooks.js';
 import { loadSigningKey } from './signing-key.js';
@@ -43,6 +45,11 @@ const TransparencyConfig = withBase({
     description: 'Multiplies the retry schedule (tests shrink it)',
   }),
   WEBHOOK_CONCURRENCY: Type.Integer({ default: 16, minimum: 1, maximum: 256, description: 'Deliveries sent at once' }),
+  PUBLIC_URL: Type.String({
+    pattern: '^https?://[^\\s]+$',
+    default: 'http://localhost:3000',
+    description: 'Public address of the API: certificate QR codes open <PUBLIC_URL>/api/transport/trace/<plantId>',
+  }),
 });
 
 /** transparency: the verifiable audit log, the public event stream and history, and webhooks. */
@@ -88,6 +95,9 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         listOwnWebhooks(ctx),
         listWebhookDeliveries(ctx),
         removeWebhook(ctx),
+        getCertificate(ctx, key, ctx.config.PUBLIC_URL),
+        exportChunk(ctx, `${ctx.config.PUBLIC_URL.replace(/\/$/, '')}/ns/epcis#`),
+        exportSummaryOf(ctx),
       ],
       subscribers: [onDomainEvent(ctx, worker)],
       start: async () => worker.start(),
