@@ -8,6 +8,7 @@ import { getCertificate } from './handlers/certificates.js';
 import { listEventHistory } from './handlers/events.js';
 import { exportChunk, exportSummaryOf } from './handlers/exports.js';
 import { getConsistencyProof, getInclusionProof, getPublicKey, getTreeHead } from './handlers/proofs.js';
+import { getDashboard, getHealth, getReport } from './handlers/reports.js';
 import { createWebhook, listOwnWebhooks, listWebhookDeliveries, removeWebhook } from './handlers/webhooks.js';
 import { loadSigningKey } from './signing-key.js';
 import { onDomainEvent } from './subscribers/domain-event.js';
@@ -98,6 +99,9 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         getCertificate(ctx, key, ctx.config.PUBLIC_URL),
         exportChunk(ctx, `${ctx.config.PUBLIC_URL.replace(/\/$/, '')}/ns/epcis#`),
         exportSummaryOf(ctx),
+        getReport(ctx),
+        getDashboard(ctx),
+        getHealth(ctx),
       ],
       subscribers: [onDomainEvent(ctx, worker)],
       start: async () => worker.start(),

@@ -7,13 +7,15 @@ import {
   ExportSummary,
   SignedCertificate,
   transparencyCertificateGet,
+  transparencyDashboardGet,
   transparencyExportChunk,
   transparencyExportSummary,
+  transparencyHealthGet,
+  transparencyReportGet,
 } from '@rootline/contracts';
 import { call } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
-import type { BusRouteDeps } from '../bus-route.js';
-import { requestParts } from '../bus-route.js';
+import { type BusRouteDeps, busRoute, requestParts } from '../bus-route.js';
 import { ok } from '../envelope.js';
 import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
 import { callContext } from '../request-context.js';
@@ -103,7 +105,7 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
-/** Certificates of authenticity and exports, under /api/transparency. */
+/** Certificates of authenticity, exports, the compliance report, the dashboard and health, under /api/transparency. */
 export const transparencyRecordRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
   const certParts = requestParts({ method: 'GET', url: '/certificate/:plantId', subject: transparencyCertificateGet });
   app.route({
@@ -193,5 +195,53 @@ export const transparencyRecordRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> =
         res.destroy();
       }
     },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/report',
+    summary: 'Compliance report of a period',
+    description:
+      'ADMIN only (`audit:read`). For `from` ≤ t < `to` (default the 30 days before now): the audit log re-verified ' +
+      'entry by entry (hashes, hash chain, Merkle root) with the entries and admin actions of the period; the ledger ' +
+      're-verified block by block through the chain service (`complete` false when the chain is longer than 50,000 ' +
+      'blocks); webhook deliveries created in the period by status, success rate and average attempts; plants ' +
+      'registered in the period by location privacy level (counts from the plants service); public events by kind; ' +
+      'and what each store keeps (retention policy, oldest record, size). Reading the whole log and chain takes ' +
+      'time on a large platform.',
+    tags: TAGS,
+    policy: { permission: 'audit:read' },
+    subject: transparencyReportGet,
+    timeoutMs: 120_000,
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/dashboard',
+    summary: 'Platform metrics',
+    description:
+      'Aggregates from the event history and the audit log, nothing about a person: audit log size, root and last ' +
+      'record; public events in all, in the last 24 hours and 7 days, and by kind; plants registered (all, last 30 ' +
+      'days); transport events with their total km and kg CO2e; webhooks active and deliveries by status.',
+    tags: TAGS,
+    policy: { permission: 'transparency:read' },
+    subject: transparencyDashboardGet,
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/health',
+    summary: 'Health of every component',
+    description:
+      'ADMIN only (`audit:read`: it shows the topology). Each back-end service: instances found by service ' +
+      'discovery (`$SRV.PING`), the round trip of its status request in ms, version, database check and outbox ' +
+      'backlog (`down` when it does not answer within 1 s); the database (a `select 1` round trip); the bus ' +
+      '(discovery round trip, instances); the transparency outbox (backlog, age of the oldest unpublished event); ' +
+      'and the audit consumer (delay between an event and its audit entry, newest and worst of the last 100). ' +
+      '`status` is the worst of all.',
+    tags: TAGS,
+    policy: { permission: 'audit:read' },
+    subject: transparencyHealthGet,
+    timeoutMs: 10_000,
   });
 };
