@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, epcisObjectEvent, exportItem, timeZoneOffset } from './export-format.js';
+import { csvField, encodedSize, epcisObjectEvent, exportItem, timeZoneOffset } from './export-format.js';
 
 const row = (data: object) => ({
   seq: 7,
@@ -57,5 +57,12 @@ describe('export formats', () => {
       epcList: ['urn:rootline:plant:plt_1'],
       quantityList: [{ epcClass: 'urn:rootline:seed-lot:lot_a' }],
     });
+  });
+
+  it('never underestimates what a piece takes in a JSON message', () => {
+    for (const text of ['plain', 'a "quoted" \\ path', 'line\r\nbreak\ttab\u0001', 'Zoë 🌱 tomate']) {
+      expect(encodedSize(text)).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(text)) - 2);
+    }
+    expect(encodedSize('plain')).toBe(5);
   });
 });

@@ -110,3 +110,17 @@ export function exportItem(format: ExportFormat, row: ExportRow, first: boolean)
   const sep = first ? '\n' : ',\n';
   return sep + (format === 'json' ? jsonItem(row) : JSON.stringify(epcisObjectEvent(row)));
 }
+
+/**
+ * At least the bytes the text takes inside a JSON string (quotes and backslashes gain a backslash, control characters
+ * may become `\u00XX`): what a piece of an export costs in a bus message.
+ */
+export function encodedSize(text: string): number {
+  let extra = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20) extra += 5;
+    else if (c === 0x22 || c === 0x5c) extra += 1;
+  }
+  return Buffer.byteLength(text) + extra;
+}

@@ -7,18 +7,11 @@ import {
 } from '@rootline/contracts';
 import { handle, type ServiceContext } from '@rootline/host';
 import { type ExportFilter, exportRows, exportSummary, latestSeq } from '../db/exports.repo.js';
-import { EPCIS_KIND, exportEpilogue, exportItem, exportPrologue } from '../domain/export-format.js';
+import { EPCIS_KIND, encodedSize, exportEpilogue, exportItem, exportPrologue } from '../domain/export-format.js';
 
 /** Rows read per piece, and the most bytes a piece takes once JSON-encoded (a bus message holds at most 1 MB). */
 const ROWS_PER_PIECE = 3000;
 const BYTES_PER_PIECE = 750_000;
-
-/** Bytes of the text inside a JSON string: quotes and backslashes gain a backslash, control characters `\u00XX`. */
-function encodedSize(text: string): number {
-  let extra = 0;
-  for (const m of text.matchAll(/["\\]|[\u0000-\u001f]/g)) extra += m[0] < ' ' ? 5 : 1;
-  return Buffer.byteLength(text) + extra;
-}
 
 function filterOf(q: ExportQuery, epcis = false): ExportFilter {
   const kinds = q.type ? [...new Set(q.type.split(','))] : undefined;
