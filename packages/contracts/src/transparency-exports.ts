@@ -13,7 +13,8 @@ export const STREAMED_EXPORT_FORMATS = ['json', 'csv', 'epcis'] as const;
 /** Most kinds one export may name. */
 export const EXPORT_MAX_KINDS = 30;
 
-const Instant = (description: string) =>
+/** An ISO 8601 UTC instant in a query of the transparency API (a pattern, so the bus checks it as the gateway does). */
+export const TransparencyInstant = (description: string) =>
   Type.String({
     pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?Z$',
     maxLength: 40,
@@ -32,8 +33,8 @@ export const ExportQuery = Type.Object({
       examples: ['plant.registered,transport.completed'],
     }),
   ),
-  from: Type.Optional(Instant('Occurred at or after (ISO 8601 UTC)')),
-  to: Type.Optional(Instant('Occurred before (ISO 8601 UTC)')),
+  from: Type.Optional(TransparencyInstant('Occurred at or after (ISO 8601 UTC)')),
+  to: Type.Optional(TransparencyInstant('Occurred before (ISO 8601 UTC)')),
 });
 export type ExportQuery = Static<typeof ExportQuery>;
 

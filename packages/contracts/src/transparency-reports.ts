@@ -2,14 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Timestamp } from './common.js';
 import { defineSubject } from './define.js';
 import { PlantPrivacyDistribution } from './plants-privacy.js';
-
-const Instant = (description: string) =>
-  Type.String({
-    pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?Z$',
-    maxLength: 40,
-    description,
-    examples: ['2026-11-01T00:00:00Z'],
-  });
+import { TransparencyInstant } from './transparency-exports.js';
 
 const Count = Type.Integer({ minimum: 0 });
 
@@ -75,8 +68,8 @@ export type ComplianceReport = Static<typeof ComplianceReport>;
 export const transparencyReportGet = defineSubject({
   subject: 'transparency.report.get',
   request: Type.Object({
-    from: Type.Optional(Instant('Start of the period, inclusive (default 30 days before `to`)')),
-    to: Type.Optional(Instant('End of the period, exclusive (default now)')),
+    from: Type.Optional(TransparencyInstant('Start of the period, inclusive (default 30 days before `to`)')),
+    to: Type.Optional(TransparencyInstant('End of the period, exclusive (default now)')),
   }),
   reply: ComplianceReport,
   summary: 'Compliance report of a period: ledger and audit integrity, webhooks, privacy levels, retention',

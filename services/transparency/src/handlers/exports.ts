@@ -18,7 +18,9 @@ function filterOf(q: ExportQuery, epcis = false): ExportFilter {
   if (kinds && kinds.length > EXPORT_MAX_KINDS) {
     throw new AppError('VALIDATION_ERROR', `type: at most ${EXPORT_MAX_KINDS} kinds`);
   }
-  if (q.from && q.to && q.from >= q.to) throw new AppError('VALIDATION_ERROR', 'from must be before to');
+  if (q.from && q.to && Date.parse(q.from) >= Date.parse(q.to)) {
+    throw new AppError('VALIDATION_ERROR', 'from must be before to', { field: 'from' });
+  }
   if (epcis) {
     if (kinds?.some((k) => k !== EPCIS_KIND)) {
       throw new AppError('VALIDATION_ERROR', `type: an EPCIS export holds ${EPCIS_KIND} events only`, {
