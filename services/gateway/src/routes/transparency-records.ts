@@ -23,10 +23,11 @@ import { callContext } from '../request-context.js';
 const TAGS = ['Transparency'];
 
 const CERTIFICATE =
-  'A certificate of authenticity of a plant, public (no session): the plant (location as its privacy level allows, ' +
-  'no person’s name), a lineage summary, the ledger block header, the RFC 6962 inclusion proof of its registration ' +
-  'transaction in the block’s Merkle root, the RFC 6962 inclusion proof of its `plant.registered` entry in the audit ' +
-  'log with the tree head signed at that size, and `signature`: Ed25519 by the platform key ' +
+  'A certificate of authenticity of a plant, public (no session): the plant (location as its privacy level allows), ' +
+  'a lineage summary, the ledger block header, the RFC 6962 inclusion proof of its registration transaction in ' +
+  'the block’s Merkle root (with its payload as the public ledger shows it), the RFC 6962 inclusion proof of its ' +
+  '`plant.registered` entry in the audit log with the tree head signed at that size, and `signature`: Ed25519 by ' +
+  'the platform key ' +
   '(`/api/transparency/audit/public-key`) over the RFC 8785 canonical JSON (UTF-8) of `certificate`. It verifies ' +
   'offline (docs/transparency.md gives the steps). `format=pdf` answers the same as a printable PDF ' +
   '(`application/pdf`) with a QR code that opens the public verification page.';
