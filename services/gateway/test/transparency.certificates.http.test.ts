@@ -125,12 +125,13 @@ describe('certificates of authenticity over HTTP', () => {
   const { privateKey } = generateKeyPairSync('ed25519');
 
   const certificate = async (id: string) => {
-    for (let i = 0; i < 200; i++) {
+    // The audit log records the registration in the background: up to a minute on a busy machine.
+    for (let i = 0; i < 600; i++) {
       const res = await p.http('GET', `/api/transparency/certificate/${id}`);
       expect(res.status).toBe(200);
       const signed = res.body.data as Signed;
       if (signed.certificate.auditLog) return signed;
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 100));
     }
     const log = await p.http('GET', '/api/transparency/audit?limit=100', { role: 'ADMIN', sub: 'usr_admin' });
     throw new Error(`the audit log never recorded the registration ${JSON.stringify(log.body)}`);
@@ -163,6 +164,9 @@ describe('certificates of authenticity over HTTP', () => {
     expect(child.status).toBe(201);
     childId = child.body.data.id;
     publicKeyPem = (await p.http('GET', '/api/transparency/audit/public-key')).body.data.publicKeyPem;
+    // Both registrations in the audit log before the tests read their certificates.
+    await certificate(parentId);
+    await certificate(childId);
   });
   afterAll(async () => {
     await p?.stop();

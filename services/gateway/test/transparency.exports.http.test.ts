@@ -117,9 +117,9 @@ describe('exports of public events over HTTP', () => {
       }),
       '2026-07-01T12:00:00.000Z',
     );
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 600; i++) {
       if ((await download('format=summary')).json().data?.total === 5) return;
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error('the history never held the five events');
   });
