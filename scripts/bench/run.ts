@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { auditLogBench } from './audit-log.js';
 import { environmentSimilar } from './environment-similar.js';
+import { exportBench } from './export.js';
 import { farmReadings } from './farm-readings.js';
 import { getPlant } from './get-plant.js';
 import { hashrate } from './hashrate.js';
@@ -39,6 +40,7 @@ const BENCHMARKS: Benchmark[] = [
   transport,
   notifyBench,
   auditLogBench,
+  exportBench,
 ];
 
 const HEADER = `# Benchmarks
