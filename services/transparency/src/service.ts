@@ -7,8 +7,9 @@ import { appendAudit, getAudit, listAudit, verifyAudit } from './handlers/audit.
 import { getCertificate } from './handlers/certificates.js';
 import { listEventHistory } from './handlers/events.js';
 import { exportChunk, exportSummaryOf } from './handlers/exports.js';
+import { getHealth } from './handlers/health.js';
 import { getConsistencyProof, getInclusionProof, getPublicKey, getTreeHead } from './handlers/proofs.js';
-import { getDashboard, getHealth, getReport } from './handlers/reports.js';
+import { getDashboard, getReport } from './handlers/reports.js';
 import { createWebhook, listOwnWebhooks, listWebhookDeliveries, removeWebhook } from './handlers/webhooks.js';
 import { loadSigningKey } from './signing-key.js';
 import { onDomainEvent } from './subscribers/domain-event.js';

@@ -1,17 +1,11 @@
-import { performance } from 'node:perf_hooks';
 import {
   AppError,
   type AuditEntry,
   auditVerify,
   type CallContext,
-  type ComponentHealth,
   chainLedgerVerify,
-  isAppError,
   plantPrivacyDistributionGet,
-  SERVICE_NAMES,
-  statusSubject,
   transparencyDashboardGet,
-  transparencyHealthGet,
   transparencyReportGet,
 } from '@rootline/contracts';
 import { call, handle, type ServiceContext } from '@rootline/host';
@@ -22,8 +16,6 @@ import {
   eventsByKind,
   eventsSince,
   newestEntryBodies,
-  outboxBacklog,
-  pingDatabase,
   retentionFacts,
   transportTotals,
   webhookCounts,
@@ -32,8 +24,6 @@ import {
 const DAY_MS = 24 * 3600 * 1000;
 /** Most `chain.ledger.verify` ranges (of up to 1000 blocks each) one report reads. */
 const LEDGER_RANGES = 50;
-/** How long health waits for each service and for discovery. */
-const PROBE_TIMEOUT_MS = 1000;
 
 /** What the platform keeps and for how long (nothing is deleted yet: docs/transparency.md, Retention). */
 export const RETENTION_POLICY = {
@@ -166,90 +156,6 @@ export const getDashboard = (ctx: ServiceContext) =>
         delivered: deliveries.delivered,
         pending: deliveries.pending,
         failed: deliveries.failed,
-      },
-    };
-  });
-
-/** Milliseconds of `fn`, or the error it threw. Latency is a duration: the monotonic clock, not the service clock. */
-async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T } | { ms: null; error: unknown }> {
-  const start = performance.now();
-  try {
-    const value = await fn();
-    return { ms: Math.round((performance.now() - start) * 10) / 10, value };
-  } catch (error) {
-    return { ms: null, error };
-  }
-}
-
-const worst = (statuses: ComponentHealth['status'][]): ComponentHealth['status'] =>
-  statuses.includes('down') ? 'down' : statuses.includes('degraded') ? 'degraded' : 'ok';
-
-/** transparency.health.get: every service (status request with its latency), database, bus, outbox, consumer. */
-export const getHealth = (ctx: ServiceContext) =>
-  handle(transparencyHealthGet, async (_input, caller) => {
-    const now = ctx.clock.now();
-    const [discovered, probes, db, backlog, bodies] = await Promise.all([
-      timed(() => ctx.bus.discover(PROBE_TIMEOUT_MS)),
-      Promise.all(SERVICE_NAMES.map((s) => timed(() => call(ctx.bus, statusSubject(s), {}, caller, PROBE_TIMEOUT_MS)))),
-      timed(() => pingDatabase(ctx.db, () => performance.now())),
-      outboxBacklog(ctx.db),
-      newestEntryBodies(ctx.db, 100),
-    ]);
-    const instances = 'value' in discovered ? discovered.value : [];
-    const services = SERVICE_NAMES.map((service, i) => {
-      const probe = probes[i]!;
-      const count = instances.filter((d) => d.name === service).length;
-      if (!('value' in probe)) {
-        const message = isAppError(probe.error) ? probe.error.message : 'no answer';
-        return {
-          service,
-          status: 'down' as const,
-          instances: count,
-          latencyMs: null,
-          version: null,
-          database: null,
-          outboxBacklog: null,
-          error: message,
-        };
-      }
-      const s = probe.value;
-      return {
-        service,
-        status: s.database === 'error' ? ('degraded' as const) : ('ok' as const),
-        instances: count,
-        latencyMs: probe.ms,
-        version: s.version,
-        database: s.database,
-        outboxBacklog: s.outboxBacklog,
-        error: null,
-      };
-    });
-    const delays = bodies.map((b) => {
-      const e = JSON.parse(b) as AuditEntry;
-      return (Date.parse(e.recordedAt) - Date.parse(e.occurredAt)) / 1000;
-    });
-    const newest = bodies[0] ? (JSON.parse(bodies[0]) as AuditEntry) : null;
-    const database = { status: db.ms === null ? ('down' as const) : ('ok' as const), latencyMs: db.ms };
-    const bus = {
-      status: discovered.ms === null ? ('down' as const) : ('ok' as const),
-      latencyMs: discovered.ms,
-      instances: instances.length,
-    };
-    return {
-      status: worst([...services.map((s) => s.status), database.status, bus.status]),
-      checkedAt: now.toISOString(),
-      services,
-      database,
-      bus,
-      outbox: {
-        backlog: backlog.backlog,
-        oldestPendingSeconds: backlog.oldest ? Math.max(0, (now.getTime() - backlog.oldest.getTime()) / 1000) : null,
-      },
-      consumer: {
-        name: 'transparency-audit-log',
-        lastRecordedAt: newest?.recordedAt ?? null,
-        lastDelaySeconds: delays[0] ?? null,
-        maxDelaySeconds: delays.length > 0 ? Math.max(...delays) : null,
       },
     };
   });
