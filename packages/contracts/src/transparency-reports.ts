@@ -76,27 +76,53 @@ export const transparencyReportGet = defineSubject({
 });
 
 /** Platform metrics: aggregates only, nothing about a person. */
-export const TransparencyDashboard = Type.Object({
-  generatedAt: Timestamp,
-  auditLog: Type.Object({
-    entries: Count,
-    rootHash: Type.String(),
-    lastRecordedAt: Type.Union([Timestamp, Type.Null()]),
-  }),
-  events: Type.Object({
-    total: Count,
-    last24h: Count,
-    last7d: Count,
-    byKind: Type.Array(Type.Object({ kind: Type.String(), count: Count })),
-  }),
-  plants: Type.Object({ registered: Count, last30d: Count }),
-  transport: Type.Object({
-    events: Count,
-    distanceKm: Type.Number({ minimum: 0 }),
-    kgCo2e: Type.Number({ minimum: 0 }),
-  }),
-  webhooks: Type.Object({ active: Count, delivered: Count, pending: Count, failed: Count }),
-});
+export const TransparencyDashboard = Type.Object(
+  {
+    generatedAt: Timestamp,
+    auditLog: Type.Object({
+      entries: Count,
+      rootHash: Type.String(),
+      lastRecordedAt: Type.Union([Timestamp, Type.Null()]),
+    }),
+    events: Type.Object({
+      total: Count,
+      last24h: Count,
+      last7d: Count,
+      byKind: Type.Array(Type.Object({ kind: Type.String(), count: Count })),
+    }),
+    plants: Type.Object({ registered: Count, last30d: Count }),
+    transport: Type.Object({
+      events: Count,
+      distanceKm: Type.Number({ minimum: 0 }),
+      kgCo2e: Type.Number({ minimum: 0 }),
+    }),
+    webhooks: Type.Object({ active: Count, delivered: Count, pending: Count, failed: Count }),
+  },
+  {
+    examples: [
+      {
+        generatedAt: '2026-11-23T08:00:00.000Z',
+        auditLog: {
+          entries: 48210,
+          rootHash: '1d2c3b4a59687766554433221100ffeeddccbbaa99887766554433221100ffee',
+          lastRecordedAt: '2026-11-23T07:59:58.120Z',
+        },
+        events: {
+          total: 20114,
+          last24h: 312,
+          last7d: 2240,
+          byKind: [
+            { kind: 'plant.registered', count: 9120 },
+            { kind: 'transport.completed', count: 10994 },
+          ],
+        },
+        plants: { registered: 9120, last30d: 1450 },
+        transport: { events: 10994, distanceKm: 182340.5, kgCo2e: 9120.25 },
+        webhooks: { active: 38, delivered: 51230, pending: 4, failed: 12 },
+      },
+    ],
+  },
+);
 export type TransparencyDashboard = Static<typeof TransparencyDashboard>;
 
 export const transparencyDashboardGet = defineSubject({
