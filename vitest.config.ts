@@ -10,6 +10,7 @@ const ALONE = [
   'scripts/test/ledger-kill.test.ts',
   'services/chain-miner/test/batch-interval.test.ts',
   'services/chain-miner/test/scale-out.test.ts',
+  'services/gateway/test/transparency.export-memory.http.test.ts',
 ];
 
 const ALL = [

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { auditLogBench } from './audit-log.js';
 import { environmentSimilar } from './environment-similar.js';
+import { exportBench } from './export.js';
 import { farmReadings } from './farm-readings.js';
 import { getPlant } from './get-plant.js';
 import { hashrate } from './hashrate.js';
@@ -43,6 +44,7 @@ const BENCHMARKS: Benchmark[] = [
   auditLogBench,
   wsFanout,
   webhookFanout,
+  exportBench,
 ];
 
 const HEADER = `# Benchmarks

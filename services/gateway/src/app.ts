@@ -39,6 +39,7 @@ import { plantRoutes } from './routes/plants.js';
 import { privacyRoutes } from './routes/privacy.js';
 import { realtimeRoutes } from './routes/realtime.js';
 import { transparencyRoutes, webhookRoutes } from './routes/transparency.js';
+import { transparencyRecordRoutes } from './routes/transparency-records.js';
 import { transparencySignatureRoutes } from './routes/transparency-signatures.js';
 import { transparencyWebhookRoutes } from './routes/transparency-webhooks.js';
 import { transportPublicRoutes, transportRoutes } from './routes/transport.js';
@@ -233,6 +234,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   });
   await app.register(transparencyWebhookRoutes, { prefix: '/api/transparency', ...routeDeps });
   await app.register(transparencySignatureRoutes, { prefix: '/api/transparency', ...routeDeps });
+  await app.register(transparencyRecordRoutes, { prefix: '/api/transparency', ...routeDeps });
 
   return app;
 }

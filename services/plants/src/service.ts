@@ -12,6 +12,7 @@ import {
   listLineageAnomalies,
 } from './handlers/lineage-agent.js';
 import { clonePlant, getPlant, registerAnonymousPlant, registerPlant } from './handlers/plant.js';
+import { privacyDistribution } from './handlers/privacy-distribution.js';
 import { createLineageAgentRunner } from './lineage-agent.js';
 import { createRecorder } from './recorder.js';
 
@@ -75,6 +76,7 @@ export const service: ServiceModule<typeof PlantsConfig> = {
         controlLineageAgent(ctx, agent, intervalMs),
         analyseLineageHandler(ctx),
         listLineageAnomalies(ctx),
+        privacyDistribution(ctx),
       ],
       subscribers: [],
       start: async () => {

@@ -4,8 +4,12 @@ import { Type } from '@sinclair/typebox';
 import { ensureHead } from './db/audit.repo.js';
 import { inbox, outbox } from './db/schema.js';
 import { appendAudit, getAudit, listAudit, verifyAudit } from './handlers/audit.js';
+import { getCertificate } from './handlers/certificates.js';
 import { listEventHistory } from './handlers/events.js';
+import { exportChunk, exportSummaryOf } from './handlers/exports.js';
+import { getHealth } from './handlers/health.js';
 import { getConsistencyProof, getInclusionProof, getPublicKey, getTreeHead } from './handlers/proofs.js';
+import { getDashboard, getReport } from './handlers/reports.js';
 import {
   createSigningKey,
   deleteSigningKey,
@@ -73,6 +77,11 @@ const TransparencyConfig = withBase({
     maximum: 8760,
     description: 'Disable a webhook (and tell its owner) whose every attempt has failed for this long',
   }),
+  PUBLIC_URL: Type.String({
+    pattern: '^https?://[^\\s]+$',
+    default: 'http://localhost:3000',
+    description: 'Public address of the API: certificate QR codes open <PUBLIC_URL>/api/transport/trace/<plantId>',
+  }),
 });
 
 /** transparency: the verifiable audit log, the public event stream and history, and webhooks. */
@@ -135,6 +144,12 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         submitSignature(ctx),
         listSubjectSignatures(ctx),
         verifySignature(ctx),
+        getCertificate(ctx, key, ctx.config.PUBLIC_URL),
+        exportChunk(ctx, `${ctx.config.PUBLIC_URL.replace(/\/$/, '')}/ns/epcis#`),
+        exportSummaryOf(ctx),
+        getReport(ctx),
+        getDashboard(ctx),
+        getHealth(ctx),
       ],
       subscribers: [onDomainEvent(ctx, worker)],
       start: async () => worker.start(),

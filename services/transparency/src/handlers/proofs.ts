@@ -13,8 +13,8 @@ import {
 import { keyIdOf, rawPublicKey, signTreeHead } from '../domain/tree-head.js';
 import type { SigningKey } from '../signing-key.js';
 
-/** Hashes of the given leaf ranges, from one read of the stored subtrees they are made of. */
-async function hashesOf(ctx: ServiceContext, ranges: Range[]): Promise<string[]> {
+/** Hashes of the given leaf ranges, from one read of the stored subtrees they are made of (proofs, certificates). */
+export async function hashesOf(ctx: ServiceContext, ranges: Range[]): Promise<string[]> {
   const refs: NodeRef[] = ranges.flatMap(rangeNodes);
   const nodes = await readNodes(ctx.db, refs);
   const lookup = (ref: NodeRef) => {

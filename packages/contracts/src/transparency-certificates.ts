@@ -1,0 +1,114 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Location, Timestamp } from './common.js';
+import { Defaulted, defineSubject } from './define.js';
+import { PlantId, PrivacyLevelSchema, PropagationTypeSchema, StringEnum } from './plants.js';
+
+const Hash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256, 64 lowercase hex digits' });
+
+/** What a certificate of authenticity states; the platform signs the RFC 8785 canonical JSON of this object. */
+export const Certificate = Type.Object(
+  {
+    type: Type.Literal('rootline.certificate-of-authenticity'),
+    version: Type.Literal(1),
+    issuedAt: Timestamp,
+    verificationUrl: Type.String({ description: 'The public verification page the QR code opens' }),
+    plant: Type.Object({
+      id: PlantId,
+      commonName: Type.String(),
+      scientificName: Type.Union([Type.String(), Type.Null()]),
+      generation: Type.Integer({ minimum: 0 }),
+      parentId: Type.Union([PlantId, Type.Null()]),
+      propagationType: Type.Union([PropagationTypeSchema, Type.Null()]),
+      privacyLevel: PrivacyLevelSchema,
+      location: Type.Union([Location, Type.Null()], {
+        description: 'As stored, after the privacy level was applied; null when hidden',
+      }),
+      registeredAt: Timestamp,
+    }),
+    lineage: Type.Object({
+      ancestors: Type.Integer({ minimum: 0, description: 'Plants between this one and its root, the root included' }),
+      rootId: Type.Union([PlantId, Type.Null()], { description: 'The first registered ancestor; null for a root' }),
+      children: Type.Integer({ minimum: 0, description: 'Direct offspring recorded so far' }),
+    }),
+    block: Type.Object(
+      {
+        index: Type.Integer({ minimum: 0 }),
+        hash: Hash,
+        timestamp: Type.String(),
+        previousHash: Hash,
+        merkleRoot: Hash,
+        difficulty: Type.Integer({ minimum: 0 }),
+        nonce: Type.Integer({ minimum: 0 }),
+      },
+      {
+        description:
+          'The ledger block header: hash = SHA-256(index|timestamp|previousHash|merkleRoot|difficulty|nonce)',
+      },
+    ),
+    ledgerProof: Type.Object(
+      {
+        txId: Type.String(),
+        payload: Type.String({ description: 'The registration as recorded on the ledger (canonical JSON text)' }),
+        leaf: Type.String({ description: '`id|type|payloadHash|timestamp`: the Merkle leaf data of the transaction' }),
+        leafIndex: Type.Integer({ minimum: 0 }),
+        treeSize: Type.Integer({ minimum: 1 }),
+        auditPath: Type.Array(Hash),
+      },
+      { description: 'RFC 6962 inclusion proof of the registration transaction in `block.merkleRoot`' },
+    ),
+    auditLog: Type.Union(
+      [
+        Type.Object({
+          index: Type.Integer({ minimum: 0, description: 'Index of the `plant.registered` entry' }),
+          leafHash: Hash,
+          treeSize: Type.Integer({ minimum: 1 }),
+          rootHash: Hash,
+          auditPath: Type.Array(Hash),
+          treeHead: Type.Object({
+            timestampMs: Type.Integer({ minimum: 0 }),
+            signature: Type.String({ description: 'Ed25519 over the RFC 6962 TreeHeadSignature bytes, base64' }),
+          }),
+        }),
+        Type.Null(),
+      ],
+      {
+        description:
+          'RFC 6962 inclusion proof of the `plant.registered` entry in the audit log, with the signed tree head of ' +
+          'that size; null in the moments before the audit log has recorded the registration',
+      },
+    ),
+    keyId: Type.String({ description: 'SHA-256 (hex) of the raw Ed25519 public key that signs' }),
+  },
+  { additionalProperties: false },
+);
+export type Certificate = Static<typeof Certificate>;
+
+export const SignedCertificate = Type.Object({
+  certificate: Certificate,
+  signature: Type.Object({
+    algorithm: Type.Literal('Ed25519'),
+    keyId: Type.String(),
+    value: Type.String({ description: 'Ed25519 signature (base64) over the RFC 8785 canonical JSON of `certificate`' }),
+  }),
+});
+export type SignedCertificate = Static<typeof SignedCertificate>;
+
+export const CERTIFICATE_FORMATS = ['json', 'pdf'] as const;
+
+export const transparencyCertificateGet = defineSubject({
+  subject: 'transparency.certificate.get',
+  request: Type.Object({
+    plantId: PlantId,
+    format: Defaulted(
+      StringEnum(CERTIFICATE_FORMATS, {
+        default: 'json',
+        description: '`json` (default): the signed certificate; `pdf`: the same as a printable PDF with a QR code',
+      }),
+    ),
+  }),
+  reply: Type.Object({
+    signed: SignedCertificate,
+    pdf: Type.Union([Type.String({ description: 'The PDF, base64' }), Type.Null()]),
+  }),
+  summary: 'A signed certificate of authenticity of a plant',
+});

@@ -1,0 +1,116 @@
+import {
+  type CallContext,
+  type Certificate,
+  chainBlockGet,
+  chainTxProof,
+  plantGet,
+  plantLineageGet,
+  transparencyCertificateGet,
+} from '@rootline/contracts';
+import { call, handle, type ServiceContext } from '@rootline/host';
+import { readHead } from '../db/audit.repo.js';
+import { registrationEntry } from '../db/certificates.repo.js';
+import { signCertificate } from '../domain/certificate.js';
+import { renderCertificatePdf } from '../domain/certificate-pdf.js';
+import { inclusionRanges } from '../domain/merkle.js';
+import { keyIdOf, signTreeHead } from '../domain/tree-head.js';
+import type { SigningKey } from '../signing-key.js';
+import { hashesOf } from './proofs.js';
+
+/** The public verification page a certificate's QR code opens (the transport service serves it). */
+export function verificationUrl(publicUrl: string, plantId: string): string {
+  return `${publicUrl.replace(/\/$/, '')}/api/transport/trace/${plantId}`;
+}
+
+/** The plant's `plant.registered` entry with its inclusion proof in the current tree, and that tree signed now. */
+async function auditProof(
+  ctx: ServiceContext,
+  key: SigningKey,
+  plantId: string,
+  ownerId: string,
+): Promise<Certificate['auditLog']> {
+  const entry = await registrationEntry(ctx.db, plantId, ownerId);
+  if (!entry) return null;
+  const head = await readHead(ctx.db);
+  const [root, ...auditPath] = await hashesOf(ctx, [
+    { lo: 0, hi: head.size },
+    ...inclusionRanges(entry.index, head.size),
+  ]);
+  const timestampMs = ctx.clock.now().getTime();
+  return {
+    index: entry.index,
+    leafHash: entry.leafHash,
+    treeSize: head.size,
+    rootHash: root as string,
+    auditPath,
+    treeHead: { timestampMs, signature: signTreeHead(key.privateKey, timestampMs, head.size, root as string) },
+  };
+}
+
+/** Everything a certificate states, from the plants and chain services (current facts) and the audit log. */
+async function buildCertificate(
+  ctx: ServiceContext,
+  key: SigningKey,
+  publicUrl: string,
+  plantId: string,
+  caller: CallContext,
+): Promise<Certificate> {
+  const plant = await call(ctx.bus, plantGet, { plantId }, caller);
+  const [lineage, block, proof, audit] = await Promise.all([
+    call(ctx.bus, plantLineageGet, { plantId, pedigreeDepth: 1000, progenyDepth: 1 }, caller),
+    call(ctx.bus, chainBlockGet, { hash: plant.block.hash }, caller),
+    call(ctx.bus, chainTxProof, { txId: plant.block.txId }, caller),
+    auditProof(ctx, key, plantId, plant.owner.id),
+  ]);
+  const tx = block.transactions.find((t) => t.id === plant.block.txId);
+  if (!tx) throw new Error(`transaction ${plant.block.txId} is not in block ${block.hash}`);
+  return {
+    type: 'rootline.certificate-of-authenticity',
+    version: 1,
+    issuedAt: ctx.clock.now().toISOString(),
+    verificationUrl: verificationUrl(publicUrl, plantId),
+    plant: {
+      id: plant.id,
+      commonName: plant.commonName,
+      scientificName: plant.scientificName,
+      generation: plant.generation,
+      parentId: plant.parentId,
+      propagationType: plant.propagationType,
+      privacyLevel: plant.privacyLevel,
+      location: plant.location,
+      registeredAt: plant.registeredAt,
+    },
+    lineage: {
+      ancestors: lineage.ancestors.length,
+      rootId: lineage.ancestors.at(-1)?.id ?? null,
+      children: lineage.descendants.filter((d) => d.depth === 1).length,
+    },
+    block: {
+      index: block.index,
+      hash: block.hash,
+      timestamp: block.timestamp,
+      previousHash: block.previousHash,
+      merkleRoot: block.merkleRoot,
+      difficulty: block.difficulty,
+      nonce: block.nonce,
+    },
+    ledgerProof: {
+      txId: proof.txId,
+      payload: tx.payload,
+      leaf: proof.leaf,
+      leafIndex: proof.leafIndex,
+      treeSize: proof.treeSize,
+      auditPath: proof.auditPath,
+    },
+    auditLog: audit,
+    keyId: keyIdOf(key.publicKey),
+  };
+}
+
+/** transparency.certificate.get: the signed certificate of authenticity of a plant, and its PDF when asked. */
+export const getCertificate = (ctx: ServiceContext, key: SigningKey, publicUrl: string) =>
+  handle(transparencyCertificateGet, async ({ plantId, format }, caller) => {
+    const signed = signCertificate(await buildCertificate(ctx, key, publicUrl, plantId, caller), key.privateKey);
+    const pdf = format === 'pdf' ? (await renderCertificatePdf(signed)).toString('base64') : null;
+    return { signed, pdf };
+  });
