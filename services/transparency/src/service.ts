@@ -3,6 +3,14 @@ import { type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { ensureHead } from './db/audit.repo.js';
 import { inbox, outbox } from './db/schema.js';
+import {
+  exportAnalytics,
+  getFarmAnalytics,
+  getOverview,
+  getPlantAnalytics,
+  getSustainability,
+  getTransportAnalytics,
+} from './handlers/analytics.js';
 import { appendAudit, getAudit, listAudit, verifyAudit } from './handlers/audit.js';
 import { listEventHistory } from './handlers/events.js';
 import { getConsistencyProof, getInclusionProof, getPublicKey, getTreeHead } from './handlers/proofs.js';
@@ -45,7 +53,7 @@ const TransparencyConfig = withBase({
   WEBHOOK_CONCURRENCY: Type.Integer({ default: 16, minimum: 1, maximum: 256, description: 'Deliveries sent at once' }),
 });
 
-/** transparency: the verifiable audit log, the public event stream and history, and webhooks. */
+/** transparency: the verifiable audit log, the public event stream and history, webhooks and analytics. */
 export const service: ServiceModule<typeof TransparencyConfig> = {
   name: 'transparency',
   version: '0.2.0',
@@ -88,6 +96,12 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         listOwnWebhooks(ctx),
         listWebhookDeliveries(ctx),
         removeWebhook(ctx),
+        getOverview(ctx),
+        getPlantAnalytics(ctx),
+        getTransportAnalytics(ctx),
+        getFarmAnalytics(ctx),
+        getSustainability(ctx),
+        exportAnalytics(ctx),
       ],
       subscribers: [onDomainEvent(ctx, worker)],
       start: async () => worker.start(),
