@@ -373,7 +373,9 @@ export const plantRegistered = defineEvent({
     commonName: Type.String(),
     ownerId: Type.Optional(Type.String({ description: 'The owning account; absent for anonymous plants' })),
     scientificName: Type.Optional(Type.String({ description: 'Species, when the registration named it' })),
-    privacyLevel: Type.Optional(PrivacyLevelSchema),
+    privacyLevel: Type.Optional(
+      StringEnum(PRIVACY_LEVELS, { description: 'The location privacy level it was registered with' }),
+    ),
   }),
 });
 

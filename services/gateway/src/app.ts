@@ -24,6 +24,7 @@ import { requestIdPlugin } from './plugins/request-id.js';
 import { requestIdOf } from './request-context.js';
 import { adminRoutes } from './routes/admin.js';
 import { agentRoutes } from './routes/agents.js';
+import { analyticsRoutes } from './routes/analytics.js';
 import { authRoutes } from './routes/auth.js';
 import { chainRoutes } from './routes/chain.js';
 import { demandRoutes } from './routes/demand.js';
@@ -204,6 +205,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
       maxQueued: config.SSE_CLIENT_QUEUE,
     },
   });
+  await app.register(analyticsRoutes, { prefix: '/api/analytics', ...routeDeps });
 
   return app;
 }

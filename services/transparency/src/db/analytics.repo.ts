@@ -104,6 +104,8 @@ export function applyToAnalytics(tx: Db, event: AnalyticsEvent): Promise<void> {
 
 export type Dimension = 'd1' | 'd2' | 'd3';
 
+const UNITS: Record<AnalyticsGrouping, string> = { day: "'day'", week: "'week'", month: "'month'" };
+
 export interface RollupQuery {
   series: readonly RollupSeries[];
   from: string;
@@ -119,7 +121,9 @@ export interface RollupQuery {
 export async function readRollups(db: Db, q: RollupQuery): Promise<RollupRow[]> {
   const t = analyticsDaily;
   const keys = q.keys ?? [];
-  const period = sql<string>`to_char(date_trunc(${q.groupBy}, ${t.day}::timestamp), 'YYYY-MM-DD')`;
+  // The unit is written into the statement (a closed list), so GROUP BY and SELECT name the same expression.
+  const unit = UNITS[q.groupBy];
+  const period = sql<string>`to_char(date_trunc(${sql.raw(unit)}, ${t.day}::timestamp), 'YYYY-MM-DD')`;
   const keyCols: SQL[] = keys.map((k) => sql`${t[k]}`);
   const where = [inArray(t.series, [...q.series]), between(t.day, q.from, q.to)];
   if (q.d1 !== undefined) where.push(eq(t.d1, q.d1));
