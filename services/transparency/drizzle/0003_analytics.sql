@@ -11,6 +11,12 @@ CREATE TABLE "transparency"."analytics_daily" (
 	CONSTRAINT "analytics_daily_pkey" PRIMARY KEY("series","day","d1","d2","d3")
 );
 --> statement-breakpoint
+CREATE TABLE "transparency"."analytics_state" (
+	"id" integer PRIMARY KEY NOT NULL,
+	"built_from_audit_size" bigint NOT NULL,
+	"built_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "transparency"."analytics_transport_facts" (
 	"event_id" text PRIMARY KEY NOT NULL,
 	"day" date NOT NULL,

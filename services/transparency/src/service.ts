@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
+import { buildAnalyticsFromAudit } from './db/analytics-rebuild.js';
 import { ensureHead } from './db/audit.repo.js';
 import { inbox, outbox } from './db/schema.js';
 import {
@@ -71,6 +72,8 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
       ctx.log.warn({ file: key.generatedIn }, 'AUDIT_SIGNING_KEY is not set: tree heads are signed with a local key');
     }
     await ensureHead(ctx.db, ctx.clock.now());
+    const replayed = await buildAnalyticsFromAudit(ctx.db, ctx.clock.now());
+    if (replayed > 0) ctx.log.info({ entries: replayed }, 'analytics: counters built from the audit log');
     const worker = createWebhookWorker({
       db: ctx.db,
       log: ctx.log,

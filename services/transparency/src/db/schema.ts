@@ -148,5 +148,13 @@ export const analyticsTransportFacts = transparencySchema.table('analytics_trans
   inForce: boolean('in_force').notNull().default(true),
 });
 
+/** One row once the counters hold every event of the audit log (filled at start-up from the log, then live). */
+export const analyticsState = transparencySchema.table('analytics_state', {
+  id: integer('id').primaryKey(),
+  /** Size of the audit log when the counters were built from it. */
+  builtFromAuditSize: bigint('built_from_audit_size', { mode: 'number' }).notNull(),
+  builtAt: timestamp('built_at', { withTimezone: true, mode: 'string' }).notNull(),
+});
+
 export const outbox = outboxTable(transparencySchema);
 export const inbox = inboxTable(transparencySchema);
