@@ -5,6 +5,7 @@
 // it overruns its time limit.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { analyticsBench } from './analytics.js';
 import { auditLogBench } from './audit-log.js';
 import { environmentSimilar } from './environment-similar.js';
 import { farmReadings } from './farm-readings.js';
@@ -39,6 +40,7 @@ const BENCHMARKS: Benchmark[] = [
   transport,
   notifyBench,
   auditLogBench,
+  analyticsBench,
 ];
 
 const HEADER = `# Benchmarks

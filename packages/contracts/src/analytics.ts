@@ -8,6 +8,12 @@ import { StringEnum } from './plants.js';
 export const ANALYTICS_MAX_DAYS = 366;
 /** Days covered when `from` is absent: `to` and the 29 days before it. */
 export const ANALYTICS_DEFAULT_DAYS = 30;
+/**
+ * Dimension values a split answer lists one by one (the largest by count over the range); the rest are summed
+ * under the key ANALYTICS_OTHER_KEY, so an answer stays small (a year by day is at most 366 × 13 rows).
+ */
+export const ANALYTICS_MAX_KEYS = 12;
+export const ANALYTICS_OTHER_KEY = '(other)';
 /** Users listed in the sustainability answer's `topUsers` (ADMIN only). */
 export const ANALYTICS_TOP_USERS = 20;
 
@@ -41,7 +47,9 @@ const Period = Type.String({
   description: 'First day of the period (a Monday for weeks, the 1st for months); edges may be partial',
 });
 const Key = Type.Union([Type.String(), Type.Null()], {
-  description: 'Value of the dimension `by` names (species, kind, mode, crop); null when `by` is none or unknown',
+  description:
+    'Value of the dimension `by` names (species, kind, mode, crop); null when `by` is none or the value is unknown; ' +
+    '`(other)` sums the values beyond the 12 largest over the range',
 });
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 const Amount = (description: string) => Type.Number({ description });
