@@ -122,6 +122,28 @@ describe('analytics counters on PostgreSQL', () => {
     expect(user.filter((r) => r.count !== 0).map((r) => r.keys[0])).toEqual(['bicycle', 'rail']);
   });
 
+  it('keeps the dimension values with most events and sums the others under (other), in the database', async () => {
+    const many: AnalyticsEvent[] = [];
+    for (let s = 1; s <= 20; s++) for (let i = 0; i < s; i++) many.push(plant(`plt_${s}_${i}`, `Species ${s}`));
+    many.push({ subject: plantRegistered.subject, occurredAt: AT, payload: { plantId: 'plt_x', commonName: '' } });
+    await database.db.transaction((tx) => applyManyToAnalytics(tx, many));
+    const rows = await readRollups(database.db, {
+      from: '2026-11-01',
+      to: '2026-11-30',
+      groupBy: 'month',
+      series: ['plants'],
+      keys: ['d1'],
+      limitKeys: 3,
+    });
+    expect(rows.map((r) => [r.keys[0], r.count])).toEqual([
+      ['', 1],
+      ['(other)', (17 * 18) / 2],
+      ['Species 18', 18],
+      ['Species 19', 19],
+      ['Species 20', 20],
+    ]);
+  });
+
   it('builds the counters from the audit log once, for events recorded before the read model', async () => {
     let index = 0;
     for (const e of events) {

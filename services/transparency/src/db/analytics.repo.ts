@@ -1,6 +1,7 @@
-import type { AnalyticsGrouping } from '@rootline/contracts';
+import { ANALYTICS_OTHER_KEY, type AnalyticsGrouping } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { and, between, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, between, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { RollupRow } from '../domain/analytics-report.js';
 import {
   type AnalyticsEvent,
@@ -115,18 +116,45 @@ export interface RollupQuery {
   keys?: readonly Dimension[];
   /** Only rows whose d1 is this (a user, for series transport-user). */
   d1?: string;
+  /**
+   * Keep this many values of the first key, those with most events over the range, and sum the others under
+   * ANALYTICS_OTHER_KEY (an empty value, unknown, is always kept): an open-ended dimension stays a small answer.
+   */
+  limitKeys?: number;
+}
+
+/** The values of a dimension with most events over the rows `where` selects, at most `limit`. */
+async function topValues(db: Db, col: PgColumn, where: SQL | undefined, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ value: sql<string>`${col}` })
+    .from(analyticsDaily)
+    .where(and(where, ne(col, '')))
+    .groupBy(col)
+    .orderBy(desc(sql`sum(abs(${analyticsDaily.count}))`), col)
+    .limit(limit);
+  return rows.map((r) => r.value);
 }
 
 /** The counters of some series over a period of days, summed per `groupBy` period, oldest first. */
 export async function readRollups(db: Db, q: RollupQuery): Promise<RollupRow[]> {
   const t = analyticsDaily;
   const keys = q.keys ?? [];
-  // The unit is written into the statement (a closed list), so GROUP BY and SELECT name the same expression.
   const unit = UNITS[q.groupBy];
   const period = sql<string>`to_char(date_trunc(${sql.raw(unit)}, ${t.day}::timestamp), 'YYYY-MM-DD')`;
+  const where = and(
+    inArray(t.series, [...q.series]),
+    between(t.day, q.from, q.to),
+    q.d1 === undefined ? undefined : eq(t.d1, q.d1),
+  );
   const keyCols: SQL[] = keys.map((k) => sql`${t[k]}`);
-  const where = [inArray(t.series, [...q.series]), between(t.day, q.from, q.to)];
-  if (q.d1 !== undefined) where.push(eq(t.d1, q.d1));
+  const [first] = keys;
+  if (first && q.limitKeys !== undefined) {
+    const col = t[first];
+    const kept = await topValues(db, col, where, q.limitKeys);
+    keyCols[0] = sql`case when ${col} = '' or ${inArray(col, kept)} then ${col} else ${ANALYTICS_OTHER_KEY} end`;
+  }
+  // Grouped and ordered by position: the same expressions as selected, parameters included.
+  const positions = (keys.length ? [1, 2, 3] : [1, 2]).map((n) => sql.raw(String(n)));
   const rows = await db
     .select({
       period,
@@ -138,9 +166,9 @@ export async function readRollups(db: Db, q: RollupQuery): Promise<RollupRow[]> 
       yieldKg: sql<number>`sum(${t.yieldKg})`,
     })
     .from(t)
-    .where(and(...where))
-    .groupBy(period, t.series, ...keyCols)
-    .orderBy(period, t.series, ...keyCols);
+    .where(where)
+    .groupBy(...positions)
+    .orderBy(...positions);
   return rows.map((r) => ({
     period: r.period,
     series: r.series as RollupSeries,

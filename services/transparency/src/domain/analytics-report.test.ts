@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { exportFile } from './analytics-export.js';
 import {
   farmsReport,
-  limitKeys,
   overviewReport,
   plantsReport,
   type RollupRow,
@@ -70,29 +69,6 @@ describe('reports', () => {
       { period: '2026-11-02', key: null, registered: 1 },
       { period: '2026-11-02', key: 'Basil', registered: 2 },
     ]);
-  });
-
-  it('lists the 12 largest keys one by one and sums the rest under (other), so a year by day stays small', () => {
-    const rows: RollupRow[] = [];
-    for (let day = 1; day <= 366; day++) {
-      for (let s = 0; s < 100; s++) {
-        rows.push(
-          row({ series: 'plants', period: `d${String(day).padStart(3, '0')}`, keys: [`Species ${s}`], count: s }),
-        );
-      }
-    }
-    rows.push(row({ series: 'plants', keys: [''], count: 1 }));
-    const report = plantsReport(RANGE, 'species', rows);
-    const keys = new Set(report.series.map((r) => r.key));
-    expect(keys.size).toBe(14); // 12 species, (other) and the unknown one
-    expect(keys).toContain('Species 99');
-    expect(keys).toContain('Species 88');
-    expect(keys).not.toContain('Species 87');
-    expect(keys).toContain('(other)');
-    expect(keys).toContain(null);
-    expect(report.totals.registered).toBe(366 * ((99 * 100) / 2) + 1);
-    expect(JSON.stringify(report).length).toBeLessThan(400_000);
-    expect(limitKeys([row({ series: 'plants', keys: ['a'] })])).toEqual([row({ series: 'plants', keys: ['a'] })]);
   });
 
   it('transport: leaves out rows a correction emptied, and rounds float noise', () => {

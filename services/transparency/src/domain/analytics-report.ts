@@ -1,8 +1,6 @@
 import {
   ANALYTICS_DEFAULT_DAYS,
   ANALYTICS_MAX_DAYS,
-  ANALYTICS_MAX_KEYS,
-  ANALYTICS_OTHER_KEY,
   type AnalyticsFarms,
   type AnalyticsGrouping,
   type AnalyticsOverview,
@@ -66,29 +64,6 @@ export function resolveRange(
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 const keyOf = (r: RollupRow) => (r.keys[0] ? r.keys[0] : null);
 
-/**
- * Keeps the `max` keys with most events over the rows and names every other one ANALYTICS_OTHER_KEY, so an answer
- * split by an open-ended dimension (species, crop) stays small. Rows without a key are kept as they are.
- */
-export function limitKeys(rows: readonly RollupRow[], max = ANALYTICS_MAX_KEYS): RollupRow[] {
-  const totals = new Map<string, number>();
-  for (const r of rows) {
-    const key = r.keys[0];
-    if (key) totals.set(key, (totals.get(key) ?? 0) + Math.abs(r.count));
-  }
-  if (totals.size <= max) return [...rows];
-  const kept = new Set(
-    [...totals.entries()]
-      .sort(([ka, a], [kb, b]) => b - a || ka.localeCompare(kb))
-      .slice(0, max)
-      .map(([k]) => k),
-  );
-  return rows.map((r) => {
-    const key = r.keys[0];
-    return key && !kept.has(key) ? { ...r, keys: [ANALYTICS_OTHER_KEY, ...r.keys.slice(1)] } : r;
-  });
-}
-
 /** Sums rows by period and key into objects made by `blank` and filled by `add`, oldest period first. */
 function collect<T extends { period: string; key: string | null }>(
   rows: readonly RollupRow[],
@@ -117,7 +92,7 @@ const sum = <T>(items: readonly T[], pick: (t: T) => number) => round(items.redu
 export function plantsReport(range: AnalyticsRange, by: AnalyticsPlants['by'], rows: RollupRow[]): AnalyticsPlants {
   const plants = rows.filter((r) => r.series === 'plants');
   const series = collect(
-    limitKeys(plants),
+    plants,
     (period, key) => ({ period, key, registered: 0 }),
     (into, r) => {
       into.registered += r.count;
@@ -144,7 +119,7 @@ export function transportReport(
   rows: RollupRow[],
 ): AnalyticsTransport {
   const series = collect(
-    limitKeys(rows),
+    rows,
     (period, key) => ({ period, key, events: 0, distanceKm: 0, kgCo2e: 0 }),
     (into, r) => {
       into.events += r.count;
@@ -167,7 +142,7 @@ export function transportReport(
 /** /analytics/farms from series farm-batches, farm-harvests and farm-failures (keyed by crop, or not). */
 export function farmsReport(range: AnalyticsRange, by: AnalyticsFarms['by'], rows: RollupRow[]): AnalyticsFarms {
   const series = collect(
-    limitKeys(rows),
+    rows,
     (period, key) => ({ period, key, batchesStarted: 0, harvests: 0, yieldKg: 0, batchesFailed: 0 }),
     (into, r) => {
       if (r.series === 'farm-batches') into.batchesStarted += r.count;
