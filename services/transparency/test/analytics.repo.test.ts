@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { batchHarvested, batchStarted, plantRegistered, transportCompleted } from '@rootline/contracts';
 import { type Database, migrateSchema, openDatabase } from '@rootline/db';
 import { createTestDatabase, type TestDatabase } from '@rootline/testing';
@@ -35,19 +38,27 @@ const trip = (id: string, mode: string, kgCo2e: number, corrects: string | null 
   },
 });
 
-describe('analytics counters on PostgreSQL', () => {
-  let pg: TestDatabase;
+// The same schema and queries run on PostgreSQL (cluster) and PGlite (embedded).
+describe.each(['postgres', 'pglite'] as const)('analytics counters on %s', (driver) => {
+  let pg: TestDatabase | undefined;
+  let dataDir: string | undefined;
   let database: Database;
 
   beforeAll(async () => {
-    pg = await createTestDatabase('rl_analytics');
-    database = await openDatabase({ url: pg.url, dataDir: '.' });
+    if (driver === 'postgres') {
+      pg = await createTestDatabase('rl_analytics');
+      database = await openDatabase({ url: pg.url, dataDir: '.' });
+    } else {
+      dataDir = await mkdtemp(join(tmpdir(), 'rootline-analytics-'));
+      database = await openDatabase({ dataDir });
+    }
     await migrateSchema(database, { schema: 'transparency', migrationsFolder: service.db!.migrationsFolder });
     await ensureHead(database.db, new Date(AT));
   });
   afterAll(async () => {
     await database?.close();
     await pg?.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
   beforeEach(async () => {
     await database.db.delete(analyticsDaily);
