@@ -219,6 +219,20 @@ export const AnalyticsOverviewTotals = Type.Object({
   yieldKg: Amount('kg harvested on farms'),
   batchesFailed: Count('Farm batches failed'),
 });
+// One month of the network, the example of the overview (a single period, so its row equals the totals).
+const OVERVIEW_MONTH = {
+  plantsRegistered: 42,
+  plantsPropagated: 9,
+  transportEvents: 40,
+  distanceKm: 612.3,
+  kgCo2e: 8.4,
+  seedSavingEvents: 6,
+  seedSharingEvents: 4,
+  batchesStarted: 14,
+  harvests: 9,
+  yieldKg: 312.5,
+  batchesFailed: 1,
+};
 export const AnalyticsOverviewRow = Type.Object({ period: Period, ...AnalyticsOverviewTotals.properties });
 export const AnalyticsOverview = Type.Object(
   {
@@ -232,35 +246,8 @@ export const AnalyticsOverview = Type.Object(
         from: '2026-11-01',
         to: '2026-11-30',
         groupBy: 'month',
-        totals: {
-          plantsRegistered: 42,
-          plantsPropagated: 9,
-          transportEvents: 40,
-          distanceKm: 612.3,
-          kgCo2e: 8.4,
-          seedSavingEvents: 6,
-          seedSharingEvents: 4,
-          batchesStarted: 14,
-          harvests: 9,
-          yieldKg: 312.5,
-          batchesFailed: 1,
-        },
-        series: [
-          {
-            period: '2026-11-01',
-            plantsRegistered: 42,
-            plantsPropagated: 9,
-            transportEvents: 40,
-            distanceKm: 612.3,
-            kgCo2e: 8.4,
-            seedSavingEvents: 6,
-            seedSharingEvents: 4,
-            batchesStarted: 14,
-            harvests: 9,
-            yieldKg: 312.5,
-            batchesFailed: 1,
-          },
-        ],
+        totals: OVERVIEW_MONTH,
+        series: [{ period: '2026-11-01', ...OVERVIEW_MONTH }],
       },
     ],
   },
