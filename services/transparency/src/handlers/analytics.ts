@@ -37,27 +37,29 @@ const EXPORT_DIMENSIONS: Record<AnalyticsDataset, readonly string[]> = {
 };
 
 type Ctx = Pick<ServiceContext, 'db' | 'clock'>;
-const MAX_KEYS = ANALYTICS_MAX_KEYS;
 
 const plants = async (ctx: Ctx, range: AnalyticsRange, by: keyof typeof PLANT_KEYS) => {
   const [registered, propagated] = await Promise.all([
-    readRollups(ctx.db, { ...range, series: ['plants'], keys: PLANT_KEYS[by], limitKeys: MAX_KEYS }),
+    readRollups(ctx.db, { ...range, series: ['plants'], keys: PLANT_KEYS[by], limitKeys: ANALYTICS_MAX_KEYS }),
     readRollups(ctx.db, { ...range, series: ['propagations'] }),
   ]);
   return plantsReport(range, by, [...registered, ...propagated]);
 };
 
 const transport = (ctx: Ctx, range: AnalyticsRange, by: keyof typeof TRANSPORT_KEYS) =>
-  readRollups(ctx.db, { ...range, series: ['transport'], keys: TRANSPORT_KEYS[by], limitKeys: MAX_KEYS }).then((rows) =>
-    transportReport(range, by, rows),
-  );
+  readRollups(ctx.db, {
+    ...range,
+    series: ['transport'],
+    keys: TRANSPORT_KEYS[by],
+    limitKeys: ANALYTICS_MAX_KEYS,
+  }).then((rows) => transportReport(range, by, rows));
 
 const farms = (ctx: Ctx, range: AnalyticsRange, by: keyof typeof FARM_KEYS) =>
   readRollups(ctx.db, {
     ...range,
     series: ['farm-batches', 'farm-harvests', 'farm-failures'],
     keys: FARM_KEYS[by],
-    limitKeys: MAX_KEYS,
+    limitKeys: ANALYTICS_MAX_KEYS,
   }).then((rows) => farmsReport(range, by, rows));
 
 /** Journey rows keyed [kind, mode]: network-wide, or of the events one user handled. */
