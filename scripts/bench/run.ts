@@ -5,6 +5,7 @@
 // it overruns its time limit.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { analyticsBench } from './analytics.js';
 import { auditLogBench } from './audit-log.js';
 import { environmentSimilar } from './environment-similar.js';
 import { exportBench } from './export.js';
@@ -45,6 +46,7 @@ const BENCHMARKS: Benchmark[] = [
   wsFanout,
   webhookFanout,
   exportBench,
+  analyticsBench,
 ];
 
 const HEADER = `# Benchmarks

@@ -1,4 +1,5 @@
 export * from './agents.js';
+export * from './analytics.js';
 export * from './auth.js';
 export * from './chain.js';
 export * from './common.js';

@@ -372,6 +372,10 @@ export const plantRegistered = defineEvent({
     plantId: Type.String(),
     commonName: Type.String(),
     ownerId: Type.Optional(Type.String({ description: 'The owning account; absent for anonymous plants' })),
+    scientificName: Type.Optional(Type.String({ description: 'Species, when the registration named it' })),
+    privacyLevel: Type.Optional(
+      StringEnum(PRIVACY_LEVELS, { description: 'The location privacy level it was registered with' }),
+    ),
   }),
 });
 

@@ -25,6 +25,7 @@ import { requestIdPlugin } from './plugins/request-id.js';
 import { requestIdOf } from './request-context.js';
 import { adminRoutes } from './routes/admin.js';
 import { agentRoutes } from './routes/agents.js';
+import { analyticsRoutes } from './routes/analytics.js';
 import { authRoutes } from './routes/auth.js';
 import { chainRoutes } from './routes/chain.js';
 import { demandRoutes } from './routes/demand.js';
@@ -235,6 +236,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   await app.register(transparencyWebhookRoutes, { prefix: '/api/transparency', ...routeDeps });
   await app.register(transparencySignatureRoutes, { prefix: '/api/transparency', ...routeDeps });
   await app.register(transparencyRecordRoutes, { prefix: '/api/transparency', ...routeDeps });
+  await app.register(analyticsRoutes, { prefix: '/api/analytics', ...routeDeps });
 
   return app;
 }

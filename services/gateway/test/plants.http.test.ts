@@ -79,6 +79,8 @@ describe('plants over HTTP on NATS and PostgreSQL', () => {
         plantId: id,
         commonName: 'Mint',
         ownerId: 'usr_test',
+        scientificName: 'Solanum lycopersicum',
+        privacyLevel: 'exact',
       });
     });
 

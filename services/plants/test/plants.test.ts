@@ -37,7 +37,13 @@ describe('plants on NATS and PostgreSQL', () => {
     expect(plant.registeredAt).toBe(result.timestamp);
 
     await expect.poll(() => events.length, { timeout: 5000 }).toBe(1);
-    expect(events[0]!.payload).toEqual({ plantId: result.id, commonName: 'Lavender', ownerId: 'usr_test' });
+    expect(events[0]!.payload).toEqual({
+      plantId: result.id,
+      commonName: 'Lavender',
+      ownerId: 'usr_test',
+      scientificName: 'Solanum lycopersicum',
+      privacyLevel: 'exact',
+    });
     expect(events[0]!.headers['x-request-id']).toBe('req_plants_test');
     await sub.stop();
   });

@@ -1,8 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { outgoingAgent, type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
+import { buildAnalyticsFromAudit } from './db/analytics-rebuild.js';
 import { ensureHead } from './db/audit.repo.js';
 import { inbox, outbox } from './db/schema.js';
+import {
+  exportAnalytics,
+  getFarmAnalytics,
+  getOverview,
+  getPlantAnalytics,
+  getSustainability,
+  getTransportAnalytics,
+} from './handlers/analytics.js';
 import { appendAudit, getAudit, listAudit, verifyAudit } from './handlers/audit.js';
 import { getCertificate } from './handlers/certificates.js';
 import { listEventHistory } from './handlers/events.js';
@@ -84,7 +93,7 @@ const TransparencyConfig = withBase({
   }),
 });
 
-/** transparency: the verifiable audit log, the public event stream and history, and webhooks. */
+/** transparency: the verifiable audit log, the public event stream and history, webhooks and analytics. */
 export const service: ServiceModule<typeof TransparencyConfig> = {
   name: 'transparency',
   version: '0.2.0',
@@ -103,6 +112,8 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
     }
     await ensureHead(ctx.db, ctx.clock.now());
     const agent = outgoingAgent(ctx.config.SOCKS_PROXY_URL);
+    const replayed = await buildAnalyticsFromAudit(ctx.db, ctx.clock.now());
+    if (replayed > 0) ctx.log.info({ entries: replayed }, 'analytics: counters built from the audit log');
     const worker = createWebhookWorker({
       db: ctx.db,
       outbox: ctx.outbox,
@@ -150,6 +161,12 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         getReport(ctx),
         getDashboard(ctx),
         getHealth(ctx),
+        getOverview(ctx),
+        getPlantAnalytics(ctx),
+        getTransportAnalytics(ctx),
+        getFarmAnalytics(ctx),
+        getSustainability(ctx),
+        exportAnalytics(ctx),
       ],
       subscribers: [onDomainEvent(ctx, worker)],
       start: async () => worker.start(),

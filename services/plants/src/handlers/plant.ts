@@ -100,7 +100,13 @@ async function recordPlant(
   const events = [
     pendingEvent(
       plantRegistered,
-      { plantId: id, commonName: p.commonName, ...(anonymousOwner ? {} : { ownerId: p.owner.id }) },
+      {
+        plantId: id,
+        commonName: p.commonName,
+        ...(anonymousOwner ? {} : { ownerId: p.owner.id }),
+        ...(p.scientificName ? { scientificName: p.scientificName } : {}),
+        privacyLevel: p.privacyLevel,
+      },
       caller,
     ),
   ];

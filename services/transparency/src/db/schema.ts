@@ -1,5 +1,18 @@
 import { inboxTable, outboxTable } from '@rootline/db';
-import { bigint, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 export const transparencySchema = pgSchema('transparency');
 
@@ -140,6 +153,49 @@ export const subjectSignatures = transparencySchema.table(
   },
   (t) => [uniqueIndex('signatures_subject_key_idx').on(t.subjectType, t.subjectId, t.keyId)],
 );
+/**
+ * Analytics read model: counters per UTC day, series and up to three dimensions ('' when unused), kept by the
+ * domain-event consumer with one upsert per event or batch (see docs/analytics.md for each series' dimensions).
+ */
+export const analyticsDaily = transparencySchema.table(
+  'analytics_daily',
+  {
+    series: text('series').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    d1: text('d1').notNull().default(''),
+    d2: text('d2').notNull().default(''),
+    d3: text('d3').notNull().default(''),
+    count: bigint('count', { mode: 'number' }).notNull().default(0),
+    distanceKm: doublePrecision('distance_km').notNull().default(0),
+    kgCo2e: doublePrecision('kg_co2e').notNull().default(0),
+    yieldKg: doublePrecision('yield_kg').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: 'analytics_daily_pkey', columns: [t.series, t.day, t.d1, t.d2, t.d3] }),
+    // One user's figures (series transport-user, d1 = user) without scanning everyone's days.
+    index('analytics_daily_d1_idx').on(t.series, t.d1, t.day),
+  ],
+);
+
+/** What each journey event added to the counters, so a correction can take its predecessor's share back out. */
+export const analyticsTransportFacts = transparencySchema.table('analytics_transport_facts', {
+  eventId: text('event_id').primaryKey(),
+  day: date('day', { mode: 'string' }).notNull(),
+  kind: text('kind').notNull(),
+  mode: text('mode').notNull(),
+  handlerId: text('handler_id').notNull(),
+  distanceKm: doublePrecision('distance_km').notNull(),
+  kgCo2e: doublePrecision('kg_co2e').notNull(),
+  inForce: boolean('in_force').notNull().default(true),
+});
+
+/** One row once the counters hold every event of the audit log (filled at start-up from the log, then live). */
+export const analyticsState = transparencySchema.table('analytics_state', {
+  id: integer('id').primaryKey(),
+  /** Size of the audit log when the counters were built from it. */
+  builtFromAuditSize: bigint('built_from_audit_size', { mode: 'number' }).notNull(),
+  builtAt: timestamp('built_at', { withTimezone: true, mode: 'string' }).notNull(),
+});
 
 export const outbox = outboxTable(transparencySchema);
 export const inbox = inboxTable(transparencySchema);

@@ -2,6 +2,7 @@ import { declaredEvents, type EventDef, publicEventRecorded } from '@rootline/co
 import { type ServiceContext, subscribe } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { applyToAnalytics } from '../db/analytics.repo.js';
 import { appendEntry } from '../db/audit.repo.js';
 import { appendPublicEvent } from '../db/public-events.repo.js';
 import { enqueueDeliveries, webhooksFor } from '../db/webhooks.repo.js';
@@ -41,6 +42,7 @@ export const onDomainEvent = (ctx: ServiceContext, webhookWorker: { kick(): void
       },
       now,
     );
+    if (entry) await applyToAnalytics(meta.tx, { subject, occurredAt: meta.occurredAt, payload });
     const kind = declared?.def.kind;
     if (!entry || !kind) return;
     const seq = await appendPublicEvent(meta.tx, {
