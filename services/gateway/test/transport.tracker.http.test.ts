@@ -98,6 +98,22 @@ describe('transport tracker over HTTP on NATS and PostgreSQL', () => {
     expect((await control('run', grower)).status).toBe(403);
   });
 
+  it('answers the same refused move alike from the transport tracker and the lineage agent: 409 CONFLICT', async () => {
+    const tracker = await control('stop');
+    const lineage = await p.http('POST', '/api/agents/lineage', { token: admin, body: { action: 'stop' } });
+    for (const [agent, res] of [
+      ['transport tracker', tracker],
+      ['lineage agent', lineage],
+    ] as const) {
+      expect(res.status, agent).toBe(409);
+      expect(res.body.error).toMatchObject({
+        code: 'CONFLICT',
+        message: expect.stringContaining(`Cannot stop the ${agent} while it is stopped`),
+        details: { state: 'stopped', action: 'stop' },
+      });
+    }
+  });
+
   it('runs one cycle now without changing state, and lists the patterns it found, filterable by kind', async () => {
     const run = await control('run');
     expect(run.status).toBe(200);
