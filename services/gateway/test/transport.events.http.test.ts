@@ -68,11 +68,11 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     const distribution = delivered.find((e) => (e.payload as { kind: string }).kind === 'distribution');
     if (!distribution) throw new Error('no transport.completed for the distribution');
     expect(distribution.payload).toMatchObject({ eventId: ids[4], plantId, transportMode: 'hgv-refrigerated' });
-    // Haversine Amsterdam–Utrecht ≈ 35 km; 4 kg by refrigerated HGV at 0.12 kg CO2e per tonne-km.
+    // Haversine Amsterdam–Utrecht ≈ 35 km; 4 kg by refrigerated HGV at 0.11894 kg CO2e per tonne-km (DESNZ 2025).
     const d = (distribution.payload as { distanceKm: number }).distanceKm;
     expect(d).toBeGreaterThan(34);
     expect(d).toBeLessThan(37);
-    expect((distribution.payload as { kgCo2e: number }).kgCo2e).toBeCloseTo(0.12 * 0.004 * d, 3);
+    expect((distribution.payload as { kgCo2e: number }).kgCo2e).toBeCloseTo(0.11894 * 0.004 * d, 3);
 
     const journey = await p.http('GET', `/api/transport/journey/${plantId}`, { token: other });
     expect(journey.status).toBe(200);
@@ -165,9 +165,9 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     expect(f.byKind.harvest.events).toBe(1);
     expect(f.produceKg).toBe(5);
     expect(f.kgCo2ePerKgProduce).toBeCloseTo(f.kgCo2e / 5, 4);
-    // 4 kg delivered: 0.004 t × 1640 km × 0.10 kg CO2e per tonne-km.
-    expect(f.baseline.kgCo2e).toBeCloseTo(0.656, 3);
-    expect(f.baseline.savedKgCo2e).toBeCloseTo(0.656 - f.byMode['hgv-refrigerated'].kgCo2e, 3);
+    // 4 kg delivered: 0.004 t × 1640 km × 0.10163 kg CO2e per tonne-km (diesel HGV, DESNZ 2025).
+    expect(f.baseline.kgCo2e).toBeCloseTo(0.667, 3);
+    expect(f.baseline.savedKgCo2e).toBeCloseTo(0.667 - f.byMode['hgv-refrigerated'].kgCo2e, 3);
     expect((await p.http('GET', '/api/transport/footprint/usr_grower', { token: other })).status).toBe(403);
     expect((await p.http('GET', '/api/transport/footprint/usr_grower', { token: admin })).status).toBe(200);
   });
