@@ -1,24 +1,30 @@
 import { paginate, plantGet, transportFootprintGet, transportJourneyGet } from '@rootline/contracts';
 import { assertOwnerOrAdmin, call, handle, type ServiceContext } from '@rootline/host';
-import { journeyRows, toStoredEvent, userRows } from '../db/events.repo.js';
-import { footprintOf, journeyTotals, linkCorrections } from '../domain/journey.js';
+import { toStoredEvent, userRows } from '../db/events.repo.js';
+import { journeyPage, journeySummaryOf } from '../db/journey.repo.js';
+import { footprintOf, linkCorrections, summaryTotals } from '../domain/journey.js';
 
-/** transport.journey.get: the plant's events in time order with block hashes and totals. */
+/**
+ * transport.journey.get: one page of the plant's events in time order with block hashes, and totals over all of
+ * them. The totals come from the running totals kept when events are stored; only the page's rows are read.
+ */
 export const getJourney = (ctx: ServiceContext) =>
   handle(transportJourneyGet, async ({ plantId, page, limit }, caller) => {
-    const rows = await journeyRows(ctx.db, plantId);
+    const [summary, rows] = await Promise.all([
+      journeySummaryOf(ctx.db, plantId),
+      journeyPage(ctx.db, plantId, (page - 1) * limit, limit),
+    ]);
     // Only a plant without events needs the plants service: to tell an unknown plant (404) from a quiet one.
-    if (rows.length === 0) await call(ctx.bus, plantGet, { plantId }, caller);
-    const events = linkCorrections(rows.map(toStoredEvent));
-    const seedLots = [...new Set(events.flatMap((e) => (e.plantId === plantId && e.seedLotId ? [e.seedLotId] : [])))];
-    // Totals cover every event; the answer carries one page of them, so a long journey stays a small answer.
-    const start = (page - 1) * limit;
+    if (summary.recorded === 0) await call(ctx.bus, plantGet, { plantId }, caller);
     return {
       plantId,
-      seedLots,
-      events: events.slice(start, start + limit),
-      pagination: paginate(page, limit, events.length),
-      totals: journeyTotals(events),
+      seedLots: summary.seedLots,
+      events: rows.map(({ correctedBy, ...row }) => {
+        const { eventAt: _, ...event } = toStoredEvent(row);
+        return { ...event, correctedBy };
+      }),
+      pagination: paginate(page, limit, summary.recorded),
+      totals: summaryTotals(summary),
     };
   });
 
