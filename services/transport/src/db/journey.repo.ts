@@ -1,4 +1,4 @@
-import { type Db, executeRows } from '@rootline/db';
+import { type Db, executePrepared, executeRows } from '@rootline/db';
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { EventRow, NewEventRow } from './events.repo.js';
 import { correctedEvents, events, journeyLots, journeyTotals, ledgerIntents, pendingEvents } from './schema.js';
@@ -156,10 +156,15 @@ const endOf = (where: SQL, direction: 'asc' | 'desc') =>
     and not exists (select 1 from ${correctedEvents} c where c.id = e.id)
     order by e.event_at ${sql.raw(direction)} limit 1`;
 
+/**
+ * A plant's journey totals and seed lots in one statement: its totals row and its lots' rows, and the first and
+ * last instants in force off the events index. Prepared (fixed text, values as parameters): planning it cost more
+ * than running it.
+ */
 export async function journeySummaryOf(db: Db, plantId: string): Promise<JourneySummary> {
   const own = sql`e.plant_id = ${plantId}`;
   const lot = sql`e.seed_lot_id = j.seed_lot_id and e.plant_id is null`;
-  const [row] = await executeRows<{
+  const [row] = await executePrepared<{
     seed_lots: string[];
     recorded: number | string;
     in_force: number | string;
@@ -171,9 +176,10 @@ export async function journeySummaryOf(db: Db, plantId: string): Promise<Journey
     db,
     sql`with lots as (select seed_lot_id, first_at from ${journeyLots} where plant_id = ${plantId}),
       totals as (
-        select coalesce(sum(recorded), 0) as recorded, coalesce(sum(in_force), 0) as in_force,
-          sum(distance_km) as distance_km, sum(kg_co2e) as kg_co2e
-        from ${journeyTotals} where subject = ${plantId} or subject in (select seed_lot_id from lots)
+        select coalesce(sum(t.recorded), 0) as recorded, coalesce(sum(t.in_force), 0) as in_force,
+          sum(t.distance_km) as distance_km, sum(t.kg_co2e) as kg_co2e
+        from (select ${plantId}::text as subject union all select seed_lot_id from lots) s
+        join ${journeyTotals} t on t.subject = s.subject
       )
     select
       (select coalesce(jsonb_agg(seed_lot_id order by first_at, seed_lot_id), '[]'::jsonb) from lots) as seed_lots,
@@ -207,7 +213,7 @@ const eventColumns = sql.join(
 /**
  * One page of a plant's journey in time order (instant, recording order, id), with each event's latest correction:
  * the plant's events and those of its seed lots naming no plant, each read off its index up to the page's end
- * (`offset + limit` rows at most per part), merged, and the page cut from that.
+ * (`offset + limit` rows at most per part), merged, and the page cut from that. Prepared, as the summary.
  */
 export async function journeyPage(
   db: Db,
@@ -217,7 +223,7 @@ export async function journeyPage(
 ): Promise<(EventRow & { correctedBy: string | null })[]> {
   const upTo = offset + limit;
   const order = sql`order by event_at, recorded_at, id`;
-  return executeRows(
+  return executePrepared(
     db,
     sql`select ${eventColumns}, c.corrected_by as "correctedBy"
     from (
