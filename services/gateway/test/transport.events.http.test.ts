@@ -311,4 +311,27 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     )) as unknown as { n: number }[];
     expect(pending[0]!.n).toBe(0);
   });
+  it('counts an event still on its way to the ledger in the time order, and drops a reservation whose write never started', async () => {
+    const plant = await p.http('POST', '/api/plants/register', {
+      token: grower,
+      body: plantInput({ owner: { id: 'usr_grower', name: 'Ada Grower' } }),
+    });
+    const id = plant.body.data.id as string;
+    // An accepted event of day 20 not stored yet: its reservation, as a concurrent request leaves it.
+    await p.database.db.execute(sql`insert into transport.pending_events (id, plant_id, tx_id, event_at, created_at)
+      values ('tev_01JPENDING0000000000000000', ${id}, 'tx_01JPENDING0000000000000000', ${at(20)}::timestamptz, now())`);
+    const body = { plantId: id, eventTime: at(10), handler: HANDLER, to: AMSTERDAM };
+    const refused = await post('growing', body);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain(new Date(at(20)).toISOString());
+    // Older than LEDGER_RECOVER_AFTER_SECONDS with no ledger intent: its write never started, it no longer counts.
+    await p.database.db.execute(
+      sql`update transport.pending_events set created_at = now() - interval '1 hour' where plant_id = ${id}`,
+    );
+    expect((await post('growing', body)).status).toBe(201);
+    const left = (await p.database.db.execute(
+      sql`select count(*)::int as n from transport.pending_events where plant_id = ${id}`,
+    )) as unknown as { n: number }[];
+    expect(left[0]!.n).toBe(0);
+  });
 });
