@@ -33,7 +33,7 @@ export const EMISSION_FACTORS: Readonly<Record<TransportMode, EmissionFactor>> =
   car: {
     perTonneKm: 0,
     perVehicleKm: 0.16725,
-    source: `${UK_2025}, cars (by size), average car, unknown fuel, per km`,
+    source: `${UK_2025}, business travel- land, cars (by size), average car, unknown fuel, per km`,
   },
   'hgv-diesel': {
     perTonneKm: 0.10163,
