@@ -114,6 +114,23 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     expect(paged.body.data.events.map((e: { id: string }) => e.id)).toEqual(ids.slice(3, 6));
     expect(paged.body.data.pagination).toEqual({ page: 2, limit: 3, total: 7, totalPages: 3 });
     expect(paged.body.data.totals).toEqual(totals);
+    // Keyset pages: after the cursor of the previous page, the same events as by page number.
+    const journeyAfter = async (after: string) =>
+      (await p.http('GET', `/api/transport/journey/${plantId}?limit=3&after=${after}`, { token: other })).body.data;
+    const first = (await p.http('GET', `/api/transport/journey/${plantId}?limit=3`, { token: other })).body.data;
+    expect(first.nextAfter).toBe(ids[2]);
+    const second = await journeyAfter(first.nextAfter);
+    expect(second.events.map((e: { id: string }) => e.id)).toEqual(ids.slice(3, 6));
+    const last = await journeyAfter(second.nextAfter);
+    expect(last.events.map((e: { id: string }) => e.id)).toEqual([ids[6]]);
+    expect(last.nextAfter).toBeNull();
+    // After the lot's own event (it names no plant), then an event of no journey of this plant.
+    expect((await journeyAfter(ids[0]!)).events.map((e: { id: string }) => e.id)).toEqual(ids.slice(1, 4));
+    const stranger = await p.http('GET', `/api/transport/journey/${plantId}?after=tev_00000000000000000000000000`, {
+      token: other,
+    });
+    expect(stranger.status).toBe(400);
+    expect(stranger.body.error.details).toEqual({ field: 'after' });
     const whole = await wholeJourney(plantId);
     expect(whole.journey.totals).toEqual(whole.expected);
     expect(totals.distanceKm).toBeGreaterThan(100);

@@ -210,27 +210,40 @@ const eventColumns = sql.join(
   sql`, `,
 );
 
+/** Where a journey page starts: after `offset` events, or (keyset) after the event at this position. */
+export type PageStart = { offset: number } | { after: Pick<EventRow, 'eventAt' | 'recordedAt' | 'id'> };
+
 /**
  * One page of a plant's journey in time order (instant, recording order, id), with each event's latest correction:
- * the plant's events and those of its seed lots naming no plant, each read off its index up to the page's end
- * (`offset + limit` rows at most per part), merged, and the page cut from that. Prepared, as the summary.
+ * the plant's events and those of its seed lots naming no plant, each read off its index from the page's start
+ * (after a cursor: a range scan from it, `limit` rows per part; by offset: `offset + limit` rows per part), merged,
+ * and the page cut from that. Prepared, as the summary.
  */
 export async function journeyPage(
   db: Db,
   plantId: string,
-  offset: number,
+  start: PageStart,
   limit: number,
 ): Promise<(EventRow & { correctedBy: string | null })[]> {
+  const offset = 'offset' in start ? start.offset : 0;
   const upTo = offset + limit;
   const order = sql`order by event_at, recorded_at, id`;
+  // With a cursor, both parts start after it: a row comparison in the index's order, so a range scan (two texts,
+  // each prepared once: with and without a cursor).
+  const since = (t: string) => {
+    if (!('after' in start)) return sql``;
+    const { eventAt, recordedAt, id } = start.after;
+    return sql`and (${sql.raw(t)}event_at, ${sql.raw(t)}recorded_at, ${sql.raw(t)}id) > (${eventAt}::timestamptz, ${recordedAt}::timestamptz, ${id}::text)`;
+  };
   return executePrepared(
     db,
     sql`select ${eventColumns}, c.corrected_by as "correctedBy"
     from (
-      (select * from ${events} where plant_id = ${plantId} ${order} limit ${upTo})
+      (select * from ${events} where plant_id = ${plantId} ${since('')} ${order} limit ${upTo})
       union all
       (select l.* from ${journeyLots} j cross join lateral (
-        select * from ${events} x where x.seed_lot_id = j.seed_lot_id and x.plant_id is null ${order} limit ${upTo}
+        select * from ${events} x where x.seed_lot_id = j.seed_lot_id and x.plant_id is null ${since('x.')}
+        ${order} limit ${upTo}
       ) l where j.plant_id = ${plantId})
     ) e
     left join ${correctedEvents} c on c.id = e.id
