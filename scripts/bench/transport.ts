@@ -30,9 +30,12 @@ async function caller(url: string): Promise<{ token: string; userId: string }> {
   return { token: signedIn.body.data.token, userId: registered.body.data.id };
 }
 
+/** The id of the i-th seeded journey event (in time order). */
+const seededId = (i: number) => `tev_bench${String(i).padStart(10, '0')}`;
+
 /**
- * 1,000 events of one plant written straight into the transport tables (what 1,000 accepted events leave there),
- * so the read is measured without minutes of seeding through the ledger.
+ * 1,000 events of one plant written straight into the transport tables (what 1,000 accepted events leave there:
+ * the rows and the plant's running totals), so the read is measured without minutes of seeding through the ledger.
  */
 async function seedJourney(databaseUrl: string, plantId: string, userId: string): Promise<void> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
@@ -41,7 +44,7 @@ async function seedJourney(databaseUrl: string, plantId: string, userId: string)
     const rows = Array.from({ length: JOURNEY_EVENTS }, (_, i) => {
       const at = new Date(start + i * 3_600_000).toISOString();
       return {
-        id: `tev_bench${String(i).padStart(10, '0')}`,
+        id: seededId(i),
         kind: i === 0 ? 'planting' : 'growing',
         plant_id: plantId,
         event_time: at,
@@ -63,6 +66,9 @@ async function seedJourney(databaseUrl: string, plantId: string, userId: string)
       };
     });
     await sql`insert into transport.events ${sql(rows)}`;
+    await sql`insert into transport.journey_totals (subject, recorded, in_force, distance_km, kg_co2e, latest_at)
+      select plant_id, count(*), count(*), sum(distance_km), sum(kg_co2e), max(event_at)
+      from transport.events where plant_id = ${plantId} group by plant_id`;
   } finally {
     await sql.end();
   }
@@ -144,6 +150,18 @@ export const transport: Benchmark = {
     await sequential(url, [fullPath], headers, { requests: 10 });
     const fullLoad = load1();
     const full = await sequential(url, [fullPath], headers, { requests: JOURNEY_READS });
+    // The last page of 100, by page number (reads 1,000 rows off the index) and by cursor (a range scan of 100).
+    const deepPath = `${path}?page=${JOURNEY_EVENTS / 100}`;
+    const cursorPath = `${path}?after=${seededId(JOURNEY_EVENTS - 101)}`;
+    const byCursor = await api(url, cursorPath, { token });
+    if (byCursor.body?.data?.events?.[0]?.id !== seededId(JOURNEY_EVENTS - 100)) {
+      throw new Error(`journey by cursor: ${byCursor.status} starting at ${byCursor.body?.data?.events?.[0]?.id}`);
+    }
+    await sequential(url, [deepPath, cursorPath], headers, { requests: 20 });
+    const deepLoad = load1();
+    const deep = await sequential(url, [deepPath], headers, { requests: JOURNEY_READS });
+    const cursorLoad = load1();
+    const cursor = await sequential(url, [cursorPath], headers, { requests: JOURNEY_READS });
 
     const ingestTable: Table = {
       head: ['write', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'load avg (1 min)'],
@@ -173,6 +191,24 @@ export const transport: Benchmark = {
           fmt(full.non2xx),
           fullLoad,
         ],
+        [
+          `GET journey, last page by number (?page=${JOURNEY_EVENTS / 100})`,
+          fmt(deep.requests),
+          ms(deep.p50),
+          ms(deep.p90),
+          ms(deep.p99),
+          fmt(deep.non2xx),
+          deepLoad,
+        ],
+        [
+          'GET journey, last page by cursor (?after=)',
+          fmt(cursor.requests),
+          ms(cursor.p50),
+          ms(cursor.p90),
+          ms(cursor.p99),
+          fmt(cursor.non2xx),
+          cursorLoad,
+        ],
       ],
     };
     const ratio = ingest.requestsPerSecond / Math.max(1e-9, register.requestsPerSecond);
@@ -190,7 +226,8 @@ export const transport: Benchmark = {
         markdownTable(ingestTable),
         '',
         `Journey read: one plant with ${JOURNEY_EVENTS} events (seeded straight into \`transport.events\`), read ` +
-          `${JOURNEY_READS} times one at a time after unmeasured reads: the default first page, then all events in one page.`,
+          `${JOURNEY_READS} times one at a time after unmeasured reads: the default first page, all events in one page, ` +
+          'then the last page of 100 by page number and by cursor.',
         '',
         markdownTable(journeyTable),
         '',

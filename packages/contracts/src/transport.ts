@@ -198,6 +198,13 @@ export const JourneyQuery = Type.Object({
       description: `Events per page (default ${JOURNEY_PAGE.defaultLimit}, at most ${JOURNEY_PAGE.maxLimit})`,
     }),
   ),
+  after: Type.Optional(
+    PrefixedId(
+      'tev',
+      'Cursor: the id of the last event of the previous page (`nextAfter`). The page starts after it, read off ' +
+        'the index however deep; `page` is not used with it',
+    ),
+  ),
 });
 
 export const Journey = Type.Object({
@@ -209,6 +216,9 @@ export const Journey = Type.Object({
     description: 'One page of the events, in event-time order (UTC instant), then recording order',
   }),
   pagination: Pagination,
+  nextAfter: Type.Union([TransportEventId, Type.Null()], {
+    description: 'Cursor of the next page (pass it as `after`): the last event of this page; null on the last page',
+  }),
   totals: JourneyTotals,
 });
 export type Journey = Static<typeof Journey>;

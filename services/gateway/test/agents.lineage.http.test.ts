@@ -70,12 +70,12 @@ describe('lineage agent over HTTP on NATS and PostgreSQL', () => {
     expect((await status()).body.data.state).toBe('stopped');
   });
 
-  it('refuses a move the state machine does not allow, saying what is allowed', async () => {
+  it('refuses a move the state machine does not allow with 409 CONFLICT, as the transport tracker does', async () => {
     for (const action of ['pause', 'resume', 'stop']) {
       const res = await control(action);
-      expect(res.status).toBe(400);
+      expect(res.status).toBe(409);
       expect(res.body.error).toEqual({
-        code: 'VALIDATION_ERROR',
+        code: 'CONFLICT',
         message: `Cannot ${action} the lineage agent while it is stopped; allowed: start`,
         details: { state: 'stopped', action, allowedActions: ['start'] },
       });
@@ -159,7 +159,7 @@ describe('lineage agent over HTTP on NATS and PostgreSQL', () => {
     const paused = await control('pause');
     expect(paused.body.data).toMatchObject({ state: 'paused', allowedActions: ['resume', 'stop'] });
     expect(paused.body.data.runs).toBeGreaterThanOrEqual(1);
-    expect((await control('pause')).status).toBe(400);
+    expect((await control('pause')).status).toBe(409);
     expect((await control('resume')).body.data).toMatchObject({ state: 'running' });
     expect((await control('stop')).body.data).toMatchObject({ state: 'stopped', allowedActions: ['start'] });
     // Findings stay readable while stopped.

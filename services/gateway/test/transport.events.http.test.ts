@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { DeliveredEvent } from '@rootline/bus';
 import { service as chainMiner } from '@rootline/chain-miner';
 import { transportCompleted } from '@rootline/contracts';
@@ -44,6 +45,31 @@ describe('transport events, journeys and block verification over HTTP on NATS an
   const post = (kind: string, body: unknown, token = grower) =>
     p.http('POST', `/api/transport/${kind}`, { token, body });
   const at = (day: number) => `2026-05-${String(day).padStart(2, '0')}T09:30:00+02:00`;
+  const ids = (events: { id: string }[]) => events.map((e) => e.id);
+
+  /** The journey in one page, and its totals worked out from its events (the running totals must agree). */
+  async function wholeJourney(id: string) {
+    const res = await p.http('GET', `/api/transport/journey/${id}?limit=1000`, { token: grower });
+    expect(res.status).toBe(200);
+    type E = { distanceKm: number; kgCo2e: number; eventTime: string; correctedBy: string | null };
+    const inForce = (res.body.data.events as E[]).filter((e) => e.correctedBy === null);
+    const times = inForce.map((e) => Date.parse(e.eventTime));
+    const round = (n: number) => Math.round(n * 1000) / 1000;
+    const expected = {
+      events: inForce.length,
+      distanceKm: round(inForce.reduce((sum, e) => sum + e.distanceKm, 0)),
+      kgCo2e: round(inForce.reduce((sum, e) => sum + e.kgCo2e, 0)),
+      durationHours: times.length > 0 ? (Math.max(...times) - Math.min(...times)) / 3_600_000 : 0,
+    };
+    return { journey: res.body.data, expected };
+  }
+
+  const eventCount = async (where: ReturnType<typeof sql>) => {
+    const rows = (await p.database.db.execute(
+      sql`select count(*)::int as n from transport.events where ${where}`,
+    )) as unknown as { n: number }[];
+    return rows[0]!.n;
+  };
 
   it('records each of the seven kinds on the ledger (201 with id and block hash) and emits transport.completed', async () => {
     const bodies: [string, Record<string, unknown>][] = [
@@ -68,11 +94,11 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     const distribution = delivered.find((e) => (e.payload as { kind: string }).kind === 'distribution');
     if (!distribution) throw new Error('no transport.completed for the distribution');
     expect(distribution.payload).toMatchObject({ eventId: ids[4], plantId, transportMode: 'hgv-refrigerated' });
-    // Haversine Amsterdam–Utrecht ≈ 35 km; 4 kg by refrigerated HGV at 0.12 kg CO2e per tonne-km.
+    // Haversine Amsterdam–Utrecht ≈ 35 km; 4 kg by refrigerated HGV at 0.11894 kg CO2e per tonne-km (DESNZ 2025).
     const d = (distribution.payload as { distanceKm: number }).distanceKm;
     expect(d).toBeGreaterThan(34);
     expect(d).toBeLessThan(37);
-    expect((distribution.payload as { kgCo2e: number }).kgCo2e).toBeCloseTo(0.12 * 0.004 * d, 3);
+    expect((distribution.payload as { kgCo2e: number }).kgCo2e).toBeCloseTo(0.11894 * 0.004 * d, 3);
 
     const journey = await p.http('GET', `/api/transport/journey/${plantId}`, { token: other });
     expect(journey.status).toBe(200);
@@ -88,6 +114,26 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     expect(paged.body.data.events.map((e: { id: string }) => e.id)).toEqual(ids.slice(3, 6));
     expect(paged.body.data.pagination).toEqual({ page: 2, limit: 3, total: 7, totalPages: 3 });
     expect(paged.body.data.totals).toEqual(totals);
+    // Keyset pages: after the cursor of the previous page, the same events as by page number.
+    const journeyAfter = async (after: string) =>
+      (await p.http('GET', `/api/transport/journey/${plantId}?limit=3&after=${after}`, { token: other })).body.data;
+    const first = (await p.http('GET', `/api/transport/journey/${plantId}?limit=3`, { token: other })).body.data;
+    expect(first.nextAfter).toBe(ids[2]);
+    const second = await journeyAfter(first.nextAfter);
+    expect(second.events.map((e: { id: string }) => e.id)).toEqual(ids.slice(3, 6));
+    const last = await journeyAfter(second.nextAfter);
+    expect(last.events.map((e: { id: string }) => e.id)).toEqual([ids[6]]);
+    expect(last.nextAfter).toBeNull();
+    // After the lot's own event (it names no plant), then an event of no journey of this plant.
+    expect((await journeyAfter(ids[0]!)).events.map((e: { id: string }) => e.id)).toEqual(ids.slice(1, 4));
+    const stranger = await p.http('GET', `/api/transport/journey/${plantId}?after=tev_00000000000000000000000000`, {
+      token: other,
+    });
+    expect(stranger.status).toBe(400);
+    expect(stranger.body.error.details).toEqual({ field: 'after' });
+    const whole = await wholeJourney(plantId);
+    expect(whole.journey.totals).toEqual(whole.expected);
+    expect(totals.distanceKm).toBeGreaterThan(100);
   });
 
   it('refuses per kind what the kind needs: harvest without quantity, sharing without recipient', async () => {
@@ -133,6 +179,9 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     const after = (await p.http('GET', `/api/transport/journey/${plantId}`, { token: grower })).body.data;
     expect(after.events.find((e: { id: string }) => e.id === harvest.id).correctedBy).toBe(fixed.body.data.id);
     expect(after.totals.events).toBe(before.totals.events);
+    // The running totals took the corrected event out and the correction in.
+    const whole = await wholeJourney(plantId);
+    expect(whole.journey.totals).toEqual(whole.expected);
 
     const unknown = await post('harvest', { ...fixed.body.data, plantId, corrects: 'tev_00000000000000000000000000' });
     expect(unknown.status).toBe(400);
@@ -165,9 +214,9 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     expect(f.byKind.harvest.events).toBe(1);
     expect(f.produceKg).toBe(5);
     expect(f.kgCo2ePerKgProduce).toBeCloseTo(f.kgCo2e / 5, 4);
-    // 4 kg delivered: 0.004 t × 1640 km × 0.10 kg CO2e per tonne-km.
-    expect(f.baseline.kgCo2e).toBeCloseTo(0.656, 3);
-    expect(f.baseline.savedKgCo2e).toBeCloseTo(0.656 - f.byMode['hgv-refrigerated'].kgCo2e, 3);
+    // 4 kg delivered: 0.004 t × 1640 km × 0.10163 kg CO2e per tonne-km (diesel HGV, DESNZ 2025).
+    expect(f.baseline.kgCo2e).toBeCloseTo(0.667, 3);
+    expect(f.baseline.savedKgCo2e).toBeCloseTo(0.667 - f.byMode['hgv-refrigerated'].kgCo2e, 3);
     expect((await p.http('GET', '/api/transport/footprint/usr_grower', { token: other })).status).toBe(403);
     expect((await p.http('GET', '/api/transport/footprint/usr_grower', { token: admin })).status).toBe(200);
   });
@@ -204,5 +253,102 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('NOT_FOUND');
     expect((await p.http('GET', '/api/transport/verify/xyz', { token: grower })).status).toBe(400);
+  });
+  it('answers a retry with the same Idempotency-Key with the first 201 (same id and block hash) and records one event', async () => {
+    const key = randomUUID();
+    const body = {
+      plantId,
+      eventTime: at(28),
+      handler: HANDLER,
+      from: AMSTERDAM,
+      to: UTRECHT,
+      transportMode: 'cargo-bike',
+      notes: `retried ${key}`,
+    };
+    const send = () =>
+      p.app.inject({
+        method: 'POST',
+        url: '/api/transport/growing',
+        headers: { authorization: `Bearer ${grower}`, 'idempotency-key': key },
+        payload: body,
+      });
+    const first = await send();
+    const again = await send();
+    expect(first.statusCode, first.body).toBe(201);
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    const [a, b] = [first.json().data, again.json().data];
+    expect(b).toEqual(a);
+    expect(b.blockHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(await eventCount(sql`notes = ${body.notes}`)).toBe(1);
+    const journey = (await wholeJourney(plantId)).journey;
+    expect(ids(journey.events).filter((id) => id === a.id)).toHaveLength(1);
+    expect(journey.totals).toEqual((await wholeJourney(plantId)).expected);
+  });
+
+  it("keeps a plant's journey forward in time under concurrent events: each accepted one is no earlier than those before it", async () => {
+    const plant = await p.http('POST', '/api/plants/register', {
+      token: grower,
+      body: plantInput({ owner: { id: 'usr_grower', name: 'Ada Grower' } }),
+    });
+    const racing = plant.body.data.id as string;
+    // Sent at once, latest first: checked one by one against the same stored journey, all would pass.
+    const days = [27, 24, 21, 18, 26, 15, 12, 23, 9, 20];
+    const answers = await Promise.all(
+      days.map((day) =>
+        post('growing', { plantId: racing, eventTime: at(day), handler: HANDLER, to: AMSTERDAM, notes: `day ${day}` }),
+      ),
+    );
+    for (const res of answers) {
+      expect([201, 400], JSON.stringify(res.body)).toContain(res.status);
+      if (res.status === 400) {
+        expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'eventTime' } });
+        expect(res.body.error.message).toContain('cannot run backwards in time');
+      }
+    }
+    const accepted = answers
+      .filter((r) => r.status === 201)
+      .map((r) => r.body.data as { id: string; timestamp: string });
+    expect(accepted.length).toBeGreaterThan(0);
+    expect(accepted.length).toBeLessThan(days.length);
+    const { journey, expected } = await wholeJourney(racing);
+    expect(ids(journey.events).sort()).toEqual(accepted.map((a) => a.id).sort());
+    expect(journey.totals).toEqual(expected);
+    // In the order they were accepted (recording time), their instants never go back.
+    type E = { eventTime: string; recordedAt: string };
+    const byRecording = [...(journey.events as E[])].sort(
+      (x, y) => x.recordedAt.localeCompare(y.recordedAt) || Date.parse(x.eventTime) - Date.parse(y.eventTime),
+    );
+    const instants = byRecording.map((e) => Date.parse(e.eventTime));
+    expect(instants).toEqual([...instants].sort((x, y) => x - y));
+    // The latest sent is always accepted; an event refused names a later one as the plant's latest.
+    expect(journey.events.some((e: E) => e.eventTime === at(27))).toBe(true);
+    const pending = (await p.database.db.execute(
+      sql`select count(*)::int as n from transport.pending_events where plant_id = ${racing}`,
+    )) as unknown as { n: number }[];
+    expect(pending[0]!.n).toBe(0);
+  });
+  it('counts an event still on its way to the ledger in the time order, and drops a reservation whose write never started', async () => {
+    const plant = await p.http('POST', '/api/plants/register', {
+      token: grower,
+      body: plantInput({ owner: { id: 'usr_grower', name: 'Ada Grower' } }),
+    });
+    const id = plant.body.data.id as string;
+    // An accepted event of day 20 not stored yet: its reservation, as a concurrent request leaves it.
+    await p.database.db.execute(sql`insert into transport.pending_events (id, plant_id, tx_id, event_at, created_at)
+      values ('tev_01JPENDING0000000000000000', ${id}, 'tx_01JPENDING0000000000000000', ${at(20)}::timestamptz, now())`);
+    const body = { plantId: id, eventTime: at(10), handler: HANDLER, to: AMSTERDAM };
+    const refused = await post('growing', body);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain(new Date(at(20)).toISOString());
+    // Older than LEDGER_RECOVER_AFTER_SECONDS with no ledger intent: its write never started, it no longer counts.
+    await p.database.db.execute(
+      sql`update transport.pending_events set created_at = now() - interval '1 hour' where plant_id = ${id}`,
+    );
+    expect((await post('growing', body)).status).toBe(201);
+    const left = (await p.database.db.execute(
+      sql`select count(*)::int as n from transport.pending_events where plant_id = ${id}`,
+    )) as unknown as { n: number }[];
+    expect(left[0]!.n).toBe(0);
   });
 });

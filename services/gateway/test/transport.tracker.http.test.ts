@@ -98,6 +98,22 @@ describe('transport tracker over HTTP on NATS and PostgreSQL', () => {
     expect((await control('run', grower)).status).toBe(403);
   });
 
+  it('answers the same refused move alike from the transport tracker and the lineage agent: 409 CONFLICT', async () => {
+    const tracker = await control('stop');
+    const lineage = await p.http('POST', '/api/agents/lineage', { token: admin, body: { action: 'stop' } });
+    for (const [agent, res] of [
+      ['transport tracker', tracker],
+      ['lineage agent', lineage],
+    ] as const) {
+      expect(res.status, agent).toBe(409);
+      expect(res.body.error).toMatchObject({
+        code: 'CONFLICT',
+        message: expect.stringContaining(`Cannot stop the ${agent} while it is stopped`),
+        details: { state: 'stopped', action: 'stop' },
+      });
+    }
+  });
+
   it('runs one cycle now without changing state, and lists the patterns it found, filterable by kind', async () => {
     const run = await control('run');
     expect(run.status).toBe(200);
@@ -155,8 +171,8 @@ describe('transport tracker over HTTP on NATS and PostgreSQL', () => {
     expect(users).toHaveLength(1);
     const u = users[0];
     expect(u).toMatchObject({ userId: 'usr_grower', events: 5, deliveredKg: 180 });
-    // 180 kg × 1640 km × 0.10 kg CO2e per tonne-km.
-    expect(u.baselineKgCo2e).toBeCloseTo(29.52, 3);
+    // 180 kg × 1640 km × 0.10163 kg CO2e per tonne-km.
+    expect(u.baselineKgCo2e).toBeCloseTo(30.001, 3);
     const expected = Math.round(Math.min(100, Math.max(0, 100 * (1 - u.kgCo2e / u.baselineKgCo2e))) * 10) / 10;
     expect(u.efficiencyScore).toBe(expected);
     expect(['A', 'B', 'C', 'D', 'E']).toContain(u.rating);
@@ -167,9 +183,9 @@ describe('transport tracker over HTTP on NATS and PostgreSQL', () => {
     expect(res.status).toBe(200);
     const s = res.body.data;
     expect(s.deliveredKg).toBe(180);
-    expect(s.baselineKgCo2e).toBeCloseTo(29.52, 3);
+    expect(s.baselineKgCo2e).toBeCloseTo(30.001, 3);
     expect(s.savedKgCo2e).toBeCloseTo(s.baselineKgCo2e - s.actualKgCo2e, 3);
-    expect(s.equivalents.carKm).toBeCloseTo(s.savedKgCo2e / 0.17, 0);
+    expect(s.equivalents.carKm).toBeCloseTo(s.savedKgCo2e / 0.16725, 0);
     expect(s.equivalents.treeYears).toBeCloseTo(s.savedKgCo2e / 6, 1);
     expect(s.factors.every((f: { source: string }) => f.source.length > 10)).toBe(true);
   });

@@ -73,7 +73,7 @@ export const service: ServiceModule<typeof TransportConfig> = {
     });
     return {
       handlers: [
-        ...recordEventHandlers(ctx, recorder),
+        ...recordEventHandlers(ctx, recorder, ctx.config.LEDGER_RECOVER_AFTER_SECONDS * 1000),
         getJourney(ctx),
         getFootprint(ctx),
         verifyBlock(ctx),

@@ -19,8 +19,8 @@ const STATE_MACHINE =
   'While running it scans every parent–child link once per interval; `start` scans at once and counts runs from ' +
   'zero; `pause` keeps the schedule and counters but skips scans; `resume` scans at once if one fell due ' +
   'meanwhile; `stop` ends scanning. The last scan’s findings stay readable in every state. A move the table does ' +
-  'not allow is refused with 400 VALIDATION_ERROR, whose `details` give the current `state` and the ' +
-  '`allowedActions`; an unknown action is refused the same way, naming `body/action`.';
+  'not allow is refused with 409 CONFLICT, whose `details` give the current `state` and the ' +
+  '`allowedActions`; an unknown action is 400 VALIDATION_ERROR naming `body/action`.';
 
 /** Background agents under /api/agents; the lineage agent is hosted by the plants service. */
 export const agentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
@@ -45,6 +45,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     policy: { permission: 'agents:control' },
     subject: lineageAgentControl,
     example: { action: 'start' },
+    errors: ['CONFLICT'],
   });
 
   busRoute(app, deps, {

@@ -68,7 +68,7 @@ export const transportTrackerRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = a
     summary: 'Transport inefficiencies',
     description:
       'Findings of the last completed cycle, in the order found, optionally of one `kind`: high-carbon (over 5 × a ' +
-      'diesel HGV’s 0.10 kg CO2e per tonne-km, for an event of at least 0.1 kg CO2e; or ≥ 1 kg CO2e with no mass ' +
+      'diesel HGV’s 0.10163 kg CO2e per tonne-km, for an event of at least 0.1 kg CO2e; or ≥ 1 kg CO2e with no mass ' +
       'recorded), cold-chain-break (a sensor ' +
       'reading above 8 °C), long-detour (distance over 1.5 × the straight line between the stored end points + 5 ' +
       'km), empty-run (a car or van trip with no load). Empty until the tracker has run once. ' +

@@ -102,10 +102,12 @@ const EVENT_FIELDS =
   '**How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` ' +
   '(default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity ' +
   'when absent), `handler` (must be the caller unless an ADMIN records for someone), `recipient`, `notes`.\n\n' +
-  'A plant must exist (404 NOT_FOUND otherwise) and its journey cannot run backwards in time (400). A mistake is ' +
+  'A plant must exist (404 NOT_FOUND otherwise) and its journey cannot run backwards in time (400, counting the ' +
+  'plant’s events still being recorded, so two events sent at once cannot both pass against the same journey). A mistake is ' +
   'corrected by a new event with `corrects` naming the event it replaces (same plant and lot; exempt from the time ' +
   'rule), never by an edit. Answers 201 with the event id, its block hash, the recording time, the distance and ' +
-  'kg CO2e, once the block is mined, and emits `transport.completed`. Send an `Idempotency-Key` to retry safely.';
+  'kg CO2e, once the block is mined, and emits `transport.completed`. Send an `Idempotency-Key` to retry safely: ' +
+  'a retry with the same key and body answers the first 201 (same id and block hash) and records nothing more.';
 
 /** Journey events, journeys, footprints and block verification under /api/transport. */
 export const transportRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {

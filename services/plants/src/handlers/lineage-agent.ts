@@ -53,19 +53,19 @@ async function status(db: Db, agent: AgentRow, intervalMs: number): Promise<Line
 export const getLineageAgent = (ctx: ServiceContext, intervalMs: number) =>
   handle(lineageAgentGet, async () => status(ctx.db, await readAgent(ctx.db), intervalMs));
 
-/** plants.lineage-agent.control: one move of the state machine; a move it does not allow is refused. */
+/** plants.lineage-agent.control: one move of the state machine; a move it does not allow is CONFLICT (409). */
 export const controlLineageAgent = (ctx: ServiceContext, runner: LineageAgentRunner, intervalMs: number) =>
   handle(lineageAgentControl, async ({ action }) => {
     const current = await readAgent(ctx.db);
     const state = current.state as AgentState;
     const move = transition(state, action);
     if (!move.ok) {
-      throw new AppError('VALIDATION_ERROR', move.message, { state, action, allowedActions: allowedActions(state) });
+      throw new AppError('CONFLICT', move.message, { state, action, allowedActions: allowedActions(state) });
     }
     const moved = await moveAgent(ctx.db, state, move.state, ctx.clock.now());
     if (!moved) {
       const now = (await readAgent(ctx.db)).state as AgentState;
-      throw new AppError('VALIDATION_ERROR', `The lineage agent changed to ${now} meanwhile; try again`, {
+      throw new AppError('CONFLICT', `The lineage agent changed to ${now} meanwhile; try again`, {
         state: now,
         action,
         allowedActions: allowedActions(now),

@@ -1,6 +1,6 @@
 import type { JourneyEvent, Location, Owner } from '@rootline/contracts';
 import { type Db, insertFromJson } from '@rootline/db';
-import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { StoredEvent } from '../domain/journey.js';
 import { events } from './schema.js';
 
@@ -45,17 +45,6 @@ export function toStoredEvent(r: EventRow): StoredEvent {
 export async function findEvent(db: Db, id: string): Promise<EventRow | undefined> {
   const [row] = await db.select().from(events).where(eq(events.id, id)).limit(1);
   return row;
-}
-
-/** The instant of a plant's latest event, if it has any. */
-export async function latestEventAt(db: Db, plantId: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ at: events.eventAt })
-    .from(events)
-    .where(eq(events.plantId, plantId))
-    .orderBy(desc(events.eventAt))
-    .limit(1);
-  return row?.at;
 }
 
 /**

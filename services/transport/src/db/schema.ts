@@ -1,5 +1,5 @@
 import { ledgerIntentsTable, outboxTable } from '@rootline/db';
-import { doublePrecision, index, integer, jsonb, pgSchema, text, timestamp } from 'drizzle-orm/pg-core';
+import { doublePrecision, index, integer, jsonb, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const transportSchema = pgSchema('transport');
 
@@ -38,12 +38,73 @@ export const events = transportSchema.table(
     txId: text('tx_id').notNull(),
   },
   (t) => [
-    index('events_plant_idx').on(t.plantId, t.eventAt),
-    index('events_seed_lot_idx').on(t.seedLotId, t.eventAt),
+    // Journey pages read in this order straight off the index (see journeyPage).
+    index('events_plant_idx').on(t.plantId, t.eventAt, t.recordedAt, t.id),
+    index('events_seed_lot_idx').on(t.seedLotId, t.eventAt, t.recordedAt, t.id),
     index('events_handler_idx').on(t.handlerId),
     index('events_corrects_idx').on(t.corrects),
     index('events_tx_idx').on(t.txId),
   ],
+);
+
+/**
+ * Running totals of one part of journeys, updated in the statement that stores its events: a plant's own events
+ * (`subject` = the plant id) or the events of a seed lot that name no plant (`subject` = the lot id). A plant's
+ * journey totals are its row plus the rows of the lots in `journey_lots`. The row is also the lock that puts a
+ * plant's new events in order (see reserveEventTime).
+ */
+export const journeyTotals = transportSchema.table('journey_totals', {
+  subject: text('subject').primaryKey(),
+  /** Every event, corrected ones included (the journey's page count). */
+  recorded: integer('recorded').notNull().default(0),
+  /**
+   * Events in force (no event corrects them) and their sums. Only sums: a correction can take out a journey's first
+   * or last event, so those instants are read off the events index (journeyTotalsOf).
+   */
+  inForce: integer('in_force').notNull().default(0),
+  distanceKm: doublePrecision('distance_km').notNull().default(0),
+  kgCo2e: doublePrecision('kg_co2e').notNull().default(0),
+  /** The latest instant of any of its events, corrected or not: the time-order rule compares with it. */
+  latestAt: timestamp('latest_at', { withTimezone: true, mode: 'string' }),
+});
+
+/** The seed lots a plant's events name, with the instant of the first such event (the journey's `seedLots`). */
+export const journeyLots = transportSchema.table(
+  'journey_lots',
+  {
+    plantId: text('plant_id').notNull(),
+    seedLotId: text('seed_lot_id').notNull(),
+    firstAt: timestamp('first_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.plantId, t.seedLotId] })],
+);
+
+/**
+ * Events a later event corrects, with the latest correction (the journey's `correctedBy`). Written in the
+ * statement that stores the correction; its first row for an event is what takes that event out of the totals.
+ */
+export const correctedEvents = transportSchema.table('corrected_events', {
+  id: text('id').primaryKey(),
+  correctedBy: text('corrected_by').notNull(),
+  /** When the correction named in `correctedBy` was recorded: a later one replaces it. */
+  correctedAt: timestamp('corrected_at', { withTimezone: true, mode: 'string' }).notNull(),
+});
+
+/**
+ * A plant's events accepted by the time-order rule and not stored yet (on their way through the ledger): the rule
+ * counts them, so two concurrent events cannot both pass against the same latest instant. Deleted in the
+ * statement that stores the event.
+ */
+export const pendingEvents = transportSchema.table(
+  'pending_events',
+  {
+    id: text('id').primaryKey(),
+    plantId: text('plant_id').notNull(),
+    txId: text('tx_id').notNull(),
+    eventAt: timestamp('event_at', { withTimezone: true, mode: 'string' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (t) => [index('pending_events_plant_idx').on(t.plantId, t.eventAt)],
 );
 
 /** The transport tracker's state, one row; replicas share it. */

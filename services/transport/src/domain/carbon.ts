@@ -7,12 +7,13 @@ export interface EmissionFactor {
   source: string;
 }
 
-const UK_2025 = 'UK Government GHG Conversion Factors for Company Reporting 2025 (DESNZ)';
+const UK_2025 = 'UK Government GHG Conversion Factors for Company Reporting 2025 (DESNZ), flat file';
 
 /**
- * The one emission-factor table (kg CO2e, well-to-wheel excluded: the direct factors of the cited tables,
- * rounded). Freight modes are per tonne-km of goods; car and vans per vehicle-km, the whole trip being charged to
- * the load it carried. Human-powered modes have no direct emissions. docs/transport.md repeats it with notes.
+ * The one emission-factor table (kg CO2e, well-to-tank excluded), with the figures as the cited 2025 flat file
+ * publishes them (five decimals; checked row by row, see docs/transport.md). Freight modes are per tonne-km of
+ * goods; car and vans per vehicle-km, the whole trip being charged to the load it carried. Human-powered modes have
+ * no direct emissions.
  */
 export const EMISSION_FACTORS: Readonly<Record<TransportMode, EmissionFactor>> = {
   none: { perTonneKm: 0, perVehicleKm: 0, source: 'nothing travelled' },
@@ -21,43 +22,43 @@ export const EMISSION_FACTORS: Readonly<Record<TransportMode, EmissionFactor>> =
   'cargo-bike': { perTonneKm: 0, perVehicleKm: 0, source: 'human-powered: no direct emissions' },
   'electric-van': {
     perTonneKm: 0,
-    perVehicleKm: 0.06,
-    source: `${UK_2025}, UK electricity for EVs, vans, battery electric, average up to 3.5 t, per km`,
+    perVehicleKm: 0.06976,
+    source: `${UK_2025}, freighting goods, vans, average (up to 3.5 tonnes), battery electric vehicle, per km`,
   },
   'diesel-van': {
     perTonneKm: 0,
-    perVehicleKm: 0.25,
-    source: `${UK_2025}, delivery vehicles, vans, diesel, average up to 3.5 t, per km`,
+    perVehicleKm: 0.25561,
+    source: `${UK_2025}, freighting goods, vans, average (up to 3.5 tonnes), diesel, per km`,
   },
   car: {
     perTonneKm: 0,
-    perVehicleKm: 0.17,
-    source: `${UK_2025}, passenger vehicles, cars by size, average car, unknown fuel, per km`,
+    perVehicleKm: 0.16725,
+    source: `${UK_2025}, business travel- land, cars (by size), average car, unknown fuel, per km`,
   },
   'hgv-diesel': {
-    perTonneKm: 0.1,
+    perTonneKm: 0.10163,
     perVehicleKm: 0,
-    source: `${UK_2025}, freighting goods, HGV all diesel, all HGVs, average laden, per tonne-km`,
+    source: `${UK_2025}, freighting goods, HGV (all diesel), all HGVs, average laden, per tonne-km`,
   },
   'hgv-refrigerated': {
-    perTonneKm: 0.12,
+    perTonneKm: 0.11894,
     perVehicleKm: 0,
-    source: `${UK_2025}, freighting goods, HGV refrigerated all diesel, all HGVs, average laden, per tonne-km`,
+    source: `${UK_2025}, freighting goods, HGV refrigerated (all diesel), all HGVs, average laden, per tonne-km`,
   },
   rail: {
-    perTonneKm: 0.028,
+    perTonneKm: 0.02779,
     perVehicleKm: 0,
     source: `${UK_2025}, freighting goods, rail, freight train, per tonne-km`,
   },
   ship: {
-    perTonneKm: 0.016,
+    perTonneKm: 0.01612,
     perVehicleKm: 0,
     source: `${UK_2025}, freighting goods, cargo ship, container ship, average, per tonne-km`,
   },
   air: {
-    perTonneKm: 1.3,
+    perTonneKm: 1.27835,
     perVehicleKm: 0,
-    source: `${UK_2025}, freighting goods, freight flights, short-haul, with radiative forcing, per tonne-km`,
+    source: `${UK_2025}, freighting goods, freight flights, short-haul to/from UK, with RF, per tonne-km`,
   },
 };
 

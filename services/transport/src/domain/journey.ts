@@ -53,6 +53,23 @@ export function journeyTotals(events: readonly JourneyEvent[]) {
   };
 }
 
+/** Running totals of a journey (see the journey repository), as the journey answers them. */
+export function summaryTotals(s: {
+  inForce: number;
+  distanceKm: number;
+  kgCo2e: number;
+  firstAt: number | null;
+  lastAt: number | null;
+}) {
+  const span = s.firstAt !== null && s.lastAt !== null ? s.lastAt - s.firstAt : 0;
+  return {
+    events: s.inForce,
+    distanceKm: roundKg(s.distanceKm),
+    kgCo2e: roundKg(s.kgCo2e),
+    durationHours: Math.round((span / 3_600_000) * 100) / 100,
+  };
+}
+
 /** What a footprint reads of an event. */
 export type FootprintEvent = Pick<
   JourneyEvent,

@@ -23,7 +23,8 @@ import {
   type ServiceContext,
   secureRandom,
 } from '@rootline/host';
-import { findEvent, latestEventAt } from '../db/events.repo.js';
+import { findEvent } from '../db/events.repo.js';
+import { releaseEventTime, reserveEventTime } from '../db/journey.repo.js';
 import { emissionsKg, quantityKg, roundKg } from '../domain/carbon.js';
 import { backwardsInTime, instantOf } from '../domain/journey.js';
 import type { Recorder } from '../recorder.js';
@@ -44,7 +45,7 @@ async function storedResult(ctx: ServiceContext, id: string): Promise<TransportE
   );
 }
 
-/** Checks what the schema cannot: something is named, the plant exists, a correction fits, time runs forward. */
+/** Checks what the schema cannot: something is named, the plant exists, a correction fits. */
 async function checkEvent(ctx: ServiceContext, input: TransportEventInput, caller: HandlerContext): Promise<void> {
   if (!input.plantId && !input.seedLotId) throw invalid('plantId', 'name a plant (plantId) or a seed lot (seedLotId)');
   if (Number.isNaN(instantOf(input.eventTime))) throw invalid('eventTime', 'not a valid date and time');
@@ -61,11 +62,28 @@ async function checkEvent(ctx: ServiceContext, input: TransportEventInput, calle
   if (input.plantId) {
     // The plant must exist: asked of the plants service, which owns it (NOT_FOUND comes back as is).
     await call(ctx.bus, plantGet, { plantId: input.plantId }, caller);
-    if (!input.corrects) {
-      const backwards = backwardsInTime(input.eventTime, await latestEventAt(ctx.db, input.plantId));
-      if (backwards) throw invalid('eventTime', backwards);
-    }
   }
+}
+
+/**
+ * The time-order rule: a plant's event may not be earlier than the plant's latest, counting the events still on
+ * their way to the ledger. Checked and reserved under the plant's lock, so concurrent events take turns; a
+ * correction is exempt but still reserves its instant.
+ */
+async function putInOrder(ctx: ServiceContext, recoverAfterMs: number, id: string, input: TransportEventInput) {
+  if (!input.plantId) return;
+  const now = ctx.clock.now();
+  const latest = await reserveEventTime(
+    ctx.db,
+    { id, plantId: input.plantId, txId: ledgerTxId(id), eventAt: new Date(input.eventTime).toISOString() },
+    {
+      check: !input.corrects,
+      now: now.toISOString(),
+      staleBefore: new Date(now.getTime() - recoverAfterMs).toISOString(),
+    },
+  );
+  const backwards = backwardsInTime(input.eventTime, latest);
+  if (backwards) throw invalid('eventTime', backwards);
 }
 
 /**
@@ -77,6 +95,7 @@ async function checkEvent(ctx: ServiceContext, input: TransportEventInput, calle
 async function recordEvent(
   ctx: ServiceContext,
   recorder: Recorder,
+  recoverAfterMs: number,
   kind: TransportEventKind,
   input: TransportEventInput,
   caller: HandlerContext,
@@ -88,6 +107,7 @@ async function recordEvent(
     if (done) return done;
   }
   await checkEvent(ctx, input, caller);
+  await putInOrder(ctx, recoverAfterMs, id, input);
   const privacy = input.privacyLevel;
   const from = input.from ? applyPrivacyLevel(input.from, privacy, secureRandom) : null;
   const to = applyPrivacyLevel(input.to, privacy, secureRandom);
@@ -122,34 +142,41 @@ async function recordEvent(
     recordedBy: actor.id,
   };
   const { recordedBy: _, ...payload } = row;
-  const receipt = await recorder.record(
-    {
-      txId: ledgerTxId(id),
-      txType: `transport.${kind}`,
-      payload,
-      record: { row },
-      events: [
-        pendingEvent(
-          transportCompleted,
-          {
-            eventId: id,
-            kind,
-            plantId: row.plantId,
-            seedLotId: row.seedLotId,
-            handlerId: row.handlerId,
-            recipientId: row.recipientId,
-            transportMode: row.transportMode,
-            distanceKm,
-            kgCo2e,
-            eventTime: row.eventTime,
-            corrects: row.corrects,
-          },
-          caller,
-        ),
-      ],
-    },
-    caller,
-  );
+  const receipt = await recorder
+    .record(
+      {
+        txId: ledgerTxId(id),
+        txType: `transport.${kind}`,
+        payload,
+        record: { row },
+        events: [
+          pendingEvent(
+            transportCompleted,
+            {
+              eventId: id,
+              kind,
+              plantId: row.plantId,
+              seedLotId: row.seedLotId,
+              handlerId: row.handlerId,
+              recipientId: row.recipientId,
+              transportMode: row.transportMode,
+              distanceKm,
+              kgCo2e,
+              eventTime: row.eventTime,
+              corrects: row.corrects,
+            },
+            caller,
+          ),
+        ],
+      },
+      caller,
+    )
+    .catch(async (err: unknown) => {
+      // Without its ledger intent the event will never be stored (the ledger refused it): its reservation goes.
+      // With one (an outage, a failed store) it stays, since the recovery sweep may still store the event.
+      if (input.plantId && !(await recorder.hasIntent(ledgerTxId(id)))) await releaseEventTime(ctx.db, id);
+      throw err;
+    });
   if (caller.idempotencyRef) {
     const done = await storedResult(ctx, id);
     if (done) return done;
@@ -158,9 +185,9 @@ async function recordEvent(
 }
 
 /** `transport.<kind>.record` for each of the seven kinds. */
-export const recordEventHandlers = (ctx: ServiceContext, recorder: Recorder) =>
+export const recordEventHandlers = (ctx: ServiceContext, recorder: Recorder, recoverAfterMs: number) =>
   TRANSPORT_EVENT_KINDS.map((kind) =>
     handle(transportEventRecord[kind], (input, caller) =>
-      recordEvent(ctx, recorder, kind, input as TransportEventInput, caller),
+      recordEvent(ctx, recorder, recoverAfterMs, kind, input as TransportEventInput, caller),
     ),
   );

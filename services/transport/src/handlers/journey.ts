@@ -1,24 +1,51 @@
-import { paginate, plantGet, transportFootprintGet, transportJourneyGet } from '@rootline/contracts';
+import { AppError, paginate, plantGet, transportFootprintGet, transportJourneyGet } from '@rootline/contracts';
 import { assertOwnerOrAdmin, call, handle, type ServiceContext } from '@rootline/host';
-import { journeyRows, toStoredEvent, userRows } from '../db/events.repo.js';
-import { footprintOf, journeyTotals, linkCorrections } from '../domain/journey.js';
+import { findEvent, toStoredEvent, userRows } from '../db/events.repo.js';
+import { journeyPage, journeySummaryOf, type PageStart } from '../db/journey.repo.js';
+import { footprintOf, linkCorrections, summaryTotals } from '../domain/journey.js';
 
-/** transport.journey.get: the plant's events in time order with block hashes and totals. */
+/** Where the page starts: after the cursor event (which must be one of this journey's), else by page number. */
+async function pageStart(ctx: ServiceContext, plantId: string, page: number, limit: number, after?: string) {
+  if (!after) return { offset: (page - 1) * limit } satisfies PageStart;
+  const row = await findEvent(ctx.db, after);
+  const ofJourney =
+    row &&
+    (row.plantId === plantId ||
+      (row.plantId === null &&
+        row.seedLotId !== null &&
+        (await journeySummaryOf(ctx.db, plantId)).seedLots.includes(row.seedLotId)));
+  if (!row || !ofJourney) {
+    throw new AppError('VALIDATION_ERROR', `after: ${after} is not an event of this journey`, { field: 'after' });
+  }
+  return { after: row } satisfies PageStart;
+}
+
+/**
+ * transport.journey.get: one page of the plant's events in time order with block hashes, and totals over all of
+ * them. The totals come from the running totals kept when events are stored; only the page's rows are read (after
+ * a cursor, a range scan of the index however deep the page).
+ */
 export const getJourney = (ctx: ServiceContext) =>
-  handle(transportJourneyGet, async ({ plantId, page, limit }, caller) => {
-    const rows = await journeyRows(ctx.db, plantId);
+  handle(transportJourneyGet, async ({ plantId, page, limit, after }, caller) => {
+    const start = await pageStart(ctx, plantId, page, limit, after);
+    const [summary, rows] = await Promise.all([
+      journeySummaryOf(ctx.db, plantId),
+      journeyPage(ctx.db, plantId, start, limit),
+    ]);
     // Only a plant without events needs the plants service: to tell an unknown plant (404) from a quiet one.
-    if (rows.length === 0) await call(ctx.bus, plantGet, { plantId }, caller);
-    const events = linkCorrections(rows.map(toStoredEvent));
-    const seedLots = [...new Set(events.flatMap((e) => (e.plantId === plantId && e.seedLotId ? [e.seedLotId] : [])))];
-    // Totals cover every event; the answer carries one page of them, so a long journey stays a small answer.
-    const start = (page - 1) * limit;
+    if (summary.recorded === 0) await call(ctx.bus, plantGet, { plantId }, caller);
+    const events = rows.map(({ correctedBy, ...row }) => {
+      const { eventAt: _, ...event } = toStoredEvent(row);
+      return { ...event, correctedBy };
+    });
     return {
       plantId,
-      seedLots,
-      events: events.slice(start, start + limit),
-      pagination: paginate(page, limit, events.length),
-      totals: journeyTotals(events),
+      seedLots: summary.seedLots,
+      events,
+      pagination: paginate(page, limit, summary.recorded),
+      // A full page may be the last one: the next read then answers no events and a null cursor.
+      nextAfter: events.length === limit ? (events.at(-1)?.id ?? null) : null,
+      totals: summaryTotals(summary),
     };
   });
 
