@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Bus, createNatsBus } from '@rootline/bus';
-import { farmAlerted, harvestReady, transportCompleted } from '@rootline/contracts';
+import { farmAlerted, harvestReady, transportCompleted, webhookDisabled } from '@rootline/contracts';
 import { createLogger, type RunningService, startService } from '@rootline/host';
 import { service as notify } from '@rootline/notify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,5 +130,27 @@ describe('recipients resynchronised from the gateway', () => {
       return texts.filter((t) => t.includes(email) && t.includes('kale is ready to harvest'));
     };
     await expect.poll(async () => (await mails()).length, { timeout: 15_000 }).toBe(1);
+  });
+
+  it('emails the owner of a webhook that was disabled, naming it and how to turn it back on', async () => {
+    // usr_evtearly is known to notify since the resynchronisation above.
+    await publishEvent(p.bus, webhookDisabled, {
+      webhookId: 'whk_evtgone0001',
+      ownerId: 'usr_evtearly',
+      url: 'https://receiver.example.org/hooks',
+      reason: 'failing',
+      failingSince: '2026-11-20T08:00:00.000Z',
+      disabledAt: new Date().toISOString(),
+    });
+    const mails = async () => {
+      const folder = join(dataDir, 'mail');
+      const names = (await readdir(folder).catch(() => [])).filter((f) => f.endsWith('.eml'));
+      const texts = await Promise.all(names.map((f) => readFile(join(folder, f), 'utf8')));
+      return texts.filter((t) => t.includes('usr_evtearly@test.rootline.example') && t.includes('whk_evtgone0001'));
+    };
+    await expect.poll(async () => (await mails()).length, { timeout: 15_000 }).toBe(1);
+    const [mail] = await mails();
+    expect(mail).toContain('A webhook of yours was disabled');
+    expect(mail).toContain('since 2026-11-20T08:00:00.000Z');
   });
 });

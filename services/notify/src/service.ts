@@ -28,6 +28,7 @@ import { onPasswordChanged } from './subscribers/password-changed.js';
 import { onPlantRegistered } from './subscribers/plant-registered.js';
 import { onTransportCompleted } from './subscribers/transport-completed.js';
 import { onUserRegistered } from './subscribers/user-registered.js';
+import { onWebhookDisabled } from './subscribers/webhook-disabled.js';
 
 /**
  * The key of unsubscribe links: UNSUBSCRIBE_SECRET, else derived from JWT_SECRET (so embedded mode needs no
@@ -93,6 +94,7 @@ export const service: ServiceModule<typeof NotifyConfig> = {
         onDemandMatched(ctx),
         onOfferMade(ctx),
         onOfferAccepted(ctx),
+        onWebhookDisabled(ctx),
         onTransportCompleted(ctx),
         onFarmAlerted(ctx),
         onHarvestReady(ctx),

@@ -65,4 +65,13 @@ describe('transport and farm messages', () => {
       render({ name: 'harvest-ready', params: { farmId: 'frm_1', farmName: 'North', batchId: 'bat_1', crop: 'kale' } }),
     ).toMatchObject({ title: 'kale is ready to harvest', link: '/vertical-farm/batch/bat_1' });
   });
+
+  it('tells why a webhook was disabled and how to turn it back on', () => {
+    const base = { webhookId: 'whk_1', url: 'https://r.example/h', failingSince: '2026-11-20T08:00:00.000Z' };
+    const failing = render({ name: 'webhook-disabled', params: { ...base, reason: 'failing' } });
+    expect(failing.body).toContain('every delivery to it has failed since 2026-11-20T08:00:00.000Z');
+    expect(failing.body).toContain('PATCH /api/transparency/webhooks/whk_1');
+    const gone = render({ name: 'webhook-disabled', params: { ...base, reason: 'gone', failingSince: null } });
+    expect(gone.body).toContain('its receiver answered 410 Gone');
+  });
 });

@@ -29,7 +29,11 @@ export type Template =
       params: { farmId: string; farmName: string; batchId: string; deviationCount: number; metrics: string[] };
     }
   | { name: 'harvest-ready'; params: { farmId: string; farmName: string; batchId: string; crop: string } }
-  | { name: 'weekly-digest'; params: { weekStart: string; lines: string[] } };
+  | { name: 'weekly-digest'; params: { weekStart: string; lines: string[] } }
+  | {
+      name: 'webhook-disabled';
+      params: { webhookId: string; url: string; reason: 'gone' | 'failing'; failingSince: string | null };
+    };
 
 export type TemplateName = Template['name'];
 
@@ -47,6 +51,7 @@ export const TEMPLATE_TYPE: Record<TemplateName, NotificationType> = {
   'transport-arriving': 'transport-alert',
   'farm-alert': 'farm-alert',
   'harvest-ready': 'harvest-ready',
+  'webhook-disabled': 'account',
 };
 
 /** A rendered message: the in-app title and body, the page it is about, and the email's paragraphs. */
@@ -137,6 +142,21 @@ export function render(t: Template, action?: string): Message {
         body: `Batch ${t.params.batchId} at ${t.params.farmName} reached its expected harvest date.`,
         link: `/vertical-farm/batch/${t.params.batchId}`,
       };
+    case 'webhook-disabled': {
+      const { url, reason, failingSince, webhookId } = t.params;
+      const why =
+        reason === 'gone'
+          ? 'its receiver answered 410 Gone'
+          : `every delivery to it has failed${failingSince ? ` since ${failingSince}` : ''}`;
+      return {
+        title: 'A webhook of yours was disabled',
+        body:
+          `Your webhook ${webhookId} (${url}) was disabled because ${why}. Deliveries to it have stopped; ` +
+          'fix the receiver, then set the webhook active again (PATCH /api/transparency/webhooks/' +
+          `${webhookId} with {"status":"active"}) and redeliver what it missed.`,
+        link: `/transparency/webhooks/${webhookId}`,
+      };
+    }
     case 'password-changed':
       return {
         title: 'Your password was changed',
