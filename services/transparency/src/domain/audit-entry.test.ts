@@ -65,4 +65,17 @@ describe('entityOf', () => {
     expect(entityOf({ index: 3, hash: 'ab' })).toBeNull();
     expect(entityOf(null)).toBeNull();
   });
+
+  it('takes the record the subject names, whatever the key order (JSONB reorders keys)', () => {
+    const registered = { ownerId: 'usr_1', plantId: 'plt_1' };
+    expect(entityOf(registered, 'evt.plants.plant.registered')).toBe('plt_1');
+    const accepted = { buyerId: 'usr_b', listingId: 'lst_1', offerId: 'ofr_1', sellerId: 'usr_s' };
+    expect(entityOf(accepted, 'evt.demand.offer.accepted')).toBe('ofr_1');
+    expect(entityOf({ handlerId: 'usr_h', eventId: 'tev_1' }, 'evt.transport.event.recorded')).toBe('tev_1');
+  });
+
+  it('without the named record, skips user ids before falling back to them', () => {
+    expect(entityOf({ ownerId: 'usr_1', farmId: 'frm_1' }, 'evt.farm.zone.added')).toBe('frm_1');
+    expect(entityOf({ userId: 'usr_1' }, 'evt.gateway.user.registered')).toBe('usr_1');
+  });
 });

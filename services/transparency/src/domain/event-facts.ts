@@ -1,13 +1,18 @@
 /**
- * The record an event is about: the first string property of its payload whose name ends in `Id` (payloads name
- * their main record first: `plantId`, `listingId`, `offerId`…), or null.
+ * The record an event is about. Subjects read `evt.<service>.<record>.<verb>`, and the payload names that record
+ * `<record>Id` (`evt.plants.plant.registered` → `plantId`, `evt.demand.offer.accepted` → `offerId`). Without such a
+ * property: the first string property ending in `Id` that is not a user id, else the first one, else null. Key order
+ * is not relied on first: payloads that went through a JSONB column come back with their keys reordered.
  */
-export function entityOf(payload: unknown): string | null {
+export function entityOf(payload: unknown, subject?: string): string | null {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return null;
-  for (const [key, value] of Object.entries(payload)) {
-    if (key.endsWith('Id') && typeof value === 'string' && value.length > 0) return value.slice(0, 200);
-  }
-  return null;
+  const ids = Object.entries(payload).filter(
+    (e): e is [string, string] => e[0].endsWith('Id') && typeof e[1] === 'string' && e[1].length > 0,
+  );
+  const record = subject?.split('.')[2];
+  const named = record ? ids.find(([key]) => key === `${record}Id`) : undefined;
+  const found = named ?? ids.find(([, value]) => !value.startsWith('usr_')) ?? ids[0];
+  return found ? found[1].slice(0, 200) : null;
 }
 
 /**

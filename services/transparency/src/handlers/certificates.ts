@@ -23,13 +23,8 @@ export function verificationUrl(publicUrl: string, plantId: string): string {
 }
 
 /** The plant's `plant.registered` entry with its inclusion proof in the current tree, and that tree signed now. */
-async function auditProof(
-  ctx: ServiceContext,
-  key: SigningKey,
-  plantId: string,
-  ownerId: string,
-): Promise<Certificate['auditLog']> {
-  const entry = await registrationEntry(ctx.db, plantId, ownerId);
+async function auditProof(ctx: ServiceContext, key: SigningKey, plantId: string): Promise<Certificate['auditLog']> {
+  const entry = await registrationEntry(ctx.db, plantId);
   if (!entry) return null;
   const head = await readHead(ctx.db);
   const [root, ...auditPath] = await hashesOf(ctx, [
@@ -60,7 +55,7 @@ async function buildCertificate(
     call(ctx.bus, plantLineageGet, { plantId, pedigreeDepth: 1000, progenyDepth: 1 }, caller),
     call(ctx.bus, chainBlockGet, { hash: plant.block.hash }, caller),
     call(ctx.bus, chainTxProof, { txId: plant.block.txId }, caller),
-    auditProof(ctx, key, plantId, plant.owner.id),
+    auditProof(ctx, key, plantId),
   ]);
   const tx = block.transactions.find((t) => t.id === plant.block.txId);
   if (!tx) throw new Error(`transaction ${plant.block.txId} is not in block ${block.hash}`);

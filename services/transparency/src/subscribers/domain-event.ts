@@ -34,7 +34,7 @@ export const onDomainEvent = (ctx: ServiceContext, webhookWorker: { kick(): void
         kind: declared?.def.kind ?? subject,
         eventId: meta.eventId,
         actor: meta.actor?.id ?? null,
-        entity: entityOf(payload),
+        entity: entityOf(payload, subject),
         occurredAt: meta.occurredAt,
         recordedAt: now.toISOString(),
         reason: null,
