@@ -223,6 +223,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     maxBufferedBytes: config.WS_MAX_BUFFERED_BYTES,
     maxRooms: config.WS_MAX_ROOMS,
     ticketSeconds: config.WS_TICKET_SECONDS,
+    store,
     events: { pollMs: config.SSE_POLL_MS, heartbeatMs: config.SSE_HEARTBEAT_SECONDS * 1000, maxQueued: 1 },
   });
   await app.register(privacyRoutes, {

@@ -110,6 +110,10 @@ describe('opening a socket', () => {
     sockets.push(s);
     expect(s.frames[0]).toMatchObject({ type: 'welcome', userId: 'usr_rtticket' });
     expect((await refusal(`${urlB}?ticket=forged.ticket.value`))?.status).toBe(401);
+    // A ticket opens one socket: a second use is refused.
+    const again = await refusal(`${urlB}?ticket=${encodeURIComponent(res.body.data.ticket)}`);
+    expect(again?.status).toBe(401);
+    expect(again?.body).toContain('already used');
   });
 
   it('refuses a session cookie sent from another origin', async () => {

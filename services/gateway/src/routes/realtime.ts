@@ -3,6 +3,7 @@ import websocket from '@fastify/websocket';
 import {
   AppError,
   type ErrorCode,
+  newId,
   PERMISSIONS,
   type Permission,
   RealtimeClientMessage,
@@ -17,6 +18,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyRequest } from 'fastify';
 import type { BusRouteDeps } from '../bus-route.js';
 import { toHttpError } from '../errors.js';
+import type { RateLimitStore } from '../identity/attempts/store.js';
 import { findUserById } from '../identity/db/users.repo.js';
 import { localRoute } from '../local-route.js';
 import { principalOfUser } from '../plugins/auth.js';
@@ -36,6 +38,8 @@ export interface RealtimeRouteDeps extends BusRouteDeps {
   maxBufferedBytes: number;
   maxRooms: number;
   ticketSeconds: number;
+  /** Where used tickets are remembered until they expire (Redis when replicas share it), so each opens one socket. */
+  store: RateLimitStore;
   /** Settings of the public-event reader (as the server-sent stream's). */
   events: { pollMs: number; heartbeatMs: number; maxQueued: number };
 }
@@ -51,6 +55,8 @@ const TicketClaims = Type.Object({
   sub: Type.String({ minLength: 1 }),
   role: RoleSchema,
   perms: Type.Array(Type.String()),
+  /** The ticket's own id: a second use of it is refused. */
+  jti: Type.String({ minLength: 1 }),
   exp: Type.Integer(),
 });
 const ticketClaims = TypeCompiler.Compile(TicketClaims);
@@ -99,6 +105,12 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
       throw new AppError('UNAUTHORIZED', 'The ticket is invalid or has expired: ask POST /api/realtime/connect');
     }
     if (!ticketClaims.Check(claims)) throw new AppError('UNAUTHORIZED', 'The ticket is invalid');
+    // Remembered a little past its expiry, after which the signature check refuses it anyway.
+    const left = claims.exp * 1000 - deps.clock.now().getTime();
+    const { count } = await deps.store.hit(`realtime-ticket:${claims.jti}`, Math.max(left, 0) + 60_000);
+    if (count > 1) {
+      throw new AppError('UNAUTHORIZED', 'The ticket was already used: ask POST /api/realtime/connect for another');
+    }
     const user = await findUserById(deps.database.db, claims.sub);
     if (!user) throw new AppError('UNAUTHORIZED', 'The account of the ticket is gone');
     const scopes = claims.perms.filter((p): p is Permission => (PERMISSIONS as readonly string[]).includes(p));
@@ -222,6 +234,7 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
         sub: principal.actor.id,
         role: principal.actor.role,
         perms: [...principal.permissions],
+        jti: newId('rtk'),
         exp: expires,
       });
       const base = deps.publicUrl ? new URL(deps.publicUrl).origin : originOf(req);
