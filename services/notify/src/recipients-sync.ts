@@ -1,4 +1,4 @@
-import { type CallContext, notifyRecipientList } from '@rootline/contracts';
+import { AppError, type CallContext, notifyRecipientList } from '@rootline/contracts';
 import { call, type ServiceContext } from '@rootline/host';
 import { upsertRecipientIfNewer } from './db/recipients.repo.js';
 
@@ -31,7 +31,10 @@ export function createRecipientSync(ctx: ServiceContext, retryMs: number) {
     running = once()
       .then((count) => ctx.log.info({ count }, 'recipients resynchronised from the gateway'))
       .catch((err: unknown) => {
-        ctx.log.warn({ err }, 'recipient resynchronisation failed; retrying');
+        // The gateway not up yet is the usual case at start (services start before it): no stack for that.
+        if (err instanceof AppError && err.code === 'UNAVAILABLE') {
+          ctx.log.info({ retryMs }, 'waiting for the gateway to resynchronise recipients');
+        } else ctx.log.warn({ err }, 'recipient resynchronisation failed; retrying');
         if (!stopped) timer = setTimeout(attempt, retryMs);
       });
   };
