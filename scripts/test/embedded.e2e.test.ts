@@ -88,6 +88,8 @@ describe('embedded mode: the plant slice over HTTP', () => {
     expect(events.find((e) => (e.payload as { plantId: string }).plantId === body.data.id)?.payload).toEqual({
       plantId: body.data.id,
       commonName: 'Basil',
+      scientificName: 'Solanum lycopersicum',
+      privacyLevel: 'exact',
       ownerId: growerId,
     });
     await sub.stop();

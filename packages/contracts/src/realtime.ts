@@ -116,7 +116,9 @@ export const notifyRecipientList = defineSubject({
   subject: 'gateway.recipient.list',
   request: Type.Object(
     {
-      after: Type.Optional(Type.String({ maxLength: 120 })),
+      after: Type.Optional(
+        Type.String({ pattern: '^usr_[A-Za-z0-9_-]{1,116}$', description: 'The last account id of the page before' }),
+      ),
       limit: Type.Integer({ minimum: 1, maximum: 1000 }),
     },
     { additionalProperties: false },
