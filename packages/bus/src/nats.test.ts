@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type NatsServerHandle, startNatsServer } from '@rootline/testing';
-import { ErrorCode, connect as natsConnect, NatsError } from 'nats';
+import { ErrorCode, NatsError, connect as natsConnect } from 'nats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { busContractSuite } from './contract-suite.js';
 import { createNatsBus, requestError } from './nats.js';

@@ -373,12 +373,13 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
       await ensureStream();
       await ensureConsumer(o, ackWaitMs, maxDeliver);
       const consumer = await js.consumers.get(streamName, o.durable);
-      const messages: ConsumerMessages = await consumer.consume({ max_messages: MAX_IN_FLIGHT });
+      const maxInFlight = o.maxInFlight ?? MAX_IN_FLIGHT;
+      const messages: ConsumerMessages = await consumer.consume({ max_messages: maxInFlight });
       const inFlight = new Set<Promise<void>>();
       const loop = (async () => {
         for await (const m of messages) {
           // Bounded concurrency: one slow event must not hold up the others, nor may all of them run at once.
-          while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+          while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
           const run: Promise<void> = handleEvent(o, maxDeliver, m)
             .catch((err: unknown) => log.error({ err }, `bus: ${o.durable} could not settle an event`))
             .finally(() => inFlight.delete(run));

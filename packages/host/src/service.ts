@@ -21,6 +21,7 @@ import { createInbox, createOutbox, migrateSchema } from '@rootline/db';
 import type { Static, TObject } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
+import { createBatcher, type Waiting } from './batcher.js';
 import { type Clock, systemClock } from './clock.js';
 import { BaseConfig, loadConfig } from './config.js';
 import type { Logger } from './logger.js';
@@ -88,6 +89,26 @@ export interface SubscribeOptions {
   maxDeliver?: number;
 }
 
+/** How a batched subscriber gathers its events. */
+export interface BatchOptions {
+  /** Most events applied in one transaction (default 100). */
+  max?: number;
+  /**
+   * How long the first event of a batch waits for more (default 0: a batch takes what has arrived, and the events
+   * that arrive while it commits make the next one, so batches grow with the load and add no wait when it is low).
+   */
+  maxWaitMs?: number;
+}
+
+/** One event of a batch: its payload and its metadata (`meta.tx` is the batch's transaction). */
+export interface BatchedEvent<P = unknown> {
+  payload: P;
+  meta: EventMeta;
+}
+
+/** The function of a batched subscriber: applies the events (in delivery order, each id once) through `tx`. */
+export type BatchFn<P = unknown> = (batch: BatchedEvent<P>[], tx: Db) => Promise<void>;
+
 /**
  * A durable consumer of one event. In a service with a database the host applies it through the service's
  * inbox, exactly once per event id; in a service without one it must itself be idempotent (at least once).
@@ -97,6 +118,8 @@ export interface Subscriber {
   readonly durable: string;
   readonly fn: (payload: unknown, meta: EventMeta) => Promise<void>;
   readonly options: SubscribeOptions;
+  /** Set for a subscriber made by `subscribeBatch`: the host applies its events in batches. */
+  readonly batch?: { max: number; maxWaitMs: number; fn: BatchFn };
 }
 
 /** Binds a consumer to a declared event under a durable name unique within the service. */
@@ -107,6 +130,36 @@ export function subscribe<E extends EventDef>(
   options: SubscribeOptions = {},
 ): Subscriber {
   return { event, durable, fn: fn as Subscriber['fn'], options };
+}
+
+/** Default most events in one batch of a batched subscriber. */
+export const BATCH_MAX = 100;
+
+/**
+ * Binds a batched consumer to a declared event: the host applies up to `batch.max` events in ONE transaction
+ * (their inbox records, then `fn` with the events not applied before) and acknowledges them all once it has
+ * committed; a crash before the commit has them all delivered again. When a batch fails, its events are applied
+ * again one per transaction, so one event that cannot be applied does not hold back the others (it alone is
+ * delivered again). Keep per-event steps in the loop over the batch, through `meta` as in `subscribe`.
+ */
+export function subscribeBatch<E extends EventDef>(
+  event: E,
+  durable: string,
+  fn: BatchFn<PayloadOf<E>>,
+  options: SubscribeOptions & { batch?: BatchOptions } = {},
+): Subscriber {
+  const { batch = {}, ...rest } = options;
+  const max = batch.max ?? BATCH_MAX;
+  if (!Number.isInteger(max) || max < 1) throw new Error(`batch.max must be a whole number ≥ 1, not ${max}`);
+  const applyBatch = fn as BatchFn;
+  return {
+    event,
+    durable,
+    // One event alone is a batch of one.
+    fn: (payload, meta) => applyBatch([{ payload, meta }], meta.tx),
+    options: rest,
+    batch: { max, maxWaitMs: batch.maxWaitMs ?? 0, fn: applyBatch },
+  };
 }
 
 /** A service as `createService(ctx)` returns it: its handlers and subscribers in plain arrays. */
@@ -288,49 +341,135 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
   for (const s of subscribers) {
     const check = TypeCompiler.Compile(s.event.payload);
     const durable = `${mod.name}-${s.durable}`;
+    /** The event's metadata; its logger is made on first use (a pino child per event costs). */
+    const metaOf = (evt: DeliveredEvent, tx: Db, committed: (() => void)[]): EventMeta => {
+      const call = headersToContext(evt.headers, () => newId('req'));
+      let evtLog: Logger | undefined;
+      return Object.defineProperty(
+        {
+          ...call,
+          eventId: evt.id,
+          subject: evt.subject,
+          occurredAt: evt.occurredAt,
+          deliveryCount: evt.deliveryCount,
+          tx,
+          afterCommit: (fn: () => void) => {
+            committed.push(fn);
+          },
+        },
+        'log',
+        {
+          get: () => {
+            evtLog ??= log.child({ requestId: call.requestId, eventId: evt.id, subject: evt.subject });
+            return evtLog;
+          },
+          enumerable: true,
+        },
+      ) as EventMeta;
+    };
+    /** Whether the payload matches its declaration; one that does not will never succeed, so it is dropped. */
+    const valid = (evt: DeliveredEvent): boolean => {
+      if (check.Check(evt.payload)) return true;
+      log.error(
+        { eventId: evt.id, subject: evt.subject, payload: evt.payload },
+        'event payload does not match its schema; dropped',
+      );
+      return false;
+    };
+    const runCommitted = (committed: (() => void)[]) => {
+      for (const fn of committed) {
+        try {
+          fn();
+        } catch (err) {
+          log.warn({ err, consumer: durable }, 'after-commit callback failed');
+        }
+      }
+    };
+
+    let handler: (evt: DeliveredEvent) => Promise<void>;
+    if (s.batch) {
+      const batch = s.batch;
+      /** Applies the events in one transaction and returns the after-commit callbacks to run. */
+      const applyAll = async (events: DeliveredEvent[]): Promise<(() => void)[]> => {
+        const committed: (() => void)[] = [];
+        if (!inbox) {
+          await batch.fn(
+            events.map((evt) => ({ payload: evt.payload, meta: metaOf(evt, noDatabase, committed) })),
+            noDatabase,
+          );
+          return committed;
+        }
+        await inbox.processBatch(
+          durable,
+          events.map((evt) => evt.id),
+          async (fresh, tx) => {
+            // Each id once, in delivery order (the same event may be delivered twice while its first delivery waits).
+            const taken = new Set<string>();
+            const list: BatchedEvent[] = [];
+            for (const evt of events) {
+              if (!fresh.has(evt.id) || taken.has(evt.id)) continue;
+              taken.add(evt.id);
+              list.push({ payload: evt.payload, meta: metaOf(evt, tx, committed) });
+            }
+            await batch.fn(list, tx);
+          },
+        );
+        return committed;
+      };
+      const batcher = createBatcher<DeliveredEvent>({
+        max: batch.max,
+        maxWaitMs: batch.maxWaitMs,
+        run: async (waiting: Waiting<DeliveredEvent>[]) => {
+          const ready = waiting.filter((w) => {
+            if (valid(w.item)) return true;
+            w.resolve();
+            return false;
+          });
+          if (ready.length === 0) return;
+          try {
+            const committed = await applyAll(ready.map((w) => w.item));
+            for (const w of ready) w.resolve();
+            runCommitted(committed);
+            return;
+          } catch (err) {
+            if (ready.length === 1) throw err;
+            log.warn({ err, consumer: durable, events: ready.length }, 'batch failed; applying its events one by one');
+          }
+          for (const w of ready) {
+            try {
+              const committed = await applyAll([w.item]);
+              w.resolve();
+              runCommitted(committed);
+            } catch (err) {
+              w.reject(err);
+            }
+          }
+        },
+      });
+      handler = (evt) => batcher.add(evt);
+    } else {
+      handler = async (evt) => {
+        if (!valid(evt)) return;
+        const committed: (() => void)[] = [];
+        if (!inbox) {
+          await s.fn(evt.payload, metaOf(evt, noDatabase, committed));
+          runCommitted(committed);
+          return;
+        }
+        if (await inbox.processOnce(durable, evt.id, (tx) => s.fn(evt.payload, metaOf(evt, tx, committed)))) {
+          runCommitted(committed);
+        }
+      };
+    }
     subscriptions.push(
       await deps.bus.consume({
         durable,
         subject: s.event.subject,
         ...s.options,
+        // A batched subscriber holds up to two batches: one committing, the next gathering.
+        ...(s.batch ? { maxInFlight: 2 * s.batch.max } : {}),
         // Resolving acknowledges the event, so it is acknowledged only once the inbox transaction has committed.
-        handler: async (evt: DeliveredEvent) => {
-          const call = headersToContext(evt.headers, () => newId('req'));
-          const evtLog = log.child({ requestId: call.requestId, eventId: evt.id, subject: evt.subject });
-          if (!check.Check(evt.payload)) {
-            // A payload that does not match its declaration will never succeed: log it and acknowledge.
-            evtLog.error({ payload: evt.payload }, 'event payload does not match its schema; dropped');
-            return;
-          }
-          const committed: (() => void)[] = [];
-          const meta = (tx: Db): EventMeta => ({
-            ...call,
-            eventId: evt.id,
-            subject: evt.subject,
-            occurredAt: evt.occurredAt,
-            deliveryCount: evt.deliveryCount,
-            log: evtLog,
-            tx,
-            afterCommit: (fn) => {
-              committed.push(fn);
-            },
-          });
-          const runCommitted = () => {
-            for (const fn of committed) {
-              try {
-                fn();
-              } catch (err) {
-                evtLog.warn({ err }, 'after-commit callback failed');
-              }
-            }
-          };
-          if (!inbox) {
-            await s.fn(evt.payload, meta(noDatabase));
-            runCommitted();
-            return;
-          }
-          if (await inbox.processOnce(durable, evt.id, (tx) => s.fn(evt.payload, meta(tx)))) runCommitted();
-        },
+        handler,
       }),
     );
   }
