@@ -14,17 +14,20 @@ export interface BatcherOptions<T> {
    * without any wait.
    */
   maxWaitMs: number;
+  /** Batches running at once (default 1: strictly one after the other). */
+  concurrency?: number;
   /** Applies a batch and settles every item of it (a throw rejects those left unsettled). */
   run(batch: Waiting<T>[]): Promise<void>;
 }
 
 /**
- * Gathers items that arrive one at a time into batches, one batch running at a time (a group commit): `add`
- * resolves once the item's batch has been applied, or rejects when it could not be.
+ * Gathers items that arrive one at a time into batches, up to `concurrency` batches running at a time (a group
+ * commit): `add` resolves once the item's batch has been applied, or rejects when it could not be.
  */
 export function createBatcher<T>(opts: BatcherOptions<T>): { add(item: T): Promise<void> } {
   const queue: Waiting<T>[] = [];
-  let running = false;
+  const concurrency = opts.concurrency ?? 1;
+  let running = 0;
   let timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
 
   const cancelTimer = () => {
@@ -36,7 +39,7 @@ export function createBatcher<T>(opts: BatcherOptions<T>): { add(item: T): Promi
 
   const flush = () => {
     cancelTimer();
-    running = true;
+    running += 1;
     const batch = queue.splice(0, opts.max);
     opts
       .run(batch)
@@ -44,13 +47,13 @@ export function createBatcher<T>(opts: BatcherOptions<T>): { add(item: T): Promi
         for (const w of batch) w.reject(err);
       })
       .finally(() => {
-        running = false;
+        running -= 1;
         schedule();
       });
   };
 
   const schedule = () => {
-    if (running || queue.length === 0) return;
+    if (running >= concurrency || queue.length === 0) return;
     if (queue.length >= opts.max) {
       flush();
       return;

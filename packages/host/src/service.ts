@@ -98,6 +98,11 @@ export interface BatchOptions {
    * that arrive while it commits make the next one, so batches grow with the load and add no wait when it is low).
    */
   maxWaitMs?: number;
+  /**
+   * Batches applied at once by this instance (default 1). More suit a consumer whose batches do not contend (each
+   * holds a database connection); keep 1 where each batch takes one lock anyway.
+   */
+  concurrency?: number;
 }
 
 /** One event of a batch: its payload and its metadata (`meta.tx` is the batch's transaction). */
@@ -119,7 +124,7 @@ export interface Subscriber {
   readonly fn: (payload: unknown, meta: EventMeta) => Promise<void>;
   readonly options: SubscribeOptions;
   /** Set for a subscriber made by `subscribeBatch`: the host applies its events in batches. */
-  readonly batch?: { max: number; maxWaitMs: number; fn: BatchFn };
+  readonly batch?: { max: number; maxWaitMs: number; concurrency: number; fn: BatchFn };
 }
 
 /** Binds a consumer to a declared event under a durable name unique within the service. */
@@ -150,7 +155,11 @@ export function subscribeBatch<E extends EventDef>(
 ): Subscriber {
   const { batch = {}, ...rest } = options;
   const max = batch.max ?? BATCH_MAX;
+  const concurrency = batch.concurrency ?? 1;
   if (!Number.isInteger(max) || max < 1) throw new Error(`batch.max must be a whole number ≥ 1, not ${max}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new Error(`batch.concurrency must be a whole number ≥ 1, not ${concurrency}`);
+  }
   const applyBatch = fn as BatchFn;
   return {
     event,
@@ -158,7 +167,7 @@ export function subscribeBatch<E extends EventDef>(
     // One event alone is a batch of one.
     fn: (payload, meta) => applyBatch([{ payload, meta }], meta.tx),
     options: rest,
-    batch: { max, maxWaitMs: batch.maxWaitMs ?? 0, fn: applyBatch },
+    batch: { max, maxWaitMs: batch.maxWaitMs ?? 0, concurrency, fn: applyBatch },
   };
 }
 
@@ -419,6 +428,7 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
       const batcher = createBatcher<DeliveredEvent>({
         max: batch.max,
         maxWaitMs: batch.maxWaitMs,
+        concurrency: batch.concurrency,
         run: async (waiting: Waiting<DeliveredEvent>[]) => {
           const ready = waiting.filter((w) => {
             if (valid(w.item)) return true;
@@ -466,8 +476,8 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
         durable,
         subject: s.event.subject,
         ...s.options,
-        // A batched subscriber holds up to two batches: one committing, the next gathering.
-        ...(s.batch ? { maxInFlight: 2 * s.batch.max } : {}),
+        // A batched subscriber holds its running batches and the next one gathering.
+        ...(s.batch ? { maxInFlight: (s.batch.concurrency + 1) * s.batch.max } : {}),
         // Resolving acknowledges the event, so it is acknowledged only once the inbox transaction has committed.
         handler,
       }),
