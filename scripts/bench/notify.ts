@@ -134,8 +134,8 @@ export const notifyBench: Benchmark = {
     const markdown = [
       `${fmt(total)} \`plant.registered\` events (${EVENTS_PER_PERSON} for each of ${PEOPLE} people, plant email ` +
         'switched on for all) published at once to one notify instance on a private nats-server and PostgreSQL; ' +
-        'events are applied in batches of up to 100 per inbox transaction (ADR 066: the inbox rows in one statement, ' +
-        'then per event a preferences read, the in-app row and the delivery row) ' +
+        'events are applied in batches of up to 50 per inbox transaction, four batches at a time (ADR 066: the inbox ' +
+        'rows in one statement, then per event a preferences read, the in-app row and the delivery row) ' +
         'and each delivery rendered and written as an .eml file by the sender (batches of 20 claimed rows). ' +
         `All ${fmt(total)} notifications and .eml files were counted before the figures were taken. The load ` +
         'average (1 min) is the machine’s, shared with other work.',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Bus, DeliveredEvent, Endpoint, Subscription } from '@rootline/bus';
+import type { Bus, Endpoint, Subscription } from '@rootline/bus';
 import {
   AppError,
   type BusReply,
@@ -21,9 +21,9 @@ import { createInbox, createOutbox, migrateSchema } from '@rootline/db';
 import type { Static, TObject } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
-import { createBatcher, type Waiting } from './batcher.js';
 import { type Clock, systemClock } from './clock.js';
 import { BaseConfig, loadConfig } from './config.js';
+import { deliveryHandler, noDatabase } from './consumers.js';
 import type { Logger } from './logger.js';
 
 /** Everything a service receives: one typed object, the same in embedded and cluster mode. */
@@ -218,12 +218,6 @@ export interface RunningService {
 /** How often a service with subscribers deletes inbox records past their retention. */
 const INBOX_PRUNE_EVERY_MS = 60 * 60 * 1000;
 
-const noDatabase = new Proxy({} as Db, {
-  get() {
-    throw new Error('this service declares no database');
-  },
-});
-
 const noOutbox: Outbox = {
   enqueue: async () => {
     throw new Error('this service declares no outbox');
@@ -348,129 +342,8 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
 
   const subscriptions: Subscription[] = [];
   for (const s of subscribers) {
-    const check = TypeCompiler.Compile(s.event.payload);
     const durable = `${mod.name}-${s.durable}`;
-    /** The event's metadata; its logger is made on first use (a pino child per event costs). */
-    const metaOf = (evt: DeliveredEvent, tx: Db, committed: (() => void)[]): EventMeta => {
-      const call = headersToContext(evt.headers, () => newId('req'));
-      let evtLog: Logger | undefined;
-      return Object.defineProperty(
-        {
-          ...call,
-          eventId: evt.id,
-          subject: evt.subject,
-          occurredAt: evt.occurredAt,
-          deliveryCount: evt.deliveryCount,
-          tx,
-          afterCommit: (fn: () => void) => {
-            committed.push(fn);
-          },
-        },
-        'log',
-        {
-          get: () => {
-            evtLog ??= log.child({ requestId: call.requestId, eventId: evt.id, subject: evt.subject });
-            return evtLog;
-          },
-          enumerable: true,
-        },
-      ) as EventMeta;
-    };
-    /** Whether the payload matches its declaration; one that does not will never succeed, so it is dropped. */
-    const valid = (evt: DeliveredEvent): boolean => {
-      if (check.Check(evt.payload)) return true;
-      log.error(
-        { eventId: evt.id, subject: evt.subject, payload: evt.payload },
-        'event payload does not match its schema; dropped',
-      );
-      return false;
-    };
-    const runCommitted = (committed: (() => void)[]) => {
-      for (const fn of committed) {
-        try {
-          fn();
-        } catch (err) {
-          log.warn({ err, consumer: durable }, 'after-commit callback failed');
-        }
-      }
-    };
-
-    let handler: (evt: DeliveredEvent) => Promise<void>;
-    if (s.batch) {
-      const batch = s.batch;
-      /** Applies the events in one transaction and returns the after-commit callbacks to run. */
-      const applyAll = async (events: DeliveredEvent[]): Promise<(() => void)[]> => {
-        const committed: (() => void)[] = [];
-        if (!inbox) {
-          await batch.fn(
-            events.map((evt) => ({ payload: evt.payload, meta: metaOf(evt, noDatabase, committed) })),
-            noDatabase,
-          );
-          return committed;
-        }
-        await inbox.processBatch(
-          durable,
-          events.map((evt) => evt.id),
-          async (fresh, tx) => {
-            // Each id once, in delivery order (the same event may be delivered twice while its first delivery waits).
-            const taken = new Set<string>();
-            const list: BatchedEvent[] = [];
-            for (const evt of events) {
-              if (!fresh.has(evt.id) || taken.has(evt.id)) continue;
-              taken.add(evt.id);
-              list.push({ payload: evt.payload, meta: metaOf(evt, tx, committed) });
-            }
-            await batch.fn(list, tx);
-          },
-        );
-        return committed;
-      };
-      const batcher = createBatcher<DeliveredEvent>({
-        max: batch.max,
-        maxWaitMs: batch.maxWaitMs,
-        concurrency: batch.concurrency,
-        run: async (waiting: Waiting<DeliveredEvent>[]) => {
-          const ready = waiting.filter((w) => {
-            if (valid(w.item)) return true;
-            w.resolve();
-            return false;
-          });
-          if (ready.length === 0) return;
-          try {
-            const committed = await applyAll(ready.map((w) => w.item));
-            for (const w of ready) w.resolve();
-            runCommitted(committed);
-            return;
-          } catch (err) {
-            if (ready.length === 1) throw err;
-            log.warn({ err, consumer: durable, events: ready.length }, 'batch failed; applying its events one by one');
-          }
-          for (const w of ready) {
-            try {
-              const committed = await applyAll([w.item]);
-              w.resolve();
-              runCommitted(committed);
-            } catch (err) {
-              w.reject(err);
-            }
-          }
-        },
-      });
-      handler = (evt) => batcher.add(evt);
-    } else {
-      handler = async (evt) => {
-        if (!valid(evt)) return;
-        const committed: (() => void)[] = [];
-        if (!inbox) {
-          await s.fn(evt.payload, metaOf(evt, noDatabase, committed));
-          runCommitted(committed);
-          return;
-        }
-        if (await inbox.processOnce(durable, evt.id, (tx) => s.fn(evt.payload, metaOf(evt, tx, committed)))) {
-          runCommitted(committed);
-        }
-      };
-    }
+    const handler = deliveryHandler(s, { durable, inbox, log });
     subscriptions.push(
       await deps.bus.consume({
         durable,
