@@ -1,5 +1,5 @@
 import { declaredEvents, type EventDef, publicEventRecorded } from '@rootline/contracts';
-import { type ServiceContext, subscribeBatch } from '@rootline/host';
+import { type EventMeta, type ServiceContext, subscribeBatch } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { type AuditDraft, appendEntries } from '../db/audit.repo.js';
@@ -54,11 +54,14 @@ export const onDomainEvent = (ctx: ServiceContext, webhookWorker: { kick(): void
       });
       const entries = await appendEntries(tx, drafts, now);
 
-      // Events of a public kind newly in the log go to the history and to the webhooks of the users they concern.
-      const recorded = batch.flatMap((e, i) => {
-        const kind = bySubject.get(e.meta.subject)?.def.kind;
-        return entries[i] && kind ? [{ ...e, kind, users: usersConcerned(e.meta.actor?.id, e.payload) }] : [];
-      });
+      // Per-event steps, for each event newly in the log (a redelivered one is undefined in `entries`): those of a
+      // public kind go to the history and to the webhooks of the users they concern.
+      const recorded: { payload: unknown; meta: EventMeta; kind: string; users: string[] }[] = [];
+      for (const [i, { payload, meta }] of batch.entries()) {
+        if (!entries[i]) continue;
+        const kind = bySubject.get(meta.subject)?.def.kind;
+        if (kind) recorded.push({ payload, meta, kind, users: usersConcerned(meta.actor?.id, payload) });
+      }
       if (recorded.length === 0) return;
       const seqs = await appendPublicEvents(
         tx,
