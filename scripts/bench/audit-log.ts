@@ -100,8 +100,9 @@ export const auditLogBench: Benchmark = {
 
     const markdown = [
       `**${fmt(count)} events** (\`BENCH_AUDIT_EVENTS\`) published on NATS JetStream, ${PUBLISH_CONCURRENCY} at a ` +
-        'time, consumed by the transparency service (one `evt.>` consumer, inbox, one transaction per event that ' +
-        'locks the audit head, stores the entry, its Merkle nodes and the public-history row) into PostgreSQL.',
+        'time, consumed by the transparency service (one `evt.>` consumer applying batches of up to 200 events, ' +
+        'ADR 066: one transaction per batch records the inbox rows, locks the audit head once and stores the ' +
+        'entries, their Merkle nodes and the public-history rows, one statement each) into PostgreSQL.',
       '',
       `- Append: ${fmt(count)} events in ${fmt(appendSeconds, 1)} s, **${fmt(count / appendSeconds)} events/s** ` +
         `(publish to last entry committed; load avg ${fmt(appendLoad, 2)}).`,

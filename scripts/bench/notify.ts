@@ -17,7 +17,7 @@ const PEOPLE = 200;
 const EVENTS_PER_PERSON = 10;
 
 const READING =
-  'Reading: applying an event is one short transaction of four statements, so the consumer is bound by PostgreSQL round trips; the sender is slower because it handles its claimed rows one after the other (a recipient read, rendering, the file write and the `sent` mark each), while competing with the consumer for the same database. Sending concurrently within a claimed batch is the next step if email volume needs it; several notify instances already share the work (the claim skips locked rows).';
+  'Reading: events are applied in batches (one transaction, so one commit, per batch) but each still costs three statements, so the consumer is bound by PostgreSQL round trips; the sender is slower because it handles its claimed rows one after the other (a recipient read, rendering, the file write and the `sent` mark each), while competing with the consumer for the same database. Sending concurrently within a claimed batch is the next step if email volume needs it; several notify instances already share the work (the claim skips locked rows).';
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -134,7 +134,8 @@ export const notifyBench: Benchmark = {
     const markdown = [
       `${fmt(total)} \`plant.registered\` events (${EVENTS_PER_PERSON} for each of ${PEOPLE} people, plant email ` +
         'switched on for all) published at once to one notify instance on a private nats-server and PostgreSQL; ' +
-        'each event is applied in its own inbox transaction (inbox row, preferences read, in-app row, delivery row) ' +
+        'events are applied in batches of up to 50 per inbox transaction, four batches at a time (ADR 066: the inbox ' +
+        'rows in one statement, then per event a preferences read, the in-app row and the delivery row) ' +
         'and each delivery rendered and written as an .eml file by the sender (batches of 20 claimed rows). ' +
         `All ${fmt(total)} notifications and .eml files were counted before the figures were taken. The load ` +
         'average (1 min) is the machine’s, shared with other work.',

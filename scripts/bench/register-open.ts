@@ -61,6 +61,8 @@ export const registerOpen: Benchmark = {
       const pid = (name: string) => cluster.processes.get(name)?.pid ?? -1;
       const gateway = pid('gateway');
       const plants = pid('plants');
+      const transparency = pid('transparency');
+      const notify = pid('notify');
       const miners = [...cluster.processes.entries()]
         .filter(([n]) => n.startsWith('chain-miner'))
         .map(([, p]) => p.pid!);
@@ -69,11 +71,13 @@ export const registerOpen: Benchmark = {
         { name: ROLE.gateway, pids: () => [gateway] },
         { name: ROLE.plants, pids: () => [plants] },
         { name: ROLE.chain, pids: () => miners },
+        { name: ROLE.transparency, pids: () => [transparency] },
+        { name: ROLE.notify, pids: () => [notify] },
         {
           name: ROLE.other,
           pids: () =>
             [...cluster.processes.values()].flatMap((p) =>
-              p.pid && p.pid !== gateway && p.pid !== plants && !miners.includes(p.pid) ? [p.pid] : [],
+              p.pid && ![gateway, plants, transparency, notify, ...miners].includes(p.pid) ? [p.pid] : [],
             ),
         },
         { name: ROLE.nats, pids: natsPids },

@@ -24,6 +24,8 @@ export const ROLE = {
   gateway: 'gateway',
   plants: 'plants',
   chain: 'chain-miner',
+  transparency: 'transparency (audit log consumer)',
+  notify: 'notify (notification consumer)',
   other: 'other platform services',
   nats: 'nats-server',
   postgres: 'PostgreSQL backends',
@@ -108,18 +110,20 @@ async function measure(ctx: BenchContext, cluster: ClusterHandle, infra: Infra, 
   };
   const gateway = pid('gateway');
   const plants = pid('plants');
+  const transparency = pid('transparency');
+  const notify = pid('notify');
   const miners = [...cluster.processes.entries()].filter(([n]) => n.startsWith('chain-miner')).map(([, p]) => p.pid!);
+  const named = [gateway, plants, transparency, notify, ...miners];
   let loadPid: number | undefined;
   const groups: CpuGroup[] = [
     { name: ROLE.gateway, pids: () => [gateway] },
     { name: ROLE.plants, pids: () => [plants] },
     { name: ROLE.chain, pids: () => miners },
+    { name: ROLE.transparency, pids: () => [transparency] },
+    { name: ROLE.notify, pids: () => [notify] },
     {
       name: ROLE.other,
-      pids: () =>
-        [...cluster.processes.values()].flatMap((p) =>
-          p.pid && p.pid !== gateway && p.pid !== plants && !miners.includes(p.pid) ? [p.pid] : [],
-        ),
+      pids: () => [...cluster.processes.values()].flatMap((p) => (p.pid && !named.includes(p.pid) ? [p.pid] : [])),
     },
     { name: ROLE.nats, pids: infra.natsPids },
     { name: ROLE.postgres, pids: infra.pgPids },
@@ -130,6 +134,7 @@ async function measure(ctx: BenchContext, cluster: ClusterHandle, infra: Infra, 
         { name: 'gateway', role: ROLE.gateway, pid: gateway },
         { name: 'plants', role: ROLE.plants, pid: plants },
         { name: 'chain-miner', role: ROLE.chain, pid: miners[0]! },
+        { name: 'transparency', role: ROLE.transparency, pid: transparency },
       ]
     : [];
 

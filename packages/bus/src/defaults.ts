@@ -59,10 +59,16 @@ export function nakDelayMs(deliveryCount: number): number {
 export const INTERNAL_REPLY = { ok: false, error: { code: 'INTERNAL', message: 'Internal error' } } as const;
 
 /** The error of a request nobody answered. */
-export function unavailable(subject: string, why: 'no-responders' | 'timeout', timeoutMs?: number): AppError {
-  return why === 'no-responders'
-    ? new AppError('UNAVAILABLE', `${subject} did not answer: no service is serving it`)
-    : new AppError('UNAVAILABLE', `${subject} did not answer within ${timeoutMs} ms`);
+export function unavailable(
+  subject: string,
+  why: 'no-responders' | 'timeout' | 'disconnected',
+  timeoutMs?: number,
+): AppError {
+  if (why === 'no-responders')
+    return new AppError('UNAVAILABLE', `${subject} did not answer: no service is serving it`);
+  if (why === 'disconnected')
+    return new AppError('UNAVAILABLE', `${subject} did not answer: the bus connection is down`);
+  return new AppError('UNAVAILABLE', `${subject} did not answer within ${timeoutMs} ms`);
 }
 
 /** Service, durable and endpoint names: one NATS token of letters, digits, `_` and `-`. */

@@ -118,6 +118,8 @@ interface Consumer {
   readonly handler: (event: DeliveredEvent) => Promise<void>;
   readonly inFlight: Set<Promise<unknown>>;
   stopped: boolean;
+  /** Deliveries handed out at once (ConsumeOptions.maxInFlight). */
+  readonly maxInFlight: number;
 }
 
 const newId = () => randomBytes(11).toString('hex');
@@ -271,7 +273,7 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}, restored?: Ev
       for (let k = 0; k < n; k++) {
         const i = (this.next + k) % n;
         const c = this.consumers[i]!;
-        if (!c.stopped && c.inFlight.size < MAX_IN_FLIGHT) return i;
+        if (!c.stopped && c.inFlight.size < c.maxInFlight) return i;
       }
       return undefined;
     }
@@ -533,7 +535,12 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}, restored?: Ev
           durable.ackWaitMs = ackWaitMs;
           durable.maxDeliver = maxDeliver;
         }
-        const consumer: Consumer = { handler: opts.handler, inFlight: new Set(), stopped: false };
+        const consumer: Consumer = {
+          handler: opts.handler,
+          inFlight: new Set(),
+          stopped: false,
+          maxInFlight: opts.maxInFlight ?? MAX_IN_FLIGHT,
+        };
         durable.consumers.push(consumer);
         durable.pump();
         const owner = durable;

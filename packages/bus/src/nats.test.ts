@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type NatsServerHandle, startNatsServer } from '@rootline/testing';
-import { connect as natsConnect } from 'nats';
+import { ErrorCode, NatsError, connect as natsConnect } from 'nats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { busContractSuite } from './contract-suite.js';
-import { createNatsBus } from './nats.js';
+import { createNatsBus, requestError } from './nats.js';
 import type { Bus, DeliveredEvent } from './types.js';
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -17,6 +17,26 @@ busContractSuite('nats', async () => {
     connect: () => createNatsBus({ url: server.url, name: `contract-${++n}`, log: quiet }),
     teardown: () => server.stop(),
   };
+});
+
+describe('nats request errors', () => {
+  it.each([
+    ErrorCode.Disconnect,
+    ErrorCode.ConnectionClosed,
+    ErrorCode.ConnectionDraining,
+    ErrorCode.ConnectionRefused,
+    ErrorCode.ConnectionTimeout,
+  ])('maps a lost connection (%s) to UNAVAILABLE, not to an internal error', (code) => {
+    expect(requestError(new NatsError('connection lost', code), 'plants.plant.get', 5000)).toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'plants.plant.get did not answer: the bus connection is down',
+    });
+  });
+
+  it('passes other errors on as they are', () => {
+    const err = new NatsError('bad subject', ErrorCode.BadSubject);
+    expect(requestError(err, 'x', 5000)).toBe(err);
+  });
 });
 
 describe('nats bus', () => {
@@ -42,6 +62,15 @@ describe('nats bus', () => {
     await expect(createNatsBus({ url: 'nats://127.0.0.1:1', name: 'nowhere', log: quiet })).rejects.toThrow(
       'cannot reach NATS at nats://127.0.0.1:1',
     );
+  });
+
+  it('answers a request on a closed connection with UNAVAILABLE (503), not INTERNAL', async () => {
+    const b = await bus();
+    await b.close();
+    await expect(b.request(`${tag()}.plant.get`, {})).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: expect.stringContaining('the bus connection is down'),
+    });
   });
 
   it('answers $SRV.PING from a plain NATS client for each served instance', async () => {

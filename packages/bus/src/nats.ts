@@ -87,6 +87,26 @@ function isNatsCode(err: unknown, code: string): boolean {
   return err instanceof NatsError && err.code === code;
 }
 
+/** Errors of the connection itself: the request may not have reached anyone, and a retry later may succeed. */
+const CONNECTION_ERRORS: ReadonlySet<string> = new Set([
+  ErrorCode.Disconnect,
+  ErrorCode.ConnectionClosed,
+  ErrorCode.ConnectionDraining,
+  ErrorCode.ConnectionRefused,
+  ErrorCode.ConnectionTimeout,
+]);
+
+/**
+ * The bus error of a failed request: no responder, a timeout and a lost connection are all UNAVAILABLE (the
+ * caller may retry later); anything else is passed on as it is.
+ */
+export function requestError(err: unknown, subject: string, timeoutMs: number): unknown {
+  if (isNatsCode(err, ErrorCode.NoResponders)) return unavailable(subject, 'no-responders');
+  if (isNatsCode(err, ErrorCode.Timeout)) return unavailable(subject, 'timeout', timeoutMs);
+  if (err instanceof NatsError && CONNECTION_ERRORS.has(err.code)) return unavailable(subject, 'disconnected');
+  return err;
+}
+
 function isNotFound(err: unknown): boolean {
   return err instanceof NatsError && err.api_error?.code === 404;
 }
@@ -276,9 +296,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
         const msg = await nc.request(subject, body, headers ? { timeout: timeoutMs, headers } : { timeout: timeoutMs });
         reply = msg.data;
       } catch (err) {
-        if (isNatsCode(err, ErrorCode.NoResponders)) throw unavailable(subject, 'no-responders');
-        if (isNatsCode(err, ErrorCode.Timeout)) throw unavailable(subject, 'timeout', timeoutMs);
-        throw err;
+        throw requestError(err, subject, timeoutMs);
       }
       return decodeJson(reply);
     },
@@ -355,12 +373,13 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
       await ensureStream();
       await ensureConsumer(o, ackWaitMs, maxDeliver);
       const consumer = await js.consumers.get(streamName, o.durable);
-      const messages: ConsumerMessages = await consumer.consume({ max_messages: MAX_IN_FLIGHT });
+      const maxInFlight = o.maxInFlight ?? MAX_IN_FLIGHT;
+      const messages: ConsumerMessages = await consumer.consume({ max_messages: maxInFlight });
       const inFlight = new Set<Promise<void>>();
       const loop = (async () => {
         for await (const m of messages) {
           // Bounded concurrency: one slow event must not hold up the others, nor may all of them run at once.
-          while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+          while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
           const run: Promise<void> = handleEvent(o, maxDeliver, m)
             .catch((err: unknown) => log.error({ err }, `bus: ${o.durable} could not settle an event`))
             .finally(() => inFlight.delete(run));

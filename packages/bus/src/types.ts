@@ -52,6 +52,11 @@ export interface ConsumeOptions {
   ackWaitMs?: number;
   /** Deliveries before an event is given up and logged (default 10). */
   maxDeliver?: number;
+  /**
+   * Events handed to this subscription at once, unacknowledged (default 8). A consumer that applies events in
+   * batches raises it, so the next batch gathers while the current one commits.
+   */
+  maxInFlight?: number;
 }
 
 export interface Subscription {

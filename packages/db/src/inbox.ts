@@ -44,6 +44,16 @@ export interface Inbox {
    * record, or roll back with it when `fn` throws (the event is then delivered again).
    */
   processOnce(consumer: string, eventId: string, fn: (tx: Db) => Promise<void>): Promise<boolean>;
+  /**
+   * The batched `processOnce`: one transaction records every `(consumer, eventId)` pair and runs `fn` with the ids
+   * not recorded before (in the order given, each once), unless there are none. Returns those ids. Whatever `fn`
+   * writes through `tx` commits with all the records, or nothing does.
+   */
+  processBatch(
+    consumer: string,
+    eventIds: readonly string[],
+    fn: (fresh: ReadonlySet<string>, tx: Db) => Promise<void>,
+  ): Promise<ReadonlySet<string>>;
   /** Deletes records older than the retention; returns how many. */
   prune(): Promise<number>;
   /** Whether the consumer has applied the event (for tests and tools). */
@@ -75,6 +85,26 @@ export function createInbox(opts: InboxOptions): Inbox {
         }
         await fn(tx);
         return true;
+      });
+    },
+
+    processBatch(consumer, eventIds, fn) {
+      // Sorted, so two transactions recording overlapping ids take their row locks in the same order.
+      const ids = [...new Set(eventIds)].sort();
+      if (ids.length === 0) return Promise.resolve(new Set<string>());
+      return database.db.transaction(async (tx) => {
+        const rows = await tx
+          .insert(table)
+          .values(ids.map((eventId) => ({ consumer, eventId })))
+          .onConflictDoNothing()
+          .returning({ eventId: table.eventId });
+        const fresh = new Set(rows.map((r) => r.eventId));
+        if (fresh.size < ids.length) {
+          const skipped = ids.filter((id) => !fresh.has(id));
+          log.debug({ consumer, eventIds: skipped, inbox: name }, 'events already applied; skipped');
+        }
+        if (fresh.size > 0) await fn(fresh, tx);
+        return fresh;
       });
     },
 

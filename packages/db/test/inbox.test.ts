@@ -82,6 +82,37 @@ describe.each(DRIVERS)('inbox on %s', (driver) => {
     expect(await count()).toBe(1);
   });
 
+  it('records a batch in one transaction and runs its effect with the ids not applied before, each once', async () => {
+    const b = box();
+    await b.processOnce('svc-a', 'evt_2', bump);
+    const given: string[][] = [];
+    const fresh = await b.processBatch('svc-a', ['evt_3', 'evt_1', 'evt_2', 'evt_3'], async (ids, tx) => {
+      given.push([...ids].sort());
+      for (const _ of ids) await bump(tx);
+    });
+    expect([...fresh].sort()).toEqual(['evt_1', 'evt_3']);
+    expect(given).toEqual([['evt_1', 'evt_3']]);
+    expect(await count()).toBe(3);
+    // A batch of events all applied before runs nothing.
+    const again = await b.processBatch('svc-a', ['evt_1', 'evt_2'], async () => {
+      throw new Error('must not run');
+    });
+    expect(again.size).toBe(0);
+  });
+
+  it('keeps nothing of a failed batch: neither effects nor records', async () => {
+    const b = box();
+    await expect(
+      b.processBatch('svc-a', ['evt_1', 'evt_2'], async (_ids, tx) => {
+        await bump(tx);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await count()).toBe(0);
+    expect(await b.has('svc-a', 'evt_1')).toBe(false);
+    expect(await b.has('svc-a', 'evt_2')).toBe(false);
+  });
+
   it('prunes records older than its retention', async () => {
     const b = createInbox({ database, table: inbox, log: memoryLogger(), retentionMs: 60_000 });
     await b.processOnce('svc-a', 'evt_old', bump);

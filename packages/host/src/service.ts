@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Bus, DeliveredEvent, Endpoint, Subscription } from '@rootline/bus';
+import type { Bus, Endpoint, Subscription } from '@rootline/bus';
 import {
   AppError,
   type BusReply,
@@ -23,6 +23,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import { type Clock, systemClock } from './clock.js';
 import { BaseConfig, loadConfig } from './config.js';
+import { deliveryHandler, noDatabase } from './consumers.js';
 import type { Logger } from './logger.js';
 
 /** Everything a service receives: one typed object, the same in embedded and cluster mode. */
@@ -88,6 +89,31 @@ export interface SubscribeOptions {
   maxDeliver?: number;
 }
 
+/** How a batched subscriber gathers its events. */
+export interface BatchOptions {
+  /** Most events applied in one transaction (default 100). */
+  max?: number;
+  /**
+   * How long the first event of a batch waits for more (default 0: a batch takes what has arrived, and the events
+   * that arrive while it commits make the next one, so batches grow with the load and add no wait when it is low).
+   */
+  maxWaitMs?: number;
+  /**
+   * Batches applied at once by this instance (default 1). More suit a consumer whose batches do not contend (each
+   * holds a database connection); keep 1 where each batch takes one lock anyway.
+   */
+  concurrency?: number;
+}
+
+/** One event of a batch: its payload and its metadata (`meta.tx` is the batch's transaction). */
+export interface BatchedEvent<P = unknown> {
+  payload: P;
+  meta: EventMeta;
+}
+
+/** The function of a batched subscriber: applies the events (in delivery order, each id once) through `tx`. */
+export type BatchFn<P = unknown> = (batch: BatchedEvent<P>[], tx: Db) => Promise<void>;
+
 /**
  * A durable consumer of one event. In a service with a database the host applies it through the service's
  * inbox, exactly once per event id; in a service without one it must itself be idempotent (at least once).
@@ -97,6 +123,8 @@ export interface Subscriber {
   readonly durable: string;
   readonly fn: (payload: unknown, meta: EventMeta) => Promise<void>;
   readonly options: SubscribeOptions;
+  /** Set for a subscriber made by `subscribeBatch`: the host applies its events in batches. */
+  readonly batch?: { max: number; maxWaitMs: number; concurrency: number; fn: BatchFn };
 }
 
 /** Binds a consumer to a declared event under a durable name unique within the service. */
@@ -107,6 +135,40 @@ export function subscribe<E extends EventDef>(
   options: SubscribeOptions = {},
 ): Subscriber {
   return { event, durable, fn: fn as Subscriber['fn'], options };
+}
+
+/** Default most events in one batch of a batched subscriber. */
+export const BATCH_MAX = 100;
+
+/**
+ * Binds a batched consumer to a declared event: the host applies up to `batch.max` events in ONE transaction
+ * (their inbox records, then `fn` with the events not applied before) and acknowledges them all once it has
+ * committed; a crash before the commit has them all delivered again. When a batch fails, its events are applied
+ * again one per transaction, so one event that cannot be applied does not hold back the others (it alone is
+ * delivered again). Keep per-event steps in the loop over the batch, through `meta` as in `subscribe`.
+ */
+export function subscribeBatch<E extends EventDef>(
+  event: E,
+  durable: string,
+  fn: BatchFn<PayloadOf<E>>,
+  options: SubscribeOptions & { batch?: BatchOptions } = {},
+): Subscriber {
+  const { batch = {}, ...rest } = options;
+  const max = batch.max ?? BATCH_MAX;
+  const concurrency = batch.concurrency ?? 1;
+  if (!Number.isInteger(max) || max < 1) throw new Error(`batch.max must be a whole number ≥ 1, not ${max}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new Error(`batch.concurrency must be a whole number ≥ 1, not ${concurrency}`);
+  }
+  const applyBatch = fn as BatchFn;
+  return {
+    event,
+    durable,
+    // One event alone is a batch of one.
+    fn: (payload, meta) => applyBatch([{ payload, meta }], meta.tx),
+    options: rest,
+    batch: { max, maxWaitMs: batch.maxWaitMs ?? 0, concurrency, fn: applyBatch },
+  };
 }
 
 /** A service as `createService(ctx)` returns it: its handlers and subscribers in plain arrays. */
@@ -155,12 +217,6 @@ export interface RunningService {
 
 /** How often a service with subscribers deletes inbox records past their retention. */
 const INBOX_PRUNE_EVERY_MS = 60 * 60 * 1000;
-
-const noDatabase = new Proxy({} as Db, {
-  get() {
-    throw new Error('this service declares no database');
-  },
-});
 
 const noOutbox: Outbox = {
   enqueue: async () => {
@@ -286,51 +342,17 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
 
   const subscriptions: Subscription[] = [];
   for (const s of subscribers) {
-    const check = TypeCompiler.Compile(s.event.payload);
     const durable = `${mod.name}-${s.durable}`;
+    const handler = deliveryHandler(s, { durable, inbox, log });
     subscriptions.push(
       await deps.bus.consume({
         durable,
         subject: s.event.subject,
         ...s.options,
+        // A batched subscriber holds its running batches and the next one gathering.
+        ...(s.batch ? { maxInFlight: (s.batch.concurrency + 1) * s.batch.max } : {}),
         // Resolving acknowledges the event, so it is acknowledged only once the inbox transaction has committed.
-        handler: async (evt: DeliveredEvent) => {
-          const call = headersToContext(evt.headers, () => newId('req'));
-          const evtLog = log.child({ requestId: call.requestId, eventId: evt.id, subject: evt.subject });
-          if (!check.Check(evt.payload)) {
-            // A payload that does not match its declaration will never succeed: log it and acknowledge.
-            evtLog.error({ payload: evt.payload }, 'event payload does not match its schema; dropped');
-            return;
-          }
-          const committed: (() => void)[] = [];
-          const meta = (tx: Db): EventMeta => ({
-            ...call,
-            eventId: evt.id,
-            subject: evt.subject,
-            occurredAt: evt.occurredAt,
-            deliveryCount: evt.deliveryCount,
-            log: evtLog,
-            tx,
-            afterCommit: (fn) => {
-              committed.push(fn);
-            },
-          });
-          const runCommitted = () => {
-            for (const fn of committed) {
-              try {
-                fn();
-              } catch (err) {
-                evtLog.warn({ err }, 'after-commit callback failed');
-              }
-            }
-          };
-          if (!inbox) {
-            await s.fn(evt.payload, meta(noDatabase));
-            runCommitted();
-            return;
-          }
-          if (await inbox.processOnce(durable, evt.id, (tx) => s.fn(evt.payload, meta(tx)))) runCommitted();
-        },
+        handler,
       }),
     );
   }

@@ -175,6 +175,41 @@ describe.each(['nats', 'memory'] as const)('exactly-once consumption on the %s b
     });
   });
 
+  it('applies every event once when a batched consumer is killed mid-batch and restarted', async () => {
+    const total = 60;
+    // Batches of up to 8 in one transaction each, acks 300 ms behind each commit: the kill finds whole committed
+    // batches unacknowledged, and at most one batch uncommitted.
+    const first = spawnChild({
+      PUBLISH: String(total),
+      CONSUME: '1',
+      HOLD_MS: '20',
+      ACK_DELAY_MS: '300',
+      TALLY_BATCH: '8',
+    });
+    // The first open of a PGlite directory and 60 publishes come first: slow on a busy machine.
+    await until('a third of the events applied', () => first.effects().rows >= total / 3, 60_000);
+    await kill(first, 'SIGKILL');
+
+    const cut = await outcome(p);
+    expect(cut.rows).toBeGreaterThan(0);
+    expect(cut.rows).toBeLessThan(total);
+
+    const second = spawnChild({ CONSUME: '1', TALLY_BATCH: '8' });
+    await until('every event applied', () => second.effects().rows === total);
+    await sleep(ACK_WAIT_MS + 500);
+    expect(second.effects()).toEqual({ rows: total, applications: total });
+    await kill(second, 'SIGTERM');
+
+    expect(await outcome(p)).toEqual({
+      rows: total,
+      applications: total,
+      most: 1,
+      inbox: total,
+      followUps: total,
+      distinctFollowUps: total,
+    });
+  });
+
   it('delivers an event published before a crash and not yet consumed, once, after the restart', async () => {
     const first = spawnChild({ PUBLISH: '5', CONSUME: '0' });
     await until('published', () => first.published());

@@ -3,7 +3,7 @@ import type { Db } from '@rootline/db';
 import { and, asc, count, eq, gte, inArray, lt, or, type SQL } from 'drizzle-orm';
 import { entryBytes } from '../domain/audit-entry.js';
 import {
-  appendLeaf,
+  appendLeaves,
   EMPTY_ROOT,
   type Frontier,
   frontierRoot,
@@ -38,47 +38,89 @@ export async function readHead(db: Db): Promise<AuditHead> {
   return { size: row.size, rootHash: row.rootHash, frontier: row.frontier };
 }
 
+/** Rows per INSERT statement (keeps each statement well inside PostgreSQL's 65,535 parameters). */
+const ROWS_PER_INSERT = 1000;
+
 /**
- * Appends an entry at the end of the log inside the caller's transaction: locks the head row (so appends are
- * serial and the index order is the commit order), links the entry to the previous one, stores its leaf and the
- * subtrees it completes, and moves the head. An event already in the log is not appended again.
+ * Appends an entry at the end of the log inside the caller's transaction (see `appendEntries`). An event already
+ * in the log is not appended again: undefined is returned.
  */
 export async function appendEntry(tx: Db, draft: AuditDraft, now: Date): Promise<AuditEntry | undefined> {
+  const [entry] = await appendEntries(tx, [draft], now);
+  return entry;
+}
+
+/**
+ * Appends entries at the end of the log, in the order given, inside the caller's transaction: locks the head row
+ * once (so appends are serial and the index order is the commit order), links each entry to the one before,
+ * stores their leaves and the subtrees they complete, and moves the head once. An entry whose event is already in
+ * the log (or earlier in the same call) is not appended: its place in the answer is undefined.
+ */
+export async function appendEntries(
+  tx: Db,
+  drafts: readonly AuditDraft[],
+  now: Date,
+): Promise<(AuditEntry | undefined)[]> {
+  if (drafts.length === 0) return [];
   const [head] = await tx.select().from(auditHead).where(eq(auditHead.id, HEAD_ID)).for('update');
   if (!head) throw new Error('audit head row is missing');
-  if (draft.eventId) {
-    const [seen] = await tx
-      .select({ index: auditEntries.index })
+  const eventIds = drafts.flatMap((d) => (d.eventId ? [d.eventId] : []));
+  const seen = new Set<string>();
+  for (let i = 0; i < eventIds.length; i += ROWS_PER_INSERT) {
+    const rows = await tx
+      .select({ eventId: auditEntries.eventId })
       .from(auditEntries)
-      .where(eq(auditEntries.eventId, draft.eventId));
-    if (seen) return undefined;
+      .where(inArray(auditEntries.eventId, eventIds.slice(i, i + ROWS_PER_INSERT)));
+    for (const r of rows) if (r.eventId) seen.add(r.eventId);
   }
-  const entry: AuditEntry = { index: head.size, prevHash: head.lastHash, ...draft };
-  const bytes = entryBytes(entry);
-  const hash = leafHash(bytes);
-  const { frontier, nodes } = appendLeaf(head.frontier, entry.index, hash);
-  await tx.insert(auditEntries).values({
-    index: entry.index,
-    body: bytes.toString('utf8'),
-    leafHash: hash,
-    eventId: entry.eventId,
-    kind: entry.kind,
-    actor: entry.actor,
-    entity: entry.entity,
-    occurredAt: entry.occurredAt,
-  });
-  await tx.insert(auditNodes).values(nodes);
+
+  const out: (AuditEntry | undefined)[] = [];
+  const rows: (typeof auditEntries.$inferInsert)[] = [];
+  const hashes: string[] = [];
+  let lastHash = head.lastHash;
+  for (const draft of drafts) {
+    if (draft.eventId && seen.has(draft.eventId)) {
+      out.push(undefined);
+      continue;
+    }
+    if (draft.eventId) seen.add(draft.eventId);
+    const entry: AuditEntry = { index: head.size + rows.length, prevHash: lastHash, ...draft };
+    const bytes = entryBytes(entry);
+    const hash = leafHash(bytes);
+    rows.push({
+      index: entry.index,
+      body: bytes.toString('utf8'),
+      leafHash: hash,
+      eventId: entry.eventId,
+      kind: entry.kind,
+      actor: entry.actor,
+      entity: entry.entity,
+      occurredAt: entry.occurredAt,
+    });
+    hashes.push(hash);
+    lastHash = hash;
+    out.push(entry);
+  }
+  if (rows.length === 0) return out;
+
+  const { frontier, nodes } = appendLeaves(head.frontier, head.size, hashes);
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    await tx.insert(auditEntries).values(rows.slice(i, i + ROWS_PER_INSERT));
+  }
+  for (let i = 0; i < nodes.length; i += ROWS_PER_INSERT) {
+    await tx.insert(auditNodes).values(nodes.slice(i, i + ROWS_PER_INSERT));
+  }
   await tx
     .update(auditHead)
     .set({
-      size: entry.index + 1,
+      size: head.size + rows.length,
       frontier,
       rootHash: frontierRoot(frontier),
-      lastHash: hash,
+      lastHash,
       updatedAt: now.toISOString(),
     })
     .where(eq(auditHead.id, HEAD_ID));
-  return entry;
+  return out;
 }
 
 export interface AuditFilter {

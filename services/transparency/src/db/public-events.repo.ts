@@ -12,12 +12,28 @@ export async function appendPublicEvent(
   tx: Db,
   e: { eventId: string; kind: string; occurredAt: string; data: unknown },
 ): Promise<number> {
+  const [seq] = await appendPublicEvents(tx, [e]);
+  return seq!;
+}
+
+/** `appendPublicEvent` for several events, numbered in the order given, in one statement; returns their seqs. */
+export async function appendPublicEvents(
+  tx: Db,
+  events: readonly { eventId: string; kind: string; occurredAt: string; data: unknown }[],
+): Promise<number[]> {
+  if (events.length === 0) return [];
   const [last] = await tx.select({ seq: max(publicEvents.seq) }).from(publicEvents);
-  const seq = Number(last?.seq ?? 0) + 1;
-  await tx
-    .insert(publicEvents)
-    .values({ seq, eventId: e.eventId, kind: e.kind, occurredAt: e.occurredAt, data: e.data });
-  return seq;
+  const first = Number(last?.seq ?? 0) + 1;
+  await tx.insert(publicEvents).values(
+    events.map((e, i) => ({
+      seq: first + i,
+      eventId: e.eventId,
+      kind: e.kind,
+      occurredAt: e.occurredAt,
+      data: e.data,
+    })),
+  );
+  return events.map((_, i) => first + i);
 }
 
 export interface HistoryQuery {

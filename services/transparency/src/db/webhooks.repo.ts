@@ -56,31 +56,36 @@ export async function findWebhooks(db: Db, ids: string[]): Promise<Map<string, W
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** Active webhooks subscribed to the kind whose owner is one of `owners`. */
-export function webhooksFor(db: Db, kind: string, owners: string[]) {
-  if (owners.length === 0) return Promise.resolve([]);
+/**
+ * Active webhooks of any of the `owners`, with the kinds each is subscribed to: one query for a batch of events,
+ * which then picks each event's webhooks in memory (`webhooksOfEvent`).
+ */
+export async function activeWebhooksOf(
+  db: Db,
+  owners: readonly string[],
+): Promise<{ id: string; ownerId: string; events: string[] }[]> {
+  if (owners.length === 0) return [];
   return db
-    .select({ id: webhooks.id })
+    .select({ id: webhooks.id, ownerId: webhooks.ownerId, events: webhooks.events })
     .from(webhooks)
-    .where(
-      and(
-        eq(webhooks.status, 'active'),
-        inArray(webhooks.ownerId, owners),
-        sql`${webhooks.events} @> ${JSON.stringify([kind])}::jsonb`,
-      ),
-    );
+    .where(and(eq(webhooks.status, 'active'), inArray(webhooks.ownerId, [...owners])));
 }
 
-export async function enqueueDeliveries(
-  tx: Db,
-  webhookIds: string[],
-  e: { eventId: string; kind: string; occurredAt: string; data: unknown },
-  now: Date,
-): Promise<void> {
-  if (webhookIds.length === 0) return;
+/** One event to send to one webhook. */
+export interface DeliveryDraft {
+  webhookId: string;
+  eventId: string;
+  kind: string;
+  occurredAt: string;
+  data: unknown;
+}
+
+/** Queues deliveries (of one or many events) in one statement; a delivery already queued is kept as it is. */
+export async function enqueueDeliveryDrafts(tx: Db, drafts: readonly DeliveryDraft[], now: Date): Promise<void> {
+  if (drafts.length === 0) return;
   await tx
     .insert(webhookDeliveries)
-    .values(webhookIds.map((webhookId) => ({ id: newId('whd'), webhookId, ...e, nextAttemptAt: now, createdAt: now })))
+    .values(drafts.map((d) => ({ id: newId('whd'), ...d, nextAttemptAt: now, createdAt: now })))
     .onConflictDoNothing();
 }
 

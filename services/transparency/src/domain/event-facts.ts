@@ -29,3 +29,12 @@ export function usersConcerned(actorId: string | undefined, payload: unknown): s
   }
   return [...out];
 }
+
+/** The webhooks (of those given) an event of `kind` concerning `users` goes to: subscribed to the kind, owned by one of them. */
+export function webhooksOfEvent<H extends { ownerId: string; events: readonly string[] }>(
+  hooks: readonly H[],
+  kind: string,
+  users: readonly string[],
+): H[] {
+  return hooks.filter((h) => users.includes(h.ownerId) && h.events.includes(kind));
+}

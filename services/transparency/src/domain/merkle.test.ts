@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   appendLeaf,
+  appendLeaves,
   consistencyRanges,
   EMPTY_ROOT,
   type Frontier,
@@ -81,5 +82,49 @@ describe('RFC 6962 Merkle tree', () => {
         expect(consistencyRanges(m, n).map((r) => rangeHash(r, lookup))).toEqual(subproof(m, leaves, true));
       }
     }
+  });
+});
+
+describe('appendLeaves', () => {
+  const leaves = Array.from({ length: 70 }, (_, i) => leafHash(Buffer.from(`entry ${i}`)));
+
+  it('extends a tree by many leaves at once to the same frontier, root and stored subtrees as one at a time', () => {
+    // Batches of uneven sizes, starting from trees of every shape on the way.
+    for (const cut of [0, 1, 5, 8, 13, 32, 63]) {
+      let single: Frontier = [];
+      const singleNodes: StoredNode[] = [];
+      for (let i = 0; i < leaves.length; i++) {
+        const r = appendLeaf(single, i, leaves[i]!);
+        single = r.frontier;
+        singleNodes.push(...r.nodes);
+      }
+      let batched: Frontier = [];
+      const batchedNodes: StoredNode[] = [];
+      for (const [lo, hi] of [
+        [0, cut],
+        [cut, cut + 7],
+        [cut + 7, leaves.length],
+      ] as const) {
+        const r = appendLeaves(batched, lo, leaves.slice(lo, Math.min(hi, leaves.length)));
+        batched = r.frontier;
+        batchedNodes.push(...r.nodes);
+      }
+      expect(batched).toEqual(single);
+      expect(batchedNodes).toEqual(singleNodes);
+      expect(frontierRoot(batched)).toBe(mth(leaves));
+    }
+  });
+
+  it('stores every perfect subtree a proof can ask for', () => {
+    const { nodes } = appendLeaves([], 0, leaves);
+    const stored = new Map(nodes.map((n) => [nodeKey(n), n.hash]));
+    // 70 leaves: 35 + 17 + 8 + 4 + 2 + 1 inner perfect subtrees above the 70 leaves.
+    expect(stored.size).toBe(70 + 35 + 17 + 8 + 4 + 2 + 1);
+    expect(stored.get(nodeKey({ level: 6, idx: 0 }))).toBe(mth(leaves.slice(0, 64)));
+  });
+
+  it('leaves the tree as it was when given no leaves', () => {
+    const { frontier } = appendLeaves([], 0, leaves.slice(0, 3));
+    expect(appendLeaves(frontier, 3, [])).toEqual({ frontier, nodes: [] });
   });
 });

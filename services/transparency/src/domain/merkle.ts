@@ -60,6 +60,25 @@ export function appendLeaf(
   return { frontier: next, nodes };
 }
 
+/**
+ * Appends leaves at `index`, `index + 1`, … (index = the current size) to the frontier in one go: the new frontier
+ * and every perfect subtree the leaves complete, in the order they are completed, which the caller stores.
+ */
+export function appendLeaves(
+  frontier: Frontier,
+  index: number,
+  hashes: readonly string[],
+): { frontier: Frontier; nodes: StoredNode[] } {
+  let edge = frontier;
+  const nodes: StoredNode[] = [];
+  for (let i = 0; i < hashes.length; i++) {
+    const next = appendLeaf(edge, index + i, hashes[i]!);
+    edge = next.frontier;
+    for (const n of next.nodes) nodes.push(n);
+  }
+  return { frontier: edge, nodes };
+}
+
 /** The root of the tree whose right edge is the frontier. */
 export function frontierRoot(frontier: Frontier): string {
   if (frontier.length === 0) return EMPTY_ROOT;

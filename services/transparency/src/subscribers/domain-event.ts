@@ -1,12 +1,12 @@
 import { declaredEvents, type EventDef, publicEventRecorded } from '@rootline/contracts';
-import { type ServiceContext, subscribe } from '@rootline/host';
+import { type EventMeta, type ServiceContext, subscribeBatch } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { applyToAnalytics } from '../db/analytics.repo.js';
-import { appendEntry } from '../db/audit.repo.js';
-import { appendPublicEvent } from '../db/public-events.repo.js';
-import { enqueueDeliveries, webhooksFor } from '../db/webhooks.repo.js';
-import { entityOf, usersConcerned } from '../domain/event-facts.js';
+import { applyManyToAnalytics } from '../db/analytics.repo.js';
+import { type AuditDraft, appendEntries } from '../db/audit.repo.js';
+import { appendPublicEvents } from '../db/public-events.repo.js';
+import { activeWebhooksOf, type DeliveryDraft, enqueueDeliveryDrafts } from '../db/webhooks.repo.js';
+import { entityOf, usersConcerned, webhooksOfEvent } from '../domain/event-facts.js';
 
 /**
  * Every domain event on the stream (`evt.>`): one durable consumer, so the log keeps the stream's order and an
@@ -15,54 +15,89 @@ import { entityOf, usersConcerned } from '../domain/event-facts.js';
  */
 const anyEvent: EventDef = { subject: 'evt.>', payload: Type.Unknown() };
 
-/** Appends each domain event to the audit log, and those of a public kind to the event history, exactly once. */
+/**
+ * Events appended per transaction (ADR 066): the head lock, the Merkle frontier and the commit are paid once per
+ * batch instead of once per event.
+ */
+export const AUDIT_BATCH_MAX = 200;
+
+/**
+ * Appends each domain event to the audit log, and those of a public kind to the event history, exactly once.
+ * A batch of events is appended in one transaction: the entries, their Merkle nodes and the history rows in one
+ * statement each; per-event work (webhook deliveries) happens in the loop over the batch.
+ */
 export const onDomainEvent = (ctx: ServiceContext, webhookWorker: { kick(): void }) => {
   const bySubject = new Map(
     declaredEvents().map((e) => [e.subject, { def: e, check: TypeCompiler.Compile(e.payload) }]),
   );
-  return subscribe(anyEvent, 'audit-log', async (payload, meta) => {
-    const subject = meta.subject;
-    const declared = bySubject.get(subject);
-    if (!declared) meta.log.warn({ subject }, 'audit: event subject not declared in the contracts; recorded as is');
-    else if (!declared.check.Check(payload)) meta.log.warn({ subject }, 'audit: payload does not match its schema');
-    const now = ctx.clock.now();
-    const entry = await appendEntry(
-      meta.tx,
-      {
-        source: 'event',
-        subject,
-        kind: declared?.def.kind ?? subject,
-        eventId: meta.eventId,
-        actor: meta.actor?.id ?? null,
-        entity: entityOf(payload, subject),
-        occurredAt: meta.occurredAt,
-        recordedAt: now.toISOString(),
-        reason: null,
-        data: payload ?? null,
-      },
-      now,
-    );
-    if (entry) await applyToAnalytics(meta.tx, { subject, occurredAt: meta.occurredAt, payload });
-    const kind = declared?.def.kind;
-    if (!entry || !kind) return;
-    const seq = await appendPublicEvent(meta.tx, {
-      eventId: meta.eventId,
-      kind,
-      occurredAt: meta.occurredAt,
-      data: payload,
-    });
-    // A webhook receives only events that concern its owner.
-    const hooks = await webhooksFor(meta.tx, kind, usersConcerned(meta.actor?.id, payload));
-    await enqueueDeliveries(
-      meta.tx,
-      hooks.map((h) => h.id),
-      { eventId: meta.eventId, kind, occurredAt: meta.occurredAt, data: payload },
-      now,
-    );
-    // Streams fetch from the history once it is committed; a lost signal only delays them to their next poll.
-    meta.afterCommit(() => {
-      if (hooks.length > 0) webhookWorker.kick();
-      ctx.bus.broadcast(publicEventRecorded.subject, { seq }).catch(() => {});
-    });
-  });
+  return subscribeBatch(
+    anyEvent,
+    'audit-log',
+    async (batch, tx) => {
+      const now = ctx.clock.now();
+      const drafts: AuditDraft[] = batch.map(({ payload, meta }) => {
+        const subject = meta.subject;
+        const declared = bySubject.get(subject);
+        if (!declared) meta.log.warn({ subject }, 'audit: event subject not declared in the contracts; recorded as is');
+        else if (!declared.check.Check(payload)) meta.log.warn({ subject }, 'audit: payload does not match its schema');
+        return {
+          source: 'event',
+          subject,
+          kind: declared?.def.kind ?? subject,
+          eventId: meta.eventId,
+          actor: meta.actor?.id ?? null,
+          entity: entityOf(payload, subject),
+          occurredAt: meta.occurredAt,
+          recordedAt: now.toISOString(),
+          reason: null,
+          data: payload ?? null,
+        };
+      });
+      const entries = await appendEntries(tx, drafts, now);
+      // The analytics counters count each event newly in the log once (a redelivered one is not appended again).
+      await applyManyToAnalytics(
+        tx,
+        batch
+          .filter((_, i) => entries[i])
+          .map(({ payload, meta }) => ({ subject: meta.subject, occurredAt: meta.occurredAt, payload })),
+      );
+
+      // Per-event steps, for each event newly in the log (a redelivered one is undefined in `entries`): those of a
+      // public kind go to the history and to the webhooks of the users they concern.
+      const recorded: { payload: unknown; meta: EventMeta; kind: string; users: string[] }[] = [];
+      for (const [i, { payload, meta }] of batch.entries()) {
+        if (!entries[i]) continue;
+        const kind = bySubject.get(meta.subject)?.def.kind;
+        if (kind) recorded.push({ payload, meta, kind, users: usersConcerned(meta.actor?.id, payload) });
+      }
+      if (recorded.length === 0) return;
+      const seqs = await appendPublicEvents(
+        tx,
+        recorded.map(({ payload, meta, kind }) => ({
+          eventId: meta.eventId,
+          kind,
+          occurredAt: meta.occurredAt,
+          data: payload,
+        })),
+      );
+      const hooks = await activeWebhooksOf(tx, [...new Set(recorded.flatMap((e) => e.users))]);
+      const deliveries: DeliveryDraft[] = [];
+      for (const { payload, meta, kind, users } of recorded) {
+        // A webhook receives only events that concern its owner.
+        for (const h of webhooksOfEvent(hooks, kind, users)) {
+          deliveries.push({ webhookId: h.id, eventId: meta.eventId, kind, occurredAt: meta.occurredAt, data: payload });
+        }
+      }
+      await enqueueDeliveryDrafts(tx, deliveries, now);
+
+      // Streams fetch from the history once it is committed (the signal says "up to seq"); a lost signal only
+      // delays them to their next poll.
+      const seq = seqs[seqs.length - 1]!;
+      recorded[0]!.meta.afterCommit(() => {
+        if (deliveries.length > 0) webhookWorker.kick();
+        ctx.bus.broadcast(publicEventRecorded.subject, { seq }).catch(() => {});
+      });
+    },
+    { batch: { max: AUDIT_BATCH_MAX } },
+  );
 };
