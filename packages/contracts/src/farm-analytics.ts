@@ -2,7 +2,6 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Timestamp } from './common.js';
 import { defineSubject } from './define.js';
 import { FarmId } from './farm.js';
-import { FarmTime } from './farm-batches.js';
 
 const Ratio = (description: string) => Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { description });
 
@@ -35,8 +34,12 @@ export const FarmAnalytics = Type.Object({
 export type FarmAnalytics = Static<typeof FarmAnalytics>;
 
 export const FarmAnalyticsQuery = Type.Object({
-  from: Type.Optional(Type.String({ ...FarmTime, description: 'Start of the period (default: `to` − 365 days)' })),
-  to: Type.Optional(Type.String({ ...FarmTime, description: 'End of the period (default: now)' })),
+  from: Type.Optional(
+    Type.String({ format: 'date-time', maxLength: 40, description: 'Start of the period (default: `to` − 365 days)' }),
+  ),
+  to: Type.Optional(
+    Type.String({ format: 'date-time', maxLength: 40, description: 'End of the period (default: now)' }),
+  ),
 });
 
 export const farmAnalyticsGet = defineSubject({

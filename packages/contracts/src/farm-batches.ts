@@ -61,12 +61,9 @@ export const FARM_READING_METRICS = Object.keys(FARM_READING_BOUNDS) as FarmRead
 const bounded = (m: FarmReadingMetric, description: string) =>
   Type.Optional(Type.Number({ minimum: FARM_READING_BOUNDS[m][0], maximum: FARM_READING_BOUNDS[m][1], description }));
 
-/**
- * An ISO 8601 time with its offset, by pattern: services check requests with TypeBox, which knows no `date-time`
- * format. Handlers still parse it (a 30 February is refused there).
- */
-export const FarmTime = Type.String({
-  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$',
+/** A reading's time: RFC 3339 with its offset (the `date-time` format, checked by the gateway and on the bus). */
+const ReadingTime = Type.String({
+  format: 'date-time',
   maxLength: 40,
   description: 'ISO 8601 time with offset, e.g. 2026-11-23T08:00:00Z',
   examples: ['2026-11-23T08:00:00Z'],
@@ -74,7 +71,7 @@ export const FarmTime = Type.String({
 
 export const FarmReading = Type.Object(
   {
-    at: FarmTime,
+    at: ReadingTime,
     temperatureC: bounded('temperatureC', 'Air temperature, °C'),
     humidityPct: bounded('humidityPct', 'Relative humidity, %'),
     co2Ppm: bounded('co2Ppm', 'CO2, ppm'),

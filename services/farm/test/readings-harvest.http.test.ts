@@ -121,6 +121,13 @@ describe('environment readings and harvests over HTTP', () => {
     const future = await put(batchId, [good(new Date(Date.now() + 3_600_000).toISOString())]);
     expect(future.status).toBe(400);
     expect(future.body.error.details).toMatchObject({ field: 'readings.0.at' });
+    // A time that is no date-time (30 February, no offset) is refused by the contract's format.
+    for (const bad of ['2026-02-30T10:00:00Z', '2026-11-23T10:00:00', 'yesterday']) {
+      const refused = await put(batchId, [good(bad)]);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: 'VALIDATION_ERROR' });
+      expect(refused.body.error.message).toContain('at');
+    }
     const batch = await expectStatus(p, 200, 'GET', `/api/vertical-farm/batch/${batchId}`, { role: 'USER' });
     expect(batch.body.data.readings.count).toBe(0);
   });
