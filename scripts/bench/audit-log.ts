@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { createNatsBus } from '@rootline/bus';
 import {
@@ -10,13 +9,12 @@ import {
   plantRegistered,
   treeHeadGet,
 } from '@rootline/contracts';
-import { openDatabase } from '@rootline/db';
-import { call, createLogger, startService } from '@rootline/host';
-import { service as transparency } from '@rootline/transparency';
+import { call } from '@rootline/host';
 import { quantile } from './lib/http-bench.js';
 import { startBenchInfra } from './lib/infra.js';
 import { fmt, markdownTable, type Table, textTable } from './lib/markdown.js';
 import { seeded } from './lib/random.js';
+import { startBenchTransparency } from './lib/transparency.js';
 import type { BenchContext, Benchmark, BenchReport } from './lib/types.js';
 
 /** Events appended; `BENCH_AUDIT_EVENTS` changes it. */
@@ -32,18 +30,7 @@ export const auditLogBench: Benchmark = {
   async run(ctx: BenchContext): Promise<BenchReport> {
     const count = Number(process.env.BENCH_AUDIT_EVENTS ?? DEFAULT_EVENTS);
     const infra = await startBenchInfra(ctx);
-    const database = await openDatabase({ url: infra.db.url, dataDir: '.' });
-    ctx.scope.defer(() => database.close());
-    const serviceBus = await createNatsBus({ url: infra.nats.url, name: 'transparency' });
-    ctx.scope.defer(() => serviceBus.close());
-    const key = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-    const running = await startService(transparency, {
-      bus: serviceBus,
-      database,
-      log: createLogger('bench', 'silent'),
-      env: { AUDIT_SIGNING_KEY: key },
-    });
-    ctx.scope.defer(() => running.stop());
+    await startBenchTransparency(ctx, infra);
     const client = await createNatsBus({ url: infra.nats.url, name: 'bench-client' });
     ctx.scope.defer(() => client.close());
     const headers = contextToHeaders({ requestId: 'bench', actor: { id: 'usr_bench', role: 'GROWER' } });

@@ -1,16 +1,14 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { createNatsBus } from '@rootline/bus';
 import { contextToHeaders, newId, plantRegistered, webhookCreate } from '@rootline/contracts';
-import { openDatabase } from '@rootline/db';
-import { call, createLogger, startService } from '@rootline/host';
-import { service as transparency } from '@rootline/transparency';
+import { call } from '@rootline/host';
 import postgres from 'postgres';
 import { quantile } from './lib/http-bench.js';
 import { startBenchInfra } from './lib/infra.js';
 import { fmt, markdownTable, type Table, textTable } from './lib/markdown.js';
+import { startBenchTransparency } from './lib/transparency.js';
 import type { BenchContext, Benchmark, BenchReport } from './lib/types.js';
 
 /** Events published; `BENCH_WEBHOOK_EVENTS` changes it. */
@@ -70,8 +68,6 @@ export const webhookFanout: Benchmark = {
     const count = Number(process.env.BENCH_WEBHOOK_EVENTS ?? DEFAULT_EVENTS);
     const concurrency = process.env.BENCH_WEBHOOK_CONCURRENCY;
     const infra = await startBenchInfra(ctx);
-    const database = await openDatabase({ url: infra.db.url, dataDir: '.' });
-    ctx.scope.defer(() => database.close());
     const pg = postgres(infra.db.url, { max: 2, onnotice: () => {} });
     ctx.scope.defer(() => pg.end());
 
@@ -99,20 +95,10 @@ export const webhookFanout: Benchmark = {
         };
       });
 
-    const serviceBus = await createNatsBus({ url: infra.nats.url, name: 'transparency' });
-    ctx.scope.defer(() => serviceBus.close());
-    const key = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-    const running = await startService(transparency, {
-      bus: serviceBus,
-      database,
-      log: createLogger('bench', 'silent'),
-      env: {
-        AUDIT_SIGNING_KEY: key,
-        WEBHOOK_ALLOW_PRIVATE: 'true',
-        ...(concurrency ? { WEBHOOK_CONCURRENCY: concurrency } : {}),
-      },
+    await startBenchTransparency(ctx, infra, {
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      ...(concurrency ? { WEBHOOK_CONCURRENCY: concurrency } : {}),
     });
-    ctx.scope.defer(() => running.stop());
     const client = await createNatsBus({ url: infra.nats.url, name: 'bench-client' });
     ctx.scope.defer(() => client.close());
     const actor = { id: OWNER, role: 'GROWER' as const };

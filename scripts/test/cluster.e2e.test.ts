@@ -1,5 +1,5 @@
 import { type ErrorEnvelope, plantRegistered, SERVICE_NAMES } from '@rootline/contracts';
-import { api, type NatsServerHandle, plantInput, type TestDatabase } from '@rootline/testing';
+import { api, type NatsServerHandle, plantInput } from '@rootline/testing';
 import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClusterHandle, restartDelayMs, waitReady } from '../src/cluster-host.js';
@@ -8,7 +8,6 @@ import { startTestCluster, type TestCluster } from './test-cluster.js';
 describe('cluster mode: one process per service on NATS and PostgreSQL', () => {
   let t: TestCluster;
   let nats: NatsServerHandle;
-  let db: TestDatabase;
   let cluster: ClusterHandle;
   /** The first ADMIN's session (ADMIN_EMAIL and ADMIN_PASSWORD at start-up). */
   let token: string;
@@ -19,7 +18,7 @@ describe('cluster mode: one process per service on NATS and PostgreSQL', () => {
   beforeAll(async () => {
     // A low difficulty: this test is about processes dying, not proof of work, and must not starve on a busy machine.
     t = await startTestCluster({ env: { REQUEST_TIMEOUT_MS: '3000', CHAIN_DIFFICULTY: '10' } });
-    ({ nats, db, cluster, token } = t);
+    ({ nats, cluster, token } = t);
   }, 120_000);
 
   afterAll(async () => {
