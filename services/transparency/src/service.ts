@@ -4,6 +4,8 @@ import { Type } from '@sinclair/typebox';
 import { buildAnalyticsFromAudit } from './db/analytics-rebuild.js';
 import { ensureHead } from './db/audit.repo.js';
 import { inbox, outbox } from './db/schema.js';
+import { sealPlainSecrets } from './db/webhooks.repo.js';
+import { isSealed, sealSecret } from './domain/secret-box.js';
 import {
   exportAnalytics,
   getFarmAnalytics,
@@ -41,6 +43,7 @@ import {
 } from './handlers/webhooks.js';
 import { loadSigningKey } from './signing-key.js';
 import { onDomainEvent } from './subscribers/domain-event.js';
+import { loadWebhookSecretKey } from './webhook-secret-key.js';
 import { createWebhookWorker } from './webhook-worker.js';
 
 const TransparencyConfig = withBase({
@@ -50,6 +53,14 @@ const TransparencyConfig = withBase({
       description:
         'Ed25519 private key (PKCS#8 PEM) that signs tree heads; without it one is generated once into DATA_DIR ' +
         '(set it when replicas do not share DATA_DIR)',
+    }),
+  ),
+  WEBHOOK_SECRET_KEY: Type.Optional(
+    Type.String({
+      minLength: 44,
+      description:
+        'AES-256 key (32 bytes, base64) that seals webhook secrets at rest; without it one is generated once into ' +
+        'DATA_DIR (set it when replicas do not share DATA_DIR)',
     }),
   ),
   WEBHOOK_ALLOW_PRIVATE: Type.Boolean({
@@ -110,6 +121,13 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
       // Replicas on other machines would each make their own key and sign heads that others cannot match.
       ctx.log.warn({ file: key.generatedIn }, 'AUDIT_SIGNING_KEY is not set: tree heads are signed with a local key');
     }
+    const { key: secretKey, generatedIn } = loadWebhookSecretKey(ctx.config);
+    if (generatedIn && ctx.config.DATABASE_URL) {
+      // Replicas on other machines would each make their own key and could not open each other's secrets.
+      ctx.log.warn({ file: generatedIn }, 'WEBHOOK_SECRET_KEY is not set: webhook secrets are sealed with a local key');
+    }
+    const sealed = await sealPlainSecrets(ctx.db, isSealed, (plain) => sealSecret(secretKey, plain));
+    if (sealed > 0) ctx.log.info({ webhooks: sealed }, 'webhook secrets stored in plain text are now sealed');
     await ensureHead(ctx.db, ctx.clock.now());
     const agent = outgoingAgent(ctx.config.SOCKS_PROXY_URL);
     const replayed = await buildAnalyticsFromAudit(ctx.db, ctx.clock.now());
@@ -126,6 +144,7 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
       concurrency: ctx.config.WEBHOOK_CONCURRENCY,
       agent,
       disableAfterMs: ctx.config.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
+      secretKey,
     });
     const send = { allowPrivate: ctx.config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: ctx.config.WEBHOOK_TIMEOUT_MS, agent };
     return {
@@ -139,13 +158,13 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         getInclusionProof(ctx),
         getConsistencyProof(ctx),
         listEventHistory(ctx),
-        createWebhook(ctx, ctx.config.WEBHOOK_ALLOW_PRIVATE),
+        createWebhook(ctx, ctx.config.WEBHOOK_ALLOW_PRIVATE, secretKey),
         listOwnWebhooks(ctx),
         listWebhookDeliveries(ctx),
         removeWebhook(ctx),
         getWebhook(ctx),
-        changeWebhook(ctx, ctx.config.WEBHOOK_ALLOW_PRIVATE),
-        testWebhook(ctx, send),
+        changeWebhook(ctx, ctx.config.WEBHOOK_ALLOW_PRIVATE, secretKey),
+        testWebhook(ctx, send, secretKey),
         redeliverWebhookDelivery(ctx, worker),
         createSigningKey(ctx),
         listSigningKeys(ctx),

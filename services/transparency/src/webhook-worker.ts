@@ -11,6 +11,7 @@ import {
   recordAttempts,
   type WebhookRow,
 } from './db/webhooks.repo.js';
+import { openSecret } from './domain/secret-box.js';
 import { retryDelayMs, webhookMessage } from './domain/webhook-message.js';
 import { type SendOptions, sendWebhook } from './webhook-sender.js';
 
@@ -26,6 +27,8 @@ export interface WebhookWorkerOptions extends SendOptions {
   concurrency: number;
   /** A webhook whose every attempt failed for this long is disabled and its owner told. */
   disableAfterMs: number;
+  /** The AES-256 key that opens the webhooks' stored secrets. */
+  secretKey: Buffer;
 }
 
 type Due = Awaited<ReturnType<typeof claimDue>>[number];
@@ -75,14 +78,15 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
     if (hook?.status !== 'active') {
       return { id: d.id, status: 'failed', httpStatus: null, error: 'webhook disabled', next: null, at: now };
     }
-    const message = webhookMessage(hook.secret, d.id, Math.floor(now.getTime() / 1000), {
-      event: d.kind,
-      timestamp: d.occurredAt,
-      data: d.data,
-    });
     let status: number | null = null;
     let error: string | null = null;
     try {
+      // A secret that cannot be opened (another key) fails the attempt like an unreachable receiver.
+      const message = webhookMessage(openSecret(o.secretKey, hook.secret), d.id, Math.floor(now.getTime() / 1000), {
+        event: d.kind,
+        timestamp: d.occurredAt,
+        data: d.data,
+      });
       status = await sendWebhook(hook.url, message, o);
     } catch (err) {
       error = (err as Error).message.slice(0, 500);

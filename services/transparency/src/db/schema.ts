@@ -73,7 +73,10 @@ export const publicEvents = transparencySchema.table(
   (t) => [index('public_events_kind_idx').on(t.kind, t.seq)],
 );
 
-/** Webhooks of users. The secret is kept to sign deliveries (HMAC needs it); it is never answered back. */
+/**
+ * Webhooks of users. The secret is kept to sign deliveries (HMAC needs it), sealed with AES-256-GCM as
+ * `v1:<iv>:<ciphertext>:<tag>` (domain/secret-box.ts); it is never answered back.
+ */
 export const webhooks = transparencySchema.table(
   'webhooks',
   {

@@ -263,3 +263,26 @@ export async function deleteWebhook(db: Db, id: string): Promise<void> {
     await tx.delete(webhooks).where(eq(webhooks.id, id));
   });
 }
+
+/**
+ * Seals the secrets still stored in plain text (written before sealing, or by a replica of an older version),
+ * one conditional update each so that a concurrent change of secret wins. Answers how many were sealed.
+ */
+export async function sealPlainSecrets(
+  db: Db,
+  isSealed: (stored: string) => boolean,
+  seal: (plain: string) => string,
+): Promise<number> {
+  const rows = await db.select({ id: webhooks.id, secret: webhooks.secret }).from(webhooks);
+  let sealed = 0;
+  for (const r of rows) {
+    if (isSealed(r.secret)) continue;
+    const done = await db
+      .update(webhooks)
+      .set({ secret: seal(r.secret) })
+      .where(and(eq(webhooks.id, r.id), eq(webhooks.secret, r.secret)))
+      .returning({ id: webhooks.id });
+    sealed += done.length;
+  }
+  return sealed;
+}

@@ -25,6 +25,7 @@ import {
   toWebhook,
   updateWebhook,
 } from '../db/webhooks.repo.js';
+import { openSecret, sealSecret } from '../domain/secret-box.js';
 import { webhookMessage } from '../domain/webhook-message.js';
 import { checkWebhookUrl, type SendOptions, sendWebhook } from '../webhook-sender.js';
 
@@ -60,7 +61,7 @@ async function ownWebhook(ctx: ServiceContext, webhookId: string, call: CallCont
 }
 
 /** transparency.webhook.create: a webhook owned by the caller, for public kinds, to an address it may reach. */
-export const createWebhook = (ctx: ServiceContext, allowPrivate: boolean) =>
+export const createWebhook = (ctx: ServiceContext, allowPrivate: boolean, secretKey: Buffer) =>
   handle(webhookCreate, async (input, call) => {
     const actor = actingUser(call);
     assertPublicKinds(input.events);
@@ -69,7 +70,7 @@ export const createWebhook = (ctx: ServiceContext, allowPrivate: boolean) =>
       ownerId: actor.id,
       url: input.url,
       events: input.events,
-      secret: input.secret,
+      secret: sealSecret(secretKey, input.secret),
       createdAt: ctx.clock.now().toISOString(),
     });
   });
@@ -112,7 +113,7 @@ export const getWebhook = (ctx: ServiceContext) =>
   });
 
 /** transparency.webhook.update: the owner changes address, kinds or secret, or enables a disabled webhook. */
-export const changeWebhook = (ctx: ServiceContext, allowPrivate: boolean) =>
+export const changeWebhook = (ctx: ServiceContext, allowPrivate: boolean, secretKey: Buffer) =>
   handle(webhookUpdate, async ({ webhookId, ...change }, call) => {
     if (Object.keys(change).length === 0) {
       throw new AppError('VALIDATION_ERROR', 'Nothing to change: give url, events, secret or status');
@@ -120,7 +121,8 @@ export const changeWebhook = (ctx: ServiceContext, allowPrivate: boolean) =>
     await ownWebhook(ctx, webhookId, call);
     if (change.events) assertPublicKinds(change.events);
     if (change.url) await assertReachable(change.url, allowPrivate);
-    const updated = await updateWebhook(ctx.db, webhookId, change);
+    const sealed = change.secret === undefined ? change : { ...change, secret: sealSecret(secretKey, change.secret) };
+    const updated = await updateWebhook(ctx.db, webhookId, sealed);
     if (!updated) throw notFound('Webhook', webhookId);
     return updated;
   });
@@ -129,16 +131,21 @@ export const changeWebhook = (ctx: ServiceContext, allowPrivate: boolean) =>
  * transparency.webhook.test: sends one signed `webhook.test` delivery now, signed and shaped as every delivery,
  * and answers its outcome. It is not stored and not retried, and it does not move the failure clock.
  */
-export const testWebhook = (ctx: ServiceContext, send: SendOptions) =>
+export const testWebhook = (ctx: ServiceContext, send: SendOptions, secretKey: Buffer) =>
   handle(webhookTest, async ({ webhookId }, call) => {
     const hook = await ownWebhook(ctx, webhookId, call);
     const deliveryId = newId('whd');
     const started = ctx.clock.now();
-    const message = webhookMessage(hook.secret, deliveryId, Math.floor(started.getTime() / 1000), {
-      event: WEBHOOK_TEST_KIND,
-      timestamp: started.toISOString(),
-      data: { webhookId, message: 'A test delivery from Rootline' },
-    });
+    const message = webhookMessage(
+      openSecret(secretKey, hook.secret),
+      deliveryId,
+      Math.floor(started.getTime() / 1000),
+      {
+        event: WEBHOOK_TEST_KIND,
+        timestamp: started.toISOString(),
+        data: { webhookId, message: 'A test delivery from Rootline' },
+      },
+    );
     let httpStatus: number | null = null;
     let error: string | null = null;
     try {
