@@ -88,7 +88,7 @@ const tokenClaims = TypeCompiler.Compile(TokenClaims);
 export function principalOfUser(
   user: UserRow,
   via: Principal['via'],
-  extra: { scopes?: Permission[]; expiresAt: Date | null },
+  extra: { sessionId?: string; scopes?: Permission[]; expiresAt: Date | null },
 ): Principal {
   return principalOf(user, 'session', via, extra);
 }

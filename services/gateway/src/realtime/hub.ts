@@ -1,14 +1,16 @@
 import type { Bus, Subscription } from '@rootline/bus';
-import { newId, type PublicEvent, type RealtimeStats, realtimePublished } from '@rootline/contracts';
+import { newId, type PublicEvent, type RealtimeStats, realtimePublished, sessionsChanged } from '@rootline/contracts';
 import type { Clock, Logger } from '@rootline/host';
 import type { WebSocket } from 'ws';
 import type { EventHub } from '../transparency/event-stream.js';
 import { ROOM_KINDS, roomKind, roomsOfEvent } from './rooms.js';
 
-/** One open socket: who holds it and the rooms it joined. */
+/** One open socket: who holds it, the session of the credential that opened it, and the rooms it joined. */
 export interface Connection {
   readonly id: string;
   readonly userId: string;
+  /** The session whose token, cookie or ticket opened the socket; null for an API token. */
+  readonly sessionId: string | null;
   readonly socket: WebSocket;
   readonly rooms: Set<string>;
   /** Answered the last ping. */
@@ -24,6 +26,20 @@ export interface RealtimeHubOptions {
   heartbeatMs: number;
   maxBufferedBytes: number;
   replicaId: string;
+}
+
+/**
+ * Close code of a socket whose credential ended (sign-out, or every session of the account ended by a password
+ * reset or a role change): 4001, in the range RFC 6455 leaves to applications, mirroring HTTP 401.
+ */
+export const CLOSE_SESSION_ENDED = 4001;
+
+/** Which sockets a session change ends: those of one session, or every socket of one account. */
+export function endedBy(change: unknown, c: { userId: string; sessionId: string | null }): boolean {
+  const ch = change as { sessionId?: unknown; userId?: unknown } | null;
+  if (typeof ch?.sessionId === 'string') return c.sessionId === ch.sessionId;
+  if (typeof ch?.userId === 'string') return c.userId === ch.userId;
+  return false;
 }
 
 /** Seconds of history behind `messagesPerSecond`. */
@@ -48,6 +64,7 @@ export function createRealtimeHub(o: RealtimeHubOptions) {
   let samples: { at: number; sent: number }[] = [];
   let timers: NodeJS.Timeout[] = [];
   let listening: Subscription | undefined;
+  let sessionsListening: Subscription | undefined;
   let unfollow: (() => void) | undefined;
   let following: Promise<void> | undefined;
 
@@ -88,6 +105,23 @@ export function createRealtimeHub(o: RealtimeHubOptions) {
     const id = typeof data.id === 'string' ? data.id : newId('rtm');
     const at = typeof data.createdAt === 'string' ? data.createdAt : String(m.sentAt ?? o.clock.now().toISOString());
     deliver(m.room, eventFrame(m.room, m.event, id, at, m.data));
+  };
+
+  /**
+   * A session ended somewhere (any replica announces it to all): its sockets here are closed with 4001. A change
+   * naming an account closes all of the account's sockets, API-token ones too (their role may have changed).
+   */
+  const onSessionsChanged = (change: unknown): void => {
+    const reason =
+      typeof (change as { sessionId?: unknown } | null)?.sessionId === 'string'
+        ? 'session ended'
+        : 'sessions of the account ended';
+    for (const c of [...connections]) {
+      if (!endedBy(change, c)) continue;
+      o.log.info({ connectionId: c.id, userId: c.userId }, `socket closed: ${reason}`);
+      remove(c);
+      c.socket.close(CLOSE_SESSION_ENDED, reason);
+    }
   };
 
   const heartbeat = (): void => {
@@ -144,6 +178,7 @@ export function createRealtimeHub(o: RealtimeHubOptions) {
   return {
     async start(): Promise<void> {
       listening = await o.bus.listen(realtimePublished.subject, onPublished);
+      sessionsListening = await o.bus.listen(sessionsChanged.subject, onSessionsChanged);
       timers = [setInterval(heartbeat, o.heartbeatMs), setInterval(sample, 1000)];
       sample();
     },
@@ -158,10 +193,12 @@ export function createRealtimeHub(o: RealtimeHubOptions) {
       unfollowNow();
       await listening?.stop();
       listening = undefined;
+      await sessionsListening?.stop();
+      sessionsListening = undefined;
     },
-    /** Registers an open socket of `userId`. */
-    add(socket: WebSocket, userId: string): Connection {
-      const c: Connection = { id: newId('wsc'), userId, socket, rooms: new Set(), alive: true };
+    /** Registers an open socket of `userId`, opened by a credential of `sessionId` (null: an API token). */
+    add(socket: WebSocket, userId: string, sessionId: string | null): Connection {
+      const c: Connection = { id: newId('wsc'), userId, sessionId, socket, rooms: new Set(), alive: true };
       connections.add(c);
       socket.on('pong', () => {
         c.alive = true;

@@ -19,6 +19,7 @@ import type { FastifyRequest } from 'fastify';
 import type { BusRouteDeps } from '../bus-route.js';
 import { toHttpError } from '../errors.js';
 import type { RateLimitStore } from '../identity/attempts/store.js';
+import { findLiveSession } from '../identity/db/sessions.repo.js';
 import { findUserById } from '../identity/db/users.repo.js';
 import { localRoute } from '../local-route.js';
 import { principalOfUser } from '../plugins/auth.js';
@@ -57,6 +58,8 @@ const TicketClaims = Type.Object({
   perms: Type.Array(Type.String()),
   /** The ticket's own id: a second use of it is refused. */
   jti: Type.String({ minLength: 1 }),
+  /** The session of the credential that asked for the ticket (absent for an API token). */
+  sid: Type.Optional(Type.String({ minLength: 1 })),
   exp: Type.Integer(),
 });
 const ticketClaims = TypeCompiler.Compile(TicketClaims);
@@ -113,8 +116,17 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
     }
     const user = await findUserById(deps.database.db, claims.sub);
     if (!user) throw new AppError('UNAUTHORIZED', 'The account of the ticket is gone');
+    // A ticket asked with a session opens a socket only while that session lives: the socket closes when it ends.
+    if (claims.sid !== undefined) {
+      const live = await findLiveSession(deps.database.db, claims.sid);
+      if (live?.user.id !== user.id) throw new AppError('UNAUTHORIZED', 'The session of the ticket has ended');
+    }
     const scopes = claims.perms.filter((p): p is Permission => (PERMISSIONS as readonly string[]).includes(p));
-    return principalOfUser(user, 'ticket', { scopes, expiresAt: new Date(claims.exp * 1000) });
+    return principalOfUser(user, 'ticket', {
+      scopes,
+      expiresAt: new Date(claims.exp * 1000),
+      ...(claims.sid === undefined ? {} : { sessionId: claims.sid }),
+    });
   });
 
   app.route({
@@ -128,7 +140,9 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
         'this origin only) or `?ticket=` from `POST /api/realtime/connect` (browsers cannot send headers on a ' +
         `WebSocket). Needs \`notifications:read\`. ${PROTOCOL} The server pings every ${deps.heartbeatSeconds} s; a ` +
         `socket that missed the previous pong is closed. A socket with more than ${deps.maxBufferedBytes} bytes ` +
-        `unsent is dropped (it reconnects). At most ${deps.maxRooms} rooms per socket. Without WebSocket, use the ` +
+        `unsent is dropped (it reconnects). At most ${deps.maxRooms} rooms per socket. When the session that opened ` +
+        'the socket ends (sign-out), or every session of the account does (password reset, role change), the socket ' +
+        `is closed with code 4001 on every replica. Without WebSocket, use the ` +
         'server-sent stream `GET /api/transparency/events`.',
       tags: TAGS,
       querystring: Type.Object({ ticket: Type.Optional(Type.String({ maxLength: 4096 })) }),
@@ -145,7 +159,7 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
     wsHandler: (socket, req) => {
       const principal = req.principal!;
       const caller = { actor: principal.actor, permissions: principal.permissions };
-      const c = hub.add(socket, caller.actor.id);
+      const c = hub.add(socket, caller.actor.id, principal.sessionId);
       const own = `user:${caller.actor.id}`;
       hub.join(c, own);
       const welcome = JSON.stringify({
@@ -235,6 +249,7 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
         role: principal.actor.role,
         perms: [...principal.permissions],
         jti: newId('rtk'),
+        ...(principal.sessionId ? { sid: principal.sessionId } : {}),
         exp: expires,
       });
       const base = deps.publicUrl ? new URL(deps.publicUrl).origin : originOf(req);
