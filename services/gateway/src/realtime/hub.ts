@@ -42,6 +42,12 @@ export function endedBy(change: unknown, c: { userId: string; sessionId: string 
   return false;
 }
 
+/**
+ * How long a signed-out session is remembered: a socket authenticated just before the sign-out but registered
+ * after its announcement is closed too (the upgrade takes a few round trips).
+ */
+const ENDED_MEMORY_MS = 60_000;
+
 /** Seconds of history behind `messagesPerSecond`. */
 const RATE_WINDOW = 10;
 
@@ -65,6 +71,8 @@ export function createRealtimeHub(o: RealtimeHubOptions) {
   let timers: NodeJS.Timeout[] = [];
   let listening: Subscription | undefined;
   let sessionsListening: Subscription | undefined;
+  /** Sessions ended lately, with when; see ENDED_MEMORY_MS. */
+  const endedSessions = new Map<string, number>();
   let unfollow: (() => void) | undefined;
   let following: Promise<void> | undefined;
 
@@ -112,10 +120,9 @@ export function createRealtimeHub(o: RealtimeHubOptions) {
    * naming an account closes all of the account's sockets, API-token ones too (their role may have changed).
    */
   const onSessionsChanged = (change: unknown): void => {
-    const reason =
-      typeof (change as { sessionId?: unknown } | null)?.sessionId === 'string'
-        ? 'session ended'
-        : 'sessions of the account ended';
+    const sessionId = (change as { sessionId?: unknown } | null)?.sessionId;
+    if (typeof sessionId === 'string') endedSessions.set(sessionId, o.clock.now().getTime());
+    const reason = typeof sessionId === 'string' ? 'session ended' : 'sessions of the account ended';
     for (const c of [...connections]) {
       if (!endedBy(change, c)) continue;
       o.log.info({ connectionId: c.id, userId: c.userId }, `socket closed: ${reason}`);
@@ -138,6 +145,8 @@ export function createRealtimeHub(o: RealtimeHubOptions) {
   };
 
   const sample = (): void => {
+    const forgetBefore = o.clock.now().getTime() - ENDED_MEMORY_MS;
+    for (const [id, at] of endedSessions) if (at < forgetBefore) endedSessions.delete(id);
     samples.push({ at: o.clock.now().getTime(), sent });
     if (samples.length > RATE_WINDOW + 1) samples = samples.slice(-RATE_WINDOW - 1);
   };
@@ -205,6 +214,12 @@ export function createRealtimeHub(o: RealtimeHubOptions) {
       });
       socket.on('close', () => remove(c));
       socket.on('error', () => remove(c));
+      if (sessionId !== null && endedSessions.has(sessionId)) {
+        // Its session ended while the upgrade was under way.
+        remove(c);
+        socket.close(CLOSE_SESSION_ENDED, 'session ended');
+        return c;
+      }
       follow();
       return c;
     },
