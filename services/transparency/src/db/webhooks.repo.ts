@@ -1,6 +1,6 @@
 import { newId, type Webhook } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { and, asc, count, desc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, lte, notLike, sql } from 'drizzle-orm';
 import { webhookDeliveries, webhooks } from './schema.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -273,7 +273,11 @@ export async function sealPlainSecrets(
   isSealed: (stored: string) => boolean,
   seal: (plain: string) => string,
 ): Promise<number> {
-  const rows = await db.select({ id: webhooks.id, secret: webhooks.secret }).from(webhooks);
+  // Sealed values all start with `v1:`: only the others are read (a plain secret starting so is left as it is).
+  const rows = await db
+    .select({ id: webhooks.id, secret: webhooks.secret })
+    .from(webhooks)
+    .where(notLike(webhooks.secret, 'v1:%'));
   let sealed = 0;
   for (const r of rows) {
     if (isSealed(r.secret)) continue;
