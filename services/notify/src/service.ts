@@ -43,8 +43,10 @@ function unsubscribeKey(ctx: ServiceContext<NotifyConfig>): Buffer {
 }
 
 function mailTransport(ctx: ServiceContext<NotifyConfig>): MailTransport {
-  const { SMTP_URL, MAIL_FROM, DATA_DIR } = ctx.config;
-  return SMTP_URL ? smtpTransport(SMTP_URL, MAIL_FROM) : fileTransport(join(DATA_DIR, 'mail'), MAIL_FROM);
+  const { SMTP_URL, MAIL_FROM, DATA_DIR, SOCKS_PROXY_URL } = ctx.config;
+  return SMTP_URL
+    ? smtpTransport(SMTP_URL, MAIL_FROM, SOCKS_PROXY_URL)
+    : fileTransport(join(DATA_DIR, 'mail'), MAIL_FROM);
 }
 
 /**

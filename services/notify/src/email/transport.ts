@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
+import { SocksClient } from 'socks';
 import type { EmailContent } from '../domain/email.js';
 
 /** One email ready to leave: addresses, content and headers. */
@@ -28,11 +29,20 @@ const message = (from: string, e: OutgoingEmail) => ({
   headers: e.headers ?? {},
 });
 
-/** Sends through an SMTP server (nodemailer); a refused recipient or a dropped connection throws. */
-export function smtpTransport(url: string, from: string): MailTransport {
-  const transporter = nodemailer.createTransport(url);
+/**
+ * Sends through an SMTP server (nodemailer); a refused recipient or a dropped connection throws. With
+ * `socksProxyUrl` (SOCKS_PROXY_URL) the connection goes through that SOCKS5 proxy, which also resolves the SMTP
+ * server's name (`socks5h://` and `socks5://` alike: nodemailer hands the proxy the host name).
+ */
+export function smtpTransport(url: string, from: string, socksProxyUrl?: string): MailTransport {
+  const proxy = socksProxyUrl?.replace(/^socks5h:/, 'socks5:');
+  // nodemailer takes settings beside a URL only from its query string.
+  const withProxy = new URL(url);
+  if (proxy) withProxy.searchParams.set('proxy', proxy);
+  const transporter = nodemailer.createTransport(withProxy.toString());
+  if (proxy) transporter.set('proxy_socks_module', { SocksClient });
   return {
-    description: `SMTP ${new URL(url).host}`,
+    description: `SMTP ${new URL(url).host}${proxy ? ' through the SOCKS proxy' : ''}`,
     async send(e) {
       await transporter.sendMail(message(from, e));
     },
