@@ -1,10 +1,11 @@
 import { type Notification, newId, realtimePublished } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import type { EventMeta, ServiceContext } from '@rootline/host';
-import { insertDelivery } from './db/deliveries.repo.js';
-import { insertNotification } from './db/notifications.repo.js';
-import { storedSwitches } from './db/preferences.repo.js';
-import { userPushSubscriptions } from './db/push.repo.js';
+import { insertDeliveries } from './db/deliveries.repo.js';
+import { insertNotifications } from './db/notifications.repo.js';
+import { storedSwitchesOf } from './db/preferences.repo.js';
+import { usersWithPushSubscriptions } from './db/push.repo.js';
+import type { deliveries, notifications } from './db/schema.js';
 import { render, TEMPLATE_TYPE, type Template } from './domain/messages.js';
 import { channelsFor, effectivePreferences } from './domain/preferences.js';
 
@@ -40,6 +41,14 @@ export async function publishLive(ctx: ServiceContext, n: Notification & { userI
   }
 }
 
+/** One person's notice of one source (an event id, or e.g. `digest:<week>`), for `recordNotices`. */
+export interface NoticeInput {
+  sourceId: string;
+  userId: string;
+  template: Template;
+  data: Record<string, unknown>;
+}
+
 /** As `notifyUser`, for a notice with another source than an event (the weekly digest: `digest:<week>`). */
 export async function recordNotice(
   ctx: ServiceContext,
@@ -49,40 +58,70 @@ export async function recordNotice(
   template: Template,
   data: Record<string, unknown>,
 ): Promise<(Notification & { userId: string }) | null> {
-  const type = TEMPLATE_TYPE[template.name];
-  const channels = channelsFor(type, effectivePreferences(await storedSwitches(tx, userId)));
+  const [notice] = await recordNotices(ctx, tx, [{ sourceId, userId, template, data }]);
+  return notice ?? null;
+}
+
+/**
+ * Records several notices in `tx` with a fixed number of statements whatever their number: one read of the
+ * people's preferences, one of their push subscriptions (only when a notice may go by push), one INSERT of the
+ * in-app rows and one of the delivery rows. Returns each notice's in-app notification (null when the person
+ * turned in-app off), in the order given.
+ */
+export async function recordNotices(
+  ctx: ServiceContext,
+  tx: Db,
+  inputs: readonly NoticeInput[],
+): Promise<((Notification & { userId: string }) | null)[]> {
+  if (inputs.length === 0) return [];
+  const switches = await storedSwitchesOf(tx, [...new Set(inputs.map((i) => i.userId))]);
   const now = ctx.clock.now();
-  let notice: (Notification & { userId: string }) | null = null;
-  if (channels.includes('in-app')) {
-    const m = render(template);
-    const row = {
-      id: newId('ntf', now.getTime()),
-      userId,
-      type,
-      title: m.title,
-      body: m.body,
-      link: m.link,
-      data,
-      createdAt: now.toISOString(),
-    };
-    await insertNotification(tx, { ...row, sourceEventId: sourceId });
-    notice = { ...row, read: false, readAt: null };
+  const planned = inputs.map((input) => {
+    const type = TEMPLATE_TYPE[input.template.name];
+    return { input, type, channels: channelsFor(type, effectivePreferences(switches.get(input.userId) ?? [])) };
+  });
+  const pushUsers = [...new Set(planned.filter((p) => p.channels.includes('push')).map((p) => p.input.userId))];
+  const subscribed = pushUsers.length > 0 ? await usersWithPushSubscriptions(tx, pushUsers) : new Set<string>();
+  const notices: ((Notification & { userId: string }) | null)[] = [];
+  const notificationRows: (typeof notifications.$inferInsert)[] = [];
+  const deliveryRows: (typeof deliveries.$inferInsert)[] = [];
+  for (const { input, type, channels } of planned) {
+    const { sourceId, userId, template, data } = input;
+    let notice: (Notification & { userId: string }) | null = null;
+    if (channels.includes('in-app')) {
+      const m = render(template);
+      const row = {
+        id: newId('ntf', now.getTime()),
+        userId,
+        type,
+        title: m.title,
+        body: m.body,
+        link: m.link,
+        data,
+        createdAt: now.toISOString(),
+      };
+      notificationRows.push({ ...row, sourceEventId: sourceId });
+      notice = { ...row, read: false, readAt: null };
+    }
+    notices.push(notice);
+    for (const channel of channels.filter((c) => c !== 'in-app')) {
+      // Push only to someone with a browser subscribed: no row to send to nobody.
+      if (channel === 'push' && !subscribed.has(userId)) continue;
+      deliveryRows.push({
+        id: newId('dlv', now.getTime()),
+        sourceEventId: sourceId,
+        channel,
+        userId,
+        type,
+        template: template.name,
+        params: template.params,
+        status: 'pending',
+        nextAttemptAt: now.toISOString(),
+        createdAt: now.toISOString(),
+      });
+    }
   }
-  for (const channel of channels.filter((c) => c !== 'in-app')) {
-    // Push only to someone with a browser subscribed: no row to send to nobody.
-    if (channel === 'push' && (await userPushSubscriptions(tx, userId)).length === 0) continue;
-    await insertDelivery(tx, {
-      id: newId('dlv', now.getTime()),
-      sourceEventId: sourceId,
-      channel,
-      userId,
-      type,
-      template: template.name,
-      params: template.params,
-      status: 'pending',
-      nextAttemptAt: now.toISOString(),
-      createdAt: now.toISOString(),
-    });
-  }
-  return notice;
+  await insertNotifications(tx, notificationRows);
+  await insertDeliveries(tx, deliveryRows);
+  return notices;
 }

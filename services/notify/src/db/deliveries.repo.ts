@@ -4,9 +4,9 @@ import { deliveries } from './schema.js';
 
 export type DeliveryRow = typeof deliveries.$inferSelect;
 
-/** Records a message to send; a second one for the same event, channel and user is ignored. */
-export async function insertDelivery(db: Db, row: typeof deliveries.$inferInsert): Promise<void> {
-  await db.insert(deliveries).values(row).onConflictDoNothing();
+/** Records messages to send in one INSERT; a second one for the same event, channel and user is ignored. */
+export async function insertDeliveries(db: Db, rows: (typeof deliveries.$inferInsert)[]): Promise<void> {
+  if (rows.length > 0) await db.insert(deliveries).values(rows).onConflictDoNothing();
 }
 
 /**

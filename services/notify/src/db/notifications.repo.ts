@@ -19,9 +19,9 @@ export function notificationView(r: NotificationRow): Notification {
   };
 }
 
-/** Adds an in-app notification; a second one for the same event, user and type is ignored. */
-export async function insertNotification(db: Db, row: typeof notifications.$inferInsert): Promise<void> {
-  await db.insert(notifications).values(row).onConflictDoNothing();
+/** Adds in-app notifications in one INSERT; a second one for the same event, user and type is ignored. */
+export async function insertNotifications(db: Db, rows: (typeof notifications.$inferInsert)[]): Promise<void> {
+  if (rows.length > 0) await db.insert(notifications).values(rows).onConflictDoNothing();
 }
 
 export async function userNotifications(db: Db, userId: string, unread: boolean, offset: number, limit: number) {

@@ -1,5 +1,5 @@
 import type { Db } from '@rootline/db';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { pushSubscriptions } from './schema.js';
 
 export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
@@ -19,6 +19,15 @@ export async function savePushSubscription(db: Db, row: PushSubscriptionRow): Pr
 
 export async function userPushSubscriptions(db: Db, userId: string): Promise<PushSubscriptionRow[]> {
   return db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+}
+
+/** Which of these people have at least one browser subscribed to push. */
+export async function usersWithPushSubscriptions(db: Db, userIds: readonly string[]): Promise<Set<string>> {
+  const rows = await db
+    .selectDistinct({ userId: pushSubscriptions.userId })
+    .from(pushSubscriptions)
+    .where(inArray(pushSubscriptions.userId, [...userIds]));
+  return new Set(rows.map((r) => r.userId));
 }
 
 export async function findPushSubscription(db: Db, id: string): Promise<PushSubscriptionRow | undefined> {
