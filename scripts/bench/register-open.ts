@@ -9,8 +9,11 @@ import { type CpuGroup, CpuMeter, type CpuUsage } from './lib/proc-cpu.js';
 import type { Benchmark } from './lib/types.js';
 import { ADMIN, chainSettings, ROLE } from './register.js';
 
-/** Offered arrival rates, stepped up: registrations per second. */
-const RATES = [500, 1000, 2000, 3500, 5000];
+/** Offered arrival rates, stepped up: registrations per second; `BENCH_OPEN_RATES` (e.g. `1000,1500`) changes them. */
+const RATES = (process.env.BENCH_OPEN_RATES ?? '500,1000,2000,3500,5000')
+  .split(',')
+  .map(Number)
+  .filter((r) => Number.isFinite(r) && r > 0);
 const TARGET_RPS = 3500;
 const TARGET_P99_MS = 1000;
 /** A registration not answered in this time is an error. */

@@ -135,6 +135,7 @@ async function measure(ctx: BenchContext, cluster: ClusterHandle, infra: Infra, 
         { name: 'plants', role: ROLE.plants, pid: plants },
         { name: 'chain-miner', role: ROLE.chain, pid: miners[0]! },
         { name: 'transparency', role: ROLE.transparency, pid: transparency },
+        { name: 'notify', role: ROLE.notify, pid: notify },
       ]
     : [];
 
@@ -410,7 +411,7 @@ function report(m: Measured, alone: LedgerOnly): { text: string; markdown: strin
     '',
     ...(m.profiles.length > 0
       ? [
-          'Main-thread self time from the CPU profiles (1 ms sampling) of the three busiest processes.',
+          'Main-thread self time from the CPU profiles (1 ms sampling) of the gateway, plants, the chain-miner and the two event consumers (transparency, notify).',
           '',
           ...profileLines,
         ]

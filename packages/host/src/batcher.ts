@@ -14,10 +14,25 @@ export interface BatcherOptions<T> {
    * without any wait.
    */
   maxWaitMs: number;
+  /**
+   * Under load, the shortest time between the starts of two batches, unless `max` items are already waiting
+   * (default 0: none). A batch that finds the previous one started longer ago than this runs without waiting, so
+   * a lone item pays nothing; under load, batches are spaced this far apart and grow instead of multiplying. Each
+   * batch has fixed costs (a transaction, its round trips, a commit), so this trades a bounded wait for CPU.
+   */
+  intervalMs?: number;
   /** Batches running at once (default 1: strictly one after the other). */
   concurrency?: number;
   /** Applies a batch and settles every item of it (a throw rejects those left unsettled). */
   run(batch: Waiting<T>[]): Promise<void>;
+  /** Milliseconds from a monotonic clock (default `performance.now`). */
+  now?: () => number;
+}
+
+/** How long a batch still waits for the interval since the previous batch started (see `intervalMs`). */
+export function intervalLeft(sinceLastStartMs: number, intervalMs: number): number {
+  if (intervalMs <= 0) return 0;
+  return Math.min(intervalMs, Math.max(0, intervalMs - sinceLastStartMs));
 }
 
 /**
@@ -27,19 +42,23 @@ export interface BatcherOptions<T> {
 export function createBatcher<T>(opts: BatcherOptions<T>): { add(item: T): Promise<void> } {
   const queue: Waiting<T>[] = [];
   const concurrency = opts.concurrency ?? 1;
+  const intervalMs = opts.intervalMs ?? 0;
+  const now = opts.now ?? (() => performance.now());
   let running = 0;
-  let timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  let lastStart = Number.NEGATIVE_INFINITY;
+  let timer: { kind: 'timeout'; handle: NodeJS.Timeout } | { kind: 'immediate'; handle: NodeJS.Immediate } | undefined;
 
   const cancelTimer = () => {
     if (timer === undefined) return;
-    if (opts.maxWaitMs > 0) clearTimeout(timer as NodeJS.Timeout);
-    else clearImmediate(timer as NodeJS.Immediate);
+    if (timer.kind === 'timeout') clearTimeout(timer.handle);
+    else clearImmediate(timer.handle);
     timer = undefined;
   };
 
   const flush = () => {
     cancelTimer();
     running += 1;
+    lastStart = now();
     const batch = queue.splice(0, opts.max);
     opts
       .run(batch)
@@ -59,7 +78,11 @@ export function createBatcher<T>(opts: BatcherOptions<T>): { add(item: T): Promi
       return;
     }
     if (timer !== undefined) return;
-    timer = opts.maxWaitMs > 0 ? setTimeout(flush, opts.maxWaitMs) : setImmediate(flush);
+    const wait = Math.max(opts.maxWaitMs, intervalLeft(now() - lastStart, intervalMs));
+    timer =
+      wait > 0
+        ? { kind: 'timeout', handle: setTimeout(flush, wait) }
+        : { kind: 'immediate', handle: setImmediate(flush) };
   };
 
   return {

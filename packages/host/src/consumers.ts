@@ -99,6 +99,7 @@ export function deliveryHandler(
     const batcher = createBatcher<DeliveredEvent>({
       max: batch.max,
       maxWaitMs: batch.maxWaitMs,
+      intervalMs: batch.intervalMs,
       concurrency: batch.concurrency,
       run: async (waiting: Waiting<DeliveredEvent>[]) => {
         const ready = waiting.filter((w) => {

@@ -99,6 +99,12 @@ export interface BatchOptions {
    */
   maxWaitMs?: number;
   /**
+   * Under load, the shortest time between the starts of two batches of this instance, unless `max` events are
+   * waiting (default 0). A batch after a quiet spell runs at once; under load, events gather for up to this long,
+   * so fewer, larger transactions carry them. Suits consumers whose events may wait a few tens of milliseconds.
+   */
+  intervalMs?: number;
+  /**
    * Batches applied at once by this instance (default 1). More suit a consumer whose batches do not contend (each
    * holds a database connection); keep 1 where each batch takes one lock anyway.
    */
@@ -124,7 +130,7 @@ export interface Subscriber {
   readonly fn: (payload: unknown, meta: EventMeta) => Promise<void>;
   readonly options: SubscribeOptions;
   /** Set for a subscriber made by `subscribeBatch`: the host applies its events in batches. */
-  readonly batch?: { max: number; maxWaitMs: number; concurrency: number; fn: BatchFn };
+  readonly batch?: { max: number; maxWaitMs: number; intervalMs: number; concurrency: number; fn: BatchFn };
 }
 
 /** Binds a consumer to a declared event under a durable name unique within the service. */
@@ -157,6 +163,8 @@ export function subscribeBatch<E extends EventDef>(
   const max = batch.max ?? BATCH_MAX;
   const concurrency = batch.concurrency ?? 1;
   if (!Number.isInteger(max) || max < 1) throw new Error(`batch.max must be a whole number ≥ 1, not ${max}`);
+  const intervalMs = batch.intervalMs ?? 0;
+  if (!(intervalMs >= 0)) throw new Error(`batch.intervalMs must be ≥ 0, not ${intervalMs}`);
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new Error(`batch.concurrency must be a whole number ≥ 1, not ${concurrency}`);
   }
@@ -167,7 +175,7 @@ export function subscribeBatch<E extends EventDef>(
     // One event alone is a batch of one.
     fn: (payload, meta) => applyBatch([{ payload, meta }], meta.tx),
     options: rest,
-    batch: { max, maxWaitMs: batch.maxWaitMs ?? 0, concurrency, fn: applyBatch },
+    batch: { max, maxWaitMs: batch.maxWaitMs ?? 0, intervalMs, concurrency, fn: applyBatch },
   };
 }
 

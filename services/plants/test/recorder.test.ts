@@ -140,6 +140,44 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
     sub.unsubscribe();
   });
 
+  it('under load, gathers writes of different turns for the interval into one ledger message; a lone write goes at once', async () => {
+    const sizes: number[] = [];
+    const sub = monitor.subscribe(chainTxSubmitBatch.subject, {
+      callback: (_err, msg) => {
+        sizes.push((msg.json() as { transactions: unknown[] }).transactions.length);
+      },
+    });
+    await monitor.flush();
+    const recorder = createLedgerRecorder<PlantRecord>({
+      ...plantsStore,
+      db: database.db,
+      bus: client,
+      outbox: createOutbox({ database, table: outbox, publish: async () => {}, log }),
+      log,
+      intents: ledgerIntents,
+      intervalMs: 1500,
+    });
+    const stamp = Date.now();
+    const id = (i: number) => `plt_interval${String(i).padStart(6, '0')}${stamp}`;
+    const lone = id(0);
+    const started = performance.now();
+    await recorder.record(write(lone), caller);
+    const loneMs = performance.now() - started;
+    // Five writes, each in a turn of its own, within the interval of the lone write's flush.
+    const gathered: Promise<unknown>[] = [];
+    for (let i = 1; i <= 5; i += 1) {
+      gathered.push(recorder.record(write(id(i)), caller));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await Promise.all(gathered);
+    await monitor.flush();
+    sub.unsubscribe();
+    expect(sizes).toEqual([1, 5]);
+    // The lone write did not wait for the interval (its block and store take far less than 1.5 s here).
+    expect(loneMs).toBeLessThan(1500);
+    for (let i = 0; i <= 5; i += 1) expect(await onLedger(id(i))).toHaveLength(1);
+  });
+
   it('stores the rest of a batch when one plant cannot be stored, and rejects only that one', async () => {
     const recorder = createRecorder({
       db: database.db,

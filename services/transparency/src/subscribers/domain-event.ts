@@ -20,6 +20,8 @@ const anyEvent: EventDef = { subject: 'evt.>', payload: Type.Unknown() };
  * batch instead of once per event.
  */
 export const AUDIT_BATCH_MAX = 200;
+/** Under load, the shortest time between two audit batches (ADR 099): entries gather into fewer transactions. */
+export const AUDIT_BATCH_INTERVAL_MS = 50;
 
 /**
  * Appends each domain event to the audit log, and those of a public kind to the event history, exactly once.
@@ -98,6 +100,6 @@ export const onDomainEvent = (ctx: ServiceContext, webhookWorker: { kick(): void
         ctx.bus.broadcast(publicEventRecorded.subject, { seq }).catch(() => {});
       });
     },
-    { batch: { max: AUDIT_BATCH_MAX } },
+    { batch: { max: AUDIT_BATCH_MAX, intervalMs: AUDIT_BATCH_INTERVAL_MS } },
   );
 };
