@@ -13,7 +13,7 @@ export {
   type PendingEvent,
   pendingEvent,
 } from './outbox.js';
-export { executePrepared, executeRows, prepared } from './prepared.js';
+export { executePrepared, executeRows, type FixedStatement, fixedStatement, prepared } from './prepared.js';
 export {
   claimScheduledJob,
   ensureScheduledJob,

@@ -272,10 +272,9 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   async function enqueueMany(tx: Db, events: readonly PendingEvent[]): Promise<string[]> {
     if (events.length === 0) return [];
     const rows = eventRows(events);
-    // One statement, rows in order, so `seq` keeps the order given.
-    await tx.execute(insertFromJson(table, rows));
-    // Delivered only if and when the transaction commits, to every listening relay.
-    await tx.execute(sql`select pg_notify(${channel}, '')`);
+    // One prepared statement (its text is fixed): the rows in order, so `seq` keeps the order given, and the
+    // notification, delivered only if and when the transaction commits, to every listening relay.
+    await executePrepared(tx, sql`with events as (${insertFromJson(table, rows)}) select pg_notify(${channel}, '')`);
     return rows.map((r) => r.id);
   }
 

@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import type { Query, SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from './types.js';
 
@@ -32,22 +32,37 @@ export async function executeRows<T>(db: Db, query: SQL): Promise<T[]> {
   return Array.isArray(result) ? result : result.rows;
 }
 
-/** The part of postgres.js used here: `unsafe` with its `prepare` option. */
-interface PostgresJsClient {
-  unsafe(text: string, params: unknown[], options: { prepare: boolean }): PromiseLike<unknown[]>;
+/** Runs a built query as a prepared statement through drizzle's session (the pool's, or a transaction's). */
+async function runPrepared<T>(db: Db, query: Query, name: string, values?: Record<string, unknown>): Promise<T[]> {
+  const result = (await db._.session.prepareQuery(query, undefined, name, false).execute(values)) as unknown as
+    | T[]
+    | { rows: T[] };
+  return Array.isArray(result) ? result : result.rows;
 }
 
 /**
  * Rows of a raw query, run as a prepared statement on PostgreSQL. Drizzle's `execute` reaches postgres.js
  * through `unsafe` without preparing: every call is parsed and planned afresh, and a call with parameters costs
- * an extra round trip to describe them. Asking `unsafe` to prepare makes postgres.js keep one statement per text
- * on each connection, so PostgreSQL reuses its plan; only for a query whose text is fixed and whose values are
- * all parameters (else every distinct text is one more statement kept). On PGlite it runs as `execute` would.
- * Not for use inside a transaction (it runs on the pool).
+ * an extra round trip to describe them. Running it as a named query makes postgres.js keep one statement per
+ * text on each connection, so PostgreSQL reuses its plan; only for a query whose text is fixed and whose values
+ * are all parameters (else every distinct text is one more statement kept). Works on the pool and inside a
+ * transaction (on its connection). On PGlite it runs as `execute` would.
  */
 export async function executePrepared<T>(db: Db, query: SQL): Promise<T[]> {
-  const client = (db as { $client?: unknown }).$client as Partial<PostgresJsClient> | undefined;
-  if (typeof client?.unsafe !== 'function') return executeRows<T>(db, query);
-  const { sql: text, params } = dialect.sqlToQuery(query);
-  return [...((await client.unsafe(text, params, { prepare: true })) as T[])];
+  return runPrepared<T>(db, dialect.sqlToQuery(query), 'prepared');
+}
+
+/** A statement built once, run as a prepared statement; see `fixedStatement`. */
+export type FixedStatement = <T>(db: Db, values: Record<string, unknown>) => Promise<T[]>;
+
+/**
+ * A raw statement whose text is built once, at module load, with every value a `sql.placeholder`: each run
+ * fills the placeholders and executes it as a prepared statement, on the pool or inside a transaction (drizzle
+ * reaches the transaction's connection through its session). So a hot statement costs neither drizzle's query
+ * building nor PostgreSQL's parse and the extra round trip that describes the parameters of an unprepared one.
+ * Only for a text that never varies (give a list as one JSON parameter). Rows as `executeRows` returns them.
+ */
+export function fixedStatement(name: string, query: SQL): FixedStatement {
+  const built = dialect.sqlToQuery(query);
+  return <T>(db: Db, values: Record<string, unknown>) => runPrepared<T>(db, built, name, values);
 }

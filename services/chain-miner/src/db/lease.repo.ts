@@ -1,4 +1,4 @@
-import type { Db } from '@rootline/db';
+import { type Db, fixedStatement } from '@rootline/db';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { appenderLease } from './schema.js';
 
@@ -53,15 +53,25 @@ export async function acquireLease(
   return rows[0]?.term;
 }
 
+/** The fence of every block's transaction: a fixed text built once and run prepared (see chain.repo.ts). */
+const renewHeld = fixedStatement(
+  'chain_renew_lease',
+  sql`update ${appenderLease} set "expires_at" = now() + ${sql.placeholder('ttlMs')} * interval '1 millisecond'
+    where ${appenderLease.name} = ${LEASE} and ${appenderLease.holder} = ${sql.placeholder('holder')}
+      and ${appenderLease.expiresAt} > now()
+    returning ${appenderLease.term} as "term"`,
+);
+
 /**
  * Renews the lease only if `holder` still has it and it has not expired, recording the mining figures;
  * false means the lease is lost. Inside a block's transaction this is the fence: the row stays locked until
  * the block commits, so no other instance can take the lease in between.
  */
 export async function renewLease(db: Db, holder: string, ttlMs: number, figures?: MiningFigures): Promise<boolean> {
+  if (!figures) return (await renewHeld(db, { ttlMs, holder })).length === 1;
   const rows = await db
     .update(appenderLease)
-    .set({ expiresAt: sql`now() + ${ttlMs} * interval '1 millisecond'`, ...(figures ?? {}) })
+    .set({ expiresAt: sql`now() + ${ttlMs} * interval '1 millisecond'`, ...figures })
     .where(
       and(eq(appenderLease.name, LEASE), eq(appenderLease.holder, holder), gt(appenderLease.expiresAt, sql`now()`)),
     )

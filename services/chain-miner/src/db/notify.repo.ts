@@ -1,4 +1,4 @@
-import type { Db } from '@rootline/db';
+import { type Db, fixedStatement } from '@rootline/db';
 import { sql } from 'drizzle-orm';
 
 /** NOTIFY channel: transactions were added to the mempool (wakes the appender). */
@@ -6,9 +6,14 @@ export const MEMPOOL_CHANNEL = 'chain_mempool';
 /** NOTIFY channel: a block was stored; payload `{"index","hash","timestamp"}` (wakes waiting submitters). */
 export const BLOCK_CHANNEL = 'chain_block';
 
-/** Sends a NOTIFY (delivered on commit when `db` is a transaction). */
+const pgNotify = fixedStatement(
+  'chain_notify',
+  sql`select pg_notify(${sql.placeholder('channel')}, ${sql.placeholder('payload')})`,
+);
+
+/** Sends a NOTIFY (delivered on commit when `db` is a transaction); prepared: it runs in every block's commit. */
 export async function notify(db: Db, channel: string, payload: string): Promise<void> {
-  await db.execute(sql`select pg_notify(${channel}, ${payload})`);
+  await pgNotify(db, { channel, payload });
 }
 
 type ListenResult = (() => Promise<void>) | { unlisten?: () => Promise<void> };
