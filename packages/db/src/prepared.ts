@@ -38,15 +38,16 @@ interface PostgresJsClient {
 }
 
 /**
- * Rows of a raw query, run as a prepared statement on PostgreSQL. Drizzle's `execute` reaches postgres.js
- * through `unsafe` without preparing: every call is parsed and planned afresh, and a call with parameters costs
- * an extra round trip to describe them. Asking `unsafe` to prepare makes postgres.js keep one statement per text
- * on each connection, so PostgreSQL reuses its plan; only for a query whose text is fixed and whose values are
- * all parameters (else every distinct text is one more statement kept). On PGlite it runs as `execute` would.
- * Not for use inside a transaction (it runs on the pool).
+ * Rows of a raw query, run as a prepared statement on PostgreSQL. Drizzle's `execute` (and its query builder,
+ * unless given a name) reaches postgres.js through `unsafe` without preparing: every call is parsed and planned
+ * afresh, and a call with parameters costs an extra round trip to describe them. Asking `unsafe` to prepare makes
+ * postgres.js keep one statement per text on each connection, so PostgreSQL reuses its plan; only for a query
+ * whose text is fixed and whose values are all parameters (else every distinct text is one more statement kept).
+ * Given a transaction, it runs on the transaction's connection. On PGlite it runs as `execute` would.
  */
 export async function executePrepared<T>(db: Db, query: SQL): Promise<T[]> {
-  const client = (db as { $client?: unknown }).$client as Partial<PostgresJsClient> | undefined;
+  // The session's client: the pool for the database, the reserved connection for a transaction.
+  const client = (db as { session?: { client?: unknown } }).session?.client as Partial<PostgresJsClient> | undefined;
   if (typeof client?.unsafe !== 'function') return executeRows<T>(db, query);
   const { sql: text, params } = dialect.sqlToQuery(query);
   return [...((await client.unsafe(text, params, { prepare: true })) as T[])];
