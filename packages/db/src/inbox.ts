@@ -1,6 +1,7 @@
 import { lt, sql } from 'drizzle-orm';
 import { getTableConfig, type PgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { executeRows } from './prepared.js';
+import { insertFromJson } from './json-rows.js';
+import { executePrepared, executeRows } from './prepared.js';
 import type { Database, Db, DbLogger } from './types.js';
 
 /**
@@ -93,11 +94,14 @@ export function createInbox(opts: InboxOptions): Inbox {
       const ids = [...new Set(eventIds)].sort();
       if (ids.length === 0) return Promise.resolve(new Set<string>());
       return database.db.transaction(async (tx) => {
-        const rows = await tx
-          .insert(table)
-          .values(ids.map((eventId) => ({ consumer, eventId })))
-          .onConflictDoNothing()
-          .returning({ eventId: table.eventId });
+        // The ids as one JSON parameter: one prepared statement whatever the batch size.
+        const rows = await executePrepared<{ eventId: string }>(
+          tx,
+          sql`${insertFromJson(
+            table,
+            ids.map((eventId) => ({ consumer, eventId })),
+          )} on conflict do nothing returning ${sql.identifier(table.eventId.name)} as "eventId"`,
+        );
         const fresh = new Set(rows.map((r) => r.eventId));
         if (fresh.size < ids.length) {
           const skipped = ids.filter((id) => !fresh.has(id));

@@ -37,3 +37,12 @@ export function insertFromJson<T extends PgTable>(table: T, rows: readonly Parti
     from rows from (jsonb_to_recordset(${json}::jsonb) as (${record})) with ordinality as r(${names}, "ordinality")
     order by "ordinality"`;
 }
+
+/**
+ * `(select jsonb_array_elements_text($1::jsonb))`: a list of texts as one JSON parameter, for `col in ${...}`. The
+ * text does not depend on the number of values (drizzle's `inArray` has one parameter per value), so it can be
+ * one prepared statement whatever the list.
+ */
+export function textsFromJson(values: readonly string[]): SQL {
+  return sql`(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+}

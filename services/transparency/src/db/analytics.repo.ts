@@ -1,5 +1,5 @@
 import { ANALYTICS_OTHER_KEY, type AnalyticsGrouping } from '@rootline/contracts';
-import type { Db } from '@rootline/db';
+import { type Db, executePrepared, insertFromJson, textsFromJson } from '@rootline/db';
 import { and, between, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { RollupRow } from '../domain/analytics-report.js';
@@ -17,6 +17,9 @@ import { analyticsDaily, analyticsTransportFacts } from './schema.js';
 
 type Fact = Omit<TransportFact, 'corrects'> & { corrects?: string | null; inForce: boolean };
 
+// The batch path's statements have fixed texts and run prepared, rows and id lists as one JSON parameter: drizzle's
+// query building and a describe round trip per statement were the audit consumer's cost (pnpm bench audit-log).
+
 /**
  * Stores the journey events' contributions and settles their corrections: a correction takes back what the event
  * it corrects added, once, if that event is still in force (in this batch or stored). Returns those take-backs.
@@ -27,11 +30,13 @@ async function settleTransport(tx: Db, facts: Map<string, Fact>): Promise<Rollup
   const elsewhere = [...new Set(corrections.map((c) => c.corrects as string).filter((id) => !facts.has(id)))];
   const stored = new Map<string, Fact>();
   if (elsewhere.length > 0) {
-    const rows = await tx
-      .select()
-      .from(analyticsTransportFacts)
-      .where(and(inArray(analyticsTransportFacts.eventId, elsewhere), eq(analyticsTransportFacts.inForce, true)))
-      .for('update');
+    const f = analyticsTransportFacts;
+    const rows = await executePrepared<Fact>(
+      tx,
+      sql`select ${f.eventId} as "eventId", ${f.day}, ${f.kind}, ${f.mode}, ${f.handlerId} as "handlerId",
+          ${f.distanceKm} as "distanceKm", ${f.kgCo2e} as "kgCo2e", ${f.inForce} as "inForce"
+        from ${f} where ${f.eventId} in ${textsFromJson(elsewhere)} and ${f.inForce} for update`,
+    );
     for (const r of rows) stored.set(r.eventId, r);
   }
   const superseded: string[] = [];
@@ -42,26 +47,23 @@ async function settleTransport(tx: Db, facts: Map<string, Fact>): Promise<Rollup
     takeBacks.push(...factIncrements(old, -1));
     if (stored.has(old.eventId)) superseded.push(old.eventId);
   }
-  await tx
-    .insert(analyticsTransportFacts)
-    .values(
-      [...facts.values()].map((f) => ({
-        eventId: f.eventId,
-        day: f.day,
-        kind: f.kind,
-        mode: f.mode,
-        handlerId: f.handlerId,
-        distanceKm: f.distanceKm,
-        kgCo2e: f.kgCo2e,
-        inForce: f.inForce,
-      })),
-    )
-    .onConflictDoNothing();
+  const rows = [...facts.values()].map((f) => ({
+    eventId: f.eventId,
+    day: f.day,
+    kind: f.kind,
+    mode: f.mode,
+    handlerId: f.handlerId,
+    distanceKm: f.distanceKm,
+    kgCo2e: f.kgCo2e,
+    inForce: f.inForce,
+  }));
+  await executePrepared(tx, sql`${insertFromJson(analyticsTransportFacts, rows)} on conflict do nothing`);
   if (superseded.length > 0) {
-    await tx
-      .update(analyticsTransportFacts)
-      .set({ inForce: false })
-      .where(inArray(analyticsTransportFacts.eventId, superseded));
+    await executePrepared(
+      tx,
+      sql`update ${analyticsTransportFacts} set in_force = false
+        where ${analyticsTransportFacts.eventId} in ${textsFromJson(superseded)}`,
+    );
   }
   return takeBacks;
 }
@@ -84,18 +86,27 @@ export async function applyManyToAnalytics(tx: Db, events: readonly AnalyticsEve
   const rows = mergeIncrements(increments);
   if (rows.length === 0) return;
   const t = analyticsDaily;
-  await tx
-    .insert(t)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: [t.series, t.day, t.d1, t.d2, t.d3],
-      set: {
-        count: sql`${t.count} + excluded.count`,
-        distanceKm: sql`${t.distanceKm} + excluded.distance_km`,
-        kgCo2e: sql`${t.kgCo2e} + excluded.kg_co2e`,
-        yieldKg: sql`${t.yieldKg} + excluded.yield_kg`,
-      },
-    });
+  await executePrepared(
+    tx,
+    sql`${insertFromJson(
+      t,
+      rows.map((r) => ({
+        series: r.series,
+        day: r.day,
+        d1: r.d1,
+        d2: r.d2,
+        d3: r.d3,
+        count: r.count,
+        distanceKm: r.distanceKm,
+        kgCo2e: r.kgCo2e,
+        yieldKg: r.yieldKg,
+      })),
+    )} on conflict (series, day, d1, d2, d3) do update set
+        count = ${t.count} + excluded.count,
+        distance_km = ${t.distanceKm} + excluded.distance_km,
+        kg_co2e = ${t.kgCo2e} + excluded.kg_co2e,
+        yield_kg = ${t.yieldKg} + excluded.yield_kg`,
+  );
 }
 
 /** Adds one domain event to the analytics counters (see `applyManyToAnalytics`). */

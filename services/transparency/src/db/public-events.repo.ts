@@ -1,6 +1,6 @@
 import type { PublicEvent } from '@rootline/contracts';
-import type { Db } from '@rootline/db';
-import { and, asc, count, gt, inArray, lte, max, type SQL } from 'drizzle-orm';
+import { type Db, executePrepared, insertFromJson } from '@rootline/db';
+import { and, asc, count, gt, inArray, lte, max, type SQL, sql } from 'drizzle-orm';
 import { publicEvents } from './schema.js';
 
 /**
@@ -22,16 +22,25 @@ export async function appendPublicEvents(
   events: readonly { eventId: string; kind: string; occurredAt: string; data: unknown }[],
 ): Promise<number[]> {
   if (events.length === 0) return [];
-  const [last] = await tx.select({ seq: max(publicEvents.seq) }).from(publicEvents);
+  // Fixed texts run prepared, the rows as one JSON parameter (drizzle's building and describe round trips were
+  // the audit consumer's cost: pnpm bench audit-log).
+  const [last] = await executePrepared<{ seq: string | number | null }>(
+    tx,
+    sql`select max(${publicEvents.seq}) as seq from ${publicEvents}`,
+  );
   const first = Number(last?.seq ?? 0) + 1;
-  await tx.insert(publicEvents).values(
-    events.map((e, i) => ({
-      seq: first + i,
-      eventId: e.eventId,
-      kind: e.kind,
-      occurredAt: e.occurredAt,
-      data: e.data,
-    })),
+  await executePrepared(
+    tx,
+    insertFromJson(
+      publicEvents,
+      events.map((e, i) => ({
+        seq: first + i,
+        eventId: e.eventId,
+        kind: e.kind,
+        occurredAt: e.occurredAt,
+        data: e.data,
+      })),
+    ),
   );
   return events.map((_, i) => first + i);
 }
