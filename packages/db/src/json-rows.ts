@@ -39,10 +39,12 @@ export function insertFromJson<T extends PgTable>(table: T, rows: readonly Parti
 }
 
 /**
- * `(select jsonb_array_elements_text($1::jsonb))`: a list of texts as one JSON parameter, for `col in ${...}`. The
- * text does not depend on the number of values (drizzle's `inArray` has one parameter per value), so it can be
- * one prepared statement whatever the list.
+ * `any(array(select jsonb_array_elements_text($1::jsonb)))`: a list of texts as one JSON parameter, for
+ * `col = ${anyOfTexts(values)}`. The text does not depend on the number of values (drizzle's `inArray` has one
+ * parameter per value), so it can be one prepared statement whatever the list. The `= any(array(…))` form keeps
+ * an index scan in the generic plan PostgreSQL settles on for a prepared statement, even one planned while the
+ * table was empty; `in (select …)` planned then stays a hash join over a sequential scan until the next ANALYZE.
  */
-export function textsFromJson(values: readonly string[]): SQL {
-  return sql`(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+export function anyOfTexts(values: readonly string[]): SQL {
+  return sql`any(array(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb)))`;
 }

@@ -11,6 +11,7 @@ import {
   type TxReceipt,
 } from '@rootline/contracts';
 import {
+  anyOfTexts,
   type Db,
   executeRows,
   insertFromJson,
@@ -211,9 +212,6 @@ export function createLedgerRecorder<R>(opts: LedgerRecorderOptions<R>) {
     return { requestId };
   }
 
-  /** The JSON array of ids as one parameter: the statement's text does not depend on how many. */
-  const idList = (ids: readonly string[]) => sql`(select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`;
-
   /**
    * Writes the intents of a batch before its submission. A write whose transaction id has an intent already (a
    * retry) takes over that intent's content, so the retry finishes exactly what the first attempt started.
@@ -288,7 +286,7 @@ export function createLedgerRecorder<R>(opts: LedgerRecorderOptions<R>) {
     const changes = opts.store(recorded);
     if (intents) {
       const ids = recorded.map((r) => r.receipt.txId);
-      changes.push(sql`delete from ${intents} where ${intents.txId} in ${idList(ids)}`);
+      changes.push(sql`delete from ${intents} where ${intents.txId} = ${anyOfTexts(ids)}`);
     }
     await outbox.commitWith(
       db,
@@ -366,7 +364,7 @@ export function createLedgerRecorder<R>(opts: LedgerRecorderOptions<R>) {
     });
     if (intents && refused.length > 0) {
       await db
-        .execute(sql`delete from ${intents} where ${intents.txId} in ${idList(refused)}`)
+        .execute(sql`delete from ${intents} where ${intents.txId} = ${anyOfTexts(refused)}`)
         .catch((err: unknown) => log.warn({ err }, 'could not delete the intents of refused writes'));
     }
     if (recorded.length === 0) return;

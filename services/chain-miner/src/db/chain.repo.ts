@@ -85,7 +85,7 @@ const receiptsOf = fixedStatement(
   sql`select ${transactions.id} as "txId", ${blocks.index} as "blockIndex", ${blocks.hash} as "blockHash",
       ${blocks.timestamp} as "timestamp"
     from ${transactions} inner join ${blocks} on ${blocks.index} = ${transactions.blockIndex}
-    where ${transactions.id} in (select jsonb_array_elements_text(${sql.placeholder('ids')}::jsonb))`,
+    where ${transactions.id} = any(array(select jsonb_array_elements_text(${sql.placeholder('ids')}::jsonb)))`,
 );
 
 /** Where each of the given transactions was recorded; ids not in a block are absent. */

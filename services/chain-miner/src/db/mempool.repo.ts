@@ -37,7 +37,7 @@ export async function takePending(db: Db, limit: number): Promise<Transaction[]>
 // query building cost more than the statement, see chain.repo.ts).
 const removeIds = fixedStatement(
   'chain_remove_pending',
-  sql`delete from ${mempool} where ${mempool.id} in (select json_array_elements_text(${sql.placeholder('ids')}::json))
+  sql`delete from ${mempool} where ${mempool.id} = any(array(select json_array_elements_text(${sql.placeholder('ids')}::json)))
     returning ${mempool.id} as "id"`,
 );
 

@@ -1,5 +1,5 @@
 import { ANALYTICS_OTHER_KEY, type AnalyticsGrouping } from '@rootline/contracts';
-import { type Db, executePrepared, insertFromJson, textsFromJson } from '@rootline/db';
+import { anyOfTexts, type Db, executePrepared, insertFromJson } from '@rootline/db';
 import { and, between, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { RollupRow } from '../domain/analytics-report.js';
@@ -35,7 +35,7 @@ async function settleTransport(tx: Db, facts: Map<string, Fact>): Promise<Rollup
       tx,
       sql`select ${f.eventId} as "eventId", ${f.day}, ${f.kind}, ${f.mode}, ${f.handlerId} as "handlerId",
           ${f.distanceKm} as "distanceKm", ${f.kgCo2e} as "kgCo2e", ${f.inForce} as "inForce"
-        from ${f} where ${f.eventId} in ${textsFromJson(elsewhere)} and ${f.inForce} for update`,
+        from ${f} where ${f.eventId} = ${anyOfTexts(elsewhere)} and ${f.inForce} for update`,
     );
     for (const r of rows) stored.set(r.eventId, r);
   }
@@ -62,7 +62,7 @@ async function settleTransport(tx: Db, facts: Map<string, Fact>): Promise<Rollup
     await executePrepared(
       tx,
       sql`update ${analyticsTransportFacts} set in_force = false
-        where ${analyticsTransportFacts.eventId} in ${textsFromJson(superseded)}`,
+        where ${analyticsTransportFacts.eventId} = ${anyOfTexts(superseded)}`,
     );
   }
   return takeBacks;

@@ -1,5 +1,5 @@
 import type { AuditEntry } from '@rootline/contracts';
-import { type Db, executePrepared, insertFromJson, textsFromJson } from '@rootline/db';
+import { anyOfTexts, type Db, executePrepared, insertFromJson } from '@rootline/db';
 import { and, asc, count, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import { entryBytes } from '../domain/audit-entry.js';
 import {
@@ -74,7 +74,7 @@ export async function appendEntries(
     const rows = await executePrepared<{ eventId: string }>(
       tx,
       sql`select ${auditEntries.eventId} as "eventId" from ${auditEntries}
-        where ${auditEntries.eventId} in ${textsFromJson(eventIds)}`,
+        where ${auditEntries.eventId} = ${anyOfTexts(eventIds)}`,
     );
     for (const r of rows) seen.add(r.eventId);
   }

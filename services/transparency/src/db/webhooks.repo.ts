@@ -1,5 +1,5 @@
 import { newId, type Webhook } from '@rootline/contracts';
-import { type Db, executePrepared, insertFromJson, textsFromJson } from '@rootline/db';
+import { anyOfTexts, type Db, executePrepared, insertFromJson } from '@rootline/db';
 import { and, asc, count, desc, eq, inArray, isNotNull, lte, notLike, sql } from 'drizzle-orm';
 import { webhookDeliveries, webhooks } from './schema.js';
 
@@ -69,7 +69,7 @@ export async function activeWebhooksOf(
   return executePrepared<{ id: string; ownerId: string; events: string[] }>(
     db,
     sql`select ${webhooks.id}, ${webhooks.ownerId} as "ownerId", ${webhooks.events} from ${webhooks}
-      where ${webhooks.status} = 'active' and ${webhooks.ownerId} in ${textsFromJson(owners)}`,
+      where ${webhooks.status} = 'active' and ${webhooks.ownerId} = ${anyOfTexts(owners)}`,
   );
 }
 

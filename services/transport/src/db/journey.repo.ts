@@ -81,7 +81,9 @@ export function journeyChanges(rows: readonly NewEventRow[], changeIndex: number
   }
   const planted = rows.filter((r) => r.plantId).map((r) => r.id);
   if (planted.length > 0) {
-    changes.push(sql`delete from ${pendingEvents} where id in (select jsonb_array_elements_text(${json(planted)}))`);
+    changes.push(
+      sql`delete from ${pendingEvents} where id = any(array(select jsonb_array_elements_text(${json(planted)})))`,
+    );
   }
   return changes;
 }
