@@ -43,7 +43,7 @@ export async function startTestCluster(
       ...TEST_ADMIN_ENV,
       ...o.env,
     },
-    output: 'ignore',
+    output: process.env.CLUSTER_OUTPUT === 'inherit' ? 'inherit' : 'ignore',
   });
   const token = await signInOverHttp(cluster.url, TEST_ADMIN.email, TEST_ADMIN.password);
   return {

@@ -162,6 +162,12 @@ function pendingOf(e: StoredEvent): PendingEvent {
   return { def: { subject: e.subject } as PendingEvent['def'], payload: e.payload as never, ctx: e.ctx };
 }
 
+/** PostgreSQL's unique violation, raw or wrapped by drizzle (`cause`). */
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
 
 /**
@@ -296,10 +302,23 @@ export function createLedgerRecorder<R>(opts: LedgerRecorderOptions<R>) {
   }
 
   /**
-   * After a write's own statement failed: finished by someone else (its intent is gone, and the unique key
-   * refused the second copy), or a failed attempt counted on its intent, marked failed after `maxAttempts`.
+   * After a write's own statement failed: stored already (the unique key derived from the record's id refused
+   * the second copy), or a failed attempt counted on its intent, marked failed after `maxAttempts`.
+   *
+   * Stored already happens when a retry of a write (same transaction id) races its first attempt: the retry may
+   * find the record not yet stored, write its intent again after the first attempt deleted it, and get the same
+   * receipt from the ledger. The write is done: its intent goes and the caller gets the receipt.
    */
   async function storeFailed(r: Recorded<R> & { waiting: Waiting<R> }, err: unknown): Promise<void> {
+    if (isUniqueViolation(err)) {
+      if (intents) {
+        await db
+          .execute(sql`delete from ${intents} where ${intents.txId} = ${r.receipt.txId}`)
+          .catch((e: unknown) => log.warn({ err: e }, 'could not delete the intent of a write stored already'));
+      }
+      r.waiting.resolve(r.receipt);
+      return;
+    }
     if (!intents) {
       r.waiting.reject(err);
       return;

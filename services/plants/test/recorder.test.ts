@@ -185,12 +185,14 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
       outbox: createOutbox({ database, table: outbox, publish: async () => {}, log }),
       log,
     });
-    const taken = await call(client, plantRegister, plantInput({ commonName: 'Taken' }), ctx);
-    const [idA, idB] = [newId('plt'), newId('plt')];
-    // Same turn of the event loop: one batch, whose insert fails on the duplicate id.
+    const [idA, idBad, idB] = [newId('plt'), newId('plt'), newId('plt')];
+    // A row the table refuses (no common name).
+    const bad = write(idBad);
+    bad.record.row = { ...bad.record.row, commonName: null as unknown as string };
+    // Same turn of the event loop: one batch, whose insert fails on the refused row.
     const settled = await Promise.allSettled([
       recorder.record(write(idA), caller),
-      recorder.record(write(taken.id), caller),
+      recorder.record(bad, caller),
       recorder.record(write(idB), caller),
     ]);
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
@@ -199,12 +201,27 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
       const receipt = settled[i * 2] as PromiseFulfilledResult<{ blockHash: string }>;
       expect(row?.blockHash).toBe(receipt.value.blockHash);
     }
-    // The existing plant is untouched.
+    expect(await database.db.select().from(plants).where(eq(plants.id, idBad))).toHaveLength(0);
+    // The refused write's intent counts the failed store; it is not retried here.
+    expect(await intentOf(idBad)).toMatchObject({ attempts: 1 });
+    await database.db.delete(ledgerIntents).where(eq(ledgerIntents.txId, ledgerTxId(idBad)));
+  });
+
+  it('answers a write whose record is stored already (a retry that raced its first attempt) with its receipt', async () => {
+    const recorder = createRecorder({
+      db: database.db,
+      bus: client,
+      outbox: createOutbox({ database, table: outbox, publish: async () => {}, log }),
+      log,
+    });
+    const taken = await call(client, plantRegister, plantInput({ commonName: 'Taken' }), ctx);
+    // The same transaction again, past the stored-result check: its intent is written anew, the ledger answers
+    // the first receipt, and the unique key refuses the second row.
+    const receipt = await recorder.record(write(taken.id), caller);
+    expect(receipt.blockHash).toBe(taken.blockHash);
     const [kept] = await database.db.select().from(plants).where(eq(plants.id, taken.id));
     expect(kept?.commonName).toBe('Taken');
-    // The refused write's intent counts the failed store; it is not retried here.
-    expect(await intentOf(taken.id)).toMatchObject({ attempts: 1 });
-    await database.db.delete(ledgerIntents).where(eq(ledgerIntents.txId, ledgerTxId(taken.id)));
+    expect(await intentOf(taken.id)).toBeUndefined();
   });
 
   it('keeps each ledger message within its byte budget, and still sends a payload larger than the budget', async () => {
