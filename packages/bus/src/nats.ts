@@ -149,6 +149,19 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
     }
   })();
 
+  /**
+   * A flush (PING, then its PONG) issued once the current turn of the event loop is over, shared by everything
+   * published until then: every message published before it was sent is known to the server when it resolves.
+   */
+  let pendingFlush: Promise<void> | undefined;
+  const flushAfterTurn = () => {
+    pendingFlush ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      pendingFlush = undefined;
+      return nc.flush();
+    });
+    return pendingFlush;
+  };
+
   const js = nc.jetstream();
   let jsmReady: Promise<JetStreamManager> | undefined;
   const manager = () => {
@@ -405,8 +418,9 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
 
     async broadcast(subject: string, payload: unknown): Promise<void> {
       nc.publish(subject, encodeJson(payload));
-      // A round trip: once it returns, the server has passed the signal on to every listener it knows.
-      await nc.flush();
+      // A round trip: once it returns, the server has passed the signal on to every listener it knows. The
+      // broadcasts of one turn of the event loop share it (one PING after all their messages).
+      await flushAfterTurn();
     },
 
     async listen(subject: string, handler: (payload: unknown) => void): Promise<Subscription> {

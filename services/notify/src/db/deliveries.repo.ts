@@ -1,12 +1,16 @@
-import type { Db } from '@rootline/db';
+import { type Db, executePrepared, insertFromJson } from '@rootline/db';
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { deliveries } from './schema.js';
 
 export type DeliveryRow = typeof deliveries.$inferSelect;
 
-/** Records messages to send in one INSERT; a second one for the same event, channel and user is ignored. */
+/**
+ * Records messages to send in one INSERT; a second one for the same event, channel and user is ignored. The rows
+ * travel as one JSON parameter in a prepared statement: drizzle's multi-row VALUES cost more CPU to build than
+ * the insert itself in a batch of registrations' notices (docs/perf/registration-throughput.md).
+ */
 export async function insertDeliveries(db: Db, rows: (typeof deliveries.$inferInsert)[]): Promise<void> {
-  if (rows.length > 0) await db.insert(deliveries).values(rows).onConflictDoNothing();
+  if (rows.length > 0) await executePrepared(db, sql`${insertFromJson(deliveries, rows)} on conflict do nothing`);
 }
 
 /**

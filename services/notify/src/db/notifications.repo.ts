@@ -1,6 +1,6 @@
 import type { Notification, NotificationType } from '@rootline/contracts';
-import type { Db } from '@rootline/db';
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { type Db, executePrepared, insertFromJson } from '@rootline/db';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { notifications } from './schema.js';
 
 export type NotificationRow = typeof notifications.$inferSelect;
@@ -19,9 +19,12 @@ export function notificationView(r: NotificationRow): Notification {
   };
 }
 
-/** Adds in-app notifications in one INSERT; a second one for the same event, user and type is ignored. */
+/**
+ * Adds in-app notifications in one INSERT; a second one for the same event, user and type is ignored. One JSON
+ * parameter in a prepared statement, as `insertDeliveries`.
+ */
 export async function insertNotifications(db: Db, rows: (typeof notifications.$inferInsert)[]): Promise<void> {
-  if (rows.length > 0) await db.insert(notifications).values(rows).onConflictDoNothing();
+  if (rows.length > 0) await executePrepared(db, sql`${insertFromJson(notifications, rows)} on conflict do nothing`);
 }
 
 export async function userNotifications(db: Db, userId: string, unread: boolean, offset: number, limit: number) {
