@@ -80,12 +80,15 @@ export async function transactionIdsOfBlock(db: Db, index: number): Promise<stri
   return rows.map((r) => r.id);
 }
 
+// The block's fields come from subqueries by its primary key, not a join: the generic plan of a join made while
+// the chain was short hashes every block per call (a sequential scan that grows with the chain, ADR 100).
 const receiptsOf = fixedStatement(
   'chain_find_receipts',
-  sql`select ${transactions.id} as "txId", ${blocks.index} as "blockIndex", ${blocks.hash} as "blockHash",
-      ${blocks.timestamp} as "timestamp"
-    from ${transactions} inner join ${blocks} on ${blocks.index} = ${transactions.blockIndex}
-    where ${transactions.id} = any(array(select jsonb_array_elements_text(${sql.placeholder('ids')}::jsonb)))`,
+  sql`select t."id" as "txId", t."block_index" as "blockIndex",
+      (select b."hash" from ${blocks} b where b."index" = t."block_index") as "blockHash",
+      (select b."timestamp" from ${blocks} b where b."index" = t."block_index") as "timestamp"
+    from ${transactions} t
+    where t."id" = any(array(select jsonb_array_elements_text(${sql.placeholder('ids')}::jsonb)))`,
 );
 
 /** Where each of the given transactions was recorded; ids not in a block are absent. */
