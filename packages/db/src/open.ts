@@ -67,7 +67,9 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions): Promise<Dat
         // NOTICEs (e.g. "schema already exists, skipping") are expected and only clutter the log.
         onnotice: () => {},
         connect_timeout: 10,
-        connection: { application_name: 'rootline' },
+        // Prepared statements (ADR 100) are planned at every run with the table's current size: a generic plan
+        // made while a table was small (a fresh database) keeps scanning it whole until the next ANALYZE.
+        connection: { application_name: 'rootline', plan_cache_mode: 'force_custom_plan' },
       }),
     );
   const client = connect(opts.max ?? 10);
