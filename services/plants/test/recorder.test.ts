@@ -11,7 +11,14 @@ import {
   statusSubject,
 } from '@rootline/contracts';
 import { createOutbox, type Database, pendingEvent } from '@rootline/db';
-import { call, createLedgerRecorder, createLogger, LEDGER_RETRY_AFTER_SECONDS, ledgerTxId } from '@rootline/host';
+import {
+  call,
+  createLedgerRecorder,
+  createLogger,
+  LEDGER_RETRY_AFTER_SECONDS,
+  type LedgerRecorderOptions,
+  ledgerTxId,
+} from '@rootline/host';
 import { anonymousPlantInput, plantInput } from '@rootline/testing';
 import { eq, sql } from 'drizzle-orm';
 import { connect, type NatsConnection } from 'nats';
@@ -57,8 +64,8 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
     events: [pendingEvent(plantRegistered, { plantId: id, commonName: `Row ${id}` }, ctx)],
   });
 
-  /** A recorder of its own whose recovery sweep takes every intent at once. */
-  const sweeper = (maxAttempts = 5) =>
+  /** A recorder of its own over the plants' store and intents; `options` adds to or overrides its settings. */
+  const recorderWith = (options: Partial<LedgerRecorderOptions<PlantRecord>> = {}) =>
     createLedgerRecorder<PlantRecord>({
       ...plantsStore,
       db: database.db,
@@ -66,9 +73,22 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
       outbox: createOutbox({ database, table: outbox, publish: async () => {}, log }),
       log,
       intents: ledgerIntents,
-      recoverAfterMs: 0,
-      maxAttempts,
+      ...options,
     });
+  /** A recorder of its own whose recovery sweep takes every intent at once. */
+  const sweeper = (maxAttempts = 5) => recorderWith({ recoverAfterMs: 0, maxAttempts });
+  /** Records the number of transactions in each ledger message, until `stop`. */
+  const ledgerMessageSizes = async () => {
+    const sizes: number[] = [];
+    // A plain subscription sees every request on the subject, beside the chain-miner's queue group.
+    const sub = monitor.subscribe(chainTxSubmitBatch.subject, {
+      callback: (_err, msg) => {
+        sizes.push((msg.json() as { transactions: unknown[] }).transactions.length);
+      },
+    });
+    await monitor.flush();
+    return { sizes, stop: () => sub.unsubscribe() };
+  };
   const intentOf = async (id: string) =>
     (
       await database.db
@@ -93,14 +113,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   });
 
   it('records concurrent registrations with shared ledger messages, each plant stored with its own block and event', async () => {
-    // A plain subscription sees every request on the subject, beside the chain-miner's queue group.
-    const batchSizes: number[] = [];
-    const sub = monitor.subscribe(chainTxSubmitBatch.subject, {
-      callback: (_err, msg) => {
-        batchSizes.push((msg.json() as { transactions: unknown[] }).transactions.length);
-      },
-    });
-    await monitor.flush();
+    const { sizes: batchSizes, stop } = await ledgerMessageSizes();
     const events: DeliveredEvent[] = [];
     const consumer = await client.consume({
       durable: 'recorder-test',
@@ -137,26 +150,12 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
     );
     for (const [i, r] of results.entries()) expect(requestOf.get(r.id)).toBe(`req_b${i}`);
     await consumer.stop();
-    sub.unsubscribe();
+    stop();
   });
 
   it('under load, gathers writes of different turns for the interval into one ledger message; a lone write goes at once', async () => {
-    const sizes: number[] = [];
-    const sub = monitor.subscribe(chainTxSubmitBatch.subject, {
-      callback: (_err, msg) => {
-        sizes.push((msg.json() as { transactions: unknown[] }).transactions.length);
-      },
-    });
-    await monitor.flush();
-    const recorder = createLedgerRecorder<PlantRecord>({
-      ...plantsStore,
-      db: database.db,
-      bus: client,
-      outbox: createOutbox({ database, table: outbox, publish: async () => {}, log }),
-      log,
-      intents: ledgerIntents,
-      intervalMs: 1500,
-    });
+    const { sizes, stop } = await ledgerMessageSizes();
+    const recorder = recorderWith({ intervalMs: 1500 });
     const stamp = Date.now();
     const id = (i: number) => `plt_interval${String(i).padStart(6, '0')}${stamp}`;
     const lone = id(0);
@@ -171,7 +170,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
     }
     await Promise.all(gathered);
     await monitor.flush();
-    sub.unsubscribe();
+    stop();
     expect(sizes).toEqual([1, 5]);
     // The lone write did not wait for the interval (its block and store take far less than 1.5 s here).
     expect(loneMs).toBeLessThan(1500);
@@ -225,13 +224,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   });
 
   it('keeps each ledger message within its byte budget, and still sends a payload larger than the budget', async () => {
-    const sizes: number[] = [];
-    const sub = monitor.subscribe(chainTxSubmitBatch.subject, {
-      callback: (_err, msg) => {
-        sizes.push((msg.json() as { transactions: unknown[] }).transactions.length);
-      },
-    });
-    await monitor.flush();
+    const { sizes, stop } = await ledgerMessageSizes();
     const recorder = createRecorder({
       db: database.db,
       bus: client,
@@ -252,7 +245,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
     expect(sizes.sort()).toEqual([1, 3, 3]);
     const stored = await database.db.select({ id: plants.id }).from(plants);
     expect(stored.filter((r) => ids.includes(r.id))).toHaveLength(7);
-    sub.unsubscribe();
+    stop();
   });
 
   it('finishes a plant mined but never stored (the process died in between) from its intent', async () => {

@@ -127,14 +127,9 @@ const insertBlockWithTransactions = fixedStatement(
 
 /** Appends a block and its transactions (one statement); fails on a height that is already taken (the unique key). */
 export async function insertBlock(db: Db, block: Block, txs: readonly Transaction[]): Promise<void> {
+  // The block's header fields fill the placeholders of the same names.
   await insertBlockWithTransactions(db, {
-    index: block.index,
-    hash: block.hash,
-    previousHash: block.previousHash,
-    merkleRoot: block.merkleRoot,
-    timestamp: block.timestamp,
-    difficulty: block.difficulty,
-    nonce: block.nonce,
+    ...block,
     txCount: txs.length,
     txs: JSON.stringify(
       txs.map((t) => ({
