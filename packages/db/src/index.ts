@@ -25,3 +25,4 @@ export {
   scheduledJobsTable,
 } from './scheduled-jobs.js';
 export type * from './types.js';
+export { isDatabaseUnavailable } from './unavailable.js';

@@ -17,7 +17,7 @@ import {
   statusSubject,
 } from '@rootline/contracts';
 import type { Database, Db, Inbox, InboxTable, Outbox, OutboxTable } from '@rootline/db';
-import { createInbox, createOutbox, migrateSchema } from '@rootline/db';
+import { createInbox, createOutbox, isDatabaseUnavailable, migrateSchema } from '@rootline/db';
 import type { Static, TObject } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
@@ -274,6 +274,18 @@ export function toEndpoint(h: Handler, log: Logger): Endpoint {
         return { ok: true, data };
       } catch (err) {
         if (isAppError(err)) return { ok: false, error: (err as AppError).toBody() };
+        if (isDatabaseUnavailable(err)) {
+          // An outage, not a bug: the caller may retry (503 with Retry-After at the gateway).
+          logOf().warn({ err }, 'database unavailable');
+          return {
+            ok: false,
+            error: {
+              code: 'UNAVAILABLE',
+              message: 'The database is unavailable; retry shortly',
+              details: { retryAfterSeconds: 2 },
+            },
+          };
+        }
         logOf().error({ err }, 'handler failed');
         return { ok: false, error: { code: 'INTERNAL', message: 'Internal error' } };
       }

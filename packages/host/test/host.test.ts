@@ -4,8 +4,16 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { type Bus, createNatsBus } from '@rootline/bus';
 import { AppError, defineSubject, statusSubject } from '@rootline/contracts';
-import { freePort, type NatsServerHandle, startNatsServer } from '@rootline/testing';
+import { type Database, openDatabase } from '@rootline/db';
+import {
+  createTestDatabase,
+  freePort,
+  type NatsServerHandle,
+  startNatsServer,
+  type TestDatabase,
+} from '@rootline/testing';
 import { Type } from '@sinclair/typebox';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ConfigError,
@@ -59,6 +67,9 @@ describe('startService on NATS', () => {
   let serviceBus: Bus;
   let client: Bus;
   let running: RunningService;
+  let pg: TestDatabase;
+  /** A database the `db` failure uses after it was closed: every query fails as an outage would. */
+  let closed: Database;
   const lines: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
@@ -79,6 +90,7 @@ describe('startService on NATS', () => {
         }),
         handle(fail, async ({ kind }) => {
           if (kind === 'app') throw new AppError('DUPLICATE', 'already there');
+          if (kind === 'db') await closed.db.execute(sql`select 1`);
           throw new Error(`secret detail ${ctx.instanceId}`);
         }),
       ],
@@ -86,6 +98,9 @@ describe('startService on NATS', () => {
   };
 
   beforeAll(async () => {
+    pg = await createTestDatabase('rl_host');
+    closed = await openDatabase({ url: pg.url, dataDir: '' });
+    await closed.close();
     nats = await startNatsServer();
     serviceBus = await createNatsBus({ url: nats.url, name: 'notify' });
     client = await createNatsBus({ url: nats.url, name: 'client' });
@@ -96,6 +111,7 @@ describe('startService on NATS', () => {
     await serviceBus?.close();
     await client?.close();
     await nats?.stop();
+    await pg?.drop();
   });
 
   it('hands the handler validated input, the caller and a logger carrying the request id', async () => {
@@ -120,6 +136,12 @@ describe('startService on NATS', () => {
     const err = await call(client, fail, { kind: 'boom' }, { requestId: 'r' }).catch((e: AppError) => e);
     expect(err).toMatchObject({ code: 'INTERNAL', message: 'Internal error' });
     expect(lines.some((l) => l.msg === 'handler failed')).toBe(true);
+  });
+
+  it('answers an unreachable database UNAVAILABLE with a retry time, not INTERNAL', async () => {
+    const err = await call(client, fail, { kind: 'db' }, { requestId: 'r' }).catch((e: AppError) => e);
+    expect(err).toMatchObject({ code: 'UNAVAILABLE', details: { retryAfterSeconds: 2 } });
+    expect(lines.some((l) => l.msg === 'database unavailable')).toBe(true);
   });
 
   it('answers its status subject', async () => {
