@@ -1,4 +1,5 @@
 import { PERMISSIONS, type Permission, ROLE_PERMISSIONS, ROLES } from '@rootline/contracts';
+import { describeObjectRules } from './object-rules.js';
 import type { RoutePolicyEntry } from './plugins/auth.js';
 
 /** Where the generated document lives, from the repository root. */
@@ -27,6 +28,7 @@ export function renderPermissionsDoc(policies: readonly RoutePolicyEntry[]): str
     `\`${r.url}\``,
     r.access === 'public' ? 'public' : `\`${r.access}\``,
     r.access === 'public' ? 'anyone' : rolesWith(r.access).join(', '),
+    describeObjectRules(r.object),
   ]);
   return [
     '# Permissions',
@@ -43,16 +45,35 @@ export function renderPermissionsDoc(policies: readonly RoutePolicyEntry[]): str
     '',
     ...table(['permission', ...ROLES], roleRows),
     '',
-    '## Ownership',
+    '## Object rules',
     '',
-    'A permission lets a role change a kind of record; only the owner of a given plant, listing or farm, or an',
-    'ADMIN, changes it (`isOwnerOrAdmin` in `packages/contracts/src/roles.ts`, applied by the service that owns',
-    'the record). Accounts change only their own session, tokens and verification; roles change only through',
-    '`PUT /api/admin/users/{userId}/role`.',
+    'A permission lets a role touch a kind of record; the object rule beside it says which records of that kind.',
+    'Every route declares one (`object` in its route config; the gateway refuses to start without it), naming the',
+    'request field that names the record:',
+    '',
+    "- `none`: the route names no record of anyone's (a search or statistic over public data, the platform's state).",
+    "- `own`: the route acts only on the caller's own records and takes no id that could name another's.",
+    "- `self (field)`: the field names an account, which must be the caller's; an ADMIN may name anyone's.",
+    '  Enforced by the gateway before the request reaches a service (403 FORBIDDEN, reason `not-self`).',
+    '- `public of <record> (field)`: any caller the permission lets in may read it, in the public form',
+    '  [docs/privacy.md](privacy.md) describes.',
+    '- `role of <record> (field)`: the permission alone decides, over every record of the kind (administration).',
+    '- `owner of <record> (field)`: only its owner, or an ADMIN.',
+    '- `party of <record> (field)`: only a party to it (the seller and the buyer of an offer), or an ADMIN.',
+    '- `custodian of <record> (field)`: only whoever has custody of the plant or seed lot (its owner, or a recipient',
+    '  who accepted a handoff; docs/transport.md), or an ADMIN.',
+    '- `attached-to of <record> (field)`: as the record it is attached to (a file is read by its uploader, by',
+    '  whoever may read its record, and by everyone when that record is public).',
+    '',
+    'Rules that need the record are enforced by the service that owns it, with the helpers of `@rootline/host`',
+    "(`assertOwnerOrAdmin`, `actingOwner`). Someone else's private record answers 403 FORBIDDEN, or 404 NOT_FOUND",
+    'where even its existence is private (a draft listing, a file). The generic authorization test',
+    '(`services/gateway/test/object-authorization.http.test.ts`) holds every route to its declaration: it fails for a',
+    'route that names a record and has no case there.',
     '',
     '## Routes',
     '',
-    ...table(['method', 'path', 'requires', 'roles'], routeRows),
+    ...table(['method', 'path', 'requires', 'roles', 'object rule'], routeRows),
     '',
   ].join('\n');
 }

@@ -193,6 +193,18 @@ describe('route policy', () => {
     await unguarded.close().catch(() => {});
   });
 
+  it('refuses to start when an /api route declares no object rule', async () => {
+    const unruled = await testGateway(bus);
+    unruled.register(
+      async (scope) => {
+        scope.get('/unruled', { config: { permission: 'plants:read' } }, async () => ({ oops: true }));
+      },
+      { prefix: '/api/plants' },
+    );
+    await expect(unruled.ready()).rejects.toThrow('GET /api/plants/unruled declares no object rule');
+    await unruled.close().catch(() => {});
+  });
+
   it('refuses to start when a route declares both', async () => {
     const both = await testGateway(bus);
     expect(() =>

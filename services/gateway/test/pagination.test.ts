@@ -33,7 +33,7 @@ beforeAll(async () => {
           url: '/search',
           summary: 'Search items',
           tags: ['Catalog'],
-          policy: { permission: 'plants:read' },
+          policy: { permission: 'plants:read', object: { rule: 'none' } },
           subject: itemSearch,
           page: { item: Item },
         },

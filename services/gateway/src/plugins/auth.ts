@@ -3,7 +3,13 @@ import fastifyJwt from '@fastify/jwt';
 import { type Actor, AppError, PERMISSIONS, type Permission, RoleSchema, roleHas } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  preHandlerHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import type { ApiTokens } from '../identity/api-tokens.js';
 import type { SessionRow } from '../identity/db/sessions.repo.js';
@@ -13,6 +19,7 @@ import { effectivePermissions } from '../identity/domain/scopes.js';
 import { looksLikeApiToken } from '../identity/domain/secrets.js';
 import type { Principal } from '../identity/principal.js';
 import type { Sessions } from '../identity/sessions.js';
+import { assertSelfRules, type ObjectRules, objectRuleList, objectRulesProblem } from '../object-rules.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -22,6 +29,8 @@ declare module 'fastify' {
     permission?: Permission;
     /** The route creates something and takes an `Idempotency-Key` (see the idempotency plugin). */
     idempotent?: boolean;
+    /** Which records of its kind the route may touch (object-rules.ts); required on every /api route. */
+    object?: ObjectRules;
   }
   interface FastifyRequest {
     /** The verified caller; null on public routes. */
@@ -46,13 +55,20 @@ declare module 'fastify' {
  * The access policy every /api route declares in its route config; `idempotent` opts a route that creates
  * something into the Idempotency-Key handling (plugins/idempotency.ts).
  */
-export type RoutePolicy = ({ public: true } | { permission: Permission }) & { idempotent?: boolean };
+/** Who may call a route at all: anyone, or holders of one permission. */
+export type AccessPolicy = { public: true } | { permission: Permission };
 
-/** One route and what it requires: `public` or a permission. */
+export type RoutePolicy = AccessPolicy & {
+  idempotent?: boolean;
+  object: ObjectRules;
+};
+
+/** One route and what it requires: `public` or a permission, and its object rules. */
 export interface RoutePolicyEntry {
   method: string;
   url: string;
   access: 'public' | Permission;
+  object: ObjectRules;
 }
 
 /** Name of the session cookie: the session's JWT, HttpOnly, SameSite=Lax, Secure over TLS. */
@@ -253,10 +269,15 @@ export const authPlugin = fp<AuthOptions>(
       const { public: isPublic, permission } = route.config ?? {};
       if (isPublic && permission) throw new Error(`${where} declares both public and a permission`);
       const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
+      // Routes of third-party plugins (the documentation UI) name no record.
+      const thirdParty = publicPrefixes.some((p) => route.url.startsWith(p));
+      const object: ObjectRules = thirdParty ? { rule: 'none' } : (route.config?.object as ObjectRules);
       const record = (access: RoutePolicyEntry['access']) => {
-        for (const method of methods) policies.push({ method, url: route.url, access });
+        const problem = objectRulesProblem(object);
+        if (problem) throw new Error(`${where} ${problem}`);
+        for (const method of methods) policies.push({ method, url: route.url, access, object });
       };
-      if (isPublic || publicPrefixes.some((p) => route.url.startsWith(p))) {
+      if (isPublic || thirdParty) {
         record('public');
         return;
       }
@@ -293,6 +314,14 @@ export const authPlugin = fp<AuthOptions>(
       // Appended after hooks added earlier (rate limiting), so floods are limited before tokens are checked.
       const existing = route.onRequest ?? [];
       route.onRequest = [...(Array.isArray(existing) ? existing : [existing]), guard];
+      if (objectRuleList(object).some((r) => r.rule === 'self')) {
+        // After validation (the body is parsed), before any other handler work such as an idempotent replay.
+        const self: preHandlerHookHandler = async (req) => {
+          if (req.actor) assertSelfRules(object, req.actor, req);
+        };
+        const pre = route.preHandler ?? [];
+        route.preHandler = [self, ...(Array.isArray(pre) ? pre : [pre])];
+      }
     });
   },
   { name: 'rootline-auth' },

@@ -27,7 +27,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteDeps> = async (app
     summary: 'List accounts',
     description: 'Every account, oldest first.',
     tags: TAGS,
-    policy: { permission: 'admin:users' },
+    policy: { permission: 'admin:users', object: { rule: 'none', why: 'ADMIN administration: every account' } },
     querystring: PageQuery,
     reply: User,
     page: true,
@@ -47,7 +47,10 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteDeps> = async (app
       'Sets the role (USER, GROWER, FARM_MANAGER, ADMIN). It applies at once, to existing sessions and API ' +
       'tokens too. The last ADMIN cannot be demoted (403). Publishes `evt.gateway.user.role-changed`.',
     tags: TAGS,
-    policy: { permission: 'admin:users' },
+    policy: {
+      permission: 'admin:users',
+      object: { rule: 'role', field: 'userId', record: 'user', why: 'ADMIN administration of every account' },
+    },
     params: Type.Object({ userId: UserId }),
     body: RoleChangeInput,
     reply: User,

@@ -32,7 +32,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'State, allowed actions, scan schedule and last run of the lineage agent, with lineage-wide statistics: ' +
       `total, root and propagated plants, deepest generation, and plants per propagation type.\n\n${STATE_MACHINE}`,
     tags: TAGS,
-    policy: { permission: 'agents:read' },
+    policy: { permission: 'agents:read', object: { rule: 'none', why: 'the agent’s own state' } },
     subject: lineageAgentGet,
   });
 
@@ -42,7 +42,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     summary: 'Control the lineage agent',
     description: `Applies one action and answers the new status.\n\n${STATE_MACHINE}`,
     tags: TAGS,
-    policy: { permission: 'agents:control' },
+    policy: { permission: 'agents:control', object: { rule: 'none', why: 'the agent’s own state' } },
     subject: lineageAgentControl,
     example: { action: 'start' },
     errors: ['CONFLICT'],
@@ -60,7 +60,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'plant, then its parent when it exists) and why. Empty until the agent has scanned once. ' +
       `\`page\` from 1; \`limit\` default ${PAGE_DEFAULTS.limit}, at most ${PAGE_DEFAULTS.maxLimit}.`,
     tags: TAGS,
-    policy: { permission: 'agents:read' },
+    policy: { permission: 'agents:read', object: { rule: 'none', why: 'anomalies of public lineage' } },
     subject: lineageAnomalyList,
     page: { item: LineageAnomaly },
   });
@@ -75,7 +75,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'countries, farthest distance from the plant and bounding box. At most 10,000 descendants are analysed ' +
       '(`truncated` says when there were more). Available whatever the agent’s state.',
     tags: TAGS,
-    policy: { permission: 'agents:read' },
+    policy: { permission: 'agents:read', object: { rule: 'public', field: 'plantId', record: 'plant' } },
     subject: lineageAgentAnalyse,
     errors: ['NOT_FOUND'],
   });

@@ -35,7 +35,10 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
       'Plants registered and propagated, journey events with distance and kg CO2e, seed saving and sharing, farm ' +
       `batches, harvests, yield and failures: totals over the period and one row per period.\n\n${RANGE}`,
     tags: TAGS,
-    policy: POLICY,
+    policy: {
+      ...POLICY,
+      object: { rule: 'none', why: 'network-wide aggregates; per-user figures only the caller’s own' },
+    },
     subject: analyticsOverviewGet,
   });
 
@@ -48,7 +51,10 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
       'registration, else the common name) or privacyLevel. Totals include the offspring propagated from a plant ' +
       `on the network.\n\n${RANGE}`,
     tags: TAGS,
-    policy: POLICY,
+    policy: {
+      ...POLICY,
+      object: { rule: 'none', why: 'network-wide aggregates; per-user figures only the caller’s own' },
+    },
     subject: analyticsPlantsGet,
   });
 
@@ -61,7 +67,10 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
       'split by `by`: none (default), kind (seed-acquisition … seed-sharing) or mode (transport mode). An event ' +
       `counts on the UTC day of its \`eventTime\`.\n\n${RANGE}`,
     tags: TAGS,
-    policy: POLICY,
+    policy: {
+      ...POLICY,
+      object: { rule: 'none', why: 'network-wide aggregates; per-user figures only the caller’s own' },
+    },
     subject: analyticsTransportGet,
   });
 
@@ -74,7 +83,10 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
       '(default) or crop. A failure names no crop, so with by=crop it is in the row whose key is null. One farm’s ' +
       `own analytics: \`/api/vertical-farm/{farmId}/analytics\`.\n\n${RANGE}`,
     tags: TAGS,
-    policy: POLICY,
+    policy: {
+      ...POLICY,
+      object: { rule: 'none', why: 'network-wide aggregates; per-user figures only the caller’s own' },
+    },
     subject: analyticsFarmsGet,
   });
 
@@ -87,7 +99,10 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
       'with `userId` also for the events that user handled (only the user or an ADMIN: 403 FORBIDDEN otherwise). ' +
       `For an ADMIN, \`topUsers\` lists the users with most kg CO2e; null for others.\n\n${RANGE}`,
     tags: TAGS,
-    policy: POLICY,
+    policy: {
+      ...POLICY,
+      object: { rule: 'none', why: 'network-wide aggregates; per-user figures only the caller’s own' },
+    },
     subject: analyticsSustainabilityGet,
     errors: ['FORBIDDEN'],
   });
@@ -96,7 +111,10 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
   app.route({
     method: 'GET',
     url: '/export',
-    config: POLICY,
+    config: {
+      ...POLICY,
+      object: { rule: 'none', why: 'network-wide aggregates; per-user figures only the caller’s own' },
+    },
     schema: operationSchema({
       ...exportParts,
       summary: 'Export a dataset as CSV or JSON',

@@ -22,7 +22,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'The block header (index, timestamp, previous hash, Merkle root, difficulty, nonce, hash) and its ' +
       `transactions in Merkle leaf order, each with its canonical payload and payload hash. ${HOW_TO}`,
     tags: TAGS,
-    policy: { public: true },
+    policy: { public: true, object: { rule: 'public', field: 'hash', record: 'block' } },
     subject: chainBlockGet,
     errors: ['NOT_FOUND'],
   });
@@ -37,7 +37,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'transactions and every payload hash. `valid` is true when `problems` is empty; each problem names a ' +
       `failed check. ${HOW_TO}`,
     tags: TAGS,
-    policy: { public: true },
+    policy: { public: true, object: { rule: 'public', field: 'hash', record: 'block' } },
     subject: chainBlockVerify,
     errors: ['NOT_FOUND'],
   });
@@ -53,7 +53,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'transactions, so a call stays cheap; `next` says where to continue and is null once the tip was ' +
       'reached. `invalidBlocks` lists only the blocks that failed.',
     tags: TAGS,
-    policy: { public: true },
+    policy: { public: true, object: { rule: 'none', why: 'the whole public ledger' } },
     subject: chainLedgerVerify,
   });
 
@@ -66,7 +66,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'text), then combine it with each path element (SHA-256 of 0x01, left, right) as RFC 9162 §2.1.3.2 says, ' +
       `using leafIndex and treeSize; the result must equal merkleRoot, which the block hash covers. ${HOW_TO}`,
     tags: TAGS,
-    policy: { public: true },
+    policy: { public: true, object: { rule: 'public', field: 'txId', record: 'ledger transaction' } },
     subject: chainTxProof,
     errors: ['NOT_FOUND'],
   });
@@ -80,7 +80,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'block), transactions recorded and waiting, and the instance that appends blocks with its recent hash ' +
       'rate (helpers included).',
     tags: TAGS,
-    policy: { public: true },
+    policy: { public: true, object: { rule: 'none', why: 'the whole public ledger' } },
     subject: chainStatsGet,
   });
 };

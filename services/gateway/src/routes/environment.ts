@@ -30,7 +30,11 @@ export const environmentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       'value exists.\n\nOnly the plant’s owner (as the plants service knows it) or an ADMIN may write: 403 ' +
       `FORBIDDEN otherwise. ${UNKNOWN_PLANT} Emits \`evt.environment.record.added\`.`,
     tags: TAGS,
-    policy: { permission: 'environment:write', idempotent: true },
+    policy: {
+      permission: 'environment:write',
+      idempotent: true,
+      object: { rule: 'owner', field: 'plantId', record: 'plant' },
+    },
     subject: environmentRecordAdd,
     status: 201,
     errors: ['NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
@@ -77,7 +81,7 @@ export const environmentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       '`current` is the newest value of each category (by `recordedAt`); `items` a page of the records, newest ' +
       `first (\`page\` from 1, \`limit\` default ${PAGE_DEFAULTS.limit}, at most ${PAGE_DEFAULTS.maxLimit}). ${UNKNOWN_PLANT}`,
     tags: TAGS,
-    policy: { permission: 'environment:read' },
+    policy: { permission: 'environment:read', object: { rule: 'public', field: 'plantId', record: 'plant' } },
     subject: environmentRecordList,
     errors: ['NOT_FOUND'],
   });
@@ -94,7 +98,7 @@ export const environmentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       'lighting 0.25, soil 0.2, watering 0.15, nutrients 0.1). A species not in the table uses the generic ' +
       `fallback ranges (\`ranges: "fallback"\`). \`score\` is null when nothing scored was measured. ${UNKNOWN_PLANT}`,
     tags: TAGS,
-    policy: { permission: 'environment:read' },
+    policy: { permission: 'environment:read', object: { rule: 'public', field: 'plantId', record: 'plant' } },
     subject: environmentHealthGet,
     errors: ['NOT_FOUND'],
   });
@@ -108,7 +112,7 @@ export const environmentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       '50, `medium` otherwise) and each one never measured (`low`), with the category, the measured value, the ' +
       `target range and why. Highest priority first, then the worst score. The health score comes with it. ${UNKNOWN_PLANT}`,
     tags: TAGS,
-    policy: { permission: 'environment:read' },
+    policy: { permission: 'environment:read', object: { rule: 'none', why: 'computed from public plants' } },
     subject: environmentRecommendations,
     errors: ['NOT_FOUND'],
   });
@@ -125,7 +129,7 @@ export const environmentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       'nutrients 0.1, location 0.1, container 0.05, surroundings 0.05; growth is an outcome and not compared). ' +
       `Plants sharing no category are left out. Ties by plant id. ${UNKNOWN_PLANT}`,
     tags: TAGS,
-    policy: { permission: 'environment:read' },
+    policy: { permission: 'environment:read', object: { rule: 'none', why: 'computed from public plants' } },
     subject: environmentSimilar,
     errors: ['NOT_FOUND'],
   });
@@ -139,7 +143,7 @@ export const environmentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       'for `plantA` and `plantB` with the difference b − a for numbers; and the overall similarity, computed as ' +
       `for /similar. ${UNKNOWN_PLANT}`,
     tags: TAGS,
-    policy: { permission: 'environment:read' },
+    policy: { permission: 'environment:read', object: { rule: 'none', why: 'computed from public plants' } },
     subject: environmentCompare,
     errors: ['NOT_FOUND'],
   });
@@ -157,7 +161,7 @@ export const environmentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       '(default 10) or a constant value are counted in `skipped`, not reported. Read `significant` (q < 0.05) and ' +
       'the interval, not r alone.',
     tags: TAGS,
-    policy: { permission: 'environment:read' },
+    policy: { permission: 'environment:read', object: { rule: 'none', why: 'network-wide correlations' } },
     subject: environmentAnalysis,
   });
 };

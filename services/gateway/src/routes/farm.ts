@@ -29,7 +29,7 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     summary: 'Register a vertical farm',
     description: `Registers a farm owned by the caller (FARM_MANAGER or ADMIN). ${RETRIES}`,
     tags: TAGS,
-    policy: { permission: 'farm:write', idempotent: true },
+    policy: { permission: 'farm:write', idempotent: true, object: { rule: 'own', why: 'a farm of the caller' } },
     subject: farmRegister,
     status: 201,
     example: {
@@ -52,7 +52,10 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
       `of the batches grown with each version. \`page\` from 1, \`limit\` default ${PAGE_DEFAULTS.limit}, at most ` +
       `${PAGE_DEFAULTS.maxLimit}.`,
     tags: TAGS,
-    policy: { permission: 'farm:read' },
+    policy: {
+      permission: 'farm:read',
+      object: { rule: 'none', why: 'recipes are shared knowledge, readable by every signed-in user' },
+    },
     subject: recipeList,
     page: { item: GrowingRecipe },
   });
@@ -65,7 +68,7 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
       'A new version of `parentId`: same crop, version = parent’s + 1, authored by the caller. Phases appear at ' +
       `most once; each range needs min ≤ max (400 VALIDATION_ERROR). 404 for an unknown parent. ${RETRIES}`,
     tags: TAGS,
-    policy: { permission: 'farm:write', idempotent: true },
+    policy: { permission: 'farm:write', idempotent: true, object: { rule: 'own', why: 'a recipe of the caller' } },
     subject: recipeCreate,
     status: 201,
     errors: ['NOT_FOUND'],
@@ -82,7 +85,14 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
       'checked with the plant registry (404 if unknown) and links the batch, and later its harvest on the ledger, ' +
       `into that plant’s lineage. ${OWNER_ONLY} ${RETRIES}`,
     tags: TAGS,
-    policy: { permission: 'farm:write', idempotent: true },
+    policy: {
+      permission: 'farm:write',
+      idempotent: true,
+      object: [
+        { rule: 'owner', field: 'zoneId', record: 'zone' },
+        { rule: 'public', field: 'seedPlantId', record: 'plant' },
+      ],
+    },
     subject: batchStart,
     status: 201,
     errors: ['NOT_FOUND'],
@@ -105,7 +115,10 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
       'State (germinating, growing, ready, harvested, failed), the recipe phase today with its targets and days ' +
       'in it, the expected harvest date, a summary of the readings and, once harvested, the harvest and its block.',
     tags: TAGS,
-    policy: { permission: 'farm:read' },
+    policy: {
+      permission: 'farm:read',
+      object: { rule: 'owner', field: 'batchId', record: 'batch', why: 'the farm’s manager' },
+    },
     subject: batchGet,
     errors: ['NOT_FOUND'],
   });
@@ -121,7 +134,10 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
       'time; deviations are stored, answered, and announced as one `farm.alert` event per request. Readings of a ' +
       `closed batch are refused (400, \`details.reason\` batch-closed). ${OWNER_ONLY}`,
     tags: TAGS,
-    policy: { permission: 'farm:write' },
+    policy: {
+      permission: 'farm:write',
+      object: { rule: 'owner', field: 'batchId', record: 'batch', why: 'the farm’s manager' },
+    },
     subject: batchReadingsRecord,
     errors: ['NOT_FOUND'],
     example: {
@@ -150,7 +166,11 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
       'source with the plant’s block), completes the batch and emits `farm.harvest`. A germinating batch cannot ' +
       `be harvested (400); a closed one answers 409 DUPLICATE. ${OWNER_ONLY} ${LEDGER_RETRIES}`,
     tags: TAGS,
-    policy: { permission: 'farm:write', idempotent: true },
+    policy: {
+      permission: 'farm:write',
+      idempotent: true,
+      object: { rule: 'owner', field: 'batchId', record: 'batch', why: 'the farm’s manager' },
+    },
     subject: batchHarvest,
     status: 201,
     errors: ['NOT_FOUND', 'DUPLICATE', 'CHAIN_ERROR'],
@@ -163,7 +183,10 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     summary: 'Close a batch as failed',
     description: `Closes an open batch as failed with a reason; it counts against success rates. ${OWNER_ONLY}`,
     tags: TAGS,
-    policy: { permission: 'farm:write' },
+    policy: {
+      permission: 'farm:write',
+      object: { rule: 'owner', field: 'batchId', record: 'batch', why: 'the farm’s manager' },
+    },
     subject: batchFail,
     errors: ['NOT_FOUND', 'DUPLICATE'],
     example: { reason: 'Pythium root rot' },
@@ -175,7 +198,15 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     summary: 'A farm',
     description: 'The farm with its zone count and growing area.',
     tags: TAGS,
-    policy: { permission: 'farm:read' },
+    policy: {
+      permission: 'farm:read',
+      object: {
+        rule: 'public',
+        field: 'farmId',
+        record: 'farm',
+        why: 'a farm’s profile is readable by every signed-in user',
+      },
+    },
     subject: farmGet,
     errors: ['NOT_FOUND'],
   });
@@ -186,7 +217,15 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     summary: 'Zones of a farm',
     description: 'Each zone with its plant sites and the plants of its open batches.',
     tags: TAGS,
-    policy: { permission: 'farm:read' },
+    policy: {
+      permission: 'farm:read',
+      object: {
+        rule: 'public',
+        field: 'farmId',
+        record: 'farm',
+        why: 'a farm’s zones are readable by every signed-in user',
+      },
+    },
     subject: zoneList,
     errors: ['NOT_FOUND'],
   });
@@ -197,7 +236,7 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     summary: 'Add a zone',
     description: `A growing zone on a level of the farm. ${OWNER_ONLY} ${RETRIES}`,
     tags: TAGS,
-    policy: { permission: 'farm:write', idempotent: true },
+    policy: { permission: 'farm:write', idempotent: true, object: { rule: 'owner', field: 'farmId', record: 'farm' } },
     subject: zoneAdd,
     status: 201,
     errors: ['NOT_FOUND'],
@@ -220,7 +259,10 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
       'success rate and environment compliance (share of readings within target), for the farm, by crop and by ' +
       'recipe. Formulas in docs/farm.md.',
     tags: TAGS,
-    policy: { permission: 'farm:read' },
+    policy: {
+      permission: 'farm:read',
+      object: { rule: 'owner', field: 'farmId', record: 'farm', why: 'operational figures: the manager and ADMIN' },
+    },
     subject: farmAnalyticsGet,
     errors: ['NOT_FOUND'],
   });

@@ -56,7 +56,13 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       '`plantId`, the plant’s lineage (up to 20 ancestors) is asked of the plants service and shown on the listing ' +
       `(404 for an unknown plant). Starts \`active\` (emits \`listing.published\`) or \`draft\`. ${STATES}`,
     tags: TAGS,
-    policy: CREATE,
+    policy: {
+      ...CREATE,
+      object: [
+        { rule: 'owner', field: 'plantId', record: 'plant' },
+        { rule: 'owner', field: 'imageFileIds', record: 'file' },
+      ],
+    },
     subject: listingCreate,
     status: 201,
     errors: ['NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
@@ -85,7 +91,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       '`maxPrice`. Sort: `newest` (default), `price-asc`, `price-desc`. Drafts appear only to their seller (and ' +
       `ADMINs). ${PAGING}`,
     tags: TAGS,
-    policy: READ,
+    policy: { ...READ, object: { rule: 'none', why: 'published listings, and the caller’s own drafts' } },
     subject: listingList,
     page: { item: Listing },
   });
@@ -101,7 +107,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       'Nearest first with a point (`distanceKm` set), newest first without. Served from a trigram index and a ' +
       `latitude-band index, both on active listings only. ${PAGING}`,
     tags: TAGS,
-    policy: READ,
+    policy: { ...READ, object: { rule: 'none', why: 'published listings only' } },
     subject: listingSearch,
     page: { item: ListingHit },
   });
@@ -112,7 +118,15 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     summary: 'Read a listing',
     description: 'A draft is 404 NOT_FOUND to anyone but its seller and ADMINs.',
     tags: TAGS,
-    policy: READ,
+    policy: {
+      ...READ,
+      object: {
+        rule: 'public',
+        field: 'listingId',
+        record: 'listing',
+        why: 'published; a draft, paused or cancelled listing only to its seller',
+      },
+    },
     subject: listingGet,
     errors: ['NOT_FOUND'],
   });
@@ -123,7 +137,13 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     summary: 'Change a listing',
     description: `Seller or ADMIN only (403). Only draft and active listings change (409 otherwise). ${STATES}`,
     tags: TAGS,
-    policy: WRITE,
+    policy: {
+      ...WRITE,
+      object: [
+        { rule: 'owner', field: 'listingId', record: 'listing', why: 'its seller' },
+        { rule: 'owner', field: 'imageFileIds', record: 'file' },
+      ],
+    },
     subject: listingUpdate,
     errors: ['NOT_FOUND', 'CONFLICT'],
     example: { price: 220, quantity: 10 },
@@ -135,7 +155,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     summary: 'Move a listing to another state',
     description: `Seller or ADMIN only (403). ${STATES} Publishing emits \`listing.published\`.`,
     tags: TAGS,
-    policy: WRITE,
+    policy: { ...WRITE, object: { rule: 'owner', field: 'listingId', record: 'listing', why: 'its seller' } },
     subject: listingSetStatus,
     errors: ['NOT_FOUND', 'CONFLICT'],
     example: { status: 'active' },
@@ -147,7 +167,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     summary: 'Cancel a listing',
     description: `Moves it to cancelled (it is kept, not erased); seller or ADMIN only. ${STATES}`,
     tags: TAGS,
-    policy: WRITE,
+    policy: { ...WRITE, object: { rule: 'owner', field: 'listingId', record: 'listing', why: 'its seller' } },
     subject: listingCancel,
     errors: ['NOT_FOUND', 'CONFLICT'],
   });
@@ -160,7 +180,15 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       'The buyer is the caller (not the seller: 403). `price` per unit in minor units of the listing’s currency; ' +
       `\`quantity\` at most what is available (400). Only active listings take offers (409). Emits \`offer.made\`. ${TURNS}`,
     tags: TAGS,
-    policy: CREATE,
+    policy: {
+      ...CREATE,
+      object: {
+        rule: 'public',
+        field: 'listingId',
+        record: 'listing',
+        why: 'any buyer but the seller, on a published listing',
+      },
+    },
     subject: offerMake,
     status: 201,
     errors: ['NOT_FOUND', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
@@ -173,7 +201,15 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     summary: 'Offers on a listing',
     description: `The seller (and ADMINs) see every offer, anyone else only their own; oldest first. ${PAGING}`,
     tags: TAGS,
-    policy: READ,
+    policy: {
+      ...READ,
+      object: {
+        rule: 'party',
+        field: 'listingId',
+        record: 'listing',
+        why: 'the seller sees every offer, a buyer their own',
+      },
+    },
     subject: offerList,
     page: { item: Offer },
     errors: ['NOT_FOUND'],
@@ -185,7 +221,10 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     summary: 'Counter an offer',
     description: `The seller proposes another price per unit. Emits \`offer.countered\`. ${TURNS} ${OFFER_PATH}`,
     tags: TAGS,
-    policy: WRITE,
+    policy: {
+      ...WRITE,
+      object: { rule: 'party', field: 'offerId', record: 'offer', why: 'the party whose turn it is' },
+    },
     subject: offerCounter,
     errors: ['NOT_FOUND', 'CONFLICT'],
     example: { price: 230 },
@@ -201,7 +240,10 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       'rejected (`offer.rejected`, reason sold-out). Done under a row lock on the listing: of two buyers racing ' +
       `for the last unit exactly one wins, the other gets 409 CONFLICT. ${TURNS} ${OFFER_PATH}`,
     tags: TAGS,
-    policy: WRITE,
+    policy: {
+      ...WRITE,
+      object: { rule: 'party', field: 'offerId', record: 'offer', why: 'the party whose turn it is' },
+    },
     subject: offerAccept,
     errors: ['NOT_FOUND', 'CONFLICT'],
   });
@@ -212,7 +254,10 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     summary: 'Reject an offer or a counter',
     description: `Emits \`offer.rejected\`. ${TURNS} ${OFFER_PATH}`,
     tags: TAGS,
-    policy: WRITE,
+    policy: {
+      ...WRITE,
+      object: { rule: 'party', field: 'offerId', record: 'offer', why: 'the party whose turn it is' },
+    },
     subject: offerReject,
     errors: ['NOT_FOUND', 'CONFLICT'],
   });
@@ -223,7 +268,10 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     summary: 'Withdraw an offer',
     description: `The buyer takes back an open offer. Emits \`offer.withdrawn\`. ${TURNS} ${OFFER_PATH}`,
     tags: TAGS,
-    policy: WRITE,
+    policy: {
+      ...WRITE,
+      object: { rule: 'party', field: 'offerId', record: 'offer', why: 'the party who made the standing offer' },
+    },
     subject: offerWithdraw,
     errors: ['NOT_FOUND', 'CONFLICT'],
   });
@@ -236,7 +284,10 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       'The buyer of an accepted offer rates the seller 1–5 once (409 DUPLICATE the second time; 409 CONFLICT ' +
       `before acceptance). The ratings make the seller profile’s rating. ${OFFER_PATH}`,
     tags: TAGS,
-    policy: WRITE,
+    policy: {
+      ...WRITE,
+      object: { rule: 'party', field: 'offerId', record: 'offer', why: 'the buyer of an accepted offer' },
+    },
     subject: offerReview,
     errors: ['NOT_FOUND', 'CONFLICT', 'DUPLICATE'],
     example: { rating: 5, comment: 'Healthy seedlings, well packed.' },
@@ -252,7 +303,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       'acceptable price, plus up to 1 for nearness (10 / (10 + km)). Listings matching neither are left out. ' +
       'Each comes with its score and reasons.',
     tags: TAGS,
-    policy: READ,
+    policy: { ...READ, object: { rule: 'own', why: 'recommendations for the caller' } },
     subject: listingRecommend,
   });
 
@@ -265,7 +316,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       'the rating (mean of buyers’ reviews and their count) and the first listing’s date. 404 for an account ' +
       'that never listed anything.',
     tags: TAGS,
-    policy: { public: true },
+    policy: { public: true, object: { rule: 'public', field: 'sellerId', record: 'seller profile' } },
     subject: sellerProfileGet,
     errors: ['NOT_FOUND'],
   });
@@ -276,7 +327,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     summary: 'Add to your wishlist',
     description: 'At least one of `q` (words), `category`, `crop`, `maxPrice`. Wishlists are private to their owner.',
     tags: TAGS,
-    policy: CREATE,
+    policy: { ...CREATE, object: { rule: 'own', why: 'the caller’s wishlist' } },
     subject: wishlistAdd,
     status: 201,
     errors: ['IDEMPOTENCY_KEY_REUSED'],
@@ -289,7 +340,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     summary: 'Your wishlist',
     description: `Newest first. ${PAGING}`,
     tags: TAGS,
-    policy: READ,
+    policy: { ...READ, object: { rule: 'own', why: 'the caller’s wishlist' } },
     subject: wishlistList,
     page: { item: WishlistItem },
   });
@@ -300,7 +351,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     summary: 'Remove a wishlist item',
     description: 'Your own items only; anyone else’s is 404 NOT_FOUND.',
     tags: TAGS,
-    policy: WRITE,
+    policy: { ...WRITE, object: { rule: 'owner', field: 'itemId', record: 'wishlist item' } },
     subject: wishlistRemove,
     errors: ['NOT_FOUND'],
   });

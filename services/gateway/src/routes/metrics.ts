@@ -10,7 +10,7 @@ export const metricsRoutes: FastifyPluginAsyncTypebox<MetricsDeps> = async (app,
   app.get(
     '/metrics',
     {
-      config: { public: true, rateLimit: false },
+      config: { public: true, rateLimit: false, object: { rule: 'none', why: 'the platform’s own state' } },
       logLevel: 'warn',
       schema: {
         summary: 'Prometheus metrics',

@@ -37,7 +37,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async
     summary: 'List notifications',
     description: `The caller’s in-app notifications, newest first; \`unread=true\` for the unread ones only. ${PAGING}`,
     tags: TAGS,
-    policy: READ,
+    policy: { ...READ, object: { rule: 'own' } },
     subject: notificationList,
     page: { item: Notification },
   });
@@ -47,7 +47,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async
     url: '/unread-count',
     summary: 'Count unread notifications',
     tags: TAGS,
-    policy: READ,
+    policy: { ...READ, object: { rule: 'own' } },
     subject: notificationUnreadCount,
   });
 
@@ -57,7 +57,10 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async
     summary: 'Mark a notification read',
     description: `Keeps the time it was first read. ${OWN}`,
     tags: TAGS,
-    policy: WRITE,
+    policy: {
+      ...WRITE,
+      object: { rule: 'owner', field: 'notificationId', record: 'notification', why: 'its recipient' },
+    },
     subject: notificationMarkRead,
     errors: ['NOT_FOUND'],
   });
@@ -68,7 +71,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async
     summary: 'Mark all notifications read',
     description: 'Answers how many were unread.',
     tags: TAGS,
-    policy: WRITE,
+    policy: { ...WRITE, object: { rule: 'own' } },
     subject: notificationMarkAllRead,
   });
 
@@ -78,7 +81,10 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async
     summary: 'Delete a notification',
     description: OWN,
     tags: TAGS,
-    policy: WRITE,
+    policy: {
+      ...WRITE,
+      object: { rule: 'owner', field: 'notificationId', record: 'notification', why: 'its recipient' },
+    },
     subject: notificationDelete,
     errors: ['NOT_FOUND'],
   });
@@ -92,7 +98,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async
       'marketplace, weekly-digest) and channel (email, push, in-app): on or off. Account emails (verification, ' +
       'password reset, password changed) are always sent and not listed.',
     tags: TAGS,
-    policy: READ,
+    policy: { ...READ, object: { rule: 'own' } },
     subject: notificationPreferencesGet,
   });
 
@@ -102,7 +108,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async
     summary: 'Change notification preferences',
     description: 'Only the types and channels named change; answers the whole set.',
     tags: TAGS,
-    policy: WRITE,
+    policy: { ...WRITE, object: { rule: 'own' } },
     subject: notificationPreferencesUpdate,
     example: { 'plant-registered': { email: true }, 'weekly-digest': { email: false } },
   });
@@ -113,7 +119,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async
     summary: 'VAPID public key',
     description: 'The `applicationServerKey` a browser passes to `pushManager.subscribe()`.',
     tags: TAGS,
-    policy: READ,
+    policy: { ...READ, object: { rule: 'none', why: 'the platform’s push key' } },
     subject: pushPublicKey,
   });
 
@@ -126,7 +132,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async
       'are encrypted for the subscription (aes128gcm, RFC 8291) and signed with VAPID (RFC 8292); a subscription ' +
       'its push service reports gone (404, 410) is removed.',
     tags: TAGS,
-    policy: { ...WRITE, idempotent: true },
+    policy: { ...WRITE, idempotent: true, object: { rule: 'own' } },
     subject: pushSubscribe,
     status: 201,
     example: PushSubscriptionInput.examples?.[0],
@@ -138,7 +144,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async
     summary: 'Remove a push subscription',
     description: 'Only the caller’s own: another user’s is 404 NOT_FOUND (an ADMIN may remove any).',
     tags: TAGS,
-    policy: WRITE,
+    policy: { ...WRITE, object: { rule: 'owner', field: 'subscriptionId', record: 'push subscription' } },
     subject: pushUnsubscribe,
     errors: ['NOT_FOUND'],
   });
@@ -153,7 +159,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async
         'The token is HMAC-signed by notify, so it cannot be made for someone else; a bad one is 400. POST is ' +
         'the RFC 8058 one-click form mail clients send (`List-Unsubscribe-Post`).',
       tags: TAGS,
-      policy: { public: true },
+      policy: { public: true, object: { rule: 'none', why: 'the signed token in the link names the recipient' } },
       subject: notificationUnsubscribe,
       ...(method === 'POST' ? { query: ['token'] as const } : {}),
     });

@@ -50,7 +50,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       `are refused.\n\nThe owner is the caller: \`owner.id\` must be the caller's own id (403 FORBIDDEN otherwise), ` +
       `except for an ADMIN registering for someone else (recorded as the registering user).\n\n${PRIVACY}\n\n${RETRIES}`,
     tags: TAGS,
-    policy: { permission: 'plants:write', idempotent: true },
+    policy: { permission: 'plants:write', idempotent: true, object: { rule: 'self', field: 'owner.id' } },
     subject: plantRegister,
     status: 201,
     errors: ['DUPLICATE', 'CHAIN_ERROR', 'IDEMPOTENCY_KEY_REUSED'],
@@ -79,7 +79,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'and the wallet address on the ledger. Lost, it cannot be recovered.\n\n' +
       `Required: \`commonName\`, \`location\`. \`privacyLevel\` defaults to \`fuzzy\` here. ${PRIVACY}`,
     tags: TAGS,
-    policy: { public: true, idempotent: true },
+    policy: { public: true, idempotent: true, object: { rule: 'none', why: 'a new plant of a new anonymous owner' } },
     subject: plantRegisterAnonymous,
     status: 201,
     errors: ['DUPLICATE', 'CHAIN_ERROR', 'IDEMPOTENCY_KEY_REUSED'],
@@ -104,7 +104,14 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       `sterile medium).\n\n${PRIVACY} It defaults to \`exact\` and applies to the new plant only.\n\n` +
       `\`newPlant.owner.id\` must be the caller's own id unless the caller is an ADMIN (403 FORBIDDEN). ${RETRIES}`,
     tags: TAGS,
-    policy: { permission: 'plants:write', idempotent: true },
+    policy: {
+      permission: 'plants:write',
+      idempotent: true,
+      object: [
+        { rule: 'public', field: 'parentId', record: 'plant' },
+        { rule: 'self', field: 'owner.id' },
+      ],
+    },
     subject: plantClone,
     status: 201,
     errors: ['NOT_FOUND', 'CHAIN_ERROR', 'IDEMPOTENCY_KEY_REUSED'],
@@ -131,7 +138,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       '`truncated` set when there are more. A plant gets its one parent when it is created and the parent already ' +
       'exists then, so a lineage can never contain a cycle.',
     tags: TAGS,
-    policy: { permission: 'plants:read' },
+    policy: { permission: 'plants:read', object: { rule: 'public', field: 'plantId', record: 'plant' } },
     subject: plantLineageGet,
     errors: ['NOT_FOUND'],
   });
@@ -147,7 +154,10 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       `one; hidden plants never appear. ${PAGING} \`pagination.total\` counts every plant within the radius. ` +
       'Served from a latitude-band index, not a scan of the table.',
     tags: TAGS,
-    policy: { permission: 'plants:read' },
+    policy: {
+      permission: 'plants:read',
+      object: { rule: 'none', why: 'public plants, locations after their privacy level' },
+    },
     subject: plantNearby,
     page: { item: NearbyPlant },
   });
@@ -163,7 +173,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'word (a later word starts with q), then substring; between equals, species before location before owner, ' +
       `then by species name and id. Each hit says which field matched and how. ${PAGING}`,
     tags: TAGS,
-    policy: { permission: 'plants:read' },
+    policy: { permission: 'plants:read', object: { rule: 'none', why: 'public plants' } },
     subject: plantSearch,
     page: { item: SearchHit },
   });
@@ -177,7 +187,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'registered or propagated in the last 90 days) and countriesRepresented (distinct countries among disclosed ' +
       'locations, case-insensitive).',
     tags: TAGS,
-    policy: { permission: 'plants:read' },
+    policy: { permission: 'plants:read', object: { rule: 'none', why: 'network-wide statistics' } },
     subject: plantNetworkGet,
     errors: ['CHAIN_ERROR'],
   });
@@ -190,7 +200,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'The plant with its generation, parent, propagation type, privacy level, stored (possibly obfuscated) ' +
       'location and the block that recorded it.',
     tags: TAGS,
-    policy: { permission: 'plants:read' },
+    policy: { permission: 'plants:read', object: { rule: 'public', field: 'plantId', record: 'plant' } },
     subject: plantGet,
     errors: ['NOT_FOUND'],
   });

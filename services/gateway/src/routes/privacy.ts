@@ -25,7 +25,7 @@ export const privacyRoutes: FastifyPluginAsyncTypebox<PrivacyRouteDeps> = async 
       '(.onion) hostname when `HIDDEN_SERVICE_HOSTNAME` is set. The proxy is shown as host:port, never with ' +
       'credentials. Checked on each call.',
     tags: ['Privacy'],
-    policy: { public: true },
+    policy: { public: true, object: { rule: 'none', why: 'the platform’s own state' } },
     reply: PrivacyStatus,
     replyExample: {
       socks: {

@@ -132,7 +132,10 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
   app.route({
     method: 'GET',
     url: '/ws',
-    config: { permission: 'notifications:read' },
+    config: {
+      permission: 'notifications:read',
+      object: { rule: 'own', why: 'rooms: the network, oneself, public plants, and farms the caller manages' },
+    },
     schema: {
       summary: 'Open the real-time WebSocket',
       description:
@@ -229,7 +232,7 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
       'bytes, the rooms joinable without asking a service, and the server-sent fallback. The ticket carries the ' +
       "caller's id, role and permissions of that moment; a socket once open stays open until closed.",
     tags: TAGS,
-    policy: { permission: 'notifications:read' },
+    policy: { permission: 'notifications:read', object: { rule: 'own', why: 'a ticket for the caller' } },
     reply: RealtimeConnection,
     replyExample: {
       url: 'wss://api.rootline.example/api/realtime/ws?ticket=eyJhbGciOiJIUzI1NiJ9.e30.sig',
@@ -275,7 +278,7 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
       'second (average of the last 10 s) and since start, and sockets dropped for falling behind. Each replica ' +
       'answers for itself (`replicaId`).',
     tags: TAGS,
-    policy: { permission: 'transparency:read' },
+    policy: { permission: 'transparency:read', object: { rule: 'none', why: 'counts only' } },
     reply: RealtimeStats,
     replyExample: {
       replicaId: 'gw_01HZX3K6Q2W8N4B7T5R9V0C1MD',

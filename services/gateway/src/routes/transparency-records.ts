@@ -112,7 +112,7 @@ export const transparencyRecordRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> =
   app.route({
     method: 'GET',
     url: '/certificate/:plantId',
-    config: { public: true },
+    config: { public: true, object: { rule: 'public', field: 'plantId', record: 'plant' } },
     schema: operationSchema({
       ...certParts,
       summary: 'Certificate of authenticity of a plant',
@@ -144,7 +144,10 @@ export const transparencyRecordRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> =
   app.route({
     method: 'GET',
     url: '/export',
-    config: { permission: 'transparency:read' },
+    config: {
+      permission: 'transparency:read',
+      object: { rule: 'none', why: 'public records; personal fields as docs/privacy.md says' },
+    },
     schema: operationSchema({
       querystring: ExportHttpQuery,
       summary: 'Export public events (JSON, CSV, summary, EPCIS 2.0)',
@@ -211,7 +214,7 @@ export const transparencyRecordRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> =
       'and what each store keeps (retention policy, oldest record, size). Reading the whole log and chain takes ' +
       'time on a large platform.',
     tags: TAGS,
-    policy: { permission: 'audit:read' },
+    policy: { permission: 'audit:read', object: { rule: 'none', why: 'the platform’s compliance' } },
     subject: transparencyReportGet,
     timeoutMs: 120_000,
   });
@@ -225,7 +228,7 @@ export const transparencyRecordRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> =
       'record; public events in all, in the last 24 hours and 7 days, and by kind; plants registered (all, last 30 ' +
       'days); transport events with their total km and kg CO2e; webhooks active and deliveries by status.',
     tags: TAGS,
-    policy: { permission: 'transparency:read' },
+    policy: { permission: 'transparency:read', object: { rule: 'none', why: 'network-wide figures' } },
     subject: transparencyDashboardGet,
   });
 
@@ -241,7 +244,7 @@ export const transparencyRecordRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> =
       'and the audit consumer (delay between an event and its audit entry, newest and worst of the last 100). ' +
       '`status` is the worst of all.',
     tags: TAGS,
-    policy: { permission: 'audit:read' },
+    policy: { permission: 'audit:read', object: { rule: 'none', why: 'the platform’s components' } },
     subject: transparencyHealthGet,
     timeoutMs: 10_000,
   });

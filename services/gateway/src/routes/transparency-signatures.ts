@@ -36,7 +36,7 @@ export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps
       'a PEM SubjectPublicKeyInfo. Answered as raw base64url with its fingerprint (SHA-256 of the raw key). 409 ' +
       'DUPLICATE when the caller registered it already.',
     tags: TAGS,
-    policy: { permission: 'signatures:write', idempotent: true },
+    policy: { permission: 'signatures:write', idempotent: true, object: { rule: 'own' } },
     subject: signatureKeyCreate,
     status: 201,
     errors: ['DUPLICATE', 'IDEMPOTENCY_KEY_REUSED'],
@@ -49,7 +49,7 @@ export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps
     summary: 'Your signing keys',
     description: 'The caller’s keys, oldest first, deleted ones too (with `revokedAt`).',
     tags: TAGS,
-    policy: { permission: 'signatures:write' },
+    policy: { permission: 'signatures:write', object: { rule: 'own' } },
     subject: signatureKeyList,
     page: { item: SignatureKey },
   });
@@ -60,7 +60,7 @@ export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps
     summary: 'Read a signing key',
     description: 'One key. Owner or ADMIN.',
     tags: TAGS,
-    policy: { permission: 'signatures:write' },
+    policy: { permission: 'signatures:write', object: { rule: 'owner', field: 'keyId', record: 'signing key' } },
     subject: signatureKeyGet,
     errors: ['NOT_FOUND'],
   });
@@ -72,7 +72,7 @@ export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps
     description:
       'Revokes the key: it signs nothing more, and the signatures made with it are listed as `key-revoked`. Owner only.',
     tags: TAGS,
-    policy: { permission: 'signatures:write' },
+    policy: { permission: 'signatures:write', object: { rule: 'owner', field: 'keyId', record: 'signing key' } },
     subject: signatureKeyDelete,
     errors: ['NOT_FOUND'],
   });
@@ -83,7 +83,7 @@ export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps
     summary: 'What to sign',
     description: `The statement of a subject, its canonical JSON and the SHA-256 of it. ${STATEMENT}`,
     tags: TAGS,
-    policy: { permission: 'transparency:read' },
+    policy: { permission: 'transparency:read', object: { rule: 'none', why: 'the statement of a public record' } },
     subject: signatureStatementGet,
     errors: ['NOT_FOUND'],
   });
@@ -99,7 +99,11 @@ export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps
       'signature is verified first: a signature that does not verify is 400 VALIDATION_ERROR with `details.reason` ' +
       `\`signature-invalid\`. ${STATEMENT}`,
     tags: TAGS,
-    policy: { permission: 'signatures:write', idempotent: true },
+    policy: {
+      permission: 'signatures:write',
+      idempotent: true,
+      object: { rule: 'own', why: 'signed with one of the caller’s own keys' },
+    },
     subject: signatureSubmit,
     status: 201,
     errors: ['NOT_FOUND', 'DUPLICATE', 'IDEMPOTENCY_KEY_REUSED'],
@@ -112,7 +116,7 @@ export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps
     summary: 'Signatures of a subject',
     description: 'The signatures of a subject, oldest first, each verified again: `valid`, `invalid` or `key-revoked`.',
     tags: TAGS,
-    policy: { permission: 'transparency:read' },
+    policy: { permission: 'transparency:read', object: { rule: 'none', why: 'signatures are public statements' } },
     subject: signatureList,
     page: { item: SubjectSignature },
   });
@@ -125,7 +129,10 @@ export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps
       'Verifies an Ed25519 signature (base64url) over the UTF-8 bytes of the RFC 8785 canonical JSON of any ' +
       '`statement` with any public key (raw base64url or PEM). Answers `valid` and the canonical text; stores nothing.',
     tags: TAGS,
-    policy: { permission: 'transparency:read' },
+    policy: {
+      permission: 'transparency:read',
+      object: { rule: 'none', why: 'checks a signature against public keys' },
+    },
     subject: signatureVerify,
     example: SignatureVerifyInput.examples?.[0],
   });

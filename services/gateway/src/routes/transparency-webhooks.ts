@@ -17,7 +17,7 @@ export const transparencyWebhookRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> 
       'One webhook (never its secret): status, `disabledReason` (`gone` after a 410, `failing` after failing for the ' +
       'configured time) and `failingSince`. Owner or ADMIN.',
     tags: TAGS,
-    policy: { permission: 'webhooks:manage' },
+    policy: { permission: 'webhooks:manage', object: { rule: 'owner', field: 'webhookId', record: 'webhook' } },
     subject: webhookGet,
     errors: ['NOT_FOUND'],
   });
@@ -31,7 +31,7 @@ export const transparencyWebhookRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> 
       'are signed with the new one) and `status: "active"` (enables a disabled webhook; its failure clock starts ' +
       'afresh, as it does on a new address). Deliveries stopped by a disabling stay failed: redeliver them. Owner only.',
     tags: TAGS,
-    policy: { permission: 'webhooks:manage' },
+    policy: { permission: 'webhooks:manage', object: { rule: 'owner', field: 'webhookId', record: 'webhook' } },
     subject: webhookUpdate,
     errors: ['NOT_FOUND'],
     example: WebhookUpdateInput.examples?.[0],
@@ -46,7 +46,7 @@ export const transparencyWebhookRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> 
       'and a message), also to a disabled webhook, and answers the outcome: `delivered` (2xx), the HTTP status or ' +
       'the error, and the time taken. It is not stored, not retried and does not count as a failure. Owner only.',
     tags: TAGS,
-    policy: { permission: 'webhooks:manage' },
+    policy: { permission: 'webhooks:manage', object: { rule: 'owner', field: 'webhookId', record: 'webhook' } },
     subject: webhookTest,
     errors: ['NOT_FOUND'],
   });
@@ -60,7 +60,13 @@ export const transparencyWebhookRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> 
       'the same `webhook-id`, so a receiver that dropped it as a repeat must be told. 409 while the webhook is ' +
       'disabled. Owner only.',
     tags: TAGS,
-    policy: { permission: 'webhooks:manage' },
+    policy: {
+      permission: 'webhooks:manage',
+      object: [
+        { rule: 'owner', field: 'webhookId', record: 'webhook' },
+        { rule: 'attached-to', field: 'deliveryId', record: 'webhook delivery' },
+      ],
+    },
     subject: webhookRedeliver,
     status: 202,
     errors: ['NOT_FOUND', 'CONFLICT'],

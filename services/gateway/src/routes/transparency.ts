@@ -67,7 +67,7 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
   app.route({
     method: 'GET',
     url: '/events',
-    config: { permission: 'transparency:read' },
+    config: { permission: 'transparency:read', object: { rule: 'none', why: 'public events in their public form' } },
     schema: {
       summary: 'Stream of public events (server-sent events)',
       description:
@@ -122,7 +122,7 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
       `only events with a larger \`seq\`. \`page\` from 1, \`limit\` default ${PAGE_DEFAULTS.limit}, at most ` +
       `${PAGE_DEFAULTS.maxLimit}.`,
     tags: TAGS,
-    policy: { permission: 'transparency:read' },
+    policy: { permission: 'transparency:read', object: { rule: 'none', why: 'public events in their public form' } },
     subject: eventHistory,
     page: { item: PublicEvent },
   });
@@ -138,7 +138,7 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
       `at or after) and \`to\` (before). \`page\` from 1, \`limit\` default ${PAGE_DEFAULTS.limit}, at most ` +
       `${PAGE_DEFAULTS.maxLimit}. ADMIN only: entries hold event payloads. ${HASHING}`,
     tags: TAGS,
-    policy: { permission: 'audit:read' },
+    policy: { permission: 'audit:read', object: { rule: 'none', why: 'auditors (audit:read) read every entry' } },
     subject: auditList,
     page: { item: AuditEntry },
   });
@@ -151,7 +151,11 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
       'ADMIN only. Appends an entry `admin.<action>` with the caller as actor, the reason, the optional entity and ' +
       'details; answers the entry with its index and `prevHash`.',
     tags: TAGS,
-    policy: { permission: 'transparency:write', idempotent: true },
+    policy: {
+      permission: 'transparency:write',
+      idempotent: true,
+      object: { rule: 'none', why: 'an entry of the platform' },
+    },
     subject: auditAppend,
     status: 201,
     errors: ['IDEMPOTENCY_KEY_REUSED'],
@@ -166,7 +170,7 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
       'Re-reads every entry and recomputes its leaf hash, the hash chain and the Merkle root. `valid` is false when ' +
       'anything differs; `firstInvalidIndex` and `problems` name the entries that were changed.',
     tags: TAGS,
-    policy: { permission: 'audit:read' },
+    policy: { permission: 'audit:read', object: { rule: 'none', why: 'the whole log' } },
     subject: auditVerify,
   });
 
@@ -179,7 +183,7 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
       'signature covers the RFC 6962 TreeHeadSignature bytes: 0x00, 0x01, timestamp ms (uint64 big-endian), tree ' +
       'size (uint64 big-endian), root hash (32 bytes).',
     tags: TAGS,
-    policy: { permission: 'transparency:read' },
+    policy: { permission: 'transparency:read', object: { rule: 'none', why: 'the whole log' } },
     subject: treeHeadGet,
   });
 
@@ -190,7 +194,7 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
     description:
       'The Ed25519 public key that signs tree heads, raw (base64) and PEM, with its id (SHA-256 of the raw key).',
     tags: TAGS,
-    policy: { public: true },
+    policy: { public: true, object: { rule: 'none', why: 'the platform’s key' } },
     subject: publicKeyGet,
   });
 
@@ -202,7 +206,7 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
       'RFC 6962 §2.1.2 proof that the tree of `first` entries is a prefix of the tree of `second` entries (default ' +
       'the current size), with both roots.',
     tags: TAGS,
-    policy: { permission: 'transparency:read' },
+    policy: { permission: 'transparency:read', object: { rule: 'none', why: 'the whole log' } },
     subject: consistencyProofGet,
   });
 
@@ -214,7 +218,10 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
       'RFC 6962 §2.1.1 audit path of entry `index` in the tree of `treeSize` entries (default the current size), with ' +
       'its leaf hash and the root. 404 when the entry is not in that tree.',
     tags: TAGS,
-    policy: { permission: 'transparency:read' },
+    policy: {
+      permission: 'transparency:read',
+      object: { rule: 'public', field: 'index', record: 'audit entry', why: 'a proof shows hashes only' },
+    },
     subject: inclusionProofGet,
     errors: ['NOT_FOUND'],
   });
@@ -225,7 +232,10 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
     summary: 'Read an audit entry',
     description: `One entry by index. ADMIN only. ${HASHING}`,
     tags: TAGS,
-    policy: { permission: 'audit:read' },
+    policy: {
+      permission: 'audit:read',
+      object: { rule: 'role', field: 'index', record: 'audit entry', why: 'auditors (audit:read)' },
+    },
     subject: auditGet,
     errors: ['NOT_FOUND'],
   });
@@ -236,7 +246,11 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
     summary: 'Register a webhook',
     description: `The same as \`POST /api/webhooks\`. ${WEBHOOKS}`,
     tags: TAGS,
-    policy: { permission: 'webhooks:manage', idempotent: true },
+    policy: {
+      permission: 'webhooks:manage',
+      idempotent: true,
+      object: { rule: 'own', why: 'a webhook of the caller' },
+    },
     subject: webhookCreate,
     status: 201,
     errors: ['IDEMPOTENCY_KEY_REUSED'],
@@ -249,7 +263,7 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
     summary: 'Your webhooks',
     description: 'The caller’s own webhooks (never their secrets), oldest first.',
     tags: TAGS,
-    policy: { permission: 'webhooks:manage' },
+    policy: { permission: 'webhooks:manage', object: { rule: 'own' } },
     subject: webhookList,
     page: { item: Webhook },
   });
@@ -262,7 +276,7 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
       'Each event sent to the webhook, newest first: status (`pending`, `delivered`, `failed`), attempts, the last HTTP ' +
       'status or error, and the next attempt. Owner or ADMIN.',
     tags: TAGS,
-    policy: { permission: 'webhooks:manage' },
+    policy: { permission: 'webhooks:manage', object: { rule: 'owner', field: 'webhookId', record: 'webhook' } },
     subject: webhookDeliveryList,
     errors: ['NOT_FOUND'],
     page: { item: WebhookDelivery },
@@ -274,7 +288,7 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
     summary: 'Delete a webhook',
     description: 'Deletes the webhook and its deliveries; nothing more is sent to it. Owner or ADMIN.',
     tags: TAGS,
-    policy: { permission: 'webhooks:manage' },
+    policy: { permission: 'webhooks:manage', object: { rule: 'owner', field: 'webhookId', record: 'webhook' } },
     subject: webhookDelete,
     errors: ['NOT_FOUND'],
   });
@@ -288,7 +302,11 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app
     summary: 'Register a webhook',
     description: WEBHOOKS,
     tags: TAGS,
-    policy: { permission: 'webhooks:manage', idempotent: true },
+    policy: {
+      permission: 'webhooks:manage',
+      idempotent: true,
+      object: { rule: 'own', why: 'a webhook of the caller' },
+    },
     subject: webhookCreate,
     status: 201,
     errors: ['IDEMPOTENCY_KEY_REUSED'],

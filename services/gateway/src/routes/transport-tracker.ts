@@ -31,7 +31,7 @@ export const transportTrackerRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = a
     summary: 'Transport tracker status',
     description: `State, allowed actions, schedule, last run and counts of the transport tracker.\n\n${STATE_MACHINE}`,
     tags: TAGS,
-    policy: { permission: 'agents:read' },
+    policy: { permission: 'agents:read', object: { rule: 'none', why: 'the agent’s own state' } },
     subject: trackerGet,
   });
 
@@ -41,7 +41,7 @@ export const transportTrackerRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = a
     summary: 'Control the transport tracker',
     description: `Applies one action and answers the new status.\n\n${STATE_MACHINE}`,
     tags: TAGS,
-    policy: { permission: 'agents:control' },
+    policy: { permission: 'agents:control', object: { rule: 'none', why: 'the agent’s own state' } },
     subject: trackerControl,
     errors: ['CONFLICT'],
     example: { action: 'run' },
@@ -58,7 +58,10 @@ export const transportTrackerRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = a
       'distribution events ÷ baseline), clamped to 0–100, rated A (≥ 80), B (≥ 60), C (≥ 40), D (≥ 20) or E. ' +
       'Computed at request time, whatever the tracker’s state.',
     tags: TAGS,
-    policy: { permission: 'agents:read' },
+    policy: {
+      permission: 'agents:read',
+      object: { rule: 'none', why: 'aggregates; per-user figures only the caller’s own' },
+    },
     subject: trackerAnalytics,
   });
 
@@ -74,7 +77,10 @@ export const transportTrackerRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = a
       'km), empty-run (a car or van trip with no load). Empty until the tracker has run once. ' +
       `\`page\` from 1; \`limit\` default ${PAGE_DEFAULTS.limit}, at most ${PAGE_DEFAULTS.maxLimit}.`,
     tags: TAGS,
-    policy: { permission: 'agents:read' },
+    policy: {
+      permission: 'agents:read',
+      object: { rule: 'none', why: 'aggregates; per-user figures only the caller’s own' },
+    },
     subject: trackerPatternList,
     page: { item: TransportPattern },
   });
@@ -88,7 +94,10 @@ export const transportTrackerRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = a
       'diesel HGV), the saving, and its equivalents in average-car km and urban-tree years, with each factor and ' +
       'its source.',
     tags: TAGS,
-    policy: { permission: 'agents:read' },
+    policy: {
+      permission: 'agents:read',
+      object: { rule: 'none', why: 'aggregates; per-user figures only the caller’s own' },
+    },
     subject: trackerSavings,
   });
 };

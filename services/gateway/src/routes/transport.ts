@@ -118,7 +118,16 @@ export const transportRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
       summary: `Record a ${kind} event`,
       description: `EPCIS mapping: ${EPCIS[kind]}.\n\n${EVENT_FIELDS}`,
       tags: TAGS,
-      policy: { permission: 'transport:write', idempotent: true },
+      policy: {
+        permission: 'transport:write',
+        idempotent: true,
+        object: [
+          { rule: 'self', field: 'handler.id' },
+          { rule: 'custodian', field: 'plantId', record: 'plant' },
+          { rule: 'custodian', field: 'seedLotId', record: 'seed lot' },
+          { rule: 'owner', field: 'corrects', record: 'transport event', why: 'its handler' },
+        ],
+      },
       subject: transportEventRecord[kind],
       status: 201,
       errors: ['NOT_FOUND', 'CHAIN_ERROR', 'IDEMPOTENCY_KEY_REUSED'],
@@ -138,7 +147,10 @@ export const transportRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
       'listed with `correctedBy` and is left out of the totals. The answer holds one page of events (`page` from 1, ' +
       '`limit` default 100, at most 1,000) with `pagination`; the totals always cover every event.',
     tags: TAGS,
-    policy: { permission: 'transport:read' },
+    policy: {
+      permission: 'transport:read',
+      object: { rule: 'public', field: 'plantId', record: 'plant', why: 'notes only to the parties' },
+    },
     subject: transportJourneyGet,
     errors: ['NOT_FOUND'],
   });
@@ -152,7 +164,7 @@ export const transportRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
       'produce, and against conventional logistics (the delivered mass over 1,640 km by diesel HGV). Emission ' +
       'factors and their sources: docs/transport.md. Only the user, or an ADMIN, may read it (403 otherwise).',
     tags: TAGS,
-    policy: { permission: 'transport:read' },
+    policy: { permission: 'transport:read', object: { rule: 'self', field: 'userId' } },
     subject: transportFootprintGet,
   });
 
@@ -165,7 +177,7 @@ export const transportRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
       'each transaction’s payload hash, with a verdict (`valid` or `invalid`) and the reason for each failed check. ' +
       'Each transaction names the journey event it records, if any. 404 NOT_FOUND for an unknown hash.',
     tags: TAGS,
-    policy: { permission: 'transport:read' },
+    policy: { permission: 'transport:read', object: { rule: 'public', field: 'blockHash', record: 'block' } },
     subject: transportBlockVerify,
     errors: ['NOT_FOUND'],
   });
@@ -180,7 +192,10 @@ export const transportPublicRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = as
   app.route({
     method: 'GET',
     url: '/qr/:id',
-    config: { permission: 'transport:read' },
+    config: {
+      permission: 'transport:read',
+      object: { rule: 'public', field: 'id', record: 'plant or transport event' },
+    },
     schema: operationSchema({
       ...qrParts,
       summary: 'QR code of a plant or seed lot',
@@ -211,7 +226,7 @@ export const transportPublicRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = as
   app.route({
     method: 'GET',
     url: '/trace/:id',
-    config: { public: true },
+    config: { public: true, object: { rule: 'public', field: 'id', record: 'plant or transport event' } },
     schema: operationSchema({
       ...pageParts,
       summary: 'Public verification page',

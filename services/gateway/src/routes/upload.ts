@@ -62,7 +62,16 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
   });
 
   const upload = (kind: FileKind, url: string, summary: string, text: string, maxBytes: number) => {
-    const policy = { permission: 'uploads:write', idempotent: true } as const;
+    const policy = {
+      permission: 'uploads:write',
+      idempotent: true,
+      object: {
+        rule: 'owner',
+        field: 'entityId',
+        record: 'record the file is attached to',
+        why: 'attached only to the caller’s own records',
+      },
+    } as const;
     const config: FastifyContextConfig = policy;
     app.route({
       method: 'POST',
@@ -112,7 +121,16 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
       `upload. A URL lives ${MEDIA_LIMITS.presignSeconds} s; an upload not completed by then is removed by the ` +
       `expiry job.\n\nImages: ${IMAGE_TYPES.join(', ')}; documents: ${DOCUMENT_TYPES.join(', ')}.`,
     tags: TAGS,
-    policy: { permission: 'uploads:write', idempotent: true },
+    policy: {
+      permission: 'uploads:write',
+      idempotent: true,
+      object: {
+        rule: 'owner',
+        field: 'entityId',
+        record: 'record the file is attached to',
+        why: 'attached only to the caller’s own records',
+      },
+    },
     subject: mediaUploadPresign,
     status: 201,
     errors: ['PAYLOAD_TOO_LARGE', 'NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
@@ -135,7 +153,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
       'Validates and processes what arrived at the presigned URL, by the rules of the multipart uploads. A ' +
       'refused file is removed with its pending upload. Owner or ADMIN only. Completing twice answers the file.',
     tags: TAGS,
-    policy: { permission: 'uploads:write' },
+    policy: { permission: 'uploads:write', object: { rule: 'owner', field: 'fileId', record: 'file' } },
     subject: mediaUploadComplete,
     timeoutMs: PROCESS_TIMEOUT_MS,
     errors: ['NOT_FOUND', 'PAYLOAD_TOO_LARGE'],
@@ -149,7 +167,15 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
       'Type, size, dimensions, category, the record it belongs to, EXIF (GPS only for a photo of its owner’s ' +
       `plant at privacy level exact) and URLs of the original and each thumbnail, valid ${MEDIA_LIMITS.urlSeconds} s.`,
     tags: TAGS,
-    policy: { permission: 'uploads:write' },
+    policy: {
+      permission: 'uploads:write',
+      object: {
+        rule: 'attached-to',
+        field: 'fileId',
+        record: 'file',
+        why: 'its uploader, whoever may read its record, everyone when that record is public',
+      },
+    },
     subject: mediaFileGet,
     errors: ['NOT_FOUND'],
   });
@@ -162,7 +188,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
       'Hidden at once (404 afterwards); its stored copies are removed later by the purge job, which runs on one ' +
       'replica at a time. Owner or ADMIN only.',
     tags: TAGS,
-    policy: { permission: 'uploads:write' },
+    policy: { permission: 'uploads:write', object: { rule: 'owner', field: 'fileId', record: 'file' } },
     subject: mediaFileDelete,
     errors: ['NOT_FOUND'],
   });
