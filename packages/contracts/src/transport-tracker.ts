@@ -66,7 +66,11 @@ export const TrackerAnalytics = Type.Object({
     kgCo2e: Type.Number(),
     byMode: Type.Record(Type.String(), Type.Object({ events: Type.Integer(), kgCo2e: Type.Number() })),
   }),
-  users: Type.Array(UserTransportAnalytics, { description: 'The 100 users with the most events, most first' }),
+  users: Type.Array(UserTransportAnalytics, {
+    description:
+      'For an ADMIN, the 100 users with the most events, most first; for anyone else only their own entry (none ' +
+      'without events): other users count only in `network`',
+  }),
 });
 export type TrackerAnalytics = Static<typeof TrackerAnalytics>;
 
@@ -135,7 +139,12 @@ export const trackerAnalytics = defineSubject({
 export const trackerPatternList = defineSubject({
   subject: 'transport.tracker-pattern.list',
   request: PatternQuery,
-  reply: Type.Object({ items: Type.Array(TransportPattern), pagination: Pagination }),
+  reply: Type.Object({
+    items: Type.Array(TransportPattern, {
+      description: 'For an ADMIN every finding; for anyone else only those of their own events',
+    }),
+    pagination: Pagination,
+  }),
   summary: 'Inefficiencies found by the last cycle',
 });
 

@@ -172,7 +172,11 @@ export const JourneyEvent = Type.Object({
   correctedBy: Type.Union([TransportEventId, Type.Null()], {
     description: 'The latest event correcting this one; a corrected event is left out of the totals',
   }),
-  notes: Type.Union([Type.String(), Type.Null()]),
+  notes: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'Private to the event’s parties (handler, recipient, the plant’s owner) and ADMINs: null for anyone else. ' +
+      'Never on the ledger',
+  }),
   blockHash: Type.String(),
   recordedAt: Timestamp,
 });
@@ -228,6 +232,45 @@ export const transportJourneyGet = defineSubject({
   request: Type.Object({ plantId: PlantId, ...JourneyQuery.properties }),
   reply: Journey,
   summary: 'A plant’s journey events in time order with totals',
+});
+
+/** Kinds of event that hand a plant or seed lot to a `recipient` (EPCIS shipping); the recipient accepts it. */
+export const HANDOFF_KINDS = ['distribution', 'seed-sharing'] as const satisfies readonly TransportEventKind[];
+
+export const HandoffAcceptance = Type.Object(
+  {
+    eventId: TransportEventId,
+    kind: StringEnum(HANDOFF_KINDS),
+    plantId: Type.Union([PlantId, Type.Null()], { description: 'The plant handed over, if the event names one' }),
+    seedLotId: Type.Union([Type.String(), Type.Null()], { description: 'The seed lot handed over, if named' }),
+    recipient: Owner,
+    acceptedAt: Timestamp,
+  },
+  {
+    description:
+      'A handoff the recipient accepted (EPCIS receiving): the recipient is from then on a custodian of what it names',
+    examples: [
+      {
+        eventId: 'tev_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+        kind: 'distribution',
+        plantId: 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+        seedLotId: null,
+        recipient: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1ME', name: 'Leiden Food Co-op' },
+        acceptedAt: '2026-08-07T11:00:00.000Z',
+      },
+    ],
+  },
+);
+export type HandoffAcceptance = Static<typeof HandoffAcceptance>;
+
+export const transportHandoffAccept = defineSubject({
+  subject: 'transport.handoff.accept',
+  request: Type.Object(
+    { eventId: TransportEventId },
+    { additionalProperties: false, examples: [{ eventId: 'tev_01HZX3K6Q2W8N4B7T5R9V0C1MD' }] },
+  ),
+  reply: HandoffAcceptance,
+  summary: 'The recipient of a distribution or seed-sharing event accepts it and becomes a custodian',
 });
 
 const Breakdown = Type.Object({

@@ -189,4 +189,44 @@ describe('transport tracker over HTTP on NATS and PostgreSQL', () => {
     expect(s.equivalents.treeYears).toBeCloseTo(s.savedKgCo2e / 6, 1);
     expect(s.factors.every((f: { source: string }) => f.source.length > 10)).toBe(true);
   });
+
+  it("shows per-user figures only for the reader's own user id (an ADMIN sees all); others count only in aggregates", async () => {
+    const neighbour = await p.token('GROWER', 'usr_neighbour');
+    const plant = await p.http('POST', '/api/plants/register', {
+      token: neighbour,
+      body: plantInput({ owner: { id: 'usr_neighbour', name: 'Nel Neighbour' } }),
+    });
+    const own = await p.http('POST', '/api/transport/distribution', {
+      token: neighbour,
+      body: {
+        plantId: plant.body.data.id,
+        eventTime: '2026-06-09T09:00:00+02:00',
+        handler: { id: 'usr_neighbour', name: 'Nel Neighbour' },
+        from: AMSTERDAM,
+        to: UTRECHT,
+        transportMode: 'bicycle',
+        massKg: 5,
+      },
+    });
+    expect(own.status).toBe(201);
+    type U = { userId: string };
+    const analytics = async (token: string) =>
+      (await p.http('GET', '/api/agents/transport-tracker/analytics', { token })).body.data;
+    const mine = await analytics(neighbour);
+    expect(mine.network).toMatchObject({ events: 6, users: 2 });
+    expect(mine.users.map((u: U) => u.userId)).toEqual(['usr_neighbour']);
+    expect(mine.users[0]).toMatchObject({ events: 1, deliveredKg: 5 });
+    expect((await analytics(grower)).users.map((u: U) => u.userId)).toEqual(['usr_grower']);
+    expect((await analytics(admin)).users.map((u: U) => u.userId)).toEqual(['usr_grower', 'usr_neighbour']);
+
+    // The last cycle's findings are all of usr_grower's events: the neighbour sees none of them.
+    const patterns = async (token: string) =>
+      (await p.http('GET', '/api/agents/transport-tracker/patterns?limit=100', { token })).body;
+    const theirs = await patterns(neighbour);
+    expect(theirs.data).toEqual([]);
+    expect(theirs.pagination.total).toBe(0);
+    expect((await patterns(grower)).pagination.total).toBe(6);
+    expect((await patterns(admin)).data.every((x: U) => x.userId === 'usr_grower')).toBe(true);
+    expect((await patterns(admin)).pagination.total).toBe(6);
+  });
 });

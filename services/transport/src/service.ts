@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { outbox } from './db/schema.js';
 import { ensureTracker } from './db/tracker.repo.js';
 import { recordEventHandlers } from './handlers/events.js';
+import { acceptHandoff } from './handlers/handoffs.js';
 import { getFootprint, getJourney } from './handlers/journey.js';
 import { getQr, renderTracePage } from './handlers/public.js';
 import {
@@ -74,6 +75,7 @@ export const service: ServiceModule<typeof TransportConfig> = {
     return {
       handlers: [
         ...recordEventHandlers(ctx, recorder, ctx.config.LEDGER_RECOVER_AFTER_SECONDS * 1000),
+        acceptHandoff(ctx),
         getJourney(ctx),
         getFootprint(ctx),
         verifyBlock(ctx),

@@ -53,7 +53,8 @@ export const transportTrackerRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = a
     summary: 'Transport analytics',
     description:
       'Network statistics of the journey events in force (corrected events replaced by their corrections): events, ' +
-      'users, plants, seed lots, distance, kg CO2e and per mode; and for the 100 users with most events their ' +
+      'users, plants, seed lots, distance, kg CO2e and per mode; and per user (for an ADMIN the 100 users with most ' +
+      'events; for anyone else only their own entry, other users counting only in the network figures) their ' +
       'totals, delivered mass, its conventional baseline, and an efficiency score = 100 × (1 − kg CO2e of their ' +
       'distribution events ÷ baseline), clamped to 0–100, rated A (≥ 80), B (≥ 60), C (≥ 40), D (≥ 20) or E. ' +
       'Computed at request time, whatever the tracker’s state.',
@@ -70,7 +71,8 @@ export const transportTrackerRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = a
     url: '/transport-tracker/patterns',
     summary: 'Transport inefficiencies',
     description:
-      'Findings of the last completed cycle, in the order found, optionally of one `kind`: high-carbon (over 5 × a ' +
+      'Findings of the last completed cycle, in the order found, optionally of one `kind`; an ADMIN reads every ' +
+      'finding, anyone else only those of their own events. Kinds: high-carbon (over 5 × a ' +
       'diesel HGV’s 0.10163 kg CO2e per tonne-km, for an event of at least 0.1 kg CO2e; or ≥ 1 kg CO2e with no mass ' +
       'recorded), cold-chain-break (a sensor ' +
       'reading above 8 °C), long-detour (distance over 1.5 × the straight line between the stored end points + 5 ' +

@@ -8,6 +8,7 @@ import {
   transportBlockVerify,
   transportEventRecord,
   transportFootprintGet,
+  transportHandoffAccept,
   transportJourneyGet,
   transportPageRender,
   transportQrGet,
@@ -101,11 +102,17 @@ const EVENT_FIELDS =
   'objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. ' +
   '**How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` ' +
   '(default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity ' +
-  'when absent), `handler` (must be the caller unless an ADMIN records for someone), `recipient`, `notes`.\n\n' +
+  'when absent), `handler` (must be the caller unless an ADMIN records for someone), `recipient`, `notes` (kept ' +
+  'off the ledger; shown only to the handler, the recipient and the plant’s owner).\n\n' +
+  '**Custody**: the handler must be a custodian of the plant and the seed lot named (403 FORBIDDEN, details ' +
+  '`{ field: plantId | seedLotId, reason: not-custodian }`): a plant’s owner, a seed lot’s first handler, or a ' +
+  'recipient of a distribution or seed-sharing event who accepted it (`POST /api/transport/handoffs/{eventId}/accept`). ' +
+  'An ADMIN may record for anyone. ' +
   'A plant must exist (404 NOT_FOUND otherwise) and its journey cannot run backwards in time (400, counting the ' +
   'plant’s events still being recorded, so two events sent at once cannot both pass against the same journey). A mistake is ' +
   'corrected by a new event with `corrects` naming the event it replaces (same plant and lot; exempt from the time ' +
-  'rule), never by an edit. Answers 201 with the event id, its block hash, the recording time, the distance and ' +
+  'rule; only by the corrected event’s handler or an ADMIN, 403 `{ field: corrects, reason: not-handler }` ' +
+  'otherwise), never by an edit. Answers 201 with the event id, its block hash, the recording time, the distance and ' +
   'kg CO2e, once the block is mined, and emits `transport.completed`. Send an `Idempotency-Key` to retry safely: ' +
   'a retry with the same key and body answers the first 201 (same id and block hash) and records nothing more.';
 
@@ -136,6 +143,28 @@ export const transportRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
   });
 
   busRoute(app, deps, {
+    method: 'POST',
+    url: '/handoffs/:eventId/accept',
+    summary: 'Accept a handoff',
+    description:
+      'The recipient named in a distribution or seed-sharing event accepts it (EPCIS: the event is the shipping, ' +
+      'this the receiving) and becomes a custodian of the plant and seed lot it names: from then on they may record ' +
+      'events on them (planting, growing, harvest, seed-saving, further handoffs). Custody is added, not moved: the ' +
+      'plant’s owner and the sender stay custodians. Only the named recipient may accept (403 FORBIDDEN, ' +
+      '`reason: not-recipient`, an ADMIN included); an event that is no handoff or names no recipient is 404 ' +
+      'NOT_FOUND; a handoff since corrected is 409 CONFLICT (accept its correction). Accepting again answers 200 ' +
+      'with the first acceptance’s time and changes nothing.',
+    tags: TAGS,
+    policy: {
+      permission: 'transport:write',
+      object: { rule: 'party', field: 'eventId', record: 'handoff', why: 'only the recipient it names' },
+    },
+    subject: transportHandoffAccept,
+    status: 200,
+    errors: ['NOT_FOUND', 'CONFLICT'],
+  });
+
+  busRoute(app, deps, {
     method: 'GET',
     url: '/journey/:plantId',
     summary: 'Journey of a plant',
@@ -145,7 +174,8 @@ export const transportRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
       'events name that name no plant themselves (the lot’s journey before it became this plant). A parent plant’s ' +
       'journey is not included; follow the lineage (`/api/plants/lineage/{plantId}`) for it. A corrected event stays ' +
       'listed with `correctedBy` and is left out of the totals. The answer holds one page of events (`page` from 1, ' +
-      '`limit` default 100, at most 1,000) with `pagination`; the totals always cover every event.',
+      '`limit` default 100, at most 1,000) with `pagination`; the totals always cover every event. An event’s ' +
+      '`notes` are shown to its handler, its recipient, the plant’s owner and ADMINs, and are null for anyone else.',
     tags: TAGS,
     policy: {
       permission: 'transport:read',
@@ -233,7 +263,8 @@ export const transportPublicRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = as
       description:
         'Plain server-rendered HTML for a phone, opened from a QR code, no sign-in: the plant (names, generation, ' +
         'location as its privacy level allows), a lineage summary, its journey with distances and kg CO2e, and the ' +
-        'ledger verdict of each block (from the ledger’s own verification). No person’s name is shown.',
+        'ledger verdict of each block (from the ledger’s own verification). No person’s name and no event notes are ' +
+        'shown.',
       tags: TAGS,
       status: 200,
       success: Type.String({ description: 'text/html page' }),

@@ -1,5 +1,16 @@
 import { ledgerIntentsTable, outboxTable } from '@rootline/db';
-import { doublePrecision, index, integer, jsonb, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 export const transportSchema = pgSchema('transport');
 
@@ -105,6 +116,33 @@ export const pendingEvents = transportSchema.table(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
   },
   (t) => [index('pending_events_plant_idx').on(t.plantId, t.eventAt)],
+);
+
+/**
+ * Who may record events on a plant or a seed lot besides a plant's owner (see docs/transport.md, Custody): one row
+ * per way a user became a custodian. `first-event`: the handler of a seed lot's first event (one per lot);
+ * `handoff`: the recipient of a distribution or seed-sharing event, once they accepted it (EPCIS receiving; the
+ * sender's event is the shipping). An accepted handoff has one row per subject its event names. Never deleted:
+ * custody is added, not moved.
+ */
+export const custody = transportSchema.table(
+  'custody',
+  {
+    /** A plant id or a seed lot id. */
+    subject: text('subject').notNull(),
+    subjectKind: text('subject_kind').$type<'plant' | 'seed-lot'>().notNull(),
+    userId: text('user_id').notNull(),
+    via: text('via').$type<'first-event' | 'handoff'>().notNull(),
+    /** The seed lot's first event, or the handoff event accepted. */
+    eventId: text('event_id').notNull(),
+    since: timestamp('since', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.subject, t.userId, t.eventId] }),
+    index('custody_event_idx').on(t.eventId),
+    // A seed lot has one first custodian: concurrent first events claim it once.
+    uniqueIndex('custody_first_event_idx').on(t.subject).where(sql`via = 'first-event'`),
+  ],
 );
 
 /** The transport tracker's state, one row; replicas share it. */

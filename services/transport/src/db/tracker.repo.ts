@@ -117,14 +117,17 @@ export async function scanBatch(db: Db, after: string, limit: number): Promise<S
   }));
 }
 
-/** One page of the stored patterns, in the order found, optionally of one kind. */
+/** One page of the stored patterns, in the order found, optionally of one kind and of one user's events. */
 export async function listPatterns(
   db: Db,
-  kind: PatternKind | undefined,
+  filter: { kind?: PatternKind | undefined; userId?: string | undefined },
   offset: number,
   limit: number,
 ): Promise<{ items: TransportPattern[]; total: number }> {
-  const where: SQL | undefined = kind ? eq(trackerPatterns.kind, kind) : undefined;
+  const where: SQL | undefined = and(
+    filter.kind ? eq(trackerPatterns.kind, filter.kind) : undefined,
+    filter.userId !== undefined ? eq(trackerPatterns.userId, filter.userId) : undefined,
+  );
   const [rows, [c]] = await Promise.all([
     db.select().from(trackerPatterns).where(where).orderBy(asc(trackerPatterns.id)).limit(limit).offset(offset),
     db.select({ n: count() }).from(trackerPatterns).where(where),
@@ -178,8 +181,11 @@ export async function networkTotals(db: Db) {
   return { totals: totals!, modes };
 }
 
-/** Per-user totals (the 100 users with most events) with their delivered mass and its emissions. */
-export async function userTotals(db: Db, limit = 100) {
+/**
+ * Per-user totals (the 100 users with most events) with their delivered mass and its emissions; with `userId`,
+ * that user's only.
+ */
+export async function userTotals(db: Db, opts: { limit?: number; userId?: string } = {}) {
   return db
     .select({
       userId: events.handlerId,
@@ -190,10 +196,10 @@ export async function userTotals(db: Db, limit = 100) {
       deliveryKgCo2e: sql<number>`coalesce(sum(${events.kgCo2e}) filter (where ${events.kind} = 'distribution'), 0)::float8`,
     })
     .from(events)
-    .where(inForce)
+    .where(opts.userId === undefined ? inForce : and(inForce, eq(events.handlerId, opts.userId)))
     .groupBy(events.handlerId)
     .orderBy(sql`count(*) desc`, asc(events.handlerId))
-    .limit(limit);
+    .limit(opts.limit ?? 100);
 }
 
 /** Delivered mass and its emissions over the whole network. */

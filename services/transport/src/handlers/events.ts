@@ -1,4 +1,5 @@
 import {
+  type Actor,
   AppError,
   idFromKey,
   newId,
@@ -23,9 +24,11 @@ import {
   type ServiceContext,
   secureRandom,
 } from '@rootline/host';
+import { claimSeedLot, custodiansOf } from '../db/custody.repo.js';
 import { findEvent } from '../db/events.repo.js';
 import { releaseEventTime, reserveEventTime } from '../db/journey.repo.js';
 import { emissionsKg, quantityKg, roundKg } from '../domain/carbon.js';
+import { assertCustodian, assertMayCorrect } from '../domain/custody.js';
 import { backwardsInTime, instantOf } from '../domain/journey.js';
 import type { Recorder } from '../recorder.js';
 
@@ -45,8 +48,18 @@ async function storedResult(ctx: ServiceContext, id: string): Promise<TransportE
   );
 }
 
-/** Checks what the schema cannot: something is named, the plant exists, a correction fits. */
-async function checkEvent(ctx: ServiceContext, input: TransportEventInput, caller: HandlerContext): Promise<void> {
+/**
+ * Checks what the schema cannot: something is named, the plant exists, a correction fits and is the corrected
+ * event's handler's (or an ADMIN's), and the handler is a custodian of the plant and the seed lot named (see
+ * domain/custody.ts). A seed lot nobody holds yet becomes the handler's, once everything else passed.
+ */
+async function checkEvent(
+  ctx: ServiceContext,
+  id: string,
+  input: TransportEventInput,
+  actor: Actor,
+  caller: HandlerContext,
+): Promise<void> {
   if (!input.plantId && !input.seedLotId) throw invalid('plantId', 'name a plant (plantId) or a seed lot (seedLotId)');
   if (Number.isNaN(instantOf(input.eventTime))) throw invalid('eventTime', 'not a valid date and time');
   for (const r of input.sensorReadings ?? []) {
@@ -55,13 +68,28 @@ async function checkEvent(ctx: ServiceContext, input: TransportEventInput, calle
   if (input.corrects) {
     const corrected = await findEvent(ctx.db, input.corrects);
     if (!corrected) throw notFound('Transport event', input.corrects);
+    assertMayCorrect(actor, corrected);
     if (corrected.plantId !== (input.plantId ?? null) || corrected.seedLotId !== (input.seedLotId ?? null)) {
       throw invalid('corrects', 'a correction names the same plant and seed lot as the event it corrects');
     }
   }
+  const handlerId = input.handler.id;
   if (input.plantId) {
     // The plant must exist: asked of the plants service, which owns it (NOT_FOUND comes back as is).
-    await call(ctx.bus, plantGet, { plantId: input.plantId }, caller);
+    const [plant, custodians] = await Promise.all([
+      call(ctx.bus, plantGet, { plantId: input.plantId }, caller),
+      custodiansOf(ctx.db, input.plantId),
+    ]);
+    assertCustodian(actor, handlerId, { field: 'plantId', id: input.plantId, ownerId: plant.owner.id, custodians });
+  }
+  if (input.seedLotId) {
+    let custodians = await custodiansOf(ctx.db, input.seedLotId);
+    if (custodians.length === 0) {
+      const since = ctx.clock.now().toISOString();
+      await claimSeedLot(ctx.db, { seedLotId: input.seedLotId, userId: handlerId, eventId: id, since });
+      custodians = await custodiansOf(ctx.db, input.seedLotId);
+    }
+    assertCustodian(actor, handlerId, { field: 'seedLotId', id: input.seedLotId, custodians });
   }
 }
 
@@ -106,7 +134,7 @@ async function recordEvent(
     const done = await storedResult(ctx, id);
     if (done) return done;
   }
-  await checkEvent(ctx, input, caller);
+  await checkEvent(ctx, id, input, actor, caller);
   await putInOrder(ctx, recoverAfterMs, id, input);
   const privacy = input.privacyLevel;
   const from = input.from ? applyPrivacyLevel(input.from, privacy, secureRandom) : null;
@@ -141,7 +169,8 @@ async function recordEvent(
     recordedAt,
     recordedBy: actor.id,
   };
-  const { recordedBy: _, ...payload } = row;
+  // Notes are private to the event's parties: stored with the row, never written to the public ledger.
+  const { recordedBy: _, notes: _notes, ...payload } = row;
   const receipt = await recorder
     .record(
       {

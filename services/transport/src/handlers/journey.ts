@@ -2,6 +2,7 @@ import { AppError, paginate, plantGet, transportFootprintGet, transportJourneyGe
 import { assertOwnerOrAdmin, call, handle, type ServiceContext } from '@rootline/host';
 import { findEvent, toStoredEvent, userRows } from '../db/events.repo.js';
 import { journeyPage, journeySummaryOf, type PageStart } from '../db/journey.repo.js';
+import { mayReadNotes } from '../domain/custody.js';
 import { footprintOf, linkCorrections, summaryTotals } from '../domain/journey.js';
 
 /** Where the page starts: after the cursor event (which must be one of this journey's), else by page number. */
@@ -23,7 +24,8 @@ async function pageStart(ctx: ServiceContext, plantId: string, page: number, lim
 /**
  * transport.journey.get: one page of the plant's events in time order with block hashes, and totals over all of
  * them. The totals come from the running totals kept when events are stored; only the page's rows are read (after
- * a cursor, a range scan of the index however deep the page).
+ * a cursor, a range scan of the index however deep the page). Notes show only to the event's parties (see
+ * mayReadNotes), null for anyone else.
  */
 export const getJourney = (ctx: ServiceContext) =>
   handle(transportJourneyGet, async ({ plantId, page, limit, after }, caller) => {
@@ -34,9 +36,16 @@ export const getJourney = (ctx: ServiceContext) =>
     ]);
     // Only a plant without events needs the plants service: to tell an unknown plant (404) from a quiet one.
     if (summary.recorded === 0) await call(ctx.bus, plantGet, { plantId }, caller);
+    // Notes are the parties' own: the plant's owner is asked of the plants service only when a note on the page
+    // is not the reader's by being its handler or recipient (or an ADMIN).
+    const reader = caller.actor;
+    let ownerId: string | undefined;
+    if (reader && rows.some((r) => r.notes !== null && !mayReadNotes(reader, r, undefined))) {
+      ownerId = (await call(ctx.bus, plantGet, { plantId }, caller)).owner.id;
+    }
     const events = rows.map(({ correctedBy, ...row }) => {
       const { eventAt: _, ...event } = toStoredEvent(row);
-      return { ...event, correctedBy };
+      return { ...event, notes: mayReadNotes(reader, row, ownerId) ? event.notes : null, correctedBy };
     });
     return {
       plantId,

@@ -9,7 +9,7 @@ import {
 } from '@rootline/contracts';
 import { call, handle, notFound, type ServiceContext } from '@rootline/host';
 import QRCode from 'qrcode';
-import { journeyRows, seedLotRows, toStoredEvent } from '../db/events.repo.js';
+import { type EventRow, journeyRows, seedLotRows, toStoredEvent } from '../db/events.repo.js';
 import { journeyTotals, linkCorrections } from '../domain/journey.js';
 import { type PageData, renderPage } from '../domain/page.js';
 import { PROBLEMS } from './verify.js';
@@ -20,6 +20,10 @@ export function pageUrl(publicUrl: string, id: string): string {
 }
 
 const isPlant = (id: string) => id.startsWith('plt_');
+
+/** A journey's events as the public sees them: notes are private to the events' parties, never shown here. */
+const publicEvents = (rows: readonly EventRow[]) =>
+  linkCorrections(rows.map(toStoredEvent)).map((e) => ({ ...e, notes: null }));
 
 /** Checks that the id names a plant (asked of the plants service) or a seed lot with events. */
 async function assertKnown(ctx: ServiceContext, id: string, caller: CallContext): Promise<void> {
@@ -82,7 +86,7 @@ export const renderTracePage = (ctx: ServiceContext) =>
         { plantId: id, pedigreeDepth: 1000, progenyDepth: 1 },
         caller,
       );
-      const events = linkCorrections(rows.map(toStoredEvent));
+      const events = publicEvents(rows);
       data = {
         id,
         plant: { ...plant, blockHash: plant.block.hash },
@@ -97,7 +101,7 @@ export const renderTracePage = (ctx: ServiceContext) =>
     } else {
       const rows = await seedLotRows(ctx.db, id);
       if (rows.length === 0) throw notFound('Seed lot', id);
-      const events = linkCorrections(rows.map(toStoredEvent));
+      const events = publicEvents(rows);
       data = { id, plant: null, lineage: null, events, totals: journeyTotals(events) };
     }
     const hashes = [...(data.plant ? [data.plant.blockHash] : []), ...data.events.map((e) => e.blockHash)];

@@ -1,6 +1,7 @@
 import {
   type AgentState,
   AppError,
+  type CallContext,
   paginate,
   TRANSPORT_TRACKER_ACTIONS,
   type TrackerStatus,
@@ -83,10 +84,24 @@ export const controlTracker = (ctx: ServiceContext, runner: TrackerRunner, inter
     return status(ctx.db, moved, intervalMs);
   });
 
-/** transport.tracker.analytics: network statistics and per-user efficiency (computed from the events in force). */
+/**
+ * Whose per-user figures a reader sees: an ADMIN everyone's (undefined), anyone else only their own, as with
+ * `transport.footprint.get`; other users count only in the network aggregates.
+ */
+const ownFiguresOnly = (caller: CallContext): string | undefined =>
+  caller.actor?.role === 'ADMIN' ? undefined : (caller.actor?.id ?? '');
+
+/**
+ * transport.tracker.analytics: network statistics and per-user efficiency (computed from the events in force). The
+ * per-user list holds the 100 users with most events for an ADMIN, and only the reader's own entry for anyone else.
+ */
 export const getTrackerAnalytics = (ctx: ServiceContext) =>
-  handle(trackerAnalytics, async () => {
-    const [{ totals, modes }, users] = await Promise.all([networkTotals(ctx.db), userTotals(ctx.db)]);
+  handle(trackerAnalytics, async (_, caller) => {
+    const userId = ownFiguresOnly(caller);
+    const [{ totals, modes }, users] = await Promise.all([
+      networkTotals(ctx.db),
+      userTotals(ctx.db, userId === undefined ? {} : { userId }),
+    ]);
     return {
       network: {
         ...totals,
@@ -111,10 +126,14 @@ export const getTrackerAnalytics = (ctx: ServiceContext) =>
     };
   });
 
-/** transport.tracker-pattern.list: one page of the last cycle's findings, optionally of one kind. */
+/**
+ * transport.tracker-pattern.list: one page of the last cycle's findings, optionally of one kind; an ADMIN reads
+ * everyone's, anyone else only those of their own events.
+ */
 export const listTrackerPatterns = (ctx: ServiceContext) =>
-  handle(trackerPatternList, async ({ kind, page, limit }) => {
-    const { items, total } = await listPatterns(ctx.db, kind, (page - 1) * limit, limit);
+  handle(trackerPatternList, async ({ kind, page, limit }, caller) => {
+    const filter = { kind, userId: ownFiguresOnly(caller) };
+    const { items, total } = await listPatterns(ctx.db, filter, (page - 1) * limit, limit);
     return { items, pagination: paginate(page, limit, total) };
   });
 
