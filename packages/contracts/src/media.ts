@@ -165,7 +165,22 @@ export const mediaFileGet = defineSubject({
   subject: 'media.file.get',
   request: Type.Object({ fileId: FileId }),
   reply: FileInfo,
-  summary: 'A file’s information and time-limited URLs',
+  summary:
+    'A file’s information and time-limited URLs, to its owner, an ADMIN, and whoever may read the record it ' +
+    'belongs to when that record is public (NOT_FOUND to anyone else)',
+});
+
+/**
+ * Who owns each of some files and what they are, for a service that lets a record carry files (a listing's
+ * images): only processed files that are not deleted are answered; an id missing from `items` is no file.
+ */
+export const mediaFileOwned = defineSubject({
+  subject: 'media.file.owned',
+  request: Type.Object({ fileIds: Type.Array(FileId, { minItems: 1, maxItems: 50, uniqueItems: true }) }),
+  reply: Type.Object({
+    items: Type.Array(Type.Object({ id: FileId, ownerId: Type.String(), kind: StringEnum(FILE_KINDS) })),
+  }),
+  summary: 'The owner and kind of each of some files (those that exist)',
 });
 
 export const DeletedFile = Type.Object({ id: FileId, deletedAt: Timestamp });
