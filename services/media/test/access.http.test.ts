@@ -224,4 +224,48 @@ describe('file access and attachments', () => {
       );
     });
   });
+
+  describe('the images of a listing', () => {
+    it("refuses a listing that borrows Alice's files as Bob's images, created or changed", async () => {
+      const alicesPhoto = await fileOf(alice, { category: 'product' });
+      const bobsPdf = await fileOf(bob, { category: 'other' }, 'document');
+      const bobsPhoto = await fileOf(bob, { category: 'product' });
+      const deleted = await fileOf(bob, { category: 'product' });
+      expect((await api('DELETE', `/api/upload/${deleted}`, bob)).status).toBe(200);
+      const mine = async () => (await api('GET', `/api/marketplace/listings?sellerId=${BOB}`, bob)).body.data;
+      expect(await mine()).toEqual([]);
+
+      const borrowed = await api(
+        'POST',
+        '/api/marketplace/listings',
+        bob,
+        listingInput({ imageFileIds: [bobsPhoto, alicesPhoto] }),
+      );
+      expect(borrowed.status).toBe(403);
+      expect(borrowed.body.error).toMatchObject({
+        code: 'FORBIDDEN',
+        details: { field: 'imageFileIds.1', reason: 'not-owner' },
+      });
+      const notImage = await api('POST', '/api/marketplace/listings', bob, listingInput({ imageFileIds: [bobsPdf] }));
+      expect(notImage.status).toBe(400);
+      expect(notImage.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { reason: 'not-an-image' } });
+      const gone = await api('POST', '/api/marketplace/listings', bob, listingInput({ imageFileIds: [deleted] }));
+      expect(gone.status).toBe(404);
+      expect(await mine()).toEqual([]);
+
+      const created = await api('POST', '/api/marketplace/listings', bob, listingInput({ imageFileIds: [bobsPhoto] }));
+      expect(created.status).toBe(201);
+      const listingId = created.body.data.id as string;
+      const patch = (imageFileIds: string[]) =>
+        api('PATCH', `/api/marketplace/listings/${listingId}`, bob, { imageFileIds });
+      expect((await patch([alicesPhoto])).status).toBe(403);
+      expect((await patch([bobsPdf])).status).toBe(400);
+      expect((await patch(['fil_01HZX3K6Q2W8N4B7T5R9V0C1MD'])).status).toBe(404);
+      const after = await api('GET', `/api/marketplace/listings/${listingId}`, bob);
+      expect(after.body.data).toEqual(created.body.data);
+      const moved = await patch([bobsPhoto, bobsPhoto]);
+      expect(moved.status).toBe(200);
+      expect(moved.body.data.imageFileIds).toEqual([bobsPhoto, bobsPhoto]);
+    });
+  });
 });
