@@ -191,9 +191,13 @@ export const mediaFileDelete = defineSubject({
   summary: 'Soft-delete a file (hidden at once, purged later)',
 });
 
+/**
+ * Internal events (no public kind): a file's id, owner and record are not for every signed-in user, as the public
+ * event history and stream are, since most files are private (unlinked files, profile photos, a draft listing's).
+ * They reach the audit log (ADMIN only).
+ */
 export const mediaFileStored = defineEvent({
   subject: 'evt.media.file.stored',
-  kind: 'file.stored',
   payload: Type.Object({
     fileId: FileId,
     ownerId: Type.String(),
@@ -208,6 +212,5 @@ export const mediaFileStored = defineEvent({
 
 export const mediaFileDeleted = defineEvent({
   subject: 'evt.media.file.deleted',
-  kind: 'file.deleted',
   payload: Type.Object({ fileId: FileId, ownerId: Type.String(), deletedAt: Timestamp }),
 });

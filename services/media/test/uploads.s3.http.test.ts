@@ -24,7 +24,7 @@ describe('uploads over HTTP with S3 storage', () => {
     admin = await p.token('ADMIN', 'usr_admin');
     for (const def of [mediaFileStored, mediaFileDeleted]) {
       await p.bus.consume({
-        durable: `media-test-${def.kind?.replace('.', '-')}`,
+        durable: `media-test-${def.subject.split('.').pop()}`,
         subject: def.subject,
         handler: async (e) => {
           events.push(e);

@@ -1,3 +1,4 @@
+import { mediaFileDeleted, mediaFileStored, publicEvents } from '@rootline/contracts';
 import { describe, expect, it } from 'vitest';
 import { mayAttach, readAccess } from './access.js';
 
@@ -36,5 +37,14 @@ describe('mayAttach', () => {
   it('attaches to a user only oneself, even for an ADMIN', () => {
     expect(mayAttach('user', alice.id, alice.id, alice)).toBe(true);
     expect(mayAttach('user', alice.id, admin.id, admin)).toBe(false);
+  });
+});
+
+describe('file events', () => {
+  it('keeps the ids, owners and records of files out of the public event history', () => {
+    const subjects = publicEvents().map((e) => e.subject);
+    expect(subjects).not.toContain(mediaFileStored.subject);
+    expect(subjects).not.toContain(mediaFileDeleted.subject);
+    expect(subjects.filter((s) => s.startsWith('evt.media.'))).toEqual([]);
   });
 });
