@@ -165,7 +165,22 @@ export const mediaFileGet = defineSubject({
   subject: 'media.file.get',
   request: Type.Object({ fileId: FileId }),
   reply: FileInfo,
-  summary: 'A file’s information and time-limited URLs',
+  summary:
+    'A file’s information and time-limited URLs, to its owner, an ADMIN, and whoever may read the record it ' +
+    'belongs to when that record is public (NOT_FOUND to anyone else)',
+});
+
+/**
+ * Who owns each of some files and what they are, for a service that lets a record carry files (a listing's
+ * images): only processed files that are not deleted are answered; an id missing from `items` is no file.
+ */
+export const mediaFileOwned = defineSubject({
+  subject: 'media.file.owned',
+  request: Type.Object({ fileIds: Type.Array(FileId, { minItems: 1, maxItems: 50, uniqueItems: true }) }),
+  reply: Type.Object({
+    items: Type.Array(Type.Object({ id: FileId, ownerId: Type.String(), kind: StringEnum(FILE_KINDS) })),
+  }),
+  summary: 'The owner and kind of each of some files (those that exist)',
 });
 
 export const DeletedFile = Type.Object({ id: FileId, deletedAt: Timestamp });
@@ -176,9 +191,13 @@ export const mediaFileDelete = defineSubject({
   summary: 'Soft-delete a file (hidden at once, purged later)',
 });
 
+/**
+ * Internal events (no public kind): a file's id, owner and record are not for every signed-in user, as the public
+ * event history and stream are, since most files are private (unlinked files, profile photos, a draft listing's).
+ * They reach the audit log (ADMIN only).
+ */
 export const mediaFileStored = defineEvent({
   subject: 'evt.media.file.stored',
-  kind: 'file.stored',
   payload: Type.Object({
     fileId: FileId,
     ownerId: Type.String(),
@@ -193,6 +212,5 @@ export const mediaFileStored = defineEvent({
 
 export const mediaFileDeleted = defineEvent({
   subject: 'evt.media.file.deleted',
-  kind: 'file.deleted',
   payload: Type.Object({ fileId: FileId, ownerId: Type.String(), deletedAt: Timestamp }),
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectStatus, farmWithZone, startFarmPlatform, type TestPlatform } from './support.js';
+import { expectStatus, farmWithZone, MANAGER, startFarmPlatform, type TestPlatform } from './support.js';
 
 const range = (min: number, max: number) => ({ min, max });
 const targets = {
@@ -89,11 +89,14 @@ describe('farm analytics over HTTP', () => {
     const inverted = await p.http(
       'GET',
       `/api/vertical-farm/${farmId}/analytics?from=2021-01-01T00:00:00Z&to=2020-01-01T00:00:00Z`,
-      { role: 'USER' },
+      { role: 'FARM_MANAGER', sub: MANAGER },
     );
     expect(inverted.status).toBe(400);
     expect(inverted.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'from' } });
-    const bad = await p.http('GET', `/api/vertical-farm/${farmId}/analytics?from=yesterday`, { role: 'USER' });
+    const bad = await p.http('GET', `/api/vertical-farm/${farmId}/analytics?from=yesterday`, {
+      role: 'FARM_MANAGER',
+      sub: MANAGER,
+    });
     expect(bad.status).toBe(400);
     const unknown = await p.http('GET', '/api/vertical-farm/frm_00000000000000000000000000/analytics', {
       role: 'USER',

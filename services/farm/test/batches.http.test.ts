@@ -139,4 +139,27 @@ describe('crop batches over HTTP', () => {
     const res = await p.http('GET', '/api/vertical-farm/batch/bat_00000000000000000000000000', { role: 'USER' });
     expect(res.status).toBe(404);
   });
+
+  it("refuses a farm's batches and analytics to other users while its profile and zones stay readable", async () => {
+    const batch = (await start({ plantCount: 5 })).body.data;
+    const others = [
+      { role: 'USER' as const, sub: 'usr_buyer' },
+      { role: 'FARM_MANAGER' as const, sub: OTHER_MANAGER },
+    ];
+    for (const who of others) {
+      for (const url of [`/api/vertical-farm/batch/${batch.id}`, `/api/vertical-farm/${farmId}/analytics`]) {
+        const res = await p.http('GET', url, who);
+        expect(res.status).toBe(403);
+        expect(res.body.error).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'not-owner' } });
+      }
+      await expectStatus(p, 200, 'GET', `/api/vertical-farm/${farmId}`, who);
+      await expectStatus(p, 200, 'GET', `/api/vertical-farm/${farmId}/zones`, who);
+    }
+    const admin = { role: 'ADMIN' as const, sub: 'usr_admin' };
+    const read = await expectStatus(p, 200, 'GET', `/api/vertical-farm/batch/${batch.id}`, admin);
+    expect(read.body.data).toEqual(batch);
+    await expectStatus(p, 200, 'GET', `/api/vertical-farm/${farmId}/analytics`, admin);
+    const own = await expectStatus(p, 200, 'GET', `/api/vertical-farm/batch/${batch.id}`, { sub: MANAGER });
+    expect(own.body.data).toEqual(batch);
+  });
 });

@@ -53,9 +53,13 @@ export interface MediaPlatform {
 
 /**
  * The gateway, two media replicas (sharing the database, the bus and `clock`), plants and the chain-miner on a
- * private NATS and a fresh PostgreSQL database. `env` reaches all of them (storage settings first of all).
+ * private NATS and a fresh PostgreSQL database. `env` reaches all of them (storage settings first of all); `more`
+ * services start too (those that own the records files are attached to: demand's listings, farm's farms).
  */
-export async function startMediaPlatform(env: Record<string, string>): Promise<MediaPlatform> {
+export async function startMediaPlatform(
+  env: Record<string, string>,
+  more: ServiceModule<TObject>[] = [],
+): Promise<MediaPlatform> {
   const infra = await startTestInfra();
   const database = await openDatabase({ url: infra.pg.url, dataDir: '.' });
   const log = createLogger('test', 'silent');
@@ -72,6 +76,7 @@ export async function startMediaPlatform(env: Record<string, string>): Promise<M
   };
   await start(chainMiner as unknown as ServiceModule<TObject>);
   await start(plants as unknown as ServiceModule<TObject>);
+  for (const mod of more) await start(mod);
   await start(media as unknown as ServiceModule<TObject>, clock);
   await start(media as unknown as ServiceModule<TObject>, clock);
   const gatewayBus = await createNatsBus({ url: infra.nats.url, name: 'gateway', log: quiet });

@@ -24,7 +24,7 @@ describe('uploads over HTTP with S3 storage', () => {
     admin = await p.token('ADMIN', 'usr_admin');
     for (const def of [mediaFileStored, mediaFileDeleted]) {
       await p.bus.consume({
-        durable: `media-test-${def.kind?.replace('.', '-')}`,
+        durable: `media-test-${def.subject.split('.').pop()}`,
         subject: def.subject,
         handler: async (e) => {
           events.push(e);
@@ -127,7 +127,9 @@ describe('uploads over HTTP with S3 storage', () => {
     const keys = (await p.storage.list(`files/${f.id}/`)).map((k) => k.split('/').pop());
     expect(keys).toEqual(['original.webp', 'thumb-1200.webp', 'thumb-150.webp', 'thumb-300.webp', 'thumb-600.webp']);
     expect(await p.storage.list('pending/')).toEqual([]);
-    expect((await get(f.id, other)).body.data.id).toBe(f.id);
+    expect((await get(f.id)).body.data.id).toBe(f.id);
+    // An unlinked file is its owner's (and ADMINs') only: to anyone else it does not exist.
+    expect((await get(f.id, other)).status).toBe(404);
     await expect.poll(() => events.find((e) => (e.payload as { fileId: string }).fileId === f.id)).toBeTruthy();
     expect(events.find((e) => (e.payload as { fileId: string }).fileId === f.id)?.payload).toEqual({
       fileId: f.id,

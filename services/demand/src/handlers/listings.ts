@@ -14,6 +14,7 @@ import {
   listingPublished,
   listingSetStatus,
   listingUpdate,
+  mediaFileOwned,
   newId,
   offerRejected,
   pageOf,
@@ -39,6 +40,7 @@ import {
   updateListing,
 } from '../db/listings.repo.js';
 import { type OfferRow, rejectOpenOffers } from '../db/offers.repo.js';
+import { imagesRefusal } from '../domain/listing-images.js';
 import { editable, refusedMove } from '../domain/listing-state.js';
 import { listingSearchText } from '../domain/search.js';
 
@@ -69,6 +71,17 @@ async function lineageOf(ctx: ServiceContext, plantId: string, caller: CallConte
       propagationType: a.propagationType,
     })),
   };
+}
+
+/**
+ * Checks that a listing of `sellerId` may show the images `ids`: the seller's own image files, asked of the media
+ * service (its tables are never read here). NOT_FOUND, FORBIDDEN or VALIDATION_ERROR naming `imageFileIds.<i>`.
+ */
+async function assertSellerImages(ctx: ServiceContext, ids: readonly string[], sellerId: string, caller: CallContext) {
+  if (ids.length === 0) return;
+  const { items } = await call(ctx.bus, mediaFileOwned, { fileIds: [...new Set(ids)] }, caller);
+  const refusal = imagesRefusal(ids, items, sellerId);
+  if (refusal) throw refusal;
 }
 
 /** A listing the caller may see: drafts only to their seller and ADMINs (others get NOT_FOUND, as if absent). */
@@ -105,6 +118,7 @@ export const createListing = (ctx: ServiceContext) =>
     const id = caller.idempotencyRef ? idFromKey('lst', caller.idempotencyRef) : newId('lst', now.getTime());
     const done = caller.idempotencyRef ? await findListing(ctx.db, id) : undefined;
     if (done) return listingView(done);
+    await assertSellerImages(ctx, input.imageFileIds, ownerId, caller);
     const lineage = input.plantId ? await lineageOf(ctx, input.plantId, caller) : null;
     const location = applyPrivacyLevel(input.location, input.privacyLevel, secureRandom);
     const at = now.toISOString();
@@ -143,6 +157,12 @@ export const getListing = (ctx: ServiceContext) =>
 
 export const updateListingHandler = (ctx: ServiceContext) =>
   handle(listingUpdate, async ({ listingId, ...change }, caller) => {
+    if (change.imageFileIds) {
+      // Checked before the transaction (no bus call while it is open); the seller of a listing never changes.
+      const seen = await visibleListing(ctx.db, listingId, caller);
+      assertOwnerOrAdmin(caller, seen.sellerId);
+      await assertSellerImages(ctx, change.imageFileIds, seen.sellerId, caller);
+    }
     const row = await ctx.db.transaction(async (tx) => {
       const current = await visibleListing(tx, listingId, caller, true);
       assertOwnerOrAdmin(caller, current.sellerId);

@@ -2,7 +2,7 @@ import { AppError, farmAnalyticsGet } from '@rootline/contracts';
 import { handle, type ServiceContext } from '@rootline/host';
 import { batchFacts, readingCounts, recipeNames, zoneFacts } from '../db/analytics.repo.js';
 import { farmAnalytics } from '../domain/analytics.js';
-import { requireFarm } from './farm.js';
+import { assertOperator, requireFarm } from './farm.js';
 
 const YEAR_MS = 365 * 86_400_000;
 
@@ -13,10 +13,11 @@ function time(value: string | undefined, field: string, fallback: Date): Date {
   return t;
 }
 
-/** farm.analytics.get: the farm's figures over a period (default the last 365 days). */
+/** farm.analytics.get: the farm's figures over a period (default the last 365 days); its owner's and ADMINs' only. */
 export const getAnalytics = (ctx: ServiceContext) =>
-  handle(farmAnalyticsGet, async (input) => {
-    await requireFarm(ctx, input.farmId);
+  handle(farmAnalyticsGet, async (input, caller) => {
+    const farm = await requireFarm(ctx, input.farmId);
+    assertOperator(caller, farm.ownerId);
     const to = time(input.to, 'to', ctx.clock.now());
     const from = time(input.from, 'from', new Date(to.getTime() - YEAR_MS));
     if (from.getTime() >= to.getTime()) {

@@ -13,7 +13,7 @@ import {
 import { findZoneRow, plantsGrowing } from '../db/farms.repo.js';
 import { findRecipeRow, type StoredPhase } from '../db/recipes.repo.js';
 import { expectedHarvestAt } from '../domain/batch-state.js';
-import { newRecordId, requireFarm } from './farm.js';
+import { assertOperator, newRecordId, requireFarm } from './farm.js';
 
 /** The batch or NOT_FOUND. */
 export async function requireBatch(ctx: ServiceContext, batchId: string): Promise<BatchRow> {
@@ -134,8 +134,17 @@ export const startBatch = (ctx: ServiceContext) =>
     return batchView(ctx, (await findBatchRow(ctx.db, id))!);
   });
 
+/**
+ * farm.batch.get: a batch, its readings summary and harvest are the farm's operational data: its owner's and an
+ * ADMIN's only, as its live room (FORBIDDEN to others; the farm itself is public, so its batches' existence is no
+ * secret).
+ */
 export const getBatch = (ctx: ServiceContext) =>
-  handle(batchGet, async ({ batchId }) => batchView(ctx, await requireBatch(ctx, batchId)));
+  handle(batchGet, async ({ batchId }, caller) => {
+    const batch = await requireBatch(ctx, batchId);
+    assertOperator(caller, batch.ownerId);
+    return batchView(ctx, batch);
+  });
 
 /** farm.batch.fail: closes an open batch as failed (DUPLICATE when it is already closed). */
 export const failBatchHandler = (ctx: ServiceContext) =>

@@ -1,4 +1,13 @@
-import { farmGet, farmRegister, idFromKey, newId, zoneAdd, zoneList } from '@rootline/contracts';
+import {
+  AppError,
+  farmGet,
+  farmRegister,
+  idFromKey,
+  isOwnerOrAdmin,
+  newId,
+  zoneAdd,
+  zoneList,
+} from '@rootline/contracts';
 import {
   actingOwner,
   assertOwnerOrAdmin,
@@ -19,6 +28,19 @@ export async function requireFarm(ctx: ServiceContext, farmId: string) {
   const farm = await findFarmRow(ctx.db, farmId);
   if (!farm) throw notFound('Farm', farmId);
   return farm;
+}
+
+/**
+ * Reads of a farm's operational data (batches, readings, analytics): only its owner or an ADMIN, as its live room;
+ * FORBIDDEN for anyone else (`details.reason` not-owner). A farm's profile and zones are read by every signed-in
+ * user.
+ */
+export function assertOperator(call: HandlerContext, ownerId: string): void {
+  if (!isOwnerOrAdmin(call.actor, ownerId)) {
+    throw new AppError('FORBIDDEN', "Only the farm's owner (or an ADMIN) may read its operational data", {
+      reason: 'not-owner',
+    });
+  }
 }
 
 /** farm.farm.register: a farm owned by the caller. */

@@ -7,6 +7,11 @@ export const LEDGER_RETRIES = `${RETRIES} 503 UNAVAILABLE (with Retry-After) mea
 
 export const OWNER_ONLY = 'Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise).';
 
+/** Batches, readings and analytics are the farm's operational data, read as its live room is joined. */
+export const OPERATOR_ONLY =
+  'Operational data: only the farm’s owner or an ADMIN may read it, as its live room (403 FORBIDDEN otherwise); ' +
+  'the farm’s profile and zones are read by every signed-in user.';
+
 const phase = (name: string, days: number, ppfd: [number, number], hours: number) => ({
   phase: name,
   days,

@@ -17,7 +17,7 @@ import {
   zoneList,
 } from '@rootline/contracts';
 import { type BusRouteDeps, busRoute } from '../bus-route.js';
-import { LEDGER_RETRIES, OWNER_ONLY, RECIPE_EXAMPLE, RETRIES } from './farm-docs.js';
+import { LEDGER_RETRIES, OPERATOR_ONLY, OWNER_ONLY, RECIPE_EXAMPLE, RETRIES } from './farm-docs.js';
 
 const TAGS = ['Vertical farming'];
 
@@ -113,7 +113,8 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     summary: 'A crop batch',
     description:
       'State (germinating, growing, ready, harvested, failed), the recipe phase today with its targets and days ' +
-      'in it, the expected harvest date, a summary of the readings and, once harvested, the harvest and its block.',
+      'in it, the expected harvest date, a summary of the readings and, once harvested, the harvest and its block. ' +
+      OPERATOR_ONLY,
     tags: TAGS,
     policy: {
       permission: 'farm:read',
@@ -257,7 +258,7 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     description:
       'Over `from`–`to` (default the last 365 days): yield per m² per year, cycle times, zone utilisation, batch ' +
       'success rate and environment compliance (share of readings within target), for the farm, by crop and by ' +
-      'recipe. Formulas in docs/farm.md.',
+      `recipe. Formulas in docs/farm.md. ${OPERATOR_ONLY}`,
     tags: TAGS,
     policy: {
       permission: 'farm:read',

@@ -32,7 +32,8 @@ const PROCESS_TIMEOUT_MS = 120_000;
 const FORM =
   'A `multipart/form-data` body: first the fields `category` (one of ' +
   `${FILE_CATEGORIES.join(', ')}), and optionally \`entityType\` (${ENTITY_TYPES.join(', ')}) with \`entityId\` ` +
-  '(the record the file belongs to, e.g. a plant id: a plant must be yours), then one file in the field `file`. ' +
+  '(the record the file belongs to: it must exist, 404, and be yours, 403 with `details.reason` not-owner — your ' +
+  'plant, a listing you sell, a farm you own, your own user), then one file in the field `file`. ' +
   'Fields after the file are ignored. The type is decided by the file’s bytes, never by its name or declared ' +
   'type. The body is streamed into storage and processed from there: it is never held whole in memory.';
 
@@ -165,7 +166,10 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
     summary: 'File information',
     description:
       'Type, size, dimensions, category, the record it belongs to, EXIF (GPS only for a photo of its owner’s ' +
-      `plant at privacy level exact) and URLs of the original and each thumbnail, valid ${MEDIA_LIMITS.urlSeconds} s.`,
+      `plant at privacy level exact) and URLs of the original and each thumbnail, valid ${MEDIA_LIMITS.urlSeconds} s. ` +
+      'Read by its owner and ADMINs, and by every signed-in user when the record it belongs to is public to them (a ' +
+      'plant, a farm, a listing that is not a draft); a profile photo or a file of no record is its owner’s only. ' +
+      'Anyone else gets 404, as for a file that does not exist.',
     tags: TAGS,
     policy: {
       permission: 'uploads:write',

@@ -1,5 +1,5 @@
 import type { Db } from '@rootline/db';
-import { and, asc, eq, isNotNull, isNull, lt } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt } from 'drizzle-orm';
 import { files } from './schema.js';
 
 export type FileRow = typeof files.$inferSelect;
@@ -18,6 +18,14 @@ export async function findFile(db: Db, id: string): Promise<FileRow | undefined>
     .where(and(eq(files.id, id), isNull(files.deletedAt)))
     .limit(1);
   return row;
+}
+
+/** Owner and kind of the processed, not deleted files among `ids`. */
+export function readyFilesOwners(db: Db, ids: string[]): Promise<{ id: string; ownerId: string; kind: string }[]> {
+  return db
+    .select({ id: files.id, ownerId: files.ownerId, kind: files.kind })
+    .from(files)
+    .where(and(inArray(files.id, ids), eq(files.status, 'ready'), isNull(files.deletedAt)));
 }
 
 /** Turns a pending upload into a ready file; undefined when it was no longer pending (completed twice). */

@@ -1,16 +1,34 @@
-import { mediaFileDelete, mediaFileDeleted, mediaFileGet } from '@rootline/contracts';
+import { type FileKind, mediaFileDelete, mediaFileDeleted, mediaFileGet, mediaFileOwned } from '@rootline/contracts';
 import { assertOwnerOrAdmin, handle, notFound, type ServiceContext } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
-import { findFile, softDelete } from '../db/files.repo.js';
+import { findFile, readyFilesOwners, softDelete } from '../db/files.repo.js';
+import { readAccess } from '../domain/access.js';
+import { mayReadRecord } from '../records.js';
 import type { MediaConfig } from '../service.js';
 import { fileInfo } from '../view.js';
 
-/** media.file.get: a processed file that is not deleted; pending uploads are not files yet. */
+/**
+ * media.file.get: a processed file that is not deleted (pending uploads are not files yet), to those who may read
+ * it (see `readAccess`): its owner or an ADMIN; for a file of a plant, a listing or a farm, whoever that record's
+ * service shows it to. Anyone else gets NOT_FOUND, as for a file that does not exist.
+ */
 export const getFile = (ctx: ServiceContext<MediaConfig>, storage: Storage) =>
-  handle(mediaFileGet, async ({ fileId }) => {
+  handle(mediaFileGet, async ({ fileId }, c) => {
     const row = await findFile(ctx.db, fileId);
     if (row?.status !== 'ready') throw notFound('File', fileId);
+    const access = readAccess(row, c.actor);
+    if (access === 'deny') throw notFound('File', fileId);
+    if (access === 'ask-record' && !(await mayReadRecord(ctx, c, row.entityType!, row.entityId!))) {
+      throw notFound('File', fileId);
+    }
     return fileInfo(row, storage, ctx.clock);
+  });
+
+/** media.file.owned: owner and kind of each named file that is processed and not deleted. */
+export const ownedFiles = (ctx: ServiceContext<MediaConfig>) =>
+  handle(mediaFileOwned, async ({ fileIds }) => {
+    const rows = await readyFilesOwners(ctx.db, fileIds);
+    return { items: rows.map((r) => ({ id: r.id, ownerId: r.ownerId, kind: r.kind as FileKind })) };
   });
 
 /** media.file.delete: hidden at once; the purge job removes its objects and row later. */

@@ -8,13 +8,14 @@ import {
   mediaUploadPresign,
   mediaUploadProcess,
   newId,
-  plantGet,
 } from '@rootline/contracts';
-import { actingOwner, assertOwnerOrAdmin, call, handle, notFound, type ServiceContext } from '@rootline/host';
+import { actingOwner, assertOwnerOrAdmin, handle, notFound, type ServiceContext } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
 import { type FileRow, findFile, insertFile, markReady, removeFile } from '../db/files.repo.js';
+import { mayAttach } from '../domain/access.js';
 import { acceptedTypes, maxBytesOf, refused } from '../domain/types.js';
 import { type Ingested, ingest } from '../ingest.js';
+import { recordOf } from '../records.js';
 import type { MediaConfig } from '../service.js';
 import { fileInfo } from '../view.js';
 
@@ -24,19 +25,25 @@ interface Entity {
 }
 
 /**
- * Checks the record a file belongs to and says whether its copies may keep GPS: only a plant of the file's owner
- * at privacy level exact, asked of the plants service (its tables are never read here).
+ * Checks the record a file is attached to and says whether its copies may keep GPS. Every entityType is checked
+ * with the service that owns the record: it must exist (NOT_FOUND, `details.field` entityId) and be the file
+ * owner's (a plant's owner, a listing's seller, a farm's owner, the user themself) unless an ADMIN acts, but a user
+ * record is oneself only (FORBIDDEN, `details.reason` not-owner). GPS stays only on a photo of its owner's plant at
+ * privacy level exact.
  */
-async function entityAllowsGps(ctx: ServiceContext<MediaConfig>, c: CallContext, e: Entity, ownerId: string) {
+async function checkAttachment(ctx: ServiceContext<MediaConfig>, c: CallContext, e: Entity, ownerId: string) {
   if (!e.entityType !== !e.entityId) {
     throw new AppError('VALIDATION_ERROR', 'entityType and entityId go together', { field: 'entityId' });
   }
-  if (e.entityType !== 'plant' || !e.entityId) return false;
-  const plant = await call(ctx.bus, plantGet, { plantId: e.entityId }, c);
-  if (plant.owner.id !== ownerId && c.actor?.role !== 'ADMIN') {
-    throw new AppError('FORBIDDEN', 'A file can only be attached to your own plant', { reason: 'not-owner' });
+  if (!e.entityType || !e.entityId) return false;
+  const record = await recordOf(ctx, c, e.entityType, e.entityId);
+  if (!mayAttach(e.entityType, record.ownerId, ownerId, c.actor)) {
+    throw new AppError('FORBIDDEN', `A file can only be attached to your own ${e.entityType}`, {
+      field: 'entityId',
+      reason: 'not-owner',
+    });
   }
-  return plant.privacyLevel === 'exact' && plant.owner.id === ownerId;
+  return e.entityType === 'plant' && record.exact && record.ownerId === ownerId;
 }
 
 function rowValues(done: Ingested, gpsServed: boolean) {
@@ -70,7 +77,7 @@ export const processUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage
   handle(mediaUploadProcess, async (input, c) => {
     try {
       const { ownerId } = actingOwner(c);
-      const gpsServed = await entityAllowsGps(ctx, c, input, ownerId);
+      const gpsServed = await checkAttachment(ctx, c, input, ownerId);
       const id = newId('fil', ctx.clock.now().getTime());
       const done = await ingest(storage, {
         fileId: id,
@@ -121,7 +128,7 @@ export const presignUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage
     if (input.bytes > max) {
       throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${max} bytes`, { maxBytes: max });
     }
-    await entityAllowsGps(ctx, c, input, ownerId);
+    await checkAttachment(ctx, c, input, ownerId);
     const now = ctx.clock.now();
     const id = newId('fil', now.getTime());
     const key = `pending/${id}`;
@@ -162,7 +169,7 @@ export const completeUpload = (ctx: ServiceContext<MediaConfig>, storage: Storag
     const arrived = await storage.head(row.originalKey);
     if (!arrived) throw refused('Nothing was uploaded to the signed URL yet', 'not-uploaded');
     // Errors of the record it belongs to (a plant gone, plants unavailable) leave the upload to be retried.
-    const gpsServed = await entityAllowsGps(ctx, c, row, row.ownerId);
+    const gpsServed = await checkAttachment(ctx, c, row, row.ownerId);
     let done: Ingested;
     try {
       done = await ingest(storage, {

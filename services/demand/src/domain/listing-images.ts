@@ -1,0 +1,35 @@
+import { AppError } from '@rootline/contracts';
+
+/** A file as the media service describes it. */
+export interface FileFacts {
+  id: string;
+  ownerId: string;
+  kind: string;
+}
+
+/**
+ * Why a listing of `sellerId` may not carry the files `ids` (undefined when it may): each must be a file that exists
+ * (processed, not deleted; NOT_FOUND), was uploaded by the seller (FORBIDDEN, `details.reason` not-owner) and is an
+ * image (VALIDATION_ERROR, `details.reason` not-an-image). `files` are those media knows of among `ids`.
+ */
+export function imagesRefusal(ids: readonly string[], files: readonly FileFacts[], sellerId: string) {
+  const byId = new Map(files.map((f) => [f.id, f]));
+  for (const [i, id] of ids.entries()) {
+    const field = `imageFileIds.${i}`;
+    const file = byId.get(id);
+    if (!file) return new AppError('NOT_FOUND', `File ${id} not found`, { field });
+    if (file.ownerId !== sellerId) {
+      return new AppError('FORBIDDEN', `File ${id} is not the seller's: a listing shows its seller's own images`, {
+        field,
+        reason: 'not-owner',
+      });
+    }
+    if (file.kind !== 'image') {
+      return new AppError('VALIDATION_ERROR', `File ${id} is a ${file.kind}, not an image`, {
+        field,
+        reason: 'not-an-image',
+      });
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,50 @@
+import { mediaFileDeleted, mediaFileStored, publicEvents } from '@rootline/contracts';
+import { describe, expect, it } from 'vitest';
+import { mayAttach, readAccess } from './access.js';
+
+const alice = { id: 'usr_alice', role: 'USER' as const };
+const bob = { id: 'usr_bob', role: 'USER' as const };
+const admin = { id: 'usr_admin', role: 'ADMIN' as const };
+const file = (entityType: string | null, entityId: string | null = entityType ? 'x_1' : null) => ({
+  ownerId: alice.id,
+  entityType,
+  entityId,
+});
+
+describe('readAccess', () => {
+  it('lets the owner and an ADMIN read any file', () => {
+    for (const t of [null, 'plant', 'listing', 'farm', 'user']) {
+      expect(readAccess(file(t), alice)).toBe('allow');
+      expect(readAccess(file(t), admin)).toBe('allow');
+    }
+  });
+  it('asks the record of a plant, listing or farm file for anyone else', () => {
+    for (const t of ['plant', 'listing', 'farm']) expect(readAccess(file(t), bob)).toBe('ask-record');
+  });
+  it('refuses an unlinked file and a profile photo to anyone else, and every file without a caller', () => {
+    expect(readAccess(file(null), bob)).toBe('deny');
+    expect(readAccess(file('user', alice.id), bob)).toBe('deny');
+    expect(readAccess(file('plant'), undefined)).toBe('deny');
+  });
+});
+
+describe('mayAttach', () => {
+  it('attaches to the owner’s own record, or for an ADMIN', () => {
+    expect(mayAttach('listing', alice.id, alice.id, alice)).toBe(true);
+    expect(mayAttach('farm', alice.id, bob.id, bob)).toBe(false);
+    expect(mayAttach('plant', alice.id, admin.id, admin)).toBe(true);
+  });
+  it('attaches to a user only oneself, even for an ADMIN', () => {
+    expect(mayAttach('user', alice.id, alice.id, alice)).toBe(true);
+    expect(mayAttach('user', alice.id, admin.id, admin)).toBe(false);
+  });
+});
+
+describe('file events', () => {
+  it('keeps the ids, owners and records of files out of the public event history', () => {
+    const subjects = publicEvents().map((e) => e.subject);
+    expect(subjects).not.toContain(mediaFileStored.subject);
+    expect(subjects).not.toContain(mediaFileDeleted.subject);
+    expect(subjects.filter((s) => s.startsWith('evt.media.'))).toEqual([]);
+  });
+});
