@@ -68,7 +68,7 @@ export function renderPermissionsDoc(policies: readonly RoutePolicyEntry[]): str
     'Rules that need the record are enforced by the service that owns it, with the helpers of `@rootline/host`',
     "(`assertOwnerOrAdmin`, `actingOwner`). Someone else's private record answers 403 FORBIDDEN, or 404 NOT_FOUND",
     'where even its existence is private (a draft listing, a file). The generic authorization test',
-    '(`services/gateway/test/object-authorization.http.test.ts`) holds every route to its declaration: it fails for a',
+    '(`scripts/test/object-authorization.http.test.ts`) holds every route to its declaration: it fails for a',
     'route that names a record and has no case there.',
     '',
     '## Routes',

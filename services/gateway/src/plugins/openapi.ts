@@ -10,7 +10,7 @@ import {
 import { Type } from '@sinclair/typebox';
 import fp from 'fastify-plugin';
 import { HTTP_STATUS } from '../http-status.js';
-import { type AccessPolicy, type RoutePolicy, SESSION_COOKIE } from './auth.js';
+import { type AccessPolicy, SESSION_COOKIE } from './auth.js';
 
 /** Name of the security scheme of bearer tokens in the OpenAPI document. */
 export const BEARER_SCHEME = 'bearerAuth';

@@ -89,8 +89,8 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
       permission: 'farm:write',
       idempotent: true,
       object: [
+        { rule: 'owner', field: 'farmId', record: 'farm' },
         { rule: 'owner', field: 'zoneId', record: 'zone' },
-        { rule: 'public', field: 'seedPlantId', record: 'plant' },
       ],
     },
     subject: batchStart,

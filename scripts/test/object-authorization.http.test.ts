@@ -1,0 +1,459 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Role, roleHas } from '@rootline/contracts';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
+import { listingInput, plantInput } from '@rootline/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICES } from '../src/services.js';
+
+/**
+ * The generic object-authorization test. One user (Alice) makes one record of every kind; then every operation
+ * whose declared object rule names a record is called, with Alice's record in the field the rule names, by a second
+ * user of her role (Bob), a user of another role (Carol) and no one, and each answer is held to the declared rule.
+ * A write that must be refused is followed by a re-read of the records it names, which must be unchanged. The
+ * operations and their request bodies come from the OpenAPI document (its examples, with ids replaced by Alice's);
+ * the rules from the gateway's route declarations. A route that names a record and cannot be called this way fails.
+ */
+
+type Rule = { rule: string; field?: string; record?: string };
+interface RouteEntry {
+  method: string;
+  url: string;
+  access: string;
+  object: Rule | Rule[];
+}
+interface Answer {
+  status: number;
+  text: string;
+}
+
+const ALICE = 'usr_authz_alice';
+const BOB = 'usr_authz_bob';
+const CAROL = 'usr_authz_carol';
+const DAN = 'usr_authz_dan';
+const ROLE: Record<string, Role> = { [ALICE]: 'FARM_MANAGER', [BOB]: 'FARM_MANAGER', [CAROL]: 'USER', [DAN]: 'GROWER' };
+const SEED_LOT = 'lot_authz-alice-1';
+
+/** Rules under which a caller other than the record's people must be refused. */
+const PRIVATE = new Set(['owner', 'party', 'custodian', 'attached-to']);
+
+let p: TestPlatform;
+let base: string;
+let dataDir: string;
+let doc: { paths: Record<string, Record<string, OpenApiOperation>> };
+const tokens = new Map<string, string>();
+/** Alice's record of each kind, by the `record` name the rules use. */
+const records = new Map<string, string>();
+/** Ids of Alice's records that nobody else may see. */
+const privateIds: string[] = [];
+
+interface OpenApiOperation {
+  requestBody?: {
+    content?: Record<
+      string,
+      {
+        schema?: { examples?: unknown[]; example?: unknown };
+        example?: unknown;
+        examples?: Record<string, { value: unknown }>;
+      }
+    >;
+  };
+}
+
+async function call(
+  who: string | null,
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const auth: Record<string, string> = who ? { authorization: `Bearer ${tokens.get(who)}` } : {};
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    redirect: 'manual',
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+async function created(who: string, method: string, url: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await call(who, method, url, body, { 'idempotency-key': crypto.randomUUID() });
+  if (res.status >= 300) throw new Error(`${method} ${url} as ${who}: ${res.status} ${res.text}`);
+  return (JSON.parse(res.text) as { data: Record<string, unknown> }).data;
+}
+
+async function upload(who: string, path: string, fields: Record<string, string>, file: Blob, name: string) {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(fields)) fd.append(k, v);
+  fd.append('file', file, name);
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tokens.get(who)}` },
+    body: fd,
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+const PDF = new Blob([`%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n`], { type: 'application/pdf' });
+
+/** The example request body of an operation in the OpenAPI document, if it has one. */
+function example(method: string, url: string): Record<string, unknown> | undefined {
+  const op = doc.paths[url.replace(/:([A-Za-z]+)/g, '{$1}')]?.[method.toLowerCase()];
+  const media = op?.requestBody?.content?.['application/json'];
+  const named = media?.examples ? Object.values(media.examples)[0]?.value : undefined;
+  const value = media?.schema?.examples?.[0] ?? media?.schema?.example ?? media?.example ?? named;
+  return value === undefined ? undefined : structuredClone(value as Record<string, unknown>);
+}
+
+/** Replaces every example id of a kind Alice has a record of (same prefix) with hers; accounts become `user`. */
+function withAlicesIds(value: unknown, user: string): unknown {
+  if (typeof value === 'string') {
+    const prefix = value.match(/^([a-z]{3})_[A-Za-z0-9]{10,}$/)?.[1];
+    if (prefix === 'usr') return user;
+    const mine = prefix && [...records.values()].find((id) => id.startsWith(`${prefix}_`));
+    return mine ?? value;
+  }
+  if (Array.isArray(value)) return value.map((v) => withAlicesIds(v, user));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withAlicesIds(v, user)]));
+  }
+  return value;
+}
+
+function setPath(target: Record<string, unknown>, field: string, value: unknown): void {
+  const keys = field.split('.');
+  let at = target;
+  for (const k of keys.slice(0, -1)) {
+    at[k] = at[k] && typeof at[k] === 'object' ? at[k] : {};
+    at = at[k] as Record<string, unknown>;
+  }
+  at[keys.at(-1) as string] = value;
+}
+
+const rulesOf = (r: RouteEntry): Rule[] => (Array.isArray(r.object) ? r.object : [r.object]);
+const recordRules = (r: RouteEntry) => rulesOf(r).filter((x) => x.rule !== 'none' && x.rule !== 'own');
+
+interface Request {
+  url: string;
+  body?: Record<string, unknown>;
+}
+
+/**
+ * The request `caller` makes to the route: Alice's record in every field a rule names. A `self` field names Alice
+ * when it is the route's only rule (the caller claims her account), else the caller (who names themself and
+ * reaches for her records).
+ */
+function requestFor(route: RouteEntry, caller: string): Request {
+  const rules = recordRules(route);
+  const onlySelf = rules.every((x) => x.rule === 'self');
+  const values: Record<string, unknown> = {};
+  for (const x of rules) {
+    const field = x.field as string;
+    if (x.rule === 'self') values[field] = onlySelf ? ALICE : caller;
+    else {
+      const id = records.get(x.record as string);
+      if (id === undefined) throw new Error(`no record of kind "${x.record}" for ${route.method} ${route.url}`);
+      values[field] = field.endsWith('Ids') ? [id] : id;
+    }
+  }
+  const params = new Set([...route.url.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1] as string));
+  let url = route.url;
+  for (const name of params) {
+    const v = values[name] ?? records.get(`param:${name}`);
+    if (v === undefined) throw new Error(`no value for :${name} of ${route.method} ${route.url}`);
+    url = url.replace(`:${name}`, encodeURIComponent(String(v)));
+  }
+  const rest = Object.entries(values).filter(([k]) => !params.has(k));
+  if (route.method === 'GET' || route.method === 'DELETE') {
+    const qs = new URLSearchParams(rest.map(([k, v]): [string, string] => [k, String(v)]));
+    return { url: qs.size ? `${url}?${qs}` : url };
+  }
+  const body = (withAlicesIds(example(route.method, route.url) ?? {}, caller) ?? {}) as Record<string, unknown>;
+  for (const [k, v] of rest) setPath(body, k, v);
+  return { url, body };
+}
+
+/** What re-reads a record as Alice, to prove a refused write changed nothing. */
+const READERS: Record<string, (id: string) => string[]> = {
+  plant: (id) => [`/api/plants/${id}`, `/api/transport/journey/${id}`, `/api/environment/records/${id}`],
+  'transport event': () => [`/api/transport/journey/${records.get('plant')}`],
+  handoff: () => [`/api/transport/journey/${records.get('plant')}`],
+  'seed lot': () => [`/api/transport/journey/${records.get('plant')}`],
+  listing: (id) => [`/api/marketplace/listings/${id}`, `/api/marketplace/listings/${id}/offers`],
+  offer: () => [`/api/marketplace/listings/${records.get('listing')}/offers`],
+  'wishlist item': () => ['/api/marketplace/wishlist'],
+  farm: (id) => [`/api/vertical-farm/${id}`, `/api/vertical-farm/${id}/zones`],
+  zone: () => [`/api/vertical-farm/${records.get('farm')}/zones`],
+  batch: (id) => [`/api/vertical-farm/batch/${id}`],
+  file: (id) => [`/api/upload/${id}`],
+  'record the file is attached to': (id) => [`/api/plants/${id}`],
+  notification: () => ['/api/notifications'],
+  'push subscription': () => ['/api/notifications/preferences'],
+  'signing key': (id) => [`/api/transparency/signatures/keys/${id}`],
+  webhook: (id) => [`/api/transparency/webhooks/${id}`],
+  'webhook delivery': () => [`/api/transparency/webhooks/${records.get('webhook')}/deliveries`],
+  'API token': () => ['/api/auth/tokens'],
+};
+
+/** An answer without what changes by itself between two reads (signed URLs' expiry and signature). */
+const normalised = (a: Answer) =>
+  `${a.status} ${a.text
+    .replace(/([?&])(expires|sig|X-Amz-[A-Za-z]+)=[^"&]*/g, '$1$2=*')
+    .replace(/"urls":\{[^{}]*"expiresAt":"[^"]*"/g, (m) => m.replace(/"expiresAt":"[^"]*"/, '"expiresAt":"*"'))}`;
+
+async function snapshot(route: RouteEntry): Promise<string[]> {
+  const out: string[] = [];
+  for (const x of recordRules(route)) {
+    const id = x.record ? records.get(x.record) : undefined;
+    const reader = x.record ? READERS[x.record] : undefined;
+    if (!id || !reader) continue;
+    for (const url of reader(id)) out.push(`${url}: ${normalised(await call(ALICE, 'GET', url))}`);
+  }
+  return out;
+}
+
+const refused = (status: number) => status === 403 || status === 404;
+const isOk = (status: number) => status >= 200 && status < 300;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'rootline-authz-'));
+  p = await startTestPlatform(SERVICES, {
+    CHAIN_DIFFICULTY: '8',
+    DATA_DIR: dataDir,
+    STORAGE_DRIVER: 'local',
+    STORAGE_DIR: join(dataDir, 'files'),
+    STORAGE_SIGNING_SECRET: 's'.repeat(32),
+    UNSUBSCRIBE_SECRET: 'u'.repeat(32),
+    NOTIFY_POLL_MS: '50',
+    MEDIA_JOB_POLL_MS: '100',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+  });
+  await p.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(p.app.server.address() as AddressInfo).port}`;
+  for (const [who, role] of Object.entries(ROLE)) tokens.set(who, await p.token(role, who));
+  const res = await fetch(`${base}/api/openapi.json`);
+  doc = (await res.json()) as typeof doc;
+
+  // Alice's records, one of every kind a rule names.
+  const plant = await created(ALICE, 'POST', '/api/plants/register', plantInput({ owner: { id: ALICE, name: 'A' } }));
+  records.set('plant', plant.id as string);
+  records.set('plant or transport event', plant.id as string);
+  records.set('record the file is attached to', plant.id as string);
+  records.set('block', plant.blockHash as string);
+  const seen = (await created(ALICE, 'GET', `/api/plants/${plant.id}`)) as { block: { txId: string } };
+  records.set('ledger transaction', seen.block.txId);
+  records.set('seed lot', SEED_LOT);
+  const lot = example('POST', '/api/transport/seed-acquisition') as Record<string, unknown>;
+  await created(ALICE, 'POST', '/api/transport/seed-acquisition', {
+    ...(withAlicesIds(lot, ALICE) as object),
+    seedLotId: SEED_LOT,
+  });
+  const planting = withAlicesIds(example('POST', '/api/transport/planting'), ALICE) as Record<string, unknown>;
+  const event = await created(ALICE, 'POST', '/api/transport/planting', { ...planting, seedLotId: SEED_LOT });
+  records.set('transport event', event.id as string);
+  const handoff = withAlicesIds(example('POST', '/api/transport/distribution'), ALICE) as Record<string, unknown>;
+  const sent = await created(ALICE, 'POST', '/api/transport/distribution', {
+    ...handoff,
+    eventTime: '2026-09-01T09:30:00+02:00',
+    seedLotId: SEED_LOT,
+    recipient: { id: DAN, name: 'Dan' },
+  });
+  records.set('handoff', sent.id as string);
+
+  const farm = await created(
+    ALICE,
+    'POST',
+    '/api/vertical-farm/register',
+    example('POST', '/api/vertical-farm/register'),
+  );
+  records.set('farm', farm.id as string);
+  const zone = await created(
+    ALICE,
+    'POST',
+    `/api/vertical-farm/${farm.id}/zones`,
+    example('POST', '/api/vertical-farm/:farmId/zones'),
+  );
+  records.set('zone', zone.id as string);
+  const batch = await created(
+    ALICE,
+    'POST',
+    '/api/vertical-farm/batch/start',
+    withAlicesIds(example('POST', '/api/vertical-farm/batch/start'), ALICE),
+  );
+  records.set('batch', batch.id as string);
+
+  const doc1 = await upload(ALICE, '/api/upload/document', { category: 'certificate' }, PDF, 'invoice.pdf');
+  if (doc1.status !== 201) throw new Error(`document upload: ${doc1.status} ${doc1.text}`);
+  records.set('file', (JSON.parse(doc1.text) as { data: { id: string } }).data.id);
+
+  const listing = await created(ALICE, 'POST', '/api/marketplace/listings', {
+    ...listingInput(),
+    plantId: plant.id as string,
+  });
+  records.set('listing', listing.id as string);
+  records.set('seller profile', ALICE);
+  const offer = await created(DAN, 'POST', `/api/marketplace/listings/${listing.id}/offers`, {
+    quantity: 1,
+    price: 380,
+  });
+  records.set('offer', offer.id as string);
+  const wish = await created(ALICE, 'POST', '/api/marketplace/wishlist', example('POST', '/api/marketplace/wishlist'));
+  records.set('wishlist item', wish.id as string);
+
+  // A receiver on this machine (the example's host does not resolve here); nothing is delivered to it.
+  const hook = await created(ALICE, 'POST', '/api/webhooks', {
+    ...example('POST', '/api/webhooks/'),
+    url: 'http://127.0.0.1:9/rootline',
+  });
+  records.set('webhook', hook.id as string);
+  records.set('webhook delivery', 'whd_00000000000000000000000000');
+  records.set('param:deliveryId', 'whd_00000000000000000000000000');
+  const token = await created(ALICE, 'POST', '/api/auth/tokens', {
+    ...example('POST', '/api/auth/tokens'),
+    expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+  });
+  records.set('API token', token.id as string);
+  const push = await created(
+    ALICE,
+    'POST',
+    '/api/notifications/push/subscriptions',
+    example('POST', '/api/notifications/push/subscriptions'),
+  );
+  records.set('push subscription', push.id as string);
+  await created(ALICE, 'POST', '/api/demand/preferences', example('POST', '/api/demand/preferences'));
+  const pair = generateKeyPairSync('ed25519');
+  const raw = pair.publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+  const key = await created(ALICE, 'POST', '/api/transparency/signatures/keys', {
+    publicKey: raw.toString('base64url'),
+    label: 'Field tablet',
+  });
+  records.set('signing key', key.id as string);
+  records.set('audit entry', '0');
+  records.set('user', ALICE);
+
+  // The in-app notice of her plant's registration arrives from the event stream.
+  for (let i = 0; i < 100 && !records.has('notification'); i++) {
+    const list = JSON.parse((await call(ALICE, 'GET', '/api/notifications')).text) as { data: { id: string }[] };
+    if (list.data?.[0]) records.set('notification', list.data[0].id);
+    else await new Promise((r) => setTimeout(r, 100));
+  }
+  for (const kind of ['file', 'offer', 'wishlist item', 'webhook', 'API token', 'push subscription', 'signing key']) {
+    privateIds.push(records.get(kind) as string);
+  }
+}, 240_000);
+
+afterAll(async () => {
+  await p?.stop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+function routes(): RouteEntry[] {
+  return (p.app.routePolicies as RouteEntry[]).filter((r) => r.url.startsWith('/api/'));
+}
+
+describe('object authorization: every operation that names a record, held to its declared rule', () => {
+  it('made one record of every kind the rules name', () => {
+    const kinds = new Set(
+      routes().flatMap((r) =>
+        recordRules(r)
+          .map((x) => x.record)
+          .filter(Boolean),
+      ),
+    );
+    const missing = [...kinds].filter((k) => !records.has(k as string));
+    expect(missing).toEqual([]);
+  });
+
+  it('lets Alice read each of her records (the requests reach their records)', async () => {
+    const failures: string[] = [];
+    for (const route of routes().filter((r) => r.method === 'GET' && recordRules(r).length > 0)) {
+      if (!roleHas(ROLE[ALICE] as Role, route.access as never) && route.access !== 'public') continue;
+      const req = requestFor(route, ALICE);
+      const res = await call(ALICE, 'GET', req.url);
+      if (!isOk(res.status)) failures.push(`${route.method} ${route.url}: ${res.status} ${res.text.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  for (const [stranger, label] of [
+    [BOB, 'a user of her role'],
+    [CAROL, 'a user of another role'],
+    [null, 'no one'],
+  ] as const) {
+    it(`answers ${label} as each rule says, and a refused write changes nothing`, async () => {
+      const failures: string[] = [];
+      for (const route of routes().filter((r) => recordRules(r).length > 0)) {
+        if (route.url.startsWith('/api/upload/local')) continue;
+        const where = `${route.method} ${route.url}`;
+        const rules = recordRules(route);
+        let req: Request;
+        try {
+          req = requestFor(route, stranger ?? DAN);
+        } catch (err) {
+          failures.push(`${where}: ${(err as Error).message}`);
+          continue;
+        }
+        const write = route.method !== 'GET';
+        const before = write ? await snapshot(route) : [];
+        const res =
+          route.url === '/api/upload/image' || route.url === '/api/upload/document'
+            ? stranger
+              ? await upload(
+                  stranger,
+                  route.url,
+                  { category: 'plant-photo', entityType: 'plant', entityId: records.get('plant') as string },
+                  PDF,
+                  'x.pdf',
+                )
+              : { status: (await call(null, 'POST', route.url)).status, text: '' }
+            : await call(stranger, route.method, req.url, req.body, { 'idempotency-key': crypto.randomUUID() });
+        const onlySelf = rules.every((x) => x.rule === 'self');
+        const privateRule = rules.some((x) => PRIVATE.has(x.rule)) || onlySelf;
+        let ok: boolean;
+        let expected: string;
+        if (stranger === null) {
+          expected = route.access === 'public' ? (privateRule ? '403/404' : '2xx') : '401';
+          ok = route.access === 'public' ? (privateRule ? refused(res.status) : isOk(res.status)) : res.status === 401;
+        } else if (route.access !== 'public' && !roleHas(ROLE[stranger] as Role, route.access as never)) {
+          expected = '403 (permission)';
+          ok = res.status === 403;
+        } else if (rules.some((x) => x.rule === 'role')) {
+          expected = '2xx (the permission decides)';
+          ok = isOk(res.status) || res.status === 404;
+        } else if (privateRule) {
+          // A party read may answer the caller's own part instead: then none of Alice's private ids shows.
+          const partyRead = !write && rules.some((x) => x.rule === 'party');
+          expected = partyRead ? '403/404, or an answer without her records' : '403/404';
+          ok =
+            refused(res.status) || (partyRead && isOk(res.status) && !privateIds.some((id) => res.text.includes(id)));
+        } else {
+          expected = '2xx';
+          ok = isOk(res.status);
+        }
+        if (!ok) failures.push(`${where}: ${res.status}, expected ${expected}: ${res.text.slice(0, 160)}`);
+        if (write && privateRule) {
+          const after = await snapshot(route);
+          if (JSON.stringify(after) !== JSON.stringify(before)) failures.push(`${where}: changed ${after.join(' | ')}`);
+        }
+      }
+      expect(failures).toEqual([]);
+    }, 240_000);
+  }
+
+  it('shows nobody else any of Alice’s private records through the routes that answer "your own"', async () => {
+    const leaks: string[] = [];
+    for (const route of routes().filter((r) => r.method === 'GET' && rulesOf(r).some((x) => x.rule === 'own'))) {
+      if (route.url === '/api/realtime/ws') continue;
+      for (const who of [BOB, CAROL]) {
+        const res = await call(who, 'GET', route.url);
+        const seen = privateIds.filter((id) => res.text.includes(id));
+        if (seen.length) leaks.push(`${route.url} as ${who}: ${seen.join(', ')}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+});
