@@ -22,6 +22,11 @@ declare module 'fastify' {
     permission?: Permission;
     /** The route creates something and takes an `Idempotency-Key` (see the idempotency plugin). */
     idempotent?: boolean;
+    /**
+     * Fields of the answer's `data` shown once: they are null in the stored answer, so a replay answers without
+     * them (a secret such as an anonymous registration's private key).
+     */
+    replayWithout?: readonly string[];
   }
   interface FastifyRequest {
     /** The verified caller; null on public routes. */
@@ -46,7 +51,10 @@ declare module 'fastify' {
  * The access policy every /api route declares in its route config; `idempotent` opts a route that creates
  * something into the Idempotency-Key handling (plugins/idempotency.ts).
  */
-export type RoutePolicy = ({ public: true } | { permission: Permission }) & { idempotent?: boolean };
+export type RoutePolicy = ({ public: true } | { permission: Permission }) & {
+  idempotent?: boolean;
+  replayWithout?: readonly string[];
+};
 
 /** One route and what it requires: `public` or a permission. */
 export interface RoutePolicyEntry {
