@@ -356,4 +356,6 @@ export const demandMatched = defineEvent({
     quantityKg: Type.Number(),
     distanceKm: Type.Number(),
   }),
+  // The household is not public (ADR 102): the public form names neither the consumer nor the distance.
+  publicFields: ['matchId', 'supplyId', 'growerId', 'crop', 'quantityKg'],
 });
