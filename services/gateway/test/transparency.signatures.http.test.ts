@@ -253,6 +253,19 @@ describe('signatures over HTTP', () => {
       },
     });
     expect(signedTransfer.status).toBe(201);
+    // An ownership transfer is an accepted offer, private to its parties: nobody else reads its statement or signatures.
+    const transferQuery = 'subjectType=ownership-transfer&subjectId=ofr_signoffer001';
+    const outsider = { role: 'USER' as const, sub: 'usr_carolreads' };
+    for (const url of [
+      `/api/transparency/signatures/statement?${transferQuery}`,
+      `/api/transparency/signatures?${transferQuery}`,
+    ]) {
+      const refused = await p.http('GET', url, outsider);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'not-a-party' } });
+      expect(JSON.stringify(refused.body)).not.toContain(buyer.id);
+      expect((await p.http('GET', url, as(buyer))).status).toBe(200);
+    }
 
     const plant = await publish(
       plantRegistered.subject,

@@ -104,11 +104,14 @@ export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps
     method: 'GET',
     url: '/signatures/statement',
     summary: 'What to sign',
-    description: `The statement of a subject, its canonical JSON and the SHA-256 of it. ${STATEMENT}`,
+    description:
+      'The statement of a subject, its canonical JSON and the SHA-256 of it. An `ownership-transfer` (an accepted ' +
+      'offer: buyer, quantity, price) is private to its parties: anyone else is 403 FORBIDDEN `not-a-party`. ' +
+      STATEMENT,
     tags: TAGS,
     policy: { permission: 'transparency:read' },
     subject: signatureStatementGet,
-    errors: ['NOT_FOUND'],
+    errors: ['FORBIDDEN', 'NOT_FOUND'],
   });
 
   busRoute(app, deps, {
@@ -133,11 +136,14 @@ export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps
     method: 'GET',
     url: '/signatures',
     summary: 'Signatures of a subject',
-    description: 'The signatures of a subject, oldest first, each verified again: `valid`, `invalid` or `key-revoked`.',
+    description:
+      'The signatures of a subject, oldest first, each verified again: `valid`, `invalid` or `key-revoked`. Those of ' +
+      'an `ownership-transfer` to its parties and an ADMIN only (403 FORBIDDEN `not-a-party`; 404 when not recorded).',
     tags: TAGS,
     policy: { permission: 'transparency:read' },
     subject: signatureList,
     page: { item: SubjectSignature },
+    errors: ['FORBIDDEN', 'NOT_FOUND'],
   });
 
   busRoute(app, deps, {

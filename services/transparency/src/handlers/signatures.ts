@@ -196,10 +196,23 @@ export const deleteSigningKey = (ctx: ServiceContext) =>
     return toSignatureKey(row ?? key);
   });
 
-/** transparency.signature-statement.get: what to sign for a subject. */
+/** Subject types private to their parties: an ownership transfer is an accepted offer (buyer, quantity, price). */
+const PARTIES_ONLY: ReadonlySet<SignatureSubjectType> = new Set(['ownership-transfer']);
+
+function assertParty(call: CallContext, type: SignatureSubjectType, parties: readonly string[]): void {
+  const actor = actingUser(call);
+  if (actor.role !== 'ADMIN' && !parties.includes(actor.id)) {
+    throw new AppError('FORBIDDEN', `Only a party to this ${type} may sign it or read its statement`, {
+      reason: 'not-a-party',
+    });
+  }
+}
+
+/** transparency.signature-statement.get: what to sign for a subject; an ownership transfer's to its parties only. */
 export const getSignatureStatement = (ctx: ServiceContext) =>
-  handle(signatureStatementGet, async ({ subjectType, subjectId }) => {
-    const { statement, canonical, sha256 } = await statementOf(ctx, subjectType, subjectId);
+  handle(signatureStatementGet, async ({ subjectType, subjectId }, call) => {
+    const { statement, canonical, sha256, parties } = await statementOf(ctx, subjectType, subjectId);
+    if (PARTIES_ONLY.has(subjectType)) assertParty(call, subjectType, parties);
     return { statement, canonical, sha256 };
   });
 
@@ -230,9 +243,7 @@ export const submitSignature = (ctx: ServiceContext) =>
       throw new AppError('VALIDATION_ERROR', 'keyId: this key was deleted', { field: 'keyId', reason: 'key-revoked' });
     }
     const { canonical, sha256, parties } = await statementOf(ctx, subjectType, subjectId);
-    if (actor.role !== 'ADMIN' && !parties.includes(actor.id)) {
-      throw new AppError('FORBIDDEN', `Only a party to this ${subjectType} may sign it`, { reason: 'not-a-party' });
-    }
+    assertParty(call, subjectType, parties);
     if (!verifyEd25519(parsePublicKey(key.publicKey).key, canonical, signature)) {
       throw new AppError(
         'VALIDATION_ERROR',
@@ -254,9 +265,15 @@ export const submitSignature = (ctx: ServiceContext) =>
     return toSignature(row, key, 'valid');
   });
 
-/** transparency.signature.list: each stored signature verified again over the bytes it was verified on. */
+/**
+ * transparency.signature.list: each stored signature verified again over the bytes it was verified on; an ownership
+ * transfer's to its parties only.
+ */
 export const listSubjectSignatures = (ctx: ServiceContext) =>
-  handle(signatureList, async ({ subjectType, subjectId, page, limit }) => {
+  handle(signatureList, async ({ subjectType, subjectId, page, limit }, call) => {
+    if (PARTIES_ONLY.has(subjectType)) {
+      assertParty(call, subjectType, (await statementOf(ctx, subjectType, subjectId)).parties);
+    }
     const { rows, total } = await listSignatures(ctx.db, subjectType, subjectId, page, limit);
     const items = rows.map(({ s, k }) => {
       const ok =
