@@ -205,7 +205,7 @@ export const SignatureVerification = Type.Object({
 
 export const signatureKeyChallengeCreate = defineSubject({
   subject: 'transparency.signing-key-challenge.create',
-  request: Type.Object({}, { additionalProperties: false }),
+  request: Type.Object({}),
   reply: KeyChallenge,
   summary: 'A single-use challenge, bound to the caller, to prove possession of a key being registered',
 });

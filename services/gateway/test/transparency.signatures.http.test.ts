@@ -60,7 +60,7 @@ describe('signatures over HTTP', () => {
   };
   /** A registration body with proof of possession: a fresh challenge of `who`'s, signed with the private key. */
   const keyBody = async (who: Actor, pair: KeyPair, publicKey = rawOf(pair)) => {
-    const issued = await p.http('POST', '/api/transparency/signatures/keys/challenge', { ...as(who), body: {} });
+    const issued = await p.http('POST', '/api/transparency/signatures/keys/challenge', as(who));
     expect(issued.status).toBe(201);
     const { challenge, messagePrefix } = issued.body.data as { challenge: string; messagePrefix: string };
     expect(messagePrefix).toBe(`rootline-key-registration:${challenge}:${who.id}:`);
