@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -167,7 +167,7 @@ function requestFor(route: RouteEntry, caller: string): Request {
     if (v === undefined) throw new Error(`no value for :${name} of ${route.method} ${route.url}`);
     url = url.replace(`:${name}`, encodeURIComponent(String(v)));
   }
-  const rest = Object.entries(values).filter(([k]) => !params.has(k));
+  const rest = [...Object.entries(values).filter(([k]) => !params.has(k)), ...Object.entries(QUERY[route.url] ?? {})];
   if (route.method === 'GET' || route.method === 'DELETE') {
     const qs = new URLSearchParams(rest.map(([k, v]): [string, string] => [k, String(v)]));
     return { url: qs.size ? `${url}?${qs}` : url };
@@ -176,6 +176,12 @@ function requestFor(route: RouteEntry, caller: string): Request {
   for (const [k, v] of rest) setPath(body, k, v);
   return { url, body };
 }
+
+/** Query parameters an operation needs beside the record it names. */
+const QUERY: Record<string, Record<string, string>> = {
+  '/api/transparency/signatures/statement': { subjectType: 'ownership-transfer' },
+  '/api/transparency/signatures': { subjectType: 'ownership-transfer' },
+};
 
 /** What re-reads a record as Alice, to prove a refused write changed nothing. */
 const READERS: Record<string, (id: string) => string[]> = {
@@ -301,6 +307,7 @@ beforeAll(async () => {
     price: 380,
   });
   records.set('offer', offer.id as string);
+  await created(ALICE, 'POST', `/api/marketplace/offers/${offer.id}/accept`);
   const wish = await created(ALICE, 'POST', '/api/marketplace/wishlist', example('POST', '/api/marketplace/wishlist'));
   records.set('wishlist item', wish.id as string);
 
@@ -327,9 +334,14 @@ beforeAll(async () => {
   await created(ALICE, 'POST', '/api/demand/preferences', example('POST', '/api/demand/preferences'));
   const pair = generateKeyPairSync('ed25519');
   const raw = pair.publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+  const publicKey = raw.toString('base64url');
+  const { challenge } = await created(ALICE, 'POST', '/api/transparency/signatures/keys/challenge');
+  const message = `rootline-key-registration:${challenge}:${ALICE}:${publicKey}`;
   const key = await created(ALICE, 'POST', '/api/transparency/signatures/keys', {
-    publicKey: raw.toString('base64url'),
+    publicKey,
     label: 'Field tablet',
+    challenge,
+    proof: sign(null, Buffer.from(message), pair.privateKey).toString('base64url'),
   });
   records.set('signing key', key.id as string);
   records.set('audit entry', '0');

@@ -69,6 +69,11 @@ export interface EventDef<P extends TSchema = TSchema> {
   readonly payload: P;
   /** Public event kind (webhooks, SSE), e.g. `plant.registered`; absent for internal events. */
   readonly kind?: string;
+  /**
+   * The fields of the payload the public form keeps (event history, stream, webhooks); absent: all of them. The
+   * audit log (ADMIN only) and the bus carry the whole payload.
+   */
+  readonly publicFields?: readonly string[];
 }
 
 export type PayloadOf<E extends EventDef> = Static<E['payload']>;
@@ -78,13 +83,39 @@ export type PayloadOf<E extends EventDef> = Static<E['payload']>;
 const declared = new Map<string, EventDef>();
 
 /** Declares a domain event. */
-export function defineEvent<P extends TSchema>(def: { subject: string; payload: P; kind?: string }): EventDef<P> {
+export function defineEvent<P extends TSchema>(def: {
+  subject: string;
+  payload: P;
+  kind?: string;
+  publicFields?: readonly string[];
+}): EventDef<P> {
   if (!EVENT_SUBJECT.test(def.subject)) {
     throw new Error(`event "${def.subject}" is not evt.<service>.<entity>.<past-tense>`);
   }
+  const known = Object.keys((def.payload.properties ?? {}) as object);
+  const unknown = (def.publicFields ?? []).filter((f) => !known.includes(f));
+  if (unknown.length > 0) throw new Error(`event "${def.subject}": public fields not in its payload: ${unknown}`);
   const event = Object.freeze({ ...def });
   declared.set(def.subject, event);
   return event;
+}
+
+/** The schema of an event's public form: its payload with only the public fields. */
+export function publicPayloadOf(def: EventDef): TSchema {
+  if (!def.publicFields) return def.payload;
+  const props = (def.payload.properties ?? {}) as Record<string, TSchema>;
+  const required = ((def.payload.required ?? []) as string[]).filter((f) => def.publicFields?.includes(f));
+  return {
+    ...def.payload,
+    properties: Object.fromEntries(Object.entries(props).filter(([k]) => def.publicFields?.includes(k))),
+    required,
+  } as TSchema;
+}
+
+/** An event's payload in its public form: only its public fields (all of them when the event names none). */
+export function publicFormOf(def: EventDef | undefined, payload: unknown): unknown {
+  if (!def?.publicFields || typeof payload !== 'object' || payload === null || Array.isArray(payload)) return payload;
+  return Object.fromEntries(Object.entries(payload).filter(([k]) => def.publicFields?.includes(k)));
 }
 
 /** Every domain event declared in the contracts, in declaration order. */

@@ -145,7 +145,11 @@ export const Signal = Type.Object({
   regionKey: Type.Union([Type.String(), Type.Null()], { description: 'COUNTRY or COUNTRY/city; forecast history' }),
   from: Type.String(),
   horizonWeeks: Type.Integer(),
-  consumers: Type.Integer({ description: 'Households whose preferences fall in the region' }),
+  consumers: Type.Integer({ description: 'Households whose preferences fall in the region (at least 5)' }),
+  suppressedCrops: Type.Integer({
+    minimum: 0,
+    description: 'Crops left out of `crops` because fewer than 5 households of the region ask for them',
+  }),
   crops: Type.Array(
     Type.Object({
       crop: Type.String(),
@@ -251,10 +255,15 @@ export const Match = Type.Object({
   id: MatchId,
   supplyId: SupplyId,
   growerId: Type.String(),
-  consumerId: Type.String(),
+  consumerId: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The household; shown to that consumer and an ADMIN only, null to the grower (the match id is the handle)',
+  }),
   crop: Type.String(),
   quantityKg: Type.Number(),
-  distanceKm: Type.Number(),
+  distanceKm: Type.Number({
+    description: 'Grower to household, km; rounded up to a multiple of 5 km for anyone but the consumer and an ADMIN',
+  }),
   price: Type.Integer(),
   currency: Type.String(),
   createdAt: Timestamp,
@@ -347,4 +356,6 @@ export const demandMatched = defineEvent({
     quantityKg: Type.Number(),
     distanceKm: Type.Number(),
   }),
+  // The household is not public (ADR 102): the public form names neither the consumer nor the distance.
+  publicFields: ['matchId', 'supplyId', 'growerId', 'crop', 'quantityKg'],
 });

@@ -398,16 +398,30 @@ export const listingCancelled = defineEvent({
   kind: 'listing.cancelled',
   payload: Type.Object({ listingId: Type.String(), sellerId: Type.String() }),
 });
-export const offerMade = defineEvent({ subject: 'evt.demand.offer.made', kind: 'offer.made', payload: OfferEvent });
+/**
+ * Offers are private to their parties (docs/marketplace.md): the public form of an offer event (event history,
+ * stream, webhooks) says that an offer was made, countered, accepted, rejected or withdrawn on a listing, with no
+ * buyer, quantity or price. The bus and the audit log (ADMIN only) carry the whole payload.
+ */
+const OFFER_PUBLIC_FIELDS = ['offerId', 'listingId', 'sellerId'] as const;
+
+export const offerMade = defineEvent({
+  subject: 'evt.demand.offer.made',
+  kind: 'offer.made',
+  payload: OfferEvent,
+  publicFields: OFFER_PUBLIC_FIELDS,
+});
 export const offerCountered = defineEvent({
   subject: 'evt.demand.offer.countered',
   kind: 'offer.countered',
   payload: Type.Object({ ...OfferEvent.properties, counterPrice: Type.Integer() }),
+  publicFields: OFFER_PUBLIC_FIELDS,
 });
 export const offerAccepted = defineEvent({
   subject: 'evt.demand.offer.accepted',
   kind: 'offer.accepted',
   payload: OfferEvent,
+  publicFields: OFFER_PUBLIC_FIELDS,
 });
 export const offerRejected = defineEvent({
   subject: 'evt.demand.offer.rejected',
@@ -418,9 +432,11 @@ export const offerRejected = defineEvent({
       description: 'rejected by the other party, or made impossible by a sale',
     }),
   }),
+  publicFields: [...OFFER_PUBLIC_FIELDS, 'reason'],
 });
 export const offerWithdrawn = defineEvent({
   subject: 'evt.demand.offer.withdrawn',
   kind: 'offer.withdrawn',
   payload: OfferEvent,
+  publicFields: OFFER_PUBLIC_FIELDS,
 });

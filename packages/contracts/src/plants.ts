@@ -173,10 +173,10 @@ export const AnonymousRegistrationResult = Type.Object({
     description: '"rlw_" + the first 40 hex digits of SHA-256 over the raw Ed25519 public key; on the ledger',
   }),
   publicKey: Type.String({ description: 'Ed25519 public key, 32 raw bytes in base64url (kept by Rootline)' }),
-  privateKey: Type.String({
+  privateKey: Type.Union([Type.String(), Type.Null()], {
     description:
-      'Ed25519 private key (seed), 32 raw bytes in base64url. Returned once and never stored: keep it, it is ' +
-      'the only proof that the plant is yours',
+      'Ed25519 private key (seed), 32 raw bytes in base64url. Shown once; a replay answers without it (null). ' +
+      'Never stored: keep it, it is the only proof that the plant is yours',
   }),
   pseudonym: Type.Union([Type.String(), Type.Null()]),
   encryptionPublicKey: Type.Union([Type.String(), Type.Null()]),

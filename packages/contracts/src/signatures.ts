@@ -41,14 +41,63 @@ export const SignaturePublicKey = Type.String({
     '(`-----BEGIN PUBLIC KEY-----`); stored and answered as raw base64url',
 });
 
+/** How long a key-registration challenge may be answered (ADR 103). */
+export const KEY_CHALLENGE_TTL_SECONDS = 300;
+/** The start of the message a key-registration proof signs: `rootline-key-registration:<challenge>:<userId>:<publicKey>`. */
+export const KEY_REGISTRATION_PREFIX = 'rootline-key-registration';
+
+/** A random challenge: 32 bytes, base64url (43 characters). */
+export const KeyChallengeValue = Type.String({
+  pattern: '^[A-Za-z0-9_-]{43}$',
+  description: 'A single-use challenge from POST /api/transparency/signatures/keys/challenge',
+  examples: ['kR2wq8f3Xo1n8mW5bFz7YcU0hL4tA9eJ6sVdPgQiN2E'],
+});
+
+export const KeyChallenge = Type.Object(
+  {
+    challenge: KeyChallengeValue,
+    expiresAt: Timestamp,
+    messagePrefix: Type.String({
+      description:
+        'Sign, with the private key, the UTF-8 bytes of this prefix followed by the public key as raw base64url ' +
+        '(43 characters, the JWK `x`, also when registering a PEM): ' +
+        '`rootline-key-registration:<challenge>:<userId>:<publicKey>`',
+    }),
+  },
+  {
+    examples: [
+      {
+        challenge: 'kR2wq8f3Xo1n8mW5bFz7YcU0hL4tA9eJ6sVdPgQiN2E',
+        expiresAt: '2026-05-01T12:05:00.000Z',
+        messagePrefix:
+          'rootline-key-registration:kR2wq8f3Xo1n8mW5bFz7YcU0hL4tA9eJ6sVdPgQiN2E:usr_01HZX3K6Q2W8N4B7T5R9V0C1MD:',
+      },
+    ],
+  },
+);
+
 export const SignatureKeyInput = Type.Object(
   {
     publicKey: SignaturePublicKey,
     label: Type.Optional(Text({ minLength: 1, maxLength: 100, description: 'A name to tell keys apart' })),
+    challenge: KeyChallengeValue,
+    proof: Type.String({
+      pattern: '^[A-Za-z0-9_-]{86}(==)?$',
+      description:
+        'Ed25519 signature (64 bytes, base64url) with the private key over the UTF-8 bytes of ' +
+        '`rootline-key-registration:<challenge>:<userId>:<publicKey>` (publicKey as raw base64url): proof of possession',
+    }),
   },
   {
     additionalProperties: false,
-    examples: [{ publicKey: 'Q3i1mG1So-vBuFYvfLw1pen7YEHaxChcIyw7G1kh1c8', label: 'Field tablet' }],
+    examples: [
+      {
+        publicKey: 'Q3i1mG1So-vBuFYvfLw1pen7YEHaxChcIyw7G1kh1c8',
+        label: 'Field tablet',
+        challenge: 'kR2wq8f3Xo1n8mW5bFz7YcU0hL4tA9eJ6sVdPgQiN2E',
+        proof: '4AcdsyeJsO_zwXzSGsXoJ0RUgrJEm0RUDY8iRZkk0SxqBIMjVw4vuP6sT9ZOVM7DX3wERQTSRfFb39Oo3X3cDA',
+      },
+    ],
   },
 );
 
@@ -154,11 +203,17 @@ export const SignatureVerification = Type.Object({
   sha256: Type.String(),
 });
 
+export const signatureKeyChallengeCreate = defineSubject({
+  subject: 'transparency.signing-key-challenge.create',
+  request: Type.Object({}),
+  reply: KeyChallenge,
+  summary: 'A single-use challenge, bound to the caller, to prove possession of a key being registered',
+});
 export const signatureKeyCreate = defineSubject({
   subject: 'transparency.signing-key.create',
   request: SignatureKeyInput,
   reply: SignatureKey,
-  summary: 'Register an Ed25519 public key of the caller',
+  summary: 'Register an Ed25519 public key of the caller, with proof of possession over a challenge',
 });
 export const signatureKeyList = defineSubject({
   subject: 'transparency.signing-key.list',

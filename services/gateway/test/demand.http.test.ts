@@ -19,7 +19,7 @@ describe('demand planning over HTTP', () => {
   let p: TestPlatform;
   beforeAll(async () => {
     p = await startTestPlatform([demand]);
-    // Three households in Amsterdam and one in Utrecht (35 km away).
+    // Five households in Amsterdam (demand is shown over at least five) and one in Utrecht (35 km away).
     const save = (sub: string, items: object[], location = AMSTERDAM) =>
       p.http('POST', '/api/demand/preferences', { role: 'USER', sub, body: preferences(items, location) });
     expect(
@@ -31,6 +31,8 @@ describe('demand planning over HTTP', () => {
       { crop: 'lettuce', quantityPerWeek: 1, unit: 'piece', organicOnly: true },
     ]);
     await save('usr_h3', [{ crop: 'tomato', quantityPerWeek: 1, unit: 'kg', maxPrice: 200, currency: 'EUR' }]);
+    await save('usr_h5', [{ crop: 'tomato', quantityPerWeek: 1, unit: 'kg' }]);
+    await save('usr_h6', [{ crop: 'tomato', quantityPerWeek: 1, unit: 'kg' }]);
     await save('usr_h4', [{ crop: 'tomato', quantityPerWeek: 5, unit: 'kg' }], {
       latitude: 52.09,
       longitude: 5.12,
@@ -121,16 +123,24 @@ describe('demand planning over HTTP', () => {
       });
       expect(res.status).toBe(201);
       const s = res.body.data;
-      // Households within 10 km: the three of the setup and the basil household of the preferences tests.
-      expect(s).toMatchObject({ from: '2027-01-04', horizonWeeks: 3, consumers: 4, regionKey: null });
+      // Households within 10 km: the five of the setup and the basil household of the preferences tests. Lettuce
+      // (one household) and basil (one) are left out: fewer than five households ask for them.
+      expect(s).toMatchObject({
+        from: '2027-01-04',
+        horizonWeeks: 3,
+        consumers: 6,
+        suppressedCrops: 2,
+        regionKey: null,
+      });
+      expect(s.crops.map((c: { crop: string }) => c.crop)).toEqual(['tomato']);
       const tomato = s.crops.find((c: { crop: string }) => c.crop === 'tomato');
-      // 2 kg + 10 × 0.12 kg + 1 kg = 4.2 kg a week; 7 kg of supply in each of the first two weeks.
+      // 2 kg + 10 × 0.12 kg + 1 kg + 1 kg + 1 kg = 6.2 kg a week; 7 kg of supply in each of the first two weeks.
       expect(tomato.weeks).toEqual([
-        { weekStart: '2027-01-04', demandKg: 4.2, supplyKg: 7, gapKg: 0 },
-        { weekStart: '2027-01-11', demandKg: 4.2, supplyKg: 7, gapKg: 0 },
-        { weekStart: '2027-01-18', demandKg: 4.2, supplyKg: 0, gapKg: 4.2 },
+        { weekStart: '2027-01-04', demandKg: 6.2, supplyKg: 7, gapKg: 0 },
+        { weekStart: '2027-01-11', demandKg: 6.2, supplyKg: 7, gapKg: 0 },
+        { weekStart: '2027-01-18', demandKg: 6.2, supplyKg: 0, gapKg: 6.2 },
       ]);
-      expect(tomato).toMatchObject({ consumers: 3, demandKg: 12.6, supplyKg: 14, gapKg: 4.2 });
+      expect(tomato).toMatchObject({ consumers: 5, demandKg: 18.6, supplyKg: 14, gapKg: 6.2 });
       expect(await outboxSubjects(p, s.id)).toEqual(['evt.demand.signal.generated']);
       const stored = await p.database.db.execute(sql`select id from demand.signals where id = ${s.id}`);
       expect(stored).toHaveLength(1);
@@ -178,13 +188,25 @@ describe('demand planning over HTTP', () => {
         body: { crop: 'tomato', maxDistanceKm: 20 },
       });
       expect(first.status).toBe(200);
-      // h3 accepts at most 2 EUR/kg (too cheap for 3.50); h4 is 35 km away; h1 (2 kg) and h2 (1.2 kg) qualify.
+      // h3 accepts at most 2 EUR/kg (too cheap for 3.50); h4 is 35 km away; h1 (2 kg), h2 (1.2 kg), h5 and h6
+      // (1 kg each) qualify. The grower sees no consumer, and distances to 5 km.
       const mine = first.body.data.matches.filter((m: { supplyId: string }) => m.supplyId === supply.body.data.id);
-      expect(mine.map((m: { consumerId: string; quantityKg: number }) => [m.consumerId, m.quantityKg]).sort()).toEqual([
-        ['usr_h1', 2],
-        ['usr_h2', 1.2],
+      expect(mine.map((m: { quantityKg: number }) => m.quantityKg).sort()).toEqual([1, 1, 1.2, 2]);
+      expect(mine.every((m: { consumerId: unknown; distanceKm: number }) => m.consumerId === null)).toBe(true);
+      expect(mine.every((m: { distanceKm: number }) => m.distanceKm === 5)).toBe(true);
+      const admin = await p.http('POST', '/api/demand/match', {
+        role: 'ADMIN',
+        sub: 'usr_admin',
+        body: { crop: 'tomato', maxDistanceKm: 20 },
+      });
+      const seen = admin.body.data.matches.filter((m: { supplyId: string }) => m.supplyId === supply.body.data.id);
+      expect(seen.map((m: { consumerId: string }) => m.consumerId).sort()).toEqual([
+        'usr_h1',
+        'usr_h2',
+        'usr_h5',
+        'usr_h6',
       ]);
-      expect(first.body.data.created).toBe(2);
+      expect(first.body.data.created).toBe(4);
       expect(await outboxSubjects(p, mine[0].id)).toEqual(['evt.demand.match.created']);
       const again = await p.http('POST', '/api/demand/match', {
         role: 'GROWER',
@@ -196,7 +218,7 @@ describe('demand planning over HTTP', () => {
       const rows = await p.database.db.execute(
         sql`select matched_kg from demand.supplies where id = ${supply.body.data.id}`,
       );
-      expect(rows).toEqual([{ matched_kg: 3.2 }]);
+      expect(rows).toEqual([{ matched_kg: 5.2 }]);
     });
 
     describe.each<Role>(['USER', 'GROWER', 'FARM_MANAGER'])('ownership as %s', (role) => {
@@ -236,11 +258,11 @@ describe('demand planning over HTTP', () => {
       const [top] = res.body.data;
       expect(top).toMatchObject({ crop: 'tomato', rank: 1, suitable: true, daysToHarvest: 75, expectedYieldKg: 240 });
       expect(top.harvestDate).toBe('2027-06-19');
-      // Demand of the three Amsterdam households over four harvest weeks: 4.2 × 4 = 16.8 kg, priced at the median
-      // maximum they state (2 and 4 EUR/kg → 3 EUR/kg).
-      expect(top.unmetDemandKg).toBe(16.8);
-      expect(top.expectedRevenue).toEqual({ amount: 5040, currency: 'EUR' });
-      expect(top.reasons.join(' ')).toContain('median price nearby households accept: 3 EUR/kg');
+      // Demand of the five Amsterdam households over four harvest weeks: 6.2 × 4 = 24.8 kg, at the table's
+      // reference price (only two of them state a maximum price: too few for a median to be shown).
+      expect(top.unmetDemandKg).toBe(24.8);
+      expect(top.expectedRevenue).toEqual({ amount: 8680, currency: 'EUR' });
+      expect(top.reasons.join(' ')).toContain('reference price 3.5 EUR/kg');
       const bad = await p.http(
         'GET',
         '/api/demand/recommendations?lat=52&lon=5&areaM2=20&method=rooftop&startDate=2027-04-05',
@@ -289,8 +311,8 @@ describe('demand planning over HTTP', () => {
       expect(res.status).toBe(200);
       const f = res.body.data;
       expect(f.region).toBe('NL/amsterdam');
-      // Households h1 (varying) + h2 (1.2 kg) + h3 (1 kg).
-      expect(f.history.map((h: { demandKg: number }) => h.demandKg)).toEqual(weekly.map((kg) => kg + 2.2));
+      // Households h1 (varying) + h2 (1.2 kg) + h3, h5 and h6 (1 kg each).
+      expect(f.history.map((h: { demandKg: number }) => h.demandKg)).toEqual(weekly.map((kg) => kg + 4.2));
       expect(f.history[0].weekStart).toBe('2027-03-01');
       expect(f.forecast.map((w: { weekStart: string }) => w.weekStart)).toEqual([
         '2027-04-12',

@@ -4,6 +4,7 @@ import { service as plants } from '@rootline/plants';
 import { anonymousPlantInput, plantInput } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStoredAnswer } from '../src/plugins/idempotency.js';
 import { startTestPlatform, type TestPlatform } from './platform.js';
 
 const owner = { id: 'usr_test', name: 'Test Grower' };
@@ -98,20 +99,72 @@ describe('Idempotency-Key on POSTs that create', () => {
     expect(theirs.body.data.id).not.toBe(mine.body.data.id);
   });
 
-  it('keeps an anonymous answer only encrypted, and the key only as a digest; replays it to the key holder', async () => {
+  it('keeps an anonymous answer only encrypted, and the key only as a digest; replays it without the private key', async () => {
     const key = randomUUID();
     const body = anonymousPlantInput({ commonName: 'Secret basil' });
     const first = await post(p, '/api/plants/register-anonymous', body, key);
     expect(first.status).toBe(201);
     const privateKey = first.body.data.privateKey as string;
+    expect(privateKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const stored = JSON.stringify(await p.database.db.execute(sql`select * from identity.idempotency_keys`));
     expect(stored).not.toContain(privateKey);
     expect(stored).not.toContain(key);
     expect(stored).not.toContain(first.body.data.anonymousId);
     const again = await post(p, '/api/plants/register-anonymous', body, key);
     expect(again.status).toBe(201);
-    expect(again.body.data.privateKey).toBe(privateKey);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.data).toMatchObject({
+      id: first.body.data.id,
+      anonymousId: first.body.data.anonymousId,
+      publicKey: first.body.data.publicKey,
+      privateKey: null,
+    });
+    expect(again.text).not.toContain(privateKey);
     expect(await plantCount(p, 'Secret basil')).toBe(1);
+  });
+
+  it('never keeps an anonymous registration’s private key, so a second caller repeating the Idempotency-Key gets none', async () => {
+    // Alice registers anonymously; Bob, also anonymous, sends her Idempotency-Key and body.
+    const key = randomUUID();
+    const body = anonymousPlantInput({ commonName: 'Alice’s hidden sage' });
+    const alice = await post(p, '/api/plants/register-anonymous', body, key);
+    expect(alice.status).toBe(201);
+    const privateKey = alice.body.data.privateKey as string;
+    // The stored answer, decrypted with the client's key, has no private key.
+    const rows = (await p.database.db.execute(
+      sql`select scope_hash, response from identity.idempotency_keys where response is not null`,
+    )) as unknown as { scope_hash: string; response: string }[];
+    const opened = rows.flatMap((r) => {
+      try {
+        return [openStoredAnswer(r.response, key, r.scope_hash)];
+      } catch {
+        return [];
+      }
+    });
+    expect(opened).toHaveLength(1);
+    expect(opened[0]).toContain(alice.body.data.id);
+    expect(opened[0]).not.toContain(privateKey);
+    expect(JSON.parse(opened[0] as string).data.privateKey).toBeNull();
+    // No table of the platform holds it either.
+    const tables = (await p.database.db.execute(
+      sql`select table_schema, table_name from information_schema.tables
+          where table_schema not in ('pg_catalog', 'information_schema') and table_type = 'BASE TABLE'`,
+    )) as unknown as { table_schema: string; table_name: string }[];
+    for (const t of tables) {
+      const hit = await p.database.db.execute(
+        sql.raw(`select 1 from "${t.table_schema}"."${t.table_name}" x where x::text like '%${privateKey}%' limit 1`),
+      );
+      expect(hit, `${t.table_schema}.${t.table_name}`).toHaveLength(0);
+    }
+    const bob = await post(p, '/api/plants/register-anonymous', body, key);
+    expect(bob.status).toBe(201);
+    expect(bob.body.data.id).toBe(alice.body.data.id);
+    expect(bob.body.data.privateKey).toBeNull();
+    expect(bob.text).not.toContain(privateKey);
+    // Carol, with a key of her own, gets a plant and a private key of her own.
+    const carol = await post(p, '/api/plants/register-anonymous', body, randomUUID());
+    expect(carol.body.data.privateKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(carol.body.data.privateKey).not.toBe(privateKey);
   });
 
   it('applies to the other POSTs that create: an API token retried with its key is issued once', async () => {

@@ -1,7 +1,16 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { type ClientRequest, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { contextToHeaders, listingPublished, newId, plantRegistered } from '@rootline/contracts';
+import {
+  contextToHeaders,
+  demandMatched,
+  listingPublished,
+  newId,
+  offerAccepted,
+  offerCountered,
+  offerMade,
+  plantRegistered,
+} from '@rootline/contracts';
 import { service as transparency } from '@rootline/transparency';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from './platform.js';
@@ -191,5 +200,60 @@ describe('public event stream and history over HTTP', () => {
     const res = await p.http('GET', '/api/transparency/events');
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED' } });
+  });
+  it('shows offers without buyer, quantity or price, and matches without their household, to anyone else', async () => {
+    // Alice sells on a listing; Bob offers and Alice accepts; Carol watches the public stream and history.
+    const carol = await p.token('USER', 'usr_carol');
+    const before = (await history('limit=100')).data.length;
+    const stream = openStream(`${base}?kind=offer.made,offer.countered,offer.accepted,demand.match`, carol);
+    await stream.ready();
+    const offer = {
+      offerId: 'ofr_privateoffer1',
+      listingId: 'lst_aliceseeds1',
+      buyerId: 'usr_bob',
+      sellerId: 'usr_alice',
+      quantity: 37,
+      price: 4321,
+      currency: 'EUR',
+    };
+    await publish(offerMade.subject, offer);
+    await publish(offerCountered.subject, { ...offer, counterPrice: 5678 });
+    await publish(offerAccepted.subject, offer);
+    await publish(demandMatched.subject, {
+      matchId: 'mch_privatematch1',
+      supplyId: 'sup_alicesupply1',
+      growerId: 'usr_alice',
+      consumerId: 'usr_bob',
+      crop: 'tomato',
+      quantityKg: 2.5,
+      distanceKm: 0.013,
+    });
+    await historySize(before + 4);
+    await stream.frameCount(4);
+    stream.close();
+    const shown = (await history('kind=offer.made,offer.countered,offer.accepted,demand.match')).data;
+    for (const seen of [shown.map((e) => e.data), stream.frames.map((f) => f.data.data)]) {
+      expect(seen).toEqual([
+        { offerId: 'ofr_privateoffer1', listingId: 'lst_aliceseeds1', sellerId: 'usr_alice' },
+        { offerId: 'ofr_privateoffer1', listingId: 'lst_aliceseeds1', sellerId: 'usr_alice' },
+        { offerId: 'ofr_privateoffer1', listingId: 'lst_aliceseeds1', sellerId: 'usr_alice' },
+        {
+          matchId: 'mch_privatematch1',
+          supplyId: 'sup_alicesupply1',
+          growerId: 'usr_alice',
+          crop: 'tomato',
+          quantityKg: 2.5,
+        },
+      ]);
+      for (const secret of ['usr_bob', '4321', '5678', '37', '0.013'])
+        expect(JSON.stringify(seen)).not.toContain(secret);
+    }
+    expect(shown.map((e) => e.kind)).toEqual(['offer.made', 'offer.countered', 'offer.accepted', 'demand.match']);
+    // The audit log (ADMIN only) keeps the whole event.
+    const audit = await p.http('GET', '/api/transparency/audit?entity=ofr_privateoffer1', {
+      role: 'ADMIN',
+      sub: 'usr_root',
+    });
+    expect(JSON.stringify(audit.body.data)).toContain('4321');
   });
 });

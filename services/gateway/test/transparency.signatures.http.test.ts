@@ -9,6 +9,7 @@ import {
 } from '@rootline/contracts';
 import { service as transparency } from '@rootline/transparency';
 import canonicalize from 'canonicalize';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from './platform.js';
 
@@ -21,6 +22,11 @@ const as = (a: Actor) => ({ role: a.role, sub: a.id });
 /** Signs as the docs say: Ed25519 over the UTF-8 bytes of the RFC 8785 canonical JSON, base64url. */
 const signStatement = (statement: unknown, key: KeyObject) =>
   sign(null, Buffer.from(canonicalize(statement) as string, 'utf8'), key).toString('base64url');
+
+type KeyPair = { publicKey: KeyObject; privateKey: KeyObject };
+const rawOf = (pair: KeyPair) => pair.publicKey.export({ format: 'jwk' }).x as string;
+const proofOf = (pair: KeyPair, message: string) =>
+  sign(null, Buffer.from(message, 'utf8'), pair.privateKey).toString('base64url');
 
 describe('signatures over HTTP', () => {
   let p: TestPlatform;
@@ -52,8 +58,19 @@ describe('signatures over HTTP', () => {
       audit: { index: entry!.index, leafHash: proof.body.data.leafHash as string },
     };
   };
-  const register = async (who: Actor, publicKey: string) => {
-    const made = await p.http('POST', '/api/transparency/signatures/keys', { ...as(who), body: { publicKey } });
+  /** A registration body with proof of possession: a fresh challenge of `who`'s, signed with the private key. */
+  const keyBody = async (who: Actor, pair: KeyPair, publicKey = rawOf(pair)) => {
+    const issued = await p.http('POST', '/api/transparency/signatures/keys/challenge', as(who));
+    expect(issued.status).toBe(201);
+    const { challenge, messagePrefix } = issued.body.data as { challenge: string; messagePrefix: string };
+    expect(messagePrefix).toBe(`rootline-key-registration:${challenge}:${who.id}:`);
+    return { publicKey, challenge, proof: proofOf(pair, `${messagePrefix}${rawOf(pair)}`) };
+  };
+  const register = async (who: Actor, pair: KeyPair, publicKey?: string) => {
+    const made = await p.http('POST', '/api/transparency/signatures/keys', {
+      ...as(who),
+      body: await keyBody(who, pair, publicKey),
+    });
     expect(made.status).toBe(201);
     return made.body.data as { id: string; publicKey: string; fingerprint: string };
   };
@@ -70,29 +87,29 @@ describe('signatures over HTTP', () => {
 
   it('registers raw and PEM keys, refuses others, and keeps keys to their owner', async () => {
     const raw = handlerKeys.publicKey.export({ format: 'jwk' }).x as string;
-    const key = await register(handler, raw);
+    const key = await register(handler, handlerKeys);
     expect(key).toMatchObject({ publicKey: raw });
     expect(key.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     const pem = recipientKeys.publicKey.export({ format: 'pem', type: 'spki' }).toString();
-    const fromPem = await register(recipient, pem);
+    const fromPem = await register(recipient, recipientKeys, pem);
     expect(fromPem.publicKey).toBe(recipientKeys.publicKey.export({ format: 'jwk' }).x);
 
     const again = await p.http('POST', '/api/transparency/signatures/keys', {
       ...as(handler),
-      body: { publicKey: raw },
+      body: await keyBody(handler, handlerKeys),
     });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('DUPLICATE');
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'pem', type: 'spki' });
     const notEd = await p.http('POST', '/api/transparency/signatures/keys', {
       ...as(handler),
-      body: { publicKey: rsa.toString() },
+      body: { ...(await keyBody(handler, handlerKeys)), publicKey: rsa.toString() },
     });
     expect(notEd.status).toBe(400);
     expect(notEd.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { reason: 'bad-public-key' } });
     const short = await p.http('POST', '/api/transparency/signatures/keys', {
       ...as(handler),
-      body: { publicKey: 'abc' },
+      body: { ...(await keyBody(handler, handlerKeys)), publicKey: 'abc' },
     });
     expect(short.status).toBe(400);
 
@@ -169,7 +186,7 @@ describe('signatures over HTTP', () => {
       signature: signStatement(statement, recipientKeys.privateKey),
     });
     expect(counter.status).toBe(201);
-    const strangerKey = await register(stranger, strangerKeys.publicKey.export({ format: 'jwk' }).x as string);
+    const strangerKey = await register(stranger, strangerKeys);
     const outsider = await submit(stranger, {
       ...base,
       keyId: strangerKey.id,
@@ -211,7 +228,7 @@ describe('signatures over HTTP', () => {
     const seller: Actor = { id: 'usr_sellersign', role: 'GROWER' };
     const buyer: Actor = { id: 'usr_buyersign1', role: 'USER' };
     const sellerKeys = generateKeyPairSync('ed25519');
-    const key = await register(seller, sellerKeys.publicKey.export({ format: 'jwk' }).x as string);
+    const key = await register(seller, sellerKeys);
     const offer = await publish(
       offerAccepted.subject,
       {
@@ -236,6 +253,19 @@ describe('signatures over HTTP', () => {
       },
     });
     expect(signedTransfer.status).toBe(201);
+    // An ownership transfer is an accepted offer, private to its parties: nobody else reads its statement or signatures.
+    const transferQuery = 'subjectType=ownership-transfer&subjectId=ofr_signoffer001';
+    const outsider = { role: 'USER' as const, sub: 'usr_carolreads' };
+    for (const url of [
+      `/api/transparency/signatures/statement?${transferQuery}`,
+      `/api/transparency/signatures?${transferQuery}`,
+    ]) {
+      const refused = await p.http('GET', url, outsider);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'not-a-party' } });
+      expect(JSON.stringify(refused.body)).not.toContain(buyer.id);
+      expect((await p.http('GET', url, as(buyer))).status).toBe(200);
+    }
 
     const plant = await publish(
       plantRegistered.subject,
@@ -283,5 +313,96 @@ describe('signatures over HTTP', () => {
     const pem = handlerKeys.publicKey.export({ format: 'pem', type: 'spki' }).toString();
     expect((await verify({ statement, signature, publicKey: pem })).body.data.valid).toBe(true);
     expect((await verify({ statement, signature: 'x'.repeat(10), publicKey })).status).toBe(400);
+  });
+  it('registers a key only with proof of possession: Bob cannot claim Alice’s key or reuse her signature', async () => {
+    const alice: Actor = { id: 'usr_alicekeys1', role: 'GROWER' };
+    const bob: Actor = { id: 'usr_bobkeys001', role: 'USER' };
+    const carol: Actor = { id: 'usr_carolkeys1', role: 'USER' };
+    const aliceKeys = generateKeyPairSync('ed25519');
+    const bobKeys = generateKeyPairSync('ed25519');
+    const carolKeys = generateKeyPairSync('ed25519');
+    const postKey = (who: Actor, body: Record<string, unknown>) =>
+      p.http('POST', '/api/transparency/signatures/keys', { ...as(who), body });
+
+    // Alice registers her key and signs a handoff to Bob; her signature is public.
+    const aliceBody = await keyBody(alice, aliceKeys);
+    const aliceKey = (await postKey(alice, aliceBody)).body.data as { id: string };
+    const transportEventId = 'tev_popalicebob1';
+    const event = await publish(
+      transportCompleted.subject,
+      {
+        eventId: transportEventId,
+        kind: 'distribution',
+        plantId: 'plt_popplant0001',
+        seedLotId: null,
+        handlerId: alice.id,
+        recipientId: bob.id,
+        transportMode: 'bicycle',
+        distanceKm: 2,
+        kgCo2e: 0,
+        eventTime: new Date().toISOString(),
+        corrects: null,
+      },
+      alice,
+    );
+    const statement = await expectedStatement('transport-event', transportEventId, event);
+    const aliceSignature = signStatement(statement, aliceKeys.privateKey);
+    const base = { subjectType: 'transport-event', subjectId: transportEventId };
+    const signed = await p.http('POST', '/api/transparency/signatures', {
+      ...as(alice),
+      body: { ...base, keyId: aliceKey.id, signature: aliceSignature },
+    });
+    expect(signed.status).toBe(201);
+
+    // Without a proof the body is refused; with Alice's proof replayed, or his own challenge and her proof, too.
+    expect((await postKey(bob, { publicKey: rawOf(aliceKeys) })).status).toBe(400);
+    const replayed = await postKey(bob, aliceBody);
+    expect(replayed.status).toBe(403);
+    expect(replayed.body.error).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'challenge-not-yours' } });
+    const bobsChallenge = await keyBody(bob, bobKeys);
+    const forged = await postKey(bob, { ...bobsChallenge, publicKey: rawOf(aliceKeys), proof: aliceBody.proof });
+    expect(forged.status).toBe(400);
+    expect(forged.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { field: 'proof', reason: 'proof-invalid' },
+    });
+    // Even a proof made with the key (had Bob got hold of it) does not take a key another user registered.
+    const stolen = await postKey(bob, await keyBody(bob, aliceKeys));
+    expect(stolen.status).toBe(409);
+    expect(stolen.body.error).toMatchObject({ code: 'DUPLICATE', details: { reason: 'key-of-another-user' } });
+    const bobKeyIds = (await p.http('GET', '/api/transparency/signatures/keys', as(bob))).body.data as unknown[];
+    expect(bobKeyIds).toEqual([]);
+
+    // Bob's own key does not make Alice's signature his.
+    const bobKey = (await postKey(bob, bobsChallenge)).body.data as { id: string };
+    const resubmitted = await p.http('POST', '/api/transparency/signatures', {
+      ...as(bob),
+      body: { ...base, keyId: bobKey.id, signature: aliceSignature },
+    });
+    expect(resubmitted.status).toBe(400);
+    const listed = (
+      await p.http(
+        'GET',
+        `/api/transparency/signatures?subjectType=transport-event&subjectId=${transportEventId}`,
+        as(carol),
+      )
+    ).body.data as { signerId: string; status: string }[];
+    expect(listed.map((x) => [x.signerId, x.status])).toEqual([[alice.id, 'valid']]);
+
+    // Carol: a challenge answers once, and not after it expires.
+    const carolBody = await keyBody(carol, carolKeys);
+    expect((await postKey(carol, carolBody)).status).toBe(201);
+    const reused = await postKey(carol, { ...carolBody, publicKey: rawOf(bobKeys) });
+    expect(reused.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { reason: 'challenge-used' } });
+    const other = generateKeyPairSync('ed25519');
+    const late = await keyBody(carol, other);
+    await p.database.db.execute(
+      sql`update transparency.signing_key_challenges set expires_at = now() - interval '1 second' where challenge = ${late.challenge}`,
+    );
+    const expired = await postKey(carol, late);
+    expect(expired.status).toBe(400);
+    expect(expired.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { reason: 'challenge-expired' } });
+    const unknown = await postKey(carol, { ...late, challenge: 'A'.repeat(43) });
+    expect(unknown.body.error).toMatchObject({ details: { reason: 'challenge-unknown' } });
   });
 });

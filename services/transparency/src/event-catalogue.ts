@@ -1,4 +1,4 @@
-import { type EventDef, publicEvents } from '@rootline/contracts';
+import { type EventDef, publicEvents, publicPayloadOf } from '@rootline/contracts';
 import type { TSchema } from '@sinclair/typebox';
 
 /** Where the catalogue is written, from the repository root. */
@@ -23,8 +23,9 @@ function table(header: string[], rows: string[][]): string[] {
 }
 
 function rows(e: EventDef): string[][] {
-  const props = (e.payload.properties ?? {}) as Record<string, TSchema>;
-  const required = new Set((e.payload.required ?? []) as string[]);
+  const payload = publicPayloadOf(e);
+  const props = (payload.properties ?? {}) as Record<string, TSchema>;
+  const required = new Set((payload.required ?? []) as string[]);
   return Object.entries(props).map(([name, s]) => {
     const note = [required.has(name) ? '' : 'optional', s.description ?? ''].filter(Boolean).join('; ');
     return [`\`${name}\``, typeOf(s), note.replaceAll('|', '\\|').replaceAll('\n', ' ')];
@@ -44,7 +45,9 @@ export function renderEventCatalogue(events = publicEvents()): string {
     '`pnpm --filter @rootline/transparency docs:events`; a test fails when it is out of date. These kinds are',
     'served by `GET /api/transparency/events` (server-sent events), `GET /api/transparency/events/history`, and',
     'webhooks. Each event carries `id` (the domain event id), `kind`, `occurredAt` and `data` as listed here. Events',
-    'without a kind are internal: they reach the audit log (ADMIN only) and nothing public.',
+    'without a kind are internal: they reach the audit log (ADMIN only) and nothing public. Some kinds show only part',
+    'of their domain event (offers: no buyer, quantity or price; matches: no consumer or distance); the audit log',
+    'keeps the whole.',
     '',
     ...table(
       ['kind', 'domain event'],
@@ -56,7 +59,7 @@ export function renderEventCatalogue(events = publicEvents()): string {
       '',
       `## ${e.kind}`,
       '',
-      `Domain event \`${e.subject}\`.`,
+      `Domain event \`${e.subject}\`.${e.publicFields ? ' Public form: only the fields below; the audit log keeps the whole.' : ''}`,
       '',
       ...table(['field', 'type', 'note'], rows(e)),
     );

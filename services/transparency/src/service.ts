@@ -22,6 +22,7 @@ import { getHealth } from './handlers/health.js';
 import { getConsistencyProof, getInclusionProof, getPublicKey, getTreeHead } from './handlers/proofs.js';
 import { getDashboard, getReport } from './handlers/reports.js';
 import {
+  createKeyChallenge,
   createSigningKey,
   deleteSigningKey,
   getSignatureStatement,
@@ -166,6 +167,7 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         changeWebhook(ctx, ctx.config.WEBHOOK_ALLOW_PRIVATE, secretKey),
         testWebhook(ctx, send, secretKey),
         redeliverWebhookDelivery(ctx, worker),
+        createKeyChallenge(ctx),
         createSigningKey(ctx),
         listSigningKeys(ctx),
         getSigningKey(ctx),

@@ -3,8 +3,8 @@ import { parseDate } from './calendar.js';
 import type { Household } from './demand.js';
 import { recommendCrops } from './recommend.js';
 
-const household = (items: Partial<Household['items'][number]>[]): Household => ({
-  consumerId: 'c',
+const household = (items: Partial<Household['items'][number]>[], consumerId = 'c'): Household => ({
+  consumerId,
   latitude: 52.37,
   longitude: 4.89,
   radiusKm: 25,
@@ -30,19 +30,31 @@ describe('crop recommendations', () => {
   };
 
   it('ranks by sellable revenue: the smaller of unmet demand and yield, at the price households accept', () => {
+    // Five households state a price: enough for their median to be shown.
     const homes = [
       household([
-        { crop: 'lettuce', quantityPerWeek: 5, maxPrice: 300 },
+        { crop: 'lettuce', quantityPerWeek: 1, maxPrice: 300 },
         { crop: 'radish', quantityPerWeek: 1 },
       ]),
+      ...['c2', 'c3', 'c4', 'c5'].map((id) => household([{ crop: 'lettuce', quantityPerWeek: 1, maxPrice: 300 }], id)),
     ];
     const [first, second] = recommendCrops(grower, homes, []);
-    // Lettuce: 5 kg × 4 weeks = 20 kg wanted, 25 kg expected; 20 kg at 3 EUR = 60 EUR.
+    // Lettuce: 5 × 1 kg × 4 weeks = 20 kg wanted, 25 kg expected; 20 kg at 3 EUR = 60 EUR.
     expect(first).toMatchObject({ crop: 'lettuce', suitable: true, unmetDemandKg: 20, expectedYieldKg: 25, score: 60 });
     expect(first?.expectedRevenue).toEqual({ amount: 6000, currency: 'EUR' });
     expect(first?.harvestDate).toBe('2026-05-26');
     // Radish: 4 kg at the reference 3 EUR/kg.
     expect(second).toMatchObject({ crop: 'radish', score: 12 });
+  });
+
+  it('prices at the reference price when fewer than 5 households state one, and says when a crop is withheld', () => {
+    const homes = [household([{ crop: 'lettuce', quantityPerWeek: 5, maxPrice: 900 }])];
+    const lettuce = recommendCrops(grower, homes, [], new Set(['radish'])).find((a) => a.crop === 'lettuce');
+    // 20 kg at the table's 2.50 EUR/kg, not the one household's 9 EUR.
+    expect(lettuce?.expectedRevenue).toEqual({ amount: 5000, currency: 'EUR' });
+    expect(lettuce?.reasons.join(' ')).not.toContain('9 EUR');
+    const radish = recommendCrops(grower, homes, [], new Set(['radish'])).find((a) => a.crop === 'radish');
+    expect(radish?.reasons).toContain('fewer than 5 households nearby ask for it: not counted');
   });
 
   it('nets committed supply and scores unsuitable crops 0 with the reason', () => {

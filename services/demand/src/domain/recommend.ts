@@ -2,6 +2,7 @@ import { CROPS, type Crop, type GrowingMethod } from '@rootline/contracts';
 import { addDays, climateMonth, isoDate, weekStarts } from './calendar.js';
 import { CROP_TABLE, kgPerUnit, sowingMonths } from './crops.js';
 import { type Household, type SupplyWindow, supplyInWeek, weeklyKg } from './demand.js';
+import { MIN_HOUSEHOLDS } from './privacy.js';
 
 /** Weeks of harvest counted after the first harvest date: the span a cycle's yield is sold over. */
 export const HARVEST_WEEKS = 4;
@@ -30,14 +31,17 @@ export interface CropAdvice {
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
-/** Median of the maximum prices (EUR cents per kg) nearby households state for the crop; undefined when none do. */
+/**
+ * Median of the maximum prices (EUR cents per kg) nearby households state for the crop; undefined when fewer than
+ * MIN_HOUSEHOLDS state one (a median of one or two prices would be theirs).
+ */
 function medianPricePerKg(households: Household[], crop: Crop): number | undefined {
   const prices = households
     .flatMap((h) => h.items)
     .filter((i) => i.crop === crop && i.maxPrice !== undefined && i.currency === TABLE_CURRENCY)
     .map((i) => (i.maxPrice as number) / kgPerUnit(crop, i.unit))
     .sort((a, b) => a - b);
-  if (prices.length === 0) return undefined;
+  if (prices.length < MIN_HOUSEHOLDS) return undefined;
   const mid = Math.floor(prices.length / 2);
   return prices.length % 2 ? (prices[mid] as number) : ((prices[mid - 1] as number) + (prices[mid] as number)) / 2;
 }
@@ -48,9 +52,15 @@ function medianPricePerKg(households: Household[], crop: Crop): number | undefin
  * is the nearby households' demand over the HARVEST_WEEKS weeks from harvest, less committed nearby supply those
  * weeks; expected yield = area × yield per m² of the method; what can be sold is the smaller of the two, priced at
  * the median maximum price nearby households state (else the table's reference price). Score = expected revenue in
- * currency units when suitable, 0 otherwise; ties by unmet demand, then shorter days to harvest.
+ * currency units when suitable, 0 otherwise; ties by unmet demand, then shorter days to harvest. Crops in `withheld`
+ * (too few households ask for them to show their demand) are said to be so in the reasons.
  */
-export function recommendCrops(grower: Grower, households: Household[], supplies: SupplyWindow[]): CropAdvice[] {
+export function recommendCrops(
+  grower: Grower,
+  households: Household[],
+  supplies: SupplyWindow[],
+  withheld: ReadonlySet<string> = new Set(),
+): CropAdvice[] {
   return CROPS.map((crop): CropAdvice => {
     const c = CROP_TABLE[crop];
     const yieldPerM2 = c.yieldKgPerM2[grower.method];
@@ -82,6 +92,7 @@ export function recommendCrops(grower: Grower, households: Household[], supplies
     reasons.push(
       `${r1(unmet)} kg unmet nearby demand over ${HARVEST_WEEKS} harvest weeks (${r1(demand)} kg wanted, ${r1(supply)} kg committed)`,
     );
+    if (withheld.has(crop)) reasons.push(`fewer than ${MIN_HOUSEHOLDS} households nearby ask for it: not counted`);
     reasons.push(`${r1(yieldKg)} kg expected from ${grower.areaM2} m² at ${yieldPerM2 ?? 0} kg/m²`);
     reasons.push(
       stated === undefined

@@ -14,6 +14,7 @@ import { findSignal, historyOf, insertSignal, recordHistory } from '../db/signal
 import { addDays, isoDate, weekStarts } from '../domain/calendar.js';
 import { aggregateDemand } from '../domain/demand.js';
 import { backtest, fitHolt, forecastAhead, weeklySeries } from '../domain/forecast.js';
+import { assertEnoughHouseholds, withoutSmallGroups } from '../domain/privacy.js';
 import { recommendCrops } from '../domain/recommend.js';
 import { dateField, inRegion, nearby, regionKey } from './regions.js';
 
@@ -25,6 +26,8 @@ const RECOMMENDATION_SPAN_DAYS = 300;
 /**
  * Aggregates the preferences of a region into weekly demand per crop, net of committed supply, stores the signal,
  * records its first week as demand history (regions by name: the forecast's series) and emits `demand.signal`.
+ * A region of fewer than MIN_HOUSEHOLDS households is refused, and crops fewer of them ask for are left out
+ * (domain/privacy.ts), so neither the signal nor the history it records describes a household on its own.
  */
 export const generateSignal = (ctx: ServiceContext) =>
   handle(signalGenerate, async (input, caller) => {
@@ -38,6 +41,8 @@ export const generateSignal = (ctx: ServiceContext) =>
     const first = weeks[0] as Date;
     const last = addDays(weeks.at(-1) as Date, 6);
     const { households, supplies } = await inRegion(ctx.db, input.region, isoDate(first), isoDate(last));
+    assertEnoughHouseholds(households);
+    const shown = withoutSmallGroups(households);
     const key = 'country' in input.region ? regionKey(input.region.country, input.region.city) : null;
     const signal: Signal = {
       id,
@@ -46,7 +51,8 @@ export const generateSignal = (ctx: ServiceContext) =>
       from: isoDate(first),
       horizonWeeks: input.horizonWeeks,
       consumers: households.length,
-      crops: aggregateDemand(households, supplies, weeks),
+      crops: aggregateDemand(shown.households, supplies, weeks),
+      suppressedCrops: shown.suppressed.length,
       createdAt: now.toISOString(),
     };
     await ctx.db.transaction(async (tx) => {
@@ -88,7 +94,13 @@ export const recommendCropsHandler = (ctx: ServiceContext) =>
       input.startDate,
       isoDate(addDays(startDate, RECOMMENDATION_SPAN_DAYS)),
     );
-    return recommendCrops({ ...center, areaM2: input.areaM2, method: input.method, startDate }, households, supplies)
+    const shown = withoutSmallGroups(households);
+    return recommendCrops(
+      { ...center, areaM2: input.areaM2, method: input.method, startDate },
+      shown.households,
+      supplies,
+      new Set(shown.suppressed),
+    )
       .slice(0, input.limit)
       .map((advice, i) => ({ ...advice, rank: i + 1 }));
   });

@@ -25,6 +25,7 @@ import {
 import { daysBetween, parseDate } from '../domain/calendar.js';
 import { kgPerUnit } from '../domain/crops.js';
 import { matchSupply } from '../domain/matching.js';
+import { matchAsSeenBy } from '../domain/privacy.js';
 import { dateField, household } from './regions.js';
 
 /** Longest supply window. */
@@ -79,7 +80,8 @@ export const commitSupply = (ctx: ServiceContext) =>
 /**
  * Matches the caller's open supply (every grower's for an ADMIN) to nearby demand (domain/matching.ts) in one
  * transaction that locks those supplies, records the new matches (one per supply and consumer, so running it again
- * with the same inputs adds none) and emits `demand.match` for each. Answers every match of the supplies concerned.
+ * with the same inputs adds none) and emits `demand.match` for each. Answers every match of the supplies concerned,
+ * as the caller may see them (domain/privacy.ts): a grower sees no consumer and distances to 5 km.
  */
 export const matchHandler = (ctx: ServiceContext) =>
   handle(matchCreate, async (input, caller) => {
@@ -153,6 +155,6 @@ export const matchHandler = (ctx: ServiceContext) =>
         created = inserted.length;
       }
       const all = await matchesOfSupplies(tx, await supplyIdsOf(tx, growerId, input.crop));
-      return { matches: all.map(matchView), created };
+      return { matches: all.map((m) => matchAsSeenBy(matchView(m), actor)), created };
     });
   });

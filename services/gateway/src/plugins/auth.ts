@@ -31,6 +31,11 @@ declare module 'fastify' {
     idempotent?: boolean;
     /** Which records of its kind the route may touch (object-rules.ts); required on every /api route. */
     object?: ObjectRules;
+    /**
+     * Fields of the answer's `data` shown once: they are null in the stored answer, so a replay answers without
+     * them (a secret such as an anonymous registration's private key).
+     */
+    replayWithout?: readonly string[];
   }
   interface FastifyRequest {
     /** The verified caller; null on public routes. */
@@ -60,6 +65,7 @@ export type AccessPolicy = { public: true } | { permission: Permission };
 
 export type RoutePolicy = AccessPolicy & {
   idempotent?: boolean;
+  replayWithout?: readonly string[];
   object: ObjectRules;
 };
 

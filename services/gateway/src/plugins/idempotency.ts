@@ -60,11 +60,31 @@ function seal(text: string, key: string, scopeHash: string): string {
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
 }
 
-function open(sealed: string, key: string, scopeHash: string): string {
+/** A stored answer in clear, given the client's key (exported for tests that read the store). */
+export function openStoredAnswer(sealed: string, key: string, scopeHash: string): string {
   const raw = Buffer.from(sealed, 'base64');
   const decipher = createDecipheriv('aes-256-gcm', answerKey(key, scopeHash), raw.subarray(0, 12));
   decipher.setAuthTag(raw.subarray(12, 28));
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+}
+
+/**
+ * The answer as stored: the fields of its `data` a route shows once (`replayWithout`) set to null. An answer that is
+ * not an object envelope is stored as it is.
+ */
+export function withoutOnceFields(payload: string, fields: readonly string[] | undefined): string {
+  if (!fields || fields.length === 0) return payload;
+  let body: unknown;
+  try {
+    body = JSON.parse(payload);
+  } catch {
+    return payload;
+  }
+  const data = (body as { data?: unknown } | null)?.data;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return payload;
+  const kept = { ...(data as Record<string, unknown>) };
+  for (const f of fields) if (f in kept) kept[f] = null;
+  return JSON.stringify({ ...(body as object), data: kept });
 }
 
 /** Answers worth replaying: successes and the client's own errors; 409 and 429 (try again) and 5xx are not. */
@@ -78,8 +98,9 @@ const isFinal = (status: number) =>
  * another body is 422 IDEMPOTENCY_KEY_REUSED; while the first request is in flight, 409 DUPLICATE. A 5xx is not
  * stored: the retry runs again, and the service, given the same reference (`idempotencyRef`), converges on the
  * same record. Keys are kept `ttlMs` (24 h), then pruned. Only a digest of the key is stored, and the answer is
- * encrypted under a key derived from it, so a stored answer (e.g. an anonymous registration's private key) can
- * be read only by the client that holds the key. A request without the header is served as before.
+ * encrypted under a key derived from it. Fields a route shows once (`replayWithout`, e.g. an anonymous
+ * registration's private key) are null in the stored answer: never kept, and a replay, which anyone holding the same
+ * key on a public route would get, answers without them. A request without the header is served as before.
  */
 export const idempotencyPlugin = fp<IdempotencyOptions>(
   async (app, opts) => {
@@ -165,7 +186,7 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
       return reply
         .code(first.status)
         .type('application/json; charset=utf-8')
-        .send(open(first.response, key, scopeHash));
+        .send(openStoredAnswer(first.response, key, scopeHash));
     };
 
     const after: onSendHookHandler = async (req, reply, payload) => {
@@ -177,7 +198,11 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
         if (isFinal(status) && typeof payload === 'string') {
           await db
             .update(idempotencyKeys)
-            .set({ status, response: seal(payload, held.key, held.ref), lockedUntil: null })
+            .set({
+              status,
+              response: seal(withoutOnceFields(payload, req.routeOptions.config?.replayWithout), held.key, held.ref),
+              lockedUntil: null,
+            })
             .where(eq(idempotencyKeys.scopeHash, held.ref));
         } else {
           // Not an answer to replay: the key is free again, and a retry runs the request anew.

@@ -19,6 +19,11 @@ const UNITS =
   'Quantities are in `kg`, `piece` or `bunch`; pieces and bunches count as kilograms by the crop table’s typical ' +
   'weights (docs/demand.md). Prices are integer minor units per unit of an ISO 4217 currency.';
 
+const PRIVACY =
+  'Demand is shown only over at least 5 distinct households (k-anonymity, ADR 102): a region of fewer is ' +
+  'refused with 400 VALIDATION_ERROR, details `[{ field: "body/region", reason: "too-few-households", minimum: 5 }]`, ' +
+  'and a crop fewer of its households ask for is left out (`suppressedCrops` counts them).';
+
 /** Demand planning under /api/demand: preferences, signals, recommendations, forecasts, supply and matches. */
 export const demandRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
   busRoute(app, deps, {
@@ -76,7 +81,7 @@ export const demandRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app,
       'demand per crop in kg over `horizonWeeks` (default 4) from the week of `from` (default this week), net of ' +
       'the supply committed in the region those weeks, with the gap (never below 0). Stored, and emitted as ' +
       '`demand.signal`. A signal by name also records its first week’s demand per crop as the region’s history, ' +
-      `which forecasts are made from (region key \`COUNTRY\` or \`COUNTRY/city\`). ${UNITS}`,
+      `which forecasts are made from (region key \`COUNTRY\` or \`COUNTRY/city\`). ${PRIVACY} ${UNITS}`,
     tags: TAGS,
     policy: {
       permission: 'demand:write',
@@ -99,7 +104,8 @@ export const demandRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app,
       'table’s yield per m²), the nearby unmet demand over four harvest weeks (households within `radius` km, ' +
       'default 50, less committed supply), the expected revenue of what can be sold (at the median maximum price ' +
       'nearby households state, else the table’s reference price) and the reasoning. Ranked by that revenue; ' +
-      'crops that cannot be sown score 0. The model and crop table with sources: docs/demand.md.',
+      'crops that cannot be sown score 0. A crop fewer than 5 nearby households ask for counts no demand, and a ' +
+      'median price needs 5 households stating one (ADR 102). The model and crop table with sources: docs/demand.md.',
     tags: TAGS,
     policy: {
       permission: 'demand:read',
@@ -166,7 +172,9 @@ export const demandRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app,
       'local-only honoured): nearest first, then the higher price accepted; each gets up to its demand over the ' +
       'supply’s window, less what earlier matches already give it. Each new match is recorded and emitted as ' +
       '`demand.match`. A supply and a consumer are matched at most once, so the same call again adds nothing ' +
-      '(`created` 0). Answers every match of the supplies concerned.',
+      '(`created` 0). Answers every match of the supplies concerned. A match does not disclose its household to ' +
+      'the grower: `consumerId` is null (the match id is the handle) and `distanceKm` is rounded up to a multiple ' +
+      'of 5 km; the consumer and an ADMIN see both as they are (ADR 102).',
     tags: TAGS,
     policy: {
       permission: 'demand:write',

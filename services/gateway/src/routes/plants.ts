@@ -77,9 +77,18 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       '**Keep `privateKey`** (with `anonymousId` and the plant `id`): it is returned once and never stored, and it ' +
       'is the only way to prove ownership later, by signing a challenge that anyone can check against `publicKey` ' +
       'and the wallet address on the ledger. Lost, it cannot be recovered.\n\n' +
+      'With an `Idempotency-Key`, the private key is shown once; a replay answers without it: the same plant, ' +
+      '`anonymousId` and `publicKey` with `privateKey: null` (the answer Rootline keeps for replays has no private ' +
+      'key), so a client whose first answer was lost learns its plant id, and anyone else sending the same key and ' +
+      'body learns no key.\n\n' +
       `Required: \`commonName\`, \`location\`. \`privacyLevel\` defaults to \`fuzzy\` here. ${PRIVACY}`,
     tags: TAGS,
-    policy: { public: true, idempotent: true, object: { rule: 'none', why: 'a new plant of a new anonymous owner' } },
+    policy: {
+      public: true,
+      idempotent: true,
+      replayWithout: ['privateKey'],
+      object: { rule: 'none', why: 'a new plant of a new anonymous owner' },
+    },
     subject: plantRegisterAnonymous,
     status: 201,
     errors: ['DUPLICATE', 'CHAIN_ERROR', 'IDEMPOTENCY_KEY_REUSED'],

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  KEY_CHALLENGE_TTL_SECONDS,
   SignatureKey,
   SignatureKeyInput,
   SignatureSubmitInput,
   SignatureVerifyInput,
   SubjectSignature,
+  signatureKeyChallengeCreate,
   signatureKeyCreate,
   signatureKeyDelete,
   signatureKeyGet,
@@ -29,17 +31,38 @@ const STATEMENT =
 export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
   busRoute(app, deps, {
     method: 'POST',
+    url: '/signatures/keys/challenge',
+    summary: 'Ask for a key-registration challenge',
+    description:
+      `A random challenge (32 bytes, base64url), bound to the caller, answerable once within ${KEY_CHALLENGE_TTL_SECONDS} ` +
+      's, with the message prefix to sign: `rootline-key-registration:<challenge>:<userId>:`. Append the public key ' +
+      'as raw base64url, sign the UTF-8 bytes with its private key (Ed25519) and send the signature as `proof` with ' +
+      'POST /api/transparency/signatures/keys (ADR 103).',
+    tags: TAGS,
+    policy: { permission: 'signatures:write', object: { rule: 'own', why: 'a challenge for the caller' } },
+    subject: signatureKeyChallengeCreate,
+    status: 201,
+  });
+
+  busRoute(app, deps, {
+    method: 'POST',
     url: '/signatures/keys',
     summary: 'Register a signing key',
     description:
       'Registers an Ed25519 public key of the caller: the raw 32 bytes in base64url (43 characters, as a JWK `x`) or ' +
-      'a PEM SubjectPublicKeyInfo. Answered as raw base64url with its fingerprint (SHA-256 of the raw key). 409 ' +
-      'DUPLICATE when the caller registered it already.',
+      'a PEM SubjectPublicKeyInfo. Answered as raw base64url with its fingerprint (SHA-256 of the raw key).\n\n' +
+      'Proof of possession: `challenge` from POST /api/transparency/signatures/keys/challenge and `proof`, the ' +
+      'Ed25519 signature with the private key over the UTF-8 bytes of ' +
+      '`rootline-key-registration:<challenge>:<userId>:<publicKey>` (publicKey as raw base64url, also for a PEM). ' +
+      'The challenge is used up by the registration. 400 VALIDATION_ERROR with details `reason` `proof-invalid`, ' +
+      '`challenge-unknown`, `challenge-used` or `challenge-expired`; 403 FORBIDDEN `challenge-not-yours` for a ' +
+      'challenge issued to another user. 409 DUPLICATE when the caller registered the key already, or when another ' +
+      'user did (`reason` `key-of-another-user`).',
     tags: TAGS,
     policy: { permission: 'signatures:write', idempotent: true, object: { rule: 'own' } },
     subject: signatureKeyCreate,
     status: 201,
-    errors: ['DUPLICATE', 'IDEMPOTENCY_KEY_REUSED'],
+    errors: ['FORBIDDEN', 'DUPLICATE', 'IDEMPOTENCY_KEY_REUSED'],
     example: SignatureKeyInput.examples?.[0],
   });
 
@@ -81,11 +104,22 @@ export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps
     method: 'GET',
     url: '/signatures/statement',
     summary: 'What to sign',
-    description: `The statement of a subject, its canonical JSON and the SHA-256 of it. ${STATEMENT}`,
+    description:
+      'The statement of a subject, its canonical JSON and the SHA-256 of it. An `ownership-transfer` (an accepted ' +
+      'offer: buyer, quantity, price) is private to its parties: anyone else is 403 FORBIDDEN `not-a-party`. ' +
+      STATEMENT,
     tags: TAGS,
-    policy: { permission: 'transparency:read', object: { rule: 'none', why: 'the statement of a public record' } },
+    policy: {
+      permission: 'transparency:read',
+      object: {
+        rule: 'party',
+        field: 'subjectId',
+        record: 'offer',
+        why: 'public records for anyone; an ownership-transfer (an accepted offer) only to its parties',
+      },
+    },
     subject: signatureStatementGet,
-    errors: ['NOT_FOUND'],
+    errors: ['FORBIDDEN', 'NOT_FOUND'],
   });
 
   busRoute(app, deps, {
@@ -114,11 +148,22 @@ export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps
     method: 'GET',
     url: '/signatures',
     summary: 'Signatures of a subject',
-    description: 'The signatures of a subject, oldest first, each verified again: `valid`, `invalid` or `key-revoked`.',
+    description:
+      'The signatures of a subject, oldest first, each verified again: `valid`, `invalid` or `key-revoked`. Those of ' +
+      'an `ownership-transfer` to its parties and an ADMIN only (403 FORBIDDEN `not-a-party`; 404 when not recorded).',
     tags: TAGS,
-    policy: { permission: 'transparency:read', object: { rule: 'none', why: 'signatures are public statements' } },
+    policy: {
+      permission: 'transparency:read',
+      object: {
+        rule: 'party',
+        field: 'subjectId',
+        record: 'offer',
+        why: 'public records for anyone; an ownership-transfer (an accepted offer) only to its parties',
+      },
+    },
     subject: signatureList,
     page: { item: SubjectSignature },
+    errors: ['FORBIDDEN', 'NOT_FOUND'],
   });
 
   busRoute(app, deps, {

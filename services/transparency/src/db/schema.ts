@@ -135,7 +135,26 @@ export const signingKeys = transparencySchema.table(
   (t) => [
     index('signing_keys_owner_idx').on(t.ownerId),
     uniqueIndex('signing_keys_owner_key_idx').on(t.ownerId, t.fingerprint),
+    index('signing_keys_fingerprint_idx').on(t.fingerprint),
   ],
+);
+
+/**
+ * Challenges issued to prove possession of a signing key at registration (ADR 103): random, bound to the user who
+ * asked, answerable once before `expires_at`.
+ */
+export const signingKeyChallenges = transparencySchema.table(
+  'signing_key_challenges',
+  {
+    /** 32 random bytes, base64url. */
+    challenge: text('challenge').primaryKey(),
+    ownerId: text('owner_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** Set when a key was registered with it: it answers nothing more. */
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('signing_key_challenges_expiry_idx').on(t.expiresAt)],
 );
 
 /** Signatures users submitted over statements of transport events, ownership transfers and certificates. */

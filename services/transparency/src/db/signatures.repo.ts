@@ -1,10 +1,44 @@
 import { type AuditEntry, newId, type SignatureKey } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { and, asc, count, desc, eq } from 'drizzle-orm';
-import { auditEntries, signingKeys, subjectSignatures } from './schema.js';
+import { and, asc, count, desc, eq, isNull, lt, ne } from 'drizzle-orm';
+import { auditEntries, signingKeyChallenges, signingKeys, subjectSignatures } from './schema.js';
 
 export type KeyRow = typeof signingKeys.$inferSelect;
 export type SignatureRow = typeof subjectSignatures.$inferSelect;
+export type ChallengeRow = typeof signingKeyChallenges.$inferSelect;
+
+/** Stores a new challenge, and drops challenges that expired more than `keepExpiredMs` ago. */
+export async function insertChallenge(db: Db, row: ChallengeRow, keepExpiredMs: number): Promise<void> {
+  await db
+    .delete(signingKeyChallenges)
+    .where(lt(signingKeyChallenges.expiresAt, new Date(row.createdAt.getTime() - keepExpiredMs)));
+  await db.insert(signingKeyChallenges).values(row);
+}
+
+export async function findChallenge(db: Db, challenge: string): Promise<ChallengeRow | undefined> {
+  const [row] = await db.select().from(signingKeyChallenges).where(eq(signingKeyChallenges.challenge, challenge));
+  return row;
+}
+
+/** Marks a challenge used, if it still was not; false when another request used it first. */
+export async function useChallenge(db: Db, challenge: string, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(signingKeyChallenges)
+    .set({ usedAt: at })
+    .where(and(eq(signingKeyChallenges.challenge, challenge), isNull(signingKeyChallenges.usedAt)))
+    .returning({ challenge: signingKeyChallenges.challenge });
+  return rows.length > 0;
+}
+
+/** Whether a user other than `ownerId` registered the key (revoked or not). */
+export async function keyOfAnotherOwner(db: Db, fingerprint: string, ownerId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: signingKeys.id })
+    .from(signingKeys)
+    .where(and(eq(signingKeys.fingerprint, fingerprint), ne(signingKeys.ownerId, ownerId)))
+    .limit(1);
+  return row !== undefined;
+}
 
 export function toSignatureKey(r: KeyRow): SignatureKey {
   return {

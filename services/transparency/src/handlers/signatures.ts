@@ -1,8 +1,10 @@
 import {
   AppError,
   type CallContext,
+  KEY_CHALLENGE_TTL_SECONDS,
   paginate,
   type SignatureSubjectType,
+  signatureKeyChallengeCreate,
   signatureKeyCreate,
   signatureKeyDelete,
   signatureKeyGet,
@@ -14,18 +16,28 @@ import {
 } from '@rootline/contracts';
 import { actingUser, assertOwnerOrAdmin, handle, notFound, type ServiceContext } from '@rootline/host';
 import {
+  findChallenge,
   findKey,
+  insertChallenge,
   insertKey,
   insertSignature,
   type KeyRow,
+  keyOfAnotherOwner,
   listKeys,
   listSignatures,
   revokeKey,
   type SignatureRow,
   subjectEntry,
   toSignatureKey,
+  useChallenge,
 } from '../db/signatures.repo.js';
 import { usersConcerned } from '../domain/event-facts.js';
+import {
+  challengeRefusal,
+  newChallenge,
+  registrationMessage,
+  registrationMessagePrefix,
+} from '../domain/key-challenge.js';
 import {
   BadKey,
   canonicalJson,
@@ -81,20 +93,87 @@ async function keyFor(ctx: ServiceContext, keyId: string, call: CallContext, rea
   return key;
 }
 
-/** transparency.signing-key.create */
-export const createSigningKey = (ctx: ServiceContext) =>
-  handle(signatureKeyCreate, async ({ publicKey, label }, call) => {
+/** Expired challenges are kept this long (so a late answer reads `challenge-expired`), then dropped. */
+const KEEP_EXPIRED_CHALLENGES_MS = 24 * 60 * 60 * 1000;
+
+const CHALLENGE_MESSAGES = {
+  'challenge-unknown': 'challenge: no such challenge; ask for one at POST /api/transparency/signatures/keys/challenge',
+  'challenge-not-yours': 'challenge: it was issued to another user',
+  'challenge-used': 'challenge: it was used already; ask for a new one',
+  'challenge-expired': `challenge: it expired (challenges last ${KEY_CHALLENGE_TTL_SECONDS} s); ask for a new one`,
+} as const;
+
+/** transparency.signing-key-challenge.create: a random single-use challenge bound to the caller. */
+export const createKeyChallenge = (ctx: ServiceContext) =>
+  handle(signatureKeyChallengeCreate, async (_input, call) => {
     const actor = actingUser(call);
-    const { raw } = publicKeyOf(publicKey);
-    const row = await insertKey(ctx.db, {
-      ownerId: actor.id,
-      publicKey: raw,
-      fingerprint: keyFingerprint(raw),
-      label: label ?? null,
-      createdAt: ctx.clock.now(),
+    const now = ctx.clock.now();
+    const challenge = newChallenge();
+    const expiresAt = new Date(now.getTime() + KEY_CHALLENGE_TTL_SECONDS * 1000);
+    await insertChallenge(
+      ctx.db,
+      { challenge, ownerId: actor.id, createdAt: now, expiresAt, usedAt: null },
+      KEEP_EXPIRED_CHALLENGES_MS,
+    );
+    return {
+      challenge,
+      expiresAt: expiresAt.toISOString(),
+      messagePrefix: registrationMessagePrefix(challenge, actor.id),
+    };
+  });
+
+/**
+ * transparency.signing-key.create: registers a key only with proof of possession (ADR 103): an Ed25519 signature
+ * with its private key over `rootline-key-registration:<challenge>:<userId>:<publicKey>`, the challenge the caller's
+ * own, unused and unexpired; it is used up with the registration. A key another user registered is refused.
+ */
+export const createSigningKey = (ctx: ServiceContext) =>
+  handle(signatureKeyCreate, async ({ publicKey, label, challenge, proof }, call) => {
+    const actor = actingUser(call);
+    const { raw, key } = publicKeyOf(publicKey);
+    const now = ctx.clock.now();
+    const refusal = challengeRefusal(await findChallenge(ctx.db, challenge), actor.id, now);
+    if (refusal) {
+      throw new AppError(
+        refusal === 'challenge-not-yours' ? 'FORBIDDEN' : 'VALIDATION_ERROR',
+        CHALLENGE_MESSAGES[refusal],
+        {
+          field: 'challenge',
+          reason: refusal,
+        },
+      );
+    }
+    if (!verifyEd25519(key, registrationMessage(challenge, actor.id, raw), proof)) {
+      throw new AppError(
+        'VALIDATION_ERROR',
+        'proof: not a signature of rootline-key-registration:<challenge>:<userId>:<publicKey> by this key',
+        { field: 'proof', reason: 'proof-invalid' },
+      );
+    }
+    const fingerprint = keyFingerprint(raw);
+    return ctx.db.transaction(async (tx) => {
+      if (await keyOfAnotherOwner(tx, fingerprint, actor.id)) {
+        throw new AppError('DUPLICATE', 'This key is registered by another user', {
+          field: 'publicKey',
+          reason: 'key-of-another-user',
+        });
+      }
+      const row = await insertKey(tx, {
+        ownerId: actor.id,
+        publicKey: raw,
+        fingerprint,
+        label: label ?? null,
+        createdAt: now,
+      });
+      if (!row) throw new AppError('DUPLICATE', 'You registered this key already', { field: 'publicKey' });
+      if (!(await useChallenge(tx, challenge, now))) {
+        throw new AppError('VALIDATION_ERROR', CHALLENGE_MESSAGES['challenge-used'], {
+          field: 'challenge',
+          reason: 'challenge-used',
+        });
+      }
+      return toSignatureKey(row);
     });
-    if (!row) throw new AppError('DUPLICATE', 'You registered this key already', { field: 'publicKey' });
-    return toSignatureKey(row);
   });
 
 /** transparency.signing-key.list */
@@ -117,10 +196,23 @@ export const deleteSigningKey = (ctx: ServiceContext) =>
     return toSignatureKey(row ?? key);
   });
 
-/** transparency.signature-statement.get: what to sign for a subject. */
+/** Subject types private to their parties: an ownership transfer is an accepted offer (buyer, quantity, price). */
+const PARTIES_ONLY: ReadonlySet<SignatureSubjectType> = new Set(['ownership-transfer']);
+
+function assertParty(call: CallContext, type: SignatureSubjectType, parties: readonly string[]): void {
+  const actor = actingUser(call);
+  if (actor.role !== 'ADMIN' && !parties.includes(actor.id)) {
+    throw new AppError('FORBIDDEN', `Only a party to this ${type} may sign it or read its statement`, {
+      reason: 'not-a-party',
+    });
+  }
+}
+
+/** transparency.signature-statement.get: what to sign for a subject; an ownership transfer's to its parties only. */
 export const getSignatureStatement = (ctx: ServiceContext) =>
-  handle(signatureStatementGet, async ({ subjectType, subjectId }) => {
-    const { statement, canonical, sha256 } = await statementOf(ctx, subjectType, subjectId);
+  handle(signatureStatementGet, async ({ subjectType, subjectId }, call) => {
+    const { statement, canonical, sha256, parties } = await statementOf(ctx, subjectType, subjectId);
+    if (PARTIES_ONLY.has(subjectType)) assertParty(call, subjectType, parties);
     return { statement, canonical, sha256 };
   });
 
@@ -151,9 +243,7 @@ export const submitSignature = (ctx: ServiceContext) =>
       throw new AppError('VALIDATION_ERROR', 'keyId: this key was deleted', { field: 'keyId', reason: 'key-revoked' });
     }
     const { canonical, sha256, parties } = await statementOf(ctx, subjectType, subjectId);
-    if (actor.role !== 'ADMIN' && !parties.includes(actor.id)) {
-      throw new AppError('FORBIDDEN', `Only a party to this ${subjectType} may sign it`, { reason: 'not-a-party' });
-    }
+    assertParty(call, subjectType, parties);
     if (!verifyEd25519(parsePublicKey(key.publicKey).key, canonical, signature)) {
       throw new AppError(
         'VALIDATION_ERROR',
@@ -175,9 +265,15 @@ export const submitSignature = (ctx: ServiceContext) =>
     return toSignature(row, key, 'valid');
   });
 
-/** transparency.signature.list: each stored signature verified again over the bytes it was verified on. */
+/**
+ * transparency.signature.list: each stored signature verified again over the bytes it was verified on; an ownership
+ * transfer's to its parties only.
+ */
 export const listSubjectSignatures = (ctx: ServiceContext) =>
-  handle(signatureList, async ({ subjectType, subjectId, page, limit }) => {
+  handle(signatureList, async ({ subjectType, subjectId, page, limit }, call) => {
+    if (PARTIES_ONLY.has(subjectType)) {
+      assertParty(call, subjectType, (await statementOf(ctx, subjectType, subjectId)).parties);
+    }
     const { rows, total } = await listSignatures(ctx.db, subjectType, subjectId, page, limit);
     const items = rows.map(({ s, k }) => {
       const ok =

@@ -1,4 +1,4 @@
-import { declaredEvents, type EventDef, publicEventRecorded } from '@rootline/contracts';
+import { declaredEvents, type EventDef, publicEventRecorded, publicFormOf } from '@rootline/contracts';
 import { type EventMeta, type ServiceContext, subscribeBatch } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
@@ -65,12 +65,20 @@ export const onDomainEvent = (ctx: ServiceContext, webhookWorker: { kick(): void
       );
 
       // Per-event steps, for each event newly in the log (a redelivered one is undefined in `entries`): those of a
-      // public kind go to the history and to the webhooks of the users they concern.
+      // public kind go, in their public form (only the fields the contracts make public), to the history and to the
+      // webhooks of the users they concern (found from the whole payload).
       const recorded: { payload: unknown; meta: EventMeta; kind: string; users: string[] }[] = [];
       for (const [i, { payload, meta }] of batch.entries()) {
         if (!entries[i]) continue;
-        const kind = bySubject.get(meta.subject)?.def.kind;
-        if (kind) recorded.push({ payload, meta, kind, users: usersConcerned(meta.actor?.id, payload) });
+        const def = bySubject.get(meta.subject)?.def;
+        if (def?.kind) {
+          recorded.push({
+            payload: publicFormOf(def, payload),
+            meta,
+            kind: def.kind,
+            users: usersConcerned(meta.actor?.id, payload),
+          });
+        }
       }
       if (recorded.length === 0) return;
       const seqs = await appendPublicEvents(
