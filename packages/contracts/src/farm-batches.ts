@@ -220,10 +220,12 @@ export const batchStarted = defineEvent({
   }),
 });
 
-/** Readings outside the targets of their phase (one event per request that had any). */
+/**
+ * Readings outside the targets of their phase (one event per request that had any). Internal (no public kind): a
+ * batch's readings are its farm manager's business data (docs/privacy.md); notify tells the manager.
+ */
 export const farmAlerted = defineEvent({
   subject: 'evt.farm.batch.alerted',
-  kind: 'farm.alert',
   payload: Type.Object({
     batchId: Type.String(),
     farmId: Type.String(),
@@ -234,9 +236,9 @@ export const farmAlerted = defineEvent({
   }),
 });
 
+/** A batch reached its harvest window. Internal, like alerts: notify tells the farm's manager. */
 export const harvestReady = defineEvent({
   subject: 'evt.farm.batch.ready',
-  kind: 'harvest.ready',
   payload: Type.Object({
     batchId: Type.String(),
     farmId: Type.String(),

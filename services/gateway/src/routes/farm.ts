@@ -132,7 +132,8 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
       `1 to ${MAX_FARM_READINGS_PER_REQUEST} timestamped readings, stored all or nothing. A value outside its ` +
       'physical range (e.g. humidity above 100 %, pH above 14) refuses the whole request with 400 ' +
       'VALIDATION_ERROR naming the field. Each reading is compared with the targets of the recipe phase at its ' +
-      'time; deviations are stored, answered, and announced as one `farm.alert` event per request. Readings of a ' +
+      'time; deviations are stored, answered, and told to the farm’s manager as one alert per request (a ' +
+      'notification; alerts are not public events). Readings of a ' +
       `closed batch are refused (400, \`details.reason\` batch-closed). ${OWNER_ONLY}`,
     tags: TAGS,
     policy: {
