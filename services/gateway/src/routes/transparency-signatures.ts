@@ -27,6 +27,14 @@ const STATEMENT =
   'offer id; `certificate`: the `plant.registered` event of that plant id). The bytes signed are the UTF-8 of its ' +
   'RFC 8785 canonical JSON; the signature is Ed25519 (RFC 8032, pure, no pre-hash), 64 bytes in base64url.';
 
+/** Statements and signatures of public records are public; an ownership transfer's only to the offer's parties. */
+const SUBJECT_RULE = {
+  rule: 'party',
+  field: 'subjectId',
+  record: 'offer',
+  why: 'public records for anyone; an ownership-transfer (an accepted offer) only to its parties',
+} as const;
+
 /** User signatures under /api/transparency/signatures: Ed25519 keys, statements, signatures, verification. */
 export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
   busRoute(app, deps, {
@@ -111,12 +119,7 @@ export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps
     tags: TAGS,
     policy: {
       permission: 'transparency:read',
-      object: {
-        rule: 'party',
-        field: 'subjectId',
-        record: 'offer',
-        why: 'public records for anyone; an ownership-transfer (an accepted offer) only to its parties',
-      },
+      object: SUBJECT_RULE,
     },
     subject: signatureStatementGet,
     errors: ['FORBIDDEN', 'NOT_FOUND'],
@@ -154,12 +157,7 @@ export const transparencySignatureRoutes: FastifyPluginAsyncTypebox<BusRouteDeps
     tags: TAGS,
     policy: {
       permission: 'transparency:read',
-      object: {
-        rule: 'party',
-        field: 'subjectId',
-        record: 'offer',
-        why: 'public records for anyone; an ownership-transfer (an accepted offer) only to its parties',
-      },
+      object: SUBJECT_RULE,
     },
     subject: signatureList,
     page: { item: SubjectSignature },
