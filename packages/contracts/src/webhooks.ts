@@ -20,7 +20,10 @@ export const WebhookInput = Type.Object(
       pattern: '^[\\x21-\\x7e]+$',
       minLength: 16,
       maxLength: 200,
-      description: 'Shared secret (16–200 printable ASCII characters) that keys the HMAC signatures',
+      description:
+        'Shared secret (16–200 printable ASCII characters) that keys the HMAC signatures. A Standard Webhooks ' +
+        'secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded ' +
+        'bytes; any other for its UTF-8 bytes. Either way the answer shows it as `signingSecret`.',
     }),
   },
   {
@@ -56,6 +59,19 @@ export const Webhook = Type.Object({
 });
 export type Webhook = Static<typeof Webhook>;
 
+const SigningSecret = Type.String({
+  description:
+    'The secret in the Standard Webhooks form (`whsec_` + base64 of its key bytes): `new Webhook(signingSecret)` of ' +
+    'the `standardwebhooks` package verifies a delivery as it is. Shown when the secret is set, never again.',
+});
+
+/** A webhook as its creation answers it: with its secret once, in the form Standard Webhooks libraries take. */
+export const WebhookCreated = Type.Composite([Webhook, Type.Object({ signingSecret: SigningSecret })]);
+export type WebhookCreated = Static<typeof WebhookCreated>;
+
+/** A changed webhook: with `signingSecret` when the change set a new secret. */
+export const WebhookChanged = Type.Composite([Webhook, Type.Object({ signingSecret: Type.Optional(SigningSecret) })]);
+
 export const WebhookDelivery = Type.Object({
   id: Type.String({ description: 'Delivery id, sent as `webhook-id` (the same on every retry)' }),
   webhookId: WebhookId,
@@ -72,7 +88,7 @@ export const WebhookDelivery = Type.Object({
 export const webhookCreate = defineSubject({
   subject: 'transparency.webhook.create',
   request: WebhookInput,
-  reply: Webhook,
+  reply: WebhookCreated,
   summary: 'Register a webhook for the caller',
 });
 export const webhookList = defineSubject({
@@ -145,7 +161,7 @@ export const webhookGet = defineSubject({
 export const webhookUpdate = defineSubject({
   subject: 'transparency.webhook.update',
   request: Type.Object({ webhookId: WebhookId, ...WebhookUpdateInput.properties }, { additionalProperties: false }),
-  reply: Webhook,
+  reply: WebhookChanged,
   summary: 'Change the address, kinds or secret of a webhook, or enable it again; owner only',
 });
 export const webhookTest = defineSubject({

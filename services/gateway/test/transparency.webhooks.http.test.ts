@@ -91,6 +91,9 @@ describe('webhooks over HTTP', () => {
     const hook = (made.body as { data: { id: string; ownerId: string; status: string } }).data;
     expect(hook).toMatchObject({ ownerId: alice.id, status: 'active' });
     expect(JSON.stringify(made.body)).not.toContain(SECRET);
+    // The secret as Rootline shows it once, in the Standard Webhooks form, is what the library takes as it is.
+    const { signingSecret } = (made.body as { data: { signingSecret: string } }).data;
+    expect(signingSecret).toBe(`whsec_${Buffer.from(SECRET).toString('base64')}`);
 
     const plants = ['plt_hookA01', 'plt_hookB01', 'plt_hookC01', 'plt_hookD01', 'plt_hookE01'];
     for (const id of plants) await publish(plantRegistered.subject, { plantId: id, commonName: 'Tomato' }, alice);
@@ -141,6 +144,8 @@ describe('webhooks over HTTP', () => {
       expect(g.headers['x-rootline-signature']).toBe(signature);
       return verified;
     });
+    const shown = new Webhook(signingSecret);
+    for (const g of r.got) expect(() => shown.verify(g.body, g.headers as Record<string, string>)).not.toThrow();
     expect(bodies.map((b) => b.data.plantId).sort()).toEqual([...plants].sort());
     expect(bodies.every((b) => b.event === 'plant.registered')).toBe(true);
     // A tampered body fails the Standard Webhooks check.
@@ -148,6 +153,42 @@ describe('webhooks over HTTP', () => {
     expect(() =>
       verifier.verify(first.body.replace('Tomato', 'Potato'), first.headers as Record<string, string>),
     ).toThrow();
+  });
+
+  it('takes a Standard Webhooks secret (whsec_) as it is: new Webhook(secret) verifies, and sha256= is keyed with its bytes', async () => {
+    const port = await freePort();
+    const secret = `whsec_${Buffer.from('k'.repeat(32)).toString('base64')}`;
+    const made = await p.http('POST', '/api/webhooks', {
+      role: 'GROWER',
+      sub: alice.id,
+      body: { url: `http://127.0.0.1:${port}/hook`, events: ['plant.registered'], secret },
+    });
+    expect(made.status).toBe(201);
+    const hook = (made.body as { data: { id: string; signingSecret: string } }).data;
+    expect(hook.signingSecret).toBe(secret);
+    const r = receiver(port);
+    await r.start();
+    try {
+      const sent = await p.http('POST', `/api/transparency/webhooks/${hook.id}/test`, {
+        role: 'GROWER',
+        sub: alice.id,
+      });
+      expect(sent.status).toBe(200);
+    } finally {
+      await r.stop();
+    }
+    const got = r.got[0]!;
+    const verified = new Webhook(secret).verify(got.body, got.headers as Record<string, string>) as {
+      signature: string;
+    };
+    const { signature, ...signed } = verified;
+    // The spec's signature in one line: hex HMAC-SHA256 of the canonical JSON, keyed with the secret's key bytes.
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    expect(signature).toBe(
+      `sha256=${createHmac('sha256', key)
+        .update(canonicalize(signed) as string)
+        .digest('hex')}`,
+    );
   });
 
   it('sends another user’s events to their own webhook only', async () => {

@@ -1,9 +1,23 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isAllowedAddress } from './address-policy.js';
-import { payloadSignature, retryDelayMs, webhookMessage } from './webhook-message.js';
+import {
+  payloadSignature,
+  retryDelayMs,
+  standardWebhooksSecret,
+  webhookKey,
+  webhookMessage,
+} from './webhook-message.js';
 
 describe('webhook messages', () => {
+  it('key a plain secret by its UTF-8 bytes and a whsec_ secret by the bytes it encodes, one key either way', () => {
+    expect(webhookKey('a-long-random-shared-secret')).toEqual(Buffer.from('a-long-random-shared-secret'));
+    const shown = standardWebhooksSecret('a-long-random-shared-secret');
+    expect(shown).toBe(`whsec_${Buffer.from('a-long-random-shared-secret').toString('base64')}`);
+    expect(webhookKey(shown)).toEqual(webhookKey('a-long-random-shared-secret'));
+    expect(standardWebhooksSecret(shown)).toBe(shown);
+  });
+
   it('sign the canonical JSON of event, timestamp and data', () => {
     const payload = {
       event: 'plant.registered',

@@ -7,19 +7,42 @@ export interface WebhookMessage {
   headers: Record<string, string>;
 }
 
+/** The prefix of a secret in the Standard Webhooks form: `whsec_` + base64 of the key bytes. */
+export const STANDARD_SECRET_PREFIX = 'whsec_';
+
 /**
- * The `signature` field: `sha256=` + hex HMAC-SHA256, keyed with the secret's bytes, over the RFC 8785 canonical
- * JSON (UTF-8) of the payload without its signature, i.e. of `{ data, event, timestamp }`.
+ * The bytes that key a webhook's HMACs: a Standard Webhooks secret (`whsec_…`) stands for the bytes its base64
+ * encodes, as the `standardwebhooks` libraries read it; any other secret for its own UTF-8 bytes.
+ */
+export function webhookKey(secret: string): Buffer {
+  return secret.startsWith(STANDARD_SECRET_PREFIX)
+    ? Buffer.from(secret.slice(STANDARD_SECRET_PREFIX.length), 'base64')
+    : Buffer.from(secret, 'utf8');
+}
+
+/**
+ * The secret as Standard Webhooks libraries take it (`new Webhook(secret)`): itself when already in that form,
+ * else `whsec_` + base64 of its UTF-8 bytes, the same key.
+ */
+export function standardWebhooksSecret(secret: string): string {
+  return secret.startsWith(STANDARD_SECRET_PREFIX)
+    ? secret
+    : `${STANDARD_SECRET_PREFIX}${webhookKey(secret).toString('base64')}`;
+}
+
+/**
+ * The `signature` field: `sha256=` + hex HMAC-SHA256, keyed with the secret's key bytes (`webhookKey`), over the RFC
+ * 8785 canonical JSON (UTF-8) of the payload without its signature, i.e. of `{ data, event, timestamp }`.
  */
 export function payloadSignature(secret: string, payload: { event: string; timestamp: string; data: unknown }): string {
   const signed = canonicalize({ event: payload.event, timestamp: payload.timestamp, data: payload.data }) as string;
-  return `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(signed, 'utf8').digest('hex')}`;
+  return `sha256=${createHmac('sha256', webhookKey(secret)).update(signed, 'utf8').digest('hex')}`;
 }
 
 /**
  * Builds one delivery attempt. Standard Webhooks headers: `webhook-id` (the delivery id, the same on retries, so
  * a receiver drops repeats), `webhook-timestamp` (this attempt, in seconds, so a receiver refuses replays) and
- * `webhook-signature` = `v1,` + base64 HMAC-SHA256 over `<id>.<timestamp>.<body>`, keyed with the secret's bytes.
+ * `webhook-signature` = `v1,` + base64 HMAC-SHA256 over `<id>.<timestamp>.<body>`, keyed with `webhookKey(secret)`.
  */
 export function webhookMessage(
   secret: string,
@@ -29,7 +52,7 @@ export function webhookMessage(
 ): WebhookMessage {
   const signature = payloadSignature(secret, payload);
   const body = JSON.stringify({ ...payload, signature });
-  const v1 = createHmac('sha256', Buffer.from(secret, 'utf8'))
+  const v1 = createHmac('sha256', webhookKey(secret))
     .update(`${deliveryId}.${attemptAtSeconds}.${body}`, 'utf8')
     .digest('base64');
   return {

@@ -26,7 +26,7 @@ import {
   updateWebhook,
 } from '../db/webhooks.repo.js';
 import { openSecret, sealSecret } from '../domain/secret-box.js';
-import { webhookMessage } from '../domain/webhook-message.js';
+import { standardWebhooksSecret, webhookMessage } from '../domain/webhook-message.js';
 import { checkWebhookUrl, type SendOptions, sendWebhook } from '../webhook-sender.js';
 
 /** Refuses event kinds that are not public (with the known ones in the details). */
@@ -66,13 +66,14 @@ export const createWebhook = (ctx: ServiceContext, allowPrivate: boolean, secret
     const actor = actingUser(call);
     assertPublicKinds(input.events);
     await assertReachable(input.url, allowPrivate);
-    return insertWebhook(ctx.db, {
+    const hook = await insertWebhook(ctx.db, {
       ownerId: actor.id,
       url: input.url,
       events: input.events,
       secret: sealSecret(secretKey, input.secret),
       createdAt: ctx.clock.now().toISOString(),
     });
+    return { ...hook, signingSecret: standardWebhooksSecret(input.secret) };
   });
 
 /** transparency.webhook.list: the caller's own webhooks. */
@@ -124,7 +125,7 @@ export const changeWebhook = (ctx: ServiceContext, allowPrivate: boolean, secret
     const sealed = change.secret === undefined ? change : { ...change, secret: sealSecret(secretKey, change.secret) };
     const updated = await updateWebhook(ctx.db, webhookId, sealed);
     if (!updated) throw notFound('Webhook', webhookId);
-    return updated;
+    return change.secret === undefined ? updated : { ...updated, signingSecret: standardWebhooksSecret(change.secret) };
   });
 
 /**
