@@ -96,6 +96,11 @@ export const harvests = farmSchema.table('harvests', {
   notes: text('notes'),
   harvestedAt: at('harvested_at').notNull(),
   harvestedBy: text('harvested_by').notNull(),
+  /**
+   * The request that recorded the harvest (its idempotency reference, or a fresh id without one): a concurrent
+   * harvest of the batch that finds another request's reference here was not recorded and answers 409.
+   */
+  requestRef: text('request_ref'),
   blockIndex: integer('block_index').notNull(),
   blockHash: text('block_hash').notNull(),
   txId: text('tx_id').notNull(),

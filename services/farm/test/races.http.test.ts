@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectStatus, farmWithZone, MANAGER, startFarmPlatform, type TestPlatform } from './support.js';
+
+const range = (min: number, max: number) => ({ min, max });
+/** A one-phase recipe without germination, so a new batch is growing and may be harvested at once. */
+const targets = {
+  ppfd: range(270, 320),
+  photoperiodHours: 16,
+  dayTemperatureC: 24,
+  nightTemperatureC: 19,
+  humidityPct: range(50, 70),
+  co2Ppm: range(800, 1200),
+  ecMsCm: range(1.1, 1.3),
+  ph: range(5.6, 6.0),
+};
+
+interface Answer {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: JSON answers
+  body: any;
+  headers: Record<string, unknown>;
+}
+
+describe('farm writes under races, over HTTP', () => {
+  let p: TestPlatform;
+  let token: string;
+  let farmId: string;
+  let zoneId: string;
+  let recipeId: string;
+
+  const startBatch = async () => {
+    const res = await expectStatus(p, 201, 'POST', '/api/vertical-farm/batch/start', {
+      body: {
+        farmId,
+        zoneId,
+        recipeId,
+        crop: 'lettuce',
+        variety: 'Rex',
+        plantCount: 10,
+        seedSource: { type: 'seed-lot', seedLot: 'RZ-1', supplier: 'Rijk Zwaan' },
+      },
+    });
+    return res.body.data.id as string;
+  };
+  /** One request as the manager, with an Idempotency-Key when given. */
+  const send = async (method: 'POST' | 'PUT', url: string, payload: unknown, key?: string): Promise<Answer> => {
+    const res = await p.app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${token}`, ...(key ? { 'idempotency-key': key } : {}) },
+      payload: payload as object,
+    });
+    return { status: res.statusCode, body: res.json(), headers: res.headers };
+  };
+  const ledgerHarvests = async (batchId: string) =>
+    p.database.db.execute(
+      sql`select count(*)::int as n from chain.transactions where type = 'farm.harvest' and payload like ${`%${batchId}%`}`,
+    );
+
+  beforeAll(async () => {
+    p = await startFarmPlatform();
+    token = await p.token('FARM_MANAGER', MANAGER);
+    ({ farmId, zoneId } = await farmWithZone(p, MANAGER, { capacity: 100_000 }));
+    const recipe = await expectStatus(p, 201, 'POST', '/api/vertical-farm/recipes', {
+      body: {
+        parentId: 'rcp_lettuce0butterhead01',
+        name: 'Lettuce from transplants',
+        phases: [{ phase: 'vegetative', days: 24, targets }],
+        sources: ['Transplants bought in at day 11 of the Cornell schedule'],
+      },
+    });
+    recipeId = recipe.body.data.id;
+  });
+  afterAll(async () => p?.stop());
+
+  it('concurrent harvests with different yields: one 201, nineteen 409 DUPLICATE, the stored yield is the 201’s', async () => {
+    const batchId = await startBatch();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        send('POST', `/api/vertical-farm/batch/${batchId}/harvest`, { yieldKg: 10 + i, qualityGrade: 'grade-a' }),
+      ),
+    );
+    const created = answers.filter((a) => a.status === 201);
+    const refused = answers.filter((a) => a.status === 409);
+    expect(created).toHaveLength(1);
+    expect(refused).toHaveLength(19);
+    for (const r of refused) expect(r.body.error.code).toBe('DUPLICATE');
+    const yieldKg = created[0]!.body.data.harvest.yieldKg;
+    const batch = await expectStatus(p, 200, 'GET', `/api/vertical-farm/batch/${batchId}`);
+    expect(batch.body.data.harvest).toMatchObject({ yieldKg, id: created[0]!.body.data.harvest.id });
+    expect(await ledgerHarvests(batchId)).toEqual([{ n: 1 }]);
+  });
+
+  it('concurrent harvests with one Idempotency-Key and body: all answered the one harvest, none refused as a duplicate', async () => {
+    const batchId = await startBatch();
+    const key = randomUUID();
+    const body = { yieldKg: 7.5, qualityGrade: 'grade-b' };
+    const url = `/api/vertical-farm/batch/${batchId}/harvest`;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => send('POST', url, body, key)));
+    // The plugin's rule: one request holds the key; a copy arriving while it is in flight is told to retry (409
+    // in-flight with Retry-After), and once the answer is stored, every copy gets it (Idempotent-Replayed).
+    for (const a of answers) {
+      if (a.status === 409) {
+        expect(a.body.error.details).toMatchObject({ reason: 'in-flight' });
+        expect(a.headers['retry-after']).toBe('1');
+      } else expect(a.status).toBe(201);
+    }
+    const settled = await Promise.all(
+      answers.map(async (a) => {
+        let answer = a;
+        for (let i = 0; answer.status === 409 && i < 50; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          answer = await send('POST', url, body, key);
+        }
+        return answer;
+      }),
+    );
+    const ids = new Set(settled.map((a) => a.body.data?.harvest?.id));
+    expect(settled.map((a) => a.status)).toEqual(settled.map(() => 201));
+    expect(ids.size).toBe(1);
+    for (const a of settled) expect(a.body.data.harvest.yieldKg).toBe(7.5);
+    expect(settled.filter((a) => a.headers['idempotent-replayed'] !== 'true').length).toBe(1);
+    expect(await ledgerHarvests(batchId)).toEqual([{ n: 1 }]);
+  });
+
+  it('harvest with a new Idempotency-Key after a recorded harvest is answered 409, not the stored harvest', async () => {
+    const batchId = await startBatch();
+    const url = `/api/vertical-farm/batch/${batchId}/harvest`;
+    const first = await send('POST', url, { yieldKg: 4, qualityGrade: 'grade-a' }, randomUUID());
+    expect(first.status).toBe(201);
+    const second = await send('POST', url, { yieldKg: 5, qualityGrade: 'grade-a' }, randomUUID());
+    expect(second.status).toBe(409);
+    expect(second.body.error.code).toBe('DUPLICATE');
+  });
+});
