@@ -134,4 +134,91 @@ describe('farm writes under races, over HTTP', () => {
     expect(second.status).toBe(409);
     expect(second.body.error.code).toBe('DUPLICATE');
   });
+
+  describe('environment readings', () => {
+    const reading = (at: string, over: Record<string, number> = {}) => ({
+      at,
+      temperatureC: 22,
+      humidityPct: 60,
+      co2Ppm: 1000,
+      ppfd: 300,
+      ecMsCm: 1.2,
+      ph: 5.8,
+      ...over,
+    });
+    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+    const url = (batchId: string) => `/api/vertical-farm/batch/${batchId}/environment`;
+    const stored = async (batchId: string) =>
+      p.database.db.execute(sql`select count(*)::int as n from farm.readings where batch_id = ${batchId}`);
+    const deviationRows = async (batchId: string) =>
+      p.database.db.execute(sql`select count(*)::int as n from farm.deviations where batch_id = ${batchId}`);
+
+    it('the same Idempotency-Key and body twice: stored once, the first answer replayed', async () => {
+      const batchId = await startBatch();
+      const key = randomUUID();
+      const body = { readings: [reading(minutesAgo(3)), reading(minutesAgo(2), { ph: 6.6 })] };
+      const first = await send('PUT', url(batchId), body, key);
+      const again = await send('PUT', url(batchId), body, key);
+      expect(first.status).toBe(200);
+      expect(first.body.data).toMatchObject({ accepted: 2, duplicates: 0, inTarget: 1 });
+      expect(again.status).toBe(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      expect(await stored(batchId)).toEqual([{ n: 2 }]);
+      expect(await deviationRows(batchId)).toEqual([{ n: 1 }]);
+    });
+
+    it('twenty concurrent identical PUTs with one Idempotency-Key: stored once, every answer the first or 409 in flight', async () => {
+      const batchId = await startBatch();
+      const key = randomUUID();
+      const body = { readings: [reading(minutesAgo(5)), reading(minutesAgo(4)), reading(minutesAgo(3))] };
+      const answers = await Promise.all(Array.from({ length: 20 }, () => send('PUT', url(batchId), body, key)));
+      const ok = answers.filter((a) => a.status === 200);
+      const busy = answers.filter((a) => a.status === 409);
+      expect(ok.length + busy.length).toBe(20);
+      for (const b of busy) expect(b.body.error).toMatchObject({ code: 'DUPLICATE', details: { reason: 'in-flight' } });
+      for (const a of ok) expect(a.body.data).toEqual({ accepted: 3, duplicates: 0, inTarget: 3, deviations: [] });
+      expect(ok.filter((a) => a.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
+      expect(await stored(batchId)).toEqual([{ n: 3 }]);
+      const replay = await send('PUT', url(batchId), body, key);
+      expect(replay.status).toBe(200);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+    });
+
+    it('another body under the same Idempotency-Key is 422 IDEMPOTENCY_KEY_REUSED and stores nothing', async () => {
+      const batchId = await startBatch();
+      const key = randomUUID();
+      const first = await send('PUT', url(batchId), { readings: [reading(minutesAgo(3))] }, key);
+      expect(first.status).toBe(200);
+      const other = await send('PUT', url(batchId), { readings: [reading(minutesAgo(2))] }, key);
+      expect(other.status).toBe(422);
+      expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect(await stored(batchId)).toEqual([{ n: 1 }]);
+    });
+
+    it('identical readings without a key are stored once, so counts, compliance and means are not skewed', async () => {
+      const batchId = await startBatch();
+      const at1 = minutesAgo(3);
+      const at2 = minutesAgo(2);
+      const body = { readings: [reading(at1, { temperatureC: 20 }), reading(at2, { ph: 6.6 })] };
+      const first = await send('PUT', url(batchId), body);
+      expect(first.body.data).toMatchObject({ accepted: 2, duplicates: 0, inTarget: 1 });
+      // Resent, concurrently, and with one reading repeated inside a request and one new reading.
+      const again = await Promise.all(Array.from({ length: 10 }, () => send('PUT', url(batchId), body)));
+      for (const a of again) expect(a.body.data).toEqual({ accepted: 0, duplicates: 2, inTarget: 0, deviations: [] });
+      const mixed = await send('PUT', url(batchId), {
+        readings: [
+          reading(at1, { temperatureC: 20 }),
+          reading(at1, { temperatureC: 24 }),
+          reading(at1, { temperatureC: 24 }),
+        ],
+      });
+      expect(mixed.body.data).toMatchObject({ accepted: 1, duplicates: 2, inTarget: 1 });
+      expect(await stored(batchId)).toEqual([{ n: 3 }]);
+      expect(await deviationRows(batchId)).toEqual([{ n: 1 }]);
+      const batch = await expectStatus(p, 200, 'GET', `/api/vertical-farm/batch/${batchId}`);
+      expect(batch.body.data.readings).toMatchObject({ count: 3, inTarget: 2, mean: { temperatureC: 22 } });
+      expect(batch.body.data.readings.compliance).toBeCloseTo(2 / 3);
+    });
+  });
 });
