@@ -221,4 +221,20 @@ describe('farm writes under races, over HTTP', () => {
       expect(batch.body.data.readings.compliance).toBeCloseTo(2 / 3);
     });
   });
+
+  it('zone added again after its answer was lost (same Idempotency-Key, key freed by a 5xx) is answered the zone, not 500', async () => {
+    const key = randomUUID();
+    const body = { name: 'Level 2 DWC', level: 2, areaM2: 50, growingMethod: 'nft', capacity: 400 };
+    const first = await send('POST', `/api/vertical-farm/${farmId}/zones`, body, key);
+    expect(first.status).toBe(201);
+    // A 5xx answer is not kept: the gateway frees the key and the retry reaches the service again.
+    await p.database.db.execute(sql`delete from identity.idempotency_keys`);
+    const retry = await send('POST', `/api/vertical-farm/${farmId}/zones`, body, key);
+    expect(retry.status).toBe(201);
+    expect(retry.body.data.id).toBe(first.body.data.id);
+    const zones = await p.database.db.execute(
+      sql`select count(*)::int as n from farm.zones where farm_id = ${farmId} and name = 'Level 2 DWC'`,
+    );
+    expect(zones).toEqual([{ n: 1 }]);
+  });
 });
