@@ -105,9 +105,20 @@ export const FarmDeviation = Type.Object({
 export type FarmDeviation = Static<typeof FarmDeviation>;
 
 export const FarmReadingsResult = Type.Object({
-  accepted: Type.Integer({ minimum: 0 }),
-  inTarget: Type.Integer({ minimum: 0, description: 'Readings with every metric within the phase’s targets' }),
-  deviations: Type.Array(FarmDeviation, { description: 'Metrics outside the targets of the phase at their time' }),
+  accepted: Type.Integer({ minimum: 0, description: 'Readings stored by this request' }),
+  duplicates: Type.Integer({
+    minimum: 0,
+    description:
+      'Readings not stored because the batch holds them already (same instant `at`, same values), e.g. from an ' +
+      'earlier or concurrent copy of the request, or repeated within it; they are stored and counted once',
+  }),
+  inTarget: Type.Integer({
+    minimum: 0,
+    description: 'Readings stored by this request with every metric within the phase’s targets',
+  }),
+  deviations: Type.Array(FarmDeviation, {
+    description: 'Metrics outside the targets of the phase at their time, of the readings stored by this request',
+  }),
 });
 
 export const FarmReadingsSummary = Type.Object({

@@ -223,8 +223,27 @@ export function createLedgerRecorder<R>(opts: LedgerRecorderOptions<R>) {
    * retry) takes over that intent's content, so the retry finishes exactly what the first attempt started.
    */
   async function writeIntents(table: LedgerIntentsTable, batch: readonly Waiting<R>[]): Promise<void> {
-    const fresh = batch.filter((w) => !w.recovering);
-    if (fresh.length === 0) return;
+    const all = batch.filter((w) => !w.recovering);
+    if (all.length === 0) return;
+    // Writes of one transaction id in the same batch (concurrent requests for one record): the first is the
+    // write, the others take its content over, as a retry would, so the ledger and the rows hold one content.
+    const firstOf = new Map<string, Waiting<R>>();
+    const fresh: Waiting<R>[] = [];
+    const followers: [Waiting<R>, Waiting<R>][] = [];
+    for (const w of all) {
+      const first = w.write.txId === undefined ? undefined : firstOf.get(w.write.txId);
+      if (first) followers.push([w, first]);
+      else {
+        if (w.write.txId !== undefined) firstOf.set(w.write.txId, w);
+        fresh.push(w);
+      }
+    }
+    await writeFreshIntents(table, fresh);
+    for (const [w, first] of followers) w.write = first.write;
+  }
+
+  /** Inserts the intents of writes with distinct transaction ids; a retry takes its first attempt's content. */
+  async function writeFreshIntents(table: LedgerIntentsTable, fresh: readonly Waiting<R>[]): Promise<void> {
     const createdAt = clock.now().toISOString();
     const rows = fresh.map(({ write }) => {
       if (!write.txId) throw new Error('a write recorded with intents needs its txId');

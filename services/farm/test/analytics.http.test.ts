@@ -46,10 +46,18 @@ describe('farm analytics over HTTP', () => {
       ).body.data.id as string;
     const harvested = await start(200);
     const failed = await start(100);
-    const at = new Date(Date.now() - 60_000).toISOString();
-    const reading = { at, temperatureC: 20, humidityPct: 65, co2Ppm: 900, ppfd: 300, ecMsCm: 1.2, ph: 6.8 };
+    const at = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    const reading = { temperatureC: 20, humidityPct: 65, co2Ppm: 900, ppfd: 300, ecMsCm: 1.2, ph: 6.8 };
+    // Four readings at distinct instants (an identical reading at the same instant is stored once).
     await expectStatus(p, 200, 'PUT', `/api/vertical-farm/batch/${harvested}/environment`, {
-      body: { readings: [reading, reading, reading, { ...reading, ph: 5 }] },
+      body: {
+        readings: [
+          { ...reading, at: at(4) },
+          { ...reading, at: at(3) },
+          { ...reading, at: at(2) },
+          { ...reading, at: at(1), ph: 5 },
+        ],
+      },
     });
     await expectStatus(p, 201, 'POST', `/api/vertical-farm/batch/${harvested}/harvest`, {
       body: { yieldKg: 8, qualityGrade: 'premium' },

@@ -77,7 +77,7 @@ describe('environment readings and harvests over HTTP', () => {
     const readings = [0, 1, 2].map((i) => good(new Date(now - (3 - i) * 60_000).toISOString()));
     const res = await put(batchId, readings);
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ accepted: 3, inTarget: 3, deviations: [] });
+    expect(res.body.data).toEqual({ accepted: 3, duplicates: 0, inTarget: 3, deviations: [] });
     const batch = await expectStatus(p, 200, 'GET', `/api/vertical-farm/batch/${batchId}`, { role: 'USER' });
     expect(batch.body.data.state).toBe('growing');
     expect(batch.body.data.readings).toMatchObject({

@@ -38,8 +38,13 @@ export async function findFarm(db: Db, id: string): Promise<Farm | undefined> {
   };
 }
 
-export async function insertZone(db: Db, row: typeof zones.$inferInsert): Promise<void> {
-  await db.insert(zones).values(row);
+/**
+ * Stores a zone once: a retry naming the same id (same Idempotency-Key) stores nothing and resolves to the row
+ * stored first, so it is answered that zone.
+ */
+export async function insertZone(db: Db, row: typeof zones.$inferInsert): Promise<ZoneRow> {
+  const [inserted] = await db.insert(zones).values(row).onConflictDoNothing({ target: zones.id }).returning();
+  return inserted ?? (await findZoneRow(db, row.id))!;
 }
 
 /** The zone, locked until the transaction ends when `lock` is set (capacity checks). */

@@ -1,20 +1,23 @@
-import { type Db, insertFromJson } from '@rootline/db';
-import type { SQL } from 'drizzle-orm';
+import { type Db, executeRows, insertFromJson } from '@rootline/db';
+import { sql } from 'drizzle-orm';
 import { deviations, readings } from './schema.js';
 
-export type ReadingRow = typeof readings.$inferInsert;
+export type ReadingRow = typeof readings.$inferInsert & { fingerprint: string };
 export type DeviationRow = Omit<typeof deviations.$inferInsert, 'id'>;
 
-/** One INSERT of a request's readings, their values as one JSON parameter (one prepared statement at any size). */
-export function readingsInsert(rows: readonly ReadingRow[]): SQL {
-  return insertFromJson(readings, rows);
+/**
+ * Stores the readings not stored yet, in one INSERT (their values as one JSON parameter, one prepared statement at
+ * any size): a reading already stored for its batch (same instant and fingerprint) is skipped, also when a
+ * concurrent request stores it at the same moment. Resolves to the fingerprints stored by this call.
+ */
+export async function insertNewReadings(db: Db, rows: readonly ReadingRow[]): Promise<Set<string>> {
+  const stored = await executeRows<{ fingerprint: string }>(
+    db,
+    sql`${insertFromJson(readings, rows)} on conflict do nothing returning ${readings.fingerprint}`,
+  );
+  return new Set(stored.map((r) => r.fingerprint));
 }
 
-export function deviationsInsert(rows: readonly DeviationRow[]): SQL {
-  return insertFromJson(deviations, rows);
-}
-
-/** Stores readings alone: one statement, atomic by itself. */
-export async function storeReadings(db: Db, rows: readonly ReadingRow[]): Promise<void> {
-  await db.execute(readingsInsert(rows));
+export async function insertDeviations(db: Db, rows: readonly DeviationRow[]): Promise<void> {
+  if (rows.length > 0) await db.execute(insertFromJson(deviations, rows));
 }

@@ -1,6 +1,17 @@
 import { ledgerIntentsTable, outboxTable, scheduledJobsTable } from '@rootline/db';
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, jsonb, pgSchema, real, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 export const farmSchema = pgSchema('farm');
 
@@ -96,6 +107,11 @@ export const harvests = farmSchema.table('harvests', {
   notes: text('notes'),
   harvestedAt: at('harvested_at').notNull(),
   harvestedBy: text('harvested_by').notNull(),
+  /**
+   * The request that recorded the harvest (its idempotency reference, or a fresh id without one): a concurrent
+   * harvest of the batch that finds another request's reference here was not recorded and answers 409.
+   */
+  requestRef: text('request_ref'),
   blockIndex: integer('block_index').notNull(),
   blockHash: text('block_hash').notNull(),
   txId: text('tx_id').notNull(),
@@ -120,8 +136,17 @@ export const readings = farmSchema.table(
     waterTemperatureC: real('water_temperature_c'),
     dissolvedOxygenMgL: real('dissolved_oxygen_mg_l'),
     inTarget: boolean('in_target').notNull(),
+    /**
+     * Digest of the instant and the values (`readingFingerprint`): a reading sent again is stored once. Null for
+     * readings stored before fingerprints, which no new reading conflicts with.
+     */
+    fingerprint: text('fingerprint'),
   },
-  (t) => [index('readings_batch_idx').on(t.batchId, t.at), index('readings_farm_idx').on(t.farmId, t.at)],
+  (t) => [
+    // Also the index of a batch's readings by time (its leading columns).
+    uniqueIndex('readings_batch_reading_key').on(t.batchId, t.at, t.fingerprint),
+    index('readings_farm_idx').on(t.farmId, t.at),
+  ],
 );
 
 export const deviations = farmSchema.table(

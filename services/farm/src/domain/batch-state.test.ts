@@ -5,6 +5,7 @@ import {
   dli,
   expectedHarvestAt,
   harvestRefusal,
+  isOwnHarvest,
   type PhaseSpan,
   phaseAt,
 } from './batch-state.js';
@@ -45,5 +46,12 @@ describe('batch state', () => {
     expect(harvestRefusal('ready')).toBeUndefined();
     expect(harvestRefusal('germinating')).toMatch(/germinating/);
     expect(harvestRefusal('harvested')).toMatch(/already/);
+  });
+
+  it('a stored harvest is the caller’s only when it names the caller’s request', () => {
+    expect(isOwnHarvest({ requestRef: 'ref-a' }, 'ref-a')).toBe(true);
+    expect(isOwnHarvest({ requestRef: 'ref-a' }, 'ref-b')).toBe(false);
+    // A harvest stored before requests were named belongs to no later request.
+    expect(isOwnHarvest({ requestRef: null }, 'ref-a')).toBe(false);
   });
 });

@@ -64,3 +64,12 @@ export function harvestRefusal(state: CropBatchState): string | undefined {
   if (state === 'germinating') return 'a germinating batch cannot be harvested yet';
   return undefined;
 }
+
+/**
+ * Whether a stored harvest is the caller's: recorded by this request, or by an earlier attempt with the same
+ * idempotency reference. A batch has one harvest, so concurrent harvests converge on one stored row; every other
+ * request finds another reference there and was not recorded (409 DUPLICATE), whatever it sent.
+ */
+export function isOwnHarvest(stored: { requestRef: string | null }, requestRef: string): boolean {
+  return stored.requestRef !== null && stored.requestRef === requestRef;
+}

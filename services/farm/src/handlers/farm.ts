@@ -16,7 +16,7 @@ import {
   notFound,
   type ServiceContext,
 } from '@rootline/host';
-import { findFarm, findFarmRow, insertFarm, insertZone, listZones, toZone } from '../db/farms.repo.js';
+import { findFarm, findFarmRow, insertFarm, insertZone, listZones, plantsGrowing, toZone } from '../db/farms.repo.js';
 
 /** The id a create call names: derived from its Idempotency-Key when it has one, fresh otherwise. */
 export function newRecordId(prefix: string, call: HandlerContext): string {
@@ -88,8 +88,8 @@ export const addZone = (ctx: ServiceContext) =>
       setpoints: input.setpoints ?? {},
       createdAt: ctx.clock.now().toISOString(),
     };
-    await insertZone(ctx.db, row);
-    return toZone(row, 0);
+    const stored = await insertZone(ctx.db, row);
+    return toZone(stored, (await plantsGrowing(ctx.db, [stored.id])).get(stored.id) ?? 0);
   });
 
 export const getZones = (ctx: ServiceContext) =>

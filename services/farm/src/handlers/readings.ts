@@ -1,9 +1,10 @@
 import { AppError, batchReadingsRecord, type FarmDeviation, farmAlerted } from '@rootline/contracts';
 import { assertOwnerOrAdmin, handle, type ServiceContext } from '@rootline/host';
 import { findFarmRow } from '../db/farms.repo.js';
-import { deviationsInsert, type ReadingRow, readingsInsert, storeReadings } from '../db/readings.repo.js';
+import { insertDeviations, insertNewReadings, type ReadingRow } from '../db/readings.repo.js';
 import { phaseAt } from '../domain/batch-state.js';
 import { deviationsOf } from '../domain/compliance.js';
+import { firstOfEach, readingFingerprint } from '../domain/readings.js';
 import { batchPhases, requireBatch } from './batch.js';
 
 /** A reading this far ahead of the service clock is refused: a sensor with a wrong clock. */
@@ -13,8 +14,10 @@ const ALERT_DEVIATIONS = 20;
 
 /**
  * farm.batch.record-readings: readings of an open batch, each compared with the targets of the recipe phase at its
- * time. Without deviations the readings are one INSERT (atomic alone); with some, the readings, the deviations and
- * one farm.alert event commit in one transaction. Either way the request is stored all or nothing.
+ * time. A reading already stored for the batch (same instant, same values: a retried or resent request) is not
+ * stored again, nor are its deviations, so counts, shares within target and means see it once; concurrent copies
+ * are settled by the unique index. The readings, the deviations of those stored now and one farm.alert event
+ * (when there are some) commit in one transaction: the request is stored all or nothing.
  */
 export const recordReadings = (ctx: ServiceContext) =>
   handle(batchReadingsRecord, async ({ batchId, readings }, caller) => {
@@ -28,8 +31,7 @@ export const recordReadings = (ctx: ServiceContext) =>
     const phases = await batchPhases(ctx, batch.recipeId);
     const startedAt = new Date(batch.startedAt);
     const latest = ctx.clock.now().getTime() + FUTURE_SLACK_MS;
-    const rows: ReadingRow[] = [];
-    const found: FarmDeviation[] = [];
+    const rows: (ReadingRow & { deviations: FarmDeviation[] })[] = [];
     for (const [i, r] of readings.entries()) {
       const at = new Date(r.at);
       if (Number.isNaN(at.getTime())) {
@@ -41,7 +43,6 @@ export const recordReadings = (ctx: ServiceContext) =>
         });
       }
       const devs = deviationsOf(r, phaseAt(phases, startedAt, at).span.targets);
-      found.push(...devs);
       rows.push({
         batchId,
         farmId: batch.farmId,
@@ -55,15 +56,27 @@ export const recordReadings = (ctx: ServiceContext) =>
         waterTemperatureC: r.waterTemperatureC ?? null,
         dissolvedOxygenMgL: r.dissolvedOxygenMgL ?? null,
         inTarget: devs.length === 0,
+        fingerprint: readingFingerprint(r),
+        deviations: devs,
       });
     }
-    if (found.length === 0) {
-      await storeReadings(ctx.db, rows);
-    } else {
-      const farm = await findFarmRow(ctx.db, batch.farmId);
-      await ctx.db.transaction(async (tx) => {
-        await tx.execute(readingsInsert(rows));
-        await tx.execute(deviationsInsert(found.map((d) => ({ batchId, ...d }))));
+    const distinct = firstOfEach(rows, (r) => r.fingerprint);
+    const plain = distinct.map(({ deviations: _, ...row }) => row);
+    if (distinct.every((r) => r.deviations.length === 0)) {
+      // No deviations: one INSERT, atomic alone (the hot path, ADR 050).
+      const fresh = await insertNewReadings(ctx.db, plain);
+      return { accepted: fresh.size, duplicates: rows.length - fresh.size, inTarget: fresh.size, deviations: [] };
+    }
+    const farm = await findFarmRow(ctx.db, batch.farmId);
+    const stored = await ctx.db.transaction(async (tx) => {
+      const fresh = await insertNewReadings(tx, plain);
+      const storedRows = distinct.filter((r) => fresh.has(r.fingerprint));
+      const found = storedRows.flatMap((r) => r.deviations);
+      if (found.length > 0) {
+        await insertDeviations(
+          tx,
+          found.map((d) => ({ batchId, ...d })),
+        );
         await ctx.outbox.enqueue(
           tx,
           farmAlerted,
@@ -77,7 +90,13 @@ export const recordReadings = (ctx: ServiceContext) =>
           },
           caller,
         );
-      });
-    }
-    return { accepted: rows.length, inTarget: rows.filter((r) => r.inTarget).length, deviations: found };
+      }
+      return storedRows;
+    });
+    return {
+      accepted: stored.length,
+      duplicates: rows.length - stored.length,
+      inTarget: stored.filter((r) => r.inTarget).length,
+      deviations: stored.flatMap((r) => r.deviations),
+    };
   });

@@ -3,6 +3,13 @@ export const RETRIES =
   'Send an `Idempotency-Key` header (a fresh UUID per new request, the same for its retries): a retry gets the ' +
   'first answer.';
 
+/** The full Idempotency-Key rules, for writes that are not creations (their answer is not a new record). */
+export const KEYED_RETRIES =
+  'Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with ' +
+  'the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is stored once; the ' +
+  'key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409 DUPLICATE with ' +
+  'Retry-After.';
+
 export const LEDGER_RETRIES = `${RETRIES} 503 UNAVAILABLE (with Retry-After) means the ledger did not answer: retry with the same key.`;
 
 export const OWNER_ONLY = 'Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise).';

@@ -17,7 +17,7 @@ import {
   zoneList,
 } from '@rootline/contracts';
 import { type BusRouteDeps, busRoute } from '../bus-route.js';
-import { LEDGER_RETRIES, OPERATOR_ONLY, OWNER_ONLY, RECIPE_EXAMPLE, RETRIES } from './farm-docs.js';
+import { KEYED_RETRIES, LEDGER_RETRIES, OPERATOR_ONLY, OWNER_ONLY, RECIPE_EXAMPLE, RETRIES } from './farm-docs.js';
 
 const TAGS = ['Vertical farming'];
 
@@ -134,14 +134,17 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
       'VALIDATION_ERROR naming the field. Each reading is compared with the targets of the recipe phase at its ' +
       'time; deviations are stored, answered, and told to the farm’s manager as one alert per request (a ' +
       'notification; alerts are not public events). Readings of a ' +
-      `closed batch are refused (400, \`details.reason\` batch-closed). ${OWNER_ONLY}`,
+      'closed batch are refused (400, `details.reason` batch-closed). A reading the batch holds already (same ' +
+      '`at`, same values) is stored once, even without a key: it is counted in `duplicates`, not in `accepted`, ' +
+      `and its deviations are not stored or announced again. ${OWNER_ONLY} ${KEYED_RETRIES}`,
     tags: TAGS,
     policy: {
       permission: 'farm:write',
+      idempotent: true,
       object: { rule: 'owner', field: 'batchId', record: 'batch', why: 'the farm’s manager' },
     },
     subject: batchReadingsRecord,
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'DUPLICATE', 'IDEMPOTENCY_KEY_REUSED'],
     example: {
       readings: [
         {

@@ -1,0 +1,1 @@
+ALTER TABLE "farm"."harvests" ADD COLUMN "request_ref" text;
