@@ -237,4 +237,19 @@ describe('farm writes under races, over HTTP', () => {
     );
     expect(zones).toEqual([{ n: 1 }]);
   });
+
+  it('one Idempotency-Key with the same readings sent to another batch is 422 IDEMPOTENCY_KEY_REUSED, not the first batch’s answer', async () => {
+    const [first, second] = [await startBatch(), await startBatch()];
+    const key = randomUUID();
+    const body = { readings: [{ at: '2026-11-23T08:00:00.000Z', temperatureC: 22 }] };
+    const a = await send('PUT', `/api/vertical-farm/batch/${first}/environment`, body, key);
+    expect(a.status).toBe(200);
+    const b = await send('PUT', `/api/vertical-farm/batch/${second}/environment`, body, key);
+    expect(b.status).toBe(422);
+    expect(b.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    const stored = await p.database.db.execute(
+      sql`select count(*)::int as n from farm.readings where batch_id = ${second}`,
+    );
+    expect((stored as unknown as { n: number }[])[0]?.n).toBe(0);
+  });
 });

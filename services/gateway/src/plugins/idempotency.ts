@@ -158,7 +158,13 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
       const principal = req.actor?.id ?? 'anonymous';
       const scopeHash = sha256(`${principal}\n${req.method} ${req.routeOptions.url}\n${key}`);
       // Keyed by the client's key: a body holding a secret (a password) cannot be guessed from the stored digest.
-      const requestHash = createHmac('sha256', key).update(canonical(req.body)).digest('hex');
+      // The path's parameters and the query are part of the request: one key sent to another batch's URL is another
+      // request (422), not a replay of the first. A route without either hashes its body alone, as it always did.
+      const params = (req.params ?? {}) as object;
+      const query = (req.query ?? {}) as object;
+      const request =
+        Object.keys(params).length + Object.keys(query).length === 0 ? req.body : { params, query, body: req.body };
+      const requestHash = createHmac('sha256', key).update(canonical(request)).digest('hex');
       // An expired key is as good as none.
       await db
         .delete(idempotencyKeys)
