@@ -49,7 +49,9 @@ describe('embedded mode: uploads on local storage', () => {
     expect(existsSync(join(dataDir, 'media', 'files', file.id, 'thumb-300.webp'))).toBe(true);
     expect(readFileSync(join(dataDir, 'storage-signing-secret'), 'utf8').length).toBeGreaterThanOrEqual(32);
 
-    const thumb = await fetch(`${rootline.url}${file.urls.thumbnails['300']}`);
+    // Signed URLs start with the address the request came to (no PUBLIC_URL here).
+    expect(file.urls.thumbnails['300']).toMatch(new RegExp(`^${rootline.url}/api/upload/local/`));
+    const thumb = await fetch(file.urls.thumbnails['300'] as string);
     expect(thumb.status).toBe(200);
     const meta = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata();
     expect(meta).toMatchObject({ format: 'webp', width: 300, height: 300 });

@@ -11,6 +11,12 @@ export interface CallContext {
    * the id of the record the call creates from it (`idFromKey`), so a retry names the same record.
    */
   idempotencyRef?: string;
+  /**
+   * The public address of the API the call came through (`https://host[:port][/path]`, no trailing slash): the
+   * gateway's PUBLIC_URL, else the request's origin. Links a service builds (QR codes, certificates, emails,
+   * signed URLs) start with it; events carry it on, so an email sent later links where the request came from.
+   */
+  publicUrl?: string;
 }
 
 /** Message header names; lowercase so NATS and HTTP agree. */
@@ -19,7 +25,16 @@ export const HEADER = {
   actor: 'x-actor',
   traceparent: 'traceparent',
   idempotencyRef: 'x-idempotency-ref',
+  publicUrl: 'x-public-url',
 } as const;
+
+/** A public address: http(s), a host, an optional port and path, no query, no trailing slash. */
+const PUBLIC_URL = /^https?:\/\/[^\s/?#@]+(\/[^\s?#]*[^\s?#/])?$/;
+
+/** Whether `url` may be used as the public address of the API (see `CallContext.publicUrl`). */
+export function isPublicUrl(url: string): boolean {
+  return url.length <= 2048 && PUBLIC_URL.test(url);
+}
 
 /** Encodes a call context as message headers. */
 export function contextToHeaders(ctx: CallContext): Record<string, string> {
@@ -27,6 +42,7 @@ export function contextToHeaders(ctx: CallContext): Record<string, string> {
   if (ctx.actor) h[HEADER.actor] = JSON.stringify(ctx.actor);
   if (ctx.traceparent) h[HEADER.traceparent] = ctx.traceparent;
   if (ctx.idempotencyRef) h[HEADER.idempotencyRef] = ctx.idempotencyRef;
+  if (ctx.publicUrl) h[HEADER.publicUrl] = ctx.publicUrl;
   return h;
 }
 
@@ -44,5 +60,8 @@ export function headersToContext(h: Record<string, string | undefined>, fallback
   }
   if (h[HEADER.traceparent]) ctx.traceparent = h[HEADER.traceparent];
   if (h[HEADER.idempotencyRef]) ctx.idempotencyRef = h[HEADER.idempotencyRef];
+  // A malformed address is dropped: the service falls back to its PUBLIC_URL.
+  const publicUrl = h[HEADER.publicUrl];
+  if (publicUrl && isPublicUrl(publicUrl)) ctx.publicUrl = publicUrl;
   return ctx;
 }

@@ -9,6 +9,7 @@ export * from './outgoing-proxy.js';
 export * from './ownership.js';
 export * from './periodic.js';
 export * from './privacy.js';
+export * from './public-url.js';
 export * from './scheduled-job.js';
 export * from './search-text.js';
 export * from './service.js';

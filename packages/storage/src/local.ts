@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { AppError } from '@rootline/contracts';
 import { ByteLimit } from './limit.js';
 import { grantQuery } from './signing.js';
-import { assertKey, type Storage } from './types.js';
+import { assertKey, type Storage, type UrlBase } from './types.js';
 
 /** Path under which the gateway serves local signed URLs (GET reads, PUT writes). */
 export const LOCAL_URL_PATH = '/api/upload/local';
@@ -16,7 +16,10 @@ export interface LocalStorageOptions {
   dir: string;
   /** HMAC key of signed URLs, shared by the gateway (which verifies) and media (which signs). */
   secret: string | undefined;
-  /** Prefix of signed URLs, e.g. the public address of the API; empty for paths relative to the API host. */
+  /**
+   * Prefix of signed URLs (STORAGE_PUBLIC_URL); empty: the public address of the request a URL is made for, else
+   * paths relative to the API host.
+   */
   publicUrl: string;
   /** Milliseconds since the epoch (the service clock). */
   now: () => number;
@@ -37,7 +40,8 @@ export function createLocalStorage(opts: LocalStorageOptions): Storage & { secre
     return opts.secret;
   };
   const expiry = (seconds: number) => Math.floor(opts.now() / 1000) + seconds;
-  const url = (key: string, query: string) => `${opts.publicUrl}${LOCAL_URL_PATH}/${key}?${query}`;
+  const url = (key: string, query: string, base: UrlBase) =>
+    `${opts.publicUrl || base.publicUrl?.replace(/\/+$/, '') || ''}${LOCAL_URL_PATH}/${key}?${query}`;
 
   return {
     driver: 'local',
@@ -94,15 +98,16 @@ export function createLocalStorage(opts: LocalStorageOptions): Storage & { secre
       }
       return keys.sort();
     },
-    async downloadUrl(key, { expiresInSeconds, contentType }) {
+    async downloadUrl(key, { expiresInSeconds, contentType, ...base }) {
       assertKey(key);
       const g = { method: 'GET' as const, key, expires: expiry(expiresInSeconds), contentType };
-      return url(key, grantQuery(secret(), g));
+      return url(key, grantQuery(secret(), g), base);
     },
-    async uploadUrl(key, { expiresInSeconds, contentType, bytes }) {
+    async uploadUrl(key, { expiresInSeconds, contentType, bytes, ...base }) {
       assertKey(key);
       const g = { method: 'PUT' as const, key, expires: expiry(expiresInSeconds), contentType, bytes };
-      return { url: url(key, grantQuery(secret(), g)), method: 'PUT', headers: { 'content-type': contentType } };
+      const target = url(key, grantQuery(secret(), g), base);
+      return { url: target, method: 'PUT', headers: { 'content-type': contentType } };
     },
     async close() {},
   };

@@ -8,6 +8,15 @@ export interface UploadTarget {
   headers: Record<string, string>;
 }
 
+/** The public address of the API of the request a signed URL is made for (`CallContext.publicUrl`). */
+export interface UrlBase {
+  /**
+   * Local storage prefixes its URLs with it when STORAGE_PUBLIC_URL is empty (without either, URLs are paths on
+   * the API host); S3 presigns for its own endpoint and ignores it.
+   */
+  publicUrl?: string | undefined;
+}
+
 /**
  * An object store seen by the gateway and the media service: streams in, streams out, never a whole file in
  * memory. Keys are `/`-separated paths of `[A-Za-z0-9._-]` segments.
@@ -28,9 +37,12 @@ export interface Storage {
   /** Every key under the prefix, sorted. */
   list(prefix: string): Promise<string[]>;
   /** A URL that reads the object until it expires. */
-  downloadUrl(key: string, opts: { expiresInSeconds: number; contentType: string }): Promise<string>;
+  downloadUrl(key: string, opts: { expiresInSeconds: number; contentType: string } & UrlBase): Promise<string>;
   /** A URL that writes the object (one PUT of exactly `bytes` bytes) until it expires. */
-  uploadUrl(key: string, opts: { expiresInSeconds: number; contentType: string; bytes: number }): Promise<UploadTarget>;
+  uploadUrl(
+    key: string,
+    opts: { expiresInSeconds: number; contentType: string; bytes: number } & UrlBase,
+  ): Promise<UploadTarget>;
   close(): Promise<void>;
 }
 

@@ -86,6 +86,17 @@ describe('storage drivers', () => {
     expect(await got.text()).toBe('hello');
   });
 
+  it("local URLs start with STORAGE_PUBLIC_URL, else the request's public address, else a path", async () => {
+    const opts = { expiresInSeconds: 60, contentType: 'image/webp' };
+    const request = { ...opts, publicUrl: 'http://127.0.0.1:4321/' };
+    const fixed = createLocalStorage({ dir, secret: SECRET, publicUrl: 'https://api.example', now: () => NOW });
+    expect(await fixed.downloadUrl('k/x.webp', request)).toMatch(/^https:\/\/api\.example\/api\/upload\/local\//);
+    const open = createLocalStorage({ dir, secret: SECRET, publicUrl: '', now: () => NOW });
+    expect(await open.downloadUrl('k/x.webp', request)).toMatch(/^http:\/\/127\.0\.0\.1:4321\/api\/upload\/local\//);
+    expect((await open.uploadUrl('k/x.webp', { ...request, bytes: 3 })).url).toMatch(/^http:\/\/127\.0\.0\.1:4321\//);
+    expect(await open.downloadUrl('k/x.webp', opts)).toMatch(/^\/api\/upload\/local\/k\/x\.webp\?/);
+  });
+
   it('local URLs carry an HMAC over method, key, expiry, type and size, checked against the clock', async () => {
     const s = createLocalStorage({ dir, secret: SECRET, publicUrl: 'https://api.example', now: () => NOW });
     const url = new URL(await s.downloadUrl('k/x.webp', { expiresInSeconds: 60, contentType: 'image/webp' }));

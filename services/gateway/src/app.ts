@@ -7,7 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import { Redis } from 'ioredis';
 import { allowedMethodsOf } from './allowed-methods.js';
 import { answerClientError } from './client-errors.js';
-import type { GatewayConfig } from './config.js';
+import { type GatewayConfig, trustProxyOf } from './config.js';
 import { failure } from './envelope.js';
 import { formatValidationError, toHttpError } from './errors.js';
 import { createMemoryStore } from './identity/attempts/memory-store.js';
@@ -20,6 +20,7 @@ import { authPlugin } from './plugins/auth.js';
 import { httpMetricsPlugin } from './plugins/http-metrics.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
 import { openApiPlugin } from './plugins/openapi.js';
+import { publicUrlPlugin } from './plugins/public-url.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestIdPlugin } from './plugins/request-id.js';
 import { requestIdOf } from './request-context.js';
@@ -102,7 +103,8 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     // Log lines carry `requestId`, the same key the services use.
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: config.BODY_LIMIT_BYTES,
-    trustProxy: config.TRUST_PROXY,
+    // X-Forwarded-For/-Proto/-Host are read only from these peers (client IP, Secure cookies, public links).
+    trustProxy: trustProxyOf(config),
     schemaErrorFormatter: formatValidationError,
     // Errors Fastify raises before routing (a malformed URL) get the envelope too.
     frameworkErrors: (err, _req, reply) => {
@@ -135,6 +137,13 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   // Order matters: request ids and metrics see every request; rate limiting is registered before any
   // route and before authentication (floods are cut first).
   await app.register(requestIdPlugin);
+  await app.register(publicUrlPlugin, { publicUrl: config.PUBLIC_URL });
+  if (!config.PUBLIC_URL) {
+    log.warn(
+      'PUBLIC_URL is not set: links (QR codes, certificates, emails, signed URLs) use the origin of each request, ' +
+        'which its Host header names; set PUBLIC_URL in production',
+    );
+  }
   await app.register(httpMetricsPlugin, { metrics });
   await app.register(rateLimitPlugin, {
     redis,

@@ -73,10 +73,23 @@ export const GatewayConfig = withBase({
   /** Redis for rate-limit counters shared by gateway replicas; without it they live in memory. */
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   REDIS_KEY_PREFIX: Type.String({ default: 'rootline:', minLength: 1 }),
-  /** Public address of the API, listed as the server in the OpenAPI document; third-party sign-in needs it. */
-  PUBLIC_URL: Url('Public address of the API'),
-  /** Trust X-Forwarded-For/-Proto from a reverse proxy (client IP for rate limits, TLS for Secure cookies). */
+  /**
+   * Public address of the API: links (QR codes, certificates, emails, signed URLs) start with it, it is the server
+   * of the OpenAPI document, and third-party sign-in needs it. Unset: each request's own origin.
+   */
+  PUBLIC_URL: Url('Public address of the API; unset: the origin of each request'),
+  /** Trust X-Forwarded-For/-Proto/-Host from any peer (client IP for rate limits, TLS for Secure cookies, links). */
   TRUST_PROXY: Type.Boolean({ default: false }),
+  /**
+   * The reverse proxies whose X-Forwarded-For/-Proto/-Host are believed, as a comma-separated list of addresses and
+   * CIDR ranges (e.g. `127.0.0.1,10.0.0.0/8`; also `loopback`, `linklocal`, `uniquelocal`). Instead of TRUST_PROXY.
+   */
+  TRUSTED_PROXIES: Type.Optional(
+    Type.String({
+      pattern: '^[\\w.:/-]+(\\s*,\\s*[\\w.:/-]+)*$',
+      description: 'Addresses/CIDRs of reverse proxies whose X-Forwarded-* headers are trusted, comma-separated',
+    }),
+  ),
   /** How new password hashes are made; hashes of either scheme always verify and are upgraded on sign-in. */
   PASSWORD_HASH: Type.Union([Type.Literal('bcrypt'), Type.Literal('argon2id')], { default: 'bcrypt' }),
   /** bcrypt cost: the spec's 12. Lower only in tests (each step halves the time). */
@@ -108,3 +121,13 @@ export const GatewayConfig = withBase({
   GOOGLE_ISSUER: Type.String({ default: 'https://accounts.google.com', pattern: '^https?://' }),
 });
 export type GatewayConfig = Static<typeof GatewayConfig>;
+
+/**
+ * Fastify's `trustProxy` of the settings: the TRUSTED_PROXIES list, or TRUST_PROXY (every peer, or none). Fastify
+ * then reads the client address, protocol and host from X-Forwarded-* only on connections from those peers.
+ */
+export function trustProxyOf(config: Pick<GatewayConfig, 'TRUST_PROXY' | 'TRUSTED_PROXIES'>): boolean | string[] {
+  if (config.TRUSTED_PROXIES === undefined) return config.TRUST_PROXY;
+  if (config.TRUST_PROXY) throw new Error('Set TRUST_PROXY or TRUSTED_PROXIES, not both');
+  return config.TRUSTED_PROXIES.split(',').map((a) => a.trim());
+}

@@ -17,7 +17,10 @@ export function requestIdOf(req: IncomingMessage): string {
   return incoming && REQUEST_ID.test(incoming) ? incoming : newId('req');
 }
 
-/** What a bus call made for this request carries: request id, verified actor, trace context. */
+/**
+ * What a bus call made for this request carries: request id, verified actor, trace context, and the public address
+ * the service builds links from (PUBLIC_URL, else the request's origin).
+ */
 export function callContext(req: FastifyRequest): CallContext {
   const ctx: CallContext = { requestId: req.id };
   if (req.actor) ctx.actor = req.actor;
@@ -25,5 +28,7 @@ export function callContext(req: FastifyRequest): CallContext {
   if (traceparent && TRACEPARENT.test(traceparent)) ctx.traceparent = traceparent;
   // The scoped reference of a held Idempotency-Key: the service derives the new record's id from it.
   if (req.idempotency) ctx.idempotencyRef = req.idempotency.ref;
+  const publicUrl = req.publicUrl;
+  if (publicUrl) ctx.publicUrl = publicUrl;
   return ctx;
 }

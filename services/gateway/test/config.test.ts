@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '@rootline/host';
 import { TEST_JWT_SECRET } from '@rootline/testing';
 import { describe, expect, it } from 'vitest';
-import { GatewayConfig } from '../src/config.js';
+import { GatewayConfig, trustProxyOf } from '../src/config.js';
 
 describe('gateway settings', () => {
   it('applies the defaults', () => {
@@ -45,6 +45,20 @@ describe('gateway settings', () => {
     expect(bad({ REDIS_URL: 'http://redis' })).toThrow(/REDIS_URL/);
     expect(bad({ ADMIN_EMAIL: 'not an address' })).toThrow(/ADMIN_EMAIL/);
     expect(loadConfig(GatewayConfig, { JWT_SECRET: TEST_JWT_SECRET, TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+  });
+
+  it('trusts the proxies TRUSTED_PROXIES lists, or every peer with TRUST_PROXY, but not both', () => {
+    const load = (env: Record<string, string>) => loadConfig(GatewayConfig, { JWT_SECRET: TEST_JWT_SECRET, ...env });
+    expect(trustProxyOf(load({}))).toBe(false);
+    expect(trustProxyOf(load({ TRUST_PROXY: 'true' }))).toBe(true);
+    expect(trustProxyOf(load({ TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8,::1,loopback' }))).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'loopback',
+    ]);
+    expect(() => load({ TRUSTED_PROXIES: '10.0.0.1; rm -rf' })).toThrow(/TRUSTED_PROXIES/);
+    expect(() => trustProxyOf(load({ TRUST_PROXY: 'true', TRUSTED_PROXIES: '127.0.0.1' }))).toThrow(/not both/);
   });
 
   it('requires a JWT_SECRET of at least 32 characters', () => {

@@ -1,18 +1,31 @@
-import { type ExifData, type FileInfo, MEDIA_LIMITS } from '@rootline/contracts';
+import { type CallContext, type ExifData, type FileInfo, MEDIA_LIMITS } from '@rootline/contracts';
 import type { Clock } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
 import type { FileRow } from './db/files.repo.js';
 import { servedExif } from './domain/types.js';
 
-/** A file's information with signed URLs valid for `MEDIA_LIMITS.urlSeconds`. */
-export async function fileInfo(row: FileRow, storage: Storage, clock: Clock): Promise<FileInfo> {
+/**
+ * A file's information with signed URLs valid for `MEDIA_LIMITS.urlSeconds`; local URLs start with the public
+ * address of the request (`caller.publicUrl`) unless STORAGE_PUBLIC_URL names one.
+ */
+export async function fileInfo(
+  row: FileRow,
+  storage: Storage,
+  clock: Clock,
+  caller: Pick<CallContext, 'publicUrl'>,
+): Promise<FileInfo> {
   const expiresInSeconds = MEDIA_LIMITS.urlSeconds;
-  const original = await storage.downloadUrl(row.originalKey, { expiresInSeconds, contentType: row.mimeType });
+  const { publicUrl } = caller;
+  const original = await storage.downloadUrl(row.originalKey, {
+    expiresInSeconds,
+    contentType: row.mimeType,
+    publicUrl,
+  });
   let thumbnails: Record<string, string> | null = null;
   if (row.thumbnails) {
     thumbnails = {};
     for (const [size, key] of Object.entries(row.thumbnails)) {
-      thumbnails[size] = await storage.downloadUrl(key, { expiresInSeconds, contentType: 'image/webp' });
+      thumbnails[size] = await storage.downloadUrl(key, { expiresInSeconds, contentType: 'image/webp', publicUrl });
     }
   }
   return {

@@ -19,7 +19,12 @@ describe('uploads with local storage and signed URLs', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'rootline-data-'));
-    p = await startMediaPlatform({ STORAGE_DRIVER: 'local', DATA_DIR: dataDir, STORAGE_SIGNING_SECRET: SECRET });
+    p = await startMediaPlatform({
+      STORAGE_DRIVER: 'local',
+      DATA_DIR: dataDir,
+      STORAGE_SIGNING_SECRET: SECRET,
+      TRUSTED_PROXIES: '127.0.0.1',
+    });
     owner = await p.token('USER', 'usr_owner');
   });
   afterAll(async () => {
@@ -87,7 +92,8 @@ describe('uploads with local storage and signed URLs', () => {
     });
     expect(signed.statusCode).toBe(201);
     const { fileId, upload } = signed.json().data;
-    expect(upload.url).toMatch(/^\/api\/upload\/local\/pending\/fil_/);
+    // Local URLs start with the address the request came to (inject's Host is localhost:80).
+    expect(upload.url).toMatch(/^http:\/\/localhost:80\/api\/upload\/local\/pending\/fil_/);
 
     const wrongType = await p.inject({
       method: 'PUT',
@@ -116,6 +122,46 @@ describe('uploads with local storage and signed URLs', () => {
     expect(done.json().data).toMatchObject({ id: fileId, kind: 'document', mimeType: 'application/pdf' });
     const back = await p.inject({ method: 'GET', url: done.json().data.urls.original });
     expect(back.rawPayload.equals(data)).toBe(true);
+  });
+
+  it('signs URLs for the address the request came to, or the one a trusted proxy forwards', async () => {
+    const base = await p.app.listen({ port: 0, host: '127.0.0.1' });
+    expect(base).not.toContain(':3000');
+    const data = pdf();
+    const presign = async (headers: Record<string, string> = {}) => {
+      const res = await fetch(`${base}/api/upload/presigned`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({
+          kind: 'document',
+          filename: 'c.pdf',
+          contentType: 'application/pdf',
+          bytes: data.length,
+          category: 'certificate',
+        }),
+      });
+      expect(res.status).toBe(201);
+      return (
+        (await res.json()) as { data: { fileId: string; upload: { url: string; headers: Record<string, string> } } }
+      ).data;
+    };
+    const forwarded = await presign({ 'x-forwarded-proto': 'https', 'x-forwarded-host': 'media.example' });
+    expect(forwarded.upload.url).toMatch(/^https:\/\/media\.example\/api\/upload\/local\/pending\/fil_/);
+
+    const { fileId, upload } = await presign();
+    expect(upload.url.startsWith(`${base}/api/upload/local/pending/fil_`)).toBe(true);
+    const put = await fetch(upload.url, { method: 'PUT', headers: upload.headers, body: new Uint8Array(data) });
+    expect(put.status).toBe(200);
+    const done = await fetch(`${base}/api/upload/presigned/${fileId}/complete`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner}` },
+    });
+    expect(done.status).toBe(200);
+    const original = ((await done.json()) as { data: { urls: { original: string } } }).data.urls.original;
+    expect(original.startsWith(`${base}/api/upload/local/files/${fileId}/`)).toBe(true);
+    const back = await fetch(original);
+    expect(back.status).toBe(200);
+    expect(Buffer.from(await back.arrayBuffer()).equals(data)).toBe(true);
   });
 
   it('refuses a body that is not multipart with a validation error', async () => {

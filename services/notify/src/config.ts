@@ -1,10 +1,13 @@
-import { withBase } from '@rootline/host';
+import { PublicUrlSetting, withBase } from '@rootline/host';
 import { type Static, Type } from '@sinclair/typebox';
 
 /** Settings of notify: the shared base settings plus where and how it sends. */
 export const NotifyConfig = withBase({
-  /** Public web address: links in emails start with it. */
-  PUBLIC_URL: Type.String({ default: 'http://localhost:3000', pattern: '^https?://' }),
+  /**
+   * Public address of the API: links in emails and pushes start with it. Unset: the address of the request that
+   * caused the message (carried by its event), and http://localhost:3000 for the weekly digest (warned at start).
+   */
+  PUBLIC_URL: PublicUrlSetting,
   /** SMTP server, e.g. `smtp://user:pass@mail.example.org:587` (`smtps://` for TLS from the start). */
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   MAIL_FROM: Type.String({ default: 'Rootline <no-reply@rootline.local>', minLength: 3 }),

@@ -21,7 +21,9 @@ export async function notifyUser(
   template: Template,
   data: Record<string, unknown>,
 ): Promise<void> {
-  const notice = await recordNotice(ctx, meta.tx, meta.eventId, userId, template, data);
+  const [notice] = await recordNotices(ctx, meta.tx, [
+    { sourceId: meta.eventId, userId, template, data, publicUrl: meta.publicUrl },
+  ]);
   // Once committed, every gateway replica hands it to the person's open sockets (room `user:<id>`).
   if (notice) meta.afterCommit(() => void publishLive(ctx, notice));
 }
@@ -47,6 +49,8 @@ export interface NoticeInput {
   userId: string;
   template: Template;
   data: Record<string, unknown>;
+  /** The public address of the request that caused it (the event's call context); links start with it. */
+  publicUrl?: string | undefined;
 }
 
 /** As `notifyUser`, for a notice with another source than an event (the weekly digest: `digest:<week>`). */
@@ -86,7 +90,7 @@ export async function recordNotices(
   const notificationRows: (typeof notifications.$inferInsert)[] = [];
   const deliveryRows: (typeof deliveries.$inferInsert)[] = [];
   for (const { input, type, channels } of planned) {
-    const { sourceId, userId, template, data } = input;
+    const { sourceId, userId, template, data, publicUrl } = input;
     let notice: (Notification & { userId: string }) | null = null;
     if (channels.includes('in-app')) {
       const m = render(template);
@@ -115,6 +119,7 @@ export async function recordNotices(
         type,
         template: template.name,
         params: template.params,
+        publicUrl: publicUrl ?? null,
         status: 'pending',
         nextAttemptAt: now.toISOString(),
         createdAt: now.toISOString(),

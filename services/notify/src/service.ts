@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ServiceContext, ServiceModule } from '@rootline/host';
+import { type ServiceContext, type ServiceModule, warnIfNoPublicUrl } from '@rootline/host';
 import { NotifyConfig } from './config.js';
 import { inbox, outbox } from './db/schema.js';
 import { createDigestJob } from './digest.js';
@@ -64,6 +64,7 @@ export const service: ServiceModule<typeof NotifyConfig> = {
     inbox,
   },
   async create(ctx) {
+    warnIfNoPublicUrl(ctx.log, ctx.config.PUBLIC_URL, 'links in emails and pushes');
     const key = unsubscribeKey(ctx);
     const transport = mailTransport(ctx);
     const vapid = await vapidKeys(ctx.config);

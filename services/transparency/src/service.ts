@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { outgoingAgent, type ServiceModule, withBase } from '@rootline/host';
+import { outgoingAgent, PublicUrlSetting, type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { buildAnalyticsFromAudit } from './db/analytics-rebuild.js';
 import { ensureHead } from './db/audit.repo.js';
@@ -98,11 +98,11 @@ const TransparencyConfig = withBase({
     maximum: 8760,
     description: 'Disable a webhook (and tell its owner) whose every attempt has failed for this long',
   }),
-  PUBLIC_URL: Type.String({
-    pattern: '^https?://[^\\s]+$',
-    default: 'http://localhost:3000',
-    description: 'Public address of the API: certificate QR codes open <PUBLIC_URL>/api/transport/trace/<plantId>',
-  }),
+  /**
+   * Certificate QR codes open <PUBLIC_URL>/api/transport/trace/<plantId>, and EPCIS exports name their extension
+   * fields under <PUBLIC_URL>/ns/epcis#; unset, the address the request came through.
+   */
+  PUBLIC_URL: PublicUrlSetting,
 });
 
 /** transparency: the verifiable audit log, the public event stream and history, webhooks and analytics. */
@@ -177,7 +177,7 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         listSubjectSignatures(ctx),
         verifySignature(ctx),
         getCertificate(ctx, key, ctx.config.PUBLIC_URL),
-        exportChunk(ctx, `${ctx.config.PUBLIC_URL.replace(/\/$/, '')}/ns/epcis#`),
+        exportChunk(ctx, ctx.config.PUBLIC_URL),
         exportSummaryOf(ctx),
         getReport(ctx),
         getDashboard(ctx),

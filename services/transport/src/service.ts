@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { type ServiceModule, withBase } from '@rootline/host';
+import { PublicUrlSetting, type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { outbox } from './db/schema.js';
 import { ensureTracker } from './db/tracker.repo.js';
@@ -38,11 +38,8 @@ const TransportConfig = withBase({
     default: 5000,
     description: 'How often each replica checks whether a tracker cycle is due',
   }),
-  PUBLIC_URL: Type.String({
-    pattern: '^https?://[^\\s]+$',
-    default: 'http://localhost:3000',
-    description: 'Public address of the API: QR codes point at <PUBLIC_URL>/api/transport/trace/<id>',
-  }),
+  /** QR codes point at <PUBLIC_URL>/api/transport/trace/<id>; unset, at the address the request came through. */
+  PUBLIC_URL: PublicUrlSetting,
 });
 
 /**

@@ -230,7 +230,8 @@ export const transportPublicRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = as
       ...qrParts,
       summary: 'QR code of a plant or seed lot',
       description:
-        'The public verification URL (`<PUBLIC_URL>/api/transport/trace/{id}`) a shopper can scan, and the payload ' +
+        'The public verification URL (`<PUBLIC_URL>/api/transport/trace/{id}`; without PUBLIC_URL, the address the ' +
+        'request came to) a shopper can scan, and the payload ' +
         'the code encodes (that URL). `format=json` (default) answers the envelope; `png` answers the image ' +
         '(`image/png`, 320 px) and `svg` the vector image (`image/svg+xml`). 404 NOT_FOUND for an unknown plant or a ' +
         'seed lot without events.',

@@ -21,7 +21,7 @@ export const getFile = (ctx: ServiceContext<MediaConfig>, storage: Storage) =>
     if (access === 'ask-record' && !(await mayReadRecord(ctx, c, row.entityType!, row.entityId!))) {
       throw notFound('File', fileId);
     }
-    return fileInfo(row, storage, ctx.clock);
+    return fileInfo(row, storage, ctx.clock, c);
   });
 
 /** media.file.owned: owner and kind of each named file that is processed and not deleted. */

@@ -103,7 +103,7 @@ export const processUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage
           await ctx.outbox.enqueue(tx, mediaFileStored, storedEvent(saved), c);
           return saved;
         });
-        return fileInfo(row, storage, ctx.clock);
+        return fileInfo(row, storage, ctx.clock, c);
       } catch (err) {
         await storage.delete([done.originalKey, ...Object.values(done.thumbnails ?? {})]).catch(() => {});
         throw err;
@@ -137,6 +137,7 @@ export const presignUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage
       expiresInSeconds: ctx.config.MEDIA_PRESIGN_SECONDS,
       contentType: input.contentType,
       bytes: input.bytes,
+      publicUrl: c.publicUrl,
     });
     await insertFile(ctx.db, {
       id,
@@ -162,7 +163,7 @@ export const completeUpload = (ctx: ServiceContext<MediaConfig>, storage: Storag
     const row = await findFile(ctx.db, fileId);
     if (!row) throw notFound('File', fileId);
     assertOwnerOrAdmin(c, row.ownerId);
-    if (row.status === 'ready') return fileInfo(row, storage, ctx.clock);
+    if (row.status === 'ready') return fileInfo(row, storage, ctx.clock, c);
     if (row.expiresAt && new Date(row.expiresAt) < ctx.clock.now()) {
       throw refused('The upload URL expired before the upload was completed; ask for a new one', 'expired');
     }
@@ -194,5 +195,5 @@ export const completeUpload = (ctx: ServiceContext<MediaConfig>, storage: Storag
       await ctx.outbox.enqueue(tx, mediaFileStored, storedEvent(ready), c);
       return ready;
     });
-    return fileInfo(saved, storage, ctx.clock);
+    return fileInfo(saved, storage, ctx.clock, c);
   });

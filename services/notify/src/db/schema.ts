@@ -74,6 +74,11 @@ export const deliveries = notifySchema.table(
     type: text('type').notNull(),
     template: text('template').notNull(),
     params: jsonb('params').notNull(),
+    /**
+     * The public address of the API the causing request came through (the event's call context), which links start
+     * with when notify has no PUBLIC_URL of its own; null for work no request caused (the weekly digest).
+     */
+    publicUrl: text('public_url'),
     /** pending → sent | failed; a claim (claimedUntil) keeps two instances from sending the same row at once. */
     status: text('status').notNull(),
     attempts: integer('attempts').notNull().default(0),

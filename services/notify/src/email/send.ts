@@ -1,5 +1,5 @@
 import { emailLinkIssue } from '@rootline/contracts';
-import { call, type ServiceContext } from '@rootline/host';
+import { call, publicUrlOf, type ServiceContext } from '@rootline/host';
 import type { NotifyConfig } from '../config.js';
 import type { DeliveryRow } from '../db/deliveries.repo.js';
 import { findRecipient } from '../db/recipients.repo.js';
@@ -16,12 +16,12 @@ import type { MailTransport } from './transport.js';
  */
 export function createEmailSend(ctx: ServiceContext<NotifyConfig>, transport: MailTransport, unsubscribeKey: Buffer) {
   const { config } = ctx;
-  async function resolve(d: DeliveryRow): Promise<{ to: string; name: string; action?: string }> {
+  async function resolve(d: DeliveryRow, base: string): Promise<{ to: string; name: string; action?: string }> {
     const template = { name: d.template, params: d.params } as Template;
     if (template.name === 'verify-email' || template.name === 'reset-password') {
       // The secret exists only in this reply and in this message (ADR 034).
       const link = await call(ctx.bus, emailLinkIssue, { linkId: template.params.linkId }, { requestId: d.id });
-      return { to: link.email, name: link.name, action: `${config.PUBLIC_URL}${link.linkPath}` };
+      return { to: link.email, name: link.name, action: `${base}${link.linkPath}` };
     }
     const r = await findRecipient(ctx.db, d.userId);
     if (!r) throw new Error(`no email address known for ${d.userId} yet`);
@@ -29,14 +29,16 @@ export function createEmailSend(ctx: ServiceContext<NotifyConfig>, transport: Ma
   }
 
   return async function sendEmail(d: DeliveryRow): Promise<void> {
-    const to = await resolve(d);
+    // Links start with notify's PUBLIC_URL, else the address of the request that caused the message.
+    const base = publicUrlOf({ publicUrl: d.publicUrl ?? undefined }, config.PUBLIC_URL);
+    const to = await resolve(d, base);
     const template = { name: d.template, params: d.params } as Template;
     const unsubscribeUrl = isPreferenceType(d.type)
-      ? `${config.PUBLIC_URL}/api/notifications/unsubscribe?token=${unsubscribeToken(unsubscribeKey, { userId: d.userId, type: d.type })}`
+      ? `${base}/api/notifications/unsubscribe?token=${unsubscribeToken(unsubscribeKey, { userId: d.userId, type: d.type })}`
       : undefined;
     const content = emailContent(render(template, to.action), {
       name: to.name,
-      publicUrl: config.PUBLIC_URL,
+      publicUrl: base,
       ...(unsubscribeUrl ? { unsubscribeUrl } : {}),
     });
     await transport.send({

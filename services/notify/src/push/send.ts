@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { type PeerCertificate, checkServerIdentity as tlsCheckServerIdentity } from 'node:tls';
-import { outgoingAgent, type ServiceContext } from '@rootline/host';
+import { outgoingAgent, publicUrlOf, type ServiceContext } from '@rootline/host';
 import webpush from 'web-push';
 import type { NotifyConfig } from '../config.js';
 import type { DeliveryRow } from '../db/deliveries.repo.js';
@@ -30,7 +30,7 @@ export function createPushSender(ctx: ServiceContext<NotifyConfig>, keys: VapidK
       type: d.type,
       title: m.title,
       body: m.body,
-      url: m.link ? `${config.PUBLIC_URL}${m.link}` : null,
+      url: m.link ? `${publicUrlOf({ publicUrl: d.publicUrl ?? undefined }, config.PUBLIC_URL)}${m.link}` : null,
     });
     const failures: string[] = [];
     for (const s of await userPushSubscriptions(ctx.db, d.userId)) {

@@ -21,6 +21,7 @@ export const onPlantRegistered = (ctx: ServiceContext) =>
           userId: p.ownerId!,
           template: { name: 'plant-registered', params: { plantId: p.plantId, commonName: p.commonName } },
           data: { plantId: p.plantId },
+          publicUrl: meta.publicUrl,
         })),
       );
       owned.forEach(({ meta }, i) => {

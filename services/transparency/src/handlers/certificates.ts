@@ -7,7 +7,7 @@ import {
   plantLineageGet,
   transparencyCertificateGet,
 } from '@rootline/contracts';
-import { call, handle, type ServiceContext } from '@rootline/host';
+import { call, handle, publicUrlOf, type ServiceContext } from '@rootline/host';
 import { readHead } from '../db/audit.repo.js';
 import { registrationEntry } from '../db/certificates.repo.js';
 import { signCertificate } from '../domain/certificate.js';
@@ -102,10 +102,14 @@ async function buildCertificate(
   };
 }
 
-/** transparency.certificate.get: the signed certificate of authenticity of a plant, and its PDF when asked. */
-export const getCertificate = (ctx: ServiceContext, key: SigningKey, publicUrl: string) =>
+/**
+ * transparency.certificate.get: the signed certificate of authenticity of a plant, and its PDF when asked. Its
+ * verificationUrl starts with the service's PUBLIC_URL, else the public address the request came through.
+ */
+export const getCertificate = (ctx: ServiceContext, key: SigningKey, publicUrl: string | undefined) =>
   handle(transparencyCertificateGet, async ({ plantId, format }, caller) => {
-    const signed = signCertificate(await buildCertificate(ctx, key, publicUrl, plantId, caller), key.privateKey);
+    const base = publicUrlOf(caller, publicUrl);
+    const signed = signCertificate(await buildCertificate(ctx, key, base, plantId, caller), key.privateKey);
     const pdf = format === 'pdf' ? (await renderCertificatePdf(signed)).toString('base64') : null;
     return { signed, pdf };
   });

@@ -5,7 +5,7 @@ import {
   transparencyExportChunk,
   transparencyExportSummary,
 } from '@rootline/contracts';
-import { handle, type ServiceContext } from '@rootline/host';
+import { handle, publicUrlOf, type ServiceContext } from '@rootline/host';
 import { type ExportFilter, exportRows, exportSummary, latestSeq } from '../db/exports.repo.js';
 import { EPCIS_KIND, encodedSize, exportEpilogue, exportItem, exportPrologue } from '../domain/export-format.js';
 
@@ -37,8 +37,10 @@ function filterOf(q: ExportQuery, epcis = false): ExportFilter {
  * seq now) and starts the document; each answer carries the cursor of the next, and the last ends the document.
  * Nothing is held between calls, so any replica answers any piece and the caller sets the pace.
  */
-export const exportChunk = (ctx: ServiceContext, namespace: string) =>
-  handle(transparencyExportChunk, async (input) => {
+export const exportChunk = (ctx: ServiceContext, publicUrl: string | undefined) =>
+  handle(transparencyExportChunk, async (input, caller) => {
+    // EPCIS extension fields are named under the API's public address (PUBLIC_URL, else the request's).
+    const namespace = `${publicUrlOf(caller, publicUrl)}/ns/epcis#`;
     const filter = filterOf(input, input.format === 'epcis');
     const first = input.cursor === undefined;
     const until = input.cursor?.until ?? (await latestSeq(ctx.db));

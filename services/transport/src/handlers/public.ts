@@ -7,7 +7,7 @@ import {
   transportPageRender,
   transportQrGet,
 } from '@rootline/contracts';
-import { call, handle, notFound, type ServiceContext } from '@rootline/host';
+import { call, handle, notFound, publicUrlOf, type ServiceContext } from '@rootline/host';
 import QRCode from 'qrcode';
 import { type EventRow, journeyRows, seedLotRows, toStoredEvent } from '../db/events.repo.js';
 import { journeyTotals, linkCorrections } from '../domain/journey.js';
@@ -34,11 +34,14 @@ async function assertKnown(ctx: ServiceContext, id: string, caller: CallContext)
   if ((await seedLotRows(ctx.db, id)).length === 0) throw notFound('Seed lot', id);
 }
 
-/** transport.qr.get: the verification URL, the payload encoded, and the code as PNG (base64) or SVG. */
-export const getQr = (ctx: ServiceContext, publicUrl: string) =>
+/**
+ * transport.qr.get: the verification URL, the payload encoded, and the code as PNG (base64) or SVG. The URL starts
+ * with the service's PUBLIC_URL, else the public address the request came through.
+ */
+export const getQr = (ctx: ServiceContext, publicUrl: string | undefined) =>
   handle(transportQrGet, async ({ id, format }, caller) => {
     await assertKnown(ctx, id, caller);
-    const url = pageUrl(publicUrl, id);
+    const url = pageUrl(publicUrlOf(caller, publicUrl), id);
     const common = { id, subject: isPlant(id) ? ('plant' as const) : ('seed-lot' as const), url, payload: url, format };
     const options = { errorCorrectionLevel: 'M' as const, margin: 2 };
     if (format === 'png') {

@@ -1,0 +1,1 @@
+ALTER TABLE "notify"."deliveries" ADD COLUMN "public_url" text;
