@@ -376,6 +376,13 @@ export const plantRegistered = defineEvent({
     privacyLevel: Type.Optional(
       StringEnum(PRIVACY_LEVELS, { description: 'The location privacy level it was registered with' }),
     ),
+    location: Type.Optional(
+      Type.Union([Location, Type.Null()], {
+        description:
+          "As stored, after the privacy level (the plant's public location); null when hidden. Absent on events " +
+          'recorded before it was carried.',
+      }),
+    ),
   }),
 });
 

@@ -1,9 +1,69 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Timestamp } from './common.js';
-import { defineEvent, defineSubject } from './define.js';
+import { Defaulted, defineEvent, defineSubject } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 
 export const WebhookId = PrefixedId('whk', 'Webhook identifier');
+
+/**
+ * What a webhook subscribes to: `own` (its owner's records: events the owner caused or whose payload names the
+ * owner) or `public` (the public feed: every event of its kinds, as the event history shows it to anyone signed in).
+ */
+export const WEBHOOK_SCOPES = ['own', 'public'] as const;
+export type WebhookScope = (typeof WEBHOOK_SCOPES)[number];
+const SCOPE_DESCRIPTION =
+  '`own`: events of its kinds that concern its owner (the owner caused them, or the payload names the owner); ' +
+  '`public`: every event of its kinds, whoever caused it, in the public form the event history shows anyone ' +
+  'signed in.';
+export const WebhookScopeSchema = Type.Union(
+  WEBHOOK_SCOPES.map((s) => Type.Literal(s)),
+  { description: SCOPE_DESCRIPTION },
+);
+
+/**
+ * A place that narrows a webhook's events: a bounding box, a region (country, optionally city), or both (an event
+ * must then be in both). It matches an event whose public payload carries a location (after the privacy level) or
+ * a country and city; an event without one never matches.
+ */
+export const WebhookArea = Type.Object(
+  {
+    bbox: Type.Optional(
+      Type.Array(Type.Number(), {
+        minItems: 4,
+        maxItems: 4,
+        description:
+          '`[minLon, minLat, maxLon, maxLat]` in decimal degrees (GeoJSON order), edges included. A box with ' +
+          'minLon greater than maxLon crosses the antimeridian (e.g. `[170, -50, -170, -30]`). Matches an event whose ' +
+          'location (after its privacy level) lies inside.',
+      }),
+    ),
+    country: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z]{2}$',
+        description:
+          'ISO 3166-1 alpha-2 code, e.g. `NL`; matches an event whose country is that code, in any case (a country ' +
+          'written out in full, such as `Netherlands`, does not match)',
+      }),
+    ),
+    city: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 120,
+        description: 'With `country` only: matches an event whose city is this name, compared ignoring case',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description:
+      'Narrows the webhook to events in a place: `bbox`, `country` (optionally with `city`), or both (an event must ' +
+      'then be in both). Only events whose public payload carries a location or a country (today `plant.registered`, ' +
+      'unless the plant is hidden) can match; others never reach an area-narrowed webhook.',
+    examples: [{ bbox: [4.73, 52.27, 5.07, 52.43] }, { country: 'NL', city: 'Amsterdam' }],
+  },
+);
+export type WebhookArea = Static<typeof WebhookArea>;
 
 export const WebhookInput = Type.Object(
   {
@@ -25,6 +85,13 @@ export const WebhookInput = Type.Object(
         'secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded ' +
         'bytes; any other for its UTF-8 bytes. Either way the answer shows it as `signingSecret`.',
     }),
+    scope: Defaulted(
+      Type.Union(
+        WEBHOOK_SCOPES.map((s) => Type.Literal(s)),
+        { default: 'own', description: `${SCOPE_DESCRIPTION} Default: own.` },
+      ),
+    ),
+    area: Type.Optional(WebhookArea),
   },
   {
     additionalProperties: false,
@@ -33,6 +100,13 @@ export const WebhookInput = Type.Object(
         url: 'https://hooks.example.org/rootline',
         events: ['plant.registered', 'listing.sold'],
         secret: 'a-long-random-shared-secret-0123456789',
+      },
+      {
+        url: 'https://coop.example.org/rootline/new-plants',
+        events: ['plant.registered'],
+        secret: 'the-co-op-shared-secret-0123456789',
+        scope: 'public',
+        area: { bbox: [4.73, 52.27, 5.07, 52.43] },
       },
     ],
   },
@@ -51,6 +125,8 @@ export const Webhook = Type.Object({
   events: Type.Array(Type.String()),
   status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
   ownerId: Type.String(),
+  scope: WebhookScopeSchema,
+  area: Type.Union([WebhookArea, Type.Null()], { description: 'The place it is narrowed to; null for anywhere' }),
   createdAt: Timestamp,
   disabledReason: Type.Union([WebhookDisabledReason, Type.Null()], { description: 'Set while disabled' }),
   failingSince: Type.Union([Timestamp, Type.Null()], {
@@ -119,6 +195,10 @@ export const WebhookUpdateInput = Type.Object(
     url: Type.Optional(WebhookInput.properties.url),
     events: Type.Optional(WebhookInput.properties.events),
     secret: Type.Optional(WebhookInput.properties.secret),
+    scope: Type.Optional(WebhookScopeSchema),
+    area: Type.Optional(
+      Type.Union([WebhookArea, Type.Null()], { description: 'A new place to narrow it to; null for anywhere' }),
+    ),
     status: Type.Optional(
       Type.Literal('active', { description: 'Enable a disabled webhook again (its failure clock starts afresh)' }),
     ),
@@ -162,7 +242,7 @@ export const webhookUpdate = defineSubject({
   subject: 'transparency.webhook.update',
   request: Type.Object({ webhookId: WebhookId, ...WebhookUpdateInput.properties }, { additionalProperties: false }),
   reply: WebhookChanged,
-  summary: 'Change the address, kinds or secret of a webhook, or enable it again; owner only',
+  summary: 'Change the address, kinds, scope, area or secret of a webhook, or enable it again; owner only',
 });
 export const webhookTest = defineSubject({
   subject: 'transparency.webhook.test',

@@ -81,6 +81,7 @@ describe('plants over HTTP on NATS and PostgreSQL', () => {
         ownerId: 'usr_test',
         scientificName: 'Solanum lycopersicum',
         privacyLevel: 'exact',
+        location: got.body.data.location,
       });
     });
 

@@ -27,9 +27,11 @@ export const transparencyWebhookRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> 
     url: '/webhooks/:webhookId',
     summary: 'Change a webhook',
     description:
-      'Any of `url` (checked against the address rules again), `events`, `secret` (rotation: deliveries from now on ' +
-      'are signed with the new one) and `status: "active"` (enables a disabled webhook; its failure clock starts ' +
-      'afresh, as it does on a new address). Deliveries stopped by a disabling stay failed: redeliver them. Owner only.',
+      'Any of `url` (checked against the address rules again), `events`, `scope` (`own` or `public`), `area` (a ' +
+      'new place, or null for anywhere; both apply to events recorded from then on), `secret` (rotation: ' +
+      'deliveries from now on are signed with the new one) and `status: "active"` (enables a disabled webhook; its ' +
+      'failure clock starts afresh, as it does on a new address). Deliveries stopped by a disabling stay failed: ' +
+      'redeliver them. Owner only.',
     tags: TAGS,
     policy: { permission: 'webhooks:manage', object: { rule: 'owner', field: 'webhookId', record: 'webhook' } },
     subject: webhookUpdate,

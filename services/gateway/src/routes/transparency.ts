@@ -50,8 +50,14 @@ const HASHING =
   'right) (RFC 6962 §2.1); an entry’s `prevHash` is the leaf hash of the entry before, so the log is also a hash chain.';
 
 const WEBHOOKS =
-  'Registers a webhook owned by the caller for public event kinds (see the event catalogue). It receives an event ' +
-  'only when the event concerns its owner: the owner caused it, or the payload names the owner. Each delivery is ' +
+  'Registers a webhook owned by the caller for public event kinds (see the event catalogue). With `scope: "own"` ' +
+  '(the default) it receives an event only when the event concerns its owner: the owner caused it, or the payload ' +
+  'names the owner. With `scope: "public"` it receives every event of its kinds, in the public form the event ' +
+  'history shows anyone signed in. `area` narrows either to events in a bounding box `bbox: [minLon, minLat, ' +
+  'maxLon, maxLat]` (minLon > maxLon crosses the antimeridian), a region `country` (ISO code, e.g. `NL`) with ' +
+  'optional `city` (any case), or both; an event matches by the location its public payload carries (after the ' +
+  'privacy level; only `plant.registered` has one, none when hidden), and an event without one never does. ' +
+  '`data` is always the public form. Each delivery is ' +
   'a POST of `{event, timestamp, data, signature}`; `signature` (also in `X-Rootline-Signature`) is `sha256=` + hex ' +
   'HMAC-SHA256 keyed with the secret over the RFC 8785 canonical JSON of `{data, event, timestamp}`. Standard ' +
   'Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` are sent too (verify with a Standard ' +

@@ -106,6 +106,8 @@ async function recordPlant(
         ...(anonymousOwner ? {} : { ownerId: p.owner.id }),
         ...(p.scientificName ? { scientificName: p.scientificName } : {}),
         privacyLevel: p.privacyLevel,
+        // Already through the privacy level: what anyone reading the plant sees (null when hidden).
+        location: p.location,
       },
       caller,
     ),

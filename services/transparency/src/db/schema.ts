@@ -1,4 +1,6 @@
+import type { WebhookArea, WebhookScope } from '@rootline/contracts';
 import { inboxTable, outboxTable } from '@rootline/db';
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -90,8 +92,16 @@ export const webhooks = transparencySchema.table(
     disabledReason: text('disabled_reason').$type<'gone' | 'failing'>(),
     /** First failed attempt since the last success: the clock that disables a receiver failing for days. */
     failingSince: timestamp('failing_since', { withTimezone: true, mode: 'date' }),
+    /** `own`: events concerning the owner; `public`: every public event of its kinds. */
+    scope: text('scope').$type<WebhookScope>().notNull().default('own'),
+    /** A bounding box and/or a region the events must be in; null for anywhere. */
+    area: jsonb('area').$type<WebhookArea>(),
   },
-  (t) => [index('webhooks_owner_idx').on(t.ownerId)],
+  (t) => [
+    index('webhooks_owner_idx').on(t.ownerId),
+    // The feed's webhooks, read for every batch of events whoever they concern.
+    index('webhooks_public_idx').on(t.status).where(sql`${t.scope} = 'public'`),
+  ],
 );
 
 /** One row per (webhook, event): pending until delivered or its attempts are spent. */

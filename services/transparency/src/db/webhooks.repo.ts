@@ -1,4 +1,4 @@
-import { newId, type Webhook } from '@rootline/contracts';
+import { newId, type Webhook, type WebhookArea, type WebhookScope } from '@rootline/contracts';
 import { anyOfTexts, type Db, executePrepared, insertFromJson } from '@rootline/db';
 import { and, asc, count, desc, eq, inArray, isNotNull, lte, notLike, sql } from 'drizzle-orm';
 import { webhookDeliveries, webhooks } from './schema.js';
@@ -13,6 +13,8 @@ export function toWebhook(r: WebhookRow): Webhook {
     events: r.events,
     status: r.status,
     ownerId: r.ownerId,
+    scope: r.scope,
+    area: r.area ?? null,
     createdAt: new Date(r.createdAt).toISOString(),
     disabledReason: r.disabledReason ?? null,
     failingSince: r.failingSince?.toISOString() ?? null,
@@ -21,7 +23,15 @@ export function toWebhook(r: WebhookRow): Webhook {
 
 export async function insertWebhook(
   db: Db,
-  w: { ownerId: string; url: string; events: string[]; secret: string; createdAt: string },
+  w: {
+    ownerId: string;
+    url: string;
+    events: string[];
+    scope: WebhookScope;
+    area: WebhookArea | null;
+    secret: string;
+    createdAt: string;
+  },
 ): Promise<Webhook> {
   const [row] = await db
     .insert(webhooks)
@@ -56,20 +66,33 @@ export async function findWebhooks(db: Db, ids: string[]): Promise<Map<string, W
   return new Map(rows.map((r) => [r.id, r]));
 }
 
+/** An active webhook as the audit consumer matches events to it. */
+export interface ActiveWebhook {
+  id: string;
+  ownerId: string;
+  events: string[];
+  scope: WebhookScope;
+  area: WebhookArea | null;
+}
+
 /**
- * Active webhooks of any of the `owners`, with the kinds each is subscribed to: one query for a batch of events,
- * which then picks each event's webhooks in memory (`webhooksOfEvent`).
+ * The active webhooks a batch of events may go to: those of any of the `owners` (the users the events concern),
+ * and those of `public` scope subscribed to any of the `kinds`. One query for a batch, which then picks each
+ * event's webhooks in memory (`webhooksOfEvent`).
  */
 export async function activeWebhooksOf(
   db: Db,
   owners: readonly string[],
-): Promise<{ id: string; ownerId: string; events: string[] }[]> {
-  if (owners.length === 0) return [];
+  kinds: readonly string[],
+): Promise<ActiveWebhook[]> {
+  if (kinds.length === 0) return [];
   // Fixed text, run prepared: on the audit consumer's path, where drizzle's building was the cost.
-  return executePrepared<{ id: string; ownerId: string; events: string[] }>(
+  return executePrepared<ActiveWebhook>(
     db,
-    sql`select ${webhooks.id}, ${webhooks.ownerId} as "ownerId", ${webhooks.events} from ${webhooks}
-      where ${webhooks.status} = 'active' and ${webhooks.ownerId} = ${anyOfTexts(owners)}`,
+    sql`select ${webhooks.id}, ${webhooks.ownerId} as "ownerId", ${webhooks.events}, ${webhooks.scope},
+        ${webhooks.area} from ${webhooks}
+      where ${webhooks.status} = 'active' and (${webhooks.ownerId} = ${anyOfTexts(owners)}
+        or (${webhooks.scope} = 'public' and ${webhooks.events} ?| array(select jsonb_array_elements_text(${JSON.stringify(kinds)}::jsonb))))`,
   );
 }
 
@@ -209,13 +232,22 @@ export async function markAnswering(db: Db, id: string): Promise<void> {
 export async function updateWebhook(
   db: Db,
   id: string,
-  change: { url?: string; events?: string[]; secret?: string; status?: 'active' },
+  change: {
+    url?: string;
+    events?: string[];
+    scope?: WebhookScope;
+    area?: WebhookArea | null;
+    secret?: string;
+    status?: 'active';
+  },
 ): Promise<Webhook | undefined> {
   const [row] = await db
     .update(webhooks)
     .set({
       ...(change.url !== undefined ? { url: change.url, failingSince: null } : {}),
       ...(change.events !== undefined ? { events: change.events } : {}),
+      ...(change.scope !== undefined ? { scope: change.scope } : {}),
+      ...(change.area !== undefined ? { area: change.area } : {}),
       ...(change.secret !== undefined ? { secret: change.secret } : {}),
       ...(change.status === 'active' ? { status: 'active' as const, disabledReason: null, failingSince: null } : {}),
     })

@@ -1,3 +1,6 @@
+import type { WebhookArea, WebhookScope } from '@rootline/contracts';
+import { type EventPlace, inArea } from './webhook-area.js';
+
 /**
  * The record an event is about. Subjects read `evt.<service>.<record>.<verb>`, and the payload names that record
  * `<record>Id` (`evt.plants.plant.registered` → `plantId`, `evt.demand.offer.accepted` → `offerId`). Without such a
@@ -30,11 +33,29 @@ export function usersConcerned(actorId: string | undefined, payload: unknown): s
   return [...out];
 }
 
-/** The webhooks (of those given) an event of `kind` concerning `users` goes to: subscribed to the kind, owned by one of them. */
-export function webhooksOfEvent<H extends { ownerId: string; events: readonly string[] }>(
+/** A webhook as matching needs it: whose it is, what it subscribes to, and where. */
+export interface WebhookSubscription {
+  ownerId: string;
+  events: readonly string[];
+  scope: WebhookScope;
+  area: WebhookArea | null;
+}
+
+/**
+ * The webhooks (of those given) an event of `kind` goes to: subscribed to the kind; of `public` scope, or of `own`
+ * scope and owned by one of the `users` it concerns; and, when narrowed to an area, with the event's `place` (from
+ * its public form) in it. Each webhook at most once.
+ */
+export function webhooksOfEvent<H extends WebhookSubscription>(
   hooks: readonly H[],
   kind: string,
   users: readonly string[],
+  place: EventPlace | null = null,
 ): H[] {
-  return hooks.filter((h) => users.includes(h.ownerId) && h.events.includes(kind));
+  return hooks.filter(
+    (h) =>
+      h.events.includes(kind) &&
+      (h.scope === 'public' || users.includes(h.ownerId)) &&
+      (h.area === null || inArea(h.area, place)),
+  );
 }

@@ -5,6 +5,7 @@ import {
   paginate,
   publicEvents,
   WEBHOOK_TEST_KIND,
+  type WebhookArea,
   webhookCreate,
   webhookDelete,
   webhookDeliveryList,
@@ -26,6 +27,7 @@ import {
   updateWebhook,
 } from '../db/webhooks.repo.js';
 import { openSecret, sealSecret } from '../domain/secret-box.js';
+import { areaProblem } from '../domain/webhook-area.js';
 import { standardWebhooksSecret, webhookMessage } from '../domain/webhook-message.js';
 import { checkWebhookUrl, type SendOptions, sendWebhook } from '../webhook-sender.js';
 
@@ -38,6 +40,12 @@ function assertPublicKinds(events: string[]): void {
       known: [...known].sort(),
     });
   }
+}
+
+/** Refuses an area that cannot be matched (a box out of range or upside down, a city without its country). */
+function assertArea(area: WebhookArea | null | undefined): void {
+  const problem = area ? areaProblem(area) : null;
+  if (problem) throw new AppError('VALIDATION_ERROR', problem, { field: 'area' });
 }
 
 /** Refuses an address the platform may not reach (checked at registration and on every change of address). */
@@ -60,16 +68,22 @@ async function ownWebhook(ctx: ServiceContext, webhookId: string, call: CallCont
   return hook;
 }
 
-/** transparency.webhook.create: a webhook owned by the caller, for public kinds, to an address it may reach. */
+/**
+ * transparency.webhook.create: a webhook owned by the caller, for public kinds, to an address it may reach, of
+ * `own` scope (the default) or `public`, optionally narrowed to an area.
+ */
 export const createWebhook = (ctx: ServiceContext, allowPrivate: boolean, secretKey: Buffer) =>
   handle(webhookCreate, async (input, call) => {
     const actor = actingUser(call);
     assertPublicKinds(input.events);
+    assertArea(input.area);
     await assertReachable(input.url, allowPrivate);
     const hook = await insertWebhook(ctx.db, {
       ownerId: actor.id,
       url: input.url,
       events: input.events,
+      scope: input.scope,
+      area: input.area ?? null,
       secret: sealSecret(secretKey, input.secret),
       createdAt: ctx.clock.now().toISOString(),
     });
@@ -113,14 +127,18 @@ export const getWebhook = (ctx: ServiceContext) =>
     return toWebhook(hook);
   });
 
-/** transparency.webhook.update: the owner changes address, kinds or secret, or enables a disabled webhook. */
+/**
+ * transparency.webhook.update: the owner changes address, kinds, scope, area (null: anywhere) or secret, or enables
+ * a disabled webhook. A new scope or area applies to events recorded from then on.
+ */
 export const changeWebhook = (ctx: ServiceContext, allowPrivate: boolean, secretKey: Buffer) =>
   handle(webhookUpdate, async ({ webhookId, ...change }, call) => {
     if (Object.keys(change).length === 0) {
-      throw new AppError('VALIDATION_ERROR', 'Nothing to change: give url, events, secret or status');
+      throw new AppError('VALIDATION_ERROR', 'Nothing to change: give url, events, scope, area, secret or status');
     }
     await ownWebhook(ctx, webhookId, call);
     if (change.events) assertPublicKinds(change.events);
+    assertArea(change.area);
     if (change.url) await assertReachable(change.url, allowPrivate);
     const sealed = change.secret === undefined ? change : { ...change, secret: sealSecret(secretKey, change.secret) };
     const updated = await updateWebhook(ctx.db, webhookId, sealed);

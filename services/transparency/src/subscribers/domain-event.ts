@@ -7,6 +7,7 @@ import { type AuditDraft, appendEntries } from '../db/audit.repo.js';
 import { appendPublicEvents } from '../db/public-events.repo.js';
 import { activeWebhooksOf, type DeliveryDraft, enqueueDeliveryDrafts } from '../db/webhooks.repo.js';
 import { entityOf, usersConcerned, webhooksOfEvent } from '../domain/event-facts.js';
+import { placeOf } from '../domain/webhook-area.js';
 
 /**
  * Every domain event on the stream (`evt.>`): one durable consumer, so the log keeps the stream's order and an
@@ -65,8 +66,9 @@ export const onDomainEvent = (ctx: ServiceContext, webhookWorker: { kick(): void
       );
 
       // Per-event steps, for each event newly in the log (a redelivered one is undefined in `entries`): those of a
-      // public kind go, in their public form (only the fields the contracts make public), to the history and to the
-      // webhooks of the users they concern (found from the whole payload).
+      // public kind go, in their public form (only the fields the contracts make public), to the history, to the
+      // webhooks of the users they concern (found from the whole payload) and to the public feed's webhooks; a
+      // webhook narrowed to an area gets those whose public form places them in it.
       const recorded: { payload: unknown; meta: EventMeta; kind: string; users: string[] }[] = [];
       for (const [i, { payload, meta }] of batch.entries()) {
         if (!entries[i]) continue;
@@ -90,11 +92,15 @@ export const onDomainEvent = (ctx: ServiceContext, webhookWorker: { kick(): void
           data: payload,
         })),
       );
-      const hooks = await activeWebhooksOf(tx, [...new Set(recorded.flatMap((e) => e.users))]);
+      const hooks = await activeWebhooksOf(
+        tx,
+        [...new Set(recorded.flatMap((e) => e.users))],
+        [...new Set(recorded.map((e) => e.kind))],
+      );
       const deliveries: DeliveryDraft[] = [];
       for (const { payload, meta, kind, users } of recorded) {
-        // A webhook receives only events that concern its owner.
-        for (const h of webhooksOfEvent(hooks, kind, users)) {
+        // An `own` webhook receives only events that concern its owner; a `public` one every event of its kinds.
+        for (const h of webhooksOfEvent(hooks, kind, users, placeOf(payload))) {
           deliveries.push({ webhookId: h.id, eventId: meta.eventId, kind, occurredAt: meta.occurredAt, data: payload });
         }
       }
