@@ -271,6 +271,23 @@ describe('demand planning over HTTP', () => {
       expect(bad.status).toBe(400);
     });
 
+    it('recommends from a location alone: 10 m², open field, starting today', async () => {
+      const res = await p.http('GET', '/api/demand/recommendations?lat=52.37&lon=4.89', { role: 'USER', sub: 'u' });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toHaveLength(10);
+      const today = new Date().toISOString().slice(0, 10);
+      for (const r of res.body.data as { harvestDate: string; daysToHarvest: number; reasons: string[] }[]) {
+        const sown = new Date(Date.parse(`${r.harvestDate}T00:00:00Z`) - r.daysToHarvest * 86_400_000);
+        expect(sown.toISOString().slice(0, 10)).toBe(today);
+      }
+      const explicit = await p.http(
+        'GET',
+        `/api/demand/recommendations?lat=52.37&lon=4.89&areaM2=10&method=open-field&startDate=${today}`,
+        { role: 'USER', sub: 'u' },
+      );
+      expect(explicit.body.data).toEqual(res.body.data);
+    });
+
     it('forecasts from the history signals recorded, with intervals and the back-tested error', async () => {
       const none = await p.http('GET', '/api/demand/forecast?crop=tomato&region=NL/amsterdam', {
         role: 'USER',

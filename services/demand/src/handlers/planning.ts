@@ -85,13 +85,17 @@ export const generateSignal = (ctx: ServiceContext) =>
 
 export const recommendCropsHandler = (ctx: ServiceContext) =>
   handle(recommendationsGet, async (input) => {
-    const startDate = dateField(input.startDate, 'querystring/startDate');
+    // Without a start date: today, by the service's clock (UTC).
+    const startDate =
+      input.startDate === undefined
+        ? dateField(isoDate(ctx.clock.now()), 'querystring/startDate')
+        : dateField(input.startDate, 'querystring/startDate');
     const center = { latitude: input.lat, longitude: input.lon };
     const { households, supplies } = await nearby(
       ctx.db,
       center,
       input.radius,
-      input.startDate,
+      isoDate(startDate),
       isoDate(addDays(startDate, RECOMMENDATION_SPAN_DAYS)),
     );
     const shown = withoutSmallGroups(households);

@@ -99,7 +99,8 @@ export const demandRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app,
     url: '/recommendations',
     summary: 'Planting recommendations',
     description:
-      'Crops ranked for a grower at `lat`/`lon` with `areaM2` m², a growing `method` and a `startDate`: each with ' +
+      'Crops ranked for a grower at `lat`/`lon` (the only required parameters) with `areaM2` m² (default 10), a ' +
+      'growing `method` (default `open-field`, the most common) and a `startDate` (default today, UTC): each with ' +
       'whether it can be sown then with that method, the first harvest date, expected yield (area × the crop ' +
       'table’s yield per m²), the nearby unmet demand over four harvest weeks (households within `radius` km, ' +
       'default 50, less committed supply), the expected revenue of what can be sold (at the median maximum price ' +
