@@ -211,11 +211,23 @@ export const ForecastQuery = Type.Object({
 });
 
 const Interval = Type.Object({ lower: Type.Number(), upper: Type.Number() });
+/** Forecasting methods, by the history they need (docs/demand.md). */
+export const FORECAST_METHODS = ['naive', 'holt'] as const;
 export const Forecast = Type.Object({
   crop: Type.String(),
   region: Type.String(),
-  method: Type.String(),
-  parameters: Type.Object({ alpha: Type.Number(), beta: Type.Number() }),
+  method: StringEnum(FORECAST_METHODS, {
+    description:
+      'The method the history allows: `holt` (Holt’s linear exponential smoothing) from 4 weeks, `naive` (the last ' +
+      'week carried on) below',
+  }),
+  basedOnWeeks: Type.Integer({
+    minimum: 1,
+    description: 'Weeks of history the forecast rests on (weeks without a record carry the week before)',
+  }),
+  parameters: Type.Union([Type.Object({ alpha: Type.Number(), beta: Type.Number() }), Type.Null()], {
+    description: 'Holt’s smoothing parameters; null for the naive forecast',
+  }),
   history: Type.Array(Type.Object({ weekStart: Type.String(), demandKg: Type.Number() })),
   forecast: Type.Array(
     Type.Object({ weekStart: Type.String(), demandKg: Type.Number(), pi80: Interval, pi95: Interval }),
