@@ -167,9 +167,23 @@ export type Signal = Static<typeof Signal>;
 export const RecommendationQuery = Type.Object({
   lat: Type.Number({ minimum: -90, maximum: 90 }),
   lon: Type.Number({ minimum: -180, maximum: 180 }),
-  areaM2: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'Area available, m²' }),
-  method: StringEnum(GROWING_METHODS, { description: 'open-field, greenhouse or vertical (indoor, lit)' }),
-  startDate: DateOnly,
+  areaM2: Defaulted(
+    Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 1_000_000,
+      default: 10,
+      description: 'Area available, m² (default 10, a household plot)',
+    }),
+  ),
+  method: Defaulted(
+    StringEnum(GROWING_METHODS, {
+      default: 'open-field',
+      description: 'open-field (default, the most common), greenhouse or vertical (indoor, lit)',
+    }),
+  ),
+  startDate: Type.Optional(
+    Type.String({ pattern: DATE_ONLY_PATTERN, description: 'YYYY-MM-DD, when sowing starts; default today (UTC)' }),
+  ),
   radius: Defaulted(RadiusKm(50, 'Demand counted within this radius (default 50 km)')),
   limit: Defaulted(Type.Integer({ minimum: 1, maximum: 18, default: 10 })),
 });
@@ -197,11 +211,23 @@ export const ForecastQuery = Type.Object({
 });
 
 const Interval = Type.Object({ lower: Type.Number(), upper: Type.Number() });
+/** Forecasting methods, by the history they need (docs/demand.md). */
+export const FORECAST_METHODS = ['naive', 'holt'] as const;
 export const Forecast = Type.Object({
   crop: Type.String(),
   region: Type.String(),
-  method: Type.String(),
-  parameters: Type.Object({ alpha: Type.Number(), beta: Type.Number() }),
+  method: StringEnum(FORECAST_METHODS, {
+    description:
+      'The method the history allows: `holt` (Holt’s linear exponential smoothing) from 4 weeks, `naive` (the last ' +
+      'week carried on) below',
+  }),
+  basedOnWeeks: Type.Integer({
+    minimum: 1,
+    description: 'Weeks of history the forecast rests on (weeks without a record carry the week before)',
+  }),
+  parameters: Type.Union([Type.Object({ alpha: Type.Number(), beta: Type.Number() }), Type.Null()], {
+    description: 'Holt’s smoothing parameters; null for the naive forecast',
+  }),
   history: Type.Array(Type.Object({ weekStart: Type.String(), demandKg: Type.Number() })),
   forecast: Type.Array(
     Type.Object({ weekStart: Type.String(), demandKg: Type.Number(), pi80: Interval, pi95: Interval }),

@@ -36,6 +36,7 @@ export const MEDIA_TYPES = [...IMAGE_TYPES, ...DOCUMENT_TYPES] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
 export const FILE_CATEGORIES = ['plant-photo', 'profile', 'farm', 'product', 'certificate', 'report', 'other'] as const;
+export type FileCategory = (typeof FILE_CATEGORIES)[number];
 export const FileCategorySchema = StringEnum(FILE_CATEGORIES, {
   description: 'What the file is: plant-photo, profile (avatar), farm, product (a listing), certificate, report, other',
 });
@@ -48,7 +49,13 @@ export const EntityId = Type.String({
 
 /** What a client says about a file besides its bytes. */
 export const FileFields = {
-  category: FileCategorySchema,
+  category: Type.Optional(
+    StringEnum(FILE_CATEGORIES, {
+      description:
+        'What the file is: plant-photo, profile (avatar), farm, product (a listing), certificate, report, other. ' +
+        'Default: `plant-photo` for an image attached to a plant (`entityType` plant), else `other`',
+    }),
+  ),
   entityType: Type.Optional(EntityTypeSchema),
   entityId: Type.Optional(EntityId),
 };

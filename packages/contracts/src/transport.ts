@@ -70,6 +70,29 @@ export const SensorReading = Type.Object(
 );
 export type SensorReading = Static<typeof SensorReading>;
 
+/**
+ * Who handled an event. The whole field defaults to the caller, named as their account is; `name` alone may be left
+ * out when `id` is the caller's. Naming another account is for ADMINs recording on someone's behalf, with its name.
+ */
+export const EventHandler = Type.Object(
+  {
+    id: Text({ minLength: 1, maxLength: 120, description: 'The handler’s account id; only an ADMIN may name another' }),
+    name: Type.Optional(
+      Text({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise)',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Who handled it. Default: the caller, with the name of their account. Only an ADMIN may name another ' +
+      'account (403 FORBIDDEN, `reason: not-self`, otherwise), and then gives its name',
+  },
+);
+
 /** Readings one event may carry at most. */
 export const MAX_SENSOR_READINGS = 500;
 
@@ -103,7 +126,7 @@ const eventFields = {
       description: 'Mass moved; from `quantity` when it is in kg or g, else 0',
     }),
   ),
-  handler: Owner,
+  handler: Type.Optional(EventHandler),
   recipient: Type.Optional(Owner),
   sensorReadings: Type.Optional(Type.Array(SensorReading, { maxItems: MAX_SENSOR_READINGS })),
   corrects: Type.Optional(TransportEventId),

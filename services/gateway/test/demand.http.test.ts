@@ -271,6 +271,23 @@ describe('demand planning over HTTP', () => {
       expect(bad.status).toBe(400);
     });
 
+    it('recommends from a location alone: 10 m², open field, starting today', async () => {
+      const res = await p.http('GET', '/api/demand/recommendations?lat=52.37&lon=4.89', { role: 'USER', sub: 'u' });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toHaveLength(10);
+      const today = new Date().toISOString().slice(0, 10);
+      for (const r of res.body.data as { harvestDate: string; daysToHarvest: number; reasons: string[] }[]) {
+        const sown = new Date(Date.parse(`${r.harvestDate}T00:00:00Z`) - r.daysToHarvest * 86_400_000);
+        expect(sown.toISOString().slice(0, 10)).toBe(today);
+      }
+      const explicit = await p.http(
+        'GET',
+        `/api/demand/recommendations?lat=52.37&lon=4.89&areaM2=10&method=open-field&startDate=${today}`,
+        { role: 'USER', sub: 'u' },
+      );
+      expect(explicit.body.data).toEqual(res.body.data);
+    });
+
     it('forecasts from the history signals recorded, with intervals and the back-tested error', async () => {
       const none = await p.http('GET', '/api/demand/forecast?crop=tomato&region=NL/amsterdam', {
         role: 'USER',
@@ -293,15 +310,26 @@ describe('demand planning over HTTP', () => {
         });
         expect(sig.body.error).toBeNull();
         expect(sig.body).toMatchObject({ data: { regionKey: 'NL/amsterdam' } });
-        if (i === 1) {
+        if (i === 0) {
+          // One week of signals: the naive forecast (that week carried on), with its interval.
           const short = await p.http('GET', '/api/demand/forecast?crop=tomato&region=NL/Amsterdam', {
             role: 'USER',
             sub: 'u',
           });
-          expect(short.status).toBe(404);
-          expect(short.body.error.message).toBe(
-            'A forecast needs 4 weeks of demand history of tomato in NL/amsterdam; 2 recorded',
-          );
+          expect(short.status).toBe(200);
+          const n = short.body.data;
+          expect(n).toMatchObject({ method: 'naive', basedOnWeeks: 1, parameters: null });
+          expect(n.forecast).toHaveLength(4);
+          expect(n.forecast[0].demandKg).toBe(6.2);
+          expect(n.forecast[0].pi95.lower).toBeLessThan(6.2);
+          expect(n.forecast[0].pi95.upper).toBeGreaterThan(6.2);
+          expect(n.forecast[3].pi95.upper).toBeGreaterThan(n.forecast[0].pi95.upper);
+          const never = await p.http('GET', '/api/demand/forecast?crop=kale&region=NL/amsterdam', {
+            role: 'USER',
+            sub: 'u',
+          });
+          expect(never.status).toBe(404);
+          expect(never.body.error.code).toBe('NOT_FOUND');
         }
       }
       const res = await p.http('GET', '/api/demand/forecast?crop=tomato&region=nl/AMSTERDAM&weeks=3', {
@@ -310,7 +338,7 @@ describe('demand planning over HTTP', () => {
       });
       expect(res.status).toBe(200);
       const f = res.body.data;
-      expect(f.region).toBe('NL/amsterdam');
+      expect(f).toMatchObject({ region: 'NL/amsterdam', method: 'holt', basedOnWeeks: 6 });
       // Households h1 (varying) + h2 (1.2 kg) + h3, h5 and h6 (1 kg each).
       expect(f.history.map((h: { demandKg: number }) => h.demandKg)).toEqual(weekly.map((kg) => kg + 4.2));
       expect(f.history[0].weekStart).toBe('2027-03-01');

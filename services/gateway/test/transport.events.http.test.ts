@@ -199,6 +199,51 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     expect((await p.http('GET', '/api/transport/journey/plt_0000000000000000', { token: grower })).status).toBe(404);
   });
 
+  it('takes the caller as handler by default: the seven OpenAPI examples, sent in order by a new user, all record', async () => {
+    const fresh = await p.token('USER', 'usr_fresh');
+    type Media = { schema?: { examples?: unknown[]; example?: unknown }; example?: unknown };
+    const doc = (await p.http('GET', '/api/openapi.json')).body as {
+      paths: Record<string, { post: { requestBody: { content: Record<string, Media> } } }>;
+    };
+    const mine = await p.http('POST', '/api/plants/register', {
+      token: fresh,
+      body: plantInput({ owner: { id: 'usr_fresh', name: 'Fresh Grower' } }),
+    });
+    const plant = mine.body.data.id as string;
+    const kinds = ['seed-acquisition', 'planting', 'growing', 'harvest', 'seed-saving', 'distribution', 'seed-sharing'];
+    for (const kind of kinds) {
+      const media = doc.paths[`/api/transport/${kind}`]!.post.requestBody.content['application/json']!;
+      const example = (media.schema?.examples?.[0] ?? media.schema?.example ?? media.example) as Record<
+        string,
+        unknown
+      >;
+      expect(example.handler).toBeUndefined();
+      const body = example.plantId ? { ...example, plantId: plant } : example;
+      const res = await post(kind, body, fresh);
+      expect(res.status, `${kind}: ${JSON.stringify(res.body)}`).toBe(201);
+    }
+    const journey = await p.http('GET', `/api/transport/journey/${plant}`, { token: fresh });
+    const events = journey.body.data.events as { kind: string; handler: unknown }[];
+    expect(events.find((e) => e.kind === 'planting')?.handler).toEqual({ id: 'usr_fresh', name: 'Test USER' });
+    expect(new Set(events.map((e) => JSON.stringify(e.handler)))).toEqual(
+      new Set([JSON.stringify({ id: 'usr_fresh', name: 'Test USER' })]),
+    );
+    // The caller's own id alone takes the account's name; another account is ADMIN-only and needs its name.
+    const own = await post(
+      'growing',
+      { plantId: plant, eventTime: '2026-10-01T09:00:00+02:00', handler: { id: 'usr_fresh' }, to: AMSTERDAM },
+      fresh,
+    );
+    expect(own.status).toBe(201);
+    const someone = { seedLotId: 'lot_fresh-1', eventTime: at(27), handler: { id: 'usr_fresh' }, to: AMSTERDAM };
+    const refused = await post('seed-saving', someone, other);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.details).toMatchObject({ field: 'handler.id', reason: 'not-self' });
+    const nameless = await post('seed-saving', someone, admin);
+    expect(nameless.status).toBe(400);
+    expect(nameless.body.error.details).toMatchObject({ field: 'handler.name' });
+  });
+
   it('records only for the caller: another handler is 403, an ADMIN may record for someone, no token is 401', async () => {
     const body = { seedLotId: 'lot_owned-1', eventTime: at(26), handler: HANDLER, to: AMSTERDAM };
     expect((await post('seed-saving', body, other)).status).toBe(403);

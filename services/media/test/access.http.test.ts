@@ -109,6 +109,22 @@ describe('file access and attachments', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
+  describe('the category of an upload', () => {
+    it('defaults from the file: an image alone is other, an image of her plant a plant photo, a document other', async () => {
+      const alone = await upload(alice, {});
+      expect(alone.status).toBe(201);
+      expect(alone.body.data).toMatchObject({ category: 'other', entityType: null, entityId: null });
+      const ofPlant = await upload(alice, { entityType: 'plant', entityId: plantId });
+      expect(ofPlant.status).toBe(201);
+      expect(ofPlant.body.data).toMatchObject({ category: 'plant-photo', entityType: 'plant', entityId: plantId });
+      const document = await upload(alice, { entityType: 'plant', entityId: plantId }, 'document');
+      expect(document.status).toBe(201);
+      expect(document.body.data.category).toBe('other');
+      const given = await upload(alice, { category: 'report', entityType: 'plant', entityId: plantId });
+      expect(given.body.data.category).toBe('report');
+    });
+  });
+
   describe('reading a file', () => {
     it("refuses to show Alice's unlinked file to Bob, as if it did not exist", async () => {
       const id = await fileOf(alice, { category: 'other' });

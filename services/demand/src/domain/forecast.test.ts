@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { backtest, fitHolt, forecastAhead, holt, weeklySeries } from './forecast.js';
+import {
+  backtest,
+  backtestNaive,
+  fitHolt,
+  forecastAhead,
+  holt,
+  methodFor,
+  naiveAhead,
+  weeklySeries,
+} from './forecast.js';
 
 describe('Holt forecast', () => {
   it('continues a straight line exactly, with zero-width intervals', () => {
@@ -33,6 +42,33 @@ describe('Holt forecast', () => {
 
   it('has nothing to score with three points or fewer', () => {
     expect(backtest([5, 6, 7])).toEqual({ points: 0, mape: null, mase: null });
+  });
+});
+
+describe('naive forecast, for a history shorter than four weeks', () => {
+  it('is chosen below four weeks, Holt from four', () => {
+    expect([1, 2, 3, 4, 12].map(methodFor)).toEqual(['naive', 'naive', 'naive', 'holt', 'holt']);
+  });
+
+  it('carries the last week on, with σ from the week-to-week changes widening as √h', () => {
+    // Changes 2 and −2: σ = 2; week 1: 8 ± 1.96·2, week 4: 8 ± 1.96·2·2.
+    const f = naiveAhead([6, 8, 6, 8], 4);
+    expect(f.map((p) => p.demandKg)).toEqual([8, 8, 8, 8]);
+    expect(f[0]?.pi95).toEqual({ lower: 4.08, upper: 11.92 });
+    expect(f[0]?.pi80).toEqual({ lower: 5.437, upper: 10.563 });
+    expect(f[3]?.pi95).toEqual({ lower: 0.16, upper: 15.84 });
+  });
+
+  it('takes half the only week as σ while no change is known, floored at 0', () => {
+    const [first] = naiveAhead([10], 1);
+    expect(first).toEqual({ demandKg: 10, pi80: { lower: 3.592, upper: 16.408 }, pi95: { lower: 0.2, upper: 19.8 } });
+    expect(naiveAhead([10], 3)[2]?.pi95.lower).toBe(0);
+  });
+
+  it('back-tests each week against the week before (MASE 1 by construction)', () => {
+    expect(backtestNaive([10])).toEqual({ points: 0, mape: null, mase: null });
+    expect(backtestNaive([10, 10])).toEqual({ points: 1, mape: 0, mase: null });
+    expect(backtestNaive([10, 8, 10])).toEqual({ points: 2, mape: 22.5, mase: 1 });
   });
 });
 

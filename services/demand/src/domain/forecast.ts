@@ -1,9 +1,26 @@
 /**
  * Demand forecasting: Holt's linear exponential smoothing (additive trend), parameters chosen by grid search on
  * one-step-ahead squared error, prediction intervals from the ETS(A,A,N) variance, and a rolling-origin back-test
- * (MAPE and MASE). References: Hyndman & Athanasopoulos, Forecasting: Principles and Practice, 3rd ed., §8.2
- * (Holt), §8.7 table 8.8 (interval variance), §5.8 (MASE, time-series cross-validation). See docs/demand.md.
+ * (MAPE and MASE). A shorter history gets the naive forecast (the last week carried on) with its interval.
+ * References: Hyndman & Athanasopoulos, Forecasting: Principles and Practice, 3rd ed., §8.2 (Holt), §8.7 table 8.8
+ * (interval variance), §5.5 (naive intervals), §5.8 (MASE, time-series cross-validation). See docs/demand.md.
  */
+
+/** Weeks of history Holt's method needs: two to start its recursion, two more to estimate its error. */
+export const HOLT_MIN_WEEKS = 4;
+
+/**
+ * The naive forecast's spread while the history shows no week-to-week change yet (one week): σ taken as half the
+ * last week's demand, a stated assumption that the first recorded change replaces.
+ */
+export const NAIVE_PRIOR_SPREAD = 0.5;
+
+export type ForecastMethod = 'naive' | 'holt';
+
+/** The method for a series of `weeks` weeks: Holt from HOLT_MIN_WEEKS on, naive below. */
+export function methodFor(weeks: number): ForecastMethod {
+  return weeks >= HOLT_MIN_WEEKS ? 'holt' : 'naive';
+}
 
 const GRID = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 /** Normal quantiles of the 80 % and 95 % central intervals. */
@@ -71,16 +88,52 @@ export function forecastAhead(fit: HoltFit, h: number): ForecastPoint[] {
   let sum = 0;
   for (let k = 1; k <= h; k++) {
     if (k > 1) sum += (fit.alpha + fit.alpha * fit.beta * (k - 1)) ** 2;
-    const sd = Math.sqrt(sigma2 * (1 + sum));
-    const mean = fit.level + k * fit.trend;
-    const floor = (x: number) => r3(Math.max(0, x));
-    out.push({
-      demandKg: floor(mean),
-      pi80: { lower: floor(mean - Z80 * sd), upper: floor(mean + Z80 * sd) },
-      pi95: { lower: floor(mean - Z95 * sd), upper: floor(mean + Z95 * sd) },
-    });
+    out.push(point(fit.level + k * fit.trend, Math.sqrt(sigma2 * (1 + sum))));
   }
   return out;
+}
+
+/** The points of a forecast of mean `mean` and h-step standard deviation `sd`, floored at 0. */
+function point(mean: number, sd: number): ForecastPoint {
+  const floor = (x: number) => r3(Math.max(0, x));
+  return {
+    demandKg: floor(mean),
+    pi80: { lower: floor(mean - Z80 * sd), upper: floor(mean + Z80 * sd) },
+    pi95: { lower: floor(mean - Z95 * sd), upper: floor(mean + Z95 * sd) },
+  };
+}
+
+/**
+ * The naive forecast `h` weeks ahead: every week as the last one. σ² is the mean squared week-to-week change (the
+ * naive one-step residuals, no parameter fitted), σₕ = σ √h (FPP §5.5); without any change yet (one week),
+ * σ = NAIVE_PRIOR_SPREAD × the last week. Floored at 0 like Holt's.
+ */
+export function naiveAhead(y: number[], h: number): ForecastPoint[] {
+  const last = y.at(-1) ?? 0;
+  const changes = y.slice(1).map((v, i) => v - (y[i] as number));
+  const sigma = changes.length
+    ? Math.sqrt(changes.reduce((a, d) => a + d * d, 0) / changes.length)
+    : NAIVE_PRIOR_SPREAD * Math.abs(last);
+  return Array.from({ length: h }, (_, i) => point(last, sigma * Math.sqrt(i + 1)));
+}
+
+/**
+ * The naive forecast's one-week-ahead back-test: each week forecast by the week before. MASE is 1 by construction
+ * (it is the scale), null when the series never changes; nothing to score with one week.
+ */
+export function backtestNaive(y: number[]): Backtest {
+  const errors = y.slice(1).map((v, i) => ({ e: v - (y[i] as number), actual: v }));
+  if (errors.length === 0) return { points: 0, mape: null, mase: null };
+  const nonZero = errors.filter((x) => x.actual !== 0);
+  const mape = nonZero.length
+    ? (100 * nonZero.reduce((a, x) => a + Math.abs(x.e / x.actual), 0)) / nonZero.length
+    : null;
+  const changed = errors.some((x) => x.e !== 0);
+  return {
+    points: errors.length,
+    mape: mape === null ? null : Math.round(mape * 100) / 100,
+    mase: changed ? 1 : null,
+  };
 }
 
 export interface Backtest {

@@ -1,5 +1,4 @@
 import {
-  AppError,
   type Crop,
   demandSignalGenerated,
   forecastGet,
@@ -13,13 +12,19 @@ import { actingUser, handle, notFound, type ServiceContext } from '@rootline/hos
 import { findSignal, historyOf, insertSignal, recordHistory } from '../db/signals.repo.js';
 import { addDays, isoDate, weekStarts } from '../domain/calendar.js';
 import { aggregateDemand } from '../domain/demand.js';
-import { backtest, fitHolt, forecastAhead, weeklySeries } from '../domain/forecast.js';
+import {
+  backtest,
+  backtestNaive,
+  fitHolt,
+  forecastAhead,
+  methodFor,
+  naiveAhead,
+  weeklySeries,
+} from '../domain/forecast.js';
 import { assertEnoughHouseholds, withoutSmallGroups } from '../domain/privacy.js';
 import { recommendCrops } from '../domain/recommend.js';
 import { dateField, inRegion, nearby, regionKey } from './regions.js';
 
-/** Weeks of history a forecast needs: two to start Holt's recursion, two more to estimate its error. */
-export const MIN_HISTORY_WEEKS = 4;
 /** Days after the start date within which supplies are read for recommendations (longest crop + harvest weeks). */
 const RECOMMENDATION_SPAN_DAYS = 300;
 
@@ -85,13 +90,17 @@ export const generateSignal = (ctx: ServiceContext) =>
 
 export const recommendCropsHandler = (ctx: ServiceContext) =>
   handle(recommendationsGet, async (input) => {
-    const startDate = dateField(input.startDate, 'querystring/startDate');
+    // Without a start date: today, by the service's clock (UTC).
+    const startDate =
+      input.startDate === undefined
+        ? dateField(isoDate(ctx.clock.now()), 'querystring/startDate')
+        : dateField(input.startDate, 'querystring/startDate');
     const center = { latitude: input.lat, longitude: input.lon };
     const { households, supplies } = await nearby(
       ctx.db,
       center,
       input.radius,
-      input.startDate,
+      isoDate(startDate),
       isoDate(addDays(startDate, RECOMMENDATION_SPAN_DAYS)),
     );
     const shown = withoutSmallGroups(households);
@@ -105,7 +114,11 @@ export const recommendCropsHandler = (ctx: ServiceContext) =>
       .map((advice, i) => ({ ...advice, rank: i + 1 }));
   });
 
-/** Holt's forecast of a crop's weekly demand in a region from its recorded history, with its back-tested error. */
+/**
+ * A crop's weekly demand in a region forecast from whatever history it has: Holt's method from HOLT_MIN_WEEKS weeks,
+ * the naive forecast below, each with its intervals and back-test. NOT_FOUND only when the region's history never
+ * recorded the crop.
+ */
 export const forecastHandler = (ctx: ServiceContext) =>
   handle(forecastGet, async (input) => {
     const [country, city] = input.region.split('/') as [string, string | undefined];
@@ -114,23 +127,19 @@ export const forecastHandler = (ctx: ServiceContext) =>
     if (series.length === 0) {
       throw notFound(`Demand history of ${input.crop} in region`, key);
     }
-    if (series.length < MIN_HISTORY_WEEKS) {
-      throw new AppError(
-        'NOT_FOUND',
-        `A forecast needs ${MIN_HISTORY_WEEKS} weeks of demand history of ${input.crop} in ${key}; ${series.length} recorded`,
-        { weeks: series.length },
-      );
-    }
     const y = series.map((p) => p.demandKg);
-    const fit = fitHolt(y);
+    const method = methodFor(series.length);
+    const fit = method === 'holt' ? fitHolt(y) : null;
+    const ahead = fit ? forecastAhead(fit, input.weeks) : naiveAhead(y, input.weeks);
     const next = addDays(new Date(`${(series.at(-1) as { weekStart: string }).weekStart}T00:00:00Z`), 7);
     return {
       crop: input.crop as Crop,
       region: key,
-      method: "Holt's linear exponential smoothing (additive trend)",
-      parameters: { alpha: fit.alpha, beta: fit.beta },
+      method,
+      basedOnWeeks: series.length,
+      parameters: fit && { alpha: fit.alpha, beta: fit.beta },
       history: series,
-      forecast: forecastAhead(fit, input.weeks).map((p, i) => ({ weekStart: isoDate(addDays(next, 7 * i)), ...p })),
-      backtest: backtest(y),
+      forecast: ahead.map((p, i) => ({ weekStart: isoDate(addDays(next, 7 * i)), ...p })),
+      backtest: fit ? backtest(y) : backtestNaive(y),
     };
   });

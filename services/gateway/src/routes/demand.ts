@@ -99,7 +99,8 @@ export const demandRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app,
     url: '/recommendations',
     summary: 'Planting recommendations',
     description:
-      'Crops ranked for a grower at `lat`/`lon` with `areaM2` m², a growing `method` and a `startDate`: each with ' +
+      'Crops ranked for a grower at `lat`/`lon` (the only required parameters) with `areaM2` m² (default 10), a ' +
+      'growing `method` (default `open-field`, the most common) and a `startDate` (default today, UTC): each with ' +
       'whether it can be sown then with that method, the first harvest date, expected yield (area × the crop ' +
       'table’s yield per m²), the nearby unmet demand over four harvest weeks (households within `radius` km, ' +
       'default 50, less committed supply), the expected revenue of what can be sold (at the median maximum price ' +
@@ -120,10 +121,13 @@ export const demandRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app,
     summary: 'Demand forecast',
     description:
       'Weekly demand of `crop` in `region` (`COUNTRY` or `COUNTRY/city`, as signals by name record it) for the ' +
-      '`weeks` after its last recorded week (default 4), by Holt’s linear exponential smoothing with parameters ' +
-      'chosen on the history, with 80 % and 95 % prediction intervals, and the back-tested error beside it ' +
-      '(rolling origin, one week ahead: MAPE and MASE). Needs four weeks of history (404 otherwise, saying how ' +
-      'many there are).',
+      '`weeks` after its last recorded week (default 4), from whatever history there is, with 80 % and 95 % ' +
+      'prediction intervals and the back-tested error beside it (rolling origin, one week ahead: MAPE and MASE). ' +
+      '`method` names the method the history allows: `holt` (Holt’s linear exponential smoothing, parameters ' +
+      'chosen on the history) from four weeks, `naive` (the last week carried on, its interval from the ' +
+      'week-to-week changes, or ± half the week while there is only one) below; `basedOnWeeks` says how many weeks ' +
+      'it rests on. 404 NOT_FOUND only when the crop has never been recorded in the region (a signal records a ' +
+      'crop only once 5 households of the region ask for it, ADR 102).',
     tags: TAGS,
     policy: {
       permission: 'demand:read',

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  AppError,
   Envelope,
   QrData,
   type QrFormat,
@@ -15,6 +16,7 @@ import {
 } from '@rootline/contracts';
 import { call } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { type BusRouteDeps, busRoute, requestParts } from '../bus-route.js';
 import { ok } from '../envelope.js';
 import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
@@ -33,14 +35,25 @@ const EPCIS: Record<TransportEventKind, string> = {
   'seed-sharing': 'bizStep `shipping` to another grower, disposition `in_transit`; needs `recipient`',
 };
 
-const at = (i: number) => `2026-0${5 + (i % 4)}-0${1 + (i % 8)}T09:30:00+02:00`;
+/**
+ * When each example happens: sent in this order (acquisition, planting, growing, harvest, seed saving,
+ * distribution, sharing), a plant's journey never runs backwards.
+ */
+const EXAMPLE_TIMES: Record<TransportEventKind, string> = {
+  'seed-acquisition': '2026-03-14T10:00:00+01:00',
+  planting: '2026-04-20T09:30:00+02:00',
+  growing: '2026-05-18T16:00:00+02:00',
+  harvest: '2026-08-03T08:00:00+02:00',
+  'seed-saving': '2026-08-05T14:00:00+02:00',
+  distribution: '2026-08-07T09:15:00+02:00',
+  'seed-sharing': '2026-09-12T11:00:00+02:00',
+};
 
 /** A realistic body per kind, shown in the OpenAPI document. */
-function example(kind: TransportEventKind, i: number): Record<string, unknown> {
+function example(kind: TransportEventKind): Record<string, unknown> {
   const base = {
     plantId: 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MD',
-    eventTime: at(i),
-    handler: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD', name: 'Ada Grower' },
+    eventTime: EXAMPLE_TIMES[kind],
     to: { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' },
     privacyLevel: 'city',
   };
@@ -102,7 +115,9 @@ const EVENT_FIELDS =
   'objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. ' +
   '**How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` ' +
   '(default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity ' +
-  'when absent), `handler` (must be the caller unless an ADMIN records for someone), `recipient`, `notes` (kept ' +
+  'when absent), `handler` (default: the caller, with their account’s name; `name` may be left out when `id` is ' +
+  'yours; only an ADMIN may name another account, with its name, 403 FORBIDDEN `reason: not-self` otherwise), ' +
+  '`recipient`, `notes` (kept ' +
   'off the ledger; shown only to the handler, the recipient and the plant’s owner).\n\n' +
   '**Custody**: the handler must be a custodian of the plant and the seed lot named (403 FORBIDDEN, details ' +
   '`{ field: plantId | seedLotId, reason: not-custodian }`): a plant’s owner, a seed lot’s first handler, or a ' +
@@ -116,9 +131,31 @@ const EVENT_FIELDS =
   'kg CO2e, once the block is mined, and emits `transport.completed`. Send an `Idempotency-Key` to retry safely: ' +
   'a retry with the same key and body answers the first 201 (same id and block hash) and records nothing more.';
 
+/**
+ * The event body with its handler filled in: the signed-in account when the body names none, and the account's name
+ * when it names the caller without one. The account (and so its name) is the gateway's, not the service's. Another
+ * account without a name is VALIDATION_ERROR (the `self` rule has already let only an ADMIN name one).
+ */
+export function withHandler(req: FastifyRequest): Record<string, unknown> {
+  const body = { ...(req.body as Record<string, unknown>) };
+  const user = req.principal?.user;
+  if (!user) throw new AppError('UNAUTHORIZED', 'This action needs a signed-in user');
+  const given = body.handler as { id: string; name?: string } | undefined;
+  if (!given) body.handler = { id: user.id, name: user.name };
+  else if (given.name === undefined) {
+    if (given.id !== user.id) {
+      throw new AppError('VALIDATION_ERROR', 'handler.name: give the name of the account you record for', {
+        field: 'handler.name',
+      });
+    }
+    body.handler = { id: user.id, name: user.name };
+  }
+  return body;
+}
+
 /** Journey events, journeys, footprints and block verification under /api/transport. */
 export const transportRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
-  TRANSPORT_EVENT_KINDS.forEach((kind, i) => {
+  for (const kind of TRANSPORT_EVENT_KINDS) {
     busRoute(app, deps, {
       method: 'POST',
       url: `/${kind}`,
@@ -138,9 +175,10 @@ export const transportRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
       subject: transportEventRecord[kind],
       status: 201,
       errors: ['NOT_FOUND', 'CHAIN_ERROR', 'IDEMPOTENCY_KEY_REUSED'],
-      example: example(kind, i),
+      example: example(kind),
+      input: (req) => withHandler(req) as never,
     });
-  });
+  }
 
   busRoute(app, deps, {
     method: 'POST',

@@ -30,8 +30,9 @@ const TAGS = ['Uploads'];
 const PROCESS_TIMEOUT_MS = 120_000;
 
 const FORM =
-  'A `multipart/form-data` body: first the fields `category` (one of ' +
-  `${FILE_CATEGORIES.join(', ')}), and optionally \`entityType\` (${ENTITY_TYPES.join(', ')}) with \`entityId\` ` +
+  'A `multipart/form-data` body: first the optional fields `category` (one of ' +
+  `${FILE_CATEGORIES.join(', ')}; default \`plant-photo\` for an image attached to a plant, else \`other\`) and ` +
+  `\`entityType\` (${ENTITY_TYPES.join(', ')}) with \`entityId\` ` +
   '(the record the file belongs to: it must exist, 404, and be yours, 403 with `details.reason` not-owner — your ' +
   'plant, a listing you sell, a farm you own, your own user), then one file in the field `file`. ' +
   'Fields after the file are ignored. The type is decided by the file’s bytes, never by its name or declared ' +

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPixels, decideType, exifFrom, mediaTypeOf, servedExif } from './types.js';
+import { categoryOf, checkPixels, decideType, exifFrom, mediaTypeOf, servedExif } from './types.js';
 
 describe('decideType', () => {
   it('accepts the types of the kind, by the detected bytes', () => {
@@ -44,5 +44,18 @@ describe('exifFrom', () => {
   it('drops GPS from what is served unless allowed', () => {
     expect(servedExif(exifFrom(raw), false)?.gps).toBeNull();
     expect(servedExif(exifFrom(raw), true)?.gps).not.toBeNull();
+  });
+});
+
+describe('categoryOf', () => {
+  it('keeps the category given', () => {
+    expect(categoryOf({ kind: 'image', category: 'product', entityType: 'plant' })).toBe('product');
+  });
+
+  it('makes an image attached to a plant a plant photo, and anything else other', () => {
+    expect(categoryOf({ kind: 'image', entityType: 'plant' })).toBe('plant-photo');
+    expect(categoryOf({ kind: 'image' })).toBe('other');
+    expect(categoryOf({ kind: 'image', entityType: 'farm' })).toBe('other');
+    expect(categoryOf({ kind: 'document', entityType: 'plant' })).toBe('other');
   });
 });

@@ -2,6 +2,7 @@ import {
   AppError,
   DOCUMENT_TYPES,
   type ExifData,
+  type FileCategory,
   type FileKind,
   IMAGE_TYPES,
   MEDIA_LIMITS,
@@ -11,6 +12,15 @@ import {
 /** A refusal of a file's content, with the reason in `details.reason` for clients and tests. */
 export function refused(message: string, reason: string, extra: Record<string, unknown> = {}): AppError {
   return new AppError('VALIDATION_ERROR', message, { field: 'file', reason, ...extra });
+}
+
+/**
+ * The category of a new file: the one given, else what the file plainly is: an image attached to a plant is a
+ * plant photo, anything else `other`.
+ */
+export function categoryOf(input: { kind: FileKind; category?: FileCategory; entityType?: string }): FileCategory {
+  if (input.category) return input.category;
+  return input.kind === 'image' && input.entityType === 'plant' ? 'plant-photo' : 'other';
 }
 
 /** The types a kind of upload accepts. */

@@ -13,7 +13,7 @@ import { actingOwner, assertOwnerOrAdmin, handle, notFound, type ServiceContext 
 import type { Storage } from '@rootline/storage';
 import { type FileRow, findFile, insertFile, markReady, removeFile } from '../db/files.repo.js';
 import { mayAttach } from '../domain/access.js';
-import { acceptedTypes, maxBytesOf, refused } from '../domain/types.js';
+import { acceptedTypes, categoryOf, maxBytesOf, refused } from '../domain/types.js';
 import { type Ingested, ingest } from '../ingest.js';
 import { recordOf } from '../records.js';
 import type { MediaConfig } from '../service.js';
@@ -94,7 +94,7 @@ export const processUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage
             kind: input.kind,
             status: 'ready',
             originalName: input.filename,
-            category: input.category,
+            category: categoryOf(input),
             entityType: input.entityType ?? null,
             entityId: input.entityId ?? null,
             createdAt: ctx.clock.now().toISOString(),
@@ -147,7 +147,7 @@ export const presignUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage
       mimeType: input.contentType,
       bytes: input.bytes,
       originalName: input.filename,
-      category: input.category,
+      category: categoryOf(input),
       entityType: input.entityType ?? null,
       entityId: input.entityId ?? null,
       originalKey: key,

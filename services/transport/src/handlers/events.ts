@@ -3,6 +3,7 @@ import {
   AppError,
   idFromKey,
   newId,
+  type Owner,
   plantGet,
   TRANSPORT_EVENT_KINDS,
   type TransportEventInput,
@@ -34,6 +35,16 @@ import type { Recorder } from '../recorder.js';
 
 const invalid = (field: string, message: string) => new AppError('VALIDATION_ERROR', `${field}: ${message}`, { field });
 
+/**
+ * The event's handler, named in full. Over HTTP the gateway fills in the caller and their account's name when the
+ * request leaves them out (the account is the gateway's); a bus caller names the handler itself.
+ */
+function handlerOf(input: TransportEventInput): Owner {
+  const { handler } = input;
+  if (!handler?.name) throw invalid('handler', 'name the handler with its id and name');
+  return { id: handler.id, name: handler.name };
+}
+
 /** The answer a recorded event gave, rebuilt from its row (a retry of a finished one gets the same). */
 async function storedResult(ctx: ServiceContext, id: string): Promise<TransportEventResult | undefined> {
   const row = await findEvent(ctx.db, id);
@@ -57,6 +68,7 @@ async function checkEvent(
   ctx: ServiceContext,
   id: string,
   input: TransportEventInput,
+  handler: Owner,
   actor: Actor,
   caller: HandlerContext,
 ): Promise<void> {
@@ -73,7 +85,7 @@ async function checkEvent(
       throw invalid('corrects', 'a correction names the same plant and seed lot as the event it corrects');
     }
   }
-  const handlerId = input.handler.id;
+  const handlerId = handler.id;
   if (input.plantId) {
     // The plant must exist: asked of the plants service, which owns it (NOT_FOUND comes back as is).
     const [plant, custodians] = await Promise.all([
@@ -128,13 +140,14 @@ async function recordEvent(
   input: TransportEventInput,
   caller: HandlerContext,
 ): Promise<TransportEventResult> {
-  const { actor } = actingOwner(caller, input.handler.id);
+  const handler = handlerOf(input);
+  const { actor } = actingOwner(caller, handler.id);
   const id = caller.idempotencyRef ? idFromKey('tev', caller.idempotencyRef) : newId('tev');
   if (caller.idempotencyRef) {
     const done = await storedResult(ctx, id);
     if (done) return done;
   }
-  await checkEvent(ctx, id, input, actor, caller);
+  await checkEvent(ctx, id, input, handler, actor, caller);
   await putInOrder(ctx, recoverAfterMs, id, input);
   const privacy = input.privacyLevel;
   const from = input.from ? applyPrivacyLevel(input.from, privacy, secureRandom) : null;
@@ -159,8 +172,8 @@ async function recordEvent(
     distanceKm,
     massKg,
     kgCo2e,
-    handlerId: input.handler.id,
-    handlerName: input.handler.name,
+    handlerId: handler.id,
+    handlerName: handler.name,
     recipientId: input.recipient?.id ?? null,
     recipientName: input.recipient?.name ?? null,
     sensorReadings: input.sensorReadings ?? [],
