@@ -91,6 +91,8 @@ describe('embedded mode: the plant slice over HTTP', () => {
       scientificName: 'Solanum lycopersicum',
       privacyLevel: 'exact',
       ownerId: growerId,
+      // As stored, after the privacy level (exact here): the public form that area-narrowed webhooks match.
+      location: { latitude: 52.3701, longitude: 4.89, city: 'Amsterdam', country: 'NL' },
     });
     await sub.stop();
   });

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PrefixedId, Timestamp } from './common.js';
+import { PrefixedId, Text, Timestamp } from './common.js';
 import { Defaulted, defineEvent, defineSubject } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 
@@ -28,7 +28,8 @@ export const WebhookScopeSchema = Type.Union(
 export const WebhookArea = Type.Object(
   {
     bbox: Type.Optional(
-      Type.Array(Type.Number(), {
+      // Longitudes and latitudes alike lie within ±180; which is which is checked with the box (VALIDATION_ERROR).
+      Type.Array(Type.Number({ minimum: -180, maximum: 180 }), {
         minItems: 4,
         maxItems: 4,
         description:
@@ -46,7 +47,7 @@ export const WebhookArea = Type.Object(
       }),
     ),
     city: Type.Optional(
-      Type.String({
+      Text({
         minLength: 1,
         maxLength: 120,
         description: 'With `country` only: matches an event whose city is this name, compared ignoring case',

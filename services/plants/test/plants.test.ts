@@ -43,6 +43,7 @@ describe('plants on NATS and PostgreSQL', () => {
       ownerId: 'usr_test',
       scientificName: 'Solanum lycopersicum',
       privacyLevel: 'exact',
+      location: { latitude: 52.3701, longitude: 4.89, city: 'Amsterdam', country: 'NL' },
     });
     expect(events[0]!.headers['x-request-id']).toBe('req_plants_test');
     await sub.stop();
