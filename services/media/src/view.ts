@@ -2,17 +2,19 @@ import { type ExifData, type FileInfo, MEDIA_LIMITS } from '@rootline/contracts'
 import type { Clock } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
 import type { FileRow } from './db/files.repo.js';
-import { servedExif } from './domain/types.js';
+import { STORED_IMAGE_TYPE, servedExif, storedTypeOf } from './domain/types.js';
 
 /** A file's information with signed URLs valid for `MEDIA_LIMITS.urlSeconds`. */
 export async function fileInfo(row: FileRow, storage: Storage, clock: Clock): Promise<FileInfo> {
   const expiresInSeconds = MEDIA_LIMITS.urlSeconds;
-  const original = await storage.downloadUrl(row.originalKey, { expiresInSeconds, contentType: row.mimeType });
+  // Served as what the stored bytes are (an image's original is WebP), not as what was uploaded.
+  const contentType = storedTypeOf(row.kind, row.mimeType);
+  const original = await storage.downloadUrl(row.originalKey, { expiresInSeconds, contentType });
   let thumbnails: Record<string, string> | null = null;
   if (row.thumbnails) {
     thumbnails = {};
     for (const [size, key] of Object.entries(row.thumbnails)) {
-      thumbnails[size] = await storage.downloadUrl(key, { expiresInSeconds, contentType: 'image/webp' });
+      thumbnails[size] = await storage.downloadUrl(key, { expiresInSeconds, contentType: STORED_IMAGE_TYPE });
     }
   }
   return {

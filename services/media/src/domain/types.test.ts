@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPixels, decideType, exifFrom, mediaTypeOf, servedExif } from './types.js';
+import { checkPixels, decideType, exifFrom, mediaTypeOf, servedExif, storedTypeOf } from './types.js';
 
 describe('decideType', () => {
   it('accepts the types of the kind, by the detected bytes', () => {
@@ -44,5 +44,13 @@ describe('exifFrom', () => {
   it('drops GPS from what is served unless allowed', () => {
     expect(servedExif(exifFrom(raw), false)?.gps).toBeNull();
     expect(servedExif(exifFrom(raw), true)?.gps).not.toBeNull();
+  });
+});
+
+describe('storedTypeOf', () => {
+  it('serves an image’s original as the WebP it was converted to, a document as uploaded', () => {
+    expect(storedTypeOf('image', 'image/png')).toBe('image/webp');
+    expect(storedTypeOf('image', 'image/jpeg')).toBe('image/webp');
+    expect(storedTypeOf('document', 'application/pdf')).toBe('application/pdf');
   });
 });
