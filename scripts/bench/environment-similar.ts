@@ -143,9 +143,9 @@ export const environmentSimilar: Benchmark = {
     ctx.log(`checking ${QUERY_PLANTS} queries against a brute-force scan`);
     for (const [k, q] of queries.entries()) {
       const res = await fetch(`${cluster.url}${paths[k]}`, { headers });
-      const body = (await res.json()) as { data: { items: { plantId: string; similarity: number }[] } };
+      const body = (await res.json()) as { data: { plantId: string; similarity: number }[] };
       const expected = bruteForce(data, q, LIMIT);
-      const got = body.data.items;
+      const got = body.data;
       const same =
         got.length === expected.length &&
         got.every((g, i) => g.plantId === expected[i]!.id && Math.abs(g.similarity - expected[i]!.score) <= 0.005);

@@ -140,8 +140,8 @@ export const transport: Benchmark = {
     await seedJourney(infra.db.url, plant.body.data.id, userId);
     const path = `/api/transport/journey/${plant.body.data.id}`;
     const probe = await api(url, path, { token });
-    if (probe.status !== 200 || probe.body.data.pagination.total !== JOURNEY_EVENTS) {
-      throw new Error(`journey: ${probe.status} with ${probe.body?.data?.pagination?.total} events`);
+    if (probe.status !== 200 || probe.body.pagination.total !== JOURNEY_EVENTS) {
+      throw new Error(`journey: ${probe.status} with ${probe.body?.pagination?.total} events`);
     }
     await sequential(url, [path], headers, { requests: 30 });
     const journeyLoad = load1();
@@ -154,8 +154,8 @@ export const transport: Benchmark = {
     const deepPath = `${path}?page=${JOURNEY_EVENTS / 100}`;
     const cursorPath = `${path}?after=${seededId(JOURNEY_EVENTS - 101)}`;
     const byCursor = await api(url, cursorPath, { token });
-    if (byCursor.body?.data?.events?.[0]?.id !== seededId(JOURNEY_EVENTS - 100)) {
-      throw new Error(`journey by cursor: ${byCursor.status} starting at ${byCursor.body?.data?.events?.[0]?.id}`);
+    if (byCursor.body?.data?.[0]?.id !== seededId(JOURNEY_EVENTS - 100)) {
+      throw new Error(`journey by cursor: ${byCursor.status} starting at ${byCursor.body?.data?.[0]?.id}`);
     }
     await sequential(url, [deepPath, cursorPath], headers, { requests: 20 });
     const deepLoad = load1();

@@ -313,7 +313,7 @@ beforeAll(async () => {
 
   // A receiver on this machine (the example's host does not resolve here); nothing is delivered to it.
   const hook = await created(ALICE, 'POST', '/api/webhooks', {
-    ...example('POST', '/api/webhooks/'),
+    ...example('POST', '/api/webhooks'),
     url: 'http://127.0.0.1:9/rootline',
   });
   records.set('webhook', hook.id as string);

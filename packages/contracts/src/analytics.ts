@@ -314,9 +314,9 @@ export const analyticsSustainabilityGet = defineSubject({
 export const AnalyticsExport = Type.Object(
   {
     filename: Type.String({ description: 'Suggested file name' }),
-    contentType: Type.String({ description: '`text/csv; charset=utf-8` or `application/json`' }),
+    contentType: Type.String({ description: '`text/csv; charset=utf-8` or `application/json; charset=utf-8`' }),
     rows: Type.Integer({ minimum: 0, description: 'Data rows in the body' }),
-    body: Type.String({ description: 'The file: CSV with a header line, or JSON `{ dataset, from, to, … rows }`' }),
+    body: Type.String({ description: 'The file: CSV with a header line, or a JSON array of the rows' }),
   },
   {
     examples: [

@@ -69,13 +69,27 @@ export function Envelope<T extends TSchema>(data: T) {
   });
 }
 
-/** Success envelope of a paginated list. */
-export function PaginatedEnvelope<T extends TSchema>(item: T) {
+/**
+ * Success envelope of a paginated list: the page's items in `data`, the pagination object beside it, and, for a
+ * list that carries facts about the whole of it (a journey's totals, a plant's current environment), `meta`.
+ */
+export function PaginatedEnvelope<T extends TSchema>(item: T, meta?: TSchema) {
   return Type.Object({
     success: Type.Literal(true),
     data: Type.Array(item),
     error: Type.Null(),
     pagination: Pagination,
+    ...(meta ? { meta } : {}),
+  });
+}
+
+/** Success envelope of a list answered whole: the items in `data`, and `meta` when the list carries one. */
+export function ListEnvelope<T extends TSchema>(item: T, meta?: TSchema) {
+  return Type.Object({
+    success: Type.Literal(true),
+    data: Type.Array(item),
+    error: Type.Null(),
+    ...(meta ? { meta } : {}),
   });
 }
 

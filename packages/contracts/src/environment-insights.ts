@@ -83,10 +83,15 @@ export const SimilarPlant = Type.Object({
   sharedCategories: Type.Array(EnvironmentCategorySchema, { description: 'Categories both plants have' }),
 });
 
-export const SimilarPlants = Type.Object({
+/** What the similar plants carry about the search (`meta` of the HTTP answer). */
+export const SimilarPlantsMeta = Type.Object({
   plantId: PlantId,
-  items: Type.Array(SimilarPlant, { description: 'Most similar first; ties by plant id' }),
   compared: Type.Integer({ minimum: 0, description: 'Plants with an environment the plant was compared with' }),
+});
+
+export const SimilarPlants = Type.Object({
+  items: Type.Array(SimilarPlant, { description: 'Most similar first; ties by plant id' }),
+  meta: SimilarPlantsMeta,
 });
 export type SimilarPlants = Static<typeof SimilarPlants>;
 

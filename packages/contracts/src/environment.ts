@@ -237,13 +237,21 @@ export type EnvironmentRecord = Static<typeof EnvironmentRecord>;
 
 export const EnvironmentHistoryQuery = Type.Object({ plantId: PlantId, ...PageQuery.properties });
 
+/** What a page of a plant's records carries about the plant (`meta` of the HTTP answer). */
+export const EnvironmentHistoryMeta = Type.Object(
+  {
+    plantId: PlantId,
+    current: Type.Object(EnvironmentCategories, {
+      description: 'The newest value of each category (by recordedAt); categories never recorded are absent',
+    }),
+  },
+  { description: 'The plant and its current environment, over all its records' },
+);
+
 export const EnvironmentHistory = Type.Object({
-  plantId: PlantId,
-  current: Type.Object(EnvironmentCategories, {
-    description: 'The newest value of each category (by recordedAt); categories never recorded are absent',
-  }),
-  items: Type.Array(EnvironmentRecord, { description: 'The records, newest first' }),
+  items: Type.Array(EnvironmentRecord, { description: 'A page of the records, newest first' }),
   pagination: Pagination,
+  meta: EnvironmentHistoryMeta,
 });
 export type EnvironmentHistory = Static<typeof EnvironmentHistory>;
 

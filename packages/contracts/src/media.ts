@@ -89,7 +89,11 @@ export type ExifData = Static<typeof ExifData>;
 export const FileInfo = Type.Object({
   id: FileId,
   kind: StringEnum(FILE_KINDS),
-  mimeType: Type.String({ description: 'Type decided by the bytes of the original' }),
+  mimeType: Type.String({
+    description:
+      'Type decided by the bytes of the upload. An image is stored and served as WebP (its URLs answer ' +
+      '`Content-Type: image/webp`); a document is served with this type',
+  }),
   bytes: Type.Integer({ minimum: 0, description: 'Size of the original as uploaded' }),
   width: Type.Union([Type.Integer(), Type.Null()], { description: 'Images: width after orientation' }),
   height: Type.Union([Type.Integer(), Type.Null()]),
@@ -100,7 +104,10 @@ export const FileInfo = Type.Object({
   ownerId: Type.String(),
   exif: Type.Union([ExifData, Type.Null()], { description: 'Images with EXIF only' }),
   urls: Type.Object({
-    original: Type.String({ description: 'Images: the full-size WebP; documents: the file as uploaded' }),
+    original: Type.String({
+      description:
+        'Images: the full-size WebP, served as `image/webp`; documents: the file as uploaded, served as `mimeType`',
+    }),
     thumbnails: Type.Union([Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.String()), Type.Null()], {
       description: 'Images: square WebP thumbnails by size in pixels (150, 300, 600, 1200)',
     }),

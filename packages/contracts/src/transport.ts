@@ -234,19 +234,29 @@ export const JourneyQuery = Type.Object({
   ),
 });
 
+/** What a journey page carries about the whole journey, beside its events (`meta` of the HTTP answer). */
+export const JourneyMeta = Type.Object(
+  {
+    plantId: PlantId,
+    seedLots: Type.Array(Type.String(), {
+      description: 'Seed lots the plant’s events name; their own events are included',
+    }),
+    nextAfter: Type.Union([TransportEventId, Type.Null()], {
+      description: 'Cursor of the next page (pass it as `after`): the last event of this page; null on the last page',
+    }),
+    totals: JourneyTotals,
+  },
+  { description: 'The journey as a whole: its plant, seed lots, the next page’s cursor and the totals of every event' },
+);
+export type JourneyMeta = Static<typeof JourneyMeta>;
+
+/** One page of a journey: its events (`data` of the HTTP answer), the pagination and the journey's `meta`. */
 export const Journey = Type.Object({
-  plantId: PlantId,
-  seedLots: Type.Array(Type.String(), {
-    description: 'Seed lots the plant’s events name; their own events are included',
-  }),
-  events: Type.Array(JourneyEvent, {
+  items: Type.Array(JourneyEvent, {
     description: 'One page of the events, in event-time order (UTC instant), then recording order',
   }),
   pagination: Pagination,
-  nextAfter: Type.Union([TransportEventId, Type.Null()], {
-    description: 'Cursor of the next page (pass it as `after`): the last event of this page; null on the last page',
-  }),
-  totals: JourneyTotals,
+  meta: JourneyMeta,
 });
 export type Journey = Static<typeof Journey>;
 

@@ -92,7 +92,7 @@ describe('crop batches over HTTP', () => {
     });
     expect((await start({ farmId: f, zoneId: z, plantCount: 50 })).status).toBe(201);
     const zones = await expectStatus(p, 200, 'GET', `/api/vertical-farm/${f}/zones`, { role: 'USER' });
-    expect(zones.body.data.items[0].plantsGrowing).toBe(150);
+    expect(zones.body.data[0].plantsGrowing).toBe(150);
   });
 
   it('refuses a recipe of another crop, an unknown zone or recipe, and a bad body', async () => {

@@ -65,8 +65,8 @@ describe('farms and zones over HTTP', () => {
       body: zoneInput({ name: 'Level 2 DWC', level: 2, areaM2: 50, growingMethod: 'deep-water-culture' }),
     });
     const list = await expectStatus(p, 200, 'GET', `/api/vertical-farm/${farmId}/zones`, { role: 'USER' });
-    expect(list.body.data.items).toHaveLength(2);
-    expect(list.body.data.items[0]).toMatchObject({
+    expect(list.body.data).toHaveLength(2);
+    expect(list.body.data[0]).toMatchObject({
       id: zoneId,
       farmId,
       level: 1,

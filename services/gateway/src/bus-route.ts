@@ -3,6 +3,7 @@ import type { Bus } from '@rootline/bus';
 import {
   Envelope,
   type ErrorCode,
+  ListEnvelope,
   PaginatedEnvelope,
   type Pagination,
   type RequestOf,
@@ -12,7 +13,7 @@ import { call } from '@rootline/host';
 import { type ObjectOptions, type TObject, type TProperties, type TSchema, Type, TypeGuard } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
-import { ok, okPage } from './envelope.js';
+import { ok, okList, okPage } from './envelope.js';
 import type { RoutePolicy } from './plugins/auth.js';
 import { gatewayErrorCodes, operationSchema } from './plugins/openapi.js';
 import { callContext } from './request-context.js';
@@ -73,9 +74,12 @@ export interface BusRouteSpec<D extends SubjectDef, U extends string = string> {
   input?: (req: FastifyRequest) => RequestOf<D>;
   /**
    * A list operation: the subject answers `{ items, pagination }`; the items go to `data` and the
-   * pagination object beside it. `item` is the schema of one item.
+   * pagination object beside it. `item` is the schema of one item. A list with facts about the whole of it
+   * (totals, a cursor) answers them in `meta`, whose schema is `meta`, and they go beside `data` too.
    */
-  page?: { item: TSchema };
+  page?: { item: TSchema; meta?: TSchema };
+  /** A list answered whole: the subject answers `{ items }` (and `meta`); the items go to `data`, `meta` beside. */
+  list?: { item: TSchema; meta?: TSchema };
 }
 
 /** The schemas of the parts of an HTTP request, each a part of the subject's request schema. */
@@ -130,6 +134,7 @@ export type TypeBoxInstance = Parameters<FastifyPluginAsyncTypebox>[0];
 interface PageReply {
   items: unknown[];
   pagination: Pagination;
+  meta?: unknown;
 }
 
 /** Error codes any bus-backed operation can produce, beyond the service's own. */
@@ -164,7 +169,11 @@ export function busRoute<D extends SubjectDef, U extends string>(
   const parts = requestParts(spec);
   const status = spec.status ?? 200;
   const data = spec.reply ?? spec.subject.reply;
-  const success = spec.page ? PaginatedEnvelope(spec.page.item) : Envelope(data);
+  const success = spec.page
+    ? PaginatedEnvelope(spec.page.item, spec.page.meta)
+    : spec.list
+      ? ListEnvelope(spec.list.item, spec.list.meta)
+      : Envelope(data);
   const timeoutMs = spec.timeoutMs ?? deps.timeoutMs;
   const config: FastifyContextConfig = spec.policy;
 
@@ -186,8 +195,12 @@ export function busRoute<D extends SubjectDef, U extends string>(
       const result = await call(deps.bus, spec.subject, input, callContext(req), timeoutMs);
       reply.code(status);
       if (spec.page) {
-        const { items, pagination } = result as PageReply;
-        return okPage(items, pagination);
+        const { items, pagination, meta } = result as PageReply;
+        return okPage(items, pagination, meta);
+      }
+      if (spec.list) {
+        const { items, meta } = result as Omit<PageReply, 'pagination'>;
+        return okList(items, meta);
       }
       return ok(result);
     },

@@ -5,12 +5,21 @@ export function ok<T>(data: T): { success: true; data: T; error: null } {
   return { success: true, data, error: null };
 }
 
-/** Success envelope of one page of a list: the items in `data`, the pagination object beside them. */
+/**
+ * Success envelope of one page of a list: the items in `data`, the pagination object beside them, and the list's
+ * `meta` (facts about the whole list) when it has one.
+ */
 export function okPage<T>(
   data: T[],
   pagination: Pagination,
-): { success: true; data: T[]; error: null; pagination: Pagination } {
-  return { success: true, data, error: null, pagination };
+  meta?: unknown,
+): { success: true; data: T[]; error: null; pagination: Pagination; meta?: unknown } {
+  return { success: true, data, error: null, pagination, ...(meta === undefined ? {} : { meta }) };
+}
+
+/** Success envelope of a list answered whole: the items in `data`, and its `meta` when it has one. */
+export function okList<T>(data: T[], meta?: unknown): { success: true; data: T[]; error: null; meta?: unknown } {
+  return { success: true, data, error: null, ...(meta === undefined ? {} : { meta }) };
 }
 
 /** Failure envelope around an error body. */

@@ -155,6 +155,8 @@ describe('analytics over HTTP on NATS and PostgreSQL, fed by the domain events',
     expect(csv.headers.get('content-disposition')).toBe(
       'attachment; filename="rootline-transport-2026-05-01-2026-05-31.csv"',
     );
+    expect(csv.headers.get('cache-control')).toBe('no-store');
+    expect(csv.headers.get('x-total-count')).toBe('2');
     const lines = (csv.body as string).trim().split('\n');
     expect(lines[0]).toBe('period,key,events,distanceKm,kgCo2e');
     expect(lines.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([
@@ -164,13 +166,22 @@ describe('analytics over HTTP on NATS and PostgreSQL, fed by the domain events',
 
     const json = await get(`/export?dataset=sustainability&format=json&${MAY}&groupBy=month`);
     expect(json.status).toBe(200);
-    expect(json.headers.get('content-type')).toContain('application/json');
-    expect(json.body).toMatchObject({
-      dataset: 'sustainability',
-      from: '2026-05-01',
-      groupBy: 'month',
-      rows: [{ period: '2026-05-01', events: 2, seedSavingEvents: 1 }],
-    });
+    // The same rule as every export: a download of one JSON array of rows, outside the envelope.
+    expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(json.headers.get('content-disposition')).toBe(
+      'attachment; filename="rootline-sustainability-2026-05-01-2026-05-31.json"',
+    );
+    expect(json.headers.get('cache-control')).toBe('no-store');
+    expect(json.body).toEqual([
+      {
+        period: '2026-05-01',
+        events: 2,
+        distanceKm: expect.any(Number),
+        kgCo2e: expect.any(Number),
+        seedSavingEvents: 1,
+        seedSharingEvents: 0,
+      },
+    ]);
 
     const plantsCsv = await get('/export?dataset=plants&by=species');
     expect(plantsCsv.body).toContain('Solanum lycopersicum,2');
@@ -185,6 +196,19 @@ describe('analytics over HTTP on NATS and PostgreSQL, fed by the domain events',
       expect(data.examples?.[0], name).toMatchObject({ from: expect.any(String), to: expect.any(String) });
     }
     const exp = doc.paths['/api/analytics/export'].get;
+    // Documented as a download: both media types, the Content-Disposition header, and the rule in the text.
+    expect(Object.keys(exp.responses['200'].content).sort()).toEqual(['application/json', 'text/csv']);
+    expect(exp.responses['200'].content['application/json'].schema.type).toBe('array');
+    expect(exp.responses['200'].headers).toHaveProperty('Content-Disposition');
+    expect(exp.description).toContain('Exports are downloads');
+    const events = doc.paths['/api/transparency/export'].get;
+    expect(Object.keys(events.responses['200'].content).sort()).toEqual([
+      'application/json',
+      'application/ld+json',
+      'text/csv',
+    ]);
+    expect(events.responses['200'].headers).toHaveProperty('Content-Disposition');
+    expect(events.description).toContain('Exports are downloads');
     expect(exp.parameters.map((x: { name: string }) => x.name)).toEqual(
       expect.arrayContaining(['dataset', 'format', 'from', 'to', 'groupBy', 'by']),
     );

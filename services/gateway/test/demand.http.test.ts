@@ -25,7 +25,7 @@ describe('demand planning over HTTP', () => {
     expect(
       (await save('usr_h1', [{ crop: 'tomato', quantityPerWeek: 2, unit: 'kg', maxPrice: 400, currency: 'EUR' }]))
         .status,
-    ).toBe(200);
+    ).toBe(201);
     await save('usr_h2', [
       { crop: 'tomato', quantityPerWeek: 10, unit: 'piece' },
       { crop: 'lettuce', quantityPerWeek: 1, unit: 'piece', organicOnly: true },
@@ -46,6 +46,7 @@ describe('demand planning over HTTP', () => {
     it('stores the caller’s own and replaces them on a second post', async () => {
       const body = preferences([{ crop: 'basil', quantityPerWeek: 1, unit: 'bunch' }]);
       const first = await p.http('POST', '/api/demand/preferences', { role: 'GROWER', sub: 'usr_pref', body });
+      expect(first.status).toBe(201);
       expect(first.body.data).toMatchObject({
         consumerId: 'usr_pref',
         householdSize: 2,
@@ -58,6 +59,7 @@ describe('demand planning over HTTP', () => {
         sub: 'usr_pref',
         body: { ...body, householdSize: 4 },
       });
+      expect(second.status).toBe(201);
       expect(second.body.data).toMatchObject({ id: first.body.data.id, householdSize: 4 });
       const mine = await p.http('GET', '/api/demand/preferences', { role: 'GROWER', sub: 'usr_pref' });
       expect(mine.body.data).toHaveLength(1);
@@ -187,7 +189,7 @@ describe('demand planning over HTTP', () => {
         sub: 'usr_matcher',
         body: { crop: 'tomato', maxDistanceKm: 20 },
       });
-      expect(first.status).toBe(200);
+      expect(first.status).toBe(201);
       // h3 accepts at most 2 EUR/kg (too cheap for 3.50); h4 is 35 km away; h1 (2 kg), h2 (1.2 kg), h5 and h6
       // (1 kg each) qualify. The grower sees no consumer, and distances to 5 km.
       const mine = first.body.data.matches.filter((m: { supplyId: string }) => m.supplyId === supply.body.data.id);
@@ -213,6 +215,7 @@ describe('demand planning over HTTP', () => {
         sub: 'usr_matcher',
         body: { crop: 'tomato', maxDistanceKm: 20 },
       });
+      expect(again.status).toBe(201);
       expect(again.body.data.created).toBe(0);
       expect(again.body.data.matches).toEqual(first.body.data.matches);
       const rows = await p.database.db.execute(
@@ -240,7 +243,7 @@ describe('demand planning over HTTP', () => {
         });
         expect(res.body.data).toMatchObject({ growerId: sub, quantityKg: 2 });
         const matched = await p.http('POST', '/api/demand/match', { role, sub, body: { crop: 'lettuce' } });
-        expect(matched.status).toBe(200);
+        expect(matched.status).toBe(201);
         expect(matched.body.data.matches.every((m: { growerId: string }) => m.growerId === sub)).toBe(true);
       });
     });

@@ -20,7 +20,7 @@ describe('demand reveals no household beyond what its consumer chose', () => {
         sub,
         body: { location, householdSize: 2, radiusKm: 25, items: tomatoes(kg) },
       });
-      expect(saved.status).toBe(200);
+      expect(saved.status).toBe(201);
     }
   });
   afterAll(async () => p?.stop());
@@ -49,7 +49,7 @@ describe('demand reveals no household beyond what its consumer chose', () => {
       expect(res.status).toBe(201);
     }
     const res = await p.http('POST', '/api/demand/match', { role: 'GROWER', sub: 'usr_bob', body: { crop: 'tomato' } });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     const { matches } = res.body.data as { matches: { consumerId: string | null; distanceKm: number }[] };
     expect(matches.length).toBeGreaterThanOrEqual(3);
     expect(JSON.stringify(res.body)).not.toContain('usr_alice');

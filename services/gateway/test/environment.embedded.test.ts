@@ -75,7 +75,7 @@ describe('environment in embedded mode (PGlite, in-process bus) over HTTP', () =
     expect(health.body.data.score).toBe(92);
     const similar = await http('GET', `/api/environment/similar?plantId=${ids[0]}&limit=3`);
     expect(similar.status).toBe(200);
-    expect(similar.body.data.items.map((x: { plantId: string }) => x.plantId)).toEqual(ids.slice(1));
+    expect(similar.body.data.map((x: { plantId: string }) => x.plantId)).toEqual(ids.slice(1));
     const analysis = await http('GET', '/api/environment/analysis?minSamples=4');
     expect(analysis.status).toBe(200);
     // pH and health rise together exactly: r = 1.

@@ -100,10 +100,12 @@ describe('environment records over HTTP on NATS and PostgreSQL', () => {
       expect(later.status).toBe(201);
       const history = await p.http('GET', `/api/environment/records/${tomato}?limit=1`, { token: owner });
       expect(history.status).toBe(200);
-      expect(history.body.data.items.map((r: { id: string }) => r.id)).toEqual([later.body.data.id]);
-      expect(history.body.data.pagination).toEqual({ page: 1, limit: 1, total: 2, totalPages: 2 });
-      expect(history.body.data.current.soil).toEqual({ ph: 7.3, type: 'loam' });
-      expect(history.body.data.current.climate).toEqual(body.climate);
+      // `data` is the page of records; `pagination` and the plant's `meta` (its current environment) beside it.
+      expect(history.body.data.map((r: { id: string }) => r.id)).toEqual([later.body.data.id]);
+      expect(history.body.pagination).toEqual({ page: 1, limit: 1, total: 2, totalPages: 2 });
+      expect(history.body.meta.plantId).toBe(tomato);
+      expect(history.body.meta.current.soil).toEqual({ ph: 7.3, type: 'loam' });
+      expect(history.body.meta.current.climate).toEqual(body.climate);
       await expect
         .poll(() => events.filter((e) => (e.payload as { plantId: string }).plantId === tomato).length)
         .toBe(2);
@@ -148,7 +150,7 @@ describe('environment records over HTTP on NATS and PostgreSQL', () => {
       const anonymous = await p.http('POST', '/api/environment/records', { body: { plantId: basil, soil: { ph: 6 } } });
       expect(anonymous.status).toBe(401);
       const history = await p.http('GET', `/api/environment/records/${basil}`, { role: 'USER', sub: 'usr_env_other' });
-      expect(history.body.data.items.map((r: { recordedBy: string }) => r.recordedBy)).toEqual(['usr_env_admin']);
+      expect(history.body.data.map((r: { recordedBy: string }) => r.recordedBy)).toEqual(['usr_env_admin']);
     });
 
     it('records a retried write with the same Idempotency-Key once and answers it again', async () => {
@@ -167,7 +169,7 @@ describe('environment records over HTTP on NATS and PostgreSQL', () => {
       expect(again.json().data.id).toBe(first.json().data.id);
       expect(again.headers['idempotent-replayed']).toBe('true');
       const history = await p.http('GET', `/api/environment/records/${basil}`, { token: owner });
-      const ids = history.body.data.items.map((r: { id: string }) => r.id);
+      const ids = history.body.data.map((r: { id: string }) => r.id);
       expect(ids.filter((id: string) => id === first.json().data.id)).toHaveLength(1);
     });
 
@@ -185,7 +187,7 @@ describe('environment records over HTTP on NATS and PostgreSQL', () => {
     it('keeps a plant without records valid: empty history, no score, advice to measure', async () => {
       const history = await p.http('GET', `/api/environment/records/${bare}`, { token: owner });
       expect(history.status).toBe(200);
-      expect(history.body.data).toMatchObject({ current: {}, items: [], pagination: { total: 0 } });
+      expect(history.body).toMatchObject({ data: [], pagination: { total: 0 }, meta: { plantId: bare, current: {} } });
       const health = await p.http('GET', `/api/environment/health/${bare}`, { token: owner });
       expect(health.body.data).toMatchObject({ score: null, ranges: 'fallback', species: 'pteridium obscurum' });
       const advice = await p.http('GET', `/api/environment/recommendations?plantId=${bare}`, { token: owner });

@@ -130,7 +130,10 @@ describe('environment similarity, comparison and analysis over HTTP', () => {
     it('ranks plants by the weighted per-category score and leaves out plants sharing nothing', async () => {
       const res = await get(`/similar?plantId=${ids.simA}&limit=100`);
       expect(res.status).toBe(200);
-      const { items, compared } = res.body.data;
+      // `data` is the list, most similar first; `meta` says how many plants it was compared with.
+      const { data: items, meta } = res.body;
+      const { compared } = meta;
+      expect(meta.plantId).toBe(ids.simA);
       // Every other plant shares a category except simLight (lighting only): 3 basil + 12 tomatoes − 1.
       expect(compared).toBe(14);
       const byId = new Map(items.map((i: { plantId: string }) => [i.plantId, i]));
@@ -150,16 +153,16 @@ describe('environment similarity, comparison and analysis over HTTP', () => {
       await record(id, A);
       for (let i = 0; i < 4; i++) {
         const res = await get(`/similar?plantId=${ids.simA}&limit=100`);
-        expect(res.body.data.items.map((x: { plantId: string }) => x.plantId)).toContain(id);
+        expect(res.body.data.map((x: { plantId: string }) => x.plantId)).toContain(id);
       }
     });
 
     it('honours limit, answers an empty list for a plant without records and 404 for an unknown plant', async () => {
       const limited = await get(`/similar?plantId=${ids.simA}&limit=1`);
-      expect(limited.body.data.items).toHaveLength(1);
-      expect(limited.body.data.items[0].similarity).toBe(100);
+      expect(limited.body.data).toHaveLength(1);
+      expect(limited.body.data[0].similarity).toBe(100);
       const bare = await register('simBare', 'Ocimum basilicum');
-      expect((await get(`/similar?plantId=${bare}`)).body.data).toMatchObject({ items: [], compared: 0 });
+      expect((await get(`/similar?plantId=${bare}`)).body).toMatchObject({ data: [], meta: { compared: 0 } });
       expect((await get('/similar?plantId=plt_0000000000UNKNOWN0000000')).status).toBe(404);
       expect((await get(`/similar?plantId=${ids.simA}&limit=101`)).status).toBe(400);
     });

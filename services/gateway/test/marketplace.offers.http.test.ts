@@ -217,9 +217,9 @@ describe('marketplace offers over HTTP', () => {
     await act(o1, 'accept', 'usr_rated');
     await act(o2, 'accept', 'usr_rated');
     expect((await act(o1, 'review', 'usr_rated', { rating: 5 })).status).toBe(403);
-    expect((await act(o1, 'review', 'usr_rv1', { rating: 5, comment: 'Great' })).status).toBe(200);
+    expect((await act(o1, 'review', 'usr_rv1', { rating: 5, comment: 'Great' })).status).toBe(201);
     expect((await act(o1, 'review', 'usr_rv1', { rating: 1 })).status).toBe(409);
-    expect((await act(o2, 'review', 'usr_rv2', { rating: 4 })).status).toBe(200);
+    expect((await act(o2, 'review', 'usr_rv2', { rating: 4 })).status).toBe(201);
     expect((await act(o2, 'review', 'usr_rv2', { rating: 6 })).status).toBe(400);
     await listing(1, 'usr_rated');
     const profile = await p.http('GET', '/api/marketplace/sellers/usr_rated');

@@ -15,9 +15,25 @@ const itemSearch = defineSubject({
   summary: 'Search items',
 });
 
+const Summary = Type.Object({ total: Type.Integer(), owner: Type.String() });
+/** A list with facts about the whole of it, paged and whole: they answer `meta` beside the items. */
+const itemHistory = defineSubject({
+  subject: 'catalog.item.history',
+  request: PageQuery,
+  reply: Type.Object({ items: Type.Array(Item), pagination: Pagination, meta: Summary }),
+  summary: 'Item history',
+});
+const itemShelf = defineSubject({
+  subject: 'catalog.item.shelf',
+  request: Type.Object({}),
+  reply: Type.Object({ items: Type.Array(Item) }),
+  summary: 'Items on the shelf',
+});
+
 let bus: TestBus;
 let app: FastifyInstance;
 let served: ServedService;
+const more: ServedService[] = [];
 const requests: unknown[] = [];
 
 beforeAll(async () => {
@@ -38,8 +54,35 @@ beforeAll(async () => {
           page: { item: Item },
         },
       );
+      const deps = { bus: bus.gatewayBus, timeoutMs: 800 };
+      const policy = { permission: 'plants:read', object: { rule: 'none' } } as const;
+      busRoute(scope, deps, {
+        method: 'GET',
+        url: '/history',
+        summary: 'Item history',
+        tags: ['Catalog'],
+        policy,
+        subject: itemHistory,
+        page: { item: Item, meta: Summary },
+      });
+      busRoute(scope, deps, {
+        method: 'GET',
+        url: '/shelf',
+        summary: 'Items on the shelf',
+        tags: ['Catalog'],
+        policy,
+        subject: itemShelf,
+        list: { item: Item },
+      });
     },
     { prefix: '/api/catalog' },
+  );
+  more.push(
+    await serve(bus.peer, 'catalog', itemHistory, async () => ({
+      ok: true,
+      data: { items: [{ id: 'itm_1' }], pagination: paginate(1, 20, 1), meta: { total: 7, owner: 'usr_1' } },
+    })),
+    await serve(bus.peer, 'catalog', itemShelf, async () => ({ ok: true, data: { items: [{ id: 'itm_3' }] } })),
   );
   served = await serve(bus.peer, 'catalog', itemSearch, async (payload) => {
     requests.push(payload);
@@ -48,6 +91,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  for (const m of more) await m.stop();
   await served?.stop();
   await app?.close();
   await bus?.close();
@@ -65,6 +109,29 @@ describe('list operations', () => {
     });
     // Query values arrive converted to their schema types.
     expect(requests).toEqual([{ page: 2, limit: 5 }]);
+  });
+
+  it('put what a list says about the whole of it in meta, beside data and pagination, and document it so', async () => {
+    const headers = await bus.bearer();
+    expect((await app.inject({ url: '/api/catalog/history', headers })).json()).toEqual({
+      success: true,
+      data: [{ id: 'itm_1' }],
+      error: null,
+      pagination: { page: 1, limit: 20, total: 1, totalPages: 1 },
+      meta: { total: 7, owner: 'usr_1' },
+    });
+    // A list answered whole is `data: [...]`, without pagination or meta.
+    expect((await app.inject({ url: '/api/catalog/shelf', headers })).json()).toEqual({
+      success: true,
+      data: [{ id: 'itm_3' }],
+      error: null,
+    });
+    const doc = (await app.inject({ url: '/api/openapi.json' })).json();
+    const envelope = (path: string) =>
+      doc.paths[path].get.responses['200'].content['application/json'].schema.properties;
+    expect(Object.keys(envelope('/api/catalog/history'))).toEqual(['success', 'data', 'error', 'pagination', 'meta']);
+    expect(Object.keys(envelope('/api/catalog/shelf'))).toEqual(['success', 'data', 'error']);
+    expect(envelope('/api/catalog/shelf').data.type).toBe('array');
   });
 
   it('refuses an unknown query parameter, naming it (it used to be accepted and dropped silently)', async () => {

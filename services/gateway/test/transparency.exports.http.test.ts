@@ -130,8 +130,11 @@ describe('exports of public events over HTTP', () => {
   it('exports every public event as a JSON array, oldest first', async () => {
     const res = await download('format=json');
     expect(res.statusCode).toBe(200);
+    // A download, not an API answer: the file itself (a bare array, no envelope), saved under its name.
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(res.headers['content-disposition']).toContain('events.json');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="rootline-events.json"');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(Array.isArray(res.json())).toBe(true);
     const items = res.json() as { seq: number; kind: string; occurredAt: string; data: Record<string, unknown> }[];
     // Seq order is the order the audit log recorded them in.
     expect(items.map((i) => i.kind).sort()).toEqual([
@@ -154,6 +157,8 @@ describe('exports of public events over HTTP', () => {
     );
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="rootline-events.csv"');
+    expect(res.headers['cache-control']).toBe('no-store');
     const rows = parseCsv(res.body);
     expect(rows[0]).toEqual(['seq', 'id', 'kind', 'occurredAt', 'data']);
     expect(rows).toHaveLength(2);
@@ -166,6 +171,9 @@ describe('exports of public events over HTTP', () => {
   it('summarises counts by kind and day', async () => {
     const res = await download('format=summary&to=2026-06-30T00:00:00Z');
     expect(res.statusCode).toBe(200);
+    // A summary is an answer, not a file: in the envelope, shown rather than saved.
+    expect(res.headers['content-disposition']).toBeUndefined();
+    expect(res.json()).toMatchObject({ success: true, error: null });
     expect(res.json().data).toMatchObject({
       total: 4,
       firstOccurredAt: '2026-05-01T08:00:00.000Z',
@@ -187,6 +195,7 @@ describe('exports of public events over HTTP', () => {
     const res = await download('format=epcis');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/ld+json; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="rootline-events.epcis.jsonld"');
     const doc = res.json();
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(ajv);

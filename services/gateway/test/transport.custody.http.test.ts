@@ -59,7 +59,7 @@ describe('custody of plants and seed lots, and private notes, over HTTP on NATS 
   const journey = async (token = alice) => {
     const res = await p.http('GET', `/api/transport/journey/${plantId}?limit=1000`, { token });
     expect(res.status).toBe(200);
-    return res.body.data;
+    return res.body;
   };
 
   it("refuses Bob's correction of Alice's event (403 not-handler) and leaves her journey unchanged", async () => {
@@ -196,7 +196,7 @@ describe('custody of plants and seed lots, and private notes, over HTTP on NATS 
     );
     expect(byAdmin.status, JSON.stringify(byAdmin.body)).toBe(201);
     const before = await journey();
-    expect(before.events.find((e: { id: string }) => e.id === growingId).correctedBy).toBe(byAdmin.body.data.id);
+    expect(before.data.find((e: { id: string }) => e.id === growingId).correctedBy).toBe(byAdmin.body.data.id);
     // The correction's handler is Alice: Bob, a custodian now, still may not correct it.
     const bobFix = await post(
       'growing',
@@ -211,17 +211,17 @@ describe('custody of plants and seed lots, and private notes, over HTTP on NATS 
   it('keeps notes private: null for Carol, shown to the parties, absent from the trace page and the ledger payload', async () => {
     type E = { id: string; notes: string | null };
     const noteOf = (events: E[], id: string) => events.find((e) => e.id === id)?.notes;
-    const carolView = (await journey(carol)).events as E[];
+    const carolView = (await journey(carol)).data as E[];
     expect(carolView.length).toBeGreaterThan(0);
     expect(carolView.every((e) => e.notes === null)).toBe(true);
-    const aliceView = (await journey(alice)).events as E[];
+    const aliceView = (await journey(alice)).data as E[];
     expect(noteOf(aliceView, plantingId)).toBe(PLANTING_NOTE);
     expect(noteOf(aliceView, handoffId)).toBe(HANDOFF_NOTE);
     // Bob is the handoff's recipient, not a party to Alice's planting.
-    const bobView = (await journey(bob)).events as E[];
+    const bobView = (await journey(bob)).data as E[];
     expect(noteOf(bobView, handoffId)).toBe(HANDOFF_NOTE);
     expect(noteOf(bobView, plantingId)).toBeNull();
-    expect(noteOf((await journey(admin)).events as E[], plantingId)).toBe(PLANTING_NOTE);
+    expect(noteOf((await journey(admin)).data as E[], plantingId)).toBe(PLANTING_NOTE);
 
     const page = await p.http('GET', `/api/transport/trace/${plantId}`);
     expect(page.status).toBe(200);

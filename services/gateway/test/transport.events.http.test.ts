@@ -52,7 +52,7 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     const res = await p.http('GET', `/api/transport/journey/${id}?limit=1000`, { token: grower });
     expect(res.status).toBe(200);
     type E = { distanceKm: number; kgCo2e: number; eventTime: string; correctedBy: string | null };
-    const inForce = (res.body.data.events as E[]).filter((e) => e.correctedBy === null);
+    const inForce = (res.body.data as E[]).filter((e) => e.correctedBy === null);
     const times = inForce.map((e) => Date.parse(e.eventTime));
     const round = (n: number) => Math.round(n * 1000) / 1000;
     const expected = {
@@ -61,7 +61,7 @@ describe('transport events, journeys and block verification over HTTP on NATS an
       kgCo2e: round(inForce.reduce((sum, e) => sum + e.kgCo2e, 0)),
       durationHours: times.length > 0 ? (Math.max(...times) - Math.min(...times)) / 3_600_000 : 0,
     };
-    return { journey: res.body.data, expected };
+    return { events: res.body.data, totals: res.body.meta.totals, expected };
   }
 
   const eventCount = async (where: ReturnType<typeof sql>) => {
@@ -102,7 +102,11 @@ describe('transport events, journeys and block verification over HTTP on NATS an
 
     const journey = await p.http('GET', `/api/transport/journey/${plantId}`, { token: other });
     expect(journey.status).toBe(200);
-    const { events, totals, seedLots } = journey.body.data;
+    // `data` is the page of events; `pagination` and the journey's `meta` (totals, seed lots, cursor) beside it.
+    const { data: events, pagination, meta } = journey.body;
+    const { totals, seedLots } = meta;
+    expect(pagination).toEqual({ page: 1, limit: 100, total: 7, totalPages: 1 });
+    expect(meta).toMatchObject({ plantId, nextAfter: null });
     // The plant's own events and those of the seed lots they name (acquired before, shared after).
     expect(events.map((e: { id: string }) => e.id)).toEqual(ids);
     expect(seedLots).toEqual(['lot_tomato-a', 'lot_tomato-b']);
@@ -111,28 +115,28 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     expect(events.every((e: { blockHash: string }) => /^[0-9a-f]{64}$/.test(e.blockHash))).toBe(true);
 
     const paged = await p.http('GET', `/api/transport/journey/${plantId}?page=2&limit=3`, { token: other });
-    expect(paged.body.data.events.map((e: { id: string }) => e.id)).toEqual(ids.slice(3, 6));
-    expect(paged.body.data.pagination).toEqual({ page: 2, limit: 3, total: 7, totalPages: 3 });
-    expect(paged.body.data.totals).toEqual(totals);
+    expect(paged.body.data.map((e: { id: string }) => e.id)).toEqual(ids.slice(3, 6));
+    expect(paged.body.pagination).toEqual({ page: 2, limit: 3, total: 7, totalPages: 3 });
+    expect(paged.body.meta.totals).toEqual(totals);
     // Keyset pages: after the cursor of the previous page, the same events as by page number.
     const journeyAfter = async (after: string) =>
-      (await p.http('GET', `/api/transport/journey/${plantId}?limit=3&after=${after}`, { token: other })).body.data;
-    const first = (await p.http('GET', `/api/transport/journey/${plantId}?limit=3`, { token: other })).body.data;
-    expect(first.nextAfter).toBe(ids[2]);
-    const second = await journeyAfter(first.nextAfter);
-    expect(second.events.map((e: { id: string }) => e.id)).toEqual(ids.slice(3, 6));
-    const last = await journeyAfter(second.nextAfter);
-    expect(last.events.map((e: { id: string }) => e.id)).toEqual([ids[6]]);
-    expect(last.nextAfter).toBeNull();
+      (await p.http('GET', `/api/transport/journey/${plantId}?limit=3&after=${after}`, { token: other })).body;
+    const first = (await p.http('GET', `/api/transport/journey/${plantId}?limit=3`, { token: other })).body;
+    expect(first.meta.nextAfter).toBe(ids[2]);
+    const second = await journeyAfter(first.meta.nextAfter);
+    expect(second.data.map((e: { id: string }) => e.id)).toEqual(ids.slice(3, 6));
+    const last = await journeyAfter(second.meta.nextAfter);
+    expect(last.data.map((e: { id: string }) => e.id)).toEqual([ids[6]]);
+    expect(last.meta.nextAfter).toBeNull();
     // After the lot's own event (it names no plant), then an event of no journey of this plant.
-    expect((await journeyAfter(ids[0]!)).events.map((e: { id: string }) => e.id)).toEqual(ids.slice(1, 4));
+    expect((await journeyAfter(ids[0]!)).data.map((e: { id: string }) => e.id)).toEqual(ids.slice(1, 4));
     const stranger = await p.http('GET', `/api/transport/journey/${plantId}?after=tev_00000000000000000000000000`, {
       token: other,
     });
     expect(stranger.status).toBe(400);
     expect(stranger.body.error.details).toEqual({ field: 'after' });
     const whole = await wholeJourney(plantId);
-    expect(whole.journey.totals).toEqual(whole.expected);
+    expect(whole.totals).toEqual(whole.expected);
     expect(totals.distanceKm).toBeGreaterThan(100);
   });
 
@@ -165,8 +169,8 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     expect(back.status).toBe(400);
     expect(back.body.error.message).toContain('cannot run backwards in time');
 
-    const before = (await p.http('GET', `/api/transport/journey/${plantId}`, { token: grower })).body.data;
-    const harvest = before.events.find((e: { kind: string }) => e.kind === 'harvest');
+    const before = (await p.http('GET', `/api/transport/journey/${plantId}`, { token: grower })).body;
+    const harvest = before.data.find((e: { kind: string }) => e.kind === 'harvest');
     const fixed = await post('harvest', {
       plantId,
       eventTime: harvest.eventTime,
@@ -176,12 +180,12 @@ describe('transport events, journeys and block verification over HTTP on NATS an
       corrects: harvest.id,
     });
     expect(fixed.status).toBe(201);
-    const after = (await p.http('GET', `/api/transport/journey/${plantId}`, { token: grower })).body.data;
-    expect(after.events.find((e: { id: string }) => e.id === harvest.id).correctedBy).toBe(fixed.body.data.id);
-    expect(after.totals.events).toBe(before.totals.events);
+    const after = (await p.http('GET', `/api/transport/journey/${plantId}`, { token: grower })).body;
+    expect(after.data.find((e: { id: string }) => e.id === harvest.id).correctedBy).toBe(fixed.body.data.id);
+    expect(after.meta.totals.events).toBe(before.meta.totals.events);
     // The running totals took the corrected event out and the correction in.
     const whole = await wholeJourney(plantId);
-    expect(whole.journey.totals).toEqual(whole.expected);
+    expect(whole.totals).toEqual(whole.expected);
 
     const unknown = await post('harvest', { ...fixed.body.data, plantId, corrects: 'tev_00000000000000000000000000' });
     expect(unknown.status).toBe(400);
@@ -267,8 +271,8 @@ describe('transport events, journeys and block verification over HTTP on NATS an
   });
 
   it('verifies a block through the ledger, names the event it records, and reports a tampered block invalid', async () => {
-    const journey = (await p.http('GET', `/api/transport/journey/${plantId}`, { token: grower })).body.data;
-    const event = journey.events[1];
+    const events = (await p.http('GET', `/api/transport/journey/${plantId}`, { token: grower })).body.data;
+    const event = events[1];
     const ok = await p.http('GET', `/api/transport/verify/${event.blockHash}`, { token: grower });
     expect(ok.status).toBe(200);
     expect(ok.body.data).toMatchObject({ hash: event.blockHash, verdict: 'valid', problems: [] });
@@ -326,7 +330,7 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     expect(b).toEqual(a);
     expect(b.blockHash).toMatch(/^[0-9a-f]{64}$/);
     expect(await eventCount(sql`notes = ${body.notes}`)).toBe(1);
-    const journey = (await wholeJourney(plantId)).journey;
+    const journey = await wholeJourney(plantId);
     expect(ids(journey.events).filter((id) => id === a.id)).toHaveLength(1);
     expect(journey.totals).toEqual((await wholeJourney(plantId)).expected);
   });
@@ -356,7 +360,8 @@ describe('transport events, journeys and block verification over HTTP on NATS an
       .map((r) => r.body.data as { id: string; timestamp: string });
     expect(accepted.length).toBeGreaterThan(0);
     expect(accepted.length).toBeLessThan(days.length);
-    const { journey, expected } = await wholeJourney(racing);
+    const journey = await wholeJourney(racing);
+    const { expected } = journey;
     expect(ids(journey.events).sort()).toEqual(accepted.map((a) => a.id).sort());
     expect(journey.totals).toEqual(expected);
     // In the order they were accepted (recording time), their instants never go back.

@@ -121,8 +121,8 @@ describe('QR codes and the public verification page, in headless Chromium', () =
   });
 
   it('shows a tampered block as invalid', async () => {
-    const journey = (await p.http('GET', `/api/transport/journey/${plantId}`, { token: grower })).body.data;
-    const event = journey.events.find((e: { id: string }) => e.id === distributionId);
+    const events = (await p.http('GET', `/api/transport/journey/${plantId}`, { token: grower })).body.data;
+    const event = events.find((e: { id: string }) => e.id === distributionId);
     const check = (await p.http('GET', `/api/transport/verify/${event.blockHash}`, { token: grower })).body.data;
     const tx = check.transactions.find(
       (t: { transportEventId: string | null }) => t.transportEventId === distributionId,

@@ -2,7 +2,7 @@ import { MEDIA_LIMITS } from '@rootline/contracts';
 import type { Storage } from '@rootline/storage';
 import exifr from 'exifr';
 import sharp from 'sharp';
-import { checkPixels, exifFrom, refused } from './domain/types.js';
+import { checkPixels, exifFrom, refused, STORED_IMAGE_TYPE } from './domain/types.js';
 
 export interface ImageResult {
   width: number;
@@ -66,7 +66,7 @@ export async function processImage(
     if (opts.keepExif) img = img.keepExif();
     const key = `files/${opts.fileId}/${name}.webp`;
     opts.written.push(key);
-    await storage.put(key, img.webp(WEBP), { contentType: 'image/webp' });
+    await storage.put(key, img.webp(WEBP), { contentType: STORED_IMAGE_TYPE });
     return key;
   };
   const originalKey = await put('original', null);

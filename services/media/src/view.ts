@@ -2,7 +2,7 @@ import { type CallContext, type ExifData, type FileInfo, MEDIA_LIMITS } from '@r
 import type { Clock } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
 import type { FileRow } from './db/files.repo.js';
-import { servedExif } from './domain/types.js';
+import { STORED_IMAGE_TYPE, servedExif, storedTypeOf } from './domain/types.js';
 
 /**
  * A file's information with signed URLs valid for `MEDIA_LIMITS.urlSeconds`; local URLs start with the public
@@ -16,16 +16,18 @@ export async function fileInfo(
 ): Promise<FileInfo> {
   const expiresInSeconds = MEDIA_LIMITS.urlSeconds;
   const { publicUrl } = caller;
-  const original = await storage.downloadUrl(row.originalKey, {
-    expiresInSeconds,
-    contentType: row.mimeType,
-    publicUrl,
-  });
+  // Served as what the stored bytes are (an image's original is WebP), not as what was uploaded.
+  const contentType = storedTypeOf(row.kind, row.mimeType);
+  const original = await storage.downloadUrl(row.originalKey, { expiresInSeconds, contentType, publicUrl });
   let thumbnails: Record<string, string> | null = null;
   if (row.thumbnails) {
     thumbnails = {};
     for (const [size, key] of Object.entries(row.thumbnails)) {
-      thumbnails[size] = await storage.downloadUrl(key, { expiresInSeconds, contentType: 'image/webp', publicUrl });
+      thumbnails[size] = await storage.downloadUrl(key, {
+        expiresInSeconds,
+        contentType: STORED_IMAGE_TYPE,
+        publicUrl,
+      });
     }
   }
   return {

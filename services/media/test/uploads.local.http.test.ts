@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { signGrant } from '@rootline/storage';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { form, pdf, photo } from './fixtures.js';
+import { form, pdf, photo, png } from './fixtures.js';
 import { HOSTILE_FILES } from './hostile.js';
 import { type MediaPlatform, startMediaPlatform } from './support.js';
 
@@ -55,6 +55,20 @@ describe('uploads with local storage and signed URLs', () => {
     expect(got.statusCode).toBe(200);
     expect(got.headers['content-type']).toBe('image/webp');
     expect(await sharp(got.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 150, height: 150 });
+  });
+
+  it('serves a PNG’s original with the type of its stored bytes, as sharp reads them', async () => {
+    const res = await upload(await png(), 'leaf.png', 'image/png');
+    expect(res.status).toBe(201);
+    const f = res.body.data;
+    expect(f.mimeType).toBe('image/png');
+    for (const url of [f.urls.original, f.urls.thumbnails['150']]) {
+      const got = await p.inject({ method: 'GET', url });
+      expect(got.statusCode).toBe(200);
+      const { format } = await sharp(got.rawPayload).metadata();
+      expect(format).toBe('webp');
+      expect(got.headers['content-type']).toBe(`image/${format}`);
+    }
   });
 
   it('refuses a tampered, re-aimed or expired signature with 404, as for a missing object', async () => {

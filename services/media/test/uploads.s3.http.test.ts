@@ -101,6 +101,21 @@ describe('uploads over HTTP with S3 storage', () => {
     expect((await p.stored()).rows).toBe(0);
   });
 
+  it('serves a PNG’s original from S3 with the type of its stored bytes, as sharp reads them', async () => {
+    const res = await upload(
+      'image',
+      { category: 'plant-photo' },
+      { data: await png(), name: 'a.png', type: 'image/png' },
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.data.mimeType).toBe('image/png');
+    const original = await fetch(res.body.data.urls.original);
+    expect(original.status).toBe(200);
+    const { format } = await sharp(Buffer.from(await original.arrayBuffer())).metadata();
+    expect(format).toBe('webp');
+    expect(original.headers.get('content-type')).toBe(`image/${format}`);
+  });
+
   it('processes a photo: orientation applied, EXIF stored, WebP original and square thumbnails, GPS stripped', async () => {
     const res = await upload(
       'image',
@@ -229,7 +244,10 @@ describe('uploads over HTTP with S3 storage', () => {
       expect(res.status).toBe(201);
       expect(res.body.data).toMatchObject({ kind: 'document', mimeType: type, bytes: data.length, originalName: name });
       expect(res.body.data.urls.thumbnails).toBeNull();
-      const back = Buffer.from(await (await fetch(res.body.data.urls.original)).arrayBuffer());
+      const served = await fetch(res.body.data.urls.original);
+      // A document is stored as uploaded, so it is served as the type its bytes were recognised as.
+      expect(served.headers.get('content-type')).toBe(type);
+      const back = Buffer.from(await served.arrayBuffer());
       expect(back.equals(data)).toBe(true);
     }
   });

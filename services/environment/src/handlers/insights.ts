@@ -40,7 +40,7 @@ export const findSimilar = (ctx: ServiceContext, search: SimilaritySearch) =>
     const found = await search.nearest(plantId, limit);
     // Not in the index: a plant without records (empty answer) or an unknown plant (NOT_FOUND from plants).
     if (found.items.length === 0) await environmentOf(ctx, ctx.db, caller, plantId);
-    return { plantId, ...found };
+    return { items: found.items, meta: { plantId, compared: found.compared } };
   });
 
 const shownValue = (env: EnvironmentData, get: (env: EnvironmentData) => unknown): number | string | null => {

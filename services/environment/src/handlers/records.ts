@@ -102,9 +102,8 @@ export const listRecordHistory = (ctx: ServiceContext) =>
     const { row } = await environmentOf(ctx, ctx.db, caller, plantId);
     const { rows, total } = row ? await listRecords(ctx.db, plantId, page, limit) : { rows: [], total: 0 };
     return {
-      plantId,
-      current: row?.current ?? {},
       items: rows.map(toRecord),
       pagination: paginate(page, limit, total),
+      meta: { plantId, current: row?.current ?? {} },
     };
   });

@@ -15,6 +15,7 @@ import { Type } from '@sinclair/typebox';
 import { type BusRouteDeps, busRoute, requestParts } from '../bus-route.js';
 import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
 import { callContext } from '../request-context.js';
+import { CsvFile, downloadResponse, EXPORT_RULE } from './export-docs.js';
 
 const TAGS = ['Analytics'];
 const POLICY = { permission: 'analytics:read' } as const;
@@ -119,17 +120,20 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
       ...exportParts,
       summary: 'Export a dataset as CSV or JSON',
       description:
-        '`dataset` plants, transport, farms or sustainability (network-wide figures only) as a file download ' +
-        '(`Content-Disposition: attachment`): `format=csv` (default; RFC 4180 with a header line, cells that a ' +
-        'spreadsheet would run as a formula are prefixed with a quote) or `json` (`{ dataset, from, to, groupBy, ' +
-        'by, columns, rows }`). `by` takes the dimensions of the dataset’s own endpoint (mode for sustainability); ' +
-        `another is 400 with \`details.field\` by. The rows are those of the endpoint’s \`series\`.\n\n${RANGE}`,
+        '`dataset` plants, transport, farms or sustainability (network-wide figures only) as a file, ' +
+        '`rootline-<dataset>-<from>-<to>.csv` or `.json`: `format=csv` (default; cells that a spreadsheet would run ' +
+        'as a formula are prefixed with a quote) or `json` (an array of the rows, each with every column of the ' +
+        'dataset, null where it has none). `X-Total-Count` is the number of rows. `by` takes the dimensions of the ' +
+        'dataset’s own endpoint (mode for sustainability); another is 400 with `details.field` by. The rows are ' +
+        `those of the endpoint’s \`series\`.\n\n${EXPORT_RULE}\n\n${RANGE}`,
       tags: TAGS,
       status: 200,
-      success: Type.String({
-        description:
-          'The file, text/csv or application/json; e.g. `period,key,events,distanceKm,kgCo2e` then ' +
-          '`2026-11-01,bicycle,2,12.5,0`',
+      success: downloadResponse({
+        'text/csv': CsvFile('period,key,events,distanceKm,kgCo2e\n2026-11-01,bicycle,2,12.5,0\n'),
+        'application/json': Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+          description: 'One object per row; the columns are the keys',
+          examples: [[{ period: '2026-11-01', key: 'bicycle', events: 2, distanceKm: 12.5, kgCo2e: 0 }]],
+        }),
       }),
       errors: [...gatewayErrorCodes({ ...exportParts, policy: POLICY }), 'UNAVAILABLE'],
     }),
@@ -138,6 +142,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
       const file = await call(deps.bus, analyticsExportGet, input, callContext(req), deps.timeoutMs);
       reply.type(file.contentType);
       reply.header('content-disposition', `attachment; filename="${file.filename}"`);
+      reply.header('cache-control', 'no-store');
       reply.header('x-total-count', String(file.rows));
       return file.body;
     },

@@ -34,10 +34,12 @@ export const demandRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app,
       'The caller’s own household: location, how far it would fetch food (`radiusKm`, default 25), household size ' +
       'and, per crop, the quantity per week, the unit, an optional maximum price, organic-only and local-only ' +
       'flags and the seasons it wants the crop in (default all). Replaces the caller’s earlier preferences. ' +
+      'Answers 201 with the stored preferences (every save writes them, the first or a replacement). ' +
       UNITS,
     tags: TAGS,
     policy: { permission: 'demand:write', object: { rule: 'own', why: 'the caller’s own preferences' } },
     subject: preferenceSave,
+    status: 201,
     example: {
       location: { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' },
       radiusKm: 20,
@@ -176,7 +178,7 @@ export const demandRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app,
       'local-only honoured): nearest first, then the higher price accepted; each gets up to its demand over the ' +
       'supply’s window, less what earlier matches already give it. Each new match is recorded and emitted as ' +
       '`demand.match`. A supply and a consumer are matched at most once, so the same call again adds nothing ' +
-      '(`created` 0). Answers every match of the supplies concerned. A match does not disclose its household to ' +
+      '(`created` 0). Answers 201 with every match of the supplies concerned. A match does not disclose its household to ' +
       'the grower: `consumerId` is null (the match id is the handle) and `distanceKm` is rounded up to a multiple ' +
       'of 5 km; the consumer and an ADMIN see both as they are (ADR 102).',
     tags: TAGS,
@@ -186,6 +188,7 @@ export const demandRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app,
       object: { rule: 'own', why: 'the caller’s own open supply; consumers shown without identity' },
     },
     subject: matchCreate,
+    status: 201,
     errors: ['IDEMPOTENCY_KEY_REUSED'],
     example: { crop: 'tomato', maxDistanceKm: 30 },
   });

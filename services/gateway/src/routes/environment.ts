@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  EnvironmentHistoryMeta,
+  EnvironmentRecord,
   environmentAnalysis,
   environmentCompare,
   environmentHealthGet,
@@ -9,6 +11,8 @@ import {
   environmentSimilar,
   PAGE_DEFAULTS,
   SIMILAR_LIMITS,
+  SimilarPlant,
+  SimilarPlantsMeta,
 } from '@rootline/contracts';
 import { type BusRouteDeps, busRoute } from '../bus-route.js';
 
@@ -78,11 +82,13 @@ export const environmentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     url: '/records/:plantId',
     summary: 'Environment history of a plant',
     description:
-      '`current` is the newest value of each category (by `recordedAt`); `items` a page of the records, newest ' +
-      `first (\`page\` from 1, \`limit\` default ${PAGE_DEFAULTS.limit}, at most ${PAGE_DEFAULTS.maxLimit}). ${UNKNOWN_PLANT}`,
+      '`data` is a page of the records, newest first (`page` from 1, `limit` default ' +
+      `${PAGE_DEFAULTS.limit}, at most ${PAGE_DEFAULTS.maxLimit}), with \`pagination\` beside it; \`meta.current\` is ` +
+      `the newest value of each category (by \`recordedAt\`) over all the records. ${UNKNOWN_PLANT}`,
     tags: TAGS,
     policy: { permission: 'environment:read', object: { rule: 'public', field: 'plantId', record: 'plant' } },
     subject: environmentRecordList,
+    page: { item: EnvironmentRecord, meta: EnvironmentHistoryMeta },
     errors: ['NOT_FOUND'],
   });
 
@@ -127,10 +133,12 @@ export const environmentRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       'difference of the features both plants have (numbers scaled to 0–1, categories equal or not), then the ' +
       'weighted mean over the categories both have (climate 0.2, lighting 0.2, soil 0.15, watering 0.15, ' +
       'nutrients 0.1, location 0.1, container 0.05, surroundings 0.05; growth is an outcome and not compared). ' +
-      `Plants sharing no category are left out. Ties by plant id. ${UNKNOWN_PLANT}`,
+      'Plants sharing no category are left out. Ties by plant id. `data` is the list, most similar first; ' +
+      `\`meta.compared\` counts the plants with an environment the plant was compared with. ${UNKNOWN_PLANT}`,
     tags: TAGS,
     policy: { permission: 'environment:read', object: { rule: 'none', why: 'computed from public plants' } },
     subject: environmentSimilar,
+    list: { item: SimilarPlant, meta: SimilarPlantsMeta },
     errors: ['NOT_FOUND'],
   });
 

@@ -5,6 +5,7 @@ import {
   batchHarvest,
   batchReadingsRecord,
   batchStart,
+  FarmZone,
   farmAnalyticsGet,
   farmGet,
   farmRegister,
@@ -220,7 +221,7 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     method: 'GET',
     url: '/:farmId/zones',
     summary: 'Zones of a farm',
-    description: 'Each zone with its plant sites and the plants of its open batches.',
+    description: 'Each zone with its plant sites and the plants of its open batches: `data` is the list of zones.',
     tags: TAGS,
     policy: {
       permission: 'farm:read',
@@ -232,6 +233,7 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
       },
     },
     subject: zoneList,
+    list: { item: FarmZone },
     errors: ['NOT_FOUND'],
   });
 

@@ -282,13 +282,14 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     summary: 'Review a sale',
     description:
       'The buyer of an accepted offer rates the seller 1–5 once (409 DUPLICATE the second time; 409 CONFLICT ' +
-      `before acceptance). The ratings make the seller profile’s rating. ${OFFER_PATH}`,
+      `before acceptance). Answers 201 with the review. The ratings make the seller profile’s rating. ${OFFER_PATH}`,
     tags: TAGS,
     policy: {
       ...WRITE,
       object: { rule: 'party', field: 'offerId', record: 'offer', why: 'the buyer of an accepted offer' },
     },
     subject: offerReview,
+    status: 201,
     errors: ['NOT_FOUND', 'CONFLICT', 'DUPLICATE'],
     example: { rating: 5, comment: 'Healthy seedlings, well packed.' },
   });

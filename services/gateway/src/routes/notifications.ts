@@ -33,7 +33,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async
 
   busRoute(app, deps, {
     method: 'GET',
-    url: '/',
+    url: '',
     summary: 'List notifications',
     description: `The caller’s in-app notifications, newest first; \`unread=true\` for the unread ones only. ${PAGING}`,
     tags: TAGS,

@@ -5,6 +5,7 @@ import {
   type ExportCursor,
   ExportHttpQuery,
   ExportSummary,
+  PublicEvent,
   SignedCertificate,
   transparencyCertificateGet,
   transparencyDashboardGet,
@@ -19,6 +20,7 @@ import { type BusRouteDeps, busRoute, requestParts } from '../bus-route.js';
 import { ok } from '../envelope.js';
 import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
 import { callContext } from '../request-context.js';
+import { CsvFile, downloadResponse, EXPORT_RULE } from './export-docs.js';
 
 const TAGS = ['Transparency'];
 
@@ -87,11 +89,16 @@ const EXPORT =
   'with the header `seq,id,kind,occurredAt,data` (data as JSON text); `epcis`: the `transport.completed` events as an ' +
   'EPCIS 2.0 JSON-LD `EPCISDocument` of `ObjectEvent`s (business steps as in docs/transport.md; plants as ' +
   '`urn:rootline:plant:<id>` EPCs, seed lots as `urn:rootline:seed-lot:<id>` classes); `summary`: counts by kind and ' +
-  'by day, in the envelope. A failure after the first bytes cuts the download short (the document is then ' +
-  'incomplete, e.g. a JSON array without its closing bracket).';
+  'by day, in the envelope (not a download). The file is `rootline-events.json`, `.csv` or `.epcis.jsonld`. A ' +
+  'failure after the first bytes cuts the download short (the document is then incomplete, e.g. a JSON array ' +
+  `without its closing bracket).\n\n${EXPORT_RULE}`;
 
 const CONTENT_TYPES = { json: 'application/json', csv: 'text/csv', epcis: 'application/ld+json' } as const;
-const FILE_NAMES = { json: 'events.json', csv: 'events.csv', epcis: 'events.epcis.jsonld' } as const;
+const FILE_NAMES = {
+  json: 'rootline-events.json',
+  csv: 'rootline-events.csv',
+  epcis: 'rootline-events.epcis.jsonld',
+} as const;
 
 /** Resolves when the socket takes more data, or is gone. */
 function drained(res: ServerResponse): Promise<void> {
@@ -154,7 +161,19 @@ export const transparencyRecordRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> =
       description: EXPORT,
       tags: TAGS,
       status: 200,
-      success: Type.Union([Envelope(ExportSummary), Type.String({ description: 'The streamed document' })]),
+      success: downloadResponse({
+        'application/json': Type.Union([
+          Type.Array(PublicEvent, { description: '`format=json`: the events, oldest first' }),
+          Envelope(ExportSummary),
+        ]),
+        'text/csv': CsvFile(
+          'seq,id,kind,occurredAt,data\r\n1,evt_…,plant.registered,2026-05-01T08:00:00.000Z,"{…}"\r\n',
+        ),
+        'application/ld+json': Type.Object(
+          { type: Type.Literal('EPCISDocument'), epcisBody: Type.Object({ eventList: Type.Array(Type.Unknown()) }) },
+          { description: '`format=epcis`: an EPCIS 2.0 JSON-LD document of ObjectEvents' },
+        ),
+      }),
       errors: [
         ...gatewayErrorCodes({ querystring: ExportHttpQuery, policy: { permission: 'transparency:read' } }),
         'UNAVAILABLE',

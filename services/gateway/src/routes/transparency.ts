@@ -304,7 +304,7 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
 export const webhookRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
   busRoute(app, deps, {
     method: 'POST',
-    url: '/',
+    url: '',
     summary: 'Register a webhook',
     description: WEBHOOKS,
     tags: TAGS,

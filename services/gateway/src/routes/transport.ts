@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   AppError,
   Envelope,
+  JourneyEvent,
+  JourneyMeta,
   QrData,
   type QrFormat,
   TRANSPORT_EVENT_KINDS,
@@ -211,15 +213,18 @@ export const transportRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
       '(distance, kg CO2e, hours from first to last event). Also included: the events of the seed lots the plant’s ' +
       'events name that name no plant themselves (the lot’s journey before it became this plant). A parent plant’s ' +
       'journey is not included; follow the lineage (`/api/plants/lineage/{plantId}`) for it. A corrected event stays ' +
-      'listed with `correctedBy` and is left out of the totals. The answer holds one page of events (`page` from 1, ' +
-      '`limit` default 100, at most 1,000) with `pagination`; the totals always cover every event. An event’s ' +
-      '`notes` are shown to its handler, its recipient, the plant’s owner and ADMINs, and are null for anyone else.',
+      'listed with `correctedBy` and is left out of the totals. `data` is one page of the events (`page` from 1, ' +
+      '`limit` default 100, at most 1,000), with `pagination` beside it, and `meta` the journey as a whole: ' +
+      '`plantId`, `seedLots`, `nextAfter` (the cursor of the next page, passed as `after`; null on the last page) and ' +
+      '`totals`, which always cover every event, not only the page’s. An event’s `notes` are shown to its handler, ' +
+      'its recipient, the plant’s owner and ADMINs, and are null for anyone else.',
     tags: TAGS,
     policy: {
       permission: 'transport:read',
       object: { rule: 'public', field: 'plantId', record: 'plant', why: 'notes only to the parties' },
     },
     subject: transportJourneyGet,
+    page: { item: JourneyEvent, meta: JourneyMeta },
     errors: ['NOT_FOUND'],
   });
 

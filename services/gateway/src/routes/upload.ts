@@ -167,7 +167,9 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
     summary: 'File information',
     description:
       'Type, size, dimensions, category, the record it belongs to, EXIF (GPS only for a photo of its owner’s ' +
-      `plant at privacy level exact) and URLs of the original and each thumbnail, valid ${MEDIA_LIMITS.urlSeconds} s. ` +
+      `plant at privacy level exact) and URLs of the original and each thumbnail, valid ${MEDIA_LIMITS.urlSeconds} s, ` +
+      'each served with the type of its stored bytes (`image/webp` for every copy of an image, `mimeType` for a ' +
+      'document). ' +
       'Read by its owner and ADMINs, and by every signed-in user when the record it belongs to is public to them (a ' +
       'plant, a farm, a listing that is not a draft); a profile photo or a file of no record is its owner’s only. ' +
       'Anyone else gets 404, as for a file that does not exist.',

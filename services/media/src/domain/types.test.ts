@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { categoryOf, checkPixels, decideType, exifFrom, mediaTypeOf, servedExif } from './types.js';
+import { categoryOf, checkPixels, decideType, exifFrom, mediaTypeOf, servedExif, storedTypeOf } from './types.js';
 
 describe('decideType', () => {
   it('accepts the types of the kind, by the detected bytes', () => {
@@ -57,5 +57,13 @@ describe('categoryOf', () => {
     expect(categoryOf({ kind: 'image' })).toBe('other');
     expect(categoryOf({ kind: 'image', entityType: 'farm' })).toBe('other');
     expect(categoryOf({ kind: 'document', entityType: 'plant' })).toBe('other');
+  });
+});
+
+describe('storedTypeOf', () => {
+  it('serves an image’s original as the WebP it was converted to, a document as uploaded', () => {
+    expect(storedTypeOf('image', 'image/png')).toBe('image/webp');
+    expect(storedTypeOf('image', 'image/jpeg')).toBe('image/webp');
+    expect(storedTypeOf('document', 'application/pdf')).toBe('application/pdf');
   });
 });

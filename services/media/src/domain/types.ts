@@ -66,6 +66,17 @@ export function checkPixels(width: number | undefined, height: number | undefine
   }
 }
 
+/** The media type an image is stored in: every copy, the original included, is converted to WebP (images.ts). */
+export const STORED_IMAGE_TYPE = 'image/webp';
+
+/**
+ * The media type of a file's stored original, which its URL is served with: an image's original is the WebP it was
+ * converted to, whatever was uploaded; a document is kept as uploaded.
+ */
+export function storedTypeOf(kind: string, uploaded: string): string {
+  return kind === 'image' ? STORED_IMAGE_TYPE : uploaded;
+}
+
 /** Extension of a stored document by its type. */
 export function extensionOf(type: MediaType): string {
   switch (type) {

@@ -20,7 +20,8 @@ export const EXPORT_COLUMNS: Record<AnalyticsDataset, { none: string[]; keyed: s
 };
 
 /**
- * A dataset's rows as a file. CSV (RFC 4180, with a header line) escapes cells that a spreadsheet would run as a
+ * A dataset's rows as a file, named after the dataset and its range. JSON is an array of the rows, each with every
+ * column of the dataset (null where a row has none). CSV (RFC 4180, with a header line) escapes cells that a spreadsheet would run as a
  * formula (`=`, `+`, `-`, `@` first): plant and crop names are user input.
  */
 export function exportFile(
@@ -35,12 +36,13 @@ export function exportFile(
   const picked = rows.map((r) =>
     Object.fromEntries(columns.map((c) => [c, (r as Record<string, unknown>)[c] ?? null])),
   );
+  // JSON as every export is (see the export routes): one array, one object per row, every column present.
   if (format === 'json') {
     return {
       filename: `${name}.json`,
-      contentType: 'application/json',
+      contentType: 'application/json; charset=utf-8',
       rows: picked.length,
-      body: JSON.stringify({ dataset, ...range, by, columns, rows: picked }),
+      body: JSON.stringify(picked),
     };
   }
   return {

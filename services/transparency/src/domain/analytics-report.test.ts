@@ -128,15 +128,15 @@ describe('exportFile', () => {
     expect(file.body).toBe('period,key,registered\n2026-11-02,"\'=HYPERLINK(""x"")",2\n2026-11-02,,1\n');
   });
 
-  it('writes JSON with the range and the columns, and a header alone when nothing happened', () => {
+  it('writes JSON as an array of rows with every column, and CSV as a header alone when nothing happened', () => {
     const json = exportFile('transport', 'json', RANGE, 'none', [{ period: '2026-11-02', events: 1 }]);
-    expect(JSON.parse(json.body)).toEqual({
-      dataset: 'transport',
-      ...RANGE,
-      by: 'none',
-      columns: ['period', 'events', 'distanceKm', 'kgCo2e'],
-      rows: [{ period: '2026-11-02', events: 1, distanceKm: null, kgCo2e: null }],
+    expect(json).toMatchObject({
+      filename: 'rootline-transport-2026-11-01-2026-11-30.json',
+      contentType: 'application/json; charset=utf-8',
+      rows: 1,
     });
+    expect(JSON.parse(json.body)).toEqual([{ period: '2026-11-02', events: 1, distanceKm: null, kgCo2e: null }]);
+    expect(JSON.parse(exportFile('farms', 'json', RANGE, 'none', []).body)).toEqual([]);
     expect(exportFile('farms', 'csv', RANGE, 'none', []).body).toBe(
       'period,batchesStarted,harvests,yieldKg,batchesFailed\n',
     );

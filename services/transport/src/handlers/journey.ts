@@ -48,13 +48,15 @@ export const getJourney = (ctx: ServiceContext) =>
       return { ...event, notes: mayReadNotes(reader, row, ownerId) ? event.notes : null, correctedBy };
     });
     return {
-      plantId,
-      seedLots: summary.seedLots,
-      events,
+      items: events,
       pagination: paginate(page, limit, summary.recorded),
-      // A full page may be the last one: the next read then answers no events and a null cursor.
-      nextAfter: events.length === limit ? (events.at(-1)?.id ?? null) : null,
-      totals: summaryTotals(summary),
+      meta: {
+        plantId,
+        seedLots: summary.seedLots,
+        // A full page may be the last one: the next read then answers no events and a null cursor.
+        nextAfter: events.length === limit ? (events.at(-1)?.id ?? null) : null,
+        totals: summaryTotals(summary),
+      },
     };
   });
 
