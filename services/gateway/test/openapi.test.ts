@@ -4,9 +4,11 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_STATUS } from '../src/http-status.js';
+import { operationIdOf } from '../src/operation-id.js';
 import { startTestBus, type TestBus, testGateway } from './support.js';
 
 interface Operation {
+  operationId?: string;
   summary?: string;
   description?: string;
   tags?: string[];
@@ -198,6 +200,62 @@ describe('OpenAPI document', () => {
 
   it('hides the documentation routes themselves', () => {
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/docs') || p === '/api/openapi.json')).toEqual([]);
+  });
+});
+
+describe('operationId', () => {
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })),
+    );
+
+  // Client generators name their methods by it; without one they invent names from the path.
+  it('names every operation, camelCase, each name once', () => {
+    const ids = operations().map(({ where, op }) => {
+      expect(op.operationId, where).toMatch(/^[a-z][A-Za-z0-9]+$/);
+      return op.operationId;
+    });
+    expect(ids.length).toBeGreaterThan(150);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('derives the name from the subject, verb first, with a few named outright', () => {
+    expect(operationIdOf('plants.plant.register')).toBe('registerPlant');
+    expect(operationIdOf('plants.plant.register-anonymous')).toBe('registerAnonymousPlant');
+    expect(operationIdOf('farm.zone.list')).toBe('listZones');
+    expect(operationIdOf('transparency.webhook-delivery.list')).toBe('listWebhookDeliveries');
+    expect(operationIdOf('demand.listing.set-status')).toBe('setListingStatus');
+    expect(doc.paths['/api/plants/register']?.post?.operationId).toBe('registerPlant');
+    expect(doc.paths['/api/plants/{plantId}']?.get?.operationId).toBe('getPlant');
+    expect(doc.paths['/api/auth/signin']?.post?.operationId).toBe('signIn');
+    // Two services each have a `block.verify`: the second is named outright.
+    expect(doc.paths['/api/chain/blocks/{hash}/verify']?.get?.operationId).toBe('verifyBlock');
+    expect(doc.paths['/api/transport/verify/{blockHash}']?.get?.operationId).toBe('verifyTransportBlock');
+  });
+
+  it('refuses to start when two operations share one, or one has none', async () => {
+    const twice = await testGateway(bus);
+    twice.register(
+      async (scope) => {
+        const config = { public: true, object: { rule: 'none' } } as const;
+        scope.get('/again', { config, schema: { operationId: 'getPlant' } }, async () => ({}));
+      },
+      { prefix: '/api/plants' },
+    );
+    await expect(twice.ready()).rejects.toThrow(
+      'GET /api/plants/again has operationId getPlant, which GET /api/plants/:plantId already has',
+    );
+    await twice.close().catch(() => {});
+
+    const unnamed = await testGateway(bus);
+    unnamed.register(
+      async (scope) => {
+        scope.get('/unnamed', { config: { public: true, object: { rule: 'none' } } }, async () => ({}));
+      },
+      { prefix: '/api/plants' },
+    );
+    await expect(unnamed.ready()).rejects.toThrow('GET /api/plants/unnamed needs an operationId');
+    await unnamed.close().catch(() => {});
   });
 });
 

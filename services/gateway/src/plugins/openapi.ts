@@ -8,8 +8,10 @@ import {
   ROLES,
 } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
+import type { onRouteHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { HTTP_STATUS } from '../http-status.js';
+import { OPERATION_ID } from '../operation-id.js';
 import { type AccessPolicy, SESSION_COOKIE } from './auth.js';
 
 /** Name of the security scheme of bearer tokens in the OpenAPI document. */
@@ -198,6 +200,7 @@ export interface OpenApiOptions {
  */
 export const openApiPlugin = fp<OpenApiOptions>(
   async (app, opts) => {
+    app.addHook('onRoute', checkOperationId(new Map()));
     app.addSchema(ErrorEnvelope);
     await app.register(fastifySwagger, {
       openapi: {
@@ -244,6 +247,26 @@ export const openApiPlugin = fp<OpenApiOptions>(
   { name: 'rootline-openapi' },
 );
 
+/**
+ * Refuses to start when a documented route has no well-formed operationId, or one another route has: client
+ * generators name their methods by it, and two operations of one name cannot both be generated.
+ */
+function checkOperationId(seen: Map<string, string>): onRouteHookHandler {
+  return (route) => {
+    const schema = route.schema as { hide?: boolean; operationId?: unknown } | undefined;
+    // HEAD routes Fastify adds beside GET routes are not documented.
+    if (schema?.hide || route.method === 'HEAD') return;
+    const where = `${String(route.method)} ${route.url}`;
+    const id = schema?.operationId;
+    if (typeof id !== 'string' || !OPERATION_ID.test(id)) {
+      throw new Error(`${where} needs an operationId matching ${OPERATION_ID} (got ${String(id)})`);
+    }
+    const other = seen.get(id);
+    if (other) throw new Error(`${where} has operationId ${id}, which ${other} already has`);
+    seen.set(id, where);
+  };
+}
+
 /** Error codes any operation can produce from the gateway itself, given what it declares. */
 export function gatewayErrorCodes(parts: {
   body?: unknown;
@@ -260,6 +283,8 @@ export function gatewayErrorCodes(parts: {
 
 /** What an operation's route schema is made of. */
 export interface OperationParts {
+  /** The operation's name for client generators (see `operation-id.ts`). */
+  operationId: string;
   summary: string;
   description: string;
   tags: string[];
@@ -279,6 +304,7 @@ export interface OperationParts {
 export function operationSchema(op: OperationParts) {
   const body = op.body && op.example !== undefined ? { ...op.body, examples: [op.example] } : op.body;
   return {
+    operationId: op.operationId,
     summary: op.summary,
     description: op.description,
     tags: op.tags,

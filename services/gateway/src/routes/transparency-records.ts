@@ -115,6 +115,7 @@ export const transparencyRecordRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> =
     config: { public: true, object: { rule: 'public', field: 'plantId', record: 'plant' } },
     schema: operationSchema({
       ...certParts,
+      operationId: 'getPlantCertificate',
       summary: 'Certificate of authenticity of a plant',
       description: CERTIFICATE,
       tags: TAGS,
@@ -150,6 +151,7 @@ export const transparencyRecordRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> =
     },
     schema: operationSchema({
       querystring: ExportHttpQuery,
+      operationId: 'exportEvents',
       summary: 'Export public events (JSON, CSV, summary, EPCIS 2.0)',
       description: EXPORT,
       tags: TAGS,
