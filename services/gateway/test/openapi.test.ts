@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ERROR_CODES } from '@rootline/contracts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -22,8 +23,9 @@ interface Operation {
 }
 interface Document {
   openapi: string;
-  info: { description: string };
+  info: { description: string; license?: { name: string; identifier?: string } };
   servers?: { url: string }[];
+  tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 }
@@ -196,6 +198,33 @@ describe('OpenAPI document', () => {
     expect(text).toContain('Authorization: Bearer');
     expect(text).toContain('X-RateLimit-Reset');
     expect(text).toContain('100 requests per minute');
+  });
+
+  it('names its licence, the one in LICENSE and package.json', () => {
+    const root = new URL('../../../', import.meta.url);
+    const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { license: string };
+    expect(doc.info.license).toEqual({ name: 'Apache License 2.0', identifier: pkg.license });
+    expect(pkg.license).toBe('Apache-2.0');
+    expect(readFileSync(new URL('LICENSE', root), 'utf8')).toContain(
+      'Apache License\n                           Version 2.0',
+    );
+  });
+
+  it('describes every tag its operations use, and uses every tag it describes', () => {
+    const used = new Set(
+      Object.values(doc.paths).flatMap((methods) => Object.values(methods).flatMap((op) => op.tags ?? [])),
+    );
+    const described = (doc.tags ?? []).map((t) => t.name);
+    expect(new Set(described)).toEqual(used);
+    expect(described.length).toBe(used.size);
+    for (const tag of doc.tags ?? []) expect(tag.description?.length ?? 0, tag.name).toBeGreaterThan(20);
+  });
+
+  it('serves paths relative to the document when no public address is set', async () => {
+    const local = await testGateway(bus);
+    const res = await local.inject({ url: '/api/openapi.json' });
+    expect((res.json() as Document).servers).toEqual([{ url: '/' }]);
+    await local.close();
   });
 
   it('hides the documentation routes themselves', () => {

@@ -39,6 +39,71 @@ const MEANING: Readonly<Record<ErrorCode, string>> = {
 
 const ERROR_PREFIX = 'Error: ';
 
+/** The document's tags, in the order viewers list them; every operation's tags are among these. */
+export const TAGS: readonly { name: string; description: string }[] = [
+  {
+    name: 'Plants',
+    description:
+      'The plant registry: registration (with an account or anonymously), propagation, lineage, nearby and text search, network statistics.',
+  },
+  {
+    name: 'Ledger',
+    description: 'The proof-of-work ledger: blocks, block and chain verification, inclusion proofs, statistics.',
+  },
+  {
+    name: 'Transport',
+    description:
+      'A plant’s journey from seed to seed, as transport events (modelled on EPCIS), handoffs, carbon footprint, QR codes and the public verification page.',
+  },
+  {
+    name: 'Agents',
+    description: 'The lineage agent and the transport tracker: their state and controls, and what they find.',
+  },
+  {
+    name: 'Demand',
+    description:
+      'Consumer preferences, demand signals, crop recommendations, forecasts, supply commitments and matches.',
+  },
+  {
+    name: 'Marketplace',
+    description: 'Listings, offers and their negotiation, seller profiles, recommendations and wishlists.',
+  },
+  {
+    name: 'Environment',
+    description:
+      'Growing-environment records of a plant, its health score, recommendations, similar plants, comparisons and correlation analysis.',
+  },
+  {
+    name: 'Vertical farming',
+    description: 'Farms, zones, growing recipes, crop batches with their readings and harvests, and farm analytics.',
+  },
+  {
+    name: 'Uploads',
+    description: 'Images and documents attached to records: direct and presigned uploads, file information, deletion.',
+  },
+  {
+    name: 'Notifications',
+    description: 'In-app notifications, preferences per channel, web push subscriptions and email unsubscribe links.',
+  },
+  {
+    name: 'Transparency',
+    description:
+      'Public events (history and stream), the append-only audit log and its proofs, webhooks, signatures, certificates, exports and reports.',
+  },
+  { name: 'Analytics', description: 'Aggregate figures of the network over time, and dataset exports.' },
+  { name: 'Real-time', description: 'The WebSocket of live events: its connection ticket and statistics.' },
+  { name: 'Privacy', description: 'Whether outgoing traffic goes through the anonymity network.' },
+  {
+    name: 'Authentication',
+    description: 'Accounts, passwords, sessions, sign-in with a provider, CSRF tokens and API tokens.',
+  },
+  { name: 'Administration', description: 'Accounts and their roles, for administrators.' },
+  { name: 'Operations', description: 'Liveness and readiness probes and Prometheus metrics, for monitoring.' },
+];
+
+/** The licence the API and its document are published under (LICENSE at the root of the repository). */
+const LICENSE = { name: 'Apache License 2.0', identifier: 'Apache-2.0' };
+
 /** The `Idempotency-Key` request header, as documented on the operations that accept it (ADR 029). */
 const IDEMPOTENCY_KEY_HEADER = Type.Object({
   'idempotency-key': Type.Optional(
@@ -200,7 +265,7 @@ export interface OpenApiOptions {
  */
 export const openApiPlugin = fp<OpenApiOptions>(
   async (app, opts) => {
-    app.addHook('onRoute', checkOperationId(new Map()));
+    app.addHook('onRoute', checkOperation(new Map()));
     app.addSchema(ErrorEnvelope);
     await app.register(fastifySwagger, {
       openapi: {
@@ -209,8 +274,11 @@ export const openApiPlugin = fp<OpenApiOptions>(
           title: 'Rootline API',
           version: '0.1.0',
           description: apiDescription(opts.perMinute, opts.perHourPerUser),
+          license: LICENSE,
         },
-        ...(opts.publicUrl ? { servers: [{ url: opts.publicUrl }] } : {}),
+        // Without a public address, paths are relative to wherever the document was read from.
+        servers: [{ url: opts.publicUrl ?? '/' }],
+        tags: [...TAGS],
         components: {
           securitySchemes: {
             [BEARER_SCHEME]: {
@@ -248,12 +316,14 @@ export const openApiPlugin = fp<OpenApiOptions>(
 );
 
 /**
- * Refuses to start when a documented route has no well-formed operationId, or one another route has: client
- * generators name their methods by it, and two operations of one name cannot both be generated.
+ * Refuses to start when a documented route has no well-formed operationId, or one another route has (client
+ * generators name their methods by it, and two operations of one name cannot both be generated), or a tag the
+ * document does not describe.
  */
-function checkOperationId(seen: Map<string, string>): onRouteHookHandler {
+function checkOperation(seen: Map<string, string>): onRouteHookHandler {
+  const tags = new Set(TAGS.map((t) => t.name));
   return (route) => {
-    const schema = route.schema as { hide?: boolean; operationId?: unknown } | undefined;
+    const schema = route.schema as { hide?: boolean; operationId?: unknown; tags?: string[] } | undefined;
     // HEAD routes Fastify adds beside GET routes are not documented.
     if (schema?.hide || route.method === 'HEAD') return;
     const where = `${String(route.method)} ${route.url}`;
@@ -264,6 +334,8 @@ function checkOperationId(seen: Map<string, string>): onRouteHookHandler {
     const other = seen.get(id);
     if (other) throw new Error(`${where} has operationId ${id}, which ${other} already has`);
     seen.set(id, where);
+    const unknown = (schema?.tags ?? []).filter((t) => !tags.has(t));
+    if (unknown.length > 0) throw new Error(`${where} has tags the document does not describe: ${unknown.join(', ')}`);
   };
 }
 
