@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Timestamp } from './common.js';
-import { defineEvent, defineSubject } from './define.js';
+import { defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 
 export const WebhookId = PrefixedId('whk', 'Webhook identifier');
@@ -42,32 +42,38 @@ export const WebhookDisabledReason = Type.Union(
   { description: '`gone`: the receiver answered 410; `failing`: every attempt failed for the configured time' },
 );
 
-export const Webhook = Type.Object({
-  id: WebhookId,
-  url: Type.String(),
-  events: Type.Array(Type.String()),
-  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
-  ownerId: Type.String(),
-  createdAt: Timestamp,
-  disabledReason: Type.Union([WebhookDisabledReason, Type.Null()], { description: 'Set while disabled' }),
-  failingSince: Type.Union([Timestamp, Type.Null()], {
-    description: 'First failed attempt since the last success; null while the receiver answers',
+export const Webhook = Named(
+  'Webhook',
+  Type.Object({
+    id: WebhookId,
+    url: Type.String(),
+    events: Type.Array(Type.String()),
+    status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+    ownerId: Type.String(),
+    createdAt: Timestamp,
+    disabledReason: Type.Union([WebhookDisabledReason, Type.Null()], { description: 'Set while disabled' }),
+    failingSince: Type.Union([Timestamp, Type.Null()], {
+      description: 'First failed attempt since the last success; null while the receiver answers',
+    }),
   }),
-});
+);
 export type Webhook = Static<typeof Webhook>;
 
-export const WebhookDelivery = Type.Object({
-  id: Type.String({ description: 'Delivery id, sent as `webhook-id` (the same on every retry)' }),
-  webhookId: WebhookId,
-  eventId: Type.String(),
-  kind: Type.String(),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
-  attempts: Type.Integer({ minimum: 0 }),
-  lastStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the last attempt' }),
-  lastError: Type.Union([Type.String(), Type.Null()]),
-  nextAttemptAt: Type.Union([Timestamp, Type.Null()]),
-  deliveredAt: Type.Union([Timestamp, Type.Null()]),
-});
+export const WebhookDelivery = Named(
+  'WebhookDelivery',
+  Type.Object({
+    id: Type.String({ description: 'Delivery id, sent as `webhook-id` (the same on every retry)' }),
+    webhookId: WebhookId,
+    eventId: Type.String(),
+    kind: Type.String(),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+    attempts: Type.Integer({ minimum: 0 }),
+    lastStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the last attempt' }),
+    lastError: Type.Union([Type.String(), Type.Null()]),
+    nextAttemptAt: Type.Union([Timestamp, Type.Null()]),
+    deliveredAt: Type.Union([Timestamp, Type.Null()]),
+  }),
+);
 
 export const webhookCreate = defineSubject({
   subject: 'transparency.webhook.create',

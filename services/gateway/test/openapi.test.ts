@@ -288,6 +288,84 @@ describe('operationId', () => {
   });
 });
 
+describe('named schemas', () => {
+  const RESOURCES = [
+    'Plant',
+    'Block',
+    'TransportEvent',
+    'Journey',
+    'Listing',
+    'Offer',
+    'Farm',
+    'Zone',
+    'Batch',
+    'Recipe',
+    'EnvironmentRecord',
+    'Webhook',
+    'WebhookDelivery',
+    'Notification',
+    'File',
+    'User',
+    'ApiToken',
+    'Location',
+    'Owner',
+  ];
+  const dataOf = (path: string, method: string, status = '200') => {
+    const schema = doc.paths[path]?.[method]?.responses[status]?.content?.['application/json']?.schema as
+      | { properties: { data: Record<string, unknown> } }
+      | undefined;
+    return schema?.properties.data;
+  };
+
+  it('lists each resource, the error envelope and the pagination object once, each referred to', () => {
+    const names = Object.keys(doc.components.schemas);
+    expect(names).toEqual(expect.arrayContaining([...RESOURCES, 'ErrorEnvelope', 'ErrorBody', 'Pagination']));
+    const text = JSON.stringify(doc);
+    for (const name of names) expect(text, name).toContain(`"$ref":"#/components/schemas/${name}"`);
+  });
+
+  it('refers to them from the operations instead of repeating them', () => {
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    expect(dataOf('/api/plants/{plantId}', 'get')).toEqual(ref('Plant'));
+    expect(dataOf('/api/chain/blocks/{hash}', 'get')).toEqual(ref('Block'));
+    expect(dataOf('/api/transport/journey/{plantId}', 'get')).toEqual(ref('Journey'));
+    expect(doc.components.schemas.Journey).toMatchObject({ properties: { events: { items: ref('TransportEvent') } } });
+    expect(dataOf('/api/marketplace/listings', 'get')).toEqual({ type: 'array', items: ref('Listing') });
+    expect(dataOf('/api/marketplace/offers/{offerId}/accept', 'post')).toMatchObject(ref('Offer'));
+    expect(dataOf('/api/vertical-farm/{farmId}', 'get')).toEqual(ref('Farm'));
+    expect(dataOf('/api/vertical-farm/batch/{batchId}', 'get')).toEqual(ref('Batch'));
+    expect(dataOf('/api/upload/{fileId}', 'get')).toEqual(ref('File'));
+    expect(dataOf('/api/transparency/webhooks/{webhookId}', 'get')).toEqual(ref('Webhook'));
+    expect(dataOf('/api/notifications/', 'get')).toEqual({ type: 'array', items: ref('Notification') });
+    const listed = doc.paths['/api/plants/nearby']?.get?.responses['200']?.content?.['application/json']?.schema as {
+      properties: Record<string, unknown>;
+    };
+    expect(listed.properties.pagination).toEqual(ref('Pagination'));
+    expect(doc.components.schemas.ErrorEnvelope).toMatchObject({ properties: { error: ref('ErrorBody') } });
+    // A schema derived from a named one is shown in place, without the name it inherited.
+    expect(JSON.stringify(doc.paths['/api/notifications/preferences']?.patch?.requestBody)).not.toContain('"title"');
+  });
+
+  // Names are titles, which validation ignores: the gateway still checks a nested named schema (Location).
+  it('leaves validation as it was', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/plants/register',
+      headers: await bus.bearer('GROWER', 'usr_named'),
+      payload: {
+        commonName: 'Tomato',
+        location: { latitude: 91, longitude: 4.9 },
+        owner: { id: 'usr_named', name: 'Ada' },
+      },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'body/location/latitude' }],
+    });
+  });
+});
+
 describe('identity operations', () => {
   const ops = () =>
     Object.entries(doc.paths)

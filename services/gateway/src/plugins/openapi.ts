@@ -13,6 +13,7 @@ import fp from 'fastify-plugin';
 import { HTTP_STATUS } from '../http-status.js';
 import { OPERATION_ID } from '../operation-id.js';
 import { type AccessPolicy, SESSION_COOKIE } from './auth.js';
+import { liftNamedSchemas } from './named-schemas.js';
 
 /** Name of the security scheme of bearer tokens in the OpenAPI document. */
 export const BEARER_SCHEME = 'bearerAuth';
@@ -301,7 +302,9 @@ export const openApiPlugin = fp<OpenApiOptions>(
         buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
       },
       transformObject: (documents) =>
-        'openapiObject' in documents ? addErrorExamples(documents.openapiObject) : documents.swaggerObject,
+        'openapiObject' in documents
+          ? addErrorExamples(liftNamedSchemas(documents.openapiObject))
+          : documents.swaggerObject,
       transform: ({ schema, url, route }) => {
         // Documentation only: the idempotency plugin checks the header itself, so it is not a validated schema.
         const documented = route.config?.idempotent ? { ...schema, headers: IDEMPOTENCY_KEY_HEADER } : schema;
