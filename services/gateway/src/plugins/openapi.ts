@@ -305,7 +305,9 @@ export const openApiPlugin = fp<OpenApiOptions>(
         'openapiObject' in documents
           ? addErrorExamples(liftNamedSchemas(documents.openapiObject))
           : documents.swaggerObject,
-      transform: ({ schema, url, route }) => {
+      transform: ({ schema, url: routeUrl, route }) => {
+        // A plugin's root route (`/api/webhooks/`) is served with and without the slash: documented without.
+        const url = routeUrl.length > 1 ? routeUrl.replace(/\/$/, '') : routeUrl;
         // Documentation only: the idempotency plugin checks the header itself, so it is not a validated schema.
         const documented = route.config?.idempotent ? { ...schema, headers: IDEMPOTENCY_KEY_HEADER } : schema;
         const permission = route.config?.permission;
