@@ -102,7 +102,9 @@ const PDF = new Blob([`%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n`], { ty
 
 /** The example request body of an operation in the OpenAPI document, if it has one. */
 function example(method: string, url: string): Record<string, unknown> | undefined {
-  const op = doc.paths[url.replace(/:([A-Za-z]+)/g, '{$1}')]?.[method.toLowerCase()];
+  // The document names a plugin's root route (`/api/webhooks/`) without its trailing slash.
+  const path = url.replace(/:([A-Za-z]+)/g, '{$1}').replace(/(.)\/$/, '$1');
+  const op = doc.paths[path]?.[method.toLowerCase()];
   const media = op?.requestBody?.content?.['application/json'];
   const named = media?.examples ? Object.values(media.examples)[0]?.value : undefined;
   const value = media?.schema?.examples?.[0] ?? media?.schema?.example ?? media?.example ?? named;

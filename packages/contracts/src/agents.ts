@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Timestamp } from './common.js';
-import { defineSubject } from './define.js';
+import { defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 import { PlantId, PROPAGATION_TYPES, StringEnum } from './plants.js';
 
@@ -96,17 +96,20 @@ export const ANOMALY_KINDS = [
 ] as const;
 export type AnomalyKind = (typeof ANOMALY_KINDS)[number];
 
-export const LineageAnomaly = Type.Object({
-  kind: StringEnum(ANOMALY_KINDS, {
-    description:
-      'child-before-parent (registered before its parent), generation-jump (generation is not the parent’s + 1, ' +
-      'or a plant without parent is not generation 0), distant-offspring (farther from its parent than the ' +
-      'documented threshold), orphaned-parent (its parent id names no plant)',
+export const LineageAnomaly = Named(
+  'LineageAnomaly',
+  Type.Object({
+    kind: StringEnum(ANOMALY_KINDS, {
+      description:
+        'child-before-parent (registered before its parent), generation-jump (generation is not the parent’s + 1, ' +
+        'or a plant without parent is not generation 0), distant-offspring (farther from its parent than the ' +
+        'documented threshold), orphaned-parent (its parent id names no plant)',
+    }),
+    plantIds: Type.Array(PlantId, { description: 'The plant first, then its parent when it exists' }),
+    reason: Type.String(),
+    detectedAt: Timestamp,
   }),
-  plantIds: Type.Array(PlantId, { description: 'The plant first, then its parent when it exists' }),
-  reason: Type.String(),
-  detectedAt: Timestamp,
-});
+);
 export type LineageAnomaly = Static<typeof LineageAnomaly>;
 
 export const AnomalyQuery = Type.Object({

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Text, Timestamp } from './common.js';
-import { defineEvent, defineSignal, defineSubject } from './define.js';
+import { defineEvent, defineSignal, defineSubject, Named } from './define.js';
 import { PermissionSchema, RoleSchema } from './roles.js';
 
 export const UserId = PrefixedId('usr', 'User identifier');
@@ -44,16 +44,19 @@ export const NewPassword = Text({
 /** A one-time secret from an email (password reset, email verification). */
 export const OneTimeToken = Text({ minLength: 16, maxLength: 128, description: 'The token from the email' });
 
-export const User = Type.Object(
-  {
-    id: UserId,
-    email: Email,
-    name: Type.String(),
-    role: RoleSchema,
-    emailVerified: Type.Boolean({ description: 'Whether the address has been confirmed' }),
-    createdAt: Timestamp,
-  },
-  { description: 'An account, as its owner and ADMINs see it (never a password or a hash)' },
+export const User = Named(
+  'User',
+  Type.Object(
+    {
+      id: UserId,
+      email: Email,
+      name: Type.String(),
+      role: RoleSchema,
+      emailVerified: Type.Boolean({ description: 'Whether the address has been confirmed' }),
+      createdAt: Timestamp,
+    },
+    { description: 'An account, as its owner and ADMINs see it (never a password or a hash)' },
+  ),
 );
 export type User = Static<typeof User>;
 
@@ -126,15 +129,18 @@ export const ApiTokenInput = Type.Object(
 );
 export type ApiTokenInput = Static<typeof ApiTokenInput>;
 
-export const ApiToken = Type.Object({
-  id: ApiTokenId,
-  name: Type.String(),
-  scopes: Type.Array(PermissionSchema),
-  hint: Type.String({ description: 'Prefix and last four characters, to recognise the token' }),
-  createdAt: Timestamp,
-  expiresAt: Type.Union([Timestamp, Type.Null()]),
-  lastUsedAt: Type.Union([Timestamp, Type.Null()]),
-});
+export const ApiToken = Named(
+  'ApiToken',
+  Type.Object({
+    id: ApiTokenId,
+    name: Type.String(),
+    scopes: Type.Array(PermissionSchema),
+    hint: Type.String({ description: 'Prefix and last four characters, to recognise the token' }),
+    createdAt: Timestamp,
+    expiresAt: Type.Union([Timestamp, Type.Null()]),
+    lastUsedAt: Type.Union([Timestamp, Type.Null()]),
+  }),
+);
 export type ApiToken = Static<typeof ApiToken>;
 
 export const ApiTokenCreated = Type.Composite([

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { INT4_MAX, PrefixedId, Text, Timestamp } from './common.js';
-import { Defaulted, defineEvent, defineSubject } from './define.js';
+import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { ErrorBody } from './errors.js';
 
 /** A SHA-256 digest as 64 lowercase hex digits (block hashes, Merkle roots, payload hashes). */
@@ -70,33 +70,42 @@ export const chainTxSubmitBatch = defineSubject({
 });
 
 /** A transaction as stored in its block: the exact strings that are hashed. */
-export const LedgerTransaction = Type.Object({
-  id: Type.String({ description: 'Transaction id (`tx_…`)' }),
-  position: Type.Integer({ minimum: 0, description: 'Place in the block: the Merkle leaf index' }),
-  type: Type.String({ description: 'Transaction type, e.g. plant.register' }),
-  payload: Type.String({ description: 'Canonical JSON of the payload: the exact bytes behind payloadHash' }),
-  payloadHash: Sha256Hex,
-  timestamp: Type.String({ description: 'ISO 8601 UTC time of submission, as hashed' }),
-});
+export const LedgerTransaction = Named(
+  'LedgerTransaction',
+  Type.Object({
+    id: Type.String({ description: 'Transaction id (`tx_…`)' }),
+    position: Type.Integer({ minimum: 0, description: 'Place in the block: the Merkle leaf index' }),
+    type: Type.String({ description: 'Transaction type, e.g. plant.register' }),
+    payload: Type.String({ description: 'Canonical JSON of the payload: the exact bytes behind payloadHash' }),
+    payloadHash: Sha256Hex,
+    timestamp: Type.String({ description: 'ISO 8601 UTC time of submission, as hashed' }),
+  }),
+);
 export type LedgerTransaction = Static<typeof LedgerTransaction>;
 
 /** A block header with its proof of work. */
-export const BlockSummary = Type.Object({
-  index: Type.Integer({ minimum: 0, description: 'Height; the genesis block is 0' }),
-  hash: Sha256Hex,
-  previousHash: Sha256Hex,
-  merkleRoot: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'RFC 6962 root of the transactions' }),
-  timestamp: Type.String({ description: 'ISO 8601 UTC time the block was assembled, as hashed' }),
-  difficulty: Type.Integer({ minimum: 0, description: 'Leading zero bits the hash has to have' }),
-  nonce: Type.Integer({ minimum: 0, description: 'Found by proof of work; hashed as a decimal number' }),
-  txCount: Type.Integer({ minimum: 0 }),
-});
+export const BlockSummary = Named(
+  'BlockSummary',
+  Type.Object({
+    index: Type.Integer({ minimum: 0, description: 'Height; the genesis block is 0' }),
+    hash: Sha256Hex,
+    previousHash: Sha256Hex,
+    merkleRoot: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'RFC 6962 root of the transactions' }),
+    timestamp: Type.String({ description: 'ISO 8601 UTC time the block was assembled, as hashed' }),
+    difficulty: Type.Integer({ minimum: 0, description: 'Leading zero bits the hash has to have' }),
+    nonce: Type.Integer({ minimum: 0, description: 'Found by proof of work; hashed as a decimal number' }),
+    txCount: Type.Integer({ minimum: 0 }),
+  }),
+);
 export type BlockSummary = Static<typeof BlockSummary>;
 
-export const BlockWithTransactions = Type.Object({
-  ...BlockSummary.properties,
-  transactions: Type.Array(LedgerTransaction, { description: 'In block order (Merkle leaf order)' }),
-});
+export const BlockWithTransactions = Named(
+  'Block',
+  Type.Object({
+    ...BlockSummary.properties,
+    transactions: Type.Array(LedgerTransaction, { description: 'In block order (Merkle leaf order)' }),
+  }),
+);
 export type BlockWithTransactions = Static<typeof BlockWithTransactions>;
 
 export const chainBlockGet = defineSubject({
@@ -122,12 +131,15 @@ export const BlockProblemSchema = Type.Union(
   { description: 'A failed check (see docs/ledger.md)' },
 );
 
-export const BlockVerification = Type.Object({
-  index: Type.Integer({ minimum: 0 }),
-  hash: Sha256Hex,
-  valid: Type.Boolean(),
-  problems: Type.Array(BlockProblemSchema),
-});
+export const BlockVerification = Named(
+  'BlockVerification',
+  Type.Object({
+    index: Type.Integer({ minimum: 0 }),
+    hash: Sha256Hex,
+    valid: Type.Boolean(),
+    problems: Type.Array(BlockProblemSchema),
+  }),
+);
 export type BlockVerification = Static<typeof BlockVerification>;
 
 export const chainBlockVerify = defineSubject({
@@ -162,18 +174,21 @@ export const LedgerVerifyQuery = Type.Object({
 });
 export type LedgerVerifyQuery = Static<typeof LedgerVerifyQuery>;
 
-export const LedgerVerification = Type.Object({
-  valid: Type.Boolean({ description: 'True when every block in the range passed every check' }),
-  from: Type.Integer({ minimum: 0 }),
-  to: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Last height checked; null if none' }),
-  checkedBlocks: Type.Integer({ minimum: 0 }),
-  checkedTransactions: Type.Integer({ minimum: 0 }),
-  tipIndex: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Height of the newest block' }),
-  next: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
-    description: 'Where to continue (`from`) to verify further; null once the range reached the tip',
+export const LedgerVerification = Named(
+  'LedgerVerification',
+  Type.Object({
+    valid: Type.Boolean({ description: 'True when every block in the range passed every check' }),
+    from: Type.Integer({ minimum: 0 }),
+    to: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Last height checked; null if none' }),
+    checkedBlocks: Type.Integer({ minimum: 0 }),
+    checkedTransactions: Type.Integer({ minimum: 0 }),
+    tipIndex: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Height of the newest block' }),
+    next: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description: 'Where to continue (`from`) to verify further; null once the range reached the tip',
+    }),
+    invalidBlocks: Type.Array(BlockVerification, { description: 'Only the blocks that failed a check' }),
   }),
-  invalidBlocks: Type.Array(BlockVerification, { description: 'Only the blocks that failed a check' }),
-});
+);
 export type LedgerVerification = Static<typeof LedgerVerification>;
 
 export const chainLedgerVerify = defineSubject({
@@ -183,17 +198,20 @@ export const chainLedgerVerify = defineSubject({
   summary: 'Verify a range of the chain block by block, links included',
 });
 
-export const InclusionProof = Type.Object({
-  txId: Type.String(),
-  blockIndex: Type.Integer({ minimum: 0 }),
-  blockHash: Sha256Hex,
-  merkleRoot: Sha256Hex,
-  leafIndex: Type.Integer({ minimum: 0, description: 'Position of the transaction in its block' }),
-  treeSize: Type.Integer({ minimum: 1, description: 'Transactions in the block' }),
-  leaf: Type.String({ description: 'The leaf data: `id|type|payloadHash|timestamp` (UTF-8)' }),
-  leafHash: Sha256Hex,
-  auditPath: Type.Array(Sha256Hex, { description: 'RFC 6962 audit path, from the leaf up' }),
-});
+export const InclusionProof = Named(
+  'InclusionProof',
+  Type.Object({
+    txId: Type.String(),
+    blockIndex: Type.Integer({ minimum: 0 }),
+    blockHash: Sha256Hex,
+    merkleRoot: Sha256Hex,
+    leafIndex: Type.Integer({ minimum: 0, description: 'Position of the transaction in its block' }),
+    treeSize: Type.Integer({ minimum: 1, description: 'Transactions in the block' }),
+    leaf: Type.String({ description: 'The leaf data: `id|type|payloadHash|timestamp` (UTF-8)' }),
+    leafHash: Sha256Hex,
+    auditPath: Type.Array(Sha256Hex, { description: 'RFC 6962 audit path, from the leaf up' }),
+  }),
+);
 export type InclusionProof = Static<typeof InclusionProof>;
 
 export const chainTxProof = defineSubject({
@@ -203,31 +221,34 @@ export const chainTxProof = defineSubject({
   summary: 'RFC 6962 inclusion proof of a transaction in its block',
 });
 
-export const ChainStats = Type.Object({
-  chainLength: Type.Integer({ minimum: 0, description: 'Blocks, genesis included' }),
-  difficulty: Type.Integer({
-    minimum: 0,
-    description: 'Leading zero bits a new block hash needs (each bit doubles the expected work: 2^difficulty hashes)',
+export const ChainStats = Named(
+  'ChainStats',
+  Type.Object({
+    chainLength: Type.Integer({ minimum: 0, description: 'Blocks, genesis included' }),
+    difficulty: Type.Integer({
+      minimum: 0,
+      description: 'Leading zero bits a new block hash needs (each bit doubles the expected work: 2^difficulty hashes)',
+    }),
+    tip: Type.Union([Type.Object({ index: Type.Integer({ minimum: 0 }), hash: Sha256Hex }), Type.Null()]),
+    transactions: Type.Integer({ minimum: 0, description: 'Transactions recorded in blocks' }),
+    mempool: Type.Integer({ minimum: 0, description: 'Transactions accepted and waiting for a block' }),
+    appender: Type.Union(
+      [
+        Type.Object({
+          instance: Type.String({ description: 'Instance that appends blocks (holds the appender lease)' }),
+          process: Type.String({ description: 'host/pid of that instance' }),
+          term: Type.Integer({ minimum: 1, description: 'Lease term; grows by one at each failover' }),
+          since: Timestamp,
+          hashes: Type.Integer({ minimum: 0, description: 'Hashes searched in this term, helpers included' }),
+          hashRate: Type.Number({ minimum: 0, description: 'Hashes per second lately, helpers included' }),
+          helpers: Type.Integer({ minimum: 0, description: 'Other instances searching nonce ranges lately' }),
+        }),
+        Type.Null(),
+      ],
+      { description: 'The current appender; null while none holds the lease' },
+    ),
   }),
-  tip: Type.Union([Type.Object({ index: Type.Integer({ minimum: 0 }), hash: Sha256Hex }), Type.Null()]),
-  transactions: Type.Integer({ minimum: 0, description: 'Transactions recorded in blocks' }),
-  mempool: Type.Integer({ minimum: 0, description: 'Transactions accepted and waiting for a block' }),
-  appender: Type.Union(
-    [
-      Type.Object({
-        instance: Type.String({ description: 'Instance that appends blocks (holds the appender lease)' }),
-        process: Type.String({ description: 'host/pid of that instance' }),
-        term: Type.Integer({ minimum: 1, description: 'Lease term; grows by one at each failover' }),
-        since: Timestamp,
-        hashes: Type.Integer({ minimum: 0, description: 'Hashes searched in this term, helpers included' }),
-        hashRate: Type.Number({ minimum: 0, description: 'Hashes per second lately, helpers included' }),
-        helpers: Type.Integer({ minimum: 0, description: 'Other instances searching nonce ranges lately' }),
-      }),
-      Type.Null(),
-    ],
-    { description: 'The current appender; null while none holds the lease' },
-  ),
-});
+);
 export type ChainStats = Static<typeof ChainStats>;
 
 export const chainStatsGet = defineSubject({

@@ -1,4 +1,5 @@
 import { FormatRegistry, Kind, type SchemaOptions, type Static, Type, TypeRegistry } from '@sinclair/typebox';
+import { Named } from './define.js';
 
 /**
  * Text that PostgreSQL, JSON and every client can hold: no U+0000 and no lone UTF-16 surrogate. Both are valid in
@@ -89,22 +90,28 @@ export function PrefixedId(prefix: string, description: string) {
   });
 }
 
-export const Location = Type.Object(
-  {
-    latitude: Type.Number({ minimum: -90, maximum: 90, description: 'Decimal degrees, -90 to 90' }),
-    longitude: Type.Number({ minimum: -180, maximum: 180, description: 'Decimal degrees, -180 to 180' }),
-    city: Type.Optional(Text({ maxLength: 120 })),
-    country: Type.Optional(Text({ maxLength: 120 })),
-  },
-  { additionalProperties: false },
+export const Location = Named(
+  'Location',
+  Type.Object(
+    {
+      latitude: Type.Number({ minimum: -90, maximum: 90, description: 'Decimal degrees, -90 to 90' }),
+      longitude: Type.Number({ minimum: -180, maximum: 180, description: 'Decimal degrees, -180 to 180' }),
+      city: Type.Optional(Text({ maxLength: 120 })),
+      country: Type.Optional(Text({ maxLength: 120 })),
+    },
+    { additionalProperties: false },
+  ),
 );
 export type Location = Static<typeof Location>;
 
-export const Owner = Type.Object(
-  {
-    id: Text({ minLength: 1, maxLength: 120 }),
-    name: Text({ minLength: 1, maxLength: 200 }),
-  },
-  { additionalProperties: false },
+export const Owner = Named(
+  'Owner',
+  Type.Object(
+    {
+      id: Text({ minLength: 1, maxLength: 120 }),
+      name: Text({ minLength: 1, maxLength: 200 }),
+    },
+    { additionalProperties: false },
+  ),
 );
 export type Owner = Static<typeof Owner>;

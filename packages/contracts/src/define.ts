@@ -142,3 +142,24 @@ export function defineSignal<P extends TSchema>(def: { subject: string; payload:
   }
   return Object.freeze({ ...def });
 }
+
+const COMPONENT_NAME = /^[A-Z][A-Za-z0-9]*$/;
+const named = new Map<string, TSchema>();
+
+/**
+ * Names a schema for the API document: it gets the name as its `title`, and the document lists it once among its
+ * components and refers to it wherever it appears. Validation ignores titles. A schema derived from it (a
+ * `Type.Partial`, `Type.Pick`…) inherits the title but not the name: the document shows it in place.
+ */
+export function Named<T extends TSchema>(name: string, schema: T): T {
+  if (!COMPONENT_NAME.test(name)) throw new Error(`schema name "${name}" is not PascalCase letters and digits`);
+  if (named.has(name)) throw new Error(`schema name "${name}" is given twice`);
+  const titled = { ...schema, title: name };
+  named.set(name, titled);
+  return titled;
+}
+
+/** Every schema named so far, by name (see `Named`). */
+export function namedSchemas(): ReadonlyMap<string, TSchema> {
+  return named;
+}

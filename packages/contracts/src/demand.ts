@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Location, PrefixedId, Text, Timestamp } from './common.js';
-import { Defaulted, defineEvent, defineSubject } from './define.js';
+import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 import { StringEnum } from './plants.js';
 
@@ -85,15 +85,18 @@ export const PreferenceInput = Type.Object(
 );
 export type PreferenceInput = Static<typeof PreferenceInput>;
 
-export const Preference = Type.Object({
-  id: PreferenceId,
-  consumerId: Type.String(),
-  location: Location,
-  radiusKm: Type.Number(),
-  householdSize: Type.Integer(),
-  items: Type.Array(Type.Unsafe<Static<typeof PreferenceItem>>(PreferenceItem)),
-  updatedAt: Timestamp,
-});
+export const Preference = Named(
+  'Preference',
+  Type.Object({
+    id: PreferenceId,
+    consumerId: Type.String(),
+    location: Location,
+    radiusKm: Type.Number(),
+    householdSize: Type.Integer(),
+    items: Type.Array(Type.Unsafe<Static<typeof PreferenceItem>>(PreferenceItem)),
+    updatedAt: Timestamp,
+  }),
+);
 export type Preference = Static<typeof Preference>;
 
 const Region = Type.Union(
@@ -139,29 +142,32 @@ const CropWeek = Type.Object({
   gapKg: Type.Number({ description: 'demandKg − supplyKg, never below 0' }),
 });
 
-export const Signal = Type.Object({
-  id: SignalId,
-  region: Region,
-  regionKey: Type.Union([Type.String(), Type.Null()], { description: 'COUNTRY or COUNTRY/city; forecast history' }),
-  from: Type.String(),
-  horizonWeeks: Type.Integer(),
-  consumers: Type.Integer({ description: 'Households whose preferences fall in the region (at least 5)' }),
-  suppressedCrops: Type.Integer({
-    minimum: 0,
-    description: 'Crops left out of `crops` because fewer than 5 households of the region ask for them',
-  }),
-  crops: Type.Array(
-    Type.Object({
-      crop: Type.String(),
-      consumers: Type.Integer(),
-      demandKg: Type.Number(),
-      supplyKg: Type.Number(),
-      gapKg: Type.Number(),
-      weeks: Type.Array(CropWeek),
+export const Signal = Named(
+  'DemandSignal',
+  Type.Object({
+    id: SignalId,
+    region: Region,
+    regionKey: Type.Union([Type.String(), Type.Null()], { description: 'COUNTRY or COUNTRY/city; forecast history' }),
+    from: Type.String(),
+    horizonWeeks: Type.Integer(),
+    consumers: Type.Integer({ description: 'Households whose preferences fall in the region (at least 5)' }),
+    suppressedCrops: Type.Integer({
+      minimum: 0,
+      description: 'Crops left out of `crops` because fewer than 5 households of the region ask for them',
     }),
-  ),
-  createdAt: Timestamp,
-});
+    crops: Type.Array(
+      Type.Object({
+        crop: Type.String(),
+        consumers: Type.Integer(),
+        demandKg: Type.Number(),
+        supplyKg: Type.Number(),
+        gapKg: Type.Number(),
+        weeks: Type.Array(CropWeek),
+      }),
+    ),
+    createdAt: Timestamp,
+  }),
+);
 export type Signal = Static<typeof Signal>;
 
 export const RecommendationQuery = Type.Object({
@@ -213,31 +219,34 @@ export const ForecastQuery = Type.Object({
 const Interval = Type.Object({ lower: Type.Number(), upper: Type.Number() });
 /** Forecasting methods, by the history they need (docs/demand.md). */
 export const FORECAST_METHODS = ['naive', 'holt'] as const;
-export const Forecast = Type.Object({
-  crop: Type.String(),
-  region: Type.String(),
-  method: StringEnum(FORECAST_METHODS, {
-    description:
-      'The method the history allows: `holt` (Holt’s linear exponential smoothing) from 4 weeks, `naive` (the last ' +
-      'week carried on) below',
+export const Forecast = Named(
+  'Forecast',
+  Type.Object({
+    crop: Type.String(),
+    region: Type.String(),
+    method: StringEnum(FORECAST_METHODS, {
+      description:
+        'The method the history allows: `holt` (Holt’s linear exponential smoothing) from 4 weeks, `naive` (the last ' +
+        'week carried on) below',
+    }),
+    basedOnWeeks: Type.Integer({
+      minimum: 1,
+      description: 'Weeks of history the forecast rests on (weeks without a record carry the week before)',
+    }),
+    parameters: Type.Union([Type.Object({ alpha: Type.Number(), beta: Type.Number() }), Type.Null()], {
+      description: 'Holt’s smoothing parameters; null for the naive forecast',
+    }),
+    history: Type.Array(Type.Object({ weekStart: Type.String(), demandKg: Type.Number() })),
+    forecast: Type.Array(
+      Type.Object({ weekStart: Type.String(), demandKg: Type.Number(), pi80: Interval, pi95: Interval }),
+    ),
+    backtest: Type.Object({
+      points: Type.Integer({ description: 'One-step-ahead forecasts scored' }),
+      mape: Type.Union([Type.Number(), Type.Null()], { description: 'Mean absolute percentage error, %' }),
+      mase: Type.Union([Type.Number(), Type.Null()], { description: 'Mean absolute scaled error (naive = 1)' }),
+    }),
   }),
-  basedOnWeeks: Type.Integer({
-    minimum: 1,
-    description: 'Weeks of history the forecast rests on (weeks without a record carry the week before)',
-  }),
-  parameters: Type.Union([Type.Object({ alpha: Type.Number(), beta: Type.Number() }), Type.Null()], {
-    description: 'Holt’s smoothing parameters; null for the naive forecast',
-  }),
-  history: Type.Array(Type.Object({ weekStart: Type.String(), demandKg: Type.Number() })),
-  forecast: Type.Array(
-    Type.Object({ weekStart: Type.String(), demandKg: Type.Number(), pi80: Interval, pi95: Interval }),
-  ),
-  backtest: Type.Object({
-    points: Type.Integer({ description: 'One-step-ahead forecasts scored' }),
-    mape: Type.Union([Type.Number(), Type.Null()], { description: 'Mean absolute percentage error, %' }),
-    mase: Type.Union([Type.Number(), Type.Null()], { description: 'Mean absolute scaled error (naive = 1)' }),
-  }),
-});
+);
 
 export const SupplyInput = Type.Object(
   {
@@ -253,21 +262,24 @@ export const SupplyInput = Type.Object(
   { additionalProperties: false },
 );
 
-export const Supply = Type.Object({
-  id: SupplyId,
-  growerId: Type.String(),
-  crop: Type.String(),
-  quantity: Type.Number(),
-  unit: Type.String(),
-  quantityKg: Type.Number(),
-  matchedKg: Type.Number(),
-  window: Type.Object({ from: Type.String(), to: Type.String() }),
-  price: Type.Integer(),
-  currency: Type.String(),
-  location: Location,
-  organic: Type.Boolean(),
-  createdAt: Timestamp,
-});
+export const Supply = Named(
+  'Supply',
+  Type.Object({
+    id: SupplyId,
+    growerId: Type.String(),
+    crop: Type.String(),
+    quantity: Type.Number(),
+    unit: Type.String(),
+    quantityKg: Type.Number(),
+    matchedKg: Type.Number(),
+    window: Type.Object({ from: Type.String(), to: Type.String() }),
+    price: Type.Integer(),
+    currency: Type.String(),
+    location: Location,
+    organic: Type.Boolean(),
+    createdAt: Timestamp,
+  }),
+);
 
 export const MatchInput = Type.Object(
   {
@@ -277,23 +289,26 @@ export const MatchInput = Type.Object(
   { additionalProperties: false },
 );
 
-export const Match = Type.Object({
-  id: MatchId,
-  supplyId: SupplyId,
-  growerId: Type.String(),
-  consumerId: Type.Union([Type.String(), Type.Null()], {
-    description:
-      'The household; shown to that consumer and an ADMIN only, null to the grower (the match id is the handle)',
+export const Match = Named(
+  'Match',
+  Type.Object({
+    id: MatchId,
+    supplyId: SupplyId,
+    growerId: Type.String(),
+    consumerId: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'The household; shown to that consumer and an ADMIN only, null to the grower (the match id is the handle)',
+    }),
+    crop: Type.String(),
+    quantityKg: Type.Number(),
+    distanceKm: Type.Number({
+      description: 'Grower to household, km; rounded up to a multiple of 5 km for anyone but the consumer and an ADMIN',
+    }),
+    price: Type.Integer(),
+    currency: Type.String(),
+    createdAt: Timestamp,
   }),
-  crop: Type.String(),
-  quantityKg: Type.Number(),
-  distanceKm: Type.Number({
-    description: 'Grower to household, km; rounded up to a multiple of 5 km for anyone but the consumer and an ADMIN',
-  }),
-  price: Type.Integer(),
-  currency: Type.String(),
-  createdAt: Timestamp,
-});
+);
 
 const paged = <T extends TSchema>(item: T) => Type.Object({ items: Type.Array(item), pagination: Pagination });
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Text, Timestamp } from './common.js';
-import { defineEvent, defineSubject } from './define.js';
+import { defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 import { PlantId, StringEnum } from './plants.js';
 
@@ -226,13 +226,16 @@ export type EnvironmentRecordInput = Static<typeof EnvironmentRecordInput>;
 
 export const EnvironmentRecordId = PrefixedId('env', 'Environment record identifier');
 
-export const EnvironmentRecord = Type.Object({
-  id: EnvironmentRecordId,
-  plantId: PlantId,
-  recordedAt: Timestamp,
-  recordedBy: Type.String({ description: 'The account that wrote the record (the owner or an ADMIN)' }),
-  ...EnvironmentCategories,
-});
+export const EnvironmentRecord = Named(
+  'EnvironmentRecord',
+  Type.Object({
+    id: EnvironmentRecordId,
+    plantId: PlantId,
+    recordedAt: Timestamp,
+    recordedBy: Type.String({ description: 'The account that wrote the record (the owner or an ADMIN)' }),
+    ...EnvironmentCategories,
+  }),
+);
 export type EnvironmentRecord = Static<typeof EnvironmentRecord>;
 
 export const EnvironmentHistoryQuery = Type.Object({ plantId: PlantId, ...PageQuery.properties });

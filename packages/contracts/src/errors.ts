@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Named } from './define.js';
 
 /** Error codes of the interface spec, plus the few Rootline adds (listed last). */
 export const ERROR_CODES = [
@@ -29,11 +30,14 @@ export const ErrorCodeSchema = Type.Union(
   { description: 'Machine-readable error code' },
 );
 
-export const ErrorBody = Type.Object({
-  code: ErrorCodeSchema,
-  message: Type.String({ description: 'Human-readable explanation' }),
-  details: Type.Optional(Type.Unknown({ description: 'Finer reasons, e.g. the failing field' })),
-});
+export const ErrorBody = Named(
+  'ErrorBody',
+  Type.Object({
+    code: ErrorCodeSchema,
+    message: Type.String({ description: 'Human-readable explanation' }),
+    details: Type.Optional(Type.Unknown({ description: 'Finer reasons, e.g. the failing field' })),
+  }),
+);
 export type ErrorBody = Static<typeof ErrorBody>;
 
 /**

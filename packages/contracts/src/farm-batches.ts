@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Text, Timestamp } from './common.js';
-import { defineEvent, defineSubject } from './define.js';
+import { defineEvent, defineSubject, Named } from './define.js';
 import { FARM_CROPS, FarmId, PhaseTargets, RECIPE_PHASES, RecipeId, ZoneId } from './farm.js';
 import { PlantId, StringEnum } from './plants.js';
 
@@ -140,44 +140,50 @@ export const FarmHarvestInput = Type.Object(
   { additionalProperties: false },
 );
 
-export const FarmHarvest = Type.Object({
-  id: HarvestId,
-  yieldKg: Type.Number(),
-  qualityGrade: StringEnum(HARVEST_QUALITY_GRADES),
-  notes: Type.Union([Type.String(), Type.Null()]),
-  harvestedAt: Timestamp,
-  block: Type.Object({ index: Type.Integer(), hash: Type.String(), txId: Type.String() }),
-});
+export const FarmHarvest = Named(
+  'Harvest',
+  Type.Object({
+    id: HarvestId,
+    yieldKg: Type.Number(),
+    qualityGrade: StringEnum(HARVEST_QUALITY_GRADES),
+    notes: Type.Union([Type.String(), Type.Null()]),
+    harvestedAt: Timestamp,
+    block: Type.Object({ index: Type.Integer(), hash: Type.String(), txId: Type.String() }),
+  }),
+);
 
-export const CropBatch = Type.Object({
-  id: CropBatchId,
-  farmId: FarmId,
-  zoneId: ZoneId,
-  recipeId: RecipeId,
-  crop: StringEnum(FARM_CROPS),
-  variety: Type.String(),
-  plantCount: Type.Integer(),
-  seedSource: Type.Object({
-    type: StringEnum(['plant', 'seed-lot'] as const),
-    plantId: Type.Union([PlantId, Type.Null()]),
-    plantName: Type.Union([Type.String(), Type.Null()]),
-    plantBlockHash: Type.Union([Type.String(), Type.Null()], { description: 'Block that recorded the plant' }),
-    seedLot: Type.Union([Type.String(), Type.Null()]),
-    supplier: Type.Union([Type.String(), Type.Null()]),
+export const CropBatch = Named(
+  'Batch',
+  Type.Object({
+    id: CropBatchId,
+    farmId: FarmId,
+    zoneId: ZoneId,
+    recipeId: RecipeId,
+    crop: StringEnum(FARM_CROPS),
+    variety: Type.String(),
+    plantCount: Type.Integer(),
+    seedSource: Type.Object({
+      type: StringEnum(['plant', 'seed-lot'] as const),
+      plantId: Type.Union([PlantId, Type.Null()]),
+      plantName: Type.Union([Type.String(), Type.Null()]),
+      plantBlockHash: Type.Union([Type.String(), Type.Null()], { description: 'Block that recorded the plant' }),
+      seedLot: Type.Union([Type.String(), Type.Null()]),
+      supplier: Type.Union([Type.String(), Type.Null()]),
+    }),
+    state: StringEnum(CROP_BATCH_STATES),
+    phase: Type.Union([StringEnum(RECIPE_PHASES), Type.Null()], {
+      description: 'GrowingRecipe phase today; null once closed',
+    }),
+    daysInPhase: Type.Union([Type.Integer(), Type.Null()]),
+    targets: Type.Union([PhaseTargets, Type.Null()], { description: 'Targets of the current phase' }),
+    startedAt: Timestamp,
+    expectedHarvestAt: Timestamp,
+    closedAt: Type.Union([Timestamp, Type.Null()]),
+    failureReason: Type.Union([Type.String(), Type.Null()]),
+    readings: FarmReadingsSummary,
+    harvest: Type.Union([FarmHarvest, Type.Null()]),
   }),
-  state: StringEnum(CROP_BATCH_STATES),
-  phase: Type.Union([StringEnum(RECIPE_PHASES), Type.Null()], {
-    description: 'GrowingRecipe phase today; null once closed',
-  }),
-  daysInPhase: Type.Union([Type.Integer(), Type.Null()]),
-  targets: Type.Union([PhaseTargets, Type.Null()], { description: 'Targets of the current phase' }),
-  startedAt: Timestamp,
-  expectedHarvestAt: Timestamp,
-  closedAt: Type.Union([Timestamp, Type.Null()]),
-  failureReason: Type.Union([Type.String(), Type.Null()]),
-  readings: FarmReadingsSummary,
-  harvest: Type.Union([FarmHarvest, Type.Null()]),
-});
+);
 export type CropBatch = Static<typeof CropBatch>;
 
 export const batchStart = defineSubject({

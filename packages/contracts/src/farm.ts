@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Location, PrefixedId, Text, Timestamp } from './common.js';
-import { defineSubject } from './define.js';
+import { defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 import { StringEnum } from './plants.js';
 
@@ -27,19 +27,22 @@ export const FarmInput = Type.Object(
 );
 export type FarmInput = Static<typeof FarmInput>;
 
-export const Farm = Type.Object({
-  id: FarmId,
-  name: Type.String(),
-  location: Location,
-  floorAreaM2: Type.Number(),
-  levels: Type.Integer(),
-  lightingSystem: StringEnum(LIGHTING_SYSTEMS),
-  climateSystem: StringEnum(CLIMATE_SYSTEMS),
-  ownerId: Type.String({ description: 'The account that registered the farm; only it (or an ADMIN) changes it' }),
-  zoneCount: Type.Integer({ minimum: 0 }),
-  growingAreaM2: Type.Number({ minimum: 0, description: 'Sum of the zones’ areas' }),
-  createdAt: Timestamp,
-});
+export const Farm = Named(
+  'Farm',
+  Type.Object({
+    id: FarmId,
+    name: Type.String(),
+    location: Location,
+    floorAreaM2: Type.Number(),
+    levels: Type.Integer(),
+    lightingSystem: StringEnum(LIGHTING_SYSTEMS),
+    climateSystem: StringEnum(CLIMATE_SYSTEMS),
+    ownerId: Type.String({ description: 'The account that registered the farm; only it (or an ADMIN) changes it' }),
+    zoneCount: Type.Integer({ minimum: 0 }),
+    growingAreaM2: Type.Number({ minimum: 0, description: 'Sum of the zones’ areas' }),
+    createdAt: Timestamp,
+  }),
+);
 export type Farm = Static<typeof Farm>;
 
 const Setpoint = (unit: string, minimum: number, maximum: number) =>
@@ -73,18 +76,21 @@ export const ZoneInput = Type.Object(
 );
 export type ZoneInput = Static<typeof ZoneInput>;
 
-export const FarmZone = Type.Object({
-  id: ZoneId,
-  farmId: FarmId,
-  name: Type.String(),
-  level: Type.Integer(),
-  areaM2: Type.Number(),
-  growingMethod: StringEnum(ZONE_GROWING_METHODS),
-  capacity: Type.Integer(),
-  plantsGrowing: Type.Integer({ minimum: 0, description: 'Plants of the zone’s open batches' }),
-  setpoints: FarmZoneSetpoints,
-  createdAt: Timestamp,
-});
+export const FarmZone = Named(
+  'Zone',
+  Type.Object({
+    id: ZoneId,
+    farmId: FarmId,
+    name: Type.String(),
+    level: Type.Integer(),
+    areaM2: Type.Number(),
+    growingMethod: StringEnum(ZONE_GROWING_METHODS),
+    capacity: Type.Integer(),
+    plantsGrowing: Type.Integer({ minimum: 0, description: 'Plants of the zone’s open batches' }),
+    setpoints: FarmZoneSetpoints,
+    createdAt: Timestamp,
+  }),
+);
 export type FarmZone = Static<typeof FarmZone>;
 
 export const FARM_CROPS = [
@@ -153,19 +159,22 @@ export const RecipeOutcomes = Type.Object({
 });
 export type RecipeOutcomes = Static<typeof RecipeOutcomes>;
 
-export const GrowingRecipe = Type.Object({
-  id: RecipeId,
-  name: Type.String(),
-  crop: StringEnum(FARM_CROPS),
-  version: Type.Integer({ minimum: 1 }),
-  parentId: Type.Union([RecipeId, Type.Null()], { description: 'The recipe this one was derived from' }),
-  authorId: Type.Union([Type.String(), Type.Null()], { description: 'null for the recipes Rootline ships' }),
-  phases: Type.Array(RecipePhase),
-  cycleDays: Type.Integer({ description: 'Sum of the phases’ days: start to expected harvest' }),
-  sources: Type.Array(Type.String(), { description: 'Where the figures come from' }),
-  outcomes: RecipeOutcomes,
-  createdAt: Timestamp,
-});
+export const GrowingRecipe = Named(
+  'Recipe',
+  Type.Object({
+    id: RecipeId,
+    name: Type.String(),
+    crop: StringEnum(FARM_CROPS),
+    version: Type.Integer({ minimum: 1 }),
+    parentId: Type.Union([RecipeId, Type.Null()], { description: 'The recipe this one was derived from' }),
+    authorId: Type.Union([Type.String(), Type.Null()], { description: 'null for the recipes Rootline ships' }),
+    phases: Type.Array(RecipePhase),
+    cycleDays: Type.Integer({ description: 'Sum of the phases’ days: start to expected harvest' }),
+    sources: Type.Array(Type.String(), { description: 'Where the figures come from' }),
+    outcomes: RecipeOutcomes,
+    createdAt: Timestamp,
+  }),
+);
 export type GrowingRecipe = Static<typeof GrowingRecipe>;
 
 export const RecipeInput = Type.Object(

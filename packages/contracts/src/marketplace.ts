@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Location, PrefixedId, Text, Timestamp, textPatternWith } from './common.js';
-import { Defaulted, defineEvent, defineSubject } from './define.js';
+import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { CROPS, CropSchema } from './demand.js';
 import { PageQuery, Pagination } from './envelope.js';
 import { PlantId, PRIVACY_LEVELS, PrivacyLevelSchema, StringEnum } from './plants.js';
@@ -91,25 +91,28 @@ const LineageSummary = Type.Object({
   ),
 });
 
-export const Listing = Type.Object({
-  id: ListingId,
-  sellerId: Type.String(),
-  title: Type.String(),
-  description: Type.String(),
-  category: ListingCategorySchema,
-  crop: Type.Union([Type.String(), Type.Null()]),
-  plantId: Type.Union([PlantId, Type.Null()]),
-  lineage: Type.Union([LineageSummary, Type.Null()], { description: 'From the plants service, when plantId is set' }),
-  price: Type.Integer(),
-  currency: Type.String(),
-  quantity: Type.Integer({ description: 'Units still available' }),
-  location: Type.Union([Location, Type.Null()], { description: 'After the privacy level; null when hidden' }),
-  privacyLevel: PrivacyLevelSchema,
-  imageFileIds: Type.Array(Type.String()),
-  status: ListingStatusSchema,
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
+export const Listing = Named(
+  'Listing',
+  Type.Object({
+    id: ListingId,
+    sellerId: Type.String(),
+    title: Type.String(),
+    description: Type.String(),
+    category: ListingCategorySchema,
+    crop: Type.Union([Type.String(), Type.Null()]),
+    plantId: Type.Union([PlantId, Type.Null()]),
+    lineage: Type.Union([LineageSummary, Type.Null()], { description: 'From the plants service, when plantId is set' }),
+    price: Type.Integer(),
+    currency: Type.String(),
+    quantity: Type.Integer({ description: 'Units still available' }),
+    location: Type.Union([Location, Type.Null()], { description: 'After the privacy level; null when hidden' }),
+    privacyLevel: PrivacyLevelSchema,
+    imageFileIds: Type.Array(Type.String()),
+    status: ListingStatusSchema,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  }),
+);
 export type Listing = Static<typeof Listing>;
 
 export const LISTING_SORTS = ['newest', 'price-asc', 'price-desc'] as const;
@@ -152,34 +155,40 @@ export const ListingSearchQuery = Type.Object({
 });
 export type ListingSearchQuery = Static<typeof ListingSearchQuery>;
 
-export const ListingHit = Type.Object({
-  ...Listing.properties,
-  distanceKm: Type.Union([Type.Number(), Type.Null()], { description: 'From lat/lon when given' }),
-});
+export const ListingHit = Named(
+  'ListingHit',
+  Type.Object({
+    ...Listing.properties,
+    distanceKm: Type.Union([Type.Number(), Type.Null()], { description: 'From lat/lon when given' }),
+  }),
+);
 
 export const StatusChangeInput = Type.Object(
   { status: ListingStatusSchema },
   { additionalProperties: false, examples: [{ status: 'active' }] },
 );
 
-export const Offer = Type.Object({
-  id: OfferId,
-  listingId: ListingId,
-  buyerId: Type.String(),
-  sellerId: Type.String(),
-  quantity: Type.Integer(),
-  price: Type.Integer({ description: 'Offered price per unit, minor units' }),
-  counterPrice: Type.Union([Type.Integer(), Type.Null()], { description: "The seller's counter price per unit" }),
-  currency: Type.String(),
-  message: Type.String(),
-  status: StringEnum(OFFER_STATUSES, {
-    description:
-      'pending (awaits the seller), countered (awaits the buyer), accepted, rejected (by the other party, or ' +
-      'made impossible by a sale), withdrawn (by the buyer)',
+export const Offer = Named(
+  'Offer',
+  Type.Object({
+    id: OfferId,
+    listingId: ListingId,
+    buyerId: Type.String(),
+    sellerId: Type.String(),
+    quantity: Type.Integer(),
+    price: Type.Integer({ description: 'Offered price per unit, minor units' }),
+    counterPrice: Type.Union([Type.Integer(), Type.Null()], { description: "The seller's counter price per unit" }),
+    currency: Type.String(),
+    message: Type.String(),
+    status: StringEnum(OFFER_STATUSES, {
+      description:
+        'pending (awaits the seller), countered (awaits the buyer), accepted, rejected (by the other party, or ' +
+        'made impossible by a sale), withdrawn (by the buyer)',
+    }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
   }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
+);
 export type Offer = Static<typeof Offer>;
 
 export const OfferInput = Type.Object(
@@ -201,18 +210,21 @@ export const ReviewInput = Type.Object(
   { additionalProperties: false },
 );
 
-export const SellerProfile = Type.Object({
-  sellerId: Type.String(),
-  activeListings: Type.Integer({ minimum: 0 }),
-  completedSales: Type.Integer({ minimum: 0, description: 'Accepted offers' }),
-  unitsSold: Type.Integer({ minimum: 0 }),
-  rating: Type.Object({
-    average: Type.Union([Type.Number(), Type.Null()], { description: 'Mean of buyer reviews, null without any' }),
-    count: Type.Integer({ minimum: 0 }),
+export const SellerProfile = Named(
+  'SellerProfile',
+  Type.Object({
+    sellerId: Type.String(),
+    activeListings: Type.Integer({ minimum: 0 }),
+    completedSales: Type.Integer({ minimum: 0, description: 'Accepted offers' }),
+    unitsSold: Type.Integer({ minimum: 0 }),
+    rating: Type.Object({
+      average: Type.Union([Type.Number(), Type.Null()], { description: 'Mean of buyer reviews, null without any' }),
+      count: Type.Integer({ minimum: 0 }),
+    }),
+    categories: Type.Array(ListingCategorySchema, { description: 'Categories of the active listings' }),
+    memberSince: Type.Union([Timestamp, Type.Null()], { description: 'First listing' }),
   }),
-  categories: Type.Array(ListingCategorySchema, { description: 'Categories of the active listings' }),
-  memberSince: Type.Union([Timestamp, Type.Null()], { description: 'First listing' }),
-});
+);
 
 export const WishlistInput = Type.Object(
   {
@@ -224,15 +236,18 @@ export const WishlistInput = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-export const WishlistItem = Type.Object({
-  id: WishlistItemId,
-  userId: Type.String(),
-  q: Type.Union([Type.String(), Type.Null()]),
-  category: Type.Union([ListingCategorySchema, Type.Null()]),
-  crop: Type.Union([Type.String(), Type.Null()]),
-  maxPrice: Type.Union([Type.Integer(), Type.Null()]),
-  createdAt: Timestamp,
-});
+export const WishlistItem = Named(
+  'WishlistItem',
+  Type.Object({
+    id: WishlistItemId,
+    userId: Type.String(),
+    q: Type.Union([Type.String(), Type.Null()]),
+    category: Type.Union([ListingCategorySchema, Type.Null()]),
+    crop: Type.Union([Type.String(), Type.Null()]),
+    maxPrice: Type.Union([Type.Integer(), Type.Null()]),
+    createdAt: Timestamp,
+  }),
+);
 
 export const ListingRecommendationQuery = Type.Object({
   lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),

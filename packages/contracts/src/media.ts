@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Text, Timestamp } from './common.js';
-import { defineEvent, defineSubject } from './define.js';
+import { defineEvent, defineSubject, Named } from './define.js';
 import { StringEnum } from './plants.js';
 
 export const FileId = PrefixedId('fil', 'File identifier');
@@ -86,35 +86,38 @@ export const ExifData = Type.Object(
 );
 export type ExifData = Static<typeof ExifData>;
 
-export const FileInfo = Type.Object({
-  id: FileId,
-  kind: StringEnum(FILE_KINDS),
-  mimeType: Type.String({
-    description:
-      'Type decided by the bytes of the upload. An image is stored and served as WebP (its URLs answer ' +
-      '`Content-Type: image/webp`); a document is served with this type',
-  }),
-  bytes: Type.Integer({ minimum: 0, description: 'Size of the original as uploaded' }),
-  width: Type.Union([Type.Integer(), Type.Null()], { description: 'Images: width after orientation' }),
-  height: Type.Union([Type.Integer(), Type.Null()]),
-  originalName: Type.String(),
-  category: FileCategorySchema,
-  entityType: Type.Union([EntityTypeSchema, Type.Null()]),
-  entityId: Type.Union([Type.String(), Type.Null()]),
-  ownerId: Type.String(),
-  exif: Type.Union([ExifData, Type.Null()], { description: 'Images with EXIF only' }),
-  urls: Type.Object({
-    original: Type.String({
+export const FileInfo = Named(
+  'File',
+  Type.Object({
+    id: FileId,
+    kind: StringEnum(FILE_KINDS),
+    mimeType: Type.String({
       description:
-        'Images: the full-size WebP, served as `image/webp`; documents: the file as uploaded, served as `mimeType`',
+        'Type decided by the bytes of the upload. An image is stored and served as WebP (its URLs answer ' +
+        '`Content-Type: image/webp`); a document is served with this type',
     }),
-    thumbnails: Type.Union([Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.String()), Type.Null()], {
-      description: 'Images: square WebP thumbnails by size in pixels (150, 300, 600, 1200)',
+    bytes: Type.Integer({ minimum: 0, description: 'Size of the original as uploaded' }),
+    width: Type.Union([Type.Integer(), Type.Null()], { description: 'Images: width after orientation' }),
+    height: Type.Union([Type.Integer(), Type.Null()]),
+    originalName: Type.String(),
+    category: FileCategorySchema,
+    entityType: Type.Union([EntityTypeSchema, Type.Null()]),
+    entityId: Type.Union([Type.String(), Type.Null()]),
+    ownerId: Type.String(),
+    exif: Type.Union([ExifData, Type.Null()], { description: 'Images with EXIF only' }),
+    urls: Type.Object({
+      original: Type.String({
+        description:
+          'Images: the full-size WebP, served as `image/webp`; documents: the file as uploaded, served as `mimeType`',
+      }),
+      thumbnails: Type.Union([Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.String()), Type.Null()], {
+        description: 'Images: square WebP thumbnails by size in pixels (150, 300, 600, 1200)',
+      }),
+      expiresAt: Timestamp,
     }),
-    expiresAt: Timestamp,
+    createdAt: Timestamp,
   }),
-  createdAt: Timestamp,
-});
+);
 export type FileInfo = Static<typeof FileInfo>;
 
 export const UploadKey = Type.String({

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Timestamp } from './common.js';
-import { Defaulted, defineSubject } from './define.js';
+import { Defaulted, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 import { StringEnum } from './plants.js';
 
@@ -35,17 +35,20 @@ export type Channel = (typeof CHANNELS)[number];
 
 export const NotificationId = PrefixedId('ntf', 'Notification identifier');
 
-export const Notification = Type.Object({
-  id: NotificationId,
-  type: NotificationTypeSchema,
-  title: Type.String(),
-  body: Type.String(),
-  link: Type.Union([Type.String(), Type.Null()], { description: 'Path of the page it is about, if any' }),
-  data: Type.Record(Type.String(), Type.Unknown(), { description: 'Identifiers of what it is about' }),
-  read: Type.Boolean(),
-  readAt: Type.Union([Timestamp, Type.Null()]),
-  createdAt: Timestamp,
-});
+export const Notification = Named(
+  'Notification',
+  Type.Object({
+    id: NotificationId,
+    type: NotificationTypeSchema,
+    title: Type.String(),
+    body: Type.String(),
+    link: Type.Union([Type.String(), Type.Null()], { description: 'Path of the page it is about, if any' }),
+    data: Type.Record(Type.String(), Type.Unknown(), { description: 'Identifiers of what it is about' }),
+    read: Type.Boolean(),
+    readAt: Type.Union([Timestamp, Type.Null()]),
+    createdAt: Timestamp,
+  }),
+);
 export type Notification = Static<typeof Notification>;
 
 /** One type's switches; every channel present in answers. */
@@ -59,12 +62,15 @@ const ChannelSwitches = Type.Object(
 );
 const ChannelChanges = Type.Partial(ChannelSwitches, { additionalProperties: false, minProperties: 1 });
 
-export const NotificationPreferences = Type.Object(
-  Object.fromEntries(PREFERENCE_TYPES.map((t) => [t, ChannelSwitches])) as Record<
-    PreferenceType,
-    typeof ChannelSwitches
-  >,
-  { description: 'Per type, per channel: on or off' },
+export const NotificationPreferences = Named(
+  'NotificationPreferences',
+  Type.Object(
+    Object.fromEntries(PREFERENCE_TYPES.map((t) => [t, ChannelSwitches])) as Record<
+      PreferenceType,
+      typeof ChannelSwitches
+    >,
+    { description: 'Per type, per channel: on or off' },
+  ),
 );
 export type NotificationPreferences = Static<typeof NotificationPreferences>;
 
@@ -186,11 +192,14 @@ export const PushSubscriptionInput = Type.Object(
   },
 );
 
-export const PushSubscription = Type.Object({
-  id: PushSubscriptionId,
-  endpoint: Type.String(),
-  createdAt: Timestamp,
-});
+export const PushSubscription = Named(
+  'PushSubscription',
+  Type.Object({
+    id: PushSubscriptionId,
+    endpoint: Type.String(),
+    createdAt: Timestamp,
+  }),
+);
 
 export const pushSubscribe = defineSubject({
   subject: 'notify.push.subscribe',

@@ -1,6 +1,6 @@
 import { Kind, type SchemaOptions, type Static, Type, TypeRegistry } from '@sinclair/typebox';
 import { Location, Owner, PrefixedId, Text, Timestamp, textPatternWith } from './common.js';
-import { Defaulted, defineEvent, defineSubject } from './define.js';
+import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 
 TypeRegistry.Set<{ enum: readonly string[] }>(
@@ -71,33 +71,39 @@ export const PlantInput = Type.Object(
 );
 export type PlantInput = Static<typeof PlantInput>;
 
-export const RegistrationResult = Type.Object({
-  id: PlantId,
-  blockHash: Type.String({ description: 'Hash of the block that recorded the plant' }),
-  timestamp: Timestamp,
-});
+export const RegistrationResult = Named(
+  'RegistrationResult',
+  Type.Object({
+    id: PlantId,
+    blockHash: Type.String({ description: 'Hash of the block that recorded the plant' }),
+    timestamp: Timestamp,
+  }),
+);
 export type RegistrationResult = Static<typeof RegistrationResult>;
 
-export const Plant = Type.Object({
-  id: PlantId,
-  commonName: Type.String(),
-  scientificName: Type.Union([Type.String(), Type.Null()]),
-  location: Type.Union([Location, Type.Null()], {
-    description: 'The location as stored, after the privacy level was applied; null when hidden',
+export const Plant = Named(
+  'Plant',
+  Type.Object({
+    id: PlantId,
+    commonName: Type.String(),
+    scientificName: Type.Union([Type.String(), Type.Null()]),
+    location: Type.Union([Location, Type.Null()], {
+      description: 'The location as stored, after the privacy level was applied; null when hidden',
+    }),
+    privacyLevel: PrivacyLevelSchema,
+    owner: Owner,
+    walletAddress: Type.Union([Type.String(), Type.Null()], {
+      description: 'Anonymous wallet address of an anonymously registered plant; null otherwise',
+    }),
+    generation: Type.Integer({ minimum: 0, description: '0 for a registered plant, parent + 1 for offspring' }),
+    parentId: Type.Union([PlantId, Type.Null()]),
+    propagationType: Type.Union([PropagationTypeSchema, Type.Null()], {
+      description: 'How the plant was obtained from its parent; null for a registered (root) plant',
+    }),
+    block: Type.Object({ index: Type.Integer(), hash: Type.String(), txId: Type.String() }),
+    registeredAt: Timestamp,
   }),
-  privacyLevel: PrivacyLevelSchema,
-  owner: Owner,
-  walletAddress: Type.Union([Type.String(), Type.Null()], {
-    description: 'Anonymous wallet address of an anonymously registered plant; null otherwise',
-  }),
-  generation: Type.Integer({ minimum: 0, description: '0 for a registered plant, parent + 1 for offspring' }),
-  parentId: Type.Union([PlantId, Type.Null()]),
-  propagationType: Type.Union([PropagationTypeSchema, Type.Null()], {
-    description: 'How the plant was obtained from its parent; null for a registered (root) plant',
-  }),
-  block: Type.Object({ index: Type.Integer(), hash: Type.String(), txId: Type.String() }),
-  registeredAt: Timestamp,
-});
+);
 export type Plant = Static<typeof Plant>;
 
 /** POST /api/plants/clone: an offspring of an existing plant; it inherits the parent's species. */
@@ -164,27 +170,30 @@ export const EncryptedContact = Type.Object({
 });
 export type EncryptedContact = Static<typeof EncryptedContact>;
 
-export const AnonymousRegistrationResult = Type.Object({
-  id: PlantId,
-  blockHash: Type.String({ description: 'Hash of the block that recorded the plant' }),
-  timestamp: Timestamp,
-  anonymousId: Type.String({ description: 'Anonymous identifier: the owner id of the plant' }),
-  walletAddress: Type.String({
-    description: '"rlw_" + the first 40 hex digits of SHA-256 over the raw Ed25519 public key; on the ledger',
+export const AnonymousRegistrationResult = Named(
+  'AnonymousRegistrationResult',
+  Type.Object({
+    id: PlantId,
+    blockHash: Type.String({ description: 'Hash of the block that recorded the plant' }),
+    timestamp: Timestamp,
+    anonymousId: Type.String({ description: 'Anonymous identifier: the owner id of the plant' }),
+    walletAddress: Type.String({
+      description: '"rlw_" + the first 40 hex digits of SHA-256 over the raw Ed25519 public key; on the ledger',
+    }),
+    publicKey: Type.String({ description: 'Ed25519 public key, 32 raw bytes in base64url (kept by Rootline)' }),
+    privateKey: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'Ed25519 private key (seed), 32 raw bytes in base64url. Shown once; a replay answers without it (null). ' +
+        'Never stored: keep it, it is the only proof that the plant is yours',
+    }),
+    pseudonym: Type.Union([Type.String(), Type.Null()]),
+    encryptionPublicKey: Type.Union([Type.String(), Type.Null()]),
+    anonymousContact: Type.Object({
+      handle: Type.String({ description: 'Random contact handle; Rootline keeps only its encrypted form' }),
+      encrypted: EncryptedContact,
+    }),
   }),
-  publicKey: Type.String({ description: 'Ed25519 public key, 32 raw bytes in base64url (kept by Rootline)' }),
-  privateKey: Type.Union([Type.String(), Type.Null()], {
-    description:
-      'Ed25519 private key (seed), 32 raw bytes in base64url. Shown once; a replay answers without it (null). ' +
-      'Never stored: keep it, it is the only proof that the plant is yours',
-  }),
-  pseudonym: Type.Union([Type.String(), Type.Null()]),
-  encryptionPublicKey: Type.Union([Type.String(), Type.Null()]),
-  anonymousContact: Type.Object({
-    handle: Type.String({ description: 'Random contact handle; Rootline keeps only its encrypted form' }),
-    encrypted: EncryptedContact,
-  }),
-});
+);
 export type AnonymousRegistrationResult = Static<typeof AnonymousRegistrationResult>;
 
 /** Depth bounds of lineage queries, in the manner of BrAPI's pedigreeDepth and progenyDepth. */
@@ -217,27 +226,35 @@ export const LineageQuery = Type.Object({
   ),
 });
 
-export const LineageNode = Type.Object({
-  id: PlantId,
-  commonName: Type.String(),
-  scientificName: Type.Union([Type.String(), Type.Null()]),
-  generation: Type.Integer({ minimum: 0 }),
-  propagationType: Type.Union([PropagationTypeSchema, Type.Null()]),
-  parentId: Type.Union([PlantId, Type.Null()]),
-  owner: Owner,
-  depth: Type.Integer({ minimum: 0, description: 'Levels away from the requested plant' }),
-});
+export const LineageNode = Named(
+  'LineageNode',
+  Type.Object({
+    id: PlantId,
+    commonName: Type.String(),
+    scientificName: Type.Union([Type.String(), Type.Null()]),
+    generation: Type.Integer({ minimum: 0 }),
+    propagationType: Type.Union([PropagationTypeSchema, Type.Null()]),
+    parentId: Type.Union([PlantId, Type.Null()]),
+    owner: Owner,
+    depth: Type.Integer({ minimum: 0, description: 'Levels away from the requested plant' }),
+  }),
+);
 export type LineageNode = Static<typeof LineageNode>;
 
-export const Lineage = Type.Object({
-  plant: LineageNode,
-  ancestors: Type.Array(LineageNode, { description: 'Parent first, then up towards the root' }),
-  descendants: Type.Array(LineageNode, { description: 'Breadth first: children, then grandchildren…' }),
-  pedigreeDepth: Type.Integer(),
-  progenyDepth: Type.Integer(),
-  reachedRoot: Type.Boolean({ description: 'The last ancestor (or the plant itself) has no parent' }),
-  truncated: Type.Boolean({ description: `More descendants exist than the ${LINEAGE_LIMITS.maxDescendants} returned` }),
-});
+export const Lineage = Named(
+  'Lineage',
+  Type.Object({
+    plant: LineageNode,
+    ancestors: Type.Array(LineageNode, { description: 'Parent first, then up towards the root' }),
+    descendants: Type.Array(LineageNode, { description: 'Breadth first: children, then grandchildren…' }),
+    pedigreeDepth: Type.Integer(),
+    progenyDepth: Type.Integer(),
+    reachedRoot: Type.Boolean({ description: 'The last ancestor (or the plant itself) has no parent' }),
+    truncated: Type.Boolean({
+      description: `More descendants exist than the ${LINEAGE_LIMITS.maxDescendants} returned`,
+    }),
+  }),
+);
 export type Lineage = Static<typeof Lineage>;
 
 /** Radius and result bounds of nearby search. */
@@ -258,10 +275,13 @@ export const NearbyQuery = Type.Object({
 });
 export type NearbyQuery = Static<typeof NearbyQuery>;
 
-export const NearbyPlant = Type.Object({
-  ...Plant.properties,
-  distanceKm: Type.Number({ description: 'Haversine distance from the centre to the stored (obfuscated) location' }),
-});
+export const NearbyPlant = Named(
+  'NearbyPlant',
+  Type.Object({
+    ...Plant.properties,
+    distanceKm: Type.Number({ description: 'Haversine distance from the centre to the stored (obfuscated) location' }),
+  }),
+);
 export type NearbyPlant = Static<typeof NearbyPlant>;
 
 export const SEARCH_TYPES = ['species', 'location', 'owner'] as const;
@@ -286,27 +306,34 @@ export const SearchQuery = Type.Object({
 });
 export type SearchQuery = Static<typeof SearchQuery>;
 
-export const SearchHit = Type.Object({
-  ...Plant.properties,
-  match: Type.Object({
-    field: StringEnum(SEARCH_TYPES),
-    kind: StringEnum(MATCH_KINDS, {
-      description: 'exact (the whole field), prefix (the field starts with q), word (a word starts with q), substring',
+export const SearchHit = Named(
+  'SearchHit',
+  Type.Object({
+    ...Plant.properties,
+    match: Type.Object({
+      field: StringEnum(SEARCH_TYPES),
+      kind: StringEnum(MATCH_KINDS, {
+        description:
+          'exact (the whole field), prefix (the field starts with q), word (a word starts with q), substring',
+      }),
     }),
   }),
-});
+);
 export type SearchHit = Static<typeof SearchHit>;
 
-export const NetworkStats = Type.Object({
-  totalPlants: Type.Integer({ minimum: 0 }),
-  chainLength: Type.Integer({ minimum: 0 }),
-  difficulty: Type.Integer({ minimum: 0 }),
-  activeGrowers: Type.Integer({
-    minimum: 0,
-    description: 'Distinct owners with a plant registered or propagated in the last 90 days',
+export const NetworkStats = Named(
+  'NetworkStats',
+  Type.Object({
+    totalPlants: Type.Integer({ minimum: 0 }),
+    chainLength: Type.Integer({ minimum: 0 }),
+    difficulty: Type.Integer({ minimum: 0 }),
+    activeGrowers: Type.Integer({
+      minimum: 0,
+      description: 'Distinct owners with a plant registered or propagated in the last 90 days',
+    }),
+    countriesRepresented: Type.Integer({ minimum: 0, description: 'Distinct countries among disclosed locations' }),
   }),
-  countriesRepresented: Type.Integer({ minimum: 0, description: 'Distinct countries among disclosed locations' }),
-});
+);
 export type NetworkStats = Static<typeof NetworkStats>;
 
 export const plantRegister = defineSubject({

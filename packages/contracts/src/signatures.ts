@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Text, Timestamp } from './common.js';
-import { defineSubject } from './define.js';
+import { defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 
 /** What users sign: a transport event (a handoff), an ownership transfer (an accepted offer), a certificate. */
@@ -101,15 +101,18 @@ export const SignatureKeyInput = Type.Object(
   },
 );
 
-export const SignatureKey = Type.Object({
-  id: SignatureKeyId,
-  ownerId: Type.String(),
-  publicKey: Type.String({ description: 'Raw 32-byte key, base64url' }),
-  fingerprint: Type.String({ description: 'SHA-256 of the raw key, lowercase hex' }),
-  label: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Timestamp,
-  revokedAt: Type.Union([Timestamp, Type.Null()], { description: 'Set when deleted: no new signatures' }),
-});
+export const SignatureKey = Named(
+  'SigningKey',
+  Type.Object({
+    id: SignatureKeyId,
+    ownerId: Type.String(),
+    publicKey: Type.String({ description: 'Raw 32-byte key, base64url' }),
+    fingerprint: Type.String({ description: 'SHA-256 of the raw key, lowercase hex' }),
+    label: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Timestamp,
+    revokedAt: Type.Union([Timestamp, Type.Null()], { description: 'Set when deleted: no new signatures' }),
+  }),
+);
 export type SignatureKey = Static<typeof SignatureKey>;
 
 export const SignatureSubjectRef = Type.Object({
@@ -159,25 +162,28 @@ export const SignatureSubmitInput = Type.Object(
 
 export const SIGNATURE_STATUSES = ['valid', 'invalid', 'key-revoked'] as const;
 
-export const SubjectSignature = Type.Object({
-  id: SignatureId,
-  subjectType: SignatureSubjectTypeSchema,
-  subjectId: Type.String(),
-  keyId: SignatureKeyId,
-  signerId: Type.String({ description: 'The user who signed (owner of the key)' }),
-  publicKey: Type.String({ description: 'The signing key, raw base64url' }),
-  signature: Type.String(),
-  statementSha256: Type.String({ description: 'SHA-256 of the canonical statement signed' }),
-  createdAt: Timestamp,
-  status: Type.Union(
-    SIGNATURE_STATUSES.map((s) => Type.Literal(s)),
-    {
-      description:
-        'Checked again at every read: `valid`, `invalid` (the signature does not match the statement), or ' +
-        '`key-revoked` (valid, but its key was deleted since)',
-    },
-  ),
-});
+export const SubjectSignature = Named(
+  'Signature',
+  Type.Object({
+    id: SignatureId,
+    subjectType: SignatureSubjectTypeSchema,
+    subjectId: Type.String(),
+    keyId: SignatureKeyId,
+    signerId: Type.String({ description: 'The user who signed (owner of the key)' }),
+    publicKey: Type.String({ description: 'The signing key, raw base64url' }),
+    signature: Type.String(),
+    statementSha256: Type.String({ description: 'SHA-256 of the canonical statement signed' }),
+    createdAt: Timestamp,
+    status: Type.Union(
+      SIGNATURE_STATUSES.map((s) => Type.Literal(s)),
+      {
+        description:
+          'Checked again at every read: `valid`, `invalid` (the signature does not match the statement), or ' +
+          '`key-revoked` (valid, but its key was deleted since)',
+      },
+    ),
+  }),
+);
 
 export const SignatureVerifyInput = Type.Object(
   {

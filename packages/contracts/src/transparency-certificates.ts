@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Location, Timestamp } from './common.js';
-import { Defaulted, defineSubject } from './define.js';
+import { Defaulted, defineSubject, Named } from './define.js';
 import { PlantId, PrivacyLevelSchema, PropagationTypeSchema, StringEnum } from './plants.js';
 
 const Hash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256, 64 lowercase hex digits' });
@@ -83,14 +83,19 @@ export const Certificate = Type.Object(
 );
 export type Certificate = Static<typeof Certificate>;
 
-export const SignedCertificate = Type.Object({
-  certificate: Certificate,
-  signature: Type.Object({
-    algorithm: Type.Literal('Ed25519'),
-    keyId: Type.String(),
-    value: Type.String({ description: 'Ed25519 signature (base64) over the RFC 8785 canonical JSON of `certificate`' }),
+export const SignedCertificate = Named(
+  'SignedCertificate',
+  Type.Object({
+    certificate: Certificate,
+    signature: Type.Object({
+      algorithm: Type.Literal('Ed25519'),
+      keyId: Type.String(),
+      value: Type.String({
+        description: 'Ed25519 signature (base64) over the RFC 8785 canonical JSON of `certificate`',
+      }),
+    }),
   }),
-});
+);
 export type SignedCertificate = Static<typeof SignedCertificate>;
 
 export const CERTIFICATE_FORMATS = ['json', 'pdf'] as const;

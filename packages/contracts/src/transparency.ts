@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Text, Timestamp } from './common.js';
-import { declaredEvents, defineSignal, defineSubject, type EventDef } from './define.js';
+import { declaredEvents, defineSignal, defineSubject, type EventDef, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 
 /** A SHA-256 hash as 64 lowercase hex digits. */
@@ -21,26 +21,31 @@ const Instant = (description: string) =>
 const Filter = Text({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_.:-]+$' });
 
 /** One entry of the audit log exactly as it is hashed (its leaf is SHA-256(0x00 ‖ RFC 8785 JSON of this object)). */
-export const AuditEntry = Type.Object(
-  {
-    index: Type.Integer({ minimum: 0, description: 'Position in the log, from 0; also the Merkle leaf index' }),
-    prevHash: Type.Union([Hash, Type.Null()], { description: 'Leaf hash of the entry before; null for the first' }),
-    source: Type.Union([Type.Literal('event'), Type.Literal('admin')], {
-      description: '`event`: a domain event from the stream; `admin`: appended by an ADMIN with a reason',
-    }),
-    subject: Type.String({ description: 'Event subject (`evt.<service>.<entity>.<past-tense>`) or `admin.<action>`' }),
-    kind: Type.String({ description: 'Public event kind when the event has one, else its subject' }),
-    eventId: Type.Union([Type.String(), Type.Null()], {
-      description: 'Id of the domain event; null for admin entries',
-    }),
-    actor: Type.Union([Type.String(), Type.Null()], { description: 'User who caused it, when known' }),
-    entity: Type.Union([Type.String(), Type.Null()], { description: 'Main record it concerns (plant, listing…)' }),
-    occurredAt: Timestamp,
-    recordedAt: Timestamp,
-    reason: Type.Union([Type.String(), Type.Null()], { description: 'Why an ADMIN appended it; null for events' }),
-    data: Type.Unknown({ description: 'The event payload, or the details an ADMIN gave' }),
-  },
-  { additionalProperties: false },
+export const AuditEntry = Named(
+  'AuditEntry',
+  Type.Object(
+    {
+      index: Type.Integer({ minimum: 0, description: 'Position in the log, from 0; also the Merkle leaf index' }),
+      prevHash: Type.Union([Hash, Type.Null()], { description: 'Leaf hash of the entry before; null for the first' }),
+      source: Type.Union([Type.Literal('event'), Type.Literal('admin')], {
+        description: '`event`: a domain event from the stream; `admin`: appended by an ADMIN with a reason',
+      }),
+      subject: Type.String({
+        description: 'Event subject (`evt.<service>.<entity>.<past-tense>`) or `admin.<action>`',
+      }),
+      kind: Type.String({ description: 'Public event kind when the event has one, else its subject' }),
+      eventId: Type.Union([Type.String(), Type.Null()], {
+        description: 'Id of the domain event; null for admin entries',
+      }),
+      actor: Type.Union([Type.String(), Type.Null()], { description: 'User who caused it, when known' }),
+      entity: Type.Union([Type.String(), Type.Null()], { description: 'Main record it concerns (plant, listing…)' }),
+      occurredAt: Timestamp,
+      recordedAt: Timestamp,
+      reason: Type.Union([Type.String(), Type.Null()], { description: 'Why an ADMIN appended it; null for events' }),
+      data: Type.Unknown({ description: 'The event payload, or the details an ADMIN gave' }),
+    },
+    { additionalProperties: false },
+  ),
 );
 export type AuditEntry = Static<typeof AuditEntry>;
 
@@ -84,19 +89,22 @@ export const AuditAppendInput = Type.Object(
 );
 
 /** A signed tree head: the log's size and Merkle root at a time, signed with the platform's Ed25519 key. */
-export const SignedTreeHead = Type.Object({
-  treeSize: Type.Integer({ minimum: 0 }),
-  timestamp: Timestamp,
-  timestampMs: Type.Integer({ minimum: 0, description: 'The same time in milliseconds since 1970 (signed)' }),
-  rootHash: Hash,
-  algorithm: Type.Literal('Ed25519'),
-  keyId: Hash,
-  signature: Type.String({
-    description:
-      'Base64 Ed25519 signature over RFC 6962 TreeHeadSignature bytes: 0x00 (v1), 0x01 (tree_hash), timestamp ms ' +
-      '(uint64 big-endian), tree size (uint64 big-endian), root hash (32 bytes)',
+export const SignedTreeHead = Named(
+  'SignedTreeHead',
+  Type.Object({
+    treeSize: Type.Integer({ minimum: 0 }),
+    timestamp: Timestamp,
+    timestampMs: Type.Integer({ minimum: 0, description: 'The same time in milliseconds since 1970 (signed)' }),
+    rootHash: Hash,
+    algorithm: Type.Literal('Ed25519'),
+    keyId: Hash,
+    signature: Type.String({
+      description:
+        'Base64 Ed25519 signature over RFC 6962 TreeHeadSignature bytes: 0x00 (v1), 0x01 (tree_hash), timestamp ms ' +
+        '(uint64 big-endian), tree size (uint64 big-endian), root hash (32 bytes)',
+    }),
   }),
-});
+);
 export type SignedTreeHead = Static<typeof SignedTreeHead>;
 
 export const PublicKey = Type.Object({
@@ -196,13 +204,16 @@ export function publicEvents(): (EventDef & { kind: string })[] {
 }
 
 /** An event of a public kind as the event stream and history show it. */
-export const PublicEvent = Type.Object({
-  seq: Type.Integer({ minimum: 1, description: 'Position in the public history; the SSE event id' }),
-  id: Type.String({ description: 'Domain event id (the same id webhooks carry)' }),
-  kind: Type.String({ description: 'Public event kind, e.g. `plant.registered`' }),
-  occurredAt: Timestamp,
-  data: Type.Unknown({ description: 'The event payload, as documented in the event catalogue' }),
-});
+export const PublicEvent = Named(
+  'PublicEvent',
+  Type.Object({
+    seq: Type.Integer({ minimum: 1, description: 'Position in the public history; the SSE event id' }),
+    id: Type.String({ description: 'Domain event id (the same id webhooks carry)' }),
+    kind: Type.String({ description: 'Public event kind, e.g. `plant.registered`' }),
+    occurredAt: Timestamp,
+    data: Type.Unknown({ description: 'The event payload, as documented in the event catalogue' }),
+  }),
+);
 export type PublicEvent = Static<typeof PublicEvent>;
 
 /** Most kinds one `kind` filter may name. */

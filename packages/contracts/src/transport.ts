@@ -1,6 +1,6 @@
 import { type Static, type TObject, Type } from '@sinclair/typebox';
 import { Location, Owner, PrefixedId, Text, Timestamp } from './common.js';
-import { Defaulted, defineEvent, defineSubject, type InputOf, type SubjectDef } from './define.js';
+import { Defaulted, defineEvent, defineSubject, type InputOf, Named, type SubjectDef } from './define.js';
 import { Pagination } from './envelope.js';
 import { PlantId, PRIVACY_LEVELS, StringEnum } from './plants.js';
 
@@ -145,13 +145,16 @@ function eventInput(kind: TransportEventKind) {
   ) as unknown as TObject<typeof eventFields>;
 }
 
-export const TransportEventResult = Type.Object({
-  id: TransportEventId,
-  blockHash: Type.String({ description: 'Hash of the block that recorded the event' }),
-  timestamp: Timestamp,
-  distanceKm: Type.Number({ description: 'Given, or haversine between the stored locations' }),
-  kgCo2e: Type.Number({ description: 'Emissions of the movement (docs/transport.md)' }),
-});
+export const TransportEventResult = Named(
+  'TransportEventReceipt',
+  Type.Object({
+    id: TransportEventId,
+    blockHash: Type.String({ description: 'Hash of the block that recorded the event' }),
+    timestamp: Timestamp,
+    distanceKm: Type.Number({ description: 'Given, or haversine between the stored locations' }),
+    kgCo2e: Type.Number({ description: 'Emissions of the movement (docs/transport.md)' }),
+  }),
+);
 export type TransportEventResult = Static<typeof TransportEventResult>;
 
 /** One subject per kind: `transport.<kind>.record`. */
@@ -174,35 +177,38 @@ export const JourneyLocation = Type.Union([Location, Type.Null()], {
   description: 'As stored, after the privacy level; null when hidden or not given',
 });
 
-export const JourneyEvent = Type.Object({
-  id: TransportEventId,
-  kind: StringEnum(TRANSPORT_EVENT_KINDS),
-  plantId: Type.Union([PlantId, Type.Null()]),
-  seedLotId: Type.Union([Type.String(), Type.Null()]),
-  quantity: Type.Union([Quantity, Type.Null()]),
-  eventTime: Type.String({ description: 'As given, with its offset' }),
-  from: JourneyLocation,
-  to: JourneyLocation,
-  privacyLevel: StringEnum(PRIVACY_LEVELS),
-  transportMode: StringEnum(TRANSPORT_MODES),
-  distanceKm: Type.Number(),
-  massKg: Type.Number(),
-  kgCo2e: Type.Number(),
-  handler: Owner,
-  recipient: Type.Union([Owner, Type.Null()]),
-  sensorReadings: Type.Array(SensorReading),
-  corrects: Type.Union([TransportEventId, Type.Null()]),
-  correctedBy: Type.Union([TransportEventId, Type.Null()], {
-    description: 'The latest event correcting this one; a corrected event is left out of the totals',
+export const JourneyEvent = Named(
+  'TransportEvent',
+  Type.Object({
+    id: TransportEventId,
+    kind: StringEnum(TRANSPORT_EVENT_KINDS),
+    plantId: Type.Union([PlantId, Type.Null()]),
+    seedLotId: Type.Union([Type.String(), Type.Null()]),
+    quantity: Type.Union([Quantity, Type.Null()]),
+    eventTime: Type.String({ description: 'As given, with its offset' }),
+    from: JourneyLocation,
+    to: JourneyLocation,
+    privacyLevel: StringEnum(PRIVACY_LEVELS),
+    transportMode: StringEnum(TRANSPORT_MODES),
+    distanceKm: Type.Number(),
+    massKg: Type.Number(),
+    kgCo2e: Type.Number(),
+    handler: Owner,
+    recipient: Type.Union([Owner, Type.Null()]),
+    sensorReadings: Type.Array(SensorReading),
+    corrects: Type.Union([TransportEventId, Type.Null()]),
+    correctedBy: Type.Union([TransportEventId, Type.Null()], {
+      description: 'The latest event correcting this one; a corrected event is left out of the totals',
+    }),
+    notes: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'Private to the event’s parties (handler, recipient, the plant’s owner) and ADMINs: null for anyone else. ' +
+        'Never on the ledger',
+    }),
+    blockHash: Type.String(),
+    recordedAt: Timestamp,
   }),
-  notes: Type.Union([Type.String(), Type.Null()], {
-    description:
-      'Private to the event’s parties (handler, recipient, the plant’s owner) and ADMINs: null for anyone else. ' +
-      'Never on the ledger',
-  }),
-  blockHash: Type.String(),
-  recordedAt: Timestamp,
-});
+);
 export type JourneyEvent = Static<typeof JourneyEvent>;
 
 export const JourneyTotals = Type.Object({
@@ -235,18 +241,23 @@ export const JourneyQuery = Type.Object({
 });
 
 /** What a journey page carries about the whole journey, beside its events (`meta` of the HTTP answer). */
-export const JourneyMeta = Type.Object(
-  {
-    plantId: PlantId,
-    seedLots: Type.Array(Type.String(), {
-      description: 'Seed lots the plant’s events name; their own events are included',
-    }),
-    nextAfter: Type.Union([TransportEventId, Type.Null()], {
-      description: 'Cursor of the next page (pass it as `after`): the last event of this page; null on the last page',
-    }),
-    totals: JourneyTotals,
-  },
-  { description: 'The journey as a whole: its plant, seed lots, the next page’s cursor and the totals of every event' },
+export const JourneyMeta = Named(
+  'JourneyMeta',
+  Type.Object(
+    {
+      plantId: PlantId,
+      seedLots: Type.Array(Type.String(), {
+        description: 'Seed lots the plant’s events name; their own events are included',
+      }),
+      nextAfter: Type.Union([TransportEventId, Type.Null()], {
+        description: 'Cursor of the next page (pass it as `after`): the last event of this page; null on the last page',
+      }),
+      totals: JourneyTotals,
+    },
+    {
+      description: 'The journey as a whole: its plant, seed lots, the next page’s cursor and the totals of every event',
+    },
+  ),
 );
 export type JourneyMeta = Static<typeof JourneyMeta>;
 
@@ -312,21 +323,24 @@ const Breakdown = Type.Object({
   kgCo2e: Type.Number(),
 });
 
-export const Footprint = Type.Object({
-  userId: Type.String(),
-  events: Type.Integer({ minimum: 0 }),
-  distanceKm: Type.Number(),
-  kgCo2e: Type.Number(),
-  byMode: Type.Record(Type.String(), Breakdown, { description: 'Per transport mode that occurs' }),
-  byKind: Type.Record(Type.String(), Breakdown, { description: 'Per event kind that occurs' }),
-  produceKg: Type.Number({ description: 'Harvested mass (harvest events in kg or g)' }),
-  kgCo2ePerKgProduce: Type.Union([Type.Number(), Type.Null()], { description: 'Null without harvested mass' }),
-  baseline: Type.Object({
-    kgCo2e: Type.Number({ description: 'The same delivered mass over conventional logistics (docs/transport.md)' }),
-    savedKgCo2e: Type.Number({ description: 'Baseline minus the actual emissions of distribution events' }),
-    method: Type.String(),
+export const Footprint = Named(
+  'Footprint',
+  Type.Object({
+    userId: Type.String(),
+    events: Type.Integer({ minimum: 0 }),
+    distanceKm: Type.Number(),
+    kgCo2e: Type.Number(),
+    byMode: Type.Record(Type.String(), Breakdown, { description: 'Per transport mode that occurs' }),
+    byKind: Type.Record(Type.String(), Breakdown, { description: 'Per event kind that occurs' }),
+    produceKg: Type.Number({ description: 'Harvested mass (harvest events in kg or g)' }),
+    kgCo2ePerKgProduce: Type.Union([Type.Number(), Type.Null()], { description: 'Null without harvested mass' }),
+    baseline: Type.Object({
+      kgCo2e: Type.Number({ description: 'The same delivered mass over conventional logistics (docs/transport.md)' }),
+      savedKgCo2e: Type.Number({ description: 'Baseline minus the actual emissions of distribution events' }),
+      method: Type.String(),
+    }),
   }),
-});
+);
 export type Footprint = Static<typeof Footprint>;
 
 export const transportFootprintGet = defineSubject({

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Text, Timestamp } from './common.js';
-import { Defaulted, defineEvent, defineSubject } from './define.js';
+import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 
 export const WebhookId = PrefixedId('whk', 'Webhook identifier');
@@ -120,20 +120,23 @@ export const WebhookDisabledReason = Type.Union(
   { description: '`gone`: the receiver answered 410; `failing`: every attempt failed for the configured time' },
 );
 
-export const Webhook = Type.Object({
-  id: WebhookId,
-  url: Type.String(),
-  events: Type.Array(Type.String()),
-  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
-  ownerId: Type.String(),
-  scope: WebhookScopeSchema,
-  area: Type.Union([WebhookArea, Type.Null()], { description: 'The place it is narrowed to; null for anywhere' }),
-  createdAt: Timestamp,
-  disabledReason: Type.Union([WebhookDisabledReason, Type.Null()], { description: 'Set while disabled' }),
-  failingSince: Type.Union([Timestamp, Type.Null()], {
-    description: 'First failed attempt since the last success; null while the receiver answers',
+export const Webhook = Named(
+  'Webhook',
+  Type.Object({
+    id: WebhookId,
+    url: Type.String(),
+    events: Type.Array(Type.String()),
+    status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+    ownerId: Type.String(),
+    scope: WebhookScopeSchema,
+    area: Type.Union([WebhookArea, Type.Null()], { description: 'The place it is narrowed to; null for anywhere' }),
+    createdAt: Timestamp,
+    disabledReason: Type.Union([WebhookDisabledReason, Type.Null()], { description: 'Set while disabled' }),
+    failingSince: Type.Union([Timestamp, Type.Null()], {
+      description: 'First failed attempt since the last success; null while the receiver answers',
+    }),
   }),
-});
+);
 export type Webhook = Static<typeof Webhook>;
 
 const SigningSecret = Type.String({
@@ -149,18 +152,21 @@ export type WebhookCreated = Static<typeof WebhookCreated>;
 /** A changed webhook: with `signingSecret` when the change set a new secret. */
 export const WebhookChanged = Type.Composite([Webhook, Type.Object({ signingSecret: Type.Optional(SigningSecret) })]);
 
-export const WebhookDelivery = Type.Object({
-  id: Type.String({ description: 'Delivery id, sent as `webhook-id` (the same on every retry)' }),
-  webhookId: WebhookId,
-  eventId: Type.String(),
-  kind: Type.String(),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
-  attempts: Type.Integer({ minimum: 0 }),
-  lastStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the last attempt' }),
-  lastError: Type.Union([Type.String(), Type.Null()]),
-  nextAttemptAt: Type.Union([Timestamp, Type.Null()]),
-  deliveredAt: Type.Union([Timestamp, Type.Null()]),
-});
+export const WebhookDelivery = Named(
+  'WebhookDelivery',
+  Type.Object({
+    id: Type.String({ description: 'Delivery id, sent as `webhook-id` (the same on every retry)' }),
+    webhookId: WebhookId,
+    eventId: Type.String(),
+    kind: Type.String(),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+    attempts: Type.Integer({ minimum: 0 }),
+    lastStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the last attempt' }),
+    lastError: Type.Union([Type.String(), Type.Null()]),
+    nextAttemptAt: Type.Union([Timestamp, Type.Null()]),
+    deliveredAt: Type.Union([Timestamp, Type.Null()]),
+  }),
+);
 
 export const webhookCreate = defineSubject({
   subject: 'transparency.webhook.create',

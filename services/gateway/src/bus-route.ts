@@ -14,6 +14,7 @@ import { type ObjectOptions, type TObject, type TProperties, type TSchema, Type,
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import { ok, okList, okPage } from './envelope.js';
+import { operationIdOf } from './operation-id.js';
 import type { RoutePolicy } from './plugins/auth.js';
 import { gatewayErrorCodes, operationSchema } from './plugins/openapi.js';
 import { callContext } from './request-context.js';
@@ -53,6 +54,8 @@ export interface BusRouteSpec<D extends SubjectDef, U extends string = string> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path inside the domain plugin's prefix, e.g. `/:plantId`; each parameter is a key of the request. */
   url: U;
+  /** Overrides the operationId derived from the subject (`operationIdOf`), e.g. for a second path to it. */
+  operationId?: string;
   summary: string;
   description?: string;
   tags: string[];
@@ -184,6 +187,7 @@ export function busRoute<D extends SubjectDef, U extends string>(
     schema: operationSchema({
       ...spec,
       ...parts,
+      operationId: spec.operationId ?? operationIdOf(spec.subject.subject),
       description: spec.description ?? spec.subject.summary,
       status,
       success,

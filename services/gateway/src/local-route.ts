@@ -18,6 +18,8 @@ export interface LocalRouteSpec<
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path inside the plugin's prefix. */
   url: string;
+  /** The operation's name for client generators: camelCase, verb first (`signIn`, `listApiTokens`). */
+  operationId: string;
   summary: string;
   description: string;
   tags: string[];

@@ -1,12 +1,20 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { ERROR_CODES } from '@rootline/contracts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_STATUS } from '../src/http-status.js';
+import { operationIdOf } from '../src/operation-id.js';
 import { startTestBus, type TestBus, testGateway } from './support.js';
 
 interface Operation {
+  operationId?: string;
   summary?: string;
   description?: string;
   tags?: string[];
@@ -20,8 +28,9 @@ interface Operation {
 }
 interface Document {
   openapi: string;
-  info: { description: string };
+  info: { description: string; license?: { name: string; identifier?: string } };
   servers?: { url: string }[];
+  tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 }
@@ -196,8 +205,215 @@ describe('OpenAPI document', () => {
     expect(text).toContain('100 requests per minute');
   });
 
+  it('names its licence, the one in LICENSE and package.json', () => {
+    const root = new URL('../../../', import.meta.url);
+    const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { license: string };
+    expect(doc.info.license).toEqual({ name: 'Apache License 2.0', identifier: pkg.license });
+    expect(pkg.license).toBe('Apache-2.0');
+    expect(readFileSync(new URL('LICENSE', root), 'utf8')).toContain(
+      'Apache License\n                           Version 2.0',
+    );
+  });
+
+  it('describes every tag its operations use, and uses every tag it describes', () => {
+    const used = new Set(
+      Object.values(doc.paths).flatMap((methods) => Object.values(methods).flatMap((op) => op.tags ?? [])),
+    );
+    const described = (doc.tags ?? []).map((t) => t.name);
+    expect(new Set(described)).toEqual(used);
+    expect(described.length).toBe(used.size);
+    for (const tag of doc.tags ?? []) expect(tag.description?.length ?? 0, tag.name).toBeGreaterThan(20);
+  });
+
+  it('serves paths relative to the document when no public address is set', async () => {
+    const local = await testGateway(bus);
+    const res = await local.inject({ url: '/api/openapi.json' });
+    expect((res.json() as Document).servers).toEqual([{ url: '/' }]);
+    await local.close();
+  });
+
   it('hides the documentation routes themselves', () => {
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/docs') || p === '/api/openapi.json')).toEqual([]);
+  });
+});
+
+describe('operationId', () => {
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })),
+    );
+
+  // Client generators name their methods by it; without one they invent names from the path.
+  it('names every operation, camelCase, each name once', () => {
+    const ids = operations().map(({ where, op }) => {
+      expect(op.operationId, where).toMatch(/^[a-z][A-Za-z0-9]+$/);
+      return op.operationId;
+    });
+    expect(ids.length).toBeGreaterThan(150);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('derives the name from the subject, verb first, with a few named outright', () => {
+    expect(operationIdOf('plants.plant.register')).toBe('registerPlant');
+    expect(operationIdOf('plants.plant.register-anonymous')).toBe('registerAnonymousPlant');
+    expect(operationIdOf('farm.zone.list')).toBe('listZones');
+    expect(operationIdOf('transparency.webhook-delivery.list')).toBe('listWebhookDeliveries');
+    expect(operationIdOf('demand.listing.set-status')).toBe('setListingStatus');
+    expect(doc.paths['/api/plants/register']?.post?.operationId).toBe('registerPlant');
+    expect(doc.paths['/api/plants/{plantId}']?.get?.operationId).toBe('getPlant');
+    expect(doc.paths['/api/auth/signin']?.post?.operationId).toBe('signIn');
+    // Two services each have a `block.verify`: the second is named outright.
+    expect(doc.paths['/api/chain/blocks/{hash}/verify']?.get?.operationId).toBe('verifyBlock');
+    expect(doc.paths['/api/transport/verify/{blockHash}']?.get?.operationId).toBe('verifyTransportBlock');
+  });
+
+  it('refuses to start when two operations share one, or one has none', async () => {
+    const twice = await testGateway(bus);
+    twice.register(
+      async (scope) => {
+        const config = { public: true, object: { rule: 'none' } } as const;
+        scope.get('/again', { config, schema: { operationId: 'getPlant' } }, async () => ({}));
+      },
+      { prefix: '/api/plants' },
+    );
+    await expect(twice.ready()).rejects.toThrow(
+      'GET /api/plants/again has operationId getPlant, which GET /api/plants/:plantId already has',
+    );
+    await twice.close().catch(() => {});
+
+    const unnamed = await testGateway(bus);
+    unnamed.register(
+      async (scope) => {
+        scope.get('/unnamed', { config: { public: true, object: { rule: 'none' } } }, async () => ({}));
+      },
+      { prefix: '/api/plants' },
+    );
+    await expect(unnamed.ready()).rejects.toThrow('GET /api/plants/unnamed needs an operationId');
+    await unnamed.close().catch(() => {});
+  });
+});
+
+describe('named schemas', () => {
+  const RESOURCES = [
+    'Plant',
+    'Block',
+    'TransportEvent',
+    'Journey',
+    'Listing',
+    'Offer',
+    'Farm',
+    'Zone',
+    'Batch',
+    'Recipe',
+    'EnvironmentRecord',
+    'Webhook',
+    'WebhookDelivery',
+    'Notification',
+    'File',
+    'User',
+    'ApiToken',
+    'Location',
+    'Owner',
+  ];
+  const dataOf = (path: string, method: string, status = '200') => {
+    const schema = doc.paths[path]?.[method]?.responses[status]?.content?.['application/json']?.schema as
+      | { properties: { data: Record<string, unknown> } }
+      | undefined;
+    return schema?.properties.data;
+  };
+
+  it('lists each resource, the error envelope and the pagination object once, each referred to', () => {
+    const names = Object.keys(doc.components.schemas);
+    expect(names).toEqual(expect.arrayContaining([...RESOURCES, 'ErrorEnvelope', 'ErrorBody', 'Pagination']));
+    const text = JSON.stringify(doc);
+    for (const name of names) expect(text, name).toContain(`"$ref":"#/components/schemas/${name}"`);
+  });
+
+  it('refers to them from the operations instead of repeating them', () => {
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    expect(dataOf('/api/plants/{plantId}', 'get')).toEqual(ref('Plant'));
+    expect(dataOf('/api/chain/blocks/{hash}', 'get')).toEqual(ref('Block'));
+    expect(dataOf('/api/transport/journey/{plantId}', 'get')).toEqual(ref('Journey'));
+    expect(doc.components.schemas.Journey).toMatchObject({ properties: { events: { items: ref('TransportEvent') } } });
+    expect(dataOf('/api/marketplace/listings', 'get')).toEqual({ type: 'array', items: ref('Listing') });
+    expect(dataOf('/api/marketplace/offers/{offerId}/accept', 'post')).toMatchObject(ref('Offer'));
+    expect(dataOf('/api/vertical-farm/{farmId}', 'get')).toEqual(ref('Farm'));
+    expect(dataOf('/api/vertical-farm/batch/{batchId}', 'get')).toEqual(ref('Batch'));
+    expect(dataOf('/api/upload/{fileId}', 'get')).toEqual(ref('File'));
+    expect(dataOf('/api/transparency/webhooks/{webhookId}', 'get')).toEqual(ref('Webhook'));
+    expect(dataOf('/api/notifications', 'get')).toEqual({ type: 'array', items: ref('Notification') });
+    const listed = doc.paths['/api/plants/nearby']?.get?.responses['200']?.content?.['application/json']?.schema as {
+      properties: Record<string, unknown>;
+    };
+    expect(listed.properties.pagination).toEqual(ref('Pagination'));
+    expect(doc.components.schemas.ErrorEnvelope).toMatchObject({ properties: { error: ref('ErrorBody') } });
+    // A schema derived from a named one is shown in place, without the name it inherited.
+    expect(JSON.stringify(doc.paths['/api/notifications/preferences']?.patch?.requestBody)).not.toContain('"title"');
+  });
+
+  // Names are titles, which validation ignores: the gateway still checks a nested named schema (Location).
+  it('leaves validation as it was', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/plants/register',
+      headers: await bus.bearer('GROWER', 'usr_named'),
+      payload: {
+        commonName: 'Tomato',
+        location: { latitude: 91, longitude: 4.9 },
+        owner: { id: 'usr_named', name: 'Ada' },
+      },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'body/location/latitude' }],
+    });
+  });
+});
+
+describe('Redocly lint', () => {
+  interface Problem {
+    ruleId: string;
+    severity: 'error' | 'warn';
+    message: string;
+    location: { pointer: string }[];
+  }
+
+  /** Redocly CLI's findings on the document, with its recommended rules (it runs offline). */
+  async function lint(): Promise<Problem[]> {
+    const dir = mkdtempSync(join(tmpdir(), 'rootline-openapi-'));
+    const file = join(dir, 'openapi.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const cli = fileURLToPath(new URL('../node_modules/.bin/redocly', import.meta.url));
+    const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+    try {
+      // It exits 1 when it finds an error; its report is on stdout either way.
+      const out = await promisify(execFile)(cli, ['lint', '--extends=recommended', '--format=json', file], { env })
+        .then((r) => r.stdout)
+        .catch((err: { stdout?: string }) => err.stdout ?? '');
+      return (JSON.parse(out) as { problems: Problem[] }).problems;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('finds no errors with the recommended rules', async () => {
+    const problems = await lint();
+    const line = (p: Problem) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`;
+    expect(problems.filter((p) => p.severity === 'error').map(line)).toEqual([]);
+    // The warnings left: probes and streams without a 4XX answer, redirects without a 2XX one, and two farm
+    // paths a template could confuse (`/{farmId}/zones` and `/batch/{batchId}`).
+    expect(new Set(problems.map((p) => p.ruleId))).toEqual(
+      new Set(['operation-4xx-response', 'operation-2xx-response', 'no-ambiguous-paths']),
+    );
+  });
+
+  it('documents a plugin’s root route without the trailing slash, and the gateway serves it so', async () => {
+    expect(Object.keys(doc.paths).filter((p) => p.endsWith('/'))).toEqual([]);
+    expect(doc.paths['/api/webhooks']?.post?.operationId).toBe('registerWebhook');
+    expect(doc.paths['/api/notifications']?.get?.operationId).toBe('listNotifications');
+    expect((await app.inject({ method: 'POST', url: '/api/webhooks', payload: {} })).statusCode).toBe(401);
+    expect((await app.inject({ url: '/api/notifications' })).statusCode).toBe(401);
   });
 });
 

@@ -8,9 +8,12 @@ import {
   ROLES,
 } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
+import type { onRouteHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { HTTP_STATUS } from '../http-status.js';
+import { OPERATION_ID } from '../operation-id.js';
 import { type AccessPolicy, SESSION_COOKIE } from './auth.js';
+import { liftNamedSchemas } from './named-schemas.js';
 
 /** Name of the security scheme of bearer tokens in the OpenAPI document. */
 export const BEARER_SCHEME = 'bearerAuth';
@@ -36,6 +39,71 @@ const MEANING: Readonly<Record<ErrorCode, string>> = {
 };
 
 const ERROR_PREFIX = 'Error: ';
+
+/** The document's tags, in the order viewers list them; every operation's tags are among these. */
+export const TAGS: readonly { name: string; description: string }[] = [
+  {
+    name: 'Plants',
+    description:
+      'The plant registry: registration (with an account or anonymously), propagation, lineage, nearby and text search, network statistics.',
+  },
+  {
+    name: 'Ledger',
+    description: 'The proof-of-work ledger: blocks, block and chain verification, inclusion proofs, statistics.',
+  },
+  {
+    name: 'Transport',
+    description:
+      'A plant’s journey from seed to seed, as transport events (modelled on EPCIS), handoffs, carbon footprint, QR codes and the public verification page.',
+  },
+  {
+    name: 'Agents',
+    description: 'The lineage agent and the transport tracker: their state and controls, and what they find.',
+  },
+  {
+    name: 'Demand',
+    description:
+      'Consumer preferences, demand signals, crop recommendations, forecasts, supply commitments and matches.',
+  },
+  {
+    name: 'Marketplace',
+    description: 'Listings, offers and their negotiation, seller profiles, recommendations and wishlists.',
+  },
+  {
+    name: 'Environment',
+    description:
+      'Growing-environment records of a plant, its health score, recommendations, similar plants, comparisons and correlation analysis.',
+  },
+  {
+    name: 'Vertical farming',
+    description: 'Farms, zones, growing recipes, crop batches with their readings and harvests, and farm analytics.',
+  },
+  {
+    name: 'Uploads',
+    description: 'Images and documents attached to records: direct and presigned uploads, file information, deletion.',
+  },
+  {
+    name: 'Notifications',
+    description: 'In-app notifications, preferences per channel, web push subscriptions and email unsubscribe links.',
+  },
+  {
+    name: 'Transparency',
+    description:
+      'Public events (history and stream), the append-only audit log and its proofs, webhooks, signatures, certificates, exports and reports.',
+  },
+  { name: 'Analytics', description: 'Aggregate figures of the network over time, and dataset exports.' },
+  { name: 'Real-time', description: 'The WebSocket of live events: its connection ticket and statistics.' },
+  { name: 'Privacy', description: 'Whether outgoing traffic goes through the anonymity network.' },
+  {
+    name: 'Authentication',
+    description: 'Accounts, passwords, sessions, sign-in with a provider, CSRF tokens and API tokens.',
+  },
+  { name: 'Administration', description: 'Accounts and their roles, for administrators.' },
+  { name: 'Operations', description: 'Liveness and readiness probes and Prometheus metrics, for monitoring.' },
+];
+
+/** The licence the API and its document are published under (LICENSE at the root of the repository). */
+const LICENSE = { name: 'Apache License 2.0', identifier: 'Apache-2.0' };
 
 /** The `Idempotency-Key` request header, as documented on the operations that accept it (ADR 029). */
 const IDEMPOTENCY_KEY_HEADER = Type.Object({
@@ -198,6 +266,7 @@ export interface OpenApiOptions {
  */
 export const openApiPlugin = fp<OpenApiOptions>(
   async (app, opts) => {
+    app.addHook('onRoute', checkOperation(new Map()));
     app.addSchema(ErrorEnvelope);
     await app.register(fastifySwagger, {
       openapi: {
@@ -206,8 +275,11 @@ export const openApiPlugin = fp<OpenApiOptions>(
           title: 'Rootline API',
           version: '0.1.0',
           description: apiDescription(opts.perMinute, opts.perHourPerUser),
+          license: LICENSE,
         },
-        ...(opts.publicUrl ? { servers: [{ url: opts.publicUrl }] } : {}),
+        // Without a public address, paths are relative to wherever the document was read from.
+        servers: [{ url: opts.publicUrl ?? '/' }],
+        tags: [...TAGS],
         components: {
           securitySchemes: {
             [BEARER_SCHEME]: {
@@ -230,8 +302,12 @@ export const openApiPlugin = fp<OpenApiOptions>(
         buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
       },
       transformObject: (documents) =>
-        'openapiObject' in documents ? addErrorExamples(documents.openapiObject) : documents.swaggerObject,
-      transform: ({ schema, url, route }) => {
+        'openapiObject' in documents
+          ? addErrorExamples(liftNamedSchemas(documents.openapiObject))
+          : documents.swaggerObject,
+      transform: ({ schema, url: routeUrl, route }) => {
+        // A plugin's root route (`/api/webhooks/`) is served with and without the slash: documented without.
+        const url = routeUrl.length > 1 ? routeUrl.replace(/\/$/, '') : routeUrl;
         // Documentation only: the idempotency plugin checks the header itself, so it is not a validated schema.
         const documented = route.config?.idempotent ? { ...schema, headers: IDEMPOTENCY_KEY_HEADER } : schema;
         const permission = route.config?.permission;
@@ -243,6 +319,30 @@ export const openApiPlugin = fp<OpenApiOptions>(
   },
   { name: 'rootline-openapi' },
 );
+
+/**
+ * Refuses to start when a documented route has no well-formed operationId, or one another route has (client
+ * generators name their methods by it, and two operations of one name cannot both be generated), or a tag the
+ * document does not describe.
+ */
+function checkOperation(seen: Map<string, string>): onRouteHookHandler {
+  const tags = new Set(TAGS.map((t) => t.name));
+  return (route) => {
+    const schema = route.schema as { hide?: boolean; operationId?: unknown; tags?: string[] } | undefined;
+    // HEAD routes Fastify adds beside GET routes are not documented.
+    if (schema?.hide || route.method === 'HEAD') return;
+    const where = `${String(route.method)} ${route.url}`;
+    const id = schema?.operationId;
+    if (typeof id !== 'string' || !OPERATION_ID.test(id)) {
+      throw new Error(`${where} needs an operationId matching ${OPERATION_ID} (got ${String(id)})`);
+    }
+    const other = seen.get(id);
+    if (other) throw new Error(`${where} has operationId ${id}, which ${other} already has`);
+    seen.set(id, where);
+    const unknown = (schema?.tags ?? []).filter((t) => !tags.has(t));
+    if (unknown.length > 0) throw new Error(`${where} has tags the document does not describe: ${unknown.join(', ')}`);
+  };
+}
 
 /** Error codes any operation can produce from the gateway itself, given what it declares. */
 export function gatewayErrorCodes(parts: {
@@ -260,6 +360,8 @@ export function gatewayErrorCodes(parts: {
 
 /** What an operation's route schema is made of. */
 export interface OperationParts {
+  /** The operation's name for client generators (see `operation-id.ts`). */
+  operationId: string;
   summary: string;
   description: string;
   tags: string[];
@@ -279,6 +381,7 @@ export interface OperationParts {
 export function operationSchema(op: OperationParts) {
   const body = op.body && op.example !== undefined ? { ...op.body, examples: [op.example] } : op.body;
   return {
+    operationId: op.operationId,
     summary: op.summary,
     description: op.description,
     tags: op.tags,

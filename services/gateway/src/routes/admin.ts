@@ -24,6 +24,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteDeps> = async (app
   localRoute(app, {
     method: 'GET',
     url: '/users',
+    operationId: 'listUsers',
     summary: 'List accounts',
     description: 'Every account, oldest first.',
     tags: TAGS,
@@ -42,6 +43,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteDeps> = async (app
   localRoute(app, {
     method: 'PUT',
     url: '/users/:userId/role',
+    operationId: 'setUserRole',
     summary: "Change an account's role",
     description:
       'Sets the role (USER, GROWER, FARM_MANAGER, ADMIN). It applies at once, to existing sessions and API ' +

@@ -118,6 +118,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
     },
     schema: operationSchema({
       ...exportParts,
+      operationId: 'exportAnalytics',
       summary: 'Export a dataset as CSV or JSON',
       description:
         '`dataset` plants, transport, farms or sustainability (network-wide figures only) as a file, ' +

@@ -113,6 +113,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   localRoute(app, {
     method: 'POST',
     url: '/register',
+    operationId: 'registerAccount',
     config: { rateLimit: routeLimit(deps.authPerMinute, 'register') },
     summary: 'Register an account',
     description:
@@ -137,6 +138,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   localRoute(app, {
     method: 'POST',
     url: '/signin',
+    operationId: 'signIn',
     config: { rateLimit: routeLimit(deps.authPerMinute, 'signin') },
     summary: 'Sign in with email and password',
     description:
@@ -170,6 +172,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   localRoute(app, {
     method: 'GET',
     url: '/session',
+    operationId: 'getSession',
     summary: 'The signed-in user',
     description: 'The account behind the credential (session token, session cookie or API token) and when it expires.',
     tags: TAGS,
@@ -185,6 +188,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   localRoute(app, {
     method: 'POST',
     url: '/signout',
+    operationId: 'signOut',
     summary: 'Sign out',
     description:
       'Ends the session at once: its token and cookie stop working on the next request, and the cookie is ' +
@@ -207,6 +211,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   localRoute(app, {
     method: 'GET',
     url: '/providers',
+    operationId: 'listSignInProviders',
     summary: 'Sign-in methods',
     description:
       'Email and password, and each third-party provider the configuration enables (GitHub-style OAuth 2, ' +
@@ -242,6 +247,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   localRoute(app, {
     method: 'GET',
     url: '/csrf',
+    operationId: 'getCsrfToken',
     summary: 'CSRF token of the session',
     description:
       'The token to send as `X-CSRF-Token` on POST, PUT, PATCH and DELETE requests that the session cookie ' +
@@ -263,6 +269,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
     url: '/signin/:provider',
     config: { public: true, object: { rule: 'none' } },
     schema: {
+      operationId: 'signInWithProvider',
       summary: 'Sign in with a provider',
       description:
         'Redirects (302) to the provider with a fresh `state`, a PKCE S256 challenge and (OpenID Connect) a ' +
@@ -312,6 +319,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
     url: '/callback/:provider',
     config: { public: true, object: { rule: 'none', why: 'the account of the provider’s answer' } },
     schema: {
+      operationId: 'completeProviderSignIn',
       summary: 'Provider callback',
       description:
         "Where the provider sends the browser back. The `state` must match this browser's sealed cookie; the " +
@@ -347,6 +355,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   localRoute(app, {
     method: 'POST',
     url: '/forgot-password',
+    operationId: 'requestPasswordReset',
     config: { rateLimit: routeLimit(deps.authPerMinute, 'forgot-password') },
     summary: 'Ask for a password reset link',
     description:
@@ -375,6 +384,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   localRoute(app, {
     method: 'POST',
     url: '/reset-password',
+    operationId: 'resetPassword',
     summary: 'Set a new password with a reset link',
     description:
       'Uses the token from the reset email (once; it expires after an hour), sets the new password (same ' +
@@ -395,6 +405,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   localRoute(app, {
     method: 'POST',
     url: '/verify-email',
+    operationId: 'verifyEmail',
     summary: 'Confirm an email address',
     description: 'Uses the token from the verification email (once; it expires after 24 hours).',
     tags: TAGS,
@@ -409,6 +420,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   localRoute(app, {
     method: 'POST',
     url: '/verify-email/resend',
+    operationId: 'resendVerificationEmail',
     summary: 'Send a new verification email',
     description:
       "Sends a new verification link to the caller's address unless it is already confirmed; earlier links " +
@@ -428,6 +440,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   localRoute(app, {
     method: 'POST',
     url: '/tokens',
+    operationId: 'createApiToken',
     summary: 'Issue an API token',
     description:
       'Issues a token for scripts and devices: `Authorization: Bearer rlpat_…`. The secret is in this answer ' +
@@ -450,6 +463,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   localRoute(app, {
     method: 'GET',
     url: '/tokens',
+    operationId: 'listApiTokens',
     summary: 'List your API tokens',
     description: 'Your live (not revoked, not expired) tokens, newest first, without their secrets.',
     tags: TAGS,
@@ -462,6 +476,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   localRoute(app, {
     method: 'DELETE',
     url: '/tokens/:tokenId',
+    operationId: 'revokeApiToken',
     summary: 'Revoke an API token',
     description: 'Revokes one of your tokens; it stops working on the next request.',
     tags: TAGS,

@@ -35,6 +35,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthDeps> = async (app, {
       config: { ...PROBE_CONFIG, object: { rule: 'none', why: 'the platform’s own state' } },
       logLevel: 'warn',
       schema: {
+        operationId: 'checkLiveness',
         summary: 'Liveness probe',
         description: 'Answers while the gateway process serves HTTP; it checks nothing else.',
         tags: TAGS,
@@ -50,6 +51,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthDeps> = async (app, {
       config: { ...PROBE_CONFIG, object: { rule: 'none', why: 'the platform’s own state' } },
       logLevel: 'warn',
       schema: {
+        operationId: 'checkReadiness',
         summary: 'Readiness probe',
         description:
           'Ready when the bus answers, every back-end service is running, and each reports its database ' +

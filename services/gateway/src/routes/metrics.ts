@@ -13,6 +13,7 @@ export const metricsRoutes: FastifyPluginAsyncTypebox<MetricsDeps> = async (app,
       config: { public: true, rateLimit: false, object: { rule: 'none', why: 'the platform’s own state' } },
       logLevel: 'warn',
       schema: {
+        operationId: 'getMetrics',
         summary: 'Prometheus metrics',
         description:
           'Prometheus text format: HTTP latency by method, route and status; bus latency by subject and ' +

@@ -153,6 +153,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async
     busRoute(app, deps, {
       method,
       url: '/unsubscribe',
+      operationId: method === 'GET' ? 'unsubscribeEmailByLink' : 'unsubscribeEmailOneClick',
       summary: method === 'GET' ? 'Unsubscribe from an email (link)' : 'Unsubscribe from an email (one-click)',
       description:
         'The link at the foot of each email: turns off that email type for its recipient, without signing in. ' +

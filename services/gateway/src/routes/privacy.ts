@@ -17,6 +17,7 @@ export const privacyRoutes: FastifyPluginAsyncTypebox<PrivacyRouteDeps> = async 
   localRoute(app, {
     method: 'GET',
     url: '/status',
+    operationId: 'getPrivacyStatus',
     summary: 'Anonymity network status',
     description:
       'Whether the SOCKS5 proxy of `SOCKS_PROXY_URL` (e.g. Tor) is reachable and completes a handshake: a TCP ' +

@@ -137,6 +137,7 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
       object: { rule: 'own', why: 'rooms: the network, oneself, public plants, and farms the caller manages' },
     },
     schema: {
+      operationId: 'openRealtimeSocket',
       summary: 'Open the real-time WebSocket',
       description:
         'Upgrade to a WebSocket (RFC 6455). Authenticated by `Authorization: Bearer`, the session cookie (from ' +
@@ -225,6 +226,7 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
   localRoute(app, {
     method: 'POST',
     url: '/connect',
+    operationId: 'connectRealtime',
     summary: 'Initialise a real-time connection',
     description:
       'Answers how to open the WebSocket: its address with a short-lived ticket (for browsers, which cannot send ' +
@@ -272,6 +274,7 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
   localRoute(app, {
     method: 'GET',
     url: '/stats',
+    operationId: 'getRealtimeStats',
     summary: 'Real-time statistics of this gateway replica',
     description:
       'Open sockets, rooms with members, memberships (in total and by room kind), messages sent to sockets per ' +

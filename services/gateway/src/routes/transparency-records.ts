@@ -122,6 +122,7 @@ export const transparencyRecordRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> =
     config: { public: true, object: { rule: 'public', field: 'plantId', record: 'plant' } },
     schema: operationSchema({
       ...certParts,
+      operationId: 'getPlantCertificate',
       summary: 'Certificate of authenticity of a plant',
       description: CERTIFICATE,
       tags: TAGS,
@@ -157,6 +158,7 @@ export const transparencyRecordRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> =
     },
     schema: operationSchema({
       querystring: ExportHttpQuery,
+      operationId: 'exportEvents',
       summary: 'Export public events (JSON, CSV, summary, EPCIS 2.0)',
       description: EXPORT,
       tags: TAGS,

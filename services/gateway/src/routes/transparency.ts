@@ -75,6 +75,7 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
     url: '/events',
     config: { permission: 'transparency:read', object: { rule: 'none', why: 'public events in their public form' } },
     schema: {
+      operationId: 'streamEvents',
       summary: 'Stream of public events (server-sent events)',
       description:
         'A `text/event-stream` of public events as they are recorded. Each event has `id` (its `seq` in the history), ' +
@@ -305,6 +306,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app
   busRoute(app, deps, {
     method: 'POST',
     url: '',
+    operationId: 'registerWebhook',
     summary: 'Register a webhook',
     description: WEBHOOKS,
     tags: TAGS,

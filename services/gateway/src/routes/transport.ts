@@ -271,6 +271,7 @@ export const transportPublicRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = as
     },
     schema: operationSchema({
       ...qrParts,
+      operationId: 'getQrCode',
       summary: 'QR code of a plant or seed lot',
       description:
         'The public verification URL (`<PUBLIC_URL>/api/transport/trace/{id}`; without PUBLIC_URL, the address the ' +
@@ -303,6 +304,7 @@ export const transportPublicRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = as
     config: { public: true, object: { rule: 'public', field: 'id', record: 'plant or transport event' } },
     schema: operationSchema({
       ...pageParts,
+      operationId: 'getTracePage',
       summary: 'Public verification page',
       description:
         'Plain server-rendered HTML for a phone, opened from a QR code, no sign-in: the plant (names, generation, ' +

@@ -80,6 +80,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
       url,
       config,
       schema: operationSchema({
+        operationId: `upload${kind.charAt(0).toUpperCase()}${kind.slice(1)}`,
         summary,
         description: `${FORM}\n\n${text}\n\nSend an \`Idempotency-Key\` to make a retry safe: the key names the upload (the file is not part of its fingerprint).`,
         tags: TAGS,
