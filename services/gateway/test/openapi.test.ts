@@ -298,7 +298,7 @@ describe('named schemas', () => {
     'Plant',
     'Block',
     'TransportEvent',
-    'Journey',
+    'JourneyMeta',
     'Listing',
     'Offer',
     'Farm',
@@ -333,8 +333,9 @@ describe('named schemas', () => {
     const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
     expect(dataOf('/api/plants/{plantId}', 'get')).toEqual(ref('Plant'));
     expect(dataOf('/api/chain/blocks/{hash}', 'get')).toEqual(ref('Block'));
-    expect(dataOf('/api/transport/journey/{plantId}', 'get')).toEqual(ref('Journey'));
-    expect(doc.components.schemas.Journey).toMatchObject({ properties: { events: { items: ref('TransportEvent') } } });
+    // A journey is a page of its events in `data`, with what it says of the whole journey in `meta`.
+    expect(dataOf('/api/transport/journey/{plantId}', 'get')).toEqual({ type: 'array', items: ref('TransportEvent') });
+    expect(doc.components.schemas.JourneyMeta).toMatchObject({ properties: { totals: expect.any(Object) } });
     expect(dataOf('/api/marketplace/listings', 'get')).toEqual({ type: 'array', items: ref('Listing') });
     expect(dataOf('/api/marketplace/offers/{offerId}/accept', 'post')).toMatchObject(ref('Offer'));
     expect(dataOf('/api/vertical-farm/{farmId}', 'get')).toEqual(ref('Farm'));

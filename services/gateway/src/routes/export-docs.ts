@@ -14,11 +14,13 @@ export const EXPORT_RULE =
 
 /** Response headers of a download, as the OpenAPI document lists them. */
 const DOWNLOAD_HEADERS = {
+  // As JSON schemas: the document generator puts each under the header's `schema`.
   'Content-Disposition': {
+    type: 'string',
     description: 'Always `attachment`, with the suggested file name',
-    schema: { type: 'string', examples: ['attachment; filename="rootline-events.json"'] },
+    examples: ['attachment; filename="rootline-events.json"'],
   },
-  'Cache-Control': { description: 'Always `no-store`', schema: { type: 'string', const: 'no-store' } },
+  'Cache-Control': { type: 'string', const: 'no-store', description: 'Always `no-store`' },
 };
 
 /**
