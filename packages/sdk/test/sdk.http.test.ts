@@ -85,6 +85,40 @@ describe('@rootline/sdk against the API', () => {
     expect(me.data?.data?.user?.id).toBe(userId);
   });
 
+  it('cookie mode: the session cookie authenticates and the CSRF token goes with state-changing requests', async () => {
+    // A cookie jar of one cookie, as a browser keeps it.
+    let cookie: string | undefined;
+    const jarFetch = async (request: Request) => {
+      if (cookie) request.headers.set('cookie', cookie);
+      const response = await fetch(request);
+      const set = response.headers.get('set-cookie');
+      if (set) cookie = set.split(';')[0];
+      return response;
+    };
+    const browser = createRootline({ baseUrl, credentials: 'include', fetch: jarFetch });
+    const me = await client.GET('/api/auth/session');
+    const email = me.data!.data!.user!.email;
+    await browser.signIn(email, 'a long sdk test passphrase');
+    expect(browser.token).toBeUndefined();
+    expect(cookie).toMatch(/^rootline_session=/);
+
+    const body = {
+      commonName: 'Cookie thyme',
+      location: { latitude: 48.85, longitude: 2.35 },
+      owner: { id: userId, name: 'Ada Grower' },
+    };
+    const made = await browser.POST('/api/plants/register', { body });
+    expect(made.response.status).toBe(201);
+    // The same request without the CSRF token is refused: the header is what let it through.
+    const bare = await fetch(`${baseUrl}/api/plants/register`, {
+      method: 'POST',
+      headers: { cookie: cookie!, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(bare.status).toBe(403);
+    expect(((await bare.json()) as { error: { details: unknown } }).error.details).toEqual({ reason: 'CSRF' });
+  });
+
   it('registers a plant (201) with an Idempotency-Key; the same key replays the first answer', async () => {
     // A webhook first, so the registration is delivered to the local receiver.
     const port = (receiver.server.address() as AddressInfo).port;
