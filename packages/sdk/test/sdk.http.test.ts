@@ -210,10 +210,10 @@ describe('@rootline/sdk against the API', () => {
       'a webhook delivery of the plant',
     );
     const secret = signingSecret;
-    const verified = await verifyWebhook({ body: delivery.body, headers: delivery.headers as never, secret });
+    const verified = await verifyWebhook({ body: delivery.body, headers: delivery.headers, secret });
     expect(verified).toMatchObject({ valid: true, payload: { event: 'plant.registered' } });
     expect(
-      (await verifyWebhook({ body: delivery.body, headers: delivery.headers as never, secret: 'x'.repeat(20) })).valid,
+      (await verifyWebhook({ body: delivery.body, headers: delivery.headers, secret: 'x'.repeat(20) })).valid,
     ).toBe(false);
   });
 });
