@@ -1,0 +1,33 @@
+export {
+  CSRF_HEADER,
+  createRootline,
+  IDEMPOTENCY_HEADER,
+  idempotencyKey,
+  type RetryOptions,
+  type RootlineClient,
+  RootlineError,
+  type RootlineOptions,
+  type SignInResult,
+  withRetry,
+} from './client.js';
+export type { components, operations, paths } from './generated/schema.js';
+export { type PagedPath, type PageItem, type PaginateOptions, type Pagination, paginate } from './paginate.js';
+export {
+  type InclusionProof,
+  importPublicKey,
+  leafHash,
+  type PlatformPublicKey,
+  type PublicKeyInput,
+  rootFromPath,
+  type SignedCertificate,
+  type Verification,
+  verifyCertificate,
+  verifyInclusion,
+} from './transparency.js';
+export {
+  verifyWebhook,
+  type WebhookInput,
+  type WebhookPayload,
+  type WebhookVerification,
+  webhookKey,
+} from './webhooks.js';
