@@ -76,6 +76,15 @@ describe('cluster mode: kill -9 during registrations leaves no ledger transactio
     const kill = async (name: string) => {
       await expect.poll(() => answered.size, { timeout: 30_000 }).toBeGreaterThan(0);
       const before = answered.size;
+      if (name === 'plants') {
+        // Kill it with registrations in flight (intents written, not yet stored), however busy the machine is.
+        await expect
+          .poll(async () => (await sql`select count(*)::int as n from plants.ledger_intents`)[0]!.n, {
+            timeout: 20_000,
+            interval: 5,
+          })
+          .toBeGreaterThan(0);
+      }
       await cluster.processes.get(name)!.kill('SIGKILL');
       if (name === 'plants') {
         // Its transactions still in the mempool are mined after it died: exactly a ledger write without its row,

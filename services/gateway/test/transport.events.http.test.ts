@@ -227,7 +227,7 @@ describe('transport events, journeys and block verification over HTTP on NATS an
       expect(res.status, `${kind}: ${JSON.stringify(res.body)}`).toBe(201);
     }
     const journey = await p.http('GET', `/api/transport/journey/${plant}`, { token: fresh });
-    const events = journey.body.data.events as { kind: string; handler: unknown }[];
+    const events = journey.body.data as { kind: string; handler: unknown }[];
     expect(events.find((e) => e.kind === 'planting')?.handler).toEqual({ id: 'usr_fresh', name: 'Test USER' });
     expect(new Set(events.map((e) => JSON.stringify(e.handler)))).toEqual(
       new Set([JSON.stringify({ id: 'usr_fresh', name: 'Test USER' })]),
