@@ -251,6 +251,32 @@ describe('environment readings and harvests over HTTP', () => {
     expect(grade.status).toBe(400);
   });
 
+  it('harvests a batch started before its cycle on or after its expected date: not early', async () => {
+    const startedAt = new Date(Date.now() - 30 * 86_400_000).toISOString();
+    const start = await expectStatus(p, 201, 'POST', '/api/vertical-farm/batch/start', {
+      body: {
+        farmId,
+        zoneId,
+        recipeId,
+        crop: 'lettuce',
+        variety: 'Rex',
+        plantCount: 5,
+        seedSource: { type: 'seed-lot', seedLot: 'L2' },
+        startedAt,
+      },
+    });
+    expect(start.body.data.state).toBe('ready');
+    const res = await expectStatus(p, 201, 'POST', `/api/vertical-farm/batch/${start.body.data.id}/harvest`, {
+      body: { yieldKg: 4, qualityGrade: 'grade-a' },
+    });
+    expect(res.body.data).toMatchObject({ state: 'harvested', startedAt, harvest: { early: false } });
+    const block = await expectStatus(p, 200, 'GET', `/api/chain/blocks/${res.body.data.harvest.block.hash}`, {
+      role: 'USER',
+    });
+    const tx = block.body.data.transactions.find((t: { id: string }) => t.id === res.body.data.harvest.block.txId);
+    expect(JSON.parse(tx.payload)).toMatchObject({ early: false, startedAt });
+  });
+
   it('answers a retried harvest (same Idempotency-Key) with the harvested batch, recorded once', async () => {
     const batchId = await startBatch();
     const token = await p.token('FARM_MANAGER', MANAGER);
