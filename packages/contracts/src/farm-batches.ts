@@ -39,6 +39,17 @@ export const CropBatchStartInput = Type.Object(
     variety: Text({ minLength: 1, maxLength: 120 }),
     plantCount: Type.Integer({ minimum: 1, maximum: 10_000_000 }),
     seedSource: BatchSeedSource,
+    startedAt: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        maxLength: 40,
+        description:
+          'When the batch began (ISO 8601 with offset), to record a batch started earlier; its state follows from ' +
+          'it. Omitted: now. At most 5 minutes ahead of the service clock, and no earlier than the recipe’s cycle ' +
+          'plus 365 days ago (400 VALIDATION_ERROR, `details.field` startedAt)',
+        examples: ['2026-11-16T08:00:00Z'],
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -148,6 +159,7 @@ export const FarmHarvest = Named(
     qualityGrade: StringEnum(HARVEST_QUALITY_GRADES),
     notes: Type.Union([Type.String(), Type.Null()]),
     harvestedAt: Timestamp,
+    early: Type.Boolean({ description: 'Harvested before the recipe’s expected harvest date' }),
     block: Type.Object({ index: Type.Integer(), hash: Type.String(), txId: Type.String() }),
   }),
 );
@@ -278,6 +290,7 @@ export const batchHarvested = defineEvent({
     plantId: Type.Union([Type.String(), Type.Null()]),
     yieldKg: Type.Number(),
     qualityGrade: Type.String(),
+    early: Type.Boolean({ description: 'Harvested before the recipe’s expected harvest date' }),
   }),
 });
 

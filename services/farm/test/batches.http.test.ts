@@ -60,6 +60,40 @@ describe('crop batches over HTTP', () => {
     await events.stop();
   });
 
+  it('records a batch started 10 days ago with the state, phase and expected harvest of a 10-day-old batch', async () => {
+    const startedAt = new Date(Date.now() - 10 * 86_400_000);
+    const res = await start({ startedAt: startedAt.toISOString(), plantCount: 5 });
+    expect(res.status).toBe(201);
+    // Butterhead lettuce: germination 3 days, seedling 8, vegetative 24: day 10 is the seedling phase's 7th day.
+    expect(res.body.data).toMatchObject({
+      state: 'growing',
+      phase: 'seedling',
+      daysInPhase: 7,
+      startedAt: startedAt.toISOString(),
+      expectedHarvestAt: new Date(startedAt.getTime() + 35 * 86_400_000).toISOString(),
+    });
+    const read = await expectStatus(p, 200, 'GET', `/api/vertical-farm/batch/${res.body.data.id}`, { role: 'USER' });
+    expect(read.body.data).toMatchObject({ state: 'growing', phase: 'seedling', daysInPhase: 7 });
+  });
+
+  it('records a batch whose harvest window has come as ready', async () => {
+    const startedAt = new Date(Date.now() - 40 * 86_400_000).toISOString();
+    const res = await start({ startedAt, plantCount: 5 });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ state: 'ready', phase: 'vegetative', startedAt });
+  });
+
+  it('refuses a start in the future or before the recipe’s cycle plus a year', async () => {
+    for (const days of [1, -(35 + 366)]) {
+      const res = await start({ startedAt: new Date(Date.now() + days * 86_400_000).toISOString(), plantCount: 5 });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'startedAt' } });
+    }
+    const bad = await start({ startedAt: 'last week', plantCount: 5 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('VALIDATION_ERROR');
+  });
+
   it('links a batch to a registered plant, checked with the plant registry', async () => {
     const plant = await p.http('POST', '/api/plants/register', {
       role: 'FARM_MANAGER',

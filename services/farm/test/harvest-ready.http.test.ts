@@ -68,6 +68,29 @@ describe('the harvest-ready job across two replicas', () => {
     await events.stop();
   });
 
+  it('announces a batch recorded as started before its cycle, with the expected harvest date its start gives', async () => {
+    const events = await collectEvents(p.bus, harvestReady);
+    const { farmId, zoneId } = await farmWithZone(p);
+    const startedAt = new Date(Date.now() - 40 * 86_400_000);
+    const res = await expectStatus(p, 201, 'POST', '/api/vertical-farm/batch/start', {
+      body: {
+        farmId,
+        zoneId,
+        recipeId: 'rcp_lettuce0butterhead01',
+        crop: 'lettuce',
+        variety: 'Rex',
+        plantCount: 10,
+        seedSource: { type: 'seed-lot', seedLot: 'lot-late' },
+        startedAt: startedAt.toISOString(),
+      },
+    });
+    const expected = new Date(startedAt.getTime() + 35 * 86_400_000).toISOString();
+    expect(res.body.data).toMatchObject({ state: 'ready', expectedHarvestAt: expected });
+    const event = await events.next((e) => e.batchId === res.body.data.id, 10_000);
+    expect(event).toMatchObject({ farmId, crop: 'lettuce', expectedHarvestAt: expected });
+    await events.stop();
+  });
+
   it('lets one of several concurrent claims of a due run win, and a stale claim be taken over', async () => {
     const db = p.database.db;
     const now = new Date();

@@ -157,7 +157,8 @@ describe('environment readings and harvests over HTTP', () => {
     expect(res.status).toBe(201);
     const batch = res.body.data;
     expect(batch).toMatchObject({ state: 'harvested', phase: null, closedAt: batch.harvest.harvestedAt });
-    expect(batch.harvest).toMatchObject({ yieldKg: 12.5, qualityGrade: 'grade-a', notes: 'Even heads' });
+    // Started today on a 24-day recipe: harvested before its expected date, so early.
+    expect(batch.harvest).toMatchObject({ yieldKg: 12.5, qualityGrade: 'grade-a', notes: 'Even heads', early: true });
     const block = await expectStatus(p, 200, 'GET', `/api/chain/blocks/${batch.harvest.block.hash}`, { role: 'USER' });
     const tx = block.body.data.transactions.find((t: { id: string }) => t.id === batch.harvest.block.txId);
     expect(tx.type).toBe('farm.harvest');
@@ -169,12 +170,20 @@ describe('environment readings and harvests over HTTP', () => {
       yieldKg: 12.5,
       recipe: { id: recipeId, version: 2, parentId: 'rcp_lettuce0butterhead01' },
       seedSource: { type: 'plant', plantId, plantBlockHash },
+      early: true,
+      expectedHarvestAt: batch.expectedHarvestAt,
     });
     // …and the seed plant's own block on the ledger is the one the harvest names.
     const plantBlock = await expectStatus(p, 200, 'GET', `/api/chain/blocks/${plantBlockHash}`, { role: 'USER' });
     expect(plantBlock.body.data.transactions.map((t: { type: string }) => t.type)).toContain('plant.register');
     const event = await harvested.next((e) => e.batchId === batchId);
-    expect(event).toMatchObject({ harvestId: batch.harvest.id, plantId, yieldKg: 12.5, qualityGrade: 'grade-a' });
+    expect(event).toMatchObject({
+      harvestId: batch.harvest.id,
+      plantId,
+      yieldKg: 12.5,
+      qualityGrade: 'grade-a',
+      early: true,
+    });
     await harvested.stop();
 
     const twice = await p.http('POST', `/api/vertical-farm/batch/${batchId}/harvest`, {
@@ -193,7 +202,7 @@ describe('environment readings and harvests over HTTP', () => {
     expect(mine.outcomes.yieldPerM2).toBeGreaterThan(0);
   });
 
-  it('refuses to harvest a germinating batch, another owner’s batch, and a bad grade', async () => {
+  it('harvests a germinating batch early; refuses a failed batch, another owner’s batch, and a bad grade', async () => {
     const germinating = await expectStatus(p, 201, 'POST', '/api/vertical-farm/batch/start', {
       body: {
         farmId,
@@ -205,14 +214,28 @@ describe('environment readings and harvests over HTTP', () => {
         seedSource: { type: 'seed-lot', seedLot: 'L1' },
       },
     });
+    expect(germinating.body.data.state).toBe('germinating');
     const id = germinating.body.data.id;
     const early = await p.http('POST', `/api/vertical-farm/batch/${id}/harvest`, {
       role: 'FARM_MANAGER',
       sub: MANAGER,
       body: { yieldKg: 1, qualityGrade: 'grade-a' },
     });
-    expect(early.status).toBe(400);
-    expect(early.body.error.details).toMatchObject({ reason: 'batch-germinating' });
+    expect(early.status).toBe(201);
+    expect(early.body.data).toMatchObject({ state: 'harvested', harvest: { yieldKg: 1, early: true } });
+
+    const failedId = await startBatch();
+    await expectStatus(p, 200, 'POST', `/api/vertical-farm/batch/${failedId}/fail`, { body: { reason: 'Root rot' } });
+    const failed = await p.http('POST', `/api/vertical-farm/batch/${failedId}/harvest`, {
+      role: 'FARM_MANAGER',
+      sub: MANAGER,
+      body: { yieldKg: 1, qualityGrade: 'grade-a' },
+    });
+    expect(failed.status).toBe(409);
+    expect(failed.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'batch-failed' } });
+    const stillFailed = await expectStatus(p, 200, 'GET', `/api/vertical-farm/batch/${failedId}`, { role: 'USER' });
+    expect(stillFailed.body.data).toMatchObject({ state: 'failed', harvest: null });
+
     const batchId = await startBatch();
     const other = await p.http('POST', `/api/vertical-farm/batch/${batchId}/harvest`, {
       role: 'FARM_MANAGER',
@@ -226,6 +249,32 @@ describe('environment readings and harvests over HTTP', () => {
       body: { yieldKg: 1, qualityGrade: 'excellent' },
     });
     expect(grade.status).toBe(400);
+  });
+
+  it('harvests a batch started before its cycle on or after its expected date: not early', async () => {
+    const startedAt = new Date(Date.now() - 30 * 86_400_000).toISOString();
+    const start = await expectStatus(p, 201, 'POST', '/api/vertical-farm/batch/start', {
+      body: {
+        farmId,
+        zoneId,
+        recipeId,
+        crop: 'lettuce',
+        variety: 'Rex',
+        plantCount: 5,
+        seedSource: { type: 'seed-lot', seedLot: 'L2' },
+        startedAt,
+      },
+    });
+    expect(start.body.data.state).toBe('ready');
+    const res = await expectStatus(p, 201, 'POST', `/api/vertical-farm/batch/${start.body.data.id}/harvest`, {
+      body: { yieldKg: 4, qualityGrade: 'grade-a' },
+    });
+    expect(res.body.data).toMatchObject({ state: 'harvested', startedAt, harvest: { early: false } });
+    const block = await expectStatus(p, 200, 'GET', `/api/chain/blocks/${res.body.data.harvest.block.hash}`, {
+      role: 'USER',
+    });
+    const tx = block.body.data.transactions.find((t: { id: string }) => t.id === res.body.data.harvest.block.txId);
+    expect(JSON.parse(tx.payload)).toMatchObject({ early: false, startedAt });
   });
 
   it('answers a retried harvest (same Idempotency-Key) with the harvested batch, recorded once', async () => {

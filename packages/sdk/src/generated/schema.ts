@@ -1507,7 +1507,7 @@ export interface paths {
         put?: never;
         /**
          * Start a crop batch
-         * @description Starts a batch in a zone of the farm with a recipe. The zone’s open batches and this one together must fit its plant sites (400 VALIDATION_ERROR, `details.reason` zone-capacity). A seed source of type `plant` is checked with the plant registry (404 if unknown) and links the batch, and later its harvest on the ledger, into that plant’s lineage. Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same for its retries): a retry gets the first answer.
+         * @description Starts a batch in a zone of the farm with a recipe. The zone’s open batches and this one together must fit its plant sites (400 VALIDATION_ERROR, `details.reason` zone-capacity). A seed source of type `plant` is checked with the plant registry (404 if unknown) and links the batch, and later its harvest on the ledger, into that plant’s lineage. `startedAt` records a batch that began earlier (default: now); its state, phase and expected harvest date follow from it. It may be at most 5 minutes ahead of the service clock and no earlier than the recipe’s cycle plus 365 days ago (400 VALIDATION_ERROR, `details.field` startedAt). Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same for its retries): a retry gets the first answer.
          */
         post: operations["startBatch"];
         delete?: never;
@@ -1567,7 +1567,7 @@ export interface paths {
         put?: never;
         /**
          * Complete the harvest
-         * @description Records the harvest on the ledger (transaction `farm.harvest`, naming the batch, its recipe and its seed source with the plant’s block), completes the batch and emits `farm.harvest`. A germinating batch cannot be harvested (400); a closed one answers 409 DUPLICATE. Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same for its retries): a retry gets the first answer. 503 UNAVAILABLE (with Retry-After) means the ledger did not answer: retry with the same key.
+         * @description Records the harvest on the ledger (transaction `farm.harvest`, naming the batch, its recipe and its seed source with the plant’s block), completes the batch and emits `farm.harvest`. An open batch may be harvested whatever its state (germinating, growing or ready); before the recipe’s expected harvest date the harvest is flagged `early: true` (answered, on the ledger and in the event). A harvested batch answers 409 DUPLICATE; a failed one 409 CONFLICT (`details.reason` batch-failed). Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same for its retries): a retry gets the first answer. 503 UNAVAILABLE (with Retry-After) means the ledger did not answer: retry with the same key.
          */
         post: operations["harvestBatch"];
         delete?: never;
@@ -3724,6 +3724,8 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             harvestedAt: string;
+            /** @description Harvested before the recipe’s expected harvest date */
+            early: boolean;
             block: {
                 index: number;
                 hash: string;
@@ -13820,6 +13822,12 @@ export interface operations {
                         seedLot: string;
                         supplier?: string;
                     };
+                    /**
+                     * Format: date-time
+                     * @description When the batch began (ISO 8601 with offset), to record a batch started earlier; its state follows from it. Omitted: now. At most 5 minutes ahead of the service clock, and no earlier than the recipe’s cycle plus 365 days ago (400 VALIDATION_ERROR, `details.field` startedAt)
+                     * @example 2026-11-16T08:00:00Z
+                     */
+                    startedAt?: string;
                 };
             };
         };
@@ -14279,7 +14287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: DUPLICATE */
+            /** @description Error: DUPLICATE, CONFLICT */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -125,6 +125,7 @@ export function toBatch(
           qualityGrade: harvest.qualityGrade as (typeof HARVEST_QUALITY_GRADES)[number],
           notes: harvest.notes,
           harvestedAt: new Date(harvest.harvestedAt).toISOString(),
+          early: harvest.early,
           block: { index: harvest.blockIndex, hash: harvest.blockHash, txId: harvest.txId },
         }
       : null,

@@ -107,6 +107,8 @@ export const harvests = farmSchema.table('harvests', {
   notes: text('notes'),
   harvestedAt: at('harvested_at').notNull(),
   harvestedBy: text('harvested_by').notNull(),
+  /** Recorded before the batch's expected harvest date. */
+  early: boolean('early').notNull().default(false),
   /**
    * The request that recorded the harvest (its idempotency reference, or a fresh id without one): a concurrent
    * harvest of the batch that finds another request's reference here was not recorded and answers 409.

@@ -5,9 +5,11 @@ import {
   dli,
   expectedHarvestAt,
   harvestRefusal,
+  isEarlyHarvest,
   isOwnHarvest,
   type PhaseSpan,
   phaseAt,
+  startRefusal,
 } from './batch-state.js';
 import { SHIPPED_RECIPES } from './recipes.js';
 
@@ -41,11 +43,31 @@ describe('batch state', () => {
     expect(batchState('failed', lettuce, start, day(40))).toBe('failed');
   });
 
-  it('allows harvest of growing and ready batches only', () => {
+  it('allows harvest of every open state and refuses harvested and failed batches', () => {
+    expect(harvestRefusal('germinating')).toBeUndefined();
     expect(harvestRefusal('growing')).toBeUndefined();
     expect(harvestRefusal('ready')).toBeUndefined();
-    expect(harvestRefusal('germinating')).toMatch(/germinating/);
-    expect(harvestRefusal('harvested')).toMatch(/already/);
+    expect(harvestRefusal('harvested')).toMatch(/already harvested/);
+    expect(harvestRefusal('failed')).toMatch(/already failed/);
+  });
+
+  it('flags a harvest before the expected harvest date as early', () => {
+    const expected = expectedHarvestAt(start, lettuce);
+    expect(isEarlyHarvest(expected, day(0))).toBe(true);
+    expect(isEarlyHarvest(expected, day(34.9))).toBe(true);
+    expect(isEarlyHarvest(expected, day(35))).toBe(false);
+    expect(isEarlyHarvest(expected, day(40))).toBe(false);
+  });
+
+  it('accepts a start from the recipe’s cycle plus a year ago up to five minutes ahead', () => {
+    const now = day(0);
+    const minutes = (n: number) => new Date(now.getTime() + n * 60_000);
+    expect(startRefusal(now, lettuce, now)).toBeUndefined();
+    expect(startRefusal(day(-10), lettuce, now)).toBeUndefined();
+    expect(startRefusal(minutes(5), lettuce, now)).toBeUndefined();
+    expect(startRefusal(minutes(6), lettuce, now)).toMatch(/future/);
+    expect(startRefusal(day(-(35 + 365)), lettuce, now)).toBeUndefined();
+    expect(startRefusal(day(-(35 + 366)), lettuce, now)).toMatch(/earlier than/);
   });
 
   it('a stored harvest is the caller’s only when it names the caller’s request', () => {

@@ -58,10 +58,35 @@ export function batchState(
   return span.phase === 'germination' ? 'germinating' : 'growing';
 }
 
-/** Moves the state machine allows: only an open batch that is past germination may be harvested. */
+/**
+ * Moves the state machine allows: an open batch may be harvested in any state (before its expected harvest date
+ * the harvest is early, see `isEarlyHarvest`); a harvested or failed one may not, as the record would be false.
+ */
 export function harvestRefusal(state: CropBatchState): string | undefined {
   if (state === 'harvested' || state === 'failed') return `the batch is already ${state}`;
-  if (state === 'germinating') return 'a germinating batch cannot be harvested yet';
+  return undefined;
+}
+
+/** A harvest is early when it is recorded before the recipe's expected harvest date. */
+export function isEarlyHarvest(expectedHarvest: Date, harvestedAt: Date): boolean {
+  return harvestedAt.getTime() < expectedHarvest.getTime();
+}
+
+/** How far ahead of the service clock a given start may be: the sender's clock may run a little fast. */
+export const START_CLOCK_SKEW_MS = 5 * 60_000;
+/** How far before the recipe's cycle a start may lie: a batch older than its cycle plus a year is a typo. */
+export const START_GRACE_DAYS = 365;
+
+/**
+ * Why a batch cannot be recorded as started at `startedAt` (undefined when it can): not in the future beyond the
+ * clock skew, and no earlier than the recipe's cycle plus `START_GRACE_DAYS` before now.
+ */
+export function startRefusal(startedAt: Date, phases: readonly PhaseSpan[], now: Date): string | undefined {
+  if (startedAt.getTime() > now.getTime() + START_CLOCK_SKEW_MS) return 'startedAt: must not be in the future';
+  const earliest = new Date(now.getTime() - (cycleDays(phases) + START_GRACE_DAYS) * DAY_MS);
+  if (startedAt.getTime() < earliest.getTime()) {
+    return `startedAt: must not be earlier than ${earliest.toISOString()} (the recipe's cycle plus ${START_GRACE_DAYS} days ago)`;
+  }
   return undefined;
 }
 

@@ -12,7 +12,7 @@ import {
 } from '../db/batches.repo.js';
 import { findZoneRow, plantsGrowing } from '../db/farms.repo.js';
 import { findRecipeRow, type StoredPhase } from '../db/recipes.repo.js';
-import { expectedHarvestAt } from '../domain/batch-state.js';
+import { expectedHarvestAt, startRefusal } from '../domain/batch-state.js';
 import { assertOperator, newRecordId, requireFarm } from './farm.js';
 
 /** The batch or NOT_FOUND. */
@@ -49,7 +49,8 @@ export async function batchView(ctx: ServiceContext, row: BatchRow) {
 /**
  * farm.batch.start: the farm's owner starts a batch in one of its zones. A plant seed source is checked with the
  * plant registry before the transaction (no bus call while it is open); the zone row is locked while its free
- * plant sites are counted, so two starts cannot both take the last sites.
+ * plant sites are counted, so two starts cannot both take the last sites. A batch may be recorded as started
+ * earlier (`startedAt`, checked by `startRefusal`); its state and expected harvest date follow from that start.
  */
 export const startBatch = (ctx: ServiceContext) =>
   handle(batchStart, async (input, caller) => {
@@ -67,6 +68,10 @@ export const startBatch = (ctx: ServiceContext) =>
         field: 'crop',
       });
     }
+    const phases = recipe.phases as StoredPhase[];
+    const startedAt = input.startedAt === undefined ? ctx.clock.now() : new Date(input.startedAt);
+    const refused = startRefusal(startedAt, phases, ctx.clock.now());
+    if (refused) throw new AppError('VALIDATION_ERROR', refused, { field: 'startedAt' });
     let seedSource: StoredSeedSource;
     if (input.seedSource.type === 'plant') {
       const plant = await call(ctx.bus, plantGet, { plantId: input.seedSource.plantId }, caller);
@@ -88,8 +93,7 @@ export const startBatch = (ctx: ServiceContext) =>
         supplier: input.seedSource.supplier ?? null,
       };
     }
-    const now = ctx.clock.now();
-    const expected = expectedHarvestAt(now, recipe.phases as StoredPhase[]);
+    const expected = expectedHarvestAt(startedAt, phases);
     await ctx.db.transaction(async (tx) => {
       await findZoneRow(tx, zone.id, true);
       const used = (await plantsGrowing(tx, [zone.id])).get(zone.id) ?? 0;
@@ -111,7 +115,7 @@ export const startBatch = (ctx: ServiceContext) =>
         plantCount: input.plantCount,
         seedSource,
         status: 'open',
-        startedAt: now.toISOString(),
+        startedAt: startedAt.toISOString(),
         expectedHarvestAt: expected.toISOString(),
         ownerId: farm.ownerId,
         startedBy: actor.id,

@@ -3,7 +3,7 @@ import { pendingEvent } from '@rootline/db';
 import { assertOwnerOrAdmin, handle, ledgerTxId, type ServiceContext } from '@rootline/host';
 import { findHarvest, type StoredSeedSource } from '../db/batches.repo.js';
 import { findRecipeRow } from '../db/recipes.repo.js';
-import { type BatchStatus, batchState, harvestRefusal, isOwnHarvest } from '../domain/batch-state.js';
+import { type BatchStatus, batchState, harvestRefusal, isEarlyHarvest, isOwnHarvest } from '../domain/batch-state.js';
 import type { HarvestRecorder } from '../recorder.js';
 import { batchPhases, batchView, requireBatch } from './batch.js';
 
@@ -22,6 +22,9 @@ const alreadyHarvested = () =>
  * the first request's (its intent is inserted first; the others take its content over). The row keeps that
  * request's reference, and a request that finds another reference there answers 409 DUPLICATE: its harvest was
  * not recorded. A retry with the same Idempotency-Key has the same reference and is answered the harvest.
+ *
+ * An open batch may be harvested in any state; before the recipe's expected harvest date the harvest is recorded
+ * as early (`early`, stored, on the ledger and in the event). A failed batch is refused (409 CONFLICT).
  */
 export const harvestBatch = (ctx: ServiceContext, recorder: HarvestRecorder) =>
   handle(batchHarvest, async ({ batchId, yieldKg, qualityGrade, notes }, caller) => {
@@ -40,9 +43,10 @@ export const harvestBatch = (ctx: ServiceContext, recorder: HarvestRecorder) =>
     const state = batchState(batch.status as BatchStatus, phases, new Date(batch.startedAt), now);
     const refusal = harvestRefusal(state);
     if (refusal) {
-      const code = state === 'germinating' ? 'VALIDATION_ERROR' : 'DUPLICATE';
+      const code = state === 'harvested' ? 'DUPLICATE' : 'CONFLICT';
       throw new AppError(code, `Cannot harvest: ${refusal}`, { reason: `batch-${state}` });
     }
+    const early = isEarlyHarvest(new Date(batch.expectedHarvestAt), now);
     const recipe = await findRecipeRow(ctx.db, batch.recipeId);
     const seed = batch.seedSource as StoredSeedSource;
     const harvestedAt = now.toISOString();
@@ -63,6 +67,8 @@ export const harvestBatch = (ctx: ServiceContext, recorder: HarvestRecorder) =>
           startedAt: new Date(batch.startedAt).toISOString(),
           yieldKg,
           qualityGrade,
+          early,
+          expectedHarvestAt: new Date(batch.expectedHarvestAt).toISOString(),
           harvestedAt,
           harvestedBy: actor.id,
         },
@@ -76,6 +82,7 @@ export const harvestBatch = (ctx: ServiceContext, recorder: HarvestRecorder) =>
             notes: notes ?? null,
             harvestedAt,
             harvestedBy: actor.id,
+            early,
             requestRef,
           },
         },
@@ -91,6 +98,7 @@ export const harvestBatch = (ctx: ServiceContext, recorder: HarvestRecorder) =>
               plantId: seed.plantId,
               yieldKg,
               qualityGrade,
+              early,
             },
             caller,
           ),

@@ -84,7 +84,10 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
       'Starts a batch in a zone of the farm with a recipe. The zone’s open batches and this one together must fit ' +
       'its plant sites (400 VALIDATION_ERROR, `details.reason` zone-capacity). A seed source of type `plant` is ' +
       'checked with the plant registry (404 if unknown) and links the batch, and later its harvest on the ledger, ' +
-      `into that plant’s lineage. ${OWNER_ONLY} ${RETRIES}`,
+      'into that plant’s lineage. `startedAt` records a batch that began earlier (default: now); its state, ' +
+      'phase and expected harvest date follow from it. It may be at most 5 minutes ahead of the service clock and ' +
+      'no earlier than the recipe’s cycle plus 365 days ago (400 VALIDATION_ERROR, `details.field` startedAt). ' +
+      `${OWNER_ONLY} ${RETRIES}`,
     tags: TAGS,
     policy: {
       permission: 'farm:write',
@@ -169,8 +172,11 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     summary: 'Complete the harvest',
     description:
       'Records the harvest on the ledger (transaction `farm.harvest`, naming the batch, its recipe and its seed ' +
-      'source with the plant’s block), completes the batch and emits `farm.harvest`. A germinating batch cannot ' +
-      `be harvested (400); a closed one answers 409 DUPLICATE. ${OWNER_ONLY} ${LEDGER_RETRIES}`,
+      'source with the plant’s block), completes the batch and emits `farm.harvest`. An open batch may be ' +
+      'harvested whatever its state (germinating, growing or ready); before the recipe’s expected harvest date ' +
+      'the harvest is flagged `early: true` (answered, on the ledger and in the event). A harvested batch answers ' +
+      '409 DUPLICATE; a failed one 409 CONFLICT (`details.reason` batch-failed). ' +
+      `${OWNER_ONLY} ${LEDGER_RETRIES}`,
     tags: TAGS,
     policy: {
       permission: 'farm:write',
@@ -179,7 +185,7 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     },
     subject: batchHarvest,
     status: 201,
-    errors: ['NOT_FOUND', 'DUPLICATE', 'CHAIN_ERROR'],
+    errors: ['NOT_FOUND', 'DUPLICATE', 'CONFLICT', 'CHAIN_ERROR'],
     example: { yieldKg: 154.2, qualityGrade: 'grade-a', notes: 'Tip burn on 2 % of heads' },
   });
 
