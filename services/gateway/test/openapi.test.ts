@@ -129,12 +129,52 @@ describe('OpenAPI document', () => {
     expect(successes).toBeGreaterThan(10);
   });
 
-  it('describes only the surfaces that exist today', () => {
-    const text = doc.info.description;
-    for (const prefix of ['/api/plants', '/api/chain', '/api/agents', '/api/auth', '/api/admin', '/api/health']) {
-      expect(text).toContain(`\`${prefix}\``);
+  it('lists every area the API offers, each on a line with its tag, and every tag among them', () => {
+    const lines = doc.info.description.split('\n');
+    const areas = [
+      'Plants and lineage',
+      'Discovery',
+      'Ledger and verification',
+      'Transport and carbon',
+      'Demand planning',
+      'Marketplace',
+      'Vertical farming',
+      'Environment records',
+      'Uploads',
+      'Notifications',
+      'Transparency',
+      'Real-time',
+      'Agents',
+      'Analytics',
+      'Privacy',
+      'Accounts and tokens',
+      'Operations',
+    ];
+    const tags = new Set((doc.tags ?? []).map((t) => t.name));
+    const listed = new Set<string>();
+    for (const area of areas) {
+      const line = lines.find((l) => l.startsWith(`- **${area}** (tag *`));
+      expect(line, area).toBeDefined();
+      const tag = /\(tag \*([^*]+)\*\)/.exec(line as string)?.[1] as string;
+      expect(tags.has(tag), `${area}: ${tag}`).toBe(true);
+      listed.add(tag);
     }
-    expect(text).not.toMatch(/transport|demand|farming|environment/i);
+    const transparency = lines.find((l) => l.startsWith('- **Transparency**')) as string;
+    for (const part of [
+      'audit log',
+      'events',
+      'webhooks',
+      'signatures',
+      'certificates',
+      'exports',
+      'reports',
+      'dashboard',
+    ]) {
+      expect(transparency).toContain(part);
+    }
+    for (const line of lines.filter((l) => l.startsWith('- **')))
+      listed.add(/\(tag \*([^*]+)\*\)/.exec(line)?.[1] ?? '');
+    expect(listed).toEqual(tags);
   });
 
   it('is OpenAPI 3 with the bearer scheme, the shared error envelope and the public server', () => {

@@ -178,17 +178,93 @@ const EXAMPLE: Readonly<Record<ErrorCode, ErrorBody>> = {
   UNAVAILABLE: { code: 'UNAVAILABLE', message: 'The plants service did not answer in time' },
 };
 
+/** The areas the API offers, each with the tag its operations are listed under, as the description lists them. */
+export const AREAS: readonly { area: string; tag: string; what: string }[] = [
+  {
+    area: 'Plants and lineage',
+    tag: 'Plants',
+    what: 'registration (with an account or anonymously), propagation and lineage under `/api/plants`.',
+  },
+  {
+    area: 'Discovery',
+    tag: 'Plants',
+    what: 'nearby and text search of plants, network statistics under `/api/plants`.',
+  },
+  {
+    area: 'Ledger and verification',
+    tag: 'Ledger',
+    what: 'blocks, block and chain verification, inclusion proofs and statistics under `/api/chain`.',
+  },
+  {
+    area: 'Transport and carbon',
+    tag: 'Transport',
+    what: 'transport events from seed to seed, handoffs, carbon footprint, QR codes and the verification page under `/api/transport`.',
+  },
+  {
+    area: 'Demand planning',
+    tag: 'Demand',
+    what: 'preferences, demand signals, crop recommendations, forecasts, supply and matches under `/api/demand`.',
+  },
+  {
+    area: 'Marketplace',
+    tag: 'Marketplace',
+    what: 'listings, offers, seller profiles, recommendations and wishlists under `/api/marketplace`.',
+  },
+  {
+    area: 'Vertical farming',
+    tag: 'Vertical farming',
+    what: 'farms, zones, recipes, crop batches, readings and harvests under `/api/vertical-farm`.',
+  },
+  {
+    area: 'Environment records',
+    tag: 'Environment',
+    what: 'growing-environment records, health scores, comparisons and analysis under `/api/environment`.',
+  },
+  { area: 'Uploads', tag: 'Uploads', what: 'images and documents, direct or presigned, under `/api/upload`.' },
+  {
+    area: 'Notifications',
+    tag: 'Notifications',
+    what: 'in-app notifications, preferences, web push and unsubscribe links under `/api/notifications`.',
+  },
+  {
+    area: 'Transparency',
+    tag: 'Transparency',
+    what:
+      'the audit log, public events (history and stream), webhooks, signatures, certificates, exports, reports and ' +
+      'the dashboard under `/api/transparency` (and `/api/webhooks`).',
+  },
+  { area: 'Real-time', tag: 'Real-time', what: 'the WebSocket of live events and its tickets under `/api/realtime`.' },
+  {
+    area: 'Agents',
+    tag: 'Agents',
+    what: 'the lineage agent and the transport tracker, their controls and findings under `/api/agents`.',
+  },
+  {
+    area: 'Analytics',
+    tag: 'Analytics',
+    what: 'network figures over time and dataset exports under `/api/analytics`.',
+  },
+  { area: 'Privacy', tag: 'Privacy', what: 'the anonymity network status under `/api/privacy`.' },
+  {
+    area: 'Accounts and tokens',
+    tag: 'Authentication',
+    what: 'accounts, sessions, sign-in with a provider and API tokens under `/api/auth`.',
+  },
+  { area: 'Account administration', tag: 'Administration', what: 'accounts and their roles under `/api/admin`.' },
+  {
+    area: 'Operations',
+    tag: 'Operations',
+    what: 'health probes under `/api/health` and Prometheus metrics at `/api/metrics`.',
+  },
+];
+
 /** The API description: envelope, error codes and their statuses, authentication, limits, headers. */
 export function apiDescription(perMinute: number, perHourPerUser: number): string {
   const rows = (Object.keys(HTTP_STATUS) as ErrorCode[]).map((c) => `| ${c} | ${HTTP_STATUS[c]} | ${MEANING[c]} |`);
   return [
-    'Plants and their lineage, recorded on a proof-of-work ledger. What this API offers today:',
-    '- the plant registry under `/api/plants`: registration (with an account or anonymously), propagation, lineage,',
-    '  nearby and text search, network statistics;',
-    '- the ledger under `/api/chain`: blocks, block and chain verification, inclusion proofs, statistics;',
-    '- the lineage agent under `/api/agents`: its state and controls, lineage analysis, anomalies;',
-    '- accounts, sessions, OAuth sign-in and API tokens under `/api/auth`, role administration under `/api/admin`;',
-    '- health probes under `/api/health` and Prometheus metrics at `/api/metrics`.',
+    'Plants and their lineage, recorded on a proof-of-work ledger. What this API offers, area by area, with the tag',
+    'its operations are listed under:',
+    ...AREAS.map((a) => `- **${a.area}** (tag *${a.tag}*): ${a.what}`),
     '',
     '## Response envelope',
     'Every JSON response is an envelope. Success: `{"success": true, "data": …, "error": null}`; list operations',
