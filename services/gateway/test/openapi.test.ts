@@ -516,3 +516,35 @@ describe('Swagger UI', () => {
     expect(res.statusCode).toBe(200);
   });
 });
+
+describe('multipart uploads', () => {
+  it.each([
+    ['/api/upload/image', 'image/jpeg'],
+    ['/api/upload/document', 'application/pdf'],
+  ])('%s documents its form: category, entityType, entityId and a required binary file', (path, type) => {
+    const body = doc.paths[path]?.post?.requestBody as
+      | {
+          required?: boolean;
+          content: Record<
+            string,
+            {
+              schema: {
+                type: string;
+                properties: Record<string, { type: string; format?: string }>;
+                required: string[];
+              };
+              encoding?: Record<string, { contentType: string }>;
+            }
+          >;
+        }
+      | undefined;
+    expect(body?.required).toBe(true);
+    expect(Object.keys(body?.content ?? {})).toEqual(['multipart/form-data']);
+    const form = body?.content['multipart/form-data'];
+    expect(form?.schema.type).toBe('object');
+    expect(Object.keys(form?.schema.properties ?? {})).toEqual(['category', 'entityType', 'entityId', 'file']);
+    expect(form?.schema.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+    expect(form?.schema.required).toEqual(['file']);
+    expect(form?.encoding?.file?.contentType).toContain(type);
+  });
+});

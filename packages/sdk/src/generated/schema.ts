@@ -11350,7 +11350,29 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * @description What the file shows; default `plant-photo` for an image attached to a plant, else `other`.
+                     * @enum {string}
+                     */
+                    category?: "plant-photo" | "profile" | "farm" | "product" | "certificate" | "report" | "other";
+                    /**
+                     * @description The kind of record the file belongs to; sent together with `entityId`.
+                     * @enum {string}
+                     */
+                    entityType?: "plant" | "farm" | "listing" | "user";
+                    /** @description The record the file belongs to (yours); sent together with `entityType`. */
+                    entityId?: string;
+                    /**
+                     * Format: binary
+                     * @description The image, after the other fields (fields after it are ignored).
+                     */
+                    file: string;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             201: {
@@ -11459,7 +11481,29 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * @description What the file shows; default `plant-photo` for an image attached to a plant, else `other`.
+                     * @enum {string}
+                     */
+                    category?: "plant-photo" | "profile" | "farm" | "product" | "certificate" | "report" | "other";
+                    /**
+                     * @description The kind of record the file belongs to; sent together with `entityId`.
+                     * @enum {string}
+                     */
+                    entityType?: "plant" | "farm" | "listing" | "user";
+                    /** @description The record the file belongs to (yours); sent together with `entityType`. */
+                    entityId?: string;
+                    /**
+                     * Format: binary
+                     * @description The document, after the other fields (fields after it are ignored).
+                     */
+                    file: string;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             201: {

@@ -12,7 +12,7 @@ import type { onRouteHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { HTTP_STATUS } from '../http-status.js';
 import { OPERATION_ID } from '../operation-id.js';
-import { type AccessPolicy, SESSION_COOKIE } from './auth.js';
+import { type AccessPolicy, type DocumentedForm, SESSION_COOKIE } from './auth.js';
 import { liftNamedSchemas } from './named-schemas.js';
 
 /** Name of the security scheme of bearer tokens in the OpenAPI document. */
@@ -138,6 +138,26 @@ function addErrorExamples<T extends { paths?: object }>(doc: T): T {
           codes.map((code) => [code, { summary: code, value: { success: false, data: null, error: EXAMPLE[code] } }]),
         );
       }
+    }
+  }
+  return doc;
+}
+
+/** Gives each operation that streams a multipart form its `multipart/form-data` request body. */
+function addForms<T extends { paths?: object }>(doc: T, forms: ReadonlyMap<string, DocumentedForm>): T {
+  for (const methods of Object.values(doc.paths ?? {}) as Record<
+    string,
+    { operationId?: string; requestBody?: unknown }
+  >[]) {
+    for (const op of Object.values(methods)) {
+      const form = op.operationId ? forms.get(op.operationId) : undefined;
+      if (!form) continue;
+      op.requestBody = {
+        required: true,
+        content: {
+          'multipart/form-data': { schema: form.schema, ...(form.encoding ? { encoding: form.encoding } : {}) },
+        },
+      };
     }
   }
   return doc;
@@ -343,6 +363,8 @@ export interface OpenApiOptions {
 export const openApiPlugin = fp<OpenApiOptions>(
   async (app, opts) => {
     app.addHook('onRoute', checkOperation(new Map()));
+    // Multipart forms the routes stream themselves, by operationId: added to the document, never validated.
+    const forms = new Map<string, DocumentedForm>();
     app.addSchema(ErrorEnvelope);
     await app.register(fastifySwagger, {
       openapi: {
@@ -379,11 +401,13 @@ export const openApiPlugin = fp<OpenApiOptions>(
       },
       transformObject: (documents) =>
         'openapiObject' in documents
-          ? addErrorExamples(liftNamedSchemas(documents.openapiObject))
+          ? addErrorExamples(addForms(liftNamedSchemas(documents.openapiObject), forms))
           : documents.swaggerObject,
       transform: ({ schema, url: routeUrl, route }) => {
         // A plugin's root route (`/api/webhooks/`) is served with and without the slash: documented without.
         const url = routeUrl.length > 1 ? routeUrl.replace(/\/$/, '') : routeUrl;
+        const form = route.config?.documentedForm;
+        if (form && typeof schema?.operationId === 'string') forms.set(schema.operationId, form);
         // Documentation only: the idempotency plugin checks the header itself, so it is not a validated schema.
         const documented = route.config?.idempotent ? { ...schema, headers: IDEMPOTENCY_KEY_HEADER } : schema;
         const permission = route.config?.permission;
