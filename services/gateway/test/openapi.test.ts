@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { ERROR_CODES } from '@rootline/contracts';
+import { ERROR_CODES, PUBLIC_EVENT_KINDS } from '@rootline/contracts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FastifyInstance } from 'fastify';
@@ -546,5 +546,27 @@ describe('multipart uploads', () => {
     expect(form?.schema.properties.file).toMatchObject({ type: 'string', format: 'binary' });
     expect(form?.schema.required).toEqual(['file']);
     expect(form?.encoding?.file?.contentType).toContain(type);
+  });
+});
+
+describe('event kinds', () => {
+  const kinds = () => [...PUBLIC_EVENT_KINDS];
+
+  it('are an enum of the public kinds where a webhook takes them', () => {
+    const body = doc.paths['/api/webhooks']?.post?.requestBody as
+      | { content: Record<string, { schema: { properties: { events: { items: { enum?: string[] } } } } }> }
+      | undefined;
+    expect(body?.content['application/json']?.schema.properties.events.items.enum).toEqual(kinds());
+  });
+
+  it('are listed where the event history and stream filter by them', () => {
+    for (const path of ['/api/transparency/events', '/api/transparency/events/history']) {
+      const op = doc.paths[path]?.get as
+        | (Operation & { parameters?: { name: string; description?: string; schema?: { description?: string } }[] })
+        | undefined;
+      const kind = op?.parameters?.find((p) => p.name === 'kind');
+      const text = `${kind?.description ?? ''} ${kind?.schema?.description ?? ''}`;
+      for (const k of kinds()) expect(text, `${path} ${k}`).toContain(k);
+    }
   });
 });

@@ -18739,7 +18739,7 @@ export interface operations {
                     /** @description Receiver address (http or https); private, loopback and link-local addresses are refused */
                     url: string;
                     /** @description Public event kinds to receive */
-                    events: string[];
+                    events: ("demand.match" | "demand.signal" | "farm.harvest" | "listing.cancelled" | "listing.published" | "listing.sold" | "offer.accepted" | "offer.countered" | "offer.made" | "offer.rejected" | "offer.withdrawn" | "plant.registered" | "supply.committed" | "transport.completed")[];
                     /** @description Shared secret (16–200 printable ASCII characters) that keys the HMAC signatures. A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Either way the answer shows it as `signingSecret`. */
                     secret: string;
                     /**
@@ -18898,7 +18898,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only these kinds, comma-separated (at most 30)
+                 * @description Only these kinds, comma-separated (at most 30), among: demand.match, demand.signal, farm.harvest, listing.cancelled, listing.published, listing.sold, offer.accepted, offer.countered, offer.made, offer.rejected, offer.withdrawn, plant.registered, supply.committed, transport.completed
                  * @example plant.registered,listing.published
                  */
                 kind?: string;
@@ -18929,7 +18929,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only these kinds, comma-separated (at most 30)
+                 * @description Only these kinds, comma-separated (at most 30), among: demand.match, demand.signal, farm.harvest, listing.cancelled, listing.published, listing.sold, offer.accepted, offer.countered, offer.made, offer.rejected, offer.withdrawn, plant.registered, supply.committed, transport.completed
                  * @example plant.registered,listing.published
                  */
                 kind?: string;
@@ -19877,7 +19877,7 @@ export interface operations {
                     /** @description Receiver address (http or https); private, loopback and link-local addresses are refused */
                     url: string;
                     /** @description Public event kinds to receive */
-                    events: string[];
+                    events: ("demand.match" | "demand.signal" | "farm.harvest" | "listing.cancelled" | "listing.published" | "listing.sold" | "offer.accepted" | "offer.countered" | "offer.made" | "offer.rejected" | "offer.withdrawn" | "plant.registered" | "supply.committed" | "transport.completed")[];
                     /** @description Shared secret (16–200 printable ASCII characters) that keys the HMAC signatures. A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Either way the answer shows it as `signingSecret`. */
                     secret: string;
                     /**
@@ -20356,7 +20356,7 @@ export interface operations {
                     /** @description Receiver address (http or https); private, loopback and link-local addresses are refused */
                     url?: string;
                     /** @description Public event kinds to receive */
-                    events?: string[];
+                    events?: ("demand.match" | "demand.signal" | "farm.harvest" | "listing.cancelled" | "listing.published" | "listing.sold" | "offer.accepted" | "offer.countered" | "offer.made" | "offer.rejected" | "offer.withdrawn" | "plant.registered" | "supply.committed" | "transport.completed")[];
                     /** @description Shared secret (16–200 printable ASCII characters) that keys the HMAC signatures. A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Either way the answer shows it as `signingSecret`. */
                     secret?: string;
                     /** @description `own`: events of its kinds that concern its owner (the owner caused them, or the payload names the owner); `public`: every event of its kinds, whoever caused it, in the public form the event history shows anyone signed in. */
