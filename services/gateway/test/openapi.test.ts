@@ -570,3 +570,32 @@ describe('event kinds', () => {
     }
   });
 });
+
+describe('webhooks section', () => {
+  interface WebhookPost {
+    parameters: { name: string; in: string }[];
+    requestBody: {
+      content: Record<string, { schema: { properties: Record<string, { const?: string }>; required: string[] } }>;
+    };
+  }
+  const webhooks = () => (doc as unknown as { webhooks: Record<string, { post: WebhookPost }> }).webhooks;
+
+  it('has one entry per public event kind', () => {
+    expect(Object.keys(webhooks())).toEqual([...PUBLIC_EVENT_KINDS]);
+  });
+
+  it('shows each delivery as its body and the Standard Webhooks headers', () => {
+    for (const kind of PUBLIC_EVENT_KINDS) {
+      const post = webhooks()[kind]?.post as WebhookPost;
+      const schema = post.requestBody.content['application/json']?.schema;
+      expect(schema?.required, kind).toEqual(['event', 'timestamp', 'data', 'signature']);
+      expect(schema?.properties.event?.const, kind).toBe(kind);
+      const headers = post.parameters.filter((p) => p.in === 'header').map((p) => p.name);
+      expect(headers, kind).toEqual(expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature']));
+    }
+    const registered = webhooks()['plant.registered']?.post.requestBody.content['application/json']?.schema;
+    expect(
+      Object.keys((registered?.properties.data as { properties?: object } | undefined)?.properties ?? {}).length,
+    ).toBeGreaterThan(2);
+  });
+});

@@ -3027,7 +3027,288 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "demand.match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A demand.match event
+         * @description Sent to each webhook subscribed to `demand.match` (domain event `evt.demand.match.created`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onDemandMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "demand.signal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A demand.signal event
+         * @description Sent to each webhook subscribed to `demand.signal` (domain event `evt.demand.signal.generated`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onDemandSignal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "farm.harvest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A farm.harvest event
+         * @description Sent to each webhook subscribed to `farm.harvest` (domain event `evt.farm.batch.harvested`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onFarmHarvest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "listing.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A listing.cancelled event
+         * @description Sent to each webhook subscribed to `listing.cancelled` (domain event `evt.demand.listing.cancelled`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onListingCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "listing.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A listing.published event
+         * @description Sent to each webhook subscribed to `listing.published` (domain event `evt.demand.listing.published`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onListingPublished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "listing.sold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A listing.sold event
+         * @description Sent to each webhook subscribed to `listing.sold` (domain event `evt.demand.listing.sold`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onListingSold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "offer.accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A offer.accepted event
+         * @description Sent to each webhook subscribed to `offer.accepted` (domain event `evt.demand.offer.accepted`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onOfferAccepted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "offer.countered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A offer.countered event
+         * @description Sent to each webhook subscribed to `offer.countered` (domain event `evt.demand.offer.countered`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onOfferCountered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "offer.made": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A offer.made event
+         * @description Sent to each webhook subscribed to `offer.made` (domain event `evt.demand.offer.made`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onOfferMade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "offer.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A offer.rejected event
+         * @description Sent to each webhook subscribed to `offer.rejected` (domain event `evt.demand.offer.rejected`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onOfferRejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "offer.withdrawn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A offer.withdrawn event
+         * @description Sent to each webhook subscribed to `offer.withdrawn` (domain event `evt.demand.offer.withdrawn`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onOfferWithdrawn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "plant.registered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A plant.registered event
+         * @description Sent to each webhook subscribed to `plant.registered` (domain event `evt.plants.plant.registered`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onPlantRegistered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "supply.committed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A supply.committed event
+         * @description Sent to each webhook subscribed to `supply.committed` (domain event `evt.demand.supply.committed`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onSupplyCommitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transport.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transport.completed event
+         * @description Sent to each webhook subscribed to `transport.completed` (domain event `evt.transport.event.recorded`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onTransportCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         ErrorEnvelope: {
@@ -23803,6 +24084,876 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
+            };
+        };
+    };
+    onDemandMatch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "demand.match";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        matchId: string;
+                        supplyId: string;
+                        growerId: string;
+                        crop: string;
+                        quantityKg: number;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDemandSignal: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "demand.signal";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        signalId: string;
+                        regionKey: string | null;
+                        crops: {
+                            crop: string;
+                            demandKg: number;
+                            gapKg: number;
+                        }[];
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFarmHarvest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "farm.harvest";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        batchId: string;
+                        harvestId: string;
+                        farmId: string;
+                        crop: string;
+                        recipeId: string;
+                        plantId: string | null;
+                        yieldKg: number;
+                        qualityGrade: string;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onListingCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "listing.cancelled";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        listingId: string;
+                        sellerId: string;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onListingPublished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "listing.published";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        listingId: string;
+                        sellerId: string;
+                        title: string;
+                        category: string;
+                        price: number;
+                        currency: string;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onListingSold: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "listing.sold";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        listingId: string;
+                        sellerId: string;
+                        title: string;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOfferAccepted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "offer.accepted";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        offerId: string;
+                        listingId: string;
+                        sellerId: string;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOfferCountered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "offer.countered";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        offerId: string;
+                        listingId: string;
+                        sellerId: string;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOfferMade: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "offer.made";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        offerId: string;
+                        listingId: string;
+                        sellerId: string;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOfferRejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "offer.rejected";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        offerId: string;
+                        listingId: string;
+                        sellerId: string;
+                        /**
+                         * @description rejected by the other party, or made impossible by a sale
+                         * @enum {string}
+                         */
+                        reason: "rejected" | "sold-out";
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOfferWithdrawn: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "offer.withdrawn";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        offerId: string;
+                        listingId: string;
+                        sellerId: string;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPlantRegistered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "plant.registered";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        plantId: string;
+                        commonName: string;
+                        /** @description The owning account; absent for anonymous plants */
+                        ownerId?: string;
+                        /** @description Species, when the registration named it */
+                        scientificName?: string;
+                        /**
+                         * @description The location privacy level it was registered with
+                         * @enum {string}
+                         */
+                        privacyLevel?: "exact" | "fuzzy" | "city" | "country" | "hidden";
+                        /** @description As stored, after the privacy level (the plant's public location); null when hidden. Absent on events recorded before it was carried. */
+                        location?: {
+                            /** @description Decimal degrees, -90 to 90 */
+                            latitude: number;
+                            /** @description Decimal degrees, -180 to 180 */
+                            longitude: number;
+                            city?: string;
+                            country?: string;
+                        } | null;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSupplyCommitted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "supply.committed";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        supplyId: string;
+                        growerId: string;
+                        crop: string;
+                        quantityKg: number;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTransportCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "transport.completed";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        eventId: string;
+                        kind: string;
+                        plantId: string | null;
+                        seedLotId: string | null;
+                        handlerId: string;
+                        recipientId: string | null;
+                        transportMode: string;
+                        distanceKm: number;
+                        kgCo2e: number;
+                        eventTime: string;
+                        corrects: string | null;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

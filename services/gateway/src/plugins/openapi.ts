@@ -5,6 +5,8 @@ import {
   type ErrorCode,
   ErrorEnvelope,
   PASSWORD_POLICY,
+  publicEvents,
+  publicPayloadOf,
   ROLES,
 } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
@@ -161,6 +163,88 @@ function addForms<T extends { paths?: object }>(doc: T, forms: ReadonlyMap<strin
     }
   }
   return doc;
+}
+
+/** The Standard Webhooks headers of every delivery, and Rootline's own. */
+const WEBHOOK_HEADERS = [
+  {
+    name: 'webhook-id',
+    description: 'The delivery id, the same on every retry of one delivery: drop a repeat you already handled.',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-timestamp',
+    description: 'When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay).',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'webhook-signature',
+    description:
+      '`v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret ' +
+      '(a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify.',
+    schema: { type: 'string', pattern: '^v1,' },
+  },
+  {
+    name: 'x-rootline-signature',
+    description: 'The same value as the body’s `signature`.',
+    schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+  },
+  { name: 'x-rootline-event', description: 'The event kind, as the body’s `event`.', schema: { type: 'string' } },
+].map((h) => ({ ...h, in: 'header', required: true }));
+
+/**
+ * The OpenAPI 3.1 `webhooks` section: one entry per public event kind, the POST a subscribed receiver gets, with
+ * the delivery body `{ event, timestamp, data, signature }` whose `data` is the kind's public payload.
+ */
+function addWebhooks<T extends object>(doc: T): T & { webhooks: Record<string, unknown> } {
+  const sorted = [...publicEvents()].sort((a, b) => a.kind.localeCompare(b.kind));
+  const webhooks = Object.fromEntries(
+    sorted.map((e) => [
+      e.kind,
+      {
+        post: {
+          operationId: `on${e.kind.replace(/(^|[.-])([a-z])/g, (_m, _s, c: string) => c.toUpperCase())}`,
+          summary: `A ${e.kind} event`,
+          description:
+            `Sent to each webhook subscribed to \`${e.kind}\` (domain event \`${e.subject}\`). Answer 2xx to ` +
+            'acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 ' +
+            'Gone disables the webhook.',
+          tags: ['Transparency'],
+          // The receiver authenticates a delivery by its signature headers, not by a credential of this API.
+          security: [],
+          parameters: WEBHOOK_HEADERS,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    event: { type: 'string', const: e.kind, description: 'The event kind' },
+                    timestamp: { type: 'string', format: 'date-time', description: 'When the event occurred' },
+                    data: { ...JSON.parse(JSON.stringify(publicPayloadOf(e))), description: 'The public payload' },
+                    signature: {
+                      type: 'string',
+                      pattern: '^sha256=[0-9a-f]{64}$',
+                      description:
+                        '`sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical ' +
+                        'JSON of `{ data, event, timestamp }`.',
+                    },
+                  },
+                  required: ['event', 'timestamp', 'data', 'signature'],
+                },
+              },
+            },
+          },
+          responses: {
+            '200': { description: 'Received (any 2xx acknowledges the delivery)' },
+            '410': { description: 'Gone: the webhook is disabled and no more deliveries are sent' },
+          },
+        },
+      },
+    ]),
+  );
+  return { ...doc, webhooks };
 }
 
 /** What each code's failure looks like, shown as the example of the responses that carry the code. */
@@ -401,7 +485,7 @@ export const openApiPlugin = fp<OpenApiOptions>(
       },
       transformObject: (documents) =>
         'openapiObject' in documents
-          ? addErrorExamples(addForms(liftNamedSchemas(documents.openapiObject), forms))
+          ? addWebhooks(addErrorExamples(addForms(liftNamedSchemas(documents.openapiObject), forms)))
           : documents.swaggerObject,
       transform: ({ schema, url: routeUrl, route }) => {
         // A plugin's root route (`/api/webhooks/`) is served with and without the slash: documented without.
