@@ -54,7 +54,9 @@ export const AuditQuery = Type.Object({
   actor: Type.Optional(Filter),
   kind: Type.Optional(Filter),
   entity: Type.Optional(Filter),
-  from: Type.Optional(Instant('Occurred at or after (ISO 8601 UTC)')),
+  from: Type.Optional(
+    Instant('Occurred at or after (ISO 8601 UTC); with `to`, it must be before `to`, or nothing matches'),
+  ),
   to: Type.Optional(Instant('Occurred before (ISO 8601 UTC)')),
   ...PageQuery.properties,
 });

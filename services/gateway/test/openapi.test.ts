@@ -599,3 +599,30 @@ describe('webhooks section', () => {
     ).toBeGreaterThan(2);
   });
 });
+
+describe('cross-field rules', () => {
+  it('are stated where a query takes a pair of fields (from/to, lat/lon, minPrice/maxPrice)', () => {
+    const pairs = [
+      ['from', 'to'],
+      ['lat', 'lon'],
+      ['minPrice', 'maxPrice'],
+    ] as const;
+    let checked = 0;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const params = (op as { parameters?: { name: string; in: string; description?: string }[] }).parameters ?? [];
+        const text = (name: string) => params.find((p) => p.in === 'query' && p.name === name)?.description;
+        for (const [a, b] of pairs) {
+          const first = text(a);
+          if (first === undefined || text(b) === undefined) continue;
+          checked++;
+          // Required pairs (a centre of a nearby search) have no rule between them beyond being both there.
+          const required = params.find((p) => p.name === a && (p as { required?: boolean }).required);
+          if (required) continue;
+          expect(first, `${method.toUpperCase()} ${path} ${a}`).toContain(`\`${b}\``);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+});

@@ -9516,9 +9516,9 @@ export interface operations {
                 category?: "seeds" | "seedlings" | "cuttings" | "plants" | "produce";
                 /** @description Account identifier */
                 sellerId?: string;
-                /** @description Price per unit in minor units */
+                /** @description Lowest price per unit in minor units, inclusive; with `maxPrice`, at most `maxPrice` (else nothing matches) */
                 minPrice?: number;
-                /** @description Price per unit in minor units */
+                /** @description Highest price per unit in minor units, inclusive; with `minPrice`, at least `minPrice` */
                 maxPrice?: number;
                 /** @description newest, price-asc or price-desc */
                 sort?: "newest" | "price-asc" | "price-desc";
@@ -9791,13 +9791,13 @@ export interface operations {
                 q?: string;
                 /** @description What is sold */
                 category?: "seeds" | "seedlings" | "cuttings" | "plants" | "produce";
-                /** @description Price per unit in minor units */
+                /** @description Lowest price per unit in minor units, inclusive; with `maxPrice`, at most `maxPrice` (else nothing matches) */
                 minPrice?: number;
-                /** @description Price per unit in minor units */
+                /** @description Highest price per unit in minor units, inclusive; with `minPrice`, at least `minPrice` */
                 maxPrice?: number;
-                /** @description Centre latitude */
+                /** @description Centre latitude; given with `lon` (one without the other is 400 VALIDATION_ERROR) */
                 lat?: number;
-                /** @description Centre longitude */
+                /** @description Centre longitude; given with `lat` */
                 lon?: number;
                 /** @description Kilometres around lat/lon (default 50, at most 500) */
                 radius?: number;
@@ -11151,7 +11151,9 @@ export interface operations {
     listRecommendedListings: {
         parameters: {
             query?: {
+                /** @description Latitude to recommend around, used only with `lon`; without both, the location of your demand preferences */
                 lat?: number;
+                /** @description Longitude to recommend around, used only with `lat` */
                 lon?: number;
                 /** @description At most 50 */
                 limit?: number;
@@ -15116,7 +15118,7 @@ export interface operations {
     getFarmAnalytics: {
         parameters: {
             query?: {
-                /** @description Start of the period (default: `to` − 365 days) */
+                /** @description Start of the period (default: `to` − 365 days); must be before `to` (else 400 VALIDATION_ERROR) */
                 from?: string;
                 /** @description End of the period (default: now) */
                 to?: string;
@@ -19305,7 +19307,7 @@ export interface operations {
                 kind?: string;
                 entity?: string;
                 /**
-                 * @description Occurred at or after (ISO 8601 UTC)
+                 * @description Occurred at or after (ISO 8601 UTC); with `to`, it must be before `to`, or nothing matches
                  * @example 2026-11-01T00:00:00Z
                  */
                 from?: string;
@@ -22472,7 +22474,7 @@ export interface operations {
                  */
                 type?: string;
                 /**
-                 * @description Occurred at or after (ISO 8601 UTC)
+                 * @description Occurred at or after (ISO 8601 UTC); with `to`, it must be before `to` (else 400 VALIDATION_ERROR)
                  * @example 2026-11-01T00:00:00Z
                  */
                 from?: string;
@@ -22593,7 +22595,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Start of the period, inclusive (default 30 days before `to`)
+                 * @description Start of the period, inclusive (default 30 days before `to`); must be before `to` (else 400 VALIDATION_ERROR)
                  * @example 2026-11-01T00:00:00Z
                  */
                 from?: string;
@@ -23043,7 +23045,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days
+                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days. Must not be after `to` (else 400 VALIDATION_ERROR)
                  * @example 2026-11-01
                  */
                 from?: string;
@@ -23235,7 +23237,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days
+                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days. Must not be after `to` (else 400 VALIDATION_ERROR)
                  * @example 2026-11-01
                  */
                 from?: string;
@@ -23391,7 +23393,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days
+                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days. Must not be after `to` (else 400 VALIDATION_ERROR)
                  * @example 2026-11-01
                  */
                 from?: string;
@@ -23560,7 +23562,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days
+                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days. Must not be after `to` (else 400 VALIDATION_ERROR)
                  * @example 2026-11-01
                  */
                 from?: string;
@@ -23745,7 +23747,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days
+                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days. Must not be after `to` (else 400 VALIDATION_ERROR)
                  * @example 2026-11-01
                  */
                 from?: string;
@@ -23995,7 +23997,7 @@ export interface operations {
                 /** @description csv (default) or json */
                 format?: "csv" | "json";
                 /**
-                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days
+                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days. Must not be after `to` (else 400 VALIDATION_ERROR)
                  * @example 2026-11-01
                  */
                 from?: string;
