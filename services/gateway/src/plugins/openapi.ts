@@ -23,7 +23,8 @@ export const BEARER_SCHEME = 'bearerAuth';
 export const COOKIE_SCHEME = 'cookieAuth';
 
 const MEANING: Readonly<Record<ErrorCode, string>> = {
-  VALIDATION_ERROR: 'input validation failed (fields named in the message and in `details`)',
+  VALIDATION_ERROR:
+    'input validation failed (fields named in the message and in `details`, with the `allowed` values of an enum)',
   UNAUTHORIZED: 'authentication required, or the token is invalid or expired',
   FORBIDDEN: "the caller's role (or API token) lacks the operation's permission, or the CSRF token is missing",
   NOT_FOUND: 'resource or route not found',
