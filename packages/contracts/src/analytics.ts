@@ -32,7 +32,11 @@ const Day = (description: string) =>
 
 /** The period and grouping every analytics request takes. */
 export const AnalyticsRangeQuery = Type.Object({
-  from: Type.Optional(Day('First day (UTC, included); default: `to` − 29 days, so 30 days')),
+  from: Type.Optional(
+    Day(
+      'First day (UTC, included); default: `to` − 29 days, so 30 days. Must not be after `to` (else 400 VALIDATION_ERROR)',
+    ),
+  ),
   to: Type.Optional(Day(`Last day (UTC, included); default: today. At most ${ANALYTICS_MAX_DAYS} days from \`from\``)),
   groupBy: Defaulted(
     StringEnum(ANALYTICS_GROUPINGS, {

@@ -35,7 +35,11 @@ export type FarmAnalytics = Static<typeof FarmAnalytics>;
 
 export const FarmAnalyticsQuery = Type.Object({
   from: Type.Optional(
-    Type.String({ format: 'date-time', maxLength: 40, description: 'Start of the period (default: `to` − 365 days)' }),
+    Type.String({
+      format: 'date-time',
+      maxLength: 40,
+      description: 'Start of the period (default: `to` − 365 days); must be before `to` (else 400 VALIDATION_ERROR)',
+    }),
   ),
   to: Type.Optional(
     Type.String({ format: 'date-time', maxLength: 40, description: 'End of the period (default: now)' }),

@@ -10,6 +10,7 @@ export * from './envelope.js';
 export * from './environment.js';
 export * from './environment-insights.js';
 export * from './errors.js';
+export * from './event-kinds.js';
 export * from './farm.js';
 export * from './farm-analytics.js';
 export * from './farm-batches.js';

@@ -121,8 +121,15 @@ export const ListingListQuery = Type.Object({
   status: Type.Optional(ListingStatusSchema),
   category: Type.Optional(ListingCategorySchema),
   sellerId: Type.Optional(UserId),
-  minPrice: Type.Optional(Price),
-  maxPrice: Type.Optional(Price),
+  minPrice: Type.Optional({
+    ...Price,
+    description:
+      'Lowest price per unit in minor units, inclusive; with `maxPrice`, at most `maxPrice` (else nothing matches)',
+  }),
+  maxPrice: Type.Optional({
+    ...Price,
+    description: 'Highest price per unit in minor units, inclusive; with `minPrice`, at least `minPrice`',
+  }),
   sort: Defaulted(StringEnum(LISTING_SORTS, { default: 'newest', description: 'newest, price-asc or price-desc' })),
   ...PageQuery.properties,
 });
@@ -139,10 +146,23 @@ export const ListingSearchQuery = Type.Object({
     }),
   ),
   category: Type.Optional(ListingCategorySchema),
-  minPrice: Type.Optional(Price),
-  maxPrice: Type.Optional(Price),
-  lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'Centre latitude' })),
-  lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Centre longitude' })),
+  minPrice: Type.Optional({
+    ...Price,
+    description:
+      'Lowest price per unit in minor units, inclusive; with `maxPrice`, at most `maxPrice` (else nothing matches)',
+  }),
+  maxPrice: Type.Optional({
+    ...Price,
+    description: 'Highest price per unit in minor units, inclusive; with `minPrice`, at least `minPrice`',
+  }),
+  lat: Type.Optional(
+    Type.Number({
+      minimum: -90,
+      maximum: 90,
+      description: 'Centre latitude; given with `lon` (one without the other is 400 VALIDATION_ERROR)',
+    }),
+  ),
+  lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Centre longitude; given with `lat`' })),
   radius: Defaulted(
     Type.Number({
       exclusiveMinimum: 0,
@@ -250,8 +270,17 @@ export const WishlistItem = Named(
 );
 
 export const ListingRecommendationQuery = Type.Object({
-  lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
-  lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
+  lat: Type.Optional(
+    Type.Number({
+      minimum: -90,
+      maximum: 90,
+      description:
+        'Latitude to recommend around, used only with `lon`; without both, the location of your demand preferences',
+    }),
+  ),
+  lon: Type.Optional(
+    Type.Number({ minimum: -180, maximum: 180, description: 'Longitude to recommend around, used only with `lat`' }),
+  ),
   limit: Defaulted(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'At most 50' })),
 });
 

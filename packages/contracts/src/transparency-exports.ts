@@ -33,7 +33,11 @@ export const ExportQuery = Type.Object({
       examples: ['plant.registered,transport.completed'],
     }),
   ),
-  from: Type.Optional(TransparencyInstant('Occurred at or after (ISO 8601 UTC)')),
+  from: Type.Optional(
+    TransparencyInstant(
+      'Occurred at or after (ISO 8601 UTC); with `to`, it must be before `to` (else 400 VALIDATION_ERROR)',
+    ),
+  ),
   to: Type.Optional(TransparencyInstant('Occurred before (ISO 8601 UTC)')),
 });
 export type ExportQuery = Static<typeof ExportQuery>;

@@ -68,7 +68,11 @@ export type ComplianceReport = Static<typeof ComplianceReport>;
 export const transparencyReportGet = defineSubject({
   subject: 'transparency.report.get',
   request: Type.Object({
-    from: Type.Optional(TransparencyInstant('Start of the period, inclusive (default 30 days before `to`)')),
+    from: Type.Optional(
+      TransparencyInstant(
+        'Start of the period, inclusive (default 30 days before `to`); must be before `to` (else 400 VALIDATION_ERROR)',
+      ),
+    ),
     to: Type.Optional(TransparencyInstant('End of the period, exclusive (default now)')),
   }),
   reply: ComplianceReport,

@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Text, Timestamp } from './common.js';
 import { declaredEvents, defineSignal, defineSubject, type EventDef, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
+import { PUBLIC_EVENT_KINDS } from './event-kinds.js';
 
 /** A SHA-256 hash as 64 lowercase hex digits. */
 const Hash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256, 64 lowercase hex digits' });
@@ -53,7 +54,9 @@ export const AuditQuery = Type.Object({
   actor: Type.Optional(Filter),
   kind: Type.Optional(Filter),
   entity: Type.Optional(Filter),
-  from: Type.Optional(Instant('Occurred at or after (ISO 8601 UTC)')),
+  from: Type.Optional(
+    Instant('Occurred at or after (ISO 8601 UTC); with `to`, it must be before `to`, or nothing matches'),
+  ),
   to: Type.Optional(Instant('Occurred before (ISO 8601 UTC)')),
   ...PageQuery.properties,
 });
@@ -225,7 +228,7 @@ export const EventHistoryQuery = Type.Object({
       minLength: 1,
       maxLength: 1000,
       pattern: '^[a-z][a-z0-9.-]*(,[a-z][a-z0-9.-]*)*$',
-      description: `Only these kinds, comma-separated (at most ${MAX_KIND_FILTER})`,
+      description: `Only these kinds, comma-separated (at most ${MAX_KIND_FILTER}), among: ${PUBLIC_EVENT_KINDS.join(', ')}`,
       examples: ['plant.registered,listing.published'],
     }),
   ),

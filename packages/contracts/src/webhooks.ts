@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Text, Timestamp } from './common.js';
 import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
+import { PublicEventKind } from './event-kinds.js';
 
 export const WebhookId = PrefixedId('whk', 'Webhook identifier');
 
@@ -73,10 +74,12 @@ export const WebhookInput = Type.Object(
       maxLength: 2000,
       description: 'Receiver address (http or https); private, loopback and link-local addresses are refused',
     }),
-    events: Type.Array(
-      Type.String({ pattern: '^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$', maxLength: 100, description: 'A public kind' }),
-      { minItems: 1, maxItems: 30, uniqueItems: true, description: 'Public event kinds to receive' },
-    ),
+    events: Type.Array(PublicEventKind, {
+      minItems: 1,
+      maxItems: 30,
+      uniqueItems: true,
+      description: 'Public event kinds to receive',
+    }),
     secret: Type.String({
       pattern: '^[\\x21-\\x7e]+$',
       minLength: 16,

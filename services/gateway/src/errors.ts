@@ -21,6 +21,8 @@ export const GENERIC_MESSAGE = 'Internal server error';
 export interface ValidationIssue {
   field: string;
   message: string;
+  /** For a value outside an enum (an event kind, a category…): the values the field accepts. */
+  allowed?: unknown[];
 }
 
 /** Turns schema errors into issues that each name the field, including missing and unknown properties. */
@@ -33,6 +35,9 @@ export function validationIssues(errors: FastifySchemaValidationError[], dataVar
     }
     if (e.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
       return { field: `${at}/${params.additionalProperty}`, message: 'is not an accepted property' };
+    }
+    if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+      return { field: at, message: e.message ?? 'is invalid', allowed: params.allowedValues };
     }
     return { field: at, message: e.message ?? 'is invalid' };
   });

@@ -58,4 +58,14 @@ describe('Swagger UI at /api/docs (was a blank page: assets linked under /docs/s
       if (rel === './json') expect(res.json().openapi).toMatch(/^3\./);
     }
   });
+
+  it('is titled with Rootline’s name, and its header shows Rootline’s logo instead of Swagger’s', async () => {
+    const page = await app.inject({ url: '/api/docs' });
+    expect(page.body).toMatch(/<title>Rootline API<\/title>/);
+    expect(page.body).not.toMatch(/<title>Swagger UI<\/title>/);
+    const script = (await expectServed('/api/docs/static/swagger-initializer.js')).body;
+    const logo = /img\.src = 'data:image\/svg\+xml;base64,([^']+)'/.exec(script)?.[1];
+    expect(logo).toBeDefined();
+    expect(Buffer.from(logo as string, 'base64').toString('utf8')).toContain('Rootline');
+  });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { ERROR_CODES } from '@rootline/contracts';
+import { ERROR_CODES, PUBLIC_EVENT_KINDS } from '@rootline/contracts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FastifyInstance } from 'fastify';
@@ -129,12 +129,52 @@ describe('OpenAPI document', () => {
     expect(successes).toBeGreaterThan(10);
   });
 
-  it('describes only the surfaces that exist today', () => {
-    const text = doc.info.description;
-    for (const prefix of ['/api/plants', '/api/chain', '/api/agents', '/api/auth', '/api/admin', '/api/health']) {
-      expect(text).toContain(`\`${prefix}\``);
+  it('lists every area the API offers, each on a line with its tag, and every tag among them', () => {
+    const lines = doc.info.description.split('\n');
+    const areas = [
+      'Plants and lineage',
+      'Discovery',
+      'Ledger and verification',
+      'Transport and carbon',
+      'Demand planning',
+      'Marketplace',
+      'Vertical farming',
+      'Environment records',
+      'Uploads',
+      'Notifications',
+      'Transparency',
+      'Real-time',
+      'Agents',
+      'Analytics',
+      'Privacy',
+      'Accounts and tokens',
+      'Operations',
+    ];
+    const tags = new Set((doc.tags ?? []).map((t) => t.name));
+    const listed = new Set<string>();
+    for (const area of areas) {
+      const line = lines.find((l) => l.startsWith(`- **${area}** (tag *`));
+      expect(line, area).toBeDefined();
+      const tag = /\(tag \*([^*]+)\*\)/.exec(line as string)?.[1] as string;
+      expect(tags.has(tag), `${area}: ${tag}`).toBe(true);
+      listed.add(tag);
     }
-    expect(text).not.toMatch(/transport|demand|farming|environment/i);
+    const transparency = lines.find((l) => l.startsWith('- **Transparency**')) as string;
+    for (const part of [
+      'audit log',
+      'events',
+      'webhooks',
+      'signatures',
+      'certificates',
+      'exports',
+      'reports',
+      'dashboard',
+    ]) {
+      expect(transparency).toContain(part);
+    }
+    for (const line of lines.filter((l) => l.startsWith('- **')))
+      listed.add(/\(tag \*([^*]+)\*\)/.exec(line)?.[1] ?? '');
+    expect(listed).toEqual(tags);
   });
 
   it('is OpenAPI 3 with the bearer scheme, the shared error envelope and the public server', () => {
@@ -474,5 +514,115 @@ describe('Swagger UI', () => {
   it('serves its assets', async () => {
     const res = await app.inject({ url: '/api/docs/static/swagger-initializer.js' });
     expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('multipart uploads', () => {
+  it.each([
+    ['/api/upload/image', 'image/jpeg'],
+    ['/api/upload/document', 'application/pdf'],
+  ])('%s documents its form: category, entityType, entityId and a required binary file', (path, type) => {
+    const body = doc.paths[path]?.post?.requestBody as
+      | {
+          required?: boolean;
+          content: Record<
+            string,
+            {
+              schema: {
+                type: string;
+                properties: Record<string, { type: string; format?: string }>;
+                required: string[];
+              };
+              encoding?: Record<string, { contentType: string }>;
+            }
+          >;
+        }
+      | undefined;
+    expect(body?.required).toBe(true);
+    expect(Object.keys(body?.content ?? {})).toEqual(['multipart/form-data']);
+    const form = body?.content['multipart/form-data'];
+    expect(form?.schema.type).toBe('object');
+    expect(Object.keys(form?.schema.properties ?? {})).toEqual(['category', 'entityType', 'entityId', 'file']);
+    expect(form?.schema.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+    expect(form?.schema.required).toEqual(['file']);
+    expect(form?.encoding?.file?.contentType).toContain(type);
+  });
+});
+
+describe('event kinds', () => {
+  const kinds = () => [...PUBLIC_EVENT_KINDS];
+
+  it('are an enum of the public kinds where a webhook takes them', () => {
+    const body = doc.paths['/api/webhooks']?.post?.requestBody as
+      | { content: Record<string, { schema: { properties: { events: { items: { enum?: string[] } } } } }> }
+      | undefined;
+    expect(body?.content['application/json']?.schema.properties.events.items.enum).toEqual(kinds());
+  });
+
+  it('are listed where the event history and stream filter by them', () => {
+    for (const path of ['/api/transparency/events', '/api/transparency/events/history']) {
+      const op = doc.paths[path]?.get as
+        | (Operation & { parameters?: { name: string; description?: string; schema?: { description?: string } }[] })
+        | undefined;
+      const kind = op?.parameters?.find((p) => p.name === 'kind');
+      const text = `${kind?.description ?? ''} ${kind?.schema?.description ?? ''}`;
+      for (const k of kinds()) expect(text, `${path} ${k}`).toContain(k);
+    }
+  });
+});
+
+describe('webhooks section', () => {
+  interface WebhookPost {
+    parameters: { name: string; in: string }[];
+    requestBody: {
+      content: Record<string, { schema: { properties: Record<string, { const?: string }>; required: string[] } }>;
+    };
+  }
+  const webhooks = () => (doc as unknown as { webhooks: Record<string, { post: WebhookPost }> }).webhooks;
+
+  it('has one entry per public event kind', () => {
+    expect(Object.keys(webhooks())).toEqual([...PUBLIC_EVENT_KINDS]);
+  });
+
+  it('shows each delivery as its body and the Standard Webhooks headers', () => {
+    for (const kind of PUBLIC_EVENT_KINDS) {
+      const post = webhooks()[kind]?.post as WebhookPost;
+      const schema = post.requestBody.content['application/json']?.schema;
+      expect(schema?.required, kind).toEqual(['event', 'timestamp', 'data', 'signature']);
+      expect(schema?.properties.event?.const, kind).toBe(kind);
+      const headers = post.parameters.filter((p) => p.in === 'header').map((p) => p.name);
+      expect(headers, kind).toEqual(expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature']));
+    }
+    const registered = webhooks()['plant.registered']?.post.requestBody.content['application/json']?.schema;
+    expect(
+      Object.keys((registered?.properties.data as { properties?: object } | undefined)?.properties ?? {}).length,
+    ).toBeGreaterThan(2);
+  });
+});
+
+describe('cross-field rules', () => {
+  it('are stated where a query takes a pair of fields (from/to, lat/lon, minPrice/maxPrice)', () => {
+    const pairs = [
+      ['from', 'to'],
+      ['lat', 'lon'],
+      ['minPrice', 'maxPrice'],
+    ] as const;
+    let checked = 0;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const params = (op as { parameters?: { name: string; in: string; description?: string }[] }).parameters ?? [];
+        const text = (name: string) => params.find((p) => p.in === 'query' && p.name === name)?.description;
+        for (const [a, b] of pairs) {
+          const first = text(a);
+          if (first === undefined || text(b) === undefined) continue;
+          checked++;
+          // Required pairs (a centre of a nearby search) have no rule between them beyond being both there.
+          const required = params.find((p) => p.name === a && (p as { required?: boolean }).required);
+          if (required) continue;
+          expect(first, `${method.toUpperCase()} ${path} ${a}`).toContain(`\`${b}\``);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
   });
 });

@@ -113,7 +113,9 @@ describe('webhook management over HTTP', () => {
     expect(empty.body.error.code).toBe('VALIDATION_ERROR');
     const unknown = await patch(as(dana), { events: ['plant.exploded'] });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error.details.known).toContain('plant.registered');
+    // An enum in the contract: the answer names the field and lists the kinds it accepts.
+    expect(unknown.body.error.details[0]).toMatchObject({ field: 'body/events/0' });
+    expect(unknown.body.error.details[0].allowed).toContain('plant.registered');
     expect((await patch(as(dana), { url: 'ftp://example.org' })).status).toBe(400);
 
     const changed = await patch(as(dana), { secret: ROTATED, events: ['plant.registered', 'listing.sold'] });

@@ -281,6 +281,8 @@ describe('webhooks over HTTP', () => {
     });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
+    // The kinds are an enum in the contract: the answer names the field and the rule it broke.
+    expect(JSON.stringify(unknown.body)).toContain('body/events/0 must be equal to one of the allowed values');
     const ftp = await p.http('POST', '/api/webhooks', {
       role: 'USER',
       body: { ...base, url: 'ftp://x', events: ['plant.registered'] },

@@ -3027,7 +3027,288 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "demand.match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A demand.match event
+         * @description Sent to each webhook subscribed to `demand.match` (domain event `evt.demand.match.created`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onDemandMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "demand.signal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A demand.signal event
+         * @description Sent to each webhook subscribed to `demand.signal` (domain event `evt.demand.signal.generated`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onDemandSignal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "farm.harvest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A farm.harvest event
+         * @description Sent to each webhook subscribed to `farm.harvest` (domain event `evt.farm.batch.harvested`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onFarmHarvest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "listing.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A listing.cancelled event
+         * @description Sent to each webhook subscribed to `listing.cancelled` (domain event `evt.demand.listing.cancelled`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onListingCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "listing.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A listing.published event
+         * @description Sent to each webhook subscribed to `listing.published` (domain event `evt.demand.listing.published`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onListingPublished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "listing.sold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A listing.sold event
+         * @description Sent to each webhook subscribed to `listing.sold` (domain event `evt.demand.listing.sold`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onListingSold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "offer.accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A offer.accepted event
+         * @description Sent to each webhook subscribed to `offer.accepted` (domain event `evt.demand.offer.accepted`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onOfferAccepted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "offer.countered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A offer.countered event
+         * @description Sent to each webhook subscribed to `offer.countered` (domain event `evt.demand.offer.countered`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onOfferCountered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "offer.made": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A offer.made event
+         * @description Sent to each webhook subscribed to `offer.made` (domain event `evt.demand.offer.made`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onOfferMade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "offer.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A offer.rejected event
+         * @description Sent to each webhook subscribed to `offer.rejected` (domain event `evt.demand.offer.rejected`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onOfferRejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "offer.withdrawn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A offer.withdrawn event
+         * @description Sent to each webhook subscribed to `offer.withdrawn` (domain event `evt.demand.offer.withdrawn`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onOfferWithdrawn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "plant.registered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A plant.registered event
+         * @description Sent to each webhook subscribed to `plant.registered` (domain event `evt.plants.plant.registered`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onPlantRegistered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "supply.committed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A supply.committed event
+         * @description Sent to each webhook subscribed to `supply.committed` (domain event `evt.demand.supply.committed`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onSupplyCommitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transport.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transport.completed event
+         * @description Sent to each webhook subscribed to `transport.completed` (domain event `evt.transport.event.recorded`). Answer 2xx to acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 Gone disables the webhook.
+         */
+        post: operations["onTransportCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         ErrorEnvelope: {
@@ -9237,9 +9518,9 @@ export interface operations {
                 category?: "seeds" | "seedlings" | "cuttings" | "plants" | "produce";
                 /** @description Account identifier */
                 sellerId?: string;
-                /** @description Price per unit in minor units */
+                /** @description Lowest price per unit in minor units, inclusive; with `maxPrice`, at most `maxPrice` (else nothing matches) */
                 minPrice?: number;
-                /** @description Price per unit in minor units */
+                /** @description Highest price per unit in minor units, inclusive; with `minPrice`, at least `minPrice` */
                 maxPrice?: number;
                 /** @description newest, price-asc or price-desc */
                 sort?: "newest" | "price-asc" | "price-desc";
@@ -9512,13 +9793,13 @@ export interface operations {
                 q?: string;
                 /** @description What is sold */
                 category?: "seeds" | "seedlings" | "cuttings" | "plants" | "produce";
-                /** @description Price per unit in minor units */
+                /** @description Lowest price per unit in minor units, inclusive; with `maxPrice`, at most `maxPrice` (else nothing matches) */
                 minPrice?: number;
-                /** @description Price per unit in minor units */
+                /** @description Highest price per unit in minor units, inclusive; with `minPrice`, at least `minPrice` */
                 maxPrice?: number;
-                /** @description Centre latitude */
+                /** @description Centre latitude; given with `lon` (one without the other is 400 VALIDATION_ERROR) */
                 lat?: number;
-                /** @description Centre longitude */
+                /** @description Centre longitude; given with `lat` */
                 lon?: number;
                 /** @description Kilometres around lat/lon (default 50, at most 500) */
                 radius?: number;
@@ -10872,7 +11153,9 @@ export interface operations {
     listRecommendedListings: {
         parameters: {
             query?: {
+                /** @description Latitude to recommend around, used only with `lon`; without both, the location of your demand preferences */
                 lat?: number;
+                /** @description Longitude to recommend around, used only with `lat` */
                 lon?: number;
                 /** @description At most 50 */
                 limit?: number;
@@ -11352,7 +11635,29 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * @description What the file shows; default `plant-photo` for an image attached to a plant, else `other`.
+                     * @enum {string}
+                     */
+                    category?: "plant-photo" | "profile" | "farm" | "product" | "certificate" | "report" | "other";
+                    /**
+                     * @description The kind of record the file belongs to; sent together with `entityId`.
+                     * @enum {string}
+                     */
+                    entityType?: "plant" | "farm" | "listing" | "user";
+                    /** @description The record the file belongs to (yours); sent together with `entityType`. */
+                    entityId?: string;
+                    /**
+                     * Format: binary
+                     * @description The image, after the other fields (fields after it are ignored).
+                     */
+                    file: string;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             201: {
@@ -11461,7 +11766,29 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * @description What the file shows; default `plant-photo` for an image attached to a plant, else `other`.
+                     * @enum {string}
+                     */
+                    category?: "plant-photo" | "profile" | "farm" | "product" | "certificate" | "report" | "other";
+                    /**
+                     * @description The kind of record the file belongs to; sent together with `entityId`.
+                     * @enum {string}
+                     */
+                    entityType?: "plant" | "farm" | "listing" | "user";
+                    /** @description The record the file belongs to (yours); sent together with `entityType`. */
+                    entityId?: string;
+                    /**
+                     * Format: binary
+                     * @description The document, after the other fields (fields after it are ignored).
+                     */
+                    file: string;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             201: {
@@ -14799,7 +15126,7 @@ export interface operations {
     getFarmAnalytics: {
         parameters: {
             query?: {
-                /** @description Start of the period (default: `to` − 365 days) */
+                /** @description Start of the period (default: `to` − 365 days); must be before `to` (else 400 VALIDATION_ERROR) */
                 from?: string;
                 /** @description End of the period (default: now) */
                 to?: string;
@@ -18703,7 +19030,7 @@ export interface operations {
                     /** @description Receiver address (http or https); private, loopback and link-local addresses are refused */
                     url: string;
                     /** @description Public event kinds to receive */
-                    events: string[];
+                    events: ("demand.match" | "demand.signal" | "farm.harvest" | "listing.cancelled" | "listing.published" | "listing.sold" | "offer.accepted" | "offer.countered" | "offer.made" | "offer.rejected" | "offer.withdrawn" | "plant.registered" | "supply.committed" | "transport.completed")[];
                     /** @description Shared secret (16–200 printable ASCII characters) that keys the HMAC signatures. A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Either way the answer shows it as `signingSecret`. */
                     secret: string;
                     /**
@@ -18862,7 +19189,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only these kinds, comma-separated (at most 30)
+                 * @description Only these kinds, comma-separated (at most 30), among: demand.match, demand.signal, farm.harvest, listing.cancelled, listing.published, listing.sold, offer.accepted, offer.countered, offer.made, offer.rejected, offer.withdrawn, plant.registered, supply.committed, transport.completed
                  * @example plant.registered,listing.published
                  */
                 kind?: string;
@@ -18893,7 +19220,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only these kinds, comma-separated (at most 30)
+                 * @description Only these kinds, comma-separated (at most 30), among: demand.match, demand.signal, farm.harvest, listing.cancelled, listing.published, listing.sold, offer.accepted, offer.countered, offer.made, offer.rejected, offer.withdrawn, plant.registered, supply.committed, transport.completed
                  * @example plant.registered,listing.published
                  */
                 kind?: string;
@@ -18988,7 +19315,7 @@ export interface operations {
                 kind?: string;
                 entity?: string;
                 /**
-                 * @description Occurred at or after (ISO 8601 UTC)
+                 * @description Occurred at or after (ISO 8601 UTC); with `to`, it must be before `to`, or nothing matches
                  * @example 2026-11-01T00:00:00Z
                  */
                 from?: string;
@@ -19841,7 +20168,7 @@ export interface operations {
                     /** @description Receiver address (http or https); private, loopback and link-local addresses are refused */
                     url: string;
                     /** @description Public event kinds to receive */
-                    events: string[];
+                    events: ("demand.match" | "demand.signal" | "farm.harvest" | "listing.cancelled" | "listing.published" | "listing.sold" | "offer.accepted" | "offer.countered" | "offer.made" | "offer.rejected" | "offer.withdrawn" | "plant.registered" | "supply.committed" | "transport.completed")[];
                     /** @description Shared secret (16–200 printable ASCII characters) that keys the HMAC signatures. A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Either way the answer shows it as `signingSecret`. */
                     secret: string;
                     /**
@@ -20320,7 +20647,7 @@ export interface operations {
                     /** @description Receiver address (http or https); private, loopback and link-local addresses are refused */
                     url?: string;
                     /** @description Public event kinds to receive */
-                    events?: string[];
+                    events?: ("demand.match" | "demand.signal" | "farm.harvest" | "listing.cancelled" | "listing.published" | "listing.sold" | "offer.accepted" | "offer.countered" | "offer.made" | "offer.rejected" | "offer.withdrawn" | "plant.registered" | "supply.committed" | "transport.completed")[];
                     /** @description Shared secret (16–200 printable ASCII characters) that keys the HMAC signatures. A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Either way the answer shows it as `signingSecret`. */
                     secret?: string;
                     /** @description `own`: events of its kinds that concern its owner (the owner caused them, or the payload names the owner); `public`: every event of its kinds, whoever caused it, in the public form the event history shows anyone signed in. */
@@ -22155,7 +22482,7 @@ export interface operations {
                  */
                 type?: string;
                 /**
-                 * @description Occurred at or after (ISO 8601 UTC)
+                 * @description Occurred at or after (ISO 8601 UTC); with `to`, it must be before `to` (else 400 VALIDATION_ERROR)
                  * @example 2026-11-01T00:00:00Z
                  */
                 from?: string;
@@ -22276,7 +22603,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Start of the period, inclusive (default 30 days before `to`)
+                 * @description Start of the period, inclusive (default 30 days before `to`); must be before `to` (else 400 VALIDATION_ERROR)
                  * @example 2026-11-01T00:00:00Z
                  */
                 from?: string;
@@ -22726,7 +23053,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days
+                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days. Must not be after `to` (else 400 VALIDATION_ERROR)
                  * @example 2026-11-01
                  */
                 from?: string;
@@ -22918,7 +23245,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days
+                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days. Must not be after `to` (else 400 VALIDATION_ERROR)
                  * @example 2026-11-01
                  */
                 from?: string;
@@ -23074,7 +23401,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days
+                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days. Must not be after `to` (else 400 VALIDATION_ERROR)
                  * @example 2026-11-01
                  */
                 from?: string;
@@ -23243,7 +23570,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days
+                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days. Must not be after `to` (else 400 VALIDATION_ERROR)
                  * @example 2026-11-01
                  */
                 from?: string;
@@ -23428,7 +23755,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days
+                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days. Must not be after `to` (else 400 VALIDATION_ERROR)
                  * @example 2026-11-01
                  */
                 from?: string;
@@ -23678,7 +24005,7 @@ export interface operations {
                 /** @description csv (default) or json */
                 format?: "csv" | "json";
                 /**
-                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days
+                 * @description First day (UTC, included); default: `to` − 29 days, so 30 days. Must not be after `to` (else 400 VALIDATION_ERROR)
                  * @example 2026-11-01
                  */
                 from?: string;
@@ -23767,6 +24094,876 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
+            };
+        };
+    };
+    onDemandMatch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "demand.match";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        matchId: string;
+                        supplyId: string;
+                        growerId: string;
+                        crop: string;
+                        quantityKg: number;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDemandSignal: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "demand.signal";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        signalId: string;
+                        regionKey: string | null;
+                        crops: {
+                            crop: string;
+                            demandKg: number;
+                            gapKg: number;
+                        }[];
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onFarmHarvest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "farm.harvest";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        batchId: string;
+                        harvestId: string;
+                        farmId: string;
+                        crop: string;
+                        recipeId: string;
+                        plantId: string | null;
+                        yieldKg: number;
+                        qualityGrade: string;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onListingCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "listing.cancelled";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        listingId: string;
+                        sellerId: string;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onListingPublished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "listing.published";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        listingId: string;
+                        sellerId: string;
+                        title: string;
+                        category: string;
+                        price: number;
+                        currency: string;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onListingSold: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "listing.sold";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        listingId: string;
+                        sellerId: string;
+                        title: string;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOfferAccepted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "offer.accepted";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        offerId: string;
+                        listingId: string;
+                        sellerId: string;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOfferCountered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "offer.countered";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        offerId: string;
+                        listingId: string;
+                        sellerId: string;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOfferMade: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "offer.made";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        offerId: string;
+                        listingId: string;
+                        sellerId: string;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOfferRejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "offer.rejected";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        offerId: string;
+                        listingId: string;
+                        sellerId: string;
+                        /**
+                         * @description rejected by the other party, or made impossible by a sale
+                         * @enum {string}
+                         */
+                        reason: "rejected" | "sold-out";
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOfferWithdrawn: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "offer.withdrawn";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        offerId: string;
+                        listingId: string;
+                        sellerId: string;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPlantRegistered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "plant.registered";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        plantId: string;
+                        commonName: string;
+                        /** @description The owning account; absent for anonymous plants */
+                        ownerId?: string;
+                        /** @description Species, when the registration named it */
+                        scientificName?: string;
+                        /**
+                         * @description The location privacy level it was registered with
+                         * @enum {string}
+                         */
+                        privacyLevel?: "exact" | "fuzzy" | "city" | "country" | "hidden";
+                        /** @description As stored, after the privacy level (the plant's public location); null when hidden. Absent on events recorded before it was carried. */
+                        location?: {
+                            /** @description Decimal degrees, -90 to 90 */
+                            latitude: number;
+                            /** @description Decimal degrees, -180 to 180 */
+                            longitude: number;
+                            city?: string;
+                            country?: string;
+                        } | null;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSupplyCommitted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "supply.committed";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        supplyId: string;
+                        growerId: string;
+                        crop: string;
+                        quantityKg: number;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTransportCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id, the same on every retry of one delivery: drop a repeat you already handled. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret (a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify. */
+                "webhook-signature": string;
+                /** @description The same value as the body’s `signature`. */
+                "x-rootline-signature": string;
+                /** @description The event kind, as the body’s `event`. */
+                "x-rootline-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event kind
+                     * @constant
+                     */
+                    event: "transport.completed";
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred
+                     */
+                    timestamp: string;
+                    /** @description The public payload */
+                    data: {
+                        eventId: string;
+                        kind: string;
+                        plantId: string | null;
+                        seedLotId: string | null;
+                        handlerId: string;
+                        recipientId: string | null;
+                        transportMode: string;
+                        distanceKm: number;
+                        kgCo2e: number;
+                        eventTime: string;
+                        corrects: string | null;
+                    };
+                    /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx acknowledges the delivery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the webhook is disabled and no more deliveries are sent */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -21,6 +21,12 @@ import type { Principal } from '../identity/principal.js';
 import type { Sessions } from '../identity/sessions.js';
 import { assertSelfRules, type ObjectRules, objectRuleList, objectRulesProblem } from '../object-rules.js';
 
+/** A multipart form as the document shows it: its fields and how each part is encoded. */
+export interface DocumentedForm {
+  schema: Record<string, unknown>;
+  encoding?: Record<string, { contentType: string }>;
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Anyone may call the route, with or without credentials. */
@@ -36,6 +42,11 @@ declare module 'fastify' {
      * them (a secret such as an anonymous registration's private key).
      */
     replayWithout?: readonly string[];
+    /**
+     * A `multipart/form-data` body the route reads itself (streamed, never validated by Fastify): shown as the
+     * operation's request body in the document only.
+     */
+    documentedForm?: DocumentedForm;
   }
   interface FastifyRequest {
     /** The verified caller; null on public routes. */

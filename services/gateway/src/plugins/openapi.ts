@@ -5,6 +5,8 @@ import {
   type ErrorCode,
   ErrorEnvelope,
   PASSWORD_POLICY,
+  publicEvents,
+  publicPayloadOf,
   ROLES,
 } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
@@ -12,7 +14,7 @@ import type { onRouteHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { HTTP_STATUS } from '../http-status.js';
 import { OPERATION_ID } from '../operation-id.js';
-import { type AccessPolicy, SESSION_COOKIE } from './auth.js';
+import { type AccessPolicy, type DocumentedForm, SESSION_COOKIE } from './auth.js';
 import { liftNamedSchemas } from './named-schemas.js';
 
 /** Name of the security scheme of bearer tokens in the OpenAPI document. */
@@ -21,7 +23,8 @@ export const BEARER_SCHEME = 'bearerAuth';
 export const COOKIE_SCHEME = 'cookieAuth';
 
 const MEANING: Readonly<Record<ErrorCode, string>> = {
-  VALIDATION_ERROR: 'input validation failed (fields named in the message and in `details`)',
+  VALIDATION_ERROR:
+    'input validation failed (fields named in the message and in `details`, with the `allowed` values of an enum)',
   UNAUTHORIZED: 'authentication required, or the token is invalid or expired',
   FORBIDDEN: "the caller's role (or API token) lacks the operation's permission, or the CSRF token is missing",
   NOT_FOUND: 'resource or route not found',
@@ -143,6 +146,108 @@ function addErrorExamples<T extends { paths?: object }>(doc: T): T {
   return doc;
 }
 
+/** Gives each operation that streams a multipart form its `multipart/form-data` request body. */
+function addForms<T extends { paths?: object }>(doc: T, forms: ReadonlyMap<string, DocumentedForm>): T {
+  for (const methods of Object.values(doc.paths ?? {}) as Record<
+    string,
+    { operationId?: string; requestBody?: unknown }
+  >[]) {
+    for (const op of Object.values(methods)) {
+      const form = op.operationId ? forms.get(op.operationId) : undefined;
+      if (!form) continue;
+      op.requestBody = {
+        required: true,
+        content: {
+          'multipart/form-data': { schema: form.schema, ...(form.encoding ? { encoding: form.encoding } : {}) },
+        },
+      };
+    }
+  }
+  return doc;
+}
+
+/** The Standard Webhooks headers of every delivery, and Rootline's own. */
+const WEBHOOK_HEADERS = [
+  {
+    name: 'webhook-id',
+    description: 'The delivery id, the same on every retry of one delivery: drop a repeat you already handled.',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-timestamp',
+    description: 'When this attempt was sent, in Unix seconds: refuse one too far from your clock (a replay).',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'webhook-signature',
+    description:
+      '`v1,` + base64 HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the webhook secret ' +
+      '(a `whsec_` secret stands for the bytes its base64 encodes): what the Standard Webhooks libraries verify.',
+    schema: { type: 'string', pattern: '^v1,' },
+  },
+  {
+    name: 'x-rootline-signature',
+    description: 'The same value as the body’s `signature`.',
+    schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+  },
+  { name: 'x-rootline-event', description: 'The event kind, as the body’s `event`.', schema: { type: 'string' } },
+].map((h) => ({ ...h, in: 'header', required: true }));
+
+/**
+ * The OpenAPI 3.1 `webhooks` section: one entry per public event kind, the POST a subscribed receiver gets, with
+ * the delivery body `{ event, timestamp, data, signature }` whose `data` is the kind's public payload.
+ */
+function addWebhooks<T extends object>(doc: T): T & { webhooks: Record<string, unknown> } {
+  const sorted = [...publicEvents()].sort((a, b) => a.kind.localeCompare(b.kind));
+  const webhooks = Object.fromEntries(
+    sorted.map((e) => [
+      e.kind,
+      {
+        post: {
+          operationId: `on${e.kind.replace(/(^|[.-])([a-z])/g, (_m, _s, c: string) => c.toUpperCase())}`,
+          summary: `A ${e.kind} event`,
+          description:
+            `Sent to each webhook subscribed to \`${e.kind}\` (domain event \`${e.subject}\`). Answer 2xx to ` +
+            'acknowledge; anything else, or no answer in time, is retried on the Standard Webhooks schedule, and 410 ' +
+            'Gone disables the webhook.',
+          tags: ['Transparency'],
+          // The receiver authenticates a delivery by its signature headers, not by a credential of this API.
+          security: [],
+          parameters: WEBHOOK_HEADERS,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    event: { type: 'string', const: e.kind, description: 'The event kind' },
+                    timestamp: { type: 'string', format: 'date-time', description: 'When the event occurred' },
+                    data: { ...JSON.parse(JSON.stringify(publicPayloadOf(e))), description: 'The public payload' },
+                    signature: {
+                      type: 'string',
+                      pattern: '^sha256=[0-9a-f]{64}$',
+                      description:
+                        '`sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical ' +
+                        'JSON of `{ data, event, timestamp }`.',
+                    },
+                  },
+                  required: ['event', 'timestamp', 'data', 'signature'],
+                },
+              },
+            },
+          },
+          responses: {
+            '200': { description: 'Received (any 2xx acknowledges the delivery)' },
+            '410': { description: 'Gone: the webhook is disabled and no more deliveries are sent' },
+          },
+        },
+      },
+    ]),
+  );
+  return { ...doc, webhooks };
+}
+
 /** What each code's failure looks like, shown as the example of the responses that carry the code. */
 const EXAMPLE: Readonly<Record<ErrorCode, ErrorBody>> = {
   VALIDATION_ERROR: {
@@ -178,17 +283,93 @@ const EXAMPLE: Readonly<Record<ErrorCode, ErrorBody>> = {
   UNAVAILABLE: { code: 'UNAVAILABLE', message: 'The plants service did not answer in time' },
 };
 
+/** The areas the API offers, each with the tag its operations are listed under, as the description lists them. */
+export const AREAS: readonly { area: string; tag: string; what: string }[] = [
+  {
+    area: 'Plants and lineage',
+    tag: 'Plants',
+    what: 'registration (with an account or anonymously), propagation and lineage under `/api/plants`.',
+  },
+  {
+    area: 'Discovery',
+    tag: 'Plants',
+    what: 'nearby and text search of plants, network statistics under `/api/plants`.',
+  },
+  {
+    area: 'Ledger and verification',
+    tag: 'Ledger',
+    what: 'blocks, block and chain verification, inclusion proofs and statistics under `/api/chain`.',
+  },
+  {
+    area: 'Transport and carbon',
+    tag: 'Transport',
+    what: 'transport events from seed to seed, handoffs, carbon footprint, QR codes and the verification page under `/api/transport`.',
+  },
+  {
+    area: 'Demand planning',
+    tag: 'Demand',
+    what: 'preferences, demand signals, crop recommendations, forecasts, supply and matches under `/api/demand`.',
+  },
+  {
+    area: 'Marketplace',
+    tag: 'Marketplace',
+    what: 'listings, offers, seller profiles, recommendations and wishlists under `/api/marketplace`.',
+  },
+  {
+    area: 'Vertical farming',
+    tag: 'Vertical farming',
+    what: 'farms, zones, recipes, crop batches, readings and harvests under `/api/vertical-farm`.',
+  },
+  {
+    area: 'Environment records',
+    tag: 'Environment',
+    what: 'growing-environment records, health scores, comparisons and analysis under `/api/environment`.',
+  },
+  { area: 'Uploads', tag: 'Uploads', what: 'images and documents, direct or presigned, under `/api/upload`.' },
+  {
+    area: 'Notifications',
+    tag: 'Notifications',
+    what: 'in-app notifications, preferences, web push and unsubscribe links under `/api/notifications`.',
+  },
+  {
+    area: 'Transparency',
+    tag: 'Transparency',
+    what:
+      'the audit log, public events (history and stream), webhooks, signatures, certificates, exports, reports and ' +
+      'the dashboard under `/api/transparency` (and `/api/webhooks`).',
+  },
+  { area: 'Real-time', tag: 'Real-time', what: 'the WebSocket of live events and its tickets under `/api/realtime`.' },
+  {
+    area: 'Agents',
+    tag: 'Agents',
+    what: 'the lineage agent and the transport tracker, their controls and findings under `/api/agents`.',
+  },
+  {
+    area: 'Analytics',
+    tag: 'Analytics',
+    what: 'network figures over time and dataset exports under `/api/analytics`.',
+  },
+  { area: 'Privacy', tag: 'Privacy', what: 'the anonymity network status under `/api/privacy`.' },
+  {
+    area: 'Accounts and tokens',
+    tag: 'Authentication',
+    what: 'accounts, sessions, sign-in with a provider and API tokens under `/api/auth`.',
+  },
+  { area: 'Account administration', tag: 'Administration', what: 'accounts and their roles under `/api/admin`.' },
+  {
+    area: 'Operations',
+    tag: 'Operations',
+    what: 'health probes under `/api/health` and Prometheus metrics at `/api/metrics`.',
+  },
+];
+
 /** The API description: envelope, error codes and their statuses, authentication, limits, headers. */
 export function apiDescription(perMinute: number, perHourPerUser: number): string {
   const rows = (Object.keys(HTTP_STATUS) as ErrorCode[]).map((c) => `| ${c} | ${HTTP_STATUS[c]} | ${MEANING[c]} |`);
   return [
-    'Plants and their lineage, recorded on a proof-of-work ledger. What this API offers today:',
-    '- the plant registry under `/api/plants`: registration (with an account or anonymously), propagation, lineage,',
-    '  nearby and text search, network statistics;',
-    '- the ledger under `/api/chain`: blocks, block and chain verification, inclusion proofs, statistics;',
-    '- the lineage agent under `/api/agents`: its state and controls, lineage analysis, anomalies;',
-    '- accounts, sessions, OAuth sign-in and API tokens under `/api/auth`, role administration under `/api/admin`;',
-    '- health probes under `/api/health` and Prometheus metrics at `/api/metrics`.',
+    'Plants and their lineage, recorded on a proof-of-work ledger. What this API offers, area by area, with the tag',
+    'its operations are listed under:',
+    ...AREAS.map((a) => `- **${a.area}** (tag *${a.tag}*): ${a.what}`),
     '',
     '## Response envelope',
     'Every JSON response is an envelope. Success: `{"success": true, "data": …, "error": null}`; list operations',
@@ -267,6 +448,8 @@ export interface OpenApiOptions {
 export const openApiPlugin = fp<OpenApiOptions>(
   async (app, opts) => {
     app.addHook('onRoute', checkOperation(new Map()));
+    // Multipart forms the routes stream themselves, by operationId: added to the document, never validated.
+    const forms = new Map<string, DocumentedForm>();
     app.addSchema(ErrorEnvelope);
     await app.register(fastifySwagger, {
       openapi: {
@@ -303,11 +486,13 @@ export const openApiPlugin = fp<OpenApiOptions>(
       },
       transformObject: (documents) =>
         'openapiObject' in documents
-          ? addErrorExamples(liftNamedSchemas(documents.openapiObject))
+          ? addWebhooks(addErrorExamples(addForms(liftNamedSchemas(documents.openapiObject), forms)))
           : documents.swaggerObject,
       transform: ({ schema, url: routeUrl, route }) => {
         // A plugin's root route (`/api/webhooks/`) is served with and without the slash: documented without.
         const url = routeUrl.length > 1 ? routeUrl.replace(/\/$/, '') : routeUrl;
+        const form = route.config?.documentedForm;
+        if (form && typeof schema?.operationId === 'string') forms.set(schema.operationId, form);
         // Documentation only: the idempotency plugin checks the header itself, so it is not a validated schema.
         const documented = route.config?.idempotent ? { ...schema, headers: IDEMPOTENCY_KEY_HEADER } : schema;
         const permission = route.config?.permission;

@@ -20,6 +20,7 @@ import type { Storage } from '@rootline/storage';
 import type { FastifyContextConfig } from 'fastify';
 import { type BusRouteDeps, busRoute } from '../bus-route.js';
 import { ok } from '../envelope.js';
+import type { DocumentedForm } from '../plugins/auth.js';
 import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
 import { callContext } from '../request-context.js';
 import { localStorageRoutes } from './upload-local.js';
@@ -51,6 +52,38 @@ const DOCUMENT =
   `\`word/document.xml\`, whose directory is checked for zip bombs without inflating anything); at most ` +
   `${MEDIA_LIMITS.documentMaxBytes} bytes (413 beyond). Stored as uploaded.`;
 
+/** The form of a multipart upload, for the document (the route streams the body and checks it itself). */
+function uploadForm(kind: FileKind, types: readonly string[]): DocumentedForm {
+  return {
+    schema: {
+      type: 'object',
+      properties: {
+        category: {
+          type: 'string',
+          enum: [...FILE_CATEGORIES],
+          description: 'What the file shows; default `plant-photo` for an image attached to a plant, else `other`.',
+        },
+        entityType: {
+          type: 'string',
+          enum: [...ENTITY_TYPES],
+          description: 'The kind of record the file belongs to; sent together with `entityId`.',
+        },
+        entityId: {
+          type: 'string',
+          description: 'The record the file belongs to (yours); sent together with `entityType`.',
+        },
+        file: {
+          type: 'string',
+          format: 'binary',
+          description: `The ${kind}, after the other fields (fields after it are ignored).`,
+        },
+      },
+      required: ['file'],
+    },
+    encoding: { file: { contentType: types.join(', ') } },
+  };
+}
+
 export interface UploadRouteDeps extends BusRouteDeps {
   storage: Storage;
   clock: Clock;
@@ -64,6 +97,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
   });
 
   const upload = (kind: FileKind, url: string, summary: string, text: string, maxBytes: number) => {
+    const types = kind === 'image' ? IMAGE_TYPES : DOCUMENT_TYPES;
     const policy = {
       permission: 'uploads:write',
       idempotent: true,
@@ -74,7 +108,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
         why: 'attached only to the caller’s own records',
       },
     } as const;
-    const config: FastifyContextConfig = policy;
+    const config: FastifyContextConfig = { ...policy, documentedForm: uploadForm(kind, types) };
     app.route({
       method: 'POST',
       url,
