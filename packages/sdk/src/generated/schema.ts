@@ -24262,6 +24262,8 @@ export interface operations {
                         plantId: string | null;
                         yieldKg: number;
                         qualityGrade: string;
+                        /** @description Harvested before the recipe’s expected harvest date */
+                        early: boolean;
                     };
                     /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
                     signature: string;
