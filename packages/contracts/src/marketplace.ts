@@ -30,6 +30,25 @@ export type OfferStatus = (typeof OFFER_STATUSES)[number];
 
 /** Prices: integer minor units (cents) of an ISO 4217 currency. */
 const Price = Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'Price per unit in minor units' });
+
+/** A price range filter of listings: both ends inclusive. */
+const PriceRange = {
+  minPrice: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 100_000_000,
+      description:
+        'Lowest price per unit in minor units, inclusive; with `maxPrice`, at most `maxPrice` (else nothing matches)',
+    }),
+  ),
+  maxPrice: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 100_000_000,
+      description: 'Highest price per unit in minor units, inclusive; with `minPrice`, at least `minPrice`',
+    }),
+  ),
+};
 export const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code', examples: ['EUR'] });
 const Quantity = Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Units' });
 const FileId = Type.String({ pattern: '^fil_[A-Za-z0-9]{10,40}$', description: 'An uploaded image file id' });
@@ -121,15 +140,7 @@ export const ListingListQuery = Type.Object({
   status: Type.Optional(ListingStatusSchema),
   category: Type.Optional(ListingCategorySchema),
   sellerId: Type.Optional(UserId),
-  minPrice: Type.Optional({
-    ...Price,
-    description:
-      'Lowest price per unit in minor units, inclusive; with `maxPrice`, at most `maxPrice` (else nothing matches)',
-  }),
-  maxPrice: Type.Optional({
-    ...Price,
-    description: 'Highest price per unit in minor units, inclusive; with `minPrice`, at least `minPrice`',
-  }),
+  ...PriceRange,
   sort: Defaulted(StringEnum(LISTING_SORTS, { default: 'newest', description: 'newest, price-asc or price-desc' })),
   ...PageQuery.properties,
 });
@@ -146,15 +157,7 @@ export const ListingSearchQuery = Type.Object({
     }),
   ),
   category: Type.Optional(ListingCategorySchema),
-  minPrice: Type.Optional({
-    ...Price,
-    description:
-      'Lowest price per unit in minor units, inclusive; with `maxPrice`, at most `maxPrice` (else nothing matches)',
-  }),
-  maxPrice: Type.Optional({
-    ...Price,
-    description: 'Highest price per unit in minor units, inclusive; with `minPrice`, at least `minPrice`',
-  }),
+  ...PriceRange,
   lat: Type.Optional(
     Type.Number({
       minimum: -90,
