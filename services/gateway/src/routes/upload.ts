@@ -26,6 +26,14 @@ import { callContext } from '../request-context.js';
 import { localStorageRoutes } from './upload-local.js';
 import { streamUpload } from './upload-stream.js';
 
+/** An upload names the record it is attached to, which must be the caller's. */
+const ATTACHED_TO_OWN = {
+  rule: 'owner',
+  field: 'entityId',
+  record: 'record the file is attached to',
+  why: 'attached only to the caller’s own records',
+} as const;
+
 const TAGS = ['Uploads'];
 /** Processing a large image takes seconds on a busy machine: more than the default bus wait. */
 const PROCESS_TIMEOUT_MS = 120_000;
@@ -101,12 +109,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
     const policy = {
       permission: 'uploads:write',
       idempotent: true,
-      object: {
-        rule: 'owner',
-        field: 'entityId',
-        record: 'record the file is attached to',
-        why: 'attached only to the caller’s own records',
-      },
+      object: ATTACHED_TO_OWN,
     } as const;
     const config: FastifyContextConfig = { ...policy, documentedForm: uploadForm(kind, types) };
     app.route({
@@ -161,12 +164,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
     policy: {
       permission: 'uploads:write',
       idempotent: true,
-      object: {
-        rule: 'owner',
-        field: 'entityId',
-        record: 'record the file is attached to',
-        why: 'attached only to the caller’s own records',
-      },
+      object: ATTACHED_TO_OWN,
     },
     subject: mediaUploadPresign,
     status: 201,
