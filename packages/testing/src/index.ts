@@ -7,3 +7,4 @@ export * from './postgres.js';
 export * from './s3-server.js';
 export * from './services.js';
 export * from './tokens.js';
+export * from './webhook-receiver.js';

@@ -1,34 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { service as chainMiner } from '@rootline/chain-miner';
 import { service as plants } from '@rootline/plants';
+import { startWebhookReceiver } from '@rootline/testing';
 import { service as transparency } from '@rootline/transparency';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from './platform.js';
-
-/** A receiver that records what it gets and answers 200. */
-async function receiver() {
-  const got: { body: string; headers: IncomingHttpHeaders }[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => {
-      body += c;
-    });
-    req.on('end', () => {
-      got.push({ body, headers: req.headers });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return {
-    got,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    stop: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 async function until(check: () => boolean | Promise<boolean>, what: string) {
   for (let i = 0; i < 600; i++) {
@@ -109,8 +86,8 @@ describe('webhooks of the public feed, narrowed to an area, over HTTP', () => {
   });
 
   it("sends a public webhook every plant registered in its box, in the public form; an own webhook only its owner's", async () => {
-    const feed = await receiver();
-    const mine = await receiver();
+    const feed = await startWebhookReceiver();
+    const mine = await startWebhookReceiver();
     try {
       const madeFeed = await p.http('POST', '/api/webhooks', {
         role: 'GROWER',
@@ -197,7 +174,7 @@ describe('webhooks of the public feed, narrowed to an area, over HTTP', () => {
   });
 
   it('changes scope and area, and matches a region by country code and city in any case', async () => {
-    const feed = await receiver();
+    const feed = await startWebhookReceiver();
     try {
       const made = await p.http('POST', '/api/webhooks', {
         role: 'GROWER',

@@ -1,39 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type Actor, contextToHeaders, newId, plantRegistered } from '@rootline/contracts';
+import { startWebhookReceiver, type WebhookReceiver } from '@rootline/testing';
 import { service as transparency } from '@rootline/transparency';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from './platform.js';
-
-interface Received {
-  body: string;
-  headers: IncomingHttpHeaders;
-}
-
-/** A local receiver that records what it gets and answers `status` (which the test may change). */
-async function receiver() {
-  const state = { status: 200, got: [] as Received[] };
-  const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => {
-      body += c;
-    });
-    req.on('end', () => {
-      state.got.push({ body, headers: req.headers });
-      res.writeHead(state.status).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    state,
-    url: `http://127.0.0.1:${port}/hook`,
-    stop: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 const dana: Actor = { id: 'usr_danamanage', role: 'GROWER' };
 const eve: Actor = { id: 'usr_evemanage1', role: 'USER' };
@@ -42,7 +13,7 @@ const ROTATED = 'dana-rotated-secret-9876543210';
 
 describe('webhook management over HTTP', () => {
   let p: TestPlatform;
-  let r: Awaited<ReturnType<typeof receiver>>;
+  let r: WebhookReceiver;
 
   const publish = (plantId: string, actor: Actor) =>
     p.bus.publish({
@@ -79,7 +50,7 @@ describe('webhook management over HTTP', () => {
       // About 1.1 s of failing disables a webhook.
       WEBHOOK_DISABLE_AFTER_HOURS: '0.0003',
     });
-    r = await receiver();
+    r = await startWebhookReceiver();
   });
   afterAll(async () => {
     await r?.stop();
@@ -137,7 +108,7 @@ describe('webhook management over HTTP', () => {
   });
 
   it('answers the outcome of a test delivery the receiver refuses', async () => {
-    const bad = await receiver();
+    const bad = await startWebhookReceiver();
     bad.state.status = 503;
     try {
       const id = await create(dana, bad.url);
@@ -152,7 +123,7 @@ describe('webhook management over HTTP', () => {
   });
 
   it('redelivers a delivered event with the same webhook-id, to its owner only', async () => {
-    const own = await receiver();
+    const own = await startWebhookReceiver();
     try {
       const id = await create(eve, own.url, 'eve-shared-secret-0123456789');
       await publish('plt_everedeliv1', eve);
@@ -176,7 +147,7 @@ describe('webhook management over HTTP', () => {
   });
 
   it('disables a webhook failing for the configured time, tells its owner by an event, and enables it again', async () => {
-    const down = await receiver();
+    const down = await startWebhookReceiver();
     down.state.status = 500;
     const owner: Actor = { id: 'usr_frankfails', role: 'USER' };
     try {
