@@ -340,6 +340,7 @@ export const analyticsExportGet = defineSubject({
   request: Type.Object({
     dataset: StringEnum(ANALYTICS_DATASETS, {
       description: 'plants, transport, farms or sustainability (network-wide, by mode)',
+      examples: ['plants'],
     }),
     format: Defaulted(StringEnum(ANALYTICS_EXPORT_FORMATS, { default: 'csv', description: 'csv (default) or json' })),
     ...AnalyticsRangeQuery.properties,

@@ -14,7 +14,11 @@ export const TxId = PrefixedId('tx', 'Ledger transaction identifier');
 
 /** The path parameter naming a block. */
 const BlockHash = Type.Object({
-  hash: Type.String({ pattern: Sha256Hex.pattern, description: 'Block hash (64 lowercase hex digits)' }),
+  hash: Type.String({
+    pattern: Sha256Hex.pattern,
+    description: 'Block hash (64 lowercase hex digits)',
+    examples: ['0000a3f1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e'],
+  }),
 });
 
 export const TxReceipt = Type.Object({

@@ -26,7 +26,7 @@ export const CROPS = [
   'microgreens',
 ] as const;
 export type Crop = (typeof CROPS)[number];
-export const CropSchema = StringEnum(CROPS, { description: 'A crop of the demand model' });
+export const CropSchema = StringEnum(CROPS, { description: 'A crop of the demand model', examples: ['tomato'] });
 
 export const UNITS = ['kg', 'piece', 'bunch'] as const;
 export type Unit = (typeof UNITS)[number];
@@ -171,8 +171,8 @@ export const Signal = Named(
 export type Signal = Static<typeof Signal>;
 
 export const RecommendationQuery = Type.Object({
-  lat: Type.Number({ minimum: -90, maximum: 90 }),
-  lon: Type.Number({ minimum: -180, maximum: 180 }),
+  lat: Type.Number({ minimum: -90, maximum: 90, examples: [52.37] }),
+  lon: Type.Number({ minimum: -180, maximum: 180, examples: [4.9] }),
   areaM2: Defaulted(
     Type.Number({
       exclusiveMinimum: 0,
@@ -212,6 +212,7 @@ export const ForecastQuery = Type.Object({
   region: Type.String({
     pattern: '^[^/\\u0000-\\u001f\\uD800-\\uDFFF]{1,120}(/[^/\\u0000-\\u001f\\uD800-\\uDFFF]{1,120})?$',
     description: 'COUNTRY or COUNTRY/city as signals by name record it (e.g. NL or NL/amsterdam); case does not matter',
+    examples: ['NL/amsterdam'],
   }),
   weeks: Defaulted(Type.Integer({ minimum: 1, maximum: 26, default: 4 })),
 });
@@ -331,7 +332,9 @@ export const preferenceList = defineSubject({
 });
 export const preferenceGet = defineSubject({
   subject: 'demand.preference.get',
-  request: Type.Object({ consumerId: Text({ minLength: 1, maxLength: 120 }) }),
+  request: Type.Object({
+    consumerId: Text({ minLength: 1, maxLength: 120, examples: ['usr_01HZX3K6Q2W8N4B7T5R9V0C1MD'] }),
+  }),
   reply: Preference,
   summary: 'Preferences of one consumer',
 });

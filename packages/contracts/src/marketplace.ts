@@ -8,7 +8,12 @@ import { PlantId, PRIVACY_LEVELS, PrivacyLevelSchema, StringEnum } from './plant
 export const ListingId = PrefixedId('lst', 'Listing identifier');
 export const OfferId = PrefixedId('ofr', 'Offer identifier');
 export const WishlistItemId = PrefixedId('wsh', 'Wishlist item identifier');
-const UserId = Text({ minLength: 1, maxLength: 120, description: 'Account identifier' });
+const UserId = Text({
+  minLength: 1,
+  maxLength: 120,
+  description: 'Account identifier',
+  examples: ['usr_01HZX3K6Q2W8N4B7T5R9V0C1MD'],
+});
 
 export const LISTING_CATEGORIES = ['seeds', 'seedlings', 'cuttings', 'plants', 'produce'] as const;
 export type ListingCategory = (typeof LISTING_CATEGORIES)[number];

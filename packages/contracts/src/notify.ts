@@ -95,6 +95,9 @@ const ById = Type.Object({ notificationId: NotificationId });
 export const UnsubscribeToken = Type.String({
   pattern: '^[A-Za-z0-9_-]{8,400}\\.[A-Za-z0-9_-]{43}$',
   description: 'Token from the unsubscribe link of an email',
+  examples: [
+    'eyJ1IjoidXNyXzAxSFpYM0s2UTJXOE40QjdUNVI5VjBDMU1EIiwidCI6Im1hcmtldHBsYWNlLm9mZmVyIn0.q3Vx0cE2n8mJ5tqB7yW1hZ4sK9dF6gL0pR2uT8iA3oC',
+  ],
 });
 
 export const notificationList = defineSubject({

@@ -261,8 +261,18 @@ export type Lineage = Static<typeof Lineage>;
 export const NEARBY_LIMITS = { defaultRadiusKm: 50, maxRadiusKm: 500 } as const;
 
 export const NearbyQuery = Type.Object({
-  lat: Type.Number({ minimum: -90, maximum: 90, description: 'Latitude of the centre, decimal degrees' }),
-  lon: Type.Number({ minimum: -180, maximum: 180, description: 'Longitude of the centre, decimal degrees' }),
+  lat: Type.Number({
+    minimum: -90,
+    maximum: 90,
+    description: 'Latitude of the centre, decimal degrees',
+    examples: [52.37],
+  }),
+  lon: Type.Number({
+    minimum: -180,
+    maximum: 180,
+    description: 'Longitude of the centre, decimal degrees',
+    examples: [4.9],
+  }),
   radius: Defaulted(
     Type.Number({
       exclusiveMinimum: 0,
@@ -292,6 +302,7 @@ export const SearchQuery = Type.Object({
   q: Text({
     minLength: 1,
     maxLength: 200,
+    examples: ['tomato'],
     // At least one letter or digit: punctuation and spaces alone are ignored by the comparison, so match nothing.
     pattern: textPatternWith('[\\s\\S]*[\\p{L}\\p{N}]'),
     description: 'Text to find, with at least one letter or digit; case, accents and punctuation are ignored',

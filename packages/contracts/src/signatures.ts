@@ -10,6 +10,7 @@ export type SignatureSubjectType = (typeof SIGNATURE_SUBJECT_TYPES)[number];
 export const SignatureSubjectTypeSchema = Type.Union(
   SIGNATURE_SUBJECT_TYPES.map((t) => Type.Literal(t)),
   {
+    examples: ['transport-event'],
     description:
       '`transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id ' +
       '(the certificate of authenticity of its registration)',
@@ -22,6 +23,7 @@ export const SignatureId = PrefixedId('sig', 'Signature identifier');
 const SubjectId = Type.String({
   pattern: '^[A-Za-z0-9_-]{1,100}$',
   description: 'Id of the record signed (see subjectType)',
+  examples: ['tev_01HZX3K6Q2W8N4B7T5R9V0C1MD'],
 });
 
 /** A raw Ed25519 public key: 32 bytes, base64url (43 characters, no padding). */

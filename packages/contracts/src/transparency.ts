@@ -154,7 +154,7 @@ export const auditList = defineSubject({
 });
 export const auditGet = defineSubject({
   subject: 'transparency.audit.get',
-  request: Type.Object({ index: Type.Integer({ minimum: 0, maximum: AUDIT_MAX_SIZE }) }),
+  request: Type.Object({ index: Type.Integer({ minimum: 0, maximum: AUDIT_MAX_SIZE, examples: [0] }) }),
   reply: AuditEntry,
   summary: 'One audit entry by index',
 });
@@ -185,7 +185,7 @@ export const publicKeyGet = defineSubject({
 export const inclusionProofGet = defineSubject({
   subject: 'transparency.inclusion-proof.get',
   request: Type.Object({
-    index: Type.Integer({ minimum: 0, maximum: AUDIT_MAX_SIZE }),
+    index: Type.Integer({ minimum: 0, maximum: AUDIT_MAX_SIZE, examples: [0] }),
     treeSize: Type.Optional(Size('Tree size the proof is for (default the current size)')),
   }),
   reply: AuditInclusionProof,
@@ -194,7 +194,7 @@ export const inclusionProofGet = defineSubject({
 export const consistencyProofGet = defineSubject({
   subject: 'transparency.consistency-proof.get',
   request: Type.Object({
-    first: Size('Earlier tree size'),
+    first: { ...Size('Earlier tree size'), examples: [1] },
     second: Type.Optional(Size('Later tree size (default the current size)')),
   }),
   reply: AuditConsistencyProof,

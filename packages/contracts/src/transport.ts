@@ -345,7 +345,9 @@ export type Footprint = Static<typeof Footprint>;
 
 export const transportFootprintGet = defineSubject({
   subject: 'transport.footprint.get',
-  request: Type.Object({ userId: Text({ minLength: 1, maxLength: 120 }) }),
+  request: Type.Object({
+    userId: Text({ minLength: 1, maxLength: 120, examples: ['usr_01HZX3K6Q2W8N4B7T5R9V0C1MD'] }),
+  }),
   reply: Footprint,
   summary: 'Carbon footprint of a user’s journey events',
 });
@@ -384,7 +386,11 @@ export type BlockCheck = Static<typeof BlockCheck>;
 export const transportBlockVerify = defineSubject({
   subject: 'transport.block.verify',
   request: Type.Object({
-    blockHash: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Block hash, 64 lowercase hex digits' }),
+    blockHash: Type.String({
+      pattern: '^[0-9a-f]{64}$',
+      description: 'Block hash, 64 lowercase hex digits',
+      examples: ['0000a3f1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e'],
+    }),
   }),
   reply: BlockCheck,
   summary: 'Integrity of one block, from the ledger’s own verification',
@@ -413,6 +419,7 @@ export const QrQuery = Type.Object({
 export const QrTarget = Type.String({
   pattern: '^(plt_[A-Za-z0-9]{10,40}|lot_[A-Za-z0-9-]{3,60})$',
   description: 'A plant id or a seed lot id',
+  examples: ['plt_01HZX3K6Q2W8N4B7T5R9V0C1MD'],
 });
 
 export const transportQrGet = defineSubject({

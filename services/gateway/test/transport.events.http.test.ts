@@ -214,7 +214,7 @@ describe('transport events, journeys and block verification over HTTP on NATS an
       body: plantInput({ owner: { id: 'usr_fresh', name: 'Fresh Grower' } }),
     });
     const plant = mine.body.data.id as string;
-    const kinds = ['seed-acquisition', 'planting', 'growing', 'harvest', 'seed-saving', 'distribution', 'seed-sharing'];
+    const kinds = ['seed-acquisition', 'planting', 'growing', 'harvest', 'distribution', 'seed-saving', 'seed-sharing'];
     for (const kind of kinds) {
       const media = doc.paths[`/api/transport/${kind}`]!.post.requestBody.content['application/json']!;
       const example = (media.schema?.examples?.[0] ?? media.schema?.example ?? media.example) as Record<

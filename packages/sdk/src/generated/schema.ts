@@ -4526,6 +4526,7 @@ export interface components {
             items: {
                 /**
                  * @description A crop of the demand model
+                 * @example tomato
                  * @enum {string}
                  */
                 crop: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
@@ -4755,7 +4756,10 @@ export interface components {
              * @example sig_01HZX3K6Q2W8N4B7T5R9V0C1MD
              */
             id: string;
-            /** @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration) */
+            /**
+             * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+             * @example transport-event
+             */
             subjectType: "transport-event" | "ownership-transfer" | "certificate";
             subjectId: string;
             /**
@@ -5815,7 +5819,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example github */
+                /** @example google */
                 provider: string;
             };
             cookie?: never;
@@ -5876,6 +5880,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example google */
                 provider: string;
             };
             cookie?: never;
@@ -6399,8 +6404,7 @@ export interface operations {
                  *       "scopes": [
                  *         "plants:read",
                  *         "plants:write"
-                 *       ],
-                 *       "expiresAt": "2026-07-01T00:00:00Z"
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -6732,8 +6736,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description User identifier
-                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 * @description The account whose role changes
+                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MF
                  */
                 userId: string;
             };
@@ -7138,8 +7142,8 @@ export interface operations {
                  *           "country": "NL"
                  *         },
                  *         "owner": {
-                 *           "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1ME",
-                 *           "name": "Ben Grower"
+                 *           "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                 *           "name": "Ada Grower"
                  *         }
                  *       }
                  *     }
@@ -7368,9 +7372,15 @@ export interface operations {
     listNearbyPlants: {
         parameters: {
             query: {
-                /** @description Latitude of the centre, decimal degrees */
+                /**
+                 * @description Latitude of the centre, decimal degrees
+                 * @example 52.37
+                 */
                 lat: number;
-                /** @description Longitude of the centre, decimal degrees */
+                /**
+                 * @description Longitude of the centre, decimal degrees
+                 * @example 4.9
+                 */
                 lon: number;
                 /** @description Radius in kilometres (default 50, at most 500) */
                 radius?: number;
@@ -7459,7 +7469,10 @@ export interface operations {
     searchPlants: {
         parameters: {
             query: {
-                /** @description Text to find, with at least one letter or digit; case, accents and punctuation are ignored */
+                /**
+                 * @description Text to find, with at least one letter or digit; case, accents and punctuation are ignored
+                 * @example tomato
+                 */
                 q: string;
                 /** @description species (common and scientific name), location (city and country) or owner (owner name); all three by default */
                 type?: "species" | "location" | "owner";
@@ -7723,7 +7736,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Block hash (64 lowercase hex digits) */
+                /**
+                 * @description Block hash (64 lowercase hex digits)
+                 * @example 0000a3f1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e
+                 */
                 hash: string;
             };
             cookie?: never;
@@ -7796,7 +7812,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Block hash (64 lowercase hex digits) */
+                /**
+                 * @description Block hash (64 lowercase hex digits)
+                 * @example 0000a3f1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e
+                 */
                 hash: string;
             };
             cookie?: never;
@@ -8688,6 +8707,7 @@ export interface operations {
                     items: {
                         /**
                          * @description A crop of the demand model
+                         * @example tomato
                          * @enum {string}
                          */
                         crop: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
@@ -8811,6 +8831,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD */
                 consumerId: string;
             };
             cookie?: never;
@@ -9034,7 +9055,9 @@ export interface operations {
     listCropRecommendations: {
         parameters: {
             query: {
+                /** @example 52.37 */
                 lat: number;
+                /** @example 4.9 */
                 lon: number;
                 /** @description Area available, m² (default 10, a household plot) */
                 areaM2?: number;
@@ -9141,9 +9164,15 @@ export interface operations {
     getDemandForecast: {
         parameters: {
             query: {
-                /** @description A crop of the demand model */
+                /**
+                 * @description A crop of the demand model
+                 * @example tomato
+                 */
                 crop: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
-                /** @description COUNTRY or COUNTRY/city as signals by name record it (e.g. NL or NL/amsterdam); case does not matter */
+                /**
+                 * @description COUNTRY or COUNTRY/city as signals by name record it (e.g. NL or NL/amsterdam); case does not matter
+                 * @example NL/amsterdam
+                 */
                 region: string;
                 weeks?: number;
             };
@@ -9267,6 +9296,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description A crop of the demand model
+                     * @example tomato
                      * @enum {string}
                      */
                     crop: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
@@ -9406,6 +9436,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description A crop of the demand model
+                     * @example tomato
                      * @enum {string}
                      */
                     crop?: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
@@ -9516,7 +9547,10 @@ export interface operations {
                 status?: "draft" | "active" | "sold" | "cancelled";
                 /** @description What is sold */
                 category?: "seeds" | "seedlings" | "cuttings" | "plants" | "produce";
-                /** @description Account identifier */
+                /**
+                 * @description Account identifier
+                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
                 sellerId?: string;
                 /** @description Lowest price per unit in minor units, inclusive; with `maxPrice`, at most `maxPrice` (else nothing matches) */
                 minPrice?: number;
@@ -10230,7 +10264,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "status": "active"
+                 *       "status": "cancelled"
                  *     }
                  */
                 "application/json": {
@@ -11245,7 +11279,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Account identifier */
+                /**
+                 * @description Account identifier
+                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
                 sellerId: string;
             };
             cookie?: never;
@@ -11427,6 +11464,7 @@ export interface operations {
                     category?: "seeds" | "seedlings" | "cuttings" | "plants" | "produce";
                     /**
                      * @description A crop of the demand model
+                     * @example tomato
                      * @enum {string}
                      */
                     crop?: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
@@ -16327,7 +16365,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "plantId": "plt_01HZX3K6Q2W8N4B7T5R9V0C1MD",
-                 *       "eventTime": "2026-08-05T14:00:00+02:00",
+                 *       "eventTime": "2026-08-09T14:00:00+02:00",
                  *       "to": {
                  *         "latitude": 52.3676,
                  *         "longitude": 4.9041,
@@ -16962,6 +17000,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD */
                 userId: string;
             };
             cookie?: never;
@@ -17043,7 +17082,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Block hash, 64 lowercase hex digits */
+                /**
+                 * @description Block hash, 64 lowercase hex digits
+                 * @example 0000a3f1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e
+                 */
                 blockHash: string;
             };
             cookie?: never;
@@ -17165,7 +17207,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A plant id or a seed lot id */
+                /**
+                 * @description A plant id or a seed lot id
+                 * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
                 id: string;
             };
             cookie?: never;
@@ -17269,7 +17314,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A plant id or a seed lot id */
+                /**
+                 * @description A plant id or a seed lot id
+                 * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
                 id: string;
             };
             cookie?: never;
@@ -17282,7 +17330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/html": string;
                 };
             };
             /** @description Error: VALIDATION_ERROR */
@@ -18859,7 +18907,10 @@ export interface operations {
     unsubscribeEmailByLink: {
         parameters: {
             query: {
-                /** @description Token from the unsubscribe link of an email */
+                /**
+                 * @description Token from the unsubscribe link of an email
+                 * @example eyJ1IjoidXNyXzAxSFpYM0s2UTJXOE40QjdUNVI5VjBDMU1EIiwidCI6Im1hcmtldHBsYWNlLm9mZmVyIn0.q3Vx0cE2n8mJ5tqB7yW1hZ4sK9dF6gL0pR2uT8iA3oC
+                 */
                 token: string;
             };
             header?: never;
@@ -18933,7 +18984,10 @@ export interface operations {
     unsubscribeEmailOneClick: {
         parameters: {
             query: {
-                /** @description Token from the unsubscribe link of an email */
+                /**
+                 * @description Token from the unsubscribe link of an email
+                 * @example eyJ1IjoidXNyXzAxSFpYM0s2UTJXOE40QjdUNVI5VjBDMU1EIiwidCI6Im1hcmtldHBsYWNlLm9mZmVyIn0.q3Vx0cE2n8mJ5tqB7yW1hZ4sK9dF6gL0pR2uT8iA3oC
+                 */
                 token: string;
             };
             header?: never;
@@ -19211,6 +19265,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example id: 1042
+                     *     event: plant.registered
+                     *     data: {"id":"evt_01HZX3K6Q2W8N4B7T5R9V0C1MD","kind":"plant.registered","occurredAt":"2026-05-04T09:30:00.000Z","data":{"plantId":"plt_01HZX3K6Q2W8N4B7T5R9V0C1MD","commonName":"Tomato","generation":0}}
+                     *
+                     *     : heartbeat
+                     */
                     "text/event-stream": string;
                 };
             };
@@ -19775,7 +19836,10 @@ export interface operations {
     getAuditConsistencyProof: {
         parameters: {
             query: {
-                /** @description Earlier tree size */
+                /**
+                 * @description Earlier tree size
+                 * @example 1
+                 */
                 first: number;
                 /** @description Later tree size (default the current size) */
                 second?: number;
@@ -19873,6 +19937,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 0 */
                 index: number;
             };
             cookie?: never;
@@ -19972,6 +20037,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 0 */
                 index: number;
             };
             cookie?: never;
@@ -20801,8 +20867,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
-            200: {
+            /** @description Switching Protocols: the socket is open and the server sends its `welcome` message first */
+            101: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21848,9 +21914,15 @@ export interface operations {
     getSignatureStatement: {
         parameters: {
             query: {
-                /** @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration) */
+                /**
+                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+                 * @example transport-event
+                 */
                 subjectType: "transport-event" | "ownership-transfer" | "certificate";
-                /** @description Id of the record signed (see subjectType) */
+                /**
+                 * @description Id of the record signed (see subjectType)
+                 * @example tev_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
                 subjectId: string;
             };
             header?: never;
@@ -21871,7 +21943,10 @@ export interface operations {
                         data: {
                             /** @description The facts signed, from the audit log entry of the event that recorded the subject */
                             statement: {
-                                /** @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration) */
+                                /**
+                                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+                                 * @example transport-event
+                                 */
                                 type: "transport-event" | "ownership-transfer" | "certificate";
                                 id: string;
                                 event: {
@@ -21962,9 +22037,15 @@ export interface operations {
     listSignatures: {
         parameters: {
             query: {
-                /** @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration) */
+                /**
+                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+                 * @example transport-event
+                 */
                 subjectType: "transport-event" | "ownership-transfer" | "certificate";
-                /** @description Id of the record signed (see subjectType) */
+                /**
+                 * @description Id of the record signed (see subjectType)
+                 * @example tev_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
                 subjectId: string;
                 /** @description Page number, from 1 (at most 1000000) */
                 page?: number;
@@ -22078,9 +22159,15 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration) */
+                    /**
+                     * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+                     * @example transport-event
+                     */
                     subjectType: "transport-event" | "ownership-transfer" | "certificate";
-                    /** @description Id of the record signed (see subjectType) */
+                    /**
+                     * @description Id of the record signed (see subjectType)
+                     * @example tev_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                     */
                     subjectId: string;
                     /**
                      * @description Signing key identifier
@@ -24000,7 +24087,10 @@ export interface operations {
     exportAnalytics: {
         parameters: {
             query: {
-                /** @description plants, transport, farms or sustainability (network-wide, by mode) */
+                /**
+                 * @description plants, transport, farms or sustainability (network-wide, by mode)
+                 * @example plants
+                 */
                 dataset: "plants" | "transport" | "farms" | "sustainability";
                 /** @description csv (default) or json */
                 format?: "csv" | "json";

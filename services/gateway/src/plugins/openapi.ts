@@ -13,6 +13,7 @@ import { Type } from '@sinclair/typebox';
 import type { onRouteHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { HTTP_STATUS } from '../http-status.js';
+import { recordedExamples } from '../openapi-examples.js';
 import { OPERATION_ID } from '../operation-id.js';
 import { type AccessPolicy, type DocumentedForm, SESSION_COOKIE } from './auth.js';
 import { liftNamedSchemas } from './named-schemas.js';
@@ -123,7 +124,7 @@ const IDEMPOTENCY_KEY_HEADER = Type.Object({
 
 interface DocumentResponse {
   description?: string;
-  content?: Record<string, { examples?: Record<string, { summary: string; value: unknown }> }>;
+  content?: Record<string, { example?: unknown; examples?: Record<string, { summary: string; value: unknown }> }>;
 }
 
 /**
@@ -141,6 +142,26 @@ function addErrorExamples<T extends { paths?: object }>(doc: T): T {
           codes.map((code) => [code, { summary: code, value: { success: false, data: null, error: EXAMPLE[code] } }]),
         );
       }
+    }
+  }
+  return doc;
+}
+
+/**
+ * Gives each success answer without a hand-written example the answer the example walk recorded for it, so every
+ * operation shows what it returns.
+ */
+function addResponseExamples<T extends { paths?: object }>(doc: T): T {
+  const recorded = recordedExamples();
+  for (const methods of Object.values(doc.paths ?? {}) as Record<
+    string,
+    { operationId?: string; responses?: Record<string, DocumentResponse> }
+  >[]) {
+    for (const op of Object.values(methods)) {
+      const example = op.operationId ? recorded[op.operationId] : undefined;
+      const media = example ? op.responses?.[String(example.status)]?.content?.[example.type] : undefined;
+      if (!example || !media || media.example !== undefined || media.examples) continue;
+      media.examples = { recorded: { summary: 'An answer to the request example', value: example.value } };
     }
   }
   return doc;
@@ -486,7 +507,9 @@ export const openApiPlugin = fp<OpenApiOptions>(
       },
       transformObject: (documents) =>
         'openapiObject' in documents
-          ? addWebhooks(addErrorExamples(addForms(liftNamedSchemas(documents.openapiObject), forms)))
+          ? addWebhooks(
+              addResponseExamples(addErrorExamples(addForms(liftNamedSchemas(documents.openapiObject), forms))),
+            )
           : documents.swaggerObject,
       transform: ({ schema, url: routeUrl, route }) => {
         // A plugin's root route (`/api/webhooks/`) is served with and without the slash: documented without.
@@ -558,6 +581,8 @@ export interface OperationParts {
   status: number;
   /** Schema of the success envelope. */
   success: object;
+  /** The success answer's media type when it is not JSON (a page, say). */
+  mediaType?: string;
   /** Every error code the operation may answer with. */
   errors: ErrorCode[];
 }
@@ -573,6 +598,11 @@ export function operationSchema(op: OperationParts) {
     ...(body ? { body } : {}),
     ...(op.params ? { params: op.params } : {}),
     ...(op.querystring ? { querystring: op.querystring } : {}),
-    response: { [op.status]: { ...op.success, description: 'Success' }, ...errorResponses(op.errors) },
+    response: {
+      [op.status]: op.mediaType
+        ? { description: 'Success', content: { [op.mediaType]: { schema: op.success } } }
+        : { ...op.success, description: 'Success' },
+      ...errorResponses(op.errors),
+    },
   };
 }

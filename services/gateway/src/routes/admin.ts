@@ -53,7 +53,13 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteDeps> = async (app
       permission: 'admin:users',
       object: { rule: 'role', field: 'userId', record: 'user', why: 'ADMIN administration of every account' },
     },
-    params: Type.Object({ userId: UserId }),
+    params: Type.Object({
+      userId: Type.String({
+        pattern: UserId.pattern,
+        description: 'The account whose role changes',
+        examples: ['usr_01HZX3K6Q2W8N4B7T5R9V0C1MF'],
+      }),
+    }),
     body: RoleChangeInput,
     reply: User,
     errors: ['NOT_FOUND'],

@@ -276,7 +276,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
         `nonce, and keeps them in a sealed, HttpOnly cookie for ${OAUTH_STATE_TTL_MS / 60_000} minutes. ` +
         '`callbackUrl` is the path on this site to return to afterwards (default `/`); other origins are refused.',
       tags: TAGS,
-      params: Type.Object({ provider: Type.String({ pattern: '^[a-z]{1,32}$', examples: ['github'] }) }),
+      params: Type.Object({ provider: Type.String({ pattern: '^[a-z]{1,32}$', examples: ['google'] }) }),
       querystring: Type.Object({
         callbackUrl: Type.Optional(
           Type.String({
@@ -330,7 +330,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
         '`ACCOUNT_NOT_LINKED`). On success the session cookie is set and the browser is redirected (302) to the ' +
         '`callbackUrl` given at the start.',
       tags: TAGS,
-      params: Type.Object({ provider: Type.String({ pattern: '^[a-z]{1,32}$' }) }),
+      params: Type.Object({ provider: Type.String({ pattern: '^[a-z]{1,32}$', examples: ['google'] }) }),
       querystring: Type.Object({
         code: Type.Optional(Text({ maxLength: 2048 })),
         state: Type.Optional(Text({ maxLength: 512 })),
@@ -454,7 +454,6 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
     example: {
       name: 'greenhouse sensor uploader',
       scopes: ['plants:read', 'plants:write'],
-      expiresAt: '2026-07-01T00:00:00Z',
     },
     replyExample: { ...EXAMPLE_TOKEN, token: 'rlpat_4QmZ0cW9xY2vB7nK3pL8sD1fG6hJ5tR0eU9iO2aS4dF6x9Qz' },
     handler: async (req) => deps.apiTokens.issue(principal(req), req.body),

@@ -158,7 +158,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     policy: { ...WRITE, object: { rule: 'owner', field: 'listingId', record: 'listing', why: 'its seller' } },
     subject: listingSetStatus,
     errors: ['NOT_FOUND', 'CONFLICT'],
-    example: { status: 'active' },
+    example: { status: 'cancelled' },
   });
 
   busRoute(app, deps, {

@@ -129,7 +129,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       propagationType: 'cutting',
       newPlant: {
         location: { latitude: 52.09, longitude: 5.12, city: 'Utrecht', country: 'NL' },
-        owner: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1ME', name: 'Ben Grower' },
+        owner: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD', name: 'Ada Grower' },
       },
     },
   });

@@ -150,6 +150,12 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
         'server-sent stream `GET /api/transparency/events`.',
       tags: TAGS,
       querystring: Type.Object({ ticket: Type.Optional(Type.String({ maxLength: 4096 })) }),
+      response: {
+        101: {
+          description: 'Switching Protocols: the socket is open and the server sends its `welcome` message first',
+          type: 'null',
+        },
+      },
     },
     preValidation: async (req) => {
       // A cookie is sent by the browser whatever page opens the socket: only pages of this origin may use it.

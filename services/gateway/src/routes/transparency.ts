@@ -66,6 +66,17 @@ const WEBHOOKS =
   'redirects are not followed.';
 
 /** The verifiable audit log, event stream and history, and webhooks under /api/transparency. */
+
+/** Two events of the stream as a client reads them. */
+const STREAM_EXAMPLE = [
+  'id: 1042',
+  'event: plant.registered',
+  'data: {"id":"evt_01HZX3K6Q2W8N4B7T5R9V0C1MD","kind":"plant.registered","occurredAt":"2026-05-04T09:30:00.000Z",' +
+    '"data":{"plantId":"plt_01HZX3K6Q2W8N4B7T5R9V0C1MD","commonName":"Tomato","generation":0}}',
+  '',
+  ': heartbeat',
+  '',
+].join('\n');
 export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps> = async (app, deps) => {
   const hub = createEventHub({ bus: deps.bus, log: deps.log, timeoutMs: deps.timeoutMs, ...deps.sse });
   app.addHook('onClose', () => hub.close());
@@ -91,7 +102,10 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
         ),
       }),
       response: {
-        200: { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+        200: {
+          description: 'The event stream',
+          content: { 'text/event-stream': { schema: { type: 'string' }, example: STREAM_EXAMPLE } },
+        },
       },
     },
     handler: async (req, reply) => {

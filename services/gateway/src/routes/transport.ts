@@ -46,8 +46,8 @@ const EXAMPLE_TIMES: Record<TransportEventKind, string> = {
   planting: '2026-04-20T09:30:00+02:00',
   growing: '2026-05-18T16:00:00+02:00',
   harvest: '2026-08-03T08:00:00+02:00',
-  'seed-saving': '2026-08-05T14:00:00+02:00',
   distribution: '2026-08-07T09:15:00+02:00',
+  'seed-saving': '2026-08-09T14:00:00+02:00',
   'seed-sharing': '2026-09-12T11:00:00+02:00',
 };
 
@@ -313,7 +313,8 @@ export const transportPublicRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = as
         'shown.',
       tags: TAGS,
       status: 200,
-      success: Type.String({ description: 'text/html page' }),
+      success: Type.String({ description: 'The page' }),
+      mediaType: 'text/html',
       errors: [...gatewayErrorCodes({ ...pageParts, policy: { public: true } }), 'NOT_FOUND', 'UNAVAILABLE'],
     }),
     handler: async (req, reply) => {

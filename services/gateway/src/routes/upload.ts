@@ -87,6 +87,15 @@ function uploadForm(kind: FileKind, types: readonly string[]): DocumentedForm {
         },
       },
       required: ['file'],
+      examples: [
+        kind === 'image'
+          ? {
+              entityType: 'plant',
+              entityId: 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+              file: '(the bytes of a JPEG, PNG or WebP photo)',
+            }
+          : { category: 'certificate', file: '(the bytes of a PDF)' },
+      ],
     },
     encoding: { file: { contentType: types.join(', ') } },
   };

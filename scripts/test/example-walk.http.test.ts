@@ -1,0 +1,682 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Permission, type Role, roleHas } from '@rootline/contracts';
+import { RESPONSE_EXAMPLES_FILE, type RecordedExample } from '@rootline/gateway/openapi-examples';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import canonicalize from 'canonicalize';
+import { OAuth2Server } from 'oauth2-mock-server';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { SERVICES } from '../src/services.js';
+
+/**
+ * The example walk: the OpenAPI document is a tested contract. Every operation in it carries a request example
+ * (body and parameters) and a success-response example; this test calls every operation with its documented
+ * example against Rootline on NATS and PostgreSQL, in dependency order (creates, reads, updates, acts, deletes),
+ * with the ids made earlier in the walk in place of the ids in the examples, as a signed-in user of a role that
+ * holds the operation's permission. Each answer must have the documented success status and validate against the
+ * document's schema for it. An operation without examples fails; a new operation joins by having them.
+ *
+ * `RECORD_EXAMPLES=1` also writes the answers, with secrets blanked, into the gateway's recorded response
+ * examples, which the document shows wherever an operation has no hand-written one.
+ */
+
+interface Media {
+  schema?: Schema;
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+}
+interface Schema {
+  $ref?: string;
+  type?: string;
+  format?: string;
+  examples?: unknown[];
+  example?: unknown;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  enum?: unknown[];
+  default?: unknown;
+  const?: unknown;
+}
+interface Parameter {
+  in: 'path' | 'query' | 'header' | 'cookie';
+  name: string;
+  required?: boolean;
+  example?: unknown;
+  schema?: Schema;
+}
+interface OpenApiOperation {
+  operationId: string;
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, Media> };
+  responses: Record<string, { content?: Record<string, Media> }>;
+  'x-permission'?: Permission;
+}
+interface Document {
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { schemas: Record<string, Schema> };
+}
+
+type Phase = 'create' | 'read' | 'update' | 'act' | 'delete';
+const PHASES: Phase[] = ['create', 'read', 'update', 'act', 'delete'];
+
+interface Operation {
+  method: string;
+  path: string;
+  op: OpenApiOperation;
+  status: number;
+  phase: Phase;
+}
+
+interface Answer {
+  status: number;
+  type: string;
+  text: string;
+  json?: unknown;
+}
+
+/** The people of the examples: their ids are the examples' own, so bodies naming them run as written. */
+const ADA = 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD';
+const BOB = 'usr_01HZX3K6Q2W8N4B7T5R9V0C1ME';
+const CY = 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MF';
+const DEE = 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MG';
+const ROOT = 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MA';
+const ROLES: Record<string, Role> = {
+  [ADA]: 'FARM_MANAGER',
+  [BOB]: 'USER',
+  [CY]: 'GROWER',
+  [DEE]: 'USER',
+  [ROOT]: 'ADMIN',
+};
+/** A second session of Ada's, for the operation that ends the session it is called with. */
+const ADA_LEAVING = 'ada-leaving';
+
+/**
+ * Operations whose caller is another party than the owner of the records they name: the buyer makes, withdraws and
+ * reviews an offer on Ada's listing; the recipient of a handoff accepts it.
+ */
+const CALLER: Record<string, string> = {
+  makeOffer: BOB,
+  withdrawOffer: BOB,
+  reviewOffer: BOB,
+  acceptHandoff: BOB,
+  signOut: ADA_LEAVING,
+};
+
+/** Demand is shown over at least five households: four more people state the example's preferences too. */
+const ALSO_AS: Record<string, string[]> = {
+  savePreference: [BOB, CY, DEE, ROOT],
+};
+
+/**
+ * Operations that need a record in a state the walk's order does not give by itself, and the operation that puts
+ * it there first (on the same record).
+ */
+const BEFORE: Record<string, string> = {
+  reviewOffer: 'acceptOffer',
+};
+
+/** Operations that use their record up although they make one (a harvest closes its batch). */
+const FRESH = new Set(['harvestBatch']);
+
+/** Acts that leave their record as it was (a test delivery): they use the walk's first record. */
+const KEEPS = new Set(['testWebhook', 'redeliverWebhookDelivery']);
+const byId = (operationId: string) => operations().find((x) => x.op.operationId === operationId) as Operation;
+
+/** Operations whose record is the one another operation made, not the first of its kind. */
+const RECORD_OF: Record<string, Record<string, string>> = {
+  acceptHandoff: { tev: 'recordDistribution' },
+  completeUpload: { fil: 'presignUpload' },
+};
+
+/** Values of parameters that name no record of the walk's own making, from the answers seen so far. */
+const FROM_ANSWERS: Record<string, string> = {
+  hash: 'blockHash',
+  blockHash: 'blockHash',
+  txId: 'txId',
+};
+
+/** Prefixes of ids a client chooses itself (seed lots, recipes): used as written. */
+const CLIENT_CHOSEN = new Set(['lot', 'rcp', 'usr']);
+const ID = /^([a-z]{3})_[A-Za-z0-9_-]{6,}$/;
+
+/** The walk's own Ed25519 key: what the signature operations register and sign with. */
+const key = generateKeyPairSync('ed25519');
+const rawKey = key.publicKey.export({ format: 'jwk' }).x as string;
+const signed = (text: string) => sign(null, Buffer.from(text, 'utf8'), key.privateKey).toString('base64url');
+
+/**
+ * Operations whose body holds what no fixed example can: a proof or a signature by the caller's own key over a
+ * value the server chose, or the one-time token of an email. The example's other fields are used as written.
+ */
+const BODIES: Record<string, (example: Record<string, unknown>) => Promise<Record<string, unknown>>> = {
+  createSigningKey: async (ex) => ({
+    ...ex,
+    publicKey: rawKey,
+    challenge: seen.get('challenge'),
+    proof: signed(`${seen.get('messagePrefix')}${rawKey}`),
+  }),
+  createSignature: async (ex) => {
+    const query = new URLSearchParams({ subjectType: String(ex.subjectType), subjectId: String(ex.subjectId) });
+    const res = await fetch(`${base}/api/transparency/signatures/statement?${query}`, {
+      headers: { authorization: `Bearer ${tokens.get(ADA)}` },
+    });
+    const { data } = (await res.json()) as { data: { canonical: string } };
+    return { ...ex, signature: signed(data.canonical) };
+  },
+  verifySignature: async (ex) => ({
+    ...ex,
+    publicKey: rawKey,
+    signature: signed(canonicalize(ex.statement) as string),
+  }),
+  verifyEmail: async (ex) => ({ ...ex, token: await tokenFromMail(/\/verify-email\?token=([A-Za-z0-9_.~-]+)/) }),
+  resetPassword: async (ex) => ({ ...ex, token: await tokenFromMail(/\/reset-password\?token=([A-Za-z0-9_.~-]+)/) }),
+};
+
+/** Query parameters that come from an email, as a person following its link would have them. */
+const FROM_MAIL: Record<string, RegExp> = {
+  token: /\/unsubscribe\?token=([A-Za-z0-9_.-]+)/,
+};
+
+/**
+ * Operations a person reaches through a browser rather than with one request: the provider's redirect back to the
+ * callback (after signing in at the provider started by the sign-in operation), and the WebSocket upgrade.
+ */
+const FLOWS: Record<string, (o: Operation, url: string) => Promise<Answer>> = {
+  completeProviderSignIn: async (_o, url) => {
+    const start = await fetch(`${base}${url.replace('/callback/', '/signin/')}`, { redirect: 'manual' });
+    const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const atProvider = await fetch(start.headers.get('location') as string, { redirect: 'manual' });
+    const back = new URL(atProvider.headers.get('location') as string);
+    const res = await fetch(`${base}${url}${back.search}`, { headers: { cookie }, redirect: 'manual' });
+    return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+  },
+  completeUpload: async (o, url) => {
+    // The bytes go to the address the presigned upload gave, with its headers, at the size it declared.
+    const { upload } = answers.get('presignUpload') as { upload: { url: string; headers: Record<string, string> } };
+    const declared = Number((requests.get('presignUpload') as { bytes: number }).bytes);
+    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a7d44' } })
+      .jpeg()
+      .toBuffer();
+    const bytes = Buffer.concat([jpeg, Buffer.alloc(Math.max(0, declared - jpeg.length))]);
+    const headers = Object.fromEntries(Object.entries(upload.headers).filter(([k]) => k !== 'content-length'));
+    const put = await fetch(upload.url, { method: 'PUT', headers, body: bytes });
+    if (!put.ok) throw new Error(`the presigned upload: ${put.status} ${await put.text()}`);
+    return call(o, url, undefined, ADA);
+  },
+  redeliverWebhookDelivery: async (o) => {
+    // A delivery exists once an event the webhook takes has happened: a plant registered after it.
+    const register = byId('registerPlant');
+    await call(register, await urlOf(register), await bodyOf(register), ADA);
+    const hook = made.get('whk');
+    const headers = { authorization: `Bearer ${tokens.get(ADA)}` };
+    for (let i = 0; i < 150; i++) {
+      const res = await fetch(`${base}/api/transparency/webhooks/${hook}/deliveries`, { headers });
+      const delivery = ((await res.json()) as { data: { id: string }[] }).data[0];
+      if (delivery)
+        return call(o, `/api/transparency/webhooks/${hook}/deliveries/${delivery.id}/redeliver`, undefined, ADA);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`no delivery to ${hook} after a registration`);
+  },
+  openRealtimeSocket: async (_o, url) => {
+    const ws = new WebSocket(`${base.replace('http', 'ws')}${url}`, {
+      headers: { authorization: `Bearer ${tokens.get(ADA)}` },
+    });
+    const status = await new Promise<number>((resolve) => {
+      ws.on('upgrade', (res) => resolve(res.statusCode ?? 0));
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('error', () => resolve(0));
+    });
+    ws.close();
+    return { status, type: '', text: '' };
+  },
+};
+
+let p: TestPlatform;
+let dataDir: string;
+let oidc: OAuth2Server;
+let base: string;
+let doc: Document;
+const tokens = new Map<string, string>();
+/** The walk's own record of each id prefix (its latest), by prefix. */
+const made = new Map<string, string>();
+/** How each prefix's record was made, to make a fresh one for an operation that uses one up. */
+const makers = new Map<string, { operation: Operation; url: string; body?: RequestBody }>();
+/** Leaf values seen in answers, by key (latest wins). */
+const seen = new Map<string, unknown>();
+const recorded: Record<string, RecordedExample> = {};
+/** The id each operation's last answer made or named (`data.id`), by operationId. */
+const producedBy = new Map<string, string>();
+/** Each operation's last JSON request body, by operationId. */
+const requests = new Map<string, unknown>();
+/** Each operation's last answer (`data`), by operationId. */
+const answers = new Map<string, unknown>();
+const results = new Map<string, string>();
+
+type RequestBody = { json: unknown } | { form: FormData };
+
+beforeAll(async () => {
+  oidc = new OAuth2Server();
+  await oidc.issuer.keys.generate('RS256');
+  await oidc.start(0, '127.0.0.1');
+  oidc.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }) => {
+    Object.assign(token.payload, { email: 'ada.oidc@example.org', email_verified: true, name: 'Ada' });
+  });
+  dataDir = await mkdtemp(join(tmpdir(), 'rootline-walk-'));
+  // The sign-in provider's callback address is public: the port is chosen before the gateway starts.
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  p = await startTestPlatform(SERVICES, {
+    PUBLIC_URL: base,
+    GOOGLE_CLIENT_ID: 'rootline-google',
+    GOOGLE_CLIENT_SECRET: 'google-client-secret',
+    GOOGLE_ISSUER: oidc.issuer.url as string,
+    CHAIN_DIFFICULTY: '8',
+    DATA_DIR: dataDir,
+    STORAGE_DRIVER: 'local',
+    STORAGE_DIR: join(dataDir, 'files'),
+    STORAGE_SIGNING_SECRET: 's'.repeat(32),
+    UNSUBSCRIBE_SECRET: 'u'.repeat(32),
+    NOTIFY_POLL_MS: '50',
+    MEDIA_JOB_POLL_MS: '100',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+  });
+  await p.app.listen({ port, host: '127.0.0.1' });
+  for (const [who, role] of Object.entries(ROLES)) tokens.set(who, await p.token(role, who));
+  tokens.set(ADA_LEAVING, await p.token('FARM_MANAGER', ADA));
+  doc = (await (await fetch(`${base}/api/openapi.json`)).json()) as Document;
+}, 180_000);
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+afterAll(async () => {
+  await p?.stop();
+  await oidc?.stop();
+});
+
+function operations(): Operation[] {
+  const out: Operation[] = [];
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      const status = Number(Object.keys(op.responses).find((c) => /^[123]\d\d$/.test(c)));
+      const m = method.toUpperCase();
+      const phase: Phase =
+        status === 201
+          ? 'create'
+          : m === 'GET'
+            ? 'read'
+            : m === 'DELETE'
+              ? 'delete'
+              : m === 'PUT' || m === 'PATCH'
+                ? 'update'
+                : 'act';
+      out.push({ method: m, path, op, status, phase });
+    }
+  }
+  return out;
+}
+
+const resolve = (s: Schema | undefined): Schema | undefined =>
+  s?.$ref ? doc.components.schemas[s.$ref.split('/').at(-1) as string] : s;
+
+function mediaExample(media: Media | undefined): unknown {
+  if (!media) return undefined;
+  const named = media.examples ? Object.values(media.examples)[0]?.value : undefined;
+  const schema = resolve(media.schema);
+  return media.example ?? named ?? schema?.examples?.[0] ?? schema?.example;
+}
+
+function parameterExample(param: Parameter): unknown {
+  return param.example ?? param.schema?.examples?.[0] ?? param.schema?.example;
+}
+
+/** What an operation's examples lack, for the coverage check. */
+function missingExamples(o: Operation): string[] {
+  const missing: string[] = [];
+  for (const param of o.op.parameters ?? []) {
+    if (param.in === 'header') continue;
+    if (param.required && parameterExample(param) === undefined) missing.push(`${param.in} parameter ${param.name}`);
+  }
+  const body = o.op.requestBody?.content;
+  if (body && mediaExample(Object.values(body)[0]) === undefined) missing.push('request body');
+  // One example of the answer is enough where it comes in several media types (an export as JSON or EPCIS).
+  const media = Object.entries(o.op.responses[String(o.status)]?.content ?? {});
+  if (media.length > 0 && !media.some(([type, m]) => isBinary(type, m) || mediaExample(m) !== undefined)) {
+    missing.push('success response example');
+  }
+  return missing;
+}
+
+const isBinary = (type: string, media: Media) =>
+  /^(image|application\/(pdf|octet-stream))/.test(type) || resolve(media.schema)?.format === 'binary';
+
+/** Ids of the examples replaced by the walk's own, prefix by prefix; client-chosen ids stay as written. */
+function substitute(value: unknown): unknown {
+  if (typeof value === 'string') {
+    const prefix = value.match(ID)?.[1];
+    if (prefix && !CLIENT_CHOSEN.has(prefix)) return made.get(prefix) ?? value;
+    return value;
+  }
+  if (Array.isArray(value)) return value.map(substitute);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v)]));
+  }
+  return value;
+}
+
+/** Prefixes of the records an operation's examples name that the walk has not made yet. */
+function waitingFor(o: Operation): string[] {
+  // A flow finds its own records.
+  if (FLOWS[o.op.operationId]) return [];
+  const prefixes = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') {
+      const prefix = v.match(ID)?.[1];
+      if (prefix && !CLIENT_CHOSEN.has(prefix) && !made.has(prefix)) prefixes.add(prefix);
+    } else if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === 'object') Object.values(v).forEach(visit);
+  };
+  for (const param of o.op.parameters ?? []) {
+    if (param.in === 'path' || param.required) visit(parameterExample(param));
+  }
+  const body = o.op.requestBody?.content;
+  if (body) visit(mediaExample(Object.values(body)[0]));
+  return [...prefixes];
+}
+
+function parameterValue(param: Parameter): unknown {
+  const source = FROM_ANSWERS[param.name];
+  if (source !== undefined && seen.has(source)) return seen.get(source);
+  return substitute(parameterExample(param));
+}
+
+async function urlOf(o: Operation): Promise<string> {
+  let url = o.path;
+  const query = new URLSearchParams();
+  for (const param of o.op.parameters ?? []) {
+    if (param.in === 'path') url = url.replace(`{${param.name}}`, encodeURIComponent(String(parameterValue(param))));
+    if (param.in !== 'query' || !param.required) continue;
+    const mail = FROM_MAIL[param.name];
+    query.set(param.name, mail ? await tokenFromMail(mail) : String(parameterValue(param)));
+  }
+  return query.size ? `${url}?${query}` : url;
+}
+
+const PDF = `%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n`;
+
+async function bodyOf(o: Operation): Promise<RequestBody | undefined> {
+  const content = o.op.requestBody?.content;
+  if (!content) return undefined;
+  const [type, media] = Object.entries(content)[0] as [string, Media];
+  const example = substitute(mediaExample(media));
+  const build = BODIES[o.op.operationId];
+  if (build) return { json: await build(example as Record<string, unknown>) };
+  if (type !== 'multipart/form-data') return { json: example };
+  // A form: its fields as the example gives them, a real file where the schema takes bytes.
+  const form = new FormData();
+  const properties = resolve(media.schema)?.properties ?? {};
+  for (const [name, value] of Object.entries((example ?? {}) as Record<string, unknown>)) {
+    if (properties[name]?.format === 'binary') continue;
+    form.append(name, String(value));
+  }
+  for (const [name, schema] of Object.entries(properties)) {
+    if (schema.format !== 'binary') continue;
+    if (o.path.endsWith('/image')) {
+      const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a7d44' } })
+        .png()
+        .toBuffer();
+      form.append(name, new Blob([new Uint8Array(png)], { type: 'image/png' }), 'tomato.png');
+    } else {
+      form.append(name, new Blob([PDF], { type: 'application/pdf' }), 'invoice.pdf');
+    }
+  }
+  return { form };
+}
+
+/** The first value `pattern` finds in the emails sent so far (newest first), waiting for one to arrive. */
+async function tokenFromMail(pattern: RegExp): Promise<string> {
+  const dir = join(dataDir, 'mail');
+  for (let i = 0; i < 150; i++) {
+    const files = (await readdir(dir).catch(() => [] as string[]))
+      .filter((f) => f.endsWith('.eml'))
+      .sort()
+      .reverse();
+    for (const file of files) {
+      // Quoted-printable: soft line breaks and an encoded equals sign.
+      const text = (await readFile(join(dir, file), 'utf8')).replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      const found = text.match(pattern)?.[1];
+      if (found) return decodeURIComponent(found);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no email with ${pattern} arrived in ${dir}`);
+}
+
+function callerOf(o: Operation): string {
+  const named = CALLER[o.op.operationId];
+  if (named) return named;
+  const permission = o.op['x-permission'];
+  return permission === undefined || roleHas('FARM_MANAGER', permission) ? ADA : ROOT;
+}
+
+async function call(o: Operation, url: string, body: RequestBody | undefined, who: string): Promise<Answer> {
+  const headers: Record<string, string> = { authorization: `Bearer ${tokens.get(who)}` };
+  if (o.method === 'POST' || o.method === 'PUT') headers['idempotency-key'] = crypto.randomUUID();
+  if (body && 'json' in body) headers['content-type'] = 'application/json';
+  const controller = new AbortController();
+  const res = await fetch(`${base}${url}`, {
+    method: o.method,
+    headers,
+    ...(body ? { body: 'json' in body ? JSON.stringify(body.json) : body.form } : {}),
+    redirect: 'manual',
+    signal: controller.signal,
+  });
+  const type = res.headers.get('content-type') ?? '';
+  // A stream answers forever: its status and type are the answer.
+  if (type.startsWith('text/event-stream')) {
+    controller.abort();
+    return { status: res.status, type, text: '' };
+  }
+  const text = Buffer.from(await res.arrayBuffer()).toString(type.startsWith('application/json') ? 'utf8' : 'latin1');
+  let json: unknown;
+  if (type.startsWith('application/json')) json = JSON.parse(text);
+  return { status: res.status, type, text, ...(json === undefined ? {} : { json }) };
+}
+
+/** Remembers the ids and values an answer shows. A create's own id becomes the walk's record of its prefix. */
+function learn(o: Operation, answer: Answer): void {
+  const data = (answer.json as { data?: unknown } | undefined)?.data;
+  const visit = (v: unknown, key: string): void => {
+    if (Array.isArray(v)) for (const x of v) visit(x, key);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) visit(x, k);
+    else {
+      seen.set(key, v);
+      const prefix = typeof v === 'string' && (key === 'id' || key.endsWith('Id')) ? v.match(ID)?.[1] : undefined;
+      if (prefix && !made.has(prefix)) made.set(prefix, v as string);
+    }
+  };
+  if (o.phase === 'create' && data && typeof data === 'object' && 'id' in data) {
+    const id = String((data as { id: unknown }).id);
+    const prefix = id.match(ID)?.[1];
+    if (prefix && !made.has(prefix)) made.set(prefix, id);
+  }
+  visit(data, '');
+}
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+addFormats.default(ajv);
+ajv.addKeyword({ keyword: 'example' });
+
+function schemaErrors(schema: Schema, value: unknown): string | undefined {
+  const validate = ajv.compile({ ...schema, components: doc.components });
+  return validate(value) ? undefined : ajv.errorsText(validate.errors, { dataVar: 'answer' });
+}
+
+/** An answer as a documented example: secrets blanked (same shape), long lists cut to two items. */
+function scrub(value: unknown, key = ''): unknown {
+  if (typeof value === 'string' && /token|secret|privateKey|password|csrf/i.test(key)) {
+    // A short lowercase prefix (`rlpat_`, `whsec_`) says what the secret is: it stays; the rest is blanked.
+    const at = /^[a-z]{2,8}_/.test(value) ? value.indexOf('_') + 1 : 0;
+    return value.slice(0, at) + value.slice(at).replace(/[a-z]/g, 'a').replace(/[A-Z]/g, 'A').replace(/\d/g, '0');
+  }
+  if (Array.isArray(value)) return value.slice(0, 2).map((v) => scrub(v, key));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, k)]));
+  }
+  return value;
+}
+
+async function run(o: Operation): Promise<void> {
+  const id = o.op.operationId;
+  const before = BEFORE[id];
+  const who = callerOf(o);
+  const restore = new Map<string, string>();
+  // An act uses its record up (an offer accepted, a batch harvested): it gets a fresh one, made as the walk made
+  // the first, and the walk goes on with the first. A record another operation made is taken from that one.
+  for (const param of o.op.parameters ?? []) {
+    const prefix = param.in === 'path' ? String(parameterExample(param)).match(ID)?.[1] : undefined;
+    if (!prefix) continue;
+    const source = RECORD_OF[id]?.[prefix];
+    if (source) {
+      restore.set(prefix, made.get(prefix) as string);
+      made.set(prefix, producedBy.get(source) as string);
+      continue;
+    }
+    const maker = makers.get(prefix);
+    if (!maker || KEEPS.has(id) || !(o.phase === 'act' || FRESH.has(id))) continue;
+    const fresh = await call(maker.operation, maker.url, maker.body, callerOf(maker.operation));
+    const freshId = (fresh.json as { data?: { id?: string } } | undefined)?.data?.id;
+    if (fresh.status !== maker.operation.status || !freshId) {
+      throw new Error(`a fresh ${prefix} record for ${id}: ${fresh.status} ${fresh.text.slice(0, 300)}`);
+    }
+    restore.set(prefix, made.get(prefix) as string);
+    made.set(prefix, freshId);
+  }
+  try {
+    await perform(o, id, before, who);
+  } finally {
+    for (const [prefix, value] of restore) made.set(prefix, value);
+  }
+}
+
+async function perform(o: Operation, id: string, before: string | undefined, who: string): Promise<void> {
+  if (before) {
+    const prior = operations().find((x) => x.op.operationId === before) as Operation;
+    const answer = await call(prior, await urlOf(prior), await bodyOf(prior), callerOf(prior));
+    if (answer.status !== prior.status) throw new Error(`${before} before ${id}: ${answer.status} ${answer.text}`);
+  }
+  const url = await urlOf(o);
+  const body = await bodyOf(o);
+  if (body && 'json' in body) requests.set(id, body.json);
+  for (const other of ALSO_AS[id] ?? []) {
+    const answer = await call(o, url, body, other);
+    if (answer.status !== o.status) throw new Error(`${id} as ${other}: ${answer.status} ${answer.text}`);
+  }
+  const answer = FLOWS[id] ? await FLOWS[id](o, url) : await call(o, url, body, who);
+  if (answer.status !== o.status) {
+    throw new Error(
+      `${o.method} ${url} as ${ROLES[who] ?? who}: ${answer.status}, documented ${o.status}: ${answer.text}`,
+    );
+  }
+  const documented = o.op.responses[String(o.status)]?.content;
+  if (documented) {
+    const media = Object.entries(documented).find(([type]) => answer.type.startsWith(type.split(';')[0] as string));
+    if (!media) throw new Error(`${id}: answered ${answer.type}, documented ${Object.keys(documented).join(', ')}`);
+    if (answer.json !== undefined && media[1].schema) {
+      const errors = schemaErrors(media[1].schema, answer.json);
+      if (errors) throw new Error(`${id}: the answer does not match its schema: ${errors}`);
+    }
+    if (!isBinary(media[0], media[1]) && answer.text) {
+      recorded[id] = {
+        status: o.status,
+        type: media[0],
+        value: answer.json !== undefined ? scrub(answer.json) : answer.text.slice(0, 1200),
+      };
+    }
+  }
+  learn(o, answer);
+  const data = (answer.json as { data?: Record<string, unknown> } | undefined)?.data;
+  answers.set(id, data);
+  const madeId =
+    data && typeof data === 'object'
+      ? (data.id ?? Object.entries(data).find(([k, v]) => k.endsWith('Id') && typeof v === 'string' && ID.test(v))?.[1])
+      : undefined;
+  if (typeof madeId === 'string') producedBy.set(id, madeId);
+  if (o.phase === 'create') {
+    const prefix = String((answer.json as { data?: { id?: string } } | undefined)?.data?.id ?? '').match(ID)?.[1];
+    if (prefix && !makers.has(prefix)) makers.set(prefix, { operation: o, url, ...(body ? { body } : {}) });
+  }
+}
+
+describe('the example walk', () => {
+  it('documents a request and a success-response example for every operation', async () => {
+    const missing = operations()
+      .map((o) => [`${o.method} ${o.path}`, missingExamples(o)] as const)
+      .filter(([, m]) => m.length > 0)
+      .map(([where, m]) => `${where}: ${m.join(', ')}`);
+    const ids = new Set(operations().map((o) => o.op.operationId));
+    const tables = {
+      CALLER,
+      BEFORE,
+      ALSO_AS,
+      BODIES,
+      FLOWS,
+      RECORD_OF,
+      FRESH: Object.fromEntries([...FRESH, ...KEEPS].map((x) => [x, x])),
+    };
+    const stray = Object.entries(tables).flatMap(([name, table]) =>
+      [
+        ...Object.keys(table),
+        ...(name === 'BEFORE' ? Object.values(table) : []),
+        ...(name === 'RECORD_OF' ? Object.values(table).flatMap((x) => Object.values(x as object)) : []),
+      ]
+        .filter((x) => typeof x === 'string' && !ids.has(x))
+        .map((x) => `${name}: ${x}`),
+    );
+    expect(stray, "the walk's tables name operations that do not exist").toEqual([]);
+    if (process.env.RECORD_EXAMPLES) return;
+    expect(missing).toEqual([]);
+  });
+
+  it('runs every documented example with its documented status and an answer its schema describes', async () => {
+    const pending = operations();
+    const failures: string[] = [];
+    for (const phase of PHASES) {
+      let progress = true;
+      while (progress) {
+        progress = false;
+        for (const o of pending.filter((x) => PHASES.indexOf(x.phase) <= PHASES.indexOf(phase))) {
+          if (waitingFor(o).length > 0) continue;
+          pending.splice(pending.indexOf(o), 1);
+          progress = true;
+          try {
+            await run(o);
+            results.set(o.op.operationId, 'ok');
+          } catch (error) {
+            failures.push(`${o.op.operationId} (${o.method} ${o.path}): ${(error as Error).message.slice(0, 600)}`);
+          }
+        }
+      }
+    }
+    for (const o of pending)
+      failures.push(`${o.op.operationId}: no record of kind ${waitingFor(o).join(', ')} was made`);
+    if (process.env.RECORD_EXAMPLES) {
+      const before = JSON.parse(await readFile(RESPONSE_EXAMPLES_FILE, 'utf8').catch(() => '{}'));
+      await writeFile(RESPONSE_EXAMPLES_FILE, `${JSON.stringify({ ...before, ...recorded }, null, 2)}\n`);
+    }
+    expect(failures).toEqual([]);
+  }, 600_000);
+});
