@@ -52,6 +52,8 @@ async function farmWithBatches(url: string, token: string, name: string, count: 
       variety: 'Rex',
       plantCount: 100,
       seedSource: { type: 'seed-lot', seedLot: `bench-${i}` },
+      // Started before the readings' five days, which a batch takes only from its start.
+      startedAt: new Date(Date.now() - 6 * 86_400_000).toISOString(),
     });
     batches.push(batch.id);
   }

@@ -175,6 +175,11 @@ const BODIES: Record<string, (example: Record<string, unknown>) => Promise<Recor
     publicKey: rawKey,
     signature: signed(canonicalize(ex.statement) as string),
   }),
+  // Readings are taken while a batch grows: the example's are moved to now, after the walk's batch started.
+  recordBatchReadings: async (ex) => ({
+    ...ex,
+    readings: (ex.readings as Record<string, unknown>[]).map((r) => ({ ...r, at: new Date().toISOString() })),
+  }),
   verifyEmail: async (ex) => ({ ...ex, token: await tokenFromMail(/\/verify-email\?token=([A-Za-z0-9_.~-]+)/) }),
   resetPassword: async (ex) => ({ ...ex, token: await tokenFromMail(/\/reset-password\?token=([A-Za-z0-9_.~-]+)/) }),
 };

@@ -3,6 +3,7 @@ import { Text, Timestamp } from './common.js';
 import { declaredEvents, defineSignal, defineSubject, type EventDef, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 import { PUBLIC_EVENT_KINDS } from './event-kinds.js';
+import { StringEnum } from './plants.js';
 
 /** A SHA-256 hash as 64 lowercase hex digits. */
 const Hash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256, 64 lowercase hex digits' });
@@ -212,12 +213,15 @@ export const PublicEvent = Named(
   Type.Object({
     seq: Type.Integer({ minimum: 1, description: 'Position in the public history; the SSE event id' }),
     id: Type.String({ description: 'Domain event id (the same id webhooks carry)' }),
-    kind: Type.String({ description: 'Public event kind, e.g. `plant.registered`' }),
+    kind: StringEnum(PUBLIC_EVENT_KINDS, { description: 'Public event kind, e.g. `plant.registered`' }),
     occurredAt: Timestamp,
     data: Type.Unknown({ description: 'The event payload, as documented in the event catalogue' }),
   }),
 );
 export type PublicEvent = Static<typeof PublicEvent>;
+
+/** One public event kind, as a pattern: the filter below takes only kinds that exist. */
+const KIND_CHOICE = `(${PUBLIC_EVENT_KINDS.map((k) => k.replaceAll('.', '\\.')).join('|')})`;
 
 /** Most kinds one `kind` filter may name. */
 export const MAX_KIND_FILTER = 30;
@@ -227,7 +231,7 @@ export const EventHistoryQuery = Type.Object({
     Text({
       minLength: 1,
       maxLength: 1000,
-      pattern: '^[a-z][a-z0-9.-]*(,[a-z][a-z0-9.-]*)*$',
+      pattern: `^${KIND_CHOICE}(,${KIND_CHOICE})*$`,
       description: `Only these kinds, comma-separated (at most ${MAX_KIND_FILTER}), among: ${PUBLIC_EVENT_KINDS.join(', ')}`,
       examples: ['plant.registered,listing.published'],
     }),

@@ -241,7 +241,7 @@ describe('farm writes under races, over HTTP', () => {
   it('one Idempotency-Key with the same readings sent to another batch is 422 IDEMPOTENCY_KEY_REUSED, not the first batch’s answer', async () => {
     const [first, second] = [await startBatch(), await startBatch()];
     const key = randomUUID();
-    const body = { readings: [{ at: '2026-11-23T08:00:00.000Z', temperatureC: 22 }] };
+    const body = { readings: [{ at: new Date(Date.now() - 60_000).toISOString(), temperatureC: 22 }] };
     const a = await send('PUT', `/api/vertical-farm/batch/${first}/environment`, body, key);
     expect(a.status).toBe(200);
     const b = await send('PUT', `/api/vertical-farm/batch/${second}/environment`, body, key);

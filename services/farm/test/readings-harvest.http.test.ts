@@ -121,6 +121,9 @@ describe('environment readings and harvests over HTTP', () => {
     const future = await put(batchId, [good(new Date(Date.now() + 3_600_000).toISOString())]);
     expect(future.status).toBe(400);
     expect(future.body.error.details).toMatchObject({ field: 'readings.0.at' });
+    const early = await put(batchId, [good(new Date(Date.now() - 86_400_000).toISOString())]);
+    expect(early.status).toBe(400);
+    expect(early.body.error.details).toMatchObject({ field: 'readings.0.at', reason: 'before-start' });
     // A time that is no date-time (30 February, no offset) is refused by the contract's format.
     for (const bad of ['2026-02-30T10:00:00Z', '2026-11-23T10:00:00', 'yesterday']) {
       const refused = await put(batchId, [good(bad)]);

@@ -1546,7 +1546,7 @@ export interface paths {
         get?: never;
         /**
          * Record environment readings
-         * @description 1 to 1000 timestamped readings, stored all or nothing. A value outside its physical range (e.g. humidity above 100 %, pH above 14) refuses the whole request with 400 VALIDATION_ERROR naming the field. Each reading is compared with the targets of the recipe phase at its time; deviations are stored, answered, and told to the farm’s manager as one alert per request (a notification; alerts are not public events). Readings of a closed batch are refused (400, `details.reason` batch-closed). A reading the batch holds already (same `at`, same values) is stored once, even without a key: it is counted in `duplicates`, not in `accepted`, and its deviations are not stored or announced again. Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is stored once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409 DUPLICATE with Retry-After.
+         * @description 1 to 1000 timestamped readings, stored all or nothing. A value outside its physical range (e.g. humidity above 100 %, pH above 14) refuses the whole request with 400 VALIDATION_ERROR naming the field. Each reading is compared with the targets of the recipe phase at its time; deviations are stored, answered, and told to the farm’s manager as one alert per request (a notification; alerts are not public events). Readings of a closed batch are refused (400, `details.reason` batch-closed), and so is a reading more than five minutes before the batch started or after the server's clock (400 naming `readings.<i>.at`; `before-start`). A reading the batch holds already (same `at`, same values) is stored once, even without a key: it is counted in `duplicates`, not in `accepted`, and its deviations are not stored or announced again. Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is stored once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409 DUPLICATE with Retry-After.
          */
         put: operations["recordBatchReadings"];
         post?: never;
@@ -4574,8 +4574,11 @@ export interface components {
             seq: number;
             /** @description Domain event id (the same id webhooks carry) */
             id: string;
-            /** @description Public event kind, e.g. `plant.registered` */
-            kind: string;
+            /**
+             * @description Public event kind, e.g. `plant.registered`
+             * @enum {string}
+             */
+            kind: "demand.match" | "demand.signal" | "farm.harvest" | "listing.cancelled" | "listing.published" | "listing.sold" | "offer.accepted" | "offer.countered" | "offer.made" | "offer.rejected" | "offer.withdrawn" | "plant.registered" | "supply.committed" | "transport.completed";
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp

@@ -7,7 +7,7 @@ import { deviationsOf } from '../domain/compliance.js';
 import { firstOfEach, readingFingerprint } from '../domain/readings.js';
 import { batchPhases, requireBatch } from './batch.js';
 
-/** A reading this far ahead of the service clock is refused: a sensor with a wrong clock. */
+/** A reading this far ahead of the service clock, or before its batch's start, is refused: a sensor with a wrong clock. */
 const FUTURE_SLACK_MS = 5 * 60_000;
 /** Deviations carried by one farm.alert event; the count says how many there were. */
 const ALERT_DEVIATIONS = 20;
@@ -41,6 +41,16 @@ export const recordReadings = (ctx: ServiceContext) =>
         throw new AppError('VALIDATION_ERROR', `readings/${i}/at: the reading is in the future`, {
           field: `readings.${i}.at`,
         });
+      }
+      if (at.getTime() < startedAt.getTime() - FUTURE_SLACK_MS) {
+        throw new AppError(
+          'VALIDATION_ERROR',
+          `readings/${i}/at: before the batch started (${startedAt.toISOString()})`,
+          {
+            field: `readings.${i}.at`,
+            reason: 'before-start',
+          },
+        );
       }
       const devs = deviationsOf(r, phaseAt(phases, startedAt, at).span.targets);
       rows.push({

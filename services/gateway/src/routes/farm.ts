@@ -138,7 +138,9 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
       'VALIDATION_ERROR naming the field. Each reading is compared with the targets of the recipe phase at its ' +
       'time; deviations are stored, answered, and told to the farm’s manager as one alert per request (a ' +
       'notification; alerts are not public events). Readings of a ' +
-      'closed batch are refused (400, `details.reason` batch-closed). A reading the batch holds already (same ' +
+      'closed batch are refused (400, `details.reason` batch-closed), and so is a reading more than five minutes ' +
+      "before the batch started or after the server's clock (400 naming `readings.<i>.at`; `before-start`). " +
+      'A reading the batch holds already (same ' +
       '`at`, same values) is stored once, even without a key: it is counted in `duplicates`, not in `accepted`, ' +
       `and its deviations are not stored or announced again. ${OWNER_ONLY} ${KEYED_RETRIES}`,
     tags: TAGS,

@@ -3,7 +3,7 @@ import type { PublicEvent } from '@rootline/contracts';
 import { describe, expect, it } from 'vitest';
 import { SseClient, sseFrame } from './event-stream.js';
 
-const event = (seq: number, kind = 'plant.registered'): PublicEvent => ({
+const event = (seq: number, kind: PublicEvent['kind'] = 'plant.registered'): PublicEvent => ({
   seq,
   id: `evt_${seq}`,
   kind,

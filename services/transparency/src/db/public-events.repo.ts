@@ -1,4 +1,4 @@
-import type { PublicEvent } from '@rootline/contracts';
+import type { PublicEvent, PublicEventKind } from '@rootline/contracts';
 import { type Db, executePrepared, insertFromJson } from '@rootline/db';
 import { and, asc, count, gt, inArray, lte, max, type SQL, sql } from 'drizzle-orm';
 import { publicEvents } from './schema.js';
@@ -79,7 +79,7 @@ export async function listPublicEvents(
     items: rows.map((r) => ({
       seq: r.seq,
       id: r.eventId,
-      kind: r.kind,
+      kind: r.kind as PublicEventKind,
       // PostgreSQL answers its own timestamp format; the API speaks ISO 8601.
       occurredAt: new Date(r.occurredAt).toISOString(),
       data: r.data,
