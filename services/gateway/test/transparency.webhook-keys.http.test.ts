@@ -59,7 +59,11 @@ describe('webhook-secret key across restarts', () => {
         env: { ...base, ...env },
       });
       const stop = running.stop.bind(running);
-      p.services.set('transparency', { ...running, stop: async () => (await stop(), await bus.close()) });
+      const stopAndClose = async () => {
+        await stop();
+        await bus.close();
+      };
+      p.services.set('transparency', { ...running, stop: stopAndClose });
     } catch (err) {
       await bus.close();
       throw err;
