@@ -1,4 +1,4 @@
-import { withBase } from '@rootline/host';
+import { ConfigError, withBase } from '@rootline/host';
 import { StorageConfigProperties } from '@rootline/storage';
 import { type Static, Type } from '@sinclair/typebox';
 
@@ -130,4 +130,17 @@ export function trustProxyOf(config: Pick<GatewayConfig, 'TRUST_PROXY' | 'TRUSTE
   if (config.TRUSTED_PROXIES === undefined) return config.TRUST_PROXY;
   if (config.TRUST_PROXY) throw new Error('Set TRUST_PROXY or TRUSTED_PROXIES, not both');
   return config.TRUSTED_PROXIES.split(',').map((a) => a.trim());
+}
+
+/**
+ * Settings a gateway running as its own process (cluster mode) must have. PUBLIC_URL: without it links, a
+ * password-reset email's included, start with whatever Host a request names, and anyone can poison them.
+ */
+export function assertClusterSettings(config: Pick<GatewayConfig, 'PUBLIC_URL'>): void {
+  if (!config.PUBLIC_URL) {
+    throw new ConfigError(
+      'PUBLIC_URL: required when the gateway runs as its own process (not set): links in emails would otherwise ' +
+        "start with the address a request's Host header names, e.g. PUBLIC_URL=https://rootline.example.org",
+    );
+  }
 }

@@ -1,4 +1,4 @@
-import { PublicUrlSetting, withBase } from '@rootline/host';
+import { ConfigError, PublicUrlSetting, withBase } from '@rootline/host';
 import { type Static, Type } from '@sinclair/typebox';
 
 /** Settings of notify: the shared base settings plus where and how it sends. */
@@ -34,3 +34,19 @@ export const NotifyConfig = withBase({
   RECIPIENT_SYNC_RETRY_MS: Type.Integer({ default: 10_000, minimum: 10, maximum: 3_600_000 }),
 });
 export type NotifyConfig = Static<typeof NotifyConfig>;
+
+/**
+ * Settings notify must have in cluster mode (a DATABASE_URL: a process of its own, restarted and re-created at
+ * will). PUBLIC_URL: the weekly digest's links have no request to take an address from. UNSUBSCRIBE_SECRET or
+ * JWT_SECRET: the key of unsubscribe links already sent, which a random key per process would break at restart.
+ */
+export function assertClusterSettings(config: NotifyConfig): void {
+  if (!config.DATABASE_URL) return;
+  const missing = [
+    ...(config.PUBLIC_URL ? [] : ['PUBLIC_URL: required in cluster mode, the address links in emails start with']),
+    ...(config.UNSUBSCRIBE_SECRET || config.JWT_SECRET
+      ? []
+      : ['UNSUBSCRIBE_SECRET (or JWT_SECRET): required in cluster mode, the key of unsubscribe links']),
+  ];
+  if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n  ${missing.join('\n  ')}`);
+}
