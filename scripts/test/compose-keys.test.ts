@@ -106,10 +106,12 @@ describe('docker-compose.yml keeps every generated key', () => {
     expect(keyProblems(without, imageDataDir())).toEqual([
       'notify: vapid.json is generated into /var/lib/rootline, which is no named volume, and VAPID_PUBLIC_KEY,VAPID_PRIVATE_KEY not required',
     ]);
+    // Compose's own syntax for a required variable, not a template.
+    const must = (name: string) => ['$', `{${name}:?set ${name}}`].join('');
     const required = {
       ...notify,
       volumes: [],
-      environment: { ...notify.environment, VAPID_PUBLIC_KEY: '${V:?set}', VAPID_PRIVATE_KEY: '${W:?set}' },
+      environment: { ...notify.environment, VAPID_PUBLIC_KEY: must('V'), VAPID_PRIVATE_KEY: must('W') },
     };
     expect(keyProblems({ ...compose, services: { ...compose.services, notify: required } }, imageDataDir())).toEqual(
       [],
