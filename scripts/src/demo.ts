@@ -92,7 +92,7 @@ export async function fillDemo(o: DemoOptions): Promise<DemoSummary> {
   };
 
   const person = async (name: string, local: string): Promise<Person> => {
-    const email = `${local}+${run}@demo.rootline.org`;
+    const email = `${local}+${run}@demo.rootline.example`;
     const client = createRootline({ baseUrl: o.baseUrl });
     await ok(`registering ${email}`, (headers) =>
       client.POST('/api/auth/register', { body: { email, password: o.password, name }, headers }),

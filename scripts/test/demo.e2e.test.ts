@@ -61,11 +61,11 @@ describe('pnpm demo', () => {
       expect(output).toContain(part);
     }
     expect(output).toMatch(/Done in [\d.]+ s: 5 accounts, 8 plants, 4 journey events, 1 farm, 3 listings, 3 offers\./);
-    expect(output).toMatch(/femke\+[0-9a-f]{6}@demo\.rootline\.org {2}Femke Jansen \(FARM_MANAGER\)/);
+    expect(output).toMatch(/femke\+[0-9a-f]{6}@demo\.rootline\.example {2}Femke Jansen \(FARM_MANAGER\)/);
   });
 
   it('made plants with lineage, a journey, a farm batch with readings, and an accepted offer', async () => {
-    const email = grab(output, /(ada\+[0-9a-f]{6}@demo\.rootline\.org)/);
+    const email = grab(output, /(ada\+[0-9a-f]{6}@demo\.rootline\.example)/);
     const ada = createRootline({ baseUrl: rootline.url });
     await ada.signIn(email, PASSWORD);
 
@@ -79,7 +79,7 @@ describe('pnpm demo', () => {
 
     const batchId = grab(output, /batch (\w+) \(recipe/);
     const femke = createRootline({ baseUrl: rootline.url });
-    await femke.signIn(grab(output, /(femke\+[0-9a-f]{6}@demo\.rootline\.org)/), PASSWORD);
+    await femke.signIn(grab(output, /(femke\+[0-9a-f]{6}@demo\.rootline\.example)/), PASSWORD);
     const batch = await femke.GET('/api/vertical-farm/batch/{batchId}', { params: { path: { batchId } } });
     expect(batch.data?.data).toMatchObject({ crop: 'lettuce', plantCount: 720 });
     expect(batch.data?.data.readings).toMatchObject({ count: 24 });
