@@ -194,6 +194,8 @@ export async function waitReady(url: string, timeoutMs: number): Promise<void> {
 export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle> {
   await preflight(opts.natsUrl, opts.databaseUrl);
   const env = {
+    // Links (emails, QR codes) point at this runner's gateway unless the caller names the public address.
+    PUBLIC_URL: `http://127.0.0.1:${opts.port}`,
     ...process.env,
     ...opts.env,
     NATS_URL: opts.natsUrl,
@@ -206,7 +208,9 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
     const count = name === 'chain-miner' ? (opts.miners ?? 1) : 1;
     for (let i = 0; i < count; i++) {
       const key = count > 1 ? `${name}-${i + 1}` : name;
-      processes.set(key, startProcess(key, join(ROOT, 'services', name), env, output));
+      // notify derives the key of its unsubscribe links from JWT_SECRET unless UNSUBSCRIBE_SECRET is set.
+      const own = name === 'notify' ? { JWT_SECRET: opts.jwtSecret, ...env } : env;
+      processes.set(key, startProcess(key, join(ROOT, 'services', name), own, output));
     }
   }
   const gatewayEnv = { ...env, PORT: String(opts.port), JWT_SECRET: opts.jwtSecret };

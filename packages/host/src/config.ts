@@ -5,15 +5,31 @@ import { Value } from '@sinclair/typebox/value';
 export const BaseConfig = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
+    description: 'Kind of installation (the image sets production)',
   }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
-    { default: 'info' },
+    { default: 'info', description: 'Least severe log lines written (silent: none)' },
   ),
-  NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
-  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
-  DATA_DIR: Type.String({ default: './data', minLength: 1 }),
-  REQUEST_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100, maximum: 120_000 }),
+  NATS_URL: Type.String({ description: 'NATS server with JetStream (cluster mode)', default: 'nats://127.0.0.1:4222' }),
+  DATABASE_URL: Type.Optional(
+    Type.String({
+      description: 'PostgreSQL; required for a service running as its own process (cluster mode)',
+      pattern: '^postgres(ql)?://',
+    }),
+  ),
+  DATA_DIR: Type.String({
+    description:
+      "Embedded mode's database (PGlite), generated keys and local files; relative paths from where pnpm ran",
+    default: './data',
+    minLength: 1,
+  }),
+  REQUEST_TIMEOUT_MS: Type.Integer({
+    description: 'How long a request over the bus waits for its answer (the gateway then answers 503 UNAVAILABLE)',
+    default: 5000,
+    minimum: 100,
+    maximum: 120_000,
+  }),
   /**
    * SOCKS5 proxy for HTTP that leaves the system (webhooks, Web Push), e.g. Tor's `socks5h://127.0.0.1:9050`:
    * `socks5h` lets the proxy resolve names (needed for .onion), `socks5` resolves them here.

@@ -25,11 +25,21 @@ export const StorageConfigProperties = {
   S3_PUBLIC_ENDPOINT: Type.Optional(
     Type.String({ pattern: '^https?://', description: 'Endpoint presigned URLs are signed for; default S3_ENDPOINT' }),
   ),
-  S3_REGION: Type.String({ default: 'us-east-1', minLength: 1 }),
-  S3_BUCKET: Type.String({ default: 'rootline-media', minLength: 3, maxLength: 63 }),
-  S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
-  S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
-  S3_FORCE_PATH_STYLE: Type.Boolean({ default: true }),
+  S3_REGION: Type.String({ default: 'us-east-1', minLength: 1, description: 'Region of the bucket' }),
+  S3_BUCKET: Type.String({
+    default: 'rootline-media',
+    minLength: 3,
+    maxLength: 63,
+    description: 'Bucket uploads are kept in',
+  }),
+  S3_ACCESS_KEY_ID: Type.Optional(
+    Type.String({ minLength: 1, description: 'Access key id; unset: the AWS SDK default chain' }),
+  ),
+  S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1, description: 'Secret of S3_ACCESS_KEY_ID' })),
+  S3_FORCE_PATH_STYLE: Type.Boolean({
+    default: true,
+    description: 'Address the bucket in the path, not the host name (MinIO and most S3-compatible stores)',
+  }),
   S3_CREATE_BUCKET: Type.Boolean({ default: false, description: 'Create the bucket at first use if missing' }),
 };
 

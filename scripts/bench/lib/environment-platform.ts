@@ -41,7 +41,7 @@ export async function startEnvironmentPlatform(
     );
   };
   start('environment');
-  start('gateway', { PORT: String(port), JWT_SECRET: TEST_JWT_SECRET });
+  start('gateway', { PORT: String(port), JWT_SECRET: TEST_JWT_SECRET, PUBLIC_URL: `http://127.0.0.1:${port}` });
   const url = `http://127.0.0.1:${port}`;
   // The gateway's readiness waits for every service, and only one runs here: wait for the gateway to be live and
   // for the environment service's migrations.

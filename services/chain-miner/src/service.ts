@@ -14,8 +14,18 @@ const ChainConfig = withBase({
     default: 16,
     description: 'Leading zero bits a block hash needs (16 ≈ 65,536 attempts per block)',
   }),
-  CHAIN_MAX_BLOCK_TX: Type.Integer({ minimum: 1, maximum: 10_000, default: 1000 }),
-  CHAIN_BATCH_DELAY_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 2 }),
+  CHAIN_MAX_BLOCK_TX: Type.Integer({
+    description: 'Most transactions in one block',
+    minimum: 1,
+    maximum: 10_000,
+    default: 1000,
+  }),
+  CHAIN_BATCH_DELAY_MS: Type.Integer({
+    description: 'How long a submission waits for others to share its block',
+    minimum: 0,
+    maximum: 1000,
+    default: 2,
+  }),
   CHAIN_BLOCK_INTERVAL_MS: Type.Integer({
     minimum: 0,
     maximum: 10_000,

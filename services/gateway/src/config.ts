@@ -1,4 +1,4 @@
-import { withBase } from '@rootline/host';
+import { ConfigError, withBase } from '@rootline/host';
 import { StorageConfigProperties } from '@rootline/storage';
 import { type Static, Type } from '@sinclair/typebox';
 
@@ -8,11 +8,15 @@ const Url = (description: string) => Type.Optional(Type.String({ pattern: '^http
 export const GatewayConfig = withBase({
   // Where uploads are streamed: the same settings as the media service's.
   ...StorageConfigProperties,
-  PORT: Type.Integer({ default: 3000, minimum: 0, maximum: 65_535 }),
-  HOST: Type.String({ default: '0.0.0.0', minLength: 1 }),
+  PORT: Type.Integer({ description: 'HTTP port of the gateway', default: 3000, minimum: 0, maximum: 65_535 }),
+  HOST: Type.String({ description: 'Interface the gateway listens on', default: '0.0.0.0', minLength: 1 }),
   /** HS256 key of session tokens; 32 characters at least so it cannot be guessed by brute force. */
   JWT_SECRET: Type.String({ minLength: 32 }),
-  BODY_LIMIT_BYTES: Type.Integer({ default: 1_048_576, minimum: 1 }),
+  BODY_LIMIT_BYTES: Type.Integer({
+    description: 'Largest accepted JSON body (413 PAYLOAD_TOO_LARGE above it)',
+    default: 1_048_576,
+    minimum: 1,
+  }),
   IDEMPOTENCY_KEY_TTL_SECONDS: Type.Integer({
     default: 86_400,
     minimum: 1,
@@ -62,17 +66,30 @@ export const GatewayConfig = withBase({
   }),
   /** host:port that GET /api/privacy/status asks the SOCKS proxy to connect to (a handshake to completion). */
   SOCKS_CHECK_TARGET: Type.String({ default: 'check.torproject.org:443', pattern: '^[^\\s:]+:[0-9]{1,5}$' }),
-  PRIVACY_CHECK_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100, maximum: 60_000 }),
+  PRIVACY_CHECK_TIMEOUT_MS: Type.Integer({
+    description: 'How long GET /api/privacy/status waits for the SOCKS proxy handshake',
+    default: 5000,
+    minimum: 100,
+    maximum: 60_000,
+  }),
   /** The hidden-service (.onion) hostname this API is also reachable at, reported by GET /api/privacy/status. */
   HIDDEN_SERVICE_HOSTNAME: Type.Optional(Type.String({ pattern: '^[a-z2-7]{16,56}\\.onion$' })),
-  RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 100, minimum: 1 }),
+  RATE_LIMIT_PER_MINUTE: Type.Integer({
+    description: 'Requests per minute per client IP address',
+    default: 100,
+    minimum: 1,
+  }),
   /** Requests per hour per signed-in user (the spec's 1000). */
   RATE_LIMIT_PER_HOUR_PER_USER: Type.Integer({ default: 1000, minimum: 1 }),
   /** Sign-in, register and forgot-password attempts per minute per client IP, each. */
   AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 10, minimum: 1 }),
   /** Redis for rate-limit counters shared by gateway replicas; without it they live in memory. */
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
-  REDIS_KEY_PREFIX: Type.String({ default: 'rootline:', minLength: 1 }),
+  REDIS_KEY_PREFIX: Type.String({
+    description: "Prefix of the gateway's Redis keys",
+    default: 'rootline:',
+    minLength: 1,
+  }),
   /**
    * Public address of the API: links (QR codes, certificates, emails, signed URLs) start with it, it is the server
    * of the OpenAPI document, and third-party sign-in needs it. Unset: each request's own origin.
@@ -99,26 +116,74 @@ export const GatewayConfig = withBase({
     maximum: 300_000,
     description: 'How long a replica remembers a live session (0: check the database on every request)',
   }),
-  BCRYPT_COST: Type.Integer({ default: 12, minimum: 4, maximum: 15 }),
-  ARGON2_MEMORY_KIB: Type.Integer({ default: 19_456, minimum: 1024, maximum: 1_048_576 }),
-  ARGON2_TIME_COST: Type.Integer({ default: 2, minimum: 1, maximum: 10 }),
+  BCRYPT_COST: Type.Integer({
+    description: "bcrypt cost of new hashes (the spec's 12; each step doubles the time, tests use 4)",
+    default: 12,
+    minimum: 4,
+    maximum: 15,
+  }),
+  ARGON2_MEMORY_KIB: Type.Integer({
+    description: 'argon2id memory of new hashes, when PASSWORD_HASH=argon2id',
+    default: 19_456,
+    minimum: 1024,
+    maximum: 1_048_576,
+  }),
+  ARGON2_TIME_COST: Type.Integer({
+    description: 'argon2id passes of new hashes, when PASSWORD_HASH=argon2id',
+    default: 2,
+    minimum: 1,
+    maximum: 10,
+  }),
   /** First ADMIN: created at start-up when no account has this address (see the README). */
   ADMIN_EMAIL: Type.Optional(Type.String({ pattern: '^[^@\\s]+@[^@\\s]+$', maxLength: 254 })),
-  ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 1 })),
-  ADMIN_NAME: Type.String({ default: 'Administrator', minLength: 1, maxLength: 100 }),
+  ADMIN_PASSWORD: Type.Optional(
+    Type.String({
+      description: 'Password of the first ADMIN (with ADMIN_EMAIL); remove both once the account exists',
+      minLength: 1,
+    }),
+  ),
+  ADMIN_NAME: Type.String({
+    description: 'Display name of the first ADMIN',
+    default: 'Administrator',
+    minLength: 1,
+    maxLength: 100,
+  }),
   /** GitHub-style OAuth 2 sign-in; enabled when both the id and the secret are set. */
   GITHUB_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
-  GITHUB_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
-  GITHUB_AUTHORIZE_URL: Type.String({ default: 'https://github.com/login/oauth/authorize', pattern: '^https?://' }),
-  GITHUB_TOKEN_URL: Type.String({ default: 'https://github.com/login/oauth/access_token', pattern: '^https?://' }),
-  GITHUB_API_URL: Type.String({ default: 'https://api.github.com', pattern: '^https?://' }),
+  GITHUB_CLIENT_SECRET: Type.Optional(
+    Type.String({ description: 'OAuth client secret of GitHub sign-in (with GITHUB_CLIENT_ID)', minLength: 1 }),
+  ),
+  GITHUB_AUTHORIZE_URL: Type.String({
+    description: "GitHub's authorization endpoint (another provider of the same protocol, or a test one)",
+    default: 'https://github.com/login/oauth/authorize',
+    pattern: '^https?://',
+  }),
+  GITHUB_TOKEN_URL: Type.String({
+    description: "GitHub's token endpoint",
+    default: 'https://github.com/login/oauth/access_token',
+    pattern: '^https?://',
+  }),
+  GITHUB_API_URL: Type.String({
+    description: "GitHub's API, where the signed-in user's profile and emails are read",
+    default: 'https://api.github.com',
+    pattern: '^https?://',
+  }),
   /**
    * Google-style OpenID Connect sign-in; enabled when both the id and the secret are set. Provider addresses
    * must be https, except an issuer on this machine (http://127.0.0.1, localhost, [::1]) for local providers.
    */
   GOOGLE_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
-  GOOGLE_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
-  GOOGLE_ISSUER: Type.String({ default: 'https://accounts.google.com', pattern: '^https?://' }),
+  GOOGLE_CLIENT_SECRET: Type.Optional(
+    Type.String({
+      description: 'OpenID Connect client secret of Google sign-in (with GOOGLE_CLIENT_ID)',
+      minLength: 1,
+    }),
+  ),
+  GOOGLE_ISSUER: Type.String({
+    description: 'OpenID Connect issuer whose discovery document names the endpoints and keys',
+    default: 'https://accounts.google.com',
+    pattern: '^https?://',
+  }),
 });
 export type GatewayConfig = Static<typeof GatewayConfig>;
 
@@ -130,4 +195,17 @@ export function trustProxyOf(config: Pick<GatewayConfig, 'TRUST_PROXY' | 'TRUSTE
   if (config.TRUSTED_PROXIES === undefined) return config.TRUST_PROXY;
   if (config.TRUST_PROXY) throw new Error('Set TRUST_PROXY or TRUSTED_PROXIES, not both');
   return config.TRUSTED_PROXIES.split(',').map((a) => a.trim());
+}
+
+/**
+ * Settings a gateway running as its own process (cluster mode) must have. PUBLIC_URL: without it links, a
+ * password-reset email's included, start with whatever Host a request names, and anyone can poison them.
+ */
+export function assertClusterSettings(config: Pick<GatewayConfig, 'PUBLIC_URL'>): void {
+  if (!config.PUBLIC_URL) {
+    throw new ConfigError(
+      'PUBLIC_URL: required when the gateway runs as its own process (not set): links in emails would otherwise ' +
+        "start with the address a request's Host header names, e.g. PUBLIC_URL=https://rootline.example.org",
+    );
+  }
 }

@@ -2,7 +2,7 @@ import { createNatsBus } from '@rootline/bus';
 import { openDatabase } from '@rootline/db';
 import { createLogger, exitOnStartupError, loadConfig, onShutdown } from '@rootline/host';
 import { buildGateway } from './app.js';
-import { GatewayConfig } from './config.js';
+import { assertClusterSettings, GatewayConfig } from './config.js';
 
 // Start-up only: read settings, connect to the bus and the database, build the gateway (its start-up applies
 // the identity migrations), listen; drain on SIGTERM.
@@ -10,6 +10,7 @@ try {
   const config = loadConfig(GatewayConfig);
   const log = createLogger('gateway', config.LOG_LEVEL);
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required: the gateway keeps accounts and sessions');
+  assertClusterSettings(config);
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log });
   const bus = await createNatsBus({ url: config.NATS_URL, name: 'gateway', log });
   const app = await buildGateway({ bus, log, config, database });

@@ -73,7 +73,7 @@ describe('webhook secrets sealed at rest', () => {
     expect(made.status).toBe(201);
     const id = (made.body as { data: { id: string } }).data.id;
     const column = await stored(id);
-    expect(column).toMatch(/^v1:[A-Za-z0-9_-]{16}:[A-Za-z0-9_-]+:[A-Za-z0-9_-]{22}$/);
+    expect(column).toMatch(/^v2:[A-Za-z0-9_-]{11}:[A-Za-z0-9_-]{16}:[A-Za-z0-9_-]+:[A-Za-z0-9_-]{22}$/);
     expect(column).not.toContain(SECRET);
     expect(column).not.toContain(Buffer.from(SECRET).toString('base64url'));
 
@@ -108,7 +108,7 @@ describe('webhook secrets sealed at rest', () => {
     });
     expect(changed.status).toBe(200);
     const rotated = await stored(id);
-    expect(rotated).toMatch(/^v1:/);
+    expect(rotated).toMatch(/^v2:/);
     expect(rotated).not.toContain(ROTATED);
     expect(rotated).not.toBe(column);
     const again = await p.http('POST', `/api/transparency/webhooks/${id}/test`, { role: 'GROWER', sub: alice.id });
@@ -146,7 +146,7 @@ describe('webhook secrets sealed at rest', () => {
     });
     try {
       const column = await stored(id);
-      expect(column).toMatch(/^v1:/);
+      expect(column).toMatch(/^v2:/);
       expect(column).not.toContain(LEGACY);
       const after = await p.http('POST', `/api/transparency/webhooks/${id}/test`, { role: 'GROWER', sub: alice.id });
       const afterId = (after.body as { data: { deliveryId: string } }).data.deliveryId;

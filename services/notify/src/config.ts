@@ -1,4 +1,4 @@
-import { PublicUrlSetting, withBase } from '@rootline/host';
+import { ConfigError, PublicUrlSetting, withBase } from '@rootline/host';
 import { type Static, Type } from '@sinclair/typebox';
 
 /** Settings of notify: the shared base settings plus where and how it sends. */
@@ -10,13 +10,28 @@ export const NotifyConfig = withBase({
   PUBLIC_URL: PublicUrlSetting,
   /** SMTP server, e.g. `smtp://user:pass@mail.example.org:587` (`smtps://` for TLS from the start). */
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
-  MAIL_FROM: Type.String({ default: 'Rootline <no-reply@rootline.local>', minLength: 3 }),
+  MAIL_FROM: Type.String({
+    description: 'Sender of emails (From header)',
+    default: 'Rootline <no-reply@rootline.local>',
+    minLength: 3,
+  }),
   /** Key of unsubscribe links; without it one is derived from JWT_SECRET (embedded mode has one). */
   UNSUBSCRIBE_SECRET: Type.Optional(Type.String({ minLength: 32 })),
-  JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  JWT_SECRET: Type.Optional(
+    Type.String({
+      minLength: 32,
+      description:
+        "The gateway's JWT_SECRET: the key of unsubscribe links is derived from it unless UNSUBSCRIBE_SECRET is set",
+    }),
+  ),
   /** VAPID key pair of Web Push (base64url); without them a pair is generated once under DATA_DIR. */
   VAPID_PUBLIC_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{80,100}$' })),
-  VAPID_PRIVATE_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{40,50}$' })),
+  VAPID_PRIVATE_KEY: Type.Optional(
+    Type.String({
+      description: 'Private half of the Web Push VAPID pair (base64url); set with VAPID_PUBLIC_KEY',
+      pattern: '^[A-Za-z0-9_-]{40,50}$',
+    }),
+  ),
   /** Contact the push services may use (mailto: or https:), sent in the VAPID token. */
   VAPID_SUBJECT: Type.String({ default: 'mailto:admin@rootline.local', pattern: '^(mailto:|https://)' }),
   /** Extra CA certificates (PEM file) trusted for push services, e.g. a private push gateway. */
@@ -25,7 +40,12 @@ export const NotifyConfig = withBase({
   NOTIFY_POLL_MS: Type.Integer({ default: 1000, minimum: 10, maximum: 60_000 }),
   /** Back-off of failed sends: the first retry after this, doubling up to NOTIFY_RETRY_MAX_MS. */
   NOTIFY_RETRY_BASE_MS: Type.Integer({ default: 5000, minimum: 10, maximum: 3_600_000 }),
-  NOTIFY_RETRY_MAX_MS: Type.Integer({ default: 3_600_000, minimum: 10, maximum: 86_400_000 }),
+  NOTIFY_RETRY_MAX_MS: Type.Integer({
+    description: 'Longest wait between two attempts of a failed send',
+    default: 3_600_000,
+    minimum: 10,
+    maximum: 86_400_000,
+  }),
   /** How often each instance checks whether last week's digest is made (the first check after Monday 00:00 UTC makes it). */
   DIGEST_POLL_MS: Type.Integer({ default: 300_000, minimum: 10, maximum: 86_400_000 }),
   /** Attempts before a delivery is given up (status failed). */
@@ -34,3 +54,19 @@ export const NotifyConfig = withBase({
   RECIPIENT_SYNC_RETRY_MS: Type.Integer({ default: 10_000, minimum: 10, maximum: 3_600_000 }),
 });
 export type NotifyConfig = Static<typeof NotifyConfig>;
+
+/**
+ * Settings notify must have in cluster mode (a DATABASE_URL: a process of its own, restarted and re-created at
+ * will). PUBLIC_URL: the weekly digest's links have no request to take an address from. UNSUBSCRIBE_SECRET or
+ * JWT_SECRET: the key of unsubscribe links already sent, which a random key per process would break at restart.
+ */
+export function assertClusterSettings(config: NotifyConfig): void {
+  if (!config.DATABASE_URL) return;
+  const missing = [
+    ...(config.PUBLIC_URL ? [] : ['PUBLIC_URL: required in cluster mode, the address links in emails start with']),
+    ...(config.UNSUBSCRIBE_SECRET || config.JWT_SECRET
+      ? []
+      : ['UNSUBSCRIBE_SECRET (or JWT_SECRET): required in cluster mode, the key of unsubscribe links']),
+  ];
+  if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n  ${missing.join('\n  ')}`);
+}

@@ -2,7 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ServiceContext, type ServiceModule, warnIfNoPublicUrl } from '@rootline/host';
-import { NotifyConfig } from './config.js';
+import { assertClusterSettings, NotifyConfig } from './config.js';
+import { pushSubscriptionKeys } from './db/push.repo.js';
 import { inbox, outbox } from './db/schema.js';
 import { createDigestJob } from './digest.js';
 import { createEmailSend } from './email/send.js';
@@ -64,10 +65,11 @@ export const service: ServiceModule<typeof NotifyConfig> = {
     inbox,
   },
   async create(ctx) {
+    assertClusterSettings(ctx.config);
     warnIfNoPublicUrl(ctx.log, ctx.config.PUBLIC_URL, 'links in emails and pushes');
     const key = unsubscribeKey(ctx);
     const transport = mailTransport(ctx);
-    const vapid = await vapidKeys(ctx.config);
+    const vapid = await vapidKeys(ctx.config, await pushSubscriptionKeys(ctx.db));
     const sender = createDeliverySender(ctx, {
       email: createEmailSend(ctx, transport, key),
       push: createPushSender(ctx, vapid),
@@ -84,7 +86,7 @@ export const service: ServiceModule<typeof NotifyConfig> = {
         getPreferences(ctx),
         updatePreferences(ctx),
         unsubscribe(ctx, key),
-        subscribePush(ctx),
+        subscribePush(ctx, vapid.publicKey),
         unsubscribePush(ctx),
         vapidPublicKey(vapid.publicKey),
       ],

@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { outgoingAgent, PublicUrlSetting, type ServiceModule, withBase } from '@rootline/host';
+import { ConfigError, outgoingAgent, PublicUrlSetting, type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { buildAnalyticsFromAudit } from './db/analytics-rebuild.js';
 import { ensureHead } from './db/audit.repo.js';
 import { inbox, outbox } from './db/schema.js';
-import { sealPlainSecrets } from './db/webhooks.repo.js';
-import { isSealed, sealSecret } from './domain/secret-box.js';
+import { resealSecrets, sealedSecretKeys } from './db/webhooks.repo.js';
+import { isSealedUnderCurrent, openSecret, sealSecret } from './domain/secret-box.js';
 import {
   exportAnalytics,
   getFarmAnalytics,
@@ -44,7 +44,7 @@ import {
 } from './handlers/webhooks.js';
 import { loadSigningKey } from './signing-key.js';
 import { onDomainEvent } from './subscribers/domain-event.js';
-import { loadWebhookSecretKey } from './webhook-secret-key.js';
+import { loadWebhookKeyring } from './webhook-secret-key.js';
 import { createWebhookWorker } from './webhook-worker.js';
 
 const TransparencyConfig = withBase({
@@ -61,7 +61,15 @@ const TransparencyConfig = withBase({
       minLength: 44,
       description:
         'AES-256 key (32 bytes, base64) that seals webhook secrets at rest; without it one is generated once into ' +
-        'DATA_DIR (set it when replicas do not share DATA_DIR)',
+        'DATA_DIR (set it when replicas do not share DATA_DIR). A service with sealed secrets and no key refuses to start',
+    }),
+  ),
+  WEBHOOK_SECRET_KEYS_PREVIOUS: Type.Optional(
+    Type.String({
+      minLength: 44,
+      description:
+        'Earlier WEBHOOK_SECRET_KEY values (comma-separated) after a rotation: secrets sealed under them are ' +
+        're-sealed under the current key at start, then they may be removed',
     }),
   ),
   WEBHOOK_ALLOW_PRIVATE: Type.Boolean({
@@ -122,13 +130,23 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
       // Replicas on other machines would each make their own key and sign heads that others cannot match.
       ctx.log.warn({ file: key.generatedIn }, 'AUDIT_SIGNING_KEY is not set: tree heads are signed with a local key');
     }
-    const { key: secretKey, generatedIn } = loadWebhookSecretKey(ctx.config);
+    const { ring: secretKey, generatedIn } = loadWebhookKeyring(ctx.config, await sealedSecretKeys(ctx.db));
     if (generatedIn && ctx.config.DATABASE_URL) {
       // Replicas on other machines would each make their own key and could not open each other's secrets.
       ctx.log.warn({ file: generatedIn }, 'WEBHOOK_SECRET_KEY is not set: webhook secrets are sealed with a local key');
     }
-    const sealed = await sealPlainSecrets(ctx.db, isSealed, (plain) => sealSecret(secretKey, plain));
-    if (sealed > 0) ctx.log.info({ webhooks: sealed }, 'webhook secrets stored in plain text are now sealed');
+    // Plain secrets, the v1 form and secrets under an earlier key are all brought under the current key.
+    const { resealed, unreadable } = await resealSecrets(ctx.db, secretKey.current.id, (stored) =>
+      isSealedUnderCurrent(secretKey, stored) ? stored : sealSecret(secretKey, openSecret(secretKey, stored)),
+    );
+    if (resealed > 0) ctx.log.info({ webhooks: resealed, keyId: secretKey.current.id }, 'webhook secrets re-sealed');
+    if (unreadable.length > 0) {
+      throw new ConfigError(
+        `WEBHOOK_SECRET_KEY: ${unreadable.length} webhook secret(s) cannot be opened with WEBHOOK_SECRET_KEY ` +
+          `(key id ${secretKey.current.id}) or WEBHOOK_SECRET_KEYS_PREVIOUS: ${unreadable[0]?.error}. ` +
+          'Set the key they were sealed with (after a rotation, list the old key in WEBHOOK_SECRET_KEYS_PREVIOUS)',
+      );
+    }
     await ensureHead(ctx.db, ctx.clock.now());
     const agent = outgoingAgent(ctx.config.SOCKS_PROXY_URL);
     const replayed = await buildAnalyticsFromAudit(ctx.db, ctx.clock.now());

@@ -11,7 +11,7 @@ import {
   recordAttempts,
   type WebhookRow,
 } from './db/webhooks.repo.js';
-import { openSecret } from './domain/secret-box.js';
+import { openSecret, type SecretKeyring } from './domain/secret-box.js';
 import { retryDelayMs, webhookMessage } from './domain/webhook-message.js';
 import { type SendOptions, sendWebhook } from './webhook-sender.js';
 
@@ -28,7 +28,7 @@ export interface WebhookWorkerOptions extends SendOptions {
   /** A webhook whose every attempt failed for this long is disabled and its owner told. */
   disableAfterMs: number;
   /** The AES-256 key that opens the webhooks' stored secrets. */
-  secretKey: Buffer;
+  secretKey: SecretKeyring;
 }
 
 type Due = Awaited<ReturnType<typeof claimDue>>[number];

@@ -1,5 +1,5 @@
 import type { Db } from '@rootline/db';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { pushSubscriptions } from './schema.js';
 
 export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
@@ -11,7 +11,12 @@ export async function savePushSubscription(db: Db, row: PushSubscriptionRow): Pr
     .values(row)
     .onConflictDoUpdate({
       target: pushSubscriptions.endpoint,
-      set: { userId: sql`excluded.user_id`, p256dh: sql`excluded.p256dh`, auth: sql`excluded.auth` },
+      set: {
+        userId: sql`excluded.user_id`,
+        p256dh: sql`excluded.p256dh`,
+        auth: sql`excluded.auth`,
+        vapidPublicKey: sql`excluded.vapid_public_key`,
+      },
     })
     .returning();
   return saved ?? row;
@@ -41,4 +46,14 @@ export async function deletePushSubscription(db: Db, id: string, userId?: string
     : eq(pushSubscriptions.id, id);
   const rows = await db.delete(pushSubscriptions).where(cond).returning({ id: pushSubscriptions.id });
   return rows.length === 1;
+}
+
+/** How many subscriptions exist, and the VAPID public keys recorded with them (those made before are not named). */
+export async function pushSubscriptionKeys(db: Db): Promise<{ subscriptions: number; publicKeys: string[] }> {
+  const [total] = await db.select({ n: count() }).from(pushSubscriptions);
+  const keys = await db
+    .selectDistinct({ key: pushSubscriptions.vapidPublicKey })
+    .from(pushSubscriptions)
+    .where(isNotNull(pushSubscriptions.vapidPublicKey));
+  return { subscriptions: total?.n ?? 0, publicKeys: keys.map((k) => k.key as string) };
 }

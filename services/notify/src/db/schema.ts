@@ -106,6 +106,8 @@ export const pushSubscriptions = notifySchema.table(
     endpoint: text('endpoint').notNull(),
     p256dh: text('p256dh').notNull(),
     auth: text('auth').notNull(),
+    /** The VAPID public key the browser subscribed with (null: made before it was recorded). */
+    vapidPublicKey: text('vapid_public_key'),
     createdAt: at('created_at').notNull(),
   },
   (t) => [

@@ -2,7 +2,8 @@ import { isOwnerOrAdmin, newId, pushPublicKey, pushSubscribe, pushUnsubscribe } 
 import { actingUser, handle, notFound, type ServiceContext } from '@rootline/host';
 import { deletePushSubscription, findPushSubscription, savePushSubscription } from '../db/push.repo.js';
 
-export const subscribePush = (ctx: ServiceContext) =>
+/** Records the subscription with the VAPID public key it was made with, so a lost key is noticed at start. */
+export const subscribePush = (ctx: ServiceContext, vapidPublicKey: string) =>
   handle(pushSubscribe, async (input, caller) => {
     const now = ctx.clock.now();
     const row = await savePushSubscription(ctx.db, {
@@ -11,6 +12,7 @@ export const subscribePush = (ctx: ServiceContext) =>
       endpoint: input.endpoint,
       p256dh: input.keys.p256dh,
       auth: input.keys.auth,
+      vapidPublicKey,
       createdAt: now.toISOString(),
     });
     return { id: row.id, endpoint: row.endpoint, createdAt: new Date(row.createdAt).toISOString() };

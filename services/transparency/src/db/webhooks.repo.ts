@@ -306,29 +306,49 @@ export async function deleteWebhook(db: Db, id: string): Promise<void> {
   });
 }
 
+/** What the stored secrets need to be opened: how many are sealed, and the key ids named by those that say. */
+export async function sealedSecretKeys(db: Db): Promise<{ sealed: number; keyIds: string[] }> {
+  const rows = (await db.execute(sql`
+    select count(*)::int as n, array_remove(array_agg(distinct
+      case when ${webhooks.secret} like 'v2:%' then substring(${webhooks.secret} from 4 for 11) end), null) as ids
+    from ${webhooks} where ${webhooks.secret} like 'v1:%' or ${webhooks.secret} like 'v2:%'`)) as unknown as {
+    n: number;
+    ids: string[] | null;
+  }[];
+  return { sealed: rows[0]?.n ?? 0, keyIds: rows[0]?.ids ?? [] };
+}
+
 /**
- * Seals the secrets still stored in plain text (written before sealing, or by a replica of an older version),
- * one conditional update each so that a concurrent change of secret wins. Answers how many were sealed.
+ * Re-seals every secret not yet sealed under the current key (`v2:<currentId>:`): stored in plain text (before
+ * sealing), sealed in the v1 form, or under an earlier key. One conditional update each, so that a concurrent
+ * change of secret wins. Answers how many were re-sealed and which could not be opened (with why).
  */
-export async function sealPlainSecrets(
+export async function resealSecrets(
   db: Db,
-  isSealed: (stored: string) => boolean,
-  seal: (plain: string) => string,
-): Promise<number> {
-  // Sealed values all start with `v1:`: only the others are read (a plain secret starting so is left as it is).
+  currentKeyId: string,
+  reseal: (stored: string) => string,
+): Promise<{ resealed: number; unreadable: { id: string; error: string }[] }> {
   const rows = await db
     .select({ id: webhooks.id, secret: webhooks.secret })
     .from(webhooks)
-    .where(notLike(webhooks.secret, 'v1:%'));
-  let sealed = 0;
+    // `_` is a LIKE wildcard and appears in base64url ids: escaped, so only this exact id counts as current.
+    .where(notLike(webhooks.secret, `v2:${currentKeyId.replaceAll('_', '\\_')}:%`));
+  let resealed = 0;
+  const unreadable: { id: string; error: string }[] = [];
   for (const r of rows) {
-    if (isSealed(r.secret)) continue;
+    let next: string;
+    try {
+      next = reseal(r.secret);
+    } catch (err) {
+      unreadable.push({ id: r.id, error: (err as Error).message });
+      continue;
+    }
     const done = await db
       .update(webhooks)
-      .set({ secret: seal(r.secret) })
+      .set({ secret: next })
       .where(and(eq(webhooks.id, r.id), eq(webhooks.secret, r.secret)))
       .returning({ id: webhooks.id });
-    sealed += done.length;
+    resealed += done.length;
   }
-  return sealed;
+  return { resealed, unreadable };
 }

@@ -26,7 +26,7 @@ import {
   toWebhook,
   updateWebhook,
 } from '../db/webhooks.repo.js';
-import { openSecret, sealSecret } from '../domain/secret-box.js';
+import { openSecret, type SecretKeyring, sealSecret } from '../domain/secret-box.js';
 import { areaProblem } from '../domain/webhook-area.js';
 import { standardWebhooksSecret, webhookMessage } from '../domain/webhook-message.js';
 import { checkWebhookUrl, type SendOptions, sendWebhook } from '../webhook-sender.js';
@@ -72,7 +72,7 @@ async function ownWebhook(ctx: ServiceContext, webhookId: string, call: CallCont
  * transparency.webhook.create: a webhook owned by the caller, for public kinds, to an address it may reach, of
  * `own` scope (the default) or `public`, optionally narrowed to an area.
  */
-export const createWebhook = (ctx: ServiceContext, allowPrivate: boolean, secretKey: Buffer) =>
+export const createWebhook = (ctx: ServiceContext, allowPrivate: boolean, secretKey: SecretKeyring) =>
   handle(webhookCreate, async (input, call) => {
     const actor = actingUser(call);
     assertPublicKinds(input.events);
@@ -131,7 +131,7 @@ export const getWebhook = (ctx: ServiceContext) =>
  * transparency.webhook.update: the owner changes address, kinds, scope, area (null: anywhere) or secret, or enables
  * a disabled webhook. A new scope or area applies to events recorded from then on.
  */
-export const changeWebhook = (ctx: ServiceContext, allowPrivate: boolean, secretKey: Buffer) =>
+export const changeWebhook = (ctx: ServiceContext, allowPrivate: boolean, secretKey: SecretKeyring) =>
   handle(webhookUpdate, async ({ webhookId, ...change }, call) => {
     if (Object.keys(change).length === 0) {
       throw new AppError('VALIDATION_ERROR', 'Nothing to change: give url, events, scope, area, secret or status');
@@ -150,7 +150,7 @@ export const changeWebhook = (ctx: ServiceContext, allowPrivate: boolean, secret
  * transparency.webhook.test: sends one signed `webhook.test` delivery now, signed and shaped as every delivery,
  * and answers its outcome. It is not stored and not retried, and it does not move the failure clock.
  */
-export const testWebhook = (ctx: ServiceContext, send: SendOptions, secretKey: Buffer) =>
+export const testWebhook = (ctx: ServiceContext, send: SendOptions, secretKey: SecretKeyring) =>
   handle(webhookTest, async ({ webhookId }, call) => {
     const hook = await ownWebhook(ctx, webhookId, call);
     const deliveryId = newId('whd');

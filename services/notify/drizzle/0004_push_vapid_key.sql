@@ -1,0 +1,1 @@
+ALTER TABLE "notify"."push_subscriptions" ADD COLUMN "vapid_public_key" text;
