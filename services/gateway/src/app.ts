@@ -33,6 +33,7 @@ import { demandRoutes } from './routes/demand.js';
 import { DOCS_PREFIX, docsRoutes } from './routes/docs.js';
 import { environmentRoutes } from './routes/environment.js';
 import { farmRoutes } from './routes/farm.js';
+import { geocodeRoutes } from './routes/geocode.js';
 import { healthRoutes } from './routes/health.js';
 import { marketplaceRoutes } from './routes/marketplace.js';
 import { metricsRoutes } from './routes/metrics.js';
@@ -195,6 +196,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   });
   await app.register(adminRoutes, { prefix: '/api/admin', accounts: identity.accounts });
   await app.register(plantRoutes, { prefix: '/api/plants', ...routeDeps });
+  await app.register(geocodeRoutes, { prefix: '/api/geocode', ...routeDeps });
   await app.register(chainRoutes, { prefix: '/api/chain', ...routeDeps });
   await app.register(agentRoutes, { prefix: '/api/agents', ...routeDeps });
   await app.register(demandRoutes, { prefix: '/api/demand', ...routeDeps });

@@ -568,6 +568,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/geocode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find a place by name
+         * @description Towns and cities of 1,000 people or more whose name matches `q` as people type it: case and accents are ignored ("zurich" finds Zürich), a beginning is enough ("rotterd"), one letter wrong, missing, extra or swapped is forgiven (two in names of eight letters or more) when nothing matches better, and "name, country" (a country name or ISO code) narrows the search. Exact matches first, then beginnings, then typos, each by population. Answered on this machine from the bundled GeoNames gazetteer, with no outside call.
+         *
+         *     When the operator configures a Nominatim-compatible geocoder (`GEOCODER_URL`), its answers (which know streets and addresses) come first, marked `source: geocoder`, and the text of `q` is sent to that service (through the SOCKS proxy when one is set, at most one request a second per process, answers cached); while it is away the gazetteer answers alone. Rate-limited like every route. The coordinates of an answer go into any `location` of Rootline. `page` from 1; `limit` default 20.
+         */
+        get: operations["searchPlace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/chain/blocks/{hash}": {
         parameters: {
             query?: never;
@@ -3988,6 +4010,41 @@ export interface components {
                 /** @description Mean absolute scaled error (naive = 1) */
                 mase: number | null;
             };
+        };
+        /**
+         * GeocodedPlace
+         * @example {
+         *       "name": "Zürich",
+         *       "displayName": "Zürich, Switzerland",
+         *       "country": "CH",
+         *       "countryName": "Switzerland",
+         *       "latitude": 47.36667,
+         *       "longitude": 8.55,
+         *       "population": 341730,
+         *       "match": "exact",
+         *       "source": "gazetteer"
+         *     }
+         */
+        GeocodedPlace: {
+            /** @description The place’s name, with its accents */
+            name: string;
+            /** @description Name, country; or the geocoder’s full address */
+            displayName: string;
+            /** @description ISO 3166-1 alpha-2 code */
+            country: string | null;
+            /** @description The country’s English name */
+            countryName: string | null;
+            latitude: number;
+            longitude: number;
+            /** @description From the gazetteer; null for the geocoder’s answers */
+            population: number | null;
+            /** @description How the name matched (gazetteer): the whole name, its beginning, or with a typo forgiven */
+            match: ("exact" | "prefix" | "typo") | null;
+            /**
+             * @description gazetteer (bundled, on this machine) or geocoder (the configured Nominatim-compatible service)
+             * @enum {string}
+             */
+            source: "gazetteer" | "geocoder";
         };
         /** Harvest */
         Harvest: {
@@ -7682,6 +7739,96 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    searchPlace: {
+        parameters: {
+            query: {
+                /**
+                 * @description A place as people type it: "zurich", "São Paulo", "Paris, France", "paris, us", "amsterdma"
+                 * @example Rotterdam
+                 */
+                q: string;
+                /** @description Page number, from 1 (at most 1000000) */
+                page?: number;
+                /** @description Items per page (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["GeocodedPlace"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

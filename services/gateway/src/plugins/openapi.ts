@@ -51,6 +51,11 @@ export const TAGS: readonly { name: string; description: string }[] = [
       'The plant registry: registration (with an account or anonymously), propagation, lineage, nearby and text search, network statistics.',
   },
   {
+    name: 'Places',
+    description:
+      'Geocoding: places by name from the bundled gazetteer (and a configured Nominatim-compatible geocoder); coordinates get their country and place on the machine itself.',
+  },
+  {
     name: 'Ledger',
     description: 'The proof-of-work ledger: blocks, block and chain verification, inclusion proofs, statistics.',
   },

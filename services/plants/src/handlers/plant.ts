@@ -16,10 +16,10 @@ import {
   type RegistrationResult,
 } from '@rootline/contracts';
 import { pendingEvent } from '@rootline/db';
+import { discloseLocation } from '@rootline/geocoder';
 import { actingOwner, type HandlerContext, handle, ledgerTxId, notFound, type ServiceContext } from '@rootline/host';
 import { type AnonymousOwnerRow, findParent, findPlant } from '../db/plants.repo.js';
 import { createAnonymousIdentity, UnusableKeyError } from '../domain/anonymous.js';
-import { applyPrivacyLevel } from '../domain/privacy.js';
 import { searchTexts } from '../domain/search.js';
 import type { Recorder } from '../recorder.js';
 
@@ -174,7 +174,7 @@ export const registerPlant = (ctx: ServiceContext, recorder: Recorder) =>
     return recordPlant(ctx, recorder, caller, {
       commonName: input.commonName,
       scientificName: input.scientificName ?? null,
-      location: applyPrivacyLevel(input.location, privacyLevel, secureRandom),
+      location: await discloseLocation(input.location, privacyLevel, secureRandom),
       privacyLevel,
       owner: input.owner,
       walletAddress: null,
@@ -225,7 +225,7 @@ export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) 
       {
         commonName: input.commonName,
         scientificName: input.scientificName ?? null,
-        location: applyPrivacyLevel(input.location, privacyLevel, secureRandom),
+        location: await discloseLocation(input.location, privacyLevel, secureRandom),
         privacyLevel,
         owner: { id: anonymousId, name: pseudonym ?? ANONYMOUS_OWNER_NAME },
         walletAddress: identity.walletAddress,
@@ -267,7 +267,7 @@ export const clonePlant = (ctx: ServiceContext, recorder: Recorder) =>
     return recordPlant(ctx, recorder, caller, {
       commonName: parent.commonName,
       scientificName: parent.scientificName,
-      location: applyPrivacyLevel(input.newPlant.location, privacyLevel, secureRandom),
+      location: await discloseLocation(input.newPlant.location, privacyLevel, secureRandom),
       privacyLevel,
       owner: input.newPlant.owner,
       walletAddress: null,
