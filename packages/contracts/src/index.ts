@@ -15,6 +15,7 @@ export * from './farm.js';
 export * from './farm-analytics.js';
 export * from './farm-batches.js';
 export * from './geocode.js';
+export * from './identification.js';
 export * from './ids.js';
 export * from './marketplace.js';
 export * from './media.js';

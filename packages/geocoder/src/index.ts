@@ -2,6 +2,5 @@ export * from './backfill.js';
 export * from './disclose.js';
 export * from './forward.js';
 export * from './gazetteer.js';
-export * from './http-json.js';
 export * from './nominatim.js';
 export * from './reverse.js';

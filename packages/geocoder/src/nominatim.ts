@@ -1,5 +1,5 @@
 import type { Agent } from 'node:http';
-import { OutsideServiceError, requestJson } from './http-json.js';
+import { OutsideServiceError, requestJson } from '@rootline/host';
 import { countryName } from './reverse.js';
 
 /** One answer of a Nominatim-compatible search. */

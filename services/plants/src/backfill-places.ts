@@ -1,6 +1,6 @@
 import { fillMissingPlaces } from '@rootline/geocoder';
 import type { ServiceContext } from '@rootline/host';
-import { plantsMissingPlace, setPlantPlace } from './db/places.repo.js';
+import { plantsMissingPlace, setPlantPlace } from './db/updates.repo.js';
 import { searchTexts } from './domain/search.js';
 
 /**

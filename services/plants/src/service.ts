@@ -16,6 +16,7 @@ import {
 import { searchPlacesHandler } from './handlers/places.js';
 import { clonePlant, getPlant, registerAnonymousPlant, registerPlant } from './handlers/plant.js';
 import { privacyDistribution } from './handlers/privacy-distribution.js';
+import { acceptSpecies } from './handlers/species.js';
 import { createLineageAgentRunner } from './lineage-agent.js';
 import { createRecorder } from './recorder.js';
 
@@ -114,6 +115,7 @@ export const service: ServiceModule<typeof PlantsConfig> = {
         listLineageAnomalies(ctx),
         privacyDistribution(ctx),
         searchPlacesHandler(ctx, geocoder),
+        acceptSpecies(ctx),
       ],
       subscribers: [],
       start: async () => {

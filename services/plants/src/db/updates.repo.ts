@@ -1,4 +1,4 @@
-import type { Location, PrivacyLevel } from '@rootline/contracts';
+import type { Location, PrivacyLevel, ScientificNameSource } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import type { PlaceGap } from '@rootline/geocoder';
 import { and, asc, eq, gt, isNotNull, isNull, or } from 'drizzle-orm';
@@ -50,4 +50,15 @@ export async function setPlantPlace(db: Db, id: string, place: Location, searchL
     .update(plants)
     .set({ city: place.city ?? null, country: place.country ?? null, searchLocation })
     .where(eq(plants.id, id));
+}
+
+/** Stores a plant's scientific name with its source, and its species search text. */
+export async function setScientificName(
+  db: Db,
+  id: string,
+  scientificName: string,
+  source: ScientificNameSource,
+  searchSpecies: string,
+): Promise<void> {
+  await db.update(plants).set({ scientificName, scientificNameSource: source, searchSpecies }).where(eq(plants.id, id));
 }
