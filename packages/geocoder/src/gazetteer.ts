@@ -148,6 +148,7 @@ export function loadGazetteer(): Gazetteer {
       let best = -1;
       let bestKm = maxKm;
       const maxRing = Math.ceil(maxKm / 111) + 1;
+      const cosLat = Math.cos((point.latitude * Math.PI) / 180) * 0.9;
       for (let r = 0; r <= maxRing; r++) {
         // Unvisited rows are at least r - 1 whole degrees of latitude away.
         if ((r - 1) * 111 > bestKm) break;
@@ -165,6 +166,11 @@ export function loadGazetteer(): Gazetteer {
             for (let k = cellStart[cell]!; k < cellStart[cell + 1]!; k++) {
               const i = cellItems[k]!;
               if (population[i]! < minPopulation || (country !== undefined && countries[i] !== country)) continue;
+              // A flat-earth distance never more than a few per cent off rules out most places before the haversine.
+              const dLat = (latitude[i]! - point.latitude) * 111.2;
+              const dLon = Math.abs(longitude[i]! - point.longitude);
+              const dx = Math.min(dLon, 360 - dLon) * 111.2 * cosLat;
+              if (dLat * dLat + dx * dx > bestKm * bestKm * 1.1 + 25) continue;
               const km = haversineKm(point, at(i));
               if (km < bestKm || (km === bestKm && best >= 0 && population[i]! > population[best]!)) {
                 best = i;
