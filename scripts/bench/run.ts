@@ -10,6 +10,7 @@ import { auditLogBench } from './audit-log.js';
 import { environmentSimilar } from './environment-similar.js';
 import { exportBench } from './export.js';
 import { farmReadings } from './farm-readings.js';
+import { geocoderBench } from './geocoder.js';
 import { getPlant } from './get-plant.js';
 import { hashrate } from './hashrate.js';
 import { describeMachine, machineInfo } from './lib/machine.js';
@@ -47,6 +48,7 @@ const BENCHMARKS: Benchmark[] = [
   webhookFanout,
   exportBench,
   analyticsBench,
+  geocoderBench,
 ];
 
 const HEADER = `# Benchmarks

@@ -14,6 +14,8 @@ export * from './event-kinds.js';
 export * from './farm.js';
 export * from './farm-analytics.js';
 export * from './farm-batches.js';
+export * from './geocode.js';
+export * from './identification.js';
 export * from './ids.js';
 export * from './marketplace.js';
 export * from './media.js';

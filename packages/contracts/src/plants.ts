@@ -81,12 +81,35 @@ export const RegistrationResult = Named(
 );
 export type RegistrationResult = Static<typeof RegistrationResult>;
 
+/** Where a plant's scientific name comes from, and what the bundled checklist or the identification adds to it. */
+export const ScientificNameSource = Named(
+  'ScientificNameSource',
+  Type.Object({
+    source: StringEnum(['checklist', 'identification'] as const, {
+      description:
+        'checklist: the name given was checked against the bundled checklist (an accepted name, or a synonym ' +
+        'replaced by it); identification: a candidate of a photo identification was accepted',
+    }),
+    author: Type.Union([Type.String(), Type.Null()], { description: 'Authorship of the accepted name' }),
+    family: Type.Union([Type.String(), Type.Null()]),
+    givenName: Type.Union([Type.String(), Type.Null()], {
+      description: 'The name as given, when the checklist replaced a synonym by its accepted name',
+    }),
+    identificationId: Type.Union([Type.String(), Type.Null()]),
+    provider: Type.Union([Type.String(), Type.Null()]),
+    score: Type.Union([Type.Number(), Type.Null()], { description: 'The identification’s confidence, 0 to 1' }),
+    recordedAt: Timestamp,
+  }),
+);
+export type ScientificNameSource = Static<typeof ScientificNameSource>;
+
 export const Plant = Named(
   'Plant',
   Type.Object({
     id: PlantId,
     commonName: Type.String(),
     scientificName: Type.Union([Type.String(), Type.Null()]),
+    scientificNameSource: Type.Optional(ScientificNameSource),
     location: Type.Union([Location, Type.Null()], {
       description: 'The location as stored, after the privacy level was applied; null when hidden',
     }),

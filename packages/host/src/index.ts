@@ -5,6 +5,7 @@ export * from './config.js';
 export * from './geo.js';
 export * from './ledger-recorder.js';
 export * from './logger.js';
+export * from './outgoing-json.js';
 export * from './outgoing-proxy.js';
 export * from './ownership.js';
 export * from './periodic.js';

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { ServiceModule } from '@rootline/host';
+import { fillDemandPlaces } from './backfill-places.js';
 import { outbox } from './db/schema.js';
 import {
   cancelListing,
@@ -39,6 +40,8 @@ export const service: ServiceModule = {
   version: '0.2.0',
   db: { schema: 'demand', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox },
   create(ctx) {
+    let stopping = false;
+    let backfill: Promise<void> = Promise.resolve();
     return {
       handlers: [
         // Demand planning.
@@ -74,6 +77,13 @@ export const service: ServiceModule = {
         removeWishlistItem(ctx),
       ],
       subscribers: [],
+      start: async () => {
+        backfill = fillDemandPlaces(ctx, () => stopping);
+      },
+      stop: async () => {
+        stopping = true;
+        await backfill;
+      },
     };
   },
 };

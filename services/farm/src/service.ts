@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
+import { fillFarmPlaces } from './backfill-places.js';
 import { ensureShippedRecipes } from './db/recipes.repo.js';
 import { outbox } from './db/schema.js';
 import { SHIPPED_RECIPES } from './domain/recipes.js';
@@ -59,6 +60,8 @@ export const service: ServiceModule<typeof FarmConfig> = {
       clock: ctx.clock,
       recoverAfterMs: ctx.config.LEDGER_RECOVER_AFTER_SECONDS * 1000,
     });
+    let stopping = false;
+    let backfill: Promise<void> = Promise.resolve();
     return {
       handlers: [
         registerFarm(ctx),
@@ -78,8 +81,11 @@ export const service: ServiceModule<typeof FarmConfig> = {
       start: async () => {
         recorder.start();
         await harvestReady.start();
+        backfill = fillFarmPlaces(ctx, () => stopping);
       },
       stop: async () => {
+        stopping = true;
+        await backfill;
         await harvestReady.stop();
         await recorder.stop();
       },

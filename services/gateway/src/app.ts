@@ -33,7 +33,9 @@ import { demandRoutes } from './routes/demand.js';
 import { DOCS_PREFIX, docsRoutes } from './routes/docs.js';
 import { environmentRoutes } from './routes/environment.js';
 import { farmRoutes } from './routes/farm.js';
+import { geocodeRoutes } from './routes/geocode.js';
 import { healthRoutes } from './routes/health.js';
+import { identifyRoutes } from './routes/identify.js';
 import { marketplaceRoutes } from './routes/marketplace.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { notificationRoutes } from './routes/notifications.js';
@@ -195,6 +197,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   });
   await app.register(adminRoutes, { prefix: '/api/admin', accounts: identity.accounts });
   await app.register(plantRoutes, { prefix: '/api/plants', ...routeDeps });
+  await app.register(geocodeRoutes, { prefix: '/api/geocode', ...routeDeps });
   await app.register(chainRoutes, { prefix: '/api/chain', ...routeDeps });
   await app.register(agentRoutes, { prefix: '/api/agents', ...routeDeps });
   await app.register(demandRoutes, { prefix: '/api/demand', ...routeDeps });
@@ -203,6 +206,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   const storage = storageFromConfig(config, () => clock.now().getTime());
   app.addHook('onClose', () => storage.close());
   await app.register(uploadRoutes, { prefix: '/api/upload', ...routeDeps, storage, clock });
+  await app.register(identifyRoutes, { prefix: '/api/plants', ...routeDeps, storage });
   await app.register(environmentRoutes, { prefix: '/api/environment', ...routeDeps });
   await app.register(farmRoutes, { prefix: '/api/vertical-farm', ...routeDeps });
   await app.register(transportRoutes, { prefix: '/api/transport', ...routeDeps });

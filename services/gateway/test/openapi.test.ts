@@ -134,6 +134,7 @@ describe('OpenAPI document', () => {
     const areas = [
       'Plants and lineage',
       'Discovery',
+      'Places',
       'Ledger and verification',
       'Transport and carbon',
       'Demand planning',

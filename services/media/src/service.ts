@@ -5,6 +5,7 @@ import { StorageConfigProperties, storageFromConfig } from '@rootline/storage';
 import { type Static, Type } from '@sinclair/typebox';
 import { jobs, outbox } from './db/schema.js';
 import { deleteFile, getFile, ownedFiles } from './handlers/files.js';
+import { createIdentification, createStreamedIdentification, getIdentification } from './handlers/identification.js';
 import { completeUpload, presignUpload, processUpload } from './handlers/upload.js';
 import { expireUploads, purgeDeleted } from './purge.js';
 
@@ -33,6 +34,26 @@ export const MediaConfig = withBase({
     maximum: 86_400,
     default: 3600,
     description: 'Time between two runs of the purge and of the expiry of presigned uploads',
+  }),
+  PLANT_ID_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description:
+        'Base URL of a service speaking the Pl@ntNet identification API (e.g. https://my-api.plantnet.org); none: ' +
+        'POST /api/plants/identify answers 503',
+    }),
+  ),
+  PLANT_ID_API_KEY: Type.Optional(Type.String({ minLength: 1, description: 'API key of that service' })),
+  PLANT_ID_PROJECT: Type.String({
+    pattern: '^[a-z0-9-]{1,40}$',
+    default: 'all',
+    description: 'The flora the provider searches (Pl@ntNet project; `all` for every one)',
+  }),
+  PLANT_ID_TIMEOUT_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 120_000,
+    default: 30_000,
+    description: 'How long to wait for the identification provider',
   }),
   MEDIA_JOB_POLL_MS: Type.Integer({
     minimum: 50,
@@ -78,6 +99,9 @@ export const service: ServiceModule<typeof MediaConfig> = {
         getFile(ctx, storage),
         deleteFile(ctx),
         ownedFiles(ctx),
+        createIdentification(ctx, storage),
+        createStreamedIdentification(ctx, storage),
+        getIdentification(ctx),
       ],
       subscribers: [],
       start: async () => {

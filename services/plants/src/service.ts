@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { type ServiceModule, withBase } from '@rootline/host';
+import { createNominatim, warmGeocoder } from '@rootline/geocoder';
+import { outgoingAgent, type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
+import { fillPlantPlaces } from './backfill-places.js';
 import { ensureAgent } from './db/lineage-agent.repo.js';
 import { outbox } from './db/schema.js';
 import { nearbyPlants, networkStats, searchPlantsHandler } from './handlers/discovery.js';
@@ -11,8 +13,10 @@ import {
   getLineageAgent,
   listLineageAnomalies,
 } from './handlers/lineage-agent.js';
+import { searchPlacesHandler } from './handlers/places.js';
 import { clonePlant, getPlant, registerAnonymousPlant, registerPlant } from './handlers/plant.js';
 import { privacyDistribution } from './handlers/privacy-distribution.js';
+import { acceptSpecies } from './handlers/species.js';
 import { createLineageAgentRunner } from './lineage-agent.js';
 import { createRecorder } from './recorder.js';
 
@@ -35,6 +39,27 @@ const PlantsConfig = withBase({
     maximum: 60_000,
     default: 5000,
     description: 'How often each replica checks whether a scan is due',
+  }),
+  GEOCODER_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description:
+        'Base URL of a Nominatim-compatible geocoder for GET /api/geocode (none: the bundled gazetteer only)',
+    }),
+  ),
+  GEOCODER_USER_AGENT: Type.String({
+    minLength: 1,
+    default: 'Rootline plant tracing (self-hosted)',
+    description: 'User-Agent naming this installation to the geocoder, as its usage policy asks',
+  }),
+  GEOCODER_EMAIL: Type.Optional(
+    Type.String({ minLength: 3, description: 'Contact address sent to the geocoder (`email`), for heavy use' }),
+  ),
+  GEOCODER_MIN_INTERVAL_MS: Type.Integer({
+    minimum: 0,
+    maximum: 60_000,
+    default: 1000,
+    description: 'Least time between two geocoder requests of a process (the public service allows one a second)',
   }),
 });
 
@@ -62,6 +87,18 @@ export const service: ServiceModule<typeof PlantsConfig> = {
       clock: ctx.clock,
       recoverAfterMs: ctx.config.LEDGER_RECOVER_AFTER_SECONDS * 1000,
     });
+    const geocoder = ctx.config.GEOCODER_URL
+      ? createNominatim({
+          url: ctx.config.GEOCODER_URL,
+          userAgent: ctx.config.GEOCODER_USER_AGENT,
+          email: ctx.config.GEOCODER_EMAIL,
+          agent: outgoingAgent(ctx.config.SOCKS_PROXY_URL),
+          minIntervalMs: ctx.config.GEOCODER_MIN_INTERVAL_MS,
+          now: () => ctx.clock.now().getTime(),
+        })
+      : null;
+    let stopping = false;
+    let backfill: Promise<unknown> = Promise.resolve();
     return {
       handlers: [
         registerPlant(ctx, recorder),
@@ -77,13 +114,21 @@ export const service: ServiceModule<typeof PlantsConfig> = {
         analyseLineageHandler(ctx),
         listLineageAnomalies(ctx),
         privacyDistribution(ctx),
+        searchPlacesHandler(ctx, geocoder),
+        acceptSpecies(ctx),
       ],
       subscribers: [],
       start: async () => {
         recorder.start();
         agent.start();
+        // The gazetteer is loaded once the service is up, not on the first request that needs it.
+        backfill = new Promise((resolve) => setImmediate(resolve))
+          .then(() => warmGeocoder())
+          .then(() => fillPlantPlaces(ctx, () => stopping));
       },
       stop: async () => {
+        stopping = true;
+        await backfill;
         await recorder.stop();
         await agent.stop();
       },

@@ -568,6 +568,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/geocode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find a place by name
+         * @description Towns and cities of 1,000 people or more whose name matches `q` as people type it: case and accents are ignored ("zurich" finds Zürich), a beginning is enough ("rotterd"), one letter wrong, missing, extra or swapped is forgiven (two in names of eight letters or more) when nothing matches better, and "name, country" (a country name or ISO code) narrows the search. Exact matches first, then beginnings, then typos, each by population. Answered on this machine from the bundled GeoNames gazetteer, with no outside call.
+         *
+         *     When the operator configures a Nominatim-compatible geocoder (`GEOCODER_URL`), its answers (which know streets and addresses) come first, marked `source: geocoder`, and the text of `q` is sent to that service (through the SOCKS proxy when one is set, at most one request a second per process, answers cached); while it is away the gazetteer answers alone. Rate-limited like every route. The coordinates of an answer go into any `location` of Rootline. `page` from 1; `limit` default 20.
+         */
+        get: operations["searchPlace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/chain/blocks/{hash}": {
         parameters: {
             query?: never;
@@ -1305,6 +1327,72 @@ export interface paths {
          * @description Hidden at once (404 afterwards); its stored copies are removed later by the purge job, which runs on one replica at a time. Owner or ADMIN only.
          */
         delete: operations["deleteFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plants/identify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Identify a plant from uploaded photos
+         * @description One to five photos of the same plant, uploaded first (`POST /api/upload/image`; your own files), each with the organ it shows (leaf, flower, fruit, bark, habit), are sent to the configured plant-identification provider (the Pl@ntNet identification API). Candidates are ranked best first with the provider’s score (0 to 1): accepted name, author, genus, family, common names and GBIF and POWO ids; none when no species was recognised.
+         *
+         *     Each photo leaves decoded and encoded anew as a JPEG of at most 1600 pixels a side, with no metadata: no EXIF, no GPS position, no camera serial. Answers 503 UNAVAILABLE (`details.reason` not-configured or provider-failed) when no provider is configured (`PLANT_ID_URL`, `PLANT_ID_API_KEY`) or it fails; never a 500. The identification is kept (its id, the candidates, who asked) so that one candidate can be accepted onto a plant with `POST /api/plants/{plantId}/species`.
+         *
+         *     To send the photos themselves in the request, use `POST /api/plants/identify/photos`.
+         */
+        post: operations["createIdentification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plants/identify/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Identify a plant from photos sent in the request
+         * @description A `multipart/form-data` body as the Pl@ntNet identification API takes it: one to five files in fields `images` and, for each, a field `organs` (leaf, flower, fruit, bark or habit), in the same order. The photos are streamed into storage, sent, and removed; they become no file of yours. At most 15728640 bytes each. Candidates are ranked best first with the provider’s score (0 to 1): accepted name, author, genus, family, common names and GBIF and POWO ids; none when no species was recognised.
+         *
+         *     Each photo leaves decoded and encoded anew as a JPEG of at most 1600 pixels a side, with no metadata: no EXIF, no GPS position, no camera serial. Answers 503 UNAVAILABLE (`details.reason` not-configured or provider-failed) when no provider is configured (`PLANT_ID_URL`, `PLANT_ID_API_KEY`) or it fails; never a 500. The identification is kept (its id, the candidates, who asked) so that one candidate can be accepted onto a plant with `POST /api/plants/{plantId}/species`.
+         */
+        post: operations["identifyPlantPhotos"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plants/{plantId}/species": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an identified species
+         * @description Makes one candidate of an identification (yours) the plant’s scientific name, recorded in `scientificNameSource` with the identification id, the provider, its score, the author and the family. The plant must be yours (an ADMIN may act for anyone). A name that is not a candidate of the identification is refused (400, `details.candidates` lists them); an identification that is not yours is 404. The ledger keeps the name the plant was registered with.
+         */
+        post: operations["acceptSpecies"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3989,6 +4077,41 @@ export interface components {
                 mase: number | null;
             };
         };
+        /**
+         * GeocodedPlace
+         * @example {
+         *       "name": "Zürich",
+         *       "displayName": "Zürich, Switzerland",
+         *       "country": "CH",
+         *       "countryName": "Switzerland",
+         *       "latitude": 47.36667,
+         *       "longitude": 8.55,
+         *       "population": 341730,
+         *       "match": "exact",
+         *       "source": "gazetteer"
+         *     }
+         */
+        GeocodedPlace: {
+            /** @description The place’s name, with its accents */
+            name: string;
+            /** @description Name, country; or the geocoder’s full address */
+            displayName: string;
+            /** @description ISO 3166-1 alpha-2 code */
+            country: string | null;
+            /** @description The country’s English name */
+            countryName: string | null;
+            latitude: number;
+            longitude: number;
+            /** @description From the gazetteer; null for the geocoder’s answers */
+            population: number | null;
+            /** @description How the name matched (gazetteer): the whole name, its beginning, or with a typo forgiven */
+            match: ("exact" | "prefix" | "typo") | null;
+            /**
+             * @description gazetteer (bundled, on this machine) or geocoder (the configured Nominatim-compatible service)
+             * @enum {string}
+             */
+            source: "gazetteer" | "geocoder";
+        };
         /** Harvest */
         Harvest: {
             /**
@@ -4012,6 +4135,51 @@ export interface components {
                 hash: string;
                 txId: string;
             };
+        };
+        /**
+         * Identification
+         * @example {
+         *       "id": "pid_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+         *       "provider": "my-api.plantnet.org",
+         *       "organs": [
+         *         "leaf",
+         *         "flower"
+         *       ],
+         *       "candidates": [
+         *         {
+         *           "scientificName": "Solanum lycopersicum",
+         *           "author": "L.",
+         *           "genus": "Solanum",
+         *           "family": "Solanaceae",
+         *           "commonNames": [
+         *             "Tomato"
+         *           ],
+         *           "score": 0.91,
+         *           "gbifId": "2930137",
+         *           "powoId": "316947-2"
+         *         }
+         *       ],
+         *       "requestedBy": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+         *       "createdAt": "2026-05-01T09:30:00.000Z"
+         *     }
+         */
+        Identification: {
+            /**
+             * @description Plant identification identifier
+             * @example pid_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            id: string;
+            /** @description Which service answered (its host) */
+            provider: string;
+            organs: ("leaf" | "flower" | "fruit" | "bark" | "habit")[];
+            /** @description Best first; empty when no species was recognised */
+            candidates: components["schemas"]["SpeciesCandidate"][];
+            requestedBy: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            createdAt: string;
         };
         /** InclusionProof */
         InclusionProof: {
@@ -4323,6 +4491,7 @@ export interface components {
             id: string;
             commonName: string;
             scientificName: string | null;
+            scientificNameSource?: components["schemas"]["ScientificNameSource"];
             /** @description The location as stored, after the privacy level was applied; null when hidden */
             location: components["schemas"]["Location"] | null;
             /**
@@ -4486,6 +4655,7 @@ export interface components {
             id: string;
             commonName: string;
             scientificName: string | null;
+            scientificNameSource?: components["schemas"]["ScientificNameSource"];
             /** @description The location as stored, after the privacy level was applied; null when hidden */
             location: components["schemas"]["Location"] | null;
             /**
@@ -4691,6 +4861,28 @@ export interface components {
              */
             timestamp: string;
         };
+        /** ScientificNameSource */
+        ScientificNameSource: {
+            /**
+             * @description checklist: the name given was checked against the bundled checklist (an accepted name, or a synonym replaced by it); identification: a candidate of a photo identification was accepted
+             * @enum {string}
+             */
+            source: "checklist" | "identification";
+            /** @description Authorship of the accepted name */
+            author: string | null;
+            family: string | null;
+            /** @description The name as given, when the checklist replaced a synonym by its accepted name */
+            givenName: string | null;
+            identificationId: string | null;
+            provider: string | null;
+            /** @description The identification’s confidence, 0 to 1 */
+            score: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            recordedAt: string;
+        };
         /** SearchHit */
         SearchHit: {
             /**
@@ -4700,6 +4892,7 @@ export interface components {
             id: string;
             commonName: string;
             scientificName: string | null;
+            scientificNameSource?: components["schemas"]["ScientificNameSource"];
             /** @description The location as stored, after the privacy level was applied; null when hidden */
             location: components["schemas"]["Location"] | null;
             /**
@@ -4921,6 +5114,20 @@ export interface components {
             createdAt: string;
             /** @description Set when deleted: no new signatures */
             revokedAt: string | null;
+        };
+        /** SpeciesCandidate */
+        SpeciesCandidate: {
+            /** @description Accepted name without author, e.g. "Solanum lycopersicum" */
+            scientificName: string;
+            /** @description Authorship of the name, e.g. "L." */
+            author: string | null;
+            genus: string | null;
+            family: string | null;
+            commonNames: string[];
+            /** @description The provider’s confidence, 0 to 1 */
+            score: number;
+            gbifId: string | null;
+            powoId: string | null;
         };
         /** Supply */
         Supply: {
@@ -7698,6 +7905,96 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    searchPlace: {
+        parameters: {
+            query: {
+                /**
+                 * @description A place as people type it: "zurich", "São Paulo", "Paris, France", "paris, us", "amsterdma"
+                 * @example Rotterdam
+                 */
+                q: string;
+                /** @description Page number, from 1 (at most 1000000) */
+                page?: number;
+                /** @description Items per page (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["GeocodedPlace"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12362,6 +12659,353 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createIdentification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "photos": [
+                 *         {
+                 *           "fileId": "fil_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                 *           "organ": "leaf"
+                 *         },
+                 *         {
+                 *           "fileId": "fil_01HZX3K6Q2W8N4B7T5R9V0C1ME",
+                 *           "organ": "flower"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description One to five photos of the same plant, each with the organ it shows */
+                    photos: {
+                        /**
+                         * @description File identifier
+                         * @example fil_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                         */
+                        fileId: string;
+                        /**
+                         * @description What the photo shows: leaf, flower, fruit, bark or habit (the whole plant)
+                         * @enum {string}
+                         */
+                        organ: "leaf" | "flower" | "fruit" | "bark" | "habit";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Identification"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    identifyPlantPhotos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description One to five photos of the same plant (JPEG, PNG, WebP, HEIC…) */
+                    images: string[];
+                    /** @description The organ each photo shows, in the order of the photos */
+                    organs: ("leaf" | "flower" | "fruit" | "bark" | "habit")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Identification"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    acceptSpecies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Plant identifier
+                 * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                plantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "identificationId": "pid_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                 *       "scientificName": "Solanum lycopersicum"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Plant identification identifier
+                     * @example pid_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                     */
+                    identificationId: string;
+                    /** @description One of the identification’s candidates */
+                    scientificName: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Plant"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -22,15 +22,8 @@ import {
   plantLineageGet,
 } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import {
-  actingOwner,
-  applyPrivacyLevel,
-  assertOwnerOrAdmin,
-  call,
-  handle,
-  notFound,
-  type ServiceContext,
-} from '@rootline/host';
+import { discloseLocation } from '@rootline/geocoder';
+import { actingOwner, assertOwnerOrAdmin, call, handle, notFound, type ServiceContext } from '@rootline/host';
 import {
   findListing,
   insertListing,
@@ -120,7 +113,7 @@ export const createListing = (ctx: ServiceContext) =>
     if (done) return listingView(done);
     await assertSellerImages(ctx, input.imageFileIds, ownerId, caller);
     const lineage = input.plantId ? await lineageOf(ctx, input.plantId, caller) : null;
-    const location = applyPrivacyLevel(input.location, input.privacyLevel, secureRandom);
+    const location = await discloseLocation(input.location, input.privacyLevel, secureRandom);
     const at = now.toISOString();
     const row = await ctx.db.transaction(async (tx) => {
       const created = await insertListing(tx, {

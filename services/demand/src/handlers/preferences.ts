@@ -7,6 +7,7 @@ import {
   preferenceList,
   preferenceSave,
 } from '@rootline/contracts';
+import { locate } from '@rootline/geocoder';
 import { actingUser, assertOwnerOrAdmin, handle, notFound, type ServiceContext } from '@rootline/host';
 import { findPreference, listPreferences, preferenceView, upsertPreference } from '../db/preferences.repo.js';
 
@@ -15,14 +16,15 @@ export const savePreferences = (ctx: ServiceContext) =>
   handle(preferenceSave, async (input, caller) => {
     const actor = actingUser(caller);
     const now = ctx.clock.now();
+    const place = await locate(input.location);
     const existing = await findPreference(ctx.db, actor.id);
     const row = await upsertPreference(ctx.db, {
       id: existing?.id ?? newId('prf', now.getTime()),
       consumerId: actor.id,
       latitude: input.location.latitude,
       longitude: input.location.longitude,
-      city: input.location.city ?? null,
-      country: input.location.country ?? null,
+      city: place.city ?? null,
+      country: place.country ?? null,
       radiusKm: input.radiusKm,
       householdSize: input.householdSize,
       items: input.items,

@@ -9,6 +9,7 @@ import {
   supplyCommitted,
   type Unit,
 } from '@rootline/contracts';
+import { locate } from '@rootline/geocoder';
 import { actingOwner, actingUser, handle, KM_PER_DEGREE, type ServiceContext } from '@rootline/host';
 import { preferencesIn } from '../db/preferences.repo.js';
 import {
@@ -43,6 +44,7 @@ export const commitSupply = (ctx: ServiceContext) =>
       ]);
     }
     const now = ctx.clock.now();
+    const place = await locate(input.location);
     const quantityKg = Math.round(input.quantity * kgPerUnit(input.crop, input.unit) * 1000) / 1000;
     const row = await ctx.db.transaction(async (tx) => {
       const { row: saved, created } = await insertSupply(tx, {
@@ -59,8 +61,8 @@ export const commitSupply = (ctx: ServiceContext) =>
         currency: input.currency,
         latitude: input.location.latitude,
         longitude: input.location.longitude,
-        city: input.location.city ?? null,
-        country: input.location.country ?? null,
+        city: place.city ?? null,
+        country: place.country ?? null,
         organic: input.organic,
         createdAt: now.toISOString(),
       });

@@ -8,6 +8,7 @@ import {
   zoneAdd,
   zoneList,
 } from '@rootline/contracts';
+import { locate } from '@rootline/geocoder';
 import {
   actingOwner,
   assertOwnerOrAdmin,
@@ -53,7 +54,7 @@ export const registerFarm = (ctx: ServiceContext) =>
     await insertFarm(ctx.db, {
       id,
       name: input.name,
-      location: input.location,
+      location: await locate(input.location),
       floorAreaM2: input.floorAreaM2,
       levels: input.levels,
       lightingSystem: input.lightingSystem,

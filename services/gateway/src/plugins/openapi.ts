@@ -52,6 +52,11 @@ export const TAGS: readonly { name: string; description: string }[] = [
       'The plant registry: registration (with an account or anonymously), propagation, lineage, nearby and text search, network statistics.',
   },
   {
+    name: 'Places',
+    description:
+      'Geocoding: places by name from the bundled gazetteer (and a configured Nominatim-compatible geocoder); coordinates get their country and place on the machine itself.',
+  },
+  {
     name: 'Ledger',
     description: 'The proof-of-work ledger: blocks, block and chain verification, inclusion proofs, statistics.',
   },
@@ -309,12 +314,19 @@ export const AREAS: readonly { area: string; tag: string; what: string }[] = [
   {
     area: 'Plants and lineage',
     tag: 'Plants',
-    what: 'registration (with an account or anonymously), propagation and lineage under `/api/plants`.',
+    what: 'registration (with an account or anonymously), propagation, lineage and identification from photos under `/api/plants`.',
   },
   {
     area: 'Discovery',
     tag: 'Plants',
     what: 'nearby and text search of plants, network statistics under `/api/plants`.',
+  },
+  {
+    area: 'Places',
+    tag: 'Places',
+    what:
+      'places by name (`/api/geocode`), from the bundled gazetteer and a configured geocoder; every stored ' +
+      'location gets its country and place on the machine itself.',
   },
   {
     area: 'Ledger and verification',

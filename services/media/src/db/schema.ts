@@ -50,3 +50,20 @@ export const files = mediaSchema.table(
 export const jobs = scheduledJobsTable(mediaSchema);
 
 export const outbox = outboxTable(mediaSchema);
+
+/**
+ * Photo identifications: what the provider answered, kept so a candidate can be accepted onto a plant with its
+ * source. No photo is kept here (the photos of uploads stay files; streamed ones are removed once sent).
+ */
+export const identifications = mediaSchema.table(
+  'identifications',
+  {
+    id: text('id').primaryKey(),
+    requestedBy: text('requested_by').notNull(),
+    provider: text('provider').notNull(),
+    organs: jsonb('organs').$type<string[]>().notNull(),
+    candidates: jsonb('candidates').$type<unknown[]>().notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [index('identifications_requested_by_idx').on(t.requestedBy)],
+);

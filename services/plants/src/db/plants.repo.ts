@@ -63,6 +63,7 @@ function toPlant(r: PlantRecord): Plant {
     id: r.id,
     commonName: r.commonName,
     scientificName: r.scientificName,
+    ...(r.scientificNameSource ? { scientificNameSource: r.scientificNameSource } : {}),
     location: toLocation(r),
     privacyLevel: r.privacyLevel as PrivacyLevel,
     owner: { id: r.ownerId, name: r.ownerName },

@@ -1,3 +1,4 @@
+import type { ScientificNameSource } from '@rootline/contracts';
 import { ledgerIntentsTable, outboxTable } from '@rootline/db';
 import { sql } from 'drizzle-orm';
 import { doublePrecision, index, integer, jsonb, pgSchema, text, timestamp } from 'drizzle-orm/pg-core';
@@ -11,6 +12,8 @@ export const plants = plantsSchema.table(
     id: text('id').primaryKey(),
     commonName: text('common_name').notNull(),
     scientificName: text('scientific_name'),
+    /** Where the scientific name comes from (the checklist, an accepted identification); null for a name as given. */
+    scientificNameSource: jsonb('scientific_name_source').$type<ScientificNameSource>(),
     // The location after its privacy level was applied; null when hidden. The exact point of a non-exact plant
     // is never stored.
     latitude: doublePrecision('latitude'),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { matchKind, relevancePatterns, searchTexts } from './search.js';
 
 describe('searchTexts', () => {
-  it('joins species names, city and country, and the owner name, normalised', () => {
+  it('joins species names, city and country (an ISO code with its English name), and the owner name, normalised', () => {
     expect(
       searchTexts({
         commonName: 'Tomate',
@@ -11,8 +11,9 @@ describe('searchTexts', () => {
         country: 'CH',
         ownerName: 'Élodie',
       }),
-    ).toEqual({ species: 'tomate solanum lycopersicum', location: 'zurich ch', owner: 'elodie' });
+    ).toEqual({ species: 'tomate solanum lycopersicum', location: 'zurich ch switzerland', owner: 'elodie' });
     expect(searchTexts({ commonName: 'Mint', ownerName: 'Ada' }).location).toBe('');
+    expect(searchTexts({ commonName: 'Mint', ownerName: 'Ada', country: 'Nederland' }).location).toBe('nederland');
   });
 });
 

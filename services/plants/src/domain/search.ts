@@ -1,4 +1,5 @@
 import { MATCH_KINDS, type SearchType } from '@rootline/contracts';
+import { countryName } from '@rootline/geocoder';
 import { normaliseSearchText } from '@rootline/host';
 
 /** The three normalised texts a plant is searched by. */
@@ -12,7 +13,8 @@ export function searchTexts(p: {
   const join = (...parts: (string | null | undefined)[]) => normaliseSearchText(parts.filter(Boolean).join(' '));
   return {
     species: join(p.commonName, p.scientificName),
-    location: join(p.city, p.country),
+    // A country stored as its ISO code is found by its English name too ("FR" by "France").
+    location: join(p.city, p.country, p.country && /^[A-Za-z]{2}$/.test(p.country) ? countryName(p.country) : null),
     owner: join(p.ownerName),
   };
 }

@@ -14,18 +14,44 @@ import {
   plantRegisterAnonymous,
   plantRegistered,
   type RegistrationResult,
+  type ScientificNameSource,
 } from '@rootline/contracts';
 import { pendingEvent } from '@rootline/db';
+import { discloseLocation } from '@rootline/geocoder';
 import { actingOwner, type HandlerContext, handle, ledgerTxId, notFound, type ServiceContext } from '@rootline/host';
 import { type AnonymousOwnerRow, findParent, findPlant } from '../db/plants.repo.js';
 import { createAnonymousIdentity, UnusableKeyError } from '../domain/anonymous.js';
-import { applyPrivacyLevel } from '../domain/privacy.js';
+import { checkScientificName } from '../domain/checklist.js';
 import { searchTexts } from '../domain/search.js';
 import type { Recorder } from '../recorder.js';
 
 /** Uniform in [0, 1) from the operating system's CSPRNG: obfuscation offsets must not be predictable. */
 function secureRandom(): number {
   return randomBytes(6).readUIntBE(0, 6) / 2 ** 48;
+}
+
+/** A scientific name as given, checked against the checklist (accepted name, author, family; ADR 118). */
+function checkedName(
+  given: string | undefined,
+  now: Date,
+): { scientificName: string | null; scientificNameSource: ScientificNameSource | null } {
+  if (given === undefined) return { scientificName: null, scientificNameSource: null };
+  const checked = checkScientificName(given);
+  return {
+    scientificName: checked.name,
+    scientificNameSource: checked.taxon
+      ? {
+          source: 'checklist',
+          author: checked.taxon.author,
+          family: checked.taxon.family,
+          givenName: checked.taxon.givenName,
+          identificationId: null,
+          provider: null,
+          score: null,
+          recordedAt: now.toISOString(),
+        }
+      : null,
+  };
 }
 
 /** Name shown as the owner of an anonymous plant without a pseudonym. */
@@ -35,6 +61,7 @@ export const ANONYMOUS_OWNER_NAME = 'Anonymous grower';
 interface NewPlant {
   commonName: string;
   scientificName: string | null;
+  scientificNameSource?: ScientificNameSource | null;
   location: Location | null;
   privacyLevel: PrivacyLevel;
   owner: Owner;
@@ -136,6 +163,7 @@ async function recordPlant(
           id,
           commonName: p.commonName,
           scientificName: p.scientificName,
+          scientificNameSource: p.scientificNameSource ?? null,
           latitude: p.location?.latitude ?? null,
           longitude: p.location?.longitude ?? null,
           city: p.location?.city ?? null,
@@ -173,8 +201,8 @@ export const registerPlant = (ctx: ServiceContext, recorder: Recorder) =>
     const privacyLevel = input.privacyLevel;
     return recordPlant(ctx, recorder, caller, {
       commonName: input.commonName,
-      scientificName: input.scientificName ?? null,
-      location: applyPrivacyLevel(input.location, privacyLevel, secureRandom),
+      ...checkedName(input.scientificName, ctx.clock.now()),
+      location: await discloseLocation(input.location, privacyLevel, secureRandom),
       privacyLevel,
       owner: input.owner,
       walletAddress: null,
@@ -224,8 +252,8 @@ export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) 
       { ...caller, actor: undefined },
       {
         commonName: input.commonName,
-        scientificName: input.scientificName ?? null,
-        location: applyPrivacyLevel(input.location, privacyLevel, secureRandom),
+        ...checkedName(input.scientificName, ctx.clock.now()),
+        location: await discloseLocation(input.location, privacyLevel, secureRandom),
         privacyLevel,
         owner: { id: anonymousId, name: pseudonym ?? ANONYMOUS_OWNER_NAME },
         walletAddress: identity.walletAddress,
@@ -267,7 +295,7 @@ export const clonePlant = (ctx: ServiceContext, recorder: Recorder) =>
     return recordPlant(ctx, recorder, caller, {
       commonName: parent.commonName,
       scientificName: parent.scientificName,
-      location: applyPrivacyLevel(input.newPlant.location, privacyLevel, secureRandom),
+      location: await discloseLocation(input.newPlant.location, privacyLevel, secureRandom),
       privacyLevel,
       owner: input.newPlant.owner,
       walletAddress: null,

@@ -13,9 +13,9 @@ import {
   transportEventRecord,
 } from '@rootline/contracts';
 import { pendingEvent } from '@rootline/db';
+import { discloseLocation } from '@rootline/geocoder';
 import {
   actingOwner,
-  applyPrivacyLevel,
   call,
   type HandlerContext,
   handle,
@@ -150,8 +150,8 @@ async function recordEvent(
   await checkEvent(ctx, id, input, handler, actor, caller);
   await putInOrder(ctx, recoverAfterMs, id, input);
   const privacy = input.privacyLevel;
-  const from = input.from ? applyPrivacyLevel(input.from, privacy, secureRandom) : null;
-  const to = applyPrivacyLevel(input.to, privacy, secureRandom);
+  const from = input.from ? await discloseLocation(input.from, privacy, secureRandom) : null;
+  const to = await discloseLocation(input.to, privacy, secureRandom);
   // Measured between the given points, so the distance stays true whatever the privacy level discloses.
   const distanceKm = roundKg(input.distanceKm ?? (input.from ? haversineKm(input.from, input.to) : 0));
   const massKg = input.massKg ?? quantityKg(input.quantity) ?? 0;

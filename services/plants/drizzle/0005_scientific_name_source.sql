@@ -1,0 +1,1 @@
+ALTER TABLE "plants"."plants" ADD COLUMN "scientific_name_source" jsonb;
