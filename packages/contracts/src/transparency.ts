@@ -145,7 +145,8 @@ export const AuditConsistencyProof = Type.Object({
   proof: Type.Array(Hash, { description: 'RFC 6962 §2.1.2 PROOF' }),
 });
 
-const Size = (description: string) => Type.Integer({ minimum: 1, maximum: AUDIT_MAX_SIZE, description });
+const Size = (description: string, examples?: number[]) =>
+  Type.Integer({ minimum: 1, maximum: AUDIT_MAX_SIZE, description, ...(examples ? { examples } : {}) });
 
 export const auditList = defineSubject({
   subject: 'transparency.audit.list',
@@ -195,7 +196,7 @@ export const inclusionProofGet = defineSubject({
 export const consistencyProofGet = defineSubject({
   subject: 'transparency.consistency-proof.get',
   request: Type.Object({
-    first: { ...Size('Earlier tree size'), examples: [1] },
+    first: Size('Earlier tree size', [1]),
     second: Type.Optional(Size('Later tree size (default the current size)')),
   }),
   reply: AuditConsistencyProof,
