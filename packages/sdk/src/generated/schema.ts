@@ -2364,86 +2364,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/transparency/audit/tree-head": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Signed tree head
-         * @description The size and Merkle root of the log, signed now with the platform Ed25519 key (`/audit/public-key`). The signature covers the RFC 6962 TreeHeadSignature bytes: 0x00, 0x01, timestamp ms (uint64 big-endian), tree size (uint64 big-endian), root hash (32 bytes).
-         */
-        get: operations["getAuditTreeHead"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/transparency/audit/public-key": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Platform public key
-         * @description The Ed25519 public key that signs tree heads, raw (base64) and PEM, with its id (SHA-256 of the raw key).
-         */
-        get: operations["getAuditPublicKey"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/transparency/audit/consistency": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Consistency proof
-         * @description RFC 6962 §2.1.2 proof that the tree of `first` entries is a prefix of the tree of `second` entries (default the current size), with both roots.
-         */
-        get: operations["getAuditConsistencyProof"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/transparency/audit/{index}/proof": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Inclusion proof of an entry
-         * @description RFC 6962 §2.1.1 audit path of entry `index` in the tree of `treeSize` entries (default the current size), with its leaf hash and the root. 404 when the entry is not in that tree.
-         */
-        get: operations["getAuditInclusionProof"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/transparency/audit/{index}": {
         parameters: {
             query?: never;
@@ -2608,6 +2528,186 @@ export interface paths {
          * @description Whether the SOCKS5 proxy of `SOCKS_PROXY_URL` (e.g. Tor) is reachable and completes a handshake: a TCP connection to it, then a SOCKS5 greeting and CONNECT to `SOCKS_CHECK_TARGET`, answered as granted. Outgoing HTTP (webhooks, Web Push) goes through that proxy when it is configured. Also the hidden-service (.onion) hostname when `HIDDEN_SERVICE_HOSTNAME` is set. The proxy is shown as host:port, never with credentials. Checked on each call.
          */
         get: operations["getPrivacyStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/audit/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Current checkpoint (signed note)
+         * @description The log’s size and root hash as a C2SP tlog-checkpoint (`<origin>\n<size>\n<base64 root>\n`) in a C2SP signed note, signed with the platform Ed25519 key under the origin as key name (see `/audit/keys` for the verifier key). The same note for the same size: it can be compared byte for byte. No account needed.
+         */
+        get: operations["getCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/audit/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every platform signing key
+         * @description Every key the platform has signed tree heads, checkpoints and certificates with, newest first, with its id (SHA-256 of the raw key), its signed-note key id and verifier key, and when it was in use: what a retired key signed while it was current still verifies. No account needed.
+         */
+        get: operations["getPlatformKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/audit/tree-head": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed tree head
+         * @description The size and Merkle root of the log, signed now with the platform Ed25519 key (`/audit/public-key`). The signature covers the RFC 6962 TreeHeadSignature bytes: 0x00, 0x01, timestamp ms (uint64 big-endian), tree size (uint64 big-endian), root hash (32 bytes). No account needed.
+         */
+        get: operations["getAuditTreeHead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/audit/public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Platform public key
+         * @description The current Ed25519 public key that signs tree heads, checkpoints and certificates, raw (base64) and PEM, with its id (SHA-256 of the raw key). Every key, retired ones included: `/audit/keys`.
+         */
+        get: operations["getAuditPublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/audit/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Consistency proof
+         * @description RFC 6962 §2.1.2 proof that the tree of `first` entries is a prefix of the tree of `second` entries (default the current size), with both roots. Immutable (cached for a year) when `second` is given. No account needed.
+         */
+        get: operations["getAuditConsistencyProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/audit/{index}/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Inclusion proof of an entry
+         * @description RFC 6962 §2.1.1 audit path of entry `index` in the tree of `treeSize` entries (default the current size), with its leaf hash and the root. 404 when the entry is not in that tree. Immutable (cached for a year) when `treeSize` is given. No account needed.
+         */
+        get: operations["getAuditInclusionProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/audit/{index}/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public form of an audit entry
+         * @description What anyone may see of entry `index`: its leaf hash, the hash of the entry before, its kind and times, and for an event of a public kind the record it concerns and the public form of its payload (as the public event history shows it). `entry` is the whole entry as hashed when it holds nothing more, so its leaf hash can be recomputed; otherwise null (docs/transparency.md says why). Immutable. No account needed.
+         */
+        get: operations["publicGetAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/proofs/plants/{plantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Proof bundle of a plant
+         * @description The proof bundle of the ledger transaction that registered the plant. Everything needed to check it offline, without an account and without trusting the platform: the transaction (payload as hashed), its RFC 6962 path to the block’s Merkle root, the block header with its proof of work and the header before it (the link to the chain), and, for a plant’s registration, the public form of its audit entry with its inclusion proof in the current tree and that tree’s signed checkpoint. `rootline-verify bundle` checks it.
+         */
+        get: operations["plantProofBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/proofs/transactions/{txId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Proof bundle of a ledger transaction
+         * @description The proof bundle of any ledger transaction. Everything needed to check it offline, without an account and without trusting the platform: the transaction (payload as hashed), its RFC 6962 path to the block’s Merkle root, the block header with its proof of work and the header before it (the link to the chain), and, for a plant’s registration, the public form of its audit entry with its inclusion proof in the current tree and that tree’s signed checkpoint. `rootline-verify bundle` checks it.
+         */
+        get: operations["transactionProofBundle"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3593,6 +3693,20 @@ export interface components {
                 helpers: number;
             } | null;
         };
+        /** Checkpoint */
+        Checkpoint: {
+            /** @description The log’s origin line, also the signing key’s name */
+            origin: string;
+            treeSize: number;
+            /** @description SHA-256, 64 lowercase hex digits */
+            rootHash: string;
+            /** @description SHA-256, 64 lowercase hex digits */
+            keyId: string;
+            /** @description The signed note’s key id: SHA-256(key name ‖ 0x0A ‖ 0x01 ‖ public key)[:4], hex */
+            noteKeyId: string;
+            /** @description The signed note: `<origin>\n<tree size>\n<base64 root hash>\n`, a blank line, and `— <origin> base64(key id ‖ Ed25519 signature over the text)\n` (c2sp.org/tlog-checkpoint, c2sp.org/signed-note) */
+            note: string;
+        };
         /** DemandSignal */
         DemandSignal: {
             /**
@@ -4064,6 +4178,19 @@ export interface components {
                 durationHours: number;
             };
         };
+        /** LedgerBlockHeader */
+        LedgerBlockHeader: {
+            index: number;
+            /** @description SHA-256, 64 lowercase hex digits */
+            hash: string;
+            timestamp: string;
+            /** @description SHA-256, 64 lowercase hex digits */
+            previousHash: string;
+            /** @description SHA-256, 64 lowercase hex digits */
+            merkleRoot: string;
+            difficulty: number;
+            nonce: number;
+        };
         /** LedgerTransaction */
         LedgerTransaction: {
             /** @description Transaction id (`tx_…`) */
@@ -4512,6 +4639,31 @@ export interface components {
              */
             registeredAt: string;
         };
+        /** PlatformKey */
+        PlatformKey: {
+            /** @description SHA-256, 64 lowercase hex digits */
+            keyId: string;
+            /** @enum {string} */
+            algorithm: "Ed25519";
+            /** @description Raw 32-byte public key, base64 */
+            publicKey: string;
+            /** @description SubjectPublicKeyInfo PEM */
+            publicKeyPem: string;
+            /** @description The key name in signed notes (the log origin) */
+            noteKeyName: string;
+            /** @description The key id in signed notes, hex */
+            noteKeyId: string;
+            /** @description The note verifier key `<name>+<note key id>+base64(0x01 ‖ public key)`, for tlog tooling */
+            verifierKey: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            validFrom: string;
+            /** @description When it was retired; null for the current key */
+            validUntil: string | null;
+            status: "current" | "retired";
+        };
         /** Preference */
         Preference: {
             /**
@@ -4566,6 +4718,77 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             updatedAt: string;
+        };
+        /** ProofBundle */
+        ProofBundle: {
+            /** @enum {string} */
+            type: "rootline.proof-bundle";
+            /** @enum {number} */
+            version: 1;
+            /** @description The plant whose registration this proves */
+            plantId: string | null;
+            transaction: {
+                id: string;
+                type: string;
+                /** @description Canonical JSON text, as hashed */
+                payload: string;
+                /** @description SHA-256, 64 lowercase hex digits */
+                payloadHash: string;
+                timestamp: string;
+                position: number;
+            };
+            ledgerProof: {
+                /** @description `id|type|payloadHash|timestamp` */
+                leaf: string;
+                leafIndex: number;
+                treeSize: number;
+                /** @description RFC 6962 path to `block.merkleRoot`, nearest the leaf first */
+                auditPath: string[];
+            };
+            block: components["schemas"]["LedgerBlockHeader"];
+            /** @description Null for the genesis block */
+            previousBlock: components["schemas"]["LedgerBlockHeader"] | null;
+            /** @description The audit entry recording the plant’s registration; null for other transactions or before it is recorded */
+            auditEntry: components["schemas"]["PublicAuditEntry"] | null;
+            auditProof: {
+                index: number;
+                treeSize: number;
+                /** @description SHA-256, 64 lowercase hex digits */
+                leafHash: string;
+                auditPath: string[];
+                /** @description SHA-256, 64 lowercase hex digits */
+                rootHash: string;
+            } | null;
+            /** @description The signed checkpoint (C2SP signed note) of the tree the audit proof leads to */
+            checkpoint: string | null;
+        };
+        /** PublicAuditEntry */
+        PublicAuditEntry: {
+            /** @description Position in the log, from 0; also the Merkle leaf index */
+            index: number;
+            /** @description SHA-256, 64 lowercase hex digits */
+            leafHash: string;
+            /** @description Leaf hash of the entry before; null for the first */
+            prevHash: string | null;
+            source: "event" | "admin";
+            /** @description Public event kind (`plant.registered`), else the event subject, or `admin` for an admin entry */
+            kind: string;
+            /** @description The record concerned, for events of a public kind; null otherwise */
+            entity: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            occurredAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            recordedAt: string;
+            /** @description The public form of the event payload (the fields the event history shows); null when not public */
+            data: unknown;
+            /** @description The whole entry exactly as hashed, when it holds nothing beyond its public form (a public event whose actor is named in its public payload, or has none): then SHA-256(0x00 ‖ RFC 8785 JSON of `entry`) = `leafHash`. Null otherwise: the entry holds personal data, and only its leaf hash is public */
+            entry: components["schemas"]["AuditEntry"] | null;
         };
         /** PublicEvent */
         PublicEvent: {
@@ -19623,350 +19846,6 @@ export interface operations {
             };
         };
     };
-    getAuditTreeHead: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["SignedTreeHead"];
-                        error: null;
-                    };
-                };
-            };
-            /** @description Error: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAUTHORIZED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: INTERNAL */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    getAuditPublicKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** @enum {string} */
-                            algorithm: "Ed25519";
-                            /** @description SHA-256, 64 lowercase hex digits */
-                            keyId: string;
-                            /** @description Raw 32-byte public key, base64 */
-                            publicKey: string;
-                            /** @description SubjectPublicKeyInfo PEM */
-                            publicKeyPem: string;
-                        };
-                        error: null;
-                    };
-                };
-            };
-            /** @description Error: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: INTERNAL */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    getAuditConsistencyProof: {
-        parameters: {
-            query: {
-                /** @description Earlier tree size */
-                first: number;
-                /** @description Later tree size (default the current size) */
-                second?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            firstSize: number;
-                            secondSize: number;
-                            /** @description SHA-256, 64 lowercase hex digits */
-                            firstRootHash: string;
-                            /** @description SHA-256, 64 lowercase hex digits */
-                            secondRootHash: string;
-                            /** @description RFC 6962 §2.1.2 PROOF */
-                            proof: string[];
-                        };
-                        error: null;
-                    };
-                };
-            };
-            /** @description Error: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAUTHORIZED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: INTERNAL */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    getAuditInclusionProof: {
-        parameters: {
-            query?: {
-                /** @description Tree size the proof is for (default the current size) */
-                treeSize?: number;
-            };
-            header?: never;
-            path: {
-                index: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            index: number;
-                            treeSize: number;
-                            /** @description SHA-256, 64 lowercase hex digits */
-                            leafHash: string;
-                            /** @description RFC 6962 §2.1.1 PATH, nearest the leaf first */
-                            auditPath: string[];
-                            /** @description SHA-256, 64 lowercase hex digits */
-                            rootHash: string;
-                        };
-                        error: null;
-                    };
-                };
-            };
-            /** @description Error: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAUTHORIZED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: INTERNAL */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
     getAuditEntry: {
         parameters: {
             query?: never;
@@ -21118,6 +20997,642 @@ export interface operations {
             };
             /** @description Error: INTERNAL */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Checkpoint"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPlatformKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PlatformKey"][];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuditTreeHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SignedTreeHead"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuditPublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @enum {string} */
+                            algorithm: "Ed25519";
+                            /** @description SHA-256, 64 lowercase hex digits */
+                            keyId: string;
+                            /** @description Raw 32-byte public key, base64 */
+                            publicKey: string;
+                            /** @description SubjectPublicKeyInfo PEM */
+                            publicKeyPem: string;
+                        };
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuditConsistencyProof: {
+        parameters: {
+            query: {
+                /** @description Earlier tree size */
+                first: number;
+                /** @description Later tree size (default the current size) */
+                second?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            firstSize: number;
+                            secondSize: number;
+                            /** @description SHA-256, 64 lowercase hex digits */
+                            firstRootHash: string;
+                            /** @description SHA-256, 64 lowercase hex digits */
+                            secondRootHash: string;
+                            /** @description RFC 6962 §2.1.2 PROOF */
+                            proof: string[];
+                        };
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuditInclusionProof: {
+        parameters: {
+            query?: {
+                /** @description Tree size the proof is for (default the current size) */
+                treeSize?: number;
+            };
+            header?: never;
+            path: {
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            index: number;
+                            treeSize: number;
+                            /** @description SHA-256, 64 lowercase hex digits */
+                            leafHash: string;
+                            /** @description RFC 6962 §2.1.1 PATH, nearest the leaf first */
+                            auditPath: string[];
+                            /** @description SHA-256, 64 lowercase hex digits */
+                            rootHash: string;
+                        };
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    publicGetAudit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PublicAuditEntry"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    plantProofBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Plant identifier
+                 * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                plantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ProofBundle"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    transactionProofBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Ledger transaction identifier
+                 * @example tx_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                txId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ProofBundle"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -229,5 +229,16 @@ export const analyticsState = transparencySchema.table('analytics_state', {
   builtAt: timestamp('built_at', { withTimezone: true, mode: 'string' }).notNull(),
 });
 
+/**
+ * Every key the platform has signed with (tree heads, checkpoints, certificates), so what was signed before a
+ * rotation still verifies; the current key is the one row without `valid_until`.
+ */
+export const platformKeys = transparencySchema.table('platform_keys', {
+  keyId: text('key_id').primaryKey(),
+  publicKeyPem: text('public_key_pem').notNull(),
+  validFrom: timestamp('valid_from', { withTimezone: true, mode: 'string' }).notNull(),
+  validUntil: timestamp('valid_until', { withTimezone: true, mode: 'string' }),
+});
+
 export const outbox = outboxTable(transparencySchema);
 export const inbox = inboxTable(transparencySchema);

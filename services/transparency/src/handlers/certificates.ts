@@ -13,7 +13,7 @@ import { registrationEntry } from '../db/certificates.repo.js';
 import { signCertificate } from '../domain/certificate.js';
 import { renderCertificatePdf } from '../domain/certificate-pdf.js';
 import { inclusionRanges } from '../domain/merkle.js';
-import { keyIdOf, signTreeHead } from '../domain/tree-head.js';
+import { signTreeHead } from '../domain/tree-head.js';
 import type { SigningKey } from '../signing-key.js';
 import { hashesOf } from './proofs.js';
 
@@ -98,7 +98,7 @@ async function buildCertificate(
       auditPath: proof.auditPath,
     },
     auditLog: audit,
-    keyId: keyIdOf(key.publicKey),
+    keyId: key.keyId,
   };
 }
 
