@@ -181,3 +181,24 @@ export const txProofBundleGet = defineSubject({
   reply: ProofBundle,
   summary: 'The public proof bundle of a ledger transaction',
 });
+
+/** Most entries (and hashes) one tile or entry bundle holds (c2sp.org/tlog-tiles). */
+export const TILE_WIDTH = 256;
+
+export const logTileGet = defineSubject({
+  subject: 'transparency.tile.get',
+  request: Type.Object({
+    kind: Type.Union([Type.Literal('hashes'), Type.Literal('entries')], {
+      description: '`hashes`: a Merkle tile of `level`; `entries`: an entry bundle',
+    }),
+    level: Type.Integer({ minimum: 0, maximum: 63 }),
+    index: Type.Integer({ minimum: 0, maximum: AUDIT_MAX_SIZE }),
+    width: Type.Integer({
+      minimum: 1,
+      maximum: TILE_WIDTH,
+      description: '256 for a full tile, less for a partial one',
+    }),
+  }),
+  reply: Type.Object({ bytes: Type.String({ description: 'The tile or bundle, base64' }) }),
+  summary: 'One tile or entry bundle of the audit log as c2sp.org/tlog-tiles serves it',
+});

@@ -40,6 +40,7 @@ import {
   submitSignature,
   verifySignature,
 } from './handlers/signatures.js';
+import { getLogTile } from './handlers/tiles.js';
 import {
   changeWebhook,
   createWebhook,
@@ -78,8 +79,8 @@ const TransparencyConfig = withBase({
       pattern: '^[^\\s+]+$',
       description:
         'The origin line of checkpoints and the name of the signing key in signed notes, a URL without scheme ' +
-        '(e.g. `rootline.example.org/audit`); unset, the host of PUBLIC_URL followed by `/audit`, else ' +
-        '`rootline.localhost/audit`',
+        '(e.g. `rootline.example.org/api/transparency/log`, the tiles prefix); unset, the host of PUBLIC_URL ' +
+        'followed by `/api/transparency/log`, else `rootline.localhost/api/transparency/log`',
     }),
   ),
   WEBHOOK_SECRET_KEY: Type.Optional(
@@ -131,12 +132,15 @@ const TransparencyConfig = withBase({
   PUBLIC_URL: PublicUrlSetting,
 });
 
-/** The checkpoint origin (and note key name): AUDIT_LOG_ORIGIN, else PUBLIC_URL's host and path + `/audit`. */
+/** Where the gateway serves the log as tiles; the default origin names it, as c2sp.org/tlog-tiles recommends. */
+const TILES_PATH = '/api/transparency/log';
+
+/** The checkpoint origin (and note key name): AUDIT_LOG_ORIGIN, else PUBLIC_URL's host and path + the tiles path. */
 export function logOrigin(config: { AUDIT_LOG_ORIGIN?: string | undefined; PUBLIC_URL?: string | undefined }): string {
   if (config.AUDIT_LOG_ORIGIN) return config.AUDIT_LOG_ORIGIN;
-  if (!config.PUBLIC_URL) return 'rootline.localhost/audit';
+  if (!config.PUBLIC_URL) return `rootline.localhost${TILES_PATH}`;
   const url = new URL(config.PUBLIC_URL);
-  return `${url.host}${url.pathname.replace(/\/$/, '')}/audit`;
+  return `${url.host}${url.pathname.replace(/\/$/, '')}${TILES_PATH}`;
 }
 
 /** transparency: the verifiable audit log, the public event stream and history, webhooks and analytics. */
@@ -196,6 +200,7 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         getPlatformKeys(ctx, origin),
         getPlantProofBundle(ctx, key, origin),
         getTxProofBundle(ctx, key, origin),
+        getLogTile(ctx),
         getInclusionProof(ctx),
         getConsistencyProof(ctx),
         listEventHistory(ctx),

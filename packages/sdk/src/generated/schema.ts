@@ -2716,6 +2716,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transparency/log/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Checkpoint of the tiled log (text)
+         * @description The current checkpoint as the signed note itself (`text/plain`), at `<prefix>/checkpoint` of the log served as c2sp.org/tlog-tiles with prefix `/api/transparency/log`: Merkle tiles at `tile/<L>/<N>[.p/<W>]` and entry bundles (each entry the RFC 8785 JSON that is hashed, after a big-endian uint16 length) at `tile/entries/<N>[.p/<W>]`, immutable and cached for a year. No account needed.
+         */
+        get: operations["getLogCheckpointNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transparency/webhooks/{webhookId}/test": {
         parameters: {
             query?: never;
@@ -21638,6 +21658,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getLogCheckpointNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed note */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
         };

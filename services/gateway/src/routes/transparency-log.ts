@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  AppError,
   auditPublicGet,
   checkpointGet,
   consistencyProofGet,
   inclusionProofGet,
+  logTileGet,
   PlatformKey,
   plantProofBundleGet,
   platformKeysGet,
@@ -11,7 +13,10 @@ import {
   treeHeadGet,
   txProofBundleGet,
 } from '@rootline/contracts';
+import { call } from '@rootline/host';
 import { type BusRouteDeps, busRoute } from '../bus-route.js';
+import { callContext } from '../request-context.js';
+import { parseTilePath } from '../transparency/tile-path.js';
 
 const TAGS = ['Transparency'];
 
@@ -163,5 +168,40 @@ export const transparencyLogRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = as
     subject: txProofBundleGet,
     errors: ['NOT_FOUND'],
     cache: () => CURRENT,
+  });
+
+  // The log as c2sp.org/tlog-tiles: static resources under one prefix, so tiled-log tooling and any CDN can serve it.
+  app.route({
+    method: 'GET',
+    url: '/log/checkpoint',
+    config: { public: true, object: LOG },
+    schema: {
+      operationId: 'getLogCheckpointNote',
+      summary: 'Checkpoint of the tiled log (text)',
+      description:
+        'The current checkpoint as the signed note itself (`text/plain`), at `<prefix>/checkpoint` of the log served as ' +
+        'c2sp.org/tlog-tiles with prefix `/api/transparency/log`: Merkle tiles at `tile/<L>/<N>[.p/<W>]` and entry ' +
+        'bundles (each entry the RFC 8785 JSON that is hashed, after a big-endian uint16 length) at ' +
+        '`tile/entries/<N>[.p/<W>]`, immutable and cached for a year. No account needed.',
+      tags: TAGS,
+      response: {
+        200: { description: 'The signed note', content: { 'text/plain': { schema: { type: 'string' } } } },
+      },
+    },
+    handler: async (req, reply) => {
+      const { note } = await call(deps.bus, checkpointGet, {}, callContext(req), deps.timeoutMs);
+      reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=5');
+      return note;
+    },
+  });
+
+  // Tiles and entry bundles: paths of the specification's shape, so one wildcard route (kept out of the OpenAPI
+  // document, where the checkpoint's description gives the layout).
+  app.get('/log/tile/*', { config: { public: true, object: LOG }, schema: { hide: true } }, async (req, reply) => {
+    const tile = parseTilePath((req.params as { '*': string })['*']);
+    if (!tile) throw new AppError('NOT_FOUND', 'No such tile: paths are tile/<L>/<N>[.p/<W>] or tile/entries/<N>');
+    const { bytes } = await call(deps.bus, logTileGet, tile, callContext(req), deps.timeoutMs);
+    reply.type('application/octet-stream').header('cache-control', IMMUTABLE);
+    return Buffer.from(bytes, 'base64');
   });
 };
