@@ -30,8 +30,24 @@ export interface SignedCertificate {
 /** A revocation as the signed revocation list gives it. */
 export interface Revocation {
   certificateId: string;
+  plantId: string;
   revokedAt: string;
   reason: string;
+  auditIndex: number;
+}
+
+/** The platform's signed list of revoked certificates. */
+export interface SignedRevocationList {
+  list: { type: string; issuedAt: string; keyId: string; revocations: Revocation[]; checkpoint: string };
+  signature: { algorithm: string; keyId: string; value: string };
+}
+
+/** Whether the list is signed by a platform key that was in use when it was issued. */
+export function revocationListSigned(signed: SignedRevocationList, keys: readonly TrustedKey[]): boolean {
+  const key = keys.find((k) => k.keyId === signed.signature.keyId);
+  if (!key || signed.list.keyId !== key.keyId || !validAt(key, signed.list.issuedAt)) return false;
+  const bytes = Buffer.from(canonicalize(signed.list) as string, 'utf8');
+  return verify(null, bytes, key.key, Buffer.from(signed.signature.value, 'base64'));
 }
 
 /** RFC 6962 §3.5 TreeHeadSignature bytes. */
@@ -48,12 +64,12 @@ export function treeHeadBytes(timestampMs: number, treeSize: number, rootHash: s
 /**
  * Verifies a certificate offline against the platform's key set: its signature by a key that was in use when it was
  * issued, the ledger block's proof of work, the registration's path to the block, the audit entry's path to the
- * signed tree head, and (given the revocation list) that it was not revoked.
+ * signed tree head, and (given the signed revocation list) that it was not revoked.
  */
 export function verifyCertificate(
   signed: SignedCertificate,
   keys: readonly TrustedKey[],
-  revocations?: readonly Revocation[],
+  revocationList?: SignedRevocationList,
 ): Report {
   const r = reporter();
   const c = signed.certificate;
@@ -97,8 +113,11 @@ export function verifyCertificate(
       ),
     );
   }
-  if (revocations) {
-    const revoked = c.certificateId ? revocations.find((x) => x.certificateId === c.certificateId) : undefined;
+  if (revocationList) {
+    r.check('revocation list signature', revocationListSigned(revocationList, keys), revocationList.list.issuedAt);
+    const revoked = c.certificateId
+      ? revocationList.list.revocations.find((x) => x.certificateId === c.certificateId)
+      : undefined;
     r.check(
       'not revoked',
       revoked === undefined,

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import canonicalize from 'canonicalize';
 import { type ProofBundle, verifyBundle } from './bundle.js';
-import { type Revocation, type SignedCertificate, verifyCertificate } from './certificate.js';
+import { type SignedCertificate, type SignedRevocationList, verifyCertificate } from './certificate.js';
 import { keySetFrom, type TrustedKey } from './keys.js';
 import { hash32, leafHash, verifyConsistency, verifyInclusion } from './merkle.js';
 import { ForkDetected, monitor, pollOnce } from './monitor.js';
@@ -94,7 +94,7 @@ export async function run(argv: string[], out: (line: string) => void = console.
             : dataOf<{ signed?: unknown }>(JSON.parse(raw.toString('utf8')))
         ) as SignedCertificate & { signed?: SignedCertificate };
         const revocations = values.revocations
-          ? dataOf<{ revocations: Revocation[] }>(await json(values.revocations)).revocations
+          ? dataOf<SignedRevocationList>(await json(values.revocations))
           : undefined;
         return print(verifyCertificate(signed.signed ?? signed, await keys(), revocations), out);
       }

@@ -273,6 +273,74 @@ describe('public verifiability of the audit log and the ledger', () => {
     await p.database.db.execute(sql`update transparency.audit_head set root_hash = ${head!.root_hash}`);
   });
 
+  it('lets the owner revoke a certificate; the signed list and the verifier report it revoked', async () => {
+    const keys = await keysFile();
+    const signed = (await anon(`/api/transparency/certificate/${plantId}`)).body.data;
+    const certificateId: string = signed.certificate.certificateId;
+    expect(certificateId).toMatch(/^cer_/);
+    const url = `/api/transparency/certificates/${certificateId}/revoke`;
+    const body = { reason: 'Sold on; this copy is void' };
+    expect((await p.http('POST', url, { body })).status).toBe(401);
+    expect((await p.http('POST', url, { role: 'USER', sub: 'usr_someone', body })).status).toBe(403);
+    const revoked = await p.http('POST', url, { role: 'USER', sub: 'usr_grower', body });
+    expect(revoked.status).toBe(201);
+    expect(revoked.body.data).toMatchObject({ certificateId, plantId, reason: body.reason });
+    const again = await p.http('POST', url, { role: 'USER', sub: 'usr_grower', body });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ success: false, data: null, error: { code: 'CONFLICT' } });
+
+    const list = (await anon('/api/transparency/certificates/revocations')).body;
+    expect(list.data.list.revocations).toEqual([revoked.body.data]);
+    const { text } = openNote(
+      list.data.list.checkpoint,
+      keySetFrom((await anon('/api/transparency/audit/keys')).body).map((k) => k.note),
+    );
+    expect(parseCheckpoint(text).size).toBeGreaterThan(revoked.body.data.auditIndex);
+    const entry = await p.http('GET', `/api/transparency/audit/${revoked.body.data.auditIndex}`, { role: 'ADMIN' });
+    expect(entry.body.data).toMatchObject({
+      kind: 'admin.certificate-revoked',
+      entity: certificateId,
+      actor: 'usr_grower',
+    });
+
+    const listFile = await file('revocations.json', list);
+    const res = await verifier(
+      'certificate',
+      await file('cert-revoked.json', signed),
+      '--keys',
+      keys,
+      '--revocations',
+      listFile,
+    );
+    expect(res.status).toBe(2);
+    expect(res.out).toContain('FAIL not revoked (REVOKED on');
+    const forged = structuredClone(list);
+    forged.data.list.revocations = [];
+    const hidden = await verifier(
+      'certificate',
+      await file('cert-revoked.json', signed),
+      '--keys',
+      keys,
+      '--revocations',
+      await file('forged-list.json', forged),
+    );
+    expect(hidden.status).toBe(2);
+    expect(hidden.out).toContain('FAIL revocation list signature');
+
+    // The next certificate is a new one, not revoked.
+    const next = (await anon(`/api/transparency/certificate/${plantId}`)).body;
+    expect(next.data.certificate.certificateId).not.toBe(certificateId);
+    const fresh = await verifier(
+      'certificate',
+      await file('cert-next.json', next),
+      '--keys',
+      keys,
+      '--revocations',
+      listFile,
+    );
+    expect(fresh.status, fresh.out).toBe(0);
+  });
+
   it('keeps every key: refuses a lost or changed key, rotates on request, and old signatures still verify', async () => {
     const before = await file('cert-before.json', (await anon(`/api/transparency/certificate/${plantId}`)).body);
     const oldKeyId = (await data('/api/transparency/audit/keys'))[0].keyId;

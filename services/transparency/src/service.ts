@@ -15,7 +15,7 @@ import {
   getTransportAnalytics,
 } from './handlers/analytics.js';
 import { appendAudit, getAudit, getPublicAudit, listAudit, verifyAudit } from './handlers/audit.js';
-import { getCertificate } from './handlers/certificates.js';
+import { getCertificate, getRevocationList, revokeCertificate } from './handlers/certificates.js';
 import { listEventHistory } from './handlers/events.js';
 import { exportChunk, exportSummaryOf } from './handlers/exports.js';
 import { getHealth } from './handlers/health.js';
@@ -222,6 +222,8 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         listSubjectSignatures(ctx),
         verifySignature(ctx),
         getCertificate(ctx, key, ctx.config.PUBLIC_URL),
+        revokeCertificate(ctx),
+        getRevocationList(ctx, key, origin),
         exportChunk(ctx, ctx.config.PUBLIC_URL),
         exportSummaryOf(ctx),
         getReport(ctx),

@@ -2716,6 +2716,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transparency/certificates/{certificateId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a certificate
+         * @description The plant’s owner or an ADMIN revokes a certificate of authenticity (its `certificateId`) with a reason. The revocation is appended to the audit log (`admin.certificate-revoked`) and listed, with its reason, in the public signed revocation list; the plant’s next certificate gets a new id. 409 when it is revoked already.
+         */
+        post: operations["revokeCertificate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/certificates/revocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed list of revoked certificates
+         * @description Every revoked certificate with when, why and the audit entry recording it, signed with the platform key over the RFC 8785 JSON of `list`, with the checkpoint of the audit log that holds every listed revocation. `rootline-verify certificate … --revocations` checks it. No account needed.
+         */
+        get: operations["getCertificateRevocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transparency/log/checkpoint": {
         parameters: {
             query?: never;
@@ -3673,6 +3713,28 @@ export interface components {
             hash: string;
             valid: boolean;
             problems: ("hash-mismatch" | "insufficient-work" | "difficulty-decreased" | "merkle-root-mismatch" | "payload-hash-mismatch" | "broken-link" | "index-gap")[];
+        };
+        /** CertificateRevocation */
+        CertificateRevocation: {
+            /**
+             * @description The certificate’s id: one per plant until it is revoked, so the revocation list can name it (absent on certificates issued before ids were given)
+             * @example cer_01JNQ8Z5V3K2M7R4T6W9X0Y1A2
+             */
+            certificateId: string;
+            /**
+             * @description Plant identifier
+             * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            plantId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            revokedAt: string;
+            /** @description Why it was revoked, as the plant’s owner or the ADMIN gave it (public) */
+            reason: string;
+            /** @description The audit log entry that records the revocation */
+            auditIndex: number;
         };
         /** ChainStats */
         ChainStats: {
@@ -5109,12 +5171,40 @@ export interface components {
                 } | null;
                 /** @description SHA-256 (hex) of the raw Ed25519 public key that signs */
                 keyId: string;
+                /**
+                 * @description The certificate’s id: one per plant until it is revoked, so the revocation list can name it (absent on certificates issued before ids were given)
+                 * @example cer_01JNQ8Z5V3K2M7R4T6W9X0Y1A2
+                 */
+                certificateId?: string;
             };
             signature: {
                 /** @enum {string} */
                 algorithm: "Ed25519";
                 keyId: string;
                 /** @description Ed25519 signature (base64) over the RFC 8785 canonical JSON of `certificate` */
+                value: string;
+            };
+        };
+        /** SignedRevocationList */
+        SignedRevocationList: {
+            list: {
+                /** @enum {string} */
+                type: "rootline.certificate-revocations";
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC timestamp
+                 */
+                issuedAt: string;
+                keyId: string;
+                revocations: components["schemas"]["CertificateRevocation"][];
+                /** @description The audit log checkpoint (signed note) that holds every revocation */
+                checkpoint: string;
+            };
+            signature: {
+                /** @enum {string} */
+                algorithm: "Ed25519";
+                keyId: string;
+                /** @description Ed25519 over the RFC 8785 canonical JSON of `list`, base64 */
                 value: string;
             };
         };
@@ -21626,6 +21716,191 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    revokeCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The certificate’s id: one per plant until it is revoked, so the revocation list can name it (absent on certificates issued before ids were given)
+                 * @example cer_01JNQ8Z5V3K2M7R4T6W9X0Y1A2
+                 */
+                certificateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "The plant was sold; this copy is void"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why; published in the revocation list */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CertificateRevocation"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCertificateRevocations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SignedRevocationList"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,6 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   AppError,
   auditPublicGet,
+  CertificateRevocation,
+  certificateRevocationsGet,
+  certificateRevoke,
   checkpointGet,
   consistencyProofGet,
   inclusionProofGet,
@@ -167,6 +170,40 @@ export const transparencyLogRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = as
     policy: { public: true, object: { rule: 'public', field: 'txId', record: 'ledger transaction' } },
     subject: txProofBundleGet,
     errors: ['NOT_FOUND'],
+    cache: () => CURRENT,
+  });
+
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/certificates/:certificateId/revoke',
+    summary: 'Revoke a certificate',
+    description:
+      'The plant’s owner or an ADMIN revokes a certificate of authenticity (its `certificateId`) with a reason. The ' +
+      'revocation is appended to the audit log (`admin.certificate-revoked`) and listed, with its reason, in the ' +
+      'public signed revocation list; the plant’s next certificate gets a new id. 409 when it is revoked already.',
+    tags: TAGS,
+    policy: {
+      permission: 'plants:write',
+      object: { rule: 'owner', field: 'certificateId', record: 'certificate', why: 'the owner of its plant' },
+    },
+    subject: certificateRevoke,
+    reply: CertificateRevocation,
+    status: 201,
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    example: { reason: 'The plant was sold; this copy is void' },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/certificates/revocations',
+    summary: 'Signed list of revoked certificates',
+    description:
+      'Every revoked certificate with when, why and the audit entry recording it, signed with the platform key over ' +
+      'the RFC 8785 JSON of `list`, with the checkpoint of the audit log that holds every listed revocation. ' +
+      '`rootline-verify certificate … --revocations` checks it. No account needed.',
+    tags: TAGS,
+    policy: { public: true, object: { rule: 'none', why: 'public revocations' } },
+    subject: certificateRevocationsGet,
     cache: () => CURRENT,
   });
 

@@ -240,5 +240,23 @@ export const platformKeys = transparencySchema.table('platform_keys', {
   validUntil: timestamp('valid_until', { withTimezone: true, mode: 'string' }),
 });
 
+/** Certificates of authenticity by id: one current per plant until it is revoked, then a new one. */
+export const certificates = transparencySchema.table(
+  'certificates',
+  {
+    id: text('id').primaryKey(),
+    plantId: text('plant_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'string' }),
+    revokedBy: text('revoked_by'),
+    reason: text('reason'),
+    auditIndex: bigint('audit_index', { mode: 'number' }),
+  },
+  (t) => [
+    uniqueIndex('certificates_current_idx').on(t.plantId).where(sql`${t.revokedAt} is null`),
+    index('certificates_revoked_idx').on(t.revokedAt).where(sql`${t.revokedAt} is not null`),
+  ],
+);
+
 export const outbox = outboxTable(transparencySchema);
 export const inbox = inboxTable(transparencySchema);
