@@ -9,6 +9,7 @@ import { createLogger, startService } from '@rootline/host';
 import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
 import { service as transparency } from '@rootline/transparency';
+import { service as transport } from '@rootline/transport';
 import { headerHash, keySetFrom, leadingZeroBits, openNote, parseCheckpoint, run } from '@rootline/verify';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,7 +58,7 @@ describe('public verifiability of the audit log and the ledger', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'rootline-verify-'));
-    p = await startTestPlatform([chainMiner, plants, transparency], {
+    p = await startTestPlatform([chainMiner, plants, transport, transparency], {
       CHAIN_DIFFICULTY: '8',
       AUDIT_SIGNING_KEY: pem(keyA.privateKey),
       AUDIT_LOG_ORIGIN: ORIGIN,
@@ -273,6 +274,12 @@ describe('public verifiability of the audit log and the ledger', () => {
     await p.database.db.execute(sql`update transparency.audit_head set root_hash = ${head!.root_hash}`);
   });
 
+  it('shows on the public verification page that no certificate of the plant is revoked', async () => {
+    const page = await p.app.inject({ method: 'GET', url: `/api/transport/trace/${plantId}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('No certificate of this plant has been revoked.');
+  });
+
   it('lets the owner revoke a certificate; the signed list and the verifier report it revoked', async () => {
     const keys = await keysFile();
     const signed = (await anon(`/api/transparency/certificate/${plantId}`)).body.data;
@@ -302,6 +309,11 @@ describe('public verifiability of the audit log and the ledger', () => {
       entity: certificateId,
       actor: 'usr_grower',
     });
+
+    // The public verification page the certificate's QR code opens says so too.
+    const page = await p.app.inject({ method: 'GET', url: `/api/transport/trace/${plantId}` });
+    expect(page.body).toContain(`<b>REVOKED</b> certificate <code>${certificateId}</code>`);
+    expect(page.body).toContain(body.reason);
 
     const listFile = await file('revocations.json', list);
     const res = await verifier(
