@@ -5,6 +5,14 @@ import { PlantId, PrivacyLevelSchema, PropagationTypeSchema, StringEnum } from '
 
 const Hash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256, 64 lowercase hex digits' });
 
+export const CertificateId = Type.String({
+  pattern: '^cer_[0-9A-Za-z]{26}$',
+  description:
+    'The certificate’s id: one per plant until it is revoked, so the revocation list can name it (absent on ' +
+    'certificates issued before ids were given)',
+  examples: ['cer_01JNQ8Z5V3K2M7R4T6W9X0Y1A2'],
+});
+
 /** What a certificate of authenticity states; the platform signs the RFC 8785 canonical JSON of this object. */
 export const Certificate = Type.Object(
   {
@@ -78,6 +86,7 @@ export const Certificate = Type.Object(
       },
     ),
     keyId: Type.String({ description: 'SHA-256 (hex) of the raw Ed25519 public key that signs' }),
+    certificateId: Type.Optional(CertificateId),
   },
   { additionalProperties: false },
 );
@@ -116,4 +125,59 @@ export const transparencyCertificateGet = defineSubject({
     pdf: Type.Union([Type.String({ description: 'The PDF, base64' }), Type.Null()]),
   }),
   summary: 'A signed certificate of authenticity of a plant',
+});
+
+/** One revoked certificate. */
+export const CertificateRevocation = Named(
+  'CertificateRevocation',
+  Type.Object({
+    certificateId: CertificateId,
+    plantId: PlantId,
+    revokedAt: Timestamp,
+    reason: Type.String({ description: 'Why it was revoked, as the plant’s owner or the ADMIN gave it (public)' }),
+    auditIndex: Type.Integer({ minimum: 0, description: 'The audit log entry that records the revocation' }),
+  }),
+);
+export type CertificateRevocation = Static<typeof CertificateRevocation>;
+
+export const certificateRevoke = defineSubject({
+  subject: 'transparency.certificate.revoke',
+  request: Type.Object(
+    {
+      certificateId: CertificateId,
+      reason: Type.String({ minLength: 3, maxLength: 500, description: 'Why; published in the revocation list' }),
+    },
+    {
+      examples: [{ certificateId: 'cer_01JNQ8Z5V3K2M7R4T6W9X0Y1A2', reason: 'The plant was sold; this copy is void' }],
+    },
+  ),
+  reply: CertificateRevocation,
+  summary: 'Revoke a certificate (its plant’s owner or an ADMIN)',
+});
+
+/** The signed list of every revoked certificate, with the checkpoint of the audit log that records them. */
+export const SignedRevocationList = Named(
+  'SignedRevocationList',
+  Type.Object({
+    list: Type.Object({
+      type: Type.Literal('rootline.certificate-revocations'),
+      issuedAt: Timestamp,
+      keyId: Type.String(),
+      revocations: Type.Array(CertificateRevocation),
+      checkpoint: Type.String({ description: 'The audit log checkpoint (signed note) that holds every revocation' }),
+    }),
+    signature: Type.Object({
+      algorithm: Type.Literal('Ed25519'),
+      keyId: Type.String(),
+      value: Type.String({ description: 'Ed25519 over the RFC 8785 canonical JSON of `list`, base64' }),
+    }),
+  }),
+);
+export type SignedRevocationList = Static<typeof SignedRevocationList>;
+
+export const certificateRevocationsGet = defineSubject({
+  subject: 'transparency.certificate-revocations.get',
+  request: Type.Object({}),
+  reply: SignedRevocationList,
+  summary: 'The signed list of revoked certificates',
 });

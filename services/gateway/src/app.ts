@@ -43,6 +43,7 @@ import { plantRoutes } from './routes/plants.js';
 import { privacyRoutes } from './routes/privacy.js';
 import { realtimeRoutes } from './routes/realtime.js';
 import { transparencyRoutes, webhookRoutes } from './routes/transparency.js';
+import { transparencyLogRoutes } from './routes/transparency-log.js';
 import { transparencyRecordRoutes } from './routes/transparency-records.js';
 import { transparencySignatureRoutes } from './routes/transparency-signatures.js';
 import { transparencyWebhookRoutes } from './routes/transparency-webhooks.js';
@@ -247,6 +248,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     timeoutMs: config.PRIVACY_CHECK_TIMEOUT_MS,
     hiddenServiceHostname: config.HIDDEN_SERVICE_HOSTNAME,
   });
+  await app.register(transparencyLogRoutes, { prefix: '/api/transparency', ...routeDeps });
   await app.register(transparencyWebhookRoutes, { prefix: '/api/transparency', ...routeDeps });
   await app.register(transparencySignatureRoutes, { prefix: '/api/transparency', ...routeDeps });
   await app.register(transparencyRecordRoutes, { prefix: '/api/transparency', ...routeDeps });

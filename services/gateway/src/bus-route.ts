@@ -81,6 +81,11 @@ export interface BusRouteSpec<D extends SubjectDef, U extends string = string> {
    * (totals, a cursor) answers them in `meta`, whose schema is `meta`, and they go beside `data` too.
    */
   page?: { item: TSchema; meta?: TSchema };
+  /**
+   * The Cache-Control header of a success, from the input (e.g. long-lived and immutable when the request names a
+   * fixed tree size); none by default.
+   */
+  cache?: (input: RequestOf<D>) => string;
   /** A list answered whole: the subject answers `{ items }` (and `meta`); the items go to `data`, `meta` beside. */
   list?: { item: TSchema; meta?: TSchema };
 }
@@ -198,6 +203,7 @@ export function busRoute<D extends SubjectDef, U extends string>(
       const input = spec.input ? spec.input(req) : (mergedInput(req, parts) as RequestOf<D>);
       const result = await call(deps.bus, spec.subject, input, callContext(req), timeoutMs);
       reply.code(status);
+      if (spec.cache) reply.header('cache-control', spec.cache(input));
       if (spec.page) {
         const { items, pagination, meta } = result as PageReply;
         return okPage(items, pagination, meta);

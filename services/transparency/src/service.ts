@@ -14,12 +14,20 @@ import {
   getSustainability,
   getTransportAnalytics,
 } from './handlers/analytics.js';
-import { appendAudit, getAudit, listAudit, verifyAudit } from './handlers/audit.js';
-import { getCertificate } from './handlers/certificates.js';
+import { appendAudit, getAudit, getPublicAudit, listAudit, verifyAudit } from './handlers/audit.js';
+import { getCertificate, getRevocationList, revokeCertificate } from './handlers/certificates.js';
 import { listEventHistory } from './handlers/events.js';
 import { exportChunk, exportSummaryOf } from './handlers/exports.js';
 import { getHealth } from './handlers/health.js';
-import { getConsistencyProof, getInclusionProof, getPublicKey, getTreeHead } from './handlers/proofs.js';
+import { getPlantProofBundle, getTxProofBundle } from './handlers/proof-bundles.js';
+import {
+  getCheckpoint,
+  getConsistencyProof,
+  getInclusionProof,
+  getPlatformKeys,
+  getPublicKey,
+  getTreeHead,
+} from './handlers/proofs.js';
 import { getDashboard, getReport } from './handlers/reports.js';
 import {
   createKeyChallenge,
@@ -32,6 +40,7 @@ import {
   submitSignature,
   verifySignature,
 } from './handlers/signatures.js';
+import { getLogTile } from './handlers/tiles.js';
 import {
   changeWebhook,
   createWebhook,
@@ -42,7 +51,7 @@ import {
   removeWebhook,
   testWebhook,
 } from './handlers/webhooks.js';
-import { loadSigningKey } from './signing-key.js';
+import { establishSigningKey } from './platform-keys.js';
 import { onDomainEvent } from './subscribers/domain-event.js';
 import { loadWebhookKeyring } from './webhook-secret-key.js';
 import { createWebhookWorker } from './webhook-worker.js';
@@ -52,8 +61,26 @@ const TransparencyConfig = withBase({
     Type.String({
       minLength: 1,
       description:
-        'Ed25519 private key (PKCS#8 PEM) that signs tree heads; without it one is generated once into DATA_DIR ' +
-        '(set it when replicas do not share DATA_DIR)',
+        'Ed25519 private key (PKCS#8 PEM) that signs tree heads, checkpoints and certificates; without it one is ' +
+        'generated once into DATA_DIR (set it when replicas do not share DATA_DIR). Once the log holds entries the ' +
+        'service refuses to start without its key, and refuses a different key unless AUDIT_SIGNING_KEY_ROTATE is set',
+    }),
+  ),
+  AUDIT_SIGNING_KEY_ROTATE: Type.Boolean({
+    default: false,
+    description:
+      'Accept an AUDIT_SIGNING_KEY that is not the current key: the current key is retired (still published, so ' +
+      'what it signed still verifies), the new one is recorded and the rotation is appended to the audit log',
+  }),
+  AUDIT_LOG_ORIGIN: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[^\\s+]+$',
+      description:
+        'The origin line of checkpoints and the name of the signing key in signed notes, a URL without scheme ' +
+        '(e.g. `rootline.example.org/api/transparency/log`, the tiles prefix); unset, the host of PUBLIC_URL ' +
+        'followed by `/api/transparency/log`, else `rootline.localhost/api/transparency/log`',
     }),
   ),
   WEBHOOK_SECRET_KEY: Type.Optional(
@@ -113,6 +140,17 @@ const TransparencyConfig = withBase({
   PUBLIC_URL: PublicUrlSetting,
 });
 
+/** Where the gateway serves the log as tiles; the default origin names it, as c2sp.org/tlog-tiles recommends. */
+const TILES_PATH = '/api/transparency/log';
+
+/** The checkpoint origin (and note key name): AUDIT_LOG_ORIGIN, else PUBLIC_URL's host and path + the tiles path. */
+export function logOrigin(config: { AUDIT_LOG_ORIGIN?: string | undefined; PUBLIC_URL?: string | undefined }): string {
+  if (config.AUDIT_LOG_ORIGIN) return config.AUDIT_LOG_ORIGIN;
+  if (!config.PUBLIC_URL) return `rootline.localhost${TILES_PATH}`;
+  const url = new URL(config.PUBLIC_URL);
+  return `${url.host}${url.pathname.replace(/\/$/, '')}${TILES_PATH}`;
+}
+
 /** transparency: the verifiable audit log, the public event stream and history, webhooks and analytics. */
 export const service: ServiceModule<typeof TransparencyConfig> = {
   name: 'transparency',
@@ -125,11 +163,13 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
     inbox,
   },
   async create(ctx) {
-    const key = loadSigningKey(ctx.config);
-    if (key.generatedIn && ctx.config.DATABASE_URL) {
+    await ensureHead(ctx.db, ctx.clock.now());
+    const key = await establishSigningKey(ctx, ctx.config);
+    if (key.from && ctx.config.DATABASE_URL) {
       // Replicas on other machines would each make their own key and sign heads that others cannot match.
-      ctx.log.warn({ file: key.generatedIn }, 'AUDIT_SIGNING_KEY is not set: tree heads are signed with a local key');
+      ctx.log.warn({ file: key.from }, 'AUDIT_SIGNING_KEY is not set: tree heads are signed with a local key');
     }
+    const origin = logOrigin(ctx.config);
     const { ring: secretKey, generatedIn } = loadWebhookKeyring(ctx.config, await sealedSecretKeys(ctx.db));
     if (generatedIn && ctx.config.DATABASE_URL) {
       // Replicas on other machines would each make their own key and could not open each other's secrets.
@@ -147,7 +187,6 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
           'Set the key they were sealed with (after a rotation, list the old key in WEBHOOK_SECRET_KEYS_PREVIOUS)',
       );
     }
-    await ensureHead(ctx.db, ctx.clock.now());
     const agent = outgoingAgent(ctx.config.SOCKS_PROXY_URL);
     const replayed = await buildAnalyticsFromAudit(ctx.db, ctx.clock.now());
     if (replayed > 0) ctx.log.info({ entries: replayed }, 'analytics: counters built from the audit log');
@@ -174,6 +213,12 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         verifyAudit(ctx),
         getTreeHead(ctx, key),
         getPublicKey(key),
+        getPublicAudit(ctx),
+        getCheckpoint(ctx, key, origin),
+        getPlatformKeys(ctx, origin),
+        getPlantProofBundle(ctx, key, origin),
+        getTxProofBundle(ctx, key, origin),
+        getLogTile(ctx),
         getInclusionProof(ctx),
         getConsistencyProof(ctx),
         listEventHistory(ctx),
@@ -195,6 +240,8 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         listSubjectSignatures(ctx),
         verifySignature(ctx),
         getCertificate(ctx, key, ctx.config.PUBLIC_URL),
+        revokeCertificate(ctx),
+        getRevocationList(ctx, key, origin),
         exportChunk(ctx, ctx.config.PUBLIC_URL),
         exportSummaryOf(ctx),
         getReport(ctx),

@@ -568,28 +568,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/geocode": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Find a place by name
-         * @description Towns and cities of 1,000 people or more whose name matches `q` as people type it: case and accents are ignored ("zurich" finds Zürich), a beginning is enough ("rotterd"), one letter wrong, missing, extra or swapped is forgiven (two in names of eight letters or more) when nothing matches better, and "name, country" (a country name or ISO code) narrows the search. Exact matches first, then beginnings, then typos, each by population. Answered on this machine from the bundled GeoNames gazetteer, with no outside call.
-         *
-         *     When the operator configures a Nominatim-compatible geocoder (`GEOCODER_URL`), its answers (which know streets and addresses) come first, marked `source: geocoder`, and the text of `q` is sent to that service (through the SOCKS proxy when one is set, at most one request a second per process, answers cached); while it is away the gazetteer answers alone. Rate-limited like every route. The coordinates of an answer go into any `location` of Rootline. `page` from 1; `limit` default 20.
-         */
-        get: operations["searchPlace"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/chain/blocks/{hash}": {
         parameters: {
             query?: never;
@@ -1332,72 +1310,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/plants/identify": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Identify a plant from uploaded photos
-         * @description One to five photos of the same plant, uploaded first (`POST /api/upload/image`; your own files), each with the organ it shows (leaf, flower, fruit, bark, habit), are sent to the configured plant-identification provider (the Pl@ntNet identification API). Candidates are ranked best first with the provider’s score (0 to 1): accepted name, author, genus, family, common names and GBIF and POWO ids; none when no species was recognised.
-         *
-         *     Each photo leaves decoded and encoded anew as a JPEG of at most 1600 pixels a side, with no metadata: no EXIF, no GPS position, no camera serial. Answers 503 UNAVAILABLE (`details.reason` not-configured or provider-failed) when no provider is configured (`PLANT_ID_URL`, `PLANT_ID_API_KEY`) or it fails; never a 500. The identification is kept (its id, the candidates, who asked) so that one candidate can be accepted onto a plant with `POST /api/plants/{plantId}/species`.
-         *
-         *     To send the photos themselves in the request, use `POST /api/plants/identify/photos`.
-         */
-        post: operations["createIdentification"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/plants/identify/photos": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Identify a plant from photos sent in the request
-         * @description A `multipart/form-data` body as the Pl@ntNet identification API takes it: one to five files in fields `images` and, for each, a field `organs` (leaf, flower, fruit, bark or habit), in the same order. The photos are streamed into storage, sent, and removed; they become no file of yours. At most 15728640 bytes each. Candidates are ranked best first with the provider’s score (0 to 1): accepted name, author, genus, family, common names and GBIF and POWO ids; none when no species was recognised.
-         *
-         *     Each photo leaves decoded and encoded anew as a JPEG of at most 1600 pixels a side, with no metadata: no EXIF, no GPS position, no camera serial. Answers 503 UNAVAILABLE (`details.reason` not-configured or provider-failed) when no provider is configured (`PLANT_ID_URL`, `PLANT_ID_API_KEY`) or it fails; never a 500. The identification is kept (its id, the candidates, who asked) so that one candidate can be accepted onto a plant with `POST /api/plants/{plantId}/species`.
-         */
-        post: operations["identifyPlantPhotos"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/plants/{plantId}/species": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Accept an identified species
-         * @description Makes one candidate of an identification (yours) the plant’s scientific name, recorded in `scientificNameSource` with the identification id, the provider, its score, the author and the family. The plant must be yours (an ADMIN may act for anyone). A name that is not a candidate of the identification is refused (400, `details.candidates` lists them); an identification that is not yours is 404. The ledger keeps the name the plant was registered with.
-         */
-        post: operations["acceptSpecies"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/environment/records": {
         parameters: {
             query?: never;
@@ -1634,7 +1546,7 @@ export interface paths {
         get?: never;
         /**
          * Record environment readings
-         * @description 1 to 1000 timestamped readings, stored all or nothing. A value outside its physical range (e.g. humidity above 100 %, pH above 14) refuses the whole request with 400 VALIDATION_ERROR naming the field. Each reading is compared with the targets of the recipe phase at its time; deviations are stored, answered, and told to the farm’s manager as one alert per request (a notification; alerts are not public events). Readings of a closed batch are refused (400, `details.reason` batch-closed), and so is a reading more than five minutes before the batch started or after the server's clock (400 naming `readings.<i>.at`; `before-start`). A reading the batch holds already (same `at`, same values) is stored once, even without a key: it is counted in `duplicates`, not in `accepted`, and its deviations are not stored or announced again. Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is stored once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409 DUPLICATE with Retry-After.
+         * @description 1 to 1000 timestamped readings, stored all or nothing. A value outside its physical range (e.g. humidity above 100 %, pH above 14) refuses the whole request with 400 VALIDATION_ERROR naming the field. Each reading is compared with the targets of the recipe phase at its time; deviations are stored, answered, and told to the farm’s manager as one alert per request (a notification; alerts are not public events). Readings of a closed batch are refused (400, `details.reason` batch-closed). A reading the batch holds already (same `at`, same values) is stored once, even without a key: it is counted in `duplicates`, not in `accepted`, and its deviations are not stored or announced again. Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is stored once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409 DUPLICATE with Retry-After.
          */
         put: operations["recordBatchReadings"];
         post?: never;
@@ -2452,86 +2364,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/transparency/audit/tree-head": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Signed tree head
-         * @description The size and Merkle root of the log, signed now with the platform Ed25519 key (`/audit/public-key`). The signature covers the RFC 6962 TreeHeadSignature bytes: 0x00, 0x01, timestamp ms (uint64 big-endian), tree size (uint64 big-endian), root hash (32 bytes).
-         */
-        get: operations["getAuditTreeHead"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/transparency/audit/public-key": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Platform public key
-         * @description The Ed25519 public key that signs tree heads, raw (base64) and PEM, with its id (SHA-256 of the raw key).
-         */
-        get: operations["getAuditPublicKey"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/transparency/audit/consistency": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Consistency proof
-         * @description RFC 6962 §2.1.2 proof that the tree of `first` entries is a prefix of the tree of `second` entries (default the current size), with both roots.
-         */
-        get: operations["getAuditConsistencyProof"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/transparency/audit/{index}/proof": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Inclusion proof of an entry
-         * @description RFC 6962 §2.1.1 audit path of entry `index` in the tree of `treeSize` entries (default the current size), with its leaf hash and the root. 404 when the entry is not in that tree.
-         */
-        get: operations["getAuditInclusionProof"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/transparency/audit/{index}": {
         parameters: {
             query?: never;
@@ -2696,6 +2528,246 @@ export interface paths {
          * @description Whether the SOCKS5 proxy of `SOCKS_PROXY_URL` (e.g. Tor) is reachable and completes a handshake: a TCP connection to it, then a SOCKS5 greeting and CONNECT to `SOCKS_CHECK_TARGET`, answered as granted. Outgoing HTTP (webhooks, Web Push) goes through that proxy when it is configured. Also the hidden-service (.onion) hostname when `HIDDEN_SERVICE_HOSTNAME` is set. The proxy is shown as host:port, never with credentials. Checked on each call.
          */
         get: operations["getPrivacyStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/audit/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Current checkpoint (signed note)
+         * @description The log’s size and root hash as a C2SP tlog-checkpoint (`<origin>\n<size>\n<base64 root>\n`) in a C2SP signed note, signed with the platform Ed25519 key under the origin as key name (see `/audit/keys` for the verifier key). The same note for the same size: it can be compared byte for byte. No account needed.
+         */
+        get: operations["getCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/audit/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every platform signing key
+         * @description Every key the platform has signed tree heads, checkpoints and certificates with, newest first, with its id (SHA-256 of the raw key), its signed-note key id and verifier key, and when it was in use: what a retired key signed while it was current still verifies. No account needed.
+         */
+        get: operations["getPlatformKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/audit/tree-head": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed tree head
+         * @description The size and Merkle root of the log, signed now with the platform Ed25519 key (`/audit/public-key`). The signature covers the RFC 6962 TreeHeadSignature bytes: 0x00, 0x01, timestamp ms (uint64 big-endian), tree size (uint64 big-endian), root hash (32 bytes). No account needed.
+         */
+        get: operations["getAuditTreeHead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/audit/public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Platform public key
+         * @description The current Ed25519 public key that signs tree heads, checkpoints and certificates, raw (base64) and PEM, with its id (SHA-256 of the raw key). Every key, retired ones included: `/audit/keys`.
+         */
+        get: operations["getAuditPublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/audit/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Consistency proof
+         * @description RFC 6962 §2.1.2 proof that the tree of `first` entries is a prefix of the tree of `second` entries (default the current size), with both roots. Immutable (cached for a year) when `second` is given. No account needed.
+         */
+        get: operations["getAuditConsistencyProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/audit/{index}/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Inclusion proof of an entry
+         * @description RFC 6962 §2.1.1 audit path of entry `index` in the tree of `treeSize` entries (default the current size), with its leaf hash and the root. 404 when the entry is not in that tree. Immutable (cached for a year) when `treeSize` is given. No account needed.
+         */
+        get: operations["getAuditInclusionProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/audit/{index}/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public form of an audit entry
+         * @description What anyone may see of entry `index`: its leaf hash, the hash of the entry before, its kind and times, and for an event of a public kind the record it concerns and the public form of its payload (as the public event history shows it). `entry` is the whole entry as hashed when it holds nothing more, so its leaf hash can be recomputed; otherwise null (docs/transparency.md says why). Immutable. No account needed.
+         */
+        get: operations["publicGetAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/proofs/plants/{plantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Proof bundle of a plant
+         * @description The proof bundle of the ledger transaction that registered the plant. Everything needed to check it offline, without an account and without trusting the platform: the transaction (payload as hashed), its RFC 6962 path to the block’s Merkle root, the block header with its proof of work and the header before it (the link to the chain), and, for a plant’s registration, the public form of its audit entry with its inclusion proof in the current tree and that tree’s signed checkpoint. `rootline-verify bundle` checks it.
+         */
+        get: operations["plantProofBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/proofs/transactions/{txId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Proof bundle of a ledger transaction
+         * @description The proof bundle of any ledger transaction. Everything needed to check it offline, without an account and without trusting the platform: the transaction (payload as hashed), its RFC 6962 path to the block’s Merkle root, the block header with its proof of work and the header before it (the link to the chain), and, for a plant’s registration, the public form of its audit entry with its inclusion proof in the current tree and that tree’s signed checkpoint. `rootline-verify bundle` checks it.
+         */
+        get: operations["transactionProofBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/certificates/{certificateId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a certificate
+         * @description The plant’s owner or an ADMIN revokes a certificate of authenticity (its `certificateId`) with a reason. The revocation is appended to the audit log (`admin.certificate-revoked`) and listed, with its reason, in the public signed revocation list; the plant’s next certificate gets a new id. 409 when it is revoked already.
+         */
+        post: operations["revokeCertificate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/certificates/revocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed list of revoked certificates
+         * @description Every revoked certificate with when, why and the audit entry recording it, signed with the platform key over the RFC 8785 JSON of `list`, with the checkpoint of the audit log that holds every listed revocation. `rootline-verify certificate … --revocations` checks it. No account needed.
+         */
+        get: operations["getCertificateRevocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/log/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Checkpoint of the tiled log (text)
+         * @description The current checkpoint as the signed note itself (`text/plain`), at `<prefix>/checkpoint` of the log served as c2sp.org/tlog-tiles with prefix `/api/transparency/log`: Merkle tiles at `tile/<L>/<N>[.p/<W>]` and entry bundles (each entry the RFC 8785 JSON that is hashed, after a big-endian uint16 length) at `tile/entries/<N>[.p/<W>]`, immutable and cached for a year. No account needed.
+         */
+        get: operations["getLogCheckpointNote"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3642,6 +3714,28 @@ export interface components {
             valid: boolean;
             problems: ("hash-mismatch" | "insufficient-work" | "difficulty-decreased" | "merkle-root-mismatch" | "payload-hash-mismatch" | "broken-link" | "index-gap")[];
         };
+        /** CertificateRevocation */
+        CertificateRevocation: {
+            /**
+             * @description The certificate’s id: one per plant until it is revoked, so the revocation list can name it (absent on certificates issued before ids were given)
+             * @example cer_01JNQ8Z5V3K2M7R4T6W9X0Y1A2
+             */
+            certificateId: string;
+            /**
+             * @description Plant identifier
+             * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            plantId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            revokedAt: string;
+            /** @description Why it was revoked, as the plant’s owner or the ADMIN gave it (public) */
+            reason: string;
+            /** @description The audit log entry that records the revocation */
+            auditIndex: number;
+        };
         /** ChainStats */
         ChainStats: {
             /** @description Blocks, genesis included */
@@ -3680,6 +3774,20 @@ export interface components {
                 /** @description Other instances searching nonce ranges lately */
                 helpers: number;
             } | null;
+        };
+        /** Checkpoint */
+        Checkpoint: {
+            /** @description The log’s origin line, also the signing key’s name */
+            origin: string;
+            treeSize: number;
+            /** @description SHA-256, 64 lowercase hex digits */
+            rootHash: string;
+            /** @description SHA-256, 64 lowercase hex digits */
+            keyId: string;
+            /** @description The signed note’s key id: SHA-256(key name ‖ 0x0A ‖ 0x01 ‖ public key)[:4], hex */
+            noteKeyId: string;
+            /** @description The signed note: `<origin>\n<tree size>\n<base64 root hash>\n`, a blank line, and `— <origin> base64(key id ‖ Ed25519 signature over the text)\n` (c2sp.org/tlog-checkpoint, c2sp.org/signed-note) */
+            note: string;
         };
         /** DemandSignal */
         DemandSignal: {
@@ -4077,41 +4185,6 @@ export interface components {
                 mase: number | null;
             };
         };
-        /**
-         * GeocodedPlace
-         * @example {
-         *       "name": "Zürich",
-         *       "displayName": "Zürich, Switzerland",
-         *       "country": "CH",
-         *       "countryName": "Switzerland",
-         *       "latitude": 47.36667,
-         *       "longitude": 8.55,
-         *       "population": 341730,
-         *       "match": "exact",
-         *       "source": "gazetteer"
-         *     }
-         */
-        GeocodedPlace: {
-            /** @description The place’s name, with its accents */
-            name: string;
-            /** @description Name, country; or the geocoder’s full address */
-            displayName: string;
-            /** @description ISO 3166-1 alpha-2 code */
-            country: string | null;
-            /** @description The country’s English name */
-            countryName: string | null;
-            latitude: number;
-            longitude: number;
-            /** @description From the gazetteer; null for the geocoder’s answers */
-            population: number | null;
-            /** @description How the name matched (gazetteer): the whole name, its beginning, or with a typo forgiven */
-            match: ("exact" | "prefix" | "typo") | null;
-            /**
-             * @description gazetteer (bundled, on this machine) or geocoder (the configured Nominatim-compatible service)
-             * @enum {string}
-             */
-            source: "gazetteer" | "geocoder";
-        };
         /** Harvest */
         Harvest: {
             /**
@@ -4135,51 +4208,6 @@ export interface components {
                 hash: string;
                 txId: string;
             };
-        };
-        /**
-         * Identification
-         * @example {
-         *       "id": "pid_01HZX3K6Q2W8N4B7T5R9V0C1MD",
-         *       "provider": "my-api.plantnet.org",
-         *       "organs": [
-         *         "leaf",
-         *         "flower"
-         *       ],
-         *       "candidates": [
-         *         {
-         *           "scientificName": "Solanum lycopersicum",
-         *           "author": "L.",
-         *           "genus": "Solanum",
-         *           "family": "Solanaceae",
-         *           "commonNames": [
-         *             "Tomato"
-         *           ],
-         *           "score": 0.91,
-         *           "gbifId": "2930137",
-         *           "powoId": "316947-2"
-         *         }
-         *       ],
-         *       "requestedBy": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
-         *       "createdAt": "2026-05-01T09:30:00.000Z"
-         *     }
-         */
-        Identification: {
-            /**
-             * @description Plant identification identifier
-             * @example pid_01HZX3K6Q2W8N4B7T5R9V0C1MD
-             */
-            id: string;
-            /** @description Which service answered (its host) */
-            provider: string;
-            organs: ("leaf" | "flower" | "fruit" | "bark" | "habit")[];
-            /** @description Best first; empty when no species was recognised */
-            candidates: components["schemas"]["SpeciesCandidate"][];
-            requestedBy: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC timestamp
-             */
-            createdAt: string;
         };
         /** InclusionProof */
         InclusionProof: {
@@ -4231,6 +4259,19 @@ export interface components {
                 /** @description From the first to the last counted event */
                 durationHours: number;
             };
+        };
+        /** LedgerBlockHeader */
+        LedgerBlockHeader: {
+            index: number;
+            /** @description SHA-256, 64 lowercase hex digits */
+            hash: string;
+            timestamp: string;
+            /** @description SHA-256, 64 lowercase hex digits */
+            previousHash: string;
+            /** @description SHA-256, 64 lowercase hex digits */
+            merkleRoot: string;
+            difficulty: number;
+            nonce: number;
         };
         /** LedgerTransaction */
         LedgerTransaction: {
@@ -4491,7 +4532,6 @@ export interface components {
             id: string;
             commonName: string;
             scientificName: string | null;
-            scientificNameSource?: components["schemas"]["ScientificNameSource"];
             /** @description The location as stored, after the privacy level was applied; null when hidden */
             location: components["schemas"]["Location"] | null;
             /**
@@ -4655,7 +4695,6 @@ export interface components {
             id: string;
             commonName: string;
             scientificName: string | null;
-            scientificNameSource?: components["schemas"]["ScientificNameSource"];
             /** @description The location as stored, after the privacy level was applied; null when hidden */
             location: components["schemas"]["Location"] | null;
             /**
@@ -4682,6 +4721,31 @@ export interface components {
              */
             registeredAt: string;
         };
+        /** PlatformKey */
+        PlatformKey: {
+            /** @description SHA-256, 64 lowercase hex digits */
+            keyId: string;
+            /** @enum {string} */
+            algorithm: "Ed25519";
+            /** @description Raw 32-byte public key, base64 */
+            publicKey: string;
+            /** @description SubjectPublicKeyInfo PEM */
+            publicKeyPem: string;
+            /** @description The key name in signed notes (the log origin) */
+            noteKeyName: string;
+            /** @description The key id in signed notes, hex */
+            noteKeyId: string;
+            /** @description The note verifier key `<name>+<note key id>+base64(0x01 ‖ public key)`, for tlog tooling */
+            verifierKey: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            validFrom: string;
+            /** @description When it was retired; null for the current key */
+            validUntil: string | null;
+            status: "current" | "retired";
+        };
         /** Preference */
         Preference: {
             /**
@@ -4696,7 +4760,6 @@ export interface components {
             items: {
                 /**
                  * @description A crop of the demand model
-                 * @example tomato
                  * @enum {string}
                  */
                 crop: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
@@ -4738,17 +4801,85 @@ export interface components {
              */
             updatedAt: string;
         };
+        /** ProofBundle */
+        ProofBundle: {
+            /** @enum {string} */
+            type: "rootline.proof-bundle";
+            /** @enum {number} */
+            version: 1;
+            /** @description The plant whose registration this proves */
+            plantId: string | null;
+            transaction: {
+                id: string;
+                type: string;
+                /** @description Canonical JSON text, as hashed */
+                payload: string;
+                /** @description SHA-256, 64 lowercase hex digits */
+                payloadHash: string;
+                timestamp: string;
+                position: number;
+            };
+            ledgerProof: {
+                /** @description `id|type|payloadHash|timestamp` */
+                leaf: string;
+                leafIndex: number;
+                treeSize: number;
+                /** @description RFC 6962 path to `block.merkleRoot`, nearest the leaf first */
+                auditPath: string[];
+            };
+            block: components["schemas"]["LedgerBlockHeader"];
+            /** @description Null for the genesis block */
+            previousBlock: components["schemas"]["LedgerBlockHeader"] | null;
+            /** @description The audit entry recording the plant’s registration; null for other transactions or before it is recorded */
+            auditEntry: components["schemas"]["PublicAuditEntry"] | null;
+            auditProof: {
+                index: number;
+                treeSize: number;
+                /** @description SHA-256, 64 lowercase hex digits */
+                leafHash: string;
+                auditPath: string[];
+                /** @description SHA-256, 64 lowercase hex digits */
+                rootHash: string;
+            } | null;
+            /** @description The signed checkpoint (C2SP signed note) of the tree the audit proof leads to */
+            checkpoint: string | null;
+        };
+        /** PublicAuditEntry */
+        PublicAuditEntry: {
+            /** @description Position in the log, from 0; also the Merkle leaf index */
+            index: number;
+            /** @description SHA-256, 64 lowercase hex digits */
+            leafHash: string;
+            /** @description Leaf hash of the entry before; null for the first */
+            prevHash: string | null;
+            source: "event" | "admin";
+            /** @description Public event kind (`plant.registered`), else the event subject, or `admin` for an admin entry */
+            kind: string;
+            /** @description The record concerned, for events of a public kind; null otherwise */
+            entity: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            occurredAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            recordedAt: string;
+            /** @description The public form of the event payload (the fields the event history shows); null when not public */
+            data: unknown;
+            /** @description The whole entry exactly as hashed, when it holds nothing beyond its public form (a public event whose actor is named in its public payload, or has none): then SHA-256(0x00 ‖ RFC 8785 JSON of `entry`) = `leafHash`. Null otherwise: the entry holds personal data, and only its leaf hash is public */
+            entry: components["schemas"]["AuditEntry"] | null;
+        };
         /** PublicEvent */
         PublicEvent: {
             /** @description Position in the public history; the SSE event id */
             seq: number;
             /** @description Domain event id (the same id webhooks carry) */
             id: string;
-            /**
-             * @description Public event kind, e.g. `plant.registered`
-             * @enum {string}
-             */
-            kind: "demand.match" | "demand.signal" | "farm.harvest" | "listing.cancelled" | "listing.published" | "listing.sold" | "offer.accepted" | "offer.countered" | "offer.made" | "offer.rejected" | "offer.withdrawn" | "plant.registered" | "supply.committed" | "transport.completed";
+            /** @description Public event kind, e.g. `plant.registered` */
+            kind: string;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp
@@ -4861,28 +4992,6 @@ export interface components {
              */
             timestamp: string;
         };
-        /** ScientificNameSource */
-        ScientificNameSource: {
-            /**
-             * @description checklist: the name given was checked against the bundled checklist (an accepted name, or a synonym replaced by it); identification: a candidate of a photo identification was accepted
-             * @enum {string}
-             */
-            source: "checklist" | "identification";
-            /** @description Authorship of the accepted name */
-            author: string | null;
-            family: string | null;
-            /** @description The name as given, when the checklist replaced a synonym by its accepted name */
-            givenName: string | null;
-            identificationId: string | null;
-            provider: string | null;
-            /** @description The identification’s confidence, 0 to 1 */
-            score: number | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC timestamp
-             */
-            recordedAt: string;
-        };
         /** SearchHit */
         SearchHit: {
             /**
@@ -4892,7 +5001,6 @@ export interface components {
             id: string;
             commonName: string;
             scientificName: string | null;
-            scientificNameSource?: components["schemas"]["ScientificNameSource"];
             /** @description The location as stored, after the privacy level was applied; null when hidden */
             location: components["schemas"]["Location"] | null;
             /**
@@ -4952,10 +5060,7 @@ export interface components {
              * @example sig_01HZX3K6Q2W8N4B7T5R9V0C1MD
              */
             id: string;
-            /**
-             * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
-             * @example transport-event
-             */
+            /** @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration) */
             subjectType: "transport-event" | "ownership-transfer" | "certificate";
             subjectId: string;
             /**
@@ -5066,12 +5171,40 @@ export interface components {
                 } | null;
                 /** @description SHA-256 (hex) of the raw Ed25519 public key that signs */
                 keyId: string;
+                /**
+                 * @description The certificate’s id: one per plant until it is revoked, so the revocation list can name it (absent on certificates issued before ids were given)
+                 * @example cer_01JNQ8Z5V3K2M7R4T6W9X0Y1A2
+                 */
+                certificateId?: string;
             };
             signature: {
                 /** @enum {string} */
                 algorithm: "Ed25519";
                 keyId: string;
                 /** @description Ed25519 signature (base64) over the RFC 8785 canonical JSON of `certificate` */
+                value: string;
+            };
+        };
+        /** SignedRevocationList */
+        SignedRevocationList: {
+            list: {
+                /** @enum {string} */
+                type: "rootline.certificate-revocations";
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC timestamp
+                 */
+                issuedAt: string;
+                keyId: string;
+                revocations: components["schemas"]["CertificateRevocation"][];
+                /** @description The audit log checkpoint (signed note) that holds every revocation */
+                checkpoint: string;
+            };
+            signature: {
+                /** @enum {string} */
+                algorithm: "Ed25519";
+                keyId: string;
+                /** @description Ed25519 over the RFC 8785 canonical JSON of `list`, base64 */
                 value: string;
             };
         };
@@ -5114,20 +5247,6 @@ export interface components {
             createdAt: string;
             /** @description Set when deleted: no new signatures */
             revokedAt: string | null;
-        };
-        /** SpeciesCandidate */
-        SpeciesCandidate: {
-            /** @description Accepted name without author, e.g. "Solanum lycopersicum" */
-            scientificName: string;
-            /** @description Authorship of the name, e.g. "L." */
-            author: string | null;
-            genus: string | null;
-            family: string | null;
-            commonNames: string[];
-            /** @description The provider’s confidence, 0 to 1 */
-            score: number;
-            gbifId: string | null;
-            powoId: string | null;
         };
         /** Supply */
         Supply: {
@@ -6029,7 +6148,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example google */
+                /** @example github */
                 provider: string;
             };
             cookie?: never;
@@ -6090,7 +6209,6 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example google */
                 provider: string;
             };
             cookie?: never;
@@ -6614,7 +6732,8 @@ export interface operations {
                  *       "scopes": [
                  *         "plants:read",
                  *         "plants:write"
-                 *       ]
+                 *       ],
+                 *       "expiresAt": "2026-07-01T00:00:00Z"
                  *     }
                  */
                 "application/json": {
@@ -6946,8 +7065,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The account whose role changes
-                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MF
+                 * @description User identifier
+                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD
                  */
                 userId: string;
             };
@@ -7352,8 +7471,8 @@ export interface operations {
                  *           "country": "NL"
                  *         },
                  *         "owner": {
-                 *           "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
-                 *           "name": "Ada Grower"
+                 *           "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1ME",
+                 *           "name": "Ben Grower"
                  *         }
                  *       }
                  *     }
@@ -7582,15 +7701,9 @@ export interface operations {
     listNearbyPlants: {
         parameters: {
             query: {
-                /**
-                 * @description Latitude of the centre, decimal degrees
-                 * @example 52.37
-                 */
+                /** @description Latitude of the centre, decimal degrees */
                 lat: number;
-                /**
-                 * @description Longitude of the centre, decimal degrees
-                 * @example 4.9
-                 */
+                /** @description Longitude of the centre, decimal degrees */
                 lon: number;
                 /** @description Radius in kilometres (default 50, at most 500) */
                 radius?: number;
@@ -7679,10 +7792,7 @@ export interface operations {
     searchPlants: {
         parameters: {
             query: {
-                /**
-                 * @description Text to find, with at least one letter or digit; case, accents and punctuation are ignored
-                 * @example tomato
-                 */
+                /** @description Text to find, with at least one letter or digit; case, accents and punctuation are ignored */
                 q: string;
                 /** @description species (common and scientific name), location (city and country) or owner (owner name); all three by default */
                 type?: "species" | "location" | "owner";
@@ -7941,105 +8051,12 @@ export interface operations {
             };
         };
     };
-    searchPlace: {
-        parameters: {
-            query: {
-                /**
-                 * @description A place as people type it: "zurich", "São Paulo", "Paris, France", "paris, us", "amsterdma"
-                 * @example Rotterdam
-                 */
-                q: string;
-                /** @description Page number, from 1 (at most 1000000) */
-                page?: number;
-                /** @description Items per page (default 20, at most 100) */
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["GeocodedPlace"][];
-                        error: null;
-                        pagination: components["schemas"]["Pagination"];
-                    };
-                };
-            };
-            /** @description Error: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAUTHORIZED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: INTERNAL */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
     getBlock: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description Block hash (64 lowercase hex digits)
-                 * @example 0000a3f1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e
-                 */
+                /** @description Block hash (64 lowercase hex digits) */
                 hash: string;
             };
             cookie?: never;
@@ -8112,10 +8129,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description Block hash (64 lowercase hex digits)
-                 * @example 0000a3f1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e
-                 */
+                /** @description Block hash (64 lowercase hex digits) */
                 hash: string;
             };
             cookie?: never;
@@ -9007,7 +9021,6 @@ export interface operations {
                     items: {
                         /**
                          * @description A crop of the demand model
-                         * @example tomato
                          * @enum {string}
                          */
                         crop: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
@@ -9131,7 +9144,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD */
                 consumerId: string;
             };
             cookie?: never;
@@ -9355,9 +9367,7 @@ export interface operations {
     listCropRecommendations: {
         parameters: {
             query: {
-                /** @example 52.37 */
                 lat: number;
-                /** @example 4.9 */
                 lon: number;
                 /** @description Area available, m² (default 10, a household plot) */
                 areaM2?: number;
@@ -9464,15 +9474,9 @@ export interface operations {
     getDemandForecast: {
         parameters: {
             query: {
-                /**
-                 * @description A crop of the demand model
-                 * @example tomato
-                 */
+                /** @description A crop of the demand model */
                 crop: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
-                /**
-                 * @description COUNTRY or COUNTRY/city as signals by name record it (e.g. NL or NL/amsterdam); case does not matter
-                 * @example NL/amsterdam
-                 */
+                /** @description COUNTRY or COUNTRY/city as signals by name record it (e.g. NL or NL/amsterdam); case does not matter */
                 region: string;
                 weeks?: number;
             };
@@ -9596,7 +9600,6 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description A crop of the demand model
-                     * @example tomato
                      * @enum {string}
                      */
                     crop: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
@@ -9736,7 +9739,6 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description A crop of the demand model
-                     * @example tomato
                      * @enum {string}
                      */
                     crop?: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
@@ -9847,10 +9849,7 @@ export interface operations {
                 status?: "draft" | "active" | "sold" | "cancelled";
                 /** @description What is sold */
                 category?: "seeds" | "seedlings" | "cuttings" | "plants" | "produce";
-                /**
-                 * @description Account identifier
-                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD
-                 */
+                /** @description Account identifier */
                 sellerId?: string;
                 /** @description Lowest price per unit in minor units, inclusive; with `maxPrice`, at most `maxPrice` (else nothing matches) */
                 minPrice?: number;
@@ -10564,7 +10563,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "status": "cancelled"
+                 *       "status": "active"
                  *     }
                  */
                 "application/json": {
@@ -11579,10 +11578,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description Account identifier
-                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD
-                 */
+                /** @description Account identifier */
                 sellerId: string;
             };
             cookie?: never;
@@ -11764,7 +11760,6 @@ export interface operations {
                     category?: "seeds" | "seedlings" | "cuttings" | "plants" | "produce";
                     /**
                      * @description A crop of the demand model
-                     * @example tomato
                      * @enum {string}
                      */
                     crop?: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
@@ -12659,353 +12654,6 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: INTERNAL */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    createIdentification: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "photos": [
-                 *         {
-                 *           "fileId": "fil_01HZX3K6Q2W8N4B7T5R9V0C1MD",
-                 *           "organ": "leaf"
-                 *         },
-                 *         {
-                 *           "fileId": "fil_01HZX3K6Q2W8N4B7T5R9V0C1ME",
-                 *           "organ": "flower"
-                 *         }
-                 *       ]
-                 *     }
-                 */
-                "application/json": {
-                    /** @description One to five photos of the same plant, each with the organ it shows */
-                    photos: {
-                        /**
-                         * @description File identifier
-                         * @example fil_01HZX3K6Q2W8N4B7T5R9V0C1MD
-                         */
-                        fileId: string;
-                        /**
-                         * @description What the photo shows: leaf, flower, fruit, bark or habit (the whole plant)
-                         * @enum {string}
-                         */
-                        organ: "leaf" | "flower" | "fruit" | "bark" | "habit";
-                    }[];
-                };
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["Identification"];
-                        error: null;
-                    };
-                };
-            };
-            /** @description Error: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAUTHORIZED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: PAYLOAD_TOO_LARGE */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: INTERNAL */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    identifyPlantPhotos: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "multipart/form-data": {
-                    /** @description One to five photos of the same plant (JPEG, PNG, WebP, HEIC…) */
-                    images: string[];
-                    /** @description The organ each photo shows, in the order of the photos */
-                    organs: ("leaf" | "flower" | "fruit" | "bark" | "habit")[];
-                };
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["Identification"];
-                        error: null;
-                    };
-                };
-            };
-            /** @description Error: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAUTHORIZED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: PAYLOAD_TOO_LARGE */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: INTERNAL */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    acceptSpecies: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description Plant identifier
-                 * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
-                 */
-                plantId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "identificationId": "pid_01HZX3K6Q2W8N4B7T5R9V0C1MD",
-                 *       "scientificName": "Solanum lycopersicum"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description Plant identification identifier
-                     * @example pid_01HZX3K6Q2W8N4B7T5R9V0C1MD
-                     */
-                    identificationId: string;
-                    /** @description One of the identification’s candidates */
-                    scientificName: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["Plant"];
-                        error: null;
-                    };
-                };
-            };
-            /** @description Error: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAUTHORIZED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: PAYLOAD_TOO_LARGE */
-            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17012,7 +16660,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "plantId": "plt_01HZX3K6Q2W8N4B7T5R9V0C1MD",
-                 *       "eventTime": "2026-08-09T14:00:00+02:00",
+                 *       "eventTime": "2026-08-05T14:00:00+02:00",
                  *       "to": {
                  *         "latitude": 52.3676,
                  *         "longitude": 4.9041,
@@ -17647,7 +17295,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD */
                 userId: string;
             };
             cookie?: never;
@@ -17729,10 +17376,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description Block hash, 64 lowercase hex digits
-                 * @example 0000a3f1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e
-                 */
+                /** @description Block hash, 64 lowercase hex digits */
                 blockHash: string;
             };
             cookie?: never;
@@ -17854,10 +17498,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /**
-                 * @description A plant id or a seed lot id
-                 * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
-                 */
+                /** @description A plant id or a seed lot id */
                 id: string;
             };
             cookie?: never;
@@ -17961,10 +17602,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description A plant id or a seed lot id
-                 * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
-                 */
+                /** @description A plant id or a seed lot id */
                 id: string;
             };
             cookie?: never;
@@ -17977,7 +17615,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
+                    "application/json": string;
                 };
             };
             /** @description Error: VALIDATION_ERROR */
@@ -19554,10 +19192,7 @@ export interface operations {
     unsubscribeEmailByLink: {
         parameters: {
             query: {
-                /**
-                 * @description Token from the unsubscribe link of an email
-                 * @example eyJ1IjoidXNyXzAxSFpYM0s2UTJXOE40QjdUNVI5VjBDMU1EIiwidCI6Im1hcmtldHBsYWNlLm9mZmVyIn0.q3Vx0cE2n8mJ5tqB7yW1hZ4sK9dF6gL0pR2uT8iA3oC
-                 */
+                /** @description Token from the unsubscribe link of an email */
                 token: string;
             };
             header?: never;
@@ -19631,10 +19266,7 @@ export interface operations {
     unsubscribeEmailOneClick: {
         parameters: {
             query: {
-                /**
-                 * @description Token from the unsubscribe link of an email
-                 * @example eyJ1IjoidXNyXzAxSFpYM0s2UTJXOE40QjdUNVI5VjBDMU1EIiwidCI6Im1hcmtldHBsYWNlLm9mZmVyIn0.q3Vx0cE2n8mJ5tqB7yW1hZ4sK9dF6gL0pR2uT8iA3oC
-                 */
+                /** @description Token from the unsubscribe link of an email */
                 token: string;
             };
             header?: never;
@@ -19912,13 +19544,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example id: 1042
-                     *     event: plant.registered
-                     *     data: {"id":"evt_01HZX3K6Q2W8N4B7T5R9V0C1MD","kind":"plant.registered","occurredAt":"2026-05-04T09:30:00.000Z","data":{"plantId":"plt_01HZX3K6Q2W8N4B7T5R9V0C1MD","commonName":"Tomato","generation":0}}
-                     *
-                     *     : heartbeat
-                     */
                     "text/event-stream": string;
                 };
             };
@@ -20331,360 +19956,11 @@ export interface operations {
             };
         };
     };
-    getAuditTreeHead: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["SignedTreeHead"];
-                        error: null;
-                    };
-                };
-            };
-            /** @description Error: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAUTHORIZED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: INTERNAL */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    getAuditPublicKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** @enum {string} */
-                            algorithm: "Ed25519";
-                            /** @description SHA-256, 64 lowercase hex digits */
-                            keyId: string;
-                            /** @description Raw 32-byte public key, base64 */
-                            publicKey: string;
-                            /** @description SubjectPublicKeyInfo PEM */
-                            publicKeyPem: string;
-                        };
-                        error: null;
-                    };
-                };
-            };
-            /** @description Error: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: INTERNAL */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    getAuditConsistencyProof: {
-        parameters: {
-            query: {
-                /**
-                 * @description Earlier tree size
-                 * @example 1
-                 */
-                first: number;
-                /** @description Later tree size (default the current size) */
-                second?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            firstSize: number;
-                            secondSize: number;
-                            /** @description SHA-256, 64 lowercase hex digits */
-                            firstRootHash: string;
-                            /** @description SHA-256, 64 lowercase hex digits */
-                            secondRootHash: string;
-                            /** @description RFC 6962 §2.1.2 PROOF */
-                            proof: string[];
-                        };
-                        error: null;
-                    };
-                };
-            };
-            /** @description Error: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAUTHORIZED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: INTERNAL */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    getAuditInclusionProof: {
-        parameters: {
-            query?: {
-                /** @description Tree size the proof is for (default the current size) */
-                treeSize?: number;
-            };
-            header?: never;
-            path: {
-                /** @example 0 */
-                index: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            index: number;
-                            treeSize: number;
-                            /** @description SHA-256, 64 lowercase hex digits */
-                            leafHash: string;
-                            /** @description RFC 6962 §2.1.1 PATH, nearest the leaf first */
-                            auditPath: string[];
-                            /** @description SHA-256, 64 lowercase hex digits */
-                            rootHash: string;
-                        };
-                        error: null;
-                    };
-                };
-            };
-            /** @description Error: VALIDATION_ERROR */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAUTHORIZED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: FORBIDDEN */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: RATE_LIMITED */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: INTERNAL */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAVAILABLE */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
     getAuditEntry: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @example 0 */
                 index: number;
             };
             cookie?: never;
@@ -21514,8 +20790,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Switching Protocols: the socket is open and the server sends its `welcome` message first */
-            101: {
+            /** @description Default Response */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21836,6 +21112,847 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Checkpoint"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPlatformKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PlatformKey"][];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuditTreeHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SignedTreeHead"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuditPublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @enum {string} */
+                            algorithm: "Ed25519";
+                            /** @description SHA-256, 64 lowercase hex digits */
+                            keyId: string;
+                            /** @description Raw 32-byte public key, base64 */
+                            publicKey: string;
+                            /** @description SubjectPublicKeyInfo PEM */
+                            publicKeyPem: string;
+                        };
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuditConsistencyProof: {
+        parameters: {
+            query: {
+                /** @description Earlier tree size */
+                first: number;
+                /** @description Later tree size (default the current size) */
+                second?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            firstSize: number;
+                            secondSize: number;
+                            /** @description SHA-256, 64 lowercase hex digits */
+                            firstRootHash: string;
+                            /** @description SHA-256, 64 lowercase hex digits */
+                            secondRootHash: string;
+                            /** @description RFC 6962 §2.1.2 PROOF */
+                            proof: string[];
+                        };
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAuditInclusionProof: {
+        parameters: {
+            query?: {
+                /** @description Tree size the proof is for (default the current size) */
+                treeSize?: number;
+            };
+            header?: never;
+            path: {
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            index: number;
+                            treeSize: number;
+                            /** @description SHA-256, 64 lowercase hex digits */
+                            leafHash: string;
+                            /** @description RFC 6962 §2.1.1 PATH, nearest the leaf first */
+                            auditPath: string[];
+                            /** @description SHA-256, 64 lowercase hex digits */
+                            rootHash: string;
+                        };
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    publicGetAudit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PublicAuditEntry"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    plantProofBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Plant identifier
+                 * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                plantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ProofBundle"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    transactionProofBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Ledger transaction identifier
+                 * @example tx_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                txId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ProofBundle"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    revokeCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The certificate’s id: one per plant until it is revoked, so the revocation list can name it (absent on certificates issued before ids were given)
+                 * @example cer_01JNQ8Z5V3K2M7R4T6W9X0Y1A2
+                 */
+                certificateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "The plant was sold; this copy is void"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why; published in the revocation list */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CertificateRevocation"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCertificateRevocations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SignedRevocationList"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getLogCheckpointNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed note */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
         };
@@ -22561,15 +22678,9 @@ export interface operations {
     getSignatureStatement: {
         parameters: {
             query: {
-                /**
-                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
-                 * @example transport-event
-                 */
+                /** @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration) */
                 subjectType: "transport-event" | "ownership-transfer" | "certificate";
-                /**
-                 * @description Id of the record signed (see subjectType)
-                 * @example tev_01HZX3K6Q2W8N4B7T5R9V0C1MD
-                 */
+                /** @description Id of the record signed (see subjectType) */
                 subjectId: string;
             };
             header?: never;
@@ -22590,10 +22701,7 @@ export interface operations {
                         data: {
                             /** @description The facts signed, from the audit log entry of the event that recorded the subject */
                             statement: {
-                                /**
-                                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
-                                 * @example transport-event
-                                 */
+                                /** @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration) */
                                 type: "transport-event" | "ownership-transfer" | "certificate";
                                 id: string;
                                 event: {
@@ -22684,15 +22792,9 @@ export interface operations {
     listSignatures: {
         parameters: {
             query: {
-                /**
-                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
-                 * @example transport-event
-                 */
+                /** @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration) */
                 subjectType: "transport-event" | "ownership-transfer" | "certificate";
-                /**
-                 * @description Id of the record signed (see subjectType)
-                 * @example tev_01HZX3K6Q2W8N4B7T5R9V0C1MD
-                 */
+                /** @description Id of the record signed (see subjectType) */
                 subjectId: string;
                 /** @description Page number, from 1 (at most 1000000) */
                 page?: number;
@@ -22806,15 +22908,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
-                     * @example transport-event
-                     */
+                    /** @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration) */
                     subjectType: "transport-event" | "ownership-transfer" | "certificate";
-                    /**
-                     * @description Id of the record signed (see subjectType)
-                     * @example tev_01HZX3K6Q2W8N4B7T5R9V0C1MD
-                     */
+                    /** @description Id of the record signed (see subjectType) */
                     subjectId: string;
                     /**
                      * @description Signing key identifier
@@ -24734,10 +24830,7 @@ export interface operations {
     exportAnalytics: {
         parameters: {
             query: {
-                /**
-                 * @description plants, transport, farms or sustainability (network-wide, by mode)
-                 * @example plants
-                 */
+                /** @description plants, transport, farms or sustainability (network-wide, by mode) */
                 dataset: "plants" | "transport" | "farms" | "sustainability";
                 /** @description csv (default) or json */
                 format?: "csv" | "json";

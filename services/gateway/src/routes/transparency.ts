@@ -5,14 +5,10 @@ import {
   auditGet,
   auditList,
   auditVerify,
-  consistencyProofGet,
   EventHistoryQuery,
   eventHistory,
-  inclusionProofGet,
   PAGE_DEFAULTS,
   PublicEvent,
-  publicKeyGet,
-  treeHeadGet,
   Webhook,
   WebhookDelivery,
   webhookCreate,
@@ -193,58 +189,6 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
     tags: TAGS,
     policy: { permission: 'audit:read', object: { rule: 'none', why: 'the whole log' } },
     subject: auditVerify,
-  });
-
-  busRoute(app, deps, {
-    method: 'GET',
-    url: '/audit/tree-head',
-    summary: 'Signed tree head',
-    description:
-      'The size and Merkle root of the log, signed now with the platform Ed25519 key (`/audit/public-key`). The ' +
-      'signature covers the RFC 6962 TreeHeadSignature bytes: 0x00, 0x01, timestamp ms (uint64 big-endian), tree ' +
-      'size (uint64 big-endian), root hash (32 bytes).',
-    tags: TAGS,
-    policy: { permission: 'transparency:read', object: { rule: 'none', why: 'the whole log' } },
-    subject: treeHeadGet,
-  });
-
-  busRoute(app, deps, {
-    method: 'GET',
-    url: '/audit/public-key',
-    summary: 'Platform public key',
-    description:
-      'The Ed25519 public key that signs tree heads, raw (base64) and PEM, with its id (SHA-256 of the raw key).',
-    tags: TAGS,
-    policy: { public: true, object: { rule: 'none', why: 'the platform’s key' } },
-    subject: publicKeyGet,
-  });
-
-  busRoute(app, deps, {
-    method: 'GET',
-    url: '/audit/consistency',
-    summary: 'Consistency proof',
-    description:
-      'RFC 6962 §2.1.2 proof that the tree of `first` entries is a prefix of the tree of `second` entries (default ' +
-      'the current size), with both roots.',
-    tags: TAGS,
-    policy: { permission: 'transparency:read', object: { rule: 'none', why: 'the whole log' } },
-    subject: consistencyProofGet,
-  });
-
-  busRoute(app, deps, {
-    method: 'GET',
-    url: '/audit/:index/proof',
-    summary: 'Inclusion proof of an entry',
-    description:
-      'RFC 6962 §2.1.1 audit path of entry `index` in the tree of `treeSize` entries (default the current size), with ' +
-      'its leaf hash and the root. 404 when the entry is not in that tree.',
-    tags: TAGS,
-    policy: {
-      permission: 'transparency:read',
-      object: { rule: 'public', field: 'index', record: 'audit entry', why: 'a proof shows hashes only' },
-    },
-    subject: inclusionProofGet,
-    errors: ['NOT_FOUND'],
   });
 
   busRoute(app, deps, {

@@ -229,5 +229,34 @@ export const analyticsState = transparencySchema.table('analytics_state', {
   builtAt: timestamp('built_at', { withTimezone: true, mode: 'string' }).notNull(),
 });
 
+/**
+ * Every key the platform has signed with (tree heads, checkpoints, certificates), so what was signed before a
+ * rotation still verifies; the current key is the one row without `valid_until`.
+ */
+export const platformKeys = transparencySchema.table('platform_keys', {
+  keyId: text('key_id').primaryKey(),
+  publicKeyPem: text('public_key_pem').notNull(),
+  validFrom: timestamp('valid_from', { withTimezone: true, mode: 'string' }).notNull(),
+  validUntil: timestamp('valid_until', { withTimezone: true, mode: 'string' }),
+});
+
+/** Certificates of authenticity by id: one current per plant until it is revoked, then a new one. */
+export const certificates = transparencySchema.table(
+  'certificates',
+  {
+    id: text('id').primaryKey(),
+    plantId: text('plant_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'string' }),
+    revokedBy: text('revoked_by'),
+    reason: text('reason'),
+    auditIndex: bigint('audit_index', { mode: 'number' }),
+  },
+  (t) => [
+    uniqueIndex('certificates_current_idx').on(t.plantId).where(sql`${t.revokedAt} is null`),
+    index('certificates_revoked_idx').on(t.revokedAt).where(sql`${t.revokedAt} is not null`),
+  ],
+);
+
 export const outbox = outboxTable(transparencySchema);
 export const inbox = inboxTable(transparencySchema);

@@ -5,9 +5,13 @@ import QRCode from 'qrcode';
 /** Breaks a long hex or base64 value into lines that fit the page. */
 const wrap = (value: string, width = 64) => value.match(new RegExp(`.{1,${width}}`, 'g'))?.join('\n') ?? value;
 
+/** The name of the signed JSON embedded in the PDF. */
+export const CERTIFICATE_ATTACHMENT = 'certificate.json';
+
 /**
  * The certificate as a one-page A4 PDF: what it states, the proofs' anchors, the signature, and a QR code that
- * opens the public verification page. The signed JSON (GET …/certificate/{plantId}) remains the thing to verify.
+ * opens the public verification page. The signed JSON is embedded as the attachment `certificate.json` (a PDF
+ * embedded file), so the PDF alone can be verified (`rootline-verify certificate file.pdf`).
  */
 export async function renderCertificatePdf(signed: SignedCertificate): Promise<Buffer> {
   const { certificate: c, signature } = signed;
@@ -21,6 +25,11 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<B
     size: 'A4',
     margin: 50,
     info: { Title: `Certificate of authenticity ${c.plant.id}`, Author: 'Rootline', Subject: c.plant.commonName },
+  });
+  doc.file(Buffer.from(JSON.stringify(signed), 'utf8'), {
+    name: CERTIFICATE_ATTACHMENT,
+    type: 'application/json',
+    description: 'The signed certificate, to verify',
   });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -1,7 +1,17 @@
-import { AppError, auditAppend, auditGet, auditList, auditVerify, paginate } from '@rootline/contracts';
+import {
+  AppError,
+  auditAppend,
+  auditGet,
+  auditList,
+  auditPublicGet,
+  auditVerify,
+  declaredEvents,
+  paginate,
+} from '@rootline/contracts';
 import { actingUser, handle, notFound, type ServiceContext } from '@rootline/host';
 import { appendEntry, entryBatch, getEntry, listEntries, readHead } from '../db/audit.repo.js';
 import { createLogVerifier } from '../domain/audit-entry.js';
+import { publicEntryOf } from '../domain/public-entry.js';
 
 /** Entries read per query while verifying. */
 const VERIFY_BATCH = 2000;
@@ -21,6 +31,16 @@ export const getAudit = (ctx: ServiceContext) =>
     if (!found) throw notFound('Audit entry', String(index));
     return found.entry;
   });
+
+/** transparency.audit.public-get: the public form of one entry (anyone may read it). */
+export const getPublicAudit = (ctx: ServiceContext) => {
+  const bySubject = new Map(declaredEvents().map((e) => [e.subject, e]));
+  return handle(auditPublicGet, async ({ index }) => {
+    const found = await getEntry(ctx.db, index);
+    if (!found) throw notFound('Audit entry', String(index));
+    return publicEntryOf(found.entry, found.leafHash, bySubject.get(found.entry.subject));
+  });
+};
 
 /** transparency.audit.append: an ADMIN records an action and its reason. */
 export const appendAudit = (ctx: ServiceContext) =>

@@ -1,21 +1,32 @@
+import { sign } from 'node:crypto';
 import {
+  AppError,
   type CallContext,
   type Certificate,
+  certificateRevocationsGet,
+  certificateRevoke,
   chainBlockGet,
   chainTxProof,
   plantGet,
   plantLineageGet,
   transparencyCertificateGet,
 } from '@rootline/contracts';
-import { call, handle, publicUrlOf, type ServiceContext } from '@rootline/host';
-import { readHead } from '../db/audit.repo.js';
-import { registrationEntry } from '../db/certificates.repo.js';
+import { assertOwnerOrAdmin, call, handle, notFound, publicUrlOf, type ServiceContext } from '@rootline/host';
+import canonicalize from 'canonicalize';
+import { appendEntry, readHead } from '../db/audit.repo.js';
+import {
+  currentCertificateId,
+  findCertificate,
+  listRevocations,
+  markRevoked,
+  registrationEntry,
+} from '../db/certificates.repo.js';
 import { signCertificate } from '../domain/certificate.js';
 import { renderCertificatePdf } from '../domain/certificate-pdf.js';
 import { inclusionRanges } from '../domain/merkle.js';
-import { keyIdOf, signTreeHead } from '../domain/tree-head.js';
+import { signTreeHead } from '../domain/tree-head.js';
 import type { SigningKey } from '../signing-key.js';
-import { hashesOf } from './proofs.js';
+import { checkpointOf, hashesOf } from './proofs.js';
 
 /** The public verification page a certificate's QR code opens (the transport service serves it). */
 export function verificationUrl(publicUrl: string, plantId: string): string {
@@ -51,11 +62,12 @@ async function buildCertificate(
   caller: CallContext,
 ): Promise<Certificate> {
   const plant = await call(ctx.bus, plantGet, { plantId }, caller);
-  const [lineage, block, proof, audit] = await Promise.all([
+  const [lineage, block, proof, audit, certificateId] = await Promise.all([
     call(ctx.bus, plantLineageGet, { plantId, pedigreeDepth: 1000, progenyDepth: 1 }, caller),
     call(ctx.bus, chainBlockGet, { hash: plant.block.hash }, caller),
     call(ctx.bus, chainTxProof, { txId: plant.block.txId }, caller),
     auditProof(ctx, key, plantId),
+    currentCertificateId(ctx.db, plantId, ctx.clock.now()),
   ]);
   const tx = block.transactions.find((t) => t.id === plant.block.txId);
   if (!tx) throw new Error(`transaction ${plant.block.txId} is not in block ${block.hash}`);
@@ -98,7 +110,8 @@ async function buildCertificate(
       auditPath: proof.auditPath,
     },
     auditLog: audit,
-    keyId: keyIdOf(key.publicKey),
+    keyId: key.keyId,
+    certificateId,
   };
 }
 
@@ -112,4 +125,59 @@ export const getCertificate = (ctx: ServiceContext, key: SigningKey, publicUrl: 
     const signed = signCertificate(await buildCertificate(ctx, key, base, plantId, caller), key.privateKey);
     const pdf = format === 'pdf' ? (await renderCertificatePdf(signed)).toString('base64') : null;
     return { signed, pdf };
+  });
+
+/**
+ * transparency.certificate.revoke: the plant's owner or an ADMIN revokes a certificate with a reason; the revocation
+ * and an audit entry recording it are written in one transaction (ADR 124).
+ */
+export const revokeCertificate = (ctx: ServiceContext) =>
+  handle(certificateRevoke, async ({ certificateId, reason }, caller) => {
+    const found = await findCertificate(ctx.db, certificateId);
+    if (!found) throw notFound('Certificate', certificateId);
+    const plant = await call(ctx.bus, plantGet, { plantId: found.plantId }, caller);
+    const actor = assertOwnerOrAdmin(caller, plant.owner.id);
+    if (found.revokedAt) throw new AppError('CONFLICT', `Certificate ${certificateId} is already revoked`);
+    const now = ctx.clock.now();
+    const at = now.toISOString();
+    const revocation = await ctx.db.transaction(async (tx) => {
+      const entry = await appendEntry(
+        tx,
+        {
+          source: 'admin',
+          subject: 'admin.certificate-revoked',
+          kind: 'admin.certificate-revoked',
+          eventId: null,
+          actor: actor.id,
+          entity: certificateId,
+          occurredAt: at,
+          recordedAt: at,
+          reason,
+          data: { certificateId, plantId: found.plantId },
+        },
+        now,
+      );
+      if (!entry) throw new Error('the revocation was not appended to the audit log');
+      const done = await markRevoked(tx, { id: certificateId, by: actor.id, reason, at, auditIndex: entry.index });
+      if (!done) throw new AppError('CONFLICT', `Certificate ${certificateId} is already revoked`);
+      return { certificateId, plantId: found.plantId, revokedAt: at, reason, auditIndex: entry.index };
+    });
+    return revocation;
+  });
+
+/** transparency.certificate-revocations.get: every revocation, signed, with the checkpoint of the log holding them. */
+export const getRevocationList = (ctx: ServiceContext, key: SigningKey, origin: string) =>
+  handle(certificateRevocationsGet, async () => {
+    // The head first: every revocation listed after it is in a tree at least this large.
+    const head = await readHead(ctx.db);
+    const revocations = (await listRevocations(ctx.db)).filter((r) => r.auditIndex < head.size);
+    const list = {
+      type: 'rootline.certificate-revocations' as const,
+      issuedAt: ctx.clock.now().toISOString(),
+      keyId: key.keyId,
+      revocations,
+      checkpoint: checkpointOf(key, origin, head.size, head.rootHash).note,
+    };
+    const value = sign(null, Buffer.from(canonicalize(list) as string, 'utf8'), key.privateKey).toString('base64');
+    return { list, signature: { algorithm: 'Ed25519' as const, keyId: key.keyId, value } };
   });

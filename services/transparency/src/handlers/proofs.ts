@@ -1,6 +1,16 @@
-import { AppError, consistencyProofGet, inclusionProofGet, publicKeyGet, treeHeadGet } from '@rootline/contracts';
+import { createPublicKey } from 'node:crypto';
+import {
+  AppError,
+  checkpointGet,
+  consistencyProofGet,
+  inclusionProofGet,
+  platformKeysGet,
+  publicKeyGet,
+  treeHeadGet,
+} from '@rootline/contracts';
 import { handle, type ServiceContext } from '@rootline/host';
 import { readHead, readNodes } from '../db/audit.repo.js';
+import { listPlatformKeys } from '../db/platform-keys.repo.js';
 import {
   consistencyRanges,
   inclusionRanges,
@@ -10,7 +20,8 @@ import {
   rangeHash,
   rangeNodes,
 } from '../domain/merkle.js';
-import { keyIdOf, rawPublicKey, signTreeHead } from '../domain/tree-head.js';
+import { checkpointText, noteKeyId, signNote, verifierKey } from '../domain/signed-note.js';
+import { rawPublicKey, signTreeHead } from '../domain/tree-head.js';
 import type { SigningKey } from '../signing-key.js';
 
 /** Hashes of the given leaf ranges, from one read of the stored subtrees they are made of (proofs, certificates). */
@@ -42,7 +53,7 @@ export const getTreeHead = (ctx: ServiceContext, key: SigningKey) =>
       timestampMs: now.getTime(),
       rootHash: head.rootHash,
       algorithm: 'Ed25519' as const,
-      keyId: keyIdOf(key.publicKey),
+      keyId: key.keyId,
       signature: signTreeHead(key.privateKey, now.getTime(), head.size, head.rootHash),
     };
   });
@@ -51,7 +62,7 @@ export const getTreeHead = (ctx: ServiceContext, key: SigningKey) =>
 export const getPublicKey = (key: SigningKey) =>
   handle(publicKeyGet, async () => ({
     algorithm: 'Ed25519' as const,
-    keyId: keyIdOf(key.publicKey),
+    keyId: key.keyId,
     publicKey: rawPublicKey(key.publicKey).toString('base64'),
     publicKeyPem: key.publicKey.export({ format: 'pem', type: 'spki' }).toString(),
   }));
@@ -81,4 +92,46 @@ export const getConsistencyProof = (ctx: ServiceContext) =>
       ...consistencyRanges(first, size),
     ]);
     return { firstSize: first, secondSize: size, firstRootHash: firstRoot!, secondRootHash: secondRoot!, proof };
+  });
+
+/** The checkpoint of a tree as a signed note (Ed25519 is deterministic: one size, one note). */
+export function checkpointOf(key: SigningKey, origin: string, treeSize: number, rootHash: string) {
+  return {
+    origin,
+    treeSize,
+    rootHash,
+    keyId: key.keyId,
+    noteKeyId: noteKeyId(origin, key.publicKey).toString('hex'),
+    note: signNote(checkpointText(origin, treeSize, rootHash), origin, key.privateKey, key.publicKey),
+  };
+}
+
+/** transparency.checkpoint.get: the current size and root as a C2SP checkpoint, signed. */
+export const getCheckpoint = (ctx: ServiceContext, key: SigningKey, origin: string) =>
+  handle(checkpointGet, async () => {
+    const head = await readHead(ctx.db);
+    return checkpointOf(key, origin, head.size, head.rootHash);
+  });
+
+/** transparency.platform-keys.get: every key the platform has signed with, with its validity. */
+export const getPlatformKeys = (ctx: ServiceContext, origin: string) =>
+  handle(platformKeysGet, async () => {
+    const rows = await listPlatformKeys(ctx.db);
+    return {
+      items: rows.map((r) => {
+        const publicKey = createPublicKey(r.publicKeyPem);
+        return {
+          keyId: r.keyId,
+          algorithm: 'Ed25519' as const,
+          publicKey: rawPublicKey(publicKey).toString('base64'),
+          publicKeyPem: r.publicKeyPem,
+          noteKeyName: origin,
+          noteKeyId: noteKeyId(origin, publicKey).toString('hex'),
+          verifierKey: verifierKey(origin, publicKey),
+          validFrom: r.validFrom,
+          validUntil: r.validUntil,
+          status: r.validUntil === null ? ('current' as const) : ('retired' as const),
+        };
+      }),
+    };
   });

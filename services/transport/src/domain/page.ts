@@ -13,6 +13,26 @@ export interface PageData {
   totals: { distanceKm: number; kgCo2e: number };
   /** Ledger verdict per block hash: the failed checks' reasons, empty when valid. */
   verdicts: Map<string, string[]>;
+  /** The plant's revoked certificates (from the signed revocation list); null when the list could not be read. */
+  revocations?: { certificateId: string; revokedAt: string; reason: string }[] | null;
+}
+
+/** The revoked certificates of the page's plant, or a note that their status is unknown. */
+function revocationsHtml(d: PageData): string {
+  if (!d.plant || d.revocations === undefined) return '';
+  if (d.revocations === null) {
+    return '<section id="certificates"><h2>Certificates</h2><p>Revocation status is unavailable right now.</p></section>';
+  }
+  if (d.revocations.length === 0) {
+    return '<section id="certificates"><h2>Certificates</h2><p>No certificate of this plant has been revoked.</p></section>';
+  }
+  const items = d.revocations
+    .map(
+      (r) =>
+        `<li class="revoked"><b>REVOKED</b> certificate <code>${escapeHtml(r.certificateId)}</code> on ${escapeHtml(r.revokedAt)}: ${escapeHtml(r.reason)}</li>`,
+    )
+    .join('\n');
+  return `<section id="certificates"><h2>Certificates</h2><ul>${items}</ul></section>`;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -77,6 +97,7 @@ ${plant}
     anyInvalid ? '✘ Some records failed verification on the ledger.' : '✔ Every record below is verified on the ledger.'
   }</p>
 ${lineage}
+${revocationsHtml(d)}
 <section id="journey"><h2>Journey</h2>
 <p class="totals">${d.events.length} event(s) · ${d.totals.distanceKm} km · ${d.totals.kgCo2e} kg CO2e</p>
 <ol>${items}</ol></section>

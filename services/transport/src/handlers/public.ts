@@ -1,5 +1,6 @@
 import {
   type CallContext,
+  certificateRevocationsGet,
   chainBlockVerify,
   isAppError,
   plantGet,
@@ -74,6 +75,17 @@ async function verdicts(ctx: ServiceContext, hashes: string[], caller: CallConte
   return out;
 }
 
+/** The plant's revoked certificates from the platform's signed list; null when the list cannot be read now. */
+async function revocationsOf(ctx: ServiceContext, plantId: string, caller: CallContext) {
+  try {
+    const { list } = await call(ctx.bus, certificateRevocationsGet, {}, caller, 2000);
+    return list.revocations.filter((r) => r.plantId === plantId);
+  } catch (err) {
+    ctx.log.warn({ err }, 'trace page: the revocation list could not be read');
+    return null;
+  }
+}
+
 /** transport.page.render: the public page (plant, lineage summary, journey, verdict of each block) as HTML. */
 export const renderTracePage = (ctx: ServiceContext) =>
   handle(transportPageRender, async ({ id }, caller) => {
@@ -91,6 +103,7 @@ export const renderTracePage = (ctx: ServiceContext) =>
       );
       const events = publicEvents(rows);
       data = {
+        revocations: await revocationsOf(ctx, id, caller),
         id,
         plant: { ...plant, blockHash: plant.block.hash },
         lineage: {

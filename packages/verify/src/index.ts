@@ -1,0 +1,10 @@
+export * from './bundle.js';
+export * from './certificate.js';
+export { run } from './cli.js';
+export * from './keys.js';
+export * from './ledger.js';
+export * from './merkle.js';
+export * from './monitor.js';
+export * from './note.js';
+export * from './pdf.js';
+export * from './report.js';
