@@ -20,6 +20,11 @@ export interface ClusterOptions {
   miners?: number;
   /** How long to wait for every service to be ready (default 60 s; a loaded machine may need more). */
   readyTimeoutMs?: number;
+  /**
+   * First port of the services' metrics listeners (METRICS_PORT): each service process takes the next one, in
+   * the order of SERVICE_NAMES. Unset: the listeners are off, since the processes share this machine's ports.
+   */
+  metricsBasePort?: number;
 }
 
 export interface ClusterProcess {
@@ -201,12 +206,14 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
   };
   const output = opts.output ?? 'inherit';
   const processes = new Map<string, ClusterProcess>();
+  let metricsPort = opts.metricsBasePort;
   // By name only: the runner does not load the services' code, its children do.
   for (const name of SERVICE_NAMES) {
     const count = name === 'chain-miner' ? (opts.miners ?? 1) : 1;
     for (let i = 0; i < count; i++) {
       const key = count > 1 ? `${name}-${i + 1}` : name;
-      processes.set(key, startProcess(key, join(ROOT, 'services', name), env, output));
+      const METRICS_PORT = metricsPort === undefined ? '0' : String(metricsPort++);
+      processes.set(key, startProcess(key, join(ROOT, 'services', name), { ...env, METRICS_PORT }, output));
     }
   }
   const gatewayEnv = { ...env, PORT: String(opts.port), JWT_SECRET: opts.jwtSecret };

@@ -1,5 +1,6 @@
 import type { Bus } from '@rootline/bus';
-import { type BusReply, isAppError, newId } from '@rootline/contracts';
+import { type BusReply, HEADER, isAppError, newId } from '@rootline/contracts';
+import { endSpan, SpanKind, startSpan, traceparentOf } from '@rootline/host';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { probeServices } from './service-status.js';
 
@@ -13,10 +14,13 @@ export interface GatewayMetrics {
   busDuration: Histogram<'subject' | 'outcome'>;
 }
 
-/** Creates the registry with the HTTP and bus latency histograms and the default process metrics. */
-export function createMetrics(): GatewayMetrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+/**
+ * Creates the HTTP and bus latency histograms on `shared` (the registry of a process that hosts the services too,
+ * embedded mode), or on a registry of the gateway's own with the default process metrics.
+ */
+export function createMetrics(shared?: Registry): GatewayMetrics {
+  const registry = shared ?? new Registry();
+  if (!shared) collectDefaultMetrics({ register: registry });
   const httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency by method, route pattern and status',
@@ -40,6 +44,8 @@ export function createMetrics(): GatewayMetrics {
  * scrape; services that do not answer are left out rather than reported with a stale value.
  */
 export function addOutboxBacklogGauge(registry: Registry, bus: Bus): void {
+  // On a registry the services share, they report these themselves.
+  if (registry.getSingleMetric('outbox_backlog')) return;
   // Both gauges of one scrape share one round of probes.
   let probing: { at: number; probes: ReturnType<typeof probeServices> } | undefined;
   const probe = () => {
@@ -90,13 +96,20 @@ function outcomeOf(reply: unknown): string {
 export function instrumentBus(bus: Bus, duration: GatewayMetrics['busDuration']): Bus {
   return {
     request: async (subject, payload, opts) => {
+      const span = startSpan(`request ${subject}`, SpanKind.CLIENT, opts?.headers?.[HEADER.traceparent], {
+        'messaging.destination.name': subject,
+      });
+      if (span) opts = { ...opts, headers: { ...opts?.headers, [HEADER.traceparent]: traceparentOf(span) } };
       const end = duration.startTimer({ subject });
       try {
         const reply = await bus.request(subject, payload, opts);
-        end({ outcome: outcomeOf(reply) });
+        const outcome = outcomeOf(reply);
+        end({ outcome });
+        if (span) endSpan(span, outcome === 'ok' ? undefined : outcome);
         return reply;
       } catch (err) {
         end({ outcome: isAppError(err) ? err.code : 'INTERNAL' });
+        if (span) endSpan(span, err);
         throw err;
       }
     },
