@@ -58,10 +58,10 @@ describe('background runs', () => {
     await p.stop();
     const text = await registry.metrics();
     expect(text).toContain(
-      'job_run_duration_seconds_count{service="notify",job="notify-delivery-round",outcome="ok"} 1',
+      'job_run_duration_seconds_count{service="notify",task="notify-delivery-round",outcome="ok"} 1',
     );
     expect(text).toContain(
-      'job_run_duration_seconds_count{service="notify",job="notify-delivery-round",outcome="error"} 1',
+      'job_run_duration_seconds_count{service="notify",task="notify-delivery-round",outcome="error"} 1',
     );
   });
 });

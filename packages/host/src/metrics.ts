@@ -101,8 +101,8 @@ export interface ServiceMetrics {
   histogram<L extends string = string>(cfg: Config<L> & { buckets?: number[] }): Histogram<L>;
   /** A gauge read at scrape time from `source` (see `gaugeReadAt`); removed when the service stops. */
   gauge<L extends string = string>(cfg: Config<L>, source: ReadingSource<L>): void;
-  /** Records one run of background work (a scheduled job, an agent's cycle) by name and outcome. */
-  run(job: string, outcome: 'ok' | 'error', seconds: number): void;
+  /** Records one run of background work (a scheduled job, an agent's cycle) by its name (`task`) and outcome. */
+  run(task: string, outcome: 'ok' | 'error', seconds: number): void;
 }
 
 /** Creates the metrics of `service` on `registry`; `stop()` removes its scrape-time sources. */
@@ -110,8 +110,9 @@ export function serviceMetrics(registry: Registry, service: string): ServiceMetr
   const removers: (() => void)[] = [];
   const runs = histogramOn(registry, {
     name: 'job_run_duration_seconds',
-    help: 'Runs of background work (scheduled jobs, agents, delivery rounds) by service, job and outcome',
-    labelNames: ['service', 'job', 'outcome'] as const,
+    // `task`, not `job`: Prometheus sets `job` on every target.
+    help: 'Runs of background work (scheduled jobs, agents, delivery rounds) by service, task and outcome',
+    labelNames: ['service', 'task', 'outcome'] as const,
     buckets: RUN_BUCKETS,
   });
   return {
@@ -122,7 +123,7 @@ export function serviceMetrics(registry: Registry, service: string): ServiceMetr
     gauge: (cfg, source) => {
       removers.push(gaugeReadAt(registry, cfg, source));
     },
-    run: (job, outcome, seconds) => runs.observe({ service, job, outcome }, seconds),
+    run: (task, outcome, seconds) => runs.observe({ service, task, outcome }, seconds),
     stop: () => {
       for (const remove of removers.splice(0)) remove();
     },

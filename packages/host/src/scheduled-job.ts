@@ -26,7 +26,7 @@ export interface ScheduledJobOptions {
   claimTimeoutMs: number;
   /** The run; returns what it did as a count (recorded as the job's `lastCount`). */
   run: (now: Date) => Promise<number>;
-  /** Where each run this replica makes (not each poll) is observed, as `job_run_duration_seconds{job}`. */
+  /** Where each run this replica makes (not each poll) is observed, as `job_run_duration_seconds{task}`. */
   metrics?: ServiceMetrics;
 }
 

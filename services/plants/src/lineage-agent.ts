@@ -32,7 +32,7 @@ export function createLineageAgentRunner(deps: {
   clock: Clock;
   intervalMs: number;
   pollMs: number;
-  /** Where each scan is observed (`job_run_duration_seconds{job="lineage-agent"}`). */
+  /** Where each scan is observed (`job_run_duration_seconds{task="lineage-agent"}`). */
   metrics?: ServiceMetrics;
 }): LineageAgentRunner {
   const { db, log, clock } = deps;

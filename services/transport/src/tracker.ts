@@ -31,7 +31,7 @@ export function createTrackerRunner(deps: {
   clock: Clock;
   intervalMs: number;
   pollMs: number;
-  /** Where each cycle is observed (`job_run_duration_seconds{job="transport-tracker"}`). */
+  /** Where each cycle is observed (`job_run_duration_seconds{task="transport-tracker"}`). */
   metrics?: ServiceMetrics;
 }): TrackerRunner {
   const { db, log, clock } = deps;
