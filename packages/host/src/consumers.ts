@@ -3,8 +3,9 @@ import { headersToContext, newId } from '@rootline/contracts';
 import type { Db, Inbox } from '@rootline/db';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { createBatcher, type Waiting } from './batcher.js';
+import { lightHistogramOn } from './light-histogram.js';
 import type { Logger } from './logger.js';
-import { histogramOn, LATENCY_BUCKETS, type ServiceMetrics } from './metrics.js';
+import { LATENCY_BUCKETS, type ServiceMetrics } from './metrics.js';
 import type { BatchedEvent, EventMeta, Subscriber } from './service.js';
 import { endSpan, SpanKind, startSpan, traceparentOf } from './tracing.js';
 
@@ -28,15 +29,16 @@ export function deliveryHandler(
   const apply = applierOf(s, o);
   const { durable, metrics } = o;
   const duration = metrics
-    ? histogramOn(metrics.registry, {
+    ? lightHistogramOn(metrics.registry, {
         name: 'consumer_event_duration_seconds',
         help: 'Events applied by a durable consumer, from delivery to acknowledgement, by service, consumer and outcome',
         labelNames: ['service', 'consumer', 'outcome'] as const,
         buckets: LATENCY_BUCKETS,
       })
     : undefined;
-  const ok = duration?.labels({ service: metrics?.service, consumer: durable, outcome: 'ok' });
-  const failed = duration?.labels({ service: metrics?.service, consumer: durable, outcome: 'error' });
+  const service = metrics?.service ?? '';
+  const ok = duration?.child({ service, consumer: durable, outcome: 'ok' });
+  const failed = duration?.child({ service, consumer: durable, outcome: 'error' });
   return async (evt) => {
     const started = performance.now();
     const span = startSpan(`consume ${durable}`, SpanKind.CONSUMER, evt.headers.traceparent, {

@@ -4,6 +4,7 @@ export * from './clock.js';
 export * from './config.js';
 export * from './geo.js';
 export * from './ledger-recorder.js';
+export * from './light-histogram.js';
 export * from './logger.js';
 export * from './metrics.js';
 export * from './metrics-listener.js';

@@ -2,6 +2,7 @@ import type { Channel } from '@rootline/contracts';
 import { createPeriodic, type ServiceContext } from '@rootline/host';
 import type { NotifyConfig } from './config.js';
 import { claimDue, type DeliveryRow, markFailed, markSent } from './db/deliveries.repo.js';
+import { notificationsCounter } from './dispatch.js';
 import { retryDelayMs } from './domain/backoff.js';
 
 /** Deliveries claimed per round; a claim lasts long enough for a slow server to answer them all. */
@@ -28,11 +29,7 @@ export function createDeliverySender(
   channels: Partial<Record<Channel, ChannelSend>>,
 ): DeliverySender {
   const { clock, log, config } = ctx;
-  const sent = ctx.metrics.counter({
-    name: 'notifications_total',
-    help: 'Notifications by channel and outcome: sent, retry (failed, tried again later) or failed (given up)',
-    labelNames: ['channel', 'outcome'] as const,
-  });
+  const sent = notificationsCounter(ctx);
   async function sendOne(d: DeliveryRow): Promise<void> {
     try {
       const send = channels[d.channel as Channel];
