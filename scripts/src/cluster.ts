@@ -19,8 +19,10 @@ try {
       STORAGE_DIR: env.STORAGE_DIR ?? resolve(dataDir, 'media'),
     },
     miners: Number(env.CHAIN_MINERS ?? 1),
-    // Each service process serves its metrics on the next port from here (9464, 9465, …); 0 turns them off.
-    ...(env.METRICS_BASE_PORT !== '0' ? { metricsBasePort: Number(env.METRICS_BASE_PORT ?? 9464) } : {}),
+    // With METRICS_BASE_PORT (e.g. 9464), each service process serves its metrics on the next port from there.
+    ...(env.METRICS_BASE_PORT && env.METRICS_BASE_PORT !== '0'
+      ? { metricsBasePort: Number(env.METRICS_BASE_PORT) }
+      : {}),
   });
   process.stdout.write(
     `\nRootline cluster is running (ready in ${((Date.now() - started) / 1000).toFixed(1)} s): ` +

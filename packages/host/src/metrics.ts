@@ -8,6 +8,8 @@ import {
   Registry,
 } from 'prom-client';
 
+export type { Counter, Histogram, Registry } from 'prom-client';
+
 /**
  * Creates the metrics registry of one process, with the default Node process metrics (CPU, memory, event loop,
  * garbage collection). A process that hosts several services (embedded mode) has one, shared by all of them.

@@ -60,6 +60,8 @@ export async function runStandalone<C extends TObject>(mod: ServiceModule<C>): P
     const bus = await createNatsBus({ url: base.NATS_URL, name: mod.name, log });
     const metrics = createMetricsRegistry();
     const running = await startService(mod, { bus, log, metrics, ...(database ? { database } : {}) });
+    // A port already taken costs the metrics and probes, not the service: it logs why and goes on (an orchestrator
+    // sees the probes fail).
     const listener =
       base.METRICS_PORT > 0
         ? await startMetricsListener({
@@ -67,6 +69,9 @@ export async function runStandalone<C extends TObject>(mod: ServiceModule<C>): P
             port: base.METRICS_PORT,
             // Ready while the database answers (a service without one: once started).
             ready: async () => (database ? database.ping().then(() => true) : true),
+          }).catch((err: unknown) => {
+            log.error({ err, port: base.METRICS_PORT }, 'metrics listener could not start; set METRICS_PORT');
+            return undefined;
           })
         : undefined;
     onShutdown(log, async () => {
