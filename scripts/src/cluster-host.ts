@@ -20,6 +20,11 @@ export interface ClusterOptions {
   miners?: number;
   /** How long to wait for every service to be ready (default 60 s; a loaded machine may need more). */
   readyTimeoutMs?: number;
+  /**
+   * First port of the services' metrics listeners (METRICS_PORT): each service process takes the next one, in
+   * the order of SERVICE_NAMES. Unset: the listeners are off, since the processes share this machine's ports.
+   */
+  metricsBasePort?: number;
 }
 
 export interface ClusterProcess {
@@ -203,13 +208,15 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
   };
   const output = opts.output ?? 'inherit';
   const processes = new Map<string, ClusterProcess>();
+  let metricsPort = opts.metricsBasePort;
   // By name only: the runner does not load the services' code, its children do.
   for (const name of SERVICE_NAMES) {
     const count = name === 'chain-miner' ? (opts.miners ?? 1) : 1;
     for (let i = 0; i < count; i++) {
       const key = count > 1 ? `${name}-${i + 1}` : name;
+      const METRICS_PORT = metricsPort === undefined ? '0' : String(metricsPort++);
       // notify derives the key of its unsubscribe links from JWT_SECRET unless UNSUBSCRIBE_SECRET is set.
-      const own = name === 'notify' ? { JWT_SECRET: opts.jwtSecret, ...env } : env;
+      const own = name === 'notify' ? { JWT_SECRET: opts.jwtSecret, ...env, METRICS_PORT } : { ...env, METRICS_PORT };
       processes.set(key, startProcess(key, join(ROOT, 'services', name), own, output));
     }
   }

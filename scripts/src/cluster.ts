@@ -19,6 +19,10 @@ try {
       STORAGE_DIR: env.STORAGE_DIR ?? resolve(dataDir, 'media'),
     },
     miners: Number(env.CHAIN_MINERS ?? 1),
+    // With METRICS_BASE_PORT (e.g. 9464), each service process serves its metrics on the next port from there.
+    ...(env.METRICS_BASE_PORT && env.METRICS_BASE_PORT !== '0'
+      ? { metricsBasePort: Number(env.METRICS_BASE_PORT) }
+      : {}),
   });
   process.stdout.write(
     `\nRootline cluster is running (ready in ${((Date.now() - started) / 1000).toFixed(1)} s): ` +

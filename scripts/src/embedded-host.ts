@@ -3,11 +3,14 @@ import { openDatabase, openEventLog } from '@rootline/db';
 import { buildGateway, GatewayConfig } from '@rootline/gateway';
 import {
   createHostLogger,
+  createMetricsRegistry,
   type Logger,
   loadConfig,
   type RunningService,
   serviceLogger,
   startService,
+  startTracing,
+  type Tracing,
 } from '@rootline/host';
 import type { FastifyInstance } from 'fastify';
 import { localDataDir } from './data-dir.js';
@@ -18,6 +21,8 @@ export interface EmbeddedOptions {
   env?: NodeJS.ProcessEnv;
   /** Where the JSON log lines go (default stdout). */
   logDestination?: { write(line: string): void };
+  /** false: do not start tracing even if an OTLP endpoint is set (a process that starts it itself). */
+  tracing?: false;
 }
 
 export interface EmbeddedHandle {
@@ -50,6 +55,10 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   const host = createHostLogger(config.LOG_LEVEL, opts.logDestination);
   const log = serviceLogger(host, 'rootline');
 
+  // One registry for the process: the gateway serves every service's metrics at /api/metrics.
+  const metrics = createMetricsRegistry();
+  // Spans are exported only when an OTLP endpoint is set; one tracer provider per process.
+  const tracing: Tracing | undefined = opts.tracing === false ? undefined : await startTracing('rootline', env);
   const database = await openDatabase({ dataDir });
   // The event log is kept in the same database, so events published and not yet consumed survive a restart.
   const busLog = host.child({ component: 'bus' });
@@ -64,6 +73,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
           database,
           log: serviceLogger(host, mod.name),
           env,
+          metrics,
         }),
       );
     }
@@ -71,6 +81,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     await Promise.all(running.map((r) => r.stop()));
     eventLog.stop();
     await database.close();
+    await tracing?.shutdown();
     throw err;
   }
   const gatewayBus = broker.connect('gateway');
@@ -78,7 +89,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   let address: string;
   try {
     // The gateway keeps identity in its own schema of the same PGlite database.
-    app = await buildGateway({ bus: gatewayBus, log: serviceLogger(host, 'gateway'), config, database });
+    app = await buildGateway({ bus: gatewayBus, log: serviceLogger(host, 'gateway'), config, database, metrics });
     address = await app.listen({ port: config.PORT, host: config.HOST });
   } catch (err) {
     await app?.close().catch(() => {});
@@ -86,6 +97,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     for (const r of [...running].reverse()) await r.stop();
     eventLog.stop();
     await database.close();
+    await tracing?.shutdown();
     throw err;
   }
   const gateway = app;
@@ -102,6 +114,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       for (const r of [...running].reverse()) await r.stop();
       eventLog.stop();
       await database.close();
+      await tracing?.shutdown();
     },
   };
 }

@@ -283,6 +283,37 @@ export function busContractSuite(name: string, setup: () => Promise<BusTestEnv>)
         expect(got).toHaveLength(1);
       });
 
+      it('reports as lag the events not acknowledged yet, in work or not delivered, and none once acknowledged', async () => {
+        const t = tag();
+        const bus = await connect();
+        let release: () => void = () => {};
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let started = 0;
+        const sub = await bus.consume({
+          durable: `d-${t}`,
+          subject: `evt.${t}.>`,
+          maxInFlight: 1,
+          handler: async () => {
+            started += 1;
+            await held;
+          },
+        });
+        expect(await sub.lag()).toBe(0);
+        for (let i = 0; i < 3; i++) await bus.publish(event(`evt.${t}.plant.registered`, { i }));
+        // Another subject is not this consumer's.
+        await bus.publish(event(`evt.other${t}.plant.registered`, {})).catch(() => {});
+        await waitFor('the first delivery', () => started === 1);
+        // One in work, two not delivered (maxInFlight 1).
+        expect(await sub.lag()).toBe(3);
+        release();
+        await waitFor('every delivery', () => started === 3);
+        const deadline = Date.now() + 3_000;
+        while ((await sub.lag()) !== 0 && Date.now() < deadline) await sleep(20);
+        expect(await sub.lag()).toBe(0);
+      });
+
       it('drops a second publish of the same id', async () => {
         const t = tag();
         const bus = await connect();

@@ -246,6 +246,16 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}, restored?: Ev
       this.settledBefore = restored?.settled.get(name) ?? new Set();
     }
 
+    /** Events not acknowledged yet: delivered and waiting for an ack or a redelivery, plus those not delivered. */
+    lag(): number {
+      let waiting = 0;
+      for (let i = this.cursor; i < events.length; i++) {
+        const e = events[i]!;
+        if (!this.settledBefore.has(e.seq) && subjectMatches(this.filter, e.subject)) waiting += 1;
+      }
+      return this.pending.size + waiting;
+    }
+
     /** Delivers what it can on a later turn: handlers never run inside publish() or consume(). */
     pump(): void {
       if (this.scheduled) return;
@@ -546,6 +556,7 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}, restored?: Ev
         const owner = durable;
         let stopped: Promise<void> | undefined;
         const subscription: Subscription = {
+          lag: async () => owner.lag(),
           stop() {
             stopped ??= (async () => {
               consumer.stopped = true;
@@ -583,6 +594,7 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}, restored?: Ev
         const listener = { subject, handler };
         listeners.add(listener);
         const subscription: Subscription = {
+          lag: async () => 0,
           async stop() {
             listeners.delete(listener);
             subscriptions.delete(subscription);

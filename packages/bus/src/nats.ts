@@ -401,6 +401,10 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
       })().catch((err: unknown) => log.error({ err }, `bus: consumer ${o.durable} stopped`));
       let stopped: Promise<void> | undefined;
       const subscription: Subscription = {
+        async lag() {
+          const info = await (await manager()).consumers.info(streamName, o.durable);
+          return info.num_pending + info.num_ack_pending;
+        },
         stop() {
           stopped ??= (async () => {
             await messages.close();
@@ -437,6 +441,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
       // The subscription is known to the server before this resolves, so no later broadcast is missed.
       await nc.flush();
       return {
+        lag: async () => 0,
         async stop() {
           if (!sub.isClosed()) sub.unsubscribe();
         },

@@ -62,6 +62,11 @@ export interface ConsumeOptions {
 export interface Subscription {
   /** Stops receiving; unacknowledged events are redelivered to another instance or later. */
   stop(): Promise<void>;
+  /**
+   * Events of the durable consumer not acknowledged yet, whichever instance holds them: not delivered yet, or
+   * delivered and in work. Read for the consumer-lag metric. A signal listener (`listen`) has none: 0.
+   */
+  lag(): Promise<number>;
 }
 
 export interface DiscoveredService {

@@ -31,6 +31,11 @@ export const BaseConfig = Type.Object({
     maximum: 120_000,
   }),
   /**
+   * Port of a service process's own listener in cluster mode: Prometheus metrics at /metrics and the probes
+   * /health/live and /health/ready. 0 turns it off. Not used by the gateway (/api/metrics) nor in embedded mode.
+   */
+  METRICS_PORT: Type.Integer({ default: 9464, minimum: 0, maximum: 65_535 }),
+  /**
    * SOCKS5 proxy for HTTP that leaves the system (webhooks, Web Push), e.g. Tor's `socks5h://127.0.0.1:9050`:
    * `socks5h` lets the proxy resolve names (needed for .onion), `socks5` resolves them here.
    */

@@ -3,8 +3,11 @@ import { headersToContext, newId } from '@rootline/contracts';
 import type { Db, Inbox } from '@rootline/db';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { createBatcher, type Waiting } from './batcher.js';
+import { lightHistogramOn } from './light-histogram.js';
 import type { Logger } from './logger.js';
+import { LATENCY_BUCKETS, type ServiceMetrics } from './metrics.js';
 import type { BatchedEvent, EventMeta, Subscriber } from './service.js';
+import { endSpan, SpanKind, startSpan, traceparentOf } from './tracing.js';
 
 /** The transaction a subscriber of a service without a database gets: it throws on use. */
 export const noDatabase = new Proxy({} as Db, {
@@ -16,8 +19,46 @@ export const noDatabase = new Proxy({} as Db, {
 /**
  * The bus handler of one subscriber: validates each event, applies it through the inbox (exactly once in effect)
  * one at a time or in batches (`subscribeBatch`), and resolves (so the bus acknowledges) only after the commit.
+ * With `metrics`, each delivery is observed in `consumer_event_duration_seconds`; with tracing on, each is a
+ * consumer span, child of the span that published the event.
  */
 export function deliveryHandler(
+  s: Subscriber,
+  o: { durable: string; inbox: Inbox | undefined; log: Logger; metrics?: ServiceMetrics },
+): (evt: DeliveredEvent) => Promise<void> {
+  const apply = applierOf(s, o);
+  const { durable, metrics } = o;
+  const duration = metrics
+    ? lightHistogramOn(metrics.registry, {
+        name: 'consumer_event_duration_seconds',
+        help: 'Events applied by a durable consumer, from delivery to acknowledgement, by service, consumer and outcome',
+        labelNames: ['service', 'consumer', 'outcome'] as const,
+        buckets: LATENCY_BUCKETS,
+      })
+    : undefined;
+  const service = metrics?.service ?? '';
+  const ok = duration?.child({ service, consumer: durable, outcome: 'ok' });
+  const failed = duration?.child({ service, consumer: durable, outcome: 'error' });
+  return async (evt) => {
+    const started = performance.now();
+    const span = startSpan(`consume ${durable}`, SpanKind.CONSUMER, evt.headers.traceparent, {
+      'messaging.destination.name': evt.subject,
+      'messaging.consumer.group.name': durable,
+      'messaging.message.id': evt.id,
+    });
+    try {
+      await apply(span ? { ...evt, headers: { ...evt.headers, traceparent: traceparentOf(span) } } : evt);
+    } catch (err) {
+      failed?.observe((performance.now() - started) / 1000);
+      if (span) endSpan(span, err);
+      throw err;
+    }
+    ok?.observe((performance.now() - started) / 1000);
+    if (span) endSpan(span);
+  };
+}
+
+function applierOf(
   s: Subscriber,
   { durable, inbox, log }: { durable: string; inbox: Inbox | undefined; log: Logger },
 ): (evt: DeliveredEvent) => Promise<void> {

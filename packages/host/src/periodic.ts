@@ -1,4 +1,5 @@
 import type { Logger } from './logger.js';
+import type { ServiceMetrics } from './metrics.js';
 
 export interface Periodic {
   /** Runs at once, then every `everyMs`. Starting twice does nothing. */
@@ -11,9 +12,19 @@ export interface Periodic {
 
 /**
  * Background work that runs every `everyMs` and on demand, one run at a time in this process. A run that fails is
- * logged as `<what> failed` and the next tick tries again. The timer does not keep the process alive.
+ * logged as `<what> failed` and the next tick tries again. The timer does not keep the process alive. With
+ * `metrics`, each run is observed in `job_run_duration_seconds` under the name `job`.
  */
-export function createPeriodic(o: { everyMs: number; log: Logger; what: string; run: () => Promise<void> }): Periodic {
+export function createPeriodic(o: {
+  everyMs: number;
+  log: Logger;
+  what: string;
+  run: () => Promise<void>;
+  metrics?: ServiceMetrics;
+  /** The run's name in the metrics (default `what`). */
+  job?: string;
+}): Periodic {
+  const job = o.job ?? o.what;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -24,9 +35,17 @@ export function createPeriodic(o: { everyMs: number; log: Logger; what: string; 
       again = true;
       return;
     }
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
     running = o
       .run()
-      .catch((err: unknown) => o.log.error({ err }, `${o.what} failed`))
+      .then(
+        () => o.metrics?.run(job, 'ok', seconds()),
+        (err: unknown) => {
+          o.metrics?.run(job, 'error', seconds());
+          o.log.error({ err }, `${o.what} failed`);
+        },
+      )
       .finally(() => {
         running = undefined;
         if (again) {

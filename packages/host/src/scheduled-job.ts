@@ -8,6 +8,7 @@ import {
 } from '@rootline/db';
 import type { Clock } from './clock.js';
 import type { Logger } from './logger.js';
+import type { ServiceMetrics } from './metrics.js';
 import { createPeriodic, type Periodic } from './periodic.js';
 
 export interface ScheduledJobOptions {
@@ -25,6 +26,8 @@ export interface ScheduledJobOptions {
   claimTimeoutMs: number;
   /** The run; returns what it did as a count (recorded as the job's `lastCount`). */
   run: (now: Date) => Promise<number>;
+  /** Where each run this replica makes (not each poll) is observed, as `job_run_duration_seconds{task}`. */
+  metrics?: ServiceMetrics;
 }
 
 /**
@@ -41,12 +44,15 @@ export function createScheduledJob(o: ScheduledJobOptions): Omit<Periodic, 'star
     async run() {
       const now = clock.now();
       if (!(await claimScheduledJob(db, table, job, now, new Date(now.getTime() - o.claimTimeoutMs)))) return;
+      const started = performance.now();
       try {
         const count = await o.run(now);
         const at = clock.now();
         await finishScheduledJob(db, table, job, { at, count, nextRunAt: new Date(at.getTime() + o.intervalMs) });
+        o.metrics?.run(job, 'ok', (performance.now() - started) / 1000);
         if (count > 0) log.info({ job, count }, 'job finished');
       } catch (err) {
+        o.metrics?.run(job, 'error', (performance.now() - started) / 1000);
         await releaseScheduledJob(db, table, job).catch(() => {});
         throw err;
       }

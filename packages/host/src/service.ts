@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Bus, Endpoint, Subscription } from '@rootline/bus';
+import type { Bus, Endpoint, EventMessage, Subscription } from '@rootline/bus';
 import {
   AppError,
   type BusReply,
   type CallContext,
   type EventDef,
+  HEADER,
   headersToContext,
   type InputOf,
   isAppError,
@@ -21,10 +22,14 @@ import { createInbox, createOutbox, isDatabaseUnavailable, migrateSchema } from 
 import type { Static, TObject } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
+import type { Registry } from 'prom-client';
 import { type Clock, systemClock } from './clock.js';
 import { BaseConfig, loadConfig } from './config.js';
 import { deliveryHandler, noDatabase } from './consumers.js';
+import { lightHistogramOn } from './light-histogram.js';
 import type { Logger } from './logger.js';
+import { LATENCY_BUCKETS, type ServiceMetrics, serviceMetrics, unscrapedMetrics } from './metrics.js';
+import { endSpan, SpanKind, startSpan, traceparentOf } from './tracing.js';
 
 /** Everything a service receives: one typed object, the same in embedded and cluster mode. */
 export interface ServiceContext<C = BaseConfig> {
@@ -38,6 +43,8 @@ export interface ServiceContext<C = BaseConfig> {
   outbox: Outbox;
   /** Unique id of this instance. */
   instanceId: string;
+  /** The process's metrics, where the service declares its own (blocks mined, deliveries by outcome, …). */
+  metrics: ServiceMetrics;
 }
 
 /** What a handler knows of its caller; `log` carries the request id. */
@@ -211,6 +218,11 @@ export interface HostDeps {
   log: Logger;
   clock?: Clock;
   env?: NodeJS.ProcessEnv;
+  /**
+   * The process's metrics registry (scraped at the process's metrics listener, or at /api/metrics in embedded
+   * mode). Without one the service keeps its metrics on a registry of its own that nobody scrapes.
+   */
+  metrics?: Registry;
 }
 
 export interface RunningService {
@@ -219,6 +231,8 @@ export interface RunningService {
   readonly outbox: Outbox;
   /** The service's inbox; absent for a service without a database or without an inbox table. */
   readonly inbox?: Inbox;
+  /** The registry the service's metrics are on. */
+  readonly metrics: Registry;
   /** Finishes in-flight requests, stops consumers and background work. The caller closes bus and database. */
   stop(): Promise<void>;
 }
@@ -242,54 +256,95 @@ const noOutbox: Outbox = {
   backlog: async () => 0,
 };
 
-/** Turns a handler into a bus endpoint: decode context, validate input, map errors to the spec's codes. */
-export function toEndpoint(h: Handler, log: Logger): Endpoint {
+/**
+ * The latency histogram of the endpoints a service answers, by service, subject and outcome (`ok` or the error
+ * code): request rate, errors and duration in one family.
+ */
+export function endpointDuration(metrics: ServiceMetrics) {
+  return lightHistogramOn(metrics.registry, {
+    name: 'endpoint_request_duration_seconds',
+    help: 'Requests answered by a service, by service, subject and outcome (ok or the error code)',
+    labelNames: ['service', 'subject', 'outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+  });
+}
+
+/**
+ * Turns a handler into a bus endpoint: decode context, validate input, map errors to the spec's codes. With
+ * `metrics`, each request is observed in `endpoint_request_duration_seconds`; with tracing on, each request is a
+ * server span, child of the caller's `traceparent`, and the handler's calls and events carry this span on.
+ */
+export function toEndpoint(h: Handler, log: Logger, metrics?: ServiceMetrics): Endpoint {
+  const answer = answerOf(h, log);
+  const subject = h.def.subject;
+  const duration = metrics ? endpointDuration(metrics) : undefined;
+  const service = metrics?.service ?? '';
+  // The child of the common outcome is bound once: observing it costs no label lookup per request.
+  const ok = duration?.child({ service, subject, outcome: 'ok' });
+  return {
+    subject,
+    handler: async (payload, headers) => {
+      const started = duration ? performance.now() : 0;
+      const span = startSpan(subject, SpanKind.SERVER, headers.traceparent, { 'messaging.destination.name': subject });
+      const reply = await answer(payload, span ? { ...headers, traceparent: traceparentOf(span) } : headers);
+      if (duration) {
+        const seconds = (performance.now() - started) / 1000;
+        if (reply.ok) ok?.observe(seconds);
+        else duration.observe({ service, subject, outcome: reply.error.code }, seconds);
+      }
+      if (span) endSpan(span, reply.ok ? undefined : reply.error.code);
+      return reply;
+    },
+  };
+}
+
+function answerOf(
+  h: Handler,
+  log: Logger,
+): (payload: unknown, headers: Record<string, string>) => Promise<BusReply<unknown>> {
   const check = TypeCompiler.Compile(h.def.request);
   // Defaults are written once, in the contract, and filled in here for every caller (the gateway's validator
   // fills them too, so HTTP and bus callers see the same input). Skipped for requests that declare none.
   const withDefaults = JSON.stringify(h.def.request).includes('"default":');
-  return {
-    subject: h.def.subject,
-    handler: async (payload, headers): Promise<BusReply<unknown>> => {
-      const call = headersToContext(headers, () => newId('req'));
-      // The request's logger is built on first use: most requests log nothing, and a pino child costs a
-      // serialisation of its bindings.
-      let reqLog: Logger | undefined;
-      const logOf = () => {
-        reqLog ??= log.child({ requestId: call.requestId, subject: h.def.subject });
-        return reqLog;
+  return async (payload, headers): Promise<BusReply<unknown>> => {
+    const call = headersToContext(headers, () => newId('req'));
+    // The request's logger is built on first use: most requests log nothing, and a pino child costs a
+    // serialisation of its bindings.
+    let reqLog: Logger | undefined;
+    const logOf = () => {
+      reqLog ??= log.child({ requestId: call.requestId, subject: h.def.subject });
+      return reqLog;
+    };
+    if (withDefaults) payload = Value.Default(h.def.request, payload);
+    if (!check.Check(payload)) {
+      const first = check.Errors(payload).First();
+      const where = first?.path ? first.path.replace(/^\//, '').replaceAll('/', '.') : 'input';
+      return {
+        ok: false,
+        error: { code: 'VALIDATION_ERROR', message: `${where}: ${first?.message ?? 'invalid input'}` },
       };
-      if (withDefaults) payload = Value.Default(h.def.request, payload);
-      if (!check.Check(payload)) {
-        const first = check.Errors(payload).First();
-        const where = first?.path ? first.path.replace(/^\//, '').replaceAll('/', '.') : 'input';
+    }
+    try {
+      const context = Object.defineProperty({ ...call }, 'log', { get: logOf, enumerable: true }) as HandlerContext;
+      const data = await h.fn(payload, context);
+      return { ok: true, data };
+    } catch (err) {
+      if (isAppError(err)) return { ok: false, error: (err as AppError).toBody() };
+      if (isDatabaseUnavailable(err)) {
+        // An outage, not a bug: the caller may retry (503 with Retry-After at the gateway).
+        logOf().warn({ err }, 'database unavailable');
         return {
           ok: false,
-          error: { code: 'VALIDATION_ERROR', message: `${where}: ${first?.message ?? 'invalid input'}` },
+          error: {
+            code: 'UNAVAILABLE',
+            message: 'The database is unavailable; retry shortly',
+            details: { retryAfterSeconds: 2 },
+          },
         };
       }
-      try {
-        const context = Object.defineProperty({ ...call }, 'log', { get: logOf, enumerable: true }) as HandlerContext;
-        const data = await h.fn(payload, context);
-        return { ok: true, data };
-      } catch (err) {
-        if (isAppError(err)) return { ok: false, error: (err as AppError).toBody() };
-        if (isDatabaseUnavailable(err)) {
-          // An outage, not a bug: the caller may retry (503 with Retry-After at the gateway).
-          logOf().warn({ err }, 'database unavailable');
-          return {
-            ok: false,
-            error: {
-              code: 'UNAVAILABLE',
-              message: 'The database is unavailable; retry shortly',
-              details: { retryAfterSeconds: 2 },
-            },
-          };
-        }
-        logOf().error({ err }, 'handler failed');
-        return { ok: false, error: { code: 'INTERNAL', message: 'Internal error' } };
-      }
-    },
+      logOf().error({ err }, 'handler failed');
+      return { ok: false, error: { code: 'INTERNAL', message: 'Internal error' } };
+    }
   };
 }
 
@@ -302,6 +357,7 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
   const instanceId = randomUUID();
   const log = deps.log.child({ instance: instanceId.slice(0, 8) });
   const startedAt = performance.now();
+  const metrics = deps.metrics ? serviceMetrics(deps.metrics, mod.name) : unscrapedMetrics(mod.name);
 
   let outbox = noOutbox;
   let inbox: Inbox | undefined;
@@ -311,7 +367,7 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
     outbox = createOutbox({
       database: deps.database,
       table: mod.db.outbox,
-      publish: (e) => deps.bus.publish(e),
+      publish: (e) => publishTraced(deps.bus, e),
       log,
     });
     if (mod.db.inbox) inbox = createInbox({ database: deps.database, table: mod.db.inbox, log });
@@ -325,6 +381,7 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
     config,
     outbox,
     instanceId,
+    metrics,
   };
   const def = await mod.create(ctx);
   const subscribers = def.subscribers ?? [];
@@ -356,26 +413,28 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
 
   const served = await deps.bus.serve(
     { name: mod.name, version: mod.version },
-    [...def.handlers, status].map((h) => toEndpoint(h, log)),
+    [...def.handlers, status].map((h) => toEndpoint(h, log, metrics)),
   );
   outbox.start();
 
   const subscriptions: Subscription[] = [];
+  const consumers: { durable: string; subscription: Subscription }[] = [];
   for (const s of subscribers) {
     const durable = `${mod.name}-${s.durable}`;
-    const handler = deliveryHandler(s, { durable, inbox, log });
-    subscriptions.push(
-      await deps.bus.consume({
-        durable,
-        subject: s.event.subject,
-        ...s.options,
-        // A batched subscriber holds its running batches and the next one gathering.
-        ...(s.batch ? { maxInFlight: (s.batch.concurrency + 1) * s.batch.max } : {}),
-        // Resolving acknowledges the event, so it is acknowledged only once the inbox transaction has committed.
-        handler,
-      }),
-    );
+    const handler = deliveryHandler(s, { durable, inbox, log, metrics });
+    const subscription = await deps.bus.consume({
+      durable,
+      subject: s.event.subject,
+      ...s.options,
+      // A batched subscriber holds its running batches and the next one gathering.
+      ...(s.batch ? { maxInFlight: (s.batch.concurrency + 1) * s.batch.max } : {}),
+      // Resolving acknowledges the event, so it is acknowledged only once the inbox transaction has committed.
+      handler,
+    });
+    subscriptions.push(subscription);
+    consumers.push({ durable, subscription });
   }
+  readServiceGauges(metrics, { outbox, consumers, database: mod.db ? deps.database : undefined, status: def.status });
   let pruneTimer: NodeJS.Timeout | undefined;
   if (inbox && subscribers.length > 0) {
     const box = inbox;
@@ -393,7 +452,9 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
     instanceId,
     outbox,
     inbox,
+    metrics: metrics.registry,
     stop: async () => {
+      metrics.stop();
       await served.stop();
       clearInterval(pruneTimer);
       await Promise.all(subscriptions.map((s) => s.stop()));
@@ -402,6 +463,82 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
       log.info(`${mod.name} stopped`);
     },
   };
+}
+
+/** Publishes an event from the outbox; with tracing on, as a producer span that the consumers' spans follow. */
+function publishTraced(bus: Bus, e: EventMessage): Promise<void> {
+  const span = startSpan(`publish ${e.subject}`, SpanKind.PRODUCER, e.headers[HEADER.traceparent], {
+    'messaging.destination.name': e.subject,
+    'messaging.message.id': e.id,
+  });
+  if (!span) return bus.publish(e);
+  return bus.publish({ ...e, headers: { ...e.headers, [HEADER.traceparent]: traceparentOf(span) } }).then(
+    () => endSpan(span),
+    (err: unknown) => {
+      endSpan(span, err);
+      throw err;
+    },
+  );
+}
+
+/**
+ * The gauges read from a service at each scrape: its outbox backlog, the lag of each of its consumers (events not
+ * yet acknowledged) and its ledger intents by state. Nothing is read while the database does not answer.
+ */
+function readServiceGauges(
+  metrics: ServiceMetrics & { stop(): void },
+  o: {
+    outbox: Outbox;
+    consumers: { durable: string; subscription: Subscription }[];
+    database: Database | undefined;
+    status: ServiceDefinition['status'];
+  },
+): void {
+  const service = metrics.service;
+  if (o.database) {
+    metrics.gauge(
+      {
+        name: 'outbox_backlog',
+        help: 'Events committed by a service but not yet published, read at scrape time',
+        labelNames: ['service'] as const,
+      },
+      async () => [{ labels: { service }, value: await o.outbox.backlog() }],
+    );
+  }
+  if (o.consumers.length > 0) {
+    metrics.gauge(
+      {
+        name: 'consumer_lag',
+        help: 'Events a durable consumer has not acknowledged yet (not delivered, or delivered and in work)',
+        labelNames: ['service', 'consumer'] as const,
+      },
+      () =>
+        Promise.all(
+          o.consumers.map(async (c) => ({
+            labels: { service, consumer: c.durable },
+            value: await c.subscription.lag(),
+          })),
+        ),
+    );
+  }
+  const status = o.status;
+  if (status) {
+    metrics.gauge(
+      {
+        name: 'ledger_intents',
+        help: 'Ledger writes of a service not finished yet (pending) or given up after repeated store failures (failed)',
+        labelNames: ['service', 'state'] as const,
+      },
+      async () => {
+        const counts = (await status()).ledgerIntents;
+        if (!counts) return [];
+        return [
+          { labels: { service, state: 'pending' }, value: counts.pending },
+          { labels: { service, state: 'failed' }, value: counts.failed },
+        ];
+      },
+    );
+  }
 }
 
 /** Thrown by a handler when a precondition is not met; a shorthand for the common NOT_FOUND case. */

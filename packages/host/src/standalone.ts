@@ -3,7 +3,10 @@ import { type Database, openDatabase } from '@rootline/db';
 import type { TObject } from '@sinclair/typebox';
 import { BaseConfig, ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { createMetricsRegistry } from './metrics.js';
+import { startMetricsListener } from './metrics-listener.js';
 import { type ServiceModule, startService } from './service.js';
+import { startTracing } from './tracing.js';
 
 /**
  * Runs a closing sequence once on SIGTERM or SIGINT, then exits. A second signal exits at once,
@@ -39,12 +42,14 @@ export function exitOnStartupError(name: string, err: unknown): never {
 
 /**
  * Cluster mode: runs one service as its own process against NATS_URL and DATABASE_URL, and drains on SIGTERM
- * (in-flight requests are answered before the bus and database close).
+ * (in-flight requests are answered before the bus and database close). Serves its metrics and probes on
+ * METRICS_PORT, and exports trace spans when an OTLP endpoint is configured.
  */
 export async function runStandalone<C extends TObject>(mod: ServiceModule<C>): Promise<void> {
   try {
     const base = loadConfig(BaseConfig);
     const log = createLogger(mod.name, base.LOG_LEVEL);
+    const tracing = await startTracing(mod.name);
     let database: Database | undefined;
     if (mod.db) {
       if (!base.DATABASE_URL) {
@@ -53,11 +58,28 @@ export async function runStandalone<C extends TObject>(mod: ServiceModule<C>): P
       database = await openDatabase({ url: base.DATABASE_URL, dataDir: base.DATA_DIR });
     }
     const bus = await createNatsBus({ url: base.NATS_URL, name: mod.name, log });
-    const running = await startService(mod, { bus, log, ...(database ? { database } : {}) });
+    const metrics = createMetricsRegistry();
+    const running = await startService(mod, { bus, log, metrics, ...(database ? { database } : {}) });
+    // A port already taken costs the metrics and probes, not the service: it logs why and goes on (an orchestrator
+    // sees the probes fail).
+    const listener =
+      base.METRICS_PORT > 0
+        ? await startMetricsListener({
+            registry: metrics,
+            port: base.METRICS_PORT,
+            // Ready while the database answers (a service without one: once started).
+            ready: async () => (database ? database.ping().then(() => true) : true),
+          }).catch((err: unknown) => {
+            log.error({ err, port: base.METRICS_PORT }, 'metrics listener could not start; set METRICS_PORT');
+            return undefined;
+          })
+        : undefined;
     onShutdown(log, async () => {
       await running.stop();
+      await listener?.close();
       await bus.close();
       await database?.close();
+      await tracing?.shutdown();
     });
   } catch (err) {
     exitOnStartupError(mod.name, err);

@@ -59,6 +59,11 @@ export interface StorageSettings {
   S3_CREATE_BUCKET: boolean;
 }
 
+/** The folder of the local store: STORAGE_DIR, else `media` under DATA_DIR. */
+export function localStorageDir(c: Pick<StorageSettings, 'STORAGE_DIR' | 'DATA_DIR'>): string {
+  return c.STORAGE_DIR ?? join(c.DATA_DIR, 'media');
+}
+
 /** The storage the settings choose; `now` is the caller's clock (expiry of signed URLs). */
 export function storageFromConfig(c: StorageSettings, now: () => number): Storage {
   if (c.STORAGE_DRIVER === 's3') {
@@ -74,7 +79,7 @@ export function storageFromConfig(c: StorageSettings, now: () => number): Storag
     });
   }
   return createLocalStorage({
-    dir: c.STORAGE_DIR ?? join(c.DATA_DIR, 'media'),
+    dir: localStorageDir(c),
     secret: c.STORAGE_SIGNING_SECRET,
     publicUrl: c.STORAGE_PUBLIC_URL,
     now,

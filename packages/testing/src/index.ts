@@ -3,6 +3,7 @@ export * from './factories.js';
 export * from './http.js';
 export * from './ledger-verifier.js';
 export * from './nats-server.js';
+export * from './otlp-receiver.js';
 export * from './postgres.js';
 export * from './s3-server.js';
 export * from './services.js';

@@ -1,7 +1,7 @@
 import type { Bus, ServedService } from '@rootline/bus';
 import { blockMined, chainWorkFound, chainWorkNext, type MiningJob, newId } from '@rootline/contracts';
 import type { Db, Outbox } from '@rootline/db';
-import { type Clock, handle, type Logger, toEndpoint } from '@rootline/host';
+import { type Clock, handle, type Logger, type ServiceMetrics, toEndpoint } from '@rootline/host';
 import { findReceipts, findTip, insertBlock, isUniqueViolation, type StoredBlock } from './db/chain.repo.js';
 import { type MiningFigures, renewLease } from './db/lease.repo.js';
 import { removePending, takePending } from './db/mempool.repo.js';
@@ -130,8 +130,20 @@ export async function startAppending(deps: {
   options: AppenderOptions;
   /** Called when a block commit finds the lease lost; the caller then stops this appender. */
   onLost: () => void;
+  metrics: ServiceMetrics;
 }): Promise<Appending> {
   const { db, log, clock, pool, options, instanceId } = deps;
+  const blocksMined = deps.metrics.counter({
+    name: 'chain_blocks_mined_total',
+    help: 'Blocks mined and stored by this instance while it held the appender lease',
+  });
+  const blockInterval = deps.metrics.histogram({
+    name: 'chain_block_interval_seconds',
+    help: 'Time between two blocks stored by this appender',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+  });
+  /** When (performance.now()) this appender stored its previous block; none yet: undefined. */
+  let storedAt: number | undefined;
   let stopping = false;
   let tip: StoredBlock | Block | undefined = await findTip(db);
   if (tip && tip.difficulty > options.difficulty) {
@@ -256,6 +268,10 @@ export async function startAppending(deps: {
       );
     });
     tip = block;
+    const now = performance.now();
+    blocksMined.inc();
+    if (storedAt !== undefined) blockInterval.observe((now - storedAt) / 1000);
+    storedAt = now;
     deps.mempool.confirmBlock(block, txs);
   }
 
@@ -492,8 +508,8 @@ export async function startAppending(deps: {
 
   // Served only while this instance appends: helpers reach the appender whichever instance it is.
   const served: ServedService = await deps.bus.serve({ name: 'chain-miner', version: deps.version }, [
-    toEndpoint(workNext, log),
-    toEndpoint(workFound, log),
+    toEndpoint(workNext, log, deps.metrics),
+    toEndpoint(workFound, log, deps.metrics),
   ]);
   const loop = run();
 

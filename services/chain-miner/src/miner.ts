@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Bus } from '@rootline/bus';
 import type { Db, Outbox } from '@rootline/db';
-import type { Clock, Logger } from '@rootline/host';
+import type { Clock, Logger, ServiceMetrics } from '@rootline/host';
 import { type AppenderOptions, type Appending, startAppending } from './appender.js';
 import { acquireLease, releaseLease } from './db/lease.repo.js';
 import { BLOCK_CHANNEL, listen, MEMPOOL_CHANNEL, notify } from './db/notify.repo.js';
@@ -33,8 +33,9 @@ export function createMiner(deps: {
   instanceId: string;
   version: string;
   options: MinerOptions;
+  metrics: ServiceMetrics;
 }) {
-  const { db, log, options, instanceId } = deps;
+  const { db, log, options, instanceId, metrics } = deps;
   const processName = `${hostname()}/${process.pid}`;
   const pool = createPowPool(options.threads, log, options.nice);
   let appending: Appending | undefined;
@@ -54,6 +55,21 @@ export function createMiner(deps: {
     },
   });
   const helper = createHelper({ bus: deps.bus, pool, log, instanceId });
+  metrics.gauge(
+    { name: 'chain_mempool_waiting', help: 'Transactions submitted to this instance and waiting for their block' },
+    () => [{ labels: {}, value: mempool.waiting() }],
+  );
+  // Hashes are counted at each lease check (every quarter of the lease), whatever the instance's role.
+  const hashCounter = metrics.counter({
+    name: 'chain_hashes_total',
+    help: "Proof-of-work hashes computed by this instance's threads (appending or helping); rate() is its hash rate",
+  });
+  let hashesCounted = pool.hashes();
+  const countHashes = () => {
+    const now = pool.hashes();
+    if (now > hashesCounted) hashCounter.inc(now - hashesCounted);
+    hashesCounted = now;
+  };
 
   // Role changes and lease checks run one at a time, in order.
   let serial: Promise<unknown> = Promise.resolve();
@@ -97,6 +113,7 @@ export function createMiner(deps: {
 
   async function checkLease(): Promise<void> {
     if (stopped) return;
+    countHashes();
     if (appending) {
       const held = await appending.renew().catch((err: unknown) => {
         log.warn({ err }, 'lease renewal failed');

@@ -80,6 +80,7 @@ export const service: ServiceModule<typeof ChainConfig> = {
       log: ctx.log,
       clock: ctx.clock,
       instanceId: ctx.instanceId,
+      metrics: ctx.metrics,
       version: service.version,
       options: {
         difficulty: ctx.config.CHAIN_DIFFICULTY,

@@ -10,7 +10,7 @@ import {
   type TxReceipt,
 } from '@rootline/contracts';
 import { createOutbox, type Database, migrateSchema, openDatabase } from '@rootline/db';
-import { call, createLogger, startService, systemClock } from '@rootline/host';
+import { call, createLogger, startService, systemClock, unscrapedMetrics } from '@rootline/host';
 import { startTestInfra, type TestInfra } from '@rootline/testing';
 import { asc, desc, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -280,6 +280,7 @@ describe('an appender stopping during the block interval', () => {
       clock: systemClock,
       instanceId: randomUUID(),
       version: service.version,
+      metrics: unscrapedMetrics('chain-miner'),
       options: {
         difficulty: 8,
         maxBlockTx: 50,

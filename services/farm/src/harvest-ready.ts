@@ -1,6 +1,6 @@
 import { harvestReady, newId } from '@rootline/contracts';
 import { type Db, type Outbox, pendingEvent } from '@rootline/db';
-import { type Clock, createScheduledJob, type Logger } from '@rootline/host';
+import { type Clock, createScheduledJob, type Logger, type ServiceMetrics } from '@rootline/host';
 import { markReady } from './db/batches.repo.js';
 import { farmNames } from './db/farms.repo.js';
 import { jobs } from './db/schema.js';
@@ -23,6 +23,7 @@ export function createHarvestReadyRunner(deps: {
   clock: Clock;
   intervalMs: number;
   pollMs: number;
+  metrics?: ServiceMetrics;
 }) {
   const { db } = deps;
   return createScheduledJob({
@@ -34,6 +35,7 @@ export function createHarvestReadyRunner(deps: {
     intervalMs: deps.intervalMs,
     pollMs: deps.pollMs,
     claimTimeoutMs: CLAIM_TIMEOUT_MS,
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
     async run(now) {
       let announced = 0;
       for (;;) {

@@ -51,6 +51,7 @@ export const service: ServiceModule<typeof FarmConfig> = {
       clock: ctx.clock,
       intervalMs: ctx.config.HARVEST_READY_INTERVAL_SECONDS * 1000,
       pollMs: ctx.config.HARVEST_READY_POLL_MS,
+      metrics: ctx.metrics,
     });
     const recorder = createHarvestRecorder({
       db: ctx.db,

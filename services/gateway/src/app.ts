@@ -5,6 +5,7 @@ import { type Clock, type Logger, systemClock } from '@rootline/host';
 import { storageFromConfig } from '@rootline/storage';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
 import { allowedMethodsOf } from './allowed-methods.js';
 import { answerClientError } from './client-errors.js';
 import { type GatewayConfig, trustProxyOf } from './config.js';
@@ -23,6 +24,7 @@ import { openApiPlugin } from './plugins/openapi.js';
 import { publicUrlPlugin } from './plugins/public-url.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestIdPlugin } from './plugins/request-id.js';
+import { tracingPlugin } from './plugins/tracing.js';
 import { requestIdOf } from './request-context.js';
 import { adminRoutes } from './routes/admin.js';
 import { agentRoutes } from './routes/agents.js';
@@ -61,6 +63,11 @@ export interface GatewayContext {
   database: Database;
   /** Time of expiries and limits (default the system clock; tests pass their own). */
   clock?: Clock;
+  /**
+   * The process's metrics registry when the gateway shares its process with the services (embedded mode), so
+   * /api/metrics serves theirs too; default a registry of the gateway's own.
+   */
+  metrics?: Registry;
 }
 
 /** The Redis client of the rate limits when REDIS_URL is set (counters shared by replicas), else null. */
@@ -93,7 +100,7 @@ function sendError(err: unknown, reply: FastifyReply): FastifyReply {
 export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance> {
   const { config, database } = ctx;
   const clock = ctx.clock ?? systemClock;
-  const metrics = createMetrics();
+  const metrics = createMetrics(ctx.metrics);
   const bus = instrumentBus(ctx.bus, metrics.busDuration);
   addOutboxBacklogGauge(metrics.registry, bus);
 
@@ -148,6 +155,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     );
   }
   await app.register(httpMetricsPlugin, { metrics });
+  await app.register(tracingPlugin);
   await app.register(rateLimitPlugin, {
     redis,
     clock,
@@ -224,6 +232,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
       pollMs: config.SSE_POLL_MS,
       maxQueued: config.SSE_CLIENT_QUEUE,
     },
+    metrics: metrics.registry,
   });
   await app.register(realtimeRoutes, {
     prefix: '/api/realtime',
@@ -239,6 +248,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     ticketSeconds: config.WS_TICKET_SECONDS,
     store,
     events: { pollMs: config.SSE_POLL_MS, heartbeatMs: config.SSE_HEARTBEAT_SECONDS * 1000, maxQueued: 1 },
+    metrics: metrics.registry,
   });
   await app.register(privacyRoutes, {
     prefix: '/api/privacy',

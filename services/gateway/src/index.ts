@@ -1,6 +1,6 @@
 import { createNatsBus } from '@rootline/bus';
 import { openDatabase } from '@rootline/db';
-import { createLogger, exitOnStartupError, loadConfig, onShutdown } from '@rootline/host';
+import { createLogger, exitOnStartupError, loadConfig, onShutdown, startTracing } from '@rootline/host';
 import { buildGateway } from './app.js';
 import { assertClusterSettings, GatewayConfig } from './config.js';
 
@@ -9,6 +9,8 @@ import { assertClusterSettings, GatewayConfig } from './config.js';
 try {
   const config = loadConfig(GatewayConfig);
   const log = createLogger('gateway', config.LOG_LEVEL);
+  // Spans are exported only when an OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT).
+  const tracing = await startTracing('gateway');
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required: the gateway keeps accounts and sessions');
   assertClusterSettings(config);
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, log });
@@ -19,6 +21,7 @@ try {
     await app.close();
     await bus.close();
     await database.close();
+    await tracing?.shutdown();
   });
 } catch (err) {
   exitOnStartupError('gateway', err);

@@ -1,6 +1,7 @@
 import type { Bus } from '@rootline/bus';
-import { type BusReply, isAppError, newId } from '@rootline/contracts';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { type BusReply, HEADER, isAppError, newId } from '@rootline/contracts';
+import { endSpan, type LightHistogram, lightHistogramOn, SpanKind, startSpan, traceparentOf } from '@rootline/host';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { probeServices } from './service-status.js';
 
 /** Route label of requests that matched no route, so unknown URLs cannot grow the label set. */
@@ -9,27 +10,29 @@ export const UNMATCHED_ROUTE = 'unmatched';
 /** The gateway's metrics, on a registry of its own so that two gateways in one process do not collide. */
 export interface GatewayMetrics {
   registry: Registry;
-  httpDuration: Histogram<'method' | 'route' | 'status'>;
-  busDuration: Histogram<'subject' | 'outcome'>;
+  httpDuration: LightHistogram<'method' | 'route' | 'status'>;
+  busDuration: LightHistogram<'subject' | 'outcome'>;
 }
 
-/** Creates the registry with the HTTP and bus latency histograms and the default process metrics. */
-export function createMetrics(): GatewayMetrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  const httpDuration = new Histogram({
+/**
+ * Creates the HTTP and bus latency histograms on `shared` (the registry of a process that hosts the services too,
+ * embedded mode), or on a registry of the gateway's own with the default process metrics.
+ */
+export function createMetrics(shared?: Registry): GatewayMetrics {
+  const registry = shared ?? new Registry();
+  if (!shared) collectDefaultMetrics({ register: registry });
+  // Light histograms: observed on every request, where prom-client's own cost about 2 µs each (ADR 135).
+  const httpDuration = lightHistogramOn(registry, {
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency by method, route pattern and status',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
   });
-  const busDuration = new Histogram({
+  const busDuration = lightHistogramOn(registry, {
     name: 'bus_request_duration_seconds',
     help: 'Bus request latency by subject and outcome (ok or the error code)',
     labelNames: ['subject', 'outcome'] as const,
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
   });
   return { registry, httpDuration, busDuration };
 }
@@ -40,6 +43,8 @@ export function createMetrics(): GatewayMetrics {
  * scrape; services that do not answer are left out rather than reported with a stale value.
  */
 export function addOutboxBacklogGauge(registry: Registry, bus: Bus): void {
+  // On a registry the services share, they report these themselves.
+  if (registry.getSingleMetric('outbox_backlog')) return;
   // Both gauges of one scrape share one round of probes.
   let probing: { at: number; probes: ReturnType<typeof probeServices> } | undefined;
   const probe = () => {
@@ -90,13 +95,21 @@ function outcomeOf(reply: unknown): string {
 export function instrumentBus(bus: Bus, duration: GatewayMetrics['busDuration']): Bus {
   return {
     request: async (subject, payload, opts) => {
-      const end = duration.startTimer({ subject });
+      const span = startSpan(`request ${subject}`, SpanKind.CLIENT, opts?.headers?.[HEADER.traceparent], {
+        'messaging.destination.name': subject,
+      });
+      if (span) opts = { ...opts, headers: { ...opts?.headers, [HEADER.traceparent]: traceparentOf(span) } };
+      const started = performance.now();
+      const end = (outcome: string) => duration.observe({ subject, outcome }, (performance.now() - started) / 1000);
       try {
         const reply = await bus.request(subject, payload, opts);
-        end({ outcome: outcomeOf(reply) });
+        const outcome = outcomeOf(reply);
+        end(outcome);
+        if (span) endSpan(span, outcome === 'ok' ? undefined : outcome);
         return reply;
       } catch (err) {
-        end({ outcome: isAppError(err) ? err.code : 'INTERNAL' });
+        end(isAppError(err) ? err.code : 'INTERNAL');
+        if (span) endSpan(span, err);
         throw err;
       }
     },

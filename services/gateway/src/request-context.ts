@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { type CallContext, HEADER, newId } from '@rootline/contracts';
+import { traceparentOf } from '@rootline/host';
 import type { FastifyRequest } from 'fastify';
 
 /** Incoming request ids we accept: short, and only characters safe in logs and headers. */
@@ -24,7 +25,8 @@ export function requestIdOf(req: IncomingMessage): string {
 export function callContext(req: FastifyRequest): CallContext {
   const ctx: CallContext = { requestId: req.id };
   if (req.actor) ctx.actor = req.actor;
-  const traceparent = firstHeader(req.headers[HEADER.traceparent]);
+  // With tracing on, what follows is a child of this request's span; otherwise the caller's context passes on.
+  const traceparent = req.traceSpan ? traceparentOf(req.traceSpan) : firstHeader(req.headers[HEADER.traceparent]);
   if (traceparent && TRACEPARENT.test(traceparent)) ctx.traceparent = traceparent;
   // The scoped reference of a held Idempotency-Key: the service derives the new record's id from it.
   if (req.idempotency) ctx.idempotencyRef = req.idempotency.ref;

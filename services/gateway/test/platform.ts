@@ -5,6 +5,7 @@ import { createLogger, loadConfig, type RunningService, type ServiceModule, star
 import { type ApiResponse, startTestInfra, TEST_JWT_SECRET, type TestInfra } from '@rootline/testing';
 import type { TObject } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
 import { buildGateway } from '../src/app.js';
 import { GatewayConfig } from '../src/config.js';
 import { seedSession } from './support.js';
@@ -40,6 +41,8 @@ export interface TestPlatform {
 export async function startTestPlatform(
   modules: ServiceModule<TObject>[],
   env: Record<string, string> = {},
+  /** `metrics`: one registry for services and gateway, as embedded mode has (served at /api/metrics). */
+  opts: { metrics?: Registry } = {},
 ): Promise<TestPlatform> {
   const infra = await startTestInfra();
   const database = await openDatabase({ url: infra.pg.url, dataDir: '.' });
@@ -49,7 +52,16 @@ export async function startTestPlatform(
   for (const mod of modules) {
     const bus = await createNatsBus({ url: infra.nats.url, name: mod.name, log: quiet });
     buses.push(bus);
-    services.set(mod.name, await startService(mod, { bus, database, log, env: { ...env } }));
+    services.set(
+      mod.name,
+      await startService(mod, {
+        bus,
+        database,
+        log,
+        env: { ...env },
+        ...(opts.metrics ? { metrics: opts.metrics } : {}),
+      }),
+    );
   }
   const gatewayBus = await createNatsBus({ url: infra.nats.url, name: 'gateway', log: quiet });
   const bus = await createNatsBus({ url: infra.nats.url, name: 'test', log: quiet });
@@ -62,7 +74,13 @@ export async function startTestPlatform(
     BCRYPT_COST: '4',
     ...env,
   });
-  const app = await buildGateway({ bus: gatewayBus, log, config, database });
+  const app = await buildGateway({
+    bus: gatewayBus,
+    log,
+    config,
+    database,
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
+  });
   await app.ready();
 
   return {

@@ -1,7 +1,8 @@
+import { statfs } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { MEDIA_LIMITS } from '@rootline/contracts';
-import { createScheduledJob, type ServiceModule, withBase } from '@rootline/host';
-import { StorageConfigProperties, storageFromConfig } from '@rootline/storage';
+import { createScheduledJob, type ServiceMetrics, type ServiceModule, withBase } from '@rootline/host';
+import { localStorageDir, StorageConfigProperties, storageFromConfig } from '@rootline/storage';
 import { type Static, Type } from '@sinclair/typebox';
 import { jobs, outbox } from './db/schema.js';
 import { deleteFile, getFile, ownedFiles } from './handlers/files.js';
@@ -68,6 +69,25 @@ export type MediaConfig = Static<typeof MediaConfig>;
 const CLAIM_TIMEOUT_MS = 10 * 60 * 1000;
 
 /** media: uploads (images processed to WebP and thumbnails, documents), presigned uploads, storage, purge. */
+/**
+ * The free and total bytes of the file system that holds the local media store, read at each scrape (an S3 bucket
+ * is watched through its own server's metrics). Absent while the folder does not exist yet.
+ */
+function reportStoreDisk(metrics: ServiceMetrics, dir: string): void {
+  const disk = async () => {
+    const fs = await statfs(dir);
+    return { free: fs.bavail * fs.bsize, size: fs.blocks * fs.bsize };
+  };
+  metrics.gauge(
+    { name: 'media_store_free_bytes', help: 'Free bytes on the file system of the local media store' },
+    async () => [{ labels: {}, value: (await disk()).free }],
+  );
+  metrics.gauge(
+    { name: 'media_store_size_bytes', help: 'Size in bytes of the file system of the local media store' },
+    async () => [{ labels: {}, value: (await disk()).size }],
+  );
+}
+
 export const service: ServiceModule<typeof MediaConfig> = {
   name: 'media',
   version: '0.2.0',
@@ -75,6 +95,7 @@ export const service: ServiceModule<typeof MediaConfig> = {
   db: { schema: 'media', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox },
   async create(ctx) {
     const storage = storageFromConfig(ctx.config, () => ctx.clock.now().getTime());
+    if (ctx.config.STORAGE_DRIVER === 'local') reportStoreDisk(ctx.metrics, localStorageDir(ctx.config));
     const job = (name: string, run: (now: Date) => Promise<number>) =>
       createScheduledJob({
         db: ctx.db,
@@ -86,6 +107,7 @@ export const service: ServiceModule<typeof MediaConfig> = {
         pollMs: ctx.config.MEDIA_JOB_POLL_MS,
         claimTimeoutMs: CLAIM_TIMEOUT_MS,
         run,
+        metrics: ctx.metrics,
       });
     const purge = job('purge', (now) =>
       purgeDeleted(ctx.db, storage, now, ctx.config.MEDIA_PURGE_AFTER_SECONDS * 1000),

@@ -22,27 +22,40 @@ export function createDigestJob(ctx: ServiceContext, pollMs: number): DigestJob 
   async function tick(): Promise<void> {
     const now = ctx.clock.now();
     const week = digestWeek(now);
-    await ctx.db.transaction(async (tx) => {
-      if (!(await claimDigestWeek(tx, week.key, ctx.instanceId, now.toISOString()))) return;
-      const counts = await weekCounts(tx, week.from.toISOString(), week.to.toISOString());
-      let recipients = 0;
-      for (const [userId, byType] of counts) {
-        const lines = digestLines(byType);
-        if (lines.length === 0) continue;
-        const params = { weekStart: week.key, lines };
-        await recordNotice(
-          ctx,
-          tx,
-          `digest:${week.key}`,
-          userId,
-          { name: 'weekly-digest', params },
-          { week: week.key },
-        );
-        recipients++;
-      }
-      await setDigestRecipients(tx, week.key, recipients);
-      ctx.log.info({ week: week.key, recipients }, 'weekly digest recorded');
-    });
+    const started = performance.now();
+    let claimed = false;
+    await ctx.db
+      .transaction(async (tx) => {
+        if (!(await claimDigestWeek(tx, week.key, ctx.instanceId, now.toISOString()))) return;
+        claimed = true;
+        const counts = await weekCounts(tx, week.from.toISOString(), week.to.toISOString());
+        let recipients = 0;
+        for (const [userId, byType] of counts) {
+          const lines = digestLines(byType);
+          if (lines.length === 0) continue;
+          const params = { weekStart: week.key, lines };
+          await recordNotice(
+            ctx,
+            tx,
+            `digest:${week.key}`,
+            userId,
+            { name: 'weekly-digest', params },
+            { week: week.key },
+          );
+          recipients++;
+        }
+        await setDigestRecipients(tx, week.key, recipients);
+        ctx.log.info({ week: week.key, recipients }, 'weekly digest recorded');
+      })
+      .then(
+        () => {
+          if (claimed) ctx.metrics.run('notify-weekly-digest', 'ok', (performance.now() - started) / 1000);
+        },
+        (err: unknown) => {
+          if (claimed) ctx.metrics.run('notify-weekly-digest', 'error', (performance.now() - started) / 1000);
+          throw err;
+        },
+      );
   }
 
   function wake(): void {

@@ -1,6 +1,6 @@
 import { type Notification, newId, realtimePublished } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import type { EventMeta, ServiceContext } from '@rootline/host';
+import type { Counter, EventMeta, ServiceContext } from '@rootline/host';
 import { insertDeliveries } from './db/deliveries.repo.js';
 import { insertNotifications } from './db/notifications.repo.js';
 import { storedSwitchesOf } from './db/preferences.repo.js';
@@ -128,5 +128,17 @@ export async function recordNotices(
   }
   await insertNotifications(tx, notificationRows);
   await insertDeliveries(tx, deliveryRows);
+  // In-app notifications are delivered by being recorded (email and push are counted when sent, sender.ts).
+  if (notificationRows.length > 0)
+    notificationsCounter(ctx).inc({ channel: 'in-app', outcome: 'sent' }, notificationRows.length);
   return notices;
+}
+
+/** Notifications by channel and outcome (`notifications_total`), shared with the sender. */
+export function notificationsCounter(ctx: Pick<ServiceContext, 'metrics'>): Counter<'channel' | 'outcome'> {
+  return ctx.metrics.counter({
+    name: 'notifications_total',
+    help: 'Notifications by channel and outcome: sent (in-app: recorded), retry (failed, tried again later) or failed (given up)',
+    labelNames: ['channel', 'outcome'] as const,
+  });
 }

@@ -2,6 +2,7 @@ import type { Channel } from '@rootline/contracts';
 import { createPeriodic, type ServiceContext } from '@rootline/host';
 import type { NotifyConfig } from './config.js';
 import { claimDue, type DeliveryRow, markFailed, markSent } from './db/deliveries.repo.js';
+import { notificationsCounter } from './dispatch.js';
 import { retryDelayMs } from './domain/backoff.js';
 
 /** Deliveries claimed per round; a claim lasts long enough for a slow server to answer them all. */
@@ -28,18 +29,21 @@ export function createDeliverySender(
   channels: Partial<Record<Channel, ChannelSend>>,
 ): DeliverySender {
   const { clock, log, config } = ctx;
+  const sent = notificationsCounter(ctx);
   async function sendOne(d: DeliveryRow): Promise<void> {
     try {
       const send = channels[d.channel as Channel];
       if (!send) throw new Error(`no sender for channel ${d.channel}`);
       await send(d);
       await markSent(ctx.db, d.id, clock.now().toISOString());
+      sent.inc({ channel: d.channel, outcome: 'sent' });
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       const retry = d.attempts < config.NOTIFY_MAX_ATTEMPTS;
       const delay = retryDelayMs(d.attempts, config.NOTIFY_RETRY_BASE_MS, config.NOTIFY_RETRY_MAX_MS, Math.random());
       const nextAt = retry ? new Date(clock.now().getTime() + delay).toISOString() : null;
       await markFailed(ctx.db, d.id, error.slice(0, 500), nextAt);
+      sent.inc({ channel: d.channel, outcome: retry ? 'retry' : 'failed' });
       log[retry ? 'warn' : 'error'](
         { deliveryId: d.id, channel: d.channel, attempts: d.attempts, error },
         retry ? 'send failed; will retry' : 'send failed; given up',
@@ -56,5 +60,12 @@ export function createDeliverySender(
     }
   }
 
-  return createPeriodic({ everyMs: config.NOTIFY_POLL_MS, log, what: 'delivery round', run: tick });
+  return createPeriodic({
+    everyMs: config.NOTIFY_POLL_MS,
+    log,
+    what: 'delivery round',
+    job: 'notify-delivery-round',
+    run: tick,
+    metrics: ctx.metrics,
+  });
 }

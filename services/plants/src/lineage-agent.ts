@@ -1,6 +1,6 @@
 import type { AgentState } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { type Clock, createPeriodic, type Logger } from '@rootline/host';
+import { type Clock, createPeriodic, type Logger, type ServiceMetrics } from '@rootline/host';
 import { claimScan, finishScan, readAgent, releaseScan } from './db/lineage-agent.repo.js';
 import { linkBatch } from './db/plants.repo.js';
 import { detectAnomalies, type Finding } from './domain/anomalies.js';
@@ -32,6 +32,8 @@ export function createLineageAgentRunner(deps: {
   clock: Clock;
   intervalMs: number;
   pollMs: number;
+  /** Where each scan is observed (`job_run_duration_seconds{task="lineage-agent"}`). */
+  metrics?: ServiceMetrics;
 }): LineageAgentRunner {
   const { db, log, clock } = deps;
   async function scan(): Promise<Finding[]> {
@@ -62,7 +64,9 @@ export function createLineageAgentRunner(deps: {
         nextRunAt: new Date(finishedAt.getTime() + deps.intervalMs),
       });
       log.info({ anomalies: findings.length, ms: Math.round(performance.now() - started) }, 'lineage scan finished');
+      deps.metrics?.run('lineage-agent', 'ok', (performance.now() - started) / 1000);
     } catch (err) {
+      deps.metrics?.run('lineage-agent', 'error', (performance.now() - started) / 1000);
       await releaseScan(db).catch(() => {});
       throw err;
     }

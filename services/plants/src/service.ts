@@ -78,6 +78,7 @@ export const service: ServiceModule<typeof PlantsConfig> = {
       clock: ctx.clock,
       intervalMs,
       pollMs: ctx.config.LINEAGE_AGENT_POLL_MS,
+      metrics: ctx.metrics,
     });
     const recorder = createRecorder({
       db: ctx.db,

@@ -203,6 +203,7 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
       agent,
       disableAfterMs: ctx.config.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
       secretKey,
+      metrics: ctx.metrics,
     });
     const send = { allowPrivate: ctx.config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: ctx.config.WEBHOOK_TIMEOUT_MS, agent };
     return {

@@ -1,6 +1,6 @@
 import { newId, webhookDisabled } from '@rootline/contracts';
 import type { Db, Outbox } from '@rootline/db';
-import type { Clock, Logger } from '@rootline/host';
+import type { Clock, Logger, ServiceMetrics } from '@rootline/host';
 import {
   type AttemptRecord,
   claimDue,
@@ -29,6 +29,15 @@ export interface WebhookWorkerOptions extends SendOptions {
   disableAfterMs: number;
   /** The AES-256 key that opens the webhooks' stored secrets. */
   secretKey: SecretKeyring;
+  /** Where attempts are counted by outcome with their latency (`webhook_delivery_duration_seconds`). */
+  metrics?: ServiceMetrics;
+}
+
+/** An attempt's outcome as the metrics name it: delivered, to be retried, failed for good, or gone (410). */
+function outcomeOf(r: AttemptRecord & { gone?: boolean }): 'delivered' | 'retry' | 'failed' | 'gone' {
+  if (r.gone) return 'gone';
+  if (r.status === 'delivered') return 'delivered';
+  return r.status === 'pending' ? 'retry' : 'failed';
 }
 
 type Due = Awaited<ReturnType<typeof claimDue>>[number];
@@ -49,6 +58,12 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
   const leaseMs = o.timeoutMs * 3;
   const lanes = Math.min(LANES, o.concurrency);
   const batchSize = Math.ceil(o.concurrency / lanes);
+  const deliveries = o.metrics?.histogram({
+    name: 'webhook_delivery_duration_seconds',
+    help: 'Webhook delivery attempts by outcome (delivered, retry, failed, gone), with the time each took',
+    labelNames: ['outcome'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  });
 
   const disable = async (hook: WebhookRow, reason: 'gone' | 'failing', failingSince: Date | null, at: Date) => {
     const disabled = await o.db.transaction(async (tx) => {
@@ -132,12 +147,19 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
       // One read of the webhooks of the whole batch, not one per delivery.
       const hooks = await findWebhooks(o.db, [...new Set(due.map((d) => d.webhookId))]);
       const outcomes = await Promise.all(
-        due.map((d) =>
-          attempt(d, hooks.get(d.webhookId)).catch((err: unknown) => {
-            o.log.warn({ err }, 'webhook attempt failed');
-            return undefined;
-          }),
-        ),
+        due.map((d) => {
+          const started = performance.now();
+          return attempt(d, hooks.get(d.webhookId)).then(
+            (r) => {
+              deliveries?.observe({ outcome: outcomeOf(r) }, (performance.now() - started) / 1000);
+              return r;
+            },
+            (err: unknown) => {
+              o.log.warn({ err }, 'webhook attempt failed');
+              return undefined;
+            },
+          );
+        }),
       );
       const done = outcomes.filter((r) => r !== undefined);
       await recordAttempts(o.db, done);

@@ -60,6 +60,7 @@ export const service: ServiceModule<typeof TransportConfig> = {
       clock: ctx.clock,
       intervalMs,
       pollMs: ctx.config.TRANSPORT_TRACKER_POLL_MS,
+      metrics: ctx.metrics,
     });
     const recorder = createRecorder({
       db: ctx.db,

@@ -1,6 +1,6 @@
 import type { AgentState } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { type Clock, isAgentCycleDue, type Logger } from '@rootline/host';
+import { type Clock, isAgentCycleDue, type Logger, type ServiceMetrics } from '@rootline/host';
 import { claimCycle, finishCycle, readTracker, releaseCycle, scanBatch } from './db/tracker.repo.js';
 import { detectPatterns, type Pattern } from './domain/patterns.js';
 
@@ -31,6 +31,8 @@ export function createTrackerRunner(deps: {
   clock: Clock;
   intervalMs: number;
   pollMs: number;
+  /** Where each cycle is observed (`job_run_duration_seconds{task="transport-tracker"}`). */
+  metrics?: ServiceMetrics;
 }): TrackerRunner {
   const { db, log, clock } = deps;
   let timer: NodeJS.Timeout | undefined;
@@ -58,7 +60,9 @@ export function createTrackerRunner(deps: {
         eventsScanned: scanned,
       });
       log.info({ events: scanned, patterns: patterns.length, ms: durationMs }, 'transport tracker cycle finished');
+      deps.metrics?.run('transport-tracker', 'ok', durationMs / 1000);
     } catch (err) {
+      deps.metrics?.run('transport-tracker', 'error', (performance.now() - started) / 1000);
       await releaseCycle(db).catch(() => {});
       throw err;
     }

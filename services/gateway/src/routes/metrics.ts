@@ -17,7 +17,11 @@ export const metricsRoutes: FastifyPluginAsyncTypebox<MetricsDeps> = async (app,
         summary: 'Prometheus metrics',
         description:
           'Prometheus text format: HTTP latency by method, route and status; bus latency by subject and ' +
-          "outcome; each service's outbox backlog (read at scrape time); process metrics.",
+          "outcome; each service's outbox backlog and ledger intents (read at scrape time); WebSocket and " +
+          'event-stream clients; process metrics. In embedded mode (one process) also every service’s own: ' +
+          'request rate, errors and latency of its endpoints, consumer lag and delivery latency, background runs, ' +
+          'and domain figures (blocks, hashes, mempool, webhook deliveries, notifications, uploads). In cluster ' +
+          'mode each service process serves its own on METRICS_PORT.',
         tags: ['Operations'],
         produces: [registry.contentType],
         response: { 200: { type: 'string', description: 'Metrics in Prometheus text format' } },

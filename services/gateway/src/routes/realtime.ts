@@ -12,10 +12,11 @@ import {
   RoleSchema,
 } from '@rootline/contracts';
 import type { Database } from '@rootline/db';
-import type { Clock, Logger } from '@rootline/host';
+import { type Clock, gaugeReadAt, type Logger } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyRequest } from 'fastify';
+import type { Registry } from 'prom-client';
 import type { BusRouteDeps } from '../bus-route.js';
 import { toHttpError } from '../errors.js';
 import type { RateLimitStore } from '../identity/attempts/store.js';
@@ -43,6 +44,8 @@ export interface RealtimeRouteDeps extends BusRouteDeps {
   store: RateLimitStore;
   /** Settings of the public-event reader (as the server-sent stream's). */
   events: { pollMs: number; heartbeatMs: number; maxQueued: number };
+  /** Where the number of open sockets is reported (`websocket_clients`). */
+  metrics?: Registry;
 }
 
 const TAGS = ['Real-time'];
@@ -88,6 +91,14 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
     replicaId: deps.replicaId,
   });
   app.addHook('onReady', () => hub.start());
+  if (deps.metrics) {
+    const unregister = gaugeReadAt(
+      deps.metrics,
+      { name: 'websocket_clients', help: 'WebSocket connections open on this gateway' },
+      () => [{ labels: {}, value: hub.stats().connections }],
+    );
+    app.addHook('onClose', async () => unregister());
+  }
   app.addHook('preClose', async () => {
     await hub.stop();
     await events.close();

@@ -16,14 +16,17 @@ import {
   webhookDeliveryList,
   webhookList,
 } from '@rootline/contracts';
-import type { Logger } from '@rootline/host';
+import { gaugeReadAt, type Logger } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
+import type { Registry } from 'prom-client';
 import { type BusRouteDeps, busRoute } from '../bus-route.js';
 import { createEventHub } from '../transparency/event-stream.js';
 
 export interface TransparencyRouteDeps extends BusRouteDeps {
   log: Logger;
   sse: { heartbeatMs: number; pollMs: number; maxQueued: number };
+  /** Where the number of connected event-stream clients is reported (`sse_clients`). */
+  metrics?: Registry;
 }
 
 const StreamQuery = Type.Object(
@@ -76,6 +79,14 @@ const STREAM_EXAMPLE = [
 export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps> = async (app, deps) => {
   const hub = createEventHub({ bus: deps.bus, log: deps.log, timeoutMs: deps.timeoutMs, ...deps.sse });
   app.addHook('onClose', () => hub.close());
+  if (deps.metrics) {
+    const unregister = gaugeReadAt(
+      deps.metrics,
+      { name: 'sse_clients', help: 'Clients connected to the server-sent event stream of this gateway' },
+      () => [{ labels: {}, value: hub.size }],
+    );
+    app.addHook('onClose', async () => unregister());
+  }
 
   app.route({
     method: 'GET',

@@ -73,19 +73,30 @@ function storedEvent(row: FileRow) {
 }
 
 /** media.upload.process: a file the gateway streamed into storage, validated and processed here. */
-export const processUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage) =>
-  handle(mediaUploadProcess, async (input, c) => {
+export const processUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage) => {
+  const processing = ctx.metrics.histogram({
+    name: 'upload_processing_seconds',
+    help: 'Time to inspect, convert and store one upload, by kind and outcome (ok or refused)',
+    labelNames: ['kind', 'outcome'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  });
+  return handle(mediaUploadProcess, async (input, c) => {
     try {
       const { ownerId } = actingOwner(c);
       const gpsServed = await checkAttachment(ctx, c, input, ownerId);
       const id = newId('fil', ctx.clock.now().getTime());
+      const timer = processing.startTimer({ kind: input.kind });
       const done = await ingest(storage, {
         fileId: id,
         kind: input.kind,
         sourceKey: input.uploadKey,
         maxPixels: ctx.config.MEDIA_MAX_PIXELS,
         keepExif: gpsServed,
+      }).catch((err: unknown) => {
+        timer({ outcome: 'refused' });
+        throw err;
       });
+      timer({ outcome: 'ok' });
       try {
         const row = await ctx.db.transaction(async (tx) => {
           const saved = await insertFile(tx, {
@@ -113,6 +124,7 @@ export const processUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage
       await storage.delete([input.uploadKey]).catch(() => {});
     }
   });
+};
 
 /** media.upload.presign: a pending file and a signed URL to PUT its bytes to. */
 export const presignUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage) =>
