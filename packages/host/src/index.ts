@@ -14,3 +14,4 @@ export * from './scheduled-job.js';
 export * from './search-text.js';
 export * from './service.js';
 export * from './standalone.js';
+export * from './statistics.js';

@@ -25,6 +25,8 @@ import { type Clock, systemClock } from './clock.js';
 import { BaseConfig, loadConfig } from './config.js';
 import { deliveryHandler, noDatabase } from './consumers.js';
 import type { Logger } from './logger.js';
+import type { Periodic } from './periodic.js';
+import { statisticsKeeper } from './statistics.js';
 
 /** Everything a service receives: one typed object, the same in embedded and cluster mode. */
 export interface ServiceContext<C = BaseConfig> {
@@ -359,6 +361,13 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
     [...def.handlers, status].map((h) => toEndpoint(h, log)),
   );
   outbox.start();
+  // Prepared statements keep a generic plan (ADR 125); refreshed statistics make PostgreSQL plan them again as the
+  // service's tables grow.
+  let statistics: Periodic | undefined;
+  if (mod.db && deps.database) {
+    statistics = statisticsKeeper(deps.database, mod.db.schema, log);
+    statistics.start();
+  }
 
   const subscriptions: Subscription[] = [];
   for (const s of subscribers) {
@@ -398,6 +407,7 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
       clearInterval(pruneTimer);
       await Promise.all(subscriptions.map((s) => s.stop()));
       await def.stop?.();
+      await statistics?.stop();
       await outbox.stop();
       log.info(`${mod.name} stopped`);
     },
