@@ -33,7 +33,7 @@ export async function startPgWireCounter(targetUrl: string): Promise<PgWireCount
     const upstream = tcpConnect(Number(target.port || 5432), target.hostname);
     sockets.add(client);
     sockets.add(upstream);
-    let pending = Buffer.alloc(0);
+    let pending: Buffer = Buffer.alloc(0);
     // The startup message (and an SSL or GSS request before it) has no type byte: int32 length first.
     let started = false;
     client.on('data', (chunk: Buffer) => {
