@@ -5,6 +5,14 @@ import { NO_LIMIT, startPlatformCluster } from './lib/http-bench.js';
 import { startBenchInfra } from './lib/infra.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, pct, type Table, textTable } from './lib/markdown.js';
+import {
+  PG_STATEMENTS_SETTINGS,
+  StatementCounter,
+  type StatementCounters,
+  type StatementSnapshot,
+  shortQuery,
+  statementDelta,
+} from './lib/pg-statements.js';
 import { type CpuGroup, CpuMeter, type CpuUsage } from './lib/proc-cpu.js';
 import { type ProfileSummary, profilerEnv, readProfile, summariseProfile, toggleProfiler } from './lib/profile.js';
 import { sleep } from './lib/scope.js';
@@ -57,6 +65,8 @@ interface Measured {
   windowSeconds: number;
   cpu: CpuUsage;
   profiles: { name: string; role: string; summary: ProfileSummary }[];
+  /** What each statement did in the database over the measured window (pg_stat_statements). */
+  statements: StatementCounters[];
 }
 
 /** The shared infrastructure: a private nats-server and a fresh database, with their processes. */
@@ -66,6 +76,7 @@ interface Infra {
   natsPids: () => number[];
   pgPids: () => number[];
   profileDir: string;
+  statements: StatementCounter;
 }
 
 /** Registers plants through the API, `concurrency` at a time; resolves to their ids. */
@@ -251,13 +262,15 @@ async function measure(
   ctx: BenchContext,
   p: Pipeline,
   headers: Record<string, string>,
-  profileDir: string,
+  { profileDir, statements }: Infra,
   round: number,
 ): Promise<Measured> {
   const { settings } = ctx;
   let loadPid: number | undefined;
   const meter = new CpuMeter([...p.groups, { name: ROLE.load, pids: () => (loadPid ? [loadPid] : []) }]);
   let cpu: CpuUsage | undefined;
+  let before: Promise<StatementSnapshot> | undefined;
+  let after: Promise<StatementSnapshot> | undefined;
   let started = 0;
   let windowSeconds = 0;
   const profiled = settings.profile ? p.profiled : [];
@@ -277,16 +290,19 @@ async function measure(
         loadPid = pid;
         started = performance.now();
         meter.start();
+        before = statements.snapshot();
         for (const x of profiled) toggleProfiler(x.pid);
       },
       onMeasureEnd() {
         cpu = meter.stop();
+        after = statements.snapshot();
         windowSeconds = (performance.now() - started) / 1000;
         for (const x of profiled) toggleProfiler(x.pid);
       },
     },
   );
-  if (!cpu) throw new Error('the measured window was not observed');
+  if (!cpu || !before || !after) throw new Error('the measured window was not observed');
+  const delta = statementDelta(await before, await after);
   const keep = (name: string) =>
     settings.keepProfilesIn
       ? { dir: settings.keepProfilesIn, name: `get-plant-${name.replace(/\W+/g, '-').replace(/-$/, '')}-${round}` }
@@ -298,7 +314,7 @@ async function measure(
       summary: summariseProfile(await readProfile(profileDir, x.pid, keep(x.name))),
     })),
   );
-  return { load, windowSeconds, cpu, profiles };
+  return { load, windowSeconds, cpu, profiles, statements: delta };
 }
 
 // ---- report ----------------------------------------------------------------------------------------------
@@ -408,6 +424,50 @@ function cpuTable(platform: Totals, minimal: Totals): Table {
   };
 }
 
+/** Each statement's counters summed over the rounds (by text), busiest first. */
+function statementTotals(runs: Measured[]): StatementCounters[] {
+  const byQuery = new Map<string, StatementCounters>();
+  for (const s of runs.flatMap((m) => m.statements)) {
+    const t = byQuery.get(s.query);
+    if (!t) byQuery.set(s.query, { ...s });
+    else {
+      t.calls += s.calls;
+      t.plans += s.plans;
+      t.planMs += s.planMs;
+      t.execMs += s.execMs;
+      t.rows += s.rows;
+    }
+  }
+  return [...byQuery.values()].sort((x, y) => y.planMs + y.execMs - (x.planMs + x.execMs));
+}
+
+/** Statements per request: calls, plans and the server's planning and execution time, from pg_stat_statements. */
+function statementsTable(name: string, runs: Measured[], top: number): { table: Table; summary: string } {
+  const requests = runs.reduce((a, m) => a + m.load.requests, 0);
+  const all = statementTotals(runs);
+  const per = (v: number) => v / Math.max(1, requests);
+  const sum = (f: (s: StatementCounters) => number) => all.reduce((a, s) => a + f(s), 0);
+  const summary =
+    `${name}: ${fmt(per(sum((s) => s.calls)), 3)} statements and ${fmt(per(sum((s) => s.plans)), 3)} plans per ` +
+    `request; planning ${fmt(per(sum((s) => s.planMs)) * 1000, 1)} µs and execution ` +
+    `${fmt(per(sum((s) => s.execMs)) * 1000, 1)} µs of server time per request.`;
+  return {
+    summary,
+    table: {
+      head: [`statement (${name})`, 'calls/request', 'plans/request', 'plan µs/request', 'exec µs/request'],
+      rows: all
+        .slice(0, top)
+        .map((s) => [
+          `\`${shortQuery(s.query).replaceAll('|', '\\|').replaceAll('`', "'")}\``,
+          fmt(per(s.calls), 3),
+          fmt(per(s.plans), 3),
+          fmt(per(s.planMs) * 1000, 1),
+          fmt(per(s.execMs) * 1000, 1),
+        ]),
+    },
+  };
+}
+
 /** User-mode CPU µs per request of a profiled process, from /proc. */
 function userUsPerRequest(m: Measured, role: string): number {
   const g = m.cpu.groups.find((x) => x.name === role);
@@ -468,6 +528,8 @@ function report(settings: BenchSettings, rounds: Record<PipelineName, Measured>[
     `platform ${fmt(pipelineUs(platformTotals))} µs, minimal ${fmt(pipelineUs(minimalTotals))} µs; their inverse ` +
     `ratio, **${fmt(cpuRatio, 2)}**, is what the requests/s ratio tends to when the pipelines are CPU-bound and ` +
     'nothing else competes for the cores (steadier than requests/s on a shared machine).';
+  const platformStatements = statementsTable('platform', platformRuns, 8);
+  const minimalStatements = statementsTable('minimal', minimalRuns, 4);
   const last = rounds[rounds.length - 1]!;
   const profiled = last.platform.profiles.length + last.minimal.profiles.length > 0;
 
@@ -506,6 +568,19 @@ function report(settings: BenchSettings, rounds: Record<PipelineName, Measured>[
     '',
     cpuLine,
     '',
+    '### What each request asks of the database',
+    '',
+    'From `pg_stat_statements` (planning tracked) on the private PostgreSQL server the benchmark starts, over the ' +
+      'measured windows of all rounds, divided by the requests served. Every statement in the database counts, ' +
+      "including the platform's background work (relays, scheduled jobs) while either pipeline is measured.",
+    '',
+    `- ${platformStatements.summary}`,
+    `- ${minimalStatements.summary}`,
+    '',
+    markdownTable(platformStatements.table),
+    '',
+    markdownTable(minimalStatements.table),
+    '',
     ...(profiled
       ? [
           `Main-thread self time from the CPU profiles${rounds.length > 1 ? ' of the last round' : ''}, by module ` +
@@ -538,6 +613,11 @@ function report(settings: BenchSettings, rounds: Record<PipelineName, Measured>[
     '',
     cpuLine.replaceAll('**', ''),
     '',
+    platformStatements.summary,
+    textTable(platformStatements.table),
+    minimalStatements.summary,
+    textTable(minimalStatements.table),
+    '',
     ...topModules(last.platform),
     ...topModules(last.minimal),
   ].join('\n');
@@ -554,8 +634,14 @@ export const getPlant: Benchmark = {
   timeLimitSeconds: (s) => 420 + 2 * s.rounds * (s.warmupSeconds + s.durationSeconds + 10),
   async run(ctx) {
     const { settings } = ctx;
-    const { nats, db, natsPids, pgPids, profileDir } = await startBenchInfra(ctx);
-    const shared: Infra = { natsUrl: nats.url, databaseUrl: db.url, natsPids, pgPids, profileDir };
+    // A private server, so pg_stat_statements can count what each request asks of the database.
+    const { nats, db, natsPids, pgPids, profileDir, adminUrl } = await startBenchInfra(ctx, {
+      privatePostgres: PG_STATEMENTS_SETTINGS,
+    });
+    const statements = new StatementCounter(adminUrl, db.name);
+    ctx.scope.defer(() => statements.close());
+    await statements.enable();
+    const shared: Infra = { natsUrl: nats.url, databaseUrl: db.url, natsPids, pgPids, profileDir, statements };
 
     const { pipeline: platform, ids, token } = await startPlatform(ctx, shared);
     const headers = { authorization: `Bearer ${token}` };
@@ -565,7 +651,7 @@ export const getPlant: Benchmark = {
       if (settings.rounds > 1) ctx.log(`round ${i + 1} of ${settings.rounds}`);
       const order = i % 2 === 0 ? [platform, minimal] : [minimal, platform];
       const round: Partial<Record<PipelineName, Measured>> = {};
-      for (const p of order) round[p.name] = await measure(ctx, p, headers, profileDir, i + 1);
+      for (const p of order) round[p.name] = await measure(ctx, p, headers, shared, i + 1);
       rounds.push({ platform: round.platform!, minimal: round.minimal! });
     }
     ctx.log('stopping both pipelines');

@@ -23,6 +23,7 @@ import { listingSearchBench } from './listing-search.js';
 import { media } from './media.js';
 import { nearby } from './nearby.js';
 import { notifyBench } from './notify.js';
+import { plantRead } from './plant-read.js';
 import { register } from './register.js';
 import { registerOpen } from './register-open.js';
 import { search } from './search.js';
@@ -32,6 +33,7 @@ import { wsFanout } from './ws-fanout.js';
 
 const BENCHMARKS: Benchmark[] = [
   getPlant,
+  plantRead,
   register,
   registerOpen,
   hashrate,

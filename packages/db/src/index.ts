@@ -24,5 +24,6 @@ export {
   type ScheduledJobsTable,
   scheduledJobsTable,
 } from './scheduled-jobs.js';
+export { ANALYZE_THRESHOLD, analyzeGrownTables } from './statistics.js';
 export type * from './types.js';
 export { isDatabaseUnavailable } from './unavailable.js';

@@ -67,9 +67,9 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions): Promise<Dat
         // NOTICEs (e.g. "schema already exists, skipping") are expected and only clutter the log.
         onnotice: () => {},
         connect_timeout: 10,
-        // Prepared statements (ADR 100) are planned at every run with the table's current size: a generic plan
-        // made while a table was small (a fresh database) keeps scanning it whole until the next ANALYZE.
-        connection: { application_name: 'rootline', plan_cache_mode: 'force_custom_plan' },
+        // PostgreSQL's own plan cache mode: a prepared statement settles on a generic plan and is not planned at
+        // every run (ADR 125). Its plan is made again when the table's statistics change (`analyzeGrownTables`).
+        connection: { application_name: 'rootline' },
       }),
     );
   const client = connect(opts.max ?? 10);

@@ -18,4 +18,5 @@ export * from './scheduled-job.js';
 export * from './search-text.js';
 export * from './service.js';
 export * from './standalone.js';
+export * from './statistics.js';
 export * from './tracing.js';

@@ -29,6 +29,8 @@ import { deliveryHandler, noDatabase } from './consumers.js';
 import { lightHistogramOn } from './light-histogram.js';
 import type { Logger } from './logger.js';
 import { LATENCY_BUCKETS, type ServiceMetrics, serviceMetrics, unscrapedMetrics } from './metrics.js';
+import type { Periodic } from './periodic.js';
+import { statisticsKeeper } from './statistics.js';
 import { endSpan, SpanKind, startSpan, traceparentOf } from './tracing.js';
 
 /** Everything a service receives: one typed object, the same in embedded and cluster mode. */
@@ -416,6 +418,13 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
     [...def.handlers, status].map((h) => toEndpoint(h, log, metrics)),
   );
   outbox.start();
+  // Prepared statements keep a generic plan (ADR 125); refreshed statistics make PostgreSQL plan them again as the
+  // service's tables grow.
+  let statistics: Periodic | undefined;
+  if (mod.db && deps.database) {
+    statistics = statisticsKeeper(deps.database, mod.db.schema, log);
+    statistics.start();
+  }
 
   const subscriptions: Subscription[] = [];
   const consumers: { durable: string; subscription: Subscription }[] = [];
@@ -459,6 +468,7 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
       clearInterval(pruneTimer);
       await Promise.all(subscriptions.map((s) => s.stop()));
       await def.stop?.();
+      await statistics?.stop();
       await outbox.stop();
       log.info(`${mod.name} stopped`);
     },

@@ -13,10 +13,12 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates a fresh, empty PostgreSQL database so a test file owns its schemas. */
-export async function createTestDatabase(prefix = 'rl_test'): Promise<TestDatabase> {
+/**
+ * Creates a fresh, empty PostgreSQL database so a test file owns its schemas; on the server of TEST_DATABASE_URL
+ * unless `adminUrl` names another (e.g. a private server from `startPostgresServer`).
+ */
+export async function createTestDatabase(prefix = 'rl_test', adminUrl = testAdminUrl()): Promise<TestDatabase> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const adminUrl = testAdminUrl();
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
     await admin.unsafe(`CREATE DATABASE "${name}"`);

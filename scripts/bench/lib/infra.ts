@@ -5,6 +5,7 @@ import {
   createTestDatabase,
   type NatsServerHandle,
   startNatsServer,
+  startPostgresServer,
   type TestDatabase,
   testAdminUrl,
 } from '@rootline/testing';
@@ -21,21 +22,39 @@ export interface BenchInfra {
   pgPids: () => number[];
   /** A temporary directory for CPU profiles, removed with the scope. */
   profileDir: string;
+  /** Admin URL of the server holding `db`: the private one when asked for, else that of TEST_DATABASE_URL. */
+  adminUrl: string;
+}
+
+export interface BenchInfraOptions {
+  /**
+   * Start a private PostgreSQL server with these settings (e.g. pg_stat_statements preloaded) and make the fresh
+   * database there, instead of on the server of TEST_DATABASE_URL.
+   */
+  privatePostgres?: Record<string, string>;
 }
 
 /**
  * What a benchmark runs against: a private nats-server and a fresh PostgreSQL database on the server of
  * TEST_DATABASE_URL, with finders of their processes and a profile directory, all removed when the benchmark's scope closes, whatever way it ends.
  */
-export async function startBenchInfra(ctx: BenchContext): Promise<BenchInfra> {
-  const admin = new URL(testAdminUrl());
-  if (!(await canConnect(admin.hostname, Number(admin.port || 5432)))) {
-    throw new Error(`PostgreSQL is unreachable at ${admin.host} (TEST_DATABASE_URL)`);
+export async function startBenchInfra(ctx: BenchContext, opts: BenchInfraOptions = {}): Promise<BenchInfra> {
+  let adminUrl = testAdminUrl();
+  if (opts.privatePostgres) {
+    ctx.log('starting a private PostgreSQL server');
+    const server = await startPostgresServer({ settings: opts.privatePostgres });
+    ctx.scope.defer(() => server.stop());
+    adminUrl = server.adminUrl;
+  } else {
+    const admin = new URL(adminUrl);
+    if (!(await canConnect(admin.hostname, Number(admin.port || 5432)))) {
+      throw new Error(`PostgreSQL is unreachable at ${admin.host} (TEST_DATABASE_URL)`);
+    }
   }
   ctx.log('starting a private nats-server and a fresh database');
   const nats = await startNatsServer();
   ctx.scope.defer(() => nats.stop());
-  const db = await createTestDatabase('rl_bench');
+  const db = await createTestDatabase('rl_bench', adminUrl);
   ctx.scope.defer(() => db.drop());
   const profileDir = await mkdtemp(join(tmpdir(), 'rootline-bench-'));
   ctx.scope.defer(() => rm(profileDir, { recursive: true, force: true }));
@@ -46,5 +65,6 @@ export async function startBenchInfra(ctx: BenchContext): Promise<BenchInfra> {
     // Backends are titled `postgres: <cluster>: <user> <database> <client> <state>`.
     pgPids: () => findPids((cmd) => cmd.startsWith('postgres: ') && cmd.includes(` ${db.name} `)),
     profileDir,
+    adminUrl,
   };
 }

@@ -15,7 +15,7 @@ import { createMemoryStore } from './identity/attempts/memory-store.js';
 import { createRedisStore } from './identity/attempts/redis-store.js';
 import { createIdentity } from './identity/identity.js';
 import { compiledOnFirstUse, lazySerializers } from './lazy-compile.js';
-import { gatewayLogger } from './logging.js';
+import { gatewayLogger, lazyRequestLogger } from './logging.js';
 import { addOutboxBacklogGauge, createMetrics, instrumentBus } from './metrics.js';
 import { authPlugin } from './plugins/auth.js';
 import { httpMetricsPlugin } from './plugins/http-metrics.js';
@@ -112,6 +112,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     genReqId: requestIdOf,
     // Log lines carry `requestId`, the same key the services use.
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: config.BODY_LIMIT_BYTES,
     // X-Forwarded-For/-Proto/-Host are read only from these peers (client IP, Secure cookies, public links).
     trustProxy: trustProxyOf(config),

@@ -1,5 +1,6 @@
+import { createLogger } from '@rootline/host';
 import { describe, expect, it } from 'vitest';
-import { redactUrl, serializeError } from './logging.js';
+import { gatewayLogger, lazyRequestLogger, redactUrl, serializeError } from './logging.js';
 
 describe('log redaction', () => {
   it('hides the values of secret query parameters and keeps the rest', () => {
@@ -31,5 +32,44 @@ describe('log redaction', () => {
   it('passes other errors through with type, message and stack', () => {
     expect(serializeError(new TypeError('boom'))).toMatchObject({ type: 'TypeError', message: 'boom' });
     expect(serializeError('text')).toBe('text');
+  });
+});
+
+describe('the request logger', () => {
+  /** A gateway logger at `level` writing its lines into an array, and a count of the children made from it. */
+  function capture(level: string) {
+    const lines: Record<string, unknown>[] = [];
+    const log = gatewayLogger(
+      createLogger('gateway', level, { write: (line: string) => lines.push(JSON.parse(line)) }),
+    );
+    let children = 0;
+    const child = log.child.bind(log);
+    log.child = ((...args: Parameters<typeof child>) => {
+      children += 1;
+      return child(...args);
+    }) as typeof log.child;
+    return { lines, log, children: () => children };
+  }
+
+  it('makes no child logger for a request that logs nothing at an enabled level', () => {
+    const { log, lines, children } = capture('warn');
+    const requestLog = lazyRequestLogger(log, { requestId: 'req_1' }, {});
+    requestLog.info({ req: { url: '/api/plants/plt_1' } }, 'incoming request');
+    requestLog.debug('detail');
+    expect(children()).toBe(0);
+    expect(lines).toEqual([]);
+    expect(requestLog.level).toBe('warn');
+  });
+
+  it("logs with the request's bindings and the gateway's redaction once a line is written", () => {
+    const { log, lines, children } = capture('warn');
+    const requestLog = lazyRequestLogger(log, { requestId: 'req_2' }, {});
+    requestLog.warn({ password: 'hunter2' }, 'slow');
+    requestLog.error('failed');
+    expect(children()).toBe(1);
+    expect(lines).toMatchObject([
+      { level: 40, requestId: 'req_2', password: '[redacted]', msg: 'slow' },
+      { level: 50, requestId: 'req_2', msg: 'failed' },
+    ]);
   });
 });

@@ -1,13 +1,13 @@
 import type { Bus, ServedService, Subscription } from '@rootline/bus';
 import { emailLinkIssue, notifyRecipientList, sessionsChanged } from '@rootline/contracts';
 import { createOutbox, type Database } from '@rootline/db';
-import { type Clock, handle, type Logger, toEndpoint } from '@rootline/host';
+import { type Clock, handle, type Logger, statisticsKeeper, toEndpoint } from '@rootline/host';
 import type { GatewayConfig } from '../config.js';
 import { createAccounts } from './accounts.js';
 import { createApiTokens } from './api-tokens.js';
 import type { RateLimitStore } from './attempts/store.js';
 import { migrateIdentity } from './db/migrate.js';
-import { outbox as identityOutbox } from './db/schema.js';
+import { outbox as identityOutbox, identitySchema } from './db/schema.js';
 import { usersAfter } from './db/users.repo.js';
 import type { IdentityDeps, SessionChange } from './deps.js';
 import { deriveKey } from './domain/secrets.js';
@@ -79,6 +79,8 @@ export function createIdentity(opts: IdentityOptions) {
   const accounts = createAccounts(deps);
   const sessions = createSessions(deps, cache);
   const background = new Set<Promise<void>>();
+  // Prepared statements keep a generic plan; refreshed statistics have them planned again as the tables grow.
+  const statistics = statisticsKeeper(database, identitySchema.schemaName, log);
 
   return {
     accounts,
@@ -113,6 +115,7 @@ export function createIdentity(opts: IdentityOptions) {
       }
       listening = await bus.listen(sessionsChanged.subject, (change) => forget(change as SessionChange));
       outbox.start();
+      statistics.start();
       // The sender of link emails asks for each link's secret here, by request/reply (see emailLinkIssue).
       const issueLink = handle(emailLinkIssue, ({ linkId }) => accounts.issueEmailLink(linkId));
       // notify learns the accounts that existed before it ran from here (a page at a time, in id order).
@@ -134,6 +137,7 @@ export function createIdentity(opts: IdentityOptions) {
       await listening?.stop();
       await served?.stop();
       await Promise.all(background);
+      await statistics.stop();
       await outbox.stop();
     },
   };

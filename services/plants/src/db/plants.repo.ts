@@ -7,7 +7,7 @@ import type {
   SearchHit,
   SearchType,
 } from '@rootline/contracts';
-import { type Db, executePrepared, executeRows, insertFromJson, prepared } from '@rootline/db';
+import { type Db, executePrepared, executeRows, fixedStatement, insertFromJson } from '@rootline/db';
 import {
   and,
   asc,
@@ -34,6 +34,30 @@ import { anonymousOwners, plants } from './schema.js';
 
 export type PlantRow = typeof plants.$inferInsert;
 type PlantRecord = typeof plants.$inferSelect;
+/** The columns a plant's public shape is made of (`toPlant`): not the search texts, the geo band or the registrar. */
+const PUBLIC_KEYS = [
+  'id',
+  'commonName',
+  'scientificName',
+  'scientificNameSource',
+  'latitude',
+  'longitude',
+  'city',
+  'country',
+  'privacyLevel',
+  'ownerId',
+  'ownerName',
+  'walletAddress',
+  'generation',
+  'parentId',
+  'propagationType',
+  'blockIndex',
+  'blockHash',
+  'txId',
+  'registeredAt',
+] as const satisfies readonly (keyof PlantRecord)[];
+/** A row with the columns of a plant's public shape, under their drizzle keys. */
+type PublicPlantRecord = Pick<PlantRecord, (typeof PUBLIC_KEYS)[number]>;
 
 export type AnonymousOwnerRow = typeof anonymousOwners.$inferInsert;
 
@@ -47,7 +71,7 @@ export function anonymousOwnersInsert(rows: readonly AnonymousOwnerRow[]): SQL {
   return insertFromJson(anonymousOwners, rows);
 }
 
-function toLocation(r: PlantRecord): Location | null {
+function toLocation(r: PublicPlantRecord): Location | null {
   if (r.latitude === null || r.longitude === null) return null;
   return {
     latitude: r.latitude,
@@ -58,7 +82,7 @@ function toLocation(r: PlantRecord): Location | null {
 }
 
 /** A stored row in the public shape of a plant. */
-function toPlant(r: PlantRecord): Plant {
+function toPlant(r: PublicPlantRecord): Plant {
   return {
     id: r.id,
     commonName: r.commonName,
@@ -76,18 +100,20 @@ function toPlant(r: PlantRecord): Plant {
   };
 }
 
+/**
+ * The read of a plant by id, on every `GET /api/plants/{id}`: raw SQL with the public columns only, run prepared
+ * (ADR 126). postgres.js builds the row objects itself; through drizzle's builder each row was read as an array and
+ * mapped again, the largest cost of the read in the plants service after the database's.
+ */
+const plantById = fixedStatement(
+  'plants_plant_by_id',
+  sql`select ${sql.raw(PUBLIC_KEYS.map((key) => `p."${plants[key].name}" as "${key}"`).join(', '))}
+    from "plants"."plants" p where p.id = ${sql.placeholder('id')}`,
+);
+
 /** The plant in its public shape, or undefined. */
-/** The plant in its public shape, or undefined. Runs on every read, so it is a prepared statement. */
 export async function findPlant(db: Db, id: string): Promise<Plant | undefined> {
-  const byId = prepared(db, 'plants_plant_by_id', (d) =>
-    d
-      .select()
-      .from(plants)
-      .where(eq(plants.id, sql.placeholder('id')))
-      .limit(1)
-      .prepare('plants_plant_by_id'),
-  );
-  const [r] = await byId.execute({ id });
+  const [r] = await plantById<PublicPlantRecord>(db, { id });
   return r ? toPlant(r) : undefined;
 }
 

@@ -1,0 +1,30 @@
+import { sql } from 'drizzle-orm';
+import { executeRows } from './prepared.js';
+import type { Database } from './types.js';
+
+/** Rows changed since a table's last ANALYZE before it is analyzed again: autovacuum's own rule, 50 + 10 %. */
+export const ANALYZE_THRESHOLD = { rows: 50, share: 0.1 } as const;
+
+/**
+ * ANALYZEs the tables of `schema` whose rows changed by more than `ANALYZE_THRESHOLD` since their last analyze;
+ * resolves to the names of the tables analyzed. PostgreSQL drops the cached plans of every statement that reads a
+ * table when its statistics change, so a generic plan made while the table was small (a sequential scan) is made
+ * again with its size now. Autovacuum applies the same rule, but only when it runs (it may be off, and it looks at
+ * most once a minute); this keeps the statistics in step with the platform's own writes. A table another session is
+ * analyzing is skipped. Nothing to do on PGlite (one user, no plan shared across connections).
+ */
+export async function analyzeGrownTables(database: Database, schema: string): Promise<string[]> {
+  if (database.driver !== 'postgres') return [];
+  const grown = await executeRows<{ name: string }>(
+    database.db,
+    sql`select s.relname as name
+      from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+      where s.schemaname = ${schema}
+        and s.n_mod_since_analyze > ${ANALYZE_THRESHOLD.rows} + ${ANALYZE_THRESHOLD.share}::float8 * greatest(c.reltuples, 0)
+      order by s.relname`,
+  );
+  for (const { name } of grown) {
+    await database.db.execute(sql`analyze (skip_locked) ${sql.identifier(schema)}.${sql.identifier(name)}`);
+  }
+  return grown.map((t) => t.name);
+}
