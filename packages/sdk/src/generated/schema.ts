@@ -568,6 +568,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/geocode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find a place by name
+         * @description Towns and cities of 1,000 people or more whose name matches `q` as people type it: case and accents are ignored ("zurich" finds Zürich), a beginning is enough ("rotterd"), one letter wrong, missing, extra or swapped is forgiven (two in names of eight letters or more) when nothing matches better, and "name, country" (a country name or ISO code) narrows the search. Exact matches first, then beginnings, then typos, each by population. Answered on this machine from the bundled GeoNames gazetteer, with no outside call.
+         *
+         *     When the operator configures a Nominatim-compatible geocoder (`GEOCODER_URL`), its answers (which know streets and addresses) come first, marked `source: geocoder`, and the text of `q` is sent to that service (through the SOCKS proxy when one is set, at most one request a second per process, answers cached); while it is away the gazetteer answers alone. Rate-limited like every route. The coordinates of an answer go into any `location` of Rootline. `page` from 1; `limit` default 20.
+         */
+        get: operations["searchPlace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/chain/blocks/{hash}": {
         parameters: {
             query?: never;
@@ -1310,6 +1332,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plants/identify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Identify a plant from uploaded photos
+         * @description One to five photos of the same plant, uploaded first (`POST /api/upload/image`; your own files), each with the organ it shows (leaf, flower, fruit, bark, habit), are sent to the configured plant-identification provider (the Pl@ntNet identification API). Candidates are ranked best first with the provider’s score (0 to 1): accepted name, author, genus, family, common names and GBIF and POWO ids; none when no species was recognised.
+         *
+         *     Each photo leaves decoded and encoded anew as a JPEG of at most 1600 pixels a side, with no metadata: no EXIF, no GPS position, no camera serial. Answers 503 UNAVAILABLE (`details.reason` not-configured or provider-failed) when no provider is configured (`PLANT_ID_URL`, `PLANT_ID_API_KEY`) or it fails; never a 500. The identification is kept (its id, the candidates, who asked) so that one candidate can be accepted onto a plant with `POST /api/plants/{plantId}/species`.
+         *
+         *     To send the photos themselves in the request, use `POST /api/plants/identify/photos`.
+         */
+        post: operations["createIdentification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plants/identify/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Identify a plant from photos sent in the request
+         * @description A `multipart/form-data` body as the Pl@ntNet identification API takes it: one to five files in fields `images` and, for each, a field `organs` (leaf, flower, fruit, bark or habit), in the same order. The photos are streamed into storage, sent, and removed; they become no file of yours. At most 15728640 bytes each. Candidates are ranked best first with the provider’s score (0 to 1): accepted name, author, genus, family, common names and GBIF and POWO ids; none when no species was recognised.
+         *
+         *     Each photo leaves decoded and encoded anew as a JPEG of at most 1600 pixels a side, with no metadata: no EXIF, no GPS position, no camera serial. Answers 503 UNAVAILABLE (`details.reason` not-configured or provider-failed) when no provider is configured (`PLANT_ID_URL`, `PLANT_ID_API_KEY`) or it fails; never a 500. The identification is kept (its id, the candidates, who asked) so that one candidate can be accepted onto a plant with `POST /api/plants/{plantId}/species`.
+         */
+        post: operations["identifyPlantPhotos"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plants/{plantId}/species": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an identified species
+         * @description Makes one candidate of an identification (yours) the plant’s scientific name, recorded in `scientificNameSource` with the identification id, the provider, its score, the author and the family. The plant must be yours (an ADMIN may act for anyone). A name that is not a candidate of the identification is refused (400, `details.candidates` lists them); an identification that is not yours is 404. The ledger keeps the name the plant was registered with.
+         */
+        post: operations["acceptSpecies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/environment/records": {
         parameters: {
             query?: never;
@@ -1546,7 +1634,7 @@ export interface paths {
         get?: never;
         /**
          * Record environment readings
-         * @description 1 to 1000 timestamped readings, stored all or nothing. A value outside its physical range (e.g. humidity above 100 %, pH above 14) refuses the whole request with 400 VALIDATION_ERROR naming the field. Each reading is compared with the targets of the recipe phase at its time; deviations are stored, answered, and told to the farm’s manager as one alert per request (a notification; alerts are not public events). Readings of a closed batch are refused (400, `details.reason` batch-closed). A reading the batch holds already (same `at`, same values) is stored once, even without a key: it is counted in `duplicates`, not in `accepted`, and its deviations are not stored or announced again. Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is stored once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409 DUPLICATE with Retry-After.
+         * @description 1 to 1000 timestamped readings, stored all or nothing. A value outside its physical range (e.g. humidity above 100 %, pH above 14) refuses the whole request with 400 VALIDATION_ERROR naming the field. Each reading is compared with the targets of the recipe phase at its time; deviations are stored, answered, and told to the farm’s manager as one alert per request (a notification; alerts are not public events). Readings of a closed batch are refused (400, `details.reason` batch-closed), and so is a reading more than five minutes before the batch started or after the server's clock (400 naming `readings.<i>.at`; `before-start`). A reading the batch holds already (same `at`, same values) is stored once, even without a key: it is counted in `duplicates`, not in `accepted`, and its deviations are not stored or announced again. Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is stored once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409 DUPLICATE with Retry-After.
          */
         put: operations["recordBatchReadings"];
         post?: never;
@@ -4185,6 +4273,41 @@ export interface components {
                 mase: number | null;
             };
         };
+        /**
+         * GeocodedPlace
+         * @example {
+         *       "name": "Zürich",
+         *       "displayName": "Zürich, Switzerland",
+         *       "country": "CH",
+         *       "countryName": "Switzerland",
+         *       "latitude": 47.36667,
+         *       "longitude": 8.55,
+         *       "population": 341730,
+         *       "match": "exact",
+         *       "source": "gazetteer"
+         *     }
+         */
+        GeocodedPlace: {
+            /** @description The place’s name, with its accents */
+            name: string;
+            /** @description Name, country; or the geocoder’s full address */
+            displayName: string;
+            /** @description ISO 3166-1 alpha-2 code */
+            country: string | null;
+            /** @description The country’s English name */
+            countryName: string | null;
+            latitude: number;
+            longitude: number;
+            /** @description From the gazetteer; null for the geocoder’s answers */
+            population: number | null;
+            /** @description How the name matched (gazetteer): the whole name, its beginning, or with a typo forgiven */
+            match: ("exact" | "prefix" | "typo") | null;
+            /**
+             * @description gazetteer (bundled, on this machine) or geocoder (the configured Nominatim-compatible service)
+             * @enum {string}
+             */
+            source: "gazetteer" | "geocoder";
+        };
         /** Harvest */
         Harvest: {
             /**
@@ -4208,6 +4331,51 @@ export interface components {
                 hash: string;
                 txId: string;
             };
+        };
+        /**
+         * Identification
+         * @example {
+         *       "id": "pid_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+         *       "provider": "my-api.plantnet.org",
+         *       "organs": [
+         *         "leaf",
+         *         "flower"
+         *       ],
+         *       "candidates": [
+         *         {
+         *           "scientificName": "Solanum lycopersicum",
+         *           "author": "L.",
+         *           "genus": "Solanum",
+         *           "family": "Solanaceae",
+         *           "commonNames": [
+         *             "Tomato"
+         *           ],
+         *           "score": 0.91,
+         *           "gbifId": "2930137",
+         *           "powoId": "316947-2"
+         *         }
+         *       ],
+         *       "requestedBy": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+         *       "createdAt": "2026-05-01T09:30:00.000Z"
+         *     }
+         */
+        Identification: {
+            /**
+             * @description Plant identification identifier
+             * @example pid_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            id: string;
+            /** @description Which service answered (its host) */
+            provider: string;
+            organs: ("leaf" | "flower" | "fruit" | "bark" | "habit")[];
+            /** @description Best first; empty when no species was recognised */
+            candidates: components["schemas"]["SpeciesCandidate"][];
+            requestedBy: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            createdAt: string;
         };
         /** InclusionProof */
         InclusionProof: {
@@ -4532,6 +4700,7 @@ export interface components {
             id: string;
             commonName: string;
             scientificName: string | null;
+            scientificNameSource?: components["schemas"]["ScientificNameSource"];
             /** @description The location as stored, after the privacy level was applied; null when hidden */
             location: components["schemas"]["Location"] | null;
             /**
@@ -4695,6 +4864,7 @@ export interface components {
             id: string;
             commonName: string;
             scientificName: string | null;
+            scientificNameSource?: components["schemas"]["ScientificNameSource"];
             /** @description The location as stored, after the privacy level was applied; null when hidden */
             location: components["schemas"]["Location"] | null;
             /**
@@ -4760,6 +4930,7 @@ export interface components {
             items: {
                 /**
                  * @description A crop of the demand model
+                 * @example tomato
                  * @enum {string}
                  */
                 crop: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
@@ -4878,8 +5049,11 @@ export interface components {
             seq: number;
             /** @description Domain event id (the same id webhooks carry) */
             id: string;
-            /** @description Public event kind, e.g. `plant.registered` */
-            kind: string;
+            /**
+             * @description Public event kind, e.g. `plant.registered`
+             * @enum {string}
+             */
+            kind: "demand.match" | "demand.signal" | "farm.harvest" | "listing.cancelled" | "listing.published" | "listing.sold" | "offer.accepted" | "offer.countered" | "offer.made" | "offer.rejected" | "offer.withdrawn" | "plant.registered" | "supply.committed" | "transport.completed";
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp
@@ -4992,6 +5166,28 @@ export interface components {
              */
             timestamp: string;
         };
+        /** ScientificNameSource */
+        ScientificNameSource: {
+            /**
+             * @description checklist: the name given was checked against the bundled checklist (an accepted name, or a synonym replaced by it); identification: a candidate of a photo identification was accepted
+             * @enum {string}
+             */
+            source: "checklist" | "identification";
+            /** @description Authorship of the accepted name */
+            author: string | null;
+            family: string | null;
+            /** @description The name as given, when the checklist replaced a synonym by its accepted name */
+            givenName: string | null;
+            identificationId: string | null;
+            provider: string | null;
+            /** @description The identification’s confidence, 0 to 1 */
+            score: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            recordedAt: string;
+        };
         /** SearchHit */
         SearchHit: {
             /**
@@ -5001,6 +5197,7 @@ export interface components {
             id: string;
             commonName: string;
             scientificName: string | null;
+            scientificNameSource?: components["schemas"]["ScientificNameSource"];
             /** @description The location as stored, after the privacy level was applied; null when hidden */
             location: components["schemas"]["Location"] | null;
             /**
@@ -5060,7 +5257,10 @@ export interface components {
              * @example sig_01HZX3K6Q2W8N4B7T5R9V0C1MD
              */
             id: string;
-            /** @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration) */
+            /**
+             * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+             * @example transport-event
+             */
             subjectType: "transport-event" | "ownership-transfer" | "certificate";
             subjectId: string;
             /**
@@ -5247,6 +5447,20 @@ export interface components {
             createdAt: string;
             /** @description Set when deleted: no new signatures */
             revokedAt: string | null;
+        };
+        /** SpeciesCandidate */
+        SpeciesCandidate: {
+            /** @description Accepted name without author, e.g. "Solanum lycopersicum" */
+            scientificName: string;
+            /** @description Authorship of the name, e.g. "L." */
+            author: string | null;
+            genus: string | null;
+            family: string | null;
+            commonNames: string[];
+            /** @description The provider’s confidence, 0 to 1 */
+            score: number;
+            gbifId: string | null;
+            powoId: string | null;
         };
         /** Supply */
         Supply: {
@@ -6148,7 +6362,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example github */
+                /** @example google */
                 provider: string;
             };
             cookie?: never;
@@ -6209,6 +6423,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example google */
                 provider: string;
             };
             cookie?: never;
@@ -6732,8 +6947,7 @@ export interface operations {
                  *       "scopes": [
                  *         "plants:read",
                  *         "plants:write"
-                 *       ],
-                 *       "expiresAt": "2026-07-01T00:00:00Z"
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -7065,8 +7279,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description User identifier
-                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 * @description The account whose role changes
+                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MF
                  */
                 userId: string;
             };
@@ -7471,8 +7685,8 @@ export interface operations {
                  *           "country": "NL"
                  *         },
                  *         "owner": {
-                 *           "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1ME",
-                 *           "name": "Ben Grower"
+                 *           "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                 *           "name": "Ada Grower"
                  *         }
                  *       }
                  *     }
@@ -7701,9 +7915,15 @@ export interface operations {
     listNearbyPlants: {
         parameters: {
             query: {
-                /** @description Latitude of the centre, decimal degrees */
+                /**
+                 * @description Latitude of the centre, decimal degrees
+                 * @example 52.37
+                 */
                 lat: number;
-                /** @description Longitude of the centre, decimal degrees */
+                /**
+                 * @description Longitude of the centre, decimal degrees
+                 * @example 4.9
+                 */
                 lon: number;
                 /** @description Radius in kilometres (default 50, at most 500) */
                 radius?: number;
@@ -7792,7 +8012,10 @@ export interface operations {
     searchPlants: {
         parameters: {
             query: {
-                /** @description Text to find, with at least one letter or digit; case, accents and punctuation are ignored */
+                /**
+                 * @description Text to find, with at least one letter or digit; case, accents and punctuation are ignored
+                 * @example tomato
+                 */
                 q: string;
                 /** @description species (common and scientific name), location (city and country) or owner (owner name); all three by default */
                 type?: "species" | "location" | "owner";
@@ -8051,12 +8274,105 @@ export interface operations {
             };
         };
     };
+    searchPlace: {
+        parameters: {
+            query: {
+                /**
+                 * @description A place as people type it: "zurich", "São Paulo", "Paris, France", "paris, us", "amsterdma"
+                 * @example Rotterdam
+                 */
+                q: string;
+                /** @description Page number, from 1 (at most 1000000) */
+                page?: number;
+                /** @description Items per page (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["GeocodedPlace"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getBlock: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description Block hash (64 lowercase hex digits) */
+                /**
+                 * @description Block hash (64 lowercase hex digits)
+                 * @example 0000a3f1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e
+                 */
                 hash: string;
             };
             cookie?: never;
@@ -8129,7 +8445,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Block hash (64 lowercase hex digits) */
+                /**
+                 * @description Block hash (64 lowercase hex digits)
+                 * @example 0000a3f1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e
+                 */
                 hash: string;
             };
             cookie?: never;
@@ -9021,6 +9340,7 @@ export interface operations {
                     items: {
                         /**
                          * @description A crop of the demand model
+                         * @example tomato
                          * @enum {string}
                          */
                         crop: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
@@ -9144,6 +9464,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD */
                 consumerId: string;
             };
             cookie?: never;
@@ -9367,7 +9688,9 @@ export interface operations {
     listCropRecommendations: {
         parameters: {
             query: {
+                /** @example 52.37 */
                 lat: number;
+                /** @example 4.9 */
                 lon: number;
                 /** @description Area available, m² (default 10, a household plot) */
                 areaM2?: number;
@@ -9474,9 +9797,15 @@ export interface operations {
     getDemandForecast: {
         parameters: {
             query: {
-                /** @description A crop of the demand model */
+                /**
+                 * @description A crop of the demand model
+                 * @example tomato
+                 */
                 crop: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
-                /** @description COUNTRY or COUNTRY/city as signals by name record it (e.g. NL or NL/amsterdam); case does not matter */
+                /**
+                 * @description COUNTRY or COUNTRY/city as signals by name record it (e.g. NL or NL/amsterdam); case does not matter
+                 * @example NL/amsterdam
+                 */
                 region: string;
                 weeks?: number;
             };
@@ -9600,6 +9929,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description A crop of the demand model
+                     * @example tomato
                      * @enum {string}
                      */
                     crop: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
@@ -9739,6 +10069,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description A crop of the demand model
+                     * @example tomato
                      * @enum {string}
                      */
                     crop?: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
@@ -9849,7 +10180,10 @@ export interface operations {
                 status?: "draft" | "active" | "sold" | "cancelled";
                 /** @description What is sold */
                 category?: "seeds" | "seedlings" | "cuttings" | "plants" | "produce";
-                /** @description Account identifier */
+                /**
+                 * @description Account identifier
+                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
                 sellerId?: string;
                 /** @description Lowest price per unit in minor units, inclusive; with `maxPrice`, at most `maxPrice` (else nothing matches) */
                 minPrice?: number;
@@ -10563,7 +10897,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "status": "active"
+                 *       "status": "cancelled"
                  *     }
                  */
                 "application/json": {
@@ -11578,7 +11912,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Account identifier */
+                /**
+                 * @description Account identifier
+                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
                 sellerId: string;
             };
             cookie?: never;
@@ -11760,6 +12097,7 @@ export interface operations {
                     category?: "seeds" | "seedlings" | "cuttings" | "plants" | "produce";
                     /**
                      * @description A crop of the demand model
+                     * @example tomato
                      * @enum {string}
                      */
                     crop?: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
@@ -12654,6 +12992,353 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createIdentification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "photos": [
+                 *         {
+                 *           "fileId": "fil_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                 *           "organ": "leaf"
+                 *         },
+                 *         {
+                 *           "fileId": "fil_01HZX3K6Q2W8N4B7T5R9V0C1ME",
+                 *           "organ": "flower"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description One to five photos of the same plant, each with the organ it shows */
+                    photos: {
+                        /**
+                         * @description File identifier
+                         * @example fil_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                         */
+                        fileId: string;
+                        /**
+                         * @description What the photo shows: leaf, flower, fruit, bark or habit (the whole plant)
+                         * @enum {string}
+                         */
+                        organ: "leaf" | "flower" | "fruit" | "bark" | "habit";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Identification"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    identifyPlantPhotos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description One to five photos of the same plant (JPEG, PNG, WebP, HEIC…) */
+                    images: string[];
+                    /** @description The organ each photo shows, in the order of the photos */
+                    organs: ("leaf" | "flower" | "fruit" | "bark" | "habit")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Identification"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    acceptSpecies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Plant identifier
+                 * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                plantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "identificationId": "pid_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                 *       "scientificName": "Solanum lycopersicum"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Plant identification identifier
+                     * @example pid_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                     */
+                    identificationId: string;
+                    /** @description One of the identification’s candidates */
+                    scientificName: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Plant"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16660,7 +17345,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "plantId": "plt_01HZX3K6Q2W8N4B7T5R9V0C1MD",
-                 *       "eventTime": "2026-08-05T14:00:00+02:00",
+                 *       "eventTime": "2026-08-09T14:00:00+02:00",
                  *       "to": {
                  *         "latitude": 52.3676,
                  *         "longitude": 4.9041,
@@ -17295,6 +17980,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD */
                 userId: string;
             };
             cookie?: never;
@@ -17376,7 +18062,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Block hash, 64 lowercase hex digits */
+                /**
+                 * @description Block hash, 64 lowercase hex digits
+                 * @example 0000a3f1c2d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e
+                 */
                 blockHash: string;
             };
             cookie?: never;
@@ -17498,7 +18187,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A plant id or a seed lot id */
+                /**
+                 * @description A plant id or a seed lot id
+                 * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
                 id: string;
             };
             cookie?: never;
@@ -17602,7 +18294,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A plant id or a seed lot id */
+                /**
+                 * @description A plant id or a seed lot id
+                 * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
                 id: string;
             };
             cookie?: never;
@@ -17615,7 +18310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/html": string;
                 };
             };
             /** @description Error: VALIDATION_ERROR */
@@ -19192,7 +19887,10 @@ export interface operations {
     unsubscribeEmailByLink: {
         parameters: {
             query: {
-                /** @description Token from the unsubscribe link of an email */
+                /**
+                 * @description Token from the unsubscribe link of an email
+                 * @example eyJ1IjoidXNyXzAxSFpYM0s2UTJXOE40QjdUNVI5VjBDMU1EIiwidCI6Im1hcmtldHBsYWNlLm9mZmVyIn0.q3Vx0cE2n8mJ5tqB7yW1hZ4sK9dF6gL0pR2uT8iA3oC
+                 */
                 token: string;
             };
             header?: never;
@@ -19266,7 +19964,10 @@ export interface operations {
     unsubscribeEmailOneClick: {
         parameters: {
             query: {
-                /** @description Token from the unsubscribe link of an email */
+                /**
+                 * @description Token from the unsubscribe link of an email
+                 * @example eyJ1IjoidXNyXzAxSFpYM0s2UTJXOE40QjdUNVI5VjBDMU1EIiwidCI6Im1hcmtldHBsYWNlLm9mZmVyIn0.q3Vx0cE2n8mJ5tqB7yW1hZ4sK9dF6gL0pR2uT8iA3oC
+                 */
                 token: string;
             };
             header?: never;
@@ -19544,6 +20245,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example id: 1042
+                     *     event: plant.registered
+                     *     data: {"id":"evt_01HZX3K6Q2W8N4B7T5R9V0C1MD","kind":"plant.registered","occurredAt":"2026-05-04T09:30:00.000Z","data":{"plantId":"plt_01HZX3K6Q2W8N4B7T5R9V0C1MD","commonName":"Tomato","generation":0}}
+                     *
+                     *     : heartbeat
+                     */
                     "text/event-stream": string;
                 };
             };
@@ -19961,6 +20669,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 0 */
                 index: number;
             };
             cookie?: never;
@@ -20790,8 +21499,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
-            200: {
+            /** @description Switching Protocols: the socket is open and the server sends its `welcome` message first */
+            101: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21372,7 +22081,10 @@ export interface operations {
     getAuditConsistencyProof: {
         parameters: {
             query: {
-                /** @description Earlier tree size */
+                /**
+                 * @description Earlier tree size
+                 * @example 1
+                 */
                 first: number;
                 /** @description Later tree size (default the current size) */
                 second?: number;
@@ -21452,6 +22164,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 0 */
                 index: number;
             };
             cookie?: never;
@@ -22678,9 +23391,15 @@ export interface operations {
     getSignatureStatement: {
         parameters: {
             query: {
-                /** @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration) */
+                /**
+                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+                 * @example transport-event
+                 */
                 subjectType: "transport-event" | "ownership-transfer" | "certificate";
-                /** @description Id of the record signed (see subjectType) */
+                /**
+                 * @description Id of the record signed (see subjectType)
+                 * @example tev_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
                 subjectId: string;
             };
             header?: never;
@@ -22701,7 +23420,10 @@ export interface operations {
                         data: {
                             /** @description The facts signed, from the audit log entry of the event that recorded the subject */
                             statement: {
-                                /** @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration) */
+                                /**
+                                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+                                 * @example transport-event
+                                 */
                                 type: "transport-event" | "ownership-transfer" | "certificate";
                                 id: string;
                                 event: {
@@ -22792,9 +23514,15 @@ export interface operations {
     listSignatures: {
         parameters: {
             query: {
-                /** @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration) */
+                /**
+                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+                 * @example transport-event
+                 */
                 subjectType: "transport-event" | "ownership-transfer" | "certificate";
-                /** @description Id of the record signed (see subjectType) */
+                /**
+                 * @description Id of the record signed (see subjectType)
+                 * @example tev_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
                 subjectId: string;
                 /** @description Page number, from 1 (at most 1000000) */
                 page?: number;
@@ -22908,9 +23636,15 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration) */
+                    /**
+                     * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+                     * @example transport-event
+                     */
                     subjectType: "transport-event" | "ownership-transfer" | "certificate";
-                    /** @description Id of the record signed (see subjectType) */
+                    /**
+                     * @description Id of the record signed (see subjectType)
+                     * @example tev_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                     */
                     subjectId: string;
                     /**
                      * @description Signing key identifier
@@ -24830,7 +25564,10 @@ export interface operations {
     exportAnalytics: {
         parameters: {
             query: {
-                /** @description plants, transport, farms or sustainability (network-wide, by mode) */
+                /**
+                 * @description plants, transport, farms or sustainability (network-wide, by mode)
+                 * @example plants
+                 */
                 dataset: "plants" | "transport" | "farms" | "sustainability";
                 /** @description csv (default) or json */
                 format?: "csv" | "json";
