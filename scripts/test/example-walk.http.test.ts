@@ -1,5 +1,6 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +40,7 @@ interface Schema {
   examples?: unknown[];
   example?: unknown;
   properties?: Record<string, Schema>;
+  items?: Schema;
   required?: string[];
   enum?: unknown[];
   default?: unknown;
@@ -247,6 +249,39 @@ const FLOWS: Record<string, (o: Operation, url: string) => Promise<Answer>> = {
 let p: TestPlatform;
 let dataDir: string;
 let oidc: OAuth2Server;
+let provider: { url: string; close(): Promise<void> };
+
+/** An identification service on this machine answering as the Pl@ntNet identification API documents. */
+async function startIdentificationProvider(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createHttpServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          results: [
+            {
+              score: 0.91,
+              species: {
+                scientificNameWithoutAuthor: 'Solanum lycopersicum',
+                scientificNameAuthorship: 'L.',
+                genus: { scientificNameWithoutAuthor: 'Solanum' },
+                family: { scientificNameWithoutAuthor: 'Solanaceae' },
+                commonNames: ['Tomato'],
+              },
+            },
+          ],
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 let base: string;
 let doc: Document;
 const tokens = new Map<string, string>();
@@ -274,12 +309,15 @@ beforeAll(async () => {
   oidc.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }) => {
     Object.assign(token.payload, { email: 'ada.oidc@example.org', email_verified: true, name: 'Ada' });
   });
+  provider = await startIdentificationProvider();
   dataDir = await mkdtemp(join(tmpdir(), 'rootline-walk-'));
   // The sign-in provider's callback address is public: the port is chosen before the gateway starts.
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   p = await startTestPlatform(SERVICES, {
     PUBLIC_URL: base,
+    PLANT_ID_URL: provider.url,
+    PLANT_ID_API_KEY: 'walk-key',
     GOOGLE_CLIENT_ID: 'rootline-google',
     GOOGLE_CLIENT_SECRET: 'google-client-secret',
     GOOGLE_ISSUER: oidc.issuer.url as string,
@@ -310,6 +348,7 @@ async function freePort(): Promise<number> {
 afterAll(async () => {
   await p?.stop();
   await oidc?.stop();
+  await provider?.close();
 });
 
 function operations(): Operation[] {
@@ -420,6 +459,11 @@ async function urlOf(o: Operation): Promise<string> {
   return query.size ? `${url}?${query}` : url;
 }
 
+const photo = () =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a7d44' } })
+    .png()
+    .toBuffer();
+
 const PDF = `%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n`;
 
 async function bodyOf(o: Operation): Promise<RequestBody | undefined> {
@@ -433,19 +477,19 @@ async function bodyOf(o: Operation): Promise<RequestBody | undefined> {
   // A form: its fields as the example gives them, a real file where the schema takes bytes.
   const form = new FormData();
   const properties = resolve(media.schema)?.properties ?? {};
+  const bytes = (schema: Schema | undefined) =>
+    schema?.format === 'binary' || (schema?.type === 'array' && resolve(schema.items)?.format === 'binary');
   for (const [name, value] of Object.entries((example ?? {}) as Record<string, unknown>)) {
-    if (properties[name]?.format === 'binary') continue;
-    form.append(name, String(value));
+    if (bytes(properties[name])) continue;
+    for (const item of Array.isArray(value) ? value : [value]) form.append(name, String(item));
   }
   for (const [name, schema] of Object.entries(properties)) {
-    if (schema.format !== 'binary') continue;
-    if (o.path.endsWith('/image')) {
-      const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a7d44' } })
-        .png()
-        .toBuffer();
-      form.append(name, new Blob([new Uint8Array(png)], { type: 'image/png' }), 'tomato.png');
-    } else {
-      form.append(name, new Blob([PDF], { type: 'application/pdf' }), 'invoice.pdf');
+    if (!bytes(schema)) continue;
+    const given = (example as Record<string, unknown> | undefined)?.[name];
+    const count = Array.isArray(given) ? given.length : 1;
+    for (let i = 0; i < count; i++) {
+      if (o.path.endsWith('/document')) form.append(name, new Blob([PDF], { type: 'application/pdf' }), 'invoice.pdf');
+      else form.append(name, new Blob([new Uint8Array(await photo())], { type: 'image/png' }), 'tomato.png');
     }
   }
   return { form };

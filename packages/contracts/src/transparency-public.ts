@@ -42,7 +42,7 @@ export type PublicAuditEntry = Static<typeof PublicAuditEntry>;
 
 export const auditPublicGet = defineSubject({
   subject: 'transparency.audit.public-get',
-  request: Type.Object({ index: Type.Integer({ minimum: 0, maximum: AUDIT_MAX_SIZE }) }),
+  request: Type.Object({ index: Type.Integer({ minimum: 0, maximum: AUDIT_MAX_SIZE, examples: [0] }) }),
   reply: PublicAuditEntry,
   summary: 'The public form of one audit entry',
 });

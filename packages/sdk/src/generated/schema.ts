@@ -22246,6 +22246,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 0 */
                 index: number;
             };
             cookie?: never;

@@ -154,6 +154,7 @@ export const identifyRoutes: FastifyPluginAsyncTypebox<IdentifyRouteDeps> = asyn
           },
         },
         required: ['images', 'organs'],
+        examples: [{ images: ['(the bytes of a photo of a leaf)'], organs: ['leaf'] }],
       },
       encoding: { images: { contentType: 'image/*' } },
     },
