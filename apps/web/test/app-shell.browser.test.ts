@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserRig, expectAccessible, screenshot, startBrowserRig } from './support/browser.js';
+import { type BrowserRig, expectAccessible, RIG_START_MS, screenshot, startBrowserRig } from './support/browser.js';
 
 describe('the web app shell, served by the gateway in cluster mode', () => {
   let rig: BrowserRig;
@@ -9,7 +9,7 @@ describe('the web app shell, served by the gateway in cluster mode', () => {
   beforeAll(async () => {
     rig = await startBrowserRig();
     page = await (await rig.context({ width: 390, height: 844 })).newPage();
-  });
+  }, RIG_START_MS);
   afterAll(async () => {
     await rig?.stop();
   });

@@ -20,6 +20,9 @@ export interface BrowserRig {
   stop(): Promise<void>;
 }
 
+/** How long a file may take to start its rig (beforeAll's timeout): a cluster on a busy machine is slow. */
+export const RIG_START_MS = 300_000;
+
 export async function startBrowserRig(env: Record<string, string> = {}): Promise<BrowserRig> {
   // Eleven processes start at once: on a busy 2-core machine that can take longer than the default minute.
   const cluster = await startTestCluster({

@@ -431,6 +431,8 @@ export interface paths {
          *
          *     **Keep `privateKey`** (with `anonymousId` and the plant `id`): it is returned once and never stored, and it is the only way to prove ownership later, by signing a challenge that anyone can check against `publicKey` and the wallet address on the ledger. Lost, it cannot be recovered.
          *
+         *     To keep the private key off the network entirely, make the Ed25519 key pair on your device and send only `publicKey` (32 raw bytes, base64url): the wallet address is derived from it, the answer’s `privateKey` is null, and the contact is encrypted to `encryptionPublicKey` or, without one, to the X25519 form of your wallet key (RFC 7748 map; its private key is the first 32 bytes of SHA-512 of your Ed25519 seed). This is what the web page /plants/register-anonymous does.
+         *
          *     With an `Idempotency-Key`, the private key is shown once; a replay answers without it: the same plant, `anonymousId` and `publicKey` with `privateKey: null` (the answer Rootline keeps for replays has no private key), so a client whose first answer was lost learns its plant id, and anyone else sending the same key and body learns no key.
          *
          *     Required: `commonName`, `location`. `privacyLevel` defaults to `fuzzy` here. `privacyLevel` is applied before the location is stored or written to the ledger, so no answer, export or block ever holds the exact point of a non-exact plant: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km, city dropped), hidden (no location; never listed by nearby).
@@ -3343,7 +3345,7 @@ export interface components {
             walletAddress: string;
             /** @description Ed25519 public key, 32 raw bytes in base64url (kept by Rootline) */
             publicKey: string;
-            /** @description Ed25519 private key (seed), 32 raw bytes in base64url. Shown once; a replay answers without it (null). Never stored: keep it, it is the only proof that the plant is yours */
+            /** @description Ed25519 private key (seed), 32 raw bytes in base64url. Shown once; a replay answers without it (null), and so does a registration that brought its own `publicKey`. Never stored: keep it, it is the only proof that the plant is yours */
             privateKey: string | null;
             pseudonym: string | null;
             encryptionPublicKey: string | null;
@@ -7031,6 +7033,8 @@ export interface operations {
                     pseudonym?: string;
                     /** @description Your X25519 public key, 32 bytes in base64url; when given, the anonymous contact is encrypted to it */
                     encryptionPublicKey?: string;
+                    /** @description Your own Ed25519 public key, 32 raw bytes in base64url, made on your device: Rootline never sees the private key (the answer’s `privateKey` is null). Absent: Rootline makes the key pair and returns the private key once */
+                    publicKey?: string;
                 };
             };
         };
