@@ -395,6 +395,20 @@ export const plantSearch = defineSubject({
   summary: 'Plants matching a text, most relevant first',
 });
 
+/** The plants an owner holds, newest first: `ownerId` is the caller's own id (the gateway fills it in). */
+export const OwnedQuery = Type.Object({
+  ownerId: Type.String({ minLength: 1, maxLength: 120, description: 'The owner: the caller' }),
+  ...PageQuery.properties,
+});
+export type OwnedQuery = Static<typeof OwnedQuery>;
+
+export const plantListOwned = defineSubject({
+  subject: 'plants.plant.list-owned',
+  request: OwnedQuery,
+  reply: Type.Object({ items: Type.Array(Plant), pagination: Pagination }),
+  summary: 'The plants an owner holds, newest first',
+});
+
 export const plantNetworkGet = defineSubject({
   subject: 'plants.network.get',
   request: Type.Object({}),

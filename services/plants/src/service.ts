@@ -3,7 +3,7 @@ import { type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { ensureAgent } from './db/lineage-agent.repo.js';
 import { outbox } from './db/schema.js';
-import { nearbyPlants, networkStats, searchPlantsHandler } from './handlers/discovery.js';
+import { nearbyPlants, networkStats, ownedPlants, searchPlantsHandler } from './handlers/discovery.js';
 import { getLineage } from './handlers/lineage.js';
 import {
   analyseLineageHandler,
@@ -71,6 +71,7 @@ export const service: ServiceModule<typeof PlantsConfig> = {
         getLineage(ctx),
         nearbyPlants(ctx),
         searchPlantsHandler(ctx),
+        ownedPlants(ctx),
         networkStats(ctx),
         getLineageAgent(ctx, intervalMs),
         controlLineageAgent(ctx, agent, intervalMs),

@@ -10,6 +10,7 @@ const router = createBrowserRouter([
     path: '/',
     Component: AppLayout,
     ErrorBoundary: RouteError,
+    HydrateFallback: () => null,
     children: [
       { index: true, lazy: page(() => import('./pages/home')) },
       { path: 'signin', lazy: page(() => import('./pages/sign-in')) },
@@ -18,6 +19,7 @@ const router = createBrowserRouter([
       { path: 'forgot-password', lazy: page(() => import('./pages/forgot-password')) },
       { path: 'reset-password', lazy: page(() => import('./pages/reset-password')) },
       { path: 'account', lazy: page(() => import('./pages/account')) },
+      { path: 'plants/register-anonymous', lazy: page(() => import('./pages/register-anonymous')) },
       { path: '*', lazy: page(() => import('./pages/not-found')) },
     ],
   },

@@ -4,9 +4,11 @@ import {
   NEARBY_LIMITS,
   NearbyPlant,
   PAGE_DEFAULTS,
+  Plant,
   plantClone,
   plantGet,
   plantLineageGet,
+  plantListOwned,
   plantNearby,
   plantNetworkGet,
   plantRegister,
@@ -190,6 +192,20 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     policy: { permission: 'plants:read', object: { rule: 'none', why: 'public plants' } },
     subject: plantSearch,
     page: { item: SearchHit },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/owned/:ownerId',
+    summary: 'Plants of an owner',
+    description:
+      'The plants `ownerId` holds (registered or propagated by them), newest first (ties by id), with their ' +
+      'stored locations. `ownerId` must be your own id (403 FORBIDDEN otherwise; an ADMIN may read anyone’s), so ' +
+      `this is "my plants". ${PAGING}`,
+    tags: TAGS,
+    policy: { permission: 'plants:read', object: { rule: 'self', field: 'ownerId' } },
+    subject: plantListOwned,
+    page: { item: Plant },
   });
 
   busRoute(app, deps, {

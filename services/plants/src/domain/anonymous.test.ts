@@ -33,7 +33,7 @@ describe('anonymous identity', () => {
     expect(id.walletAddress).toBe(`rlw_${hash('sha256', Buffer.from(id.publicKey, 'base64url'), 'hex').slice(0, 40)}`);
     expect(walletAddress(Buffer.from(id.publicKey, 'base64url'))).toBe(id.walletAddress);
     const privateKey = createPrivateKey({
-      key: { kty: 'OKP', crv: 'Ed25519', d: id.privateKey, x: id.publicKey },
+      key: { kty: 'OKP', crv: 'Ed25519', d: id.privateKey!, x: id.publicKey },
       format: 'jwk',
     });
     const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: id.publicKey }, format: 'jwk' });
@@ -53,7 +53,7 @@ describe('anonymous identity', () => {
     const id = createAnonymousIdentity({});
     expect(id.contact.encrypted.algorithm).toBe('ed25519-seed-hkdf-sha256-aes-256-gcm');
     const key = Buffer.from(
-      hkdfSync('sha256', Buffer.from(id.privateKey, 'base64url'), Buffer.alloc(0), CONTACT_KEY_INFO, 32),
+      hkdfSync('sha256', Buffer.from(id.privateKey!, 'base64url'), Buffer.alloc(0), CONTACT_KEY_INFO, 32),
     );
     expect(open(key, id.contact.encrypted)).toBe(id.contact.handle);
   });
