@@ -39,7 +39,7 @@ const OTHER = '#8a4b08';
  * URL. Markers are circles (no image files), legs are lines; the view fits what is drawn.
  */
 export function WorldMap({ label, markers = [], lines = [], onPick, center, zoom, tall }: WorldMapProps) {
-  const element = useRef<HTMLDivElement>(null);
+  const element = useRef<HTMLElement>(null);
   const map = useRef<L.Map | null>(null);
   const layer = useRef<L.LayerGroup | null>(null);
   const pick = useRef(onPick);
@@ -106,10 +106,9 @@ export function WorldMap({ label, markers = [], lines = [], onPick, center, zoom
   }, [markers, lines, center, zoom]);
 
   return (
-    <div
+    <section
       ref={element}
       className={tall ? 'map tall' : 'map'}
-      role="region"
       aria-label={label}
       data-markers={markers.length}
       data-lines={lines.length}
