@@ -45,19 +45,21 @@ interface Props {
   onChange: (value: LocationValue) => void;
   /** API error messages by field name (latitude, longitude, city, country). */
   errors?: Partial<Record<keyof LocationValue, string | undefined>>;
+  /** The group's name, when a form has more than one location. */
+  legend?: string;
 }
 
 /** A point picked on the map or typed, and optional city and country. */
-export function LocationPicker({ value, onChange, errors = {} }: Props) {
+export function LocationPicker({ value, onChange, errors = {}, legend = S.legend }: Props) {
   const point = toApiLocation(value);
   const set = (patch: Partial<LocationValue>) => onChange({ ...value, ...patch });
   return (
     <fieldset className="form">
-      <legend>{S.legend}</legend>
+      <legend>{legend}</legend>
       <p className="hint">{S.hint}</p>
       <Suspense fallback={<Loading />}>
         <WorldMap
-          label={S.map}
+          label={legend === S.legend ? S.map : `${S.map} (${legend})`}
           markers={point ? [{ lat: point.latitude, lon: point.longitude, label: S.picked }] : []}
           onPick={(lat, lon) => set({ latitude: lat.toFixed(5), longitude: lon.toFixed(5) })}
         />
