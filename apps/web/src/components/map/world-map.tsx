@@ -102,7 +102,7 @@ export function WorldMap({ label, markers = [], lines = [], onPick, center, zoom
     if (pick.current) return;
     if (center) m.setView([center.lat, center.lon], zoom ?? m.getZoom());
     else if (points.length === 1) m.setView(points[0]!, zoom ?? 6);
-    else if (points.length > 1) m.fitBounds(L.latLngBounds(points), { padding: [30, 30], maxZoom: 10 });
+    else if (points.length > 1) m.fitBounds(L.latLngBounds(points), { padding: [30, 30], maxZoom: 8 });
   }, [markers, lines, center, zoom]);
 
   return (
