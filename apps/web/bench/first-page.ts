@@ -69,7 +69,7 @@ for (let run = 0; run < RUNS; run++) {
   const started = performance.now();
   await page2.goto(`${base}/plants/${plant.data.id}`);
   await page2.getByRole('heading', { level: 1, name: 'Bench tomato' }).waitFor();
-  await page2.getByRole('group', { name: 'Lineage graph' }).locator('.react-flow__node').first().waitFor();
+  await page2.getByRole('region', { name: 'Lineage graph' }).locator('.react-flow__node').first().waitFor();
   await page2.getByRole('heading', { name: 'Journey', exact: true }).waitFor();
   await page2.getByRole('button', { name: 'Verify in this browser' }).waitFor();
   times.push(performance.now() - started);

@@ -80,7 +80,7 @@ describe('a grower, in the browser: sign up, register on the map, propagate, jou
       await page.goto(plantUrl);
       await page.getByRole('heading', { level: 1, name: 'Cherry tomato' }).waitFor();
     }
-    const graph = page.getByRole('group', { name: 'Lineage graph' });
+    const graph = page.getByRole('region', { name: 'Lineage graph' });
     await expect.poll(() => graph.getAttribute('data-nodes')).toBe('3');
     expect(await graph.getAttribute('data-edges')).toBe('2');
     expect(await graph.getByText('cutting').count()).toBe(1);
@@ -107,7 +107,7 @@ describe('a grower, in the browser: sign up, register on the map, propagate, jou
   });
 
   it('shows the lineage graph drawn and moves through the family by clicking', async () => {
-    const graph = page.getByRole('group', { name: 'Lineage graph' });
+    const graph = page.getByRole('region', { name: 'Lineage graph' });
     await graph.locator('.react-flow__node').first().waitFor();
     expect(await graph.locator('.react-flow__edge').count()).toBe(2);
     await expectAccessible(page);

@@ -46,9 +46,8 @@ export function LineageGraph({ plantId, onOpen }: { plantId: string; onOpen: (pl
         <ErrorAlert error={lineage.error} />
       ) : (
         <>
-          <div
+          <section
             className="graph"
-            role="group"
             aria-label={S.graph}
             data-nodes={graph!.nodes.length}
             data-edges={graph!.edges.length}
@@ -66,7 +65,7 @@ export function LineageGraph({ plantId, onOpen }: { plantId: string; onOpen: (pl
               <Background />
               <Controls showInteractive={false} />
             </ReactFlow>
-          </div>
+          </section>
           {lineage.data.truncated && <p className="hint">{S.truncated}</p>}
           <details>
             <summary>{S.list}</summary>

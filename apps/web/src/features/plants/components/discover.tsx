@@ -94,7 +94,6 @@ export function PlantSearch() {
     <section className="card" aria-labelledby="search-heading">
       <h2 id="search-heading">{S.search}</h2>
       <form
-        role="search"
         className="form"
         onSubmit={(e) => {
           e.preventDefault();
