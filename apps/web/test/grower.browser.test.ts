@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BrowserRig, expectAccessible, RIG_START_MS, screenshot, startBrowserRig } from './support/browser.js';
 
@@ -70,6 +71,19 @@ describe('a grower, in the browser: sign up, register on the map, propagate, jou
     await page.getByRole('heading', { level: 1, name: 'Cherry tomato' }).waitFor({ timeout: 60_000 });
     plantUrl = new URL(page.url()).pathname;
     expect(plantUrl).toMatch(/^\/plants\/plt_/);
+  });
+
+  it('adds a photo to the plant and sees its thumbnail', async () => {
+    const photos = page.getByRole('region', { name: 'Photos' });
+    await photos.getByText('No photos yet.').waitFor();
+    // Any real image will do: a PNG drawn here.
+    const png = await QRCode.toBuffer('a photo of a cherry tomato', { width: 400 });
+    await photos.getByLabel('Add a photo').setInputFiles({ name: 'tomato.png', mimeType: 'image/png', buffer: png });
+    const thumbnail = photos.getByRole('img', { name: 'Photo tomato.png' });
+    await thumbnail.waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => thumbnail.evaluate((img: unknown) => (img as { naturalWidth: number }).naturalWidth))
+      .toBe(300);
   });
 
   it('propagates it twice from its page', async () => {

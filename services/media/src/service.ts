@@ -4,7 +4,7 @@ import { createScheduledJob, type ServiceModule, withBase } from '@rootline/host
 import { StorageConfigProperties, storageFromConfig } from '@rootline/storage';
 import { type Static, Type } from '@sinclair/typebox';
 import { jobs, outbox } from './db/schema.js';
-import { deleteFile, getFile, ownedFiles } from './handlers/files.js';
+import { deleteFile, getFile, listPlantFiles, ownedFiles } from './handlers/files.js';
 import { completeUpload, presignUpload, processUpload } from './handlers/upload.js';
 import { expireUploads, purgeDeleted } from './purge.js';
 
@@ -76,6 +76,7 @@ export const service: ServiceModule<typeof MediaConfig> = {
         presignUpload(ctx, storage),
         completeUpload(ctx, storage),
         getFile(ctx, storage),
+        listPlantFiles(ctx, storage),
         deleteFile(ctx),
         ownedFiles(ctx),
       ],

@@ -6,6 +6,7 @@ import { EnvironmentPanel } from '../../features/environment/components/environm
 import { Journey } from '../../features/journeys/components/journey';
 import { RecordEventForm } from '../../features/journeys/components/record-event-form';
 import { LineageGraph } from '../../features/lineage/components/lineage-graph';
+import { PhotosPanel } from '../../features/media/components/photos-panel';
 import { usePlant } from '../../features/plants/api/plants';
 import { PlantFacts } from '../../features/plants/components/plant-facts';
 import { PropagateForm } from '../../features/plants/components/propagate-form';
@@ -36,6 +37,7 @@ function PlantPage() {
         <PlantFacts plant={p} />
         <CertificatePanel plantId={p.id} />
       </div>
+      <PhotosPanel plantId={p.id} canUpload={owns} />
       <LineageGraph plantId={p.id} onOpen={(id) => navigate(`/plants/${id}`)} />
       <Journey plantId={p.id} />
       <div className="grid-2">
