@@ -1,7 +1,14 @@
 import type { Page } from 'playwright-core';
 import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserRig, expectAccessible, RIG_START_MS, screenshot, startBrowserRig } from './support/browser.js';
+import {
+  type BrowserRig,
+  emailedLink,
+  expectAccessible,
+  RIG_START_MS,
+  screenshot,
+  startBrowserRig,
+} from './support/browser.js';
 
 const GROWER = { name: 'Ada Grower', email: `ada-${Date.now()}@example.org`, password: 'correct horse battery staple' };
 
@@ -157,5 +164,38 @@ describe('a grower, in the browser: sign up, register on the map, propagate, jou
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByText('3 found').waitFor();
     await expectAccessible(page);
+  });
+
+  it('confirms the email address from the link in the email, on an app page', async () => {
+    const link = await emailedLink(rig.dataDir, GROWER.email, '/verify-email');
+    expect(new URL(link).origin).toBe(rig.base);
+    await page.goto(link);
+    await page.getByText('Your email address is confirmed.').waitFor();
+    await expectAccessible(page);
+  });
+
+  it('signs out, resets the password from the emailed link, and signs in with the new one', async () => {
+    await page.goto('/account');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }).waitFor();
+    // Signed out, a page of one's own sends to sign in, and back there afterwards.
+    await page.goto('/plants/mine');
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/plants/mine');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('Email').fill(GROWER.email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await page.getByText(/a link is on its way/).waitFor();
+    await page.goto(await emailedLink(rig.dataDir, GROWER.email, '/reset-password'));
+    const fresh = 'a brand new passphrase 2';
+    await page.getByLabel('New password').fill(fresh);
+    await page.getByRole('button', { name: 'Set the password' }).click();
+    await page.getByText('Your password is changed.').waitFor();
+    await expectAccessible(page);
+    await page.goto('/signin');
+    await page.getByLabel('Email').fill(GROWER.email);
+    await page.getByLabel('Password').fill(fresh);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'My plants' }).waitFor();
   });
 });

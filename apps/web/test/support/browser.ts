@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,8 @@ export interface BrowserRig {
   base: string;
   /** A session of the first ADMIN, for checks made beside the browser. */
   adminToken: string;
+  /** The platform's data folder: notify writes each email there under mail/ (no SMTP server is set). */
+  dataDir: string;
   browser: Browser;
   /** A fresh browser context (its own cookies) at phone or desktop width. */
   context(viewport?: { width: number; height: number }): Promise<BrowserContext>;
@@ -42,17 +44,28 @@ const SETTINGS = {
  * test process with its own NATS connection (the cluster's transport and database, without eleven Node processes
  * to start on a 2-core machine); `BROWSER_TESTS_CLUSTER=processes` starts the real process-per-service cluster.
  */
-async function startRootline(): Promise<{ base: string; adminToken: string; stop(): Promise<void> }> {
+async function startRootline(): Promise<{ base: string; adminToken: string; dataDir: string; stop(): Promise<void> }> {
   if (process.env.BROWSER_TESTS_CLUSTER === 'processes') {
-    const c = await startTestCluster({ env: SETTINGS, readyTimeoutMs: 240_000 });
-    return { base: c.cluster.url, adminToken: c.token, stop: () => c.stop() };
+    const dataDir = mkdtempSync(join(tmpdir(), 'rootline-web-data-'));
+    const c = await startTestCluster({ env: { ...SETTINGS, DATA_DIR: dataDir }, readyTimeoutMs: 240_000 });
+    return {
+      base: c.cluster.url,
+      adminToken: c.token,
+      dataDir,
+      async stop() {
+        await c.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
   }
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const storage = mkdtempSync(join(tmpdir(), 'rootline-web-media-'));
+  const dataDir = mkdtempSync(join(tmpdir(), 'rootline-web-data-'));
+  const storage = join(dataDir, 'media');
   const platform = await startTestPlatform(SERVICES, {
     ...SETTINGS,
     ...TEST_ADMIN_ENV,
+    DATA_DIR: dataDir,
     PUBLIC_URL: base,
     STORAGE_DIR: storage,
     STORAGE_SIGNING_SECRET: randomBytes(32).toString('hex'),
@@ -63,9 +76,10 @@ async function startRootline(): Promise<{ base: string; adminToken: string; stop
   return {
     base,
     adminToken,
+    dataDir,
     async stop() {
       await platform.stop();
-      rmSync(storage, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -95,6 +109,7 @@ export async function startBrowserRig(): Promise<BrowserRig> {
   return {
     base: rootline.base,
     adminToken: rootline.adminToken,
+    dataDir: rootline.dataDir,
     browser,
     context: (viewport = { width: 1280, height: 900 }) =>
       browser.newContext({ viewport, baseURL: rootline.base, acceptDownloads: true }),
@@ -117,4 +132,24 @@ export async function expectAccessible(page: Page): Promise<void> {
 /** A full-page screenshot under test-results/, named for what it shows. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The link to `path` (e.g. /reset-password) in the newest email to `to`, once notify has written it. */
+export async function emailedLink(dataDir: string, to: string, path: string, timeoutMs = 30_000): Promise<string> {
+  const folder = join(dataDir, 'mail');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const files = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.eml')) : [];
+    for (const file of files.sort().reverse()) {
+      // Quoted-printable soft breaks and escaped '=' undone, enough to read a link.
+      const text = readFileSync(join(folder, file), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/=3D/g, '=');
+      if (!text.includes(to)) continue;
+      const link = text.match(new RegExp(`https?://[^\\s"<>]*${path}\\?token=[A-Za-z0-9_%.-]+`));
+      if (link) return link[0];
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no email to ${to} with a ${path} link in ${folder}`);
 }
