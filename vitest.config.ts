@@ -39,6 +39,17 @@ export default defineConfig({
         extends: true,
         test: { name: 'shared', include: ALL, exclude: ALONE, maxWorkers: WORKERS, sequence: { groupOrder: 0 } },
       },
+      // The web app in headless Chromium against a cluster of its own per file; the app is built once first.
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['apps/*/test/**/*.test.ts'],
+          globalSetup: ['apps/web/test/support/build-app.ts'],
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
       { extends: true, test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },

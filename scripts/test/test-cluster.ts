@@ -26,7 +26,7 @@ export interface TestCluster {
  * Logs are quiet and rate limits off (these tests send as fast as answers come); `env` adds or overrides settings.
  */
 export async function startTestCluster(
-  o: { env?: Record<string, string>; miners?: number } = {},
+  o: { env?: Record<string, string>; miners?: number; readyTimeoutMs?: number } = {},
 ): Promise<TestCluster> {
   const nats = await startNatsServer();
   const db = await createTestDatabase();
@@ -36,6 +36,7 @@ export async function startTestCluster(
     port: await freePort(),
     jwtSecret: TEST_JWT_SECRET,
     ...(o.miners ? { miners: o.miners } : {}),
+    ...(o.readyTimeoutMs ? { readyTimeoutMs: o.readyTimeoutMs } : {}),
     env: {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '1000000',

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Text, Timestamp } from './common.js';
 import { defineEvent, defineSubject, Named } from './define.js';
-import { StringEnum } from './plants.js';
+import { PlantId, StringEnum } from './plants.js';
 
 export const FileId = PrefixedId('fil', 'File identifier');
 
@@ -185,6 +185,16 @@ export const mediaFileGet = defineSubject({
   summary:
     'A file’s information and time-limited URLs, to its owner, an ADMIN, and whoever may read the record it ' +
     'belongs to when that record is public (NOT_FOUND to anyone else)',
+});
+
+/** How many files of a plant `media.file.list-plant` answers at most, newest first. */
+export const PLANT_FILES_LIMIT = 100;
+
+export const mediaFileListPlant = defineSubject({
+  subject: 'media.file.list-plant',
+  request: Type.Object({ plantId: PlantId }),
+  reply: Type.Object({ items: Type.Array(FileInfo) }),
+  summary: 'The processed files attached to a plant, newest first, to whoever may read the plant',
 });
 
 /**

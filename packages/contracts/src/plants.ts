@@ -175,6 +175,15 @@ export const AnonymousRegistrationInput = Type.Object(
           'Your X25519 public key, 32 bytes in base64url; when given, the anonymous contact is encrypted to it',
       }),
     ),
+    publicKey: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_-]{43}$',
+        description:
+          'Your own Ed25519 public key, 32 raw bytes in base64url, made on your device: Rootline never sees the ' +
+          'private key (the answer’s `privateKey` is null). Absent: Rootline makes the key pair and returns the ' +
+          'private key once',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -206,8 +215,9 @@ export const AnonymousRegistrationResult = Named(
     publicKey: Type.String({ description: 'Ed25519 public key, 32 raw bytes in base64url (kept by Rootline)' }),
     privateKey: Type.Union([Type.String(), Type.Null()], {
       description:
-        'Ed25519 private key (seed), 32 raw bytes in base64url. Shown once; a replay answers without it (null). ' +
-        'Never stored: keep it, it is the only proof that the plant is yours',
+        'Ed25519 private key (seed), 32 raw bytes in base64url. Shown once; a replay answers without it (null), and ' +
+        'so does a registration that brought its own `publicKey`. Never stored: keep it, it is the only proof that ' +
+        'the plant is yours',
     }),
     pseudonym: Type.Union([Type.String(), Type.Null()]),
     encryptionPublicKey: Type.Union([Type.String(), Type.Null()]),
@@ -417,6 +427,20 @@ export const plantSearch = defineSubject({
   request: SearchQuery,
   reply: Type.Object({ items: Type.Array(SearchHit), pagination: Pagination }),
   summary: 'Plants matching a text, most relevant first',
+});
+
+/** The plants an owner holds, newest first: `ownerId` is the caller's own id (the gateway fills it in). */
+export const OwnedQuery = Type.Object({
+  ownerId: Type.String({ minLength: 1, maxLength: 120, description: 'The owner: the caller' }),
+  ...PageQuery.properties,
+});
+export type OwnedQuery = Static<typeof OwnedQuery>;
+
+export const plantListOwned = defineSubject({
+  subject: 'plants.plant.list-owned',
+  request: OwnedQuery,
+  reply: Type.Object({ items: Type.Array(Plant), pagination: Pagination }),
+  summary: 'The plants an owner holds, newest first',
 });
 
 export const plantNetworkGet = defineSubject({

@@ -25,6 +25,7 @@ import { publicUrlPlugin } from './plugins/public-url.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestIdPlugin } from './plugins/request-id.js';
 import { tracingPlugin } from './plugins/tracing.js';
+import { DEFAULT_WEB_APP_DIR, isAppPath, serveWebApp } from './plugins/web-app.js';
 import { requestIdOf } from './request-context.js';
 import { adminRoutes } from './routes/admin.js';
 import { agentRoutes } from './routes/agents.js';
@@ -183,8 +184,16 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     publicUrl: config.PUBLIC_URL,
   });
 
+  // The web app at `/` (when built): unknown paths outside /api are its pages, answered with index.html.
+  const appPage = serveWebApp(app, {
+    dir: config.WEB_APP_DIR ?? DEFAULT_WEB_APP_DIR,
+    map: { tileUrl: config.MAP_TILE_URL, tileAttribution: config.MAP_TILE_ATTRIBUTION },
+  });
+  if (!appPage) log.info('No web app build found: / is not served (run pnpm build)');
+
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
+    if (appPage && isAppPath(req.method, path)) return appPage(req, reply);
     const allow = allowedMethods(path);
     if (allow.length > 0) {
       const message = `${req.method} is not supported on ${path}; it supports ${allow.join(', ')}`;

@@ -95,6 +95,25 @@ export const GatewayConfig = withBase({
    * of the OpenAPI document, and third-party sign-in needs it. Unset: each request's own origin.
    */
   PUBLIC_URL: Url('Public address of the API; unset: the origin of each request'),
+  /** The web app's built files (index.html and assets/); unset: apps/web/dist of this repository. */
+  WEB_APP_DIR: Type.Optional(
+    Type.String({ minLength: 1, description: "Folder of the web app's build; unset: apps/web/dist of the repository" }),
+  ),
+  /**
+   * Street tiles under the web app's maps, as a Leaflet URL template (`https://tile.example/{z}/{x}/{y}.png`); unset,
+   * the maps show only the world outlines bundled with the app, which need no internet.
+   */
+  MAP_TILE_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description: 'Tile URL template of the web maps; unset: offline outlines only',
+    }),
+  ),
+  MAP_TILE_ATTRIBUTION: Type.String({
+    default: '',
+    maxLength: 500,
+    description: 'Attribution shown under the street tiles (the tile provider usually requires one)',
+  }),
   /** Trust X-Forwarded-For/-Proto/-Host from any peer (client IP for rate limits, TLS for Secure cookies, links). */
   TRUST_PROXY: Type.Boolean({ default: false }),
   /**

@@ -277,4 +277,27 @@ describe('plant discovery over HTTP on NATS and PostgreSQL', () => {
       expect(res.body.data.chainLength).toBeGreaterThanOrEqual(2);
     });
   });
+
+  it("lists one's own plants newest first, page by page, and refuses another's list", async () => {
+    const owner = await p.token('USER', 'usr_test');
+    const first = await p.http('GET', '/api/plants/owned/usr_test?limit=2', { token: owner });
+    expect(first.status).toBe(200);
+    expect(first.body.pagination).toMatchObject({ page: 1, limit: 2 });
+    expect(first.body.pagination.total).toBeGreaterThanOrEqual(6);
+    const second = await p.http('GET', '/api/plants/owned/usr_test?limit=2&page=2', { token: owner });
+    const items = [...first.body.data, ...second.body.data] as {
+      id: string;
+      owner: { id: string };
+      registeredAt: string;
+    }[];
+    expect(items).toHaveLength(4);
+    expect(new Set(items.map((i) => i.id)).size).toBe(4);
+    for (const item of items) expect(item.owner.id).toBe('usr_test');
+    const times = items.map((i) => i.registeredAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect((await p.http('GET', '/api/plants/owned/usr_test', { token: reader })).status).toBe(403);
+    const none = await p.http('GET', '/api/plants/owned/usr_reader', { token: reader });
+    expect(none.status).toBe(200);
+    expect(none.body).toMatchObject({ data: [], pagination: { total: 0 } });
+  });
 });

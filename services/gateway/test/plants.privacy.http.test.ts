@@ -268,6 +268,35 @@ describe('location privacy and anonymous registration over HTTP on NATS and Post
       ).toBe(a.anonymousContact.handle);
     });
 
+    it('takes the public key of a key pair the client made: the private key never reaches Rootline', async () => {
+      const mine = generateKeyPairSync('ed25519');
+      const jwk = mine.privateKey.export({ format: 'jwk' });
+      const res = await p.http('POST', '/api/plants/register-anonymous', {
+        body: anonymousPlantInput({ pseudonym: 'keeper', publicKey: jwk.x }),
+      });
+      expect(res.status).toBe(201);
+      const a = res.body.data;
+      expect(a.publicKey).toBe(jwk.x);
+      expect(a.privateKey).toBeNull();
+      expect(a.walletAddress).toBe(`rlw_${hash('sha256', Buffer.from(jwk.x!, 'base64url'), 'hex').slice(0, 40)}`);
+      expect(a.anonymousContact.encrypted.algorithm).toBe('x25519-hkdf-sha256-aes-256-gcm');
+      const plant = await getPlant(a.id);
+      expect(plant.walletAddress).toBe(a.walletAddress);
+      expect(JSON.stringify(await stored(a.id, plant.block.txId))).not.toContain(jwk.d);
+      // A challenge signed with the client's own private key verifies against the key on record.
+      const challenge = Buffer.from(`rootline-ownership:${a.id}:${a.walletAddress}:challenge-2`);
+      const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: a.publicKey }, format: 'jwk' });
+      expect(verify(null, challenge, publicKey, sign(null, challenge, mine.privateKey))).toBe(true);
+    });
+
+    it('refuses a public key that is not an Ed25519 point, naming the field', async () => {
+      const res = await p.http('POST', '/api/plants/register-anonymous', {
+        body: anonymousPlantInput({ publicKey: 'not-a-key' }),
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details.map((d: { field: string }) => d.field)).toContain('body/publicKey');
+    });
+
     it.each([
       ['an owner (personal data)', { owner: { id: 'usr_1', name: 'Ada Lovelace' } }, 'body/owner'],
       ['a malformed encryption key', { encryptionPublicKey: 'not-a-key' }, 'body/encryptionPublicKey'],

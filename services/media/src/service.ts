@@ -5,7 +5,7 @@ import { createScheduledJob, type ServiceMetrics, type ServiceModule, withBase }
 import { localStorageDir, StorageConfigProperties, storageFromConfig } from '@rootline/storage';
 import { type Static, Type } from '@sinclair/typebox';
 import { jobs, outbox } from './db/schema.js';
-import { deleteFile, getFile, ownedFiles } from './handlers/files.js';
+import { deleteFile, getFile, listPlantFiles, ownedFiles } from './handlers/files.js';
 import { createIdentification, createStreamedIdentification, getIdentification } from './handlers/identification.js';
 import { completeUpload, presignUpload, processUpload } from './handlers/upload.js';
 import { expireUploads, purgeDeleted } from './purge.js';
@@ -119,6 +119,7 @@ export const service: ServiceModule<typeof MediaConfig> = {
         presignUpload(ctx, storage),
         completeUpload(ctx, storage),
         getFile(ctx, storage),
+        listPlantFiles(ctx, storage),
         deleteFile(ctx),
         ownedFiles(ctx),
         createIdentification(ctx, storage),

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { fillPlantPlaces } from './backfill-places.js';
 import { ensureAgent } from './db/lineage-agent.repo.js';
 import { outbox } from './db/schema.js';
-import { nearbyPlants, networkStats, searchPlantsHandler } from './handlers/discovery.js';
+import { nearbyPlants, networkStats, ownedPlants, searchPlantsHandler } from './handlers/discovery.js';
 import { getLineage } from './handlers/lineage.js';
 import {
   analyseLineageHandler,
@@ -109,6 +109,7 @@ export const service: ServiceModule<typeof PlantsConfig> = {
         getLineage(ctx),
         nearbyPlants(ctx),
         searchPlantsHandler(ctx),
+        ownedPlants(ctx),
         networkStats(ctx),
         getLineageAgent(ctx, intervalMs),
         controlLineageAgent(ctx, agent, intervalMs),

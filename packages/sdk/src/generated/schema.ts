@@ -431,6 +431,8 @@ export interface paths {
          *
          *     **Keep `privateKey`** (with `anonymousId` and the plant `id`): it is returned once and never stored, and it is the only way to prove ownership later, by signing a challenge that anyone can check against `publicKey` and the wallet address on the ledger. Lost, it cannot be recovered.
          *
+         *     To keep the private key off the network entirely, make the Ed25519 key pair on your device and send only `publicKey` (32 raw bytes, base64url): the wallet address is derived from it, the answer’s `privateKey` is null, and the contact is encrypted to `encryptionPublicKey` or, without one, to the X25519 form of your wallet key (RFC 7748 map; its private key is the first 32 bytes of SHA-512 of your Ed25519 seed). This is what the web page /plants/register-anonymous does.
+         *
          *     With an `Idempotency-Key`, the private key is shown once; a replay answers without it: the same plant, `anonymousId` and `publicKey` with `privateKey: null` (the answer Rootline keeps for replays has no private key), so a client whose first answer was lost learns its plant id, and anyone else sending the same key and body learns no key.
          *
          *     Required: `commonName`, `location`. `privacyLevel` defaults to `fuzzy` here. `privacyLevel` is applied before the location is stored or written to the ledger, so no answer, export or block ever holds the exact point of a non-exact plant: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km, city dropped), hidden (no location; never listed by nearby).
@@ -520,6 +522,26 @@ export interface paths {
          * @description `q` is compared ignoring case, accents and punctuation (é = e, ß = ss) with the species (common and scientific name), the location (city and country) or the owner name; `type` picks one of them, all three by default. Relevance order: exact (the whole field equals q), then prefix (the field starts with q), then word (a later word starts with q), then substring; between equals, species before location before owner, then by species name and id. Each hit says which field matched and how. `page` from 1 (default 1); `limit` default 20, at most 100.
          */
         get: operations["searchPlants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plants/owned/{ownerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Plants of an owner
+         * @description The plants `ownerId` holds (registered or propagated by them), newest first (ties by id), with their stored locations. `ownerId` must be your own id (403 FORBIDDEN otherwise; an ADMIN may read anyone’s), so this is "my plants". `page` from 1 (default 1); `limit` default 20, at most 100.
+         */
+        get: operations["listOwnedPlant"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1302,6 +1324,26 @@ export interface paths {
          * @description Validates and processes what arrived at the presigned URL, by the rules of the multipart uploads. A refused file is removed with its pending upload. Owner or ADMIN only. Completing twice answers the file.
          */
         post: operations["completeUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/upload/plants/{plantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Files of a plant
+         * @description The processed files attached to the plant (its photos first of all), newest first, at most 100, each as `GET /api/upload/{fileId}` answers it: type, size, dimensions and URLs of the original and each thumbnail, valid 900 s. Attach a photo with `POST /api/upload/image` and the fields `entityType=plant`, `entityId`. Readable by everyone who may read the plant; deleted files are left out.
+         */
+        get: operations["listPlantFile"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3591,7 +3633,7 @@ export interface components {
             walletAddress: string;
             /** @description Ed25519 public key, 32 raw bytes in base64url (kept by Rootline) */
             publicKey: string;
-            /** @description Ed25519 private key (seed), 32 raw bytes in base64url. Shown once; a replay answers without it (null). Never stored: keep it, it is the only proof that the plant is yours */
+            /** @description Ed25519 private key (seed), 32 raw bytes in base64url. Shown once; a replay answers without it (null), and so does a registration that brought its own `publicKey`. Never stored: keep it, it is the only proof that the plant is yours */
             privateKey: string | null;
             pseudonym: string | null;
             encryptionPublicKey: string | null;
@@ -7578,6 +7620,8 @@ export interface operations {
                     pseudonym?: string;
                     /** @description Your X25519 public key, 32 bytes in base64url; when given, the anonymous contact is encrypted to it */
                     encryptionPublicKey?: string;
+                    /** @description Your own Ed25519 public key, 32 raw bytes in base64url, made on your device: Rootline never sees the private key (the answer’s `privateKey` is null). Absent: Rootline makes the key pair and returns the private key once */
+                    publicKey?: string;
                 };
             };
         };
@@ -8040,6 +8084,94 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["SearchHit"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listOwnedPlant: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (at most 1000000) */
+                page?: number;
+                /** @description Items per page (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The owner: the caller */
+                ownerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Plant"][];
                         error: null;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -12793,6 +12925,91 @@ export interface operations {
             };
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPlantFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Plant identifier
+                 * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                plantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["File"][];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,9 +4,11 @@ import {
   NEARBY_LIMITS,
   NearbyPlant,
   PAGE_DEFAULTS,
+  Plant,
   plantClone,
   plantGet,
   plantLineageGet,
+  plantListOwned,
   plantNearby,
   plantNetworkGet,
   plantRegister,
@@ -77,6 +79,11 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       '**Keep `privateKey`** (with `anonymousId` and the plant `id`): it is returned once and never stored, and it ' +
       'is the only way to prove ownership later, by signing a challenge that anyone can check against `publicKey` ' +
       'and the wallet address on the ledger. Lost, it cannot be recovered.\n\n' +
+      'To keep the private key off the network entirely, make the Ed25519 key pair on your device and send only ' +
+      '`publicKey` (32 raw bytes, base64url): the wallet address is derived from it, the answer’s `privateKey` is ' +
+      'null, and the contact is encrypted to `encryptionPublicKey` or, without one, to the X25519 form of your ' +
+      'wallet key (RFC 7748 map; its private key is the first 32 bytes of SHA-512 of your Ed25519 seed). This is ' +
+      'what the web page /plants/register-anonymous does.\n\n' +
       'With an `Idempotency-Key`, the private key is shown once; a replay answers without it: the same plant, ' +
       '`anonymousId` and `publicKey` with `privateKey: null` (the answer Rootline keeps for replays has no private ' +
       'key), so a client whose first answer was lost learns its plant id, and anyone else sending the same key and ' +
@@ -185,6 +192,20 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
     policy: { permission: 'plants:read', object: { rule: 'none', why: 'public plants' } },
     subject: plantSearch,
     page: { item: SearchHit },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/owned/:ownerId',
+    summary: 'Plants of an owner',
+    description:
+      'The plants `ownerId` holds (registered or propagated by them), newest first (ties by id), with their ' +
+      'stored locations. `ownerId` must be your own id (403 FORBIDDEN otherwise; an ADMIN may read anyone’s), so ' +
+      `this is "my plants". ${PAGING}`,
+    tags: TAGS,
+    policy: { permission: 'plants:read', object: { rule: 'self', field: 'ownerId' } },
+    subject: plantListOwned,
+    page: { item: Plant },
   });
 
   busRoute(app, deps, {

@@ -11,9 +11,11 @@ import {
   MEDIA_LIMITS,
   mediaFileDelete,
   mediaFileGet,
+  mediaFileListPlant,
   mediaUploadComplete,
   mediaUploadPresign,
   mediaUploadProcess,
+  PLANT_FILES_LIMIT,
 } from '@rootline/contracts';
 import { type Clock, call } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
@@ -201,6 +203,21 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
     subject: mediaUploadComplete,
     timeoutMs: PROCESS_TIMEOUT_MS,
     errors: ['NOT_FOUND', 'PAYLOAD_TOO_LARGE'],
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/plants/:plantId',
+    summary: 'Files of a plant',
+    description:
+      `The processed files attached to the plant (its photos first of all), newest first, at most ${PLANT_FILES_LIMIT}, ` +
+      'each as `GET /api/upload/{fileId}` answers it: type, size, dimensions and URLs of the original and each ' +
+      `thumbnail, valid ${MEDIA_LIMITS.urlSeconds} s. Attach a photo with \`POST /api/upload/image\` and the fields ` +
+      '`entityType=plant`, `entityId`. Readable by everyone who may read the plant; deleted files are left out.',
+    tags: TAGS,
+    policy: { permission: 'plants:read', object: { rule: 'public', field: 'plantId', record: 'plant' } },
+    subject: mediaFileListPlant,
+    list: { item: FileInfo },
   });
 
   busRoute(app, deps, {

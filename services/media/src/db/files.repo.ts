@@ -1,5 +1,5 @@
 import type { Db } from '@rootline/db';
-import { and, asc, eq, inArray, isNotNull, isNull, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt } from 'drizzle-orm';
 import { files } from './schema.js';
 
 export type FileRow = typeof files.$inferSelect;
@@ -18,6 +18,23 @@ export async function findFile(db: Db, id: string): Promise<FileRow | undefined>
     .where(and(eq(files.id, id), isNull(files.deletedAt)))
     .limit(1);
   return row;
+}
+
+/** The processed, not deleted files attached to a record, newest first (served by the entity index). */
+export function attachedFiles(db: Db, entityType: string, entityId: string, limit: number): Promise<FileRow[]> {
+  return db
+    .select()
+    .from(files)
+    .where(
+      and(
+        eq(files.entityType, entityType),
+        eq(files.entityId, entityId),
+        eq(files.status, 'ready'),
+        isNull(files.deletedAt),
+      ),
+    )
+    .orderBy(desc(files.createdAt), desc(files.id))
+    .limit(limit);
 }
 
 /** Owner and kind of the processed, not deleted files among `ids`. */

@@ -1,7 +1,15 @@
-import { type FileKind, mediaFileDelete, mediaFileDeleted, mediaFileGet, mediaFileOwned } from '@rootline/contracts';
+import {
+  type FileKind,
+  mediaFileDelete,
+  mediaFileDeleted,
+  mediaFileGet,
+  mediaFileListPlant,
+  mediaFileOwned,
+  PLANT_FILES_LIMIT,
+} from '@rootline/contracts';
 import { assertOwnerOrAdmin, handle, notFound, type ServiceContext } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
-import { findFile, readyFilesOwners, softDelete } from '../db/files.repo.js';
+import { attachedFiles, findFile, readyFilesOwners, softDelete } from '../db/files.repo.js';
 import { readAccess } from '../domain/access.js';
 import { mayReadRecord } from '../records.js';
 import type { MediaConfig } from '../service.js';
@@ -22,6 +30,19 @@ export const getFile = (ctx: ServiceContext<MediaConfig>, storage: Storage) =>
       throw notFound('File', fileId);
     }
     return fileInfo(row, storage, ctx.clock, c);
+  });
+
+/**
+ * media.file.list-plant: a plant's photos and documents, newest first, to whoever may read the plant (asked once of
+ * the plants service, unless the caller owns every file or is an ADMIN); nobody else learns they exist.
+ */
+export const listPlantFiles = (ctx: ServiceContext<MediaConfig>, storage: Storage) =>
+  handle(mediaFileListPlant, async ({ plantId }, c) => {
+    const rows = await attachedFiles(ctx.db, 'plant', plantId, PLANT_FILES_LIMIT);
+    const access = rows.map((row) => readAccess(row, c.actor));
+    if (access.includes('ask-record') && !(await mayReadRecord(ctx, c, 'plant', plantId))) return { items: [] };
+    const visible = rows.filter((_, i) => access[i] !== 'deny');
+    return { items: await Promise.all(visible.map((row) => fileInfo(row, storage, ctx.clock, c))) };
   });
 
 /** media.file.owned: owner and kind of each named file that is processed and not deleted. */

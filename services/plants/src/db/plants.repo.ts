@@ -13,6 +13,7 @@ import {
   asc,
   count,
   countDistinct,
+  desc,
   eq,
   getTableColumns,
   gt,
@@ -115,6 +116,26 @@ const plantById = fixedStatement(
 export async function findPlant(db: Db, id: string): Promise<Plant | undefined> {
   const [r] = await plantById<PublicPlantRecord>(db, { id });
   return r ? toPlant(r) : undefined;
+}
+
+/** One page of an owner's plants, newest first (ties by id), and how many they hold; served by the owner index. */
+export async function findOwnedPlants(
+  db: Db,
+  ownerId: string,
+  offset: number,
+  limit: number,
+): Promise<{ items: Plant[]; total: number }> {
+  const [rows, counted] = await Promise.all([
+    db
+      .select()
+      .from(plants)
+      .where(eq(plants.ownerId, ownerId))
+      .orderBy(desc(plants.registeredAt), desc(plants.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ total: count() }).from(plants).where(eq(plants.ownerId, ownerId)),
+  ]);
+  return { items: rows.map(toPlant), total: Number(counted[0]?.total ?? 0) };
 }
 
 /** What a propagation needs of its parent, or undefined. */

@@ -14,7 +14,9 @@ import { describe, expect, it } from 'vitest';
 import {
   CONTACT_KEY_INFO,
   createAnonymousIdentity,
+  ed25519ToX25519PublicKey,
   encryptContact,
+  isEd25519PublicKey,
   UnusableKeyError,
   walletAddress,
 } from './anonymous.js';
@@ -31,7 +33,7 @@ describe('anonymous identity', () => {
     expect(id.walletAddress).toBe(`rlw_${hash('sha256', Buffer.from(id.publicKey, 'base64url'), 'hex').slice(0, 40)}`);
     expect(walletAddress(Buffer.from(id.publicKey, 'base64url'))).toBe(id.walletAddress);
     const privateKey = createPrivateKey({
-      key: { kty: 'OKP', crv: 'Ed25519', d: id.privateKey, x: id.publicKey },
+      key: { kty: 'OKP', crv: 'Ed25519', d: id.privateKey!, x: id.publicKey },
       format: 'jwk',
     });
     const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: id.publicKey }, format: 'jwk' });
@@ -51,7 +53,7 @@ describe('anonymous identity', () => {
     const id = createAnonymousIdentity({});
     expect(id.contact.encrypted.algorithm).toBe('ed25519-seed-hkdf-sha256-aes-256-gcm');
     const key = Buffer.from(
-      hkdfSync('sha256', Buffer.from(id.privateKey, 'base64url'), Buffer.alloc(0), CONTACT_KEY_INFO, 32),
+      hkdfSync('sha256', Buffer.from(id.privateKey!, 'base64url'), Buffer.alloc(0), CONTACT_KEY_INFO, 32),
     );
     expect(open(key, id.contact.encrypted)).toBe(id.contact.handle);
   });
@@ -73,5 +75,56 @@ describe('anonymous identity', () => {
     expect(() => encryptContact('h', { encryptionPublicKey: 'A'.repeat(43), walletPrivateKey: 'x' })).toThrow(
       UnusableKeyError,
     );
+  });
+
+  it('takes a public key the client made: no private key, the contact sealed to the wallet key itself', () => {
+    const mine = generateKeyPairSync('ed25519');
+    const jwk = mine.privateKey.export({ format: 'jwk' });
+    const id = createAnonymousIdentity({ walletPublicKey: jwk.x! });
+    expect(id.privateKey).toBeNull();
+    expect(id.publicKey).toBe(jwk.x);
+    expect(id.walletAddress).toBe(walletAddress(Buffer.from(jwk.x!, 'base64url')));
+    expect(id.contact.encrypted.algorithm).toBe('x25519-hkdf-sha256-aes-256-gcm');
+    // The holder of the Ed25519 seed opens it: X25519 private key = first 32 bytes of SHA-512(seed).
+    const scalar = hash('sha512', Buffer.from(jwk.d!, 'base64url'), 'buffer').subarray(0, 32);
+    const x25519 = createPrivateKey({
+      key: {
+        kty: 'OKP',
+        crv: 'X25519',
+        d: scalar.toString('base64url'),
+        x: ed25519ToX25519PublicKey(Buffer.from(jwk.x!, 'base64url')).toString('base64url'),
+      },
+      format: 'jwk',
+    });
+    const e = id.contact.encrypted;
+    const ephemeral = createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: e.ephemeralPublicKey! }, format: 'jwk' });
+    const shared = diffieHellman({ privateKey: x25519, publicKey: ephemeral });
+    const key = Buffer.from(
+      hkdfSync('sha256', shared, Buffer.from(e.ephemeralPublicKey!, 'base64url'), CONTACT_KEY_INFO, 32),
+    );
+    expect(open(key, e)).toBe(id.contact.handle);
+  });
+
+  it('maps an Ed25519 public key to the X25519 key of the same seed', () => {
+    for (let i = 0; i < 20; i++) {
+      const { privateKey } = generateKeyPairSync('ed25519');
+      const jwk = privateKey.export({ format: 'jwk' });
+      const scalar = hash('sha512', Buffer.from(jwk.d!, 'base64url'), 'buffer').subarray(0, 32);
+      // Node derives the X25519 public key from the private scalar (clamped as RFC 7748 says).
+      const derived = createPublicKey(
+        createPrivateKey({
+          key: Buffer.concat([Buffer.from('302e020100300506032b656e04220420', 'hex'), scalar]),
+          format: 'der',
+          type: 'pkcs8',
+        }),
+      ).export({ format: 'jwk' }).x;
+      expect(ed25519ToX25519PublicKey(Buffer.from(jwk.x!, 'base64url')).toString('base64url')).toBe(derived);
+    }
+  });
+
+  it('tells an Ed25519 public key from 32 bytes that are not one', () => {
+    const { publicKey } = generateKeyPairSync('ed25519');
+    expect(isEd25519PublicKey(publicKey.export({ format: 'jwk' }).x!)).toBe(true);
+    expect(isEd25519PublicKey('A'.repeat(42))).toBe(false);
   });
 });

@@ -73,10 +73,75 @@ export function encryptContact(
   return { algorithm: 'ed25519-seed-hkdf-sha256-aes-256-gcm', ephemeralPublicKey: null, ...seal(key, handle) };
 }
 
-/** A fresh anonymous identity: wallet keys and address, and an encrypted random contact handle. */
-export function createAnonymousIdentity(opts: { encryptionPublicKey?: string | undefined }) {
-  const keys = generateWalletKeys();
+const P = 2n ** 255n - 19n;
+
+function modPow(base: bigint, exp: bigint, mod: bigint): bigint {
+  let result = 1n;
+  let b = base % mod;
+  let e = exp;
+  while (e > 0n) {
+    if (e & 1n) result = (result * b) % mod;
+    b = (b * b) % mod;
+    e >>= 1n;
+  }
+  return result;
+}
+
+/**
+ * The X25519 public key of an Ed25519 public key (RFC 7748's birational map u = (1 + y) / (1 − y) mod p, as
+ * libsodium's crypto_sign_ed25519_pk_to_curve25519), both raw 32-byte little-endian. The holder of the Ed25519
+ * seed has the matching X25519 private key: the first 32 bytes of SHA-512(seed).
+ */
+export function ed25519ToX25519PublicKey(publicKeyRaw: Buffer): Buffer {
+  let y = 0n;
+  for (let i = 31; i >= 0; i--) y = (y << 8n) | BigInt(publicKeyRaw[i]!);
+  y &= (1n << 255n) - 1n; // The top bit is the sign of x, not part of y.
+  const u = ((1n + y) * modPow((1n - y + P) % P, P - 2n, P)) % P;
+  const out = Buffer.alloc(32);
+  let v = u;
+  for (let i = 0; i < 32; i++) {
+    out[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  return out;
+}
+
+/** Whether a base64url string is a usable Ed25519 public key (a point on the curve). */
+export function isEd25519PublicKey(publicKey: string): boolean {
+  try {
+    createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: publicKey }, format: 'jwk' });
+    return Buffer.from(publicKey, 'base64url').length === 32;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A fresh anonymous identity: wallet keys and address, and an encrypted random contact handle. With
+ * `walletPublicKey` (the client made its own key pair) no private key exists here (`privateKey` is null), and the
+ * contact is encrypted to `encryptionPublicKey` when given, else to the X25519 form of the wallet key.
+ */
+export function createAnonymousIdentity(opts: {
+  encryptionPublicKey?: string | undefined;
+  walletPublicKey?: string | undefined;
+}): {
+  publicKey: string;
+  privateKey: string | null;
+  walletAddress: string;
+  contact: { handle: string; encrypted: EncryptedContact };
+} {
   const handle = `anon-${randomBytes(16).toString('base64url')}`;
+  if (opts.walletPublicKey) {
+    const raw = Buffer.from(opts.walletPublicKey, 'base64url');
+    const encryptionPublicKey = opts.encryptionPublicKey ?? ed25519ToX25519PublicKey(raw).toString('base64url');
+    return {
+      publicKey: opts.walletPublicKey,
+      privateKey: null,
+      walletAddress: walletAddress(raw),
+      contact: { handle, encrypted: encryptContact(handle, { encryptionPublicKey, walletPrivateKey: '' }) },
+    };
+  }
+  const keys = generateWalletKeys();
   return {
     ...keys,
     walletAddress: walletAddress(Buffer.from(keys.publicKey, 'base64url')),

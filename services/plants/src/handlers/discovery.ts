@@ -3,13 +3,14 @@ import {
   chainStatsGet,
   pageWindow,
   paginate,
+  plantListOwned,
   plantNearby,
   plantNetworkGet,
   plantSearch,
   SEARCH_TYPES,
 } from '@rootline/contracts';
 import { call, handle, normaliseSearchText, type ServiceContext } from '@rootline/host';
-import { findNearby, networkCounts, searchPlants } from '../db/plants.repo.js';
+import { findNearby, findOwnedPlants, networkCounts, searchPlants } from '../db/plants.repo.js';
 import { boundingBox, withoutTinyDegrees } from '../domain/geo.js';
 
 /** How far back a grower's last registration or propagation may lie to count as active. */
@@ -35,6 +36,14 @@ export const searchPlantsHandler = (ctx: ServiceContext) =>
     const { page, limit, offset } = pageWindow(input);
     const types = input.type ? [input.type] : SEARCH_TYPES;
     const { items, total } = await searchPlants(ctx.db, q, types, offset, limit);
+    return { items, pagination: paginate(page, limit, total) };
+  });
+
+/** plants.plant.list-owned: the owner's plants, newest first, one page of them. */
+export const ownedPlants = (ctx: ServiceContext) =>
+  handle(plantListOwned, async (input) => {
+    const { page, limit, offset } = pageWindow(input);
+    const { items, total } = await findOwnedPlants(ctx.db, input.ownerId, offset, limit);
     return { items, pagination: paginate(page, limit, total) };
   });
 

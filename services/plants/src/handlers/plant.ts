@@ -20,8 +20,9 @@ import { pendingEvent } from '@rootline/db';
 import { discloseLocation } from '@rootline/geocoder';
 import { actingOwner, type HandlerContext, handle, ledgerTxId, notFound, type ServiceContext } from '@rootline/host';
 import { type AnonymousOwnerRow, findParent, findPlant } from '../db/plants.repo.js';
-import { createAnonymousIdentity, UnusableKeyError } from '../domain/anonymous.js';
+import { createAnonymousIdentity, isEd25519PublicKey, UnusableKeyError } from '../domain/anonymous.js';
 import { checkScientificName } from '../domain/checklist.js';
+import { applyPrivacyLevel } from '../domain/privacy.js';
 import { searchTexts } from '../domain/search.js';
 import type { Recorder } from '../recorder.js';
 
@@ -220,8 +221,16 @@ export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) 
   handle(plantRegisterAnonymous, async (input, caller) => {
     const privacyLevel = input.privacyLevel;
     let identity: ReturnType<typeof createAnonymousIdentity>;
+    if (input.publicKey !== undefined && !isEd25519PublicKey(input.publicKey)) {
+      throw new AppError('VALIDATION_ERROR', 'publicKey: not an Ed25519 public key', [
+        { field: 'body/publicKey', message: 'is not an Ed25519 public key' },
+      ]);
+    }
     try {
-      identity = createAnonymousIdentity({ encryptionPublicKey: input.encryptionPublicKey });
+      identity = createAnonymousIdentity({
+        encryptionPublicKey: input.encryptionPublicKey,
+        walletPublicKey: input.publicKey,
+      });
     } catch (err) {
       if (err instanceof UnusableKeyError) {
         throw new AppError('VALIDATION_ERROR', `encryptionPublicKey: ${err.message}`, { field: 'encryptionPublicKey' });

@@ -1,0 +1,86 @@
+import { Suspense } from 'react';
+import { Link, NavLink, Outlet, useNavigation } from 'react-router';
+import { Loading } from '../components/status';
+import { useSession } from '../features/auth/api/session';
+
+const NAV = {
+  label: 'Main',
+  skip: 'Skip to content',
+  home: 'Rootline',
+  discover: 'Discover',
+  register: 'Register a plant',
+  mine: 'My plants',
+  anonymous: 'Register anonymously',
+  account: 'Account',
+  signIn: 'Sign in',
+  signUp: 'Sign up',
+  footer: 'Rootline traces plants, their offspring and their journeys on an open ledger.',
+  api: 'API documentation',
+} as const;
+
+/** The frame of every page: skip link, header with navigation, the page, footer. */
+export function AppLayout() {
+  const session = useSession();
+  const navigation = useNavigation();
+  const user = session.data;
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        {NAV.skip}
+      </a>
+      <header className="site-header">
+        <div className="container header-row">
+          <Link to="/" className="brand">
+            <img src="/favicon.svg" alt="" width="28" height="28" />
+            {NAV.home}
+          </Link>
+          <nav aria-label={NAV.label}>
+            <ul>
+              <li>
+                <NavLink to="/discover">{NAV.discover}</NavLink>
+              </li>
+              {user ? (
+                <>
+                  <li>
+                    <NavLink to="/plants/new">{NAV.register}</NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/plants/mine">{NAV.mine}</NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/account">{NAV.account}</NavLink>
+                  </li>
+                </>
+              ) : (
+                <>
+                  <li>
+                    <NavLink to="/plants/register-anonymous">{NAV.anonymous}</NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/signin">{NAV.signIn}</NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/signup">{NAV.signUp}</NavLink>
+                  </li>
+                </>
+              )}
+            </ul>
+          </nav>
+        </div>
+      </header>
+      <main id="main" className="container" tabIndex={-1} aria-busy={navigation.state === 'loading'}>
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <footer className="site-footer">
+        <div className="container">
+          <p>{NAV.footer}</p>
+          <p>
+            <a href="/api/docs">{NAV.api}</a>
+          </p>
+        </div>
+      </footer>
+    </>
+  );
+}

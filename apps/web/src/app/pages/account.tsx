@@ -1,0 +1,36 @@
+import { useNavigate, useSearchParams } from 'react-router';
+import { PageTitle } from '../../components/page-title';
+import { ErrorAlert, Notice } from '../../components/status';
+import { useSignOut } from '../../features/auth/api/session';
+import { TOKEN_PERMISSIONS } from '../../features/auth/api/tokens';
+import { TokensPanel } from '../../features/auth/components/tokens-panel';
+import { AUTH } from '../../features/auth/strings';
+import { RequireSession } from '../require-session';
+
+export function Page() {
+  const signOut = useSignOut();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  return (
+    <RequireSession>
+      {(user) => (
+        <>
+          <PageTitle lead={AUTH.account.signedInAs(user.name, user.email)}>{AUTH.account.title}</PageTitle>
+          {params.get('welcome') && <Notice>{AUTH.signUp.done}</Notice>}
+          {!user.emailVerified && <p className="muted">{AUTH.account.unverified}</p>}
+          <p>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => signOut.mutate(undefined, { onSuccess: () => navigate('/') })}
+            >
+              {AUTH.account.signOut}
+            </button>
+          </p>
+          <ErrorAlert error={signOut.error} />
+          <TokensPanel permissions={TOKEN_PERMISSIONS} />
+        </>
+      )}
+    </RequireSession>
+  );
+}

@@ -1,0 +1,51 @@
+import { useNavigate, useParams } from 'react-router';
+import { PageTitle } from '../../components/page-title';
+import { ErrorAlert, Loading } from '../../components/status';
+import { useSession } from '../../features/auth/api/session';
+import { EnvironmentPanel } from '../../features/environment/components/environment-panel';
+import { Journey } from '../../features/journeys/components/journey';
+import { RecordEventForm } from '../../features/journeys/components/record-event-form';
+import { LineageGraph } from '../../features/lineage/components/lineage-graph';
+import { PhotosPanel } from '../../features/media/components/photos-panel';
+import { usePlant } from '../../features/plants/api/plants';
+import { PlantFacts } from '../../features/plants/components/plant-facts';
+import { PropagateForm } from '../../features/plants/components/propagate-form';
+import { locationOf } from '../../features/plants/components/register-plant-form';
+import { CertificatePanel } from '../../features/transparency/components/certificate-panel';
+import { QrPanel } from '../../features/transparency/components/qr-panel';
+import { RequireSession } from '../require-session';
+
+/** A plant's page: facts, lineage, journey, environment, certificate and QR, and what its owner can do. */
+export function Page() {
+  return <RequireSession>{() => <PlantPage />}</RequireSession>;
+}
+
+function PlantPage() {
+  const { plantId = '' } = useParams();
+  const navigate = useNavigate();
+  const plant = usePlant(plantId);
+  const session = useSession();
+  if (plant.isPending) return <Loading />;
+  if (plant.error) return <ErrorAlert error={plant.error} />;
+  const p = plant.data;
+  const user = session.data;
+  const owns = user?.id === p.owner.id;
+  return (
+    <>
+      <PageTitle lead={p.scientificName ?? undefined}>{p.commonName}</PageTitle>
+      <div className="grid-2">
+        <PlantFacts plant={p} />
+        <CertificatePanel plantId={p.id} />
+      </div>
+      <PhotosPanel plantId={p.id} canUpload={owns} />
+      <LineageGraph plantId={p.id} onOpen={(id) => navigate(`/plants/${id}`)} />
+      <Journey plantId={p.id} />
+      <div className="grid-2">
+        <EnvironmentPanel plantId={p.id} canWrite={owns} />
+        <QrPanel plantId={p.id} />
+      </div>
+      {owns && <RecordEventForm key={p.id} plantId={p.id} start={locationOf(p)} />}
+      {user && <PropagateForm key={`propagate-${p.id}`} parent={p} owner={{ id: user.id, name: user.name }} />}
+    </>
+  );
+}

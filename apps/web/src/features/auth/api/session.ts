@@ -1,0 +1,60 @@
+import type { components } from '@rootline/sdk';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../../lib/api-client';
+import { isUnauthorized } from '../../../lib/errors';
+
+export type User = components['schemas']['User'];
+
+const SESSION = ['auth', 'session'] as const;
+
+/** The signed-in user, or null when there is no session. */
+export function useSession() {
+  return useQuery({
+    queryKey: SESSION,
+    queryFn: async () => {
+      try {
+        return (await unwrap(api.GET('/api/auth/session'))).user;
+      } catch (err) {
+        if (isUnauthorized(err)) return null;
+        throw err;
+      }
+    },
+    staleTime: 60_000,
+  });
+}
+
+export function useSignIn() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ email, password }: { email: string; password: string }) => api.signIn(email, password),
+    onSuccess: (result) => {
+      client.setQueryData(SESSION, result.user);
+    },
+  });
+}
+
+export function useSignUp() {
+  return useMutation({
+    mutationFn: (body: { email: string; password: string; name: string }) =>
+      unwrap(api.POST('/api/auth/register', { body })),
+  });
+}
+
+export function useSignOut() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => unwrap(api.POST('/api/auth/signout')),
+    onSettled: () => {
+      client.setQueryData(SESSION, null);
+      client.removeQueries({ predicate: (q) => q.queryKey[0] !== 'auth' });
+    },
+  });
+}
+
+export function useProviders() {
+  return useQuery({
+    queryKey: ['auth', 'providers'],
+    queryFn: () => unwrap(api.GET('/api/auth/providers')),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}

@@ -1,0 +1,101 @@
+import { useState } from 'react';
+import { Field } from '../../../components/field';
+import { ErrorAlert, Loading } from '../../../components/status';
+import { errorFor } from '../../../lib/errors';
+import { formatNumber } from '../../../lib/format';
+import { useRecommendations, useRecordClimate } from '../api/environment';
+
+const S = {
+  title: 'Environment and health',
+  score: 'Health score',
+  none: 'Nothing measured yet: record the climate below to get a score.',
+  ranges: { species: 'ranges of this species', fallback: 'generic ranges (species not in the table)' },
+  recommendations: 'Recommendations',
+  noRecommendations: 'Nothing to improve.',
+  record: 'Record the climate now',
+  temperature: 'Temperature (°C)',
+  humidity: 'Humidity (%)',
+  submit: 'Save the reading',
+} as const;
+
+/** The health score from the plant's current environment, the advice, and a quick climate reading. */
+export function EnvironmentPanel({ plantId, canWrite }: { plantId: string; canWrite: boolean }) {
+  const env = useRecommendations(plantId);
+  const record = useRecordClimate(plantId);
+  const [temperature, setTemperature] = useState('');
+  const [humidity, setHumidity] = useState('');
+  return (
+    <section className="card" aria-labelledby="environment-heading">
+      <h2 id="environment-heading">{S.title}</h2>
+      {env.isPending ? (
+        <Loading />
+      ) : env.error ? (
+        <ErrorAlert error={env.error} />
+      ) : (
+        <>
+          {env.data.health.score === null ? (
+            <p>{S.none}</p>
+          ) : (
+            <p>
+              <strong>
+                {S.score}: {formatNumber(env.data.health.score, 0)} / 100
+              </strong>{' '}
+              <span className="muted">({S.ranges[env.data.health.ranges]})</span>
+            </p>
+          )}
+          <h3>{S.recommendations}</h3>
+          {env.data.recommendations.length === 0 ? (
+            <p>{S.noRecommendations}</p>
+          ) : (
+            <ul>
+              {env.data.recommendations.slice(0, 6).map((r) => (
+                <li key={`${r.category}-${r.parameter}`}>
+                  <span className={r.priority === 'high' ? 'badge bad' : 'badge'}>{r.priority}</span> {r.advice}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+      {canWrite && (
+        <form
+          className="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            record.mutate({ temperatureC: Number(temperature), humidityPercent: Number(humidity) });
+          }}
+        >
+          <h3>{S.record}</h3>
+          <ErrorAlert error={record.error} />
+          <div className="row">
+            <Field
+              label={S.temperature}
+              name="temperatureC"
+              type="number"
+              step="any"
+              required
+              value={temperature}
+              onChange={(e) => setTemperature(e.target.value)}
+              error={errorFor(record.error, 'temperatureC')}
+            />
+            <Field
+              label={S.humidity}
+              name="humidityPercent"
+              type="number"
+              step="any"
+              min="0"
+              max="100"
+              required
+              value={humidity}
+              onChange={(e) => setHumidity(e.target.value)}
+              error={errorFor(record.error, 'humidityPercent')}
+            />
+          </div>
+          <button type="submit" className="secondary" disabled={record.isPending}>
+            {S.submit}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,76 @@
+import { lazy, Suspense } from 'react';
+import { ErrorAlert, Loading } from '../../../components/status';
+import { formatDateTime, formatNumber } from '../../../lib/format';
+import { type TransportEvent, useJourney } from '../api/journey';
+
+const WorldMap = lazy(() => import('../../../components/map/world-map').then((m) => ({ default: m.WorldMap })));
+
+const S = {
+  title: 'Journey',
+  none: 'No journey events yet.',
+  map: 'Map of the journey: one line per leg',
+  totals: (events: number, km: string, co2: string) => `${events} events · ${km} km · ${co2} kg CO2e in all`,
+  leg: (km: string, co2: string) => `${km} km · ${co2} kg CO2e`,
+  by: (mode: string) => `by ${mode}`,
+  to: 'to',
+  from: 'from',
+  corrected: 'corrected by a later event',
+} as const;
+
+function placeName(l: TransportEvent['to']): string {
+  if (!l) return 'a hidden place';
+  return [l.city, l.country].filter(Boolean).join(', ') || `${l.latitude.toFixed(3)}, ${l.longitude.toFixed(3)}`;
+}
+
+/** The plant's events as a timeline and its legs on a map, with distance and CO2e per event and in all. */
+export function Journey({ plantId }: { plantId: string }) {
+  const journey = useJourney(plantId);
+  if (journey.isPending) return <Loading />;
+  if (journey.error) return <ErrorAlert error={journey.error} />;
+  const { events, totals } = journey.data;
+  const lines = events.flatMap((e) =>
+    e.from && e.to
+      ? [
+          {
+            from: { lat: e.from.latitude, lon: e.from.longitude },
+            to: { lat: e.to.latitude, lon: e.to.longitude },
+            label: `${e.kind}: ${S.leg(formatNumber(e.distanceKm), formatNumber(e.kgCo2e, 2))}`,
+          },
+        ]
+      : [],
+  );
+  const markers = events.flatMap((e) =>
+    e.to ? [{ lat: e.to.latitude, lon: e.to.longitude, label: `${e.kind} · ${placeName(e.to)}` }] : [],
+  );
+  return (
+    <section className="card" aria-labelledby="journey-heading">
+      <h2 id="journey-heading">{S.title}</h2>
+      {events.length === 0 ? (
+        <p>{S.none}</p>
+      ) : (
+        <>
+          <p>
+            <strong>{S.totals(totals.events, formatNumber(totals.distanceKm), formatNumber(totals.kgCo2e, 2))}</strong>
+          </p>
+          <Suspense fallback={<Loading />}>
+            <WorldMap label={S.map} markers={markers} lines={lines} />
+          </Suspense>
+          <ol className="timeline" aria-label="Timeline">
+            {events.map((e) => (
+              <li key={e.id}>
+                <strong>{e.kind}</strong> · <time dateTime={e.eventTime}>{formatDateTime(e.eventTime)}</time>
+                <br />
+                {e.from && `${S.from} ${placeName(e.from)} `}
+                {S.to} {placeName(e.to)}
+                {e.transportMode !== 'none' && ` ${S.by(e.transportMode)}`}
+                <br />
+                <span className="muted">{S.leg(formatNumber(e.distanceKm), formatNumber(e.kgCo2e, 2))}</span>
+                {e.correctedBy && <span className="badge bad"> {S.corrected}</span>}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,92 @@
+import '@xyflow/react/dist/style.css';
+import { Background, Controls, Handle, type Node, type NodeProps, Position, ReactFlow } from '@xyflow/react';
+import { useMemo } from 'react';
+import { Link } from 'react-router';
+import { ErrorAlert, Loading } from '../../../components/status';
+import { useLineage } from '../api/lineage';
+import { type FamilyNodeData, familyOf, layoutFamily, NODE_HEIGHT, NODE_WIDTH } from './layout';
+
+const S = {
+  title: 'Lineage',
+  lead: 'Ancestors above, offspring below; each line names how the offspring was propagated. Select a plant to move to it.',
+  graph: 'Lineage graph',
+  list: 'The family as a list',
+  generation: (n: number) => `generation ${n}`,
+  truncated: 'More offspring exist than are shown.',
+  thisPlant: 'this plant',
+} as const;
+
+function PlantNode({ data }: NodeProps<Node<FamilyNodeData>>) {
+  return (
+    <div
+      className={data.current ? 'family-node current' : 'family-node'}
+      style={{ width: NODE_WIDTH, height: NODE_HEIGHT }}
+    >
+      <Handle type="target" position={Position.Top} isConnectable={false} />
+      <strong>{data.plant.commonName}</strong>
+      <span>{S.generation(data.plant.generation)}</span>
+      <Handle type="source" position={Position.Bottom} isConnectable={false} />
+    </div>
+  );
+}
+
+const NODE_TYPES = { plant: PlantNode };
+
+/** The plant's family as an interactive graph (pan, zoom, click to move), and the same as a list of links. */
+export function LineageGraph({ plantId, onOpen }: { plantId: string; onOpen: (plantId: string) => void }) {
+  const lineage = useLineage(plantId);
+  const graph = useMemo(() => (lineage.data ? layoutFamily(lineage.data) : null), [lineage.data]);
+  return (
+    <section className="card" aria-labelledby="lineage-heading">
+      <h2 id="lineage-heading">{S.title}</h2>
+      <p className="hint">{S.lead}</p>
+      {lineage.isPending ? (
+        <Loading />
+      ) : lineage.error ? (
+        <ErrorAlert error={lineage.error} />
+      ) : (
+        <>
+          <section
+            className="graph"
+            aria-label={S.graph}
+            data-nodes={graph!.nodes.length}
+            data-edges={graph!.edges.length}
+          >
+            <ReactFlow
+              nodes={graph!.nodes}
+              edges={graph!.edges}
+              nodeTypes={NODE_TYPES}
+              onNodeClick={(_e, node) => onOpen(node.id)}
+              nodesDraggable={false}
+              nodesConnectable={false}
+              fitView
+              proOptions={{ hideAttribution: true }}
+            >
+              <Background />
+              <Controls showInteractive={false} />
+            </ReactFlow>
+          </section>
+          {lineage.data.truncated && <p className="hint">{S.truncated}</p>}
+          <details>
+            <summary>{S.list}</summary>
+            <ul>
+              {familyOf(lineage.data).map((p) => (
+                <li key={p.id}>
+                  {p.id === plantId ? (
+                    <strong>
+                      {p.commonName} ({S.thisPlant})
+                    </strong>
+                  ) : (
+                    <Link to={`/plants/${p.id}`}>{p.commonName}</Link>
+                  )}{' '}
+                  — {S.generation(p.generation)}
+                  {p.propagationType ? `, ${p.propagationType}` : ''}
+                </li>
+              ))}
+            </ul>
+          </details>
+        </>
+      )}
+    </section>
+  );
+}

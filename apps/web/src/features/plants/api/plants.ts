@@ -1,0 +1,50 @@
+import type { components, paths } from '@rootline/sdk';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap, unwrapPage } from '../../../lib/api-client';
+
+export type Plant = components['schemas']['Plant'];
+export type RegisterInput = paths['/api/plants/register']['post']['requestBody']['content']['application/json'];
+export type CloneInput = paths['/api/plants/clone']['post']['requestBody']['content']['application/json'];
+export type PropagationType = CloneInput['propagationType'];
+
+export const PROPAGATION_TYPES = [
+  'clone',
+  'seed',
+  'cutting',
+  'graft',
+  'division',
+  'layering',
+  'tissue-culture',
+] as const satisfies readonly PropagationType[];
+
+export function usePlant(plantId: string) {
+  return useQuery({
+    queryKey: ['plants', 'plant', plantId],
+    queryFn: () => unwrap(api.GET('/api/plants/{plantId}', { params: { path: { plantId } } })),
+  });
+}
+
+export function useOwnedPlants(ownerId: string, page: number) {
+  return useQuery({
+    queryKey: ['plants', 'owned', ownerId, page],
+    queryFn: () =>
+      unwrapPage(api.GET('/api/plants/owned/{ownerId}', { params: { path: { ownerId }, query: { page, limit: 20 } } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useRegisterPlant() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RegisterInput) => unwrap(api.POST('/api/plants/register', { body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['plants', 'owned'] }),
+  });
+}
+
+export function useClonePlant() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CloneInput) => unwrap(api.POST('/api/plants/clone', { body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['plants'] }),
+  });
+}

@@ -1,0 +1,140 @@
+import { lazy, Suspense, useState } from 'react';
+import { Link } from 'react-router';
+import { Field } from '../../../components/field';
+import { ErrorAlert, Loading } from '../../../components/status';
+import { formatNumber } from '../../../lib/format';
+import { useNearby, useSearch } from '../api/discover';
+
+const WorldMap = lazy(() => import('../../../components/map/world-map').then((m) => ({ default: m.WorldMap })));
+
+const S = {
+  nearby: 'Plants near a point',
+  nearbyHint: 'Click the map to choose the point. Positions are shown as each plant’s privacy level allows.',
+  map: 'Map of plants near the chosen point',
+  radius: 'Radius in km',
+  found: (n: number, total: number) => `${n} shown of ${total} within the radius`,
+  pick: 'Choose a point on the map.',
+  search: 'Search',
+  query: 'Name, place or owner',
+  submit: 'Search',
+  results: (total: number) => `${total} found`,
+  previous: 'Previous page',
+  next: 'Next page',
+  page: (page: number, pages: number) => `Page ${page} of ${pages}`,
+  matched: (field: string, kind: string) => `${kind} match on ${field}`,
+} as const;
+
+export function NearbyMap() {
+  const [point, setPoint] = useState<{ lat: number; lon: number } | null>(null);
+  const [radius, setRadius] = useState('50');
+  const nearby = useNearby(point, Math.min(Math.max(Number(radius) || 50, 1), 500));
+  const items = nearby.data?.items ?? [];
+  return (
+    <section className="card" aria-labelledby="nearby-heading">
+      <h2 id="nearby-heading">{S.nearby}</h2>
+      <p className="hint">{S.nearbyHint}</p>
+      <Field
+        label={S.radius}
+        name="radius"
+        type="number"
+        min="1"
+        max="500"
+        value={radius}
+        onChange={(e) => setRadius(e.target.value)}
+      />
+      <Suspense fallback={<Loading />}>
+        <WorldMap
+          label={S.map}
+          tall
+          onPick={(lat, lon) => setPoint({ lat, lon })}
+          markers={[
+            ...(point ? [{ lat: point.lat, lon: point.lon, label: 'Chosen point', tone: 'other' as const }] : []),
+            ...items.flatMap((p) =>
+              p.location
+                ? [
+                    {
+                      lat: p.location.latitude,
+                      lon: p.location.longitude,
+                      label: p.commonName,
+                      href: `/plants/${p.id}`,
+                    },
+                  ]
+                : [],
+            ),
+          ]}
+        />
+      </Suspense>
+      <ErrorAlert error={nearby.error} />
+      {!point ? (
+        <p>{S.pick}</p>
+      ) : nearby.data ? (
+        <>
+          <p role="status">{S.found(items.length, nearby.data.pagination.total)}</p>
+          <ul>
+            {items.map((p) => (
+              <li key={p.id}>
+                <Link to={`/plants/${p.id}`}>{p.commonName}</Link> · {formatNumber(p.distanceKm)} km
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        <Loading />
+      )}
+    </section>
+  );
+}
+
+export function PlantSearch() {
+  const [text, setText] = useState('');
+  const [q, setQ] = useState('');
+  const [page, setPage] = useState(1);
+  const search = useSearch(q, page);
+  return (
+    <section className="card" aria-labelledby="search-heading">
+      <h2 id="search-heading">{S.search}</h2>
+      <form
+        className="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQ(text);
+          setPage(1);
+        }}
+      >
+        <Field label={S.query} name="q" type="search" value={text} onChange={(e) => setText(e.target.value)} />
+        <button type="submit">{S.submit}</button>
+      </form>
+      <ErrorAlert error={search.error} />
+      {search.data && (
+        <>
+          <p role="status">{S.results(search.data.pagination.total)}</p>
+          <ul className="results">
+            {search.data.items.map((p) => (
+              <li key={p.id}>
+                <Link to={`/plants/${p.id}`}>{p.commonName}</Link>
+                {p.location?.city && ` · ${p.location.city}`} · {p.owner.name}{' '}
+                <span className="muted">({S.matched(p.match.field, p.match.kind)})</span>
+              </li>
+            ))}
+          </ul>
+          {search.data.pagination.totalPages > 1 && (
+            <nav className="pager" aria-label="Result pages">
+              <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                {S.previous}
+              </button>
+              <span>{S.page(search.data.pagination.page, search.data.pagination.totalPages)}</span>
+              <button
+                type="button"
+                className="secondary"
+                disabled={page >= search.data.pagination.totalPages}
+                onClick={() => setPage(page + 1)}
+              >
+                {S.next}
+              </button>
+            </nav>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { ErrorAlert, Loading } from '../../../components/status';
+import { formatDateTime } from '../../../lib/format';
+import { useOwnedPlants } from '../api/plants';
+import { PLANTS } from '../strings';
+import { placeOf } from './plant-facts';
+
+const S = PLANTS.mine;
+
+export function OwnedPlants({ ownerId }: { ownerId: string }) {
+  const [page, setPage] = useState(1);
+  const owned = useOwnedPlants(ownerId, page);
+  if (owned.isPending) return <Loading />;
+  if (owned.error) return <ErrorAlert error={owned.error} />;
+  const { items, pagination } = owned.data;
+  if (items.length === 0) {
+    return (
+      <p>
+        {S.none} <Link to="/plants/new">{S.register}</Link>
+      </p>
+    );
+  }
+  return (
+    <>
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{S.columns.name}</th>
+              <th scope="col">{S.columns.generation}</th>
+              <th scope="col">{S.columns.place}</th>
+              <th scope="col">{S.columns.registered}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((p) => (
+              <tr key={p.id}>
+                <td>
+                  <Link to={`/plants/${p.id}`}>{p.commonName}</Link>
+                  {p.propagationType && <span className="muted"> ({p.propagationType})</span>}
+                </td>
+                <td>{p.generation}</td>
+                <td>{placeOf(p)}</td>
+                <td>{formatDateTime(p.registeredAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {pagination.totalPages > 1 && (
+        <nav className="pager" aria-label="Pages">
+          <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            {S.previous}
+          </button>
+          <span>{S.page(pagination.page, pagination.totalPages)}</span>
+          <button
+            type="button"
+            className="secondary"
+            disabled={page >= pagination.totalPages}
+            onClick={() => setPage(page + 1)}
+          >
+            {S.next}
+          </button>
+        </nav>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import { Field } from '../../../components/field';
+import { EMPTY_LOCATION, LocationPicker, toApiLocation } from '../../../components/location-picker';
+import { type PrivacyLevel, PrivacyLevelField } from '../../../components/privacy-level-field';
+import { ErrorAlert } from '../../../components/status';
+import { errorFor } from '../../../lib/errors';
+import { type Plant, useRegisterPlant } from '../api/plants';
+import { PLANTS } from '../strings';
+
+const S = PLANTS.register;
+
+/** Registers a plant owned by the signed-in person. */
+export function RegisterPlantForm({
+  owner,
+  onRegistered,
+}: {
+  owner: { id: string; name: string };
+  onRegistered: (plant: { id: string }) => void;
+}) {
+  const register = useRegisterPlant();
+  const [commonName, setCommonName] = useState('');
+  const [scientificName, setScientificName] = useState('');
+  const [location, setLocation] = useState(EMPTY_LOCATION);
+  const [privacyLevel, setPrivacyLevel] = useState<PrivacyLevel>('city');
+  const [problem, setProblem] = useState<string | null>(null);
+  const error = problem ?? register.error;
+  return (
+    <form
+      className="card form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const point = toApiLocation(location);
+        setProblem(point ? null : S.missingLocation);
+        if (!point) return;
+        register.mutate(
+          {
+            commonName,
+            ...(scientificName.trim() ? { scientificName: scientificName.trim() } : {}),
+            location: point,
+            owner,
+            privacyLevel,
+          },
+          { onSuccess: onRegistered },
+        );
+      }}
+    >
+      <ErrorAlert error={error} />
+      <Field
+        label={S.commonName}
+        name="commonName"
+        required
+        maxLength={200}
+        value={commonName}
+        onChange={(e) => setCommonName(e.target.value)}
+        error={errorFor(register.error, 'commonName')}
+      />
+      <Field
+        label={S.scientificName}
+        name="scientificName"
+        maxLength={200}
+        value={scientificName}
+        onChange={(e) => setScientificName(e.target.value)}
+        error={errorFor(register.error, 'scientificName')}
+      />
+      <LocationPicker
+        value={location}
+        onChange={setLocation}
+        errors={{
+          latitude: errorFor(register.error, 'latitude'),
+          longitude: errorFor(register.error, 'longitude'),
+          city: errorFor(register.error, 'city'),
+          country: errorFor(register.error, 'country'),
+        }}
+      />
+      <PrivacyLevelField
+        value={privacyLevel}
+        onChange={setPrivacyLevel}
+        error={errorFor(register.error, 'privacyLevel')}
+      />
+      <button type="submit" disabled={register.isPending}>
+        {register.isPending ? S.busy : S.submit}
+      </button>
+    </form>
+  );
+}
+
+/** The location form value of a plant's stored location (for an offspring at the same place). */
+export function locationOf(plant: Plant) {
+  const l = plant.location;
+  if (!l) return EMPTY_LOCATION;
+  return {
+    latitude: String(l.latitude),
+    longitude: String(l.longitude),
+    city: l.city ?? '',
+    country: l.country ?? '',
+  };
+}

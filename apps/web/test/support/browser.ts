@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { startTestPlatform } from '@rootline/gateway/testing';
+import { SERVICES } from '@rootline/scripts/services';
+import { startTestCluster } from '@rootline/scripts/test-cluster';
+import { freePort, signInOverHttp, TEST_ADMIN, TEST_ADMIN_ENV } from '@rootline/testing';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Where each test leaves its screenshots (not committed; docs/screenshots holds the chosen ones). */
+export const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-results');
+/** How long a file may take to start its rig (beforeAll's timeout). */
+export const RIG_START_MS = 300_000;
+
+/** Rootline on NATS and PostgreSQL with a headless Chromium, for one test file. */
+export interface BrowserRig {
+  base: string;
+  /** A session of the first ADMIN, for checks made beside the browser. */
+  adminToken: string;
+  /** The platform's data folder: notify writes each email there under mail/ (no SMTP server is set). */
+  dataDir: string;
+  browser: Browser;
+  /** A fresh browser context (its own cookies) at phone or desktop width. */
+  context(viewport?: { width: number; height: number }): Promise<BrowserContext>;
+  stop(): Promise<void>;
+}
+
+const SETTINGS = {
+  CHAIN_DIFFICULTY: '8',
+  BCRYPT_COST: '4',
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  RATE_LIMIT_PER_HOUR_PER_USER: '1000000',
+  AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+};
+
+/**
+ * Rootline as a cluster on a private NATS and a fresh PostgreSQL database. By default every service runs in this
+ * test process with its own NATS connection (the cluster's transport and database, without eleven Node processes
+ * to start on a 2-core machine); `BROWSER_TESTS_CLUSTER=processes` starts the real process-per-service cluster.
+ */
+async function startRootline(): Promise<{ base: string; adminToken: string; dataDir: string; stop(): Promise<void> }> {
+  if (process.env.BROWSER_TESTS_CLUSTER === 'processes') {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rootline-web-data-'));
+    const c = await startTestCluster({ env: { ...SETTINGS, DATA_DIR: dataDir }, readyTimeoutMs: 240_000 });
+    return {
+      base: c.cluster.url,
+      adminToken: c.token,
+      dataDir,
+      async stop() {
+        await c.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'rootline-web-data-'));
+  const storage = join(dataDir, 'media');
+  const platform = await startTestPlatform(SERVICES, {
+    ...SETTINGS,
+    ...TEST_ADMIN_ENV,
+    DATA_DIR: dataDir,
+    PUBLIC_URL: base,
+    STORAGE_DIR: storage,
+    STORAGE_SIGNING_SECRET: randomBytes(32).toString('hex'),
+    STORAGE_PUBLIC_URL: base,
+  });
+  await platform.app.listen({ port, host: '127.0.0.1' });
+  const adminToken = await signInOverHttp(base, TEST_ADMIN.email, TEST_ADMIN.password);
+  return {
+    base,
+    adminToken,
+    dataDir,
+    async stop() {
+      await platform.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startBrowserRig(): Promise<BrowserRig> {
+  const rootline = await startRootline();
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  } catch (err) {
+    await rootline.stop();
+    throw err;
+  }
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return {
+    base: rootline.base,
+    adminToken: rootline.adminToken,
+    dataDir: rootline.dataDir,
+    browser,
+    context: (viewport = { width: 1280, height: 900 }) =>
+      browser.newContext({ viewport, baseURL: rootline.base, acceptDownloads: true }),
+    async stop() {
+      await browser.close();
+      await rootline.stop();
+    },
+  };
+}
+
+/** Runs axe-core on the page and fails on any serious or critical violation (listed by rule and target). */
+export async function expectAccessible(page: Page): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(bad, `axe violations on ${page.url()}`).toEqual([]);
+}
+
+/** A full-page screenshot under test-results/, named for what it shows. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The link to `path` (e.g. /reset-password) in the newest email to `to`, once notify has written it. */
+export async function emailedLink(dataDir: string, to: string, path: string, timeoutMs = 30_000): Promise<string> {
+  const folder = join(dataDir, 'mail');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const files = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.eml')) : [];
+    for (const file of files.sort().reverse()) {
+      // Quoted-printable soft breaks and escaped '=' undone, enough to read a link.
+      const text = readFileSync(join(folder, file), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/=3D/g, '=');
+      if (!text.includes(to)) continue;
+      const link = text.match(new RegExp(`https?://[^\\s"<>]*${path}\\?token=[A-Za-z0-9_%.-]+`));
+      if (link) return link[0];
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no email to ${to} with a ${path} link in ${folder}`);
+}

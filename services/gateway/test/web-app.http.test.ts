@@ -1,0 +1,98 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestBus, type TestBus, testGateway } from './support.js';
+
+const INDEX = '<!doctype html><html><head><title>Rootline</title></head><body><div id="root"></div></body></html>';
+const SCRIPT = `console.log(${JSON.stringify('x'.repeat(2000))});`;
+
+describe('the web app at /', () => {
+  let bus: TestBus;
+  let app: FastifyInstance;
+  let noApp: FastifyInstance;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rootline-web-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), INDEX);
+    writeFileSync(join(dir, 'assets', 'index-abc123.js'), SCRIPT);
+    writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"></svg>');
+    bus = await startTestBus();
+    app = await testGateway(bus, {
+      WEB_APP_DIR: dir,
+      MAP_TILE_URL: 'https://tiles.example.org/{z}/{x}/{y}.png',
+      MAP_TILE_ATTRIBUTION: '© Example "tiles"',
+    });
+    noApp = await testGateway(bus, { WEB_APP_DIR: join(dir, 'missing') });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await noApp?.close();
+    await bus?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers / with index.html, carrying the map settings as meta tags, never cached', async () => {
+    const res = await app.inject({ url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toContain('<div id="root"></div>');
+    expect(res.body).toContain(
+      '<meta name="rootline:map-tile-url" content="https://tiles.example.org/{z}/{x}/{y}.png">',
+    );
+    expect(res.body).toContain('content="© Example &quot;tiles&quot;"');
+  });
+
+  it('answers any other page outside /api with the app, so deep links work', async () => {
+    for (const url of ['/plants/plt_01HZX3K6Q2W8N4B7T5R9V0C1MD', '/signin?next=%2Fplants%2Fmine', '/no/such/page']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toContain('<div id="root"></div>');
+    }
+  });
+
+  it('keeps unknown /api paths as JSON 404s, and other methods outside /api too', async () => {
+    const api = await app.inject({ url: '/api/no/such/route' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ success: false, data: null, error: { code: 'NOT_FOUND' } });
+    const post = await app.inject({ method: 'POST', url: '/plants/new', payload: {} });
+    expect(post.statusCode).toBe(404);
+    expect(post.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+    // A known API path with the wrong method stays a 405.
+    const wrong = await app.inject({ method: 'PUT', url: '/api/plants/register' });
+    expect(wrong.statusCode).toBe(405);
+  });
+
+  it('serves hashed assets for a year, gzipped when asked, and 404 JSON for a missing one', async () => {
+    const plain = await app.inject({ url: '/assets/index-abc123.js' });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(plain.body).toBe(SCRIPT);
+    const gz = await app.inject({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.rawPayload.length).toBeLessThan(SCRIPT.length / 10);
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(SCRIPT);
+    const missing = await app.inject({ url: '/assets/index-gone.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    const icon = await app.inject({ url: '/favicon.svg' });
+    expect(icon.headers['content-type']).toBe('image/svg+xml');
+  });
+
+  it('leaves page loads out of the API rate limits', async () => {
+    const res = await app.inject({ url: '/assets/index-abc123.js' });
+    expect(res.headers['x-ratelimit-remaining']).toBeUndefined();
+  });
+
+  it('serves nothing at / when no build is there: / is a JSON 404', async () => {
+    const res = await noApp.inject({ url: '/' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+  });
+});
