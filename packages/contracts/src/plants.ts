@@ -431,7 +431,12 @@ export const plantSearch = defineSubject({
 
 /** The plants an owner holds, newest first: `ownerId` is the caller's own id (the gateway fills it in). */
 export const OwnedQuery = Type.Object({
-  ownerId: Type.String({ minLength: 1, maxLength: 120, description: 'The owner: the caller' }),
+  ownerId: Type.String({
+    minLength: 1,
+    maxLength: 120,
+    description: 'The owner: the caller',
+    examples: ['usr_01HZX3K6Q2W8N4B7T5R9V0C1MD'],
+  }),
   ...PageQuery.properties,
 });
 export type OwnedQuery = Static<typeof OwnedQuery>;

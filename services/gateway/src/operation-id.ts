@@ -14,6 +14,7 @@ const BY_SUBJECT: Readonly<Record<string, string>> = {
   'plants.plant.nearby': 'listNearbyPlants',
   'plants.plant.search': 'searchPlants',
   'plants.network.get': 'getNetworkStats',
+  'plants.plant.list-owned': 'listOwnedPlants',
   'plants.lineage-agent.analyse': 'analysePlantLineage',
   'chain.block.verify': 'verifyBlock',
   'chain.tx.proof': 'getTransactionProof',

@@ -541,7 +541,7 @@ export interface paths {
          * Plants of an owner
          * @description The plants `ownerId` holds (registered or propagated by them), newest first (ties by id), with their stored locations. `ownerId` must be your own id (403 FORBIDDEN otherwise; an ADMIN may read anyone’s), so this is "my plants". `page` from 1 (default 1); `limit` default 20, at most 100.
          */
-        get: operations["listOwnedPlant"];
+        get: operations["listOwnedPlants"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8145,7 +8145,7 @@ export interface operations {
             };
         };
     };
-    listOwnedPlant: {
+    listOwnedPlants: {
         parameters: {
             query?: {
                 /** @description Page number, from 1 (at most 1000000) */
@@ -8155,7 +8155,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The owner: the caller */
+                /**
+                 * @description The owner: the caller
+                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
                 ownerId: string;
             };
             cookie?: never;

@@ -22,7 +22,6 @@ import { actingOwner, type HandlerContext, handle, ledgerTxId, notFound, type Se
 import { type AnonymousOwnerRow, findParent, findPlant } from '../db/plants.repo.js';
 import { createAnonymousIdentity, isEd25519PublicKey, UnusableKeyError } from '../domain/anonymous.js';
 import { checkScientificName } from '../domain/checklist.js';
-import { applyPrivacyLevel } from '../domain/privacy.js';
 import { searchTexts } from '../domain/search.js';
 import type { Recorder } from '../recorder.js';
 
