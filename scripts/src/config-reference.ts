@@ -26,12 +26,33 @@ export const RunnerSettings = Type.Object({
     default: 'http://localhost:3000',
     description: 'The running instance `pnpm demo` fills and the SDK quickstart calls',
   }),
+  METRICS_BASE_PORT: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description:
+        '`pnpm start:cluster`: each service process serves its metrics on the next port from this one; unset or 0: off',
+    }),
+  ),
   DEMO_PASSWORD: Type.Optional(
     Type.String({
       minLength: 12,
       description: 'Password of the accounts `pnpm demo` registers; unset: a random one, printed at the end',
     }),
   ),
+});
+
+/** OpenTelemetry's own variables, read by every process (docs: README, Metrics and traces). */
+export const TracingSettings = Type.Object({
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
+    Type.String({ description: 'OTLP/HTTP collector; set, each request is traced; unset, no tracing SDK is loaded' }),
+  ),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: Type.Optional(
+    Type.String({ description: 'The full traces endpoint, when it is not `<OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces`' }),
+  ),
+  OTEL_SERVICE_NAME: Type.Optional(
+    Type.String({ description: '`service.name` of the spans; default the service name (`rootline` when embedded)' }),
+  ),
+  OTEL_SDK_DISABLED: Type.Optional(Type.String({ description: '`true`: no tracing even with an endpoint set' })),
 });
 
 /** Variables of the container deployment itself: the image's, and those docker-compose.yml fills in. */
@@ -48,6 +69,10 @@ export const DeploymentSettings = Type.Object({
   MINIO_ROOT_USER: Type.String({
     default: 'rootline',
     description: "Compose's MinIO user, also the uploads' S3 access key",
+  }),
+  GRAFANA_ADMIN_PASSWORD: Type.String({
+    default: 'rootline',
+    description: "Password of compose's Grafana `admin` (the `observability` profile)",
   }),
   MINIO_ROOT_PASSWORD: Type.String({
     default: 'rootline-minio',
@@ -75,6 +100,17 @@ export const TestSettings = Type.Object({
     description: '`inherit` shows the output of the processes a cluster test starts',
   }),
   CHROMIUM_PATH: Type.String({ default: '/usr/bin/chromium', description: 'Chromium the browser tests drive' }),
+  PG_BIN: Type.Optional(
+    Type.String({ description: 'Folder of PostgreSQL server binaries (initdb, postgres) for private test servers' }),
+  ),
+  RECORD_EXAMPLES: Type.Optional(
+    Type.String({ description: 'Any value: the example walk writes the answers it gets as the documented examples' }),
+  ),
+  KUBECTL: Type.String({
+    default: 'kubectl',
+    description: 'kubectl that renders the Kubernetes overlays in the tests',
+  }),
+  PROMTOOL: Type.String({ default: 'promtool', description: 'promtool that checks the Prometheus files in the tests' }),
   RL_REPORT_LATENCY: Type.Optional(
     Type.String({ description: 'Any value: the outbox test prints the relay latency it measured' }),
   ),
@@ -245,6 +281,11 @@ export function configSections(): Section[] {
       title: 'Local runners and tools',
       intro: '`pnpm start`, `pnpm start:cluster` and `pnpm demo`.',
       settings: settingsOf(RunnerSettings, 'runners', comments),
+    },
+    {
+      title: 'Tracing',
+      intro: 'OpenTelemetry, in every process.',
+      settings: settingsOf(TracingSettings, 'tracing', comments),
     },
     {
       title: 'Container deployment',

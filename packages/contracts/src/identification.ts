@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PrefixedId, Timestamp } from './common.js';
+import { PrefixedId, Text, Timestamp } from './common.js';
 import { defineSubject, Named } from './define.js';
 import { FileId } from './media.js';
 import { Plant, PlantId, StringEnum } from './plants.js';
@@ -115,7 +115,7 @@ export const AcceptSpeciesInput = Type.Object(
   {
     plantId: PlantId,
     identificationId: IdentificationId,
-    scientificName: Type.String({
+    scientificName: Text({
       minLength: 1,
       maxLength: 200,
       description: 'One of the identification’s candidates',

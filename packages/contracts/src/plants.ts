@@ -431,7 +431,7 @@ export const plantSearch = defineSubject({
 
 /** The plants an owner holds, newest first: `ownerId` is the caller's own id (the gateway fills it in). */
 export const OwnedQuery = Type.Object({
-  ownerId: Type.String({
+  ownerId: Text({
     minLength: 1,
     maxLength: 120,
     description: 'The owner: the caller',

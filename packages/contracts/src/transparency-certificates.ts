@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Location, Timestamp } from './common.js';
+import { Location, Text, Timestamp } from './common.js';
 import { Defaulted, defineSubject, Named } from './define.js';
 import { PlantId, PrivacyLevelSchema, PropagationTypeSchema, StringEnum } from './plants.js';
 
@@ -145,7 +145,7 @@ export const certificateRevoke = defineSubject({
   request: Type.Object(
     {
       certificateId: CertificateId,
-      reason: Type.String({ minLength: 3, maxLength: 500, description: 'Why; published in the revocation list' }),
+      reason: Text({ minLength: 3, maxLength: 500, description: 'Why; published in the revocation list' }),
     },
     {
       examples: [{ certificateId: 'cer_01JNQ8Z5V3K2M7R4T6W9X0Y1A2', reason: 'The plant was sold; this copy is void' }],

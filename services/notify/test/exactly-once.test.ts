@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Bus, createNatsBus } from '@rootline/bus';
 import { type Database, openDatabase } from '@rootline/db';
-import { createLogger, type RunningService, type ServiceContext, startService, systemClock } from '@rootline/host';
+import {
+  createLogger,
+  type RunningService,
+  type ServiceContext,
+  startService,
+  systemClock,
+  unscrapedMetrics,
+} from '@rootline/host';
 import { startTestInfra, type TestInfra } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +50,7 @@ describe('one notification and one delivery per event, person and channel', () =
   });
 
   it('ignores the second application of the same event', async () => {
-    const ctx = { clock: systemClock } as ServiceContext;
+    const ctx = { clock: systemClock, metrics: unscrapedMetrics('notify') } as unknown as ServiceContext;
     const template = {
       name: 'demand-match',
       params: { matchId: 'mtc_1', crop: 'kale', quantityKg: 1, distanceKm: 2, side: 'grower' },
