@@ -267,6 +267,8 @@ export async function fillDemo(o: DemoOptions): Promise<DemoSummary> {
           variety: 'Rex',
           plantCount: 720,
           seedSource: { type: 'seed-lot', seedLot: `RZ-${run}`, supplier: 'Rijk Zwaan' },
+          // Sown three days ago, so the day of readings below falls within the batch.
+          startedAt: new Date(Date.now() - 3 * 86_400_000).toISOString(),
         },
         headers,
       }),
