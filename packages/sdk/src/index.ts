@@ -13,6 +13,19 @@ export {
 export type { components, operations, paths } from './generated/schema.js';
 export { type PagedPath, type PageItem, type PaginateOptions, type Pagination, paginate } from './paginate.js';
 export {
+  backoffDelay,
+  connectRealtime,
+  type Realtime,
+  type RealtimeEvent,
+  type RealtimeOptions,
+  type RealtimeState,
+  type RoomHandlers,
+  roomsOfPublicEvent,
+  SESSION_ENDED,
+  type WebSocketFactory,
+  type WebSocketLike,
+} from './realtime.js';
+export {
   type InclusionProof,
   importPublicKey,
   leafHash,

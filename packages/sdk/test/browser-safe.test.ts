@@ -21,6 +21,6 @@ describe('the SDK runtime', () => {
     const pkg = JSON.parse(await readFile(join(SRC, '../package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };
-    expect(Object.keys(pkg.dependencies).sort()).toEqual(['canonicalize', 'openapi-fetch']);
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['canonicalize', 'eventsource-parser', 'openapi-fetch']);
   });
 });

@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { Link, NavLink, Outlet, useNavigation } from 'react-router';
+import { LiveStatus } from '../components/live-status';
 import { Loading } from '../components/status';
 import { useSession } from '../features/auth/api/session';
 
@@ -66,6 +67,7 @@ export function AppLayout() {
               )}
             </ul>
           </nav>
+          <LiveStatus />
         </div>
       </header>
       <main id="main" className="container" tabIndex={-1} aria-busy={navigation.state === 'loading'}>

@@ -1,7 +1,12 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { LiveProvider } from '../lib/live';
 import { queryClient } from '../lib/query-client';
 
 export function AppProviders({ children }: { children: ReactNode }) {
-  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  return (
+    <QueryClientProvider client={queryClient}>
+      <LiveProvider>{children}</LiveProvider>
+    </QueryClientProvider>
+  );
 }

@@ -17,6 +17,7 @@ export function Page() {
         <>
           <PageTitle lead={AUTH.account.signedInAs(user.name, user.email)}>{AUTH.account.title}</PageTitle>
           {params.get('welcome') && <Notice>{AUTH.signUp.done}</Notice>}
+          <p>{AUTH.account.role(user.role)}</p>
           {!user.emailVerified && <p className="muted">{AUTH.account.unverified}</p>}
           <p>
             <button

@@ -13,6 +13,7 @@ import { PropagateForm } from '../../features/plants/components/propagate-form';
 import { locationOf } from '../../features/plants/components/register-plant-form';
 import { CertificatePanel } from '../../features/transparency/components/certificate-panel';
 import { QrPanel } from '../../features/transparency/components/qr-panel';
+import { useLiveRefresh } from '../../lib/live';
 import { RequireSession } from '../require-session';
 
 /** A plant's page: facts, lineage, journey, environment, certificate and QR, and what its owner can do. */
@@ -24,6 +25,11 @@ function PlantPage() {
   const { plantId = '' } = useParams();
   const navigate = useNavigate();
   const plant = usePlant(plantId);
+  // What happens to the plant (a journey step, a new offspring, a certificate) shows without reloading.
+  useLiveRefresh(plantId ? `plant:${plantId}` : null, [
+    ['plants', 'plant', plantId],
+    ['journeys', plantId],
+  ]);
   const session = useSession();
   if (plant.isPending) return <Loading />;
   if (plant.error) return <ErrorAlert error={plant.error} />;

@@ -1,3 +1,11 @@
+/** How each role is named to people. */
+export const ROLE_NAMES: Record<string, string> = {
+  USER: 'user',
+  GROWER: 'grower',
+  FARM_MANAGER: 'farm manager',
+  ADMIN: 'administrator',
+};
+
 /** Every text of the account pages, in one place. */
 export const AUTH = {
   signIn: {
@@ -51,6 +59,7 @@ export const AUTH = {
   account: {
     title: 'Your account',
     signedInAs: (name: string, email: string) => `Signed in as ${name} (${email})`,
+    role: (role: string) => `Your role: ${ROLE_NAMES[role] ?? role}`,
     unverified: 'Your email address is not confirmed yet.',
     signOut: 'Sign out',
   },

@@ -5,7 +5,8 @@ import { isUnauthorized } from '../../../lib/errors';
 
 export type User = components['schemas']['User'];
 
-const SESSION = ['auth', 'session'] as const;
+/** The query key of the session: invalidate it to ask the server again who is signed in. */
+export const SESSION = ['auth', 'session'] as const;
 
 /** The signed-in user, or null when there is no session. */
 export function useSession() {
