@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Text, Timestamp } from './common.js';
 import { defineEvent, defineSubject, Named } from './define.js';
+import { PageQuery, Pagination } from './envelope.js';
 import { FARM_CROPS, FarmId, PhaseTargets, RECIPE_PHASES, RecipeId, ZoneId } from './farm.js';
 import { PlantId, StringEnum } from './plants.js';
 
@@ -210,6 +211,64 @@ export const batchGet = defineSubject({
   request: Type.Object({ batchId: CropBatchId }),
   reply: CropBatch,
   summary: 'Read a batch with its phase and readings summary',
+});
+
+export const batchList = defineSubject({
+  subject: 'farm.batch.list',
+  request: Type.Object({ farmId: FarmId, ...PageQuery.properties }),
+  reply: Type.Object({ items: Type.Array(CropBatch), pagination: Pagination }),
+  summary: 'The batches of a farm, newest first',
+});
+
+/** A metric's band under the phase of a reading (`max` null: no upper bound). */
+export const FarmTargetBand = Type.Object({
+  min: Type.Number(),
+  max: Type.Union([Type.Number(), Type.Null()]),
+});
+
+const nullableMetric = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
+
+/** A stored reading with the phase it was compared under and that phase's bands: what a chart draws. */
+export const FarmReadingPoint = Type.Object({
+  at: Timestamp,
+  temperatureC: nullableMetric('Air temperature, °C'),
+  humidityPct: nullableMetric('Relative humidity, %'),
+  co2Ppm: nullableMetric('CO2, ppm'),
+  ppfd: nullableMetric('PPFD at canopy, µmol/m²/s'),
+  ecMsCm: nullableMetric('EC of the nutrient solution, mS/cm'),
+  ph: nullableMetric('pH of the nutrient solution'),
+  waterTemperatureC: nullableMetric('Nutrient solution temperature, °C'),
+  dissolvedOxygenMgL: nullableMetric('Dissolved oxygen, mg/L'),
+  inTarget: Type.Boolean(),
+  phase: StringEnum(RECIPE_PHASES),
+  targets: Type.Record(Type.String(), FarmTargetBand, {
+    description: 'The band of each metric under the phase at the reading’s time (docs/farm.md)',
+  }),
+});
+export type FarmReadingPoint = Static<typeof FarmReadingPoint>;
+
+/** Most readings one answer carries: the latest ones. */
+export const MAX_FARM_READINGS_LISTED = 1000;
+
+export const FarmBatchReadings = Type.Object({
+  items: Type.Array(FarmReadingPoint, { description: 'The latest readings, oldest first' }),
+  total: Type.Integer({ minimum: 0, description: 'Readings the batch holds' }),
+  alerts: Type.Array(FarmDeviation, { description: 'The latest deviations (at most 100), newest first' }),
+});
+
+export const batchReadingsList = defineSubject({
+  subject: 'farm.batch.list-readings',
+  request: Type.Object({
+    batchId: CropBatchId,
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: MAX_FARM_READINGS_LISTED,
+      default: 500,
+      description: 'How many of the latest readings',
+    }),
+  }),
+  reply: FarmBatchReadings,
+  summary: 'The readings of a batch with their target bands, and its latest deviations',
 });
 
 export const batchReadingsRecord = defineSubject({

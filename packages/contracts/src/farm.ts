@@ -207,6 +207,13 @@ export const farmGet = defineSubject({
   summary: 'Read one farm',
 });
 
+export const farmListOwned = defineSubject({
+  subject: 'farm.farm.list-owned',
+  request: Type.Object({}),
+  reply: Type.Object({ items: Type.Array(Farm) }),
+  summary: 'The farms the caller owns, newest first',
+});
+
 export const zoneAdd = defineSubject({
   subject: 'farm.zone.add',
   request: Type.Object({ farmId: FarmId, ...ZoneInput.properties }, { additionalProperties: false }),

@@ -6,10 +6,10 @@ import { ensureShippedRecipes } from './db/recipes.repo.js';
 import { outbox } from './db/schema.js';
 import { SHIPPED_RECIPES } from './domain/recipes.js';
 import { getAnalytics } from './handlers/analytics.js';
-import { failBatchHandler, getBatch, startBatch } from './handlers/batch.js';
-import { addZone, getFarm, getZones, registerFarm } from './handlers/farm.js';
+import { failBatchHandler, getBatch, listBatches, startBatch } from './handlers/batch.js';
+import { addZone, getFarm, getZones, listOwnedFarms, registerFarm } from './handlers/farm.js';
 import { harvestBatch } from './handlers/harvest.js';
-import { recordReadings } from './handlers/readings.js';
+import { listReadings, recordReadings } from './handlers/readings.js';
 import { createRecipe, getRecipes } from './handlers/recipe.js';
 import { createHarvestReadyRunner } from './harvest-ready.js';
 import { createHarvestRecorder } from './recorder.js';
@@ -67,14 +67,17 @@ export const service: ServiceModule<typeof FarmConfig> = {
       handlers: [
         registerFarm(ctx),
         getFarm(ctx),
+        listOwnedFarms(ctx),
         addZone(ctx),
         getZones(ctx),
         getRecipes(ctx),
         createRecipe(ctx),
         startBatch(ctx),
         getBatch(ctx),
+        listBatches(ctx),
         failBatchHandler(ctx),
         recordReadings(ctx),
+        listReadings(ctx),
         harvestBatch(ctx, recorder),
         getAnalytics(ctx),
       ],

@@ -1602,6 +1602,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vertical-farm/farms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My farms
+         * @description The farms the caller owns, newest first, each with its zone count and growing area.
+         */
+        get: operations["listOwnedFarm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vertical-farm/recipes": {
         parameters: {
             query?: never;
@@ -1658,6 +1678,26 @@ export interface paths {
          * @description State (germinating, growing, ready, harvested, failed), the recipe phase today with its targets and days in it, the expected harvest date, a summary of the readings and, once harvested, the harvest and its block. Operational data: only the farm’s owner or an ADMIN may read it, as its live room (403 FORBIDDEN otherwise); the farm’s profile and zones are read by every signed-in user.
          */
         get: operations["getBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vertical-farm/batch/{batchId}/readings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readings of a crop batch
+         * @description The latest `limit` readings (default 500, at most 1000), oldest first, each with the recipe phase it was compared under and that phase’s band for every metric (`max` null: no upper bound), for charts against the targets; `total` counts all; `alerts` are the latest 100 deviations, newest first. New readings are told to the farm’s live room `farm:<farmId>` as event `farm.readings`. Operational data: only the farm’s owner or an ADMIN may read it, as its live room (403 FORBIDDEN otherwise); the farm’s profile and zones are read by every signed-in user.
+         */
+        get: operations["listReadingsBatch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1764,6 +1804,26 @@ export interface paths {
          * @description A growing zone on a level of the farm. Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same for its retries): a retry gets the first answer.
          */
         post: operations["addZone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vertical-farm/{farmId}/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Batches of a farm
+         * @description The farm’s crop batches, newest first, each as `GET /batch/{batchId}` answers it. `page` from 1, `limit` default 20, at most 100. Operational data: only the farm’s owner or an ADMIN may read it, as its live room (403 FORBIDDEN otherwise); the farm’s profile and zones are read by every signed-in user.
+         */
+        get: operations["listBatchs"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -14992,6 +15052,85 @@ export interface operations {
             };
         };
     };
+    listOwnedFarm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Farm"][];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listRecipes: {
         parameters: {
             query?: {
@@ -15510,6 +15649,152 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["Batch"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listReadingsBatch: {
+        parameters: {
+            query: {
+                /** @description How many of the latest readings */
+                limit: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description FarmCrop batch identifier
+                 * @example bat_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                batchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description The latest readings, oldest first */
+                            items: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC timestamp
+                                 */
+                                at: string;
+                                /** @description Air temperature, °C */
+                                temperatureC: number | null;
+                                /** @description Relative humidity, % */
+                                humidityPct: number | null;
+                                /** @description CO2, ppm */
+                                co2Ppm: number | null;
+                                /** @description PPFD at canopy, µmol/m²/s */
+                                ppfd: number | null;
+                                /** @description EC of the nutrient solution, mS/cm */
+                                ecMsCm: number | null;
+                                /** @description pH of the nutrient solution */
+                                ph: number | null;
+                                /** @description Nutrient solution temperature, °C */
+                                waterTemperatureC: number | null;
+                                /** @description Dissolved oxygen, mg/L */
+                                dissolvedOxygenMgL: number | null;
+                                inTarget: boolean;
+                                /** @enum {string} */
+                                phase: "germination" | "seedling" | "vegetative" | "flowering" | "fruiting";
+                                /** @description The band of each metric under the phase at the reading’s time (docs/farm.md) */
+                                targets: {
+                                    [key: string]: {
+                                        min: number;
+                                        max: number | null;
+                                    };
+                                };
+                            }[];
+                            /** @description Readings the batch holds */
+                            total: number;
+                            /** @description The latest deviations (at most 100), newest first */
+                            alerts: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC timestamp
+                                 */
+                                at: string;
+                                metric: string;
+                                value: number;
+                                min: number;
+                                max: number;
+                            }[];
+                        };
                         error: null;
                     };
                 };
@@ -16325,6 +16610,106 @@ export interface operations {
             };
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listBatchs: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (at most 1000000) */
+                page?: number;
+                /** @description Items per page (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Farm identifier
+                 * @example frm_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                farmId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Batch"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,7 +6,7 @@ import {
   type HARVEST_QUALITY_GRADES,
 } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { type BatchStatus, batchState, phaseAt } from '../domain/batch-state.js';
 import type { StoredPhase } from './recipes.repo.js';
 import { batches, harvests, readings } from './schema.js';
@@ -146,4 +146,19 @@ export async function markReady(db: Db, now: Date, limit: number): Promise<Batch
     .limit(limit)
     .for('update', { skipLocked: true });
   return db.update(batches).set({ readyNotifiedAt: at }).where(inArray(batches.id, due)).returning();
+}
+
+/** A page of a farm's batches, newest first, and how many it has. */
+export async function farmBatches(db: Db, farmId: string, offset: number, limit: number) {
+  const [rows, [c]] = await Promise.all([
+    db
+      .select()
+      .from(batches)
+      .where(eq(batches.farmId, farmId))
+      .orderBy(desc(batches.startedAt), desc(batches.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(batches).where(eq(batches.farmId, farmId)),
+  ]);
+  return { rows, total: Number(c?.n ?? 0) };
 }

@@ -1,6 +1,6 @@
 import type { Farm, FarmZone, Location } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { batches, farms, zones } from './schema.js';
 
 export type FarmRow = typeof farms.$inferSelect;
@@ -97,4 +97,14 @@ export async function farmNames(db: Db, ids: readonly string[]): Promise<Map<str
     .from(farms)
     .where(inArray(farms.id, [...ids]));
   return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** The ids of the farms an account owns, newest first (an account owns a handful). */
+export async function ownedFarmIds(db: Db, ownerId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: farms.id })
+    .from(farms)
+    .where(eq(farms.ownerId, ownerId))
+    .orderBy(desc(farms.createdAt), desc(farms.id));
+  return rows.map((r) => r.id);
 }

@@ -1,5 +1,5 @@
 import { type Db, executeRows, insertFromJson } from '@rootline/db';
-import { sql } from 'drizzle-orm';
+import { count, desc, eq, sql } from 'drizzle-orm';
 import { deviations, readings } from './schema.js';
 
 export type ReadingRow = typeof readings.$inferInsert & { fingerprint: string };
@@ -20,4 +20,35 @@ export async function insertNewReadings(db: Db, rows: readonly ReadingRow[]): Pr
 
 export async function insertDeviations(db: Db, rows: readonly DeviationRow[]): Promise<void> {
   if (rows.length > 0) await db.execute(insertFromJson(deviations, rows));
+}
+
+export type StoredReading = typeof readings.$inferSelect;
+
+/** The latest `limit` readings of a batch, oldest first, and how many it holds. */
+export async function latestReadings(
+  db: Db,
+  batchId: string,
+  limit: number,
+): Promise<{ rows: StoredReading[]; total: number }> {
+  const [rows, [c]] = await Promise.all([
+    db.select().from(readings).where(eq(readings.batchId, batchId)).orderBy(desc(readings.at)).limit(limit),
+    db.select({ n: count() }).from(readings).where(eq(readings.batchId, batchId)),
+  ]);
+  return { rows: rows.reverse(), total: Number(c?.n ?? 0) };
+}
+
+/** The latest `limit` deviations of a batch, newest first. */
+export async function latestDeviations(db: Db, batchId: string, limit: number) {
+  return db
+    .select({
+      at: deviations.at,
+      metric: deviations.metric,
+      value: deviations.value,
+      min: deviations.min,
+      max: deviations.max,
+    })
+    .from(deviations)
+    .where(eq(deviations.batchId, batchId))
+    .orderBy(desc(deviations.at), desc(deviations.id))
+    .limit(limit);
 }

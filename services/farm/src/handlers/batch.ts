@@ -1,8 +1,20 @@
-import { AppError, batchFail, batchFailed, batchGet, batchStart, batchStarted, plantGet } from '@rootline/contracts';
+import {
+  AppError,
+  batchFail,
+  batchFailed,
+  batchGet,
+  batchList,
+  batchStart,
+  batchStarted,
+  pageOf,
+  pageWindow,
+  plantGet,
+} from '@rootline/contracts';
 import { assertOwnerOrAdmin, call, handle, notFound, type ServiceContext } from '@rootline/host';
 import {
   type BatchRow,
   failBatch,
+  farmBatches,
   findBatchRow,
   findHarvest,
   insertBatch,
@@ -162,4 +174,15 @@ export const failBatchHandler = (ctx: ServiceContext) =>
       return failed;
     });
     return batchView(ctx, row);
+  });
+
+/** farm.batch.list: a page of the farm's batches, newest first. Operational data: owner or ADMIN. */
+export const listBatches = (ctx: ServiceContext) =>
+  handle(batchList, async ({ farmId, ...query }, caller) => {
+    const farm = await requireFarm(ctx, farmId);
+    assertOperator(caller, farm.ownerId);
+    const { page, limit, offset } = pageWindow(query);
+    const { rows, total } = await farmBatches(ctx.db, farmId, offset, limit);
+    const items = await Promise.all(rows.map((row) => batchView(ctx, row)));
+    return pageOf(items, page, limit, total);
   });

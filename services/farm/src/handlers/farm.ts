@@ -1,6 +1,7 @@
 import {
   AppError,
   farmGet,
+  farmListOwned,
   farmRegister,
   idFromKey,
   isOwnerOrAdmin,
@@ -11,13 +12,23 @@ import {
 import { locate } from '@rootline/geocoder';
 import {
   actingOwner,
+  actingUser,
   assertOwnerOrAdmin,
   type HandlerContext,
   handle,
   notFound,
   type ServiceContext,
 } from '@rootline/host';
-import { findFarm, findFarmRow, insertFarm, insertZone, listZones, plantsGrowing, toZone } from '../db/farms.repo.js';
+import {
+  findFarm,
+  findFarmRow,
+  insertFarm,
+  insertZone,
+  listZones,
+  ownedFarmIds,
+  plantsGrowing,
+  toZone,
+} from '../db/farms.repo.js';
 
 /** The id a create call names: derived from its Idempotency-Key when it has one, fresh otherwise. */
 export function newRecordId(prefix: string, call: HandlerContext): string {
@@ -97,4 +108,12 @@ export const getZones = (ctx: ServiceContext) =>
   handle(zoneList, async ({ farmId }) => {
     await requireFarm(ctx, farmId);
     return { items: await listZones(ctx.db, farmId) };
+  });
+
+/** farm.farm.list-owned: the farms the caller owns (an ADMIN too: its own), newest first. */
+export const listOwnedFarms = (ctx: ServiceContext) =>
+  handle(farmListOwned, async (_input, call) => {
+    const ids = await ownedFarmIds(ctx.db, actingUser(call).id);
+    const items = await Promise.all(ids.map((id) => findFarm(ctx.db, id)));
+    return { items: items.filter((f) => f !== undefined) };
   });

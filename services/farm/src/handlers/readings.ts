@@ -1,11 +1,28 @@
-import { AppError, batchReadingsRecord, type FarmDeviation, farmAlerted } from '@rootline/contracts';
+import {
+  AppError,
+  batchReadingsList,
+  batchReadingsRecord,
+  FARM_READING_METRICS,
+  type FarmDeviation,
+  type FarmReadingPoint,
+  farmAlerted,
+  type RecipePhaseName,
+  realtimePublished,
+} from '@rootline/contracts';
 import { assertOwnerOrAdmin, handle, type ServiceContext } from '@rootline/host';
 import { findFarmRow } from '../db/farms.repo.js';
-import { insertDeviations, insertNewReadings, type ReadingRow } from '../db/readings.repo.js';
+import {
+  insertDeviations,
+  insertNewReadings,
+  latestDeviations,
+  latestReadings,
+  type ReadingRow,
+} from '../db/readings.repo.js';
 import { phaseAt } from '../domain/batch-state.js';
-import { deviationsOf } from '../domain/compliance.js';
+import { deviationsOf, targetBands } from '../domain/compliance.js';
 import { firstOfEach, readingFingerprint } from '../domain/readings.js';
 import { batchPhases, requireBatch } from './batch.js';
+import { assertOperator } from './farm.js';
 
 /** A reading this far ahead of the service clock, or before its batch's start, is refused: a sensor with a wrong clock. */
 const FUTURE_SLACK_MS = 5 * 60_000;
@@ -75,6 +92,7 @@ export const recordReadings = (ctx: ServiceContext) =>
     if (distinct.every((r) => r.deviations.length === 0)) {
       // No deviations: one INSERT, atomic alone (the hot path, ADR 050).
       const fresh = await insertNewReadings(ctx.db, plain);
+      if (fresh.size > 0) await announceReadings(ctx, batch.farmId, batchId, fresh.size);
       return { accepted: fresh.size, duplicates: rows.length - fresh.size, inTarget: fresh.size, deviations: [] };
     }
     const farm = await findFarmRow(ctx.db, batch.farmId);
@@ -103,10 +121,73 @@ export const recordReadings = (ctx: ServiceContext) =>
       }
       return storedRows;
     });
+    if (stored.length > 0) await announceReadings(ctx, batch.farmId, batchId, stored.length);
     return {
       accepted: stored.length,
       duplicates: rows.length - stored.length,
       inTarget: stored.filter((r) => r.inTarget).length,
       deviations: stored.flatMap((r) => r.deviations),
+    };
+  });
+
+/**
+ * Tells the farm's live room that readings were stored (event `farm.readings`: batch id and count), so an open batch
+ * page redraws its charts. Readings are operational data, not public events: the room is its owner's and ADMINs'.
+ * A lost signal only loses the live copy; the readings are stored.
+ */
+async function announceReadings(ctx: ServiceContext, farmId: string, batchId: string, accepted: number) {
+  try {
+    await ctx.bus.broadcast(realtimePublished.subject, {
+      room: `farm:${farmId}`,
+      event: 'farm.readings',
+      data: { farmId, batchId, accepted },
+      sentAt: ctx.clock.now().toISOString(),
+    });
+  } catch (err) {
+    ctx.log.warn({ err }, 'readings not announced live');
+  }
+}
+
+/** Deviations one answer lists. */
+const LISTED_ALERTS = 100;
+
+/**
+ * farm.batch.list-readings: the latest readings of a batch, each with the phase it was compared under and that
+ * phase's bands (open upper bound: null), and the latest deviations. Operational data: owner or ADMIN.
+ */
+export const listReadings = (ctx: ServiceContext) =>
+  handle(batchReadingsList, async ({ batchId, limit }, caller) => {
+    const batch = await requireBatch(ctx, batchId);
+    assertOperator(caller, batch.ownerId);
+    const phases = await batchPhases(ctx, batch.recipeId);
+    const startedAt = new Date(batch.startedAt);
+    const [{ rows, total }, alerts] = await Promise.all([
+      latestReadings(ctx.db, batchId, limit),
+      latestDeviations(ctx.db, batchId, LISTED_ALERTS),
+    ]);
+    const items: FarmReadingPoint[] = rows.map((r) => {
+      const at = new Date(r.at);
+      const span = phaseAt(phases, startedAt, at).span;
+      const bands = targetBands(span.targets);
+      const point = { at: at.toISOString(), inTarget: r.inTarget, phase: span.phase as RecipePhaseName, targets: {} };
+      const targets: FarmReadingPoint['targets'] = {};
+      const values: Record<string, number | null> = {};
+      for (const m of FARM_READING_METRICS) {
+        values[m] = r[m];
+        const band = bands[m];
+        targets[m] = { min: band.min, max: Number.isFinite(band.max) ? band.max : null };
+      }
+      return { ...point, ...values, targets } as FarmReadingPoint;
+    });
+    return {
+      items,
+      total,
+      alerts: alerts.map((d) => ({
+        at: new Date(d.at).toISOString(),
+        metric: d.metric,
+        value: d.value,
+        min: d.min,
+        max: d.max,
+      })),
     };
   });

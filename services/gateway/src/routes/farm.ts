@@ -3,11 +3,16 @@ import {
   batchFail,
   batchGet,
   batchHarvest,
+  batchList,
+  batchReadingsList,
   batchReadingsRecord,
   batchStart,
+  CropBatch,
+  Farm,
   FarmZone,
   farmAnalyticsGet,
   farmGet,
+  farmListOwned,
   farmRegister,
   GrowingRecipe,
   MAX_FARM_READINGS_PER_REQUEST,
@@ -41,6 +46,17 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
       lightingSystem: 'led',
       climateSystem: 'hvac-dehumidification',
     },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/farms',
+    summary: 'My farms',
+    description: 'The farms the caller owns, newest first, each with its zone count and growing area.',
+    tags: TAGS,
+    policy: { permission: 'farm:read', object: { rule: 'own', why: 'the caller’s own farms' } },
+    subject: farmListOwned,
+    list: { item: Farm },
   });
 
   busRoute(app, deps, {
@@ -125,6 +141,24 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
       object: { rule: 'owner', field: 'batchId', record: 'batch', why: 'the farm’s manager' },
     },
     subject: batchGet,
+    errors: ['NOT_FOUND'],
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/batch/:batchId/readings',
+    summary: 'Readings of a crop batch',
+    description:
+      'The latest `limit` readings (default 500, at most 1000), oldest first, each with the recipe phase it was ' +
+      'compared under and that phase’s band for every metric (`max` null: no upper bound), for charts against the ' +
+      'targets; `total` counts all; `alerts` are the latest 100 deviations, newest first. New readings are told ' +
+      `to the farm’s live room \`farm:<farmId>\` as event \`farm.readings\`. ${OPERATOR_ONLY}`,
+    tags: TAGS,
+    policy: {
+      permission: 'farm:read',
+      object: { rule: 'owner', field: 'batchId', record: 'batch', why: 'the farm’s manager' },
+    },
+    subject: batchReadingsList,
     errors: ['NOT_FOUND'],
   });
 
@@ -242,6 +276,23 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     },
     subject: zoneList,
     list: { item: FarmZone },
+    errors: ['NOT_FOUND'],
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/:farmId/batches',
+    summary: 'Batches of a farm',
+    description:
+      'The farm’s crop batches, newest first, each as `GET /batch/{batchId}` answers it. `page` from 1, `limit` ' +
+      `default ${PAGE_DEFAULTS.limit}, at most ${PAGE_DEFAULTS.maxLimit}. ${OPERATOR_ONLY}`,
+    tags: TAGS,
+    policy: {
+      permission: 'farm:read',
+      object: { rule: 'owner', field: 'farmId', record: 'farm', why: 'the farm’s manager' },
+    },
+    subject: batchList,
+    page: { item: CropBatch },
     errors: ['NOT_FOUND'],
   });
 
