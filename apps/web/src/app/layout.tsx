@@ -12,6 +12,8 @@ const NAV = {
   register: 'Register a plant',
   mine: 'My plants',
   anonymous: 'Register anonymously',
+  farms: 'Vertical farms',
+  demand: 'Demand',
   account: 'Account',
   signIn: 'Sign in',
   signUp: 'Sign up',
@@ -47,6 +49,12 @@ export function AppLayout() {
                   </li>
                   <li>
                     <NavLink to="/plants/mine">{NAV.mine}</NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/vertical-farm">{NAV.farms}</NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/demand">{NAV.demand}</NavLink>
                   </li>
                   <li>
                     <NavLink to="/account">{NAV.account}</NavLink>

@@ -3,8 +3,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { api, unwrap, unwrapPage } from '../../../lib/api-client';
 
 export type Farm = components['schemas']['Farm'];
-export type Zone = components['schemas']['FarmZone'];
-export type Recipe = components['schemas']['GrowingRecipe'];
+export type Zone = components['schemas']['Zone'];
+export type Recipe = components['schemas']['Recipe'];
 export type Batch = components['schemas']['Batch'];
 export type FarmInput = paths['/api/vertical-farm/register']['post']['requestBody']['content']['application/json'];
 export type ZoneInput =

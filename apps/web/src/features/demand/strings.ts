@@ -1,0 +1,160 @@
+import type { PreferenceItem, RecommendationQuery } from './api/demand';
+
+/** The crops of the demand model (docs/demand.md, crop table). */
+export const CROPS = [
+  'tomato',
+  'lettuce',
+  'spinach',
+  'kale',
+  'carrot',
+  'beetroot',
+  'radish',
+  'potato',
+  'onion',
+  'garlic',
+  'cucumber',
+  'zucchini',
+  'pepper',
+  'green-bean',
+  'pea',
+  'strawberry',
+  'basil',
+  'microgreens',
+] as const satisfies readonly PreferenceItem['crop'][];
+
+export const UNITS = ['kg', 'piece', 'bunch'] as const satisfies readonly PreferenceItem['unit'][];
+export const SEASONS = ['spring', 'summer', 'autumn', 'winter'] as const satisfies readonly NonNullable<
+  PreferenceItem['seasons']
+>[number][];
+export const METHODS = ['open-field', 'greenhouse', 'vertical'] as const satisfies readonly NonNullable<
+  RecommendationQuery['method']
+>[];
+
+/** Every text of the demand pages, in one place. */
+export const DEMAND = {
+  tabs: {
+    label: 'Demand planning',
+    preferences: 'My preferences',
+    planning: 'Signals and forecasts',
+    supply: 'Supply',
+  },
+  preferences: {
+    title: 'What my household wants',
+    lead: 'Tell local growers what you would buy each week. Demand is only shown for places where at least five households state theirs.',
+    saved: 'Your preferences are saved.',
+    none: 'You have not stated preferences yet.',
+    radius: 'How far you would fetch food (km)',
+    household: 'People in the household',
+    items: 'Crops',
+    crop: 'Crop',
+    quantity: 'Quantity per week',
+    unit: 'Unit',
+    maxPrice: 'Highest price per unit (EUR, optional)',
+    organic: 'Organic only',
+    local: 'Only from growers within my radius',
+    seasons: 'Seasons',
+    add: 'Add a crop',
+    remove: (crop: string) => `Remove ${crop}`,
+    submit: 'Save my preferences',
+    busy: 'Saving…',
+    missingLocation: 'Pick your location on the map or type its latitude and longitude.',
+    updated: (when: string) => `Last saved ${when}.`,
+  },
+  units: { kg: 'kg', piece: 'pieces', bunch: 'bunches' },
+  seasons: { spring: 'Spring', summer: 'Summer', autumn: 'Autumn', winter: 'Winter' },
+  methods: { 'open-field': 'Open field', greenhouse: 'Greenhouse', vertical: 'Vertical farm' },
+  signal: {
+    title: 'Demand in a region',
+    lead: 'Weekly demand of the households in a region, less the supply growers committed.',
+    by: 'Region',
+    byName: 'A country, optionally a city',
+    byPoint: 'Around a point',
+    country: 'Country code',
+    city: 'City (optional)',
+    radius: 'Radius (km)',
+    weeks: 'Weeks ahead',
+    submit: 'Show demand',
+    busy: 'Adding up…',
+    households: (n: number, suppressed: number) =>
+      `${n} households.${suppressed > 0 ? ` ${suppressed} crops asked for by fewer than five households are left out.` : ''}`,
+    columns: { crop: 'Crop', households: 'Households', demand: 'Demand', supply: 'Supply', gap: 'Gap' },
+    chart: (crop: string) => `${crop}: weekly demand and supply (kg)`,
+    chartSummary: (crop: string, demand: string, supply: string, gap: string) =>
+      `${crop}: ${demand} kg wanted, ${supply} kg committed, ${gap} kg gap over the horizon.`,
+    week: 'Week of',
+    demand: 'Demand',
+    supply: 'Supply',
+    none: 'No crop is asked for by five households or more here.',
+  },
+  recommend: {
+    title: 'What to plant',
+    lead: 'Crops ranked by the revenue the unmet demand near you could bring, for your area and way of growing.',
+    area: 'Area (m²)',
+    method: 'Growing method',
+    startDate: 'Sowing date',
+    radius: 'Demand within (km)',
+    submit: 'Recommend crops',
+    missingLocation: 'Pick the place on the map or type its latitude and longitude.',
+    columns: {
+      rank: 'Rank',
+      crop: 'Crop',
+      harvest: 'First harvest',
+      yield: 'Expected yield',
+      unmet: 'Unmet demand',
+      revenue: 'Expected revenue',
+      reasons: 'Why',
+    },
+    notSuitable: 'not sowable now',
+    none: 'No recommendation.',
+  },
+  forecast: {
+    title: 'Demand forecast',
+    lead: 'A crop’s weekly demand in a region, from the history of signals there, with its prediction intervals.',
+    crop: 'Crop',
+    region: 'Region',
+    regionHint: 'As signals by name record it: NL or NL/amsterdam',
+    weeks: 'Weeks ahead',
+    submit: 'Forecast',
+    chart: (crop: string, region: string) => `${crop} in ${region}: weekly demand (kg)`,
+    history: 'Recorded demand',
+    forecast: 'Forecast',
+    pi95: '95 % interval',
+    pi80: '80 % interval',
+    week: 'Week of',
+    summary: (crop: string, next: string, low: string, high: string) =>
+      `${crop}: next week ${next} kg forecast, 95 % interval ${low} to ${high} kg.`,
+    method: (method: string, weeks: number) =>
+      method === 'holt'
+        ? `Holt’s linear smoothing over ${weeks} weeks of history.`
+        : `Naive forecast (the last week carried on): ${weeks} weeks of history.`,
+    backtest: 'Back-tested error',
+    backtestText: (points: number, mape: string, mase: string) =>
+      `${points} one-week-ahead forecasts scored: MAPE ${mape}, MASE ${mase} (below 1 beats “same as last week”).`,
+  },
+  supply: {
+    title: 'Supply and matches',
+    lead: 'Commit what you will grow, then match it with households nearby that want it.',
+    commit: 'Commit supply',
+    crop: 'Crop',
+    quantity: 'Quantity',
+    unit: 'Unit',
+    from: 'From',
+    to: 'To',
+    price: 'Price per unit (EUR)',
+    organic: 'Organic',
+    submit: 'Commit the supply',
+    busy: 'Committing…',
+    committed: (qty: string, crop: string) => `Committed ${qty} kg of ${crop}.`,
+    missingLocation: 'Pick where the supply is on the map or type its latitude and longitude.',
+    match: 'Match my supply',
+    matchCrop: 'Crop (optional)',
+    anyCrop: 'Any crop',
+    maxDistance: 'Farthest household (km)',
+    matchSubmit: 'Find matches',
+    matchBusy: 'Matching…',
+    matched: (n: number, created: number) => `${n} matches, ${created} new.`,
+    noMatches: 'No household nearby wants this supply yet.',
+    columns: { crop: 'Crop', kg: 'Quantity', distance: 'Distance', price: 'Price', household: 'Household' },
+    hidden: 'hidden',
+  },
+} as const;

@@ -1,0 +1,51 @@
+import { Link } from 'react-router';
+import { formatDateTime, formatNumber } from '../../../lib/format';
+import type { Batch } from '../api/farms';
+import { FARMS } from '../strings';
+
+const S = FARMS.batch;
+
+/** What a batch is and where it stands: state, phase, dates, seed source, readings summary. */
+export function BatchFacts({ batch }: { batch: Batch }) {
+  const seed = batch.seedSource;
+  const r = batch.readings;
+  return (
+    <section className="card" aria-labelledby="batch-facts">
+      <h2 id="batch-facts">{S.facts}</h2>
+      <dl>
+        <dt>{S.state}</dt>
+        <dd>
+          <span className={`badge badge-${batch.state}`}>{FARMS.states[batch.state]}</span>
+        </dd>
+        {batch.phase && batch.daysInPhase !== null && (
+          <>
+            <dt>{S.phase}</dt>
+            <dd>{S.daysInPhase(batch.phase, batch.daysInPhase)}</dd>
+          </>
+        )}
+        <dt>{S.farm}</dt>
+        <dd>
+          <Link to={`/vertical-farm/${batch.farmId}`}>{batch.farmId}</Link>
+        </dd>
+        <dt>{S.plants}</dt>
+        <dd>{batch.plantCount}</dd>
+        <dt>{S.started}</dt>
+        <dd>{formatDateTime(batch.startedAt)}</dd>
+        <dt>{S.expected}</dt>
+        <dd>{formatDateTime(batch.expectedHarvestAt)}</dd>
+        <dt>{S.seed}</dt>
+        <dd>
+          {seed.type === 'plant' && seed.plantId ? (
+            <Link to={`/plants/${seed.plantId}`}>{seed.plantName ?? seed.plantId}</Link>
+          ) : (
+            [seed.seedLot, seed.supplier].filter(Boolean).join(', ')
+          )}
+        </dd>
+        <dt>{S.readings}</dt>
+        <dd>
+          {r.count === 0 ? S.noReadings : S.readingsSummary(r.count, `${formatNumber((r.compliance ?? 0) * 100, 0)} %`)}
+        </dd>
+      </dl>
+    </section>
+  );
+}
