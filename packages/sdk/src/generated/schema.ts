@@ -1613,7 +1613,7 @@ export interface paths {
          * My farms
          * @description The farms the caller owns, newest first, each with its zone count and growing area.
          */
-        get: operations["listOwnedFarm"];
+        get: operations["listOwnedFarms"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1697,7 +1697,7 @@ export interface paths {
          * Readings of a crop batch
          * @description The latest `limit` readings (default 500, at most 1000), oldest first, each with the recipe phase it was compared under and that phase’s band for every metric (`max` null: no upper bound), for charts against the targets; `total` counts all; `alerts` are the latest 100 deviations, newest first. New readings are told to the farm’s live room `farm:<farmId>` as event `farm.readings`. Operational data: only the farm’s owner or an ADMIN may read it, as its live room (403 FORBIDDEN otherwise); the farm’s profile and zones are read by every signed-in user.
          */
-        get: operations["listReadingsBatch"];
+        get: operations["listBatchReadings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1821,7 +1821,7 @@ export interface paths {
          * Batches of a farm
          * @description The farm’s crop batches, newest first, each as `GET /batch/{batchId}` answers it. `page` from 1, `limit` default 20, at most 100. Operational data: only the farm’s owner or an ADMIN may read it, as its live room (403 FORBIDDEN otherwise); the farm’s profile and zones are read by every signed-in user.
          */
-        get: operations["listBatchs"];
+        get: operations["listFarmBatches"];
         put?: never;
         post?: never;
         delete?: never;
@@ -15052,7 +15052,7 @@ export interface operations {
             };
         };
     };
-    listOwnedFarm: {
+    listOwnedFarms: {
         parameters: {
             query?: never;
             header?: never;
@@ -15718,7 +15718,7 @@ export interface operations {
             };
         };
     };
-    listReadingsBatch: {
+    listBatchReadings: {
         parameters: {
             query: {
                 /** @description How many of the latest readings */
@@ -16646,7 +16646,7 @@ export interface operations {
             };
         };
     };
-    listBatchs: {
+    listFarmBatches: {
         parameters: {
             query?: {
                 /** @description Page number, from 1 (at most 1000000) */

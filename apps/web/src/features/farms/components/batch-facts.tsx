@@ -15,7 +15,7 @@ export function BatchFacts({ batch }: { batch: Batch }) {
       <dl>
         <dt>{S.state}</dt>
         <dd>
-          <span className={`badge badge-${batch.state}`}>{FARMS.states[batch.state]}</span>
+          <span className={batch.state === 'failed' ? 'badge bad' : 'badge'}>{FARMS.states[batch.state]}</span>
         </dd>
         {batch.phase && batch.daysInPhase !== null && (
           <>

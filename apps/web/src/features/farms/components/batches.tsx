@@ -41,7 +41,7 @@ export function BatchList({ farmId }: { farmId: string }) {
                 </td>
                 <td>{zoneName(b.zoneId)}</td>
                 <td>
-                  <span className={`badge badge-${b.state}`}>{FARMS.states[b.state]}</span>
+                  <span className={b.state === 'failed' ? 'badge bad' : 'badge'}>{FARMS.states[b.state]}</span>
                 </td>
                 <td>{formatDateTime(b.startedAt)}</td>
                 <td>{formatDateTime(b.harvest?.harvestedAt ?? b.expectedHarvestAt)}</td>

@@ -1,0 +1,313 @@
+import { signInOverHttp } from '@rootline/testing';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BrowserRig, expectAccessible, RIG_START_MS, screenshot, startBrowserRig } from './support/browser.js';
+
+// A farm manager runs a vertical farm in the browser: farm, zone, recipe, a batch whose readings and alerts arrive
+// live, the harvest and the analytics; then a household states what it wants and a planner reads the forecast.
+
+const stamp = Date.now();
+const MANAGER = { name: 'Mo Manager', email: `mo-${stamp}@example.org`, password: 'a farm of many levels' };
+const VISITOR = { name: 'Val Visitor', email: `val-${stamp}@example.org`, password: 'only here to look around' };
+const AMSTERDAM = { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' };
+
+async function call(rig: BrowserRig, token: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${rig.base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const json = (await res.json()) as { data: Record<string, unknown> };
+  expect(res.status, `${method} ${path}: ${JSON.stringify(json)}`).toBeLessThan(300);
+  return json.data;
+}
+
+/** An account made over HTTP; returns its token and id. */
+async function account(rig: BrowserRig, who: { name: string; email: string; password: string }) {
+  const res = await fetch(`${rig.base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(who),
+  });
+  expect(res.status).toBeLessThan(300);
+  const token = await signInOverHttp(rig.base, who.email, who.password);
+  const session = (await call(rig, token, 'GET', '/api/auth/session')) as { user: { id: string } };
+  return { token, id: session.user.id };
+}
+
+async function signIn(page: Page, who: { email: string; password: string }) {
+  await page.goto('/signin');
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'My plants' }).waitFor();
+}
+
+/** The Monday `weeksAgo` weeks before this week's, as YYYY-MM-DD. */
+function mondayWeeksAgo(weeksAgo: number): string {
+  const d = new Date();
+  d.setUTCHours(0, 0, 0, 0);
+  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7) - 7 * weeksAgo);
+  return d.toISOString().slice(0, 10);
+}
+
+describe('a farm manager and a demand planner, in the browser', () => {
+  let rig: BrowserRig;
+  let page: Page;
+  let manager: { token: string; id: string };
+  let farmId: string;
+  let batchId: string;
+
+  beforeAll(async () => {
+    rig = await startBrowserRig();
+    manager = await account(rig, MANAGER);
+    await call(rig, rig.adminToken, 'PUT', `/api/admin/users/${manager.id}/role`, { role: 'FARM_MANAGER' });
+    await account(rig, VISITOR);
+    page = await (await rig.context()).newPage();
+    await signIn(page, MANAGER);
+  }, RIG_START_MS);
+  afterAll(async () => {
+    await rig?.stop();
+  }, 180_000);
+
+  it('tells a person without the role what they can do and who grants it', async () => {
+    const visitor = await (await rig.context({ width: 390, height: 844 })).newPage();
+    await signIn(visitor, VISITOR);
+    await visitor.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Vertical farms' }).click();
+    await visitor.getByRole('heading', { level: 2, name: 'Farm manager role needed' }).waitFor();
+    await visitor.getByText(/An administrator grants it/).waitFor();
+    expect(await visitor.getByRole('button', { name: 'Register the farm' }).count()).toBe(0);
+    await expectAccessible(visitor);
+    await screenshot(visitor, 'farm-role-needed-phone');
+    await visitor.close();
+  }, 180_000);
+
+  it('registers a farm and adds a zone', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Vertical farms' }).click();
+    await page.getByRole('heading', { level: 1, name: 'My vertical farms' }).waitFor();
+    await page.getByText('You have no farms yet').waitFor();
+    await page.getByLabel('Farm name').fill('Harbour Greens');
+    await page.getByLabel('Floor area (m²)').fill('1200');
+    await page.getByLabel('Levels').fill('6');
+    await page.getByLabel('Climate system').selectOption('hvac-dehumidification');
+    await page.getByLabel('Latitude').fill(String(AMSTERDAM.latitude));
+    await page.getByLabel('Longitude').fill(String(AMSTERDAM.longitude));
+    await page.getByLabel('City (optional)').fill('Amsterdam');
+    await page.getByLabel('Country code (optional)').fill('NL');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Register the farm' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Harbour Greens' }).waitFor();
+    farmId = new URL(page.url()).pathname.split('/').pop()!;
+    expect(farmId).toMatch(/^frm_/);
+    await page.getByText('No zones yet').waitFor();
+
+    await page.getByLabel('Zone name').fill('Level 1 DWC');
+    await page.getByLabel('Level', { exact: true }).fill('1');
+    await page.getByLabel('Area (m²)').fill('40');
+    await page.getByLabel('Plant sites').fill('800');
+    await page.getByLabel('Growing method').selectOption('deep-water-culture');
+    await page.getByRole('button', { name: 'Add the zone' }).click();
+    await page.getByRole('cell', { name: 'Level 1 DWC' }).waitFor();
+    await page.getByRole('cell', { name: '0 / 800' }).waitFor();
+    await expectAccessible(page);
+  }, 180_000);
+
+  it('derives a recipe version, with its phases, targets and sources shown', async () => {
+    await page.goto('/vertical-farm/recipes');
+    await page.getByRole('heading', { level: 1, name: 'Growing recipes' }).waitFor();
+    const lettuce = page.getByRole('article', { name: 'Butterhead lettuce, deep water culture (Cornell CEA)' });
+    await lettuce.getByRole('rowheader', { name: 'vegetative' }).waitFor();
+    expect(await lettuce.getByText(/Brechner/).count()).toBeGreaterThan(0);
+    await page
+      .getByLabel('Parent recipe')
+      .selectOption({ label: 'Butterhead lettuce, deep water culture (Cornell CEA) (version 1)' });
+    await page.getByLabel('New recipe name').fill('Butterhead, longer pond');
+    await page.getByLabel('Days of vegetative').fill('28');
+    await page.getByLabel('Source of your changes').fill('Own trials 2026: heavier heads at 28 days');
+    await page.getByRole('button', { name: 'Create the version' }).click();
+    await page.getByText('Created Butterhead, longer pond, version 2.').waitFor();
+    const derived = page.getByRole('article', { name: 'Butterhead, longer pond' });
+    await derived.getByText(/version 2 · 39-day cycle · Derived from Butterhead lettuce, deep water culture/).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'farm-recipes');
+  }, 180_000);
+
+  it('starts a batch, then shows readings and an alert as they arrive, without a reload', async () => {
+    await page.goto(`/vertical-farm/${farmId}`);
+    await page.getByRole('heading', { level: 2, name: 'Start a batch' }).waitFor();
+    await page.getByText('No batches yet.').waitFor();
+    await page.getByLabel('Recipe').selectOption({ label: 'Butterhead, longer pond (version 2)' });
+    await page.getByLabel('Variety').fill('Rex');
+    await page.getByLabel('Number of plants').fill('400');
+    await page.getByLabel('Seed lot').fill('RZ-2026-0412');
+    await page.getByLabel('Seed supplier (optional)').fill('Rijk Zwaan');
+    await page.getByRole('button', { name: 'Start the batch' }).click();
+    await page.getByRole('heading', { level: 1, name: 'lettuce ‘Rex’' }).waitFor();
+    batchId = new URL(page.url()).pathname.split('/').pop()!;
+    expect(batchId).toMatch(/^bat_/);
+    const facts = page.getByRole('region', { name: 'Batch' });
+    await facts.getByText('Germinating').waitFor();
+    await page.getByText('No readings yet. Readings sent to the API appear here as they arrive.').waitFor();
+    await page.getByText('No readings outside their targets.').waitFor();
+    await page.locator('header').getByText('Live', { exact: true }).waitFor();
+    await expectAccessible(page);
+    const loads = await page.evaluate(() => performance.getEntriesByType('navigation').length);
+
+    // A sensor reports through the API: in target for germination (humidity 80–95 %).
+    const t0 = Date.now();
+    const reading = (at: number, humidityPct: number) => ({
+      at: new Date(at).toISOString(),
+      temperatureC: 20,
+      humidityPct,
+      co2Ppm: 900,
+    });
+    await call(rig, manager.token, 'PUT', `/api/vertical-farm/batch/${batchId}/environment`, {
+      readings: [reading(t0, 88)],
+    });
+    const humidity = page.getByRole('figure', { name: 'Relative humidity (%)' });
+    const canvas = humidity.getByRole('img');
+    await expect.poll(() => canvas.getAttribute('data-points'), { timeout: 30_000 }).toBe('1');
+
+    // Then one too dry: the chart grows and the alert arrives (the manager's notification), still without a reload.
+    await call(rig, manager.token, 'PUT', `/api/vertical-farm/batch/${batchId}/environment`, {
+      readings: [reading(t0 + 1000, 41.5)],
+    });
+    await expect.poll(() => canvas.getAttribute('data-points'), { timeout: 30_000 }).toBe('2');
+    const alerts = page.getByRole('log', { name: 'Alerts' });
+    await alerts.getByText('Relative humidity (%) 41.5, outside 80 to 95').waitFor({ timeout: 30_000 });
+    await humidity.getByText('Show the data').click();
+    await humidity.getByRole('cell', { name: '41.5', exact: true }).waitFor();
+    await humidity.getByRole('cell', { name: '80 – 95' }).first().waitFor();
+    expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(loads);
+    await facts.getByText('2 readings, 50 % in target').waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'farm-batch-live');
+  }, 180_000);
+
+  it('records the harvest on the ledger and charts the farm’s analytics', async () => {
+    await page.getByLabel('Yield (kg)').fill('12.5');
+    await page.getByLabel('Quality grade').selectOption('premium');
+    await page.getByLabel('Notes (optional)').fill('Cut early for a restaurant order');
+    await page.getByRole('button', { name: 'Record the harvest' }).click();
+    const harvest = page.getByRole('region', { name: 'Harvest' });
+    await harvest.getByText('Harvested 12.5 kg.').waitFor({ timeout: 60_000 });
+    await harvest.getByText('Harvested before the recipe’s expected date.').waitFor();
+    await harvest.getByText(/Ledger block: #\d+/).waitFor();
+    await page.getByRole('region', { name: 'Batch' }).getByText('Harvested', { exact: true }).waitFor();
+
+    await page.goto(`/vertical-farm/${farmId}`);
+    await page.getByRole('cell', { name: 'Harvested' }).waitFor();
+    await page.getByRole('link', { name: 'Farm analytics' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Analytics: Harbour Greens' }).waitFor();
+    const byCrop = page.getByRole('figure', { name: 'Yield per m² per year by crop (kg)' });
+    expect(await byCrop.getByRole('img').getAttribute('data-points')).toBe('1');
+    await byCrop.getByText('Show the data').click();
+    await byCrop.getByRole('rowheader', { name: 'lettuce' }).waitFor();
+    await page.getByRole('figure', { name: 'Readings in target by recipe (%)' }).waitFor();
+    await page.getByRole('figure', { name: 'Utilisation by zone (%)' }).waitFor();
+    expect(await page.locator('canvas').count()).toBeGreaterThanOrEqual(4);
+    await expectAccessible(page);
+    await screenshot(page, 'farm-analytics');
+  }, 180_000);
+
+  it('saves a household’s preferences and draws the demand forecast with its interval', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Demand' }).click();
+    await page.getByRole('heading', { level: 1, name: 'My preferences' }).waitFor();
+    await page.getByText('You have not stated preferences yet.').waitFor();
+    await page.getByLabel('Latitude').fill(String(AMSTERDAM.latitude));
+    await page.getByLabel('Longitude').fill(String(AMSTERDAM.longitude));
+    await page.getByLabel('City (optional)').fill('Amsterdam');
+    await page.getByLabel('Country code (optional)').fill('NL');
+    await page.getByLabel('People in the household').fill('3');
+    await page.getByLabel('Crop', { exact: true }).selectOption('tomato');
+    await page.getByLabel('Quantity per week').fill('2');
+    await page.getByLabel('Highest price per unit (EUR, optional)').fill('4.5');
+    await page.getByRole('checkbox', { name: 'Winter' }).uncheck();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Save my preferences' }).click();
+    await page.getByText('Your preferences are saved.').waitFor();
+    await screenshot(page, 'demand-preferences');
+    await page.reload();
+    await page.getByText(/^Last saved /).waitFor();
+    expect(await page.getByLabel('Quantity per week').inputValue()).toBe('2');
+    expect(await page.getByRole('checkbox', { name: 'Winter' }).isChecked()).toBe(false);
+    expect(await page.getByRole('checkbox', { name: 'Summer' }).isChecked()).toBe(true);
+
+    // Four neighbours state theirs too (demand shows from five households), and signals over six past weeks
+    // record the history a forecast reads; one neighbour's appetite changes from week to week.
+    const neighbours = await Promise.all(
+      [1, 2, 3, 4].map((i) =>
+        account(rig, {
+          name: `Neighbour ${i}`,
+          email: `n${i}-${stamp}@example.org`,
+          password: 'neighbourly passphrase',
+        }),
+      ),
+    );
+    const prefer = (token: string, kg: number) =>
+      call(rig, token, 'POST', '/api/demand/preferences', {
+        location: AMSTERDAM,
+        householdSize: 2,
+        items: [{ crop: 'tomato', quantityPerWeek: kg, unit: 'kg' }],
+      });
+    for (const n of neighbours.slice(1)) await prefer(n.token, 1);
+    for (const [week, kg] of [1, 1.5, 1.2, 2, 1.8, 2.4].entries()) {
+      await prefer(neighbours[0]!.token, kg);
+      await call(rig, manager.token, 'POST', '/api/demand/signal', {
+        region: { country: 'NL', city: 'Amsterdam' },
+        from: mondayWeeksAgo(6 - week),
+        horizonWeeks: 1,
+      });
+    }
+
+    await page.getByRole('link', { name: 'Signals and forecasts' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Signals and forecasts' }).waitFor();
+    const signal = page.getByRole('region', { name: 'Demand in a region' });
+    await signal.getByLabel('Country code').fill('NL');
+    await signal.getByLabel('City (optional)').fill('Amsterdam');
+    await signal.getByRole('button', { name: 'Show demand' }).click();
+    await signal.getByText(/^5 households\./).waitFor();
+    await signal.getByRole('rowheader', { name: 'tomato' }).waitFor();
+
+    const forecast = page.getByRole('region', { name: 'Demand forecast' });
+    await forecast.getByLabel('Crop').selectOption('tomato');
+    await forecast.getByLabel('Region').fill('NL/amsterdam');
+    await forecast.getByRole('button', { name: 'Forecast' }).click();
+    await forecast.getByText(/^Holt’s linear smoothing over \d+ weeks of history\./).waitFor();
+    const chart = forecast.getByRole('figure', { name: 'tomato in NL/amsterdam: weekly demand (kg)' });
+    expect(Number(await chart.getByRole('img').getAttribute('data-points'))).toBeGreaterThanOrEqual(11);
+    expect(await chart.getByRole('img').getAttribute('aria-label')).toMatch(/95 % interval [\d.]+ to [\d.]+ kg/);
+    await chart.getByText('Show the data').click();
+    await chart.getByRole('columnheader', { name: '95 % interval' }).waitFor();
+    await forecast.getByText(/one-week-ahead forecasts scored: MAPE [\d.]+ %, MASE [\d.]+/).waitFor();
+
+    const recommend = page.getByRole('region', { name: 'What to plant' });
+    await recommend.getByLabel('Latitude').fill('52.35');
+    await recommend.getByLabel('Longitude').fill('4.92');
+    await recommend.getByLabel('Area (m²)').fill('20');
+    await recommend.getByLabel('Growing method').selectOption('greenhouse');
+    await recommend.getByRole('button', { name: 'Recommend crops' }).click();
+    await recommend.getByRole('cell', { name: '1', exact: true }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'demand-forecast');
+  }, 180_000);
+
+  it('commits supply and matches it with the households nearby', async () => {
+    await page.getByRole('link', { name: 'Supply' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Supply and matches' }).waitFor();
+    await page.getByLabel('Crop').first().selectOption('tomato');
+    await page.getByLabel('Quantity').fill('30');
+    await page.getByLabel('Price per unit (EUR)').fill('3');
+    await page.getByLabel('Latitude').fill('52.37');
+    await page.getByLabel('Longitude').fill('4.95');
+    await page.getByRole('button', { name: 'Commit the supply' }).click();
+    await page.getByText('Committed 30 kg of tomato.').waitFor();
+    const match = page.getByRole('region', { name: 'Match my supply' });
+    await match.getByRole('button', { name: 'Find matches' }).click();
+    await match.getByText(/^\d+ matches, \d+ new\./).waitFor();
+    // The four neighbours want tomatoes at any price: each is matched, and shown to the grower by the match only.
+    expect(await match.getByRole('cell', { name: 'hidden' }).count()).toBe(4);
+    await expectAccessible(page);
+    await screenshot(page, 'demand-supply');
+  }, 180_000);
+});
