@@ -61,7 +61,8 @@ export function PreferencesPanel() {
   const mine = useMyPreferences();
   if (mine.isPending) return <Loading />;
   if (mine.error) return <ErrorAlert error={mine.error} />;
-  return <PreferencesForm key={mine.data?.updatedAt ?? 'new'} current={mine.data} />;
+  // Mounted once loaded: a save updates `current` without resetting what the form shows or its saved notice.
+  return <PreferencesForm current={mine.data} />;
 }
 
 function PreferencesForm({ current }: { current: Preference | null }) {

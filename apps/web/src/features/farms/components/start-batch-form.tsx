@@ -46,7 +46,7 @@ export function StartBatchForm({ farmId, onStarted }: { farmId: string; onStarte
         );
       }}
     >
-      <h3 id="start-batch">{S.title}</h3>
+      <h2 id="start-batch">{S.title}</h2>
       <ErrorAlert error={err} />
       <SelectField
         label={S.zone}

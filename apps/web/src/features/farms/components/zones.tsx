@@ -73,7 +73,7 @@ export function AddZoneForm({ farmId }: { farmId: string }) {
         );
       }}
     >
-      <h3 id="add-zone">{S.add}</h3>
+      <h2 id="add-zone">{S.add}</h2>
       <ErrorAlert error={err} />
       <Field
         label={S.name}
