@@ -92,7 +92,12 @@ export function chartSpec(props: ChartProps, width: number): { options: Options;
       categories
         ? { values: (_u, splits) => splits.map((v) => categories[v] ?? ''), splits: () => categories.map((_, i) => i) }
         : {},
-      { label: props.yLabel, values: (_u, splits) => splits.map((v) => format(v)), size: 60 },
+      {
+        label: props.yLabel,
+        values: (_u, splits) => splits.map((v) => format(v)),
+        // Wide enough for the longest label (a fixed width cut off values such as 2,000,000).
+        size: (_u, values) => Math.max(48, Math.max(0, ...(values ?? []).map((v) => String(v).length)) * 8 + 18),
+      },
     ],
     legend: { show: true },
     cursor: { drag: { x: false, y: false } },
@@ -111,6 +116,9 @@ export function Chart(props: ChartProps) {
     if (!el) return;
     const { options, data } = chartSpec(props, el.clientWidth || 600);
     const plot = new uPlot(options, data, el);
+    // A band's bounds are drawn as two helper series: their legend rows (after the x row) would only say "--".
+    const rows = plot.root.querySelectorAll<HTMLElement>('.u-legend .u-series');
+    for (let i = 1; i <= (props.bands?.length ?? 0) * 2; i++) rows[i]?.style.setProperty('display', 'none');
     const resize = new ResizeObserver(() => plot.setSize({ width: el.clientWidth || 600, height: options.height }));
     resize.observe(el);
     return () => {
