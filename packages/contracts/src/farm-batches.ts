@@ -265,6 +265,7 @@ export const batchReadingsList = defineSubject({
       maximum: MAX_FARM_READINGS_LISTED,
       default: 500,
       description: 'How many of the latest readings',
+      examples: [200],
     }),
   }),
   reply: FarmBatchReadings,

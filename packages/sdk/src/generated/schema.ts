@@ -15721,7 +15721,10 @@ export interface operations {
     listBatchReadings: {
         parameters: {
             query: {
-                /** @description How many of the latest readings */
+                /**
+                 * @description How many of the latest readings
+                 * @example 200
+                 */
                 limit: number;
             };
             header?: never;
