@@ -78,7 +78,8 @@ describe('a grower, in the browser: sign up, register on the map, propagate, jou
     expect(await page.getByText('Everyone sees the exact point you give.').count()).toBe(1);
     await expectAccessible(page);
     await screenshot(page, 'register-plant');
-    await search.press('ArrowDown');
+    // Enter in the box goes to the places found rather than sending the form.
+    await search.press('Enter');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowUp');
     expect(

@@ -94,7 +94,7 @@ export function LocationPicker({ value, onChange, errors = {}, legend = S.legend
           label={legend === S.legend ? S.map : `${S.map} (${legend})`}
           markers={point ? [{ lat: point.latitude, lon: point.longitude, label: S.picked }] : []}
           onPick={(lat, lon) => set({ latitude: lat.toFixed(5), longitude: lon.toFixed(5) })}
-          {...(found ? { center: found, zoom: 9 } : {})}
+          {...(found ? { center: found, zoom: 6 } : {})}
         />
       </Suspense>
       <div className="row">

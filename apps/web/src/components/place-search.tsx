@@ -23,8 +23,9 @@ const DEBOUNCE_MS = 250;
 
 /**
  * A search box for places by name (forward geocoding) with its answers as a list of buttons: typing is debounced,
- * the number of answers is announced in a live region, arrow keys move between the input and the answers, Escape
- * goes back to the input. Choosing an answer hands it to `onChoose`.
+ * the number of answers is announced in a live region, arrow keys (and Enter, which does not send the form) move
+ * from the box to the answers and between them, Escape goes back to the box. Choosing an answer hands it to
+ * `onChoose`.
  */
 export function PlaceSearch({ onChoose }: { onChoose: (place: GeocodedPlace) => void }) {
   const id = useId();
@@ -36,19 +37,23 @@ export function PlaceSearch({ onChoose }: { onChoose: (place: GeocodedPlace) => 
   const typed = chosen && text === chosen.displayName ? '' : text;
   const q = useDebouncedValue(typed.trim(), DEBOUNCE_MS);
   const search = usePlaceSearch(q);
-  const settled = q === typed.trim();
-  const ready = q.length >= PLACE_SEARCH_MIN && settled && !search.isPlaceholderData;
-  const places = ready && search.data ? search.data.items : [];
+  const length = typed.trim().length;
+  const active = length >= PLACE_SEARCH_MIN;
+  // The answer to what is in the box now (not to what was typed before, still shown while the next one comes).
+  const current = q === typed.trim() && !search.isFetching && !search.isPlaceholderData;
+  const places = active && search.data ? search.data.items : [];
 
   let status = '';
   if (chosen && text === chosen.displayName) status = S.chosen(chosen);
-  else if (typed.trim().length > 0 && typed.trim().length < PLACE_SEARCH_MIN) status = S.tooShort;
-  else if (typed.trim().length >= PLACE_SEARCH_MIN && (!settled || search.isFetching)) status = S.searching;
-  else if (ready && search.isSuccess) status = places.length > 0 ? S.found(places.length) : S.none(q);
+  else if (length > 0 && !active) status = S.tooShort;
+  else if (active && !current && !search.isError) status = S.searching;
+  else if (active && current && search.isSuccess) status = places.length > 0 ? S.found(places.length) : S.none(q);
 
   const buttons = () => [...(list.current?.querySelectorAll('button') ?? [])];
   const onInputKey = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'ArrowDown' && places.length > 0) {
+    // Enter would send the form the box is in: here it goes to the places found, as arrow down does.
+    if (e.key === 'Enter') e.preventDefault();
+    if ((e.key === 'ArrowDown' || e.key === 'Enter') && places.length > 0) {
       e.preventDefault();
       buttons()[0]?.focus();
     } else if (e.key === 'Escape' && text) {
@@ -98,7 +103,7 @@ export function PlaceSearch({ onChoose }: { onChoose: (place: GeocodedPlace) => 
       <p className="hint" role="status">
         {status}
       </p>
-      {search.error && typed.trim().length >= PLACE_SEARCH_MIN && (
+      {search.error && active && (
         <p className="field-error" role="alert">
           {isUnauthorized(search.error) ? S.signedOut : `${S.failed} ${errorMessage(search.error)}`}
         </p>

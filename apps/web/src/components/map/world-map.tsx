@@ -111,7 +111,7 @@ export function WorldMap({ label, markers = [], lines = [], onPick, center, zoom
   useEffect(() => {
     const m = map.current;
     if (!m || !pick.current || centerLat === undefined || centerLon === undefined) return;
-    m.setView([centerLat, centerLon], zoom ?? Math.max(m.getZoom(), 8));
+    m.setView([centerLat, centerLon], zoom ?? Math.max(m.getZoom(), 6), { animate: false });
   }, [centerLat, centerLon, zoom]);
 
   return (
