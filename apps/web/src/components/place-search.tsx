@@ -32,7 +32,7 @@ export function PlaceSearch({ onChoose }: { onChoose: (place: GeocodedPlace) => 
   const input = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLUListElement>(null);
   const [text, setText] = useState('');
-  // The text of the answer chosen last: not searched again until the person types something else.
+  // The answer chosen last: its text, left in the box, is not searched again until the person types something else.
   const [chosen, setChosen] = useState<GeocodedPlace | null>(null);
   const typed = chosen && text === chosen.displayName ? '' : text;
   const q = useDebouncedValue(typed.trim(), DEBOUNCE_MS);
