@@ -26,7 +26,12 @@ function SellPage({ userId }: { userId: string }) {
         <ErrorAlert error={owned.error} />
       ) : (
         <CreateListingForm
-          plants={owned.data.items.map((p) => ({ id: p.id, commonName: p.commonName, location: locationOf(p) }))}
+          plants={owned.data.items.map((p) => ({
+            id: p.id,
+            commonName: p.commonName,
+            generation: p.generation,
+            location: locationOf(p),
+          }))}
           onCreated={(l) => navigate(`/market/listings/${l.id}`)}
         />
       )}

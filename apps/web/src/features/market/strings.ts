@@ -38,7 +38,7 @@ export const MARKET = {
     near: 'Near a point',
     nearHint: 'Click the map to search around a point; leave it empty to search everywhere.',
     pickMap: 'Map: click to choose the point to search around',
-    clearPoint: 'Search everywhere',
+    clearPoint: 'Clear the point',
     point: (lat: number, lon: number) => `Around ${lat.toFixed(3)}, ${lon.toFixed(3)}`,
     radius: 'Radius in km',
     submit: 'Search',
@@ -95,6 +95,7 @@ export const MARKET = {
     editTitle: 'Edit the listing',
     plant: 'Plant',
     noPlant: 'Not linked to a plant',
+    plantOption: (name: string, generation: number) => `${name} · generation ${generation}`,
     plantHint: 'Choosing a plant fills the title and the location from it.',
     title: 'Title',
     description: 'Description',
@@ -195,7 +196,7 @@ export const MARKET = {
     maxPriceHint: 'In the listing’s currency, e.g. 2.50.',
     submit: 'Add',
     none: 'Your wishlist is empty.',
-    remove: (what: string) => `Remove “${what}”`,
+    remove: (what: string) => `Remove ${what} from the wishlist`,
     removed: 'Removed from your wishlist.',
     describe: (item: { q: string | null; category: string | null; maxPrice: number | null; crop: string | null }) =>
       [

@@ -20,6 +20,7 @@ const S = MARKET.form;
 export interface PlantChoice {
   id: string;
   commonName: string;
+  generation: number;
   location: LocationValue;
 }
 
@@ -127,7 +128,10 @@ export function CreateListingForm({
         onChange={choosePlant}
         hint={S.plantHint}
         error={err('plantId')}
-        options={[{ value: '', label: S.noPlant }, ...plants.map((p) => ({ value: p.id, label: p.commonName }))]}
+        options={[
+          { value: '', label: S.noPlant },
+          ...plants.map((p) => ({ value: p.id, label: S.plantOption(p.commonName, p.generation) })),
+        ]}
       />
       <Field
         label={S.title}
