@@ -10,6 +10,7 @@ import { EditListingForm } from '../../features/market/components/listing-form';
 import { ListingMoves } from '../../features/market/components/listing-moves';
 import { MarketNav } from '../../features/market/components/market-nav';
 import { OffersPanel } from '../../features/market/components/offers-panel';
+import { MARKET } from '../../features/market/strings';
 import { CertificatePanel } from '../../features/transparency/components/certificate-panel';
 import { RequireSession } from '../require-session';
 
@@ -25,7 +26,15 @@ function ListingPage({ userId }: { userId: string }) {
   const [editing, setEditing] = useState(false);
   useListingLive(listingId, userId);
   if (listing.isPending) return <Loading />;
-  if (listing.error) return <ErrorAlert error={listing.error} />;
+  if (listing.error) {
+    return (
+      <>
+        <PageTitle>{MARKET.listing.missing}</PageTitle>
+        <MarketNav />
+        <ErrorAlert error={listing.error} />
+      </>
+    );
+  }
   const l = listing.data;
   const mine = l.sellerId === userId;
   return (

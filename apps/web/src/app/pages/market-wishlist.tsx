@@ -10,7 +10,7 @@ export function Page() {
     <RequireSession>
       {() => (
         <>
-          <PageTitle lead={MARKET.wishlist.lead}>{MARKET.wishlist.title}</PageTitle>
+          <PageTitle lead={MARKET.wishlist.lead}>{MARKET.wishlist.page}</PageTitle>
           <MarketNav />
           <div className="grid-2">
             <WishlistPanel />

@@ -1,6 +1,14 @@
 import type { Listing, ListingCategory } from './api/listings';
 import type { Offer } from './api/offers';
 
+const MARKET_CATEGORY_NAMES: Record<ListingCategory, string> = {
+  seeds: 'Seeds',
+  seedlings: 'Seedlings',
+  cuttings: 'Cuttings',
+  plants: 'Plants',
+  produce: 'Produce',
+};
+
 /** Every text of the marketplace pages, in one place. */
 export const MARKET = {
   nav: {
@@ -10,13 +18,7 @@ export const MARKET = {
     sell: 'Sell something',
     wishlist: 'Wishlist',
   },
-  categories: {
-    seeds: 'Seeds',
-    seedlings: 'Seedlings',
-    cuttings: 'Cuttings',
-    plants: 'Plants',
-    produce: 'Produce',
-  } satisfies Record<ListingCategory, string>,
+  categories: MARKET_CATEGORY_NAMES,
   statuses: {
     draft: 'Draft',
     active: 'Active',
@@ -77,6 +79,7 @@ export const MARKET = {
     cancelled: 'Cancelled by the seller. This listing is no longer available.',
     draft: 'A draft: only you can see it. Publish it to take offers.',
     yours: 'This is your listing.',
+    missing: 'Listing',
   },
   moves: {
     title: 'Manage this listing',
@@ -158,7 +161,7 @@ export const MARKET = {
     comment: 'Comment (optional)',
     sendReview: 'Send the rating',
     reviewed: 'Thank you: your rating counts towards the seller’s profile.',
-    updated: 'Offers updated.',
+    count: (n: number, total: number) => `${total === 1 ? '1 offer' : `${total} offers`}, ${n} open`,
     item: (quantity: number, price: string) => `Offer of ${quantity} at ${price}`,
   },
   mine: {
@@ -186,8 +189,10 @@ export const MARKET = {
     noListings: 'No active listings now.',
   },
   wishlist: {
-    title: 'Wishlist',
+    page: 'Wishlist and recommendations',
+    title: 'Your wishlist',
     lead: 'Say what you are looking for; listings that match are recommended to you.',
+    private: 'Private: only you see it.',
     add: 'Add to the wishlist',
     q: 'Words (optional)',
     category: 'Category (optional)',
@@ -201,7 +206,7 @@ export const MARKET = {
     describe: (item: { q: string | null; category: string | null; maxPrice: number | null; crop: string | null }) =>
       [
         item.q && `“${item.q}”`,
-        item.category,
+        item.category && (MARKET_CATEGORY_NAMES[item.category as ListingCategory] ?? item.category),
         item.crop,
         item.maxPrice !== null && `at most ${(item.maxPrice / 100).toFixed(2)} per unit`,
       ]
@@ -210,7 +215,7 @@ export const MARKET = {
   },
   recommendations: {
     title: 'Recommended for you',
-    lead: 'Active listings of other sellers that match your wishlist or your demand preferences, nearest first.',
+    lead: 'Active listings of other sellers that match your wishlist or your demand preferences, best match first.',
     none: 'Nothing matches yet. Add something to your wishlist.',
     score: (score: number) => `score ${score.toFixed(2)}`,
   },

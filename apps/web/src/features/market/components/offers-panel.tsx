@@ -31,6 +31,13 @@ export function OffersPanel({ listing, userId }: { listing: Listing; userId: str
         <p>{S.none}</p>
       ) : (
         <>
+          {/* Said again when offers arrive or change, live. */}
+          <p role="status" className="hint">
+            {S.count(
+              offers.data.items.filter((o) => o.status === 'pending' || o.status === 'countered').length,
+              offers.data.pagination.total,
+            )}
+          </p>
           <ul className="results offers">
             {offers.data.items.map((o) => (
               <OfferItem key={o.id} offer={o} listing={listing} asSeller={seller} />

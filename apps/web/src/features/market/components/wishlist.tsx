@@ -23,7 +23,7 @@ export function WishlistPanel() {
   return (
     <section className="card" aria-labelledby="wishlist-heading">
       <h2 id="wishlist-heading">{S.title}</h2>
-      <p className="hint">{S.lead}</p>
+      <p className="hint">{S.private}</p>
       <form
         className="form"
         noValidate
