@@ -238,6 +238,8 @@ describe('the marketplace in the browser: list, browse, offer, counter, sell', (
       await page.getByLabel('Lowest price per unit').fill('50');
       await page.getByLabel('Highest price per unit').fill('100');
       await page.getByRole('button', { name: 'Search', exact: true }).click();
+      // The previous search also found one: wait for this one's answer.
+      await results.getByRole('link', { name: 'Golden lettuce' }).waitFor();
       await results.getByRole('heading', { name: '1 listing found' }).waitFor();
       expect(await results.getByRole('link').allTextContents()).toEqual(['Golden lettuce']);
 
@@ -255,6 +257,21 @@ describe('the marketplace in the browser: list, browse, offer, counter, sell', (
       await expect.poll(() => map.getAttribute('data-markers')).toBe('10');
       await expectAccessible(page);
       await screenshot(page, 'market-browse-map');
+
+      // A listing published elsewhere joins the open results, without a reload.
+      await page.locator('header').getByText('Live', { exact: true }).waitFor();
+      const before = await loads(page);
+      await call(
+        rig,
+        seller.token,
+        'POST',
+        '/api/marketplace/listings',
+        listing('Butterhead lettuce tray 13', {
+          location: { latitude: 51.93, longitude: 4.47, city: 'Rotterdam', country: 'NL' },
+        }),
+      );
+      await results.getByRole('heading', { name: '13 listings found' }).waitFor({ timeout: 30_000 });
+      expect(await loads(page)).toBe(before);
     },
     STEP_MS,
   );

@@ -112,7 +112,6 @@ export const MARKET = {
     save: 'Save changes',
     cancelEdit: 'Stop editing',
     busy: 'Saving…',
-    saved: 'Saved.',
     badPrice: 'Give the price as a number, e.g. 2.50.',
     missingLocation: 'Pick the location on the map or type its latitude and longitude.',
   },

@@ -2,7 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { Field, SelectField } from '../../../components/field';
 import { EMPTY_LOCATION, LocationPicker, type LocationValue, toApiLocation } from '../../../components/location-picker';
 import { type PrivacyLevel, PrivacyLevelField } from '../../../components/privacy-level-field';
-import { ErrorAlert, Notice } from '../../../components/status';
+import { ErrorAlert } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
 import {
   LISTING_CATEGORIES,
@@ -61,6 +61,85 @@ function TextArea({
   );
 }
 
+/** What both creating and editing a listing ask: title, description, price and quantity, as typed. */
+interface BasicsValue {
+  title: string;
+  description: string;
+  price: string;
+  quantity: string;
+}
+
+function ListingBasics({
+  value,
+  onChange,
+  currency,
+  error,
+}: {
+  value: BasicsValue;
+  onChange: (value: BasicsValue) => void;
+  currency: string;
+  error: unknown;
+}) {
+  const set = (patch: Partial<BasicsValue>) => onChange({ ...value, ...patch });
+  return (
+    <>
+      <Field
+        label={S.title}
+        name="title"
+        required
+        maxLength={120}
+        value={value.title}
+        onChange={(e) => set({ title: e.target.value })}
+        error={errorFor(error, 'title')}
+      />
+      <TextArea
+        label={S.description}
+        name="description"
+        value={value.description}
+        onChange={(description) => set({ description })}
+        error={errorFor(error, 'description')}
+      />
+      <div className="row">
+        <Field
+          label={S.price(currency || '…')}
+          name="price"
+          inputMode="decimal"
+          required
+          value={value.price}
+          onChange={(e) => set({ price: e.target.value })}
+          error={errorFor(error, 'price')}
+        />
+        <Field
+          label={S.quantity}
+          name="quantity"
+          type="number"
+          min="1"
+          required
+          value={value.quantity}
+          onChange={(e) => set({ quantity: e.target.value })}
+          error={errorFor(error, 'quantity')}
+        />
+      </div>
+    </>
+  );
+}
+
+/** The basics as the API takes them; a message instead when the price is not a number. */
+function basicsBody(v: BasicsValue, currency: string) {
+  const price = toMinor(v.price, currency);
+  if (price === null) return S.badPrice;
+  return { title: v.title.trim(), description: v.description.trim(), price, quantity: Number(v.quantity) };
+}
+
+function Problem({ text }: { text: string | null }) {
+  if (!text) return null;
+  return (
+    <div className="alert alert-error" role="alert">
+      {text}
+    </div>
+  );
+}
+
 /** Create a listing, optionally from one of the seller's plants, as a draft or published at once. */
 export function CreateListingForm({
   plants,
@@ -72,44 +151,39 @@ export function CreateListingForm({
   const create = useCreateListing();
   const [key] = useState(() => crypto.randomUUID());
   const [plantId, setPlantId] = useState('');
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
+  const [basics, setBasics] = useState<BasicsValue>({ title: '', description: '', price: '', quantity: '1' });
   const [category, setCategory] = useState<ListingCategory>('seedlings');
-  const [price, setPrice] = useState('');
   const [currency, setCurrency] = useState('EUR');
-  const [quantity, setQuantity] = useState('1');
   const [location, setLocation] = useState<LocationValue>(EMPTY_LOCATION);
   const [privacyLevel, setPrivacyLevel] = useState<PrivacyLevel>('city');
   const [draft, setDraft] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const err = (name: string) => errorFor(create.error, name);
+  const code = currency.trim().toUpperCase();
 
   const choosePlant = (id: string) => {
     setPlantId(id);
     const plant = plants.find((p) => p.id === id);
     if (!plant) return;
-    if (!title.trim()) setTitle(plant.commonName);
+    if (!basics.title.trim()) setBasics({ ...basics, title: plant.commonName });
     if (plant.location.latitude) setLocation(plant.location);
   };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    const body = basicsBody(basics, code || 'EUR');
     const point = toApiLocation(location);
-    const minor = toMinor(price, currency.trim().toUpperCase() || 'EUR');
-    if (minor === null) return setProblem(S.badPrice);
+    if (typeof body === 'string') return setProblem(body);
     if (!point) return setProblem(S.missingLocation);
     setProblem(null);
     create.mutate(
       {
         key,
         body: {
-          title: title.trim(),
-          description: description.trim(),
+          ...body,
           category,
           ...(plantId ? { plantId } : {}),
-          price: minor,
-          currency: currency.trim().toUpperCase(),
-          quantity: Number(quantity),
+          currency: code,
           location: point,
           privacyLevel,
           status: draft ? 'draft' : 'active',
@@ -133,22 +207,7 @@ export function CreateListingForm({
           ...plants.map((p) => ({ value: p.id, label: S.plantOption(p.commonName, p.generation) })),
         ]}
       />
-      <Field
-        label={S.title}
-        name="title"
-        required
-        maxLength={120}
-        value={title}
-        onChange={(e) => setTitle(e.target.value)}
-        error={err('title')}
-      />
-      <TextArea
-        label={S.description}
-        name="description"
-        value={description}
-        onChange={setDescription}
-        error={err('description')}
-      />
+      <ListingBasics value={basics} onChange={setBasics} currency={code} error={create.error} />
       <div className="row">
         <SelectField
           label={S.category}
@@ -157,27 +216,6 @@ export function CreateListingForm({
           onChange={(v) => setCategory(v as ListingCategory)}
           options={LISTING_CATEGORIES.map((c) => ({ value: c, label: MARKET.categories[c] }))}
           error={err('category')}
-        />
-        <Field
-          label={S.quantity}
-          name="quantity"
-          type="number"
-          min="1"
-          required
-          value={quantity}
-          onChange={(e) => setQuantity(e.target.value)}
-          error={err('quantity')}
-        />
-      </div>
-      <div className="row">
-        <Field
-          label={S.price(currency.toUpperCase() || '…')}
-          name="price"
-          inputMode="decimal"
-          required
-          value={price}
-          onChange={(e) => setPrice(e.target.value)}
-          error={err('price')}
         />
         <Field
           label={S.currency}
@@ -204,11 +242,7 @@ export function CreateListingForm({
         <input type="checkbox" checked={draft} onChange={(e) => setDraft(e.target.checked)} />
         {S.asDraft}
       </label>
-      {problem && (
-        <div className="alert alert-error" role="alert">
-          {problem}
-        </div>
-      )}
+      <Problem text={problem} />
       <ErrorAlert error={create.error} />
       <p className="actions">
         <button type="submit" disabled={create.isPending}>
@@ -222,12 +256,13 @@ export function CreateListingForm({
 /** Change what a draft or active listing says: title, description, price and quantity. */
 export function EditListingForm({ listing, onDone }: { listing: Listing; onDone: () => void }) {
   const update = useUpdateListing(listing.id);
-  const [title, setTitle] = useState(listing.title);
-  const [description, setDescription] = useState(listing.description);
-  const [price, setPrice] = useState(toMajorText(listing.price, listing.currency));
-  const [quantity, setQuantity] = useState(String(listing.quantity));
+  const [basics, setBasics] = useState<BasicsValue>({
+    title: listing.title,
+    description: listing.description,
+    price: toMajorText(listing.price, listing.currency),
+    quantity: String(listing.quantity),
+  });
   const [problem, setProblem] = useState<string | null>(null);
-  const err = (name: string) => errorFor(update.error, name);
   return (
     <section className="card" aria-labelledby="edit-listing">
       <h2 id="edit-listing">{S.editTitle}</h2>
@@ -236,56 +271,15 @@ export function EditListingForm({ listing, onDone }: { listing: Listing; onDone:
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          const minor = toMinor(price, listing.currency);
-          if (minor === null) return setProblem(S.badPrice);
+          const body = basicsBody(basics, listing.currency);
+          if (typeof body === 'string') return setProblem(body);
           setProblem(null);
-          update.mutate(
-            { title: title.trim(), description: description.trim(), price: minor, quantity: Number(quantity) },
-            { onSuccess: onDone },
-          );
+          update.mutate(body, { onSuccess: onDone });
         }}
       >
-        <Field
-          label={S.title}
-          name="title"
-          maxLength={120}
-          value={title}
-          onChange={(e) => setTitle(e.target.value)}
-          error={err('title')}
-        />
-        <TextArea
-          label={S.description}
-          name="description"
-          value={description}
-          onChange={setDescription}
-          error={err('description')}
-        />
-        <div className="row">
-          <Field
-            label={S.price(listing.currency)}
-            name="price"
-            inputMode="decimal"
-            value={price}
-            onChange={(e) => setPrice(e.target.value)}
-            error={err('price')}
-          />
-          <Field
-            label={S.quantity}
-            name="quantity"
-            type="number"
-            min="1"
-            value={quantity}
-            onChange={(e) => setQuantity(e.target.value)}
-            error={err('quantity')}
-          />
-        </div>
-        {problem && (
-          <div className="alert alert-error" role="alert">
-            {problem}
-          </div>
-        )}
+        <ListingBasics value={basics} onChange={setBasics} currency={listing.currency} error={update.error} />
+        <Problem text={problem} />
         <ErrorAlert error={update.error} />
-        {update.isSuccess && <Notice>{S.saved}</Notice>}
         <p className="actions">
           <button type="submit" disabled={update.isPending}>
             {update.isPending ? S.busy : S.save}
