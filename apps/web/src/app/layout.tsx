@@ -11,6 +11,7 @@ const NAV = {
   discover: 'Discover',
   register: 'Register a plant',
   mine: 'My plants',
+  market: 'Marketplace',
   anonymous: 'Register anonymously',
   account: 'Account',
   signIn: 'Sign in',
@@ -47,6 +48,9 @@ export function AppLayout() {
                   </li>
                   <li>
                     <NavLink to="/plants/mine">{NAV.mine}</NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/market">{NAV.market}</NavLink>
                   </li>
                   <li>
                     <NavLink to="/account">{NAV.account}</NavLink>
