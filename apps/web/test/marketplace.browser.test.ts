@@ -51,8 +51,8 @@ async function signIn(context: BrowserContext, who: typeof SELLER): Promise<Page
   return page;
 }
 
-/** How many documents the tab has loaded: unchanged means nothing was reloaded. */
-const loads = (page: Page) => page.evaluate(() => performance.getEntriesByType('navigation').length);
+/** A mark the page's document keeps until it is reloaded: the same answer twice means nothing was reloaded. */
+const loads = (page: Page) => page.evaluate('window.loadMark ??= Math.random()');
 
 const listing = (title: string, extra: Record<string, unknown> = {}) => ({
   title,
