@@ -104,14 +104,33 @@ describe('migrateSchema on postgres, replicas starting together', () => {
       await pg.drop();
     }
   });
+
+  // A cluster's first start on an empty database: plants and demand both create pg_trgm, and one of them failed
+  // (duplicate key in pg_extension) while the other created it.
+  it('lets different services create the same extension at the same moment', async () => {
+    const schemas = ['ext_a', 'ext_b', 'ext_c', 'ext_d'];
+    const first = 'CREATE EXTENSION IF NOT EXISTS pg_trgm;\n--> statement-breakpoint\n';
+    for (const schema of schemas) await writeMigrations(join(dir, schema), schema, first);
+    const pg = await createTestDatabase('rl_db');
+    const databases = await Promise.all(schemas.map(() => openDatabase({ url: pg.url, dataDir: dir })));
+    try {
+      await Promise.all(
+        schemas.map((schema, i) => migrateSchema(databases[i]!, { schema, migrationsFolder: join(dir, schema) })),
+      );
+      for (const schema of schemas) expect(await appliedCount(databases[0]!, schema)).toBe(1);
+    } finally {
+      await Promise.all(databases.map((d) => d.close()));
+      await pg.drop();
+    }
+  });
 });
 
-/** A one-migration folder in drizzle-kit's layout for `schema`. */
-async function writeMigrations(folder: string, schema: string): Promise<void> {
+/** A one-migration folder in drizzle-kit's layout for `schema`, optionally with statements run first. */
+async function writeMigrations(folder: string, schema: string, before = ''): Promise<void> {
   await mkdir(join(folder, 'meta'), { recursive: true });
   await writeFile(
     join(folder, '0000_init.sql'),
-    `CREATE SCHEMA "${schema}";\n--> statement-breakpoint\nCREATE TABLE "${schema}"."things" ("id" text PRIMARY KEY NOT NULL);\n`,
+    `${before}CREATE SCHEMA "${schema}";\n--> statement-breakpoint\nCREATE TABLE "${schema}"."things" ("id" text PRIMARY KEY NOT NULL);\n`,
   );
   const journal = {
     version: '7',
