@@ -1,5 +1,9 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
@@ -149,6 +153,7 @@ async function openPglite(dataDir: string, log: DbLogger | undefined): Promise<D
     await mkdir(dir, { recursive: true });
     await takeLock(lockFile, dir);
     const { PGlite, extensions, startParams } = await loadPglite();
+    if (!existsSync(join(dir, 'PG_VERSION'))) await initdbInChild(dir, startParams);
     pg = await PGlite.create(dir, { extensions, startParams });
   } catch (err) {
     openDirs.delete(dir);
@@ -178,6 +183,26 @@ async function openPglite(dataDir: string, log: DbLogger | undefined): Promise<D
   handles.set(database, { driver: 'pglite', db, pg });
   log?.info({ driver: 'pglite', dir }, 'database opened');
   return database;
+}
+
+/** Plain JavaScript beside this module in src/ and, copied by the build, in dist/. */
+const INITDB_SCRIPT = fileURLToPath(new URL('./pglite-initdb.mjs', import.meta.url));
+
+/**
+ * Creates a new embedded database's files in a child process (`pglite-initdb.mjs` says why): the first start then
+ * opens an existing database, as every later start does, and holds no more memory than they do.
+ */
+async function initdbInChild(dir: string, startParams: string[]): Promise<void> {
+  try {
+    await promisify(execFile)(process.execPath, [INITDB_SCRIPT, dir, ...startParams], {
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+  } catch (err) {
+    const { stderr } = err as { stderr?: string };
+    throw new Error(`could not create the embedded database in ${dir}: ${stderr?.trim() || (err as Error).message}`, {
+      cause: err,
+    });
+  }
 }
 
 /**
