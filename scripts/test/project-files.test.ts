@@ -35,6 +35,6 @@ describe("an open project's files", () => {
     expect(root['start:cluster']).toBe(`exec node ${flags} scripts/launch/start.mjs cluster`);
     expect(scripts.start).toBe(`node ${flags} dist/embedded.js`);
     expect(scripts['start:cluster']).toBe(`node ${flags} dist/cluster.js`);
-    expect(read('infra/docker/Dockerfile')).toContain(`ENV NODE_OPTIONS="${flags}"`);
+    expect(read('infra/docker/Dockerfile')).toContain(`NODE_OPTIONS="${flags}"`);
   });
 });
