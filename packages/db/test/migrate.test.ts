@@ -89,9 +89,9 @@ describe('migrateSchema on postgres, replicas starting together', () => {
     }
   });
 
-  it('lets different services create the shared bookkeeping schema at the same moment', async () => {
-    const schemas = ['svc_a', 'svc_b', 'svc_c', 'svc_d'];
-    for (const schema of schemas) await writeMigrations(join(dir, schema), schema);
+  /** Each schema's one migration (with `before` first) run from a Database of its own, all at once. */
+  async function migrateServicesAtOnce(schemas: string[], before = ''): Promise<void> {
+    for (const schema of schemas) await writeMigrations(join(dir, schema), schema, before);
     const pg = await createTestDatabase('rl_db');
     const databases = await Promise.all(schemas.map(() => openDatabase({ url: pg.url, dataDir: dir })));
     try {
@@ -103,25 +103,19 @@ describe('migrateSchema on postgres, replicas starting together', () => {
       await Promise.all(databases.map((d) => d.close()));
       await pg.drop();
     }
+  }
+
+  it('lets different services create the shared bookkeeping schema at the same moment', async () => {
+    await migrateServicesAtOnce(['svc_a', 'svc_b', 'svc_c', 'svc_d']);
   });
 
   // A cluster's first start on an empty database: plants and demand both create pg_trgm, and one of them failed
   // (duplicate key in pg_extension) while the other created it.
   it('lets different services create the same extension at the same moment', async () => {
-    const schemas = ['ext_a', 'ext_b', 'ext_c', 'ext_d'];
-    const first = 'CREATE EXTENSION IF NOT EXISTS pg_trgm;\n--> statement-breakpoint\n';
-    for (const schema of schemas) await writeMigrations(join(dir, schema), schema, first);
-    const pg = await createTestDatabase('rl_db');
-    const databases = await Promise.all(schemas.map(() => openDatabase({ url: pg.url, dataDir: dir })));
-    try {
-      await Promise.all(
-        schemas.map((schema, i) => migrateSchema(databases[i]!, { schema, migrationsFolder: join(dir, schema) })),
-      );
-      for (const schema of schemas) expect(await appliedCount(databases[0]!, schema)).toBe(1);
-    } finally {
-      await Promise.all(databases.map((d) => d.close()));
-      await pg.drop();
-    }
+    await migrateServicesAtOnce(
+      ['ext_a', 'ext_b', 'ext_c', 'ext_d'],
+      'CREATE EXTENSION IF NOT EXISTS pg_trgm;\n--> statement-breakpoint\n',
+    );
   });
 });
 
