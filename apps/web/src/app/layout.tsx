@@ -13,6 +13,7 @@ const NAV = {
   mine: 'My plants',
   anonymous: 'Register anonymously',
   account: 'Account',
+  admin: 'Administration',
   signIn: 'Sign in',
   signUp: 'Sign up',
   footer: 'Rootline traces plants, their offspring and their journeys on an open ledger.',
@@ -51,6 +52,11 @@ export function AppLayout() {
                   <li>
                     <NavLink to="/account">{NAV.account}</NavLink>
                   </li>
+                  {user.role === 'ADMIN' && (
+                    <li>
+                      <NavLink to="/admin/users">{NAV.admin}</NavLink>
+                    </li>
+                  )}
                 </>
               ) : (
                 <>
