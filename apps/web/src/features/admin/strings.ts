@@ -55,7 +55,10 @@ export const ADMIN = {
       string,
       string
     >,
-    actionFor: (action: string, agent: string) => `${action} the ${agent.toLowerCase()}`,
+    actionFor: (action: string, agent: string) =>
+      action === 'run'
+        ? `Run the ${agent.toLowerCase()} now`
+        : `${action[0]?.toUpperCase()}${action.slice(1)} the ${agent.toLowerCase()}`,
     onlyPossible: (state: string) => `Only what is possible while ${state} is offered.`,
     done: (agent: string, state: string) => `${agent} is ${state}.`,
     network: 'Lineage network',

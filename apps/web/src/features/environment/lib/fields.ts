@@ -35,7 +35,7 @@ export const CATEGORIES: readonly { key: Category; title: string; fields: readon
     title: 'Soil',
     fields: [
       choice('type', 'Soil type', ['clay', 'loam', 'sand', 'silt', 'peat', 'chalk', 'potting-mix', 'soilless']),
-      num('ph', 'Soil pH', 'pH', 0, 14),
+      num('ph', 'Soil pH', undefined, 0, 14),
       { path: ['texture'], label: 'Texture', kind: 'text' },
       choice('drainage', 'Drainage', ['poor', 'moderate', 'good', 'excessive']),
       num('organicMatterPercent', 'Organic matter', '%', 0, 100),
@@ -112,7 +112,7 @@ export const CATEGORIES: readonly { key: Category; title: string; fields: readon
       choice('method', 'Method', ['hand', 'drip', 'sprinkler', 'bottom', 'self-watering', 'hydroponic', 'rain']),
       num('frequencyPerWeek', 'Waterings per week', 'per week', 0, 100),
       choice('source', 'Water source', ['tap', 'rain', 'well', 'filtered', 'distilled', 'reverse-osmosis', 'recycled']),
-      num('ph', 'Water pH', 'pH', 0, 14),
+      num('ph', 'Water pH', undefined, 0, 14),
       num('tdsPpm', 'Water total dissolved solids', 'ppm', 0, 20_000),
       num('chlorinePpm', 'Chlorine', 'mg/L', 0, 50),
     ],
