@@ -172,7 +172,7 @@ describe('administration and environment, in the browser', () => {
     const row = admin.getByRole('row', { name: new RegExp(TEST_ADMIN.email) });
     await row.waitFor();
     await row.getByRole('combobox').selectOption('USER');
-    await row.getByRole('button', { name: /^Change the role of/ }).click();
+    await row.getByRole('button', { name: /^Change role of/ }).click();
     await row.getByRole('alert').getByText('The last ADMIN cannot be demoted; promote another account first').waitFor();
   });
 
@@ -185,8 +185,8 @@ describe('administration and environment, in the browser', () => {
     await admin.getByRole('button', { name: 'Search' }).click();
     const row = admin.getByRole('row', { name: new RegExp(UMA.name) });
     await row.waitFor();
-    await admin.getByLabel(`Role of ${UMA.name}`).selectOption('ADMIN');
-    await admin.getByRole('button', { name: `Change the role of ${UMA.name}` }).click();
+    await admin.getByLabel(`Role of ${UMA.name}`, { exact: true }).selectOption('ADMIN');
+    await admin.getByRole('button', { name: `Change role of ${UMA.name}` }).click();
     await row.getByText(`${UMA.name} is now administrator.`).waitFor();
     await screenshot(admin, 'admin-users');
 
@@ -197,8 +197,8 @@ describe('administration and environment, in the browser', () => {
     await uma.getByRole('heading', { level: 1, name: 'Users and roles' }).waitFor();
 
     // Back to grower: the open administration page closes itself and the link goes away.
-    await admin.getByLabel(`Role of ${UMA.name}`).selectOption('GROWER');
-    await admin.getByRole('button', { name: `Change the role of ${UMA.name}` }).click();
+    await admin.getByLabel(`Role of ${UMA.name}`, { exact: true }).selectOption('GROWER');
+    await admin.getByRole('button', { name: `Change role of ${UMA.name}` }).click();
     await uma.getByRole('heading', { level: 1, name: 'Administrators only' }).waitFor({ timeout: 30_000 });
     await uma.getByText('You are signed in as a grower, so they are not open to you.').waitFor();
     await expect.poll(() => mainNav(uma).getByRole('link', { name: 'Administration' }).count()).toBe(0);
@@ -210,30 +210,30 @@ describe('administration and environment, in the browser', () => {
     const lineage = admin.getByRole('region', { name: 'Lineage agent' });
     await lineage.getByText('State: stopped').waitFor();
     await expectAccessible(admin);
-    await lineage.getByRole('button', { name: 'Start the lineage agent' }).click();
+    await lineage.getByRole('button', { name: 'Start: lineage agent' }).click();
     await lineage.getByText('State: running').waitFor();
     await lineage.getByRole('cell', { name: 'Offspring far from its parent' }).waitFor({ timeout: 30_000 });
     await lineage.getByLabel('Kind').selectOption('orphaned-parent');
     await lineage.getByText('No anomalies:', { exact: false }).waitFor();
     await lineage.getByLabel('Kind').selectOption('');
-    await lineage.getByRole('button', { name: 'Pause the lineage agent' }).click();
+    await lineage.getByRole('button', { name: 'Pause: lineage agent' }).click();
     await lineage.getByText('State: paused').waitFor();
-    expect(await lineage.getByRole('button', { name: 'Start the lineage agent' }).count()).toBe(0);
-    await lineage.getByRole('button', { name: 'Stop the lineage agent' }).click();
+    expect(await lineage.getByRole('button', { name: 'Start: lineage agent' }).count()).toBe(0);
+    await lineage.getByRole('button', { name: 'Stop: lineage agent' }).click();
     await lineage.getByText('State: stopped').waitFor();
   });
 
   it('runs the transport tracker once, then starts and pauses it, with its findings and the carbon saved', async () => {
     const tracker = admin.getByRole('region', { name: 'Transport tracker' });
     await tracker.getByText('State: stopped').waitFor();
-    await tracker.getByRole('button', { name: 'Run the transport tracker now' }).click();
+    await tracker.getByRole('button', { name: 'Run now: transport tracker' }).click();
     await tracker.getByRole('cell', { name: 'Empty run' }).waitFor({ timeout: 30_000 });
     await tracker.getByText('State: stopped').waitFor();
-    await tracker.getByRole('button', { name: 'Start the transport tracker' }).click();
+    await tracker.getByRole('button', { name: 'Start: transport tracker' }).click();
     await tracker.getByText('State: running').waitFor();
-    await tracker.getByRole('button', { name: 'Pause the transport tracker' }).click();
+    await tracker.getByRole('button', { name: 'Pause: transport tracker' }).click();
     await tracker.getByText('State: paused').waitFor();
-    await tracker.getByRole('button', { name: 'Resume the transport tracker' }).waitFor();
+    await tracker.getByRole('button', { name: 'Resume: transport tracker' }).waitFor();
     await tracker.getByText('Carbon saved against conventional logistics').waitFor();
     await tracker.getByText(/^As much as an average car emits over/).waitFor();
     await expectAccessible(admin);
@@ -255,11 +255,13 @@ describe('administration and environment, in the browser', () => {
     await screenshot(admin, 'admin-health');
   });
 
-  it('updates a plant’s environment, refused values shown at their field, and reads it back', async () => {
+  it('updates a plant’s environment, refused values shown at their field, and reads it back', {
+    timeout: 90_000,
+  }, async () => {
     await uma.goto(`/plants/${plants.basil}`);
     await uma.getByRole('link', { name: 'Environment in detail, similar plants and comparison' }).click();
     await uma.getByRole('heading', { level: 1, name: 'Environment of Balcony basil' }).waitFor();
-    await uma.getByText('Nothing recorded yet.').waitFor();
+    await uma.getByText('Nothing recorded yet.').waitFor({ timeout: 10_000 });
     await uma.getByLabel('Soil type').selectOption('loam');
     await uma.getByLabel('Soil pH').fill('6.4');
     await uma.getByLabel('Temperature (°C)').fill('23');
@@ -271,10 +273,10 @@ describe('administration and environment, in the browser', () => {
     await expectAccessible(uma);
     await uma.getByRole('button', { name: 'Save the environment' }).click();
     const zone = uma.getByLabel('Hardiness zone (USDA 1–13, a or b)');
-    await expect.poll(() => zone.getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => zone.getAttribute('aria-invalid'), { timeout: 10_000 }).toBe('true');
     await zone.fill('8b');
     await uma.getByRole('button', { name: 'Save the environment' }).click();
-    await uma.getByText('Saved: soil, lighting, climate, growing location, container.').waitFor();
+    await uma.getByText('Saved: soil, lighting, climate, growing location, container.').waitFor({ timeout: 20_000 });
     await screenshot(uma, 'environment-edit');
 
     await uma.reload();
@@ -296,8 +298,8 @@ describe('administration and environment, in the browser', () => {
 
   it('lists plants in similar conditions and compares two side by side', async () => {
     const similar = uma.getByRole('region', { name: 'Plants in similar conditions' });
-    await similar.getByRole('link', { name: 'Greenhouse basil' }).waitFor();
-    await similar.getByRole('link', { name: 'Desert cactus' }).waitFor();
+    await similar.getByRole('link', { name: 'Greenhouse basil', exact: true }).waitFor();
+    await similar.getByRole('link', { name: 'Desert cactus', exact: true }).waitFor();
     const score = async (name: string) =>
       Number.parseFloat(
         (await similar

@@ -42,8 +42,8 @@ function PlantEnvironmentPage() {
       <CurrentEnvironment current={current} />
       <section className="card">
         {canWrite ? (
-          // A new record resets the form to the values now current.
-          <EnvironmentEditor key={history.data.items[0]?.id ?? 'none'} plantId={p.id} current={current} />
+          // After a save the form already holds what is now current: it stays as it is, with its message.
+          <EnvironmentEditor key={p.id} plantId={p.id} current={current} />
         ) : (
           <p>{ENVIRONMENT.edit.ownerOnly}</p>
         )}

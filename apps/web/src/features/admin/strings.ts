@@ -27,7 +27,8 @@ export const ADMIN = {
     you: '(you)',
     newRole: (name: string) => `Role of ${name}`,
     change: 'Change role',
-    changeFor: (name: string) => `Change the role of ${name}`,
+    changeFor: (name: string) => `Change role of ${name}`,
+    find: 'Find accounts',
     changed: (name: string, role: string) => `${name} is now ${role}.`,
     previous: 'Previous page',
     next: 'Next page',
@@ -55,10 +56,8 @@ export const ADMIN = {
       string,
       string
     >,
-    actionFor: (action: string, agent: string) =>
-      action === 'run'
-        ? `Run the ${agent.toLowerCase()} now`
-        : `${action[0]?.toUpperCase()}${action.slice(1)} the ${agent.toLowerCase()}`,
+    /** Contains the button's visible text, as a spoken name should. */
+    actionFor: (visible: string, agent: string) => `${visible}: ${agent.toLowerCase()}`,
     onlyPossible: (state: string) => `Only what is possible while ${state} is offered.`,
     done: (agent: string, state: string) => `${agent} is ${state}.`,
     network: 'Lineage network',

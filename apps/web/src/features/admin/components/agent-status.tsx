@@ -67,7 +67,7 @@ export function AgentStatus({
             key={action}
             type="button"
             className={action === 'stop' ? 'danger' : action === 'start' ? undefined : 'secondary'}
-            aria-label={S.actionFor(action, name)}
+            aria-label={S.actionFor(S.actions[action] ?? action, name)}
             disabled={busy}
             onClick={() => onAction(action)}
           >

@@ -21,7 +21,7 @@ export function UsersPanel({ me, roleNames }: { me: string; roleNames: Record<st
     <>
       <form
         className="row search-row"
-        aria-label={S.search}
+        aria-label={S.find}
         onSubmit={(e) => {
           e.preventDefault();
           setFilter({ ...filter, q: text.trim(), page: 1 });

@@ -33,7 +33,7 @@ export function Comparison({ plantA, plantB }: { plantA: string; plantB: string 
           </>
         )}
       </p>
-      <div className="env-categories">
+      <div>
         {c.categories.map((cat) => {
           const spec = BY_KEY[cat.category];
           const title = spec?.title ?? cat.category;
