@@ -350,4 +350,31 @@ describe('administration and environment, in the browser', () => {
     await expectAccessible(uma);
     await screenshot(uma, 'environment-analysis');
   });
+
+  it('is usable at phone width: no page scrolls sideways', async () => {
+    const phone = { width: 390, height: 844 };
+    const umaPhone = await (await rig.context(phone)).newPage();
+    await signIn(umaPhone, UMA.email, UMA.password);
+    const adminPhone = await adminContext.newPage();
+    await adminPhone.setViewportSize(phone);
+    const pages: [Page, string, string][] = [
+      [umaPhone, `/plants/${plants.basil}/environment`, 'Environment of Balcony basil'],
+      [umaPhone, `/environment/compare?a=${plants.basil}&b=${plants.cactus}`, 'Compare two plants'],
+      [adminPhone, '/admin/users', 'Users and roles'],
+      [adminPhone, '/admin/agents', 'Agents'],
+      [adminPhone, '/admin/health', 'Component health'],
+    ];
+    for (const [page, path, title] of pages) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      await page.getByText('Loading…').waitFor({ state: 'detached' });
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, path).toBeLessThanOrEqual(phone.width);
+      await expectAccessible(page);
+    }
+    await screenshot(umaPhone, 'environment-compare-phone');
+    await adminPhone.goto('/admin/agents');
+    await adminPhone.getByRole('region', { name: 'Transport tracker' }).getByText('State: paused').waitFor();
+    await screenshot(adminPhone, 'admin-agents-phone');
+  });
 });

@@ -98,6 +98,11 @@ export const ADMIN = {
     saved: 'Saved',
     equivalents: (carKm: string, treeYears: string) =>
       `As much as an average car emits over ${carKm} km, or one urban tree takes up in ${treeYears} years.`,
+    noSaving: (kg: string) =>
+      `No saving yet: these deliveries emitted ${kg} kg CO2e more than conventional logistics would have.`,
+    plant: 'Plant',
+    parent: 'Parent',
+    plantLink: (role: string, id: string) => `${role} ${id}`,
     factors: 'Factors and their sources',
     factor: 'Factor',
     value: 'Value',

@@ -76,6 +76,7 @@ export const ENVIRONMENT = {
     lead:
       'Across all plants of a species, does a condition go with better growth? Each row is a correlation between ' +
       'a condition and an outcome, over the plants that recorded both.',
+    results: 'Correlations',
     species: 'Species (scientific name, optional)',
     minSamples: 'Fewest plants per correlation',
     submit: 'Analyse',

@@ -89,13 +89,17 @@ function Anomalies({ lastRunAt }: { lastRunAt: string | null }) {
                 <tr key={`${a.kind}-${a.plantIds.join('-')}`}>
                   <td>{S.anomalyKinds[a.kind] ?? a.kind}</td>
                   <td>
-                    {a.plantIds.map((id) => (
-                      <div key={id}>
-                        <Link className="mono" to={`/plants/${id}`}>
-                          {id}
-                        </Link>
-                      </div>
-                    ))}
+                    {a.plantIds.map((id, i) => {
+                      // The plant first, then its parent: the ids are in the reason, the links say which is which.
+                      const role = i === 0 ? S.plant : S.parent;
+                      return (
+                        <div key={id}>
+                          <Link to={`/plants/${id}`} aria-label={S.plantLink(role, id)}>
+                            {role}
+                          </Link>
+                        </div>
+                      );
+                    })}
                   </td>
                   <td>{a.reason}</td>
                 </tr>

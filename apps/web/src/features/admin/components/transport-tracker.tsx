@@ -140,7 +140,11 @@ function Savings({ lastRunAt }: { lastRunAt: string | null }) {
           <strong>{formatNumber(s.savedKgCo2e, 2)} kg CO2e</strong>
         </dd>
       </dl>
-      <p>{S.equivalents(formatNumber(s.equivalents.carKm, 1), formatNumber(s.equivalents.treeYears, 2))}</p>
+      <p>
+        {s.savedKgCo2e >= 0
+          ? S.equivalents(formatNumber(s.equivalents.carKm, 1), formatNumber(s.equivalents.treeYears, 2))
+          : S.noSaving(formatNumber(-s.savedKgCo2e, 2))}
+      </p>
       <p className="muted">{s.method}</p>
       <details>
         <summary>{S.factors}</summary>

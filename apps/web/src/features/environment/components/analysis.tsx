@@ -64,7 +64,7 @@ export function Analysis() {
         <ErrorAlert error={analysis.error} />
       ) : (
         <section aria-labelledby="analysis-results-heading">
-          <h2 id="analysis-results-heading">{S.title}</h2>
+          <h2 id="analysis-results-heading">{S.results}</h2>
           <p role="status">{S.summary(analysis.data.plants, analysis.data.tests, analysis.data.skipped)}</p>
           {analysis.data.correlations.length === 0 ? (
             <p>{S.none}</p>
@@ -92,7 +92,7 @@ export function Analysis() {
                       <td>{name(c.condition)}</td>
                       <td>{name(c.outcome)}</td>
                       <td>{c.n}</td>
-                      <td>{formatNumber(c.r, 2)}</td>
+                      <td>{formatNumber(c.r, 3)}</td>
                       <td>
                         {formatNumber(c.ci95.low, 2)} to {formatNumber(c.ci95.high, 2)}
                       </td>

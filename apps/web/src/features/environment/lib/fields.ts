@@ -81,7 +81,7 @@ export const CATEGORIES: readonly { key: Category; title: string; fields: readon
       num('humidityPercent', 'Relative humidity', '%', 0, 100),
       choice('airflow', 'Airflow', ['still', 'light', 'moderate', 'strong']),
       num('co2Ppm', 'CO2', 'ppm', 0, 10_000),
-      { path: ['hardinessZone'], label: 'Hardiness zone (USDA 1–13, a or b)', kind: 'text' },
+      { path: ['hardinessZone'], label: 'Hardiness zone', unit: 'USDA 1–13, a or b', kind: 'text' },
     ],
   },
   {
