@@ -52,6 +52,7 @@ export const ENVIRONMENT = {
     plant: 'Plant',
     species: 'Species',
     similarity: 'Similarity',
+    similarityOf: (score: string) => `${score} / 100 similar`,
     shared: 'Categories in common',
     compare: 'Compare',
     compareWith: (name: string) => `Compare with ${name}`,

@@ -25,45 +25,32 @@ export function SimilarPlants({ plantId }: { plantId: string }) {
           {similar.data.items.length === 0 ? (
             <p>{S.none}</p>
           ) : (
-            <div className="table-wrap">
-              <table>
-                <caption className="visually-hidden">{S.title}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{S.plant}</th>
-                    <th scope="col">{S.similarity}</th>
-                    <th scope="col">{S.shared}</th>
-                    <th scope="col">
-                      <span className="visually-hidden">{S.compare}</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {similar.data.items.map((p) => {
-                    const name = names[p.plantId] ?? p.plantId;
-                    return (
-                      <tr key={p.plantId}>
-                        <th scope="row">
-                          <Link to={`/plants/${p.plantId}`}>{name}</Link>
-                          {p.species && <div className="muted">{p.species}</div>}
-                        </th>
-                        <td>{formatNumber(p.similarity, 1)} / 100</td>
-                        <td>{p.sharedCategories.map((c) => TITLES[c] ?? c).join(', ')}</td>
-                        <td>
-                          <Link
-                            className="button secondary small"
-                            to={`/environment/compare?a=${plantId}&b=${p.plantId}`}
-                            aria-label={S.compareWith(name)}
-                          >
-                            {S.compare}
-                          </Link>
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+            <ol className="results similar-list">
+              {similar.data.items.map((p) => {
+                const name = names[p.plantId] ?? p.plantId;
+                return (
+                  <li key={p.plantId}>
+                    <div>
+                      <Link to={`/plants/${p.plantId}`}>{name}</Link>
+                      {p.species && <span className="muted"> · {p.species}</span>}
+                      <div>
+                        <strong>{S.similarityOf(formatNumber(p.similarity, 1))}</strong>{' '}
+                        <span className="muted">
+                          {S.shared}: {p.sharedCategories.map((c) => TITLES[c] ?? c).join(', ')}
+                        </span>
+                      </div>
+                    </div>
+                    <Link
+                      className="button secondary small"
+                      to={`/environment/compare?a=${plantId}&b=${p.plantId}`}
+                      aria-label={S.compareWith(name)}
+                    >
+                      {S.compare}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ol>
           )}
         </>
       )}
