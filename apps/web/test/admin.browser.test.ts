@@ -372,12 +372,23 @@ describe('administration and environment, in the browser', () => {
       // The page itself never scrolls sideways (a wide table may, inside its own scrolling box); a failure names
       // what sticks out, by tag and class.
       const overflow = await page.evaluate((limit) => {
-        const scrolls = (el: Element | null): boolean =>
-          !!el && (['auto', 'scroll'].includes(getComputedStyle(el).overflowX) || scrolls(el.parentElement));
-        const out = Array.from(document.querySelectorAll('body *'))
+        // The browser's globals, typed here: the tests compile without the DOM library.
+        type Box = {
+          tagName: string;
+          className: string;
+          parentElement: Box | null;
+          getBoundingClientRect(): { right: number };
+        };
+        const w = globalThis as unknown as {
+          document: { documentElement: { scrollWidth: number }; querySelectorAll(s: string): ArrayLike<Box> };
+          getComputedStyle(el: Box): { overflowX: string };
+        };
+        const scrolls = (el: Box | null): boolean =>
+          !!el && (['auto', 'scroll'].includes(w.getComputedStyle(el).overflowX) || scrolls(el.parentElement));
+        const out = Array.from(w.document.querySelectorAll('body *'))
           .filter((el) => el.getBoundingClientRect().right > limit + 1 && !scrolls(el.parentElement))
           .map((el) => `${el.tagName.toLowerCase()}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`);
-        return { width: document.documentElement.scrollWidth, out: out.slice(0, 8) };
+        return { width: w.document.documentElement.scrollWidth, out: out.slice(0, 8) };
       }, phone.width);
       expect(overflow, path).toEqual({ width: phone.width, out: [] });
       await expectAccessible(page);
