@@ -33,6 +33,7 @@ export function Comparison({ plantA, plantB }: { plantA: string; plantB: string 
           </>
         )}
       </p>
+      <p className="muted">{S.differenceIs}</p>
       <div>
         {c.categories.map((cat) => {
           const spec = BY_KEY[cat.category];
@@ -52,7 +53,7 @@ export function Comparison({ plantA, plantB }: { plantA: string; plantB: string 
                 <p className="muted">{S.notBoth}</p>
               ) : (
                 <div className="table-wrap">
-                  <table>
+                  <table className="compare-table">
                     <caption className="visually-hidden">{title}</caption>
                     <thead>
                       <tr>
