@@ -361,6 +361,7 @@ describe('administration and environment, in the browser', () => {
     const pages: [Page, string, string][] = [
       [umaPhone, `/plants/${plants.basil}/environment`, 'Environment of Balcony basil'],
       [umaPhone, `/environment/compare?a=${plants.basil}&b=${plants.cactus}`, 'Compare two plants'],
+      [umaPhone, '/environment/analysis', 'Conditions and growth'],
       [adminPhone, '/admin/users', 'Users and roles'],
       [adminPhone, '/admin/agents', 'Agents'],
       [adminPhone, '/admin/health', 'Component health'],

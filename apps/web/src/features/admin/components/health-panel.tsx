@@ -1,3 +1,4 @@
+import { ScrollTable } from '../../../components/scroll-table';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { useReadiness } from '../api/health';
 import { ADMIN } from '../strings';
@@ -20,7 +21,7 @@ export function HealthPanel() {
         </p>
         <p className="muted">{S.checkedAt(h.checkedAt.toLocaleTimeString())}</p>
       </div>
-      <div className="table-wrap">
+      <ScrollTable label={S.title}>
         <table>
           <caption className="visually-hidden">{S.title}</caption>
           <thead>
@@ -47,7 +48,7 @@ export function HealthPanel() {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollTable>
       <p>
         <button type="button" className="secondary" disabled={health.isFetching} onClick={() => void health.refetch()}>
           {S.refresh}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { SelectField } from '../../../components/field';
+import { ScrollTable } from '../../../components/scroll-table';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { ANOMALY_KINDS, type AnomalyKind, useAnomalies, useControlLineage, useLineageAgent } from '../api/agents';
 import { ADMIN } from '../strings';
@@ -74,7 +75,7 @@ function Anomalies({ lastRunAt }: { lastRunAt: string | null }) {
       ) : anomalies.data.items.length === 0 ? (
         <p>{S.noAnomalies}</p>
       ) : (
-        <div className="table-wrap">
+        <ScrollTable label={S.anomalies}>
           <table>
             <caption className="visually-hidden">{S.anomalies}</caption>
             <thead>
@@ -106,7 +107,7 @@ function Anomalies({ lastRunAt }: { lastRunAt: string | null }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
       {anomalies.data && (
         <Pager label={S.anomalies} page={page} totalPages={anomalies.data.pagination.totalPages} onPage={setPage} />

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { SelectField } from '../../../components/field';
+import { ScrollTable } from '../../../components/scroll-table';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatNumber } from '../../../lib/format';
 import {
@@ -81,7 +82,7 @@ function Patterns({ lastRunAt }: { lastRunAt: string | null }) {
       ) : patterns.data.items.length === 0 ? (
         <p>{S.noPatterns}</p>
       ) : (
-        <div className="table-wrap">
+        <ScrollTable label={S.patterns}>
           <table>
             <caption className="visually-hidden">{S.patterns}</caption>
             <thead>
@@ -111,7 +112,7 @@ function Patterns({ lastRunAt }: { lastRunAt: string | null }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
       {patterns.data && (
         <Pager label={S.patterns} page={page} totalPages={patterns.data.pagination.totalPages} onPage={setPage} />
@@ -148,7 +149,7 @@ function Savings({ lastRunAt }: { lastRunAt: string | null }) {
       <p className="muted">{s.method}</p>
       <details>
         <summary>{S.factors}</summary>
-        <div className="table-wrap">
+        <ScrollTable label={S.factors}>
           <table>
             <thead>
               <tr>
@@ -169,7 +170,7 @@ function Savings({ lastRunAt }: { lastRunAt: string | null }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       </details>
     </>
   );

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { SelectField } from '../../../components/field';
+import { ScrollTable } from '../../../components/scroll-table';
 import { ErrorAlert, Loading, Notice } from '../../../components/status';
 import { formatDateTime } from '../../../lib/format';
 import { ROLES, type Role, type User, useSetRole, useUsers } from '../api/users';
@@ -64,7 +65,7 @@ export function UsersPanel({ me, roleNames }: { me: string; roleNames: Record<st
           {users.data.items.length === 0 ? (
             <p>{S.none}</p>
           ) : (
-            <div className="table-wrap">
+            <ScrollTable label={S.title}>
               <table>
                 <caption className="visually-hidden">{S.title}</caption>
                 <thead>
@@ -82,7 +83,7 @@ export function UsersPanel({ me, roleNames }: { me: string; roleNames: Record<st
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollTable>
           )}
           <Pager
             label={S.title}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Field } from '../../../components/field';
+import { ScrollTable } from '../../../components/scroll-table';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
 import { formatNumber } from '../../../lib/format';
@@ -69,7 +70,7 @@ export function Analysis() {
           {analysis.data.correlations.length === 0 ? (
             <p>{S.none}</p>
           ) : (
-            <div className="table-wrap">
+            <ScrollTable label={S.results}>
               <table>
                 <caption className="visually-hidden">{S.title}</caption>
                 <thead>
@@ -105,7 +106,7 @@ export function Analysis() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollTable>
           )}
         </section>
       )}
