@@ -369,7 +369,7 @@ describe('administration and environment, in the browser', () => {
     for (const [page, path, title] of pages) {
       await page.goto(path);
       await page.getByRole('heading', { level: 1, name: title }).waitFor();
-      await page.getByText('Loading…').waitFor({ state: 'detached' });
+      await expect.poll(() => page.getByText('Loading…').count(), { timeout: 20_000 }).toBe(0);
       // The page itself never scrolls sideways (a wide table may, inside its own scrolling box); a failure names
       // what sticks out, by tag and class.
       const overflow = await page.evaluate((limit) => {
