@@ -11,7 +11,7 @@ export function Page() {
       {() => (
         <>
           <PageTitle lead={ADMIN.agents.lead}>{ADMIN.agents.title}</PageTitle>
-          <div className="grid-2">
+          <div className="grid-2 agents-grid">
             <LineageAgent />
             <TransportTracker />
           </div>
