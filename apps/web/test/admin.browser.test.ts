@@ -393,8 +393,8 @@ describe('administration and environment, in the browser', () => {
       }, phone.width);
       expect(overflow, path).toEqual({ width: phone.width, out: [] });
       await expectAccessible(page);
+      await screenshot(page, `phone-${title.toLowerCase().replace(/\W+/g, '-')}`);
     }
-    await screenshot(umaPhone, 'environment-compare-phone');
     await adminPhone.goto('/admin/agents');
     await adminPhone.getByRole('region', { name: 'Transport tracker' }).getByText('State: paused').waitFor();
     await screenshot(adminPhone, 'admin-agents-phone');
