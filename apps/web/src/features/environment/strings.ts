@@ -25,6 +25,9 @@ export const ENVIRONMENT = {
     recordedAt: 'Recorded',
     categories: 'Categories',
     noHistory: 'No records yet.',
+    newer: 'Newer records',
+    older: 'Older records',
+    pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
     analysis: 'Conditions and growth across the network',
   },
   edit: {

@@ -36,13 +36,11 @@ export function RecordHistory({
       {totalPages > 1 && (
         <nav className="pager" aria-label={S.history}>
           <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-            ←
+            {S.newer}
           </button>
-          <span>
-            {page} / {totalPages}
-          </span>
+          <span>{S.pageOf(page, totalPages)}</span>
           <button type="button" className="secondary" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>
-            →
+            {S.older}
           </button>
         </nav>
       )}
