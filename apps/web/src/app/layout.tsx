@@ -14,6 +14,7 @@ const NAV = {
   market: 'Marketplace',
   anonymous: 'Register anonymously',
   account: 'Account',
+  admin: 'Administration',
   signIn: 'Sign in',
   signUp: 'Sign up',
   footer: 'Rootline traces plants, their offspring and their journeys on an open ledger.',
@@ -55,6 +56,11 @@ export function AppLayout() {
                   <li>
                     <NavLink to="/account">{NAV.account}</NavLink>
                   </li>
+                  {user.role === 'ADMIN' && (
+                    <li>
+                      <NavLink to="/admin/users">{NAV.admin}</NavLink>
+                    </li>
+                  )}
                 </>
               ) : (
                 <>
