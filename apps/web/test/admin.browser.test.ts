@@ -398,5 +398,5 @@ describe('administration and environment, in the browser', () => {
     await adminPhone.goto('/admin/agents');
     await adminPhone.getByRole('region', { name: 'Transport tracker' }).getByText('State: paused').waitFor();
     await screenshot(adminPhone, 'admin-agents-phone');
-  });
+  }, 180_000);
 });
