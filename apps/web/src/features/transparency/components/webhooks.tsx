@@ -185,7 +185,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
                     <button
                       type="button"
                       className="secondary small"
-                      disabled={redeliver.isPending || d.status === 'pending'}
+                      disabled={redeliver.isPending}
                       aria-label={`${S.redeliver} ${kindLabel(d.kind)} ${d.id}`}
                       onClick={() => redeliver.mutate(d.id)}
                     >
