@@ -51,7 +51,7 @@ export function useTestWebhook(webhookId: string) {
   });
 }
 
-/** A webhook's deliveries, newest attempts kept fresh while any is pending. */
+/** A webhook's deliveries, read again every few seconds while shown. */
 export function useDeliveries(webhookId: string, page: number) {
   return useQuery({
     queryKey: [...WEBHOOKS, webhookId, 'deliveries', page],
@@ -62,7 +62,8 @@ export function useDeliveries(webhookId: string, page: number) {
         }),
       ),
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => (query.state.data?.items.some((d) => d.status === 'pending') ? 2000 : false),
+    // New deliveries appear as events are recorded; a pending one is followed closely.
+    refetchInterval: (query) => (query.state.data?.items.some((d) => d.status === 'pending') ? 2000 : 5000),
   });
 }
 

@@ -17,7 +17,12 @@ export function NetworkDashboard() {
   if (dashboard.error) return <ErrorAlert error={dashboard.error} />;
   const d = dashboard.data;
   const byKind = [...d.events.byKind].sort((a, b) => b.count - a.count);
-  const byDay = summary.data?.byDay ?? [];
+  // Every day of the period, those without events as 0, so the time axis spans the 30 days.
+  const counts = new Map((summary.data?.byDay ?? []).map((d) => [Date.parse(d.day), d.count]));
+  const start = Date.parse(from);
+  const byDay = counts.size
+    ? Array.from({ length: 30 }, (_, i) => ({ day: start + i * DAY, count: counts.get(start + i * DAY) ?? 0 }))
+    : [];
   const hooks = d.webhooks;
   return (
     <>
@@ -97,9 +102,9 @@ export function NetworkDashboard() {
             title={S.perDay}
             summary={S.perDaySummary(
               byDay.reduce((n, day) => n + day.count, 0),
-              byDay.length,
+              counts.size,
             )}
-            x={byDay.map((day) => Date.parse(day.day))}
+            x={byDay.map((day) => day.day)}
             xKind="time"
             xLabel={S.day}
             series={[{ label: S.count, values: byDay.map((day) => day.count), kind: 'bars' }]}

@@ -13,7 +13,7 @@ import {
   useStatement,
   useVerifySignature,
 } from '../api/signatures';
-import { supportsEd25519 } from '../lib/signing-keys';
+import { supportsEd25519, verifyText } from '../lib/signing-keys';
 import { TRANSPARENCY } from '../strings';
 
 const S = TRANSPARENCY.signatures;
@@ -173,6 +173,11 @@ export function SignSubject() {
                   <span className={sig.status === 'valid' ? 'badge' : 'badge bad'}>{sig.status}</span>{' '}
                   <span className="mono">{sig.keyId}</span> {formatDateTime(sig.createdAt)}
                   <div className="mono hint">{sig.signature}</div>
+                  <LocalCheck
+                    publicKey={sig.publicKey}
+                    signature={sig.signature}
+                    canonical={statement.data.canonical}
+                  />
                 </li>
               ))}
             </ul>
@@ -180,6 +185,27 @@ export function SignSubject() {
         </>
       )}
     </section>
+  );
+}
+
+/** Checks a listed signature in this browser (WebCrypto Ed25519) over the statement's canonical text. */
+function LocalCheck({ publicKey, signature, canonical }: { publicKey: string; signature: string; canonical: string }) {
+  const [result, setResult] = useState<boolean | 'error' | null>(null);
+  return (
+    <div aria-live="polite">
+      <button
+        type="button"
+        className="secondary small"
+        onClick={() => verifyText(publicKey, signature, canonical).then(setResult, () => setResult('error'))}
+      >
+        {S.checkHere}
+      </button>{' '}
+      {result !== null && (
+        <span className={result === true ? 'badge' : 'badge bad'}>
+          {result === true ? S.checkedHere : S.failedHere}
+        </span>
+      )}
+    </div>
   );
 }
 

@@ -109,7 +109,15 @@ export function CreateWebhookForm() {
       aria-labelledby="new-webhook-heading"
       onSubmit={(e) => {
         e.preventDefault();
-        create.mutate({ ...draft, secret: secret || randomSecret() }, { onSuccess: () => setSecret('') });
+        create.mutate(
+          { ...draft, secret: secret || randomSecret() },
+          {
+            onSuccess: () => {
+              setSecret('');
+              setDraft({ ...draft, url: '' });
+            },
+          },
+        );
       }}
     >
       <h2 id="new-webhook-heading">{S.create}</h2>
@@ -232,7 +240,7 @@ function WebhookItem({ webhook }: { webhook: Webhook }) {
   const headingId = useId();
   return (
     <li className="card">
-      <h3 id={headingId} className="mono">
+      <h3 id={headingId} className="webhook-url">
         {webhook.url}
       </h3>
       <dl className="facts">

@@ -67,3 +67,15 @@ export function saveKey(key: BrowserKey): Promise<IDBValidKey> {
 export function browserKeys(): Promise<BrowserKey[]> {
   return run('readonly', (s) => s.getAll() as IDBRequest<BrowserKey[]>);
 }
+
+function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
+  const base64 = text.replace(/-/g, '+').replace(/_/g, '/');
+  const binary = atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+/** Whether `signature` (base64url) is the Ed25519 signature of the UTF-8 bytes of `text` by the raw `publicKey`. */
+export async function verifyText(publicKey: string, signature: string, text: string): Promise<boolean> {
+  const key = await crypto.subtle.importKey('raw', fromBase64url(publicKey), { name: 'Ed25519' }, false, ['verify']);
+  return crypto.subtle.verify('Ed25519', key, fromBase64url(signature), new TextEncoder().encode(text));
+}
