@@ -232,6 +232,11 @@ describe('transparency and notifications in the browser', () => {
       expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(loads);
       await expectAccessible(page);
       await screenshot(page, 'network-dashboard');
+      // At phone width the page is one column and nothing is wider than the screen.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await screenshot(page, 'network-phone');
+      await page.setViewportSize({ width: 1280, height: 900 });
     },
     STEP_MS,
   );

@@ -130,7 +130,7 @@ export function ComplianceReport() {
           xKind="category"
           xLabel={S.level}
           series={[{ label: S.count, values: r.privacy.byLevel.map((l) => l.count), kind: 'bars' }]}
-          format={(v) => formatNumber(v, 0)}
+          format={(v) => formatNumber(v)}
         />
       )}
     </section>

@@ -67,7 +67,7 @@ export function NetworkDashboard() {
               xKind="category"
               xLabel={S.kind}
               series={[{ label: S.count, values: byKind.map((k) => k.count), kind: 'bars' }]}
-              format={(v) => formatNumber(v, 0)}
+              format={(v) => formatNumber(v)}
             />
           )}
         </section>
@@ -86,7 +86,7 @@ export function NetworkDashboard() {
                 color: '#3b5ba5',
               },
             ]}
-            format={(v) => formatNumber(v, 0)}
+            format={(v) => formatNumber(v)}
           />
         </section>
       </div>
@@ -108,7 +108,7 @@ export function NetworkDashboard() {
             xKind="time"
             xLabel={S.day}
             series={[{ label: S.count, values: byDay.map((day) => day.count), kind: 'bars' }]}
-            format={(v) => formatNumber(v, 0)}
+            format={(v) => formatNumber(v)}
           />
         )}
       </section>
