@@ -18,6 +18,29 @@ import {
 // receiver, audit entries proven in the browser, the live feed, the inbox that follows notifications live,
 // preferences, the unsubscribe page, Web Push through the app's service worker, signatures and exports.
 
+/** The browser globals the page scripts below touch (this file is compiled without the DOM library). */
+interface InPage {
+  performance: { getEntriesByType(type: string): unknown[] };
+  document: { documentElement: { scrollWidth: number } };
+  navigator: {
+    serviceWorker: {
+      getRegistration(
+        scope: string,
+      ): Promise<
+        | { scope: string; active: { scriptURL: string } | null; getNotifications(): Promise<{ title: string }[]> }
+        | undefined
+      >;
+    };
+  };
+  PushManager: {
+    prototype: {
+      subscribe(options?: { applicationServerKey?: unknown }): Promise<unknown>;
+      getSubscription(): Promise<unknown>;
+    };
+  };
+  pushKey?: number[];
+}
+
 /** A step of these tests waits on deliveries, retries and live events: slow on a loaded machine. */
 const STEP_MS = 120_000;
 
@@ -226,15 +249,21 @@ describe('transparency and notifications in the browser', () => {
       await page.locator('header').getByText('Live', { exact: true }).waitFor();
       await page.getByRole('figure').first().waitFor();
       const feed = page.getByRole('list', { name: 'Live feed' });
-      const loads = await page.evaluate(() => performance.getEntriesByType('navigation').length);
+      const loads = await page.evaluate(
+        () => (globalThis as unknown as InPage).performance.getEntriesByType('navigation').length,
+      );
       await registerPlant('Feed fern');
       await feed.getByText('Feed fern').waitFor({ timeout: 60_000 });
-      expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(loads);
+      expect(
+        await page.evaluate(() => (globalThis as unknown as InPage).performance.getEntriesByType('navigation').length),
+      ).toBe(loads);
       await expectAccessible(page);
       await screenshot(page, 'network-dashboard');
       // At phone width the page is one column and nothing is wider than the screen.
       await page.setViewportSize({ width: 390, height: 844 });
-      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await expect
+        .poll(() => page.evaluate(() => (globalThis as unknown as InPage).document.documentElement.scrollWidth))
+        .toBeLessThanOrEqual(390);
       await screenshot(page, 'network-phone');
       await page.setViewportSize({ width: 1280, height: 900 });
     },
@@ -311,8 +340,8 @@ describe('transparency and notifications in the browser', () => {
       await pushContext.grantPermissions(['notifications'], { origin: rig.base });
       await pushContext.addInitScript((k) => {
         let current: unknown = null;
-        const w = window as unknown as { pushKey?: number[] };
-        PushManager.prototype.subscribe = async (options?: PushSubscriptionOptionsInit) => {
+        const w = globalThis as unknown as InPage;
+        w.PushManager.prototype.subscribe = async (options) => {
           const key = new Uint8Array(options?.applicationServerKey as ArrayBuffer);
           w.pushKey = [...key];
           const subscription = {
@@ -325,9 +354,9 @@ describe('transparency and notifications in the browser', () => {
             },
           };
           current = subscription;
-          return subscription as unknown as PushSubscription;
+          return subscription;
         };
-        PushManager.prototype.getSubscription = async () => current as PushSubscription | null;
+        w.PushManager.prototype.getSubscription = async () => current;
       }, keys);
       const push = await pushContext.newPage();
       await signIn(push, GROWER);
@@ -347,12 +376,12 @@ describe('transparency and notifications in the browser', () => {
 
       // The key given to PushManager is the server's VAPID key.
       const vapid = String((await call(rig, token, 'GET', '/api/notifications/push/public-key')).publicKey);
-      const given = await push.evaluate(() => (window as unknown as { pushKey: number[] }).pushKey);
+      const given = await push.evaluate(() => (globalThis as unknown as InPage).pushKey ?? []);
       expect(Buffer.from(given).toString('base64url')).toBe(vapid);
 
       // The worker is the app's /sw.js, served as JavaScript, with the whole app as its scope.
       const worker = await push.evaluate(async () => {
-        const r = await navigator.serviceWorker.getRegistration('/');
+        const r = await (globalThis as unknown as InPage).navigator.serviceWorker.getRegistration('/');
         return { scope: r?.scope, script: r?.active?.scriptURL };
       });
       expect(worker).toEqual({ scope: `${rig.base}/`, script: `${rig.base}/sw.js` });
@@ -380,7 +409,11 @@ describe('transparency and notifications in the browser', () => {
       await expect
         .poll(() =>
           push.evaluate(async () =>
-            (await (await navigator.serviceWorker.getRegistration('/'))!.getNotifications()).map((n) => n.title),
+            (
+              await (await (globalThis as unknown as InPage).navigator.serviceWorker.getRegistration(
+                '/',
+              ))!.getNotifications()
+            ).map((n) => n.title),
           ),
         )
         .toEqual(['An offer on your basil']);
