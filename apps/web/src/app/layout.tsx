@@ -12,8 +12,10 @@ const NAV = {
   discover: 'Discover',
   register: 'Register a plant',
   mine: 'My plants',
+  market: 'Marketplace',
   anonymous: 'Register anonymously',
   account: 'Account',
+  admin: 'Administration',
   network: 'Network',
   signIn: 'Sign in',
   signUp: 'Sign up',
@@ -51,6 +53,9 @@ export function AppLayout() {
                     <NavLink to="/plants/mine">{NAV.mine}</NavLink>
                   </li>
                   <li>
+                    <NavLink to="/market">{NAV.market}</NavLink>
+                  </li>
+                  <li>
                     <NavLink to="/network">{NAV.network}</NavLink>
                   </li>
                   <li>
@@ -59,6 +64,11 @@ export function AppLayout() {
                   <li>
                     <NavLink to="/account">{NAV.account}</NavLink>
                   </li>
+                  {user.role === 'ADMIN' && (
+                    <li>
+                      <NavLink to="/admin/users">{NAV.admin}</NavLink>
+                    </li>
+                  )}
                 </>
               ) : (
                 <>
