@@ -3,6 +3,7 @@ import { Link, NavLink, Outlet, useNavigation } from 'react-router';
 import { LiveStatus } from '../components/live-status';
 import { Loading } from '../components/status';
 import { useSession } from '../features/auth/api/session';
+import { InboxLink } from '../features/notifications/components/inbox-link';
 
 const NAV = {
   label: 'Main',
@@ -15,6 +16,7 @@ const NAV = {
   anonymous: 'Register anonymously',
   account: 'Account',
   admin: 'Administration',
+  network: 'Network',
   signIn: 'Sign in',
   signUp: 'Sign up',
   footer: 'Rootline traces plants, their offspring and their journeys on an open ledger.',
@@ -52,6 +54,12 @@ export function AppLayout() {
                   </li>
                   <li>
                     <NavLink to="/market">{NAV.market}</NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/network">{NAV.network}</NavLink>
+                  </li>
+                  <li>
+                    <InboxLink userId={user.id} />
                   </li>
                   <li>
                     <NavLink to="/account">{NAV.account}</NavLink>
