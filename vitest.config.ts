@@ -8,6 +8,7 @@ const ALONE = [
   'scripts/test/embedded-restart.e2e.test.ts',
   'scripts/test/ledger-failover.test.ts',
   'scripts/test/ledger-kill.test.ts',
+  'scripts/test/start-stop.e2e.test.ts',
   'services/chain-miner/test/batch-interval.test.ts',
   'services/chain-miner/test/scale-out.test.ts',
   'services/gateway/test/transparency.export-memory.http.test.ts',

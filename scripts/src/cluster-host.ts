@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVICE_NAMES } from '@rootline/contracts';
 import postgres from 'postgres';
+import { NODE_FLAGS } from './node-flags.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -25,6 +26,8 @@ export interface ClusterOptions {
    * the order of SERVICE_NAMES. Unset: the listeners are off, since the processes share this machine's ports.
    */
   metricsBasePort?: number;
+  /** Aborted during start-up (Ctrl-C): the processes started so far are stopped and `startCluster` rejects. */
+  signal?: AbortSignal;
 }
 
 export interface ClusterProcess {
@@ -90,8 +93,8 @@ export async function preflight(natsUrl: string, databaseUrl: string): Promise<v
  * (`pnpm start:cluster`), TypeScript sources under tsx when it runs from source (`pnpm dev:cluster`, tests).
  */
 const SERVICE_ENTRY = import.meta.url.endsWith('.js')
-  ? ['dist/index.js']
-  : ['--conditions=development', '--import', 'tsx', 'src/index.ts'];
+  ? [...NODE_FLAGS, 'dist/index.js']
+  : [...NODE_FLAGS, '--conditions=development', '--import', 'tsx', 'src/index.ts'];
 
 /** Back-off before restarting a process that died: doubles per crash in a row, capped. */
 export function restartDelayMs(crashesInARow: number, minMs = 250, maxMs = 10_000): number {
@@ -126,6 +129,9 @@ function startProcess(
     child = spawn(process.execPath, SERVICE_ENTRY, {
       cwd: pkgDir,
       env,
+      // A process group of its own: Ctrl-C in the terminal reaches the runner only, which stops the processes in
+      // order (the gateway first) rather than all at once.
+      detached: true,
       stdio: output === 'inherit' ? ['ignore', 'pipe', 'pipe'] : 'ignore',
     });
     if (output === 'inherit') {
@@ -176,10 +182,11 @@ function startProcess(
 }
 
 /** Polls the gateway's readiness probe until it answers 200. */
-export async function waitReady(url: string, timeoutMs: number): Promise<void> {
+export async function waitReady(url: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
   while (Date.now() < deadline) {
+    signal?.throwIfAborted();
     try {
       const res = await fetch(`${url}/api/health/ready`);
       if (res.status === 200) return;
@@ -229,7 +236,7 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
     await Promise.all([...processes.values()].map((p) => p.kill('SIGTERM')));
   };
   try {
-    await waitReady(url, opts.readyTimeoutMs ?? 60_000);
+    await waitReady(url, opts.readyTimeoutMs ?? 60_000, opts.signal);
   } catch (err) {
     await stop();
     throw err;

@@ -1,14 +1,20 @@
 import { resolve } from 'node:path';
-import { exitOnStartupError } from '@rootline/host';
+import { exitOnStartupError, onShutdown } from '@rootline/host';
 import { startCluster } from './cluster-host.js';
 import { localDataDir } from './data-dir.js';
 import { localJwtSecret, localStorageSecret } from './secret.js';
 
 const env = process.env;
 const dataDir = localDataDir(env);
+// Until the cluster is up, Ctrl-C ends the start-up: the processes started so far stop with it.
+const starting = new AbortController();
+const abortStart = () => starting.abort();
+process.on('SIGINT', abortStart);
+process.on('SIGTERM', abortStart);
 try {
   const started = Date.now();
   const cluster = await startCluster({
+    signal: starting.signal,
     natsUrl: env.NATS_URL ?? 'nats://127.0.0.1:4222',
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/rootline',
     port: Number(env.PORT ?? 3000),
@@ -29,14 +35,16 @@ try {
       `${[...cluster.processes.keys()].join(', ')}\n  API:  ${cluster.url}/api\n  Docs: ${cluster.url}/api/docs\n` +
       (env.ADMIN_EMAIL ? `  ADMIN: ${env.ADMIN_EMAIL} (created at first start)\n\n` : '  First ADMIN: see README\n\n'),
   );
-  let stopping = false;
-  const shutdown = () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    cluster.stop().then(() => process.exit(0));
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  process.off('SIGINT', abortStart);
+  process.off('SIGTERM', abortStart);
+  onShutdown(undefined, async () => {
+    await cluster.stop();
+    process.stdout.write('Rootline cluster stopped.\n');
+  });
 } catch (err) {
+  if (starting.signal.aborted) {
+    process.stdout.write('Rootline cluster stopped before it was ready.\n');
+    process.exit(0);
+  }
   exitOnStartupError('rootline cluster', err);
 }

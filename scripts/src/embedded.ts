@@ -1,9 +1,17 @@
 import { exitOnStartupError, onShutdown } from '@rootline/host';
 import { startEmbedded } from './embedded-host.js';
 
+const started = Date.now();
+const starting = startEmbedded();
+// Registered before start-up ends: Ctrl-C while the database opens waits for it, then stops cleanly.
+onShutdown(undefined, async () => {
+  const rootline = await starting;
+  rootline.log.info('shutting down');
+  await rootline.stop();
+  process.stdout.write('Rootline stopped.\n');
+});
 try {
-  const started = Date.now();
-  const rootline = await startEmbedded();
+  const rootline = await starting;
   // No token is printed: sessions are accounts' now. The README explains how the first ADMIN is created.
   const admin = process.env.ADMIN_EMAIL
     ? `  ADMIN:    ${process.env.ADMIN_EMAIL} (created at first start; sign in with POST /api/auth/signin)`
@@ -20,7 +28,6 @@ try {
       '',
     ].join('\n'),
   );
-  onShutdown(rootline.log, rootline.stop);
 } catch (err) {
   exitOnStartupError('rootline', err);
 }

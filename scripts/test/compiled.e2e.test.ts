@@ -18,6 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitReady } from '../src/cluster-host.js';
 import { REPO_ROOT } from '../src/data-dir.js';
+import { NODE_FLAGS } from '../src/node-flags.js';
 
 const SCRIPTS = join(REPO_ROOT, 'scripts');
 const run = promisify(execFile);
@@ -113,7 +114,7 @@ describe('the compiled runtime', () => {
       await waitReady(url, 90_000);
       const commands = childCommands(child.pid!);
       expect(commands).toHaveLength(10);
-      for (const c of commands) expect(c).toBe(`${process.execPath} dist/index.js`);
+      for (const c of commands) expect(c).toBe([process.execPath, ...NODE_FLAGS, 'dist/index.js'].join(' '));
       const token = await signInOverHttp(url, TEST_ADMIN.email, TEST_ADMIN.password);
       const res = await api(url, '/api/plants/register', { token, body: plantInput({ commonName: 'Dill' }) });
       expect(res.status).toBe(201);

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/data-dir.js';
+import { NODE_FLAGS } from '../src/node-flags.js';
 
 const read = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 
@@ -24,5 +25,16 @@ describe("an open project's files", () => {
     expect(changelog).toMatch(/^## \[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}$/m);
     expect(read('CONTRIBUTING.md')).toContain('pnpm docs:config');
     expect(read('SECURITY.md')).toMatch(/## Reporting a vulnerability/);
+  });
+
+  it('starts every process with the same V8 flags: pnpm start, pnpm start:cluster and the Docker image', () => {
+    const root = JSON.parse(read('package.json')).scripts;
+    const scripts = JSON.parse(read('scripts/package.json')).scripts;
+    const flags = NODE_FLAGS.join(' ');
+    expect(root.start).toBe(`exec node ${flags} scripts/launch/start.mjs embedded`);
+    expect(root['start:cluster']).toBe(`exec node ${flags} scripts/launch/start.mjs cluster`);
+    expect(scripts.start).toBe(`node ${flags} dist/embedded.js`);
+    expect(scripts['start:cluster']).toBe(`node ${flags} dist/cluster.js`);
+    expect(read('infra/docker/Dockerfile')).toContain(`NODE_OPTIONS="${flags}"`);
   });
 });

@@ -59,25 +59,48 @@ describe('a grower, in the browser: sign up, register on the map, propagate, jou
     ).toBe(401);
   });
 
-  it('registers a plant with its location picked on the map', async () => {
+  it('registers a plant at a place found by name, misspelt, chosen with the keyboard', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Register a plant' }).click();
     await page.getByLabel('Common name').fill('Cherry tomato');
     await page.getByLabel('Scientific name (optional)').fill('Solanum lycopersicum');
     await pickOnMap(page, 'Map: click to pick the location', 330, 110);
     expect(Number(await page.getByLabel('Latitude').inputValue())).not.toBeNaN();
-    // The map's point, then made exact by typing, as a grower who knows the coordinates would.
-    await page.getByLabel('Latitude').fill('52.3676');
-    await page.getByLabel('Longitude').fill('4.9041');
-    await page.getByLabel('City (optional)').fill('Amsterdam');
-    await page.getByLabel('Country code (optional)').fill('NL');
+    // The map's point, then the place found by name, as a grower who knows the town but not its coordinates would.
+    const search = page.getByLabel('Find a place');
+    await search.fill('a');
+    await page.getByRole('status').filter({ hasText: 'Type at least 2 letters.' }).waitFor();
+    await search.fill('amsterdm');
+    // Both Amsterdams, announced with their number; the larger first.
+    await page.getByRole('status').filter({ hasText: '2 places found' }).waitFor({ timeout: 15_000 });
+    const results = page.getByRole('list', { name: 'Places found' }).getByRole('button');
+    expect(await results.allTextContents()).toEqual(['Amsterdam, Netherlands', 'Amsterdam, United States']);
     await page.getByLabel('Privacy of the location').selectOption('exact');
     expect(await page.getByText('Everyone sees the exact point you give.').count()).toBe(1);
     await expectAccessible(page);
     await screenshot(page, 'register-plant');
+    // Enter in the box goes to the places found rather than sending the form.
+    await search.press('Enter');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    expect(
+      await results.first().evaluate((b: unknown) => (b as { matches(s: string): boolean }).matches(':focus')),
+    ).toBe(true);
+    await page.keyboard.press('Enter');
+
+    await page.getByRole('status').filter({ hasText: 'Amsterdam, Netherlands chosen' }).waitFor();
+    expect(await page.getByRole('list', { name: 'Places found' }).count()).toBe(0);
+    expect(await page.getByLabel('Latitude').inputValue()).toBe('52.37403');
+    expect(await page.getByLabel('Longitude').inputValue()).toBe('4.88969');
+    expect(await page.getByLabel('City (optional)').inputValue()).toBe('Amsterdam');
+    expect(await page.getByLabel('Country code (optional)').inputValue()).toBe('NL');
+    const map = page.getByRole('region', { name: 'Map: click to pick the location' });
+    expect(await map.getAttribute('data-markers')).toBe('1');
+    await screenshot(page, 'register-plant-place-chosen');
     await page.getByRole('button', { name: 'Register the plant' }).click();
     await page.getByRole('heading', { level: 1, name: 'Cherry tomato' }).waitFor({ timeout: 60_000 });
     plantUrl = new URL(page.url()).pathname;
     expect(plantUrl).toMatch(/^\/plants\/plt_/);
+    expect(await page.getByText('Amsterdam, NL · 52.3740, 4.8897').count()).toBe(1);
   });
 
   it('adds a photo to the plant and sees its thumbnail', async () => {

@@ -1,7 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Text, Timestamp } from './common.js';
 import { defineEvent, defineSignal, defineSubject, Named } from './define.js';
-import { PermissionSchema, RoleSchema } from './roles.js';
+import { PageQuery } from './envelope.js';
+import { PermissionSchema, ROLES, RoleSchema } from './roles.js';
 
 export const UserId = PrefixedId('usr', 'User identifier');
 export const ApiTokenId = PrefixedId('tok', 'API token identifier');
@@ -150,6 +151,25 @@ export const ApiTokenCreated = Type.Composite([
 export type ApiTokenCreated = Static<typeof ApiTokenCreated>;
 
 export const RoleChangeInput = Type.Object({ role: RoleSchema }, { additionalProperties: false });
+
+/** GET /api/admin/users: a page of accounts, optionally matching a text or holding one role. */
+export const UserListQuery = Type.Object({
+  q: Type.Optional(
+    Text({
+      minLength: 1,
+      maxLength: 254,
+      description: 'Only accounts whose email address or name contains this text (any case)',
+      examples: ['ada'],
+    }),
+  ),
+  role: Type.Optional(
+    Type.Union(
+      ROLES.map((r) => Type.Literal(r)),
+      { description: 'Only accounts of this role', examples: ['GROWER'] },
+    ),
+  ),
+  ...PageQuery.properties,
+});
 
 /** How an account was created or signed in. */
 export const SignInMethod = Type.Union([Type.Literal('password'), Type.Literal('github'), Type.Literal('google')]);

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { MigrationConfig } from 'drizzle-orm/migrator';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import type postgres from 'postgres';
@@ -22,9 +21,9 @@ const BOOKKEEPING_SCHEMA = 'drizzle';
  * Applies a service's pending drizzle-kit migrations; a no-op when all are applied.
  *
  * Bookkeeping lives in `drizzle."<schema>_migrations"`, outside the service's schema, because the
- * generated SQL itself runs `CREATE SCHEMA "<schema>"`. On PostgreSQL, replicas starting together are
- * serialised by a session advisory lock keyed on the schema name, held on a connection of its own for the
- * whole run (a crash releases it with the connection); the others then find nothing left to apply.
+ * generated SQL itself runs `CREATE SCHEMA "<schema>"`. On PostgreSQL, processes starting together are
+ * serialised by a session advisory lock (one for all schemas, below), held on a connection of its own for the
+ * whole run (a crash releases it with the connection); replicas then find nothing left to apply.
  */
 export async function migrateSchema(database: Database, opts: MigrateOptions): Promise<void> {
   const config: MigrationConfig = {
@@ -35,11 +34,13 @@ export async function migrateSchema(database: Database, opts: MigrateOptions): P
   const handle = driverHandle(database);
   if (handle.driver === 'pglite') {
     // One PGlite per process: an in-process queue is all the serialisation it needs.
+    // Loaded here: a process on PostgreSQL never needs drizzle's PGlite migrator.
+    const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
     return serialise(database, `migrate:${opts.schema}`, () => migratePglite(handle.db, config));
   }
   const client = handle.connect();
   try {
-    await client`select pg_advisory_lock(${lockKey(opts.schema)}::bigint)`;
+    await client`select pg_advisory_lock(${MIGRATION_LOCK_KEY}::bigint)`;
     await createBookkeepingSchema(client);
     await migratePostgres(drizzle(client), config);
   } finally {
@@ -48,10 +49,13 @@ export async function migrateSchema(database: Database, opts: MigrateOptions): P
   }
 }
 
-/** A stable signed 64-bit advisory lock key for a schema's migrations. */
-function lockKey(schema: string): string {
-  return createHash('sha256').update(`rootline:migrate:${schema}`).digest().readBigInt64BE(0).toString();
-}
+/**
+ * One advisory lock for every service's migrations in a database, not one per schema: two services' migrations
+ * may create the same extension (pg_trgm, by plants and demand), and concurrent `CREATE EXTENSION IF NOT EXISTS`
+ * collides on the catalog's unique index, failing one service's first start. Migrating in turn costs a cluster's
+ * first start little; later starts find nothing to apply.
+ */
+const MIGRATION_LOCK_KEY = createHash('sha256').update('rootline:migrate').digest().readBigInt64BE(0).toString();
 
 /**
  * Two services migrating at once each hold only their own lock, and concurrent `CREATE SCHEMA IF NOT

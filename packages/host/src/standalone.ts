@@ -9,19 +9,30 @@ import { type ServiceModule, startService } from './service.js';
 import { startTracing } from './tracing.js';
 
 /**
- * Runs a closing sequence once on SIGTERM or SIGINT, then exits. A second signal exits at once,
- * so an operator can always stop a stuck process.
+ * A signal this soon after the first is the same request arriving twice, not a second one: Ctrl-C in a terminal
+ * reaches the whole process group, and a parent such as pnpm forwards it to its child as well.
  */
-export function onShutdown(log: Logger, close: () => Promise<void>): void {
-  let closing = false;
+const REPEATED_SIGNAL_MS = 1000;
+
+/**
+ * Runs a closing sequence once on SIGTERM or SIGINT, then exits. A second signal (after the first has had a
+ * second to arrive from everywhere it is sent) exits at once, so an operator can always stop a stuck process.
+ * Without a logger (a runner that prints its own lines) only a failure is written, to stderr.
+ */
+export function onShutdown(log: Logger | undefined, close: () => Promise<void>): void {
+  let closingSince: number | undefined;
   const handler = (signal: NodeJS.Signals) => {
-    if (closing) process.exit(1);
-    closing = true;
-    log.info({ signal }, 'shutting down');
+    if (closingSince !== undefined) {
+      if (performance.now() - closingSince < REPEATED_SIGNAL_MS) return;
+      process.exit(1);
+    }
+    closingSince = performance.now();
+    log?.info({ signal }, 'shutting down');
     close().then(
       () => process.exit(0),
       (err) => {
-        log.error({ err }, 'shutdown failed');
+        if (log) log.error({ err }, 'shutdown failed');
+        else process.stderr.write(`shutdown failed: ${(err as Error).message}\n`);
         process.exit(1);
       },
     );

@@ -26,6 +26,7 @@ export {
   type WebSocketLike,
 } from './realtime.js';
 export {
+  auditEntryLeafHash,
   type InclusionProof,
   importPublicKey,
   leafHash,
@@ -33,9 +34,11 @@ export {
   type PublicKeyInput,
   rootFromPath,
   type SignedCertificate,
+  type SignedTreeHead,
   type Verification,
   verifyCertificate,
   verifyInclusion,
+  verifyTreeHead,
 } from './transparency.js';
 export {
   verifyWebhook,

@@ -225,15 +225,16 @@ export function connectRealtime(options: RealtimeOptions): Realtime {
   }
 
   function startStream() {
-    if (stream || state === 'closed' || state === 'signed-out') return;
+    if (stream || state === 'live' || stopped()) return;
     const controller = new AbortController();
     stream = controller;
-    setState('fallback');
+    setState('offline');
     void readStream(controller).finally(() => {
       if (stream !== controller) return;
       stream = null;
-      // The stream ended while the socket still fails: read it again after a pause, from the last event.
-      if (state === 'fallback') setTimeout(startStream, initialMs);
+      // The stream ended (or never answered) while the socket still fails: read it again after a pause, from the
+      // last event.
+      if (state === 'fallback' || state === 'offline') setTimeout(startStream, Math.max(initialMs, 1000));
     });
   }
 
@@ -271,6 +272,8 @@ export function connectRealtime(options: RealtimeOptions): Realtime {
         signal: controller.signal,
       });
       if (!res.ok || !res.body) return;
+      // Said only once the stream answers: a stream that cannot connect is not live either.
+      if (stream === controller) setState('fallback');
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       for (;;) {
         const { done, value } = await reader.read();

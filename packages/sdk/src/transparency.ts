@@ -16,6 +16,9 @@ export type SignedCertificate = JsonOf<'/api/transparency/certificate/{plantId}'
 /** `GET /api/transparency/audit/public-key`: the platform's Ed25519 key, raw (base64) and PEM. */
 export type PlatformPublicKey = JsonOf<'/api/transparency/audit/public-key', 'get'>;
 
+/** `GET /api/transparency/audit/tree-head`: the log's size and root, signed now. */
+export type SignedTreeHead = JsonOf<'/api/transparency/audit/tree-head', 'get'>;
+
 /** The verdict of a check: valid when nothing was found wrong, with every problem found otherwise. */
 export interface Verification {
   valid: boolean;
@@ -124,6 +127,38 @@ function treeHeadBytes(timestampMs: number, treeSize: number, rootHash: Uint8Arr
   view.setBigUint64(10, BigInt(treeSize));
   out.set(rootHash, 18);
   return out;
+}
+
+/**
+ * The leaf hash of an audit log entry from its content: SHA-256(0x00 ‖ UTF-8 of the RFC 8785 canonical JSON of the
+ * entry), the bytes the log hashed. Compare it with the entry's `leafHash` to tie what is shown to what is proven.
+ */
+export async function auditEntryLeafHash(entry: unknown): Promise<string> {
+  const canonical = canonicalize(entry);
+  if (canonical === undefined) throw new Error('The entry cannot be written as canonical JSON');
+  return leafHash(utf8(canonical));
+}
+
+/**
+ * Verifies a signed tree head: the Ed25519 signature over its RFC 6962 TreeHeadSignature bytes (timestamp, size,
+ * root) by `publicKey`, and, when the key's raw bytes are known, that the head names that key (`keyId`).
+ */
+export async function verifyTreeHead(
+  head: Pick<SignedTreeHead, 'timestampMs' | 'treeSize' | 'rootHash' | 'signature'> & { keyId?: string },
+  publicKey: PublicKeyInput,
+): Promise<Verification> {
+  const problems: string[] = [];
+  const { key, raw } = await importPublicKey(publicKey);
+  const root = fromHex(head.rootHash);
+  const signature = fromBase64(head.signature);
+  const bytes = root?.length === 32 ? treeHeadBytes(head.timestampMs, head.treeSize, root) : null;
+  if (!bytes || !signature || !(await crypto.subtle.verify('Ed25519', key, signature, bytes))) {
+    problems.push('the tree head signature does not verify');
+  }
+  if (raw && head.keyId !== undefined && head.keyId !== toHex(await sha256(new Uint8Array(raw)))) {
+    problems.push('the tree head names another key');
+  }
+  return verdict(problems);
 }
 
 /** Leading zero bits of a hash. */

@@ -8,6 +8,7 @@ import {
   transactionProof,
   transactionsRoot,
 } from '../../../services/chain-miner/src/domain/block.js';
+import { entryBytes } from '../../../services/transparency/src/domain/audit-entry.js';
 import { signCertificate } from '../../../services/transparency/src/domain/certificate.js';
 import {
   appendLeaves,
@@ -18,7 +19,13 @@ import {
   rangeHash,
 } from '../../../services/transparency/src/domain/merkle.js';
 import { keyIdOf, rawPublicKey, signTreeHead } from '../../../services/transparency/src/domain/tree-head.js';
-import { type SignedCertificate, verifyCertificate, verifyInclusion } from '../src/index.js';
+import {
+  auditEntryLeafHash,
+  type SignedCertificate,
+  verifyCertificate,
+  verifyInclusion,
+  verifyTreeHead,
+} from '../src/index.js';
 
 // Vectors come from the services' own code; the SDK's verifiers share none of it.
 
@@ -189,5 +196,42 @@ describe('verifyCertificate', () => {
       'the block header does not hash to block.hash',
       'auditLog is null: the audit log had not recorded the registration yet (fetch it again)',
     ]);
+  });
+});
+
+describe('verifyTreeHead and auditEntryLeafHash', () => {
+  it('accepts a tree head the platform key signed, and refuses a changed size, root or key', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const rootHash = leafHash(randomBytes(8));
+    const head = { timestampMs: 1_764_000_000_000, treeSize: 42, rootHash, keyId: keyIdOf(publicKey) };
+    const signed = { ...head, signature: signTreeHead(privateKey, head.timestampMs, head.treeSize, rootHash) };
+    const raw = rawPublicKey(publicKey).toString('base64');
+    expect(await verifyTreeHead(signed, raw)).toEqual({ valid: true, problems: [] });
+    const bad = ['the tree head signature does not verify'];
+    expect((await verifyTreeHead({ ...signed, treeSize: 43 }, raw)).problems).toEqual(bad);
+    expect((await verifyTreeHead({ ...signed, rootHash: leafHash(randomBytes(8)) }, raw)).problems).toEqual(bad);
+    const other = rawPublicKey(generateKeyPairSync('ed25519').publicKey).toString('base64');
+    expect((await verifyTreeHead(signed, other)).problems).toEqual([...bad, 'the tree head names another key']);
+  });
+
+  it('hashes an entry to the leaf the service stored for it, whatever the order of its keys', async () => {
+    const entry = {
+      index: 3,
+      prevHash: leafHash(randomBytes(8)),
+      source: 'event' as const,
+      subject: 'evt.plants.plant.registered',
+      kind: 'plant.registered',
+      eventId: 'evt_1',
+      actor: 'usr_1',
+      entity: 'plt_1',
+      occurredAt: '2026-11-25T10:00:00.000Z',
+      recordedAt: '2026-11-25T10:00:01.000Z',
+      reason: null,
+      data: { plantId: 'plt_1', commonName: 'Basil ☘', generation: 0.5 },
+    };
+    const stored = leafHash(entryBytes(entry));
+    const reordered = Object.fromEntries(Object.entries(entry).reverse());
+    expect(await auditEntryLeafHash(reordered)).toBe(stored);
+    expect(await auditEntryLeafHash({ ...entry, entity: 'plt_2' })).not.toBe(stored);
   });
 });

@@ -4,7 +4,7 @@ import type { Database } from '@rootline/db';
 import { type Clock, type Logger, systemClock } from '@rootline/host';
 import { storageFromConfig } from '@rootline/storage';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import { allowedMethodsOf } from './allowed-methods.js';
 import { answerClientError } from './client-errors.js';
@@ -71,9 +71,13 @@ export interface GatewayContext {
   metrics?: Registry;
 }
 
-/** The Redis client of the rate limits when REDIS_URL is set (counters shared by replicas), else null. */
-function rateLimitRedis(config: GatewayConfig): Redis | null {
+/**
+ * The Redis client of the rate limits when REDIS_URL is set (counters shared by replicas), else null. ioredis is
+ * loaded only then: a gateway without Redis does not carry its modules (docs/perf/startup.md).
+ */
+async function rateLimitRedis(config: GatewayConfig): Promise<Redis | null> {
   if (!config.REDIS_URL) return null;
+  const { Redis } = await import('ioredis');
   const redis = new Redis(config.REDIS_URL, {
     keyPrefix: config.REDIS_KEY_PREFIX,
     // Fail a command fast while Redis is away rather than queueing requests behind it.
@@ -136,7 +140,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
 
   // Identity (accounts, sessions, API tokens, sign-in) lives in the gateway's own schema; its sign-in
   // protection counts on the Redis of the general limits (when set), so replicas share both.
-  const redis = rateLimitRedis(config);
+  const redis = await rateLimitRedis(config);
   const store = redis ? createRedisStore(redis, clock) : createMemoryStore(() => clock.now().getTime());
   const identity = createIdentity({ database, bus, config, log, store, clock });
   app.addHook('onReady', identity.start);

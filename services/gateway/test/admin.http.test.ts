@@ -133,4 +133,35 @@ describe('role administration', () => {
     }
     expect((await app.inject({ url: '/api/admin/users?page=0', headers: admin })).statusCode).toBe(400);
   });
+
+  it('finds accounts by a piece of their email address or name, any case, and by role', async () => {
+    const admin = await bus.bearer('ADMIN', 'usr_admin1');
+    const ada = await registered('ada.lovelace@example.org');
+    const grace = await registered('grace_hopper@example.org');
+    await app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { email: 'gh@example.org', password: 'correct horse battery staple', name: 'Grace Percent 100%' },
+    });
+    expect((await setRole(grace, 'FARM_MANAGER', admin)).statusCode).toBe(200);
+    const list = async (query: string) => {
+      const res = await app.inject({ url: `/api/admin/users?${query}`, headers: admin });
+      expect(res.statusCode, query).toBe(200);
+      return res.json() as { data: { id: string; email: string }[]; pagination: { total: number } };
+    };
+    const byEmail = await list('q=LOVELACE');
+    expect(byEmail.data.map((u) => u.id)).toEqual([ada]);
+    expect(byEmail.pagination.total).toBe(1);
+    // `_` and `%` are the characters themselves, not wildcards.
+    expect((await list('q=e_h')).data.map((u) => u.id)).toEqual([grace]);
+    expect((await list('q=%25')).data.map((u) => u.email)).toEqual(['gh@example.org']);
+    const managers = (await list('role=FARM_MANAGER')).data.map((u) => u.id);
+    expect(managers).toContain(grace);
+    expect(managers).not.toContain(ada);
+    expect((await list('q=grace&role=FARM_MANAGER')).data.map((u) => u.id)).toEqual([grace]);
+    expect((await list('q=grace&role=USER')).data.map((u) => u.email)).toEqual(['gh@example.org']);
+    expect((await list('q=nobody-has-this')).pagination.total).toBe(0);
+    const bad = await app.inject({ url: '/api/admin/users?role=ROOT', headers: admin });
+    expect(bad.statusCode).toBe(400);
+  });
 });

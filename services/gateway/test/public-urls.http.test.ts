@@ -191,6 +191,6 @@ describe('public URLs from the setting or the request', () => {
     const welcome = () =>
       smtp.received.find((m) => JSON.stringify(m.to).includes('direct@example.org') && /Welcome/.test(m.subject ?? ''));
     await expect.poll(welcome, { timeout: 15_000 }).toBeTruthy();
-    expect(welcome()?.text).toContain(`${trusting}/api/notifications/unsubscribe?token=`);
+    expect(welcome()?.text).toContain(`${trusting}/unsubscribe?token=`);
   });
 });

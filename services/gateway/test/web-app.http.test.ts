@@ -21,6 +21,7 @@ describe('the web app at /', () => {
     writeFileSync(join(dir, 'index.html'), INDEX);
     writeFileSync(join(dir, 'assets', 'index-abc123.js'), SCRIPT);
     writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"></svg>');
+    writeFileSync(join(dir, 'sw.js'), "self.addEventListener('push', () => {});");
     bus = await startTestBus();
     app = await testGateway(bus, {
       WEB_APP_DIR: dir,
@@ -83,6 +84,15 @@ describe('the web app at /', () => {
     expect(missing.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
     const icon = await app.inject({ url: '/favicon.svg' });
     expect(icon.headers['content-type']).toBe('image/svg+xml');
+    expect(icon.headers['cache-control']).toBe('public, max-age=3600');
+  });
+
+  it('serves the service worker at the root as JavaScript, never cached, so a new version is seen', async () => {
+    const res = await app.inject({ url: '/sw.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toContain("addEventListener('push'");
   });
 
   it('leaves page loads out of the API rate limits', async () => {

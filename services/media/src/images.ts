@@ -1,8 +1,9 @@
 import { MEDIA_LIMITS } from '@rootline/contracts';
 import type { Storage } from '@rootline/storage';
 import exifr from 'exifr';
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import { checkPixels, exifFrom, refused, STORED_IMAGE_TYPE } from './domain/types.js';
+import { loadSharp } from './load-sharp.js';
 
 export interface ImageResult {
   width: number;
@@ -15,7 +16,7 @@ export interface ImageResult {
 const WEBP = { quality: 82, effort: 2 } as const;
 
 /** A decoder of the file that refuses more pixels than the limit and truncated data. */
-function decode(file: string, maxPixels: number) {
+function decode(sharp: typeof Sharp, file: string, maxPixels: number) {
   return sharp(file, { limitInputPixels: maxPixels, failOn: 'truncated', sequentialRead: true }).rotate();
 }
 
@@ -42,6 +43,7 @@ export async function processImage(
   file: string,
   opts: { fileId: string; maxPixels: number; keepExif: boolean; written: string[] },
 ): Promise<ImageResult> {
+  const sharp = await loadSharp();
   // The header only, without the pixel limit: a bomb is measured here and refused with its dimensions.
   const meta = await sharp(file, { limitInputPixels: false })
     .metadata()
@@ -50,7 +52,7 @@ export async function processImage(
     });
   checkPixels(meta.width, meta.height, opts.maxPixels);
   try {
-    await decode(file, opts.maxPixels).resize(32, 32, { fit: 'inside' }).raw().toBuffer();
+    await decode(sharp, file, opts.maxPixels).resize(32, 32, { fit: 'inside' }).raw().toBuffer();
   } catch (err) {
     throw refused('The image could not be decoded: it is truncated or corrupt', 'corrupt', {
       decoder: (err as Error).message.split('\n')[0],
@@ -61,7 +63,7 @@ export async function processImage(
   const { width, height } = meta.autoOrient;
 
   const put = async (name: string, size: number | null) => {
-    let img = decode(file, opts.maxPixels);
+    let img = decode(sharp, file, opts.maxPixels);
     if (size) img = img.resize(size, size, { fit: 'cover' });
     if (opts.keepExif) img = img.keepExif();
     const key = `files/${opts.fileId}/${name}.webp`;

@@ -64,6 +64,9 @@ const PlantsConfig = withBase({
 });
 
 /** plants: the plant registry (registration, propagation, lineage, discovery) and the lineage agent it hosts. */
+/** How long after start the gazetteer is loaded: after the rest of a process's start-up, before most first uses. */
+const GEOCODER_WARM_DELAY_MS = 3000;
+
 export const service: ServiceModule<typeof PlantsConfig> = {
   name: 'plants',
   version: '0.2.0',
@@ -100,6 +103,8 @@ export const service: ServiceModule<typeof PlantsConfig> = {
       : null;
     let stopping = false;
     let backfill: Promise<unknown> = Promise.resolve();
+    let warmTimer: NodeJS.Timeout | undefined;
+    let wake: (() => void) | undefined;
     return {
       handlers: [
         registerPlant(ctx, recorder),
@@ -123,13 +128,20 @@ export const service: ServiceModule<typeof PlantsConfig> = {
       start: async () => {
         recorder.start();
         agent.start();
-        // The gazetteer is loaded once the service is up, not on the first request that needs it.
-        backfill = new Promise((resolve) => setImmediate(resolve))
-          .then(() => warmGeocoder())
+        // The gazetteer is loaded once the service is up, not on the first request that needs it, and not at once:
+        // its half a second of decoding blocks the event loop, and the embedded process is still starting the
+        // other services and the gateway then (docs/perf/startup.md).
+        backfill = new Promise<void>((resolve) => {
+          wake = resolve;
+          warmTimer = setTimeout(resolve, GEOCODER_WARM_DELAY_MS);
+        })
+          .then(() => (stopping ? undefined : warmGeocoder()))
           .then(() => fillPlantPlaces(ctx, () => stopping));
       },
       stop: async () => {
         stopping = true;
+        clearTimeout(warmTimer);
+        wake?.();
         await backfill;
         await recorder.stop();
         await agent.stop();

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { PublicUrlSetting, type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
+import { fillEventPlaces } from './backfill-places.js';
 import { outbox } from './db/schema.js';
 import { ensureTracker } from './db/tracker.repo.js';
 import { recordEventHandlers } from './handlers/events.js';
@@ -70,6 +71,8 @@ export const service: ServiceModule<typeof TransportConfig> = {
       clock: ctx.clock,
       recoverAfterMs: ctx.config.LEDGER_RECOVER_AFTER_SECONDS * 1000,
     });
+    let stopping = false;
+    let backfill: Promise<void> = Promise.resolve();
     return {
       handlers: [
         ...recordEventHandlers(ctx, recorder, ctx.config.LEDGER_RECOVER_AFTER_SECONDS * 1000),
@@ -89,8 +92,11 @@ export const service: ServiceModule<typeof TransportConfig> = {
       start: async () => {
         recorder.start();
         tracker.start();
+        backfill = fillEventPlaces(ctx, () => stopping);
       },
       stop: async () => {
+        stopping = true;
+        await backfill;
         await recorder.stop();
         await tracker.stop();
       },

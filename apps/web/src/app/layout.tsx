@@ -3,6 +3,7 @@ import { Link, NavLink, Outlet, useNavigation } from 'react-router';
 import { LiveStatus } from '../components/live-status';
 import { Loading } from '../components/status';
 import { useSession } from '../features/auth/api/session';
+import { InboxLink } from '../features/notifications/components/inbox-link';
 
 const NAV = {
   label: 'Main',
@@ -11,10 +12,13 @@ const NAV = {
   discover: 'Discover',
   register: 'Register a plant',
   mine: 'My plants',
+  market: 'Marketplace',
   anonymous: 'Register anonymously',
   farms: 'Vertical farms',
   demand: 'Demand',
   account: 'Account',
+  admin: 'Administration',
+  network: 'Network',
   signIn: 'Sign in',
   signUp: 'Sign up',
   footer: 'Rootline traces plants, their offspring and their journeys on an open ledger.',
@@ -51,14 +55,28 @@ export function AppLayout() {
                     <NavLink to="/plants/mine">{NAV.mine}</NavLink>
                   </li>
                   <li>
+                    <NavLink to="/market">{NAV.market}</NavLink>
+                  </li>
+                  <li>
                     <NavLink to="/vertical-farm">{NAV.farms}</NavLink>
                   </li>
                   <li>
                     <NavLink to="/demand">{NAV.demand}</NavLink>
                   </li>
                   <li>
+                    <NavLink to="/network">{NAV.network}</NavLink>
+                  </li>
+                  <li>
+                    <InboxLink userId={user.id} />
+                  </li>
+                  <li>
                     <NavLink to="/account">{NAV.account}</NavLink>
                   </li>
+                  {user.role === 'ADMIN' && (
+                    <li>
+                      <NavLink to="/admin/users">{NAV.admin}</NavLink>
+                    </li>
+                  )}
                 </>
               ) : (
                 <>

@@ -1,5 +1,7 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import type { GeocodedPlace } from '../hooks/use-place-search';
 import { Field } from './field';
+import { PlaceSearch } from './place-search';
 import { Loading } from './status';
 
 const WorldMap = lazy(() => import('./map/world-map').then((m) => ({ default: m.WorldMap })));
@@ -15,7 +17,9 @@ export const EMPTY_LOCATION: LocationValue = { latitude: '', longitude: '', city
 
 const S = {
   legend: 'Location',
-  hint: 'Click the map to pick the point, or type it.',
+  hint: 'Find the place by name, click the map to pick the point, or type it.',
+  hintWithoutSearch: 'Click the map to pick the point, or type it.',
+  noSearch: 'Finding a place by name needs an account, so it is not offered here.',
   map: 'Map: click to pick the location',
   latitude: 'Latitude',
   longitude: 'Longitude',
@@ -47,21 +51,50 @@ interface Props {
   errors?: Partial<Record<keyof LocationValue, string | undefined>>;
   /** The group's name, when a form has more than one location. */
   legend?: string;
+  /**
+   * Whether to offer the search by name (`GET /api/geocode`, which needs a session): off where the person may not
+   * be signed in, such as anonymous registration.
+   */
+  placeSearch?: boolean;
 }
 
-/** A point picked on the map or typed, and optional city and country. */
-export function LocationPicker({ value, onChange, errors = {}, legend = S.legend }: Props) {
+/** The form value of a place found by name: its point, and its name as the city for a town of the gazetteer. */
+function fromPlace(place: GeocodedPlace): LocationValue {
+  return {
+    latitude: String(place.latitude),
+    longitude: String(place.longitude),
+    // A configured geocoder may answer a street or a building: its name is no city, so the service names one.
+    city: place.source === 'gazetteer' ? place.name : '',
+    country: place.country ?? '',
+  };
+}
+
+/** A point found by name, picked on the map or typed, and optional city and country. */
+export function LocationPicker({ value, onChange, errors = {}, legend = S.legend, placeSearch = true }: Props) {
   const point = toApiLocation(value);
   const set = (patch: Partial<LocationValue>) => onChange({ ...value, ...patch });
+  // The map moves to a place found by name; a click on the map leaves the view where the person put it.
+  const [found, setFound] = useState<{ lat: number; lon: number } | undefined>();
   return (
     <fieldset className="form">
       <legend>{legend}</legend>
-      <p className="hint">{S.hint}</p>
+      <p className="hint">{placeSearch ? S.hint : S.hintWithoutSearch}</p>
+      {placeSearch ? (
+        <PlaceSearch
+          onChoose={(place) => {
+            onChange(fromPlace(place));
+            setFound({ lat: place.latitude, lon: place.longitude });
+          }}
+        />
+      ) : (
+        <p className="hint">{S.noSearch}</p>
+      )}
       <Suspense fallback={<Loading />}>
         <WorldMap
           label={legend === S.legend ? S.map : `${S.map} (${legend})`}
           markers={point ? [{ lat: point.latitude, lon: point.longitude, label: S.picked }] : []}
           onPick={(lat, lon) => set({ latitude: lat.toFixed(5), longitude: lon.toFixed(5) })}
+          {...(found ? { center: found, zoom: 6 } : {})}
         />
       </Suspense>
       <div className="row">

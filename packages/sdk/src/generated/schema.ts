@@ -357,7 +357,7 @@ export interface paths {
         };
         /**
          * List accounts
-         * @description Every account, oldest first.
+         * @description Every account, oldest first; with `q` only those whose email address or name contains the text (any case), with `role` only those of that role.
          */
         get: operations["listUsers"];
         put?: never;
@@ -7280,6 +7280,16 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
+                /**
+                 * @description Only accounts whose email address or name contains this text (any case)
+                 * @example ada
+                 */
+                q?: string;
+                /**
+                 * @description Only accounts of this role
+                 * @example GROWER
+                 */
+                role?: "USER" | "GROWER" | "FARM_MANAGER" | "ADMIN";
                 /** @description Page number, from 1 (at most 1000000) */
                 page?: number;
                 /** @description Items per page (default 20, at most 100) */

@@ -33,6 +33,7 @@ import {
   markEmailVerified,
   setPasswordHash,
   setRole,
+  type UserFilter,
   type UserRow,
 } from './db/users.repo.js';
 import type { IdentityDeps } from './deps.js';
@@ -248,8 +249,8 @@ export function createAccounts(deps: IdentityDeps) {
       return userView(row);
     },
 
-    async listUsers(page: number, limit: number): Promise<{ users: User[]; total: number }> {
-      const { rows, total } = await listUsers(db, page, limit);
+    async listUsers(page: number, limit: number, filter: UserFilter = {}): Promise<{ users: User[]; total: number }> {
+      const { rows, total } = await listUsers(db, page, limit, filter);
       return { users: rows.map(userView), total };
     },
 

@@ -20,6 +20,9 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/** The app's service worker (Web Push), served at the root so its scope is the whole app. */
+const SERVICE_WORKER = 'sw.js';
+
 /** Types worth compressing; images and fonts are compressed already. */
 const COMPRESSIBLE = new Set(['.js', '.css', '.html', '.json', '.svg', '.txt']);
 
@@ -96,9 +99,9 @@ export function serveWebApp(app: FastifyInstance, opts: WebAppOptions): AppPage 
     return send(req, reply, file, 'public, max-age=31536000, immutable');
   });
   for (const [name, file] of topLevel) {
-    app.get(`/${name}`, { config, schema: { hide: true } }, (req, reply) =>
-      send(req, reply, file, 'public, max-age=3600'),
-    );
+    // The service worker is checked for a new version at each visit: a cached one would keep an old worker.
+    const cache = name === SERVICE_WORKER ? 'no-cache' : 'public, max-age=3600';
+    app.get(`/${name}`, { config, schema: { hide: true } }, (req, reply) => send(req, reply, file, cache));
   }
   return appPage;
 }

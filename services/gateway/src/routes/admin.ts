@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, PageQuery, paginate, RoleChangeInput, User, UserId } from '@rootline/contracts';
+import { AppError, paginate, RoleChangeInput, User, UserId, UserListQuery } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
 import type { Accounts } from '../identity/accounts.js';
 import { localRoute } from '../local-route.js';
@@ -26,16 +26,18 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteDeps> = async (app
     url: '/users',
     operationId: 'listUsers',
     summary: 'List accounts',
-    description: 'Every account, oldest first.',
+    description:
+      'Every account, oldest first; with `q` only those whose email address or name contains the text (any ' +
+      'case), with `role` only those of that role.',
     tags: TAGS,
     policy: { permission: 'admin:users', object: { rule: 'none', why: 'ADMIN administration: every account' } },
-    querystring: PageQuery,
+    querystring: UserListQuery,
     reply: User,
     page: true,
     replyExample: EXAMPLE_USER,
     handler: async (req) => {
-      const { page = 1, limit = 20 } = req.query;
-      const { users, total } = await accounts.listUsers(page, limit);
+      const { page = 1, limit = 20, q, role } = req.query;
+      const { users, total } = await accounts.listUsers(page, limit, { q, role });
       return { items: users, pagination: paginate(page, limit, total) };
     },
   });

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { AppError } from '@rootline/contracts';
-import sharp from 'sharp';
+import { loadSharp } from '../load-sharp.js';
 
 /** Longest side of a photo sent for identification: enough for the provider, and a small request. */
 export const IDENTIFY_MAX_SIDE = 1600;
@@ -26,6 +26,7 @@ export async function readAll(stream: Readable, maxBytes: number): Promise<Buffe
  * no EXIF, no GPS position, no camera serial and no XMP reach the provider.
  */
 export async function photoForProvider(bytes: Buffer, maxPixels: number, field: string): Promise<Buffer> {
+  const sharp = await loadSharp();
   try {
     return await sharp(bytes, { limitInputPixels: maxPixels, failOn: 'truncated' })
       .rotate()

@@ -33,13 +33,17 @@ export function createEmailSend(ctx: ServiceContext<NotifyConfig>, transport: Ma
     const base = publicUrlOf({ publicUrl: d.publicUrl ?? undefined }, config.PUBLIC_URL);
     const to = await resolve(d, base);
     const template = { name: d.template, params: d.params } as Template;
-    const unsubscribeUrl = isPreferenceType(d.type)
-      ? `${base}/api/notifications/unsubscribe?token=${unsubscribeToken(unsubscribeKey, { userId: d.userId, type: d.type })}`
+    const token = isPreferenceType(d.type)
+      ? unsubscribeToken(unsubscribeKey, { userId: d.userId, type: d.type })
       : undefined;
+    // The link a person opens is the web app's page, which says what it turned off (ADR 150); mail clients
+    // POST the one-click header's address, the API itself (RFC 8058).
+    const unsubscribeUrl = token ? `${base}/api/notifications/unsubscribe?token=${token}` : undefined;
+    const unsubscribePage = token ? `${base}/unsubscribe?token=${token}` : undefined;
     const content = emailContent(render(template, to.action), {
       name: to.name,
       publicUrl: base,
-      ...(unsubscribeUrl ? { unsubscribeUrl } : {}),
+      ...(unsubscribePage ? { unsubscribeUrl: unsubscribePage } : {}),
     });
     await transport.send({
       ...content,

@@ -14,7 +14,10 @@ import {
 
 export const transportSchema = pgSchema('transport');
 
-/** Journey events: one row per accepted event, written with its block once the ledger has it. Never edited. */
+/**
+ * Journey events: one row per accepted event, written with its block once the ledger has it. Never edited, but for
+ * the place backfill adding a missing city and country to `from_location` and `to_location` (ADR 141).
+ */
 export const events = transportSchema.table(
   'events',
   {

@@ -87,7 +87,12 @@ export function chartSpec(props: ChartProps, width: number): { options: Options;
     height: props.height ?? 260,
     series,
     bands,
-    scales: { x: { time: props.xKind === 'time' } },
+    // Categories sit at 0…n−1: half a step of room each side keeps the first and last bars whole.
+    scales: {
+      x: categories
+        ? { time: false, range: (): uPlot.Range.MinMax => [-0.5, categories.length - 0.5] }
+        : { time: props.xKind === 'time' },
+    },
     axes: [
       categories
         ? { values: (_u, splits) => splits.map((v) => categories[v] ?? ''), splits: () => categories.map((_, i) => i) }

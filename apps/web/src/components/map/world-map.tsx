@@ -105,6 +105,15 @@ export function WorldMap({ label, markers = [], lines = [], onPick, center, zoom
     else if (points.length > 1) m.fitBounds(L.latLngBounds(points), { padding: [30, 30], maxZoom: 8 });
   }, [markers, lines, center, zoom]);
 
+  // A picker moves only when it is given a new centre (a place found by name), not when its marker moves.
+  const centerLat = center?.lat;
+  const centerLon = center?.lon;
+  useEffect(() => {
+    const m = map.current;
+    if (!m || !pick.current || centerLat === undefined || centerLon === undefined) return;
+    m.setView([centerLat, centerLon], zoom ?? Math.max(m.getZoom(), 6), { animate: false });
+  }, [centerLat, centerLon, zoom]);
+
   return (
     <section
       ref={element}

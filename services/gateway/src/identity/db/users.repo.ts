@@ -1,6 +1,6 @@
 import type { Role } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { asc, count, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, ilike, or, type SQL, sql } from 'drizzle-orm';
 import { users } from './schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -56,13 +56,40 @@ export async function countByRole(db: Db, role: Role): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** One page of accounts, oldest first, and the total. */
-export async function listUsers(db: Db, page: number, limit: number): Promise<{ rows: UserRow[]; total: number }> {
-  const [total] = await db.select({ n: count() }).from(users);
+/** What an administrator narrows the list of accounts by. */
+export interface UserFilter {
+  /** Text the email address or the name contains, any case. */
+  q?: string | undefined;
+  role?: Role | undefined;
+}
+
+/** `%` and `_` of the text match themselves, not any characters. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function userFilter({ q, role }: UserFilter): SQL | undefined {
+  const text = q ? or(ilike(users.email, likePattern(q)), ilike(users.name, likePattern(q))) : undefined;
+  return and(text, role ? eq(users.role, role) : undefined);
+}
+
+/** One page of accounts, oldest first, and the total, of those the filter keeps. */
+export async function listUsers(
+  db: Db,
+  page: number,
+  limit: number,
+  filter: UserFilter = {},
+): Promise<{ rows: UserRow[]; total: number }> {
+  const where = userFilter(filter);
+  const [total] = await db.select({ n: count() }).from(users).where(where);
   const offset = (page - 1) * limit;
   // A page far past the end is empty, not an offset too large for the database.
   if (!Number.isSafeInteger(offset) || offset >= (total?.n ?? 0)) return { rows: [], total: total?.n ?? 0 };
-  const rows = await db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)).limit(limit).offset(offset);
+  const rows = await db
+    .select()
+    .from(users)
+    .where(where)
+    .orderBy(asc(users.createdAt), asc(users.id))
+    .limit(limit)
+    .offset(offset);
   return { rows, total: total?.n ?? 0 };
 }
 

@@ -112,6 +112,8 @@ export function AnonymousRegistration() {
       <LocationPicker
         value={location}
         onChange={setLocation}
+        // The search by name needs a session, and would tie the searched place to it.
+        placeSearch={false}
         errors={{
           latitude: errorFor(register.error, 'latitude'),
           longitude: errorFor(register.error, 'longitude'),

@@ -1,10 +1,16 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type paths, RootlineError } from '@rootline/sdk';
+import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
+
+export type RecordInput = paths['/api/environment/records']['post']['requestBody']['content']['application/json'];
+export type AnalysisQuery = NonNullable<paths['/api/environment/analysis']['get']['parameters']['query']>;
+
+const ENVIRONMENT = ['environment'] as const;
 
 /** The plant's health score with its recommendations, highest priority first. */
 export function useRecommendations(plantId: string) {
   return useQuery({
-    queryKey: ['environment', plantId],
+    queryKey: [...ENVIRONMENT, plantId],
     queryFn: () => unwrap(api.GET('/api/environment/recommendations', { params: { query: { plantId } } })),
   });
 }
@@ -14,6 +20,73 @@ export function useRecordClimate(plantId: string) {
   return useMutation({
     mutationFn: (climate: { temperatureC: number; humidityPercent: number }) =>
       unwrap(api.POST('/api/environment/records', { body: { plantId, climate } })),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['environment', plantId] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: [...ENVIRONMENT, plantId] }),
+  });
+}
+
+/** A page of the plant's records (newest first) and its current environment, category by category. */
+export function useEnvironmentHistory(plantId: string, page = 1) {
+  return useQuery({
+    queryKey: [...ENVIRONMENT, plantId, 'records', page],
+    queryFn: async () => {
+      const result = await api.GET('/api/environment/records/{plantId}', {
+        params: { path: { plantId }, query: { page, limit: 10 } },
+      });
+      if (!result.data) throw RootlineError.from(result);
+      return { items: result.data.data, pagination: result.data.pagination, current: result.data.meta.current };
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Adds one record in the categories given; the plant's figures are read again. */
+export function useRecordEnvironment(plantId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (record: Omit<RecordInput, 'plantId'>) =>
+      unwrap(api.POST('/api/environment/records', { body: { plantId, ...record } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: [...ENVIRONMENT, plantId] }),
+  });
+}
+
+export function useSimilarPlants(plantId: string, limit = 10) {
+  return useQuery({
+    queryKey: [...ENVIRONMENT, plantId, 'similar', limit],
+    queryFn: async () => {
+      const result = await api.GET('/api/environment/similar', { params: { query: { plantId, limit } } });
+      if (!result.data) throw RootlineError.from(result);
+      return { items: result.data.data, compared: result.data.meta.compared };
+    },
+  });
+}
+
+export function useComparison(plantA: string, plantB: string) {
+  return useQuery({
+    queryKey: [...ENVIRONMENT, 'compare', plantA, plantB],
+    queryFn: () => unwrap(api.GET('/api/environment/compare', { params: { query: { plantA, plantB } } })),
+    enabled: Boolean(plantA && plantB),
+  });
+}
+
+export function useAnalysis(query: AnalysisQuery) {
+  return useQuery({
+    queryKey: [...ENVIRONMENT, 'analysis', query],
+    queryFn: () => unwrap(api.GET('/api/environment/analysis', { params: { query } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The names of the plants listed (by their public record); a plant the caller may not read keeps its id. */
+export function usePlantNames(plantIds: readonly string[]) {
+  return useQueries({
+    queries: plantIds.map((plantId) => ({
+      queryKey: ['plants', 'plant', plantId],
+      queryFn: () => unwrap(api.GET('/api/plants/{plantId}', { params: { path: { plantId } } })),
+      retry: false,
+    })),
+    combine: (results) =>
+      Object.fromEntries(
+        results.flatMap((r, i) => (r.data ? [[plantIds[i] as string, r.data.commonName] as const] : [])),
+      ) as Record<string, string>,
   });
 }

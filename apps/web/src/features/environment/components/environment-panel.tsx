@@ -1,22 +1,13 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Field } from '../../../components/field';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
 import { formatNumber } from '../../../lib/format';
 import { useRecommendations, useRecordClimate } from '../api/environment';
+import { ENVIRONMENT } from '../strings';
 
-const S = {
-  title: 'Environment and health',
-  score: 'Health score',
-  none: 'Nothing measured yet: record the climate below to get a score.',
-  ranges: { species: 'ranges of this species', fallback: 'generic ranges (species not in the table)' },
-  recommendations: 'Recommendations',
-  noRecommendations: 'Nothing to improve.',
-  record: 'Record the climate now',
-  temperature: 'Temperature (°C)',
-  humidity: 'Humidity (%)',
-  submit: 'Save the reading',
-} as const;
+const S = ENVIRONMENT.panel;
 
 /** The health score from the plant's current environment, the advice, and a quick climate reading. */
 export function EnvironmentPanel({ plantId, canWrite }: { plantId: string; canWrite: boolean }) {
@@ -57,6 +48,9 @@ export function EnvironmentPanel({ plantId, canWrite }: { plantId: string; canWr
           )}
         </>
       )}
+      <p>
+        <Link to={`/plants/${plantId}/environment`}>{S.details}</Link>
+      </p>
       {canWrite && (
         <form
           className="form"

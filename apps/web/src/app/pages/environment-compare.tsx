@@ -1,0 +1,27 @@
+import { Link, useSearchParams } from 'react-router';
+import { PageTitle } from '../../components/page-title';
+import { CompareForm } from '../../features/environment/components/compare-form';
+import { Comparison } from '../../features/environment/components/comparison';
+import { ENVIRONMENT } from '../../features/environment/strings';
+import { RequireSession } from '../require-session';
+
+/** Two plants' environments side by side; the plants are in the address (?a=…&b=…), so a comparison can be shared. */
+export function Page() {
+  const [params, setParams] = useSearchParams();
+  const a = params.get('a') ?? '';
+  const b = params.get('b') ?? '';
+  return (
+    <RequireSession>
+      {() => (
+        <>
+          <PageTitle lead={ENVIRONMENT.compare.lead}>{ENVIRONMENT.compare.title}</PageTitle>
+          <CompareForm key={`${a}-${b}`} plantA={a} plantB={b} onCompare={(x, y) => setParams({ a: x, b: y })} />
+          {a && b && <Comparison plantA={a} plantB={b} />}
+          <p>
+            <Link to="/environment/analysis">{ENVIRONMENT.page.analysis}</Link>
+          </p>
+        </>
+      )}
+    </RequireSession>
+  );
+}

@@ -1,0 +1,34 @@
+import { useState } from 'react';
+import { Field } from '../../../components/field';
+import { ENVIRONMENT } from '../strings';
+
+const S = ENVIRONMENT.compare;
+
+/** The two plants to compare, by id (filled in when the page was opened from a list of similar plants). */
+export function CompareForm({
+  plantA,
+  plantB,
+  onCompare,
+}: {
+  plantA: string;
+  plantB: string;
+  onCompare: (a: string, b: string) => void;
+}) {
+  const [a, setA] = useState(plantA);
+  const [b, setB] = useState(plantB);
+  return (
+    <form
+      className="row search-row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onCompare(a.trim(), b.trim());
+      }}
+    >
+      <Field label={S.plantA} name="plantA" required value={a} onChange={(e) => setA(e.target.value)} />
+      <Field label={S.plantB} name="plantB" required value={b} onChange={(e) => setB(e.target.value)} />
+      <div className="actions">
+        <button type="submit">{S.submit}</button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,90 @@
+import type { components, paths } from '@rootline/sdk';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap, unwrapPage } from '../../../lib/api-client';
+
+export type Listing = components['schemas']['Listing'];
+export type ListingHit = components['schemas']['ListingHit'];
+export type ListingCategory = Listing['category'];
+export type ListingStatus = Listing['status'];
+export type ListingInput = paths['/api/marketplace/listings']['post']['requestBody']['content']['application/json'];
+export type ListingUpdate = NonNullable<
+  paths['/api/marketplace/listings/{listingId}']['patch']['requestBody']
+>['content']['application/json'];
+export type ListingSearch = NonNullable<paths['/api/marketplace/listings/search']['get']['parameters']['query']>;
+
+export const LISTING_CATEGORIES = [
+  'seeds',
+  'seedlings',
+  'cuttings',
+  'plants',
+  'produce',
+] as const satisfies readonly ListingCategory[];
+
+/** Every marketplace query lives under this key, so one live event can refresh what a page shows. */
+export const MARKET_KEY = ['market'] as const;
+export const listingKey = (listingId: string) => ['market', 'listing', listingId] as const;
+
+export function useListingSearch(query: ListingSearch) {
+  return useQuery({
+    queryKey: ['market', 'search', query],
+    queryFn: () => unwrapPage(api.GET('/api/marketplace/listings/search', { params: { query } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A seller's listings: with `sellerId` the API answers every state (drafts to their seller only). */
+export function useSellerListings(sellerId: string, status: ListingStatus | undefined, page: number, limit = 20) {
+  return useQuery({
+    queryKey: ['market', 'seller-listings', sellerId, status ?? 'all', page, limit],
+    queryFn: () =>
+      unwrapPage(
+        api.GET('/api/marketplace/listings', {
+          params: { query: { sellerId, ...(status ? { status } : {}), page, limit } },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useListing(listingId: string) {
+  return useQuery({
+    queryKey: listingKey(listingId),
+    queryFn: () => unwrap(api.GET('/api/marketplace/listings/{listingId}', { params: { path: { listingId } } })),
+  });
+}
+
+export function useCreateListing() {
+  const client = useQueryClient();
+  return useMutation({
+    // One key per submitted form: a retry of the same submission cannot list the thing twice.
+    mutationFn: ({ body, key }: { body: ListingInput; key: string }) =>
+      unwrap(api.POST('/api/marketplace/listings', { body, params: { header: { 'idempotency-key': key } } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: MARKET_KEY }),
+  });
+}
+
+export function useUpdateListing(listingId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ListingUpdate) =>
+      unwrap(api.PATCH('/api/marketplace/listings/{listingId}', { params: { path: { listingId } }, body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: MARKET_KEY }),
+  });
+}
+
+/** Publish (→ active), pause (→ draft) or cancel (→ cancelled, by DELETE as the API documents it). */
+export function useMoveListing(listingId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (to: 'active' | 'draft' | 'cancelled') =>
+      to === 'cancelled'
+        ? unwrap(api.DELETE('/api/marketplace/listings/{listingId}', { params: { path: { listingId } } }))
+        : unwrap(
+            api.POST('/api/marketplace/listings/{listingId}/status', {
+              params: { path: { listingId } },
+              body: { status: to },
+            }),
+          ),
+    onSettled: () => client.invalidateQueries({ queryKey: MARKET_KEY }),
+  });
+}

@@ -1,0 +1,222 @@
+import { lazy, Suspense, useState } from 'react';
+import { Link } from 'react-router';
+import { Field, SelectField } from '../../../components/field';
+import { ErrorAlert, Loading } from '../../../components/status';
+import { errorFor } from '../../../lib/errors';
+import { formatNumber } from '../../../lib/format';
+import { LISTING_CATEGORIES, type ListingHit, type ListingSearch, useListingSearch } from '../api/listings';
+import { formatMoney, toMinor } from '../lib/money';
+import { MARKET } from '../strings';
+import { Pager } from './pager';
+
+const WorldMap = lazy(() => import('../../../components/map/world-map').then((m) => ({ default: m.WorldMap })));
+
+const S = MARKET.browse;
+const PAGE_SIZE = 10;
+
+interface Filters {
+  q: string;
+  category: string;
+  minPrice: string;
+  maxPrice: string;
+  lat: string;
+  lon: string;
+  radius: string;
+}
+const EMPTY: Filters = { q: '', category: '', minPrice: '', maxPrice: '', lat: '', lon: '', radius: '50' };
+
+/** The filters as the search operation takes them (prices typed in major units, read as cents). */
+function toQuery(f: Filters, page: number): ListingSearch {
+  const lat = Number(f.lat);
+  const lon = Number(f.lon);
+  const point = f.lat.trim() !== '' && f.lon.trim() !== '' && Number.isFinite(lat) && Number.isFinite(lon);
+  const min = toMinor(f.minPrice, 'EUR');
+  const max = toMinor(f.maxPrice, 'EUR');
+  return {
+    ...(f.q.trim() ? { q: f.q.trim() } : {}),
+    ...(f.category ? { category: f.category as ListingSearch['category'] } : {}),
+    ...(min !== null ? { minPrice: min } : {}),
+    ...(max !== null ? { maxPrice: max } : {}),
+    ...(point ? { lat, lon, radius: Number(f.radius) || 50 } : {}),
+    page,
+    limit: PAGE_SIZE,
+  };
+}
+
+/** Search of active listings by words, category, price range and distance, shown as a list or on a map. */
+export function ListingSearchPanel() {
+  const [form, setForm] = useState<Filters>(EMPTY);
+  const [filters, setFilters] = useState<Filters>(EMPTY);
+  const [page, setPage] = useState(1);
+  const [view, setView] = useState<'list' | 'map'>('list');
+  const search = useListingSearch(toQuery(filters, page));
+  const set = (patch: Partial<Filters>) => setForm({ ...form, ...patch });
+  const lat = Number(form.lat);
+  const lon = Number(form.lon);
+  const hasPoint = form.lat !== '' && form.lon !== '' && Number.isFinite(lat) && Number.isFinite(lon);
+  return (
+    <>
+      <section className="card" aria-labelledby="market-filters">
+        <h2 id="market-filters">{S.filters}</h2>
+        <form
+          className="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setFilters(form);
+            setPage(1);
+          }}
+        >
+          <Field label={S.q} name="q" type="search" value={form.q} onChange={(e) => set({ q: e.target.value })} />
+          <div className="row">
+            <SelectField
+              label={S.category}
+              name="category"
+              value={form.category}
+              onChange={(category) => set({ category })}
+              options={[
+                { value: '', label: S.anyCategory },
+                ...LISTING_CATEGORIES.map((c) => ({ value: c, label: MARKET.categories[c] })),
+              ]}
+            />
+            <Field
+              label={S.radius}
+              name="radius"
+              type="number"
+              min="1"
+              max="500"
+              value={form.radius}
+              onChange={(e) => set({ radius: e.target.value })}
+            />
+          </div>
+          <div className="row">
+            <Field
+              label={S.minPrice}
+              name="minPrice"
+              inputMode="decimal"
+              hint={S.priceHint}
+              value={form.minPrice}
+              onChange={(e) => set({ minPrice: e.target.value })}
+              error={errorFor(search.error, 'minPrice')}
+            />
+            <Field
+              label={S.maxPrice}
+              name="maxPrice"
+              inputMode="decimal"
+              hint={S.priceHint}
+              value={form.maxPrice}
+              onChange={(e) => set({ maxPrice: e.target.value })}
+              error={errorFor(search.error, 'maxPrice')}
+            />
+          </div>
+          <fieldset className="form">
+            <legend>{S.near}</legend>
+            <p className="hint">{S.nearHint}</p>
+            <Suspense fallback={<Loading />}>
+              <WorldMap
+                label={S.pickMap}
+                markers={hasPoint ? [{ lat, lon, label: S.point(lat, lon), tone: 'other' }] : []}
+                onPick={(la, lo) => set({ lat: la.toFixed(4), lon: lo.toFixed(4) })}
+              />
+            </Suspense>
+            <div className="row">
+              <Field
+                label={S.latitude}
+                name="lat"
+                inputMode="decimal"
+                value={form.lat}
+                onChange={(e) => set({ lat: e.target.value })}
+              />
+              <Field
+                label={S.longitude}
+                name="lon"
+                inputMode="decimal"
+                value={form.lon}
+                onChange={(e) => set({ lon: e.target.value })}
+              />
+            </div>
+            {hasPoint && (
+              <p className="actions">
+                <button type="button" className="secondary" onClick={() => set({ lat: '', lon: '' })}>
+                  {S.clearPoint}
+                </button>
+              </p>
+            )}
+          </fieldset>
+          <p className="actions">
+            <button type="submit">{S.submit}</button>
+          </p>
+        </form>
+      </section>
+      <section className="card" aria-labelledby="market-results">
+        <h2 id="market-results">{S.found(search.data?.pagination.total ?? 0)}</h2>
+        <fieldset className="view-switch">
+          <legend>{S.view}</legend>
+          {(['list', 'map'] as const).map((v) => (
+            <label key={v} className="checkbox">
+              <input type="radio" name="view" value={v} checked={view === v} onChange={() => setView(v)} />
+              {v === 'list' ? S.list : S.map}
+            </label>
+          ))}
+        </fieldset>
+        <ErrorAlert error={search.error} />
+        {search.isPending ? (
+          <Loading />
+        ) : search.data ? (
+          <>
+            <p role="status" className="visually-hidden">
+              {S.found(search.data.pagination.total)}
+            </p>
+            {search.data.items.length === 0 ? (
+              <p>{S.none}</p>
+            ) : view === 'list' ? (
+              <ListingList items={search.data.items} />
+            ) : (
+              <ListingMap items={search.data.items} />
+            )}
+            <Pager page={search.data.pagination.page} pages={search.data.pagination.totalPages} onPage={setPage} />
+          </>
+        ) : null}
+      </section>
+    </>
+  );
+}
+
+/** Listings as a list of links with their price, what is left and where. */
+export function ListingList({ items }: { items: readonly (ListingHit | Omit<ListingHit, 'distanceKm'>)[] }) {
+  return (
+    <ul className="results">
+      {items.map((l) => (
+        <li key={l.id}>
+          <Link to={`/market/listings/${l.id}`}>{l.title}</Link> · {formatMoney(l.price, l.currency)} ·{' '}
+          {MARKET.categories[l.category]} · {S.left(l.quantity)}
+          {l.location?.city && ` · ${l.location.city}`}
+          {'distanceKm' in l && l.distanceKm !== null && (
+            <span className="muted"> · {S.distance(formatNumber(l.distanceKm))}</span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function ListingMap({ items }: { items: readonly ListingHit[] }) {
+  const placed = items.filter((l) => l.location);
+  return (
+    <>
+      <Suspense fallback={<Loading />}>
+        <WorldMap
+          label={S.resultsMap}
+          tall
+          markers={placed.map((l) => ({
+            lat: l.location!.latitude,
+            lon: l.location!.longitude,
+            label: `${l.title} · ${formatMoney(l.price, l.currency)}`,
+            href: `/market/listings/${l.id}`,
+          }))}
+        />
+      </Suspense>
+      {placed.length < items.length && <p className="hint">{S.hiddenOnMap(items.length - placed.length)}</p>}
+      <ListingList items={items} />
+    </>
+  );
+}
