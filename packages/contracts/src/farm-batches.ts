@@ -251,7 +251,7 @@ export type FarmReadingPoint = Static<typeof FarmReadingPoint>;
 export const MAX_FARM_READINGS_LISTED = 1000;
 
 export const FarmBatchReadings = Type.Object({
-  items: Type.Array(FarmReadingPoint, { description: 'The latest readings, oldest first' }),
+  readings: Type.Array(FarmReadingPoint, { description: 'The latest readings, oldest first' }),
   total: Type.Integer({ minimum: 0, description: 'Readings the batch holds' }),
   alerts: Type.Array(FarmDeviation, { description: 'The latest deviations (at most 100), newest first' }),
 });

@@ -96,7 +96,7 @@ describe('farm lists over HTTP', () => {
       .toMatchObject({ data: { farmId, batchId, accepted: 2 } });
 
     const res = await expectStatus(p, 200, 'GET', `/api/vertical-farm/batch/${batchId}/readings`);
-    const { items, total, alerts } = res.body.data;
+    const { readings: items, total, alerts } = res.body.data;
     expect(total).toBe(2);
     expect(items.map((r: { phase: string }) => r.phase)).toEqual(['germination', 'seedling']);
     expect(items[0]).toMatchObject({ humidityPct: 90, inTarget: true, co2Ppm: null });
@@ -109,7 +109,7 @@ describe('farm lists over HTTP', () => {
     ]);
 
     const latest = await expectStatus(p, 200, 'GET', `/api/vertical-farm/batch/${batchId}/readings?limit=1`);
-    expect(latest.body.data.items.map((r: { humidityPct: number }) => r.humidityPct)).toEqual([82]);
+    expect(latest.body.data.readings.map((r: { humidityPct: number }) => r.humidityPct)).toEqual([82]);
     const other = await p.http('GET', `/api/vertical-farm/batch/${batchId}/readings`, {
       role: 'FARM_MANAGER',
       sub: OTHER_MANAGER,

@@ -15760,7 +15760,7 @@ export interface operations {
                         success: true;
                         data: {
                             /** @description The latest readings, oldest first */
-                            items: {
+                            readings: {
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 UTC timestamp

@@ -180,7 +180,7 @@ export const listReadings = (ctx: ServiceContext) =>
       return { ...point, ...values, targets } as FarmReadingPoint;
     });
     return {
-      items,
+      readings: items,
       total,
       alerts: alerts.map((d) => ({
         at: new Date(d.at).toISOString(),

@@ -16,7 +16,7 @@ export function metricLabel(metric: string): string {
 
 /** One chart per metric the batch has readings of, each against the target band of the phase of every reading. */
 export function ReadingsCharts({ readings }: { readings: BatchReadings }) {
-  const points = readings.items;
+  const points = readings.readings;
   const shown = METRICS.filter((m) => points.some((p) => p[m] !== null));
   return (
     <section className="card" aria-labelledby="readings-title">
