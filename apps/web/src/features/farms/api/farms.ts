@@ -16,7 +16,7 @@ export type HarvestInput =
   paths['/api/vertical-farm/batch/{batchId}/harvest']['post']['requestBody']['content']['application/json'];
 export type BatchReadings =
   paths['/api/vertical-farm/batch/{batchId}/readings']['get']['responses'][200]['content']['application/json']['data'];
-export type ReadingPoint = BatchReadings['items'][number];
+export type ReadingPoint = BatchReadings['readings'][number];
 export type Analytics =
   paths['/api/vertical-farm/{farmId}/analytics']['get']['responses'][200]['content']['application/json']['data'];
 
