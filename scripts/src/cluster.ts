@@ -37,10 +37,16 @@ try {
   );
   process.off('SIGINT', abortStart);
   process.off('SIGTERM', abortStart);
-  onShutdown(undefined, async () => {
+  const stop = async () => {
     await cluster.stop();
     process.stdout.write('Rootline cluster stopped.\n');
-  });
+  };
+  // A signal that came while the last readiness check was answering has been taken by abortStart: honour it.
+  if (starting.signal.aborted) {
+    await stop();
+    process.exit(0);
+  }
+  onShutdown(undefined, stop);
 } catch (err) {
   if (starting.signal.aborted) {
     process.stdout.write('Rootline cluster stopped before it was ready.\n');

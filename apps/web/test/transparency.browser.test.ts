@@ -394,27 +394,39 @@ describe('transparency and notifications in the browser', () => {
       const registrations: { registrationId: string; scopeURL: string }[] = [];
       cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => registrations.push(...e.registrations));
       await cdp.send('ServiceWorker.enable');
-      await expect.poll(() => registrations.find((r) => r.scopeURL === `${rig.base}/`)).toBeTruthy();
-      await cdp.send('ServiceWorker.deliverPushMessage', {
-        origin: rig.base,
-        registrationId: registrations.find((r) => r.scopeURL === `${rig.base}/`)!.registrationId,
-        data: JSON.stringify({
-          id: 'ntf_1',
-          type: 'marketplace',
-          title: 'An offer on your basil',
-          body: '3 € for 5',
-          url: '/inbox',
-        }),
-      });
       await expect
-        .poll(() =>
-          push.evaluate(async () =>
-            (
-              await (await (globalThis as unknown as InPage).navigator.serviceWorker.getRegistration(
-                '/',
-              ))!.getNotifications()
-            ).map((n) => n.title),
-          ),
+        .poll(() => registrations.find((r) => r.scopeURL === `${rig.base}/`), { timeout: 10_000 })
+        .toBeTruthy();
+      const registrationId = registrations.find((r) => r.scopeURL === `${rig.base}/`)!.registrationId;
+      const shown = () =>
+        push.evaluate(async () =>
+          (
+            await (await (globalThis as unknown as InPage).navigator.serviceWorker.getRegistration(
+              '/',
+            ))!.getNotifications()
+          ).map((n) => n.title),
+        );
+      // A worker that is still starting may miss a message; the push carries its id as the notification's tag, so
+      // delivering it again replaces rather than adds.
+      await expect
+        .poll(
+          async () => {
+            if ((await shown()).length === 0) {
+              await cdp.send('ServiceWorker.deliverPushMessage', {
+                origin: rig.base,
+                registrationId,
+                data: JSON.stringify({
+                  id: 'ntf_1',
+                  type: 'marketplace',
+                  title: 'An offer on your basil',
+                  body: '3 € for 5',
+                  url: '/inbox',
+                }),
+              });
+            }
+            return shown();
+          },
+          { timeout: 20_000, interval: 1_000 },
         )
         .toEqual(['An offer on your basil']);
       await expectAccessible(push);

@@ -15,11 +15,22 @@ import { startTracing } from './tracing.js';
 const REPEATED_SIGNAL_MS = 1000;
 
 /**
+ * How long a closing sequence may take before the process exits anyway (code 1, with a line saying so): a drain
+ * that waits on something that never ends must not leave a process that ignores its stop. Shorter than the usual
+ * 30 s an orchestrator grants before SIGKILL, so the reason is logged.
+ */
+export const SHUTDOWN_DEADLINE_MS = 25_000;
+
+/**
  * Runs a closing sequence once on SIGTERM or SIGINT, then exits. A second signal (after the first has had a
  * second to arrive from everywhere it is sent) exits at once, so an operator can always stop a stuck process.
  * Without a logger (a runner that prints its own lines) only a failure is written, to stderr.
  */
-export function onShutdown(log: Logger | undefined, close: () => Promise<void>): void {
+export function onShutdown(
+  log: Logger | undefined,
+  close: () => Promise<void>,
+  deadlineMs = SHUTDOWN_DEADLINE_MS,
+): void {
   let closingSince: number | undefined;
   const handler = (signal: NodeJS.Signals) => {
     if (closingSince !== undefined) {
@@ -28,6 +39,12 @@ export function onShutdown(log: Logger | undefined, close: () => Promise<void>):
     }
     closingSince = performance.now();
     log?.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      const line = `shutdown did not finish within ${deadlineMs} ms; exiting`;
+      if (log) log.error(line);
+      else process.stderr.write(`${line}\n`);
+      process.exit(1);
+    }, deadlineMs).unref();
     close().then(
       () => process.exit(0),
       (err) => {
