@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createConnection } from 'node:net';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVICE_NAMES } from '@rootline/contracts';
 import postgres from 'postgres';
-import { NODE_FLAGS } from './node-flags.js';
+import { serviceNodeFlags } from './node-flags.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -28,7 +28,14 @@ export interface ClusterOptions {
   metricsBasePort?: number;
   /** Aborted during start-up (Ctrl-C): the processes started so far are stopped and `startCluster` rejects. */
   signal?: AbortSignal;
+  /**
+   * What each service process runs: its compiled JavaScript (what ships; `pnpm build` first) or its TypeScript
+   * sources under tsx. Default: compiled when this runner is compiled itself, sources when it runs under tsx.
+   */
+  runtime?: ServiceRuntime;
 }
+
+export type ServiceRuntime = 'compiled' | 'source';
 
 export interface ClusterProcess {
   readonly name: string;
@@ -92,9 +99,11 @@ export async function preflight(natsUrl: string, databaseUrl: string): Promise<v
  * How a service process starts: compiled JavaScript under plain node when this runner is itself compiled
  * (`pnpm start:cluster`), TypeScript sources under tsx when it runs from source (`pnpm dev:cluster`, tests).
  */
-const SERVICE_ENTRY = import.meta.url.endsWith('.js')
-  ? [...NODE_FLAGS, 'dist/index.js']
-  : [...NODE_FLAGS, '--conditions=development', '--import', 'tsx', 'src/index.ts'];
+const SERVICE_ENTRY = {
+  compiled: ['dist/index.js'],
+  source: ['--conditions=development', '--import', 'tsx', 'src/index.ts'],
+} as const;
+const DEFAULT_RUNTIME: ServiceRuntime = import.meta.url.endsWith('.js') ? 'compiled' : 'source';
 
 /** Back-off before restarting a process that died: doubles per crash in a row, capped. */
 export function restartDelayMs(crashesInARow: number, minMs = 250, maxMs = 10_000): number {
@@ -113,6 +122,7 @@ function startProcess(
   pkgDir: string,
   env: NodeJS.ProcessEnv,
   output: 'inherit' | 'ignore',
+  runtime: ServiceRuntime,
 ): ClusterProcess {
   let child: ChildProcess;
   let supervised = true;
@@ -126,7 +136,7 @@ function startProcess(
   const launch = () => {
     pending = undefined;
     startedAt = performance.now();
-    child = spawn(process.execPath, SERVICE_ENTRY, {
+    child = spawn(process.execPath, [...serviceNodeFlags(basename(pkgDir)), ...SERVICE_ENTRY[runtime]], {
       cwd: pkgDir,
       env,
       // A process group of its own: Ctrl-C in the terminal reaches the runner only, which stops the processes in
@@ -214,6 +224,7 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
     DATABASE_URL: opts.databaseUrl,
   };
   const output = opts.output ?? 'inherit';
+  const runtime = opts.runtime ?? DEFAULT_RUNTIME;
   const processes = new Map<string, ClusterProcess>();
   let metricsPort = opts.metricsBasePort;
   // By name only: the runner does not load the services' code, its children do.
@@ -224,11 +235,11 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
       const METRICS_PORT = metricsPort === undefined ? '0' : String(metricsPort++);
       // notify derives the key of its unsubscribe links from JWT_SECRET unless UNSUBSCRIBE_SECRET is set.
       const own = name === 'notify' ? { JWT_SECRET: opts.jwtSecret, ...env, METRICS_PORT } : { ...env, METRICS_PORT };
-      processes.set(key, startProcess(key, join(ROOT, 'services', name), own, output));
+      processes.set(key, startProcess(key, join(ROOT, 'services', name), own, output, runtime));
     }
   }
   const gatewayEnv = { ...env, PORT: String(opts.port), JWT_SECRET: opts.jwtSecret };
-  processes.set('gateway', startProcess('gateway', join(ROOT, 'services', 'gateway'), gatewayEnv, output));
+  processes.set('gateway', startProcess('gateway', join(ROOT, 'services', 'gateway'), gatewayEnv, output, runtime));
   const url = `http://127.0.0.1:${opts.port}`;
   const stop = async () => {
     // Gateway first, so no new work reaches services that are shutting down.

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { SERVICE_NAMES } from '@rootline/contracts';
 import {
   api,
   createTestDatabase,
@@ -18,7 +19,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitReady } from '../src/cluster-host.js';
 import { REPO_ROOT } from '../src/data-dir.js';
-import { NODE_FLAGS } from '../src/node-flags.js';
+import { serviceNodeFlags } from '../src/node-flags.js';
 
 const SCRIPTS = join(REPO_ROOT, 'scripts');
 const run = promisify(execFile);
@@ -114,7 +115,11 @@ describe('the compiled runtime', () => {
       await waitReady(url, 90_000);
       const commands = childCommands(child.pid!);
       expect(commands).toHaveLength(10);
-      for (const c of commands) expect(c).toBe([process.execPath, ...NODE_FLAGS, 'dist/index.js'].join(' '));
+      expect(commands.sort()).toEqual(
+        [...SERVICE_NAMES, 'gateway']
+          .map((name) => [process.execPath, ...serviceNodeFlags(name), 'dist/index.js'].join(' '))
+          .sort(),
+      );
       const token = await signInOverHttp(url, TEST_ADMIN.email, TEST_ADMIN.password);
       const res = await api(url, '/api/plants/register', { token, body: plantInput({ commonName: 'Dill' }) });
       expect(res.status).toBe(201);

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/data-dir.js';
-import { NODE_FLAGS } from '../src/node-flags.js';
+import { NODE_FLAGS, SEMI_SPACE_MIB, serviceNodeFlags } from '../src/node-flags.js';
 
 const read = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 
@@ -36,5 +36,14 @@ describe("an open project's files", () => {
     expect(scripts.start).toBe(`node ${flags} dist/embedded.js`);
     expect(scripts['start:cluster']).toBe(`node ${flags} dist/cluster.js`);
     expect(read('infra/docker/Dockerfile')).toContain(`NODE_OPTIONS="${flags}"`);
+  });
+
+  it('gives the read-path processes their own young generation in the cluster runner and the Kubernetes manifests', () => {
+    for (const [service, mib] of Object.entries(SEMI_SPACE_MIB)) {
+      expect(serviceNodeFlags(service)).toEqual([`--max-semi-space-size=${mib}`]);
+      const manifest = read(`infra/k8s/base/${service}.yaml`);
+      expect(manifest).toMatch(new RegExp(`- name: NODE_OPTIONS\\n\\s+value: "--max-semi-space-size=${mib}"`));
+    }
+    expect(serviceNodeFlags('notify')).toEqual(NODE_FLAGS);
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isAppError } from '@rootline/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { JsonText } from './codec.js';
 import type { Bus, DeliveredEvent, EventMessage, Headers } from './types.js';
 
 /** What a bus implementation gives the contract suite: fresh connections to one shared broker or server. */
@@ -165,6 +166,20 @@ export function busContractSuite(name: string, setup: () => Promise<BusTestEnv>)
         const { err, ms } = await failure(bus.request(`${t}.nobody.get`, {}, { timeoutMs: 3_000 }));
         expect(isAppError(err) && err.code).toBe('UNAVAILABLE');
         expect(ms).toBeLessThan(500);
+      });
+
+      it('sends a reply written as JSON text as it is; requestJson hands it back unparsed', async () => {
+        const t = tag();
+        const subject = `${t}.text.get`;
+        const server = await connect();
+        await server.serve({ name: `text-${t}`, version: '1.0.0' }, [
+          { subject, handler: async () => new JsonText('{"ok":true,"data":{"name":"Basil"}}') },
+        ]);
+        const client = await connect();
+        expect(await client.request(subject, {})).toEqual({ ok: true, data: { name: 'Basil' } });
+        expect(await client.requestJson(subject, {})).toBe('{"ok":true,"data":{"name":"Basil"}}');
+        const { err } = await failure(client.requestJson(`${t}.nobody.get`, {}, { timeoutMs: 3_000 }));
+        expect(isAppError(err) && err.code).toBe('UNAVAILABLE');
       });
 
       it('balances requests across the instances of one service (queue group)', async () => {

@@ -1,3 +1,4 @@
+export { JsonText } from './codec.js';
 export { type BusLog, type BusLogFn, EVENT_MAX_AGE_MS, jsonLog } from './defaults.js';
 export {
   createMemoryBroker,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { copyHeaders, decodeJson, encodeJson } from './codec.js';
+import { copyHeaders, decodeJson, encodeJson, jsonText } from './codec.js';
 import {
   ACK_WAIT_MS,
   type BusLog,
@@ -428,32 +428,40 @@ export function createMemoryBroker(opts: MemoryBrokerOptions = {}, restored?: Ev
       if (closed) throw new Error(`bus connection ${name} is closed`);
     };
 
+    async function requestBytes(subject: string, payload: unknown, opts: RequestOptions): Promise<Uint8Array> {
+      open();
+      const timeoutMs = opts.timeoutMs ?? REQUEST_TIMEOUT_MS;
+      const body = encodeJson(payload);
+      const headers = encodeJson(copyHeaders(opts.headers));
+      const targets = responders(subject);
+      // NATS answers "no responders" after a round trip, not synchronously.
+      await nextTurn();
+      if (targets.length === 0) throw unavailable(subject, 'no-responders');
+      return new Promise((resolve, reject) => {
+        let settled = false;
+        const timer = setTimeout(() => {
+          settled = true;
+          reject(unavailable(subject, 'timeout', timeoutMs));
+        }, timeoutMs);
+        for (const { instance, endpoint } of targets) {
+          void dispatch(instance, endpoint, body, headers).then((reply) => {
+            // The first answer wins, as with a NATS request; later ones go nowhere.
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            resolve(reply);
+          });
+        }
+      });
+    }
+
     return {
       async request(subject: string, payload: unknown, opts: RequestOptions = {}): Promise<unknown> {
-        open();
-        const timeoutMs = opts.timeoutMs ?? REQUEST_TIMEOUT_MS;
-        const body = encodeJson(payload);
-        const headers = encodeJson(copyHeaders(opts.headers));
-        const targets = responders(subject);
-        // NATS answers "no responders" after a round trip, not synchronously.
-        await nextTurn();
-        if (targets.length === 0) throw unavailable(subject, 'no-responders');
-        return new Promise((resolve, reject) => {
-          let settled = false;
-          const timer = setTimeout(() => {
-            settled = true;
-            reject(unavailable(subject, 'timeout', timeoutMs));
-          }, timeoutMs);
-          for (const { instance, endpoint } of targets) {
-            void dispatch(instance, endpoint, body, headers).then((reply) => {
-              // The first answer wins, as with a NATS request; later ones go nowhere.
-              if (settled) return;
-              settled = true;
-              clearTimeout(timer);
-              resolve(decodeJson(reply));
-            });
-          }
-        });
+        return decodeJson(await requestBytes(subject, payload, opts));
+      },
+
+      async requestJson(subject: string, payload: unknown, opts: RequestOptions = {}): Promise<string> {
+        return jsonText(await requestBytes(subject, payload, opts));
       },
 
       async serve(service: ServiceDescriptor, endpoints: Endpoint[]): Promise<ServedService> {

@@ -17,7 +17,7 @@ import {
   type ServiceMsg,
   StorageType,
 } from 'nats';
-import { copyHeaders, decodeJson, encodeJson } from './codec.js';
+import { copyHeaders, decodeJson, encodeJson, jsonText } from './codec.js';
 import {
   ACK_WAIT_MS,
   type BusLog,
@@ -299,19 +299,25 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<Bus> {
     }
   };
 
+  async function requestBytes(subject: string, payload: unknown, ro: RequestOptions): Promise<Uint8Array> {
+    const timeoutMs = ro.timeoutMs ?? REQUEST_TIMEOUT_MS;
+    const body = encodeJson(payload);
+    const headers = toNatsHeaders(ro.headers);
+    try {
+      const msg = await nc.request(subject, body, headers ? { timeout: timeoutMs, headers } : { timeout: timeoutMs });
+      return msg.data;
+    } catch (err) {
+      throw requestError(err, subject, timeoutMs);
+    }
+  }
+
   return {
     async request(subject: string, payload: unknown, ro: RequestOptions = {}): Promise<unknown> {
-      const timeoutMs = ro.timeoutMs ?? REQUEST_TIMEOUT_MS;
-      const body = encodeJson(payload);
-      const headers = toNatsHeaders(ro.headers);
-      let reply: Uint8Array;
-      try {
-        const msg = await nc.request(subject, body, headers ? { timeout: timeoutMs, headers } : { timeout: timeoutMs });
-        reply = msg.data;
-      } catch (err) {
-        throw requestError(err, subject, timeoutMs);
-      }
-      return decodeJson(reply);
+      return decodeJson(await requestBytes(subject, payload, ro));
+    },
+
+    async requestJson(subject: string, payload: unknown, ro: RequestOptions = {}): Promise<string> {
+      return jsonText(await requestBytes(subject, payload, ro));
     },
 
     async serve(service: ServiceDescriptor, endpoints: Endpoint[]): Promise<ServedService> {

@@ -86,6 +86,11 @@ export interface Bus {
    * serves the subject or no reply arrives within the timeout.
    */
   request(subject: string, payload: unknown, opts?: RequestOptions): Promise<unknown>;
+  /**
+   * `request`, resolving with the reply's JSON text as it arrived instead of the parsed value: for a caller that
+   * forwards the reply (the gateway writes a service's reply into its HTTP answer without parsing it again).
+   */
+  requestJson(subject: string, payload: unknown, opts?: RequestOptions): Promise<string>;
   /** Registers a service instance with its endpoints (queue group = service name), discoverable at once. */
   serve(service: ServiceDescriptor, endpoints: Endpoint[]): Promise<ServedService>;
   /** Publishes a domain event durably; a second publish of the same id inside the window is dropped. */

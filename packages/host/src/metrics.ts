@@ -11,12 +11,25 @@ import {
 export type { Counter, Histogram, Registry } from 'prom-client';
 
 /**
- * Creates the metrics registry of one process, with the default Node process metrics (CPU, memory, event loop,
- * garbage collection). A process that hosts several services (embedded mode) has one, shared by all of them.
+ * How often (ms) the event loop's delay is sampled for `nodejs_eventloop_lag_*`. prom-client's default, 10 ms, is a
+ * libuv timer that wakes every process a hundred times a second even when it has nothing to do: across a cluster's
+ * ten processes, a thousand wake-ups a second of a machine at rest. At 100 ms the percentiles scraped every 15 s
+ * still rest on 150 samples.
+ */
+export const EVENT_LOOP_SAMPLE_MS = 100;
+
+/** Registers the default Node process metrics (CPU, memory, event loop, garbage collection) on `registry`. */
+export function collectProcessMetrics(registry: Registry): void {
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+}
+
+/**
+ * Creates the metrics registry of one process, with the default Node process metrics. A process that hosts several
+ * services (embedded mode) has one, shared by all of them.
  */
 export function createMetricsRegistry(): Registry {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  collectProcessMetrics(registry);
   return registry;
 }
 

@@ -30,6 +30,7 @@ import { lightHistogramOn } from './light-histogram.js';
 import type { Logger } from './logger.js';
 import { LATENCY_BUCKETS, type ServiceMetrics, serviceMetrics, unscrapedMetrics } from './metrics.js';
 import type { Periodic } from './periodic.js';
+import { replyWriter } from './reply-writer.js';
 import { statisticsKeeper } from './statistics.js';
 import { endSpan, SpanKind, startSpan, traceparentOf } from './tracing.js';
 
@@ -283,6 +284,7 @@ export function toEndpoint(h: Handler, log: Logger, metrics?: ServiceMetrics): E
   const service = metrics?.service ?? '';
   // The child of the common outcome is bound once: observing it costs no label lookup per request.
   const ok = duration?.child({ service, subject, outcome: 'ok' });
+  const write = replyWriter(h.def.reply);
   return {
     subject,
     handler: async (payload, headers) => {
@@ -295,7 +297,15 @@ export function toEndpoint(h: Handler, log: Logger, metrics?: ServiceMetrics): E
         else duration.observe({ service, subject, outcome: reply.error.code }, seconds);
       }
       if (span) endSpan(span, reply.ok ? undefined : reply.error.code);
-      return reply;
+      if (!reply.ok) return reply;
+      try {
+        return write(reply.data);
+      } catch (err) {
+        // The handler's answer breaks the subject's reply schema (a required property missing, a wrong type): a
+        // bug of this service, logged here with its detail; the caller gets the generic error.
+        log.error({ err, subject }, 'reply does not match its contract');
+        return { ok: false, error: { code: 'INTERNAL', message: 'Internal error' } };
+      }
     },
   };
 }

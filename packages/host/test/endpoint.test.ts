@@ -1,3 +1,4 @@
+import { type Endpoint, JsonText } from '@rootline/bus';
 import {
   defineSubject,
   NEARBY_LIMITS,
@@ -11,6 +12,12 @@ import { describe, expect, it } from 'vitest';
 import { createLogger, handle, toEndpoint } from '../src/index.js';
 
 const log = createLogger('test', 'silent');
+
+/** The endpoint's reply as its callers read it: success replies leave the service as JSON text. */
+async function answer(endpoint: Endpoint, payload: unknown): Promise<unknown> {
+  const reply = await endpoint.handler(payload, {});
+  return reply instanceof JsonText ? JSON.parse(reply.text) : reply;
+}
 
 const list = defineSubject({
   subject: 'notify.item.list',
@@ -29,7 +36,7 @@ describe('toEndpoint', () => {
       }),
       log,
     );
-    expect(await endpoint.handler({ page: 3 }, {})).toEqual({ ok: true, data: null });
+    expect(await answer(endpoint, { page: 3 })).toEqual({ ok: true, data: null });
     expect(seen).toEqual([{ page: 3, limit: 20, kind: 'all' }]);
   });
 
@@ -38,7 +45,7 @@ describe('toEndpoint', () => {
       handle(list, async () => null),
       log,
     );
-    expect(await endpoint.handler({ limit: 1000 }, {})).toMatchObject({
+    expect(await answer(endpoint, { limit: 1000 })).toMatchObject({
       ok: false,
       error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^limit: /) },
     });
@@ -57,7 +64,7 @@ describe('handle', () => {
       }),
       log,
     );
-    expect(await endpoint.handler({ lat: 1, lon: 2 }, {})).toMatchObject({ ok: true });
+    expect(await answer(endpoint, { lat: 1, lon: 2 })).toMatchObject({ ok: true });
     expect(seen).toEqual([NEARBY_LIMITS.defaultRadiusKm, PAGE_DEFAULTS.page, PAGE_DEFAULTS.limit]);
   });
 });
@@ -78,12 +85,12 @@ describe('text checks on the bus (a caller that skips the gateway)', () => {
     ['a lone surrogate', { commonName: '\ud800' }, 'commonName'],
     ['a blank name', { owner: { id: 'usr_1', name: ' \t' } }, 'owner.name'],
   ])('refuses %s before the handler runs, naming the field', async (_, change, field) => {
-    const reply = await register.handler({ ...input, ...change }, {});
+    const reply = await answer(register, { ...input, ...change });
     expect(reply).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } });
     expect((reply as { error: { message: string } }).error.message.startsWith(`${field}:`)).toBe(true);
   });
 
   it('accepts a surrogate pair (an emoji), as the gateway does', async () => {
-    expect(await register.handler({ ...input, commonName: 'Tomato \u{1F345}' }, {})).toMatchObject({ ok: true });
+    expect(await answer(register, { ...input, commonName: 'Tomato \u{1F345}' })).toMatchObject({ ok: true });
   });
 });

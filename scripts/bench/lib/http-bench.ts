@@ -32,6 +32,7 @@ export async function startPlatformCluster(
     jwtSecret: TEST_JWT_SECRET,
     env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: NO_LIMIT, RATE_LIMIT_PER_HOUR_PER_USER: NO_LIMIT, ...env },
     output: ctx.settings.verbose ? 'inherit' : 'ignore',
+    runtime: process.env.BENCH_RUNTIME === 'source' ? 'source' : 'compiled',
     // Ten processes starting under tsx on a shared two-core machine can take minutes.
     readyTimeoutMs: readyTimeoutMs ?? 300_000,
   });

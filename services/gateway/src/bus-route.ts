@@ -9,11 +9,11 @@ import {
   type RequestOf,
   type SubjectDef,
 } from '@rootline/contracts';
-import { call } from '@rootline/host';
+import { call, callJson } from '@rootline/host';
 import { type ObjectOptions, type TObject, type TProperties, type TSchema, Type, TypeGuard } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
-import { ok, okList, okPage } from './envelope.js';
+import { ok, okJson, okList, okPage } from './envelope.js';
 import { operationIdOf } from './operation-id.js';
 import type { RoutePolicy } from './plugins/auth.js';
 import { gatewayErrorCodes, operationSchema } from './plugins/openapi.js';
@@ -184,6 +184,10 @@ export function busRoute<D extends SubjectDef, U extends string>(
       : Envelope(data);
   const timeoutMs = spec.timeoutMs ?? deps.timeoutMs;
   const config: FastifyContextConfig = spec.policy;
+  // The reply's data is the subject's reply as the service serialised it by that same schema (`replyWriter`):
+  // forwarded as text, not parsed and serialised again. Lists and routes with a reply schema of their own are
+  // shaped here.
+  const forward = !spec.page && !spec.list && spec.reply === undefined;
 
   app.route({
     method: spec.method,
@@ -201,6 +205,12 @@ export function busRoute<D extends SubjectDef, U extends string>(
     handler: async (req, reply) => {
       // Fastify validated each part against its schema; together they form the subject's request.
       const input = spec.input ? spec.input(req) : (mergedInput(req, parts) as RequestOf<D>);
+      if (forward) {
+        const data = await callJson(deps.bus, spec.subject, input, callContext(req), timeoutMs);
+        reply.code(status).type('application/json; charset=utf-8');
+        if (spec.cache) reply.header('cache-control', spec.cache(input));
+        return okJson(data);
+      }
       const result = await call(deps.bus, spec.subject, input, callContext(req), timeoutMs);
       reply.code(status);
       if (spec.cache) reply.header('cache-control', spec.cache(input));

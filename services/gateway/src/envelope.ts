@@ -6,6 +6,14 @@ export function ok<T>(data: T): { success: true; data: T; error: null } {
 }
 
 /**
+ * Success envelope around data already written as JSON text (a service's reply, serialised by its contract at the
+ * source): the envelope as text, sent without parsing the data again.
+ */
+export function okJson(dataJson: string): string {
+  return `{"success":true,"data":${dataJson},"error":null}`;
+}
+
+/**
  * Success envelope of one page of a list: the items in `data`, the pagination object beside them, and the list's
  * `meta` (facts about the whole list) when it has one.
  */

@@ -1,7 +1,15 @@
-import type { Bus } from '@rootline/bus';
+import type { Bus, RequestOptions } from '@rootline/bus';
 import { type BusReply, HEADER, isAppError, newId } from '@rootline/contracts';
-import { endSpan, type LightHistogram, lightHistogramOn, SpanKind, startSpan, traceparentOf } from '@rootline/host';
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import {
+  collectProcessMetrics,
+  endSpan,
+  type LightHistogram,
+  lightHistogramOn,
+  SpanKind,
+  startSpan,
+  traceparentOf,
+} from '@rootline/host';
+import { Gauge, Registry } from 'prom-client';
 import { probeServices } from './service-status.js';
 
 /** Route label of requests that matched no route, so unknown URLs cannot grow the label set. */
@@ -20,7 +28,7 @@ export interface GatewayMetrics {
  */
 export function createMetrics(shared?: Registry): GatewayMetrics {
   const registry = shared ?? new Registry();
-  if (!shared) collectDefaultMetrics({ register: registry });
+  if (!shared) collectProcessMetrics(registry);
   // Light histograms: observed on every request, where prom-client's own cost about 2 µs each (ADR 135).
   const httpDuration = lightHistogramOn(registry, {
     name: 'http_request_duration_seconds',
@@ -91,28 +99,46 @@ function outcomeOf(reply: unknown): string {
   return 'INTERNAL';
 }
 
+/** The outcome of a reply still in its JSON text: a success is recognised without parsing it. */
+function outcomeOfText(text: string): string {
+  if (text.startsWith('{"ok":true')) return 'ok';
+  try {
+    return outcomeOf(JSON.parse(text));
+  } catch {
+    return 'INTERNAL';
+  }
+}
+
 /** Wraps a bus so each request's latency is observed with its subject and outcome. */
 export function instrumentBus(bus: Bus, duration: GatewayMetrics['busDuration']): Bus {
+  const observed = async <R>(
+    subject: string,
+    opts: RequestOptions | undefined,
+    send: (opts: RequestOptions | undefined) => Promise<R>,
+    outcomeOfReply: (reply: R) => string,
+  ): Promise<R> => {
+    const span = startSpan(`request ${subject}`, SpanKind.CLIENT, opts?.headers?.[HEADER.traceparent], {
+      'messaging.destination.name': subject,
+    });
+    if (span) opts = { ...opts, headers: { ...opts?.headers, [HEADER.traceparent]: traceparentOf(span) } };
+    const started = performance.now();
+    const end = (outcome: string) => duration.observe({ subject, outcome }, (performance.now() - started) / 1000);
+    try {
+      const reply = await send(opts);
+      const outcome = outcomeOfReply(reply);
+      end(outcome);
+      if (span) endSpan(span, outcome === 'ok' ? undefined : outcome);
+      return reply;
+    } catch (err) {
+      end(isAppError(err) ? err.code : 'INTERNAL');
+      if (span) endSpan(span, err);
+      throw err;
+    }
+  };
   return {
-    request: async (subject, payload, opts) => {
-      const span = startSpan(`request ${subject}`, SpanKind.CLIENT, opts?.headers?.[HEADER.traceparent], {
-        'messaging.destination.name': subject,
-      });
-      if (span) opts = { ...opts, headers: { ...opts?.headers, [HEADER.traceparent]: traceparentOf(span) } };
-      const started = performance.now();
-      const end = (outcome: string) => duration.observe({ subject, outcome }, (performance.now() - started) / 1000);
-      try {
-        const reply = await bus.request(subject, payload, opts);
-        const outcome = outcomeOf(reply);
-        end(outcome);
-        if (span) endSpan(span, outcome === 'ok' ? undefined : outcome);
-        return reply;
-      } catch (err) {
-        end(isAppError(err) ? err.code : 'INTERNAL');
-        if (span) endSpan(span, err);
-        throw err;
-      }
-    },
+    request: (subject, payload, opts) => observed(subject, opts, (o) => bus.request(subject, payload, o), outcomeOf),
+    requestJson: (subject, payload, opts) =>
+      observed(subject, opts, (o) => bus.requestJson(subject, payload, o), outcomeOfText),
     serve: (service, endpoints) => bus.serve(service, endpoints),
     publish: (event) => bus.publish(event),
     consume: (opts) => bus.consume(opts),

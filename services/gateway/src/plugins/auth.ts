@@ -20,6 +20,7 @@ import { looksLikeApiToken } from '../identity/domain/secrets.js';
 import type { Principal } from '../identity/principal.js';
 import type { Sessions } from '../identity/sessions.js';
 import { assertSelfRules, type ObjectRules, objectRuleList, objectRulesProblem } from '../object-rules.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 /** A multipart form as the document shows it: its fields and how each part is encoded. */
 export interface DocumentedForm {
@@ -179,16 +180,18 @@ function principalOf(
   };
 }
 
+type SessionTokens = VerifiedTokens<{ exp: number }>;
+
 /** Verifies a session JWT and that its session is still live. */
 async function sessionFromJwt(
-  app: FastifyInstance,
+  tokens: SessionTokens,
   sessions: Sessions,
   token: string,
   via: Principal['via'],
 ): Promise<Principal> {
   let claims: unknown;
   try {
-    claims = app.jwt.verify(token);
+    claims = tokens.claims(token);
   } catch (err) {
     const expired = (err as { code?: unknown }).code === 'FAST_JWT_EXPIRED';
     throw new AppError('UNAUTHORIZED', expired ? 'The token has expired' : 'The token is invalid');
@@ -202,7 +205,7 @@ async function sessionFromJwt(
 }
 
 /** `Authorization: Bearer <token>`: a session JWT (HS256) or an API token (`rlpat_…`). */
-function bearer(app: FastifyInstance, opts: AuthOptions): Authenticator {
+function bearer(opts: AuthOptions, tokens: SessionTokens): Authenticator {
   return async (req) => {
     const header = req.headers.authorization;
     if (!header) return null;
@@ -219,16 +222,16 @@ function bearer(app: FastifyInstance, opts: AuthOptions): Authenticator {
         expiresAt: found.token.expiresAt,
       });
     }
-    return sessionFromJwt(app, opts.sessions, token, 'bearer');
+    return sessionFromJwt(tokens, opts.sessions, token, 'bearer');
   };
 }
 
 /** The session cookie, for browsers. */
-function cookie(app: FastifyInstance, opts: AuthOptions): Authenticator {
+function cookie(opts: AuthOptions, tokens: SessionTokens): Authenticator {
   return async (req) => {
     const token = req.cookies[SESSION_COOKIE];
     if (!token) return null;
-    return sessionFromJwt(app, opts.sessions, token, 'cookie');
+    return sessionFromJwt(tokens, opts.sessions, token, 'cookie');
   };
 }
 
@@ -244,16 +247,17 @@ export const authPlugin = fp<AuthOptions>(
     await app.register(fastifyJwt, {
       secret: opts.jwtSecret,
       sign: { algorithm: 'HS256' },
-      // Pinning the algorithm rejects `alg: none` and tokens signed with any other algorithm.
-      // The cache remembers verified tokens (bounded, honouring exp), so a client's repeated token is checked once.
-      verify: { algorithms: ['HS256'], cache: true },
+      // Pinning the algorithm rejects `alg: none` and tokens signed with any other algorithm. Verified tokens are
+      // remembered by VerifiedTokens below, not by fast-jwt's cache (which hashes the token on every lookup).
+      verify: { algorithms: ['HS256'] },
     });
+    const tokens: SessionTokens = new VerifiedTokens((token) => app.jwt.verify<{ exp: number }>(token));
     await app.register(fastifyCookie);
     app.decorateRequest('actor', null);
     app.decorateRequest('principal', null);
 
     // Bearer first: a request that sends a bearer token is judged by it, whatever cookie it also carries.
-    const authenticators: Authenticator[] = [bearer(app, opts), cookie(app, opts)];
+    const authenticators: Authenticator[] = [bearer(opts, tokens), cookie(opts, tokens)];
     const authenticate = async (req: FastifyRequest): Promise<Principal> => {
       for (const authenticator of authenticators) {
         const principal = await authenticator(req);
