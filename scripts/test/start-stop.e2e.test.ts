@@ -88,7 +88,12 @@ describe('pnpm start and pnpm start:cluster, stopped with Ctrl-C', () => {
     expect(stderr).toBe('');
   }, 600_000);
 
-  it('pnpm start: Ctrl-C during the build stops it quietly, with exit code 0', async () => {
+  // Once, on a machine loaded by the whole suite, pnpm itself ended by the signal; alone it has not been seen to
+  // (cause not found). One more try keeps that from failing the run; a launcher that ignores Ctrl-C fails both.
+  it('pnpm start: Ctrl-C during the build stops it quietly, with exit code 0', {
+    retry: 1,
+    timeout: 120_000,
+  }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'rootline-start-'));
     cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
     const run = runPnpm('start', { DATA_DIR: dataDir, PORT: String(await freePort()) });
@@ -101,7 +106,7 @@ describe('pnpm start and pnpm start:cluster, stopped with Ctrl-C', () => {
     expect(stdout).not.toContain('Rootline is running');
     expect(noiseIn(stdout)).toEqual([]);
     expect(stderr).toBe('');
-  }, 120_000);
+  });
 
   it('pnpm start:cluster: starts every process, and stops on Ctrl-C with exit code 0 and no error output', async () => {
     const [nats, db] = await Promise.all([startNatsServer(), createTestDatabase('rl_start')]);

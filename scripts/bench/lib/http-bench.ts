@@ -1,9 +1,15 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { api, freePort, TEST_JWT_SECRET } from '@rootline/testing';
 import { type ClusterHandle, startCluster } from '../../src/cluster-host.js';
 import { type BenchInfra, startBenchInfra } from './infra.js';
 import { fmt } from './markdown.js';
+import { REPO_ROOT } from './paths.js';
 import { sleep } from './scope.js';
 import type { BenchContext } from './types.js';
+
+const run = promisify(execFile);
 
 /** So high that the gateway's limiters (which still run on every request) never refuse one. */
 export const NO_LIMIT = '100000000';
@@ -12,6 +18,17 @@ export const NO_LIMIT = '100000000';
 export async function stopCluster(cluster: ClusterHandle): Promise<void> {
   const timedOut = await Promise.race([cluster.stop().then(() => false), sleep(20_000).then(() => true)]);
   if (timedOut) await Promise.all([...cluster.processes.values()].map((p) => p.kill('SIGKILL')));
+}
+
+let built: Promise<void> | undefined;
+
+/** `pnpm build` once per benchmark run, so the cluster runs the compiled code of the sources as they are. */
+function buildOnce(ctx: BenchContext): Promise<void> {
+  built ??= (async () => {
+    ctx.log('building (pnpm build)');
+    await run(process.execPath, [join(REPO_ROOT, 'scripts', 'launch', 'build.mjs')], { cwd: REPO_ROOT });
+  })();
+  return built;
 }
 
 /**
@@ -25,6 +42,7 @@ export async function startPlatformCluster(
   env: NodeJS.ProcessEnv = {},
   readyTimeoutMs?: number,
 ): Promise<{ cluster: ClusterHandle; stop: () => Promise<void> }> {
+  await buildOnce(ctx);
   const cluster = await startCluster({
     natsUrl: urls.natsUrl,
     databaseUrl: urls.databaseUrl,
@@ -32,8 +50,9 @@ export async function startPlatformCluster(
     jwtSecret: TEST_JWT_SECRET,
     env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: NO_LIMIT, RATE_LIMIT_PER_HOUR_PER_USER: NO_LIMIT, ...env },
     output: ctx.settings.verbose ? 'inherit' : 'ignore',
-    runtime: process.env.BENCH_RUNTIME === 'source' ? 'source' : 'compiled',
-    // Ten processes starting under tsx on a shared two-core machine can take minutes.
+    // What ships: the compiled JavaScript, built first.
+    runtime: 'compiled',
+    // Ten processes starting on a shared two-core machine can take minutes.
     readyTimeoutMs: readyTimeoutMs ?? 300_000,
   });
   return { cluster, stop: ctx.scope.defer(() => stopCluster(cluster)) };

@@ -145,10 +145,11 @@ export const rateLimitPlugin = fp<RateLimitOptions>(
       if (r.isExceeded) throw rateLimited(reply, r.ttl, `Rate limit of ${r.max} requests per hour exceeded`);
     });
 
-    app.addHook('onSend', async (req, reply) => {
+    app.addHook('onSend', (req, reply, payload, done) => {
       const ttlMs = req[routeLimitReset];
       // As a Unix time on the gateway's clock, like the general limits' header.
       if (ttlMs !== undefined) reply.header('x-ratelimit-reset', Math.ceil((clock.now().getTime() + ttlMs) / 1000));
+      done(null, payload);
     });
   },
   { name: 'rootline-rate-limit' },

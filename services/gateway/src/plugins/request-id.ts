@@ -7,8 +7,10 @@ import fp from 'fastify-plugin';
  */
 export const requestIdPlugin = fp(
   async (app) => {
-    app.addHook('onRequest', async (req, reply) => {
+    // Callback-style hooks: no promise per request for work that never waits.
+    app.addHook('onRequest', (req, reply, done) => {
       reply.header(HEADER.requestId, req.id);
+      done();
     });
   },
   { name: 'rootline-request-id' },
