@@ -115,31 +115,64 @@ export function lazyRequestLogger(
   opts: NonNullable<ChildArgs[1]>,
 ): FastifyBaseLogger {
   if (opts.level !== undefined) return parent.child(bindings, opts);
-  let child: FastifyBaseLogger | undefined;
-  const made = () => {
-    child ??= parent.child(bindings, opts);
-    return child;
-  };
-  const enabled = (parent as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.bind(parent);
-  const at =
-    (level: Level): LogFn =>
-    (...args: Parameters<LogFn>) => {
-      if (child || !enabled || enabled(level)) made()[level](...args);
-    };
-  return {
-    get level() {
-      return child?.level ?? parent.level;
-    },
-    set level(level: string) {
-      made().level = level;
-    },
-    fatal: at('fatal'),
-    error: at('error'),
-    warn: at('warn'),
-    info: at('info'),
-    debug: at('debug'),
-    trace: at('trace'),
-    silent: () => {},
-    child: (b: ChildArgs[0], o?: ChildArgs[1]) => made().child(b, o),
-  };
+  return new LazyChild(parent, bindings, opts) as unknown as FastifyBaseLogger;
+}
+
+/** The child logger of `lazyRequestLogger`: one object per request, its methods on the prototype. */
+class LazyChild {
+  #child: FastifyBaseLogger | undefined;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: ChildArgs[0],
+    private readonly opts: NonNullable<ChildArgs[1]>,
+  ) {}
+
+  #made(): FastifyBaseLogger {
+    this.#child ??= this.parent.child(this.bindings, this.opts);
+    return this.#child;
+  }
+
+  #log(level: Level, args: Parameters<LogFn>): void {
+    const enabled = (this.parent as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled;
+    if (this.#child || !enabled || enabled.call(this.parent, level)) this.#made()[level](...args);
+  }
+
+  get level(): string {
+    return this.#child?.level ?? this.parent.level;
+  }
+
+  set level(level: string) {
+    this.#made().level = level;
+  }
+
+  fatal(...args: Parameters<LogFn>): void {
+    this.#log('fatal', args);
+  }
+
+  error(...args: Parameters<LogFn>): void {
+    this.#log('error', args);
+  }
+
+  warn(...args: Parameters<LogFn>): void {
+    this.#log('warn', args);
+  }
+
+  info(...args: Parameters<LogFn>): void {
+    this.#log('info', args);
+  }
+
+  debug(...args: Parameters<LogFn>): void {
+    this.#log('debug', args);
+  }
+
+  trace(...args: Parameters<LogFn>): void {
+    this.#log('trace', args);
+  }
+
+  silent(): void {}
+
+  child(b: ChildArgs[0], o?: ChildArgs[1]): FastifyBaseLogger {
+    return this.#made().child(b, o);
+  }
 }
