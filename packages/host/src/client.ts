@@ -9,6 +9,7 @@ import {
   type RequestOf,
   type SubjectDef,
 } from '@rootline/contracts';
+import { SHAPED_PREFIX } from './reply-writer.js';
 
 /**
  * Calls a declared subject and returns its reply data; an error reply is rethrown as the same AppError.
@@ -36,31 +37,28 @@ function replyData<D extends SubjectDef>(def: D, value: unknown): ReplyOf<D> {
   throw new AppError('INTERNAL', `malformed reply on ${def.subject}`);
 }
 
-/** How a service's success reply begins on the bus (`replyWriter`, and `JSON.stringify` of `{ ok, data }`). */
-const SUCCESS_PREFIX = '{"ok":true,"data":';
-
 /**
- * `call`, resolving with the reply's data as JSON text rather than parsed: for a caller that forwards it as it is.
- * A success reply (`{"ok":true,"data":…}`, data last) is cut out of the text without parsing; anything else is
- * parsed and answered as `call` does.
+ * `call` for a caller that forwards the reply: a reply written by its contract (`replyWriter`: a single object) comes
+ * back as its data's JSON text, cut out without parsing (the data is the last member, so the cut is exact); any other
+ * success comes back parsed, for the caller to serialise by its own schema; an error reply is thrown as `call` does.
  */
-export async function callJson<D extends SubjectDef>(
+export async function callForward<D extends SubjectDef>(
   bus: Bus,
   def: D,
   input: RequestOf<D>,
   ctx: CallContext,
   timeoutMs?: number,
-): Promise<string> {
+): Promise<{ json: string } | { data: ReplyOf<D> }> {
   const text = await bus.requestJson(def.subject, input, {
     headers: contextToHeaders(ctx),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
   });
-  if (text.startsWith(SUCCESS_PREFIX) && text.endsWith('}')) return text.slice(SUCCESS_PREFIX.length, -1);
+  if (text.startsWith(SHAPED_PREFIX) && text.endsWith('}')) return { json: text.slice(SHAPED_PREFIX.length, -1) };
   let reply: unknown;
   try {
     reply = JSON.parse(text);
   } catch {
     throw new AppError('INTERNAL', `malformed reply on ${def.subject}`);
   }
-  return JSON.stringify(replyData(def, reply) ?? null);
+  return { data: replyData(def, reply) };
 }

@@ -2,18 +2,31 @@ import { JsonText } from '@rootline/bus';
 import type { TSchema } from '@sinclair/typebox';
 import build from 'fast-json-stringify';
 
+/** How a reply written by its contract begins: `shaped` tells a forwarding caller it may send the data as it is. */
+export const SHAPED_PREFIX = '{"ok":true,"shaped":true,"data":';
+
+/** A list reply (`{ items, pagination? }`): reshaped by the gateway, which serialises it by its own schema. */
+function isList(schema: TSchema): boolean {
+  const items = (schema as { properties?: Record<string, { type?: unknown }> }).properties?.items;
+  return items?.type === 'array';
+}
+
 /**
- * Writes a subject's success reply, `{"ok":true,"data":…}`, with `data` serialised by the subject's reply schema
- * (fast-json-stringify, as Fastify serialises responses): only the properties the contract declares leave the
- * service, whatever else the handler's object carries. The text goes on the bus as it is, so a caller that only
- * forwards it (the gateway) need not parse it. Compiled on the subject's first reply, not at start-up.
+ * Writes a subject's success reply. A single object is written `{"ok":true,"shaped":true,"data":…}` with `data`
+ * serialised by the subject's reply schema (fast-json-stringify, as Fastify serialises responses): only the
+ * properties the contract declares leave the service, whatever else the handler's object carries, and the text
+ * goes on the bus as it is, so a caller that forwards it (the gateway) need not parse it. Compiled on the subject's
+ * first reply. A list keeps `JSON.stringify`: the gateway takes it apart to put the items in `data` and the
+ * pagination beside it, and serialises that by its route's schema (fast-json-stringify is slower than
+ * `JSON.stringify` on a page of objects with nullable fields, so writing it twice would cost the read twice).
  */
 export function replyWriter(schema: TSchema): (data: unknown) => JsonText | { ok: true; data: unknown } {
+  if (isList(schema)) return (data) => ({ ok: true, data });
   let serialize: ((data: unknown) => string) | undefined;
   return (data) => {
     // A handler that answers nothing keeps the reply `{ ok: true }` its callers read as `data: undefined`.
     if (data === undefined) return { ok: true, data };
     serialize ??= build(schema as unknown as Parameters<typeof build>[0]);
-    return new JsonText(`{"ok":true,"data":${serialize(data)}}`);
+    return new JsonText(`${SHAPED_PREFIX}${serialize(data)}}`);
   };
 }

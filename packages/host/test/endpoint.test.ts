@@ -36,7 +36,7 @@ describe('toEndpoint', () => {
       }),
       log,
     );
-    expect(await answer(endpoint, { page: 3 })).toEqual({ ok: true, data: null });
+    expect(await answer(endpoint, { page: 3 })).toEqual({ ok: true, shaped: true, data: null });
     expect(seen).toEqual([{ page: 3, limit: 20, kind: 'all' }]);
   });
 

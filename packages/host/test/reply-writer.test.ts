@@ -2,7 +2,7 @@ import { createMemoryBroker } from '@rootline/bus';
 import { AppError, defineSubject } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { call, callJson, createLogger, handle, toEndpoint } from '../src/index.js';
+import { call, callForward, createLogger, handle, toEndpoint } from '../src/index.js';
 
 const log = createLogger('test', 'silent');
 
@@ -11,6 +11,13 @@ const plantGet = defineSubject({
   request: Type.Object({ plantId: Type.String() }),
   reply: Type.Object({ id: Type.String(), commonName: Type.String(), plantedAt: Type.String({ format: 'date-time' }) }),
   summary: 'test read',
+});
+
+const plantList = defineSubject({
+  subject: 'plants.plant.list',
+  request: Type.Object({}),
+  reply: Type.Object({ items: Type.Array(Type.Object({ id: Type.String() })), pagination: Type.Object({}) }),
+  summary: 'test list',
 });
 
 describe('success replies serialised by their contract at the source', () => {
@@ -33,6 +40,10 @@ describe('success replies serialised by their contract at the source', () => {
       }),
       log,
     ),
+    toEndpoint(
+      handle(plantList, async () => ({ items: [{ id: 'pl_1', extra: true }], pagination: { page: 1 } }) as never),
+      log,
+    ),
   ]);
 
   it('sends only the properties the reply schema declares, to every caller', async () => {
@@ -43,14 +54,25 @@ describe('success replies serialised by their contract at the source', () => {
 
   it('gives a forwarding caller the data as the JSON text the service wrote, unparsed', async () => {
     await served;
-    const text = await callJson(client, plantGet, { plantId: 'pl_1' }, { requestId: 'req_2' });
-    expect(text).toBe('{"id":"pl_1","commonName":"Basil","plantedAt":"2026-05-01T08:00:00.000Z"}');
-    expect(await client.requestJson('plants.plant.get', { plantId: 'pl_1' })).toBe(`{"ok":true,"data":${text}}`);
+    const answer = await callForward(client, plantGet, { plantId: 'pl_1' }, { requestId: 'req_2' });
+    const text = '{"id":"pl_1","commonName":"Basil","plantedAt":"2026-05-01T08:00:00.000Z"}';
+    expect(answer).toEqual({ json: text });
+    expect(await client.requestJson('plants.plant.get', { plantId: 'pl_1' })).toBe(
+      `{"ok":true,"shaped":true,"data":${text}}`,
+    );
+  });
+
+  it('leaves a list to the caller to shape: parsed, as every field of it came', async () => {
+    await served;
+    const answer = await callForward(client, plantList, {}, { requestId: 'req_4' });
+    expect(answer).toEqual({ data: { items: [{ id: 'pl_1', extra: true }], pagination: { page: 1 } } });
   });
 
   it('answers an error reply to a forwarding caller as the same AppError', async () => {
     await served;
-    const failed = await callJson(client, plantGet, { plantId: 'missing' }, { requestId: 'req_3' }).catch((e) => e);
+    const failed = await callForward(client, plantGet, { plantId: 'missing' }, { requestId: 'req_3' }).catch(
+      (e: unknown) => e,
+    );
     expect(failed).toBeInstanceOf(AppError);
     expect(failed).toMatchObject({ code: 'NOT_FOUND', message: 'Plant not found' });
   });

@@ -9,7 +9,7 @@ import {
   type RequestOf,
   type SubjectDef,
 } from '@rootline/contracts';
-import { call, callJson } from '@rootline/host';
+import { call, callForward } from '@rootline/host';
 import { type ObjectOptions, type TObject, type TProperties, type TSchema, Type, TypeGuard } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
@@ -184,9 +184,8 @@ export function busRoute<D extends SubjectDef, U extends string>(
       : Envelope(data);
   const timeoutMs = spec.timeoutMs ?? deps.timeoutMs;
   const config: FastifyContextConfig = spec.policy;
-  // The reply's data is the subject's reply as the service serialised it by that same schema (`replyWriter`):
-  // forwarded as text, not parsed and serialised again. Lists and routes with a reply schema of their own are
-  // shaped here.
+  // A reply the service wrote by that same schema (`replyWriter`) is forwarded as text, not parsed and serialised
+  // again. Lists and routes with a reply schema of their own are shaped and serialised here.
   const forward = !spec.page && !spec.list && spec.reply === undefined;
 
   app.route({
@@ -206,10 +205,12 @@ export function busRoute<D extends SubjectDef, U extends string>(
       // Fastify validated each part against its schema; together they form the subject's request.
       const input = spec.input ? spec.input(req) : (mergedInput(req, parts) as RequestOf<D>);
       if (forward) {
-        const data = await callJson(deps.bus, spec.subject, input, callContext(req), timeoutMs);
-        reply.code(status).type('application/json; charset=utf-8');
+        const answer = await callForward(deps.bus, spec.subject, input, callContext(req), timeoutMs);
+        reply.code(status);
         if (spec.cache) reply.header('cache-control', spec.cache(input));
-        return okJson(data);
+        if ('data' in answer) return ok(answer.data);
+        reply.type('application/json; charset=utf-8');
+        return okJson(answer.json);
       }
       const result = await call(deps.bus, spec.subject, input, callContext(req), timeoutMs);
       reply.code(status);
