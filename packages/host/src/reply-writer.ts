@@ -1,6 +1,20 @@
+import { createRequire } from 'node:module';
 import { JsonText } from '@rootline/bus';
 import type { TSchema } from '@sinclair/typebox';
-import build from 'fast-json-stringify';
+import type Build from 'fast-json-stringify';
+
+const require = createRequire(import.meta.url);
+let build: typeof Build | undefined;
+
+/**
+ * fast-json-stringify, loaded on the first reply written rather than at start-up: with the Ajv it brings it weighs
+ * about 10 MiB and 60 ms of loading, which a service that has not answered yet need not carry (a synchronous
+ * `require`: the package is CommonJS, and the reply is written in the same turn).
+ */
+function compile(schema: TSchema): (data: unknown) => string {
+  build ??= require('fast-json-stringify') as typeof Build;
+  return build(schema as unknown as Parameters<typeof Build>[0]);
+}
 
 /** How a reply written by its contract begins: `shaped` tells a forwarding caller it may send the data as it is. */
 export const SHAPED_PREFIX = '{"ok":true,"shaped":true,"data":';
@@ -26,7 +40,7 @@ export function replyWriter(schema: TSchema): (data: unknown) => JsonText | { ok
   return (data) => {
     // A handler that answers nothing keeps the reply `{ ok: true }` its callers read as `data: undefined`.
     if (data === undefined) return { ok: true, data };
-    serialize ??= build(schema as unknown as Parameters<typeof build>[0]);
+    serialize ??= compile(schema);
     return new JsonText(`${SHAPED_PREFIX}${serialize(data)}}`);
   };
 }
