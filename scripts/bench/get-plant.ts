@@ -549,8 +549,9 @@ function report(settings: BenchSettings, rounds: Record<PipelineName, Measured>[
         : 'No CPU profiler ran (`--no-profile`).'),
     '',
     '- **platform**: `GET /api/plants/{plantId}` with the bearer token of a signed-in account through the gateway ' +
-      '(request id, metrics, rate limits, token and session check, validation, response schema) and NATS to the ' +
-      'plants service (validation, context, logger, drizzle), every service process running.',
+      '(request id, metrics, rate limits, token and session check, validation, the envelope around the reply it ' +
+      'forwards) and NATS to the plants service (validation, context, one prepared statement of the public columns, ' +
+      'the reply written by its schema), every service process running, compiled as they ship.',
     '- **minimal**: `GET /plants/:id` on a bare Fastify server → `nc.request` → a bare NATS queue subscriber → ' +
       'one postgres.js `SELECT * … WHERE id = $1` → the row as JSON (all columns, not mapped to the API shape) in ' +
       'the same envelope.',
