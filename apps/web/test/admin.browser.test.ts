@@ -1,7 +1,14 @@
 import { signInOverHttp, TEST_ADMIN } from '@rootline/testing';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserRig, expectAccessible, RIG_START_MS, screenshot, startBrowserRig } from './support/browser.js';
+import {
+  type BrowserRig,
+  call,
+  expectAccessible,
+  RIG_START_MS,
+  screenshot,
+  startBrowserRig,
+} from './support/browser.js';
 
 // Administration and a plant's environment in the browser: an administrator changes a person's role while that
 // person has pages open in another browser, controls the background agents and reads the components' health; a
@@ -12,17 +19,6 @@ const UMA = { name: 'Uma Example', email: `uma-${stamp}@example.org`, password: 
 const OTTO = { name: 'Otto Other', email: `otto-${stamp}@example.org`, password: 'another grower entirely' };
 const AMSTERDAM = { latitude: 52.37, longitude: 4.9 };
 const LISBON = { latitude: 38.72, longitude: -9.14 };
-
-async function call(rig: BrowserRig, token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${rig.base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json()) as { data: Record<string, unknown> };
-  expect(res.status, `${method} ${path}: ${JSON.stringify(json)}`).toBeLessThan(300);
-  return json.data;
-}
 
 async function register(rig: BrowserRig, person: { name: string; email: string; password: string }) {
   const res = await fetch(`${rig.base}/api/auth/register`, {

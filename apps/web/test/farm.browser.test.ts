@@ -1,7 +1,14 @@
 import { signInOverHttp } from '@rootline/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserRig, expectAccessible, RIG_START_MS, screenshot, startBrowserRig } from './support/browser.js';
+import {
+  type BrowserRig,
+  call,
+  expectAccessible,
+  RIG_START_MS,
+  screenshot,
+  startBrowserRig,
+} from './support/browser.js';
 
 // A farm manager runs a vertical farm in the browser: farm, zone, recipe, a batch whose readings and alerts arrive
 // live, the harvest and the analytics; then a household states what it wants and a planner reads the forecast.
@@ -10,17 +17,6 @@ const stamp = Date.now();
 const MANAGER = { name: 'Mo Manager', email: `mo-${stamp}@example.org`, password: 'a farm of many levels' };
 const VISITOR = { name: 'Val Visitor', email: `val-${stamp}@example.org`, password: 'only here to look around' };
 const AMSTERDAM = { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' };
-
-async function call(rig: BrowserRig, token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${rig.base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json()) as { data: Record<string, unknown> };
-  expect(res.status, `${method} ${path}: ${JSON.stringify(json)}`).toBeLessThan(300);
-  return json.data;
-}
 
 /** An account made over HTTP; returns its token and id. */
 async function account(rig: BrowserRig, who: { name: string; email: string; password: string }) {

@@ -1,23 +1,12 @@
 import { signInOverHttp } from '@rootline/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserRig, RIG_START_MS, startBrowserRig } from './support/browser.js';
+import { type BrowserRig, call, RIG_START_MS, startBrowserRig } from './support/browser.js';
 
 // Live updates as a person sees them: the page follows what happens elsewhere (another device, an API client, an
 // administrator) without a reload, over the WebSocket the app opens with its session cookie.
 
 const GROWER = { name: 'Lin Live', email: `lin-${Date.now()}@example.org`, password: 'a live and kicking passphrase' };
-
-async function call(rig: BrowserRig, token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${rig.base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json()) as { data: Record<string, unknown> };
-  expect(res.status, `${method} ${path}: ${JSON.stringify(json)}`).toBeLessThan(300);
-  return json.data;
-}
 
 describe('live updates in the browser', () => {
   let rig: BrowserRig;

@@ -1,7 +1,14 @@
 import { signInOverHttp } from '@rootline/testing';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserRig, expectAccessible, RIG_START_MS, screenshot, startBrowserRig } from './support/browser.js';
+import {
+  type BrowserRig,
+  call,
+  expectAccessible,
+  RIG_START_MS,
+  screenshot,
+  startBrowserRig,
+} from './support/browser.js';
 
 // The marketplace as its people use it: a seller lists a plant and handles offers, buyers browse, offer and buy, each
 // in a browser of their own, and each page follows what the others do without a reload.
@@ -17,17 +24,6 @@ const LATE = { name: 'Lou Late', email: `lou-${stamp}@example.org`, password: 'a
 interface Person {
   token: string;
   id: string;
-}
-
-async function call(rig: BrowserRig, token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${rig.base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json()) as { data: Record<string, unknown> };
-  expect(res.status, `${method} ${path}: ${JSON.stringify(json)}`).toBeLessThan(300);
-  return json.data;
 }
 
 async function account(rig: BrowserRig, who: typeof SELLER): Promise<Person> {

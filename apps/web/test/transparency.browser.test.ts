@@ -7,6 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BrowserRig,
+  call,
   emailedLink,
   expectAccessible,
   RIG_START_MS,
@@ -49,17 +50,6 @@ const GROWER = {
   email: `tess-${Date.now()}@example.org`,
   password: 'an open ledger passphrase',
 };
-
-async function call(rig: BrowserRig, token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${rig.base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json()) as { data: Record<string, unknown> };
-  expect(res.status, `${method} ${path}: ${JSON.stringify(json)}`).toBeLessThan(300);
-  return json.data;
-}
 
 async function signIn(page: Page, who: { email: string; password: string }) {
   await page.goto('/signin');

@@ -123,6 +123,21 @@ export async function startBrowserRig(): Promise<BrowserRig> {
 }
 
 /** Runs axe-core on the page and fails on any serious or critical violation (listed by rule and target). */
+/**
+ * Calls the API over HTTP as the holder of `token` (setting up what a test needs without the pages), expects a 2xx
+ * answer and returns its `data`.
+ */
+export async function call(rig: BrowserRig, token: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${rig.base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const json = (await res.json()) as { data: Record<string, unknown> };
+  expect(res.status, `${method} ${path}: ${JSON.stringify(json)}`).toBeLessThan(300);
+  return json.data;
+}
+
 export async function expectAccessible(page: Page): Promise<void> {
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations
