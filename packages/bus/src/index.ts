@@ -1,5 +1,5 @@
 export { JsonText } from './codec.js';
-export { type BusLog, type BusLogFn, EVENT_MAX_AGE_MS, jsonLog } from './defaults.js';
+export { type BusLog, type BusLogFn, EVENT_MAX_AGE_MS, INTERNAL_REPLY, jsonLog } from './defaults.js';
 export {
   createMemoryBroker,
   type EventLogState,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Bus, Endpoint, EventMessage, Subscription } from '@rootline/bus';
+import { type Bus, type Endpoint, type EventMessage, INTERNAL_REPLY, type Subscription } from '@rootline/bus';
 import {
   AppError,
   type BusReply,
@@ -304,7 +304,7 @@ export function toEndpoint(h: Handler, log: Logger, metrics?: ServiceMetrics): E
         // The handler's answer breaks the subject's reply schema (a required property missing, a wrong type): a
         // bug of this service, logged here with its detail; the caller gets the generic error.
         log.error({ err, subject }, 'reply does not match its contract');
-        return { ok: false, error: { code: 'INTERNAL', message: 'Internal error' } };
+        return INTERNAL_REPLY;
       }
     },
   };
@@ -355,7 +355,7 @@ function answerOf(
         };
       }
       logOf().error({ err }, 'handler failed');
-      return { ok: false, error: { code: 'INTERNAL', message: 'Internal error' } };
+      return INTERNAL_REPLY;
     }
   };
 }

@@ -1,4 +1,4 @@
-import type { ServedService } from '@rootline/bus';
+import { JsonText, type ServedService } from '@rootline/bus';
 import { type Plant, plantGet, plantRegister, type RegistrationResult } from '@rootline/contracts';
 import { handle, type Logger, toEndpoint } from '@rootline/host';
 import { plantInput } from '@rootline/testing';
@@ -73,6 +73,37 @@ describe('success envelope', () => {
     const res = await app.inject({ url: `/api/plants/${PLANT_ID}`, headers: await bus.bearer() });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, data: plant, error: null });
+  });
+
+  it('forwards a reply the service wrote by its contract as written, and shapes any other by the route schema', async () => {
+    // The service's text, its keys in an order of its own: a gateway that parsed and serialised it again would
+    // write the schema's order instead.
+    const { registeredAt, ...rest } = plant;
+    const text = JSON.stringify({ registeredAt, ...rest });
+    const shaped = await serve(
+      bus.peer,
+      'plants',
+      plantGet,
+      async () => new JsonText(`{"ok":true,"shaped":true,"data":${text}}`) as never,
+    );
+    const forwarded = await app.inject({ url: `/api/plants/${PLANT_ID}`, headers: await bus.bearer() });
+    await shaped.stop();
+    expect(forwarded.statusCode).toBe(200);
+    expect(forwarded.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(forwarded.body).toBe(`{"success":true,"data":${text},"error":null}`);
+
+    // A reply not marked as written by its contract is serialised by the route's schema: what it does not declare
+    // does not leave the gateway.
+    served.push(
+      await serve(bus.peer, 'plants', plantGet, async () => ({
+        ok: true,
+        data: { ...plant, ownerEmail: 'grower@example.org' },
+      })),
+    );
+    const shapedHere = await app.inject({ url: `/api/plants/${PLANT_ID}`, headers: await bus.bearer() });
+    expect(shapedHere.statusCode).toBe(200);
+    expect(shapedHere.body).not.toContain('ownerEmail');
+    expect(shapedHere.json()).toEqual({ success: true, data: plant, error: null });
   });
 });
 
