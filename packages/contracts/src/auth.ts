@@ -258,3 +258,12 @@ export const sessionsChanged = defineSignal({
     Type.Object({ userId: Type.String() }, { additionalProperties: false }),
   ]),
 });
+
+/**
+ * A caller wrote through one gateway replica: every replica sends that caller's reads to the primary database until
+ * `until` (epoch milliseconds), so a read through another replica sees the write too (docs/read-replicas.md).
+ */
+export const recentWrite = defineSignal({
+  subject: 'sig.gateway.caller.wrote',
+  payload: Type.Object({ key: Type.String(), until: Type.Integer() }, { additionalProperties: false }),
+});

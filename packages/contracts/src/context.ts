@@ -17,6 +17,11 @@ export interface CallContext {
    * signed URLs) start with it; events carry it on, so an email sent later links where the request came from.
    */
   publicUrl?: string;
+  /**
+   * The caller wrote something a moment ago: its reads go to the primary database, not a read replica that may not
+   * have replayed the write yet (the gateway sets it for a short window after each write; docs/read-replicas.md).
+   */
+  readPrimary?: boolean;
 }
 
 /** Message header names; lowercase so NATS and HTTP agree. */
@@ -26,6 +31,7 @@ export const HEADER = {
   traceparent: 'traceparent',
   idempotencyRef: 'x-idempotency-ref',
   publicUrl: 'x-public-url',
+  readPrimary: 'x-read-primary',
 } as const;
 
 /** A public address: http(s), a host, an optional port and path, no query, no trailing slash. */
@@ -43,6 +49,7 @@ export function contextToHeaders(ctx: CallContext): Record<string, string> {
   if (ctx.traceparent) h[HEADER.traceparent] = ctx.traceparent;
   if (ctx.idempotencyRef) h[HEADER.idempotencyRef] = ctx.idempotencyRef;
   if (ctx.publicUrl) h[HEADER.publicUrl] = ctx.publicUrl;
+  if (ctx.readPrimary) h[HEADER.readPrimary] = '1';
   return h;
 }
 
@@ -63,5 +70,6 @@ export function headersToContext(h: Record<string, string | undefined>, fallback
   // A malformed address is dropped: the service falls back to its PUBLIC_URL.
   const publicUrl = h[HEADER.publicUrl];
   if (publicUrl && isPublicUrl(publicUrl)) ctx.publicUrl = publicUrl;
+  if (h[HEADER.readPrimary] === '1') ctx.readPrimary = true;
   return ctx;
 }

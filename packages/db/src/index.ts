@@ -15,6 +15,15 @@ export {
 } from './outbox.js';
 export { executePrepared, executeRows, type FixedStatement, fixedStatement, prepared } from './prepared.js';
 export {
+  lsnToBigInt,
+  openReadRouter,
+  primaryReads,
+  type ReadRouter,
+  type ReadRouterOptions,
+  type ReadTarget,
+  replicaHolds,
+} from './replica.js';
+export {
   claimScheduledJob,
   ensureScheduledJob,
   finishScheduledJob,

@@ -102,7 +102,7 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions): Promise<Dat
 }
 
 /** `host:port/database` of a PostgreSQL URL, without credentials. */
-function describeServer(url: string): string {
+export function describeServer(url: string): string {
   try {
     const u = new URL(url);
     const host = u.hostname || u.searchParams.get('host') || 'localhost';

@@ -252,7 +252,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       id: newId('evt'),
       subject: e.def.subject,
       payload: e.payload,
-      headers: contextToHeaders(e.ctx),
+      // Where the caller's own reads go is no business of whoever consumes the event.
+      headers: contextToHeaders({ ...e.ctx, readPrimary: false }),
     }));
 
   async function commitWith(db: Db, changes: readonly SQL[], events: readonly PendingEvent[]): Promise<string[]> {

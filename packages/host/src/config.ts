@@ -18,6 +18,13 @@ export const BaseConfig = Type.Object({
       pattern: '^postgres(ql)?://',
     }),
   ),
+  DATABASE_READ_URL: Type.Optional(
+    Type.String({
+      description:
+        'A streaming replica of DATABASE_URL (hot standby) for the reads of a read-heavy service; cluster mode only (docs/read-replicas.md)',
+      pattern: '^postgres(ql)?://',
+    }),
+  ),
   DATA_DIR: Type.String({
     description:
       "Embedded mode's database (PGlite), generated keys and local files; relative paths from where pnpm ran",

@@ -17,8 +17,15 @@ import {
   type SubjectDef,
   statusSubject,
 } from '@rootline/contracts';
-import type { Database, Db, Inbox, InboxTable, Outbox, OutboxTable } from '@rootline/db';
-import { createInbox, createOutbox, isDatabaseUnavailable, migrateSchema } from '@rootline/db';
+import type { Database, Db, Inbox, InboxTable, Outbox, OutboxTable, ReadRouter, ReadTarget } from '@rootline/db';
+import {
+  createInbox,
+  createOutbox,
+  isDatabaseUnavailable,
+  migrateSchema,
+  openReadRouter,
+  primaryReads,
+} from '@rootline/db';
 import type { Static, TObject } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
@@ -48,6 +55,17 @@ export interface ServiceContext<C = BaseConfig> {
   instanceId: string;
   /** The process's metrics, where the service declares its own (blocks mined, deliveries by outcome, …). */
   metrics: ServiceMetrics;
+  /**
+   * Reads that may be served by a read replica (`DATABASE_READ_URL`): `ctx.reads.run(call, (db) => …)` runs on the
+   * replica while it keeps up with the primary and the caller has not just written, on `db` otherwise. Only for
+   * answers to requests that change nothing; a read inside a write, and every event consumer, use `db`.
+   */
+  reads: Reads;
+}
+
+/** See `ServiceContext.reads`. */
+export interface Reads {
+  run<T>(call: CallContext, fn: (db: Db) => Promise<T>): Promise<T>;
 }
 
 /** What a handler knows of its caller; `log` carries the request id. */
@@ -385,9 +403,13 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
     if (mod.db.inbox) inbox = createInbox({ database: deps.database, table: mod.db.inbox, log });
   }
 
+  const router = mod.db && deps.database ? readRouter(deps.database, config as BaseConfig, metrics, log) : undefined;
   const ctx: ServiceContext<Static<C>> = {
     bus: deps.bus,
     db: mod.db && deps.database ? deps.database.db : noDatabase,
+    reads: router
+      ? { run: (call, fn) => router.run(call.readPrimary === true, fn) }
+      : { run: (_call, fn) => fn(noDatabase) },
     log,
     clock: deps.clock ?? systemClock,
     config,
@@ -480,9 +502,27 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
       await def.stop?.();
       await statistics?.stop();
       await outbox.stop();
+      await router?.close();
       log.info(`${mod.name} stopped`);
     },
   };
+}
+
+/**
+ * Where the service's `ctx.reads` go: a streaming replica named by `DATABASE_READ_URL` while it keeps up (PostgreSQL
+ * only; the embedded database has none), the service's database otherwise. Counts reads by where they were served.
+ */
+function readRouter(database: Database, config: BaseConfig, metrics: ServiceMetrics, log: Logger): ReadRouter {
+  const reads = metrics.counter({
+    name: 'db_reads_total',
+    help: 'Reads that may be served by a read replica, by service and where they were served (primary or replica)',
+    labelNames: ['service', 'target'] as const,
+  });
+  const onRead = (target: ReadTarget) => reads.inc({ service: metrics.service, target });
+  const url = config.DATABASE_READ_URL;
+  if (url && database.driver === 'postgres') return openReadRouter({ primary: database, replicaUrl: url, log, onRead });
+  if (url) log.warn('DATABASE_READ_URL is ignored: the embedded database has no replicas');
+  return primaryReads(database, onRead);
 }
 
 /** Publishes an event from the outbox; with tracing on, as a producer span that the consumers' spans follow. */

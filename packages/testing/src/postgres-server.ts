@@ -82,3 +82,96 @@ export async function startPostgresServer(opts: PostgresServerOptions = {}): Pro
     },
   };
 }
+
+/** A server of a replicated pair that can be stopped and started again (its files stay until the pair stops). */
+export interface StartableServer {
+  adminUrl: string;
+  port: number;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+export interface ReplicatedPostgres {
+  /** The primary: takes writes, streams its log to the replica. */
+  primary: PostgresServerHandle;
+  /** A hot standby made with `pg_basebackup -R`: read-only, replaying the primary's log as it streams. */
+  replica: StartableServer;
+  /** Stops both servers and removes their files. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A private PostgreSQL primary and a streaming replica of it on free loopback ports: `initdb` for the primary
+ * (`wal_level=replica`), then `pg_basebackup -R` for the replica, which starts as a hot standby following the
+ * primary. As root both run as the `postgres` user, as `startPostgresServer` does.
+ */
+export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
+  const primary = await startPostgresServer({ settings: { wal_level: 'replica', max_wal_senders: '5' } });
+  const bin = postgresBinDir();
+  const asRoot = process.getuid?.() === 0;
+  const as = (cmd: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]) : run(join(bin, cmd), args);
+  const dir = await mkdtemp(join(tmpdir(), 'rootline-pg-replica-'));
+  const data = join(dir, 'data');
+  const port = await freePort();
+  const start = () =>
+    as('pg_ctl', [
+      'start',
+      '-w',
+      '-t',
+      '60',
+      '-D',
+      data,
+      '-l',
+      join(dir, 'server.log'),
+      '-o',
+      `-c port=${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c hot_standby=on`,
+    ]).then(() => {});
+  let running = false;
+  try {
+    if (asRoot) {
+      const { stdout } = await run('id', ['-u', 'postgres']);
+      const { stdout: gid } = await run('id', ['-g', 'postgres']);
+      await chown(dir, Number(stdout.trim()), Number(gid.trim()));
+    }
+    await chmod(dir, 0o700);
+    const source = ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres'];
+    await as('pg_basebackup', ['-D', data, '-R', '-X', 'stream', '--no-sync', ...source]);
+    await start();
+    running = true;
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    await primary.stop();
+    throw err;
+  }
+  const replica: StartableServer = {
+    adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    async stop() {
+      if (!running) return;
+      await as('pg_ctl', ['stop', '-m', 'fast', '-w', '-D', data]);
+      running = false;
+    },
+    async start() {
+      if (running) return;
+      await start();
+      running = true;
+    },
+  };
+  let stopped: Promise<void> | undefined;
+  return {
+    primary,
+    replica,
+    stop: () => {
+      stopped ??= (async () => {
+        try {
+          await replica.stop();
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+          await primary.stop();
+        }
+      })();
+      return stopped;
+    },
+  };
+}

@@ -23,6 +23,7 @@ import { idempotencyPlugin } from './plugins/idempotency.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { publicUrlPlugin } from './plugins/public-url.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { readYourWritesPlugin } from './plugins/read-your-writes.js';
 import { requestIdPlugin } from './plugins/request-id.js';
 import { tracingPlugin } from './plugins/tracing.js';
 import { DEFAULT_WEB_APP_DIR, isAppPath, serveWebApp } from './plugins/web-app.js';
@@ -175,6 +176,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     apiTokens: identity.apiTokens,
     csrfKey: identity.csrfKey,
   });
+  await app.register(readYourWritesPlugin, { bus, clock, windowMs: config.READ_YOUR_WRITES_MS });
   // Before the routes: it hooks the routes whose config says `idempotent: true`.
   await app.register(idempotencyPlugin, {
     database,

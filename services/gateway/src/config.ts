@@ -9,6 +9,13 @@ export const GatewayConfig = withBase({
   // Where uploads are streamed: the same settings as the media service's.
   ...StorageConfigProperties,
   PORT: Type.Integer({ description: 'HTTP port of the gateway', default: 3000, minimum: 0, maximum: 65_535 }),
+  READ_YOUR_WRITES_MS: Type.Integer({
+    description:
+      "After a caller's write, how long its reads go to the primary database rather than a read replica (DATABASE_READ_URL); 0 turns it off",
+    default: 5000,
+    minimum: 0,
+    maximum: 600_000,
+  }),
   HOST: Type.String({ description: 'Interface the gateway listens on', default: '0.0.0.0', minLength: 1 }),
   /** HS256 key of session tokens; 32 characters at least so it cannot be guessed by brute force. */
   JWT_SECRET: Type.String({ minLength: 32 }),

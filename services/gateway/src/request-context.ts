@@ -32,5 +32,6 @@ export function callContext(req: FastifyRequest): CallContext {
   if (req.idempotency) ctx.idempotencyRef = req.idempotency.ref;
   const publicUrl = req.publicUrl;
   if (publicUrl) ctx.publicUrl = publicUrl;
+  if (req.readPrimary) ctx.readPrimary = true;
   return ctx;
 }

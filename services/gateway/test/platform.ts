@@ -41,10 +41,13 @@ export interface TestPlatform {
 export async function startTestPlatform(
   modules: ServiceModule<TObject>[],
   env: Record<string, string> = {},
-  /** `metrics`: one registry for services and gateway, as embedded mode has (served at /api/metrics). */
-  opts: { metrics?: Registry } = {},
+  /**
+   * `metrics`: one registry for services and gateway, as embedded mode has (served at /api/metrics). `infra`: NATS
+   * and a database of the test's own (e.g. on a private PostgreSQL server), stopped with the platform.
+   */
+  opts: { metrics?: Registry; infra?: TestInfra } = {},
 ): Promise<TestPlatform> {
-  const infra = await startTestInfra();
+  const infra = opts.infra ?? (await startTestInfra());
   const database = await openDatabase({ url: infra.pg.url, dataDir: '.' });
   const log = createLogger('test', env.LOG_LEVEL ?? 'silent');
   const buses: Bus[] = [];

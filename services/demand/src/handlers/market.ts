@@ -32,7 +32,7 @@ const CANDIDATES = 500;
 const DEFAULT_RADIUS_KM = 50;
 
 export const searchListingsHandler = (ctx: ServiceContext) =>
-  handle(listingSearch, async (input) => {
+  handle(listingSearch, async (input, caller) => {
     if ((input.lat === undefined) !== (input.lon === undefined)) {
       const field = input.lat === undefined ? 'querystring/lat' : 'querystring/lon';
       throw new AppError('VALIDATION_ERROR', `${field} is required with ${field.endsWith('lat') ? 'lon' : 'lat'}`, [
@@ -44,15 +44,17 @@ export const searchListingsHandler = (ctx: ServiceContext) =>
       input.lat === undefined || input.lon === undefined
         ? undefined
         : { center: { latitude: input.lat, longitude: input.lon }, radiusKm: input.radius };
-    const { rows, total } = await searchListings(ctx.db, {
-      words: input.q ? queryWords(input.q) : [],
-      category: input.category,
-      minPrice: input.minPrice,
-      maxPrice: input.maxPrice,
-      near,
-      offset,
-      limit,
-    });
+    const { rows, total } = await ctx.reads.run(caller, (db) =>
+      searchListings(db, {
+        words: input.q ? queryWords(input.q) : [],
+        category: input.category,
+        minPrice: input.minPrice,
+        maxPrice: input.maxPrice,
+        near,
+        offset,
+        limit,
+      }),
+    );
     return pageOf(
       rows.map((r) => ({ ...listingView(r), distanceKm: r.distanceKm })),
       page,

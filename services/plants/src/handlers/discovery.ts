@@ -18,32 +18,34 @@ export const ACTIVE_GROWER_DAYS = 90;
 
 /** plants.plant.nearby: plants within the radius, nearest first, one page of them. */
 export const nearbyPlants = (ctx: ServiceContext) =>
-  handle(plantNearby, async (input) => {
+  handle(plantNearby, async (input, caller) => {
     const { radius } = input;
     const { page, limit, offset } = pageWindow(input);
     const center = withoutTinyDegrees({ latitude: input.lat, longitude: input.lon });
-    const { items, total } = await findNearby(ctx.db, center, radius, boundingBox(center, radius), offset, limit);
+    const { items, total } = await ctx.reads.run(caller, (db) =>
+      findNearby(db, center, radius, boundingBox(center, radius), offset, limit),
+    );
     return { items, pagination: paginate(page, limit, total) };
   });
 
 /** plants.plant.search: plants whose species, location or owner contains the text, most relevant first. */
 export const searchPlantsHandler = (ctx: ServiceContext) =>
-  handle(plantSearch, async (input) => {
+  handle(plantSearch, async (input, caller) => {
     const q = normaliseSearchText(input.q);
     if (q === '') {
       throw new AppError('VALIDATION_ERROR', 'q: must contain at least one letter or digit', { field: 'q' });
     }
     const { page, limit, offset } = pageWindow(input);
     const types = input.type ? [input.type] : SEARCH_TYPES;
-    const { items, total } = await searchPlants(ctx.db, q, types, offset, limit);
+    const { items, total } = await ctx.reads.run(caller, (db) => searchPlants(db, q, types, offset, limit));
     return { items, pagination: paginate(page, limit, total) };
   });
 
 /** plants.plant.list-owned: the owner's plants, newest first, one page of them. */
 export const ownedPlants = (ctx: ServiceContext) =>
-  handle(plantListOwned, async (input) => {
+  handle(plantListOwned, async (input, caller) => {
     const { page, limit, offset } = pageWindow(input);
-    const { items, total } = await findOwnedPlants(ctx.db, input.ownerId, offset, limit);
+    const { items, total } = await ctx.reads.run(caller, (db) => findOwnedPlants(db, input.ownerId, offset, limit));
     return { items, pagination: paginate(page, limit, total) };
   });
 
@@ -51,6 +53,9 @@ export const ownedPlants = (ctx: ServiceContext) =>
 export const networkStats = (ctx: ServiceContext) =>
   handle(plantNetworkGet, async (_input, caller) => {
     const since = new Date(ctx.clock.now().getTime() - ACTIVE_GROWER_DAYS * 24 * 3600 * 1000);
-    const [counts, chain] = await Promise.all([networkCounts(ctx.db, since), call(ctx.bus, chainStatsGet, {}, caller)]);
+    const [counts, chain] = await Promise.all([
+      ctx.reads.run(caller, (db) => networkCounts(db, since)),
+      call(ctx.bus, chainStatsGet, {}, caller),
+    ]);
     return { ...counts, chainLength: chain.chainLength, difficulty: chain.difficulty };
   });

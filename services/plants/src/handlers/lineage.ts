@@ -5,14 +5,17 @@ import { buildLineage, lineageDepths } from '../domain/lineage.js';
 
 /** plants.lineage.get: the plant, its ancestors up to pedigreeDepth and its descendants down to progenyDepth. */
 export const getLineage = (ctx: ServiceContext) =>
-  handle(plantLineageGet, async (input) => {
-    const plant = await findLineagePlant(ctx.db, input.plantId);
-    if (!plant) throw notFound('Plant', input.plantId);
-    const depths = lineageDepths(input);
-    const [ancestors, descendants] = await Promise.all([
-      findAncestors(ctx.db, plant.id, depths.pedigreeDepth),
-      // One more than returned, to tell whether the list was cut.
-      findDescendants(ctx.db, plant.id, depths.progenyDepth, LINEAGE_LIMITS.maxDescendants + 1),
-    ]);
-    return buildLineage(plant, ancestors, descendants, depths);
-  });
+  handle(plantLineageGet, async (input, caller) =>
+    // One database for the three reads, so the lineage is read as of one moment's replay.
+    ctx.reads.run(caller, async (db) => {
+      const plant = await findLineagePlant(db, input.plantId);
+      if (!plant) throw notFound('Plant', input.plantId);
+      const depths = lineageDepths(input);
+      const [ancestors, descendants] = await Promise.all([
+        findAncestors(db, plant.id, depths.pedigreeDepth),
+        // One more than returned, to tell whether the list was cut.
+        findDescendants(db, plant.id, depths.progenyDepth, LINEAGE_LIMITS.maxDescendants + 1),
+      ]);
+      return buildLineage(plant, ancestors, descendants, depths);
+    }),
+  );

@@ -314,8 +314,8 @@ export const clonePlant = (ctx: ServiceContext, recorder: Recorder) =>
 
 /** plants.plant.get: one plant with its generation, parent and block. */
 export const getPlant = (ctx: ServiceContext) =>
-  handle(plantGet, async ({ plantId }) => {
-    const plant = await findPlant(ctx.db, plantId);
+  handle(plantGet, async ({ plantId }, caller) => {
+    const plant = await ctx.reads.run(caller, (db) => findPlant(db, plantId));
     if (!plant) throw notFound('Plant', plantId);
     return plant;
   });

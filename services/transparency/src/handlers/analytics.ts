@@ -36,7 +36,12 @@ const EXPORT_DIMENSIONS: Record<AnalyticsDataset, readonly string[]> = {
   sustainability: ['none', 'mode'],
 };
 
+/** What a report reads with: the database `ctx.reads` chose (a replica when one serves) and the clock. */
 type Ctx = Pick<ServiceContext, 'db' | 'clock'>;
+
+/** Runs a report's reads where `ctx.reads` sends them: a read replica when one serves, else the primary. */
+const onReads = <T>(ctx: ServiceContext, caller: CallContext, report: (r: Ctx) => Promise<T>): Promise<T> =>
+  ctx.reads.run(caller, (db) => report({ db, clock: ctx.clock }));
 
 const plants = async (ctx: Ctx, range: AnalyticsRange, by: keyof typeof PLANT_KEYS) => {
   const [registered, propagated] = await Promise.all([
@@ -71,36 +76,44 @@ const journeys = (ctx: Ctx, range: AnalyticsRange, userId?: string) =>
 const scope = (s: ReturnType<typeof sustainabilityScope>) => ({ totals: s.totals, byMode: s.byMode, series: s.series });
 
 /** analytics.overview.get: network totals of every dataset over the range, per period. */
-export const getOverview = (ctx: Ctx) =>
-  handle(analyticsOverviewGet, async (input) => {
-    const range = resolveRange(input, ctx.clock.now());
-    const [rows, trips] = await Promise.all([
-      readRollups(ctx.db, {
-        ...range,
-        series: ['plants', 'propagations', 'farm-batches', 'farm-harvests', 'farm-failures'],
-      }),
-      journeys(ctx, range),
-    ]);
-    return overviewReport(range, rows, trips);
-  });
+export const getOverview = (ctx: ServiceContext) =>
+  handle(analyticsOverviewGet, async (input, caller) =>
+    onReads(ctx, caller, async (r) => {
+      const range = resolveRange(input, r.clock.now());
+      const [rows, trips] = await Promise.all([
+        readRollups(r.db, {
+          ...range,
+          series: ['plants', 'propagations', 'farm-batches', 'farm-harvests', 'farm-failures'],
+        }),
+        journeys(r, range),
+      ]);
+      return overviewReport(range, rows, trips);
+    }),
+  );
 
 /** analytics.plants.get */
-export const getPlantAnalytics = (ctx: Ctx) =>
-  handle(analyticsPlantsGet, async (input) => plants(ctx, resolveRange(input, ctx.clock.now()), input.by));
+export const getPlantAnalytics = (ctx: ServiceContext) =>
+  handle(analyticsPlantsGet, async (input, caller) =>
+    onReads(ctx, caller, (r) => plants(r, resolveRange(input, r.clock.now()), input.by)),
+  );
 
 /** analytics.transport.get */
-export const getTransportAnalytics = (ctx: Ctx) =>
-  handle(analyticsTransportGet, async (input) => transport(ctx, resolveRange(input, ctx.clock.now()), input.by));
+export const getTransportAnalytics = (ctx: ServiceContext) =>
+  handle(analyticsTransportGet, async (input, caller) =>
+    onReads(ctx, caller, (r) => transport(r, resolveRange(input, r.clock.now()), input.by)),
+  );
 
 /** analytics.farms.get */
-export const getFarmAnalytics = (ctx: Ctx) =>
-  handle(analyticsFarmsGet, async (input) => farms(ctx, resolveRange(input, ctx.clock.now()), input.by));
+export const getFarmAnalytics = (ctx: ServiceContext) =>
+  handle(analyticsFarmsGet, async (input, caller) =>
+    onReads(ctx, caller, (r) => farms(r, resolveRange(input, r.clock.now()), input.by)),
+  );
 
 /**
  * analytics.sustainability.get: network figures for anyone with the permission; a user's own figures only for
  * that user or an ADMIN; the users with most kg CO2e only for an ADMIN.
  */
-export const getSustainability = (ctx: Ctx) =>
+export const getSustainability = (ctx: ServiceContext) =>
   handle(analyticsSustainabilityGet, async (input, caller: CallContext) => {
     const range = resolveRange(input, ctx.clock.now());
     if (input.userId !== undefined && !isOwnerOrAdmin(actingUser(caller), input.userId)) {
@@ -110,11 +123,13 @@ export const getSustainability = (ctx: Ctx) =>
       });
     }
     const admin = caller.actor?.role === 'ADMIN';
-    const [network, own, top] = await Promise.all([
-      journeys(ctx, range),
-      input.userId === undefined ? undefined : journeys(ctx, range, input.userId),
-      admin ? readTopEmitters(ctx.db, range.from, range.to, ANALYTICS_TOP_USERS) : undefined,
-    ]);
+    const [network, own, top] = await onReads(ctx, caller, (r) =>
+      Promise.all([
+        journeys(r, range),
+        input.userId === undefined ? undefined : journeys(r, range, input.userId),
+        admin ? readTopEmitters(r.db, range.from, range.to, ANALYTICS_TOP_USERS) : undefined,
+      ]),
+    );
     return {
       ...range,
       network: scope(sustainabilityScope(network)),
@@ -124,8 +139,8 @@ export const getSustainability = (ctx: Ctx) =>
   });
 
 /** analytics.export.get: a dataset's rows as CSV or JSON (network-wide figures only). */
-export const exportAnalytics = (ctx: Ctx) =>
-  handle(analyticsExportGet, async (input) => {
+export const exportAnalytics = (ctx: ServiceContext) =>
+  handle(analyticsExportGet, async (input, caller) => {
     const range = resolveRange(input, ctx.clock.now());
     const by = input.by ?? 'none';
     if (!EXPORT_DIMENSIONS[input.dataset].includes(by)) {
@@ -135,7 +150,7 @@ export const exportAnalytics = (ctx: Ctx) =>
         { field: 'by' },
       );
     }
-    const rows = await datasetRows(ctx, input.dataset, range, by);
+    const rows = await onReads(ctx, caller, (r) => datasetRows(r, input.dataset, range, by));
     return exportFile(input.dataset, input.format, range, by, rows);
   });
 
