@@ -100,11 +100,12 @@ const ROLES: Record<string, Role> = {
 const ADA_LEAVING = 'ada-leaving';
 
 /**
- * Operations whose caller is another party than the owner of the records they name: the buyer makes, withdraws and
- * reviews an offer on Ada's listing; the recipient of a handoff accepts it.
+ * Operations whose caller is another party than the owner of the records they name: the buyer makes, withdraws,
+ * reviews and lists offers on Ada's listing; the recipient of a handoff accepts it.
  */
 const CALLER: Record<string, string> = {
   makeOffer: BOB,
+  listBuyerOffers: BOB,
   withdrawOffer: BOB,
   reviewOffer: BOB,
   acceptHandoff: BOB,

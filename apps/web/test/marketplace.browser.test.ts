@@ -301,6 +301,14 @@ describe('the marketplace in the browser: list, browse, offer, counter, sell', (
       await buyerOffers.getByText('Offer sent. The seller has been told.').waitFor();
       await buyerOffers.getByText('Awaiting the seller', { exact: true }).waitFor();
 
+      // The buyer follows the offer from "My offers", a tab of the marketplace.
+      await buyerPage.getByRole('navigation', { name: 'Marketplace' }).getByRole('link', { name: 'My offers' }).click();
+      await buyerPage.getByRole('heading', { level: 1, name: 'My offers' }).waitFor();
+      const myOffer = buyerPage.getByRole('row', { name: /Black Krim tomato cutting/ });
+      await myOffer.getByText('Awaiting the seller', { exact: true }).waitFor();
+      expect(await myOffer.getByText('1 × €3.50').count()).toBe(1);
+      await expectAccessible(buyerPage);
+
       await latePage.goto(listingUrl);
       const lateOffers = latePage.getByRole('region', { name: 'Offers' });
       await lateOffers.getByLabel('Your price per unit (EUR)').fill('4');
@@ -324,9 +332,14 @@ describe('the marketplace in the browser: list, browse, offer, counter, sell', (
       await louOffer.getByText('Countered: awaiting the buyer').waitFor();
       await screenshot(sellerPage, 'market-offers-seller');
 
-      // The buyer's open page shows the counter; the late buyer sees theirs only on reloading.
+      // The buyer's open list shows the counter as it comes; the late buyer sees theirs only on reloading.
+      await myOffer.getByText('Countered: awaiting the buyer').waitFor({ timeout: 30_000 });
+      await myOffer.getByText('countered at €4.25').waitFor();
+      await screenshot(buyerPage, 'market-my-offers');
+      await myOffer.getByRole('link', { name: 'Black Krim tomato cutting' }).click();
+      await buyerPage.getByRole('heading', { level: 1, name: 'Black Krim tomato cutting' }).waitFor();
       const counter = buyerOffers.getByRole('listitem', { name: 'Offer of 1 at €3.50' });
-      await counter.getByText('Countered: awaiting the buyer').waitFor({ timeout: 30_000 });
+      await counter.getByText('Countered: awaiting the buyer').waitFor();
       await counter.getByText('€4.25').waitFor();
       await latePage.reload();
       await lateOffers.getByRole('button', { name: 'Accept the counter' }).waitFor();
@@ -340,7 +353,7 @@ describe('the marketplace in the browser: list, browse, offer, counter, sell', (
       // The seller's page shows the sale without a reload; the last unit is gone.
       await sellerOffers.getByText('Sold 1 at €4.25 each.').waitFor({ timeout: 30_000 });
       await sellerPage.getByText('Sold: every unit has gone to a buyer.').waitFor();
-      await louOffer.getByText('Rejected', { exact: true }).waitFor();
+      await louOffer.getByText('Sold to another buyer', { exact: true }).waitFor();
       await sellerOffers.getByText('2 offers, 0 open').waitFor();
       const manage = sellerPage.getByRole('region', { name: 'Manage this listing' });
       await manage.getByText('This listing is sold: nothing more can be done with it.').waitFor();
@@ -348,18 +361,38 @@ describe('the marketplace in the browser: list, browse, offer, counter, sell', (
       expect(await loads(sellerPage)).toBe(sellerLoads);
       expect(await loads(buyerPage)).toBe(buyerLoads);
 
-      // The late buyer still sees the counter; accepting it now is refused, with the API's reason, and the page then
-      // shows the listing as it is: sold, no longer available.
+      // The late buyer still sees the counter; accepting it now is refused, said in a sentence rather than the API's
+      // 409, and the page then shows the listing as it is: sold, the offer sold to another buyer.
       await lateOffers.getByRole('button', { name: 'Accept the counter' }).click();
       const refusal = lateOffers.getByRole('alert');
       await refusal.waitFor();
-      expect(await refusal.textContent()).toMatch(/sold|already rejected/);
+      expect(await refusal.textContent()).toBe(
+        'Too late: another buyer bought just before you accepted, and not enough is left for this offer. ' +
+          'Nothing was bought, and this offer is closed.',
+      );
       await latePage.getByText('Sold: every unit has gone to a buyer.').waitFor();
-      await lateOffers.getByText('No longer available: the listing was sold or withdrawn from sale.').waitFor();
+      await lateOffers.getByText('Sold to another buyer', { exact: true }).waitFor();
+      await lateOffers
+        .getByText('Sold to another buyer: their offer was accepted first and took the units yours asked for.')
+        .waitFor();
       expect(await lateOffers.getByRole('button', { name: 'Accept the counter' }).count()).toBe(0);
       await lateOffers.getByText('This listing takes no offers now.').waitFor();
       await expectAccessible(latePage);
       await screenshot(latePage, 'market-listing-sold-phone');
+
+      // Their list of offers says the same: not a bare "Rejected", but why.
+      await latePage.getByRole('navigation', { name: 'Marketplace' }).getByRole('link', { name: 'My offers' }).click();
+      await latePage.getByRole('heading', { level: 1, name: 'My offers' }).waitFor();
+      const lost = latePage.getByRole('row', { name: /Black Krim tomato cutting/ });
+      await lost.getByText('Sold to another buyer', { exact: true }).waitFor();
+      expect(await lost.getByText('Sold', { exact: true }).count()).toBe(1);
+      await expectAccessible(latePage);
+      await screenshot(latePage, 'market-my-offers-sold-out-phone');
+      // And the buyer who won reads it accepted.
+      await buyerPage.getByRole('navigation', { name: 'Marketplace' }).getByRole('link', { name: 'My offers' }).click();
+      await myOffer.getByText('Accepted: sold', { exact: true }).waitFor();
+      await buyerPage.goBack();
+      await buyerPage.getByRole('heading', { level: 1, name: 'Black Krim tomato cutting' }).waitFor();
     },
     STEP_MS,
   );

@@ -32,6 +32,25 @@ export const ListingStatusSchema = StringEnum(LISTING_STATUSES, {
 
 export const OFFER_STATUSES = ['pending', 'countered', 'accepted', 'rejected', 'withdrawn'] as const;
 export type OfferStatus = (typeof OFFER_STATUSES)[number];
+export const OfferStatusSchema = StringEnum(OFFER_STATUSES, {
+  description:
+    'pending (awaits the seller), countered (awaits the buyer), accepted, rejected (by the other party, or ' +
+    'made impossible by a sale), withdrawn (by the buyer)',
+});
+
+/**
+ * Why an offer was rejected, one per way the state machine rejects (docs/marketplace.md): the seller declined a
+ * pending offer, the buyer declined the seller's counter, another buyer's accepted offer left fewer units than it
+ * asks for, or the listing left active (cancelled, or paused back to draft).
+ */
+export const OFFER_REJECTION_REASONS = [
+  'declined',
+  'counter-declined',
+  'sold-out',
+  'listing-cancelled',
+  'listing-unpublished',
+] as const;
+export type OfferRejectionReason = (typeof OFFER_REJECTION_REASONS)[number];
 
 /** Prices: integer minor units (cents) of an ISO 4217 currency. */
 const Price = Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'Price per unit in minor units' });
@@ -208,16 +227,56 @@ export const Offer = Named(
     counterPrice: Type.Union([Type.Integer(), Type.Null()], { description: "The seller's counter price per unit" }),
     currency: Type.String(),
     message: Type.String(),
-    status: StringEnum(OFFER_STATUSES, {
-      description:
-        'pending (awaits the seller), countered (awaits the buyer), accepted, rejected (by the other party, or ' +
-        'made impossible by a sale), withdrawn (by the buyer)',
-    }),
+    status: OfferStatusSchema,
+    rejectionReason: Type.Union(
+      [
+        StringEnum(OFFER_REJECTION_REASONS, {
+          description:
+            'declined (by the seller), counter-declined (the buyer declined the counter), sold-out (another ' +
+            'buyer took the units it asks for), listing-cancelled, listing-unpublished (the seller paused it)',
+        }),
+        Type.Null(),
+      ],
+      { description: 'Why it was rejected; null unless rejected, and for rejections older than the reasons' },
+    ),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   }),
 );
 export type Offer = Static<typeof Offer>;
+
+/** An offer as its buyer lists it: with what they need to know of the listing it was made on. */
+export const BuyerOffer = Named(
+  'BuyerOffer',
+  Type.Object({
+    ...Offer.properties,
+    listing: Type.Object(
+      {
+        id: ListingId,
+        title: Type.String(),
+        price: Type.Integer({ description: 'Price per unit asked now, minor units' }),
+        currency: Type.String(),
+        quantity: Type.Integer({ description: 'Units still available' }),
+        status: ListingStatusSchema,
+      },
+      { description: 'The listing as it is now' },
+    ),
+  }),
+);
+export type BuyerOffer = Static<typeof BuyerOffer>;
+
+export const BuyerOfferQuery = Type.Object({
+  buyerId: Type.Optional(
+    Text({
+      minLength: 1,
+      maxLength: 120,
+      description: 'Whose offers: your own account id (the default); an ADMIN may name anyone',
+      examples: ['usr_01HZX3K6Q2W8N4B7T5R9V0C1ME'],
+    }),
+  ),
+  status: Type.Optional(OfferStatusSchema),
+  ...PageQuery.properties,
+});
 
 export const OfferInput = Type.Object(
   {
@@ -362,6 +421,12 @@ export const offerList = defineSubject({
   request: Type.Object({ ...ById.properties, ...PageQuery.properties }),
   reply: page(Offer),
   summary: 'Offers on a listing (the seller sees all, a buyer their own)',
+});
+export const offerListByBuyer = defineSubject({
+  subject: 'demand.offer.list-by-buyer',
+  request: BuyerOfferQuery,
+  reply: page(BuyerOffer),
+  summary: "The caller's offers as a buyer, newest first",
 });
 export const offerCounter = defineSubject({
   subject: 'demand.offer.counter',

@@ -21,6 +21,7 @@ import {
 import {
   acceptOffer,
   counterOffer,
+  listBuyerOffersHandler,
   listOffersHandler,
   makeOffer,
   rejectOffer,
@@ -65,6 +66,7 @@ export const service: ServiceModule = {
         // Offers.
         makeOffer(ctx),
         listOffersHandler(ctx),
+        listBuyerOffersHandler(ctx),
         counterOffer(ctx),
         acceptOffer(ctx),
         rejectOffer(ctx),

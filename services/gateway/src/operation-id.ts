@@ -25,6 +25,7 @@ const BY_SUBJECT: Readonly<Record<string, string>> = {
   'demand.listing.search': 'searchListings',
   'demand.listing.set-status': 'setListingStatus',
   'demand.listing.recommend': 'listRecommendedListings',
+  'demand.offer.list-by-buyer': 'listBuyerOffers',
   'demand.seller.get': 'getSellerProfile',
   'demand.wishlist.add': 'addWishlistItem',
   'demand.wishlist.list': 'listWishlistItems',

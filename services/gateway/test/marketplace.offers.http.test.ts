@@ -48,8 +48,17 @@ describe('marketplace offers over HTTP', () => {
     const after = await p.http('GET', `/api/marketplace/listings/${id}`, { role: 'USER', sub: 'usr_b1' });
     expect(after.body.data).toMatchObject({ quantity: 2, status: 'active' });
     const offers = await p.http('GET', `/api/marketplace/listings/${id}/offers`, { role: 'GROWER', sub: 'usr_seller' });
-    const statuses = Object.fromEntries(offers.body.data.map((o: { id: string; status: string }) => [o.id, o.status]));
-    expect(statuses).toEqual({ [big]: 'accepted', [small]: 'pending', [tooBig]: 'rejected' });
+    const statuses = Object.fromEntries(
+      offers.body.data.map((o: { id: string; status: string; rejectionReason: string | null }) => [
+        o.id,
+        [o.status, o.rejectionReason],
+      ]),
+    );
+    expect(statuses).toEqual({
+      [big]: ['accepted', null],
+      [small]: ['pending', null],
+      [tooBig]: ['rejected', 'sold-out'],
+    });
     expect((await eventsAbout(p, tooBig)).map((e) => [e.subject, e.payload.reason])).toEqual([
       ['evt.demand.offer.made', undefined],
       ['evt.demand.offer.rejected', 'sold-out'],
@@ -205,9 +214,87 @@ describe('marketplace offers over HTTP', () => {
         { status: 'accepted', n: 1 },
         { status: 'rejected', n: 3 },
       ]);
+      // Each loser reads why: another buyer took the last unit.
+      for (const [i, lost] of answers.entries()) {
+        if (lost.status !== 409) continue;
+        const mine = await p.http('GET', '/api/marketplace/offers', { role: 'USER', sub: buyers[i] as string });
+        const theirs = mine.body.data.find((o: { id: string }) => o.id === offers[i]);
+        expect(theirs).toMatchObject({ status: 'rejected', rejectionReason: 'sold-out' });
+      }
       const l = await p.http('GET', `/api/marketplace/listings/${id}`, { role: 'USER', sub: 'usr_x' });
       expect(l.body.data).toMatchObject({ quantity: 0, status: 'sold' });
     }
+  });
+
+  it('lists a buyer’s own offers, newest first with their listing, each rejection with its reason', async () => {
+    const buyer = 'usr_my_offers';
+    const declined = await offer(await listing(2), buyer, 1);
+    const counterDeclined = await offer(await listing(2), buyer, 1);
+    const unpublished = await listing(2);
+    const paused = await offer(unpublished, buyer, 1);
+    const cancelled = await listing(2);
+    const gone = await offer(cancelled, buyer, 1);
+    const contested = await listing(2);
+    const soldOut = await offer(contested, buyer, 2);
+    const winner = await offer(contested, 'usr_my_offers_rival', 1);
+    const open = await offer(await listing(3), buyer, 1);
+    await offer(contested, 'usr_my_offers_rival', 1);
+    expect((await act(declined, 'reject', 'usr_seller')).body.data.rejectionReason).toBe('declined');
+    await act(counterDeclined, 'counter', 'usr_seller', { price: 900 });
+    expect((await act(counterDeclined, 'reject', buyer)).body.data.rejectionReason).toBe('counter-declined');
+    const seller = { role: 'GROWER' as const, sub: 'usr_seller' };
+    await p.http('POST', `/api/marketplace/listings/${unpublished}/status`, { ...seller, body: { status: 'draft' } });
+    await p.http('DELETE', `/api/marketplace/listings/${cancelled}`, seller);
+    expect((await act(winner, 'accept', 'usr_seller')).status).toBe(200);
+
+    const mine = await p.http('GET', '/api/marketplace/offers', { role: 'USER', sub: buyer });
+    expect(mine.status).toBe(200);
+    expect(mine.body.pagination).toEqual({ page: 1, limit: 20, total: 6, totalPages: 1 });
+    const seen = mine.body.data.map((o: { id: string; buyerId: string; status: string; rejectionReason: string }) => [
+      o.id,
+      o.buyerId,
+      o.status,
+      o.rejectionReason,
+    ]);
+    // Newest first, and nobody else's: the rival's offers on the same listing are not in it.
+    expect(seen).toEqual([
+      [open, buyer, 'pending', null],
+      [soldOut, buyer, 'rejected', 'sold-out'],
+      [gone, buyer, 'rejected', 'listing-cancelled'],
+      [paused, buyer, 'rejected', 'listing-unpublished'],
+      [counterDeclined, buyer, 'rejected', 'counter-declined'],
+      [declined, buyer, 'rejected', 'declined'],
+    ]);
+    expect(mine.body.data[1].listing).toEqual({
+      id: contested,
+      title: expect.stringMatching(/^Heirloom tomatoes \d+$/),
+      price: 400,
+      currency: 'EUR',
+      quantity: 1,
+      status: 'active',
+    });
+    expect(mine.body.data[2].listing.status).toBe('cancelled');
+
+    const rejected = await p.http('GET', '/api/marketplace/offers?status=rejected&limit=2&page=2', {
+      role: 'USER',
+      sub: buyer,
+    });
+    expect(rejected.body.data.map((o: { id: string }) => o.id)).toEqual([paused, counterDeclined]);
+    expect(rejected.body.pagination).toEqual({ page: 2, limit: 2, total: 5, totalPages: 3 });
+
+    // Another buyer's list is their own; naming someone else is refused, except to an ADMIN.
+    const rival = await p.http('GET', '/api/marketplace/offers', { role: 'USER', sub: 'usr_my_offers_rival' });
+    expect(rival.body.data.every((o: { buyerId: string }) => o.buyerId === 'usr_my_offers_rival')).toBe(true);
+    expect(rival.body.data).toHaveLength(2);
+    const prying = await p.http('GET', `/api/marketplace/offers?buyerId=${buyer}`, {
+      role: 'USER',
+      sub: 'usr_my_offers_rival',
+    });
+    expect(prying.status).toBe(403);
+    expect(prying.body.error.details).toMatchObject({ field: 'buyerId', reason: 'not-self' });
+    const admin = await p.http('GET', `/api/marketplace/offers?buyerId=${buyer}`, { role: 'ADMIN', sub: 'usr_admin' });
+    expect(admin.body.data.map((o: { id: string }) => o.id)).toEqual(seen.map((r: string[]) => r[0]));
+    expect((await p.http('GET', '/api/marketplace/offers')).status).toBe(401);
   });
 
   it('reviews make the seller profile’s rating; only the buyer reviews, once', async () => {

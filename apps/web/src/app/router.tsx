@@ -37,6 +37,7 @@ const router = createBrowserRouter([
       { path: 'demand/supply', lazy: page(() => import('./pages/demand-supply')) },
       { path: 'market', lazy: page(() => import('./pages/market')) },
       { path: 'market/mine', lazy: page(() => import('./pages/market-mine')) },
+      { path: 'market/offers', lazy: page(() => import('./pages/market-offers')) },
       { path: 'market/sell', lazy: page(() => import('./pages/market-sell')) },
       { path: 'market/wishlist', lazy: page(() => import('./pages/market-wishlist')) },
       { path: 'market/listings/:listingId', lazy: page(() => import('./pages/market-listing')) },

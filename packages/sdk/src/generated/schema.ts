@@ -955,7 +955,7 @@ export interface paths {
         put?: never;
         /**
          * Create a listing
-         * @description The seller is the caller. `price` is per unit in integer minor units of `currency` (ISO 4217); `quantity` is the units for sale. The location is stored after `privacyLevel` (default city) as for plants. With `plantId`, the plant’s lineage (up to 20 ancestors) is asked of the plants service and shown on the listing (404 for an unknown plant). Starts `active` (emits `listing.published`) or `draft`. States: `draft` (seen only by its seller), `active` (public, takes offers), `sold` (nothing left), `cancelled`. Moves: draft→active, draft→cancelled, active→draft, active→cancelled, and active→sold when an accepted offer takes the last unit. sold and cancelled are final; any other move is 409 CONFLICT with the reason. Leaving active rejects the open offers.
+         * @description The seller is the caller. `price` is per unit in integer minor units of `currency` (ISO 4217); `quantity` is the units for sale. The location is stored after `privacyLevel` (default city) as for plants. With `plantId`, the plant’s lineage (up to 20 ancestors) is asked of the plants service and shown on the listing (404 for an unknown plant). Starts `active` (emits `listing.published`) or `draft`. States: `draft` (seen only by its seller), `active` (public, takes offers), `sold` (nothing left), `cancelled`. Moves: draft→active, draft→cancelled, active→draft, active→cancelled, and active→sold when an accepted offer takes the last unit. sold and cancelled are final; any other move is 409 CONFLICT with the reason. Leaving active rejects the open offers (`rejectionReason` `listing-cancelled` or `listing-unpublished`).
          */
         post: operations["createListing"];
         delete?: never;
@@ -1000,14 +1000,14 @@ export interface paths {
         post?: never;
         /**
          * Cancel a listing
-         * @description Moves it to cancelled (it is kept, not erased); seller or ADMIN only. States: `draft` (seen only by its seller), `active` (public, takes offers), `sold` (nothing left), `cancelled`. Moves: draft→active, draft→cancelled, active→draft, active→cancelled, and active→sold when an accepted offer takes the last unit. sold and cancelled are final; any other move is 409 CONFLICT with the reason. Leaving active rejects the open offers.
+         * @description Moves it to cancelled (it is kept, not erased); seller or ADMIN only. States: `draft` (seen only by its seller), `active` (public, takes offers), `sold` (nothing left), `cancelled`. Moves: draft→active, draft→cancelled, active→draft, active→cancelled, and active→sold when an accepted offer takes the last unit. sold and cancelled are final; any other move is 409 CONFLICT with the reason. Leaving active rejects the open offers (`rejectionReason` `listing-cancelled` or `listing-unpublished`).
          */
         delete: operations["cancelListing"];
         options?: never;
         head?: never;
         /**
          * Change a listing
-         * @description Seller or ADMIN only (403). Only draft and active listings change (409 otherwise). States: `draft` (seen only by its seller), `active` (public, takes offers), `sold` (nothing left), `cancelled`. Moves: draft→active, draft→cancelled, active→draft, active→cancelled, and active→sold when an accepted offer takes the last unit. sold and cancelled are final; any other move is 409 CONFLICT with the reason. Leaving active rejects the open offers.
+         * @description Seller or ADMIN only (403). Only draft and active listings change (409 otherwise). States: `draft` (seen only by its seller), `active` (public, takes offers), `sold` (nothing left), `cancelled`. Moves: draft→active, draft→cancelled, active→draft, active→cancelled, and active→sold when an accepted offer takes the last unit. sold and cancelled are final; any other move is 409 CONFLICT with the reason. Leaving active rejects the open offers (`rejectionReason` `listing-cancelled` or `listing-unpublished`).
          */
         patch: operations["updateListing"];
         trace?: never;
@@ -1023,7 +1023,7 @@ export interface paths {
         put?: never;
         /**
          * Move a listing to another state
-         * @description Seller or ADMIN only (403). States: `draft` (seen only by its seller), `active` (public, takes offers), `sold` (nothing left), `cancelled`. Moves: draft→active, draft→cancelled, active→draft, active→cancelled, and active→sold when an accepted offer takes the last unit. sold and cancelled are final; any other move is 409 CONFLICT with the reason. Leaving active rejects the open offers. Publishing emits `listing.published`.
+         * @description Seller or ADMIN only (403). States: `draft` (seen only by its seller), `active` (public, takes offers), `sold` (nothing left), `cancelled`. Moves: draft→active, draft→cancelled, active→draft, active→cancelled, and active→sold when an accepted offer takes the last unit. sold and cancelled are final; any other move is 409 CONFLICT with the reason. Leaving active rejects the open offers (`rejectionReason` `listing-cancelled` or `listing-unpublished`). Publishing emits `listing.published`.
          */
         post: operations["setListingStatus"];
         delete?: never;
@@ -1050,6 +1050,26 @@ export interface paths {
          * @description The buyer is the caller (not the seller: 403). `price` per unit in minor units of the listing’s currency; `quantity` at most what is available (400). Only active listings take offers (409). Emits `offer.made`. A pending offer awaits the seller (accept, reject or counter); a countered one awaits the buyer (accept or reject the counter; the seller may counter again); the buyer may withdraw an open offer. Acting out of turn is 403 FORBIDDEN, acting on a closed offer 409 CONFLICT. An ADMIN may act for either party.
          */
         post: operations["makeOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your offers as a buyer
+         * @description The offers you made, on every listing, newest first, each with its listing as it is now (`listing`: id, title, price, currency, quantity left, status). Filter by `status`. A rejected offer says why in `rejectionReason`: `declined` by the seller, `counter-declined` by you, `sold-out` when another buyer’s accepted offer left fewer units than you asked for, `listing-cancelled` or `listing-unpublished`. `buyerId` must be your own id (403 FORBIDDEN otherwise; an ADMIN may name any buyer, as ADMINs see every offer of a listing). `page` from 1 (default 1); `limit` default 20, at most 100.
+         */
+        get: operations["listBuyerOffers"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1087,7 +1107,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an offer or a counter
-         * @description Sells the offer’s quantity at the agreed price (the counter price if any): the listing’s quantity goes down and at 0 the listing is sold (`listing.sold`); open offers asking for more than what remains are rejected (`offer.rejected`, reason sold-out). Done under a row lock on the listing: of two buyers racing for the last unit exactly one wins, the other gets 409 CONFLICT. A pending offer awaits the seller (accept, reject or counter); a countered one awaits the buyer (accept or reject the counter; the seller may counter again); the buyer may withdraw an open offer. Acting out of turn is 403 FORBIDDEN, acting on a closed offer 409 CONFLICT. An ADMIN may act for either party. Offers are seen and handled only by their buyer and seller (anyone else: 404 NOT_FOUND).
+         * @description Sells the offer’s quantity at the agreed price (the counter price if any): the listing’s quantity goes down and at 0 the listing is sold (`listing.sold`); open offers asking for more than what remains are rejected with `rejectionReason` `sold-out` (`offer.rejected`, reason sold-out). Done under a row lock on the listing: of two buyers racing for the last unit exactly one wins; the others get 409 CONFLICT and their offers read rejected, sold-out. A pending offer awaits the seller (accept, reject or counter); a countered one awaits the buyer (accept or reject the counter; the seller may counter again); the buyer may withdraw an open offer. Acting out of turn is 403 FORBIDDEN, acting on a closed offer 409 CONFLICT. An ADMIN may act for either party. Offers are seen and handled only by their buyer and seller (anyone else: 404 NOT_FOUND).
          */
         post: operations["acceptOffer"];
         delete?: never;
@@ -1107,7 +1127,7 @@ export interface paths {
         put?: never;
         /**
          * Reject an offer or a counter
-         * @description Emits `offer.rejected`. A pending offer awaits the seller (accept, reject or counter); a countered one awaits the buyer (accept or reject the counter; the seller may counter again); the buyer may withdraw an open offer. Acting out of turn is 403 FORBIDDEN, acting on a closed offer 409 CONFLICT. An ADMIN may act for either party. Offers are seen and handled only by their buyer and seller (anyone else: 404 NOT_FOUND).
+         * @description The offer’s `rejectionReason` is `declined` when the seller rejects a pending offer, `counter-declined` when the buyer rejects the counter. Emits `offer.rejected` (reason rejected). A pending offer awaits the seller (accept, reject or counter); a countered one awaits the buyer (accept or reject the counter; the seller may counter again); the buyer may withdraw an open offer. Acting out of turn is 403 FORBIDDEN, acting on a closed offer 409 CONFLICT. An ADMIN may act for either party. Offers are seen and handled only by their buyer and seller (anyone else: 404 NOT_FOUND).
          */
         post: operations["rejectOffer"];
         delete?: never;
@@ -3904,6 +3924,64 @@ export interface components {
             valid: boolean;
             problems: ("hash-mismatch" | "insufficient-work" | "difficulty-decreased" | "merkle-root-mismatch" | "payload-hash-mismatch" | "broken-link" | "index-gap")[];
         };
+        /** BuyerOffer */
+        BuyerOffer: {
+            /**
+             * @description Offer identifier
+             * @example ofr_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            id: string;
+            /**
+             * @description Listing identifier
+             * @example lst_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            listingId: string;
+            buyerId: string;
+            sellerId: string;
+            quantity: number;
+            /** @description Offered price per unit, minor units */
+            price: number;
+            /** @description The seller's counter price per unit */
+            counterPrice: number | null;
+            currency: string;
+            message: string;
+            /**
+             * @description pending (awaits the seller), countered (awaits the buyer), accepted, rejected (by the other party, or made impossible by a sale), withdrawn (by the buyer)
+             * @enum {string}
+             */
+            status: "pending" | "countered" | "accepted" | "rejected" | "withdrawn";
+            /** @description Why it was rejected; null unless rejected, and for rejections older than the reasons */
+            rejectionReason: ("declined" | "counter-declined" | "sold-out" | "listing-cancelled" | "listing-unpublished") | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            updatedAt: string;
+            /** @description The listing as it is now */
+            listing: {
+                /**
+                 * @description Listing identifier
+                 * @example lst_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                id: string;
+                title: string;
+                /** @description Price per unit asked now, minor units */
+                price: number;
+                currency: string;
+                /** @description Units still available */
+                quantity: number;
+                /**
+                 * @description draft (seller only), active (public, open to offers), sold (nothing left), cancelled
+                 * @enum {string}
+                 */
+                status: "draft" | "active" | "sold" | "cancelled";
+            };
+        };
         /** CertificateRevocation */
         CertificateRevocation: {
             /**
@@ -4941,6 +5019,8 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "countered" | "accepted" | "rejected" | "withdrawn";
+            /** @description Why it was rejected; null unless rejected, and for rejections older than the reasons */
+            rejectionReason: ("declined" | "counter-declined" | "sold-out" | "listing-cancelled" | "listing-unpublished") | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp
@@ -11418,6 +11498,98 @@ export interface operations {
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listBuyerOffers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Whose offers: your own account id (the default); an ADMIN may name anyone
+                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1ME
+                 */
+                buyerId?: string;
+                /** @description pending (awaits the seller), countered (awaits the buyer), accepted, rejected (by the other party, or made impossible by a sale), withdrawn (by the buyer) */
+                status?: "pending" | "countered" | "accepted" | "rejected" | "withdrawn";
+                /** @description Page number, from 1 (at most 1000000) */
+                page?: number;
+                /** @description Items per page (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BuyerOffer"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
-import type { Offer, OfferStatus } from '@rootline/contracts';
+import type { BuyerOffer, ListingStatus, Offer, OfferRejectionReason, OfferStatus } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { and, asc, count, eq, gt, inArray, isNull, ne, or, type SQL } from 'drizzle-orm';
-import { offers } from './schema.js';
+import { and, asc, count, desc, eq, gt, inArray, isNull, ne, or, type SQL } from 'drizzle-orm';
+import { listings, offers } from './schema.js';
 
 export type OfferRow = typeof offers.$inferSelect;
 
@@ -17,6 +17,7 @@ export function offerView(r: OfferRow): Offer {
     currency: r.currency,
     message: r.message,
     status: r.status as OfferStatus,
+    rejectionReason: r.rejectionReason as OfferRejectionReason | null,
     createdAt: new Date(r.createdAt).toISOString(),
     updatedAt: new Date(r.updatedAt).toISOString(),
   };
@@ -39,8 +40,8 @@ export async function updateOffer(db: Db, id: string, change: Partial<OfferRow>)
 }
 
 /**
- * Rejects the open offers on a listing, other than `keepId`, that ask for more than `remaining` units (all of them
- * when nothing remains), and returns them.
+ * Rejects, for `reason`, the open offers on a listing, other than `keepId`, that ask for more than `remaining` units
+ * (all of them when nothing remains), and returns them.
  */
 export async function rejectImpossibleOffers(
   db: Db,
@@ -48,10 +49,11 @@ export async function rejectImpossibleOffers(
   keepId: string,
   remaining: number,
   at: string,
+  reason: OfferRejectionReason,
 ): Promise<OfferRow[]> {
   return db
     .update(offers)
-    .set({ status: 'rejected', updatedAt: at })
+    .set({ status: 'rejected', rejectionReason: reason, updatedAt: at })
     .where(
       and(
         eq(offers.listingId, listingId),
@@ -63,9 +65,14 @@ export async function rejectImpossibleOffers(
     .returning();
 }
 
-/** Rejects every open offer on a listing (it was cancelled or unpublished). */
-export async function rejectOpenOffers(db: Db, listingId: string, at: string): Promise<OfferRow[]> {
-  return rejectImpossibleOffers(db, listingId, '', -1, at);
+/** Rejects every open offer on a listing, for the reason it left active (cancelled or unpublished). */
+export async function rejectOpenOffers(
+  db: Db,
+  listingId: string,
+  at: string,
+  reason: OfferRejectionReason,
+): Promise<OfferRow[]> {
+  return rejectImpossibleOffers(db, listingId, '', -1, at, reason);
 }
 
 /** A page of the offers on a listing, oldest first; `buyerId` narrows them to one buyer's. */
@@ -82,6 +89,48 @@ export async function listOffers(
   );
   const [rows, [counted]] = await Promise.all([
     db.select().from(offers).where(cond).orderBy(asc(offers.createdAt), asc(offers.id)).limit(limit).offset(offset),
+    db.select({ n: count() }).from(offers).where(cond),
+  ]);
+  return { rows, total: counted?.n ?? 0 };
+}
+
+const listingSummary = {
+  id: listings.id,
+  title: listings.title,
+  price: listings.price,
+  currency: listings.currency,
+  quantity: listings.quantity,
+  status: listings.status,
+};
+
+/** A buyer's offer with the listing it was made on, as it is now. */
+export interface BuyerOfferRow {
+  offer: OfferRow;
+  listing: Pick<typeof listings.$inferSelect, keyof typeof listingSummary>;
+}
+
+export function buyerOfferView(r: BuyerOfferRow): BuyerOffer {
+  return { ...offerView(r.offer), listing: { ...r.listing, status: r.listing.status as ListingStatus } };
+}
+
+/** A page of one buyer's offers (optionally of one status) with their listings, newest first. */
+export async function listBuyerOffers(
+  db: Db,
+  buyerId: string,
+  status: OfferStatus | undefined,
+  offset: number,
+  limit: number,
+): Promise<{ rows: BuyerOfferRow[]; total: number }> {
+  const cond = and(eq(offers.buyerId, buyerId), status === undefined ? undefined : eq(offers.status, status));
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select({ offer: offers, listing: listingSummary })
+      .from(offers)
+      .innerJoin(listings, eq(listings.id, offers.listingId))
+      .where(cond)
+      .orderBy(desc(offers.createdAt), desc(offers.id))
+      .limit(limit)
+      .offset(offset),
     db.select({ n: count() }).from(offers).where(cond),
   ]);
   return { rows, total: counted?.n ?? 0 };

@@ -148,12 +148,18 @@ export const offers = demandSchema.table(
     currency: text('currency').notNull(),
     message: text('message').notNull(),
     status: text('status').notNull(),
+    /** Why a rejected offer was rejected (contract's OFFER_REJECTION_REASONS); null otherwise. */
+    rejectionReason: text('rejection_reason'),
     rating: integer('rating'),
     review: text('review'),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
   },
-  (t) => [index('offers_listing_idx').on(t.listingId, t.createdAt), index('offers_seller_idx').on(t.sellerId)],
+  (t) => [
+    index('offers_listing_idx').on(t.listingId, t.createdAt),
+    index('offers_seller_idx').on(t.sellerId),
+    index('offers_buyer_idx').on(t.buyerId, t.createdAt),
+  ],
 );
 
 export const wishlist = demandSchema.table(

@@ -1,6 +1,6 @@
 import type { Actor } from '@rootline/contracts';
 import { describe, expect, it } from 'vitest';
-import { agreedPrice, offerRefusal } from './offers.js';
+import { agreedPrice, declineReason, listingLeftReason, offerRefusal } from './offers.js';
 
 const buyer: Actor = { id: 'usr_buyer', role: 'USER' };
 const seller: Actor = { id: 'usr_seller', role: 'GROWER' };
@@ -38,5 +38,12 @@ describe('offer turns', () => {
   it('sells at the counter price when there is one', () => {
     expect(agreedPrice({ price: 300, counterPrice: null })).toBe(300);
     expect(agreedPrice({ price: 300, counterPrice: 350 })).toBe(350);
+  });
+
+  it('names who declined by whose turn it was, and how the listing left active', () => {
+    expect(declineReason('pending')).toBe('declined');
+    expect(declineReason('countered')).toBe('counter-declined');
+    expect(listingLeftReason('cancelled')).toBe('listing-cancelled');
+    expect(listingLeftReason('draft')).toBe('listing-unpublished');
   });
 });

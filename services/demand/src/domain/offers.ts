@@ -1,4 +1,4 @@
-import type { Actor, OfferStatus } from '@rootline/contracts';
+import type { Actor, ListingStatus, OfferRejectionReason, OfferStatus } from '@rootline/contracts';
 
 export type OfferAction = 'counter' | 'accept' | 'reject' | 'withdraw';
 
@@ -46,4 +46,17 @@ export function offerRefusal(
 /** The price per unit both parties agree on when the offer is accepted. */
 export function agreedPrice(offer: { price: number; counterPrice: number | null }): number {
   return offer.counterPrice ?? offer.price;
+}
+
+/**
+ * Why a rejection by a party is one: whoever's turn it was said no. A pending offer awaits the seller, so its
+ * rejection is the seller's decline; a countered one awaits the buyer, who declined the counter.
+ */
+export function declineReason(status: 'pending' | 'countered'): OfferRejectionReason {
+  return status === 'pending' ? 'declined' : 'counter-declined';
+}
+
+/** Why the open offers of a listing leaving active are rejected: it was cancelled, or paused back to draft. */
+export function listingLeftReason(to: ListingStatus): OfferRejectionReason {
+  return to === 'cancelled' ? 'listing-cancelled' : 'listing-unpublished';
 }

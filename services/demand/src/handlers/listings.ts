@@ -35,6 +35,7 @@ import {
 import { type OfferRow, rejectOpenOffers } from '../db/offers.repo.js';
 import { imagesRefusal } from '../domain/listing-images.js';
 import { editable, refusedMove } from '../domain/listing-state.js';
+import { listingLeftReason } from '../domain/offers.js';
 import { listingSearchText } from '../domain/search.js';
 
 /** Uniform in [0, 1) from the operating system's CSPRNG: obfuscation offsets must not be predictable. */
@@ -184,7 +185,7 @@ async function moveListing(ctx: ServiceContext, listingId: string, to: ListingSt
     const moved = await updateListing(tx, listingId, { status: to, updatedAt: at });
     if (to === 'active') await ctx.outbox.enqueue(tx, listingPublished, published(moved), caller);
     if (current.status === 'active') {
-      for (const o of await rejectOpenOffers(tx, listingId, at)) {
+      for (const o of await rejectOpenOffers(tx, listingId, at, listingLeftReason(to))) {
         await ctx.outbox.enqueue(tx, offerRejected, rejectedEvent(o, 'rejected'), caller);
       }
     }

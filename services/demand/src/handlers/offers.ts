@@ -11,6 +11,7 @@ import {
   offerCounter,
   offerCountered,
   offerList,
+  offerListByBuyer,
   offerMade,
   offerMake,
   offerReject,
@@ -25,8 +26,10 @@ import type { Db } from '@rootline/db';
 import { actingUser, handle, notFound, type ServiceContext } from '@rootline/host';
 import { findListing, type ListingRow, updateListing } from '../db/listings.repo.js';
 import {
+  buyerOfferView,
   findOffer,
   insertOffer,
+  listBuyerOffers,
   listOffers,
   type OfferRow,
   offerView,
@@ -34,7 +37,7 @@ import {
   reviewOnce,
   updateOffer,
 } from '../db/offers.repo.js';
-import { agreedPrice, type OfferAction, offerRefusal } from '../domain/offers.js';
+import { agreedPrice, declineReason, type OfferAction, offerRefusal } from '../domain/offers.js';
 import { rejectedEvent, visibleListing } from './listings.js';
 
 const offerEvent = (o: OfferRow) => ({
@@ -136,6 +139,22 @@ export const listOffersHandler = (ctx: ServiceContext) =>
     return pageOf(rows.map(offerView), page, limit, total);
   });
 
+/**
+ * A buyer's offers on every listing, newest first, each with its listing as it is now: the caller's own, or, for an
+ * ADMIN, the buyer `buyerId` names (the gateway's `self` rule refuses anyone else; checked here again).
+ */
+export const listBuyerOffersHandler = (ctx: ServiceContext) =>
+  handle(offerListByBuyer, async (input, caller) => {
+    const actor = actingUser(caller);
+    const buyerId = input.buyerId ?? actor.id;
+    if (!isOwnerOrAdmin(actor, buyerId)) {
+      throw new AppError('FORBIDDEN', 'buyerId must be your own account id', { field: 'buyerId', reason: 'not-self' });
+    }
+    const { page, limit, offset } = pageWindow(input);
+    const { rows, total } = await listBuyerOffers(ctx.db, buyerId, input.status, offset, limit);
+    return pageOf(rows.map(buyerOfferView), page, limit, total);
+  });
+
 export const counterOffer = (ctx: ServiceContext) =>
   handle(offerCounter, async ({ offerId, price }, caller) => {
     const row = await withOffer(ctx, offerId, 'counter', caller, async (tx, _offer, _listing, at) => {
@@ -163,7 +182,7 @@ export const acceptOffer = (ctx: ServiceContext) =>
       await updateListing(tx, listing.id, { quantity: remaining, updatedAt: at, ...(sold ? { status: 'sold' } : {}) });
       const accepted = await updateOffer(tx, offerId, { status: 'accepted', updatedAt: at });
       await ctx.outbox.enqueue(tx, offerAccepted, offerEvent(accepted), caller);
-      for (const o of await rejectImpossibleOffers(tx, listing.id, offerId, remaining, at)) {
+      for (const o of await rejectImpossibleOffers(tx, listing.id, offerId, remaining, at, 'sold-out')) {
         await ctx.outbox.enqueue(tx, offerRejected, rejectedEvent(o, 'sold-out'), caller);
       }
       if (sold) {
@@ -181,8 +200,10 @@ export const acceptOffer = (ctx: ServiceContext) =>
 
 export const rejectOffer = (ctx: ServiceContext) =>
   handle(offerReject, async ({ offerId }, caller) => {
-    const row = await withOffer(ctx, offerId, 'reject', caller, async (tx, _offer, _listing, at) => {
-      const updated = await updateOffer(tx, offerId, { status: 'rejected', updatedAt: at });
+    const row = await withOffer(ctx, offerId, 'reject', caller, async (tx, offer, _listing, at) => {
+      // withOffer let the rejection through, so the offer is open: pending or countered.
+      const reason = declineReason(offer.status as 'pending' | 'countered');
+      const updated = await updateOffer(tx, offerId, { status: 'rejected', rejectionReason: reason, updatedAt: at });
       await ctx.outbox.enqueue(tx, offerRejected, rejectedEvent(updated, 'rejected'), caller);
       return updated;
     });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  BuyerOffer,
   Listing,
   ListingHit,
   listingCancel,
@@ -14,6 +15,7 @@ import {
   offerAccept,
   offerCounter,
   offerList,
+  offerListByBuyer,
   offerMake,
   offerReject,
   offerReview,
@@ -37,7 +39,7 @@ const STATES =
   'States: `draft` (seen only by its seller), `active` (public, takes offers), `sold` (nothing left), `cancelled`. ' +
   'Moves: draft→active, draft→cancelled, active→draft, active→cancelled, and active→sold when an accepted offer ' +
   'takes the last unit. sold and cancelled are final; any other move is 409 CONFLICT with the reason. Leaving ' +
-  'active rejects the open offers.';
+  'active rejects the open offers (`rejectionReason` `listing-cancelled` or `listing-unpublished`).';
 const TURNS =
   'A pending offer awaits the seller (accept, reject or counter); a countered one awaits the buyer (accept or ' +
   'reject the counter; the seller may counter again); the buyer may withdraw an open offer. Acting out of turn ' +
@@ -216,6 +218,23 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
   });
 
   busRoute(app, deps, {
+    method: 'GET',
+    url: '/offers',
+    summary: 'Your offers as a buyer',
+    description:
+      'The offers you made, on every listing, newest first, each with its listing as it is now (`listing`: id, ' +
+      'title, price, currency, quantity left, status). Filter by `status`. A rejected offer says why in ' +
+      '`rejectionReason`: `declined` by the seller, `counter-declined` by you, `sold-out` when another buyer’s ' +
+      'accepted offer left fewer units than you asked for, `listing-cancelled` or `listing-unpublished`. ' +
+      '`buyerId` must be your own id (403 FORBIDDEN otherwise; an ADMIN may name any buyer, as ADMINs see every ' +
+      `offer of a listing). ${PAGING}`,
+    tags: TAGS,
+    policy: { ...READ, object: { rule: 'self', field: 'buyerId' } },
+    subject: offerListByBuyer,
+    page: { item: BuyerOffer },
+  });
+
+  busRoute(app, deps, {
     method: 'POST',
     url: '/offers/:offerId/counter',
     summary: 'Counter an offer',
@@ -237,8 +256,9 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     description:
       'Sells the offer’s quantity at the agreed price (the counter price if any): the listing’s quantity goes ' +
       'down and at 0 the listing is sold (`listing.sold`); open offers asking for more than what remains are ' +
-      'rejected (`offer.rejected`, reason sold-out). Done under a row lock on the listing: of two buyers racing ' +
-      `for the last unit exactly one wins, the other gets 409 CONFLICT. ${TURNS} ${OFFER_PATH}`,
+      'rejected with `rejectionReason` `sold-out` (`offer.rejected`, reason sold-out). Done under a row lock on ' +
+      'the listing: of two buyers racing for the last unit exactly one wins; the others get 409 CONFLICT and ' +
+      `their offers read rejected, sold-out. ${TURNS} ${OFFER_PATH}`,
     tags: TAGS,
     policy: {
       ...WRITE,
@@ -252,7 +272,9 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     method: 'POST',
     url: '/offers/:offerId/reject',
     summary: 'Reject an offer or a counter',
-    description: `Emits \`offer.rejected\`. ${TURNS} ${OFFER_PATH}`,
+    description:
+      'The offer’s `rejectionReason` is `declined` when the seller rejects a pending offer, `counter-declined` ' +
+      `when the buyer rejects the counter. Emits \`offer.rejected\` (reason rejected). ${TURNS} ${OFFER_PATH}`,
     tags: TAGS,
     policy: {
       ...WRITE,

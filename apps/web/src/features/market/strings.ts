@@ -1,5 +1,5 @@
 import type { Listing, ListingCategory } from './api/listings';
-import type { Offer } from './api/offers';
+import type { Offer, OfferRejectionReason } from './api/offers';
 
 const MARKET_CATEGORY_NAMES: Record<ListingCategory, string> = {
   seeds: 'Seeds',
@@ -15,6 +15,7 @@ export const MARKET = {
     label: 'Marketplace',
     browse: 'Browse',
     mine: 'My listings',
+    offers: 'My offers',
     sell: 'Sell something',
     wishlist: 'Wishlist',
   },
@@ -134,6 +135,14 @@ export const MARKET = {
       rejected: 'Rejected',
       withdrawn: 'Withdrawn',
     } satisfies Record<Offer['status'], string>,
+    /** What a rejected offer shows instead of a bare "Rejected", by its reason. */
+    reasons: {
+      declined: 'Declined by the seller',
+      'counter-declined': 'Counter declined by the buyer',
+      'sold-out': 'Sold to another buyer',
+      'listing-cancelled': 'Listing cancelled by the seller',
+      'listing-unpublished': 'Listing taken off sale by the seller',
+    } satisfies Record<OfferRejectionReason, string>,
     accept: 'Accept',
     acceptCounter: 'Accept the counter',
     reject: 'Reject',
@@ -147,6 +156,12 @@ export const MARKET = {
     bought: (quantity: number, price: string) => `You bought ${quantity} at ${price} each.`,
     sold: (quantity: number, price: string) => `Sold ${quantity} at ${price} each.`,
     lost: 'No longer available: the listing was sold or withdrawn from sale.',
+    soldOut: 'Sold to another buyer: their offer was accepted first and took the units yours asked for.',
+    raceLost:
+      'Too late: another buyer bought just before you accepted, and not enough is left for this offer. Nothing was bought, and this offer is closed.',
+    fewerLeft: (left: number) =>
+      `Only ${left} ${left === 1 ? 'is' : 'are'} left now, fewer than this offer asks for. Nothing was bought.`,
+    offSale: 'The seller took this listing off sale before you accepted. Nothing was bought.',
     make: 'Make an offer',
     makeLead: (left: number) => `Up to ${left} available. The seller may accept, reject or counter.`,
     offerQuantity: 'Quantity',
@@ -171,6 +186,23 @@ export const MARKET = {
     none: 'You have no listings in this state.',
     create: 'Sell something',
     columns: { title: 'Listing', status: 'Status', price: 'Price', left: 'Left', updated: 'Changed' },
+  },
+  buyerOffers: {
+    title: 'My offers',
+    lead: 'Every offer you have made, newest first, and what became of it. Open a listing to answer a counter.',
+    status: 'Show',
+    all: 'Every state',
+    none: 'You have made no offers in this state.',
+    browse: 'Browse the marketplace',
+    columns: {
+      listing: 'Listing',
+      offer: 'Your offer',
+      status: 'Status',
+      listingState: 'Listing now',
+      updated: 'Changed',
+    },
+    offer: (quantity: number, price: string) => `${quantity} × ${price}`,
+    counter: (price: string) => `countered at ${price}`,
   },
   seller: {
     title: 'Seller',

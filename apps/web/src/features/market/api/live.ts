@@ -1,6 +1,6 @@
 import type { RealtimeEvent } from '@rootline/sdk';
 import { useLiveRefresh } from '../../../lib/live';
-import { listingKey } from './listings';
+import { listingKey, MARKET_KEY } from './listings';
 import { offersKey } from './offers';
 
 /** The listing an event is about: a marketplace event's `listingId`, or that of an in-app notification's data. */
@@ -30,4 +30,16 @@ export function useSellerLive(userId: string): void {
 /** Search results follow listings being published, sold or cancelled anywhere. */
 export function useMarketLive(): void {
   useLiveRefresh('network', [['market', 'search']], (e) => e.event.startsWith('listing.'));
+}
+
+/**
+ * A buyer's list of offers follows the listings it shows: their events on `network` (a counter, a sale, a rejection:
+ * the public form names the listing, not the buyer, ADR 146) and, in `user:<me>`, the notifications about offers.
+ * The whole marketplace cache is invalidated: the list refetches, and the listing pages it links to, cached from an
+ * earlier visit, are marked stale, so opening one shows the offer as it is now.
+ */
+export function useBuyerOffersLive(userId: string, listingIds: readonly string[]): void {
+  const keys = [MARKET_KEY];
+  useLiveRefresh(`user:${userId}`, keys, (e) => listingOf(e) !== undefined);
+  useLiveRefresh('network', keys, (e) => listingIds.includes(listingOf(e) ?? ''));
 }

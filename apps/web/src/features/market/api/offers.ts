@@ -4,6 +4,9 @@ import { api, unwrap, unwrapPage } from '../../../lib/api-client';
 import { MARKET_KEY } from './listings';
 
 export type Offer = components['schemas']['Offer'];
+export type BuyerOffer = components['schemas']['BuyerOffer'];
+export type OfferStatus = Offer['status'];
+export type OfferRejectionReason = NonNullable<Offer['rejectionReason']>;
 export type OfferInput =
   paths['/api/marketplace/listings/{listingId}/offers']['post']['requestBody']['content']['application/json'];
 export type ReviewInput =
@@ -22,6 +25,16 @@ export function useOffers(listingId: string, page: number, enabled = true) {
           params: { path: { listingId }, query: { page, limit: 20 } },
         }),
       ),
+  });
+}
+
+export const buyerOffersKey = ['market', 'buyer-offers'] as const;
+
+/** The caller's own offers as a buyer, newest first, each with its listing as it is now. */
+export function useBuyerOffers(status: OfferStatus | undefined, page: number) {
+  return useQuery({
+    queryKey: [...buyerOffersKey, status ?? 'all', page],
+    queryFn: () => unwrapPage(api.GET('/api/marketplace/offers', { params: { query: { page, limit: 20, status } } })),
   });
 }
 

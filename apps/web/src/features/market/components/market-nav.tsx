@@ -19,6 +19,11 @@ export function MarketNav() {
           </NavLink>
         </li>
         <li>
+          <NavLink to="/market/offers" className="button secondary small">
+            {S.offers}
+          </NavLink>
+        </li>
+        <li>
           <NavLink to="/market/sell" className="button secondary small">
             {S.sell}
           </NavLink>

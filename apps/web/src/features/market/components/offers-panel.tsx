@@ -5,8 +5,10 @@ import { errorFor } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import type { Listing } from '../api/listings';
 import { type Offer, useMakeOffer, useOfferMove, useOffers, useReviewOffer } from '../api/offers';
+import { acceptRefusal } from '../lib/accept-refusal';
 import { formatMoney, toMajorText, toMinor } from '../lib/money';
 import { MARKET } from '../strings';
+import { OfferStatusBadge } from './offer-status-badge';
 import { Pager } from './pager';
 
 const S = MARKET.offers;
@@ -57,6 +59,8 @@ function OfferItem({ offer, listing, asSeller }: { offer: Offer; listing: Listin
   const agreed = offer.counterPrice ?? offer.price;
   const open = offer.status === 'pending' || offer.status === 'countered';
   const act = (action: 'accept' | 'reject' | 'withdraw') => move.mutate({ offerId: offer.id, action });
+  // A buyer who lost the race for the last units is told so plainly, not with the API's 409 message.
+  const refusal = !asSeller && move.variables?.action === 'accept' ? acceptRefusal(move.error, offer) : undefined;
   return (
     <li aria-label={S.item(offer.quantity, money(offer.price))}>
       <p>
@@ -69,7 +73,7 @@ function OfferItem({ offer, listing, asSeller }: { offer: Offer; listing: Listin
             · {S.counter}: <strong>{money(offer.counterPrice)}</strong>
           </>
         )}{' '}
-        · <span className={offer.status === 'rejected' ? 'badge bad' : 'badge'}>{S.statuses[offer.status]}</span>
+        · <OfferStatusBadge offer={offer} />
         <span className="muted"> · {formatDateTime(offer.updatedAt)}</span>
       </p>
       {asSeller && (
@@ -81,11 +85,13 @@ function OfferItem({ offer, listing, asSeller }: { offer: Offer; listing: Listin
       {offer.status === 'accepted' && (
         <Notice>{asSeller ? S.sold(offer.quantity, money(agreed)) : S.bought(offer.quantity, money(agreed))}</Notice>
       )}
-      {offer.status === 'rejected' && !asSeller && listing.status !== 'active' && (
-        <div className="alert alert-error" role="status">
-          {S.lost}
-        </div>
-      )}
+      {offer.status === 'rejected' &&
+        !asSeller &&
+        (offer.rejectionReason === 'sold-out' || listing.status !== 'active') && (
+          <div className="alert alert-error" role="status">
+            {offer.rejectionReason === 'sold-out' ? S.soldOut : S.lost}
+          </div>
+        )}
       {open && asSeller && (
         <>
           {offer.status === 'pending' ? (
@@ -123,7 +129,13 @@ function OfferItem({ offer, listing, asSeller }: { offer: Offer; listing: Listin
           </p>
         </>
       )}
-      <ErrorAlert error={move.error} />
+      {refusal ? (
+        <div className="alert alert-error" role="alert">
+          {refusal}
+        </div>
+      ) : (
+        <ErrorAlert error={move.error} />
+      )}
       {offer.status === 'accepted' && !asSeller && <ReviewForm offerId={offer.id} />}
     </li>
   );
