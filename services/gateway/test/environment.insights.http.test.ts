@@ -1,6 +1,7 @@
 import { type Bus, createNatsBus } from '@rootline/bus';
 import { service as chainMiner } from '@rootline/chain-miner';
 import { service as environment } from '@rootline/environment';
+import { featureVector, similarity } from '@rootline/environment/domain/features';
 import { createLogger, type RunningService, startService } from '@rootline/host';
 import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
@@ -89,7 +90,10 @@ describe('environment similarity, comparison and analysis over HTTP', () => {
     ids[name] = res.body.data.id;
     return res.body.data.id as string;
   };
+  // Each plant's recorded conditions (one record each, so its current environment), for a brute-force ranking.
+  const recorded = new Map<string, object>();
   const record = async (plantId: string, data: object) => {
+    recorded.set(plantId, data);
     const res = await p.http('POST', '/api/environment/records', { token: owner, body: { plantId, ...data } });
     expect(res.status).toBe(201);
   };
@@ -146,6 +150,30 @@ describe('environment similarity, comparison and analysis over HTTP', () => {
       expect(byId.has(ids.simA)).toBe(false);
       const scores = items.map((i: { similarity: number }) => i.similarity);
       expect(scores).toEqual([...scores].sort((x, y) => y - x));
+    });
+
+    it('ranks exactly as a brute-force scan of every recorded environment', async () => {
+      const vectors = new Map([...recorded].map(([id, data]) => [id, featureVector(data)]));
+      for (const [plantId, vector] of vectors) {
+        const expected = [...vectors]
+          .filter(([other]) => other !== plantId)
+          .map(([other, v]) => ({ plantId: other, score: similarity(vector, v).similarity }))
+          .filter((x): x is { plantId: string; score: number } => x.score !== null)
+          .sort((a, b) => b.score - a.score || (a.plantId < b.plantId ? -1 : 1));
+        const res = await get(`/similar?plantId=${plantId}&limit=100`);
+        expect(res.body.data.map((x: { plantId: string }) => x.plantId)).toEqual(expected.map((x) => x.plantId));
+        expect(res.body.meta.compared).toBe(expected.length);
+      }
+    });
+
+    it('does not answer from a kept answer once a write has changed the index', async () => {
+      const before = await get(`/similar?plantId=${ids.simB}&limit=100`);
+      const id = await register('simBTwin', 'Ocimum basilicum');
+      await record(id, B);
+      const after = await get(`/similar?plantId=${ids.simB}&limit=100`);
+      expect(before.body.data.map((x: { plantId: string }) => x.plantId)).not.toContain(id);
+      expect(after.body.data.map((x: { plantId: string }) => x.plantId)).toContain(id);
+      expect(after.body.meta.compared).toBe(before.body.meta.compared + 1);
     });
 
     it('sees a new write on every replica at once', async () => {
