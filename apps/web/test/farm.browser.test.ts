@@ -297,14 +297,36 @@ describe('a farm manager and a demand planner, in the browser', () => {
     await page.getByLabel('Price per unit (EUR)').fill('3');
     await page.getByLabel('Latitude').fill('52.37');
     await page.getByLabel('Longitude').fill('4.95');
+    const mine = page.getByRole('region', { name: 'My commitments' });
+    await mine.getByText('You have committed no supply yet.').waitFor();
     await page.getByRole('button', { name: 'Commit the supply' }).click();
     await page.getByText('Committed 30 kg of tomato.').waitFor();
+    // The new commitment joins the list at once, not matched yet.
+    const commitment = mine.getByRole('article', { name: 'tomato, 30 kg' });
+    await commitment.getByText('No household matched yet.').waitFor();
+    await commitment.getByText('0 of 30 kg', { exact: true }).waitFor();
     const match = page.getByRole('region', { name: 'Match my supply' });
     await match.getByRole('button', { name: 'Find matches' }).click();
     await match.getByText(/^\d+ matches, \d+ new\./).waitFor();
     // The four neighbours want tomatoes at any price: each is matched, and shown to the grower by the match only.
     expect(await match.getByRole('cell', { name: 'hidden' }).count()).toBe(4);
+    await expect.poll(() => commitment.getByRole('cell', { name: 'hidden' }).count(), { timeout: 20_000 }).toBe(4);
     await expectAccessible(page);
     await screenshot(page, 'demand-supply');
+
+    // The commitments and their matches come from the API: a reload shows them again.
+    const committed = (await call(rig, manager.token, 'GET', '/api/demand/supply')) as unknown as {
+      matchedKg: number;
+    }[];
+    expect(committed).toHaveLength(1);
+    expect(committed[0]!.matchedKg).toBeGreaterThan(0);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Supply and matches' }).waitFor();
+    await expect.poll(() => commitment.getByRole('cell', { name: 'hidden' }).count(), { timeout: 20_000 }).toBe(4);
+    await commitment.getByText(/^[\d.,]+ of 30 kg$/).waitFor();
+    expect(await commitment.getByText('0 of 30 kg', { exact: true }).count()).toBe(0);
+    expect(await page.getByRole('region', { name: 'Match my supply' }).getByRole('cell').count()).toBe(0);
+    await expectAccessible(page);
+    await screenshot(page, 'demand-supply-list');
   }, 180_000);
 });
