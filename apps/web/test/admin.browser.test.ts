@@ -329,9 +329,16 @@ describe('administration and environment, in the browser', () => {
     await uma.getByRole('region', { name: 'Current environment' }).getByText('22 °C').waitFor();
   });
 
-  it('reads the network analysis with its corrected significance explained', async () => {
-    await uma.getByRole('link', { name: 'Conditions and growth across the network' }).click();
+  it('reaches both environment pages from the main menu, and reads the network analysis explained', async () => {
+    await uma.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Environment' }).click();
+    await uma.getByRole('heading', { level: 1, name: 'Compare two plants' }).waitFor();
+    expect(new URL(uma.url()).pathname).toBe('/environment/compare');
+    const pages = uma.getByRole('navigation', { name: 'Environment pages' });
+    expect(await pages.getByRole('link', { name: 'Compare two plants' }).getAttribute('aria-current')).toBe('page');
+    await pages.getByRole('link', { name: 'Conditions and growth' }).click();
     await uma.getByRole('heading', { level: 1, name: 'Conditions and growth' }).waitFor();
+    expect(new URL(uma.url()).pathname).toBe('/environment/analysis');
+    expect(await pages.getByRole('link', { name: 'Conditions and growth' }).getAttribute('aria-current')).toBe('page');
     await uma.getByRole('heading', { level: 2, name: 'How to read this' }).waitFor();
     expect(await uma.getByText(/Benjamini–Hochberg/).count()).toBe(1);
     await uma.getByLabel('Species (scientific name, optional)').fill('thymus vulgaris');
