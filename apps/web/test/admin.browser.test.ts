@@ -246,10 +246,25 @@ describe('administration and environment, in the browser', () => {
       .click();
     await admin.getByRole('heading', { level: 1, name: 'Component health' }).waitFor();
     await admin.getByRole('heading', { level: 2, name: 'Every component is ready.' }).waitFor({ timeout: 30_000 });
+    const readiness = admin.getByRole('region', { name: 'Every component is ready.' });
     for (const service of ['plants', 'environment', 'transport', 'chain-miner']) {
-      const row = admin.getByRole('row', { name: new RegExp(`^${service}\\b`) });
+      const row = readiness.getByRole('row', { name: new RegExp(`^${service}\\b`) });
       expect(await row.getByText('ready', { exact: true }).count(), service).toBe(1);
     }
+    // Beside it, each service as discovery finds it, and the platform's shared parts.
+    const services = admin.getByRole('region', { name: 'Services as discovery finds them' });
+    await services.getByText('Overall: ok').waitFor({ timeout: 30_000 });
+    for (const service of ['plants', 'environment', 'transport', 'chain-miner', 'transparency']) {
+      const cells = await services
+        .getByRole('row', { name: new RegExp(`^${service}\\b`) })
+        .getByRole('cell')
+        .allInnerTexts();
+      expect(cells[0], service).toBe('ok');
+      expect(Number(cells[1]), service).toBeGreaterThanOrEqual(1);
+      expect(cells[2], service).toMatch(/^[\d.,]+ ms$/);
+    }
+    await services.getByText(/instances answered discovery in [\d.,]+ ms/).waitFor();
+    await services.getByText('Audit log delay').waitFor();
     await expectAccessible(admin);
     await screenshot(admin, 'admin-health');
   });
