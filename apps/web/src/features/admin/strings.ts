@@ -30,9 +30,6 @@ export const ADMIN = {
     changeFor: (name: string) => `Change role of ${name}`,
     find: 'Find accounts',
     changed: (name: string, role: string) => `${name} is now ${role}.`,
-    previous: 'Previous page',
-    next: 'Next page',
-    page: (page: number, pages: number) => `Page ${page} of ${pages}`,
   },
   agents: {
     title: 'Agents',

@@ -169,9 +169,6 @@ export const DEMAND = {
     matchesOf: (crop: string) => `Matches of the ${crop} commitment`,
     noMatchYet: 'No household matched yet.',
     shownOf: (shown: number, total: number) => `The nearest ${shown} of ${total} matches.`,
-    previous: 'Previous page',
-    next: 'Next page',
-    page: (page: number, pages: number) => `Page ${page} of ${pages}`,
     pages: 'Pages of commitments',
   },
 } as const;

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Pager } from '../../../components/pager';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatNumber } from '../../../lib/format';
 import { type Supply, useMySupplies, useSupplyMatches } from '../api/demand';
@@ -32,22 +33,12 @@ export function MySupplies() {
               </li>
             ))}
           </ul>
-          {supplies.data.pagination.totalPages > 1 && (
-            <nav className="pager" aria-label={S.pages}>
-              <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                {S.previous}
-              </button>
-              <span>{S.page(supplies.data.pagination.page, supplies.data.pagination.totalPages)}</span>
-              <button
-                type="button"
-                className="secondary"
-                disabled={page >= supplies.data.pagination.totalPages}
-                onClick={() => setPage(page + 1)}
-              >
-                {S.next}
-              </button>
-            </nav>
-          )}
+          <Pager
+            label={S.pages}
+            page={supplies.data.pagination.page}
+            totalPages={supplies.data.pagination.totalPages}
+            onPage={setPage}
+          />
         </>
       )}
     </section>
