@@ -346,6 +346,8 @@ beforeAll(async () => {
   );
   records.set('push subscription', push.id as string);
   await created(ALICE, 'POST', '/api/demand/preferences', example('POST', '/api/demand/preferences'));
+  const supply = await created(ALICE, 'POST', '/api/demand/supply', example('POST', '/api/demand/supply'));
+  records.set('supply commitment', supply.id as string);
   const pair = generateKeyPairSync('ed25519');
   const raw = pair.publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
   const publicKey = raw.toString('base64url');
@@ -377,7 +379,16 @@ beforeAll(async () => {
     if (list.data?.[0]) records.set('notification', list.data[0].id);
     else await new Promise((r) => setTimeout(r, 100));
   }
-  for (const kind of ['file', 'offer', 'wishlist item', 'webhook', 'API token', 'push subscription', 'signing key']) {
+  for (const kind of [
+    'file',
+    'offer',
+    'wishlist item',
+    'webhook',
+    'API token',
+    'push subscription',
+    'signing key',
+    'supply commitment',
+  ]) {
     privateIds.push(records.get(kind) as string);
   }
 }, 240_000);

@@ -246,10 +246,25 @@ describe('administration and environment, in the browser', () => {
       .click();
     await admin.getByRole('heading', { level: 1, name: 'Component health' }).waitFor();
     await admin.getByRole('heading', { level: 2, name: 'Every component is ready.' }).waitFor({ timeout: 30_000 });
+    const readiness = admin.getByRole('region', { name: 'Every component is ready.' });
     for (const service of ['plants', 'environment', 'transport', 'chain-miner']) {
-      const row = admin.getByRole('row', { name: new RegExp(`^${service}\\b`) });
+      const row = readiness.getByRole('row', { name: new RegExp(`^${service}\\b`) });
       expect(await row.getByText('ready', { exact: true }).count(), service).toBe(1);
     }
+    // Beside it, each service as discovery finds it, and the platform's shared parts.
+    const services = admin.getByRole('region', { name: 'Services as discovery finds them' });
+    await services.getByText('Overall: ok').waitFor({ timeout: 30_000 });
+    for (const service of ['plants', 'environment', 'transport', 'chain-miner', 'transparency']) {
+      const cells = await services
+        .getByRole('row', { name: new RegExp(`^${service}\\b`) })
+        .getByRole('cell')
+        .allInnerTexts();
+      expect(cells[0], service).toBe('ok');
+      expect(Number(cells[1]), service).toBeGreaterThanOrEqual(1);
+      expect(cells[2], service).toMatch(/^[\d.,]+ ms$/);
+    }
+    await services.getByText(/instances answered discovery in [\d.,]+ ms/).waitFor();
+    await services.getByText('Audit log delay').waitFor();
     await expectAccessible(admin);
     await screenshot(admin, 'admin-health');
   });
@@ -329,9 +344,16 @@ describe('administration and environment, in the browser', () => {
     await uma.getByRole('region', { name: 'Current environment' }).getByText('22 °C').waitFor();
   });
 
-  it('reads the network analysis with its corrected significance explained', async () => {
-    await uma.getByRole('link', { name: 'Conditions and growth across the network' }).click();
+  it('reaches both environment pages from the main menu, and reads the network analysis explained', async () => {
+    await uma.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Environment' }).click();
+    await uma.getByRole('heading', { level: 1, name: 'Compare two plants' }).waitFor();
+    expect(new URL(uma.url()).pathname).toBe('/environment/compare');
+    const pages = uma.getByRole('navigation', { name: 'Environment pages' });
+    expect(await pages.getByRole('link', { name: 'Compare two plants' }).getAttribute('aria-current')).toBe('page');
+    await pages.getByRole('link', { name: 'Conditions and growth' }).click();
     await uma.getByRole('heading', { level: 1, name: 'Conditions and growth' }).waitFor();
+    expect(new URL(uma.url()).pathname).toBe('/environment/analysis');
+    expect(await pages.getByRole('link', { name: 'Conditions and growth' }).getAttribute('aria-current')).toBe('page');
     await uma.getByRole('heading', { level: 2, name: 'How to read this' }).waitFor();
     expect(await uma.getByText(/Benjamini–Hochberg/).count()).toBe(1);
     await uma.getByLabel('Species (scientific name, optional)').fill('thymus vulgaris');

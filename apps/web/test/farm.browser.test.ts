@@ -207,6 +207,48 @@ describe('a farm manager and a demand planner, in the browser', () => {
     await screenshot(page, 'farm-analytics');
   }, 180_000);
 
+  it('marks a batch failed after a confirm step, with the reason, and keeps it so', async () => {
+    await page.goto(`/vertical-farm/${farmId}`);
+    await page.getByRole('heading', { level: 2, name: 'Start a batch' }).waitFor();
+    await page.getByLabel('Recipe').selectOption({ label: 'Butterhead, longer pond (version 2)' });
+    await page.getByLabel('Variety').fill('Salanova');
+    await page.getByLabel('Number of plants').fill('100');
+    await page.getByLabel('Seed lot').fill('RZ-2026-0519');
+    await page.getByRole('button', { name: 'Start the batch' }).click();
+    await page.getByRole('heading', { level: 1, name: 'lettuce ‘Salanova’' }).waitFor();
+    const failedId = new URL(page.url()).pathname.split('/').pop()!;
+    const facts = page.getByRole('region', { name: 'Batch' });
+    await facts.getByText('Germinating').waitFor();
+
+    // Asking first: nothing is closed until the reason is given and confirmed; keeping it growing changes nothing.
+    await facts.getByRole('button', { name: 'Mark the batch failed…' }).click();
+    const confirm = facts.getByRole('form', { name: 'Mark the batch failed?' });
+    await confirm.getByText('A failed batch is closed for good').waitFor();
+    expect(await confirm.getByRole('button', { name: 'Mark it failed' }).isDisabled()).toBe(true);
+    await expectAccessible(page);
+    await confirm.getByRole('button', { name: 'Keep it growing' }).click();
+    await facts.getByRole('button', { name: 'Mark the batch failed…' }).waitFor();
+    const open = (await call(rig, manager.token, 'GET', `/api/vertical-farm/batch/${failedId}`)) as { state: string };
+    expect(open.state).toBe('germinating');
+
+    await facts.getByRole('button', { name: 'Mark the batch failed…' }).click();
+    await page.getByLabel('Why it failed').fill('Pythium root rot in the pond');
+    await screenshot(page, 'farm-batch-fail-confirm');
+    await page.getByRole('button', { name: 'Mark it failed' }).click();
+    await facts.getByText('Failed', { exact: true }).waitFor();
+    await facts.getByText('Pythium root rot in the pond').waitFor();
+    await page.getByRole('region', { name: 'Harvest' }).getByText('This batch is closed.').waitFor();
+    expect(await page.getByRole('button', { name: 'Mark the batch failed…' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Record the harvest' }).count()).toBe(0);
+    await expectAccessible(page);
+    await screenshot(page, 'farm-batch-failed');
+
+    await page.reload();
+    await facts.getByText('Pythium root rot in the pond').waitFor();
+    await page.goto(`/vertical-farm/${farmId}`);
+    await page.getByRole('cell', { name: 'Failed' }).waitFor();
+  }, 180_000);
+
   it('saves a household’s preferences and draws the demand forecast with its interval', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Demand' }).click();
     await page.getByRole('heading', { level: 1, name: 'My preferences' }).waitFor();
@@ -297,14 +339,36 @@ describe('a farm manager and a demand planner, in the browser', () => {
     await page.getByLabel('Price per unit (EUR)').fill('3');
     await page.getByLabel('Latitude').fill('52.37');
     await page.getByLabel('Longitude').fill('4.95');
+    const mine = page.getByRole('region', { name: 'My commitments' });
+    await mine.getByText('You have committed no supply yet.').waitFor();
     await page.getByRole('button', { name: 'Commit the supply' }).click();
     await page.getByText('Committed 30 kg of tomato.').waitFor();
+    // The new commitment joins the list at once, not matched yet.
+    const commitment = mine.getByRole('article', { name: 'tomato, 30 kg' });
+    await commitment.getByText('No household matched yet.').waitFor();
+    await commitment.getByText('0 of 30 kg', { exact: true }).waitFor();
     const match = page.getByRole('region', { name: 'Match my supply' });
     await match.getByRole('button', { name: 'Find matches' }).click();
     await match.getByText(/^\d+ matches, \d+ new\./).waitFor();
     // The four neighbours want tomatoes at any price: each is matched, and shown to the grower by the match only.
     expect(await match.getByRole('cell', { name: 'hidden' }).count()).toBe(4);
+    await expect.poll(() => commitment.getByRole('cell', { name: 'hidden' }).count(), { timeout: 20_000 }).toBe(4);
     await expectAccessible(page);
     await screenshot(page, 'demand-supply');
+
+    // The commitments and their matches come from the API: a reload shows them again.
+    const committed = (await call(rig, manager.token, 'GET', '/api/demand/supply')) as unknown as {
+      matchedKg: number;
+    }[];
+    expect(committed).toHaveLength(1);
+    expect(committed[0]!.matchedKg).toBeGreaterThan(0);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Supply and matches' }).waitFor();
+    await expect.poll(() => commitment.getByRole('cell', { name: 'hidden' }).count(), { timeout: 20_000 }).toBe(4);
+    await commitment.getByText(/^[\d.,]+ of 30 kg$/).waitFor();
+    expect(await commitment.getByText('0 of 30 kg', { exact: true }).count()).toBe(0);
+    expect(await page.getByRole('region', { name: 'Match my supply' }).getByRole('cell').count()).toBe(0);
+    await expectAccessible(page);
+    await screenshot(page, 'demand-supply-list');
   }, 180_000);
 });

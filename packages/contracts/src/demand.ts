@@ -362,6 +362,23 @@ export const supplyCommit = defineSubject({
   reply: Supply,
   summary: 'Register a supply commitment',
 });
+export const supplyList = defineSubject({
+  subject: 'demand.supply.list',
+  request: Type.Object({
+    scope: Defaulted(
+      StringEnum(['mine', 'all'] as const, { default: 'mine', description: 'all: every grower’s (ADMIN only)' }),
+    ),
+    ...PageQuery.properties,
+  }),
+  reply: paged(Supply),
+  summary: 'Supply commitments: the caller’s, or every grower’s for an ADMIN, newest first',
+});
+export const supplyMatchList = defineSubject({
+  subject: 'demand.supply.list-matches',
+  request: Type.Object({ supplyId: SupplyId, ...PageQuery.properties }),
+  reply: paged(Match),
+  summary: 'The matches of one supply commitment, nearest household first',
+});
 export const matchCreate = defineSubject({
   subject: 'demand.match.create',
   request: MatchInput,

@@ -30,7 +30,7 @@ import {
 } from './handlers/offers.js';
 import { forecastHandler, generateSignal, recommendCropsHandler } from './handlers/planning.js';
 import { getPreferences, listPreferencesHandler, savePreferences } from './handlers/preferences.js';
-import { commitSupply, matchHandler } from './handlers/supply.js';
+import { commitSupply, listSupplyHandler, listSupplyMatchesHandler, matchHandler } from './handlers/supply.js';
 
 /**
  * demand: demand planning (preferences, signals, recommendations, forecasts, supply and matches) and the plant
@@ -53,6 +53,8 @@ export const service: ServiceModule = {
         recommendCropsHandler(ctx),
         forecastHandler(ctx),
         commitSupply(ctx),
+        listSupplyHandler(ctx),
+        listSupplyMatchesHandler(ctx),
         matchHandler(ctx),
         // Marketplace: listings.
         createListing(ctx),

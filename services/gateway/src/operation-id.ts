@@ -22,6 +22,7 @@ const BY_SUBJECT: Readonly<Record<string, string>> = {
   'demand.signal.generate': 'generateDemandSignal',
   'demand.recommendation.list': 'listCropRecommendations',
   'demand.forecast.get': 'getDemandForecast',
+  'demand.supply.list-matches': 'listSupplyMatches',
   'demand.listing.search': 'searchListings',
   'demand.listing.set-status': 'setListingStatus',
   'demand.listing.recommend': 'listRecommendedListings',

@@ -224,6 +224,90 @@ describe('demand planning over HTTP', () => {
       expect(rows).toEqual([{ matched_kg: 5.2 }]);
     });
 
+    it('lists the caller’s commitments newest first, and each one’s matches to its grower and an ADMIN only', async () => {
+      const later = await p.http('POST', '/api/demand/supply', {
+        role: 'GROWER',
+        sub: 'usr_matcher',
+        body: {
+          crop: 'kale',
+          quantity: 3,
+          unit: 'bunch',
+          window: { from: '2027-10-04', to: '2027-10-31' },
+          price: 250,
+          currency: 'EUR',
+          location: { latitude: 52.36, longitude: 4.9, country: 'NL' },
+        },
+      });
+      expect(later.status).toBe(201);
+      const mine = await p.http('GET', '/api/demand/supply', { role: 'GROWER', sub: 'usr_matcher' });
+      expect(mine.status).toBe(200);
+      expect(mine.body.data.map((s: { crop: string }) => s.crop)).toEqual(['kale', 'tomato']);
+      expect(mine.body.data[1]).toMatchObject({ growerId: 'usr_matcher', quantityKg: 10, matchedKg: 5.2 });
+      expect(mine.body.pagination).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1 });
+      const second = await p.http('GET', '/api/demand/supply?limit=1&page=2', { role: 'GROWER', sub: 'usr_matcher' });
+      expect(second.body.data.map((s: { crop: string }) => s.crop)).toEqual(['tomato']);
+      expect(second.body.pagination).toEqual({ page: 2, limit: 1, total: 2, totalPages: 2 });
+      const tomato = second.body.data[0].id as string;
+
+      // Someone else's list holds none of them; every grower's is for an ADMIN only.
+      const other = await p.http('GET', '/api/demand/supply', { role: 'GROWER', sub: 'usr_other_grower' });
+      expect(other.body.data).toEqual([]);
+      expect((await p.http('GET', '/api/demand/supply?scope=all', { role: 'GROWER', sub: 'usr_matcher' })).status).toBe(
+        403,
+      );
+      const all = await p.http('GET', '/api/demand/supply?scope=all&limit=100', { role: 'ADMIN', sub: 'usr_admin' });
+      expect(all.body.data.map((s: { id: string }) => s.id)).toContain(tomato);
+      expect(all.body.pagination.total).toBeGreaterThan(2);
+
+      // The grower sees its matches nearest first, without households and with distances to 5 km.
+      const url = `/api/demand/supply/${tomato}/matches`;
+      const matches = await p.http('GET', url, { role: 'GROWER', sub: 'usr_matcher' });
+      expect(matches.status).toBe(200);
+      expect(matches.body.pagination.total).toBe(4);
+      expect(matches.body.data.map((m: { quantityKg: number }) => m.quantityKg).sort()).toEqual([1, 1, 1.2, 2]);
+      for (const m of matches.body.data) {
+        expect(m).toMatchObject({ supplyId: tomato, growerId: 'usr_matcher', consumerId: null, distanceKm: 5 });
+      }
+      const admin = await p.http('GET', url, { role: 'ADMIN', sub: 'usr_admin' });
+      const exact = admin.body.data.map((m: { distanceKm: number }) => m.distanceKm);
+      expect(exact).toEqual([...exact].sort((a, b) => a - b));
+      expect(admin.body.data.map((m: { consumerId: string }) => m.consumerId).sort()).toEqual([
+        'usr_h1',
+        'usr_h2',
+        'usr_h5',
+        'usr_h6',
+      ]);
+      expect((await p.http('GET', `${url}?limit=3`, { role: 'ADMIN', sub: 'usr_admin' })).body.data).toHaveLength(3);
+      const kale = await p.http('GET', `/api/demand/supply/${later.body.data.id}/matches`, {
+        role: 'GROWER',
+        sub: 'usr_matcher',
+      });
+      expect(kale.body).toMatchObject({ data: [], pagination: { total: 0 } });
+    });
+
+    it('answers 404 for the matches of a commitment to anyone but its grower and an ADMIN, as for one that does not exist', async () => {
+      const mine = await p.http('GET', '/api/demand/supply', { role: 'GROWER', sub: 'usr_matcher' });
+      const tomato = mine.body.data.find((s: { crop: string }) => s.crop === 'tomato').id as string;
+      // Another grower, another role, and a household matched to it.
+      for (const [role, sub] of [
+        ['GROWER', 'usr_other_grower'],
+        ['FARM_MANAGER', 'usr_other_manager'],
+        ['USER', 'usr_h1'],
+      ] as const) {
+        const res = await p.http('GET', `/api/demand/supply/${tomato}/matches`, { role, sub });
+        expect(res.status, `${role} ${sub}`).toBe(404);
+        expect(res.body).toMatchObject({ success: false, data: null, error: { code: 'NOT_FOUND' } });
+        expect(JSON.stringify(res.body)).not.toContain('usr_h');
+      }
+      const missing = await p.http('GET', '/api/demand/supply/sup_00000000000000000000000000/matches', {
+        role: 'ADMIN',
+        sub: 'usr_admin',
+      });
+      expect(missing.status).toBe(404);
+      const bad = await p.http('GET', '/api/demand/supply/not-an-id/matches', { role: 'GROWER', sub: 'usr_matcher' });
+      expect(bad.status).toBe(400);
+    });
+
     describe.each<Role>(['USER', 'GROWER', 'FARM_MANAGER'])('ownership as %s', (role) => {
       it('commits supply as itself and matches only its own supply', async () => {
         const sub = `usr_supplier_${role.toLowerCase()}`;

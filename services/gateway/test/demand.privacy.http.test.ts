@@ -59,6 +59,22 @@ describe('demand reveals no household beyond what its consumer chose', () => {
       expect(m.distanceKm % 5).toBe(0);
       expect(m.distanceKm).toBeGreaterThan(0);
     }
+    // Reading them again, commitment by commitment, tells him no more.
+    const supplies = await p.http('GET', '/api/demand/supply', { role: 'GROWER', sub: 'usr_bob' });
+    expect(supplies.body.data).toHaveLength(3);
+    for (const { id } of supplies.body.data as { id: string }[]) {
+      const again = await p.http('GET', `/api/demand/supply/${id}/matches`, { role: 'GROWER', sub: 'usr_bob' });
+      expect(again.status).toBe(200);
+      expect(JSON.stringify(again.body)).not.toMatch(/usr_alice|usr_carol/);
+      for (const m of again.body.data as { consumerId: string | null; distanceKm: number }[]) {
+        expect(m.consumerId).toBeNull();
+        expect(m.distanceKm % 5).toBe(0);
+      }
+      // Nor does Alice learn of Bob's commitment through its matches.
+      expect((await p.http('GET', `/api/demand/supply/${id}/matches`, { role: 'USER', sub: 'usr_alice' })).status).toBe(
+        404,
+      );
+    }
     // Alice's preferences stay hers.
     expect((await p.http('GET', '/api/demand/preferences/usr_alice', { role: 'GROWER', sub: 'usr_bob' })).status).toBe(
       403,

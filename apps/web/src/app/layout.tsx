@@ -16,6 +16,7 @@ const NAV = {
   anonymous: 'Register anonymously',
   farms: 'Vertical farms',
   demand: 'Demand',
+  environment: 'Environment',
   account: 'Account',
   admin: 'Administration',
   network: 'Network',
@@ -62,6 +63,9 @@ export function AppLayout() {
                   </li>
                   <li>
                     <NavLink to="/demand">{NAV.demand}</NavLink>
+                  </li>
+                  <li>
+                    <NavLink to="/environment">{NAV.environment}</NavLink>
                   </li>
                   <li>
                     <NavLink to="/network">{NAV.network}</NavLink>

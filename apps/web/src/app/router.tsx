@@ -1,4 +1,4 @@
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { createBrowserRouter, RouterProvider, redirect } from 'react-router';
 import { AppLayout } from './layout';
 import { RouteError } from './route-error';
 
@@ -24,6 +24,8 @@ const router = createBrowserRouter([
       { path: 'plants/mine', lazy: page(() => import('./pages/my-plants')) },
       { path: 'plants/:plantId', lazy: page(() => import('./pages/plant')) },
       { path: 'plants/:plantId/environment', lazy: page(() => import('./pages/plant-environment')) },
+      // The main menu's Environment entry: its first page.
+      { path: 'environment', loader: () => redirect('/environment/compare') },
       { path: 'environment/compare', lazy: page(() => import('./pages/environment-compare')) },
       { path: 'environment/analysis', lazy: page(() => import('./pages/environment-analysis')) },
       { path: 'discover', lazy: page(() => import('./pages/discover')) },

@@ -1,5 +1,5 @@
 import type { Db } from '@rootline/db';
-import { and, asc, between, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, between, count, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { matches, supplies } from './schema.js';
 
 export type SupplyRow = typeof supplies.$inferSelect;
@@ -124,4 +124,35 @@ export async function supplyIdsOf(db: Db, growerId: string | undefined, crop: st
       ),
     );
   return rows.map((r) => r.id);
+}
+
+export async function findSupply(db: Db, id: string): Promise<SupplyRow | undefined> {
+  const [row] = await db.select().from(supplies).where(eq(supplies.id, id));
+  return row;
+}
+
+/** A page of a grower's supplies (every grower's with `growerId` undefined), newest first, and how many there are. */
+export async function listSupplies(db: Db, growerId: string | undefined, offset: number, limit: number) {
+  const cond = growerId === undefined ? undefined : eq(supplies.growerId, growerId);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(supplies)
+      .where(cond)
+      .orderBy(desc(supplies.createdAt), desc(supplies.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(supplies).where(cond),
+  ]);
+  return { rows, total: counted?.n ?? 0 };
+}
+
+/** A page of one supply's matches, nearest household first, and how many there are. */
+export async function listMatchesOfSupply(db: Db, supplyId: string, offset: number, limit: number) {
+  const cond = eq(matches.supplyId, supplyId);
+  const [rows, [counted]] = await Promise.all([
+    db.select().from(matches).where(cond).orderBy(asc(matches.distanceKm), asc(matches.id)).limit(limit).offset(offset),
+    db.select({ n: count() }).from(matches).where(cond),
+  ]);
+  return { rows, total: counted?.n ?? 0 };
 }

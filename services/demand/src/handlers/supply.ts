@@ -3,19 +3,27 @@ import {
   type Crop,
   demandMatched,
   idFromKey,
+  isOwnerOrAdmin,
   matchCreate,
   newId,
+  pageOf,
+  pageWindow,
   supplyCommit,
   supplyCommitted,
+  supplyList,
+  supplyMatchList,
   type Unit,
 } from '@rootline/contracts';
 import { locate } from '@rootline/geocoder';
-import { actingOwner, actingUser, handle, KM_PER_DEGREE, type ServiceContext } from '@rootline/host';
+import { actingOwner, actingUser, handle, KM_PER_DEGREE, notFound, type ServiceContext } from '@rootline/host';
 import { preferencesIn } from '../db/preferences.repo.js';
 import {
   addMatched,
+  findSupply,
   insertMatches,
   insertSupply,
+  listMatchesOfSupply,
+  listSupplies,
   lockOpenSupplies,
   matchesOfCrops,
   matchesOfSupplies,
@@ -77,6 +85,37 @@ export const commitSupply = (ctx: ServiceContext) =>
       return saved;
     });
     return supplyView(row);
+  });
+
+/** The caller's supply commitments, newest first, or every grower's for an ADMIN asking `scope=all`. */
+export const listSupplyHandler = (ctx: ServiceContext) =>
+  handle(supplyList, async (input, caller) => {
+    const actor = actingUser(caller);
+    if (input.scope === 'all' && actor.role !== 'ADMIN') {
+      throw new AppError('FORBIDDEN', 'Only an administrator may list every grower’s supply', { field: 'scope' });
+    }
+    const { page, limit, offset } = pageWindow(input);
+    const { rows, total } = await listSupplies(ctx.db, input.scope === 'all' ? undefined : actor.id, offset, limit);
+    return pageOf(rows.map(supplyView), page, limit, total);
+  });
+
+/**
+ * The matches of one supply, nearest first, as the caller may see them (domain/privacy.ts). Only its grower and an
+ * ADMIN may read them; to anyone else the supply does not exist (404), so its id tells them nothing.
+ */
+export const listSupplyMatchesHandler = (ctx: ServiceContext) =>
+  handle(supplyMatchList, async (input, caller) => {
+    const actor = actingUser(caller);
+    const supply = await findSupply(ctx.db, input.supplyId);
+    if (!supply || !isOwnerOrAdmin(actor, supply.growerId)) throw notFound('Supply commitment', input.supplyId);
+    const { page, limit, offset } = pageWindow(input);
+    const { rows, total } = await listMatchesOfSupply(ctx.db, supply.id, offset, limit);
+    return pageOf(
+      rows.map((m) => matchAsSeenBy(matchView(m), actor)),
+      page,
+      limit,
+      total,
+    );
   });
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   forecastGet,
+  Match,
   matchCreate,
   PAGE_DEFAULTS,
   Preference,
@@ -8,8 +9,11 @@ import {
   preferenceList,
   preferenceSave,
   recommendationsGet,
+  Supply,
   signalGenerate,
   supplyCommit,
+  supplyList,
+  supplyMatchList,
 } from '@rootline/contracts';
 import { type BusRouteDeps, busRoute } from '../bus-route.js';
 
@@ -166,6 +170,41 @@ export const demandRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app,
       location: { latitude: 52.09, longitude: 5.12, city: 'Utrecht', country: 'NL' },
       organic: true,
     },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/supply',
+    summary: 'List supply commitments',
+    description:
+      'Your own supply commitments, newest first, each with how much of it matches have taken (`matchedKg`); ' +
+      `\`scope=all\` lists every grower’s, for an ADMIN only (403 otherwise). ${PAGING}`,
+    tags: TAGS,
+    policy: {
+      permission: 'demand:read',
+      object: { rule: 'own', why: 'the caller’s own commitments (all of them for an ADMIN)' },
+    },
+    subject: supplyList,
+    page: { item: Supply },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/supply/:supplyId/matches',
+    summary: 'Matches of a supply commitment',
+    description:
+      'The households POST /api/demand/match matched to one commitment, nearest first. Its grower and an ADMIN ' +
+      'only: to anyone else the commitment does not exist (404 NOT_FOUND). As in the match answer, the grower ' +
+      'sees no household (`consumerId` null) and distances rounded up to a multiple of 5 km; an ADMIN sees both ' +
+      `as they are (ADR 102). ${PAGING}`,
+    tags: TAGS,
+    policy: {
+      permission: 'demand:read',
+      object: { rule: 'owner', field: 'supplyId', record: 'supply commitment', why: 'its grower' },
+    },
+    subject: supplyMatchList,
+    page: { item: Match },
+    errors: ['NOT_FOUND'],
   });
 
   busRoute(app, deps, {

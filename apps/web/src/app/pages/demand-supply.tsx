@@ -1,5 +1,6 @@
 import { PageTitle } from '../../components/page-title';
 import { DemandNav } from '../../features/demand/components/demand-nav';
+import { MySupplies } from '../../features/demand/components/my-supplies';
 import { CommitSupplyForm, MatchPanel } from '../../features/demand/components/supply-panel';
 import { DEMAND } from '../../features/demand/strings';
 import { RequireSession } from '../require-session';
@@ -14,6 +15,7 @@ export function Page() {
           <DemandNav />
           <CommitSupplyForm />
           <MatchPanel />
+          <MySupplies />
         </>
       )}
     </RequireSession>

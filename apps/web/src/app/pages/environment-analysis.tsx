@@ -1,5 +1,6 @@
 import { PageTitle } from '../../components/page-title';
 import { Analysis } from '../../features/environment/components/analysis';
+import { EnvironmentNav } from '../../features/environment/components/environment-nav';
 import { ENVIRONMENT } from '../../features/environment/strings';
 import { RequireSession } from '../require-session';
 
@@ -10,6 +11,7 @@ export function Page() {
       {() => (
         <>
           <PageTitle lead={ENVIRONMENT.analysis.lead}>{ENVIRONMENT.analysis.title}</PageTitle>
+          <EnvironmentNav />
           <Analysis />
         </>
       )}

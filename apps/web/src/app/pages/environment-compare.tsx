@@ -1,7 +1,8 @@
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { CompareForm } from '../../features/environment/components/compare-form';
 import { Comparison } from '../../features/environment/components/comparison';
+import { EnvironmentNav } from '../../features/environment/components/environment-nav';
 import { ENVIRONMENT } from '../../features/environment/strings';
 import { RequireSession } from '../require-session';
 
@@ -15,11 +16,9 @@ export function Page() {
       {() => (
         <>
           <PageTitle lead={ENVIRONMENT.compare.lead}>{ENVIRONMENT.compare.title}</PageTitle>
+          <EnvironmentNav />
           <CompareForm key={`${a}-${b}`} plantA={a} plantB={b} onCompare={(x, y) => setParams({ a: x, b: y })} />
           {a && b && <Comparison plantA={a} plantB={b} />}
-          <p>
-            <Link to="/environment/analysis">{ENVIRONMENT.page.analysis}</Link>
-          </p>
         </>
       )}
     </RequireSession>

@@ -30,9 +30,6 @@ export const ADMIN = {
     changeFor: (name: string) => `Change role of ${name}`,
     find: 'Find accounts',
     changed: (name: string, role: string) => `${name} is now ${role}.`,
-    previous: 'Previous page',
-    next: 'Next page',
-    page: (page: number, pages: number) => `Page ${page} of ${pages}`,
   },
   agents: {
     title: 'Agents',
@@ -128,5 +125,37 @@ export const ADMIN = {
     isReady: 'ready',
     missing: 'not running',
     failing: 'failing',
+  },
+  services: {
+    title: 'Services as discovery finds them',
+    lead:
+      'Each service’s instances, the round trip of its status request, its database and the events it has not ' +
+      'published yet; then the shared database, the bus, the transparency outbox and the audit log’s delay.',
+    overall: (status: string) => `Overall: ${status}`,
+    statuses: { ok: 'ok', degraded: 'degraded', down: 'down' } as Record<string, string>,
+    table: 'Services',
+    columns: {
+      service: 'Service',
+      status: 'Status',
+      instances: 'Instances',
+      latency: 'Round trip',
+      version: 'Version',
+      database: 'Database',
+      backlog: 'Unpublished events',
+    },
+    databases: { ok: 'working', error: 'failing', none: 'none' } as Record<string, string>,
+    ms: (ms: string) => `${ms} ms`,
+    seconds: (s: string) => `${s} s`,
+    none: '—',
+    platform: 'Platform',
+    database: 'Database',
+    bus: 'Bus',
+    busFacts: (instances: number, latency: string) => `${instances} instances answered discovery in ${latency}`,
+    outbox: 'Transparency outbox',
+    outboxFacts: (backlog: number, oldest: string) =>
+      backlog === 0 ? 'nothing waiting' : `${backlog} events waiting, the oldest for ${oldest}`,
+    consumer: 'Audit log delay',
+    consumerFacts: (last: string, worst: string) => `${last} for the newest entry, at worst ${worst} of the last 100`,
+    checkedAt: (time: string) => `Measured at ${time}.`,
   },
 } as const;

@@ -60,6 +60,7 @@ export const ENVIRONMENT = {
     compare: 'Compare',
     compareWith: (name: string) => `Compare with ${name}`,
   },
+  tabs: { label: 'Environment pages', compare: 'Compare two plants', analysis: 'Conditions and growth' },
   compare: {
     title: 'Compare two plants',
     lead: 'The environments of two plants side by side, category by category, with the difference of each value.',

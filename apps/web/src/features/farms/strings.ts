@@ -112,6 +112,8 @@ export const FARMS = {
     compliance: 'In target',
     readingsSummary: (count: number, pct: string) => `${count} readings, ${pct} in target`,
     noReadings: 'No readings yet',
+    closed: 'Closed',
+    failureReason: 'Why it failed',
   },
   charts: {
     title: 'Environment',
@@ -153,6 +155,15 @@ export const FARMS = {
     early: 'Harvested before the recipe’s expected date.',
     block: 'Ledger block',
     closed: 'This batch is closed.',
+  },
+  fail: {
+    ask: 'Mark the batch failed…',
+    title: 'Mark the batch failed?',
+    warning: 'A failed batch is closed for good: it cannot be harvested, and it counts against the success rates.',
+    reason: 'Why it failed',
+    confirm: 'Mark it failed',
+    busy: 'Closing…',
+    cancel: 'Keep it growing',
   },
   recipes: {
     title: 'Growing recipes',

@@ -1,6 +1,17 @@
+import type { paths } from '@rootline/sdk';
 import { RootlineError } from '@rootline/sdk';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
+
+/** The platform's components as the transparency service measures them: each service, database, bus, outbox. */
+export type ComponentHealth =
+  paths['/api/transparency/health']['get']['responses'][200]['content']['application/json']['data'];
+export type ServiceHealth = ComponentHealth['services'][number];
+
+export const HEALTH_KEYS = {
+  readiness: ['admin', 'health'] as const,
+  services: ['admin', 'health', 'services'] as const,
+};
 
 /** One back-end component as the readiness probe reports it. */
 export interface Component {
@@ -25,7 +36,7 @@ export interface Readiness {
  */
 export function useReadiness() {
   return useQuery({
-    queryKey: ['admin', 'health'],
+    queryKey: HEALTH_KEYS.readiness,
     queryFn: async (): Promise<Readiness> => {
       const live = await unwrap(api.GET('/api/health/live')).then(
         () => true,
@@ -54,4 +65,22 @@ export function useReadiness() {
     },
     refetchInterval: 30_000,
   });
+}
+
+/**
+ * Each back-end service found by discovery (instances, round trip, version, database, outbox backlog), with the
+ * database, the bus, the transparency outbox and the audit consumer's delay (ADMIN only).
+ */
+export function useComponentHealth() {
+  return useQuery({
+    queryKey: HEALTH_KEYS.services,
+    queryFn: () => unwrap(api.GET('/api/transparency/health')),
+    refetchInterval: 30_000,
+  });
+}
+
+/** Checks every health view again: the readiness and the services (their keys share the readiness prefix). */
+export function useRecheckHealth() {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: HEALTH_KEYS.readiness });
 }

@@ -1,13 +1,17 @@
 import { ScrollTable } from '../../../components/scroll-table';
 import { ErrorAlert, Loading } from '../../../components/status';
-import { useReadiness } from '../api/health';
+import { useReadiness, useRecheckHealth } from '../api/health';
 import { ADMIN } from '../strings';
 
 const S = ADMIN.health;
 
-/** The gateway's liveness and each back-end component's readiness, checked again on demand and every 30 s. */
+/**
+ * The gateway's liveness and each back-end component's readiness, checked again every 30 s and on demand (with the
+ * services' view beside it).
+ */
 export function HealthPanel() {
   const health = useReadiness();
+  const recheck = useRecheckHealth();
   if (health.isPending) return <Loading />;
   if (health.error) return <ErrorAlert error={health.error} />;
   const h = health.data;
@@ -50,7 +54,7 @@ export function HealthPanel() {
         </table>
       </ScrollTable>
       <p>
-        <button type="button" className="secondary" disabled={health.isFetching} onClick={() => void health.refetch()}>
+        <button type="button" className="secondary" disabled={health.isFetching} onClick={() => void recheck()}>
           {S.refresh}
         </button>
       </p>

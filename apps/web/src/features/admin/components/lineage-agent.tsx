@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { SelectField } from '../../../components/field';
+import { Pager } from '../../../components/pager';
 import { ScrollTable } from '../../../components/scroll-table';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { ANOMALY_KINDS, type AnomalyKind, useAnomalies, useControlLineage, useLineageAgent } from '../api/agents';
 import { ADMIN } from '../strings';
 import { AgentStatus } from './agent-status';
-import { Pager } from './pager';
 
 const S = ADMIN.agents;
 

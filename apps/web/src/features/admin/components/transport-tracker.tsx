@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { SelectField } from '../../../components/field';
+import { Pager } from '../../../components/pager';
 import { ScrollTable } from '../../../components/scroll-table';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatNumber } from '../../../lib/format';
@@ -14,7 +15,6 @@ import {
 } from '../api/agents';
 import { ADMIN } from '../strings';
 import { AgentStatus } from './agent-status';
-import { Pager } from './pager';
 
 const S = ADMIN.agents;
 

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { SelectField } from '../../../components/field';
+import { Pager } from '../../../components/pager';
 import { ScrollTable } from '../../../components/scroll-table';
 import { ErrorAlert, Loading, Notice } from '../../../components/status';
 import { formatDateTime } from '../../../lib/format';
 import { ROLES, type Role, type User, useSetRole, useUsers } from '../api/users';
 import { ADMIN } from '../strings';
-import { Pager } from './pager';
 
 const S = ADMIN.users;
 

@@ -1,5 +1,5 @@
 import type { components, paths } from '@rootline/sdk';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, unwrapPage } from '../../../lib/api-client';
 
 export type Preference = components['schemas']['Preference'];
@@ -15,12 +15,22 @@ export type Forecast = components['schemas']['Forecast'];
 export type SupplyInput = paths['/api/demand/supply']['post']['requestBody']['content']['application/json'];
 export type Supply = components['schemas']['Supply'];
 export type MatchInput = paths['/api/demand/match']['post']['requestBody']['content']['application/json'];
+export type Match = components['schemas']['Match'];
 
 export const DEMAND_KEYS = {
   mine: ['demand', 'preferences', 'mine'] as const,
   recommendations: (q: RecommendationQuery) => ['demand', 'recommendations', q] as const,
   forecast: (q: ForecastQuery) => ['demand', 'forecast', q] as const,
+  /** Every query of the caller's supply: its commitments and their matches. */
+  supply: ['demand', 'supply'] as const,
+  supplies: (page: number) => ['demand', 'supply', 'mine', page] as const,
+  matches: (supplyId: string) => ['demand', 'supply', 'matches', supplyId] as const,
 };
+
+/** Commitments shown on one page of the supply list. */
+export const SUPPLIES_PER_PAGE = 10;
+/** Matches shown under one commitment (the API's largest page). */
+export const MATCHES_SHOWN = 100;
 
 /** The caller's own household preferences, or null before they state any. */
 export function useMyPreferences() {
@@ -65,13 +75,40 @@ export function useForecast(query: ForecastQuery | null) {
 }
 
 export function useCommitSupply() {
+  const client = useQueryClient();
   return useMutation({
     mutationFn: (body: SupplyInput) => unwrap(api.POST('/api/demand/supply', { body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: DEMAND_KEYS.supply }),
   });
 }
 
+/** Matching changes what the commitments have matched and the matches under them. */
 export function useMatchSupply() {
+  const client = useQueryClient();
   return useMutation({
     mutationFn: (body: MatchInput) => unwrap(api.POST('/api/demand/match', { body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: DEMAND_KEYS.supply }),
+  });
+}
+
+/** A page of the caller's supply commitments, newest first. */
+export function useMySupplies(page: number) {
+  return useQuery({
+    queryKey: DEMAND_KEYS.supplies(page),
+    queryFn: () => unwrapPage(api.GET('/api/demand/supply', { params: { query: { page, limit: SUPPLIES_PER_PAGE } } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The matches of one of the caller's commitments, nearest household first. */
+export function useSupplyMatches(supplyId: string) {
+  return useQuery({
+    queryKey: DEMAND_KEYS.matches(supplyId),
+    queryFn: () =>
+      unwrapPage(
+        api.GET('/api/demand/supply/{supplyId}/matches', {
+          params: { path: { supplyId }, query: { limit: MATCHES_SHOWN } },
+        }),
+      ),
   });
 }

@@ -6,6 +6,7 @@ import { errorFor } from '../../../lib/errors';
 import { formatNumber } from '../../../lib/format';
 import { type SupplyInput, useCommitSupply, useMatchSupply } from '../api/demand';
 import { CROPS, DEMAND, UNITS } from '../strings';
+import { MatchTable } from './match-table';
 
 const S = DEMAND.supply;
 type Crop = SupplyInput['crop'];
@@ -167,33 +168,7 @@ export function MatchPanel() {
           {match.data.matches.length === 0 ? (
             <p>{S.noMatches}</p>
           ) : (
-            <div className="table-wrap">
-              <table>
-                <caption className="visually-hidden">{S.match}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{S.columns.crop}</th>
-                    <th scope="col">{S.columns.kg}</th>
-                    <th scope="col">{S.columns.distance}</th>
-                    <th scope="col">{S.columns.price}</th>
-                    <th scope="col">{S.columns.household}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {match.data.matches.map((m) => (
-                    <tr key={m.id}>
-                      <td>{m.crop}</td>
-                      <td>{formatNumber(m.quantityKg, 2)} kg</td>
-                      <td>{formatNumber(m.distanceKm, 1)} km</td>
-                      <td>
-                        {formatNumber(m.price / 100, 2)} {m.currency}
-                      </td>
-                      <td className="mono">{m.consumerId ?? S.hidden}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <MatchTable matches={match.data.matches} caption={S.match} withCrop />
           )}
         </div>
       )}

@@ -14,6 +14,8 @@ export type BatchStartInput =
   paths['/api/vertical-farm/batch/start']['post']['requestBody']['content']['application/json'];
 export type HarvestInput =
   paths['/api/vertical-farm/batch/{batchId}/harvest']['post']['requestBody']['content']['application/json'];
+export type FailInput =
+  paths['/api/vertical-farm/batch/{batchId}/fail']['post']['requestBody']['content']['application/json'];
 export type BatchReadings =
   paths['/api/vertical-farm/batch/{batchId}/readings']['get']['responses'][200]['content']['application/json']['data'];
 export type ReadingPoint = BatchReadings['readings'][number];
@@ -143,6 +145,22 @@ export function useHarvest(batchId: string) {
       Promise.all([
         client.setQueryData(FARM_KEYS.batch(batchId), batch),
         client.invalidateQueries({ queryKey: FARM_KEYS.batches(batch.farmId) }),
+        client.invalidateQueries({ queryKey: FARM_KEYS.analytics(batch.farmId) }),
+      ]),
+  });
+}
+
+/** Closes an open batch as failed, with the reason. */
+export function useFailBatch(batchId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: FailInput) =>
+      unwrap(api.POST('/api/vertical-farm/batch/{batchId}/fail', { params: { path: { batchId } }, body })),
+    onSuccess: (batch) =>
+      Promise.all([
+        client.setQueryData(FARM_KEYS.batch(batchId), batch),
+        client.invalidateQueries({ queryKey: FARM_KEYS.batches(batch.farmId) }),
+        client.invalidateQueries({ queryKey: FARM_KEYS.zones(batch.farmId) }),
         client.invalidateQueries({ queryKey: FARM_KEYS.analytics(batch.farmId) }),
       ]),
   });

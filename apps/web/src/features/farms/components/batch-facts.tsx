@@ -2,10 +2,14 @@ import { Link } from 'react-router';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import type { Batch } from '../api/farms';
 import { FARMS } from '../strings';
+import { FailBatch } from './fail-batch';
 
 const S = FARMS.batch;
 
-/** What a batch is and where it stands: state, phase, dates, seed source, readings summary. */
+/**
+ * What a batch is and where it stands: state (with why, once failed), phase, dates, seed source, readings summary;
+ * an open batch can be marked failed here.
+ */
 export function BatchFacts({ batch }: { batch: Batch }) {
   const seed = batch.seedSource;
   const r = batch.readings;
@@ -17,6 +21,12 @@ export function BatchFacts({ batch }: { batch: Batch }) {
         <dd>
           <span className={batch.state === 'failed' ? 'badge bad' : 'badge'}>{FARMS.states[batch.state]}</span>
         </dd>
+        {batch.failureReason && (
+          <>
+            <dt>{S.failureReason}</dt>
+            <dd>{batch.failureReason}</dd>
+          </>
+        )}
         {batch.phase && batch.daysInPhase !== null && (
           <>
             <dt>{S.phase}</dt>
@@ -33,6 +43,12 @@ export function BatchFacts({ batch }: { batch: Batch }) {
         <dd>{formatDateTime(batch.startedAt)}</dd>
         <dt>{S.expected}</dt>
         <dd>{formatDateTime(batch.expectedHarvestAt)}</dd>
+        {batch.closedAt && (
+          <>
+            <dt>{S.closed}</dt>
+            <dd>{formatDateTime(batch.closedAt)}</dd>
+          </>
+        )}
         <dt>{S.seed}</dt>
         <dd>
           {seed.type === 'plant' && seed.plantId ? (
@@ -46,6 +62,7 @@ export function BatchFacts({ batch }: { batch: Batch }) {
           {r.count === 0 ? S.noReadings : S.readingsSummary(r.count, `${formatNumber((r.compliance ?? 0) * 100, 0)} %`)}
         </dd>
       </dl>
+      {batch.state !== 'harvested' && batch.state !== 'failed' && <FailBatch batch={batch} />}
     </section>
   );
 }

@@ -1,4 +1,8 @@
-import { ADMIN } from '../strings';
+const S = {
+  previous: 'Previous page',
+  next: 'Next page',
+  page: (page: number, pages: number) => `Page ${page} of ${pages}`,
+};
 
 /** Previous and next buttons around "Page n of m", shown when there is more than one page. */
 export function Pager({
@@ -12,7 +16,6 @@ export function Pager({
   onPage: (page: number) => void;
   label: string;
 }) {
-  const S = ADMIN.users;
   if (totalPages <= 1) return null;
   return (
     <nav className="pager" aria-label={label}>
