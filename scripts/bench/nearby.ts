@@ -46,14 +46,14 @@ function haversineKm(lat1: number, lon1: number, lat2: number, lon2: number): nu
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-interface Dataset {
+export interface Dataset {
   ids: string[];
   lat: Float64Array;
   lon: Float64Array;
 }
 
 /** Generates the plants' positions (deterministic for a count). */
-function generate(count: number): Dataset {
+export function generate(count: number): Dataset {
   const random = seeded(SEED);
   const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   const span = (lo: number, hi: number) => lo + (hi - lo) * random();
@@ -95,7 +95,7 @@ function generate(count: number): Dataset {
 }
 
 /** The dataset's plants as they are seeded. */
-function* plantRows(ds: Dataset): Generator<SeedPlant> {
+export function* plantRows(ds: Dataset): Generator<SeedPlant> {
   for (let i = 0; i < ds.ids.length; i++) {
     const [commonName, scientificName] = SPECIES[i % SPECIES.length]!;
     const owner = `Grower ${i % 20_000}`;
@@ -136,7 +136,7 @@ function bruteForce(ds: Dataset, lat: number, lon: number, radius: number, limit
 }
 
 /** Query points at the places of random plants: where the plants are, so the harder (denser) case. */
-function queryPoints(ds: Dataset): { lat: number; lon: number }[] {
+export function queryPoints(ds: Dataset): { lat: number; lon: number }[] {
   const random = seeded(SEED + 1);
   return Array.from({ length: QUERY_POINTS }, () => {
     const i = Math.floor(random() * ds.ids.length);
@@ -144,7 +144,7 @@ function queryPoints(ds: Dataset): { lat: number; lon: number }[] {
   });
 }
 
-const pathOf = (q: { lat: number; lon: number }) => `/api/plants/nearby?lat=${q.lat}&lon=${q.lon}`;
+export const pathOf = (q: { lat: number; lon: number }) => `/api/plants/nearby?lat=${q.lat}&lon=${q.lon}`;
 
 /** Checks every query point's first page and total against the brute force; throws on the first difference. */
 async function verify(

@@ -24,6 +24,7 @@ import { media } from './media.js';
 import { nearby } from './nearby.js';
 import { notifyBench } from './notify.js';
 import { plantRead } from './plant-read.js';
+import { readReplica } from './read-replica.js';
 import { register } from './register.js';
 import { registerOpen } from './register-open.js';
 import { search } from './search.js';
@@ -38,6 +39,7 @@ const BENCHMARKS: Benchmark[] = [
   registerOpen,
   hashrate,
   nearby,
+  readReplica,
   search,
   listingSearchBench,
   media,

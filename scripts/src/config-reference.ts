@@ -127,6 +127,10 @@ export const BenchSettings = Type.Object({
   }),
   BENCH_LISTINGS: Type.Integer({ default: 100_000, description: 'Listings the marketplace search benchmark makes' }),
   BENCH_NEARBY_PLANTS: Type.Integer({ default: 1_000_000, description: 'Plants the nearby-search benchmark makes' }),
+  BENCH_REPLICA_PLANTS: Type.Integer({
+    default: 100_000,
+    description: 'Plants the read-replica benchmark makes',
+  }),
   BENCH_OPEN_RATES: Type.String({
     default: '500,1000,1500,2000,2500,3000,3500,5000',
     description: 'Offered rates (requests/s) of the open-loop registration benchmark',
