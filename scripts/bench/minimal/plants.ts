@@ -14,7 +14,7 @@ const sql = postgres(requiredEnv('DATABASE_URL'), {
   connect_timeout: 10,
   connection: { application_name: 'rootline-bench-minimal' },
 });
-const nc = await connect({ servers: requiredEnv('NATS_URL'), name: 'bench-minimal-plants' });
+const nc = await connect({ servers: requiredEnv('NATS_URL'), name: 'bench-minimal-plants', noAsyncTraces: true });
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
