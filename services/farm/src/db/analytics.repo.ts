@@ -1,7 +1,7 @@
-import type { Db } from '@rootline/db';
+import { type Db, executeRows } from '@rootline/db';
 import { and, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { BatchFacts, ReadingCounts, ZoneFacts } from '../domain/analytics.js';
-import { batches, harvests, readings, recipes, zones } from './schema.js';
+import { batches, harvests, readingDays, readings, readingTotals, recipes, zones } from './schema.js';
 
 export async function zoneFacts(db: Db, farmId: string): Promise<ZoneFacts[]> {
   return db
@@ -41,17 +41,39 @@ export async function batchFacts(db: Db, farmId: string, from: Date, to: Date): 
   }));
 }
 
-/** Readings of the farm in [from, to) per batch: how many, and how many within target. */
+const DAY_MS = 86_400_000;
+
+/**
+ * Readings of the farm in [from, to) per batch: how many, and how many within target, from the rollups (ADR 159).
+ * A batch whose readings all fall in the period counts its totals row; one that straddles a bound counts its
+ * whole UTC days in the period and its raw readings of the partial days at either end (all raw when the period
+ * holds no whole day). The same counts as a scan of the readings, at the cost of a few rows per batch.
+ */
 export async function readingCounts(db: Db, farmId: string, from: Date, to: Date): Promise<Map<string, ReadingCounts>> {
-  const rows = await db
-    .select({
-      batchId: readings.batchId,
-      count: sql<number>`count(*)::int`,
-      inTarget: sql<number>`count(*) filter (where ${readings.inTarget})::int`,
-    })
-    .from(readings)
-    .where(and(eq(readings.farmId, farmId), gte(readings.at, from.toISOString()), lt(readings.at, to.toISOString())))
-    .groupBy(readings.batchId);
+  let firstDay = Math.ceil(from.getTime() / DAY_MS) * DAY_MS;
+  let endDay = Math.floor(to.getTime() / DAY_MS) * DAY_MS;
+  if (firstDay >= endDay) firstDay = endDay = to.getTime();
+  const [f, t, d0, d1] = [from, to, new Date(firstDay), new Date(endDay)].map((d) => d.toISOString());
+  const rows = await executeRows<{ batchId: string; count: number; inTarget: number }>(
+    db,
+    sql`with batch as (
+      select batch_id, readings, in_target, first_at >= ${f} and last_at < ${t} as inside
+      from ${readingTotals} where farm_id = ${farmId} and first_at < ${t} and last_at >= ${f}
+    ), parts as (
+      select batch_id, readings, in_target from batch where inside
+      union all
+      select d.batch_id, d.readings, d.in_target from batch join ${readingDays} d using (batch_id)
+      where not batch.inside and d.day >= ${d0} and d.day < ${d1}
+      union all
+      select r.batch_id, 1, r.in_target::int from batch join ${readings} r using (batch_id)
+      where not batch.inside and r.at >= ${f} and r.at < ${d0}
+      union all
+      select r.batch_id, 1, r.in_target::int from batch join ${readings} r using (batch_id)
+      where not batch.inside and r.at >= ${d1} and r.at < ${t}
+    )
+    select batch_id as "batchId", sum(readings)::int as count, sum(in_target)::int as "inTarget"
+    from parts group by batch_id`,
+  );
   return new Map(rows.map((r) => [r.batchId, { count: r.count, inTarget: r.inTarget }]));
 }
 

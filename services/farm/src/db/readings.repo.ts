@@ -1,6 +1,6 @@
 import { type Db, executeRows, insertFromJson } from '@rootline/db';
 import { count, desc, eq, sql } from 'drizzle-orm';
-import { deviations, readings } from './schema.js';
+import { deviations, readingDays, readings, readingTotals } from './schema.js';
 
 export type ReadingRow = typeof readings.$inferInsert & { fingerprint: string };
 export type DeviationRow = Omit<typeof deviations.$inferInsert, 'id'>;
@@ -8,12 +8,32 @@ export type DeviationRow = Omit<typeof deviations.$inferInsert, 'id'>;
 /**
  * Stores the readings not stored yet, in one INSERT (their values as one JSON parameter, one prepared statement at
  * any size): a reading already stored for its batch (same instant and fingerprint) is skipped, also when a
- * concurrent request stores it at the same moment. Resolves to the fingerprints stored by this call.
+ * concurrent request stores it at the same moment. The same statement adds the readings it stored to their batch's
+ * rollups (`reading_totals`, `reading_days`; ADR 159): a concurrent statement for the same batch waits for the row
+ * and adds to it, so no count is lost, and rows are taken in key order so two such statements cannot deadlock.
+ * Resolves to the fingerprints stored by this call.
  */
 export async function insertNewReadings(db: Db, rows: readonly ReadingRow[]): Promise<Set<string>> {
   const stored = await executeRows<{ fingerprint: string }>(
     db,
-    sql`${insertFromJson(readings, rows)} on conflict do nothing returning ${readings.fingerprint}`,
+    sql`with stored as (
+      ${insertFromJson(readings, rows)} on conflict do nothing
+      returning ${readings.batchId}, ${readings.farmId}, ${readings.at}, ${readings.inTarget}, ${readings.fingerprint}
+    ), totals as (
+      insert into ${readingTotals} as t (batch_id, farm_id, readings, in_target, first_at, last_at)
+      select batch_id, min(farm_id), count(*), count(*) filter (where in_target), min(at), max(at)
+      from stored group by batch_id order by batch_id
+      on conflict (batch_id) do update set readings = t.readings + excluded.readings,
+        in_target = t.in_target + excluded.in_target,
+        first_at = least(t.first_at, excluded.first_at), last_at = greatest(t.last_at, excluded.last_at)
+    ), days as (
+      insert into ${readingDays} as d (batch_id, day, readings, in_target)
+      select batch_id, date_trunc('day', at, 'UTC') as day, count(*), count(*) filter (where in_target)
+      from stored group by batch_id, day order by batch_id, day
+      on conflict (batch_id, day) do update set readings = d.readings + excluded.readings,
+        in_target = d.in_target + excluded.in_target
+    )
+    select fingerprint from stored`,
   );
   return new Set(stored.map((r) => r.fingerprint));
 }

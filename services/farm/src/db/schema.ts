@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgSchema,
+  primaryKey,
   real,
   text,
   timestamp,
@@ -148,6 +149,43 @@ export const readings = farmSchema.table(
     // Also the index of a batch's readings by time (its leading columns).
     uniqueIndex('readings_batch_reading_key').on(t.batchId, t.at, t.fingerprint),
     index('readings_farm_idx').on(t.farmId, t.at),
+  ],
+);
+
+/**
+ * Readings per batch: how many, how many within target, the first and last instant. Kept by the statement that
+ * stores readings (ADR 159), so analytics count a batch whose readings all fall in the period from this one row.
+ */
+export const readingTotals = farmSchema.table(
+  'reading_totals',
+  {
+    batchId: text('batch_id').primaryKey(),
+    farmId: text('farm_id').notNull(),
+    readings: integer('readings').notNull(),
+    inTarget: integer('in_target').notNull(),
+    firstAt: at('first_at').notNull(),
+    lastAt: at('last_at').notNull(),
+  },
+  (t) => [index('reading_totals_farm_idx').on(t.farmId, t.firstAt)],
+);
+
+/**
+ * Readings per batch per UTC day, kept with `readingTotals`: a batch that straddles a period's bound is counted
+ * from its whole days in the period and its raw readings of the partial days at either end.
+ */
+export const readingDays = farmSchema.table(
+  'reading_days',
+  {
+    batchId: text('batch_id').notNull(),
+    /** Midnight UTC of the day. */
+    day: at('day').notNull(),
+    readings: integer('readings').notNull(),
+    inTarget: integer('in_target').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.batchId, t.day] }),
+    // With the counts, so a period's days are read from the index alone (index-only scan, no heap page per row).
+    index('reading_days_counts_idx').on(t.batchId, t.day, t.readings, t.inTarget),
   ],
 );
 
