@@ -23,12 +23,16 @@ export const getAnalytics = (ctx: ServiceContext) =>
     if (from.getTime() >= to.getTime()) {
       throw new AppError('VALIDATION_ERROR', 'from: must be before to', { field: 'from' });
     }
-    const [zones, batches, readings] = await Promise.all([
-      zoneFacts(ctx.db, input.farmId),
-      batchFacts(ctx.db, input.farmId, from, to),
-      readingCounts(ctx.db, input.farmId, from, to),
-    ]);
-    const names = await recipeNames(ctx.db, [...new Set(batches.map((b) => b.recipeId))]);
+    // On a read replica when one serves (docs/read-replicas.md); the farm's owner check above reads the primary.
+    const { zones, batches, readings, names } = await ctx.reads.run(caller, async (db) => {
+      const [zones, batches, readings] = await Promise.all([
+        zoneFacts(db, input.farmId),
+        batchFacts(db, input.farmId, from, to),
+        readingCounts(db, input.farmId, from, to),
+      ]);
+      const names = await recipeNames(db, [...new Set(batches.map((b) => b.recipeId))]);
+      return { zones, batches, readings, names };
+    });
     const result = farmAnalytics({ from, to, zones, batches, readings }, names);
     return { farmId: input.farmId, from: from.toISOString(), to: to.toISOString(), ...result };
   });
