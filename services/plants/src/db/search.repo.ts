@@ -147,9 +147,10 @@ async function estimatedCount(db: Db, q: string, types: readonly SearchType[]): 
 /**
  * One page of the plants matching `q` (normalised) in `types`, most relevant first, and how many match: exactly up
  * to `SEARCH_EXACT_TOTAL_MAX`, beyond it PostgreSQL's estimate (never below the cap + 1), with `totalIsEstimate`.
- * The search runs prepared, every value bound: its text varies only with the fields and whether `q` is short, and
- * its plan does not depend on `q` (the texts come from the trigram index or a range of the prefix index, their plants
- * from the prefix indexes), so PostgreSQL plans each of these few texts once per connection, not once a request.
+ * The search runs prepared, every value bound, with its generic plan: its text varies only with the fields and
+ * whether `q` is short, and its plan does not depend on `q` (the texts come from the trigram index or a range and
+ * the word index, their plants from the prefix indexes), so PostgreSQL plans each of these few texts once per
+ * connection, not once a request.
  */
 export async function searchPlants(
   db: Db,
@@ -159,9 +160,18 @@ export async function searchPlants(
   limit: number,
 ): Promise<{ items: SearchHit[]; total: number; totalIsEstimate: boolean }> {
   if (types.length === 0) throw new Error('search needs at least one field');
-  const rows = await executePrepared<
-    PlantRecord & { largest: number; total: number | null; searchRank: number | null; searchFieldOrder: number }
-  >(db, searchQuery(q, types, offset, limit));
+  type Row = PlantRecord & {
+    largest: number;
+    total: number | null;
+    searchRank: number | null;
+    searchFieldOrder: number;
+  };
+  // The generic plan, always: PostgreSQL would otherwise keep planning each run afresh (a custom plan looks cheaper
+  // to it, knowing the pattern), and planning this statement costs several times what running it does.
+  const rows = await db.transaction(async (tx) => {
+    await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
+    return executePrepared<Row>(tx, searchQuery(q, types, offset, limit));
+  });
   const totalIsEstimate = Number(rows[0]?.largest ?? 0) > SEARCH_EXACT_TOTAL_MAX;
   const total = totalIsEstimate
     ? Math.max(SEARCH_EXACT_TOTAL_MAX + 1, await estimatedCount(db, q, types))
