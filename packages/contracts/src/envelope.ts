@@ -70,15 +70,16 @@ export function Envelope<T extends TSchema>(data: T) {
 }
 
 /**
- * Success envelope of a paginated list: the page's items in `data`, the pagination object beside it, and, for a
- * list that carries facts about the whole of it (a journey's totals, a plant's current environment), `meta`.
+ * Success envelope of a paginated list: the page's items in `data`, the pagination object beside it (the spec's,
+ * or one that extends it, as search's), and, for a list that carries facts about the whole of it (a journey's
+ * totals, a plant's current environment), `meta`.
  */
-export function PaginatedEnvelope<T extends TSchema>(item: T, meta?: TSchema) {
+export function PaginatedEnvelope<T extends TSchema>(item: T, meta?: TSchema, pagination: TSchema = Pagination) {
   return Type.Object({
     success: Type.Literal(true),
     data: Type.Array(item),
     error: Type.Null(),
-    pagination: Pagination,
+    pagination,
     ...(meta ? { meta } : {}),
   });
 }

@@ -422,10 +422,28 @@ export const plantNearby = defineSubject({
   summary: 'Plants within a radius, nearest first',
 });
 
+/** Matches counted exactly by a search; past it the total is an estimate (docs/plants.md). */
+export const SEARCH_EXACT_TOTAL_MAX = 10_000;
+
+export const SearchPagination = Type.Object(
+  {
+    ...Pagination.properties,
+    total: Type.Integer({
+      minimum: 0,
+      description: `Plants matching: exact up to ${SEARCH_EXACT_TOTAL_MAX.toLocaleString('en')}, an estimate beyond (see totalIsEstimate)`,
+    }),
+    totalIsEstimate: Type.Boolean({
+      description: `true when more than ${SEARCH_EXACT_TOTAL_MAX.toLocaleString('en')} plants match: total (and totalPages) is then PostgreSQL's estimate, never below ${(SEARCH_EXACT_TOTAL_MAX + 1).toLocaleString('en')}`,
+    }),
+  },
+  { $id: 'SearchPagination' },
+);
+export type SearchPagination = Static<typeof SearchPagination>;
+
 export const plantSearch = defineSubject({
   subject: 'plants.plant.search',
   request: SearchQuery,
-  reply: Type.Object({ items: Type.Array(SearchHit), pagination: Pagination }),
+  reply: Type.Object({ items: Type.Array(SearchHit), pagination: SearchPagination }),
   summary: 'Plants matching a text, most relevant first',
 });
 

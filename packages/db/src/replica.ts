@@ -3,6 +3,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { describeServer } from './open.js';
 import { executeRows } from './prepared.js';
+import { withReservedTransactions } from './reserved-transactions.js';
 import type { Database, Db, DbLogger } from './types.js';
 import { isDatabaseUnavailable } from './unavailable.js';
 
@@ -65,14 +66,16 @@ export interface ReadRouter {
  */
 export function openReadRouter(o: ReadRouterOptions): ReadRouter {
   if (o.primary.driver !== 'postgres') throw new Error('read replicas need PostgreSQL, not the embedded database');
-  const client = postgres(o.replicaUrl, {
-    // One query per connection at a time, as on the primary (open.ts says why).
-    ...{ max_pipeline: 0 },
-    max: o.max ?? 10,
-    onnotice: () => {},
-    connect_timeout: 5,
-    connection: { application_name: 'rootline-reads' },
-  });
+  // One query per connection at a time, and transactions on a reserved connection, as on the primary (open.ts).
+  const client = withReservedTransactions(
+    postgres(o.replicaUrl, {
+      ...{ max_pipeline: 0 },
+      max: o.max ?? 10,
+      onnotice: () => {},
+      connect_timeout: 5,
+      connection: { application_name: 'rootline-reads' },
+    }),
+  );
   const replica = drizzlePostgres(client);
   const server = describeServer(o.replicaUrl);
   let fresh = false;

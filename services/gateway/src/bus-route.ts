@@ -78,9 +78,10 @@ export interface BusRouteSpec<D extends SubjectDef, U extends string = string> {
   /**
    * A list operation: the subject answers `{ items, pagination }`; the items go to `data` and the
    * pagination object beside it. `item` is the schema of one item. A list with facts about the whole of it
-   * (totals, a cursor) answers them in `meta`, whose schema is `meta`, and they go beside `data` too.
+   * (totals, a cursor) answers them in `meta`, whose schema is `meta`, and they go beside `data` too. A list whose
+   * pagination object extends the spec's names its schema in `pagination`.
    */
-  page?: { item: TSchema; meta?: TSchema };
+  page?: { item: TSchema; meta?: TSchema; pagination?: TSchema };
   /**
    * The Cache-Control header of a success, from the input (e.g. long-lived and immutable when the request names a
    * fixed tree size); none by default.
@@ -178,7 +179,7 @@ export function busRoute<D extends SubjectDef, U extends string>(
   const status = spec.status ?? 200;
   const data = spec.reply ?? spec.subject.reply;
   const success = spec.page
-    ? PaginatedEnvelope(spec.page.item, spec.page.meta)
+    ? PaginatedEnvelope(spec.page.item, spec.page.meta, spec.page.pagination)
     : spec.list
       ? ListEnvelope(spec.list.item, spec.list.meta)
       : Envelope(data);

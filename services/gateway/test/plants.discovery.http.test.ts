@@ -238,9 +238,9 @@ describe('plant discovery over HTTP on NATS and PostgreSQL', () => {
 
     it('pages with the spec’s pagination object', async () => {
       const all = await search('q=nl&type=location&limit=100');
-      expect(all.body.pagination).toEqual({ page: 1, limit: 100, total: 5, totalPages: 1 });
+      expect(all.body.pagination).toEqual({ page: 1, limit: 100, total: 5, totalPages: 1, totalIsEstimate: false });
       const page = await search('q=nl&type=location&limit=2&page=3');
-      expect(page.body.pagination).toEqual({ page: 3, limit: 2, total: 5, totalPages: 3 });
+      expect(page.body.pagination).toEqual({ page: 3, limit: 2, total: 5, totalPages: 3, totalIsEstimate: false });
       expect(found(page)).toEqual(found(all).slice(4));
       const defaults = await search('q=nl');
       expect(defaults.body.pagination).toMatchObject({ page: 1, limit: 20 });

@@ -111,6 +111,15 @@ describe('plants on a PostgreSQL primary with a streaming replica (DATABASE_READ
     await expect.poll(scans, { timeout: 10_000 }).toBeGreaterThan(before);
   });
 
+  it('runs a search, which reads in a transaction of its own, on the replica', async () => {
+    await readFromReplica();
+    const before = await servedReads(registry);
+    const found = await p.http('GET', '/api/plants/search?q=tomato', { token: reader });
+    expect(found.status).toBe(200);
+    expect(found.body.data.map((x: { id: string }) => x.id)).toContain(known);
+    expect((await servedReads(registry)).replica - before.replica).toBe(1);
+  });
+
   it("answers a caller's read of its own fresh write from the primary, and others' from the replica", async () => {
     await readFromReplica();
     const made = await p.http('POST', '/api/plants/register', {

@@ -14,7 +14,9 @@ import {
   plantRegister,
   plantRegisterAnonymous,
   plantSearch,
+  SEARCH_EXACT_TOTAL_MAX,
   SearchHit,
+  SearchPagination,
 } from '@rootline/contracts';
 import { type BusRouteDeps, busRoute } from '../bus-route.js';
 
@@ -187,11 +189,15 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'scientific name), the location (city and country) or the owner name; `type` picks one of them, all three ' +
       'by default. Relevance order: exact (the whole field equals q), then prefix (the field starts with q), then ' +
       'word (a later word starts with q), then substring; between equals, species before location before owner, ' +
-      `then by species name and id. Each hit says which field matched and how. ${PAGING}`,
+      'then by the matched text and id. A `q` of one or two letters or digits matches a field or a word of it ' +
+      'that starts with it (exact, prefix, word), not letters inside a word. Each hit says which field matched ' +
+      'and how. `pagination.total` is exact up to ' +
+      `${SEARCH_EXACT_TOTAL_MAX.toLocaleString('en')} matches; beyond, it is an estimate and ` +
+      `\`pagination.totalIsEstimate\` is true. ${PAGING}`,
     tags: TAGS,
     policy: { permission: 'plants:read', object: { rule: 'none', why: 'public plants' } },
     subject: plantSearch,
-    page: { item: SearchHit },
+    page: { item: SearchHit, pagination: SearchPagination },
   });
 
   busRoute(app, deps, {

@@ -1,12 +1,4 @@
-import type {
-  Location,
-  NearbyPlant,
-  Plant,
-  PrivacyLevel,
-  PropagationType,
-  SearchHit,
-  SearchType,
-} from '@rootline/contracts';
+import type { Location, NearbyPlant, Plant, PrivacyLevel, PropagationType } from '@rootline/contracts';
 import { type Db, executePrepared, executeRows, fixedStatement, insertFromJson } from '@rootline/db';
 import {
   and,
@@ -23,14 +15,12 @@ import {
   ne,
   or,
   type SQL,
-  type SQLWrapper,
   sql,
 } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { LinkPlant } from '../domain/anomalies.js';
 import { EARTH_RADIUS_KM, type GeoBox, type Point, RAD } from '../domain/geo.js';
 import type { LineagePlant } from '../domain/lineage.js';
-import { matchKind, relevancePatterns } from '../domain/search.js';
 import { anonymousOwners, plants } from './schema.js';
 
 export type PlantRow = typeof plants.$inferInsert;
@@ -83,7 +73,7 @@ function toLocation(r: PublicPlantRecord): Location | null {
 }
 
 /** A stored row in the public shape of a plant. */
-function toPlant(r: PublicPlantRecord): Plant {
+export function toPlant(r: PublicPlantRecord): Plant {
   return {
     id: r.id,
     commonName: r.commonName,
@@ -245,7 +235,7 @@ export async function findDescendants(db: Db, id: string, maxDepth: number, limi
 }
 
 /** Every column of a plant row, aliased to its drizzle key, for raw queries that map rows with `toPlant`. */
-const PLANT_COLUMNS = sql.raw(
+export const PLANT_COLUMNS = sql.raw(
   Object.entries(getTableColumns(plants))
     .map(([key, column]) => `p."${(column as { name: string }).name}" as "${key}"`)
     .join(', '),
@@ -258,7 +248,7 @@ function float8(v: number): SQL {
 }
 
 /** A whole number bound as a bigint parameter (an offset can be far past 2³¹). */
-function int8(v: number): SQL {
+export function int8(v: number): SQL {
   if (!Number.isSafeInteger(Math.trunc(v))) throw new Error(`not a safe integer: ${v}`);
   return sql`${Math.trunc(v)}::bigint`;
 }
@@ -323,91 +313,6 @@ export async function findNearby(
   );
   return {
     items: rows.flatMap((r) => (r.id === null ? [] : [{ ...toPlant(r), distanceKm: Number(r.distanceKm) }])),
-    total: Number(rows[0]?.total ?? 0),
-  };
-}
-
-/** The normalised text of each search field; each has a trigram index (schema.ts). */
-const SEARCH_COLUMNS = {
-  species: sql.identifier(plants.searchSpecies.name),
-  location: sql.identifier(plants.searchLocation.name),
-  owner: sql.identifier(plants.searchOwner.name),
-} as const;
-
-/** A field's relevance rank: exact 0, prefix 1, word 2, substring 3, no match 4. */
-function rankOf(column: SQLWrapper, q: string): SQL {
-  const p = relevancePatterns(q);
-  return sql`case when ${column} = ${p.exact} then 0 when ${column} like ${p.prefix} then 1
-    when ${column} like ${p.word} then 2 when ${column} like ${p.substring} then 3 else 4 end`;
-}
-
-/**
- * The search query: plants whose normalised text of one of `types` contains `q` (already normalised), one page of
- * them, each row with the count of all of them (a page past the end gives one row with the count and no plant).
- * Order: by relevance rank (the best of the fields searched), then field (in the order of `types`), then species
- * text and id.
- *
- * The filter is one `LIKE '%q%'` per field with the pattern bound as a parameter, so each is answered by its
- * trigram index and the OR by a BitmapOr of them; a `q` without a trigram (under 3 characters) matches too much
- * for an index to help, and the planner scans the table instead. The query runs unprepared on purpose: planned
- * with the pattern at hand, PostgreSQL tells the two cases apart, where a cached generic plan could not. Each
- * match's ranks are computed once, the count and the page come from the same matches, and only the page's rows
- * are read in full.
- */
-export function searchQuery(q: string, types: readonly SearchType[], offset: number, limit: number): SQL {
-  if (types.length === 0) throw new Error('search needs at least one field');
-  const columns = types.map((t) => SEARCH_COLUMNS[t]);
-  const r = types.map((_, i) => sql.identifier(`r${i}`));
-  const ranks = sql.join(
-    columns.map((c, i) => sql`${rankOf(c, q)} as ${r[i]}`),
-    sql`, `,
-  );
-  const where = sql.join(
-    columns.map((c) => sql`${c} like ${relevancePatterns(q).substring}`),
-    sql` or `,
-  );
-  const fieldOrder = sql.join(
-    r.map((ri, i) => sql`when ${ri} = best then ${sql.raw(String(i))}`),
-    sql` `,
-  );
-  return sql`with hits as (
-      select id, search_species, ${ranks} from "plants"."plants" where ${where}
-    ), page as (
-      select id, search_species, best, case ${fieldOrder} end as field_order
-      from (select *, least(${sql.join(r, sql`, `)}, 4) as best from hits) h
-      order by best, field_order, search_species, id
-      limit ${int8(limit)} offset ${int8(offset)}
-    )
-    select t.total, page.best as "searchRank", page.field_order as "searchFieldOrder", ${PLANT_COLUMNS}
-    from (select count(*)::int as total from hits) t
-    left join page on true
-    left join "plants"."plants" p on p.id = page.id
-    order by page.best, page.field_order, page.search_species, page.id`;
-}
-
-/** One page of the plants matching `q` in `types`, most relevant first (see `searchQuery`), and how many match. */
-export async function searchPlants(
-  db: Db,
-  q: string,
-  types: readonly SearchType[],
-  offset: number,
-  limit: number,
-): Promise<{ items: SearchHit[]; total: number }> {
-  const rows = await executeRows<PlantRecord & { total: number; searchRank: number | null; searchFieldOrder: number }>(
-    db,
-    searchQuery(q, types, offset, limit),
-  );
-  return {
-    items: rows.flatMap((r) =>
-      r.id === null
-        ? []
-        : [
-            {
-              ...toPlant(r),
-              match: { field: types[Number(r.searchFieldOrder)]!, kind: matchKind(Number(r.searchRank)) },
-            },
-          ],
-    ),
     total: Number(rows[0]?.total ?? 0),
   };
 }

@@ -1,7 +1,7 @@
-import type { ScientificNameSource } from '@rootline/contracts';
+import type { ScientificNameSource, SearchType } from '@rootline/contracts';
 import { ledgerIntentsTable, outboxTable } from '@rootline/db';
 import { sql } from 'drizzle-orm';
-import { doublePrecision, index, integer, jsonb, pgSchema, text, timestamp } from 'drizzle-orm/pg-core';
+import { doublePrecision, index, integer, jsonb, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { GEO_BANDS_PER_DEGREE } from '../domain/geo.js';
 
 export const plantsSchema = pgSchema('plants');
@@ -48,11 +48,32 @@ export const plants = plantsSchema.table(
     // the id there too the candidates come from the index alone (an index-only scan), without a heap visit each.
     index('plants_geo_idx').on(t.geoBand, t.longitude, t.latitude, t.id),
     index('plants_registered_at_idx').on(t.registeredAt),
-    // Search: `LIKE '%q%'` on each normalised text, from a trigram index (pg_trgm) instead of reading every row; an
-    // OR across the fields is a BitmapOr of these. Queries without a trigram (under 3 characters) still scan.
-    index('plants_search_species_idx').using('gin', t.searchSpecies.op('gin_trgm_ops')),
-    index('plants_search_location_idx').using('gin', t.searchLocation.op('gin_trgm_ops')),
-    index('plants_search_owner_idx').using('gin', t.searchOwner.op('gin_trgm_ops')),
+    // Search in rank order: the plants of one text, by id, as a range read in the ranking's order (byte order, the
+    // text first), so a page stops after its rows; the ids alone count matches without the table (docs/adr/158).
+    index('plants_search_species_prefix_idx').on(sql`${t.searchSpecies} collate "C"`, sql`${t.id} collate "C"`),
+    index('plants_search_location_prefix_idx').on(sql`${t.searchLocation} collate "C"`, sql`${t.id} collate "C"`),
+    index('plants_search_owner_prefix_idx').on(sql`${t.searchOwner} collate "C"`, sql`${t.id} collate "C"`),
+  ],
+);
+
+/**
+ * Every distinct normalised text of each search field, kept by triggers on plants (migration 0006): search ranks
+ * these few texts rather than the many plants that share them, then reads each text's plants from its prefix index
+ * in order (docs/adr/158). A text whose plants are gone stays, matching none; the empty text is not kept.
+ */
+export const searchTexts = plantsSchema.table(
+  'search_texts',
+  {
+    field: text('field').$type<SearchType>().notNull(),
+    value: text('value').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.field, t.value] }),
+    // `LIKE '%q%'` (3 characters or more) from trigrams; for a shorter `q`, the texts that start with it (a range in
+    // byte order) and those with a word that starts with it (a prefix query on the words, `'q':*`).
+    index('search_texts_value_idx').using('gin', t.value.op('gin_trgm_ops')),
+    index('search_texts_prefix_idx').on(t.field, sql`${t.value} collate "C"`),
+    index('search_texts_words_idx').using('gin', sql`to_tsvector('simple', ${t.value})`),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchKind, relevancePatterns, searchTexts } from './search.js';
+import { matchKind, prefixEnd, reachableRanks, relevancePatterns, searchTexts } from './search.js';
 
 describe('searchTexts', () => {
   it('joins species names, city and country (an ISO code with its English name), and the owner name, normalised', () => {
@@ -26,5 +26,24 @@ describe('relevance', () => {
       substring: '%basil%',
     });
     expect([0, 1, 2, 3].map(matchKind)).toEqual(['exact', 'prefix', 'word', 'substring']);
+  });
+});
+
+describe('short queries', () => {
+  it('reach exact, prefix and word under 3 characters, all four kinds from 3 on', () => {
+    expect(reachableRanks('a')).toEqual([0, 1, 2]);
+    expect(reachableRanks('nl')).toEqual([0, 1, 2]);
+    expect(reachableRanks('ü1')).toEqual([0, 1, 2]);
+    expect(reachableRanks('abc')).toEqual([0, 1, 2, 3]);
+    expect(reachableRanks('a b')).toEqual([0, 1, 2, 3]);
+  });
+
+  it('bound the texts that start with q in byte order', () => {
+    expect(prefixEnd('to')).toBe('tp');
+    expect(prefixEnd('a9')).toBe('a:');
+    expect(prefixEnd('zé')).toBe('zê');
+    const starts = ['to', 'tomato', 'to z', 'to\u{10FFFF}'];
+    for (const t of starts) expect(Buffer.compare(Buffer.from(t), Buffer.from(prefixEnd('to')))).toBe(-1);
+    expect(Buffer.compare(Buffer.from('tp'), Buffer.from(prefixEnd('to')))).toBe(0);
   });
 });

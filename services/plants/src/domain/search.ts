@@ -28,6 +28,31 @@ export function relevancePatterns(q: string): { exact: string; prefix: string; w
   return { exact: q, prefix: `${q}%`, word: `% ${q}%`, substring: `%${q}%` };
 }
 
+/**
+ * Below this many characters a `q` has no trigram: it matches a text that starts with it or has a word that starts
+ * with it, not one that holds it inside a word (docs/plants.md).
+ */
+export const SHORT_QUERY_LENGTH = 3;
+
+/** The relevance ranks `q` can reach, best first: exact, prefix and word for a short `q`, all four otherwise. */
+export function reachableRanks(q: string): number[] {
+  return [...q].length < SHORT_QUERY_LENGTH ? [0, 1, 2] : [0, 1, 2, 3];
+}
+
+/**
+ * The least text in byte order after every text that starts with `q`: `q` with its last character's code point one
+ * higher. `q` is normalised, so it ends in a letter or digit, never in the last code point or before a surrogate.
+ * With `q` itself it bounds the range of an index in byte order (`COLLATE "C"`) that holds exactly the texts
+ * starting with `q`, a range PostgreSQL can read with `q` bound as a parameter (a `LIKE 'q%'` needs the value
+ * written in the statement).
+ */
+export function prefixEnd(q: string): string {
+  const chars = [...q];
+  const last = chars.pop();
+  if (last === undefined) throw new Error('prefixEnd needs a text');
+  return chars.join('') + String.fromCodePoint(last.codePointAt(0)! + 1);
+}
+
 /** Name of a relevance rank (0 best). */
 export function matchKind(rank: number): (typeof MATCH_KINDS)[number] {
   return MATCH_KINDS[Math.min(Math.max(rank, 0), MATCH_KINDS.length - 1)]!;

@@ -10,7 +10,8 @@ import {
   SEARCH_TYPES,
 } from '@rootline/contracts';
 import { call, handle, normaliseSearchText, type ServiceContext } from '@rootline/host';
-import { findNearby, findOwnedPlants, networkCounts, searchPlants } from '../db/plants.repo.js';
+import { findNearby, findOwnedPlants, networkCounts } from '../db/plants.repo.js';
+import { searchPlants } from '../db/search.repo.js';
 import { boundingBox, withoutTinyDegrees } from '../domain/geo.js';
 
 /** How far back a grower's last registration or propagation may lie to count as active. */
@@ -28,7 +29,7 @@ export const nearbyPlants = (ctx: ServiceContext) =>
     return { items, pagination: paginate(page, limit, total) };
   });
 
-/** plants.plant.search: plants whose species, location or owner contains the text, most relevant first. */
+/** plants.plant.search: plants whose species, location or owner contains the text (starts with it when short), most relevant first. */
 export const searchPlantsHandler = (ctx: ServiceContext) =>
   handle(plantSearch, async (input, caller) => {
     const q = normaliseSearchText(input.q);
@@ -37,8 +38,10 @@ export const searchPlantsHandler = (ctx: ServiceContext) =>
     }
     const { page, limit, offset } = pageWindow(input);
     const types = input.type ? [input.type] : SEARCH_TYPES;
-    const { items, total } = await ctx.reads.run(caller, (db) => searchPlants(db, q, types, offset, limit));
-    return { items, pagination: paginate(page, limit, total) };
+    const { items, total, totalIsEstimate } = await ctx.reads.run(caller, (db) =>
+      searchPlants(db, q, types, offset, limit),
+    );
+    return { items, pagination: { ...paginate(page, limit, total), totalIsEstimate } };
   });
 
 /** plants.plant.list-owned: the owner's plants, newest first, one page of them. */
