@@ -56,7 +56,9 @@ describe('reading a plant by id, counted at the database', () => {
     counter = await startPgWireCounter(pg.url);
     // One connection, so the plan cache read below is the one the reads used.
     reader = await openDatabase({ url: counter.url, dataDir: '.', max: 1 });
-    const handler = getPlant({ db: reader.db } as ServiceContext);
+    const db = reader.db;
+    // The service's own path: `ctx.reads`, here without a replica, as a service without DATABASE_READ_URL runs.
+    const handler = getPlant({ db, reads: { run: (_call, fn) => fn(db) } } as ServiceContext);
     read = (plantId) => handler.fn({ plantId }, call);
   });
   afterAll(async () => {
