@@ -423,7 +423,7 @@ export const plantNearby = defineSubject({
 });
 
 /** Matches counted exactly by a search; past it the total is an estimate (docs/plants.md). */
-export const SEARCH_EXACT_TOTAL_MAX = 10_000;
+export const SEARCH_EXACT_TOTAL_MAX = 1000;
 
 export const SearchPagination = Type.Object(
   {

@@ -519,7 +519,7 @@ export interface paths {
         };
         /**
          * Search plants
-         * @description `q` is compared ignoring case, accents and punctuation (é = e, ß = ss) with the species (common and scientific name), the location (city and country) or the owner name; `type` picks one of them, all three by default. Relevance order: exact (the whole field equals q), then prefix (the field starts with q), then word (a later word starts with q), then substring; between equals, species before location before owner, then by the matched text and id. A `q` of one or two letters or digits matches a field or a word of it that starts with it (exact, prefix, word), not letters inside a word. Each hit says which field matched and how. `pagination.total` is exact up to 10,000 matches; beyond, it is an estimate and `pagination.totalIsEstimate` is true. `page` from 1 (default 1); `limit` default 20, at most 100.
+         * @description `q` is compared ignoring case, accents and punctuation (é = e, ß = ss) with the species (common and scientific name), the location (city and country) or the owner name; `type` picks one of them, all three by default. Relevance order: exact (the whole field equals q), then prefix (the field starts with q), then word (a later word starts with q), then substring; between equals, species before location before owner, then by the matched text and id. A `q` of one or two letters or digits matches a field or a word of it that starts with it (exact, prefix, word), not letters inside a word. Each hit says which field matched and how. `pagination.total` is exact up to 1,000 matches; beyond, it is an estimate and `pagination.totalIsEstimate` is true. `page` from 1 (default 1); `limit` default 20, at most 100.
          */
         get: operations["searchPlants"];
         put?: never;
@@ -3720,10 +3720,10 @@ export interface components {
         SearchPagination: {
             page: number;
             limit: number;
-            /** @description Plants matching: exact up to 10,000, an estimate beyond (see totalIsEstimate) */
+            /** @description Plants matching: exact up to 1,000, an estimate beyond (see totalIsEstimate) */
             total: number;
             totalPages: number;
-            /** @description true when more than 10,000 plants match: total (and totalPages) is then PostgreSQL's estimate, never below 10,001 */
+            /** @description true when more than 1,000 plants match: total (and totalPages) is then PostgreSQL's estimate, never below 1,001 */
             totalIsEstimate: boolean;
         };
         /** AnonymousRegistrationResult */
