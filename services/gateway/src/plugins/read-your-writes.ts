@@ -68,7 +68,8 @@ export interface ReadYourWritesOptions {
  * Read-your-writes across read replicas: after a caller's successful write (any method but GET, HEAD and OPTIONS,
  * answered below 400), its requests carry `readPrimary` for `windowMs`, so services answer them from the primary
  * database rather than a replica that may not have replayed the write yet. The other gateway replicas hear of the
- * write by a broadcast, since the caller's next request may reach any of them.
+ * write by a broadcast sent before the answer, since the caller's next request may reach any of them (a request
+ * that overtakes the signal, within the time a NATS message takes, may still be read from the replica).
  */
 export const readYourWritesPlugin = fp<ReadYourWritesOptions>(
   async (app, o) => {
@@ -92,17 +93,18 @@ export const readYourWritesPlugin = fp<ReadYourWritesOptions>(
       await listening?.stop();
     });
 
-    app.addHook('onResponse', (req, reply, done) => {
-      if (READS.has(req.method) || reply.statusCode >= 400) return done();
+    // onSend, before the answer leaves: the signal is on its way to the other gateways before the caller can ask again.
+    app.addHook('onSend', async (req, reply, payload) => {
+      if (READS.has(req.method) || reply.statusCode >= 400) return payload;
       const key = writerKey(req);
       const until = now() + o.windowMs;
       writers.note(key, until);
       // Every write is told (a replica started since the caller's last write knows nothing of it); one small
       // message beside the write itself.
-      o.bus.broadcast(recentWrite.subject, { key, until }).catch((err: unknown) => {
+      await o.bus.broadcast(recentWrite.subject, { key, until }).catch((err: unknown) => {
         req.log.warn({ err }, 'could not tell the other gateways of a write; their reads may lag it');
       });
-      done();
+      return payload;
     });
   },
   { name: 'rootline-read-your-writes', dependencies: ['rootline-auth'] },
