@@ -54,9 +54,6 @@ export const MARKET = {
     hiddenOnMap: (n: number) => `${n} of these have a hidden location and are not on the map.`,
     distance: (km: string) => `${km} km away`,
     left: (n: number) => `${n} left`,
-    previous: 'Previous page',
-    next: 'Next page',
-    page: (page: number, pages: number) => `Page ${page} of ${pages}`,
     pages: 'Result pages',
   },
   listing: {

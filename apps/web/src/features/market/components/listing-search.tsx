@@ -1,13 +1,13 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Field, SelectField } from '../../../components/field';
+import { Pager } from '../../../components/pager';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
 import { formatNumber } from '../../../lib/format';
 import { LISTING_CATEGORIES, type ListingHit, type ListingSearch, useListingSearch } from '../api/listings';
 import { formatMoney, toMinor } from '../lib/money';
 import { MARKET } from '../strings';
-import { Pager } from './pager';
 
 const WorldMap = lazy(() => import('../../../components/map/world-map').then((m) => ({ default: m.WorldMap })));
 
@@ -173,7 +173,12 @@ export function ListingSearchPanel() {
             ) : (
               <ListingMap items={search.data.items} />
             )}
-            <Pager page={search.data.pagination.page} pages={search.data.pagination.totalPages} onPage={setPage} />
+            <Pager
+              page={search.data.pagination.page}
+              totalPages={search.data.pagination.totalPages}
+              onPage={setPage}
+              label={MARKET.browse.pages}
+            />
           </>
         ) : null}
       </section>

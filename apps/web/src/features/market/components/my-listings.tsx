@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { SelectField } from '../../../components/field';
+import { Pager } from '../../../components/pager';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatDateTime } from '../../../lib/format';
 import { type ListingStatus, useSellerListings } from '../api/listings';
 import { formatMoney } from '../lib/money';
 import { MARKET } from '../strings';
-import { Pager } from './pager';
 import { StatusBadge } from './status-badge';
 
 const S = MARKET.mine;
@@ -70,7 +70,12 @@ export function MyListings({ sellerId }: { sellerId: string }) {
               </tbody>
             </table>
           </div>
-          <Pager page={listings.data.pagination.page} pages={listings.data.pagination.totalPages} onPage={setPage} />
+          <Pager
+            page={listings.data.pagination.page}
+            totalPages={listings.data.pagination.totalPages}
+            onPage={setPage}
+            label={MARKET.browse.pages}
+          />
         </>
       )}
     </section>

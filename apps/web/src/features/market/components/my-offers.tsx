@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { SelectField } from '../../../components/field';
+import { Pager } from '../../../components/pager';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatDateTime } from '../../../lib/format';
 import { useBuyerOffersLive } from '../api/live';
@@ -8,7 +9,6 @@ import { type OfferStatus, useBuyerOffers } from '../api/offers';
 import { formatMoney } from '../lib/money';
 import { MARKET } from '../strings';
 import { OfferStatusBadge } from './offer-status-badge';
-import { Pager } from './pager';
 import { StatusBadge } from './status-badge';
 
 const S = MARKET.buyerOffers;
@@ -93,7 +93,12 @@ export function MyOffers({ userId }: { userId: string }) {
               </tbody>
             </table>
           </div>
-          <Pager page={offers.data.pagination.page} pages={offers.data.pagination.totalPages} onPage={setPage} />
+          <Pager
+            page={offers.data.pagination.page}
+            totalPages={offers.data.pagination.totalPages}
+            onPage={setPage}
+            label={MARKET.browse.pages}
+          />
         </>
       )}
     </section>

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { Field, SelectField } from '../../../components/field';
+import { Pager } from '../../../components/pager';
 import { ErrorAlert, Loading, Notice } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
@@ -9,7 +10,6 @@ import { acceptRefusal } from '../lib/accept-refusal';
 import { formatMoney, toMajorText, toMinor } from '../lib/money';
 import { MARKET } from '../strings';
 import { OfferStatusBadge } from './offer-status-badge';
-import { Pager } from './pager';
 
 const S = MARKET.offers;
 
@@ -45,7 +45,12 @@ export function OffersPanel({ listing, userId }: { listing: Listing; userId: str
               <OfferItem key={o.id} offer={o} listing={listing} asSeller={seller} />
             ))}
           </ul>
-          <Pager page={offers.data.pagination.page} pages={offers.data.pagination.totalPages} onPage={setPage} />
+          <Pager
+            page={offers.data.pagination.page}
+            totalPages={offers.data.pagination.totalPages}
+            onPage={setPage}
+            label={MARKET.browse.pages}
+          />
         </>
       )}
       {!seller && (listing.status === 'active' ? <MakeOfferForm listing={listing} /> : <p>{S.closed}</p>)}

@@ -1,11 +1,11 @@
 import { useState } from 'react';
+import { Pager } from '../../../components/pager';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatDateTime } from '../../../lib/format';
 import { useSellerListings } from '../api/listings';
 import { useSellerProfile } from '../api/sellers';
 import { MARKET } from '../strings';
 import { ListingList } from './listing-search';
-import { Pager } from './pager';
 
 const S = MARKET.seller;
 
@@ -49,7 +49,12 @@ export function SellerProfilePanel({ sellerId }: { sellerId: string }) {
         ) : (
           <>
             <ListingList items={listings.data.items} />
-            <Pager page={listings.data.pagination.page} pages={listings.data.pagination.totalPages} onPage={setPage} />
+            <Pager
+              page={listings.data.pagination.page}
+              totalPages={listings.data.pagination.totalPages}
+              onPage={setPage}
+              label={MARKET.browse.pages}
+            />
           </>
         )}
       </section>

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Field, SelectField } from '../../../components/field';
+import { Pager } from '../../../components/pager';
 import { ErrorAlert, Loading, Notice } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
 import { LISTING_CATEGORIES, type ListingCategory } from '../api/listings';
 import { useAddWishlistItem, useRecommendations, useRemoveWishlistItem, useWishlist } from '../api/sellers';
 import { formatMoney, toMinor } from '../lib/money';
 import { MARKET } from '../strings';
-import { Pager } from './pager';
 
 const S = MARKET.wishlist;
 
@@ -105,7 +105,12 @@ export function WishlistPanel() {
               );
             })}
           </ul>
-          <Pager page={wishlist.data.pagination.page} pages={wishlist.data.pagination.totalPages} onPage={setPage} />
+          <Pager
+            page={wishlist.data.pagination.page}
+            totalPages={wishlist.data.pagination.totalPages}
+            onPage={setPage}
+            label={MARKET.browse.pages}
+          />
         </>
       )}
     </section>
