@@ -61,20 +61,30 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
  */
 const unpipelined = { max_pipeline: 0 };
 
+/**
+ * A postgres.js pool as every Rootline process opens one: one query per connection at a time, transactions on a
+ * reserved connection, NOTICEs dropped, the server's own plan cache mode. For the primary and for a read replica.
+ */
+export function postgresPool(
+  url: string,
+  o: { max: number; connectTimeoutSeconds: number; applicationName: string },
+): postgres.Sql {
+  return withReservedTransactions(
+    postgres(url, {
+      ...unpipelined,
+      max: o.max,
+      // NOTICEs (e.g. "schema already exists, skipping") are expected and only clutter the log.
+      onnotice: () => {},
+      connect_timeout: o.connectTimeoutSeconds,
+      // PostgreSQL's own plan cache mode: a prepared statement settles on a generic plan and is not planned at
+      // every run (ADR 125). Its plan is made again when the table's statistics change (`analyzeGrownTables`).
+      connection: { application_name: o.applicationName },
+    }),
+  );
+}
+
 async function openPostgres(url: string, opts: OpenDatabaseOptions): Promise<Database> {
-  const connect = (max: number) =>
-    withReservedTransactions(
-      postgres(url, {
-        ...unpipelined,
-        max,
-        // NOTICEs (e.g. "schema already exists, skipping") are expected and only clutter the log.
-        onnotice: () => {},
-        connect_timeout: 10,
-        // PostgreSQL's own plan cache mode: a prepared statement settles on a generic plan and is not planned at
-        // every run (ADR 125). Its plan is made again when the table's statistics change (`analyzeGrownTables`).
-        connection: { application_name: 'rootline' },
-      }),
-    );
+  const connect = (max: number) => postgresPool(url, { max, connectTimeoutSeconds: 10, applicationName: 'rootline' });
   const client = connect(opts.max ?? 10);
   try {
     await client`select 1`;

@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
-import { describeServer } from './open.js';
+import { describeServer, postgresPool } from './open.js';
 import { executeRows } from './prepared.js';
-import { withReservedTransactions } from './reserved-transactions.js';
 import type { Database, Db, DbLogger } from './types.js';
 import { isDatabaseUnavailable } from './unavailable.js';
 
@@ -66,16 +64,11 @@ export interface ReadRouter {
  */
 export function openReadRouter(o: ReadRouterOptions): ReadRouter {
   if (o.primary.driver !== 'postgres') throw new Error('read replicas need PostgreSQL, not the embedded database');
-  // One query per connection at a time, and transactions on a reserved connection, as on the primary (open.ts).
-  const client = withReservedTransactions(
-    postgres(o.replicaUrl, {
-      ...{ max_pipeline: 0 },
-      max: o.max ?? 10,
-      onnotice: () => {},
-      connect_timeout: 5,
-      connection: { application_name: 'rootline-reads' },
-    }),
-  );
+  const client = postgresPool(o.replicaUrl, {
+    max: o.max ?? 10,
+    connectTimeoutSeconds: 5,
+    applicationName: 'rootline-reads',
+  });
   const replica = drizzlePostgres(client);
   const server = describeServer(o.replicaUrl);
   let fresh = false;
