@@ -46,7 +46,7 @@ interface RawPlace {
 /**
  * A client of a Nominatim-compatible geocoder that keeps the usage policy such services publish: every request
  * names the application in its User-Agent, requests are spaced by at least `minIntervalMs` (one a second) across
- * the process, and answers are cached, so a repeated search sends nothing.
+ * the process, counted from the previous answer, and answers are cached, so a repeated search sends nothing.
  */
 export function createNominatim(options: NominatimOptions): Nominatim {
   const { minIntervalMs = 1000, cacheTtlMs = 24 * 3600_000, cacheSize = 1000, now = Date.now } = options;
@@ -58,7 +58,6 @@ export function createNominatim(options: NominatimOptions): Nominatim {
   const send = async (q: string, limit: number): Promise<NominatimPlace[]> => {
     const wait = lastSentAt + minIntervalMs - now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    lastSentAt = now();
     sent++;
     const url = new URL('search', options.url.endsWith('/') ? options.url : `${options.url}/`);
     url.search = new URLSearchParams({
@@ -68,9 +67,13 @@ export function createNominatim(options: NominatimOptions): Nominatim {
       limit: String(limit),
       ...(options.email ? { email: options.email } : {}),
     }).toString();
+    // The interval counts from the previous answer, not from its sending: a slow proxy or connection can delay one
+    // request's arrival and not the next, and the service must still see them a full interval apart.
     const answer = await requestJson(url, {
       headers: { 'user-agent': options.userAgent, 'accept-language': 'en' },
       agent: options.agent,
+    }).finally(() => {
+      lastSentAt = now();
     });
     if (answer.status !== 200 || !Array.isArray(answer.body))
       throw new OutsideServiceError(`the geocoder answered ${answer.status}`);
