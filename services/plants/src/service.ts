@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import type { SearchHit } from '@rootline/contracts';
 import { createNominatim, warmGeocoder } from '@rootline/geocoder';
 import { outgoingAgent, type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
@@ -19,6 +20,7 @@ import { privacyDistribution } from './handlers/privacy-distribution.js';
 import { acceptSpecies } from './handlers/species.js';
 import { createLineageAgentRunner } from './lineage-agent.js';
 import { createRecorder } from './recorder.js';
+import { createSearchCache } from './search-cache.js';
 
 const PlantsConfig = withBase({
   LINEAGE_AGENT_INTERVAL_SECONDS: Type.Number({
@@ -55,6 +57,13 @@ const PlantsConfig = withBase({
   GEOCODER_EMAIL: Type.Optional(
     Type.String({ minLength: 3, description: 'Contact address sent to the geocoder (`email`), for heavy use' }),
   ),
+  SEARCH_CACHE_MS: Type.Integer({
+    minimum: 0,
+    maximum: 60_000,
+    default: 2000,
+    description:
+      'How long a search answer is reused for the same query, fields and page (0: every search is computed); keep it below READ_YOUR_WRITES_MS',
+  }),
   GEOCODER_MIN_INTERVAL_MS: Type.Integer({
     minimum: 0,
     maximum: 60_000,
@@ -101,6 +110,10 @@ export const service: ServiceModule<typeof PlantsConfig> = {
           now: () => ctx.clock.now().getTime(),
         })
       : null;
+    const searchCache = createSearchCache<SearchHit>({
+      ttlMs: ctx.config.SEARCH_CACHE_MS,
+      now: () => ctx.clock.now().getTime(),
+    });
     let stopping = false;
     let backfill: Promise<unknown> = Promise.resolve();
     let warmTimer: NodeJS.Timeout | undefined;
@@ -113,7 +126,7 @@ export const service: ServiceModule<typeof PlantsConfig> = {
         getPlant(ctx),
         getLineage(ctx),
         nearbyPlants(ctx),
-        searchPlantsHandler(ctx),
+        searchPlantsHandler(ctx, searchCache),
         ownedPlants(ctx),
         networkStats(ctx),
         getLineageAgent(ctx, intervalMs),

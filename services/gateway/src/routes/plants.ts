@@ -193,7 +193,9 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'that starts with it (exact, prefix, word), not letters inside a word. Each hit says which field matched ' +
       'and how. `pagination.total` is exact up to ' +
       `${SEARCH_EXACT_TOTAL_MAX.toLocaleString('en')} matches; beyond, it is an estimate and ` +
-      `\`pagination.totalIsEstimate\` is true. ${PAGING}`,
+      `\`pagination.totalIsEstimate\` is true. The same search (text, fields and page) within 2 seconds may be ` +
+      'answered from the answer computed for an earlier caller (`SEARCH_CACHE_MS`); your own searches within 5 ' +
+      `seconds of a write of yours are always computed afresh. ${PAGING}`,
     tags: TAGS,
     policy: { permission: 'plants:read', object: { rule: 'none', why: 'public plants' } },
     subject: plantSearch,

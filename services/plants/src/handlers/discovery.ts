@@ -8,11 +8,15 @@ import {
   plantNetworkGet,
   plantSearch,
   SEARCH_TYPES,
+  type SearchHit,
 } from '@rootline/contracts';
 import { call, handle, normaliseSearchText, type ServiceContext } from '@rootline/host';
 import { findNearby, findOwnedPlants, networkCounts } from '../db/plants.repo.js';
 import { searchPlants } from '../db/search.repo.js';
 import { boundingBox, withoutTinyDegrees } from '../domain/geo.js';
+import { type createSearchCache, searchKey } from '../search-cache.js';
+
+type SearchCache = ReturnType<typeof createSearchCache<SearchHit>>;
 
 /** How far back a grower's last registration or propagation may lie to count as active. */
 export const ACTIVE_GROWER_DAYS = 90;
@@ -30,7 +34,7 @@ export const nearbyPlants = (ctx: ServiceContext) =>
   });
 
 /** plants.plant.search: plants whose species, location or owner contains the text (starts with it when short), most relevant first. */
-export const searchPlantsHandler = (ctx: ServiceContext) =>
+export const searchPlantsHandler = (ctx: ServiceContext, cache: SearchCache) =>
   handle(plantSearch, async (input, caller) => {
     const q = normaliseSearchText(input.q);
     if (q === '') {
@@ -38,8 +42,8 @@ export const searchPlantsHandler = (ctx: ServiceContext) =>
     }
     const { page, limit, offset } = pageWindow(input);
     const types = input.type ? [input.type] : SEARCH_TYPES;
-    const { items, total, totalIsEstimate } = await ctx.reads.run(caller, (db) =>
-      searchPlants(db, q, types, offset, limit),
+    const { items, total, totalIsEstimate } = await cache.get(searchKey(q, types, offset, limit), caller, () =>
+      ctx.reads.run(caller, (db) => searchPlants(db, q, types, offset, limit)),
     );
     return { items, pagination: { ...paginate(page, limit, total), totalIsEstimate } };
   });
