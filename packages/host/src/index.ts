@@ -14,6 +14,7 @@ export * from './ownership.js';
 export * from './periodic.js';
 export * from './privacy.js';
 export * from './public-url.js';
+export { PAGE_PREFIX } from './reply-writer.js';
 export * from './scheduled-job.js';
 export * from './search-text.js';
 export * from './service.js';

@@ -16,7 +16,11 @@ const plantGet = defineSubject({
 const plantList = defineSubject({
   subject: 'plants.plant.list',
   request: Type.Object({}),
-  reply: Type.Object({ items: Type.Array(Type.Object({ id: Type.String() })), pagination: Type.Object({}) }),
+  reply: Type.Object({
+    items: Type.Array(Type.Object({ id: Type.String(), name: Type.Optional(Type.String()) })),
+    pagination: Type.Object({ page: Type.Integer(), total: Type.Integer() }),
+    meta: Type.Optional(Type.Object({ note: Type.String() })),
+  }),
   summary: 'test list',
 });
 
@@ -41,7 +45,19 @@ describe('success replies serialised by their contract at the source', () => {
       log,
     ),
     toEndpoint(
-      handle(plantList, async () => ({ items: [{ id: 'pl_1', extra: true }], pagination: { page: 1 } }) as never),
+      handle(
+        plantList,
+        async () =>
+          ({
+            // Texts that look like the page's own framing, and characters outside ASCII: the cut counts characters.
+            items: [
+              { id: 'pl_1', extra: true },
+              { id: 'pl_2', name: 'Zürich "x",\"head":{}},"data":[' },
+            ],
+            pagination: { page: 1, total: 2, hidden: 'no' },
+            meta: { note: 'Bäume 🌳 {"headLength":3}' },
+          }) as never,
+      ),
       log,
     ),
   ]);
@@ -62,10 +78,23 @@ describe('success replies serialised by their contract at the source', () => {
     );
   });
 
-  it('leaves a list to the caller to shape: parsed, as every field of it came', async () => {
+  const page = {
+    items: [{ id: 'pl_1' }, { id: 'pl_2', name: 'Zürich "x",\"head":{}},"data":[' }],
+    pagination: { page: 1, total: 2 },
+    meta: { note: 'Bäume 🌳 {"headLength":3}' },
+  };
+
+  it('writes a page by its contract too, head and items apart, and a caller reads it whole', async () => {
     await served;
-    const answer = await callForward(client, plantList, {}, { requestId: 'req_4' });
-    expect(answer).toEqual({ data: { items: [{ id: 'pl_1', extra: true }], pagination: { page: 1 } } });
+    expect(await call(client, plantList, {}, { requestId: 'req_4' })).toEqual(page);
+  });
+
+  it('gives a forwarding caller the head and the items of a page as the texts the service wrote', async () => {
+    await served;
+    const answer = await callForward(client, plantList, {}, { requestId: 'req_5' });
+    if (!('page' in answer)) throw new Error(`not forwarded: ${JSON.stringify(answer)}`);
+    expect(JSON.parse(answer.page.items)).toEqual(page.items);
+    expect(JSON.parse(answer.page.head)).toEqual({ pagination: page.pagination, meta: page.meta });
   });
 
   it('answers an error reply to a forwarding caller as the same AppError', async () => {

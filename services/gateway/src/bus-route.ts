@@ -5,7 +5,7 @@ import {
   type ErrorCode,
   ListEnvelope,
   PaginatedEnvelope,
-  type Pagination,
+  Pagination,
   type RequestOf,
   type SubjectDef,
 } from '@rootline/contracts';
@@ -13,7 +13,7 @@ import { call, callForward } from '@rootline/host';
 import { type ObjectOptions, type TObject, type TProperties, type TSchema, Type, TypeGuard } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
-import { ok, okJson, okList, okPage } from './envelope.js';
+import { ok, okJson, okList, okPage, okPageJson } from './envelope.js';
 import { operationIdOf } from './operation-id.js';
 import type { RoutePolicy } from './plugins/auth.js';
 import { gatewayErrorCodes, operationSchema } from './plugins/openapi.js';
@@ -167,6 +167,22 @@ function mergedInput(req: FastifyRequest, parts: RequestParts): Record<string, u
 }
 
 /**
+ * Whether a route's page is the subject's reply as it is: the same item, pagination and meta schemas (the very
+ * objects of the contracts), and nothing else in the reply, so the service's text is what the route documents.
+ */
+function pageIsTheReply(page: NonNullable<BusRouteSpec<SubjectDef, string>['page']>, reply: TSchema): boolean {
+  const props = (reply as { properties?: Record<string, TSchema & { items?: TSchema }> }).properties;
+  if (!props) return false;
+  const extra = Object.keys(props).filter((k) => !['items', 'pagination', 'meta'].includes(k));
+  return (
+    extra.length === 0 &&
+    props.items?.items === page.item &&
+    props.pagination === (page.pagination ?? Pagination) &&
+    props.meta === page.meta
+  );
+}
+
+/**
  * Declares an operation whose handler is one bus call: schemas and documentation from the contracts, the
  * caller's policy in the route config, and the reply wrapped in the success envelope.
  */
@@ -186,8 +202,10 @@ export function busRoute<D extends SubjectDef, U extends string>(
   const timeoutMs = spec.timeoutMs ?? deps.timeoutMs;
   const config: FastifyContextConfig = spec.policy;
   // A reply the service wrote by that same schema (`replyWriter`) is forwarded as text, not parsed and serialised
-  // again. Lists and routes with a reply schema of their own are shaped and serialised here.
-  const forward = !spec.page && !spec.list && spec.reply === undefined;
+  // again: a single object, or a page whose items, pagination and meta are the subject's own. Whole lists, pages
+  // shaped otherwise and routes with a reply schema of their own are shaped and serialised here.
+  const forward =
+    spec.reply === undefined && !spec.list && (!spec.page || pageIsTheReply(spec.page, spec.subject.reply));
 
   app.route({
     method: spec.method,
@@ -209,9 +227,17 @@ export function busRoute<D extends SubjectDef, U extends string>(
         const answer = await callForward(deps.bus, spec.subject, input, callContext(req), timeoutMs);
         reply.code(status);
         if (spec.cache) reply.header('cache-control', spec.cache(input));
-        if ('data' in answer) return ok(answer.data);
+        if ('data' in answer) {
+          if (!spec.page) return ok(answer.data);
+          const { items, pagination, meta } = answer.data as PageReply;
+          return okPage(items, pagination, meta);
+        }
+        if ('page' in answer && !spec.page) {
+          // A route that answers a page reply whole (not as a page envelope): put it back together.
+          return ok({ ...JSON.parse(answer.page.head), items: JSON.parse(answer.page.items) });
+        }
         reply.type('application/json; charset=utf-8');
-        return okJson(answer.json);
+        return 'page' in answer ? okPageJson(answer.page.head, answer.page.items) : okJson(answer.json);
       }
       const result = await call(deps.bus, spec.subject, input, callContext(req), timeoutMs);
       reply.code(status);

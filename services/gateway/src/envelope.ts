@@ -14,6 +14,15 @@ export function okJson(dataJson: string): string {
 }
 
 /**
+ * Success envelope around a page already written as JSON text by the service's contract: the items' text in
+ * `data` and the members of the head's text (pagination, meta) beside them, in the order of `okPage`'s schema.
+ */
+export function okPageJson(headJson: string, itemsJson: string): string {
+  const members = headJson.slice(1, -1);
+  return `{"success":true,"data":${itemsJson},"error":null${members === '' ? '' : `,${members}`}}`;
+}
+
+/**
  * Success envelope of one page of a list: the items in `data`, the pagination object beside them, and the list's
  * `meta` (facts about the whole list) when it has one.
  */

@@ -1,6 +1,6 @@
 import { JsonText, type ServedService } from '@rootline/bus';
-import { type Plant, plantGet, plantRegister, type RegistrationResult } from '@rootline/contracts';
-import { handle, type Logger, toEndpoint } from '@rootline/host';
+import { type Plant, plantGet, plantNearby, plantRegister, type RegistrationResult } from '@rootline/contracts';
+import { createLogger, handle, type Logger, PAGE_PREFIX, toEndpoint } from '@rootline/host';
 import { plantInput } from '@rootline/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +104,62 @@ describe('success envelope', () => {
     expect(shapedHere.statusCode).toBe(200);
     expect(shapedHere.body).not.toContain('ownerEmail');
     expect(shapedHere.json()).toEqual({ success: true, data: plant, error: null });
+  });
+});
+
+describe('page envelope', () => {
+  const pagination = { page: 1, limit: 20, total: 1, totalPages: 1 };
+  const near = { ...plant, distanceKm: 1.25 };
+  const nearby = async () => app.inject({ url: '/api/plants/nearby?lat=52.37&lon=4.89', headers: await bus.bearer() });
+
+  it('forwards a page the service wrote by its contract: the items in data, the head beside them, unparsed', async () => {
+    // The service's texts, keys in an order of their own (a gateway that parsed them would write the schema's).
+    const { registeredAt, ...rest } = plant;
+    const items = JSON.stringify([{ registeredAt, ...rest }]);
+    const head = JSON.stringify({ pagination: { totalPages: 1, total: 1, limit: 20, page: 1 } });
+    const shaped = await serve(
+      bus.peer,
+      'plants',
+      plantNearby,
+      async () => new JsonText(`${PAGE_PREFIX}${head.length},"head":${head},"data":${items}}`) as never,
+    );
+    const res = await nearby();
+    await shaped.stop();
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(
+      `{"success":true,"data":${items},"error":null,"pagination":{"totalPages":1,"total":1,"limit":20,"page":1}}`,
+    );
+  });
+
+  it('writes a page with toEndpoint so that the gateway answers it as the route documents', async () => {
+    served.push(
+      await bus.peer.serve({ name: 'plants', version: '1.0.0' }, [
+        toEndpoint(
+          handle(
+            plantNearby,
+            async () => ({ items: [{ ...near, ownerEmail: 'x@example.org' }], pagination, extra: 1 }) as never,
+          ),
+          createLogger('test', 'silent'),
+        ),
+      ]),
+    );
+    const res = await nearby();
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('ownerEmail');
+    expect(res.json()).toEqual({ success: true, data: [near], error: null, pagination });
+  });
+
+  it('shapes a page reply not written by its contract by the route schema', async () => {
+    served.push(
+      await serve(bus.peer, 'plants', plantNearby, async () => ({
+        ok: true,
+        data: { items: [{ ...near, ownerEmail: 'x@example.org' }], pagination },
+      })),
+    );
+    const res = await nearby();
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('ownerEmail');
+    expect(res.json()).toEqual({ success: true, data: [near], error: null, pagination });
   });
 });
 
