@@ -1,9 +1,11 @@
+import { NEARBY_EXACT_TOTAL_MAX } from '@rootline/contracts';
 import { type Database, executeRows, migrateSchema, openDatabase } from '@rootline/db';
 import { createTestDatabase, type TestDatabase } from '@rootline/testing';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNearby, nearbyQuery } from '../src/db/plants.repo.js';
-import { boundingBox, haversineKm, type Point } from '../src/domain/geo.js';
+import { haversineKm, type Point } from '../src/domain/geo.js';
+import { nearbyArea } from '../src/domain/nearby.js';
 import { service } from '../src/service.js';
 
 const ROWS = 8000;
@@ -60,7 +62,7 @@ describe('nearby on PostgreSQL', () => {
 
   it('reads the geo index, not the whole table', async () => {
     const center = { latitude: 52.09, longitude: 5.12 };
-    const q = nearbyQuery(center, 50, boundingBox(center, 50), 0, 20);
+    const q = nearbyQuery(nearbyArea(center, 50), 0, 20, NEARBY_EXACT_TOTAL_MAX + 1);
     const plan = JSON.stringify(await rowsOf(database, sql`explain (format json) ${q}`));
     expect(plan).toContain('plants_geo_idx');
     expect(plan).not.toMatch(/Seq Scan[^}]*"Relation Name":\s*"plants"/);
@@ -75,8 +77,9 @@ describe('nearby on PostgreSQL', () => {
         [20, 20],
         [0, 100],
       ] as const) {
-        const got = await findNearby(database.db, center, radius, boundingBox(center, radius), offset, limit);
-        expect(got.total).toBe(expected.length);
+        const got = await findNearby(database.db, nearbyArea(center, radius), offset, limit, ROWS + 1);
+        expect(got.counted).toBe(expected.length);
+        expect(got.inner).toBe(expected.filter((p) => p.distanceKm <= radius / 3).length);
         expect(got.items.map((p) => p.id)).toEqual(expected.slice(offset, offset + limit).map((p) => p.id));
         for (const [i, item] of got.items.entries()) {
           expect(item.distanceKm).toBeCloseTo(expected[offset + i]!.distanceKm, 9);
@@ -87,8 +90,22 @@ describe('nearby on PostgreSQL', () => {
 
   it('never lists hidden plants and counts past the last page', async () => {
     const center = { latitude: 52, longitude: 5 };
-    const got = await findNearby(database.db, center, 500, boundingBox(center, 500), 1_000_000, 20);
+    const got = await findNearby(database.db, nearbyArea(center, 500), 1_000_000, 20, ROWS + 1);
     expect(got.items).toEqual([]);
-    expect(got.total).toBe(ROWS);
+    expect(got.counted).toBe(ROWS);
+  });
+
+  it('stops counting at the cap it is given, and pages the same whether or not the inner circle suffices', async () => {
+    const center = { latitude: 52.09, longitude: 5.12 };
+    const expected = bruteForce(all, center, 50);
+    expect(expected.length).toBeGreaterThan(NEARBY_EXACT_TOTAL_MAX);
+    const got = await findNearby(database.db, nearbyArea(center, 50), 0, 20, NEARBY_EXACT_TOTAL_MAX + 1);
+    expect(got.counted).toBe(NEARBY_EXACT_TOTAL_MAX + 1);
+    // Page 1 comes from the inner circle here, a far page from the whole circle: both equal the brute force.
+    expect(got.inner).toBeGreaterThanOrEqual(20);
+    expect(got.items.map((p) => p.id)).toEqual(expected.slice(0, 20).map((p) => p.id));
+    const far = await findNearby(database.db, nearbyArea(center, 50), 400, 20, NEARBY_EXACT_TOTAL_MAX + 1);
+    expect(got.inner).toBeLessThan(420);
+    expect(far.items.map((p) => p.id)).toEqual(expected.slice(400, 420).map((p) => p.id));
   });
 });
