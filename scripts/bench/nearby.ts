@@ -455,6 +455,16 @@ export const nearby: Benchmark = {
       ],
     };
     const cpu = cpuTable(loaded, referenceLoaded);
+    // What the platform itself spends per request: every process measured but the load generator.
+    const platformUs = (m: Loaded) =>
+      (m.cpu.groups.filter((g) => g.name !== ROLE.load).reduce((a, g) => a + g.seconds, 0) * 1e6) /
+      Math.max(1, m.load.requests);
+    const cpuRatio = platformUs(referenceLoaded) / Math.max(1e-9, platformUs(loaded));
+    const cpuLine =
+      `CPU per request of the platform itself (gateway, services, nats-server, PostgreSQL): nearby ` +
+      `${fmt(platformUs(loaded))} µs, reference ${fmt(platformUs(referenceLoaded))} µs; their inverse ratio, ` +
+      `**${fmt(cpuRatio, 2)}**, is what the throughput ratio tends to when both are CPU-bound and nothing else ` +
+      'competes for the cores (steadier than requests/s on a shared machine).';
     const within = `${fmt(totals[0] ?? 0)} / ${fmt(quantile(totals, 0.25))} / ${fmt(quantile(totals, 0.5))} / ${fmt(
       quantile(totals, 0.75),
     )} / ${fmt(totals[totals.length - 1] ?? 0)}`;
@@ -513,6 +523,8 @@ export const nearby: Benchmark = {
       '',
       markdownTable(cpu),
       '',
+      cpuLine,
+      '',
       ...profileSection(loaded, 12),
       'Plan of the candidate scan (the index ranges of the 50 km bounding box) for the first query point:',
       '',
@@ -530,6 +542,8 @@ export const nearby: Benchmark = {
       ratioLine.replaceAll('**', ''),
       '',
       textTable(cpu),
+      '',
+      cpuLine.replaceAll('**', ''),
     ].join('\n');
     return { text, markdown };
   },

@@ -384,12 +384,12 @@ describe('named schemas', () => {
     expect(dataOf('/api/upload/{fileId}', 'get')).toEqual(ref('File'));
     expect(dataOf('/api/transparency/webhooks/{webhookId}', 'get')).toEqual(ref('Webhook'));
     expect(dataOf('/api/notifications', 'get')).toEqual({ type: 'array', items: ref('Notification') });
-    const paginationOf = (path: string) =>
-      (
-        doc.paths[path]?.get?.responses['200']?.content?.['application/json']?.schema as {
-          properties: Record<string, unknown>;
-        }
-      ).properties.pagination;
+    const paginationOf = (path: string) => {
+      const schema = doc.paths[path]?.get?.responses['200']?.content?.['application/json']?.schema as {
+        properties: Record<string, unknown>;
+      };
+      return schema.properties.pagination;
+    };
     expect(paginationOf('/api/plants/owned/{ownerId}')).toEqual(ref('Pagination'));
     // Nearby and search say whether their total is an estimate.
     expect(paginationOf('/api/plants/nearby')).toEqual(ref('NearbyPagination'));
