@@ -327,6 +327,24 @@ export const NearbyPlant = Named(
 );
 export type NearbyPlant = Static<typeof NearbyPlant>;
 
+/** Plants within the radius counted exactly by a nearby query; past it the total is an estimate (docs/plants.md). */
+export const NEARBY_EXACT_TOTAL_MAX = 100;
+
+export const NearbyPagination = Type.Object(
+  {
+    ...Pagination.properties,
+    total: Type.Integer({
+      minimum: 0,
+      description: `Plants within the radius: exact up to ${NEARBY_EXACT_TOTAL_MAX.toLocaleString('en')}, an estimate beyond (see totalIsEstimate)`,
+    }),
+    totalIsEstimate: Type.Boolean({
+      description: `true when more than ${NEARBY_EXACT_TOTAL_MAX.toLocaleString('en')} plants are within the radius: total (and totalPages) is then an estimate from the density near the centre, never below ${(NEARBY_EXACT_TOTAL_MAX + 1).toLocaleString('en')}`,
+    }),
+  },
+  { $id: 'NearbyPagination' },
+);
+export type NearbyPagination = Static<typeof NearbyPagination>;
+
 export const SEARCH_TYPES = ['species', 'location', 'owner'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
 export const MATCH_KINDS = ['exact', 'prefix', 'word', 'substring'] as const;
@@ -418,7 +436,7 @@ export const plantLineageGet = defineSubject({
 export const plantNearby = defineSubject({
   subject: 'plants.plant.nearby',
   request: NearbyQuery,
-  reply: Type.Object({ items: Type.Array(NearbyPlant), pagination: Pagination }),
+  reply: Type.Object({ items: Type.Array(NearbyPlant), pagination: NearbyPagination }),
   summary: 'Plants within a radius, nearest first',
 });
 

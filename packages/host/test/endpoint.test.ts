@@ -60,7 +60,10 @@ describe('handle', () => {
         // No fallback needed: `radius`, `page` and `limit` are numbers here, not `number | undefined`.
         const radius: number = input.radius;
         seen.push(radius, input.page, input.limit);
-        return { items: [], pagination: { page: input.page, limit: input.limit, total: 0, totalPages: 0 } };
+        return {
+          items: [],
+          pagination: { page: input.page, limit: input.limit, total: 0, totalPages: 0, totalIsEstimate: false },
+        };
       }),
       log,
     );

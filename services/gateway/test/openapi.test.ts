@@ -384,10 +384,16 @@ describe('named schemas', () => {
     expect(dataOf('/api/upload/{fileId}', 'get')).toEqual(ref('File'));
     expect(dataOf('/api/transparency/webhooks/{webhookId}', 'get')).toEqual(ref('Webhook'));
     expect(dataOf('/api/notifications', 'get')).toEqual({ type: 'array', items: ref('Notification') });
-    const listed = doc.paths['/api/plants/nearby']?.get?.responses['200']?.content?.['application/json']?.schema as {
-      properties: Record<string, unknown>;
+    const paginationOf = (path: string) => {
+      const schema = doc.paths[path]?.get?.responses['200']?.content?.['application/json']?.schema as {
+        properties: Record<string, unknown>;
+      };
+      return schema.properties.pagination;
     };
-    expect(listed.properties.pagination).toEqual(ref('Pagination'));
+    expect(paginationOf('/api/plants/owned/{ownerId}')).toEqual(ref('Pagination'));
+    // Nearby and search say whether their total is an estimate.
+    expect(paginationOf('/api/plants/nearby')).toEqual(ref('NearbyPagination'));
+    expect(paginationOf('/api/plants/search')).toEqual(ref('SearchPagination'));
     expect(doc.components.schemas.ErrorEnvelope).toMatchObject({ properties: { error: ref('ErrorBody') } });
     // A schema derived from a named one is shown in place, without the name it inherited.
     expect(JSON.stringify(doc.paths['/api/notifications/preferences']?.patch?.requestBody)).not.toContain('"title"');

@@ -114,7 +114,7 @@ describe('plant discovery over HTTP on NATS and PostgreSQL', () => {
         generation: 0,
         block: { txId: expect.any(String) },
       });
-      expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: 4, totalPages: 1 });
+      expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: 4, totalPages: 1, totalIsEstimate: false });
     });
 
     it('takes a radius in km and pages the results', async () => {
@@ -137,7 +137,7 @@ describe('plant discovery over HTTP on NATS and PostgreSQL', () => {
         { token: reader },
       );
       expect(page2.body.data.map((x: { id: string }) => x.id)).toEqual([ids.at51, ids.at200]);
-      expect(page2.body.pagination).toEqual({ page: 2, limit: 4, total: 6, totalPages: 2 });
+      expect(page2.body.pagination).toEqual({ page: 2, limit: 4, total: 6, totalPages: 2, totalIsEstimate: false });
       const narrow = await p.http(
         'GET',
         `/api/plants/nearby?lat=${utrecht.latitude}&lon=${utrecht.longitude}&radius=5`,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryBroker } from '@rootline/bus';
 import { service as chainMiner } from '@rootline/chain-miner';
+import { NEARBY_EXACT_TOTAL_MAX } from '@rootline/contracts';
 import { type Database, executeRows, openDatabase } from '@rootline/db';
 import { createLogger, loadConfig, type RunningService, startService } from '@rootline/host';
 import { service as plants } from '@rootline/plants';
@@ -97,7 +98,7 @@ describe('plants in embedded mode (PGlite, in-process bus) over HTTP', () => {
     expect(near.body.data.map((x: { id: string }) => x.id)).toEqual([exact, city]);
     expect(near.body.data[0].distanceKm).toBe(0);
     expect(near.body.data[1].distanceKm).toBeGreaterThan(0);
-    expect(near.body.pagination).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1 });
+    expect(near.body.pagination).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1, totalIsEstimate: false });
     const wide = await http('GET', '/api/plants/nearby?lat=52.0907&lon=5.1214&radius=500');
     expect(wide.body.data.map((x: { id: string }) => x.id)).toEqual([exact, city, far]);
   });
@@ -185,7 +186,13 @@ describe('plants in embedded mode (PGlite, in-process bus) over HTTP', () => {
         'GET',
         `/api/plants/nearby?lat=${center.latitude}&lon=${center.longitude}&radius=${radius}&limit=100`,
       );
-      expect(res.body.pagination.total).toBe(expected.length);
+      // Exact up to the cap; past it, flagged as an estimate above the cap. The page is exact either way.
+      if (expected.length <= NEARBY_EXACT_TOTAL_MAX) {
+        expect(res.body.pagination).toMatchObject({ total: expected.length, totalIsEstimate: false });
+      } else {
+        expect(res.body.pagination.totalIsEstimate).toBe(true);
+        expect(res.body.pagination.total).toBeGreaterThan(NEARBY_EXACT_TOTAL_MAX);
+      }
       expect(res.body.data.map((x: { id: string }) => x.id)).toEqual(expected.slice(0, 100).map((p) => p.id));
       expect(res.body.data.map((x: { distanceKm: number }) => x.distanceKm)).toEqual(
         expected.slice(0, 100).map((p) => expect.closeTo(p.d, 9)),

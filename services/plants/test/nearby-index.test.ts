@@ -1,12 +1,16 @@
+import { NEARBY_EXACT_TOTAL_MAX } from '@rootline/contracts';
 import { type Database, executeRows, migrateSchema, openDatabase } from '@rootline/db';
 import { createTestDatabase, type TestDatabase } from '@rootline/testing';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNearby, nearbyQuery } from '../src/db/plants.repo.js';
-import { boundingBox, haversineKm, type Point } from '../src/domain/geo.js';
+import { haversineKm, type Point } from '../src/domain/geo.js';
+import { nearbyArea } from '../src/domain/nearby.js';
 import { service } from '../src/service.js';
 
 const ROWS = 8000;
+/** Plants near the antimeridian and the north pole. */
+const EDGE_ROWS = 1200;
 
 const rowsOf = <T>(database: Database, query: SQL) => executeRows<T>(database.db, query);
 
@@ -18,6 +22,15 @@ async function seed(database: Database): Promise<void> {
     select 'plt_' || lpad(g::text, 26, '0'), 'Plant ' || g, 50.5 + 3 * random(), 3 + 4 * random(), 'usr_' || (g % 50), 'Owner',
            0, repeat('0', 64), 'tx_' || g, now()
     from generate_series(1, ${ROWS}) g`);
+  // Plants on both sides of the antimeridian and around the north pole, where a box has two longitude ranges or all.
+  await database.db.execute(sql`
+    insert into plants.plants (id, common_name, latitude, longitude, owner_id, owner_name, block_index, block_hash, tx_id, registered_at)
+    select 'plt_e' || lpad(g::text, 25, '0'), 'Edge ' || g,
+           case when g % 2 = 0 then -1 + 2 * random() else 88.8 + 1.2 * random() end,
+           case when g % 2 = 1 then -180 + 360 * random() when g % 4 = 0 then 179.2 + 0.8 * random()
+                else -180 + 0.8 * random() end,
+           'usr_e', 'Owner', 0, repeat('0', 64), 'tx_e' || g, now()
+    from generate_series(1, ${EDGE_ROWS}) g`);
   // A few hidden plants: no location, so no band.
   await database.db.execute(sql`
     insert into plants.plants (id, common_name, privacy_level, owner_id, owner_name, block_index, block_hash, tx_id, registered_at)
@@ -35,6 +48,12 @@ function bruteForce(all: { id: string; latitude: number; longitude: number }[], 
 }
 
 const CENTERS: [Point, number][] = [
+  // Inner and outer boxes of one and two, two and two, two and one (every longitude), one and one (every longitude)
+  // longitude ranges.
+  [{ latitude: 0, longitude: 179.5 }, 80],
+  [{ latitude: 0, longitude: 179.95 }, 50],
+  [{ latitude: 89.4, longitude: 179.99 }, 80],
+  [{ latitude: 89.9, longitude: 0 }, 50],
   [{ latitude: 52.09, longitude: 5.12 }, 50],
   [{ latitude: 52.37, longitude: 4.89 }, 10],
   [{ latitude: 51.0, longitude: 3.2 }, 120],
@@ -60,7 +79,7 @@ describe('nearby on PostgreSQL', () => {
 
   it('reads the geo index, not the whole table', async () => {
     const center = { latitude: 52.09, longitude: 5.12 };
-    const q = nearbyQuery(center, 50, boundingBox(center, 50), 0, 20);
+    const q = nearbyQuery(nearbyArea(center, 50), 0, 20, NEARBY_EXACT_TOTAL_MAX + 1);
     const plan = JSON.stringify(await rowsOf(database, sql`explain (format json) ${q}`));
     expect(plan).toContain('plants_geo_idx');
     expect(plan).not.toMatch(/Seq Scan[^}]*"Relation Name":\s*"plants"/);
@@ -75,8 +94,9 @@ describe('nearby on PostgreSQL', () => {
         [20, 20],
         [0, 100],
       ] as const) {
-        const got = await findNearby(database.db, center, radius, boundingBox(center, radius), offset, limit);
-        expect(got.total).toBe(expected.length);
+        const got = await findNearby(database.db, nearbyArea(center, radius), offset, limit, ROWS + EDGE_ROWS + 1);
+        expect(got.counted).toBe(expected.length);
+        expect(got.inner).toBe(expected.filter((p) => p.distanceKm <= radius / 3).length);
         expect(got.items.map((p) => p.id)).toEqual(expected.slice(offset, offset + limit).map((p) => p.id));
         for (const [i, item] of got.items.entries()) {
           expect(item.distanceKm).toBeCloseTo(expected[offset + i]!.distanceKm, 9);
@@ -87,8 +107,22 @@ describe('nearby on PostgreSQL', () => {
 
   it('never lists hidden plants and counts past the last page', async () => {
     const center = { latitude: 52, longitude: 5 };
-    const got = await findNearby(database.db, center, 500, boundingBox(center, 500), 1_000_000, 20);
+    const got = await findNearby(database.db, nearbyArea(center, 500), 1_000_000, 20, ROWS + 1);
     expect(got.items).toEqual([]);
-    expect(got.total).toBe(ROWS);
+    expect(got.counted).toBe(ROWS);
+  });
+
+  it('stops counting at the cap it is given, and pages the same whether or not the inner circle suffices', async () => {
+    const center = { latitude: 52.09, longitude: 5.12 };
+    const expected = bruteForce(all, center, 50);
+    expect(expected.length).toBeGreaterThan(NEARBY_EXACT_TOTAL_MAX);
+    const got = await findNearby(database.db, nearbyArea(center, 50), 0, 20, NEARBY_EXACT_TOTAL_MAX + 1);
+    expect(got.counted).toBe(NEARBY_EXACT_TOTAL_MAX + 1);
+    // Page 1 comes from the inner circle here, a far page from the whole circle: both equal the brute force.
+    expect(got.inner).toBeGreaterThanOrEqual(20);
+    expect(got.items.map((p) => p.id)).toEqual(expected.slice(0, 20).map((p) => p.id));
+    const far = await findNearby(database.db, nearbyArea(center, 50), 400, 20, NEARBY_EXACT_TOTAL_MAX + 1);
+    expect(got.inner).toBeLessThan(420);
+    expect(far.items.map((p) => p.id)).toEqual(expected.slice(400, 420).map((p) => p.id));
   });
 });

@@ -499,7 +499,7 @@ export interface paths {
         };
         /**
          * Plants near a point
-         * @description Plants within `radius` km (default 50, at most 500) of `lat`/`lon`, nearest first (ties by id), each with its haversine `distanceKm` (mean Earth radius 6371.0088 km). Distances are measured to the stored location, which for non-exact plants is the obfuscated one; hidden plants never appear. `page` from 1 (default 1); `limit` default 20, at most 100. `pagination.total` counts every plant within the radius. Served from a latitude-band index, not a scan of the table.
+         * @description Plants within `radius` km (default 50, at most 500) of `lat`/`lon`, nearest first (ties by id), each with its haversine `distanceKm` (mean Earth radius 6371.0088 km). Distances are measured to the stored location, which for non-exact plants is the obfuscated one; hidden plants never appear. `pagination.total` is exact up to 100 plants within the radius; beyond, it is an estimate (the density near the centre scaled to the whole circle) and `pagination.totalIsEstimate` is true; the pages themselves are always exact. `page` from 1 (default 1); `limit` default 20, at most 100. Served from a latitude-band index, not a scan of the table.
          */
         get: operations["listNearbyPlants"];
         put?: never;
@@ -3716,6 +3716,15 @@ export interface components {
             limit: number;
             total: number;
             totalPages: number;
+        };
+        NearbyPagination: {
+            page: number;
+            limit: number;
+            /** @description Plants within the radius: exact up to 100, an estimate beyond (see totalIsEstimate) */
+            total: number;
+            totalPages: number;
+            /** @description true when more than 100 plants are within the radius: total (and totalPages) is then an estimate from the density near the centre, never below 101 */
+            totalIsEstimate: boolean;
         };
         SearchPagination: {
             page: number;
@@ -8176,7 +8185,7 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["NearbyPlant"][];
                         error: null;
-                        pagination: components["schemas"]["Pagination"];
+                        pagination: components["schemas"]["NearbyPagination"];
                     };
                 };
             };

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   LINEAGE_LIMITS,
+  NEARBY_EXACT_TOTAL_MAX,
   NEARBY_LIMITS,
+  NearbyPagination,
   NearbyPlant,
   PAGE_DEFAULTS,
   Plant,
@@ -169,15 +171,17 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       `Plants within \`radius\` km (default ${NEARBY_LIMITS.defaultRadiusKm}, at most ${NEARBY_LIMITS.maxRadiusKm}) ` +
       'of `lat`/`lon`, nearest first (ties by id), each with its haversine `distanceKm` (mean Earth radius ' +
       '6371.0088 km). Distances are measured to the stored location, which for non-exact plants is the obfuscated ' +
-      `one; hidden plants never appear. ${PAGING} \`pagination.total\` counts every plant within the radius. ` +
-      'Served from a latitude-band index, not a scan of the table.',
+      'one; hidden plants never appear. `pagination.total` is exact up to ' +
+      `${NEARBY_EXACT_TOTAL_MAX.toLocaleString('en')} plants within the radius; beyond, it is an estimate (the ` +
+      'density near the centre scaled to the whole circle) and `pagination.totalIsEstimate` is true; the pages ' +
+      `themselves are always exact. ${PAGING} Served from a latitude-band index, not a scan of the table.`,
     tags: TAGS,
     policy: {
       permission: 'plants:read',
       object: { rule: 'none', why: 'public plants, locations after their privacy level' },
     },
     subject: plantNearby,
-    page: { item: NearbyPlant },
+    page: { item: NearbyPlant, pagination: NearbyPagination },
   });
 
   busRoute(app, deps, {

@@ -1,5 +1,5 @@
 import type { Location, NearbyPlant, Plant, PrivacyLevel, PropagationType } from '@rootline/contracts';
-import { type Db, executePrepared, executeRows, fixedStatement, insertFromJson } from '@rootline/db';
+import { type Db, executeRows, fixedStatement, insertFromJson } from '@rootline/db';
 import {
   and,
   asc,
@@ -19,8 +19,9 @@ import {
 } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { LinkPlant } from '../domain/anomalies.js';
-import { EARTH_RADIUS_KM, type GeoBox, type Point, RAD } from '../domain/geo.js';
+import { EARTH_RADIUS_KM, RAD } from '../domain/geo.js';
 import type { LineagePlant } from '../domain/lineage.js';
+import type { NearbyArea } from '../domain/nearby.js';
 import { anonymousOwners, plants } from './schema.js';
 
 export type PlantRow = typeof plants.$inferInsert;
@@ -91,6 +92,9 @@ export function toPlant(r: PublicPlantRecord): Plant {
   };
 }
 
+/** The columns of a plant's public shape, aliased to their drizzle keys, for raw queries over `p`. */
+const PUBLIC_COLUMNS = sql.raw(PUBLIC_KEYS.map((key) => `p."${plants[key].name}" as "${key}"`).join(', '));
+
 /**
  * The read of a plant by id, on every `GET /api/plants/{id}`: raw SQL with the public columns only, run prepared
  * (ADR 126). postgres.js builds the row objects itself; through drizzle's builder each row was read as an array and
@@ -98,8 +102,7 @@ export function toPlant(r: PublicPlantRecord): Plant {
  */
 const plantById = fixedStatement(
   'plants_plant_by_id',
-  sql`select ${sql.raw(PUBLIC_KEYS.map((key) => `p."${plants[key].name}" as "${key}"`).join(', '))}
-    from "plants"."plants" p where p.id = ${sql.placeholder('id')}`,
+  sql`select ${PUBLIC_COLUMNS} from "plants"."plants" p where p.id = ${sql.placeholder('id')}`,
 );
 
 /** The plant in its public shape, or undefined. */
@@ -241,79 +244,160 @@ export const PLANT_COLUMNS = sql.raw(
     .join(', '),
 );
 
-/** A number bound as a float8 parameter; never written into the text, so the text stays the same from call to call. */
-function float8(v: number): SQL {
-  if (!Number.isFinite(v)) throw new Error(`not a finite number: ${v}`);
-  return sql`${v}::float8`;
-}
-
 /** A whole number bound as a bigint parameter (an offset can be far past 2³¹). */
 export function int8(v: number): SQL {
   if (!Number.isSafeInteger(Math.trunc(v))) throw new Error(`not a safe integer: ${v}`);
   return sql`${Math.trunc(v)}::bigint`;
 }
 
+/** How a nearby statement gets its values: as placeholders filled at each run, or bound in place (plan tests). */
+type Bind = (name: string) => SQL;
+
 /**
- * The haversine distance from `center` to a row's stored point, written term for term as `haversineKm` computes
- * it (the centre's terms computed in JavaScript and bound as float8), so both agree on every result.
+ * The haversine distance from the centre to a row's stored point, written term for term as `haversineKm` computes
+ * it (the centre's terms, `lat1` and `lon1` in radians and `cosLat1`, computed in JavaScript and bound as float8),
+ * so both agree on every result.
  */
-function distanceFrom(center: Point): SQL {
-  const p1 = center.latitude * RAD;
-  const l1 = center.longitude * RAD;
-  const k = (v: number) => sql.raw(`(${v})::float8`);
-  const sLat = sql`sin((latitude * ${k(RAD)} - ${float8(p1)}) / 2)`;
-  const sLon = sql`sin((longitude * ${k(RAD)} - ${float8(l1)}) / 2)`;
-  return sql`(${k(2 * EARTH_RADIUS_KM)} * asin(least(1::float8, sqrt(${sLat} * ${sLat} + ${float8(Math.cos(p1))} * cos(latitude * ${k(RAD)}) * ${sLon} * ${sLon}))))`;
+function distanceSql(v: Bind): SQL {
+  const k = (x: number) => sql.raw(`(${x})::float8`);
+  const f = (name: string) => sql`${v(name)}::float8`;
+  const sLat = sql`sin((latitude * ${k(RAD)} - ${f('lat1')}) / 2)`;
+  const sLon = sql`sin((longitude * ${k(RAD)} - ${f('lon1')}) / 2)`;
+  return sql`(${k(2 * EARTH_RADIUS_KM)} * asin(least(1::float8, sqrt(${sLat} * ${sLat} + ${f('cosLat1')} * cos(latitude * ${k(RAD)}) * ${sLon} * ${sLon}))))`;
 }
 
 /**
- * The nearby query: plants within `radiusKm` of `center`, nearest first (ties by id), one page of them, each row
- * with the count of all of them (a page past the end gives one row with the count and no plant). Only the latitude
- * bands of the bounding box are read from the geo index, each as one longitude range with the latitude checked
- * inside the index, as an index-only scan; the exact haversine then decides, and only the page's rows are read
- * from the table. Hidden plants have no band and are never read. Every number (and the band array) is a bound
- * parameter, so the text is one of two (one or two longitude ranges): postgres.js prepares each text once per
- * connection and PostgreSQL can reuse its plan instead of planning every call.
+ * The rows of the geo index inside a box (`box` is the prefix of its values: its latitude bands as an array, each
+ * band read as `ranges` longitude ranges, one or two, with the latitude checked inside the index), with their
+ * distance from the centre.
  */
-export function nearbyQuery(center: Point, radiusKm: number, box: GeoBox, offset: number, limit: number): SQL {
+function candidatesSql(v: Bind, box: string, ranges: number): SQL {
+  const f = (name: string) => sql`${v(`${box}_${name}`)}::float8`;
   const lon = sql.join(
-    box.lonRanges.map(([west, east]) => sql`longitude between ${float8(west)} and ${float8(east)}`),
+    Array.from({ length: ranges }, (_, i) => sql`longitude between ${f(`west${i}`)} and ${f(`east${i}`)}`),
     sql` or `,
   );
-  for (const b of box.bands) if (!Number.isFinite(b)) throw new Error(`not a finite number: ${b}`);
-  const bands = sql`${`{${box.bands.map((b) => Math.trunc(b)).join(',')}}`}::integer[]`;
-  return sql`with within as (
-      select id, distance_km from (
-        select id, ${distanceFrom(center)} as distance_km from "plants"."plants"
-        where geo_band = any(${bands}) and (${lon}) and latitude between ${float8(box.minLat)} and ${float8(box.maxLat)}
-      ) c where distance_km <= ${float8(radiusKm)}
+  return sql`select id, ${distanceSql(v)} as distance_km from "plants"."plants"
+    where geo_band = any(${v(`${box}_bands`)}::integer[]) and (${lon})
+      and latitude between ${f('minLat')} and ${f('maxLat')}`;
+}
+
+/**
+ * The nearby statement for boxes of `innerRanges` and `outerRanges` longitude ranges: plants within `radiusKm` of
+ * the centre, nearest first (ties by id), one page of them, with `innerTotal`, the plants within the inner circle,
+ * and `counted`, the plants within the radius counted up to `countCap` (a page past the end gives one row with the
+ * counts and no plant). The candidates come from the geo index alone (index-only), the exact haversine decides,
+ * and only the page's rows are read from the table, public columns only. When the inner circle holds at least
+ * `need` (offset + limit) plants, they are the nearest of all (any other is farther), and the page is sorted from
+ * them; only otherwise is the whole circle read (a one-time filter: PostgreSQL runs the branch that applies). The
+ * count stops at `countCap` plants, and is not run at all when the inner circle alone holds that many (PostgreSQL
+ * runs a sub-select of a CASE only when its branch is taken). Hidden plants have no band and are never read.
+ */
+function nearbySql(v: Bind, innerRanges: number, outerRanges: number): SQL {
+  const n = (name: string) => sql`${v(name)}::bigint`;
+  const within = (name: string) => sql`distance_km <= ${v(name)}::float8`;
+  const window = sql`order by distance_km, id limit ${n('limit')} offset ${n('offset')}`;
+  return sql`with inner_circle as materialized (
+      select id, distance_km from (${candidatesSql(v, 'inner', innerRanges)}) c where ${within('innerKm')}
+    ), inner_count as (
+      select count(*)::int as inner_total, count(*) >= ${n('need')} as enough from inner_circle
     ), page as (
-      select id, distance_km from within order by distance_km, id
-      limit ${int8(limit)} offset ${int8(offset)}
+      (select id, distance_km from inner_circle where (select enough from inner_count) ${window})
+      union all
+      (select id, distance_km from (${candidatesSql(v, 'outer', outerRanges)}) c
+        where ${within('radiusKm')} and not (select enough from inner_count) ${window})
+    ), counted as (
+      select case when inner_total >= ${n('countCap')} then inner_total else (
+        select count(*)::int from (
+          select 1 from (${candidatesSql(v, 'outer', outerRanges)}) c where ${within('radiusKm')} limit ${n('countCap')}
+        ) x
+      ) end as counted
+      from inner_count
     )
-    select t.total, page.distance_km as "distanceKm", ${PLANT_COLUMNS}
-    from (select count(*)::int as total from within) t
+    select counted.counted, inner_count.inner_total as "innerTotal", page.distance_km as "distanceKm",
+      ${PUBLIC_COLUMNS}
+    from counted cross join inner_count
     left join page on true
     left join "plants"."plants" p on p.id = page.id
     order by page.distance_km, page.id`;
 }
 
-/** One page of the plants within `radiusKm` of `center` (see `nearbyQuery`) and how many there are in all. */
+/** The values of a nearby statement (see `nearbySql`), every number checked finite. */
+function nearbyValues(area: NearbyArea, offset: number, limit: number, countCap: number): Record<string, unknown> {
+  const lat1 = area.center.latitude * RAD;
+  const values: Record<string, number | string> = {
+    lat1,
+    lon1: area.center.longitude * RAD,
+    cosLat1: Math.cos(lat1),
+    innerKm: area.innerKm,
+    radiusKm: area.radiusKm,
+  };
+  for (const [name, box] of [
+    ['inner', area.innerBox],
+    ['outer', area.box],
+  ] as const) {
+    values[`${name}_minLat`] = box.minLat;
+    values[`${name}_maxLat`] = box.maxLat;
+    box.lonRanges.forEach(([west, east], i) => {
+      values[`${name}_west${i}`] = west;
+      values[`${name}_east${i}`] = east;
+    });
+    values[`${name}_bands`] = `{${box.bands.map((b) => Math.trunc(b)).join(',')}}`;
+  }
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value === 'number' && !Number.isFinite(value)) throw new Error(`${name}: not a finite number: ${value}`);
+  }
+  for (const [name, value] of Object.entries({ offset, limit, need: offset + limit, countCap })) {
+    if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name}: not a whole number: ${value}`);
+    values[name] = value;
+  }
+  return values;
+}
+
+/**
+ * The nearby statements, one per shape (each box has one or two longitude ranges), built once with placeholders and
+ * run prepared: a request costs neither drizzle's query building nor PostgreSQL's parse, and PostgreSQL can reuse
+ * the plan.
+ */
+const nearbyStatements = new Map(
+  [1, 2].flatMap((inner) =>
+    [1, 2].map((outer) => [
+      `${inner}${outer}`,
+      fixedStatement(
+        `plants_nearby_${inner}_${outer}`,
+        nearbySql((name) => sql`${sql.placeholder(name)}`, inner, outer),
+      ),
+    ]),
+  ),
+);
+
+/** The nearby statement of an area with its values bound in place, for plan tests. */
+export function nearbyQuery(area: NearbyArea, offset: number, limit: number, countCap: number): SQL {
+  const values = nearbyValues(area, offset, limit, countCap);
+  return nearbySql((name) => sql`${values[name]}`, area.innerBox.lonRanges.length, area.box.lonRanges.length);
+}
+
+/**
+ * One page of the plants within `area.radiusKm` of its centre (see `nearbySql`), how many of them were counted (up
+ * to `countCap`) and how many are within the inner circle.
+ */
 export async function findNearby(
   db: Db,
-  center: Point,
-  radiusKm: number,
-  box: GeoBox,
+  area: NearbyArea,
   offset: number,
   limit: number,
-): Promise<{ items: NearbyPlant[]; total: number }> {
-  const rows = await executePrepared<PlantRecord & { total: number; distanceKm: number | null }>(
+  countCap: number,
+): Promise<{ items: NearbyPlant[]; counted: number; inner: number }> {
+  const statement = nearbyStatements.get(`${area.innerBox.lonRanges.length}${area.box.lonRanges.length}`);
+  if (!statement) throw new Error('a box has one or two longitude ranges');
+  const rows = await statement<PublicPlantRecord & { counted: number; innerTotal: number; distanceKm: number | null }>(
     db,
-    nearbyQuery(center, radiusKm, box, offset, limit),
+    nearbyValues(area, offset, limit, countCap),
   );
   return {
     items: rows.flatMap((r) => (r.id === null ? [] : [{ ...toPlant(r), distanceKm: Number(r.distanceKm) }])),
-    total: Number(rows[0]?.total ?? 0),
+    counted: Number(rows[0]?.counted ?? 0),
+    inner: Number(rows[0]?.innerTotal ?? 0),
   };
 }
 

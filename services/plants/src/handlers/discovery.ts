@@ -1,6 +1,7 @@
 import {
   AppError,
   chainStatsGet,
+  NEARBY_EXACT_TOTAL_MAX,
   pageWindow,
   paginate,
   plantListOwned,
@@ -13,7 +14,8 @@ import {
 import { call, handle, normaliseSearchText, type ServiceContext } from '@rootline/host';
 import { findNearby, findOwnedPlants, networkCounts } from '../db/plants.repo.js';
 import { searchPlants } from '../db/search.repo.js';
-import { boundingBox, withoutTinyDegrees } from '../domain/geo.js';
+import { withoutTinyDegrees } from '../domain/geo.js';
+import { nearbyArea, nearbyTotal } from '../domain/nearby.js';
 import { type createSearchCache, searchKey } from '../search-cache.js';
 
 type SearchCache = ReturnType<typeof createSearchCache<SearchHit>>;
@@ -21,16 +23,19 @@ type SearchCache = ReturnType<typeof createSearchCache<SearchHit>>;
 /** How far back a grower's last registration or propagation may lie to count as active. */
 export const ACTIVE_GROWER_DAYS = 90;
 
-/** plants.plant.nearby: plants within the radius, nearest first, one page of them. */
+/**
+ * plants.plant.nearby: plants within the radius, nearest first, one page of them; the total exact up to
+ * `NEARBY_EXACT_TOTAL_MAX`, an estimate beyond (`totalIsEstimate`).
+ */
 export const nearbyPlants = (ctx: ServiceContext) =>
   handle(plantNearby, async (input, caller) => {
-    const { radius } = input;
     const { page, limit, offset } = pageWindow(input);
-    const center = withoutTinyDegrees({ latitude: input.lat, longitude: input.lon });
-    const { items, total } = await ctx.reads.run(caller, (db) =>
-      findNearby(db, center, radius, boundingBox(center, radius), offset, limit),
+    const area = nearbyArea(withoutTinyDegrees({ latitude: input.lat, longitude: input.lon }), input.radius);
+    const { items, counted, inner } = await ctx.reads.run(caller, (db) =>
+      findNearby(db, area, offset, limit, NEARBY_EXACT_TOTAL_MAX + 1),
     );
-    return { items, pagination: paginate(page, limit, total) };
+    const { total, totalIsEstimate } = nearbyTotal(area, counted, inner);
+    return { items, pagination: { ...paginate(page, limit, total), totalIsEstimate } };
   });
 
 /** plants.plant.search: plants whose species, location or owner contains the text (starts with it when short), most relevant first. */

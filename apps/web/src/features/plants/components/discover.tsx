@@ -12,7 +12,8 @@ const S = {
   nearbyHint: 'Click the map to choose the point. Positions are shown as each plant’s privacy level allows.',
   map: 'Map of plants near the chosen point',
   radius: 'Radius in km',
-  found: (n: number, total: number) => `${n} shown of ${total} within the radius`,
+  found: (n: number, total: number, estimate: boolean) =>
+    `${n} shown of ${estimate ? 'about ' : ''}${total} within the radius`,
   pick: 'Choose a point on the map.',
   search: 'Search',
   query: 'Name, place or owner',
@@ -69,7 +70,9 @@ export function NearbyMap() {
         <p>{S.pick}</p>
       ) : nearby.data ? (
         <>
-          <p role="status">{S.found(items.length, nearby.data.pagination.total)}</p>
+          <p role="status">
+            {S.found(items.length, nearby.data.pagination.total, nearby.data.pagination.totalIsEstimate)}
+          </p>
           <ul>
             {items.map((p) => (
               <li key={p.id}>
