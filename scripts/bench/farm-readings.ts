@@ -7,6 +7,7 @@ import { startBenchInfra } from './lib/infra.js';
 import { runLoad } from './lib/load.js';
 import { fmt, markdownTable, type Table, textTable } from './lib/markdown.js';
 import { type CpuGroup, CpuMeter, type CpuUsage } from './lib/proc-cpu.js';
+import { type ProfileSummary, profilerEnv, readProfile, summariseProfile, toggleProfiler } from './lib/profile.js';
 import type { BenchContext, Benchmark, BenchReport } from './lib/types.js';
 
 const READINGS_PER_REQUEST = 100;
@@ -151,7 +152,11 @@ export const farmReadings: Benchmark = {
     const { cluster } = await startPlatformCluster(
       ctx,
       { natsUrl: infra.nats.url, databaseUrl: infra.db.url },
-      { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+      {
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+        ...(settings.profile ? profilerEnv(infra.profileDir) : {}),
+      },
       // Ten processes compiling at once on a shared, loaded machine can take minutes to be ready.
       300_000,
     );
@@ -187,6 +192,13 @@ export const farmReadings: Benchmark = {
         perRequest: READINGS_PER_REQUEST,
       },
     };
+    // The gateway and the farm service are profiled while new readings are measured.
+    const profiled = settings.profile
+      ? [
+          { name: 'gateway', pid: gateway },
+          { name: 'farm', pid: farm },
+        ].flatMap((p) => (p.pid ? [{ name: p.name, pid: p.pid }] : []))
+      : [];
     /** One ingest run: the resent bodies (every reading already stored after the first round) or new readings. */
     const ingestRun = async (fresh: boolean) => {
       const storedBefore = await countReadings(infra.db.url, ingest.farmId);
@@ -208,9 +220,11 @@ export const farmReadings: Benchmark = {
           onMeasureStart(p) {
             loadPid = p;
             meter.start();
+            if (fresh) for (const x of profiled) toggleProfiler(x.pid);
           },
           onMeasureEnd() {
             cpu = meter.stop();
+            if (fresh) for (const x of profiled) toggleProfiler(x.pid);
           },
         },
       );
@@ -231,6 +245,18 @@ export const farmReadings: Benchmark = {
     const resent = await ingestRun(false);
     ctx.log('ingest: the same bodies, each request with new readings');
     const fresh = await ingestRun(true);
+    const profiles: { name: string; summary: ProfileSummary }[] = await Promise.all(
+      profiled.map(async (x) => ({
+        name: x.name,
+        summary: summariseProfile(
+          await readProfile(
+            infra.profileDir,
+            x.pid,
+            settings.keepProfilesIn ? { dir: settings.keepProfilesIn, name: `farm-readings-${x.name}` } : undefined,
+          ),
+        ),
+      })),
+    );
     const stored = await countReadings(infra.db.url, ingest.farmId);
     // Every request of new readings stores all 100 of them (warm-up included): none lost, none counted twice.
     if (fresh.stored % READINGS_PER_REQUEST !== 0 || fresh.stored < fresh.ok * READINGS_PER_REQUEST) {
@@ -328,6 +354,18 @@ export const farmReadings: Benchmark = {
         "database's backends), and how busy the whole machine was:",
       '',
       markdownTable(cpuTable),
+      ...profiles.flatMap((x) => [
+        '',
+        `Main-thread self time of the ${x.name} while new readings were measured (CPU profile, 1 ms sampling; ` +
+          `busy ${fmt((100 * x.summary.busyMs) / Math.max(1, x.summary.wallMs))} % of the window), by module and ` +
+          `by function: ${x.summary.modules
+            .slice(0, 6)
+            .map((m) => `\`${m.name}\` ${fmt(100 * m.share)} %`)
+            .join(', ')}; ${x.summary.functions
+            .slice(0, 6)
+            .map((f) => `\`${f.name}\` ${fmt(100 * f.share)} %`)
+            .join(', ')}.`,
+      ]),
       '',
       `Analytics: GET /api/vertical-farm/{farmId}/analytics (default period: the last 365 days) over a farm with ` +
         `${ANALYTICS_BATCHES} batches and **${fmt(analyticsCount)} readings** spread over the last 360 days (seeded server-side ` +
