@@ -1,10 +1,13 @@
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { api } from '@rootline/testing';
 import postgres from 'postgres';
 import { ms, sequential, startPlatformCluster } from './lib/http-bench.js';
 import { startBenchInfra } from './lib/infra.js';
 import { runLoad } from './lib/load.js';
 import { fmt, markdownTable, type Table, textTable } from './lib/markdown.js';
+import { type CpuGroup, CpuMeter, type CpuUsage } from './lib/proc-cpu.js';
+import { type ProfileSummary, profilerEnv, readProfile, summariseProfile, toggleProfiler } from './lib/profile.js';
 import type { BenchContext, Benchmark, BenchReport } from './lib/types.js';
 
 const READINGS_PER_REQUEST = 100;
@@ -15,6 +18,10 @@ const BODIES = 64;
 /** Readings seeded for the analytics query; `BENCH_FARM_READINGS` lowers it for a smoke run. */
 const DEFAULT_ANALYTICS_READINGS = 1_000_000;
 const ANALYTICS_BATCHES = 200;
+/** The generator of new readings' requests, run in the load generator. */
+const NEW_READINGS = fileURLToPath(new URL('./lib/farm-readings-load.ts', import.meta.url));
+/** Between two new readings of a batch: 25 s at 1,000 requests/s over 32 batches spans under 3 days. */
+const NEW_READINGS_STEP_MS = 3000;
 const ADMIN = { email: 'bench-farm-admin@example.org', password: 'a long passphrase only the farm benchmark knows' };
 
 const load1 = () => Math.round((loadavg()[0] ?? 0) * 100) / 100;
@@ -145,7 +152,11 @@ export const farmReadings: Benchmark = {
     const { cluster } = await startPlatformCluster(
       ctx,
       { natsUrl: infra.nats.url, databaseUrl: infra.db.url },
-      { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+      {
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+        ...(settings.profile ? profilerEnv(infra.profileDir) : {}),
+      },
       // Ten processes compiling at once on a shared, loaded machine can take minutes to be ready.
       300_000,
     );
@@ -155,25 +166,102 @@ export const farmReadings: Benchmark = {
 
     ctx.log(`ingest: a farm with ${BATCHES} batches, ${BODIES} bodies of ${READINGS_PER_REQUEST} readings`);
     const ingest = await farmWithBatches(cluster.url, token, 'Ingest farm', BATCHES);
+    const pid = (name: string) => cluster.processes.get(name)?.pid;
+    const gateway = pid('gateway');
+    const farm = pid('farm');
+    let loadPid: number | undefined;
+    const groups: CpuGroup[] = [
+      { name: 'gateway', pids: () => (gateway ? [gateway] : []) },
+      { name: 'farm', pids: () => (farm ? [farm] : []) },
+      { name: 'PostgreSQL', pids: infra.pgPids },
+      { name: 'nats-server', pids: infra.natsPids },
+      { name: 'load generator', pids: () => (loadPid ? [loadPid] : []) },
+    ];
     const requests = Array.from({ length: BODIES }, (_, k) => ({
       method: 'PUT',
       path: `/api/vertical-farm/batch/${ingest.batches[k % BATCHES]}/environment`,
       body: readingsBody(k),
     }));
-    const loadBefore = load1();
-    const loaded = await runLoad(ctx.scope, {
-      url: cluster.url,
-      paths: [],
-      requests,
-      headers,
-      connections: settings.connections,
-      durationSeconds: settings.durationSeconds,
-      warmupSeconds: settings.warmupSeconds,
-    });
-    const loadAfter = load1();
-    const ok = loaded.requests - loaded.non2xx - loaded.errors;
-    const readingsPerSecond = (ok * READINGS_PER_REQUEST) / loaded.durationSeconds;
+    const newReadings = {
+      module: NEW_READINGS,
+      name: 'newReadingsRequest',
+      args: {
+        batches: ingest.batches,
+        from: Date.now() - 5 * 86_400_000,
+        stepMs: NEW_READINGS_STEP_MS,
+        perRequest: READINGS_PER_REQUEST,
+      },
+    };
+    // The gateway and the farm service are profiled while new readings are measured.
+    const profiled = settings.profile
+      ? [
+          { name: 'gateway', pid: gateway },
+          { name: 'farm', pid: farm },
+        ].flatMap((p) => (p.pid ? [{ name: p.name, pid: p.pid }] : []))
+      : [];
+    /** One ingest run: the resent bodies (every reading already stored after the first round) or new readings. */
+    const ingestRun = async (fresh: boolean) => {
+      const storedBefore = await countReadings(infra.db.url, ingest.farmId);
+      const meter = new CpuMeter(groups);
+      let cpu: CpuUsage | undefined;
+      const loadBefore = load1();
+      const loaded = await runLoad(
+        ctx.scope,
+        {
+          url: cluster.url,
+          paths: [],
+          ...(fresh ? { generate: newReadings } : { requests }),
+          headers,
+          connections: settings.connections,
+          durationSeconds: settings.durationSeconds,
+          warmupSeconds: settings.warmupSeconds,
+        },
+        {
+          onMeasureStart(p) {
+            loadPid = p;
+            meter.start();
+            if (fresh) for (const x of profiled) toggleProfiler(x.pid);
+          },
+          onMeasureEnd() {
+            cpu = meter.stop();
+            if (fresh) for (const x of profiled) toggleProfiler(x.pid);
+          },
+        },
+      );
+      const loadAfter = load1();
+      const ok = loaded.requests - loaded.non2xx - loaded.errors;
+      const stored = (await countReadings(infra.db.url, ingest.farmId)) - storedBefore;
+      return {
+        fresh,
+        loaded,
+        ok,
+        readingsPerSecond: (ok * READINGS_PER_REQUEST) / loaded.durationSeconds,
+        stored,
+        cpu,
+        loadBefore,
+        loadAfter,
+      };
+    };
+    const resent = await ingestRun(false);
+    ctx.log('ingest: the same bodies, each request with new readings');
+    const fresh = await ingestRun(true);
+    const profiles: { name: string; summary: ProfileSummary }[] = await Promise.all(
+      profiled.map(async (x) => ({
+        name: x.name,
+        summary: summariseProfile(
+          await readProfile(
+            infra.profileDir,
+            x.pid,
+            settings.keepProfilesIn ? { dir: settings.keepProfilesIn, name: `farm-readings-${x.name}` } : undefined,
+          ),
+        ),
+      })),
+    );
     const stored = await countReadings(infra.db.url, ingest.farmId);
+    // Every request of new readings stores all 100 of them (warm-up included): none lost, none counted twice.
+    if (fresh.stored % READINGS_PER_REQUEST !== 0 || fresh.stored < fresh.ok * READINGS_PER_REQUEST) {
+      throw new Error(`new readings: ${fresh.stored} stored for ${fresh.ok} requests answered 200`);
+    }
 
     ctx.log(`analytics: a farm with ${ANALYTICS_BATCHES} batches and ${fmt(analyticsCount)} readings over a year`);
     const big = await farmWithBatches(cluster.url, token, 'Analytics farm', ANALYTICS_BATCHES);
@@ -191,22 +279,42 @@ export const farmReadings: Benchmark = {
     await sequential(cluster.url, [path], headers, { requests: 3 });
     const alone = await sequential(cluster.url, [path], headers, { seconds: settings.durationSeconds, requests: 50 });
 
-    const verdict = readingsPerSecond >= TARGET_READINGS_PER_SECOND ? 'meets' : 'misses';
+    const verdict = (r: number) => (r >= TARGET_READINGS_PER_SECOND ? 'meets' : 'misses');
+    const runs = [resent, fresh];
     const ingestTable: Table = {
-      head: ['connections', 'requests/s', 'readings/s', 'p50 ms', 'p99 ms', 'statuses', 'load avg before / after'],
-      rows: [
-        [
-          fmt(settings.connections),
-          fmt(ok / loaded.durationSeconds),
-          fmt(readingsPerSecond),
-          ms(loaded.latency.p50),
-          ms(loaded.latency.p99),
-          `${Object.entries(loaded.statusCodes)
-            .map(([code, n]) => `${code}: ${fmt(n)}`)
-            .join(', ')}${loaded.errors ? `, errors: ${fmt(loaded.errors)}` : ''}`,
-          `${loadBefore} / ${loadAfter}`,
-        ],
+      head: [
+        'readings',
+        'connections',
+        'requests/s',
+        'readings/s',
+        'p50 ms',
+        'p99 ms',
+        'statuses',
+        'stored in the run',
+        'load avg before / after',
       ],
+      rows: runs.map((r) => [
+        r.fresh ? 'new' : 'resent',
+        fmt(settings.connections),
+        fmt(r.ok / r.loaded.durationSeconds),
+        fmt(r.readingsPerSecond),
+        ms(r.loaded.latency.p50),
+        ms(r.loaded.latency.p99),
+        `${Object.entries(r.loaded.statusCodes)
+          .map(([code, n]) => `${code}: ${fmt(n)}`)
+          .join(', ')}${r.loaded.errors ? `, errors: ${fmt(r.loaded.errors)}` : ''}`,
+        fmt(r.stored),
+        `${r.loadBefore} / ${r.loadAfter}`,
+      ]),
+    };
+    const perRequest = (r: (typeof runs)[number], seconds: number) => fmt((seconds * 1e6) / Math.max(1, r.ok), 0);
+    const cpuTable: Table = {
+      head: ['readings', ...groups.map((g) => `${g.name} µs`), 'machine busy'],
+      rows: runs.map((r) => [
+        r.fresh ? 'new' : 'resent',
+        ...groups.map((g) => perRequest(r, r.cpu?.groups.find((x) => x.name === g.name)?.seconds ?? 0)),
+        r.cpu ? `${fmt((100 * r.cpu.machineBusy) / Math.max(1e-9, r.cpu.machineTotal))} %` : '',
+      ]),
     };
     const analyticsTable: Table = {
       head: ['readings', 'requests', 'p50 ms', 'p90 ms', 'p99 ms', 'mean ms', 'load avg'],
@@ -222,18 +330,42 @@ export const farmReadings: Benchmark = {
         ],
       ],
     };
-    const target = `Ingest: **${fmt(readingsPerSecond)} readings/s**, which ${verdict} the target of ${fmt(TARGET_READINGS_PER_SECOND)}.`;
+    const target =
+      `Ingest of new readings: **${fmt(fresh.readingsPerSecond)} readings/s**, which ${verdict(fresh.readingsPerSecond)} ` +
+      `the target of ${fmt(TARGET_READINGS_PER_SECOND)}; resent readings (stored once, then skipped): ` +
+      `**${fmt(resent.readingsPerSecond)} readings/s**, which ${verdict(resent.readingsPerSecond)} it.`;
     const markdown = [
       `Ingest: PUT /api/vertical-farm/batch/{id}/environment with ${READINGS_PER_REQUEST} readings per request, ` +
         `${BODIES} bodies over ${BATCHES} batches sent in turn by autocannon (its own process), every reading within ` +
         `the phase's targets (the common path: one INSERT of the request's rows and their batch's rollups, no transaction), after a ` +
         `${settings.warmupSeconds} s warm-up, for ${settings.durationSeconds} s, through the gateway (ADMIN session, ` +
-        `limiters set never to refuse) and NATS to the farm service, cluster mode. Rows stored for the farm at the ` +
-        `end, warm-up included: ${fmt(stored)}.`,
+        `limiters set never to refuse) and NATS to the farm service, cluster mode. Two runs: **resent**, those ` +
+        `bodies sent again and again (stored in the first round; after it every reading is skipped as already ` +
+        `stored, so no row is written), then **new**, where each request carries the next ${READINGS_PER_REQUEST} ` +
+        `readings of its batch (${NEW_READINGS_STEP_MS / 1000} s apart, made by the load generator as it sends; ` +
+        `the batches in turn), so every request stores its readings and adds them to its batch's rollups. Rows ` +
+        `stored for the farm at the end, warm-ups included: ${fmt(stored)}.`,
       '',
       markdownTable(ingestTable),
       '',
       target,
+      '',
+      'CPU time per request answered 200 in the measured window, per process (from /proc; PostgreSQL: the ' +
+        "database's backends), and how busy the whole machine was:",
+      '',
+      markdownTable(cpuTable),
+      ...profiles.flatMap((x) => [
+        '',
+        `Main-thread self time of the ${x.name} while new readings were measured (CPU profile, 1 ms sampling; ` +
+          `busy ${fmt((100 * x.summary.busyMs) / Math.max(1, x.summary.wallMs))} % of the window), by module and ` +
+          `by function: ${x.summary.modules
+            .slice(0, 6)
+            .map((m) => `\`${m.name}\` ${fmt(100 * m.share)} %`)
+            .join(', ')}; ${x.summary.functions
+            .slice(0, 6)
+            .map((f) => `\`${f.name}\` ${fmt(100 * f.share)} %`)
+            .join(', ')}.`,
+      ]),
       '',
       `Analytics: GET /api/vertical-farm/{farmId}/analytics (default period: the last 365 days) over a farm with ` +
         `${ANALYTICS_BATCHES} batches and **${fmt(analyticsCount)} readings** spread over the last 360 days (seeded server-side ` +
@@ -243,7 +375,15 @@ export const farmReadings: Benchmark = {
       '',
       markdownTable(analyticsTable),
     ].join('\n');
-    const text = [textTable(ingestTable), '', target.replaceAll('**', ''), '', textTable(analyticsTable)].join('\n');
+    const text = [
+      textTable(ingestTable),
+      '',
+      target.replaceAll('**', ''),
+      '',
+      textTable(cpuTable),
+      '',
+      textTable(analyticsTable),
+    ].join('\n');
     return { text, markdown };
   },
 };

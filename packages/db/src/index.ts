@@ -1,6 +1,6 @@
 export { type DatabaseEventLog, type EventLogOptions, openEventLog } from './event-log.js';
 export { createInbox, type Inbox, type InboxOptions, type InboxTable, inboxTable } from './inbox.js';
-export { anyOfTexts, insertFromJson } from './json-rows.js';
+export { anyOfTexts, insertFromJson, insertFromJsonParameter } from './json-rows.js';
 export { type LedgerIntentsTable, ledgerIntentsTable } from './ledger-intents.js';
 export { type MigrateOptions, migrateSchema } from './migrate.js';
 export { type OpenDatabaseOptions, openDatabase } from './open.js';

@@ -8,6 +8,8 @@ declare module 'autocannon' {
       path?: string;
       headers?: Record<string, string>;
       body?: string;
+      /** Called before each send of the request; what it returns is sent (its buffer built again). */
+      setupRequest?: (req: Request) => Request;
     }
     interface Options {
       url: string;

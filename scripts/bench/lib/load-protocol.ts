@@ -6,12 +6,28 @@ export interface LoadOptions {
   paths: string[];
   /** Full requests instead of `paths`, e.g. POSTs with bodies; each connection sends them in turn. */
   requests?: { method: string; path: string; body?: string }[];
+  /**
+   * Requests made as they are sent instead of `requests`: the worker imports `module` (a path) and calls its export
+   * `name` with `args` and the request's number (0, 1, 2…, warm-up included, never repeated) for each request,
+   * whichever connection sends it; for bodies that must all differ, e.g. new readings.
+   */
+  generate?: { module: string; name: string; args: unknown };
   headers: Record<string, string>;
   connections: number;
   durationSeconds: number;
   /** Load sent first and not counted, so that connections, caches and JIT are warm. */
   warmupSeconds: number;
 }
+
+/** A request made by a `generate` module. */
+export interface GeneratedRequest {
+  method: string;
+  path: string;
+  body?: string;
+}
+
+/** The export a `generate` module offers: the n-th request sent. */
+export type RequestGenerator = (args: never, n: number) => GeneratedRequest;
 
 /** What a measured run gave. Latencies in milliseconds. */
 export interface LoadResult {

@@ -1,7 +1,7 @@
 // Runs autocannon in a process of its own, so the load generator shares no event loop (and no CPU
 // accounting) with the servers under test. Receives LoadOptions over IPC, answers with LoadMessages.
 import autocannon from 'autocannon';
-import type { LoadMessage, LoadOptions, LoadResult } from './load-protocol.js';
+import type { GeneratedRequest, LoadMessage, LoadOptions, LoadResult } from './load-protocol.js';
 
 function send(message: LoadMessage): Promise<void> {
   return new Promise((resolve) => {
@@ -10,8 +10,28 @@ function send(message: LoadMessage): Promise<void> {
   });
 }
 
+/** Requests made so far by `opts.generate`, over the warm-up and the measured run. */
+let generated = 0;
+
+/**
+ * The requests as autocannon sends them: `opts.requests` (or GETs of `opts.paths`), each connection sending them in
+ * turn; with `opts.generate`, one request per connection, made again before each send by the generator.
+ */
+async function requestsOf(opts: LoadOptions): Promise<autocannon.Request[]> {
+  const gen = opts.generate;
+  if (!gen) return opts.requests ?? opts.paths.map((path) => ({ method: 'GET', path }));
+  const make = (await import(gen.module))[gen.name] as (args: unknown, n: number) => GeneratedRequest;
+  if (typeof make !== 'function') throw new Error(`${gen.module} exports no function ${gen.name}`);
+  return [{ setupRequest: (req) => ({ ...req, ...make(gen.args, generated++) }) }];
+}
+
 /** One autocannon run; `onStart` is called when the load begins (after the request buffers are built). */
-function fire(opts: LoadOptions, durationSeconds: number, onStart?: () => void): Promise<autocannon.Result> {
+function fire(
+  opts: LoadOptions,
+  requests: autocannon.Request[],
+  durationSeconds: number,
+  onStart?: () => void,
+): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     const tracker = autocannon(
       {
@@ -21,7 +41,7 @@ function fire(opts: LoadOptions, durationSeconds: number, onStart?: () => void):
         duration: durationSeconds,
         timeout: 10,
         headers: opts.headers,
-        requests: opts.requests ?? opts.paths.map((path) => ({ method: 'GET', path })),
+        requests,
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     );
@@ -51,8 +71,9 @@ function summarise(r: autocannon.Result): LoadResult {
 process.once('message', (opts: LoadOptions) => {
   void (async () => {
     try {
-      if (opts.warmupSeconds > 0) await fire(opts, opts.warmupSeconds);
-      const result = await fire(opts, opts.durationSeconds, () => void send({ type: 'measuring' }));
+      const requests = await requestsOf(opts);
+      if (opts.warmupSeconds > 0) await fire(opts, requests, opts.warmupSeconds);
+      const result = await fire(opts, requests, opts.durationSeconds, () => void send({ type: 'measuring' }));
       await send({ type: 'result', result: summarise(result) });
     } catch (err) {
       await send({ type: 'failed', message: err instanceof Error ? err.message : String(err) });

@@ -157,6 +157,50 @@ describe('farm analytics from rollups, over HTTP', () => {
     const row = totals.find((t) => (t as { batch_id: string }).batch_id === batchId);
     expect(row).toMatchObject({ readings: 850 });
   });
+
+  it('after concurrent ingests into several batches, analytics from rollups equal those computed from the readings', async () => {
+    const batches = [await startBatch(4), await startBatch(4, 'basil'), await startBatch(3)];
+    const base = now - 2.95 * DAY_MS;
+    // 48 requests at once, 16 per batch, each sharing half its readings with the next of its batch and some resent
+    // whole; every fifth request has readings out of target (the transaction path with deviations).
+    const bodies = Array.from({ length: 48 }, (_, n) => {
+      const k = Math.floor(n / 3) % 12;
+      return Array.from({ length: 100 }, (_, i) => {
+        const r = reading(base + (k * 50 + i) * 5 * MINUTE_MS, k * 50 + i);
+        return n % 5 === 0 ? r : { ...r, ph: 5.8 };
+      });
+    });
+    const sent = bodies.map((body, n) => ({ batchId: batches[n % 3]!, body }));
+    const answers = await Promise.all(sent.map(({ batchId, body }) => put(batchId, body)));
+
+    // Every reading acknowledged as accepted is stored, once, and counted once in its batch's rollups.
+    const stored = await executeRows<{ batchId: string; n: number }>(
+      p.database.db,
+      sql`select batch_id as "batchId", count(*)::int as n from farm.readings where farm_id = ${farmId} group by 1`,
+    );
+    for (const batchId of batches) {
+      const accepted = answers.reduce((s, r, n) => s + (sent[n]!.batchId === batchId ? r.body.data.accepted : 0), 0);
+      expect(accepted).toBeGreaterThan(0);
+      expect(stored.find((r) => r.batchId === batchId)?.n).toBe(accepted);
+    }
+    const { totals, days, scanTotals, scanDays } = await rollupsAndScan(p.database.db);
+    expect(totals).toEqual(scanTotals);
+    expect(days).toEqual(scanDays);
+
+    const midnight = Math.floor(now / DAY_MS) * DAY_MS;
+    const periods: [number, number][] = [
+      [now - 30 * DAY_MS, now + DAY_MS],
+      [now - 2.5 * DAY_MS, now - 1.2 * DAY_MS],
+      [midnight - 2 * DAY_MS - 3_600_000, midnight - DAY_MS + 60_000],
+    ];
+    const a = (await analytics()).body.data;
+    expect(a).toEqual(await computedOnRead(p.database.db, farmId, new Date(a.from), new Date(a.to)));
+    for (const [from, to] of periods) {
+      const q = `?from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`;
+      const got = (await analytics(q)).body.data;
+      expect(got, q).toEqual(await computedOnRead(p.database.db, farmId, new Date(from), new Date(to)));
+    }
+  });
 });
 
 describe('rollups backfilled by the migration', () => {
@@ -193,6 +237,13 @@ describe('rollups backfilled by the migration', () => {
         case when i % 4 = 0 then null else md5(i::text) end
       from generate_series(1, 2540) as i`);
     await migrateSchema(database, { schema: 'farm', migrationsFolder: service.db!.migrationsFolder });
+
+    // No index by farm on the readings any more: analytics read the rollups (ADR 163).
+    const indexes = await executeRows<{ indexname: string }>(
+      db,
+      sql`select indexname from pg_indexes where schemaname = 'farm' and tablename = 'readings' order by 1`,
+    );
+    expect(indexes.map((i) => i.indexname)).toEqual(['readings_batch_reading_key']);
 
     const { totals, days, scanTotals, scanDays } = await rollupsAndScan(db);
     expect(totals).toHaveLength(3);

@@ -121,8 +121,9 @@ export const harvests = farmSchema.table('harvests', {
 });
 
 /**
- * Environment readings: the hot table (ADR 050). No primary key and two indexes only, so a batch of readings is
- * one cheap multi-row INSERT; `real` columns (4 bytes) are precise enough for sensors.
+ * Environment readings: the hot table (ADR 050). No primary key and one index only, so a batch of readings is one
+ * cheap multi-row INSERT; `real` columns (4 bytes) are precise enough for sensors. Analytics count from the rollups
+ * below (ADR 159), so no index by farm is kept (ADR 163).
  */
 export const readings = farmSchema.table(
   'readings',
@@ -148,7 +149,6 @@ export const readings = farmSchema.table(
   (t) => [
     // Also the index of a batch's readings by time (its leading columns).
     uniqueIndex('readings_batch_reading_key').on(t.batchId, t.at, t.fingerprint),
-    index('readings_farm_idx').on(t.farmId, t.at),
   ],
 );
 

@@ -1,0 +1,1 @@
+DROP INDEX "farm"."readings_farm_idx";
