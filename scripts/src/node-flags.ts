@@ -8,14 +8,13 @@
 export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
 
 /**
- * Semi-space (MiB) of the cluster processes that serve a hot path under concurrency: the read path (gateway, plants)
- * and the farm's readings ingest. A request in flight keeps what it allocated alive across its awaits; with 2 MiB
- * semi-spaces and dozens of requests in flight, every scavenge finds most of the young generation alive, copies it
- * and promotes it early, and garbage collection took 28 % of the gateway's CPU in `pnpm bench get-plant` (9 % with
- * V8's default), and 28 % of the farm service's in `pnpm bench farm-readings` (ADR 163). These processes keep a
- * larger young generation; the Kubernetes manifests set the same in their NODE_OPTIONS (a test keeps them equal).
+ * Semi-space (MiB) of the cluster processes that serve the read path under concurrency. A request in flight keeps
+ * what it allocated alive across its awaits; with 2 MiB semi-spaces and dozens of requests in flight, every
+ * scavenge finds most of the young generation alive, copies it and promotes it early, and garbage collection took
+ * 28 % of the gateway's CPU in `pnpm bench get-plant` (9 % with V8's default). These processes keep a larger young
+ * generation; the Kubernetes manifests set the same in their NODE_OPTIONS (a test keeps them equal).
  */
-export const SEMI_SPACE_MIB: Readonly<Record<string, number>> = { gateway: 8, plants: 8, farm: 8 };
+export const SEMI_SPACE_MIB: Readonly<Record<string, number>> = { gateway: 8, plants: 8 };
 
 /** The V8 flags of one service process in cluster mode. */
 export function serviceNodeFlags(service: string): readonly string[] {
