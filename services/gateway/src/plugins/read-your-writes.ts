@@ -94,17 +94,20 @@ export const readYourWritesPlugin = fp<ReadYourWritesOptions>(
     });
 
     // onSend, before the answer leaves: the signal is on its way to the other gateways before the caller can ask again.
-    app.addHook('onSend', async (req, reply, payload) => {
-      if (READS.has(req.method) || reply.statusCode >= 400) return payload;
+    // A callback hook: a read, most requests, passes without a promise of its own.
+    app.addHook('onSend', (req, reply, payload, done) => {
+      if (READS.has(req.method) || reply.statusCode >= 400) return done(null, payload);
       const key = writerKey(req);
       const until = now() + o.windowMs;
       writers.note(key, until);
       // Every write is told (a replica started since the caller's last write knows nothing of it); one small
       // message beside the write itself.
-      await o.bus.broadcast(recentWrite.subject, { key, until }).catch((err: unknown) => {
-        req.log.warn({ err }, 'could not tell the other gateways of a write; their reads may lag it');
-      });
-      return payload;
+      o.bus
+        .broadcast(recentWrite.subject, { key, until })
+        .catch((err: unknown) => {
+          req.log.warn({ err }, 'could not tell the other gateways of a write; their reads may lag it');
+        })
+        .then(() => done(null, payload));
     });
   },
   { name: 'rootline-read-your-writes', dependencies: ['rootline-auth'] },
