@@ -108,7 +108,7 @@ describe('success envelope', () => {
 });
 
 describe('page envelope', () => {
-  const pagination = { page: 1, limit: 20, total: 1, totalPages: 1 };
+  const pagination = { page: 1, limit: 20, total: 1, totalPages: 1, totalIsEstimate: false };
   const near = { ...plant, distanceKm: 1.25 };
   const nearby = async () => app.inject({ url: '/api/plants/nearby?lat=52.37&lon=4.89', headers: await bus.bearer() });
 
