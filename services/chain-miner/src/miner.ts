@@ -14,6 +14,8 @@ export interface MinerOptions extends AppenderOptions {
   threads: number;
   /** Nice value of the proof-of-work threads (0 normal, 19 lowest priority). */
   nice: number;
+  /** How long the proof-of-work threads stay after the last search (default a minute). */
+  threadsIdleMs?: number;
   /** How long a submitter waits for its block before the transaction is withdrawn (CHAIN_ERROR). */
   confirmTimeoutMs: number;
 }
@@ -37,7 +39,7 @@ export function createMiner(deps: {
 }) {
   const { db, log, options, instanceId, metrics } = deps;
   const processName = `${hostname()}/${process.pid}`;
-  const pool = createPowPool(options.threads, log, options.nice);
+  const pool = createPowPool(options.threads, log, options.nice, options.threadsIdleMs);
   let appending: Appending | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -58,6 +60,13 @@ export function createMiner(deps: {
   metrics.gauge(
     { name: 'chain_mempool_waiting', help: 'Transactions submitted to this instance and waiting for their block' },
     () => [{ labels: {}, value: mempool.waiting() }],
+  );
+  metrics.gauge(
+    {
+      name: 'chain_pow_threads_running',
+      help: 'Proof-of-work threads running now: all while mining and for CHAIN_MINER_IDLE_SECONDS after, else 0',
+    },
+    () => [{ labels: {}, value: pool.live() }],
   );
   // Hashes are counted at each lease check (every quarter of the lease), whatever the instance's role.
   const hashCounter = metrics.counter({

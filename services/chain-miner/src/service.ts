@@ -46,6 +46,13 @@ const ChainConfig = withBase({
     default: 10,
     description: 'Scheduling priority (nice) of the proof-of-work threads: on a busy machine requests go first',
   }),
+  CHAIN_MINER_IDLE_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 86_400,
+    default: 60,
+    description:
+      'Seconds the proof-of-work threads stay after the last search; an idle miner then holds none (each is some 10 MiB)',
+  }),
   CHAIN_LEASE_MS: Type.Integer({
     minimum: 200,
     maximum: 60_000,
@@ -89,6 +96,7 @@ export const service: ServiceModule<typeof ChainConfig> = {
         blockIntervalMs: ctx.config.CHAIN_BLOCK_INTERVAL_MS,
         threads: ctx.config.CHAIN_MINER_THREADS || availableParallelism(),
         nice: ctx.config.CHAIN_MINER_NICE,
+        threadsIdleMs: ctx.config.CHAIN_MINER_IDLE_SECONDS * 1000,
         leaseMs: ctx.config.CHAIN_LEASE_MS,
         confirmTimeoutMs: ctx.config.CHAIN_CONFIRM_TIMEOUT_MS,
       },

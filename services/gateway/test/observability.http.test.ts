@@ -101,6 +101,8 @@ describe('tracing and metrics of a registration, gateway to audit log, on NATS a
     expect(sample(text, 'chain_blocks_mined_total')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'chain_hashes_total')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'chain_mempool_waiting')).toBe(0);
+    // The block just mined started the proof-of-work threads; they stay for CHAIN_MINER_IDLE_SECONDS.
+    expect(sample(text, 'chain_pow_threads_running')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'outbox_backlog{service="plants"}')).toBeGreaterThanOrEqual(0);
     expect(
       sample(text, 'consumer_lag{service="transparency",consumer="transparency-audit-log"}'),

@@ -41,4 +41,26 @@ describe('proof-of-work threads', () => {
   it('reports an exhausted range', async () => {
     expect(await pool.search('tiny|', 64, 0, 100)).toEqual({ status: 'exhausted' });
   });
+
+  it('starts its threads with the first search and stops them when idle, still counting', async () => {
+    const idle = createPowPool(2, undefined, 0, 100);
+    try {
+      expect(idle.live()).toBe(0);
+      const first = await idle.search('idle-1|', 8, 0, 2 ** 24);
+      expect(first.status).toBe('found');
+      expect(idle.live()).toBe(2);
+      const counted = idle.hashes();
+      await new Promise((r) => setTimeout(r, 400));
+      expect(idle.live()).toBe(0);
+      // The next search starts them again, and the count goes on from where it was.
+      const second = await idle.search('idle-2|', 8, 0, 2 ** 24);
+      expect(second.status).toBe('found');
+      if (second.status === 'found') expect(meetsDifficulty(second.hash, 8)).toBe(true);
+      expect(idle.live()).toBe(2);
+      expect(idle.hashes()).toBeGreaterThan(counted);
+    } finally {
+      await idle.close();
+    }
+    expect(idle.live()).toBe(0);
+  });
 });

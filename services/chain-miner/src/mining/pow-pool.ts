@@ -19,6 +19,8 @@ export interface PowPool {
   abort(): void;
   /** Hashes computed since the pool started. */
   hashes(): number;
+  /** Threads running now: `threads` while mining and for `idleMs` after, 0 when idle longer (or closed). */
+  live(): number;
   close(): Promise<void>;
 }
 
@@ -39,21 +41,32 @@ interface WorkerMessage {
 }
 
 /**
- * Starts `threads` proof-of-work worker threads (plain JavaScript: no loader needed in any runtime), each at
- * the given nice value (0 = normal priority, 19 = lowest).
+ * `threads` proof-of-work worker threads (plain JavaScript: no loader needed in any runtime), each at the given
+ * nice value (0 = normal priority, 19 = lowest). They start with the first search and stop after `idleMs` without
+ * one: each thread is a V8 isolate of some 10 MiB that an idle miner need not hold, and starting them again costs
+ * the next block a few tens of milliseconds.
  */
-export function createPowPool(threads: number, log?: Logger, nice = 0): PowPool {
+export function createPowPool(threads: number, log?: Logger, nice = 0, idleMs = 60_000): PowPool {
   // Slot 0: the generation of the search the workers should be running; a worker stops when it changes.
   const control = new Int32Array(new SharedArrayBuffer(4));
   const counters = new BigInt64Array(new SharedArrayBuffer(8 * threads));
   let generation = 0;
   let running: Running | undefined;
   let closed = false;
+  let idleTimer: NodeJS.Timeout | undefined;
 
   const settle = (result: SearchResult) => {
     const r = running;
     running = undefined;
     r?.resolve(result);
+    releaseWhenIdle();
+  };
+  /** From now, the threads stop after `idleMs` unless a search comes first. */
+  const releaseWhenIdle = () => {
+    if (closed || workers.length === 0) return;
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(release, idleMs);
+    idleTimer.unref();
   };
 
   /** Moves every worker off its current search. */
@@ -74,7 +87,7 @@ export function createPowPool(threads: number, log?: Logger, nice = 0): PowPool 
     if (running.remaining === 0) settle(running.exhausted ? { status: 'exhausted' } : { status: 'aborted' });
   };
 
-  const workers: Worker[] = [];
+  let workers: Worker[] = [];
   const spawn = (slot: number): Worker => {
     // No inherited execArgv: the worker is plain JavaScript and must not pay for the parent's loaders.
     const w = new Worker(WORKER_URL, { workerData: { control, counters, slot, nice }, execArgv: [] });
@@ -85,11 +98,23 @@ export function createPowPool(threads: number, log?: Logger, nice = 0): PowPool 
       log?.error({ err, slot }, 'proof-of-work thread failed; restarting it');
       // Its share of the running search is lost: count it as searched so the search still ends.
       if (running) onMessage({ generation: running.generation, status: 'exhausted' });
-      if (!closed) workers[slot] = spawn(slot);
+      if (!closed && workers[slot] === w) workers[slot] = spawn(slot);
     });
     return w;
   };
-  for (let slot = 0; slot < threads; slot++) workers.push(spawn(slot));
+  const ensureWorkers = () => {
+    clearTimeout(idleTimer);
+    if (workers.length === 0) workers = Array.from({ length: threads }, (_, slot) => spawn(slot));
+  };
+  /** Stops the threads of an idle pool; the next search starts them again. */
+  const release = () => {
+    if (running || workers.length === 0) return;
+    const stopping = workers;
+    workers = [];
+    for (const w of stopping) {
+      w.terminate().catch((err: unknown) => log?.warn({ err }, 'an idle proof-of-work thread did not stop'));
+    }
+  };
 
   return {
     threads,
@@ -97,12 +122,16 @@ export function createPowPool(threads: number, log?: Logger, nice = 0): PowPool 
       if (closed) return Promise.resolve({ status: 'aborted' });
       bump();
       settle({ status: 'aborted' });
+      ensureWorkers();
       return new Promise<SearchResult>((resolve) => {
         const span = Math.ceil((end - start) / threads);
         const parts = workers
           .map((w, i) => ({ w, from: start + i * span, to: Math.min(end, start + (i + 1) * span) }))
           .filter((p) => p.to > p.from);
-        if (parts.length === 0) return resolve({ status: 'exhausted' });
+        if (parts.length === 0) {
+          releaseWhenIdle();
+          return resolve({ status: 'exhausted' });
+        }
         running = { generation, remaining: parts.length, exhausted: false, resolve };
         for (const p of parts) p.w.postMessage({ generation, prefix, difficulty, start: p.from, end: p.to });
       });
@@ -116,11 +145,17 @@ export function createPowPool(threads: number, log?: Logger, nice = 0): PowPool 
       for (let i = 0; i < threads; i++) total += Atomics.load(counters, i);
       return Number(total);
     },
+    live() {
+      return workers.length;
+    },
     async close() {
       closed = true;
+      clearTimeout(idleTimer);
       bump();
       settle({ status: 'aborted' });
-      await Promise.all(workers.map((w) => w.terminate()));
+      const stopping = workers;
+      workers = [];
+      await Promise.all(stopping.map((w) => w.terminate()));
     },
   };
 }
