@@ -1,20 +1,6 @@
-import { createRequire } from 'node:module';
 import { JsonText } from '@rootline/bus';
 import type { TSchema } from '@sinclair/typebox';
-import type Build from 'fast-json-stringify';
-
-const require = createRequire(import.meta.url);
-let build: typeof Build | undefined;
-
-/**
- * fast-json-stringify, loaded on the first reply written rather than at start-up: with the Ajv it brings it weighs
- * about 10 MiB and 60 ms of loading, which a service that has not answered yet need not carry (a synchronous
- * `require`: the package is CommonJS, and the reply is written in the same turn).
- */
-function compile(schema: TSchema): (data: unknown) => string {
-  build ??= require('fast-json-stringify') as typeof Build;
-  return build(schema as unknown as Parameters<typeof Build>[0]);
-}
+import { serializer, serializerParts } from './serializers.js';
 
 /** How a reply written by its contract begins: `shaped` tells a forwarding caller it may send the data as it is. */
 export const SHAPED_PREFIX = '{"ok":true,"shaped":true,"data":';
@@ -26,19 +12,6 @@ export const SHAPED_PREFIX = '{"ok":true,"shaped":true,"data":';
 export const PAGE_PREFIX = '{"ok":true,"shaped":"page","headLength":';
 const HEAD_KEY = ',"head":';
 const ITEMS_KEY = ',"data":';
-
-type ObjectSchema = TSchema & { properties: Record<string, TSchema>; required?: string[] };
-
-const PAGE_MEMBERS: ReadonlySet<string> = new Set(['items', 'pagination', 'meta']);
-
-/**
- * A page reply (`{ items, pagination?, meta? }`): an object whose `items` is an array and that holds nothing but the
- * page's members. An object that has items among other facts (a household's preferences) is a single object.
- */
-function isPage(schema: TSchema): schema is ObjectSchema {
-  const props = (schema as { properties?: Record<string, { type?: unknown }> }).properties;
-  return props?.items?.type === 'array' && Object.keys(props).every((k) => PAGE_MEMBERS.has(k));
-}
 
 /** The pieces of a page reply as `replyWriter` wrote it, or undefined for any other text. */
 export function cutPage(text: string): { head: string; items: string } | undefined {
@@ -62,18 +35,14 @@ export function joinPage(reply: { head?: Record<string, unknown>; data?: unknown
   return { ...reply.head, items: reply.data };
 }
 
-/** Writes a list by its schema: the head (every member but `items`) and the items, each compiled on first use. */
-function pageWriter(schema: ObjectSchema): (data: unknown) => JsonText {
-  const { items, ...rest } = schema.properties;
+/** Writes a page by its schema: the head (every member but `items`) and the items, each made on first use. */
+function pageWriter(parts: ReturnType<typeof serializerParts>): (data: unknown) => JsonText {
+  const [headPart, itemsPart] = parts;
   let head: ((data: unknown) => string) | undefined;
   let list: ((data: unknown) => string) | undefined;
   return (data) => {
-    head ??= compile({
-      ...schema,
-      properties: rest,
-      required: (schema.required ?? []).filter((k) => k !== 'items'),
-    } as unknown as TSchema);
-    list ??= compile(items!);
+    head ??= serializer(headPart!.name, headPart!.schema);
+    list ??= serializer(itemsPart!.name, itemsPart!.schema);
     const h = head(data);
     return new JsonText(
       `${PAGE_PREFIX}${h.length}${HEAD_KEY}${h}${ITEMS_KEY}${list((data as { items: unknown }).items)}}`,
@@ -89,16 +58,21 @@ function pageWriter(schema: ObjectSchema): (data: unknown) => JsonText {
  * (pagination, meta) and its items apart (`PAGE_PREFIX`), so the gateway puts the items in `data` and the head's
  * members beside them without parsing either. Compiled on the subject's first reply.
  */
-export function replyWriter(schema: TSchema): (data: unknown) => JsonText | { ok: true; data: unknown } {
-  if (isPage(schema)) {
-    const write = pageWriter(schema);
+export function replyWriter(
+  schema: TSchema,
+  subject = 'reply',
+): (data: unknown) => JsonText | { ok: true; data: unknown } {
+  const parts = serializerParts(subject, schema);
+  if (parts.length === 2) {
+    const write = pageWriter(parts);
     return (data) => (data === undefined ? { ok: true, data } : write(data));
   }
+  const [part] = parts;
   let serialize: ((data: unknown) => string) | undefined;
   return (data) => {
     // A handler that answers nothing keeps the reply `{ ok: true }` its callers read as `data: undefined`.
     if (data === undefined) return { ok: true, data };
-    serialize ??= compile(schema);
+    serialize ??= serializer(part!.name, part!.schema);
     return new JsonText(`${SHAPED_PREFIX}${serialize(data)}}`);
   };
 }

@@ -15,12 +15,18 @@ function km(a: { latitude: number; longitude: number }, b: { latitude: number; l
   return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-/** `n` plants spread evenly at random over a latitude/longitude box, straight into the table (not on the ledger). */
+/** A number in [0, 1) drawn from `i` by PostgreSQL's integer hash: the same plants on every run. */
+const draw = (salt: number) => sql`((hashint4(i * 31 + ${salt}::int)::float8 + 2147483648) / 4294967296)`;
+
+/**
+ * `n` plants spread evenly over a latitude/longitude box, straight into the table (not on the ledger), at places
+ * drawn from their number (not `random()`), so the counts the tests rely on are the same on every run.
+ */
 const scatter = (prefix: string, n: number, lat: [number, number], lon: [number, number]) => sql`
   insert into plants.plants (id, common_name, latitude, longitude, owner_id, owner_name, block_index, block_hash,
     tx_id, registered_at)
-  select ${prefix} || lpad(i::text, 6, '0'), 'Plant ' || i, ${lat[0]}::float8 + ${lat[1] - lat[0]}::float8 * random(),
-    ${lon[0]}::float8 + ${lon[1] - lon[0]}::float8 * random(), 'usr_bulk', 'Bulk Grower', 0, repeat('0', 64),
+  select ${prefix} || lpad(i::text, 6, '0'), 'Plant ' || i, ${lat[0]}::float8 + ${lat[1] - lat[0]}::float8 * ${draw(1)},
+    ${lon[0]}::float8 + ${lon[1] - lon[0]}::float8 * ${draw(2)}, 'usr_bulk', 'Bulk Grower', 0, repeat('0', 64),
     ${prefix} || 'tx' || i, now()
   from generate_series(1, ${n}::int) i`;
 
