@@ -18,7 +18,10 @@ const BODIES = 64;
 /** Readings seeded for the analytics query; `BENCH_FARM_READINGS` lowers it for a smoke run. */
 const DEFAULT_ANALYTICS_READINGS = 1_000_000;
 const ANALYTICS_BATCHES = 200;
+
 /** The generator of new readings' requests, run in the load generator. */
+import { lettuceReadings } from './lib/farm-readings-load.js';
+
 const NEW_READINGS = fileURLToPath(new URL('./lib/farm-readings-load.ts', import.meta.url));
 /** Between two new readings of a batch: 25 s at 1,000 requests/s over 32 batches spans under 3 days. */
 const NEW_READINGS_STEP_MS = 3000;
@@ -73,17 +76,7 @@ async function farmWithBatches(url: string, token: string, name: string, count: 
  */
 function readingsBody(k: number): string {
   const base = Date.now() - 5 * 86_400_000 + k * READINGS_PER_REQUEST * 60_000;
-  const readings = Array.from({ length: READINGS_PER_REQUEST }, (_, i) => ({
-    at: new Date(base + i * 60_000).toISOString(),
-    temperatureC: 20 + (i % 5) * 0.1,
-    humidityPct: 85,
-    co2Ppm: 1000,
-    ppfd: 50,
-    ecMsCm: 0.5,
-    ph: 5.8,
-    waterTemperatureC: 21,
-    dissolvedOxygenMgL: 8,
-  }));
+  const readings = lettuceReadings(base, 60_000, READINGS_PER_REQUEST, 85);
   return JSON.stringify({ readings });
 }
 

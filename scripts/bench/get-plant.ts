@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { api, freePort, mintToken, plantInput } from '@rootline/testing';
 import { spawnTs } from './lib/child.js';
-import { NO_LIMIT, startPlatformCluster } from './lib/http-bench.js';
+import { clusterPid, NO_LIMIT, platformCpuGroups, startPlatformCluster } from './lib/http-bench.js';
 import { startBenchInfra } from './lib/infra.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, pct, type Table, textTable } from './lib/markdown.js';
@@ -179,30 +179,21 @@ async function startPlatform(
   ctx.log(`  seeded in ${fmt((Date.now() - seedStart) / 1000, 1)} s`);
   await waitFor200(`${cluster.url}/api/plants/${ids[0]}`, { authorization: `Bearer ${token}` }, 10_000);
 
-  const pidOf = (name: string) => {
-    const pid = cluster.processes.get(name)?.pid;
-    if (pid === undefined) throw new Error(`the cluster has no ${name} process`);
-    return pid;
-  };
-  const gateway = pidOf('gateway');
-  const plants = pidOf('plants');
+  const gateway = clusterPid(cluster, 'gateway');
+  const plants = clusterPid(cluster, 'plants');
   const pipeline: Pipeline = {
     name: 'platform',
     url: cluster.url,
     paths: shuffled(ids).map((id) => `/api/plants/${id}`),
-    groups: [
-      { name: ROLE.front, pids: () => [gateway] },
-      { name: ROLE.reader, pids: () => [plants] },
-      {
-        name: ROLE.otherServices,
-        pids: () =>
-          [...cluster.processes.values()].flatMap((p) =>
-            p.pid && p.pid !== gateway && p.pid !== plants ? [p.pid] : [],
-          ),
-      },
-      { name: ROLE.nats, pids: infra.natsPids },
-      { name: ROLE.postgres, pids: infra.pgPids },
-    ],
+    groups: platformCpuGroups(
+      cluster,
+      infra,
+      [
+        { name: ROLE.front, pids: [gateway] },
+        { name: ROLE.reader, pids: [plants] },
+      ],
+      { other: ROLE.otherServices, nats: ROLE.nats, postgres: ROLE.postgres },
+    ),
     profiled: [
       { name: 'gateway (platform)', role: ROLE.front, pid: gateway },
       { name: 'plants (platform)', role: ROLE.reader, pid: plants },

@@ -1,7 +1,17 @@
 import { NEARBY_EXACT_TOTAL_MAX, newId, PAGE_DEFAULTS } from '@rootline/contracts';
 import { api } from '@rootline/testing';
 import postgres from 'postgres';
-import { ms, quantile, sequential, signIn, startPlatformCluster } from './lib/http-bench.js';
+import {
+  clusterPid,
+  loadRow,
+  ms,
+  platformCpuGroups,
+  quantile,
+  sequential,
+  sequentialRow,
+  signIn,
+  startPlatformCluster,
+} from './lib/http-bench.js';
 import { startBenchInfra } from './lib/infra.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, pct, type Table, textTable } from './lib/markdown.js';
@@ -375,26 +385,17 @@ export const nearby: Benchmark = {
     const referenceSeconds = Math.min(settings.durationSeconds, 10);
     const reference = await sequential(cluster.url, byId, headers, { seconds: referenceSeconds });
 
-    const pidOf = (name: string) => {
-      const pid = cluster.processes.get(name)?.pid;
-      if (pid === undefined) throw new Error(`the cluster has no ${name} process`);
-      return pid;
-    };
-    const gateway = pidOf('gateway');
-    const plantsPid = pidOf('plants');
-    const groups: CpuGroup[] = [
-      { name: ROLE.gateway, pids: () => [gateway] },
-      { name: ROLE.plants, pids: () => [plantsPid] },
-      {
-        name: ROLE.otherServices,
-        pids: () =>
-          [...cluster.processes.values()].flatMap((p) =>
-            p.pid && p.pid !== gateway && p.pid !== plantsPid ? [p.pid] : [],
-          ),
-      },
-      { name: ROLE.nats, pids: infra.natsPids },
-      { name: ROLE.postgres, pids: infra.pgPids },
-    ];
+    const gateway = clusterPid(cluster, 'gateway');
+    const plantsPid = clusterPid(cluster, 'plants');
+    const groups: CpuGroup[] = platformCpuGroups(
+      cluster,
+      infra,
+      [
+        { name: ROLE.gateway, pids: [gateway] },
+        { name: ROLE.plants, pids: [plantsPid] },
+      ],
+      { other: ROLE.otherServices, nats: ROLE.nats, postgres: ROLE.postgres },
+    );
     const profiled = (what: string) => [
       { name: `gateway (${what})`, role: ROLE.gateway, pid: gateway },
       { name: `plants service (${what})`, role: ROLE.plants, pid: plantsPid },
@@ -425,33 +426,13 @@ export const nearby: Benchmark = {
     const ratio = loaded.load.requestsPerSecond / Math.max(1e-9, referenceLoaded.load.requestsPerSecond);
     const verdict = alone.p50 <= TARGET_P50_MS ? 'meets' : 'misses';
     const ratioVerdict = ratio >= TARGET_RATIO ? 'meets' : 'misses';
-    const sequentialRow = (name: string, s: typeof alone, seconds: number) => [
-      name,
-      fmt(s.requests),
-      fmt(s.requests / seconds),
-      ms(s.p50),
-      ms(s.p90),
-      ms(s.p99),
-      ms(s.mean),
-      fmt(s.non2xx),
-    ];
-    const loadedRow = (name: string, l: LoadResult) => [
-      name,
-      fmt(l.requests),
-      fmt(l.requestsPerSecond),
-      ms(l.latency.p50),
-      ms(l.latency.p90),
-      ms(l.latency.p99),
-      ms(l.latency.mean),
-      fmt(l.non2xx + l.errors),
-    ];
     const results: Table = {
       head: ['client', 'requests', 'requests/s', 'p50 ms', 'p90 ms', 'p99 ms', 'mean ms', 'non-2xx'],
       rows: [
-        sequentialRow('nearby, 1 at a time', alone, settings.durationSeconds),
-        sequentialRow('reference: GET /api/plants/{id}, 1 at a time', reference, referenceSeconds),
-        loadedRow(`nearby, ${settings.connections} connections`, loaded.load),
-        loadedRow(`reference: GET /api/plants/{id}, ${settings.connections} connections`, referenceLoaded.load),
+        sequentialRow('nearby, 1 at a time', alone),
+        sequentialRow('reference: GET /api/plants/{id}, 1 at a time', reference),
+        loadRow(`nearby, ${settings.connections} connections`, loaded.load),
+        loadRow(`reference: GET /api/plants/{id}, ${settings.connections} connections`, referenceLoaded.load),
       ],
     };
     const cpu = cpuTable(loaded, referenceLoaded);

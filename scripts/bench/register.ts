@@ -4,7 +4,7 @@ import { call } from '@rootline/host';
 import { api, plantInput } from '@rootline/testing';
 import postgres from 'postgres';
 import type { ClusterHandle } from '../src/cluster-host.js';
-import { startPlatformCluster } from './lib/http-bench.js';
+import { clusterPid, platformCpuGroups, startPlatformCluster } from './lib/http-bench.js';
 import { startBenchInfra } from './lib/infra.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, pct, type Table, textTable } from './lib/markdown.js';
@@ -103,30 +103,25 @@ async function measure(ctx: BenchContext, cluster: ClusterHandle, infra: Infra, 
   const probe = await api(cluster.url, '/api/plants/register', { token, body: plantInput() });
   if (probe.status !== 201) throw new Error(`a registration answered ${probe.status} ${JSON.stringify(probe.body)}`);
 
-  const pid = (name: string) => {
-    const p = cluster.processes.get(name)?.pid;
-    if (p === undefined) throw new Error(`the cluster has no ${name} process`);
-    return p;
-  };
-  const gateway = pid('gateway');
-  const plants = pid('plants');
-  const transparency = pid('transparency');
-  const notify = pid('notify');
+  const gateway = clusterPid(cluster, 'gateway');
+  const plants = clusterPid(cluster, 'plants');
+  const transparency = clusterPid(cluster, 'transparency');
+  const notify = clusterPid(cluster, 'notify');
   const miners = [...cluster.processes.entries()].filter(([n]) => n.startsWith('chain-miner')).map(([, p]) => p.pid!);
-  const named = [gateway, plants, transparency, notify, ...miners];
   let loadPid: number | undefined;
   const groups: CpuGroup[] = [
-    { name: ROLE.gateway, pids: () => [gateway] },
-    { name: ROLE.plants, pids: () => [plants] },
-    { name: ROLE.chain, pids: () => miners },
-    { name: ROLE.transparency, pids: () => [transparency] },
-    { name: ROLE.notify, pids: () => [notify] },
-    {
-      name: ROLE.other,
-      pids: () => [...cluster.processes.values()].flatMap((p) => (p.pid && !named.includes(p.pid) ? [p.pid] : [])),
-    },
-    { name: ROLE.nats, pids: infra.natsPids },
-    { name: ROLE.postgres, pids: infra.pgPids },
+    ...platformCpuGroups(
+      cluster,
+      infra,
+      [
+        { name: ROLE.gateway, pids: [gateway] },
+        { name: ROLE.plants, pids: [plants] },
+        { name: ROLE.chain, pids: miners },
+        { name: ROLE.transparency, pids: [transparency] },
+        { name: ROLE.notify, pids: [notify] },
+      ],
+      { other: ROLE.other, nats: ROLE.nats, postgres: ROLE.postgres },
+    ),
     { name: ROLE.load, pids: () => (loadPid ? [loadPid] : []) },
   ];
   const profiled = settings.profile

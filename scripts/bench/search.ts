@@ -4,9 +4,9 @@ import { api } from '@rootline/testing';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import { searchStatement } from '../../services/plants/src/db/search.repo.js';
-import { ms, type Sequential, sequential, signIn, startPlatformCluster } from './lib/http-bench.js';
+import { loadRow, ms, sequential, sequentialRow, signIn, startPlatformCluster } from './lib/http-bench.js';
 import { startBenchInfra } from './lib/infra.js';
-import { type LoadResult, runLoad } from './lib/load.js';
+import { runLoad } from './lib/load.js';
 import { fmt, markdownTable, type Table, textTable } from './lib/markdown.js';
 import { seeded } from './lib/random.js';
 import { type SeedPlant, seedPlants } from './lib/seed-plants.js';
@@ -390,19 +390,6 @@ async function sizes(databaseUrl: string): Promise<string> {
 const describeQuery = (query: Query) =>
   `\`${query.q}\`${query.type ? ` (${query.type})` : ''}${query.page ? `, page ${query.page}` : ''}`;
 
-function sequentialRow(label: string, s: Sequential): string[] {
-  return [
-    label,
-    fmt(s.requests),
-    fmt(s.requests / s.seconds),
-    ms(s.p50),
-    ms(s.p90),
-    ms(s.p99),
-    ms(s.mean),
-    fmt(s.non2xx),
-  ];
-}
-
 /** One client's latencies per query, with how many plants each matches and the total the API answered. */
 async function perQuery(
   url: string,
@@ -430,19 +417,6 @@ async function perQuery(
     table: { head: ['query', 'matches', 'total answered', 'p50 ms', 'p90 ms', 'p99 ms', 'non-2xx'], rows },
     worstP99,
   };
-}
-
-function loadRow(label: string, r: LoadResult): string[] {
-  return [
-    label,
-    fmt(r.requests),
-    fmt(r.requestsPerSecond),
-    ms(r.latency.p50),
-    ms(r.latency.p90),
-    ms(r.latency.p99),
-    ms(r.latency.mean),
-    fmt(r.non2xx + r.errors + r.timeouts),
-  ];
 }
 
 /**

@@ -12,6 +12,24 @@ export interface NewReadingsArgs {
 }
 
 /**
+ * `count` readings `stepMs` apart from `first` (ms), within the lettuce germination targets (the common, cheap
+ * path), at the given humidity: what the benchmark's bodies are made of.
+ */
+export function lettuceReadings(first: number, stepMs: number, count: number, humidityPct: number) {
+  return Array.from({ length: count }, (_, i) => ({
+    at: new Date(first + i * stepMs).toISOString(),
+    temperatureC: 20 + (i % 5) * 0.1,
+    humidityPct,
+    co2Ppm: 1000,
+    ppfd: 50,
+    ecMsCm: 0.5,
+    ph: 5.8,
+    waterTemperatureC: 21,
+    dissolvedOxygenMgL: 8,
+  }));
+}
+
+/**
  * The n-th request of new readings: the next `perRequest` readings of batch `n % batches`, `stepMs` apart after
  * those its earlier requests sent, so every request stores all of them (as a sensor gateway reporting its zone
  * does), within the lettuce targets. The humidity (86 %) differs from the resent bodies' (85 %), so no reading
@@ -20,16 +38,6 @@ export interface NewReadingsArgs {
 export function newReadingsRequest(args: NewReadingsArgs, n: number): GeneratedRequest {
   const batch = args.batches[n % args.batches.length];
   const first = args.from + Math.floor(n / args.batches.length) * args.perRequest * args.stepMs;
-  const readings = Array.from({ length: args.perRequest }, (_, i) => ({
-    at: new Date(first + i * args.stepMs).toISOString(),
-    temperatureC: 20 + (i % 5) * 0.1,
-    humidityPct: 86,
-    co2Ppm: 1000,
-    ppfd: 50,
-    ecMsCm: 0.5,
-    ph: 5.8,
-    waterTemperatureC: 21,
-    dissolvedOxygenMgL: 8,
-  }));
+  const readings = lettuceReadings(first, args.stepMs, args.perRequest, 86);
   return { method: 'PUT', path: `/api/vertical-farm/batch/${batch}/environment`, body: JSON.stringify({ readings }) };
 }

@@ -4,8 +4,10 @@ import { promisify } from 'node:util';
 import { api, freePort, TEST_JWT_SECRET } from '@rootline/testing';
 import { type ClusterHandle, startCluster } from '../../src/cluster-host.js';
 import { type BenchInfra, startBenchInfra } from './infra.js';
+import type { LoadResult } from './load-protocol.js';
 import { fmt } from './markdown.js';
 import { REPO_ROOT } from './paths.js';
+import type { CpuGroup } from './proc-cpu.js';
 import { sleep } from './scope.js';
 import type { BenchContext } from './types.js';
 
@@ -135,3 +137,60 @@ export async function sequential(
 
 /** Milliseconds as the latency tables show them: two decimals, since a lone request takes a few. */
 export const ms = (v: number) => fmt(v, 2);
+
+/** The pid of one process of the cluster (`gateway`, `plants`, …), or an error naming the one that is missing. */
+export function clusterPid(cluster: ClusterHandle, name: string): number {
+  const pid = cluster.processes.get(name)?.pid;
+  if (pid === undefined) throw new Error(`the cluster has no ${name} process`);
+  return pid;
+}
+
+/**
+ * The rows of a CPU table over the platform, in this order: each named group of processes, every other process of
+ * the cluster as one row (`other`), then nats-server and PostgreSQL's backends of the benchmark's database.
+ */
+export function platformCpuGroups(
+  cluster: ClusterHandle,
+  infra: Pick<BenchInfra, 'natsPids' | 'pgPids'>,
+  named: { name: string; pids: number[] }[],
+  rows: { other: string; nats: string; postgres: string },
+): CpuGroup[] {
+  const counted = new Set(named.flatMap((g) => g.pids));
+  return [
+    ...named.map((g) => ({ name: g.name, pids: () => g.pids })),
+    {
+      name: rows.other,
+      pids: () => [...cluster.processes.values()].flatMap((p) => (p.pid && !counted.has(p.pid) ? [p.pid] : [])),
+    },
+    { name: rows.nats, pids: infra.natsPids },
+    { name: rows.postgres, pids: infra.pgPids },
+  ];
+}
+
+/** A row of a latency table for requests sent one at a time: requests, their rate, percentiles, non-2xx. */
+export function sequentialRow(label: string, s: Sequential): string[] {
+  return [
+    label,
+    fmt(s.requests),
+    fmt(s.requests / s.seconds),
+    ms(s.p50),
+    ms(s.p90),
+    ms(s.p99),
+    ms(s.mean),
+    fmt(s.non2xx),
+  ];
+}
+
+/** A row of a latency table for a load of many connections, failures of every kind in the last column. */
+export function loadRow(label: string, r: LoadResult): string[] {
+  return [
+    label,
+    fmt(r.requests),
+    fmt(r.requestsPerSecond),
+    ms(r.latency.p50),
+    ms(r.latency.p90),
+    ms(r.latency.p99),
+    ms(r.latency.mean),
+    fmt(r.non2xx + r.errors + r.timeouts),
+  ];
+}
