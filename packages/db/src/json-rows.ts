@@ -7,6 +7,36 @@ function jsonValue(v: unknown): unknown {
 }
 
 /**
+ * The INSERT of rows of `table` with the columns `keys` (drizzle keys) from one JSON parameter, and `encode`, which
+ * makes that parameter from the rows: one object per row, every column given, an absent value as null.
+ */
+function jsonInsert<T extends PgTable>(table: T, keys: readonly string[]) {
+  const columns = getTableColumns(table) as Record<string, Column>;
+  const given = keys.map((key) => {
+    const column = columns[key];
+    if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
+    if (column.generated || column.generatedIdentity) throw new Error(`${getTableName(table)}.${key} is generated`);
+    return { key, name: column.name, column };
+  });
+  const names = sql.raw(given.map(({ name }) => `"${name}"`).join(', '));
+  const record = sql.raw(given.map(({ name, column }) => `"${name}" ${column.getSQLType()}`).join(', '));
+  return {
+    // Inserted in the order given, so identity columns (an outbox's or a queue's `seq`) follow it.
+    insertOf: (param: Placeholder | string): SQL => sql`insert into ${table} (${names}) select ${names}
+    from rows from (jsonb_to_recordset(${param}::jsonb) as (${record})) with ordinality as r(${names}, "ordinality")
+    order by "ordinality"`,
+    encode: (rows: readonly Record<string, unknown>[]) =>
+      JSON.stringify(
+        rows.map((r) => {
+          const out: Record<string, unknown> = {};
+          for (const { key, name } of given) out[name] = jsonValue(r[key] ?? null);
+          return out;
+        }),
+      ),
+  };
+}
+
+/**
  * An INSERT of many rows whose values travel as one JSON parameter, unpacked by `jsonb_to_recordset`: the text
  * depends only on the table and the columns given, not on the number of rows, so it can be one prepared
  * statement however large the batch, and it costs one parameter instead of one per value. The columns are those
@@ -15,27 +45,9 @@ function jsonValue(v: unknown): unknown {
  * inserted in the order given.
  */
 export function insertFromJson<T extends PgTable>(table: T, rows: readonly Partial<T['$inferInsert']>[]): SQL {
-  const columns = getTableColumns(table) as Record<string, Column>;
   const keys = [...new Set(rows.flatMap((r) => Object.entries(r).flatMap(([k, v]) => (v === undefined ? [] : [k]))))];
-  const given = keys.map((key) => {
-    const column = columns[key];
-    if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
-    if (column.generated || column.generatedIdentity) throw new Error(`${getTableName(table)}.${key} is generated`);
-    return { key, column };
-  });
-  const json = JSON.stringify(
-    rows.map((r) => {
-      const out: Record<string, unknown> = {};
-      for (const { key, column } of given) out[column.name] = jsonValue((r as Record<string, unknown>)[key]);
-      return out;
-    }),
-  );
-  const names = sql.raw(given.map(({ column }) => `"${column.name}"`).join(', '));
-  const record = sql.raw(given.map(({ column }) => `"${column.name}" ${column.getSQLType()}`).join(', '));
-  // Inserted in the order given, so identity columns (an outbox's or a queue's `seq`) follow it.
-  return sql`insert into ${table} (${names}) select ${names}
-    from rows from (jsonb_to_recordset(${json}::jsonb) as (${record})) with ordinality as r(${names}, "ordinality")
-    order by "ordinality"`;
+  const { insertOf, encode } = jsonInsert(table, keys);
+  return insertOf(encode(rows as readonly Record<string, unknown>[]));
 }
 
 /**
@@ -49,27 +61,8 @@ export function insertFromJsonParameter<T extends PgTable, K extends keyof T['$i
   keys: readonly K[],
   param: Placeholder,
 ): { insert: SQL; encode: (rows: readonly Pick<T['$inferInsert'], K>[]) => string } {
-  const columns = getTableColumns(table) as Record<string, Column>;
-  const given = keys.map((key) => {
-    const column = columns[key];
-    if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
-    if (column.generated || column.generatedIdentity) throw new Error(`${getTableName(table)}.${key} is generated`);
-    return { key, name: column.name, column };
-  });
-  const names = sql.raw(given.map(({ name }) => `"${name}"`).join(', '));
-  const record = sql.raw(given.map(({ name, column }) => `"${name}" ${column.getSQLType()}`).join(', '));
-  const insert = sql`insert into ${table} (${names}) select ${names}
-    from rows from (jsonb_to_recordset(${param}::jsonb) as (${record})) with ordinality as r(${names}, "ordinality")
-    order by "ordinality"`;
-  const encode = (rows: readonly Pick<T['$inferInsert'], K>[]) =>
-    JSON.stringify(
-      rows.map((r) => {
-        const out: Record<string, unknown> = {};
-        for (const { key, name } of given) out[name] = jsonValue((r as Record<string, unknown>)[key] ?? null);
-        return out;
-      }),
-    );
-  return { insert, encode };
+  const { insertOf, encode } = jsonInsert(table, keys);
+  return { insert: insertOf(param), encode: (rows) => encode(rows as readonly Record<string, unknown>[]) };
 }
 
 /**

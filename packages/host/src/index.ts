@@ -17,6 +17,7 @@ export * from './public-url.js';
 export { PAGE_PREFIX } from './reply-writer.js';
 export * from './scheduled-job.js';
 export * from './search-text.js';
+export { isPageSchema } from './serializers.js';
 export * from './service.js';
 export * from './standalone.js';
 export * from './statistics.js';

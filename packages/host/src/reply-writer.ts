@@ -58,11 +58,11 @@ function pageWriter(parts: ReturnType<typeof serializerParts>): (data: unknown) 
  * (pagination, meta) and its items apart (`PAGE_PREFIX`), so the gateway puts the items in `data` and the head's
  * members beside them without parsing either. Compiled on the subject's first reply.
  */
-export function replyWriter(
-  schema: TSchema,
-  subject = 'reply',
-): (data: unknown) => JsonText | { ok: true; data: unknown } {
-  const parts = serializerParts(subject, schema);
+export function replyWriter(def: {
+  subject: string;
+  reply: TSchema;
+}): (data: unknown) => JsonText | { ok: true; data: unknown } {
+  const parts = serializerParts(def.subject, def.reply);
   if (parts.length === 2) {
     const write = pageWriter(parts);
     return (data) => (data === undefined ? { ok: true, data } : write(data));

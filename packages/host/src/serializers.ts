@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as contracts from '@rootline/contracts';
+import { SERVICE_NAMES, statusSubject } from '@rootline/contracts';
 import type { TSchema } from '@sinclair/typebox';
 import type Build from 'fast-json-stringify';
 
@@ -106,4 +108,21 @@ export function writeSerializers(subjects: Iterable<{ subject: string; reply: TS
     }
   }
   return written;
+}
+
+type Subject = { subject: string; reply: TSchema };
+const isSubject = (v: unknown): v is Subject =>
+  typeof v === 'object' && v !== null && typeof (v as Subject).subject === 'string' && 'reply' in v && 'request' in v;
+
+/** Every subject the contracts declare: exported one by one, in records of subjects, and each service's status. */
+export function contractSubjects(): Subject[] {
+  const found = new Map<string, Subject>();
+  for (const value of Object.values(contracts)) {
+    if (isSubject(value)) found.set(value.subject, value);
+    else if (typeof value === 'object' && value !== null) {
+      for (const inner of Object.values(value)) if (isSubject(inner)) found.set(inner.subject, inner);
+    }
+  }
+  for (const name of SERVICE_NAMES) found.set(statusSubject(name).subject, statusSubject(name));
+  return [...found.values()];
 }

@@ -302,7 +302,7 @@ export function toEndpoint(h: Handler, log: Logger, metrics?: ServiceMetrics): E
   const service = metrics?.service ?? '';
   // The child of the common outcome is bound once: observing it costs no label lookup per request.
   const ok = duration?.child({ service, subject, outcome: 'ok' });
-  const write = replyWriter(h.def.reply, h.def.subject);
+  const write = replyWriter(h.def);
   return {
     subject,
     handler: async (payload, headers) => {

@@ -52,7 +52,7 @@ describe('success replies serialised by their contract at the source', () => {
             // Texts that look like the page's own framing, and characters outside ASCII: the cut counts characters.
             items: [
               { id: 'pl_1', extra: true },
-              { id: 'pl_2', name: 'Zürich "x",\"head":{}},"data":[' },
+              { id: 'pl_2', name: 'Zürich "x","head":{}},"data":[' },
             ],
             pagination: { page: 1, total: 2, hidden: 'no' },
             meta: { note: 'Bäume 🌳 {"headLength":3}' },
@@ -79,7 +79,7 @@ describe('success replies serialised by their contract at the source', () => {
   });
 
   const page = {
-    items: [{ id: 'pl_1' }, { id: 'pl_2', name: 'Zürich "x",\"head":{}},"data":[' }],
+    items: [{ id: 'pl_1' }, { id: 'pl_2', name: 'Zürich "x","head":{}},"data":[' }],
     pagination: { page: 1, total: 2 },
     meta: { note: 'Bäume 🌳 {"headLength":3}' },
   };

@@ -1,24 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import * as contracts from '@rootline/contracts';
 import { type TSchema, Type } from '@sinclair/typebox';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serializerParts, serializerSchema, writeSerializers } from '../src/serializers.js';
+import { contractSubjects, serializerParts, serializerSchema, writeSerializers } from '../src/serializers.js';
 
 const require = createRequire(import.meta.url);
 const build = require('fast-json-stringify') as (schema: unknown, o?: unknown) => (data: unknown) => string;
 
-type Subject = { subject: string; reply: TSchema };
-const isSubject = (v: unknown): v is Subject =>
-  typeof v === 'object' && v !== null && typeof (v as Subject).subject === 'string' && 'reply' in v && 'request' in v;
-const subjects = new Map<string, Subject>();
-for (const value of Object.values(contracts)) {
-  if (isSubject(value)) subjects.set(value.subject, value);
-  else if (typeof value === 'object' && value !== null) {
-    for (const inner of Object.values(value)) if (isSubject(inner)) subjects.set(inner.subject, inner);
-  }
-}
+const subjects = new Map(contractSubjects().map((d) => [d.subject, d]));
 
 /**
  * A value of the schema with every property present and every array one element long; `nulls` picks the null

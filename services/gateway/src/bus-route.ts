@@ -9,7 +9,7 @@ import {
   type RequestOf,
   type SubjectDef,
 } from '@rootline/contracts';
-import { call, callForward } from '@rootline/host';
+import { call, callForward, isPageSchema } from '@rootline/host';
 import { type ObjectOptions, type TObject, type TProperties, type TSchema, Type, TypeGuard } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
@@ -171,14 +171,10 @@ function mergedInput(req: FastifyRequest, parts: RequestParts): Record<string, u
  * objects of the contracts), and nothing else in the reply, so the service's text is what the route documents.
  */
 function pageIsTheReply(page: NonNullable<BusRouteSpec<SubjectDef, string>['page']>, reply: TSchema): boolean {
-  const props = (reply as { properties?: Record<string, TSchema & { items?: TSchema }> }).properties;
-  if (!props) return false;
-  const extra = Object.keys(props).filter((k) => !['items', 'pagination', 'meta'].includes(k));
+  if (!isPageSchema(reply)) return false;
+  const props = (reply as unknown as { properties: Record<string, TSchema & { items?: TSchema }> }).properties;
   return (
-    extra.length === 0 &&
-    props.items?.items === page.item &&
-    props.pagination === (page.pagination ?? Pagination) &&
-    props.meta === page.meta
+    props.items?.items === page.item && props.pagination === (page.pagination ?? Pagination) && props.meta === page.meta
   );
 }
 

@@ -57,18 +57,18 @@ const PlantsConfig = withBase({
   GEOCODER_EMAIL: Type.Optional(
     Type.String({ minLength: 3, description: 'Contact address sent to the geocoder (`email`), for heavy use' }),
   ),
+  GEOCODER_MIN_INTERVAL_MS: Type.Integer({
+    minimum: 0,
+    maximum: 60_000,
+    default: 1000,
+    description: 'Least time between two geocoder requests of a process (the public service allows one a second)',
+  }),
   SEARCH_CACHE_MS: Type.Integer({
     minimum: 0,
     maximum: 60_000,
     default: 2000,
     description:
       'How long a search answer is reused for the same query, fields and page (0: every search is computed); keep it below READ_YOUR_WRITES_MS',
-  }),
-  GEOCODER_MIN_INTERVAL_MS: Type.Integer({
-    minimum: 0,
-    maximum: 60_000,
-    default: 1000,
-    description: 'Least time between two geocoder requests of a process (the public service allows one a second)',
   }),
 });
 
