@@ -13,12 +13,12 @@ const S = {
   map: 'Map of plants near the chosen point',
   radius: 'Radius in km',
   found: (n: number, total: number, estimate: boolean) =>
-    `${n} shown of ${estimate ? 'about ' : ''}${total} within the radius`,
+    `${n} shown of ${estimate ? 'about ' : ''}${formatNumber(total)} within the radius`,
   pick: 'Choose a point on the map.',
   search: 'Search',
   query: 'Name, place or owner',
   submit: 'Search',
-  results: (total: number) => `${total} found`,
+  results: (total: number, estimate: boolean) => `${estimate ? 'about ' : ''}${formatNumber(total)} found`,
   previous: 'Previous page',
   next: 'Next page',
   page: (page: number, pages: number) => `Page ${page} of ${pages}`,
@@ -110,7 +110,7 @@ export function PlantSearch() {
       <ErrorAlert error={search.error} />
       {search.data && (
         <>
-          <p role="status">{S.results(search.data.pagination.total)}</p>
+          <p role="status">{S.results(search.data.pagination.total, search.data.pagination.totalIsEstimate)}</p>
           <ul className="results">
             {search.data.items.map((p) => (
               <li key={p.id}>
