@@ -64,8 +64,13 @@ describe('API tokens', () => {
     });
     expect(outOfScope.statusCode).toBe(403);
     expect(outOfScope.json().error.message).toBe("The API token's scopes do not include account:write");
-    const lastUsed = (await app.inject({ url: '/api/auth/tokens', headers: session })).json().data;
-    expect(lastUsed.find((t: { name: string }) => t.name === 'reader').lastUsedAt).not.toBeNull();
+    // Use is recorded beside the request, not in its way: the list shows it shortly after.
+    await expect
+      .poll(async () => {
+        const listed = (await app.inject({ url: '/api/auth/tokens', headers: session })).json().data;
+        return listed.find((t: { name: string }) => t.name === 'reader').lastUsedAt;
+      })
+      .not.toBeNull();
   });
 
   it("cannot be issued with scopes beyond the owner's permissions", async () => {
