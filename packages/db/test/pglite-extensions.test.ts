@@ -36,5 +36,7 @@ describe('openDatabase on pglite, contrib extensions', () => {
     } finally {
       await again.close();
     }
-  });
+    // Two embedded databases started one after the other: each start runs PostgreSQL's WebAssembly build, which
+    // takes many seconds of CPU on a busy two-core machine.
+  }, 90_000);
 });
