@@ -3,6 +3,7 @@ import { copyHeaders, encodeJson } from '../codec.js';
 import { type BusLog, DUPLICATE_WINDOW_MS, EVENT_SUBJECTS } from '../defaults.js';
 import { subjectMatches } from '../subject.js';
 import type { EventMessage } from '../types.js';
+import { createStoreWriter } from './store-writer.js';
 
 /** An event as an `EventLogStore` keeps it: the JSON texts that would be on the wire. */
 export interface LoggedEvent {
@@ -76,14 +77,12 @@ export interface EventLogOptions {
   onAppend: () => void;
 }
 
-/** Most events or settlements in one write to an `EventLogStore` (keeps statements within parameter limits). */
-const STORE_BATCH = 500;
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder();
 
 /**
- * Creates the event log of an in-process broker: de-duplication by event id, and with a store, publishes
- * written in groups and settlements recorded in groups.
+ * Creates the event log of an in-process broker: de-duplication by event id within the window, and with a store,
+ * each publish kept by the store before it is in the log (see `createStoreWriter`).
  */
 export function createEventLog({ log, store, restored, onAppend }: EventLogOptions): EventLog {
   const events: StoredEvent[] = [];
@@ -100,66 +99,17 @@ export function createEventLog({ log, store, restored, onAppend }: EventLogOptio
     seenIds.delete(e.id);
     seenIds.set(e.id, e.storedAt);
   }
-  /** Publishes waiting for the store: one append runs at a time, with every publish that arrived before it. */
-  const appendQueue: Array<{
-    event: Omit<LoggedEvent, 'seq'>;
-    stored: Omit<StoredEvent, 'seq'>;
-    done: (err?: unknown) => void;
-  }> = [];
-  let appendRunning = false;
-  /** Settlements not yet handed to the store; written together on a later turn. */
-  let settleQueue: Settlement[] = [];
-
-  /**
-   * Starts the next append on a later turn, so publishes that continue in this turn join it: PGlite runs a query
-   * synchronously once started, so without the pause each publish would be a write of its own.
-   */
-  function flushAppends(): void {
-    if (!store || appendRunning || appendQueue.length === 0) return;
-    appendRunning = true;
-    setImmediate(appendBatch);
-  }
-
-  function appendBatch(): void {
-    if (!store) return;
-    const batch = appendQueue.splice(0, STORE_BATCH);
-    const first = base + events.length;
-    store
-      .append(batch.map((b, i) => ({ ...b.event, seq: first + i })))
-      .then(
-        () => {
-          batch.forEach((b, i) => {
-            events.push({ ...b.stored, seq: first + i });
-          });
-          onAppend();
-          for (const b of batch) b.done();
-        },
-        (err: unknown) => {
-          for (const b of batch) b.done(err ?? new Error('event log append failed'));
-        },
-      )
-      .finally(() => {
-        appendRunning = false;
-        flushAppends();
-      });
-  }
-
-  /** Waits until the store holds the event; a failed write forgets its id, so a retry of the same id is taken. */
-  async function stored(id: string, event: Omit<LoggedEvent, 'seq'>, body: Uint8Array, headers: Uint8Array) {
-    try {
-      await new Promise<void>((resolve, reject) => {
-        appendQueue.push({
-          event,
-          stored: { subject: event.subject, body, headers },
-          done: (err) => (err === undefined ? resolve() : reject(err)),
-        });
-        flushAppends();
-      });
-    } catch (err) {
-      seenIds.delete(id);
-      throw err;
-    }
-  }
+  const writer =
+    store &&
+    createStoreWriter({
+      store,
+      log,
+      nextSeq: () => base + events.length,
+      appended: (stored) => {
+        events.push(...stored);
+        onAppend();
+      },
+    });
 
   return {
     events,
@@ -182,7 +132,7 @@ export function createEventLog({ log, store, restored, onAppend }: EventLogOptio
       }
       if (seenIds.has(event.id)) return;
       seenIds.set(event.id, now);
-      if (store) {
+      if (writer) {
         const logged = {
           id: event.id,
           subject: event.subject,
@@ -190,26 +140,21 @@ export function createEventLog({ log, store, restored, onAppend }: EventLogOptio
           headers: textDecoder.decode(headers),
           storedAt: now,
         };
-        return stored(event.id, logged, body, headers);
+        try {
+          await writer.append(logged, { subject: event.subject, body, headers });
+        } catch (err) {
+          // Not in the log: a retry of the same id must be taken.
+          seenIds.delete(event.id);
+          throw err;
+        }
+        return;
       }
       events.push({ seq: base + events.length, subject: event.subject, body, headers });
       onAppend();
     },
 
     settle(durable: string, seq: number): void {
-      if (!store) return;
-      settleQueue.push({ durable, seq });
-      if (settleQueue.length > 1) return;
-      setImmediate(() => {
-        const all = settleQueue;
-        settleQueue = [];
-        for (let i = 0; i < all.length; i += STORE_BATCH) {
-          const batch = all.slice(i, i + STORE_BATCH);
-          store.settle(batch).catch((err: unknown) => {
-            log.warn({ err }, `bus: could not record ${batch.length} settled events; they may be delivered again`);
-          });
-        }
-      });
+      writer?.settle(durable, seq);
     },
   };
 }
