@@ -2,7 +2,7 @@ import type { AgentState } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import { type Clock, createPeriodic, type Logger, type ServiceMetrics } from '@rootline/host';
 import { claimScan, finishScan, readAgent, releaseScan } from './db/lineage-agent.repo.js';
-import { linkBatch } from './db/plants.repo.js';
+import { linkBatch } from './db/lineage-links.repo.js';
 import { detectAnomalies, type Finding } from './domain/anomalies.js';
 import { isScanDue } from './domain/lineage-agent.js';
 

@@ -3,7 +3,7 @@ import { type Database, executeRows, migrateSchema, openDatabase } from '@rootli
 import { createTestDatabase, type TestDatabase } from '@rootline/testing';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findNearby, nearbyQuery } from '../src/db/plants.repo.js';
+import { findNearby, nearbyQuery } from '../src/db/nearby.repo.js';
 import { haversineKm, type Point } from '../src/domain/geo.js';
 import { nearbyArea } from '../src/domain/nearby.js';
 import { service } from '../src/service.js';

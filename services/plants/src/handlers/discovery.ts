@@ -12,8 +12,10 @@ import {
   type SearchHit,
 } from '@rootline/contracts';
 import { call, handle, normaliseSearchText, type ServiceContext } from '@rootline/host';
-import { findNearby, findOwnedPlants, networkCounts } from '../db/plants.repo.js';
+import { findNearby } from '../db/nearby.repo.js';
+import { findOwnedPlants } from '../db/plants.repo.js';
 import { searchPlants } from '../db/search.repo.js';
+import { networkCounts } from '../db/stats.repo.js';
 import { withoutTinyDegrees } from '../domain/geo.js';
 import { nearbyArea, nearbyTotal } from '../domain/nearby.js';
 import { type createSearchCache, searchKey } from '../search-cache.js';

@@ -12,8 +12,9 @@ import {
 } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
+import { findAncestors, findDescendants, findLineagePlant } from '../db/lineage.repo.js';
 import { type AgentRow, listAnomalies, moveAgent, readAgent } from '../db/lineage-agent.repo.js';
-import { findAncestors, findDescendants, findLineagePlant, lineageCounts } from '../db/plants.repo.js';
+import { lineageCounts } from '../db/stats.repo.js';
 import { analyseLineage, byLevel, emptyPropagationMix } from '../domain/lineage.js';
 import { allowedActions, transition } from '../domain/lineage-agent.js';
 import type { LineageAgentRunner } from '../lineage-agent.js';

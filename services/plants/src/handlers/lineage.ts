@@ -1,6 +1,6 @@
 import { LINEAGE_LIMITS, plantLineageGet } from '@rootline/contracts';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
-import { findAncestors, findDescendants, findLineagePlant } from '../db/plants.repo.js';
+import { findAncestors, findDescendants, findLineagePlant } from '../db/lineage.repo.js';
 import { buildLineage, lineageDepths } from '../domain/lineage.js';
 
 /** plants.lineage.get: the plant, its ancestors up to pedigreeDepth and its descendants down to progenyDepth. */
