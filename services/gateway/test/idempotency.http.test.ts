@@ -182,6 +182,18 @@ describe('Idempotency-Key on POSTs that create', () => {
     expect(stored).not.toContain(first.body.data.token);
   });
 
+  it('replays a body holding a lone surrogate, which its stored digest covers and RFC 8785 would refuse', async () => {
+    const key = randomUUID();
+    // JSON text carries it as the escape `\ud800`; the gateway's parser accepts it.
+    const body = plantInput({ commonName: 'Lone \ud800 surrogate', owner });
+    const first = await post(p, '/api/plants/register', body, key, token);
+    expect(first.status).toBe(201);
+    const again = await post(p, '/api/plants/register', Object.fromEntries(Object.entries(body).reverse()), key, token);
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+  });
+
   it('refuses a malformed key with 400 VALIDATION_ERROR', async () => {
     const res = await post(p, '/api/plants/register', plantInput({ owner }), 'short', token);
     expect(res.status).toBe(400);

@@ -36,7 +36,12 @@ export interface IdempotencyOptions {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** JSON with object keys sorted: the same body sent twice hashes the same, whatever its key order. */
+/**
+ * JSON with object keys sorted: the same body sent twice hashes the same, whatever its key order. Not RFC 8785
+ * (`canonicalize`): the digests are stored, and `canonicalize` refuses a body holding a lone surrogate and gives no
+ * text for a request without a body, so a retry of such a request after an upgrade would fail instead of replaying
+ * (ADR 168).
+ */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
