@@ -127,11 +127,19 @@ describe('canonicalJson and RFC 8785 (canonicalize)', () => {
   });
 
   it('differ on a payload the ledger holds: a lone surrogate, which the ledger escapes and RFC 8785 refuses', () => {
-    // A client may send `\ud800` in a JSON string; JSON.parse accepts it and the ledger records it.
+    // `chain.tx.submit` takes any JSON payload: a bus client may send `\ud800` in a string, JSON.parse accepts it
+    // and the ledger records it.
     const payload = JSON.parse('{"commonName":"Basil \\ud800"}') as Record<string, unknown>;
     const tx = makeTransaction('tx_1', 'plant.register', payload, '2026-01-01T00:00:00.000Z');
     expect(tx.payload).toBe('{"commonName":"Basil \\ud800"}');
     expect(tx.payloadHash).toBe('3fa9fe531961cdff91669f0bda5eb29a0319d7b2a05ebb2f036d166da1cc8c80');
     expect(() => canonicalize(payload)).toThrow(/surrogate/i);
+  });
+
+  it('both refuse non-finite numbers, with the ledger naming them in its VALIDATION_ERROR answer', () => {
+    // JSON.parse reads `1e999` as Infinity (batch-interval.test.ts sends it raw and expects 'non-finite').
+    const payload = JSON.parse('{"n":1e999}') as unknown;
+    expect(() => canonicalJson(payload)).toThrow(/non-finite/);
+    expect(() => canonicalize(payload)).toThrow(/Infinity is not allowed/);
   });
 });

@@ -8,8 +8,8 @@
  * to its oddities (a Date or Map is `{}`, a hole in an array is an empty slot).
  *
  * It is not replaced by RFC 8785 (`canonicalize`), which gives the same bytes for every JSON value with well-formed
- * strings but refuses a lone surrogate (`"\ud800"`, which a client may send and the ledger has always recorded),
- * so the ledger would stop accepting payloads it accepts today (ADR 168, canonical-json.rfc8785.test.ts).
+ * strings but refuses a lone surrogate (`"\ud800"`, which a bus client may send in a payload and the ledger has
+ * always recorded), so the ledger would refuse payloads it records today (ADR 168, canonical-json.rfc8785.test.ts).
  */
 export function canonicalJson(value: unknown): string {
   switch (typeof value) {
