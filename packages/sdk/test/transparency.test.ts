@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { Certificate } from '@rootline/contracts';
+import { appendLeaves, frontierRoot, inclusionRanges, leafHashHex, nodeKey, rangeHash } from '@rootline/domain';
 import { describe, expect, it } from 'vitest';
 import {
   makeTransaction,
@@ -10,14 +11,6 @@ import {
 } from '../../../services/chain-miner/src/domain/block.js';
 import { entryBytes } from '../../../services/transparency/src/domain/audit-entry.js';
 import { signCertificate } from '../../../services/transparency/src/domain/certificate.js';
-import {
-  appendLeaves,
-  frontierRoot,
-  inclusionRanges,
-  leafHash,
-  nodeKey,
-  rangeHash,
-} from '../../../services/transparency/src/domain/merkle.js';
 import { keyIdOf, rawPublicKey, signTreeHead } from '../../../services/transparency/src/domain/tree-head.js';
 import {
   auditEntryLeafHash,
@@ -31,7 +24,7 @@ import {
 
 /** An audit log of `size` random entries, as the transparency service stores it, with a proof maker. */
 function auditLog(size: number) {
-  const hashes = Array.from({ length: size }, () => leafHash(randomBytes(40)));
+  const hashes = Array.from({ length: size }, () => leafHashHex(randomBytes(40)));
   const { frontier, nodes } = appendLeaves([], 0, hashes);
   const stored = new Map(nodes.map((n) => [nodeKey(n), n.hash]));
   const rootHash = frontierRoot(frontier);
@@ -202,14 +195,14 @@ describe('verifyCertificate', () => {
 describe('verifyTreeHead and auditEntryLeafHash', () => {
   it('accepts a tree head the platform key signed, and refuses a changed size, root or key', async () => {
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-    const rootHash = leafHash(randomBytes(8));
+    const rootHash = leafHashHex(randomBytes(8));
     const head = { timestampMs: 1_764_000_000_000, treeSize: 42, rootHash, keyId: keyIdOf(publicKey) };
     const signed = { ...head, signature: signTreeHead(privateKey, head.timestampMs, head.treeSize, rootHash) };
     const raw = rawPublicKey(publicKey).toString('base64');
     expect(await verifyTreeHead(signed, raw)).toEqual({ valid: true, problems: [] });
     const bad = ['the tree head signature does not verify'];
     expect((await verifyTreeHead({ ...signed, treeSize: 43 }, raw)).problems).toEqual(bad);
-    expect((await verifyTreeHead({ ...signed, rootHash: leafHash(randomBytes(8)) }, raw)).problems).toEqual(bad);
+    expect((await verifyTreeHead({ ...signed, rootHash: leafHashHex(randomBytes(8)) }, raw)).problems).toEqual(bad);
     const other = rawPublicKey(generateKeyPairSync('ed25519').publicKey).toString('base64');
     expect((await verifyTreeHead(signed, other)).problems).toEqual([...bad, 'the tree head names another key']);
   });
@@ -217,7 +210,7 @@ describe('verifyTreeHead and auditEntryLeafHash', () => {
   it('hashes an entry to the leaf the service stored for it, whatever the order of its keys', async () => {
     const entry = {
       index: 3,
-      prevHash: leafHash(randomBytes(8)),
+      prevHash: leafHashHex(randomBytes(8)),
       source: 'event' as const,
       subject: 'evt.plants.plant.registered',
       kind: 'plant.registered',
@@ -229,7 +222,7 @@ describe('verifyTreeHead and auditEntryLeafHash', () => {
       reason: null,
       data: { plantId: 'plt_1', commonName: 'Basil ☘', generation: 0.5 },
     };
-    const stored = leafHash(entryBytes(entry));
+    const stored = leafHashHex(entryBytes(entry));
     const reordered = Object.fromEntries(Object.entries(entry).reverse());
     expect(await auditEntryLeafHash(reordered)).toBe(stored);
     expect(await auditEntryLeafHash({ ...entry, entity: 'plt_2' })).not.toBe(stored);

@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
 
+// The services' Merkle tree is @rootline/domain's; this copy stays, written from RFC 9162, because the verifier is
+// published for auditors to run on its own and must not share the code it checks (ADR 123, ADR 168):
+// merkle.test.ts proves both give the same results.
+
 /** SHA-256 of the parts, concatenated. */
 export function sha256(...parts: Uint8Array[]): Buffer {
   const h = createHash('sha256');

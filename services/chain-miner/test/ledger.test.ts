@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { createNatsBus } from '@rootline/bus';
 import { chainStatsGet, chainTxProof, chainTxSubmit, chainTxSubmitBatch, newId } from '@rootline/contracts';
 import { type Database, migrateSchema, openDatabase } from '@rootline/db';
+import { verifyInclusion } from '@rootline/domain';
 import { call, createLogger, type RunningService, startService } from '@rootline/host';
 import { startTestInfra, type TestInfra } from '@rootline/testing';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appenderLease, blocks, mempool, transactions } from '../src/db/schema.js';
 import { type Block, verifyBlock } from '../src/domain/block.js';
-import { verifyInclusion } from '../src/domain/merkle.js';
 import { service } from '../src/service.js';
 
 const log = createLogger('test', 'silent');

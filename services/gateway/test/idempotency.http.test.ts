@@ -182,6 +182,26 @@ describe('Idempotency-Key on POSTs that create', () => {
     expect(stored).not.toContain(first.body.data.token);
   });
 
+  it('refuses a lone surrogate before the request digest is made, even in a field the route does not know', async () => {
+    // RFC 8785 has no text for it; validation makes sure a digest never meets one.
+    const keys = async () =>
+      (
+        (await p.database.db.execute(sql`select count(*)::int as n from identity.idempotency_keys`)) as unknown as {
+          n: number;
+        }[]
+      )[0]!.n;
+    const before = await keys();
+    for (const body of [
+      plantInput({ commonName: 'Lone \ud800 surrogate', owner }),
+      { ...plantInput({ owner }), note: '\udfff' },
+    ]) {
+      const res = await post(p, '/api/plants/register', body, randomUUID(), token);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR' });
+    }
+    expect(await keys()).toBe(before);
+  });
+
   it('refuses a malformed key with 400 VALIDATION_ERROR', async () => {
     const res = await post(p, '/api/plants/register', plantInput({ owner }), 'short', token);
     expect(res.status).toBe(400);

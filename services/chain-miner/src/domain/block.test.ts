@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { leafHash, verifyInclusion } from '@rootline/domain';
 import { describe, expect, it } from 'vitest';
 import {
   type Block,
@@ -15,7 +16,6 @@ import {
   verifyBlocks,
 } from './block.js';
 import { canonicalJson } from './canonical-json.js';
-import { leafHash, verifyInclusion } from './merkle.js';
 
 const mine = (index: number, previousHash: string, txs: ReturnType<typeof makeTransaction>[]): Block => {
   const header = {

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { BlockProblem } from '@rootline/contracts';
+import { inclusionProof, leafHash, merkleRoot } from '@rootline/domain';
 import { canonicalJson } from './canonical-json.js';
-import { inclusionProof, leafHash, merkleRoot } from './merkle.js';
 import { meetsDifficulty, searchRange } from './pow-search.mjs';
 
 export type { BlockProblem };

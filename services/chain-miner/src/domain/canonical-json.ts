@@ -6,6 +6,10 @@
  * copies) and sorts only the keys of an object that are out of order (payloads usually arrive sorted). The bytes
  * are those of the plain recursive form it replaced, which canonical-json.test.ts keeps as the reference, down
  * to its oddities (a Date or Map is `{}`, a hole in an array is an empty slot).
+ *
+ * It is not replaced by RFC 8785 (`canonicalize`), which gives the same bytes for every JSON value with well-formed
+ * strings but refuses a lone surrogate (`"\ud800"`, which a bus client may send in a payload and the ledger has
+ * always recorded), so the ledger would refuse payloads it records today (ADR 168, canonical-json.rfc8785.test.ts).
  */
 export function canonicalJson(value: unknown): string {
   switch (typeof value) {

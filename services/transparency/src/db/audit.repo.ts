@@ -1,16 +1,16 @@
 import type { AuditEntry } from '@rootline/contracts';
 import { anyOfTexts, type Db, executePrepared, insertFromJson } from '@rootline/db';
-import { and, asc, count, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
-import { entryBytes } from '../domain/audit-entry.js';
 import {
   appendLeaves,
-  EMPTY_ROOT,
+  EMPTY_ROOT_HEX,
   type Frontier,
   frontierRoot,
-  leafHash,
+  leafHashHex,
   type NodeRef,
   nodeKey,
-} from '../domain/merkle.js';
+} from '@rootline/domain';
+import { and, asc, count, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { entryBytes } from '../domain/audit-entry.js';
 import { auditEntries, auditHead, auditNodes } from './schema.js';
 
 const HEAD_ID = 1;
@@ -28,13 +28,20 @@ export interface AuditHead {
 export async function ensureHead(db: Db, now: Date): Promise<void> {
   await db
     .insert(auditHead)
-    .values({ id: HEAD_ID, size: 0, frontier: [], rootHash: EMPTY_ROOT, lastHash: null, updatedAt: now.toISOString() })
+    .values({
+      id: HEAD_ID,
+      size: 0,
+      frontier: [],
+      rootHash: EMPTY_ROOT_HEX,
+      lastHash: null,
+      updatedAt: now.toISOString(),
+    })
     .onConflictDoNothing();
 }
 
 export async function readHead(db: Db): Promise<AuditHead> {
   const [row] = await db.select().from(auditHead).where(eq(auditHead.id, HEAD_ID));
-  if (!row) return { size: 0, rootHash: EMPTY_ROOT, frontier: [] };
+  if (!row) return { size: 0, rootHash: EMPTY_ROOT_HEX, frontier: [] };
   return { size: row.size, rootHash: row.rootHash, frontier: row.frontier };
 }
 
@@ -91,7 +98,7 @@ export async function appendEntries(
     if (draft.eventId) seen.add(draft.eventId);
     const entry: AuditEntry = { index: size + rows.length, prevHash: lastHash, ...draft };
     const bytes = entryBytes(entry);
-    const hash = leafHash(bytes);
+    const hash = leafHashHex(bytes);
     // Every key given in every row (null rather than left out): one statement text for every batch.
     rows.push({
       index: entry.index,

@@ -1,8 +1,8 @@
 import type { AuditEntry } from '@rootline/contracts';
+import { appendLeaf, type Frontier, frontierRoot } from '@rootline/domain';
 import { describe, expect, it } from 'vitest';
 import { createLogVerifier, entryBytes, entryHash } from './audit-entry.js';
 import { entityOf } from './event-facts.js';
-import { appendLeaf, type Frontier, frontierRoot } from './merkle.js';
 
 function log(n: number) {
   const rows: { index: number; leafHash: string; body: string }[] = [];

@@ -1,6 +1,6 @@
 import type { AuditEntry } from '@rootline/contracts';
+import { appendLeaf, EMPTY_ROOT_HEX, type Frontier, frontierRoot, leafHashHex } from '@rootline/domain';
 import canonicalize from 'canonicalize';
-import { appendLeaf, EMPTY_ROOT, type Frontier, frontierRoot, leafHash } from './merkle.js';
 
 /** The bytes of an entry that are hashed: its RFC 8785 canonical JSON in UTF-8. */
 export function entryBytes(entry: AuditEntry): Buffer {
@@ -11,7 +11,7 @@ export function entryBytes(entry: AuditEntry): Buffer {
 
 /** The entry's Merkle leaf hash, which is also the next entry's `prevHash`. */
 export function entryHash(entry: AuditEntry): string {
-  return leafHash(entryBytes(entry));
+  return leafHashHex(entryBytes(entry));
 }
 
 /** A problem found while verifying the log. */
@@ -46,7 +46,7 @@ export function createLogVerifier() {
       } catch {
         report(index, 'stored entry is not JSON');
       }
-      const hash = entry ? entryHash(entry) : leafHash(Buffer.from(row.body, 'utf8'));
+      const hash = entry ? entryHash(entry) : leafHashHex(Buffer.from(row.body, 'utf8'));
       if (hash !== row.leafHash) report(index, 'entry content does not match its stored leaf hash');
       if (entry && entry.index !== index) report(index, `entry says index ${entry.index}`);
       if (entry && entry.prevHash !== prev) report(index, 'prevHash does not name the previous entry');
@@ -55,7 +55,7 @@ export function createLogVerifier() {
       size++;
     },
     result() {
-      return { size, computedRoot: size === 0 ? EMPTY_ROOT : frontierRoot(frontier), problems };
+      return { size, computedRoot: size === 0 ? EMPTY_ROOT_HEX : frontierRoot(frontier), problems };
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { NodeRef } from './merkle.js';
+import type { NodeRef } from '@rootline/domain';
 
 /**
  * c2sp.org/tlog-tiles over the stored perfect subtrees: the i-th hash of tile n at level l is the Merkle hash of

@@ -11,6 +11,7 @@ import {
   plantLineageGet,
   transparencyCertificateGet,
 } from '@rootline/contracts';
+import { inclusionRanges } from '@rootline/domain';
 import { assertOwnerOrAdmin, call, handle, notFound, publicUrlOf, type ServiceContext } from '@rootline/host';
 import canonicalize from 'canonicalize';
 import { appendEntry, readHead } from '../db/audit.repo.js';
@@ -23,7 +24,6 @@ import {
 } from '../db/certificates.repo.js';
 import { signCertificate } from '../domain/certificate.js';
 import { renderCertificatePdf } from '../domain/certificate-pdf.js';
-import { inclusionRanges } from '../domain/merkle.js';
 import { signTreeHead } from '../domain/tree-head.js';
 import type { SigningKey } from '../signing-key.js';
 import { checkpointOf, hashesOf } from './proofs.js';

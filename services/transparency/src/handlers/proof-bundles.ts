@@ -8,10 +8,10 @@ import {
   plantProofBundleGet,
   txProofBundleGet,
 } from '@rootline/contracts';
+import { inclusionRanges } from '@rootline/domain';
 import { call, handle, type ServiceContext } from '@rootline/host';
 import { getEntry, readHead } from '../db/audit.repo.js';
 import { registrationEntry } from '../db/certificates.repo.js';
-import { inclusionRanges } from '../domain/merkle.js';
 import { publicEntryOf } from '../domain/public-entry.js';
 import type { SigningKey } from '../signing-key.js';
 import { checkpointOf, hashesOf } from './proofs.js';

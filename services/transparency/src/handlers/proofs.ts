@@ -8,24 +8,24 @@ import {
   publicKeyGet,
   treeHeadGet,
 } from '@rootline/contracts';
-import { handle, type ServiceContext } from '@rootline/host';
-import { readHead, readNodes } from '../db/audit.repo.js';
-import { listPlatformKeys } from '../db/platform-keys.repo.js';
 import {
   consistencyRanges,
   inclusionRanges,
+  type LeafRange,
   type NodeRef,
   nodeKey,
-  type Range,
   rangeHash,
   rangeNodes,
-} from '../domain/merkle.js';
+} from '@rootline/domain';
+import { handle, type ServiceContext } from '@rootline/host';
+import { readHead, readNodes } from '../db/audit.repo.js';
+import { listPlatformKeys } from '../db/platform-keys.repo.js';
 import { checkpointText, noteKeyId, signNote, verifierKey } from '../domain/signed-note.js';
 import { rawPublicKey, signTreeHead } from '../domain/tree-head.js';
 import type { SigningKey } from '../signing-key.js';
 
 /** Hashes of the given leaf ranges, from one read of the stored subtrees they are made of (proofs, certificates). */
-export async function hashesOf(ctx: ServiceContext, ranges: Range[]): Promise<string[]> {
+export async function hashesOf(ctx: ServiceContext, ranges: LeafRange[]): Promise<string[]> {
   const refs: NodeRef[] = ranges.flatMap(rangeNodes);
   const nodes = await readNodes(ctx.db, refs);
   const lookup = (ref: NodeRef) => {

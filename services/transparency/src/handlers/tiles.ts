@@ -1,7 +1,7 @@
 import { AppError, logTileGet } from '@rootline/contracts';
+import { nodeKey } from '@rootline/domain';
 import { handle, type ServiceContext } from '@rootline/host';
 import { entryBatch, readHead, readNodes } from '../db/audit.repo.js';
-import { nodeKey } from '../domain/merkle.js';
 import { entryBundle, tileInTree, tileNodes } from '../domain/tiles.js';
 
 /**
