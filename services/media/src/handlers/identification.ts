@@ -10,15 +10,8 @@ import {
   type Organ,
   type SpeciesCandidate,
 } from '@rootline/contracts';
-import {
-  actingUser,
-  assertOwnerOrAdmin,
-  type HandlerContext,
-  handle,
-  notFound,
-  outgoingAgent,
-  type ServiceContext,
-} from '@rootline/host';
+import { actingUser, assertOwnerOrAdmin } from '@rootline/domain';
+import { type HandlerContext, handle, notFound, outgoingAgent, type ServiceContext } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
 import { findFile } from '../db/files.repo.js';
 import { findIdentification, insertIdentification } from '../db/identifications.repo.js';

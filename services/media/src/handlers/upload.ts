@@ -9,7 +9,8 @@ import {
   mediaUploadProcess,
   newId,
 } from '@rootline/contracts';
-import { actingOwner, assertOwnerOrAdmin, handle, notFound, type ServiceContext } from '@rootline/host';
+import { actingOwner, assertOwnerOrAdmin } from '@rootline/domain';
+import { handle, notFound, type ServiceContext } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
 import { type FileRow, findFile, insertFile, markReady, removeFile } from '../db/files.repo.js';
 import { mayAttach } from '../domain/access.js';

@@ -1,5 +1,6 @@
 import type { Location, NearbyPlant, Plant, PrivacyLevel, PropagationType } from '@rootline/contracts';
 import { type Db, executeRows, fixedStatement, insertFromJson } from '@rootline/db';
+import { EARTH_RADIUS_KM, RAD } from '@rootline/domain';
 import {
   and,
   asc,
@@ -19,7 +20,6 @@ import {
 } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { LinkPlant } from '../domain/anomalies.js';
-import { EARTH_RADIUS_KM, RAD } from '../domain/geo.js';
 import type { LineagePlant } from '../domain/lineage.js';
 import type { NearbyArea } from '../domain/nearby.js';
 import { anonymousOwners, plants } from './schema.js';

@@ -11,10 +11,10 @@ import {
   SEARCH_TYPES,
   type SearchHit,
 } from '@rootline/contracts';
-import { call, handle, normaliseSearchText, type ServiceContext } from '@rootline/host';
+import { normaliseSearchText, withoutTinyDegrees } from '@rootline/domain';
+import { call, handle, type ServiceContext } from '@rootline/host';
 import { findNearby, findOwnedPlants, networkCounts } from '../db/plants.repo.js';
 import { searchPlants } from '../db/search.repo.js';
-import { withoutTinyDegrees } from '../domain/geo.js';
 import { nearbyArea, nearbyTotal } from '../domain/nearby.js';
 import { type createSearchCache, searchKey } from '../search-cache.js';
 
