@@ -16,4 +16,5 @@ export { isPageSchema } from './serializers.js';
 export * from './service.js';
 export * from './standalone.js';
 export * from './statistics.js';
+export * from './subscriber.js';
 export * from './tracing.js';
