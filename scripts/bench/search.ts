@@ -1,5 +1,5 @@
 import { newId, PAGE_DEFAULTS, SEARCH_EXACT_TOTAL_MAX, type SearchType } from '@rootline/contracts';
-import { normaliseSearchText } from '@rootline/host';
+import { normaliseSearchText } from '@rootline/domain';
 import { api } from '@rootline/testing';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';

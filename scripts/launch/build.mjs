@@ -15,8 +15,8 @@ const RUNTIME_FILES = [
   ['packages/db/src/pglite-initdb.mjs', 'packages/db/dist/pglite-initdb.mjs'],
   ['services/chain-miner/src/mining/pow-worker.mjs', 'services/chain-miner/dist/mining/pow-worker.mjs'],
   ['services/chain-miner/src/domain/pow-search.mjs', 'services/chain-miner/dist/domain/pow-search.mjs'],
-  ['services/chain-miner/src/domain/pow-kernel.mjs', 'services/chain-miner/dist/domain/pow-kernel.mjs'],
-  ['services/chain-miner/src/domain/pow-kernel.wasm', 'services/chain-miner/dist/domain/pow-kernel.wasm'],
+  ['services/chain-miner/src/mining/pow-kernel.mjs', 'services/chain-miner/dist/mining/pow-kernel.mjs'],
+  ['services/chain-miner/src/mining/pow-kernel.wasm', 'services/chain-miner/dist/mining/pow-kernel.wasm'],
 ];
 
 /** Thrown when a step ends on Ctrl-C: the caller stops quietly. */

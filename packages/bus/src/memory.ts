@@ -1,6 +1,6 @@
 import { decodeJson, jsonText } from './codec.js';
 import { type BusLog, jsonLog } from './defaults.js';
-import type { EventLogState, EventLogStore } from './memory/event-log.js';
+import type { EventLogState, EventLogStore } from './memory/event-store.js';
 import { createRequestReply } from './memory/request-reply.js';
 import { createSignals } from './memory/signals.js';
 import { createStreams } from './memory/streams.js';

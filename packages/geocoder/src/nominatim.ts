@@ -1,6 +1,6 @@
 import type { Agent } from 'node:http';
+import { countryName } from '@rootline/domain';
 import { OutsideServiceError, requestJson } from '@rootline/host';
-import { countryName } from './reverse.js';
 
 /** One answer of a Nominatim-compatible search. */
 export interface NominatimPlace {

@@ -1,4 +1,4 @@
-import { applyPrivacyLevel } from '@rootline/host';
+import { applyPrivacyLevel } from '@rootline/domain';
 import { describe, expect, it } from 'vitest';
 import { locate, reverseGeocode } from './reverse.js';
 

@@ -1,5 +1,5 @@
 import type { Location, PrivacyLevel } from '@rootline/contracts';
-import type { Point } from '@rootline/host';
+import { countryName, type Point } from '@rootline/domain';
 import { type Gazetteer, gazetteer } from './gazetteer.js';
 
 type CountryCoder = typeof import('@rapideditor/country-coder');
@@ -47,17 +47,6 @@ export const PLACE_FOR_LEVEL: Record<PrivacyLevel, { minPopulation: number; maxK
   country: null,
   hidden: null,
 };
-
-const englishNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-
-/** English name of an ISO 3166-1 alpha-2 code, or null when it is none. */
-export function countryName(code: string): string | null {
-  try {
-    return englishNames.of(code.toUpperCase()) ?? null;
-  } catch {
-    return null;
-  }
-}
 
 /** The country and nearest place of a point, from the bundled data only (no network). */
 export function reverseWith(

@@ -6,7 +6,7 @@ import { createBatcher, type Waiting } from './batcher.js';
 import { lightHistogramOn } from './light-histogram.js';
 import type { Logger } from './logger.js';
 import { LATENCY_BUCKETS, type ServiceMetrics } from './metrics.js';
-import type { BatchedEvent, EventMeta, Subscriber } from './service.js';
+import type { BatchedEvent, EventMeta, Subscriber } from './subscriber.js';
 import { endSpan, SpanKind, startSpan, traceparentOf } from './tracing.js';
 
 /** The transaction a subscriber of a service without a database gets: it throws on use. */

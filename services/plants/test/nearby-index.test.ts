@@ -1,10 +1,10 @@
 import { NEARBY_EXACT_TOTAL_MAX } from '@rootline/contracts';
 import { type Database, executeRows, migrateSchema, openDatabase } from '@rootline/db';
+import { haversineKm, type Point } from '@rootline/domain';
 import { createTestDatabase, type TestDatabase } from '@rootline/testing';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNearby, nearbyQuery } from '../src/db/nearby.repo.js';
-import { haversineKm, type Point } from '../src/domain/geo.js';
 import { nearbyArea } from '../src/domain/nearby.js';
 import { service } from '../src/service.js';
 

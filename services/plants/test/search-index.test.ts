@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SEARCH_EXACT_TOTAL_MAX, SEARCH_TYPES, type SearchType } from '@rootline/contracts';
 import { type Database, executeRows, migrateSchema, openDatabase } from '@rootline/db';
-import { normaliseSearchText } from '@rootline/host';
+import { normaliseSearchText } from '@rootline/domain';
 import { createTestDatabase } from '@rootline/testing';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import { type Agent, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { isAllowedAddress } from './domain/address-policy.js';
+import { isAllowedAddress } from './address-policy.js';
 import type { WebhookMessage } from './domain/webhook-message.js';
 
 export interface SendOptions {

@@ -1,6 +1,7 @@
 import type { AgentState } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { type Clock, isAgentCycleDue, type Logger, type ServiceMetrics } from '@rootline/host';
+import { isAgentCycleDue } from '@rootline/domain';
+import type { Clock, Logger, ServiceMetrics } from '@rootline/host';
 import { claimCycle, finishCycle, readTracker, releaseCycle, scanBatch } from './db/tracker.repo.js';
 import { detectPatterns, type Pattern } from './domain/patterns.js';
 

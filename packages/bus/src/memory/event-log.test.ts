@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventMessage } from '../types.js';
-import { createEventLog, type EventLogStore, type LoggedEvent, type Settlement } from './event-log.js';
+import { createEventLog } from './event-log.js';
+import type { EventLogStore, LoggedEvent, Settlement } from './event-store.js';
 
 const quiet = { info() {}, warn() {}, error() {} };
 

@@ -1,5 +1,5 @@
 import type { BusLog } from '../defaults.js';
-import type { EventLogStore, LoggedEvent, Settlement, StoredEvent } from './event-log.js';
+import type { EventLogStore, LoggedEvent, Settlement, StoredEvent } from './event-store.js';
 
 /** Most events or settlements in one write to an `EventLogStore` (keeps statements within parameter limits). */
 const STORE_BATCH = 500;

@@ -1,7 +1,8 @@
 import { ACK_WAIT_MS, type BusLog, MAX_DELIVER, MAX_IN_FLIGHT, NAME, settleWithin } from '../defaults.js';
 import type { ConsumeOptions, EventMessage, Subscription } from '../types.js';
 import { type Consumer, Durable } from './durable.js';
-import { createEventLog, type EventLogState, type EventLogStore } from './event-log.js';
+import { createEventLog } from './event-log.js';
+import type { EventLogState, EventLogStore } from './event-store.js';
 
 /** The event side of the in-process broker: publishing to the log and consuming it through durables. */
 export interface Streams {

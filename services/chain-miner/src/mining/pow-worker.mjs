@@ -3,8 +3,8 @@
 // the pool has moved on (block found elsewhere, new header, shutdown) it stops within one slice.
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createKernelSearch } from '../domain/pow-kernel.mjs';
 import { searchRange as plainSearchRange } from '../domain/pow-search.mjs';
+import { createKernelSearch } from './pow-kernel.mjs';
 
 /** Nonces per slice: about a millisecond of hashing with the kernel, so an abort takes effect at once. */
 const SLICE = 8192;

@@ -1,5 +1,5 @@
 import { outboxTable } from '@rootline/db';
-import { GEO_BANDS_PER_DEGREE } from '@rootline/host';
+import { GEO_BANDS_PER_DEGREE } from '@rootline/domain';
 import { sql } from 'drizzle-orm';
 import {
   boolean,

@@ -1,5 +1,5 @@
 import { type Db, executeRows } from '@rootline/db';
-import { boundingBox, EARTH_RADIUS_KM, type Point, RAD } from '@rootline/host';
+import { boundingBox, EARTH_RADIUS_KM, type Point, RAD } from '@rootline/domain';
 import { type SQL, sql } from 'drizzle-orm';
 import type { ListingRow } from './listings.repo.js';
 

@@ -1,5 +1,5 @@
 import type { Crop, Season, Unit } from '@rootline/contracts';
-import { haversineKm, type Point } from '@rootline/host';
+import { haversineKm, type Point } from '@rootline/domain';
 import { isoDate, overlapDays, seasonOf } from './calendar.js';
 import { kgPerUnit } from './crops.js';
 

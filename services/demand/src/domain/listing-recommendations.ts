@@ -1,4 +1,4 @@
-import { haversineKm, normaliseSearchText, type Point } from '@rootline/host';
+import { haversineKm, normaliseSearchText, type Point } from '@rootline/domain';
 
 /** What recommendations know of a candidate listing. */
 export interface CandidateListing {

@@ -1,5 +1,5 @@
 import type { Crop, Unit } from '@rootline/contracts';
-import { haversineKm } from '@rootline/host';
+import { haversineKm } from '@rootline/domain';
 import { weekStarts } from './calendar.js';
 import { kgPerUnit } from './crops.js';
 import { type Household, weeklyKg } from './demand.js';

@@ -1,4 +1,4 @@
-import { normaliseSearchText } from '@rootline/host';
+import { normaliseSearchText } from '@rootline/domain';
 
 /** The searchable text of a listing (normalised as plants' search does, ADR 022): title then description, normalised. */
 export function listingSearchText(title: string, description: string): string {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   AppError,
   type CallContext,
@@ -22,8 +21,9 @@ import {
   plantLineageGet,
 } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
+import { actingOwner, assertOwnerOrAdmin, secureRandom } from '@rootline/domain';
 import { discloseLocation } from '@rootline/geocoder';
-import { actingOwner, assertOwnerOrAdmin, call, handle, notFound, type ServiceContext } from '@rootline/host';
+import { call, handle, notFound, type ServiceContext } from '@rootline/host';
 import {
   findListing,
   insertListing,
@@ -37,11 +37,6 @@ import { imagesRefusal } from '../domain/listing-images.js';
 import { editable, refusedMove } from '../domain/listing-state.js';
 import { listingLeftReason } from '../domain/offers.js';
 import { listingSearchText } from '../domain/search.js';
-
-/** Uniform in [0, 1) from the operating system's CSPRNG: obfuscation offsets must not be predictable. */
-function secureRandom(): number {
-  return randomBytes(6).readUIntBE(0, 6) / 2 ** 48;
-}
 
 /** Ancestors shown on a listing at most. */
 const LINEAGE_DEPTH = 20;

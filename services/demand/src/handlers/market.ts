@@ -12,7 +12,8 @@ import {
   wishlistList,
   wishlistRemove,
 } from '@rootline/contracts';
-import { actingUser, handle, notFound, type ServiceContext } from '@rootline/host';
+import { actingUser } from '@rootline/domain';
+import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { listingView, sellerFigures } from '../db/listings.repo.js';
 import { findPreference } from '../db/preferences.repo.js';
 import { searchListings } from '../db/search.repo.js';

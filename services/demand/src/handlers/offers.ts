@@ -23,7 +23,8 @@ import {
   pageWindow,
 } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { actingUser, handle, notFound, type ServiceContext } from '@rootline/host';
+import { actingUser } from '@rootline/domain';
+import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { findListing, type ListingRow, updateListing } from '../db/listings.repo.js';
 import {
   buyerOfferView,

@@ -8,7 +8,8 @@ import {
   type Signal,
   signalGenerate,
 } from '@rootline/contracts';
-import { actingUser, handle, notFound, type ServiceContext } from '@rootline/host';
+import { actingUser } from '@rootline/domain';
+import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { findSignal, historyOf, insertSignal, recordHistory } from '../db/signals.repo.js';
 import { addDays, isoDate, weekStarts } from '../domain/calendar.js';
 import { aggregateDemand } from '../domain/demand.js';

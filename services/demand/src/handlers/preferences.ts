@@ -7,8 +7,9 @@ import {
   preferenceList,
   preferenceSave,
 } from '@rootline/contracts';
+import { actingUser, assertOwnerOrAdmin } from '@rootline/domain';
 import { locate } from '@rootline/geocoder';
-import { actingUser, assertOwnerOrAdmin, handle, notFound, type ServiceContext } from '@rootline/host';
+import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { findPreference, listPreferences, preferenceView, upsertPreference } from '../db/preferences.repo.js';
 
 /** Stores the caller's own preferences, replacing earlier ones (one set per consumer). */

@@ -1,6 +1,6 @@
 import { AppError, type Region } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { boundingBox, haversineKm, type Point } from '@rootline/host';
+import { boundingBox, haversineKm, type Point } from '@rootline/domain';
 import { type PreferenceRow, preferencesIn } from '../db/preferences.repo.js';
 import { type SupplyRow, suppliesIn } from '../db/supply.repo.js';
 import { parseDate } from '../domain/calendar.js';

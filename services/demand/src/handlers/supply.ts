@@ -14,8 +14,9 @@ import {
   supplyMatchList,
   type Unit,
 } from '@rootline/contracts';
+import { actingOwner, actingUser, KM_PER_DEGREE } from '@rootline/domain';
 import { locate } from '@rootline/geocoder';
-import { actingOwner, actingUser, handle, KM_PER_DEGREE, notFound, type ServiceContext } from '@rootline/host';
+import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { preferencesIn } from '../db/preferences.repo.js';
 import {
   addMatched,

@@ -9,7 +9,8 @@ import {
   newId,
   paginate,
 } from '@rootline/contracts';
-import { actingUser, assertOwnerOrAdmin, handle, type ServiceContext } from '@rootline/host';
+import { actingUser, assertOwnerOrAdmin } from '@rootline/domain';
+import { handle, type ServiceContext } from '@rootline/host';
 import {
   findPlantEnvironment,
   findRecord,

@@ -10,7 +10,8 @@ import {
   pageWindow,
   plantGet,
 } from '@rootline/contracts';
-import { assertOwnerOrAdmin, call, handle, notFound, type ServiceContext } from '@rootline/host';
+import { assertOwnerOrAdmin } from '@rootline/domain';
+import { call, handle, notFound, type ServiceContext } from '@rootline/host';
 import {
   type BatchRow,
   failBatch,

@@ -9,16 +9,9 @@ import {
   zoneAdd,
   zoneList,
 } from '@rootline/contracts';
+import { actingOwner, actingUser, assertOwnerOrAdmin } from '@rootline/domain';
 import { locate } from '@rootline/geocoder';
-import {
-  actingOwner,
-  actingUser,
-  assertOwnerOrAdmin,
-  type HandlerContext,
-  handle,
-  notFound,
-  type ServiceContext,
-} from '@rootline/host';
+import { type HandlerContext, handle, notFound, type ServiceContext } from '@rootline/host';
 import {
   findFarm,
   findFarmRow,

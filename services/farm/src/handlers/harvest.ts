@@ -1,6 +1,7 @@
 import { AppError, batchHarvest, batchHarvested, newId } from '@rootline/contracts';
 import { pendingEvent } from '@rootline/db';
-import { assertOwnerOrAdmin, handle, ledgerTxId, type ServiceContext } from '@rootline/host';
+import { assertOwnerOrAdmin } from '@rootline/domain';
+import { handle, ledgerTxId, type ServiceContext } from '@rootline/host';
 import { findHarvest, type StoredSeedSource } from '../db/batches.repo.js';
 import { findRecipeRow } from '../db/recipes.repo.js';
 import { type BatchStatus, batchState, harvestRefusal, isEarlyHarvest, isOwnHarvest } from '../domain/batch-state.js';

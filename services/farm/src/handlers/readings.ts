@@ -9,7 +9,8 @@ import {
   type RecipePhaseName,
   realtimePublished,
 } from '@rootline/contracts';
-import { assertOwnerOrAdmin, handle, type ServiceContext } from '@rootline/host';
+import { assertOwnerOrAdmin } from '@rootline/domain';
+import { handle, type ServiceContext } from '@rootline/host';
 import { findFarmRow } from '../db/farms.repo.js';
 import {
   insertDeviations,

@@ -1,5 +1,6 @@
 import { AppError, paginate, recipeCreate, recipeList } from '@rootline/contracts';
-import { actingUser, handle, notFound, type ServiceContext } from '@rootline/host';
+import { actingUser } from '@rootline/domain';
+import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { findRecipe, findRecipeRow, insertRecipe, listRecipes } from '../db/recipes.repo.js';
 import { newRecordId } from './farm.js';
 

@@ -7,12 +7,13 @@ import {
   mediaFileOwned,
   PLANT_FILES_LIMIT,
 } from '@rootline/contracts';
-import { assertOwnerOrAdmin, handle, notFound, type ServiceContext } from '@rootline/host';
+import { assertOwnerOrAdmin } from '@rootline/domain';
+import { handle, notFound, type ServiceContext } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
+import type { MediaConfig } from '../config.js';
 import { attachedFiles, findFile, readyFilesOwners, softDelete } from '../db/files.repo.js';
 import { readAccess } from '../domain/access.js';
 import { mayReadRecord } from '../records.js';
-import type { MediaConfig } from '../service.js';
 import { fileInfo } from '../view.js';
 
 /**

@@ -9,14 +9,15 @@ import {
   mediaUploadProcess,
   newId,
 } from '@rootline/contracts';
-import { actingOwner, assertOwnerOrAdmin, handle, notFound, type ServiceContext } from '@rootline/host';
+import { actingOwner, assertOwnerOrAdmin } from '@rootline/domain';
+import { handle, notFound, type ServiceContext } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
+import type { MediaConfig } from '../config.js';
 import { type FileRow, findFile, insertFile, markReady, removeFile } from '../db/files.repo.js';
 import { mayAttach } from '../domain/access.js';
 import { acceptedTypes, categoryOf, maxBytesOf, refused } from '../domain/types.js';
 import { type Ingested, ingest } from '../ingest.js';
 import { recordOf } from '../records.js';
-import type { MediaConfig } from '../service.js';
 import { fileInfo } from '../view.js';
 
 interface Entity {

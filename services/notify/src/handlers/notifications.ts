@@ -8,7 +8,8 @@ import {
   pageOf,
   pageWindow,
 } from '@rootline/contracts';
-import { actingUser, handle, notFound, type ServiceContext } from '@rootline/host';
+import { actingUser } from '@rootline/domain';
+import { handle, notFound, type ServiceContext } from '@rootline/host';
 import {
   deleteNotification,
   findNotification,

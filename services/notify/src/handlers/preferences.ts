@@ -4,7 +4,8 @@ import {
   notificationPreferencesUpdate,
   notificationUnsubscribe,
 } from '@rootline/contracts';
-import { actingUser, handle, type ServiceContext } from '@rootline/host';
+import { actingUser } from '@rootline/domain';
+import { handle, type ServiceContext } from '@rootline/host';
 import { saveSwitches, storedSwitches } from '../db/preferences.repo.js';
 import { effectivePreferences, switchesOf } from '../domain/preferences.js';
 import { verifyUnsubscribeToken } from '../domain/unsubscribe.js';

@@ -1,5 +1,6 @@
 import { isOwnerOrAdmin, newId, pushPublicKey, pushSubscribe, pushUnsubscribe } from '@rootline/contracts';
-import { actingUser, handle, notFound, type ServiceContext } from '@rootline/host';
+import { actingUser } from '@rootline/domain';
+import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { deletePushSubscription, findPushSubscription, savePushSubscription } from '../db/push.repo.js';
 
 /** Records the subscription with the VAPID public key it was made with, so a lost key is noticed at start. */

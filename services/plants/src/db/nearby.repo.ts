@@ -1,7 +1,7 @@
 import type { NearbyPlant } from '@rootline/contracts';
 import { type Db, fixedStatement } from '@rootline/db';
+import { EARTH_RADIUS_KM, RAD } from '@rootline/domain';
 import { type SQL, sql } from 'drizzle-orm';
-import { EARTH_RADIUS_KM, RAD } from '../domain/geo.js';
 import type { NearbyArea } from '../domain/nearby.js';
 import { PUBLIC_COLUMNS, type PublicPlantRecord, toPlant } from './plants.repo.js';
 

@@ -1,8 +1,8 @@
 import type { ScientificNameSource, SearchType } from '@rootline/contracts';
 import { ledgerIntentsTable, outboxTable } from '@rootline/db';
+import { GEO_BANDS_PER_DEGREE } from '@rootline/domain';
 import { sql } from 'drizzle-orm';
 import { doublePrecision, index, integer, jsonb, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { GEO_BANDS_PER_DEGREE } from '../domain/geo.js';
 
 export const plantsSchema = pgSchema('plants');
 

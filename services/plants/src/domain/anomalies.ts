@@ -1,5 +1,5 @@
 import type { AnomalyKind } from '@rootline/contracts';
-import { haversineKm } from './geo.js';
+import { haversineKm } from '@rootline/domain';
 
 /** Parent–child distance above which an offspring is flagged as suspicious. */
 export const DISTANT_OFFSPRING_KM = 1000;

@@ -1,5 +1,5 @@
 import { type AgentState, LINEAGE_AGENT_ACTIONS, type LineageAgentAction } from '@rootline/contracts';
-import { agentTransition, allowedAgentActions, isAgentCycleDue } from '@rootline/host';
+import { agentTransition, allowedAgentActions, isAgentCycleDue } from '@rootline/domain';
 
 /**
  * The lineage agent on the agents' shared state machine (`agentTransition` in the host, documented there); it

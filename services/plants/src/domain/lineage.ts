@@ -6,7 +6,7 @@ import {
   PROPAGATION_TYPES,
   type PropagationType,
 } from '@rootline/contracts';
-import { haversineKm } from './geo.js';
+import { haversineKm } from '@rootline/domain';
 
 /** A plant of a lineage as the repository reads it; `depth` counts levels from the plant asked about. */
 export interface LineagePlant {

@@ -1,6 +1,6 @@
 import { NEARBY_EXACT_TOTAL_MAX } from '@rootline/contracts';
+import { haversineKm } from '@rootline/domain';
 import { describe, expect, it } from 'vitest';
-import { haversineKm } from './geo.js';
 import { innerRadiusKm, nearbyArea, nearbyTotal } from './nearby.js';
 
 describe('nearbyTotal', () => {

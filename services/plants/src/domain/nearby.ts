@@ -1,5 +1,5 @@
 import { NEARBY_EXACT_TOTAL_MAX } from '@rootline/contracts';
-import { boundingBox, EARTH_RADIUS_KM, type GeoBox, type Point } from './geo.js';
+import { boundingBox, EARTH_RADIUS_KM, type GeoBox, type Point } from '@rootline/domain';
 
 /**
  * The inner circle of a nearby query, as a share of its radius: the page is taken from it when it holds the whole

@@ -1,6 +1,5 @@
 import { MATCH_KINDS, type SearchType } from '@rootline/contracts';
-import { countryName } from '@rootline/geocoder';
-import { normaliseSearchText } from '@rootline/host';
+import { countryName, normaliseSearchText } from '@rootline/domain';
 
 /** The three normalised texts a plant is searched by. */
 export function searchTexts(p: {

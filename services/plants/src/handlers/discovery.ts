@@ -11,12 +11,12 @@ import {
   SEARCH_TYPES,
   type SearchHit,
 } from '@rootline/contracts';
-import { call, handle, normaliseSearchText, type ServiceContext } from '@rootline/host';
+import { normaliseSearchText, withoutTinyDegrees } from '@rootline/domain';
+import { call, handle, type ServiceContext } from '@rootline/host';
 import { findNearby } from '../db/nearby.repo.js';
 import { findOwnedPlants } from '../db/plants.repo.js';
 import { searchPlants } from '../db/search.repo.js';
 import { networkCounts } from '../db/stats.repo.js';
-import { withoutTinyDegrees } from '../domain/geo.js';
 import { nearbyArea, nearbyTotal } from '../domain/nearby.js';
 import { type createSearchCache, searchKey } from '../search-cache.js';
 

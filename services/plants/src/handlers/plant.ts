@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   AppError,
   idFromKey,
@@ -17,18 +16,14 @@ import {
   type ScientificNameSource,
 } from '@rootline/contracts';
 import { pendingEvent } from '@rootline/db';
+import { actingOwner, secureRandom } from '@rootline/domain';
 import { discloseLocation } from '@rootline/geocoder';
-import { actingOwner, type HandlerContext, handle, ledgerTxId, notFound, type ServiceContext } from '@rootline/host';
+import { type HandlerContext, handle, ledgerTxId, notFound, type ServiceContext } from '@rootline/host';
 import { type AnonymousOwnerRow, findParent, findPlant } from '../db/plants.repo.js';
 import { createAnonymousIdentity, isEd25519PublicKey, UnusableKeyError } from '../domain/anonymous.js';
 import { checkScientificName } from '../domain/checklist.js';
 import { searchTexts } from '../domain/search.js';
 import type { Recorder } from '../recorder.js';
-
-/** Uniform in [0, 1) from the operating system's CSPRNG: obfuscation offsets must not be predictable. */
-function secureRandom(): number {
-  return randomBytes(6).readUIntBE(0, 6) / 2 ** 48;
-}
 
 /** A scientific name as given, checked against the checklist (accepted name, author, family; ADR 118). */
 function checkedName(

@@ -1,5 +1,6 @@
 import { AppError, identificationGet, plantSpeciesAccept } from '@rootline/contracts';
-import { assertOwnerOrAdmin, call, handle, notFound, type ServiceContext } from '@rootline/host';
+import { assertOwnerOrAdmin } from '@rootline/domain';
+import { call, handle, notFound, type ServiceContext } from '@rootline/host';
 import { findPlant } from '../db/plants.repo.js';
 import { setScientificName } from '../db/updates.repo.js';
 import { searchTexts } from '../domain/search.js';

@@ -12,7 +12,8 @@ import {
   type CallContext,
   isOwnerOrAdmin,
 } from '@rootline/contracts';
-import { actingUser, handle, type ServiceContext } from '@rootline/host';
+import { actingUser } from '@rootline/domain';
+import { handle, type ServiceContext } from '@rootline/host';
 import { type Dimension, readRollups, readTopEmitters } from '../db/analytics.repo.js';
 import { exportFile } from '../domain/analytics-export.js';
 import {

@@ -8,7 +8,8 @@ import {
   declaredEvents,
   paginate,
 } from '@rootline/contracts';
-import { actingUser, handle, notFound, type ServiceContext } from '@rootline/host';
+import { actingUser } from '@rootline/domain';
+import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { appendEntry, entryBatch, getEntry, listEntries, readHead } from '../db/audit.repo.js';
 import { createLogVerifier } from '../domain/audit-entry.js';
 import { publicEntryOf } from '../domain/public-entry.js';

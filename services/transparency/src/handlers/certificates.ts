@@ -11,8 +11,8 @@ import {
   plantLineageGet,
   transparencyCertificateGet,
 } from '@rootline/contracts';
-import { inclusionRanges } from '@rootline/domain';
-import { assertOwnerOrAdmin, call, handle, notFound, publicUrlOf, type ServiceContext } from '@rootline/host';
+import { assertOwnerOrAdmin, inclusionRanges } from '@rootline/domain';
+import { call, handle, notFound, publicUrlOf, type ServiceContext } from '@rootline/host';
 import canonicalize from 'canonicalize';
 import { appendEntry, readHead } from '../db/audit.repo.js';
 import {

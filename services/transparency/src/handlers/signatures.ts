@@ -14,7 +14,8 @@ import {
   signatureSubmit,
   signatureVerify,
 } from '@rootline/contracts';
-import { actingUser, assertOwnerOrAdmin, handle, notFound, type ServiceContext } from '@rootline/host';
+import { actingUser, assertOwnerOrAdmin } from '@rootline/domain';
+import { handle, notFound, type ServiceContext } from '@rootline/host';
 import {
   findChallenge,
   findKey,

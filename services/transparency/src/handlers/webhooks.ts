@@ -15,7 +15,8 @@ import {
   webhookTest,
   webhookUpdate,
 } from '@rootline/contracts';
-import { actingUser, assertOwnerOrAdmin, handle, notFound, type ServiceContext } from '@rootline/host';
+import { actingUser, assertOwnerOrAdmin } from '@rootline/domain';
+import { handle, notFound, type ServiceContext } from '@rootline/host';
 import {
   deleteWebhook,
   findWebhook,

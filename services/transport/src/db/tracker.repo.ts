@@ -1,6 +1,6 @@
 import type { AgentState, PatternKind, SensorReading, TransportPattern } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import type { Point } from '@rootline/host';
+import type { Point } from '@rootline/domain';
 import { and, asc, count, eq, gt, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Pattern, ScannedEvent } from '../domain/patterns.js';
 import { events, trackerAgent, trackerPatterns } from './schema.js';

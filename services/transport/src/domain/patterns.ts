@@ -1,5 +1,5 @@
 import type { PatternKind, SensorReading } from '@rootline/contracts';
-import { haversineKm, type Point } from '@rootline/host';
+import { haversineKm, type Point } from '@rootline/domain';
 import { EMISSION_FACTORS } from './carbon.js';
 
 /** What pattern detection reads of an event. */

@@ -13,18 +13,9 @@ import {
   transportEventRecord,
 } from '@rootline/contracts';
 import { pendingEvent } from '@rootline/db';
+import { actingOwner, haversineKm, secureRandom } from '@rootline/domain';
 import { discloseLocation } from '@rootline/geocoder';
-import {
-  actingOwner,
-  call,
-  type HandlerContext,
-  handle,
-  haversineKm,
-  ledgerTxId,
-  notFound,
-  type ServiceContext,
-  secureRandom,
-} from '@rootline/host';
+import { call, type HandlerContext, handle, ledgerTxId, notFound, type ServiceContext } from '@rootline/host';
 import { claimSeedLot, custodiansOf } from '../db/custody.repo.js';
 import { findEvent } from '../db/events.repo.js';
 import { releaseEventTime, reserveEventTime } from '../db/journey.repo.js';

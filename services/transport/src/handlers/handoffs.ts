@@ -1,5 +1,6 @@
 import { AppError, type HandoffAcceptance, transportHandoffAccept } from '@rootline/contracts';
-import { actingUser, handle, notFound, type ServiceContext } from '@rootline/host';
+import { actingUser } from '@rootline/domain';
+import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { acceptanceOf, type CustodyRow, isCorrected, recordAcceptance } from '../db/custody.repo.js';
 import { type EventRow, findEvent } from '../db/events.repo.js';
 import { handoffRefusal } from '../domain/custody.js';

@@ -1,5 +1,6 @@
 import { AppError, paginate, plantGet, transportFootprintGet, transportJourneyGet } from '@rootline/contracts';
-import { assertOwnerOrAdmin, call, handle, type ServiceContext } from '@rootline/host';
+import { assertOwnerOrAdmin } from '@rootline/domain';
+import { call, handle, type ServiceContext } from '@rootline/host';
 import { findEvent, toStoredEvent, userRows } from '../db/events.repo.js';
 import { journeyPage, journeySummaryOf, type PageStart } from '../db/journey.repo.js';
 import { mayReadNotes } from '../domain/custody.js';

@@ -12,7 +12,8 @@ import {
   trackerSavings,
 } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { agentTransition, allowedAgentActions, handle, type ServiceContext } from '@rootline/host';
+import { agentTransition, allowedAgentActions } from '@rootline/domain';
+import { handle, type ServiceContext } from '@rootline/host';
 import {
   deliveryTotals,
   eventCount,

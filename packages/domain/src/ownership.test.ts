@@ -1,6 +1,6 @@
 import { isAppError } from '@rootline/contracts';
 import { describe, expect, it } from 'vitest';
-import { actingOwner, assertOwnerOrAdmin, ledgerTxId } from '../src/index.js';
+import { actingOwner, assertOwnerOrAdmin } from './ownership.js';
 
 const call = (id: string, role: 'USER' | 'GROWER' | 'FARM_MANAGER' | 'ADMIN') => ({
   requestId: 'r',
@@ -37,9 +37,5 @@ describe('ownership helpers', () => {
   it('need an acting user: UNAUTHORIZED without one', () => {
     expect(codeOf(() => actingOwner({ requestId: 'r' }, 'usr_b'))).toBe('UNAUTHORIZED');
     expect(codeOf(() => assertOwnerOrAdmin({ requestId: 'r' }, 'usr_b'))).toBe('UNAUTHORIZED');
-  });
-
-  it('give a record one ledger transaction id, derived from its id', () => {
-    expect(ledgerTxId('plt_01HZX3K6Q2W8N4B7T5R9V0C1MD')).toBe('tx_01HZX3K6Q2W8N4B7T5R9V0C1MD');
   });
 });

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import asc from 'assemblyscript/asc';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { searchRange } from '../domain/pow-search.mjs';
 import { createKernelSearch } from './pow-kernel.mjs';
-import { searchRange } from './pow-search.mjs';
 
 const kernelSearch = createKernelSearch();
 const SERVICE_DIR = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Location, PrivacyLevel } from '@rootline/contracts';
 import { destinationPoint, KM_PER_DEGREE, normaliseLongitude, RAD, withoutTinyDegrees } from './geo.js';
 
@@ -70,7 +69,15 @@ function disclosed(location: Location, level: PrivacyLevel, random: () => number
   }
 }
 
-/** Uniform in [0, 1) from the operating system's CSPRNG: obfuscation offsets must not be predictable. */
-export function secureRandom(): number {
-  return randomBytes(6).readUIntBE(0, 6) / 2 ** 48;
+/**
+ * Uniform in [0, 1) from 48 random bits: obfuscation offsets must not be predictable. `fill` fills a byte array with
+ * random bytes; by default the Web Crypto API's, drawn from the operating system's CSPRNG (global in Node and
+ * browsers, so this module imports nothing of the runtime).
+ */
+export function secureRandom(
+  fill: (bytes: Uint8Array) => Uint8Array = (bytes) => globalThis.crypto.getRandomValues(bytes),
+): number {
+  let n = 0;
+  for (const byte of fill(new Uint8Array(6))) n = n * 256 + byte;
+  return n / 2 ** 48;
 }
