@@ -2,10 +2,10 @@ import type { Bus, ServedService } from '@rootline/bus';
 import { blockMined, chainWorkFound, chainWorkNext, type MiningJob, newId } from '@rootline/contracts';
 import type { Db, Outbox } from '@rootline/db';
 import { type Clock, handle, type Logger, type ServiceMetrics, toEndpoint } from '@rootline/host';
-import { findReceipts, findTip, insertBlock, isUniqueViolation, type StoredBlock } from './db/chain.repo.js';
-import { type MiningFigures, renewLease } from './db/lease.repo.js';
-import { removePending, takePending } from './db/mempool.repo.js';
-import { BLOCK_CHANNEL, notify } from './db/notify.repo.js';
+import { findReceipts, findTip, insertBlock, isUniqueViolation, type StoredBlock } from '../../db/chain.repo.js';
+import { type MiningFigures, renewLease } from '../../db/lease.repo.js';
+import { removePending, takePending } from '../../db/mempool.repo.js';
+import { BLOCK_CHANNEL, notify } from '../../db/notify.repo.js';
 import {
   type Block,
   type BlockHeader,
@@ -15,9 +15,9 @@ import {
   meetsDifficulty,
   type Transaction,
   transactionsRoot,
-} from './domain/block.js';
-import type { LocalAppender, Mempool } from './mempool.js';
-import type { PowPool, SearchResult } from './mining/pow-pool.js';
+} from '../../domain/block.js';
+import type { LocalAppender, Mempool } from '../mempool.js';
+import type { PowPool, SearchResult } from '../mining/pow-pool.js';
 
 export interface AppenderOptions {
   /** Configured difficulty; a block never has less than its predecessor. */
