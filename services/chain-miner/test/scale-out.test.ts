@@ -6,7 +6,7 @@ import { startTestInfra, type TestInfra } from '@rootline/testing';
 import { asc, eq, gte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, transactions } from '../src/db/schema.js';
-import { NONCE_RANGE } from '../src/jobs/appender/appender.js';
+import { NONCE_RANGE } from '../src/domain/nonce-ranges.js';
 import { service } from '../src/service.js';
 
 const log = createLogger('test', 'silent');
