@@ -3,7 +3,7 @@ import { type BlockContents, pickTransactions } from '../../domain/block-assembl
 
 /**
  * Which transactions make the next block: those in the mempool table (accepted by other instances) first, then
- * this instance's queue (accepted here, not in the table: see mempool.ts). The table is read when another
+ * this instance's queue (accepted here, not in the table: see ../mempool.ts). The table is read when another
  * instance said it added some, when the previous read was full, and at least every `pollMs`.
  */
 export function createAssembler(deps: {
