@@ -114,44 +114,50 @@ export async function startAppending(deps: {
   };
 }
 
+/** The parts the block loop drives, and what it tells its owner. */
+interface LoopParts {
+  assembler: Assembler;
+  pacer: Pacer;
+  committer: Committer;
+  coordinator: JobCoordinator;
+  log: Logger;
+  clock: Clock;
+  options: AppenderOptions;
+  markReady: () => void;
+  onLost: () => void;
+}
+
+/** Assembles and mines the block after `base` (none: genesis); undefined when stopped meanwhile. */
+async function mineOn(parts: LoopParts, base: Block | undefined, contents: BlockContents): Promise<Mined | undefined> {
+  const difficulty = Math.max(parts.options.difficulty, parts.committer.tip()?.difficulty ?? 0);
+  const now = parts.clock.now().toISOString();
+  const block = await parts.coordinator.mine(nextHeader({ base, txs: blockTransactions(contents), now, difficulty }));
+  return block ? { block, ...contents } : undefined;
+}
+
+/** Reads the tip again; on an empty ledger, creates the genesis block (the appender is ready once it exists). */
+async function findOrCreateTip(parts: LoopParts): Promise<void> {
+  const { committer, log } = parts;
+  await committer.settle();
+  if (await committer.loadTip()) return;
+  const genesis = await mineOn(parts, undefined, { fromTable: [], fromQueue: [] });
+  if (genesis) {
+    await committer.commit(genesis);
+    log.info({ hash: genesis.block.hash }, 'genesis block created');
+  }
+}
+
 /**
  * The block loop, until `stopped()`. Storing block N overlaps with mining block N+1 on top of it (its hash is
  * known once it is mined): a cycle costs the longer of the two, not their sum. If N is not stored, N+1 is
  * discarded too.
  */
-async function appendBlocks(
-  parts: {
-    assembler: Assembler;
-    pacer: Pacer;
-    committer: Committer;
-    coordinator: JobCoordinator;
-    log: Logger;
-    clock: Clock;
-    options: AppenderOptions;
-    markReady: () => void;
-    onLost: () => void;
-  },
-  stopped: () => boolean,
-): Promise<void> {
+async function appendBlocks(parts: LoopParts, stopped: () => boolean): Promise<void> {
   const { assembler, pacer, committer, log } = parts;
-  /** Assembles and mines the block after `base` (none: genesis); undefined when stopped meanwhile. */
-  const mineOn = async (base: Block | undefined, contents: BlockContents): Promise<Mined | undefined> => {
-    const difficulty = Math.max(parts.options.difficulty, committer.tip()?.difficulty ?? 0);
-    const now = parts.clock.now().toISOString();
-    const block = await parts.coordinator.mine(nextHeader({ base, txs: blockTransactions(contents), now, difficulty }));
-    return block ? { block, ...contents } : undefined;
-  };
   while (!stopped()) {
     try {
       if (!committer.tip()) {
-        await committer.settle();
-        // An empty ledger: the genesis block comes first, and the appender is ready once it exists.
-        if (await committer.loadTip()) continue;
-        const genesis = await mineOn(undefined, { fromTable: [], fromQueue: [] });
-        if (genesis) {
-          await committer.commit(genesis);
-          log.info({ hash: genesis.block.hash }, 'genesis block created');
-        }
+        await findOrCreateTip(parts);
         continue;
       }
       parts.markReady();
@@ -166,7 +172,7 @@ async function appendBlocks(
       const size = contents.fromTable.length + contents.fromQueue.length;
       pacer.took(size, assembler.hasMore());
       if (size === 0) continue;
-      const mined = await mineOn(committer.head(), contents);
+      const mined = await mineOn(parts, committer.head(), contents);
       if (!mined) {
         assembler.putBack(contents.fromQueue);
         continue;
