@@ -13,10 +13,10 @@ const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
 /** Plain JavaScript and WebAssembly loaded at run time beside the compiled code: tsc does not copy them. */
 const RUNTIME_FILES = [
   ['packages/db/src/pglite-initdb.mjs', 'packages/db/dist/pglite-initdb.mjs'],
-  ['services/chain-miner/src/mining/pow-worker.mjs', 'services/chain-miner/dist/mining/pow-worker.mjs'],
+  ['services/chain-miner/src/jobs/mining/pow-worker.mjs', 'services/chain-miner/dist/jobs/mining/pow-worker.mjs'],
   ['services/chain-miner/src/domain/pow-search.mjs', 'services/chain-miner/dist/domain/pow-search.mjs'],
-  ['services/chain-miner/src/mining/pow-kernel.mjs', 'services/chain-miner/dist/mining/pow-kernel.mjs'],
-  ['services/chain-miner/src/mining/pow-kernel.wasm', 'services/chain-miner/dist/mining/pow-kernel.wasm'],
+  ['services/chain-miner/src/jobs/mining/pow-kernel.mjs', 'services/chain-miner/dist/jobs/mining/pow-kernel.mjs'],
+  ['services/chain-miner/src/jobs/mining/pow-kernel.wasm', 'services/chain-miner/dist/jobs/mining/pow-kernel.wasm'],
 ];
 
 /** Thrown when a step ends on Ctrl-C: the caller stops quietly. */

@@ -1,4 +1,4 @@
-// AssemblyScript source of the proof-of-work kernel (src/mining/pow-kernel.wasm, built by
+// AssemblyScript source of the proof-of-work kernel (src/jobs/mining/pow-kernel.wasm, built by
 // `pnpm --filter @rootline/chain-miner build:kernel`; see docs/adr/065-pow-wasm-kernel.md).
 // It searches SHA-256(prefix + decimal nonce) over a range of nonces in one call: the prefix's full 64-byte
 // blocks are compressed once (the midstate), then each nonce costs the compression of the tail block(s) only.

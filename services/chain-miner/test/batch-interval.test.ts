@@ -15,7 +15,7 @@ import { startTestInfra, type TestInfra } from '@rootline/testing';
 import { asc, desc, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, mempool, outbox, transactions } from '../src/db/schema.js';
-import { createMiner, type Miner } from '../src/miner.js';
+import { createMiner, type Miner } from '../src/jobs/miner.js';
 import { service } from '../src/service.js';
 
 const log = createLogger('test', 'silent');

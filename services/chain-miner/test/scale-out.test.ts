@@ -5,8 +5,8 @@ import { call, createLogger, type RunningService, startService } from '@rootline
 import { startTestInfra, type TestInfra } from '@rootline/testing';
 import { asc, eq, gte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NONCE_RANGE } from '../src/appender.js';
 import { blocks, transactions } from '../src/db/schema.js';
+import { NONCE_RANGE } from '../src/domain/nonce-ranges.js';
 import { service } from '../src/service.js';
 
 const log = createLogger('test', 'silent');

@@ -12,7 +12,7 @@ import { findBlockByIndex, findTip, findTransaction, listTransactions } from '..
 import { findLease } from '../db/lease.repo.js';
 import { countPending } from '../db/mempool.repo.js';
 import { transactionLeafText, transactionProof } from '../domain/block.js';
-import type { Miner } from '../miner.js';
+import type { Miner } from '../jobs/miner.js';
 
 /** chain.tx.submit: queue a transaction and answer once its block is mined and stored. */
 export const submitTx = (miner: Miner) =>

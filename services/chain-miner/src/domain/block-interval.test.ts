@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intervalLeft } from './appender.js';
+import { intervalLeft } from './block-interval.js';
 
 const options = { blockIntervalMs: 250, maxBlockTx: 100 };
 const next = { previousSize: 20, sinceAssembledMs: 100, queued: 10 };

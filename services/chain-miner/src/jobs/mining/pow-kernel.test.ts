@@ -3,11 +3,11 @@ import { fileURLToPath } from 'node:url';
 import asc from 'assemblyscript/asc';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { searchRange } from '../domain/pow-search.mjs';
+import { searchRange } from '../../domain/pow-search.mjs';
 import { createKernelSearch } from './pow-kernel.mjs';
 
 const kernelSearch = createKernelSearch();
-const SERVICE_DIR = fileURLToPath(new URL('../..', import.meta.url));
+const SERVICE_DIR = fileURLToPath(new URL('../../..', import.meta.url));
 
 const hex64 = fc.stringMatching(/^[0-9a-f]{64}$/);
 /** A block header before its nonce, as headerPrefix writes it. */

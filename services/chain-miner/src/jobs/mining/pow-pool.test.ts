@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { meetsDifficulty } from '../domain/pow-search.mjs';
+import { meetsDifficulty } from '../../domain/pow-search.mjs';
 import { createPowPool } from './pow-pool.js';
 
 describe('proof-of-work threads', () => {

@@ -1,11 +1,11 @@
-// Plain JavaScript for the same reason as ../domain/pow-search.mjs: the mining threads import it without a loader.
-// The search runs inside a WebAssembly kernel (pow-kernel.wasm, built from ../../assembly/pow-kernel.ts), one
+// Plain JavaScript for the same reason as ../../domain/pow-search.mjs: the mining threads import it without a loader.
+// The search runs inside a WebAssembly kernel (pow-kernel.wasm, built from ../../../assembly/pow-kernel.ts), one
 // call per run of nonces with the same digit count: the per-nonce cost is one SHA-256 compression over the
 // midstate, not a JavaScript→C++ call, a string and a hex digest. See docs/adr/065-pow-wasm-kernel.md.
 
 import { hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { meetsDifficulty, searchRange as plainSearchRange } from '../domain/pow-search.mjs';
+import { meetsDifficulty, searchRange as plainSearchRange } from '../../domain/pow-search.mjs';
 
 const WASM_URL = new URL('./pow-kernel.wasm', import.meta.url);
 /** Longest decimal nonce the kernel is given: below 2^53, where numbers stop being exact. */

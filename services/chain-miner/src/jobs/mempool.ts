@@ -1,9 +1,9 @@
 import { AppError, newId, type TxReceipt } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import type { Clock, Logger } from '@rootline/host';
-import { findReceipts, transactionIdsOfBlock } from './db/chain.repo.js';
-import { addPending, removePending } from './db/mempool.repo.js';
-import { type Block, makeTransaction, type Transaction } from './domain/block.js';
+import { findReceipts, transactionIdsOfBlock } from '../db/chain.repo.js';
+import { addPending, removePending } from '../db/mempool.repo.js';
+import { type Block, makeTransaction, type Transaction } from '../domain/block.js';
 
 export interface MempoolOptions {
   /**

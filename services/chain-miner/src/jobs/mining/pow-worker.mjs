@@ -1,9 +1,9 @@
-// One proof-of-work thread. Plain JavaScript so it needs no TypeScript loader (see ../domain/pow-search.mjs).
+// One proof-of-work thread. Plain JavaScript so it needs no TypeScript loader (see ../../domain/pow-search.mjs).
 // It searches the range it is given in slices, and between slices checks the shared generation number: when
 // the pool has moved on (block found elsewhere, new header, shutdown) it stops within one slice.
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { searchRange as plainSearchRange } from '../domain/pow-search.mjs';
+import { searchRange as plainSearchRange } from '../../domain/pow-search.mjs';
 import { createKernelSearch } from './pow-kernel.mjs';
 
 /** Nonces per slice: about a millisecond of hashing with the kernel, so an abort takes effect at once. */
