@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { DeliveredEvent } from '@rootline/bus';
-import { service as chainMiner } from '@rootline/chain-miner';
 import { transportCompleted } from '@rootline/contracts';
-import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
-import { service as transport } from '@rootline/transport';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { startTransportPlatform, type TestPlatform } from './support.js';
 
 const AMSTERDAM = { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' };
 const UTRECHT = { latitude: 52.0907, longitude: 5.1214, city: 'Utrecht', country: 'NL' };
@@ -22,7 +19,7 @@ describe('transport events, journeys and block verification over HTTP on NATS an
   const delivered: DeliveredEvent[] = [];
 
   beforeAll(async () => {
-    p = await startTestPlatform([chainMiner, plants, transport], { CHAIN_DIFFICULTY: '8' });
+    p = await startTransportPlatform();
     grower = await p.token('USER', 'usr_grower');
     other = await p.token('USER', 'usr_other');
     admin = await p.token('ADMIN', 'usr_admin');

@@ -1,10 +1,7 @@
-import { service as chainMiner } from '@rootline/chain-miner';
-import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
-import { service as transport } from '@rootline/transport';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { startTransportPlatform, type TestPlatform } from './support.js';
 
 const AMSTERDAM = { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' };
 const UTRECHT = { latitude: 52.0907, longitude: 5.1214, city: 'Utrecht', country: 'NL' };
@@ -26,7 +23,7 @@ describe('custody of plants and seed lots, and private notes, over HTTP on NATS 
   let handoffId: string;
 
   beforeAll(async () => {
-    p = await startTestPlatform([chainMiner, plants, transport], { CHAIN_DIFFICULTY: '8' });
+    p = await startTransportPlatform();
     alice = await p.token('USER', ALICE.id);
     bob = await p.token('USER', BOB.id);
     carol = await p.token('USER', CAROL.id);

@@ -1,9 +1,6 @@
-import { service as chainMiner } from '@rootline/chain-miner';
-import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
-import { service as transport } from '@rootline/transport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { startTransportPlatform, type TestPlatform } from './support.js';
 
 const AMSTERDAM = { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' };
 const UTRECHT = { latitude: 52.0907, longitude: 5.1214, city: 'Utrecht', country: 'NL' };
@@ -17,10 +14,7 @@ describe('transport tracker over HTTP on NATS and PostgreSQL', () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    p = await startTestPlatform([chainMiner, plants, transport], {
-      CHAIN_DIFFICULTY: '8',
-      TRANSPORT_TRACKER_POLL_MS: '100',
-    });
+    p = await startTransportPlatform({ TRANSPORT_TRACKER_POLL_MS: '100' });
     grower = await p.token('GROWER', 'usr_grower');
     reader = await p.token('USER', 'usr_reader');
     admin = await p.token('ADMIN', 'usr_admin');

@@ -1,12 +1,9 @@
 import { createServer } from 'node:net';
-import { service as chainMiner } from '@rootline/chain-miner';
-import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
-import { service as transport } from '@rootline/transport';
 import { sql } from 'drizzle-orm';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { startTransportPlatform, type TestPlatform } from './support.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const AMSTERDAM = { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' };
@@ -35,7 +32,7 @@ describe('QR codes and the public verification page, in headless Chromium', () =
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    p = await startTestPlatform([chainMiner, plants, transport], { CHAIN_DIFFICULTY: '8', PUBLIC_URL: base });
+    p = await startTransportPlatform({ PUBLIC_URL: base });
     await p.app.listen({ port, host: '127.0.0.1' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     grower = await p.token('USER', 'usr_grower');
