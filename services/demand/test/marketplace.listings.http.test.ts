@@ -1,24 +1,18 @@
-import { service as chainMiner } from '@rootline/chain-miner';
 import type { Role } from '@rootline/contracts';
-import { service as demand } from '@rootline/demand';
-import { service as plants } from '@rootline/plants';
 import { cloneInput, listingInput, plantInput } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { outboxAbout, startDemandWithPlants, type TestPlatform } from './support.js';
 
 /** Subjects of the events the demand service enqueued about one entity, oldest first. */
 async function eventsAbout(p: TestPlatform, id: string): Promise<string[]> {
-  const rows = (await p.database.db.execute(
-    sql`select subject from demand.outbox where payload::text like ${`%${id}%`} order by seq`,
-  )) as unknown as { subject: string }[];
-  return rows.map((r) => r.subject);
+  return (await outboxAbout(p, id)).map((r) => r.subject);
 }
 
 describe('marketplace listings over HTTP', () => {
   let p: TestPlatform;
   beforeAll(async () => {
-    p = await startTestPlatform([chainMiner, plants, demand], { CHAIN_DIFFICULTY: '8' });
+    p = await startDemandWithPlants();
   });
   afterAll(async () => p?.stop());
 

@@ -1,24 +1,13 @@
 import type { Role } from '@rootline/contracts';
-import { service as demand } from '@rootline/demand';
 import { listingInput } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
-
-/** Events enqueued about one entity: subject and payload, oldest first. */
-async function eventsAbout(
-  p: TestPlatform,
-  id: string,
-): Promise<{ subject: string; payload: Record<string, unknown> }[]> {
-  return (await p.database.db.execute(
-    sql`select subject, payload from demand.outbox where payload::text like ${`%${id}%`} order by seq`,
-  )) as unknown as { subject: string; payload: Record<string, unknown> }[];
-}
+import { outboxAbout, startDemandPlatform, type TestPlatform } from './support.js';
 
 describe('marketplace offers over HTTP', () => {
   let p: TestPlatform;
   beforeAll(async () => {
-    p = await startTestPlatform([demand]);
+    p = await startDemandPlatform();
   });
   afterAll(async () => p?.stop());
 
@@ -59,7 +48,7 @@ describe('marketplace offers over HTTP', () => {
       [small]: ['pending', null],
       [tooBig]: ['rejected', 'sold-out'],
     });
-    expect((await eventsAbout(p, tooBig)).map((e) => [e.subject, e.payload.reason])).toEqual([
+    expect((await outboxAbout(p, tooBig)).map((e) => [e.subject, e.payload.reason])).toEqual([
       ['evt.demand.offer.made', undefined],
       ['evt.demand.offer.rejected', 'sold-out'],
     ]);
@@ -67,7 +56,7 @@ describe('marketplace offers over HTTP', () => {
     expect((await act(small, 'accept', 'usr_seller')).status).toBe(200);
     const sold = await p.http('GET', `/api/marketplace/listings/${id}`, { role: 'USER', sub: 'usr_b1' });
     expect(sold.body.data).toMatchObject({ quantity: 0, status: 'sold' });
-    expect((await eventsAbout(p, id)).map((e) => e.subject)).toContain('evt.demand.listing.sold');
+    expect((await outboxAbout(p, id)).map((e) => e.subject)).toContain('evt.demand.listing.sold');
     const late = await p.http('POST', `/api/marketplace/listings/${id}/offers`, {
       role: 'USER',
       sub: 'usr_b4',
@@ -89,7 +78,7 @@ describe('marketplace offers over HTTP', () => {
     expect((await act(o, 'accept', 'usr_seller')).status).toBe(403);
     const accepted = await act(o, 'accept', 'usr_c1');
     expect(accepted.body.data.status).toBe('accepted');
-    const events = await eventsAbout(p, o);
+    const events = await outboxAbout(p, o);
     expect(events.map((e) => e.subject)).toEqual([
       'evt.demand.offer.made',
       'evt.demand.offer.countered',

@@ -1,24 +1,20 @@
 import type { Role } from '@rootline/contracts';
-import { service as demand } from '@rootline/demand';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { outboxAbout, startDemandPlatform, type TestPlatform } from './support.js';
 
 const AMSTERDAM = { latitude: 52.37, longitude: 4.89, city: 'Amsterdam', country: 'NL' };
 
 const preferences = (items: object[], location = AMSTERDAM) => ({ location, householdSize: 2, radiusKm: 20, items });
 
 async function outboxSubjects(p: TestPlatform, like: string): Promise<string[]> {
-  const rows = (await p.database.db.execute(
-    sql`select subject from demand.outbox where payload::text like ${`%${like}%`} order by seq`,
-  )) as unknown as { subject: string }[];
-  return rows.map((r) => r.subject);
+  return (await outboxAbout(p, like)).map((r) => r.subject);
 }
 
 describe('demand planning over HTTP', () => {
   let p: TestPlatform;
   beforeAll(async () => {
-    p = await startTestPlatform([demand]);
+    p = await startDemandPlatform();
     // Five households in Amsterdam (demand is shown over at least five) and one in Utrecht (35 km away).
     const save = (sub: string, items: object[], location = AMSTERDAM) =>
       p.http('POST', '/api/demand/preferences', { role: 'USER', sub, body: preferences(items, location) });

@@ -1,6 +1,5 @@
-import { service as demand } from '@rootline/demand';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { startDemandPlatform, type TestPlatform } from './support.js';
 
 // Alice's home; Bob grows; Carol lives next door to Alice.
 const ALICE_HOME = { latitude: 48.2082, longitude: 16.3738, city: 'Wien', country: 'AT' };
@@ -10,7 +9,7 @@ const tomatoes = (quantityPerWeek: number) => [{ crop: 'tomato', quantityPerWeek
 describe('demand reveals no household beyond what its consumer chose', () => {
   let p: TestPlatform;
   beforeAll(async () => {
-    p = await startTestPlatform([demand]);
+    p = await startDemandPlatform();
     for (const [sub, location, kg] of [
       ['usr_alice', ALICE_HOME, 7.25],
       ['usr_carol', CAROL_HOME, 3],

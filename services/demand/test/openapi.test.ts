@@ -1,14 +1,13 @@
+import { startTestBus, type TestBus, testGateway } from '@rootline/gateway/testing';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBus, type TestBus, testGateway } from './support.js';
 
 interface Operation {
   requestBody?: { content: Record<string, { schema: object; example?: unknown }> };
 }
 
 let bus: TestBus;
-let app: FastifyInstance;
+let app: Awaited<ReturnType<typeof testGateway>>;
 let paths: Record<string, Record<string, Operation>>;
 let components: object;
 
