@@ -4,15 +4,12 @@ import { join } from 'node:path';
 import { createMemoryBroker } from '@rootline/bus';
 import { service as chainMiner } from '@rootline/chain-miner';
 import { type Database, openDatabase } from '@rootline/db';
-import { service as environment } from '@rootline/environment';
+import { buildGateway, GatewayConfig, seedSession } from '@rootline/gateway/testing';
 import { createLogger, loadConfig, type RunningService, startService } from '@rootline/host';
 import { service as plants } from '@rootline/plants';
 import { plantInput, TEST_JWT_SECRET } from '@rootline/testing';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildGateway } from '../src/app.js';
-import { GatewayConfig } from '../src/config.js';
-import { seedSession } from './support.js';
+import { service as environment } from '../src/service.js';
 
 /**
  * The environment service in embedded mode: PGlite runs the same SQL (advisory locks, the transaction-id
@@ -21,7 +18,7 @@ import { seedSession } from './support.js';
 describe('environment in embedded mode (PGlite, in-process bus) over HTTP', () => {
   let dataDir: string;
   let database: Database;
-  let app: FastifyInstance;
+  let app: Awaited<ReturnType<typeof buildGateway>>;
   const running: RunningService[] = [];
   let grower: string;
 

@@ -1,12 +1,10 @@
 import { type Bus, createNatsBus } from '@rootline/bus';
-import { service as chainMiner } from '@rootline/chain-miner';
-import { service as environment } from '@rootline/environment';
-import { featureVector, similarity } from '@rootline/environment/domain/features';
 import { createLogger, type RunningService, startService } from '@rootline/host';
-import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { featureVector, similarity } from '../src/domain/features.js';
+import { service as environment } from '../src/service.js';
+import { startEnvironmentPlatform, type TestPlatform } from './support.js';
 
 const OWNER = 'usr_env_insights';
 
@@ -100,7 +98,7 @@ describe('environment similarity, comparison and analysis over HTTP', () => {
   const get = (path: string) => p.http('GET', `/api/environment${path}`, { role: 'USER', sub: 'usr_env_reader' });
 
   beforeAll(async () => {
-    p = await startTestPlatform([chainMiner, plants, environment], { CHAIN_DIFFICULTY: '8' });
+    p = await startEnvironmentPlatform();
     owner = await p.token('GROWER', OWNER);
     // A second replica of the service: queries alternate between the two, and each must see every write.
     replicaBus = await createNatsBus({ url: p.infra.nats.url, name: 'environment' });

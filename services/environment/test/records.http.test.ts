@@ -1,11 +1,8 @@
 import type { DeliveredEvent } from '@rootline/bus';
-import { service as chainMiner } from '@rootline/chain-miner';
 import { environmentRecorded } from '@rootline/contracts';
-import { service as environment } from '@rootline/environment';
-import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { startEnvironmentPlatform, type TestPlatform } from './support.js';
 
 const OWNER = 'usr_env_owner';
 
@@ -35,7 +32,7 @@ describe('environment records over HTTP on NATS and PostgreSQL', () => {
     p.http('POST', '/api/environment/records', { token: opts.role ? undefined : (opts.token ?? owner), ...opts, body });
 
   beforeAll(async () => {
-    p = await startTestPlatform([chainMiner, plants, environment], { CHAIN_DIFFICULTY: '8' });
+    p = await startEnvironmentPlatform();
     owner = await p.token('GROWER', OWNER);
     tomato = await registerPlant(OWNER, 'Tomato', 'Solanum lycopersicum');
     basil = await registerPlant(OWNER, 'Basil', 'Ocimum basilicum');
