@@ -1,11 +1,9 @@
 import type { DeliveredEvent } from '@rootline/bus';
-import { service as chainMiner } from '@rootline/chain-miner';
 import { PROPAGATION_TYPES, plantCloned, plantRegistered } from '@rootline/contracts';
-import { service as plants } from '@rootline/plants';
 import { cloneInput, plantInput } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { startPlantsPlatform, type TestPlatform } from './support.js';
 
 /** The ledger transaction as the chain stored it (type and the exact JSON that was hashed). */
 async function ledgerTx(p: TestPlatform, txId: string): Promise<{ type: string; payload: Record<string, unknown> }> {
@@ -23,7 +21,7 @@ describe('plants over HTTP on NATS and PostgreSQL', () => {
   let reader: string;
   const events: DeliveredEvent[] = [];
   beforeAll(async () => {
-    p = await startTestPlatform([chainMiner, plants], { CHAIN_DIFFICULTY: '8' });
+    p = await startPlantsPlatform();
     // Registers for the owners the bodies name, which only an ADMIN may do; it is recorded as registeredBy.
     grower = await p.token('ADMIN', 'usr_actor');
     reader = await p.token('USER', 'usr_reader');

@@ -10,15 +10,12 @@ import {
   verify,
 } from 'node:crypto';
 import { createNatsBus } from '@rootline/bus';
-import { service as chainMiner } from '@rootline/chain-miner';
+import { buildGateway, GatewayConfig } from '@rootline/gateway/testing';
 import { createLogger, loadConfig } from '@rootline/host';
-import { service as plants } from '@rootline/plants';
 import { anonymousPlantInput, cloneInput, plantInput, TEST_JWT_SECRET } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildGateway } from '../src/app.js';
-import { GatewayConfig } from '../src/config.js';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { startPlantsPlatform, type TestPlatform } from './support.js';
 
 const R = 6371.0088;
 function km(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
@@ -39,7 +36,7 @@ describe('location privacy and anonymous registration over HTTP on NATS and Post
   let reader: string;
 
   beforeAll(async () => {
-    p = await startTestPlatform([chainMiner, plants], { CHAIN_DIFFICULTY: '8' });
+    p = await startPlantsPlatform();
     grower = await p.token('GROWER', 'usr_test');
     reader = await p.token('USER', 'usr_reader');
   });

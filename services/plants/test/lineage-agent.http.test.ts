@@ -1,9 +1,7 @@
-import { service as chainMiner } from '@rootline/chain-miner';
-import { service as plants } from '@rootline/plants';
 import { cloneInput, plantInput } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { startPlantsPlatform, type TestPlatform } from './support.js';
 
 describe('lineage agent over HTTP on NATS and PostgreSQL', () => {
   let p: TestPlatform;
@@ -13,7 +11,7 @@ describe('lineage agent over HTTP on NATS and PostgreSQL', () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    p = await startTestPlatform([chainMiner, plants], { CHAIN_DIFFICULTY: '8', LINEAGE_AGENT_POLL_MS: '100' });
+    p = await startPlantsPlatform({ LINEAGE_AGENT_POLL_MS: '100' });
     reader = await p.token('USER', 'usr_reader');
     grower = await p.token('GROWER', 'usr_test');
     admin = await p.token('ADMIN', 'usr_admin');

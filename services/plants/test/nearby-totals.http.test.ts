@@ -1,10 +1,8 @@
-import { service as chainMiner } from '@rootline/chain-miner';
 import { NEARBY_EXACT_TOTAL_MAX, PAGE_DEFAULTS } from '@rootline/contracts';
 import { executeRows } from '@rootline/db';
-import { service as plants } from '@rootline/plants';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { startPlantsPlatform, type TestPlatform } from './support.js';
 
 /** An independent haversine on the same sphere, for the brute-force answers. */
 function km(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
@@ -45,7 +43,7 @@ describe('nearby over HTTP on NATS and PostgreSQL: exact pages, totals exact up 
     p.http('GET', `/api/plants/nearby?lat=${center.latitude}&lon=${center.longitude}&${query}`, { token: reader });
 
   beforeAll(async () => {
-    p = await startTestPlatform([chainMiner, plants], { CHAIN_DIFFICULTY: '8' });
+    p = await startPlantsPlatform();
     reader = await p.token('USER', 'usr_reader');
     // A dense town (3,000 plants over about 30 × 30 km) in a sparse country (400 over about 300 × 300 km).
     await executeRows(p.database.db, scatter('plt_town_', 3000, [45.6, 45.9], [4.6, 5.0]));

@@ -1,10 +1,8 @@
-import { service as chainMiner } from '@rootline/chain-miner';
 import type { Role } from '@rootline/contracts';
-import { service as plants } from '@rootline/plants';
 import { cloneInput, plantInput } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { startPlantsPlatform, type TestPlatform } from './support.js';
 
 /** The stored owner and acting user of a plant. */
 async function ownership(p: TestPlatform, id: string): Promise<{ owner_id: string; registered_by: string | null }> {
@@ -20,7 +18,7 @@ describe('ownership of new plants over HTTP', () => {
   let p: TestPlatform;
   let parentId: string;
   beforeAll(async () => {
-    p = await startTestPlatform([chainMiner, plants], { CHAIN_DIFFICULTY: '8' });
+    p = await startPlantsPlatform();
     const parent = await p.http('POST', '/api/plants/register', {
       role: 'GROWER',
       sub: 'usr_parent',

@@ -1,8 +1,6 @@
-import { service as chainMiner } from '@rootline/chain-miner';
-import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { startPlantsPlatform, type TestPlatform } from './support.js';
 
 describe('search answers reused over HTTP on NATS and PostgreSQL', () => {
   let p: TestPlatform;
@@ -12,7 +10,7 @@ describe('search answers reused over HTTP on NATS and PostgreSQL', () => {
 
   beforeAll(async () => {
     // Long enough that no answer expires during the test, however slow the machine.
-    p = await startTestPlatform([chainMiner, plants], { CHAIN_DIFFICULTY: '8', SEARCH_CACHE_MS: '60000' });
+    p = await startPlantsPlatform({ SEARCH_CACHE_MS: '60000' });
     grower = await p.token('USER', 'usr_grower');
     reader = await p.token('USER', 'usr_reader');
   });

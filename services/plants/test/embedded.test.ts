@@ -5,15 +5,12 @@ import { createMemoryBroker } from '@rootline/bus';
 import { service as chainMiner } from '@rootline/chain-miner';
 import { NEARBY_EXACT_TOTAL_MAX } from '@rootline/contracts';
 import { type Database, executeRows, openDatabase } from '@rootline/db';
+import { buildGateway, GatewayConfig, seedSession } from '@rootline/gateway/testing';
 import { createLogger, loadConfig, type RunningService, startService } from '@rootline/host';
-import { service as plants } from '@rootline/plants';
 import { anonymousPlantInput, cloneInput, plantInput, TEST_JWT_SECRET } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildGateway } from '../src/app.js';
-import { GatewayConfig } from '../src/config.js';
-import { seedSession } from './support.js';
+import { service as plants } from '../src/service.js';
 
 /**
  * The plant registry in embedded mode: PGlite (the same migrations as PostgreSQL, the same nearby index) and the
@@ -22,7 +19,7 @@ import { seedSession } from './support.js';
 describe('plants in embedded mode (PGlite, in-process bus) over HTTP', () => {
   let dataDir: string;
   let database: Database;
-  let app: FastifyInstance;
+  let app: Awaited<ReturnType<typeof buildGateway>>;
   const running: RunningService[] = [];
   let grower: string;
   let admin: string;

@@ -1,8 +1,6 @@
-import { service as chainMiner } from '@rootline/chain-miner';
-import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { startPlantsPlatform, type TestPlatform } from './support.js';
 
 const R = 6371.0088;
 /** An independent haversine, to check the distances the API reports. */
@@ -34,7 +32,7 @@ describe('plant discovery over HTTP on NATS and PostgreSQL', () => {
   };
 
   beforeAll(async () => {
-    p = await startTestPlatform([chainMiner, plants], { CHAIN_DIFFICULTY: '8' });
+    p = await startPlantsPlatform();
     // Registers plants of several owners (searched by owner below): an ADMIN acting for them.
     grower = await p.token('ADMIN', 'usr_grower');
     reader = await p.token('USER', 'usr_reader');

@@ -1,11 +1,9 @@
-import { service as chainMiner } from '@rootline/chain-miner';
 import { SEARCH_EXACT_TOTAL_MAX } from '@rootline/contracts';
 import { executeRows } from '@rootline/db';
-import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { startPlantsPlatform, type TestPlatform } from './support.js';
 
 /** Plants of one species written straight into the table (as the benchmark seeds them): registering 10,000 is slow. */
 const bulk = (prefix: string, n: number, commonName: string, scientificName: string, speciesText: string) => sql`
@@ -26,7 +24,7 @@ describe('search over HTTP on NATS and PostgreSQL: ranking, capped totals, short
     res.body.data.map((x) => `${x.match.field}:${x.match.kind}`);
 
   beforeAll(async () => {
-    p = await startTestPlatform([chainMiner, plants], { CHAIN_DIFFICULTY: '8' });
+    p = await startPlantsPlatform();
     const grower = await p.token('ADMIN', 'usr_grower');
     reader = await p.token('USER', 'usr_reader');
     const reg = async (key: string, body: unknown) => {
