@@ -5,7 +5,7 @@ import { createMemoryBroker } from '@rootline/bus';
 import { service as chainMiner } from '@rootline/chain-miner';
 import { NEARBY_EXACT_TOTAL_MAX } from '@rootline/contracts';
 import { type Database, executeRows, openDatabase } from '@rootline/db';
-import { buildGateway, GatewayConfig, seedSession } from '@rootline/gateway/testing';
+import { buildGateway, GatewayConfig, ledgerTransaction, seedSession } from '@rootline/gateway/testing';
 import { createLogger, loadConfig, type RunningService, startService } from '@rootline/host';
 import { anonymousPlantInput, cloneInput, plantInput, TEST_JWT_SECRET } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
@@ -84,10 +84,8 @@ describe('plants in embedded mode (PGlite, in-process bus) over HTTP', () => {
     const pepper = (await http('GET', `/api/plants/${city}`)).body.data;
     expect(pepper.location.latitude).not.toBe(52.1);
     expect(pepper.location.city).toBe('Zeist');
-    const rows = (await database.db.execute(
-      sql`select payload from chain.transactions where id = ${pepper.block.txId}`,
-    )) as unknown as { rows: { payload: string }[] };
-    expect(JSON.parse(rows.rows[0]!.payload).location).toEqual(pepper.location);
+    const tx = await ledgerTransaction({ http }, pepper.block.txId);
+    expect(JSON.parse(tx.payload).location).toEqual(pepper.location);
     expect((await http('GET', `/api/plants/${hidden}`)).body.data.location).toBeNull();
 
     const near = await http('GET', '/api/plants/nearby?lat=52.0907&lon=5.1214&radius=30');

@@ -1,18 +1,15 @@
 import type { DeliveredEvent } from '@rootline/bus';
 import { PROPAGATION_TYPES, plantCloned, plantRegistered } from '@rootline/contracts';
+import { ledgerTransaction } from '@rootline/gateway/testing';
 import { cloneInput, plantInput } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlantsPlatform, type TestPlatform } from './support.js';
 
-/** The ledger transaction as the chain stored it (type and the exact JSON that was hashed). */
+/** The ledger transaction as the chain serves it (type and the exact JSON that was hashed). */
 async function ledgerTx(p: TestPlatform, txId: string): Promise<{ type: string; payload: Record<string, unknown> }> {
-  const rows = (await p.database.db.execute(
-    sql`select type, payload from chain.transactions where id = ${txId}`,
-  )) as unknown as { type: string; payload: string }[];
-  const row = rows[0];
-  if (!row) throw new Error(`transaction ${txId} is not on the ledger`);
-  return { type: row.type, payload: JSON.parse(row.payload) };
+  const tx = await ledgerTransaction(p, txId);
+  return { type: tx.type, payload: JSON.parse(tx.payload) };
 }
 
 describe('plants over HTTP on NATS and PostgreSQL', () => {

@@ -10,7 +10,7 @@ import {
   verify,
 } from 'node:crypto';
 import { createNatsBus } from '@rootline/bus';
-import { buildGateway, GatewayConfig } from '@rootline/gateway/testing';
+import { buildGateway, GatewayConfig, ledgerTransaction } from '@rootline/gateway/testing';
 import { createLogger, loadConfig } from '@rootline/host';
 import { anonymousPlantInput, cloneInput, plantInput, TEST_JWT_SECRET } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
@@ -46,14 +46,11 @@ describe('location privacy and anonymous registration over HTTP on NATS and Post
   /** Everything stored about a plant: its row, and its ledger transaction as hashed. */
   async function stored(plantId: string, txId: string): Promise<string> {
     const row = await p.database.db.execute(sql`select * from plants.plants where id = ${plantId}`);
-    const tx = await p.database.db.execute(sql`select payload from chain.transactions where id = ${txId}`);
+    const tx = await ledgerTransaction(p, txId);
     return JSON.stringify([row, tx]);
   }
   async function ledgerPayload(txId: string): Promise<Record<string, unknown>> {
-    const rows = (await p.database.db.execute(
-      sql`select payload from chain.transactions where id = ${txId}`,
-    )) as unknown as { payload: string }[];
-    return JSON.parse(rows[0]!.payload);
+    return JSON.parse((await ledgerTransaction(p, txId)).payload);
   }
   async function registerAt(privacyLevel?: string) {
     const body = { ...plantInput({ location: EXACT }), ...(privacyLevel ? { privacyLevel } : {}) };

@@ -1,5 +1,5 @@
+import { ledgerTransaction } from '@rootline/gateway/testing';
 import { plantInput } from '@rootline/testing';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTransportPlatform, type TestPlatform } from './support.js';
 
@@ -231,12 +231,10 @@ describe('custody of plants and seed lots, and private notes, over HTTP on NATS 
       const tx = block.body.data.transactions.find(
         (t: { transportEventId: string | null }) => t.transportEventId === id,
       );
-      const rows = (await p.database.db.execute(
-        sql`select payload::text as payload from chain.transactions where id = ${tx.id}`,
-      )) as unknown as { payload: string }[];
-      expect(rows[0]!.payload).toContain(id);
-      expect(rows[0]!.payload).not.toContain('notes');
-      expect(rows[0]!.payload).not.toContain('private');
+      const { payload } = await ledgerTransaction(p, tx.id);
+      expect(payload).toContain(id);
+      expect(payload).not.toContain('notes');
+      expect(payload).not.toContain('private');
     }
   });
 });
