@@ -3,12 +3,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { service as chainMiner } from '@rootline/chain-miner';
 import { SERVICE_NAMES } from '@rootline/contracts';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
-import { service as transparency } from '@rootline/transparency';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { service as transparency } from '../src/service.js';
 
 describe('compliance report, dashboard and component health over HTTP', () => {
   let p: TestPlatform;

@@ -1,10 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { type Actor, contextToHeaders, newId, plantRegistered } from '@rootline/contracts';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { startWebhookReceiver, type WebhookReceiver } from '@rootline/testing';
-import { service as transparency } from '@rootline/transparency';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { service as transparency } from '../src/service.js';
 
 const dana: Actor = { id: 'usr_danamanage', role: 'GROWER' };
 const eve: Actor = { id: 'usr_evemanage1', role: 'USER' };

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNatsBus } from '@rootline/bus';
 import { type Actor, contextToHeaders, newId, plantRegistered } from '@rootline/contracts';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { createLogger, startService } from '@rootline/host';
 import { startWebhookReceiver, type WebhookReceiver } from '@rootline/testing';
-import { service as transparency } from '@rootline/transparency';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { service as transparency } from '../src/service.js';
 
 const alice: Actor = { id: 'usr_alicekeys', role: 'GROWER' };
 const SECRET = 'alice-secret-that-outlives-keys-42';

@@ -7,11 +7,11 @@ import {
   plantRegistered,
   transportCompleted,
 } from '@rootline/contracts';
-import { service as transparency } from '@rootline/transparency';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import canonicalize from 'canonicalize';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { service as transparency } from '../src/service.js';
 
 const handler: Actor = { id: 'usr_hannahsign', role: 'GROWER' };
 const recipient: Actor = { id: 'usr_ralphsign1', role: 'USER' };

@@ -1,8 +1,8 @@
 import { createHash, createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
 import { contextToHeaders, newId, plantRegistered } from '@rootline/contracts';
-import { service as transparency } from '@rootline/transparency';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { service as transparency } from '../src/service.js';
 
 // A tiled-log client written from c2sp.org/tlog-tiles, tlog-checkpoint and signed-note, sharing no code with the
 // service or the verifier package: it fetches the checkpoint and the tiles it implies and recomputes the root.

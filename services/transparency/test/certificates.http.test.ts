@@ -1,12 +1,12 @@
 import { createHash, generateKeyPairSync, verify } from 'node:crypto';
 import { service as chainMiner } from '@rootline/chain-miner';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as plants } from '@rootline/plants';
 import { cloneInput, plantInput } from '@rootline/testing';
-import { service as transparency } from '@rootline/transparency';
 import canonicalize from 'canonicalize';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { service as transparency } from '../src/service.js';
 
 // A verifier written from docs/transparency.md ("Verifying a certificate") and docs/ledger.md, sharing no code with
 // the service: SHA-256, RFC 6962 leaf and node hashes, the RFC 9162 §2.1.3.2 inclusion check, Ed25519.

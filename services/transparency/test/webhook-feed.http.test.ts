@@ -1,11 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { service as chainMiner } from '@rootline/chain-miner';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as plants } from '@rootline/plants';
 import { startWebhookReceiver } from '@rootline/testing';
-import { service as transparency } from '@rootline/transparency';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { service as transparency } from '../src/service.js';
 
 async function until(check: () => boolean | Promise<boolean>, what: string) {
   for (let i = 0; i < 600; i++) {

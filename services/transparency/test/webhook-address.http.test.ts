@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { service as transparency } from '@rootline/transparency';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { service as transparency } from '../src/service.js';
 
 // A public address by literal (no DNS needed); nothing is ever sent to it in this file.
 const PUBLIC_URL = 'http://93.184.216.34/rootline-hook';

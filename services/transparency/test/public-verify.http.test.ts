@@ -5,15 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNatsBus } from '@rootline/bus';
 import { service as chainMiner } from '@rootline/chain-miner';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { createLogger, startService } from '@rootline/host';
 import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
-import { service as transparency } from '@rootline/transparency';
 import { service as transport } from '@rootline/transport';
 import { headerHash, keySetFrom, leadingZeroBits, openNote, parseCheckpoint, run } from '@rootline/verify';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { service as transparency } from '../src/service.js';
 
 const ORIGIN = 'rootline.test/audit';
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };

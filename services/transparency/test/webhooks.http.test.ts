@@ -2,11 +2,11 @@ import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Actor, contextToHeaders, listingPublished, newId, plantRegistered } from '@rootline/contracts';
-import { service as transparency } from '@rootline/transparency';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import canonicalize from 'canonicalize';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { service as transparency } from '../src/service.js';
 
 interface Received {
   body: string;

@@ -3,12 +3,12 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNatsBus } from '@rootline/bus';
 import { type Actor, contextToHeaders, newId, plantRegistered } from '@rootline/contracts';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { createLogger, startService } from '@rootline/host';
-import { service as transparency } from '@rootline/transparency';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { service as transparency } from '../src/service.js';
 
 interface Received {
   body: string;

@@ -11,9 +11,9 @@ import {
   offerMade,
   plantRegistered,
 } from '@rootline/contracts';
-import { service as transparency } from '@rootline/transparency';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { service as transparency } from '../src/service.js';
 
 interface Frame {
   id: number;

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { contextToHeaders, listingPublished, newId, plantRegistered, transportCompleted } from '@rootline/contracts';
-import { service as transparency } from '@rootline/transparency';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { service as transparency } from '../src/service.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const EPCIS_SCHEMA = JSON.parse(

@@ -7,11 +7,11 @@ import {
   plantRegistered,
   userRoleChanged,
 } from '@rootline/contracts';
-import { service as transparency } from '@rootline/transparency';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import canonicalize from 'canonicalize';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
+import { service as transparency } from '../src/service.js';
 
 // An RFC 6962 verifier written from the RFC (and RFC 9162 §2.1.3.2 / §2.1.4.2), sharing no code with the service.
 const sha256 = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
