@@ -17,6 +17,7 @@ import {
   createLogger,
   LEDGER_RETRY_AFTER_SECONDS,
   type LedgerRecorderOptions,
+  ledgerRecorderOf,
   ledgerTxId,
 } from '@rootline/host';
 import { anonymousPlantInput, plantInput } from '@rootline/testing';
@@ -24,7 +25,7 @@ import { eq, sql } from 'drizzle-orm';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerIntents, outbox, plants } from '../src/db/schema.js';
-import { createRecorder, type PlantRecord, type PlantWrite, plantsStore } from '../src/recorder.js';
+import { type PlantRecord, type PlantWrite, plantsLedger } from '../src/recorder.js';
 import { type PlantsWithLedger, startPlantsWithLedger } from './support.js';
 
 describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
@@ -67,7 +68,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   /** A recorder of its own over the plants' store and intents; `options` adds to or overrides its settings. */
   const recorderWith = (options: Partial<LedgerRecorderOptions<PlantRecord>> = {}) =>
     createLedgerRecorder<PlantRecord>({
-      ...plantsStore,
+      store: plantsLedger.store,
       db: database.db,
       bus: client,
       outbox: createOutbox({ database, table: outbox, publish: async () => {}, log }),
@@ -178,7 +179,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   });
 
   it('stores the rest of a batch when one plant cannot be stored, and rejects only that one', async () => {
-    const recorder = createRecorder({
+    const recorder = ledgerRecorderOf(plantsLedger, {
       db: database.db,
       bus: client,
       outbox: createOutbox({ database, table: outbox, publish: async () => {}, log }),
@@ -207,7 +208,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   });
 
   it('answers a write whose record is stored already (a retry that raced its first attempt) with its receipt', async () => {
-    const recorder = createRecorder({
+    const recorder = ledgerRecorderOf(plantsLedger, {
       db: database.db,
       bus: client,
       outbox: createOutbox({ database, table: outbox, publish: async () => {}, log }),
@@ -225,7 +226,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
 
   it('keeps each ledger message within its byte budget, and still sends a payload larger than the budget', async () => {
     const { sizes, stop } = await ledgerMessageSizes();
-    const recorder = createRecorder({
+    const recorder = ledgerRecorderOf(plantsLedger, {
       db: database.db,
       bus: client,
       outbox: createOutbox({ database, table: outbox, publish: async () => {}, log }),
