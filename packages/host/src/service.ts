@@ -8,6 +8,7 @@ import {
   HEADER,
   headersToContext,
   type InputOf,
+  idFromKey,
   isAppError,
   newId,
   type PayloadOf,
@@ -68,6 +69,11 @@ export interface ServiceContext<C = BaseConfig, R = unknown> {
    * For a service without a ledger, a stand-in that throws on use.
    */
   ledger: LedgerRecorder<R>;
+  /**
+   * A new record's id: derived from the call's Idempotency-Key reference when it has one (`idFromKey`), so a
+   * retried request names the same record, otherwise a fresh one at `clock`'s time (`newId`).
+   */
+  newId(prefix: string, call?: Pick<CallContext, 'idempotencyRef'>): string;
 }
 
 /** See `ServiceContext.reads`. */
@@ -363,7 +369,7 @@ function answerOf(
   // fills them too, so HTTP and bus callers see the same input). Skipped for requests that declare none.
   const withDefaults = JSON.stringify(h.def.request).includes('"default":');
   return async (payload, headers): Promise<BusReply<unknown>> => {
-    const call = headersToContext(headers, () => newId('req'));
+    const call = headersToContext(headers, () => newId('req', Date.now()));
     // The request's logger is built on first use: most requests log nothing, and a pino child costs a
     // serialisation of its bindings.
     let reqLog: Logger | undefined;
@@ -460,6 +466,8 @@ export async function startService<C extends TObject, R = unknown>(
     instanceId,
     metrics,
     ledger: ledger ?? (noLedger as LedgerRecorder<R>),
+    newId: (prefix, call) =>
+      call?.idempotencyRef ? idFromKey(prefix, call.idempotencyRef) : newId(prefix, clock.now().getTime()),
   };
   const def = await mod.create(ctx);
   const extraStatus = statusOf(def, ledger);

@@ -194,7 +194,7 @@ export async function startAppending(deps: {
         settleRemote = resolve;
       });
       const current: Job = {
-        id: newId('job'),
+        id: newId('job', clock.now().getTime()),
         header,
         prefix: headerPrefix(header),
         nextRange: 1,
@@ -259,7 +259,7 @@ export async function startAppending(deps: {
         t,
         blockMined,
         { index: block.index, hash: block.hash, txCount: txs.length },
-        { requestId: newId('req') },
+        { requestId: newId('req', clock.now().getTime()) },
       );
       await notify(
         t,

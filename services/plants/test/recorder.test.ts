@@ -185,7 +185,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
       outbox: createOutbox({ database, table: outbox, publish: async () => {}, log }),
       log,
     });
-    const [idA, idBad, idB] = [newId('plt'), newId('plt'), newId('plt')];
+    const [idA, idBad, idB] = [newId('plt', Date.now()), newId('plt', Date.now()), newId('plt', Date.now())];
     // A row the table refuses (no common name).
     const bad = write(idBad);
     bad.record.row = { ...bad.record.row, commonName: null as unknown as string };
@@ -235,7 +235,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
       maxBatchBytes: 10_000,
     });
     const note = 'x'.repeat(1000);
-    const ids = Array.from({ length: 7 }, () => newId('plt'));
+    const ids = Array.from({ length: 7 }, () => newId('plt', Date.now()));
     const settled = await Promise.all([
       ...ids.slice(0, 6).map((id) => recorder.record(write(id, { note }), caller)),
       recorder.record(write(ids[6]!, { note: 'y'.repeat(5000) }), caller),
@@ -250,7 +250,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   });
 
   it('finishes a plant mined but never stored (the process died in between) from its intent', async () => {
-    const id = newId('plt');
+    const id = newId('plt', Date.now());
     const w = write(id);
     // What a process that died after mining leaves: the intent, and the transaction in a block.
     await database.db.insert(ledgerIntents).values({
@@ -277,7 +277,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
 
   it('keeps the intent of a plant whose store fails, and the sweep stores it once the fault is gone', async () => {
     const recorder = sweeper();
-    const id = newId('plt');
+    const id = newId('plt', Date.now());
     await database.db.execute(sql`alter table plants.plants rename to plants_away`);
     try {
       await expect(recorder.record(write(id), caller)).rejects.toThrow();
@@ -297,7 +297,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   it('marks a write failed after its stores failed maxAttempts times, counts it, and stops retrying it', async () => {
     const recorder = sweeper(2);
     const failedBefore = (await recorder.intentCounts()).failed;
-    const id = newId('plt');
+    const id = newId('plt', Date.now());
     await database.db.execute(sql`alter table plants.plants rename to plants_away`);
     try {
       await expect(recorder.record(write(id), caller)).rejects.toThrow();
@@ -315,7 +315,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   });
 
   it('records a retried registration (same idempotency reference) once, answering the first result', async () => {
-    const keyed = { ...ctx, idempotencyRef: `ref-${newId('k')}` };
+    const keyed = { ...ctx, idempotencyRef: `ref-${newId('k', Date.now())}` };
     const input = plantInput({ commonName: 'Retried' });
     const [a, b] = await Promise.all([
       call(client, plantRegister, input, keyed),
@@ -329,7 +329,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   });
 
   it('refuses to answer a retried anonymous registration again: its private key was returned once', async () => {
-    const keyed = { requestId: 'req_anon', idempotencyRef: `ref-${newId('k')}` };
+    const keyed = { requestId: 'req_anon', idempotencyRef: `ref-${newId('k', Date.now())}` };
     const first = await call(client, plantRegisterAnonymous, anonymousPlantInput(), keyed);
     const again = await call(client, plantRegisterAnonymous, anonymousPlantInput(), keyed).catch((e) => e);
     expect(again).toMatchObject({ code: 'DUPLICATE', details: { id: first.id } });
