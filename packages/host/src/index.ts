@@ -1,3 +1,4 @@
+export * from './agent.js';
 export * from './agent-control.js';
 export * from './client.js';
 export * from './clock.js';

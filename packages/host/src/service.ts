@@ -31,6 +31,7 @@ import type { Static, TObject } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import type { Registry } from 'prom-client';
+import type { Agent } from './agent.js';
 import { type Clock, systemClock } from './clock.js';
 import { type BaseConfig, loadConfig } from './config.js';
 import { deliveryHandler, noDatabase } from './consumers.js';
@@ -41,6 +42,7 @@ import type { Logger } from './logger.js';
 import { LATENCY_BUCKETS, type ServiceMetrics, serviceMetrics, unscrapedMetrics } from './metrics.js';
 import type { Periodic } from './periodic.js';
 import { replyWriter } from './reply-writer.js';
+import type { Job } from './scheduled-job.js';
 import { statisticsKeeper } from './statistics.js';
 import { endSpan, SpanKind, startSpan, traceparentOf } from './tracing.js';
 
@@ -224,9 +226,19 @@ export function subscribeBatch<E extends EventDef>(
 export interface ServiceDefinition {
   handlers: Handler[];
   subscribers?: Subscriber[];
-  /** Starts background work (after handlers are served). */
+  /**
+   * Background work on a timer (`createScheduledJob`, `createPeriodic`): the host starts it after the handlers are
+   * served and stops it after in-flight requests are answered. Runs are observed in `job_run_duration_seconds`.
+   */
+  jobs?: Job[];
+  /**
+   * The service's agents (`createAgent`): jobs with the shared state machine, started and stopped as `jobs`; their
+   * rows are created before the handlers are served.
+   */
+  agents?: Agent[];
+  /** Starts other background work (after handlers are served). */
   start?(): Promise<void>;
-  /** Stops background work (after in-flight requests are answered). */
+  /** Stops other background work (after in-flight requests are answered). */
   stop?(): Promise<void>;
   /** What the service adds to its `<service>.ops.status` answer (the host adds a declared ledger's intent counts). */
   status?(): Promise<Pick<ServiceStatus, 'ledgerIntents'>>;
@@ -471,6 +483,8 @@ export async function startService<C extends TObject, R = unknown>(
   };
   const def = await mod.create(ctx);
   const extraStatus = statusOf(def, ledger);
+  const background: Job[] = [...(def.agents ?? []), ...(def.jobs ?? [])];
+  for (const job of background) await job.prepare?.();
   const subscribers = def.subscribers ?? [];
   if (subscribers.length > 0 && mod.db && !inbox) {
     // Checked before anything is served or started, so a refused service leaves nothing running.
@@ -539,6 +553,7 @@ export async function startService<C extends TObject, R = unknown>(
     pruneTimer = setInterval(prune, INBOX_PRUNE_EVERY_MS).unref();
   }
   ledger?.start();
+  for (const job of background) await job.start();
   await def.start?.();
   log.info({ handlers: def.handlers.length, subscribers: subscriptions.length }, `${mod.name} started`);
 
@@ -554,6 +569,7 @@ export async function startService<C extends TObject, R = unknown>(
       clearInterval(pruneTimer);
       await Promise.all(subscriptions.map((s) => s.stop()));
       await def.stop?.();
+      await Promise.all(background.map((job) => job.stop()));
       await ledger?.stop();
       await statistics?.stop();
       await outbox.stop();

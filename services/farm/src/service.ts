@@ -68,14 +68,13 @@ export const service: ServiceModule<typeof FarmConfig, HarvestRecord> = {
         getAnalytics(ctx),
       ],
       subscribers: [],
+      jobs: [harvestReady],
       start: async () => {
-        await harvestReady.start();
         backfill = fillFarmPlaces(ctx, () => stopping);
       },
       stop: async () => {
         stopping = true;
         await backfill;
-        await harvestReady.stop();
       },
     };
   },

@@ -4,7 +4,6 @@ import { createNominatim, warmGeocoder } from '@rootline/geocoder';
 import { outgoingAgent, type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { fillPlantPlaces } from './backfill-places.js';
-import { ensureAgent } from './db/lineage-agent.repo.js';
 import { outbox } from './db/schema.js';
 import { nearbyPlants, networkStats, ownedPlants, searchPlantsHandler } from './handlers/discovery.js';
 import { getLineage } from './handlers/lineage.js';
@@ -18,7 +17,7 @@ import { searchPlacesHandler } from './handlers/places.js';
 import { clonePlant, getPlant, registerAnonymousPlant, registerPlant } from './handlers/plant.js';
 import { privacyDistribution } from './handlers/privacy-distribution.js';
 import { acceptSpecies } from './handlers/species.js';
-import { createLineageAgentRunner } from './lineage-agent.js';
+import { createLineageAgent } from './lineage-agent.js';
 import { type PlantRecord, plantsLedger } from './recorder.js';
 import { createSearchCache } from './search-cache.js';
 
@@ -77,8 +76,7 @@ export const service: ServiceModule<typeof PlantsConfig, PlantRecord> = {
   ledger: plantsLedger,
   async create(ctx) {
     const intervalMs = ctx.config.LINEAGE_AGENT_INTERVAL_SECONDS * 1000;
-    await ensureAgent(ctx.db, ctx.clock.now());
-    const agent = createLineageAgentRunner({
+    const agent = createLineageAgent({
       db: ctx.db,
       log: ctx.log,
       clock: ctx.clock,
@@ -115,7 +113,7 @@ export const service: ServiceModule<typeof PlantsConfig, PlantRecord> = {
         searchPlantsHandler(ctx, searchCache),
         ownedPlants(ctx),
         networkStats(ctx),
-        getLineageAgent(ctx, intervalMs),
+        getLineageAgent(ctx, agent, intervalMs),
         controlLineageAgent(ctx, agent, intervalMs),
         analyseLineageHandler(ctx),
         listLineageAnomalies(ctx),
@@ -124,8 +122,8 @@ export const service: ServiceModule<typeof PlantsConfig, PlantRecord> = {
         acceptSpecies(ctx),
       ],
       subscribers: [],
+      agents: [agent],
       start: async () => {
-        agent.start();
         // The gazetteer is loaded once the service is up, not on the first request that needs it, and not at once:
         // its half a second of decoding blocks the event loop, and the embedded process is still starting the
         // other services and the gateway then (docs/perf/startup.md).
@@ -141,7 +139,6 @@ export const service: ServiceModule<typeof PlantsConfig, PlantRecord> = {
         clearTimeout(warmTimer);
         wake?.();
         await backfill;
-        await agent.stop();
       },
     };
   },

@@ -3,7 +3,6 @@ import { PublicUrlSetting, type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { fillEventPlaces } from './backfill-places.js';
 import { outbox } from './db/schema.js';
-import { ensureTracker } from './db/tracker.repo.js';
 import { recordEventHandlers } from './handlers/events.js';
 import { acceptHandoff } from './handlers/handoffs.js';
 import { getFootprint, getJourney } from './handlers/journey.js';
@@ -17,7 +16,7 @@ import {
 } from './handlers/tracker.js';
 import { verifyBlock } from './handlers/verify.js';
 import { type EventRecord, transportLedger } from './recorder.js';
-import { createTrackerRunner } from './tracker.js';
+import { createTracker } from './tracker.js';
 
 const TransportConfig = withBase({
   TRANSPORT_TRACKER_INTERVAL_SECONDS: Type.Number({
@@ -48,8 +47,7 @@ export const service: ServiceModule<typeof TransportConfig, EventRecord> = {
   ledger: transportLedger,
   async create(ctx) {
     const intervalMs = ctx.config.TRANSPORT_TRACKER_INTERVAL_SECONDS * 1000;
-    await ensureTracker(ctx.db, ctx.clock.now());
-    const tracker = createTrackerRunner({
+    const tracker = createTracker({
       db: ctx.db,
       log: ctx.log,
       clock: ctx.clock,
@@ -68,21 +66,20 @@ export const service: ServiceModule<typeof TransportConfig, EventRecord> = {
         verifyBlock(ctx),
         getQr(ctx, ctx.config.PUBLIC_URL),
         renderTracePage(ctx),
-        getTracker(ctx, intervalMs),
+        getTracker(ctx, tracker, intervalMs),
         controlTracker(ctx, tracker, intervalMs),
         getTrackerAnalytics(ctx),
         listTrackerPatterns(ctx),
         getTrackerSavings(ctx),
       ],
       subscribers: [],
+      agents: [tracker],
       start: async () => {
-        tracker.start();
         backfill = fillEventPlaces(ctx, () => stopping);
       },
       stop: async () => {
         stopping = true;
         await backfill;
-        await tracker.stop();
       },
     };
   },
