@@ -107,13 +107,13 @@ describe('audit log over HTTP', () => {
   let entries: Entry[] = [];
   const { privateKey } = generateKeyPairSync('ed25519');
 
-  const publish = (subject: string, payload: object, actor?: Actor, id = newId('evt'), at?: string) =>
+  const publish = (subject: string, payload: object, actor?: Actor, id = newId('evt', Date.now()), at?: string) =>
     p.bus.publish({
       id,
       subject,
       occurredAt: at ?? new Date().toISOString(),
       payload,
-      headers: contextToHeaders({ requestId: newId('req'), ...(actor ? { actor } : {}) }),
+      headers: contextToHeaders({ requestId: newId('req', Date.now()), ...(actor ? { actor } : {}) }),
     });
 
   async function allEntries(expected: number): Promise<Entry[]> {
@@ -157,7 +157,7 @@ describe('audit log over HTTP', () => {
       ['evt.farm.batch.started', { batchId: 'bat_0001', farmId: 'frm_0001' }, alice, undefined],
     ];
     for (const [n, [subject, payload, actor, at]] of steps.entries()) {
-      const id = newId('evt');
+      const id = newId('evt', Date.now());
       await publish(subject, payload, actor, id, at);
       // The same event again (a redelivery, or a re-published outbox row past the duplicate window) is recorded once.
       if (n === 0) await p.bus.publish({ id, subject, occurredAt: at!, payload, headers: {} });

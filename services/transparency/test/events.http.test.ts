@@ -94,11 +94,11 @@ describe('public event stream and history over HTTP', () => {
 
   const publish = (subject: string, payload: object) =>
     p.bus.publish({
-      id: newId('evt'),
+      id: newId('evt', Date.now()),
       subject,
       occurredAt: new Date().toISOString(),
       payload,
-      headers: contextToHeaders({ requestId: newId('req'), actor }),
+      headers: contextToHeaders({ requestId: newId('req', Date.now()), actor }),
     });
   const plant = (id: string, name: string) => publish(plantRegistered.subject, { plantId: id, commonName: name });
   const listing = (id: string) =>

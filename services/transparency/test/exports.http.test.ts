@@ -45,14 +45,14 @@ describe('exports of public events over HTTP', () => {
   const actor = { id: 'usr_alice', role: 'USER' as const };
   const publish = (subject: string, payload: object, occurredAt: string) =>
     p.bus.publish({
-      id: newId('evt'),
+      id: newId('evt', Date.now()),
       subject,
       occurredAt,
       payload,
-      headers: contextToHeaders({ requestId: newId('req'), actor }),
+      headers: contextToHeaders({ requestId: newId('req', Date.now()), actor }),
     });
   const transport = (kind: string, eventTime: string, extra: object = {}) => ({
-    eventId: newId('tev'),
+    eventId: newId('tev', Date.now()),
     kind,
     plantId: 'plt_exportA0000001',
     seedLotId: null,

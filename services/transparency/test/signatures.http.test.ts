@@ -36,8 +36,8 @@ describe('signatures over HTTP', () => {
 
   /** Publishes an event as its service would, and answers what the statement is made of. */
   const publish = async (subject: string, payload: Record<string, unknown>, actor: Actor) => {
-    const event = { id: newId('evt'), subject, occurredAt: new Date().toISOString(), payload };
-    await p.bus.publish({ ...event, headers: contextToHeaders({ requestId: newId('req'), actor }) });
+    const event = { id: newId('evt', Date.now()), subject, occurredAt: new Date().toISOString(), payload };
+    await p.bus.publish({ ...event, headers: contextToHeaders({ requestId: newId('req', Date.now()), actor }) });
     return event;
   };
   /** The statement built from the docs: the event as published, and its place in the audit log. */

@@ -43,11 +43,11 @@ describe('the audit log as C2SP tlog-tiles', () => {
     });
     for (let i = 0; i < ENTRIES; i++) {
       await p.bus.publish({
-        id: newId('evt'),
+        id: newId('evt', Date.now()),
         subject: plantRegistered.subject,
         occurredAt: new Date().toISOString(),
         payload: { plantId: `plt_tile${i}`, commonName: `Plant ${i}` },
-        headers: contextToHeaders({ requestId: newId('req') }),
+        headers: contextToHeaders({ requestId: newId('req', Date.now()) }),
       });
     }
     for (let i = 0; i < 600; i++) {

@@ -73,11 +73,11 @@ describe('webhook-secret key across restarts', () => {
   /** Publishes a plant registration of alice and answers the delivery the receiver got for it, verified. */
   const deliveredAndVerified = async (plantId: string) => {
     await p.bus.publish({
-      id: newId('evt'),
+      id: newId('evt', Date.now()),
       subject: plantRegistered.subject,
       occurredAt: new Date().toISOString(),
       payload: { plantId, commonName: 'Basil' },
-      headers: contextToHeaders({ requestId: newId('req'), actor: alice }),
+      headers: contextToHeaders({ requestId: newId('req', Date.now()), actor: alice }),
     });
     const of = () => receiver.got.filter((g) => JSON.parse(g.body).data.plantId === plantId);
     await expect.poll(() => of().length, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);

@@ -17,11 +17,11 @@ describe('webhook management over HTTP', () => {
 
   const publish = (plantId: string, actor: Actor) =>
     p.bus.publish({
-      id: newId('evt'),
+      id: newId('evt', Date.now()),
       subject: plantRegistered.subject,
       occurredAt: new Date().toISOString(),
       payload: { plantId, commonName: 'Chard', ownerId: actor.id },
-      headers: contextToHeaders({ requestId: newId('req'), actor }),
+      headers: contextToHeaders({ requestId: newId('req', Date.now()), actor }),
     });
   const as = (a: Actor) => ({ role: a.role, sub: a.id });
   const create = async (owner: Actor, url: string, secret = SECRET) => {

@@ -78,11 +78,11 @@ describe('webhook secrets sealed at rest', () => {
     expect(column).not.toContain(Buffer.from(SECRET).toString('base64url'));
 
     await p.bus.publish({
-      id: newId('evt'),
+      id: newId('evt', Date.now()),
       subject: plantRegistered.subject,
       occurredAt: new Date().toISOString(),
       payload: { plantId: 'plt_sealed01', commonName: 'Tomato' },
-      headers: contextToHeaders({ requestId: newId('req'), actor: alice }),
+      headers: contextToHeaders({ requestId: newId('req', Date.now()), actor: alice }),
     });
     await expect.poll(() => receivedOf((b) => b.data.plantId === 'plt_sealed01').length, { timeout: 15_000 }).toBe(1);
     const [delivery] = receivedOf((b) => b.data.plantId === 'plt_sealed01');

@@ -60,11 +60,11 @@ describe('webhooks over HTTP', () => {
 
   const publish = (subject: string, payload: object, actor: Actor) =>
     p.bus.publish({
-      id: newId('evt'),
+      id: newId('evt', Date.now()),
       subject,
       occurredAt: new Date().toISOString(),
       payload,
-      headers: contextToHeaders({ requestId: newId('req'), actor }),
+      headers: contextToHeaders({ requestId: newId('req', Date.now()), actor }),
     });
 
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ledgerTxId } from './ledger-recorder.js';
+import { ledgerTxId } from './write.js';
 
 describe('ledgerTxId', () => {
   it('give a record one ledger transaction id, derived from its id', () => {
