@@ -2,6 +2,7 @@ export * from './agent.js';
 export * from './client.js';
 export * from './clock.js';
 export * from './config.js';
+export * from './handler-context.js';
 export * from './ledger/recorder.js';
 export * from './ledger/service-ledger.js';
 export * from './ledger/write.js';

@@ -33,6 +33,7 @@ import type { Agent } from './agent.js';
 import { type Clock, systemClock } from './clock.js';
 import { type BaseConfig, loadConfig } from './config.js';
 import { deliveryHandler, noDatabase } from './consumers.js';
+import type { HandlerContext } from './handler-context.js';
 import type { LedgerRecorder } from './ledger/recorder.js';
 import { ledgerRecorderOf, type ServiceLedger, serviceSettings } from './ledger/service-ledger.js';
 import { lightHistogramOn } from './light-histogram.js';
@@ -80,11 +81,6 @@ export interface ServiceContext<C = BaseConfig, R = unknown> {
 /** See `ServiceContext.reads`. */
 export interface Reads {
   run<T>(call: CallContext, fn: (db: Db) => Promise<T>): Promise<T>;
-}
-
-/** What a handler knows of its caller; `log` carries the request id. */
-export interface HandlerContext extends CallContext {
-  log: Logger;
 }
 
 /** One request subject and the function that answers it. */
