@@ -108,14 +108,14 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   const clock = ctx.clock ?? systemClock;
   const metrics = createMetrics(ctx.metrics);
   const bus = instrumentBus(ctx.bus, metrics.busDuration);
-  addOutboxBacklogGauge(metrics.registry, bus);
+  addOutboxBacklogGauge(metrics.registry, bus, clock);
 
   // Typed as Fastify's logger so the instance is the plain FastifyInstance callers expect.
   const log = gatewayLogger(ctx.log);
   const logger: FastifyBaseLogger = log;
   const app = Fastify({
     loggerInstance: logger,
-    genReqId: requestIdOf,
+    genReqId: requestIdOf(clock),
     // Log lines carry `requestId`, the same key the services use.
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     childLoggerFactory: lazyRequestLogger,

@@ -1,6 +1,7 @@
 import type { Bus, RequestOptions } from '@rootline/bus';
 import { type BusReply, HEADER, isAppError, newId } from '@rootline/contracts';
 import {
+  type Clock,
   collectProcessMetrics,
   endSpan,
   type LightHistogram,
@@ -50,7 +51,7 @@ export function createMetrics(shared?: Registry): GatewayMetrics {
  * service has not finished (`pending`) or gave up (`failed`, an operator's case). Every service is asked once per
  * scrape; services that do not answer are left out rather than reported with a stale value.
  */
-export function addOutboxBacklogGauge(registry: Registry, bus: Bus): void {
+export function addOutboxBacklogGauge(registry: Registry, bus: Bus, clock: Clock): void {
   // On a registry the services share, they report these themselves.
   if (registry.getSingleMetric('outbox_backlog')) return;
   // Both gauges of one scrape share one round of probes.
@@ -58,7 +59,7 @@ export function addOutboxBacklogGauge(registry: Registry, bus: Bus): void {
   const probe = () => {
     const now = performance.now();
     if (!probing || now - probing.at > 1000)
-      probing = { at: now, probes: probeServices(bus, { requestId: newId('req', Date.now()) }) };
+      probing = { at: now, probes: probeServices(bus, { requestId: newId('req', clock.now().getTime()) }) };
     return probing.probes;
   };
   new Gauge({

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { type CallContext, HEADER, newId } from '@rootline/contracts';
-import { traceparentOf } from '@rootline/host';
+import { type Clock, traceparentOf } from '@rootline/host';
 import type { FastifyRequest } from 'fastify';
 
 /** Incoming request ids we accept: short, and only characters safe in logs and headers. */
@@ -12,10 +12,12 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Fastify's genReqId: the caller's `x-request-id` when it is sane, otherwise a new id. */
-export function requestIdOf(req: IncomingMessage): string {
-  const incoming = firstHeader(req.headers[HEADER.requestId]);
-  return incoming && REQUEST_ID.test(incoming) ? incoming : newId('req', Date.now());
+/** Fastify's genReqId: the caller's `x-request-id` when it is sane, otherwise a new id at the clock's time. */
+export function requestIdOf(clock: Clock): (req: IncomingMessage) => string {
+  return (req) => {
+    const incoming = firstHeader(req.headers[HEADER.requestId]);
+    return incoming && REQUEST_ID.test(incoming) ? incoming : newId('req', clock.now().getTime());
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Bus } from '@rootline/bus';
 import { chainWorkFound, chainWorkNext, type MiningJob, newId, type ReplyOf } from '@rootline/contracts';
-import { call, type Logger } from '@rootline/host';
+import { type Clock, call, type Logger } from '@rootline/host';
 import type { PowPool } from './mining/pow-pool.js';
 
 /** How long the appender holds a work request open when nothing changes. */
@@ -14,8 +14,8 @@ const RETRY_MS = 250;
  * (the appender verifies it), and drops the search as soon as the header changes. So each instance adds its
  * hash rate to every block, whichever instance appends.
  */
-export function createHelper(deps: { bus: Bus; pool: PowPool; log: Logger; instanceId: string }) {
-  const { bus, pool, log, instanceId } = deps;
+export function createHelper(deps: { bus: Bus; pool: PowPool; log: Logger; clock: Clock; instanceId: string }) {
+  const { bus, pool, log, clock, instanceId } = deps;
   // Each start() runs a loop of its own generation; a loop whose generation is stale ends at its next step and
   // never touches the pool again (which by then may belong to this instance's appender).
   let generation = 0;
@@ -35,7 +35,7 @@ export function createHelper(deps: { bus: Bus; pool: PowPool; log: Logger; insta
           bus,
           chainWorkNext,
           { instance: instanceId, after: known, hashes, waitMs: LONG_POLL_MS },
-          { requestId: newId('req', Date.now()) },
+          { requestId: newId('req', clock.now().getTime()) },
           LONG_POLL_MS + 2000,
         );
       } catch {
@@ -61,7 +61,7 @@ export function createHelper(deps: { bus: Bus; pool: PowPool; log: Logger; insta
             bus,
             chainWorkFound,
             { jobId: job.id, nonce: result.nonce },
-            { requestId: newId('req', Date.now()) },
+            { requestId: newId('req', clock.now().getTime()) },
           ).catch((err: unknown) => log.debug({ err }, 'could not report a nonce'));
         } else if (result.status === 'exhausted' && known === job.id) {
           // The whole range failed: the next request gets a fresh range of the same header.

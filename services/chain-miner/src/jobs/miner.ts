@@ -56,7 +56,7 @@ export function createMiner(deps: {
       else await notify(db, MEMPOOL_CHANNEL, '');
     },
   });
-  const helper = createHelper({ bus: deps.bus, pool, log, instanceId });
+  const helper = createHelper({ bus: deps.bus, pool, log, clock: deps.clock, instanceId });
   metrics.gauge(
     { name: 'chain_mempool_waiting', help: 'Transactions submitted to this instance and waiting for their block' },
     () => [{ labels: {}, value: mempool.waiting() }],

@@ -112,7 +112,7 @@ export async function subjectEntry(
 export async function insertSignature(db: Db, s: Omit<SignatureRow, 'id'>): Promise<SignatureRow | undefined> {
   const [row] = await db
     .insert(subjectSignatures)
-    .values({ id: newId('sig', Date.now()), ...s })
+    .values({ id: newId('sig', s.createdAt.getTime()), ...s })
     .onConflictDoNothing()
     .returning();
   return row;
