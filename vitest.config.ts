@@ -11,7 +11,7 @@ const ALONE = [
   'scripts/test/start-stop.e2e.test.ts',
   'services/chain-miner/test/batch-interval.test.ts',
   'services/chain-miner/test/scale-out.test.ts',
-  'services/gateway/test/transparency.export-memory.http.test.ts',
+  'services/transparency/test/export-memory.http.test.ts',
 ];
 
 const ALL = [

@@ -41,7 +41,7 @@ export const auditLogBench: Benchmark = {
     for (let i = 0; i < count; i += PUBLISH_CONCURRENCY) {
       const batch = Array.from({ length: Math.min(PUBLISH_CONCURRENCY, count - i) }, (_, j) =>
         client.publish({
-          id: newId('evt'),
+          id: newId('evt', Date.now()),
           subject: plantRegistered.subject,
           occurredAt: new Date().toISOString(),
           payload: { plantId: `plt_bench${String(i + j).padStart(8, '0')}`, commonName: 'Tomato' },

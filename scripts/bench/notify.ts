@@ -55,11 +55,11 @@ export const notifyBench: Benchmark = {
     const count = async (q: Promise<{ n: number }[]>) => (await q)[0]?.n ?? 0;
     const publish = (subject: string, payload: object) =>
       client.publish({
-        id: newId('evt'),
+        id: newId('evt', Date.now()),
         subject,
         occurredAt: new Date().toISOString(),
         payload,
-        headers: { 'x-request-id': newId('req') },
+        headers: { 'x-request-id': newId('req', Date.now()) },
       });
 
     ctx.log(`registering ${PEOPLE} people`);

@@ -242,10 +242,10 @@ async function measureLedgerOnly(ctx: BenchContext, cluster: ClusterHandle, infr
     const deadline = started + seconds * 1000;
     const client = async () => {
       while (performance.now() < deadline) {
-        const payload = { ...plantInput(), plantId: newId('plt'), registeredAt: new Date().toISOString() };
+        const payload = { ...plantInput(), plantId: newId('plt', Date.now()), registeredAt: new Date().toISOString() };
         const t = performance.now();
         try {
-          await call(bus, chainTxSubmit, { type: 'plant.register', payload }, { requestId: newId('req') });
+          await call(bus, chainTxSubmit, { type: 'plant.register', payload }, { requestId: newId('req', Date.now()) });
           latencies.push(performance.now() - t);
         } catch {
           errors += 1;

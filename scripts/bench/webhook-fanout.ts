@@ -128,7 +128,7 @@ export const webhookFanout: Benchmark = {
             const plantId = `plt_fan${String(i + j).padStart(10, '0')}`;
             startOf.set(plantId, performance.now());
             return client.publish({
-              id: newId('evt'),
+              id: newId('evt', Date.now()),
               subject: plantRegistered.subject,
               occurredAt: new Date().toISOString(),
               payload: { plantId, commonName: 'Tomato', ownerId: OWNER },

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { GatewayConfig } from '@rootline/gateway';
-import { BaseConfig } from '@rootline/host';
+import { BaseConfig, serviceSettings } from '@rootline/host';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { REPO_ROOT } from './data-dir.js';
 import { SERVICES } from './services.js';
@@ -278,7 +278,7 @@ export function configSections(): Section[] {
       settings: settingsOf(GatewayConfig, 'gateway', comments, base),
     },
     ...SERVICES.map((mod) => {
-      const own = mod.config ? settingsOf(mod.config, mod.name, comments, base) : [];
+      const own = mod.config || mod.ledger ? settingsOf(serviceSettings(mod), mod.name, comments, base) : [];
       return { title: mod.name, intro: own.length === 0 ? 'No settings of its own.' : '', settings: own };
     }),
     {

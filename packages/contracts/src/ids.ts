@@ -18,9 +18,10 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /**
  * A new opaque id with a type prefix: `<prefix>_` + 26 Crockford base32 characters
- * (48-bit millisecond time, then 80 random bits), so ids sort by creation time.
+ * (48-bit millisecond time `now`, then 80 random bits), so ids sort by creation time. Services pass their
+ * clock's time (`ctx.clock`, or `ctx.newId`), so a test clock decides it too.
  */
-export function newId(prefix: string, now: number = Date.now()): string {
+export function newId(prefix: string, now: number): string {
   let out = '';
   let t = now;
   for (let i = 0; i < 10; i++) {

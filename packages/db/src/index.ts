@@ -1,3 +1,14 @@
+export {
+  type AgentRow,
+  type AgentsTable,
+  agentsTable,
+  claimAgentRun,
+  ensureAgentRow,
+  finishAgentRun,
+  moveAgentRow,
+  readAgentRow,
+  releaseAgentRun,
+} from './agents.js';
 export { type DatabaseEventLog, type EventLogOptions, openEventLog } from './event-log.js';
 export { createInbox, type Inbox, type InboxOptions, type InboxTable, inboxTable } from './inbox.js';
 export { anyOfTexts, insertFromJson, insertFromJsonParameter } from './json-rows.js';

@@ -249,7 +249,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 
   const eventRows = (events: readonly PendingEvent[]) =>
     events.map((e) => ({
-      id: newId('evt'),
+      id: newId('evt', Date.now()),
       subject: e.def.subject,
       payload: e.payload,
       // Where the caller's own reads go is no business of whoever consumes the event.

@@ -65,7 +65,7 @@ function applierOf(
   const check = TypeCompiler.Compile(s.event.payload);
   /** The event's metadata; its logger is made on first use (a pino child per event costs). */
   const metaOf = (evt: DeliveredEvent, tx: Db, committed: (() => void)[]): EventMeta => {
-    const call = headersToContext(evt.headers, () => newId('req'));
+    const call = headersToContext(evt.headers, () => newId('req', Date.now()));
     let evtLog: Logger | undefined;
     return Object.defineProperty(
       {

@@ -7,6 +7,7 @@ import {
   HEADER,
   headersToContext,
   type InputOf,
+  idFromKey,
   isAppError,
   newId,
   type ReplyOf,
@@ -28,20 +29,25 @@ import type { Static, TObject } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import type { Registry } from 'prom-client';
+import type { Agent } from './agent.js';
 import { type Clock, systemClock } from './clock.js';
-import { BaseConfig, loadConfig } from './config.js';
+import { type BaseConfig, loadConfig } from './config.js';
 import { deliveryHandler, noDatabase } from './consumers.js';
+import type { HandlerContext } from './handler-context.js';
+import type { LedgerRecorder } from './ledger/recorder.js';
+import { ledgerRecorderOf, type ServiceLedger, serviceSettings } from './ledger/service-ledger.js';
 import { lightHistogramOn } from './light-histogram.js';
 import type { Logger } from './logger.js';
 import { LATENCY_BUCKETS, type ServiceMetrics, serviceMetrics, unscrapedMetrics } from './metrics.js';
 import type { Periodic } from './periodic.js';
 import { replyWriter } from './reply-writer.js';
+import type { Job } from './scheduled-job.js';
 import { statisticsKeeper } from './statistics.js';
 import type { Subscriber } from './subscriber.js';
 import { endSpan, SpanKind, startSpan, traceparentOf } from './tracing.js';
 
 /** Everything a service receives: one typed object, the same in embedded and cluster mode. */
-export interface ServiceContext<C = BaseConfig> {
+export interface ServiceContext<C = BaseConfig, R = unknown> {
   bus: Bus;
   /** The service's database; only its own schema is touched. Absent for services without state. */
   db: Db;
@@ -60,16 +66,21 @@ export interface ServiceContext<C = BaseConfig> {
    * answers to requests that change nothing; a read inside a write, and every event consumer, use `db`.
    */
   reads: Reads;
+  /**
+   * The recorder of the service's declared ledger (`ServiceModule.ledger`), built, started and stopped by the host.
+   * For a service without a ledger, a stand-in that throws on use.
+   */
+  ledger: LedgerRecorder<R>;
+  /**
+   * A new record's id: derived from the call's Idempotency-Key reference when it has one (`idFromKey`), so a
+   * retried request names the same record, otherwise a fresh one at `clock`'s time (`newId`).
+   */
+  newId(prefix: string, call?: Pick<CallContext, 'idempotencyRef'>): string;
 }
 
 /** See `ServiceContext.reads`. */
 export interface Reads {
   run<T>(call: CallContext, fn: (db: Db) => Promise<T>): Promise<T>;
-}
-
-/** What a handler knows of its caller; `log` carries the request id. */
-export interface HandlerContext extends CallContext {
-  log: Logger;
 }
 
 /** One request subject and the function that answers it. */
@@ -91,16 +102,26 @@ export function handle<D extends SubjectDef>(
 export interface ServiceDefinition {
   handlers: Handler[];
   subscribers?: Subscriber[];
-  /** Starts background work (after handlers are served). */
+  /**
+   * Background work on a timer (`createScheduledJob`, `createPeriodic`): the host starts it after the handlers are
+   * served and stops it after in-flight requests are answered. Runs are observed in `job_run_duration_seconds`.
+   */
+  jobs?: Job[];
+  /**
+   * The service's agents (`createAgent`): jobs with the shared state machine, started and stopped as `jobs`; their
+   * rows are created before the handlers are served.
+   */
+  agents?: Agent[];
+  /** Starts other background work (after handlers are served). */
   start?(): Promise<void>;
-  /** Stops background work (after in-flight requests are answered). */
+  /** Stops other background work (after in-flight requests are answered). */
   stop?(): Promise<void>;
-  /** What the service adds to its `<service>.ops.status` answer, e.g. its ledger recorder's intent counts. */
+  /** What the service adds to its `<service>.ops.status` answer (the host adds a declared ledger's intent counts). */
   status?(): Promise<Pick<ServiceStatus, 'ledgerIntents'>>;
 }
 
 /** A service package's description, exported from its `src/service.ts`. */
-export interface ServiceModule<C extends TObject = typeof BaseConfig> {
+export interface ServiceModule<C extends TObject = typeof BaseConfig, R = unknown> {
   name: ServiceName;
   version: string;
   /** Settings schema (defaults to the base settings). */
@@ -110,7 +131,13 @@ export interface ServiceModule<C extends TObject = typeof BaseConfig> {
    * inbox table (both exported from its `schema.ts`).
    */
   db?: { schema: string; migrationsFolder: string; outbox: OutboxTable; inbox?: InboxTable };
-  create(ctx: ServiceContext<Static<C>>): ServiceDefinition | Promise<ServiceDefinition>;
+  /**
+   * Writes that must be on the ledger (needs `db`): the intents table and how recorded writes are stored. The host
+   * builds the recorder (`ctx.ledger`), adds `LEDGER_RECOVER_AFTER_SECONDS` to the settings, runs the recovery
+   * sweep between start and stop and reports the intent counts in the status and metrics.
+   */
+  ledger?: ServiceLedger<R>;
+  create(ctx: ServiceContext<Static<C>, R>): ServiceDefinition | Promise<ServiceDefinition>;
 }
 
 export interface HostDeps {
@@ -140,6 +167,19 @@ export interface RunningService {
 
 /** How often a service with subscribers deletes inbox records past their retention. */
 const INBOX_PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+const noLedgerUse = async (): Promise<never> => {
+  throw new Error('this service declares no ledger');
+};
+const noLedger: LedgerRecorder<never> = {
+  recoverAfterMs: 0,
+  record: noLedgerUse,
+  recover: async () => 0,
+  start: () => {},
+  stop: async () => {},
+  hasIntent: noLedgerUse,
+  intentCounts: noLedgerUse,
+};
 
 const noOutbox: Outbox = {
   enqueue: async () => {
@@ -217,7 +257,7 @@ function answerOf(
   // fills them too, so HTTP and bus callers see the same input). Skipped for requests that declare none.
   const withDefaults = JSON.stringify(h.def.request).includes('"default":');
   return async (payload, headers): Promise<BusReply<unknown>> => {
-    const call = headersToContext(headers, () => newId('req'));
+    const call = headersToContext(headers, () => newId('req', Date.now()));
     // The request's logger is built on first use: most requests log nothing, and a pino child costs a
     // serialisation of its bindings.
     let reqLog: Logger | undefined;
@@ -262,8 +302,11 @@ function answerOf(
  * Starts one service on the given bus and database: validates its settings, applies its migrations,
  * serves its handlers (plus `<service>.ops.status`), starts its outbox relay and its durable consumers.
  */
-export async function startService<C extends TObject>(mod: ServiceModule<C>, deps: HostDeps): Promise<RunningService> {
-  const config = loadConfig((mod.config ?? BaseConfig) as C, deps.env ?? process.env);
+export async function startService<C extends TObject, R = unknown>(
+  mod: ServiceModule<C, R>,
+  deps: HostDeps,
+): Promise<RunningService> {
+  const config = loadConfig(serviceSettings(mod) as C, deps.env ?? process.env);
   const instanceId = randomUUID();
   const log = deps.log.child({ instance: instanceId.slice(0, 8) });
   const startedAt = performance.now();
@@ -284,20 +327,40 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
   }
 
   const router = mod.db && deps.database ? readRouter(deps.database, config as BaseConfig, metrics, log) : undefined;
-  const ctx: ServiceContext<Static<C>> = {
+  const clock = deps.clock ?? systemClock;
+  let ledger: LedgerRecorder<R> | undefined;
+  if (mod.ledger) {
+    if (!mod.db || !deps.database) throw new Error(`${mod.name} declares a ledger but no database`);
+    const { LEDGER_RECOVER_AFTER_SECONDS } = config as { LEDGER_RECOVER_AFTER_SECONDS: number };
+    ledger = ledgerRecorderOf(mod.ledger, {
+      db: deps.database.db,
+      bus: deps.bus,
+      outbox,
+      log,
+      clock,
+      recoverAfterMs: LEDGER_RECOVER_AFTER_SECONDS * 1000,
+    });
+  }
+  const ctx: ServiceContext<Static<C>, R> = {
     bus: deps.bus,
     db: mod.db && deps.database ? deps.database.db : noDatabase,
     reads: router
       ? { run: (call, fn) => router.run(call.readPrimary === true, fn) }
       : { run: (_call, fn) => fn(noDatabase) },
     log,
-    clock: deps.clock ?? systemClock,
+    clock,
     config,
     outbox,
     instanceId,
     metrics,
+    ledger: ledger ?? (noLedger as LedgerRecorder<R>),
+    newId: (prefix, call) =>
+      call?.idempotencyRef ? idFromKey(prefix, call.idempotencyRef) : newId(prefix, clock.now().getTime()),
   };
   const def = await mod.create(ctx);
+  const extraStatus = statusOf(def, ledger);
+  const background: Job[] = [...(def.agents ?? []), ...(def.jobs ?? [])];
+  for (const job of background) await job.prepare?.();
   const subscribers = def.subscribers ?? [];
   if (subscribers.length > 0 && mod.db && !inbox) {
     // Checked before anything is served or started, so a refused service leaves nothing running.
@@ -313,7 +376,7 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
       );
     }
     const backlog = database === 'ok' ? await outbox.backlog().catch(() => 0) : 0;
-    const extra = database === 'ok' && def.status ? await def.status().catch(() => ({})) : {};
+    const extra = database === 'ok' && extraStatus ? await extraStatus().catch(() => ({})) : {};
     return {
       ...extra,
       service: mod.name,
@@ -355,7 +418,7 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
     subscriptions.push(subscription);
     consumers.push({ durable, subscription });
   }
-  readServiceGauges(metrics, { outbox, consumers, database: mod.db ? deps.database : undefined, status: def.status });
+  readServiceGauges(metrics, { outbox, consumers, database: mod.db ? deps.database : undefined, status: extraStatus });
   let pruneTimer: NodeJS.Timeout | undefined;
   if (inbox && subscribers.length > 0) {
     const box = inbox;
@@ -365,6 +428,8 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
     prune();
     pruneTimer = setInterval(prune, INBOX_PRUNE_EVERY_MS).unref();
   }
+  ledger?.start();
+  for (const job of background) await job.start();
   await def.start?.();
   log.info({ handlers: def.handlers.length, subscribers: subscriptions.length }, `${mod.name} started`);
 
@@ -380,12 +445,20 @@ export async function startService<C extends TObject>(mod: ServiceModule<C>, dep
       clearInterval(pruneTimer);
       await Promise.all(subscriptions.map((s) => s.stop()));
       await def.stop?.();
+      await Promise.all(background.map((job) => job.stop()));
+      await ledger?.stop();
       await statistics?.stop();
       await outbox.stop();
       await router?.close();
       log.info(`${mod.name} stopped`);
     },
   };
+}
+
+/** What the host adds to the service's status answer: the ledger's intent counts, then the service's own. */
+function statusOf(def: ServiceDefinition, ledger: LedgerRecorder<unknown> | undefined): ServiceDefinition['status'] {
+  if (!ledger) return def.status;
+  return async () => ({ ledgerIntents: await ledger.intentCounts(), ...(await def.status?.()) });
 }
 
 /**

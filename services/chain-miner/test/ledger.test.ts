@@ -109,7 +109,7 @@ describe('chain-miner on NATS and PostgreSQL', () => {
   });
 
   it('records a chosen transaction id once: concurrent and later submissions get the same receipt', async () => {
-    const id = newId('tx');
+    const id = newId('tx', Date.now());
     const submit = () => call(client, chainTxSubmit, { type: 'test.tx', payload: { once: true }, id }, ctx);
     const [a, b] = await Promise.all([submit(), submit()]);
     expect(a.txId).toBe(id);
@@ -134,7 +134,7 @@ describe('chain-miner on NATS and PostgreSQL', () => {
   });
 
   it('keeps a chosen id once when it already waits in the mempool table', async () => {
-    const id = newId('tx');
+    const id = newId('tx', Date.now());
     // Another instance's submission of the same id, waiting in the table.
     await database.db.insert(mempool).values({
       id,
@@ -217,7 +217,7 @@ describe('chain-miner without an appender', () => {
   });
 
   it('withdraws a chosen id in time but answers recorded: unknown, since another submitter may hold it', async () => {
-    const id = newId('tx');
+    const id = newId('tx', Date.now());
     const err = await call(client, chainTxSubmit, { type: 'test.tx', payload: { late: true }, id }, ctx).catch(
       (e) => e,
     );

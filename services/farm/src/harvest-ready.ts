@@ -43,7 +43,7 @@ export function createHarvestReadyRunner(deps: {
           const ready = await markReady(tx, now, PAGE);
           if (ready.length === 0) return 0;
           const names = await farmNames(tx, [...new Set(ready.map((b) => b.farmId))]);
-          const ctx = { requestId: newId('req') };
+          const ctx = { requestId: newId('req', now.getTime()) };
           await deps.outbox.enqueueMany(
             tx,
             ready.map((b) =>

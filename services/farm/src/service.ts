@@ -12,16 +12,9 @@ import { harvestBatch } from './handlers/harvest.js';
 import { listReadings, recordReadings } from './handlers/readings.js';
 import { createRecipe, getRecipes } from './handlers/recipe.js';
 import { createHarvestReadyRunner } from './harvest-ready.js';
-import { createHarvestRecorder } from './recorder.js';
+import { farmLedger, type HarvestRecord } from './recorder.js';
 
 const FarmConfig = withBase({
-  LEDGER_RECOVER_AFTER_SECONDS: Type.Integer({
-    minimum: 1,
-    maximum: 86_400,
-    default: 30,
-    description:
-      'Age at which an unfinished harvest write is finished by the recovery sweep (above the request timeout)',
-  }),
   HARVEST_READY_INTERVAL_SECONDS: Type.Integer({
     minimum: 1,
     maximum: 86_400,
@@ -37,11 +30,12 @@ const FarmConfig = withBase({
 });
 
 /** farm: vertical farms, zones, growing recipes, crop batches, environment readings, harvests and analytics. */
-export const service: ServiceModule<typeof FarmConfig> = {
+export const service: ServiceModule<typeof FarmConfig, HarvestRecord> = {
   name: 'farm',
   version: '0.2.0',
   config: FarmConfig,
   db: { schema: 'farm', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox },
+  ledger: farmLedger,
   async create(ctx) {
     await ensureShippedRecipes(ctx.db, SHIPPED_RECIPES, ctx.clock.now());
     const harvestReady = createHarvestReadyRunner({
@@ -52,14 +46,6 @@ export const service: ServiceModule<typeof FarmConfig> = {
       intervalMs: ctx.config.HARVEST_READY_INTERVAL_SECONDS * 1000,
       pollMs: ctx.config.HARVEST_READY_POLL_MS,
       metrics: ctx.metrics,
-    });
-    const recorder = createHarvestRecorder({
-      db: ctx.db,
-      bus: ctx.bus,
-      outbox: ctx.outbox,
-      log: ctx.log,
-      clock: ctx.clock,
-      recoverAfterMs: ctx.config.LEDGER_RECOVER_AFTER_SECONDS * 1000,
     });
     let stopping = false;
     let backfill: Promise<void> = Promise.resolve();
@@ -78,22 +64,18 @@ export const service: ServiceModule<typeof FarmConfig> = {
         failBatchHandler(ctx),
         recordReadings(ctx),
         listReadings(ctx),
-        harvestBatch(ctx, recorder),
+        harvestBatch(ctx, ctx.ledger),
         getAnalytics(ctx),
       ],
       subscribers: [],
+      jobs: [harvestReady],
       start: async () => {
-        recorder.start();
-        await harvestReady.start();
         backfill = fillFarmPlaces(ctx, () => stopping);
       },
       stop: async () => {
         stopping = true;
         await backfill;
-        await harvestReady.stop();
-        await recorder.stop();
       },
-      status: async () => ({ ledgerIntents: await recorder.intentCounts() }),
     };
   },
 };

@@ -256,7 +256,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     log,
     database,
     clock,
-    replicaId: newId('gw'),
+    replicaId: newId('gw', clock.now().getTime()),
     publicUrl: config.PUBLIC_URL,
     heartbeatSeconds: config.WS_HEARTBEAT_SECONDS,
     maxBufferedBytes: config.WS_MAX_BUFFERED_BYTES,

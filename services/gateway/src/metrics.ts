@@ -58,7 +58,7 @@ export function addOutboxBacklogGauge(registry: Registry, bus: Bus): void {
   const probe = () => {
     const now = performance.now();
     if (!probing || now - probing.at > 1000)
-      probing = { at: now, probes: probeServices(bus, { requestId: newId('req') }) };
+      probing = { at: now, probes: probeServices(bus, { requestId: newId('req', Date.now()) }) };
     return probing.probes;
   };
   new Gauge({

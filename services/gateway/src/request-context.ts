@@ -15,7 +15,7 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
 /** Fastify's genReqId: the caller's `x-request-id` when it is sane, otherwise a new id. */
 export function requestIdOf(req: IncomingMessage): string {
   const incoming = firstHeader(req.headers[HEADER.requestId]);
-  return incoming && REQUEST_ID.test(incoming) ? incoming : newId('req');
+  return incoming && REQUEST_ID.test(incoming) ? incoming : newId('req', Date.now());
 }
 
 /**

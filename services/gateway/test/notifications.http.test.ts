@@ -53,7 +53,7 @@ async function account(email: string, name = 'Ada Grower'): Promise<string> {
 }
 
 /** Publishes an event as its owning service would (the services themselves are not part of this test). */
-const publish = <E extends EventDef>(def: E, payload: PayloadOf<E>, id = newId('evt'), actor?: Actor) =>
+const publish = <E extends EventDef>(def: E, payload: PayloadOf<E>, id = newId('evt', Date.now()), actor?: Actor) =>
   publishEvent(p.bus, def, payload, id, actor);
 
 /** The first email to `to` whose subject matches, once it has arrived. */
@@ -198,7 +198,7 @@ describe('notifications from domain events', () => {
 
   it('applies an event once even when it is published twice', async () => {
     const id = await account('twice@example.org');
-    const eventId = newId('evt');
+    const eventId = newId('evt', Date.now());
     await publish(plantRegistered, { plantId: 'plt_twice', commonName: 'Sage', ownerId: id }, eventId);
     await publish(plantRegistered, { plantId: 'plt_twice', commonName: 'Sage', ownerId: id }, eventId);
     await publish(plantRegistered, { plantId: 'plt_after', commonName: 'Dill', ownerId: id });
@@ -252,8 +252,11 @@ describe('notifications from domain events', () => {
       currency: 'EUR',
     };
     // The seller accepts the buyer's offer; later the buyer accepts a counter on another offer.
-    await publish(offerAccepted, offer, newId('evt'), { id: 'usr_seller', role: 'USER' });
-    await publish(offerAccepted, { ...offer, offerId: 'ofr_3' }, newId('evt'), { id: 'usr_buyer', role: 'USER' });
+    await publish(offerAccepted, offer, newId('evt', Date.now()), { id: 'usr_seller', role: 'USER' });
+    await publish(offerAccepted, { ...offer, offerId: 'ofr_3' }, newId('evt', Date.now()), {
+      id: 'usr_buyer',
+      role: 'USER',
+    });
     const titles = async (sub: string) =>
       (await notificationsOf(sub)).body.data?.map((n: { data: { offerId: string } }) => n.data.offerId);
     await expect.poll(() => titles('usr_buyer')).toEqual(['ofr_2']);

@@ -70,7 +70,7 @@ describe('VAPID keys across restarts', () => {
   const pushed = async () => {
     const before = push.received.length;
     await publish(demandMatched, {
-      matchId: newId('mtc'),
+      matchId: newId('mtc', Date.now()),
       supplyId: 'sup_keys',
       growerId: 'usr_keys_grower',
       consumerId: 'usr_keys_household',

@@ -35,7 +35,7 @@ afterAll(async () => {
 const publish = <E extends EventDef>(def: E, payload: PayloadOf<E>) => publishEvent(p.bus, def, payload);
 
 const match = (growerId: string, consumerId: string) => ({
-  matchId: newId('mtc'),
+  matchId: newId('mtc', Date.now()),
   supplyId: 'sup_1',
   growerId,
   consumerId,

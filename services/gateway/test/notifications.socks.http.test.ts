@@ -52,7 +52,7 @@ describe('Web Push through the SOCKS5 proxy', () => {
     });
     expect(added.status).toBe(201);
     await publishEvent(p.bus, demandMatched, {
-      matchId: newId('mtc'),
+      matchId: newId('mtc', Date.now()),
       supplyId: 'sup_1',
       growerId: 'usr_socks_grower',
       consumerId: 'usr_socks_household',
@@ -78,7 +78,7 @@ describe('email through the SOCKS5 proxy', () => {
         method: 'password',
         registeredAt: new Date().toISOString(),
       },
-      newId('evt'),
+      newId('evt', Date.now()),
     );
     const toProxied = () => smtp.received.filter((m) => JSON.stringify(m.to ?? '').includes('proxied@example.org'));
     await expect.poll(() => toProxied().length, { timeout: 15_000 }).toBeGreaterThan(0);

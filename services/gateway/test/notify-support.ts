@@ -9,7 +9,7 @@ export async function publishEvent<E extends EventDef>(
   bus: Bus,
   def: E,
   payload: PayloadOf<E>,
-  id = newId('evt'),
+  id = newId('evt', Date.now()),
   actor?: Actor,
 ): Promise<string> {
   await bus.publish({
@@ -17,7 +17,7 @@ export async function publishEvent<E extends EventDef>(
     subject: def.subject,
     occurredAt: new Date().toISOString(),
     payload,
-    headers: contextToHeaders({ requestId: newId('req'), ...(actor ? { actor } : {}) }),
+    headers: contextToHeaders({ requestId: newId('req', Date.now()), ...(actor ? { actor } : {}) }),
   });
   return id;
 }

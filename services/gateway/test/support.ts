@@ -94,7 +94,7 @@ export async function seedSession(
     .values({ id: sub, email: `${sub.toLowerCase()}@test.rootline.example`, name: `Test ${role}`, role })
     .onConflictDoNothing();
   await database.db.update(users).set({ role }).where(eq(users.id, sub));
-  const sessionId = newId('ses');
+  const sessionId = newId('ses', Date.now());
   await database.db.insert(sessions).values({
     id: sessionId,
     userId: sub,
@@ -176,7 +176,7 @@ export function captureLogger(): { log: Logger; entries: LogEntry[] } {
  * event names only the link). Each call mints a new secret.
  */
 export function emailLink(peer: Bus, request: { linkId: string }): Promise<ReplyOf<typeof emailLinkIssue>> {
-  return call(peer, emailLinkIssue, { linkId: request.linkId }, { requestId: newId('req') });
+  return call(peer, emailLinkIssue, { linkId: request.linkId }, { requestId: newId('req', Date.now()) });
 }
 
 /** Resolves after `ms` milliseconds. */

@@ -23,11 +23,11 @@ describe('weekly digest with two instances', () => {
 
   const publish = (subject: string, payload: object) =>
     client.publish({
-      id: newId('evt'),
+      id: newId('evt', Date.now()),
       subject,
       occurredAt: now.toISOString(),
       payload,
-      headers: { 'x-request-id': newId('req') },
+      headers: { 'x-request-id': newId('req', Date.now()) },
     });
   const digestFiles = async () => {
     const folder = join(dataDir, 'mail');

@@ -56,7 +56,7 @@ describe('emails as files when no SMTP server is configured', () => {
 
   it('writes the welcome email as an .eml file with text, HTML and the unsubscribe header', async () => {
     await client.publish({
-      id: newId('evt'),
+      id: newId('evt', Date.now()),
       subject: userRegistered.subject,
       occurredAt: new Date().toISOString(),
       payload: {

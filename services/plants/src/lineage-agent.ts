@@ -1,32 +1,25 @@
-import type { AgentState } from '@rootline/contracts';
+import { LINEAGE_AGENT_ACTIONS, type LineageAgentAction } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { type Clock, createPeriodic, type Logger, type ServiceMetrics } from '@rootline/host';
-import { claimScan, finishScan, readAgent, releaseScan } from './db/lineage-agent.repo.js';
+import { type Agent, type Clock, createAgent, type Logger, type ServiceMetrics } from '@rootline/host';
+import { replaceAnomalies } from './db/lineage-agent.repo.js';
 import { linkBatch } from './db/lineage-links.repo.js';
+import { agents } from './db/schema.js';
 import { detectAnomalies, type Finding } from './domain/anomalies.js';
-import { isScanDue } from './domain/lineage-agent.js';
 
 /** Plants read per keyset page of a scan. */
 const BATCH = 2000;
 /** Findings kept per scan; `anomaliesFound` counts the kept ones. */
 export const MAX_FINDINGS = 10_000;
-/** A claim older than this belongs to a replica that died mid-scan and is taken over. */
-const CLAIM_TIMEOUT_MS = 10 * 60 * 1000;
 
-export interface LineageAgentRunner {
-  start(): void;
-  /** Checks at once whether a scan is due (after start or resume). */
-  wake(): void;
-  /** Stops checking and waits for a scan in progress. */
-  stop(): Promise<void>;
-}
+/** The lineage agent, as `createLineageAgent` makes it. */
+export type LineageAgent = Agent<LineageAgentAction>;
 
 /**
- * The lineage agent's background work in one replica: every `pollMs` it reads the shared state and, when a scan is
- * due, claims it (one replica scans at a time), reads every parent–child link in keyset pages, applies the anomaly
- * rules and replaces the stored findings. A scan in progress completes even if the agent is paused or stopped.
+ * The lineage agent (`createAgent`): while it runs, one replica at a time scans the registry every interval, reading
+ * every parent–child link in keyset pages, applying the anomaly rules and replacing the stored findings. It accepts
+ * start, stop, pause and resume (no `run`); starting it again counts runs from zero.
  */
-export function createLineageAgentRunner(deps: {
+export function createLineageAgent(deps: {
   db: Db;
   log: Logger;
   clock: Clock;
@@ -34,8 +27,8 @@ export function createLineageAgentRunner(deps: {
   pollMs: number;
   /** Where each scan is observed (`job_run_duration_seconds{task="lineage-agent"}`). */
   metrics?: ServiceMetrics;
-}): LineageAgentRunner {
-  const { db, log, clock } = deps;
+}): LineageAgent {
+  const { db } = deps;
   async function scan(): Promise<Finding[]> {
     const findings: Finding[] = [];
     let after = '';
@@ -49,28 +42,26 @@ export function createLineageAgentRunner(deps: {
     }
   }
 
-  async function tick(): Promise<void> {
-    const agent = await readAgent(db);
-    const now = clock.now();
-    if (!isScanDue(agent.state as AgentState, new Date(agent.nextRunAt), now)) return;
-    if (!(await claimScan(db, now, new Date(now.getTime() - CLAIM_TIMEOUT_MS)))) return;
-    const started = performance.now();
-    try {
+  return createAgent({
+    db,
+    table: agents,
+    agent: 'lineage',
+    name: 'lineage agent',
+    job: 'lineage-agent',
+    actions: LINEAGE_AGENT_ACTIONS,
+    resetRunsOnStart: true,
+    log: deps.log,
+    clock: deps.clock,
+    intervalMs: deps.intervalMs,
+    pollMs: deps.pollMs,
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    async cycle() {
       const findings = await scan();
-      const finishedAt = clock.now();
-      await finishScan(db, findings, {
-        finishedAt,
-        durationMs: Math.round(performance.now() - started),
-        nextRunAt: new Date(finishedAt.getTime() + deps.intervalMs),
-      });
-      log.info({ anomalies: findings.length, ms: Math.round(performance.now() - started) }, 'lineage scan finished');
-      deps.metrics?.run('lineage-agent', 'ok', (performance.now() - started) / 1000);
-    } catch (err) {
-      deps.metrics?.run('lineage-agent', 'error', (performance.now() - started) / 1000);
-      await releaseScan(db).catch(() => {});
-      throw err;
-    }
-  }
-
-  return createPeriodic({ everyMs: deps.pollMs, log, what: 'lineage scan', run: tick });
+      const detectedAt = deps.clock.now();
+      return {
+        counts: { anomaliesFound: findings.length },
+        save: (tx) => replaceAnomalies(tx, findings, detectedAt),
+      };
+    },
+  });
 }

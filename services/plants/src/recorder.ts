@@ -1,13 +1,4 @@
-import type { Bus } from '@rootline/bus';
-import type { Db, Outbox } from '@rootline/db';
-import {
-  type Clock,
-  createLedgerRecorder,
-  type LedgerRecorder,
-  type LedgerRecorderOptions,
-  type LedgerWrite,
-  type Logger,
-} from '@rootline/host';
+import { type LedgerRecorder, type LedgerWrite, serviceLedger } from '@rootline/host';
 import { type AnonymousOwnerRow, anonymousOwnersInsert, type PlantRow, plantsInsert } from './db/plants.repo.js';
 import { ledgerIntents } from './db/schema.js';
 
@@ -22,8 +13,12 @@ export interface PlantRecord {
 /** A plant ready to be recorded: its ledger transaction (`plant.register` or `plant.clone`), row and events. */
 export type PlantWrite = LedgerWrite<PlantRecord>;
 
-/** How recorded plants are stored: one INSERT of their anonymous owners and one of their rows. */
-export const plantsStore: Pick<LedgerRecorderOptions<PlantRecord>, 'store'> = {
+/**
+ * The plants' ledger (docs/ledger-writes.md), with its intents in `plants.ledger_intents`: a batch of recorded
+ * plants is stored as one INSERT of their anonymous owners and one of their rows, the plant id being the unique key.
+ */
+export const plantsLedger = serviceLedger<PlantRecord>({
+  intents: ledgerIntents,
   store: (recorded) => {
     const owners = recorded.flatMap((r) => (r.record.anonymousOwner ? [r.record.anonymousOwner] : []));
     const rows = recorded.map(({ record, receipt }) => ({
@@ -34,24 +29,6 @@ export const plantsStore: Pick<LedgerRecorderOptions<PlantRecord>, 'store'> = {
     }));
     return [...(owners.length > 0 ? [anonymousOwnersInsert(owners)] : []), plantsInsert(rows)];
   },
-};
-
-/**
- * The plants' ledger recorder (see `createLedgerRecorder`), with its intents in `plants.ledger_intents`: a batch of
- * recorded plants is stored as one INSERT of their anonymous owners and one of their rows, the plant id being the
- * unique key.
- */
-export function createRecorder(deps: {
-  db: Db;
-  bus: Bus;
-  outbox: Outbox;
-  log: Logger;
-  clock?: Clock;
-  maxBatchBytes?: number;
-  recoverAfterMs?: number;
-}) {
-  const sweepMs = Math.min(5000, deps.recoverAfterMs ?? 5000);
-  return createLedgerRecorder<PlantRecord>({ ...deps, ...plantsStore, intents: ledgerIntents, sweepMs });
-}
+});
 
 export type Recorder = LedgerRecorder<PlantRecord>;

@@ -4,7 +4,6 @@ import { createNominatim, warmGeocoder } from '@rootline/geocoder';
 import { outgoingAgent, type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { fillPlantPlaces } from './backfill-places.js';
-import { ensureAgent } from './db/lineage-agent.repo.js';
 import { outbox } from './db/schema.js';
 import { nearbyPlants, networkStats, ownedPlants, searchPlantsHandler } from './handlers/discovery.js';
 import { getLineage } from './handlers/lineage.js';
@@ -18,8 +17,8 @@ import { searchPlacesHandler } from './handlers/places.js';
 import { clonePlant, getPlant, registerAnonymousPlant, registerPlant } from './handlers/plant.js';
 import { privacyDistribution } from './handlers/privacy-distribution.js';
 import { acceptSpecies } from './handlers/species.js';
-import { createLineageAgentRunner } from './lineage-agent.js';
-import { createRecorder } from './recorder.js';
+import { createLineageAgent } from './lineage-agent.js';
+import { type PlantRecord, plantsLedger } from './recorder.js';
 import { createSearchCache } from './search-cache.js';
 
 const PlantsConfig = withBase({
@@ -28,13 +27,6 @@ const PlantsConfig = withBase({
     maximum: 86_400,
     default: 3600,
     description: 'Time between two scans of the lineage agent while it runs',
-  }),
-  LEDGER_RECOVER_AFTER_SECONDS: Type.Integer({
-    minimum: 1,
-    maximum: 86_400,
-    default: 30,
-    description:
-      'Age at which an unfinished ledger write is finished by the recovery sweep (above the request timeout)',
   }),
   LINEAGE_AGENT_POLL_MS: Type.Integer({
     minimum: 50,
@@ -76,29 +68,21 @@ const PlantsConfig = withBase({
 /** How long after start the gazetteer is loaded: after the rest of a process's start-up, before most first uses. */
 const GEOCODER_WARM_DELAY_MS = 3000;
 
-export const service: ServiceModule<typeof PlantsConfig> = {
+export const service: ServiceModule<typeof PlantsConfig, PlantRecord> = {
   name: 'plants',
   version: '0.2.0',
   config: PlantsConfig,
   db: { schema: 'plants', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox },
+  ledger: plantsLedger,
   async create(ctx) {
     const intervalMs = ctx.config.LINEAGE_AGENT_INTERVAL_SECONDS * 1000;
-    await ensureAgent(ctx.db, ctx.clock.now());
-    const agent = createLineageAgentRunner({
+    const agent = createLineageAgent({
       db: ctx.db,
       log: ctx.log,
       clock: ctx.clock,
       intervalMs,
       pollMs: ctx.config.LINEAGE_AGENT_POLL_MS,
       metrics: ctx.metrics,
-    });
-    const recorder = createRecorder({
-      db: ctx.db,
-      bus: ctx.bus,
-      outbox: ctx.outbox,
-      log: ctx.log,
-      clock: ctx.clock,
-      recoverAfterMs: ctx.config.LEDGER_RECOVER_AFTER_SECONDS * 1000,
     });
     const geocoder = ctx.config.GEOCODER_URL
       ? createNominatim({
@@ -120,16 +104,16 @@ export const service: ServiceModule<typeof PlantsConfig> = {
     let wake: (() => void) | undefined;
     return {
       handlers: [
-        registerPlant(ctx, recorder),
-        registerAnonymousPlant(ctx, recorder),
-        clonePlant(ctx, recorder),
+        registerPlant(ctx, ctx.ledger),
+        registerAnonymousPlant(ctx, ctx.ledger),
+        clonePlant(ctx, ctx.ledger),
         getPlant(ctx),
         getLineage(ctx),
         nearbyPlants(ctx),
         searchPlantsHandler(ctx, searchCache),
         ownedPlants(ctx),
         networkStats(ctx),
-        getLineageAgent(ctx, intervalMs),
+        getLineageAgent(ctx, agent, intervalMs),
         controlLineageAgent(ctx, agent, intervalMs),
         analyseLineageHandler(ctx),
         listLineageAnomalies(ctx),
@@ -138,9 +122,8 @@ export const service: ServiceModule<typeof PlantsConfig> = {
         acceptSpecies(ctx),
       ],
       subscribers: [],
+      agents: [agent],
       start: async () => {
-        recorder.start();
-        agent.start();
         // The gazetteer is loaded once the service is up, not on the first request that needs it, and not at once:
         // its half a second of decoding blocks the event loop, and the embedded process is still starting the
         // other services and the gateway then (docs/perf/startup.md).
@@ -156,10 +139,7 @@ export const service: ServiceModule<typeof PlantsConfig> = {
         clearTimeout(warmTimer);
         wake?.();
         await backfill;
-        await recorder.stop();
-        await agent.stop();
       },
-      status: async () => ({ ledgerIntents: await recorder.intentCounts() }),
     };
   },
 };

@@ -17,6 +17,7 @@ import {
   createLogger,
   LEDGER_RETRY_AFTER_SECONDS,
   type LedgerRecorderOptions,
+  ledgerRecorderOf,
   ledgerTxId,
 } from '@rootline/host';
 import { anonymousPlantInput, plantInput } from '@rootline/testing';
@@ -24,7 +25,7 @@ import { eq, sql } from 'drizzle-orm';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerIntents, outbox, plants } from '../src/db/schema.js';
-import { createRecorder, type PlantRecord, type PlantWrite, plantsStore } from '../src/recorder.js';
+import { type PlantRecord, type PlantWrite, plantsLedger } from '../src/recorder.js';
 import { type PlantsWithLedger, startPlantsWithLedger } from './support.js';
 
 describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
@@ -67,7 +68,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   /** A recorder of its own over the plants' store and intents; `options` adds to or overrides its settings. */
   const recorderWith = (options: Partial<LedgerRecorderOptions<PlantRecord>> = {}) =>
     createLedgerRecorder<PlantRecord>({
-      ...plantsStore,
+      store: plantsLedger.store,
       db: database.db,
       bus: client,
       outbox: createOutbox({ database, table: outbox, publish: async () => {}, log }),
@@ -178,13 +179,13 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   });
 
   it('stores the rest of a batch when one plant cannot be stored, and rejects only that one', async () => {
-    const recorder = createRecorder({
+    const recorder = ledgerRecorderOf(plantsLedger, {
       db: database.db,
       bus: client,
       outbox: createOutbox({ database, table: outbox, publish: async () => {}, log }),
       log,
     });
-    const [idA, idBad, idB] = [newId('plt'), newId('plt'), newId('plt')];
+    const [idA, idBad, idB] = [newId('plt', Date.now()), newId('plt', Date.now()), newId('plt', Date.now())];
     // A row the table refuses (no common name).
     const bad = write(idBad);
     bad.record.row = { ...bad.record.row, commonName: null as unknown as string };
@@ -207,7 +208,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   });
 
   it('answers a write whose record is stored already (a retry that raced its first attempt) with its receipt', async () => {
-    const recorder = createRecorder({
+    const recorder = ledgerRecorderOf(plantsLedger, {
       db: database.db,
       bus: client,
       outbox: createOutbox({ database, table: outbox, publish: async () => {}, log }),
@@ -225,7 +226,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
 
   it('keeps each ledger message within its byte budget, and still sends a payload larger than the budget', async () => {
     const { sizes, stop } = await ledgerMessageSizes();
-    const recorder = createRecorder({
+    const recorder = ledgerRecorderOf(plantsLedger, {
       db: database.db,
       bus: client,
       outbox: createOutbox({ database, table: outbox, publish: async () => {}, log }),
@@ -234,7 +235,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
       maxBatchBytes: 10_000,
     });
     const note = 'x'.repeat(1000);
-    const ids = Array.from({ length: 7 }, () => newId('plt'));
+    const ids = Array.from({ length: 7 }, () => newId('plt', Date.now()));
     const settled = await Promise.all([
       ...ids.slice(0, 6).map((id) => recorder.record(write(id, { note }), caller)),
       recorder.record(write(ids[6]!, { note: 'y'.repeat(5000) }), caller),
@@ -249,7 +250,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   });
 
   it('finishes a plant mined but never stored (the process died in between) from its intent', async () => {
-    const id = newId('plt');
+    const id = newId('plt', Date.now());
     const w = write(id);
     // What a process that died after mining leaves: the intent, and the transaction in a block.
     await database.db.insert(ledgerIntents).values({
@@ -276,7 +277,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
 
   it('keeps the intent of a plant whose store fails, and the sweep stores it once the fault is gone', async () => {
     const recorder = sweeper();
-    const id = newId('plt');
+    const id = newId('plt', Date.now());
     await database.db.execute(sql`alter table plants.plants rename to plants_away`);
     try {
       await expect(recorder.record(write(id), caller)).rejects.toThrow();
@@ -296,7 +297,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   it('marks a write failed after its stores failed maxAttempts times, counts it, and stops retrying it', async () => {
     const recorder = sweeper(2);
     const failedBefore = (await recorder.intentCounts()).failed;
-    const id = newId('plt');
+    const id = newId('plt', Date.now());
     await database.db.execute(sql`alter table plants.plants rename to plants_away`);
     try {
       await expect(recorder.record(write(id), caller)).rejects.toThrow();
@@ -314,7 +315,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   });
 
   it('records a retried registration (same idempotency reference) once, answering the first result', async () => {
-    const keyed = { ...ctx, idempotencyRef: `ref-${newId('k')}` };
+    const keyed = { ...ctx, idempotencyRef: `ref-${newId('k', Date.now())}` };
     const input = plantInput({ commonName: 'Retried' });
     const [a, b] = await Promise.all([
       call(client, plantRegister, input, keyed),
@@ -328,7 +329,7 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
   });
 
   it('refuses to answer a retried anonymous registration again: its private key was returned once', async () => {
-    const keyed = { requestId: 'req_anon', idempotencyRef: `ref-${newId('k')}` };
+    const keyed = { requestId: 'req_anon', idempotencyRef: `ref-${newId('k', Date.now())}` };
     const first = await call(client, plantRegisterAnonymous, anonymousPlantInput(), keyed);
     const again = await call(client, plantRegisterAnonymous, anonymousPlantInput(), keyed).catch((e) => e);
     expect(again).toMatchObject({ code: 'DUPLICATE', details: { id: first.id } });

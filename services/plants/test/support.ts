@@ -1,10 +1,19 @@
 import { type Bus, createNatsBus } from '@rootline/bus';
 import { service as chainMiner } from '@rootline/chain-miner';
 import { type Database, openDatabase } from '@rootline/db';
+// The gateway's own test platform: the real gateway, services and sessions on private NATS and PostgreSQL.
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { createLogger, type RunningService, type ServiceModule, startService } from '@rootline/host';
 import { startTestInfra, type TestInfra } from '@rootline/testing';
 import type { TObject } from '@sinclair/typebox';
 import { service } from '../src/service.js';
+
+export type { TestPlatform };
+
+/** The plants service and the ledger it records on behind a real gateway (difficulty 8: a block in milliseconds). */
+export function startPlantsPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
+  return startTestPlatform([chainMiner, service], { CHAIN_DIFFICULTY: '8', ...env });
+}
 
 /** What `startPlantsWithLedger` started. */
 export interface PlantsWithLedger {

@@ -1,6 +1,4 @@
-import type { Bus } from '@rootline/bus';
-import type { Db, Outbox } from '@rootline/db';
-import { type Clock, createLedgerRecorder, type LedgerRecorder, type Logger } from '@rootline/host';
+import { type LedgerRecorder, serviceLedger } from '@rootline/host';
 import { eventsInsert, type NewEventRow } from './db/events.repo.js';
 import { journeyChanges } from './db/journey.repo.js';
 import { ledgerIntents } from './db/schema.js';
@@ -11,34 +9,23 @@ export interface EventRecord {
 }
 
 /**
- * The transport service's ledger recorder (see `createLedgerRecorder` and docs/ledger-writes.md): an event is
- * stored with its block once the ledger has it, with `transport.completed` in the same statement; intents in
- * `transport.ledger_intents` let the recovery sweep finish a write a crash interrupted. The same statement keeps
- * the journeys' running totals, seed lots and corrections, and ends the events' time reservations.
+ * The transport service's ledger (docs/ledger-writes.md): an event is stored with its block once the ledger has it,
+ * with `transport.completed` in the same statement; intents in `transport.ledger_intents` let the recovery sweep
+ * finish a write a crash interrupted. The same statement keeps the journeys' running totals, seed lots and
+ * corrections, and ends the events' time reservations.
  */
-export function createRecorder(deps: {
-  db: Db;
-  bus: Bus;
-  outbox: Outbox;
-  log: Logger;
-  clock: Clock;
-  recoverAfterMs: number;
-}) {
-  return createLedgerRecorder<EventRecord>({
-    ...deps,
-    intents: ledgerIntents,
-    sweepMs: Math.min(5000, deps.recoverAfterMs),
-    store: (recorded) => {
-      const rows = recorded.map(({ record, receipt }) => ({
-        ...record.row,
-        blockIndex: receipt.blockIndex,
-        blockHash: receipt.blockHash,
-        txId: receipt.txId,
-      }));
-      // The insert is change 0, so the journey changes start at index 1.
-      return [eventsInsert(rows), ...journeyChanges(rows, 1)];
-    },
-  });
-}
+export const transportLedger = serviceLedger<EventRecord>({
+  intents: ledgerIntents,
+  store: (recorded) => {
+    const rows = recorded.map(({ record, receipt }) => ({
+      ...record.row,
+      blockIndex: receipt.blockIndex,
+      blockHash: receipt.blockHash,
+      txId: receipt.txId,
+    }));
+    // The insert is change 0, so the journey changes start at index 1.
+    return [eventsInsert(rows), ...journeyChanges(rows, 1)];
+  },
+});
 
 export type Recorder = LedgerRecorder<EventRecord>;

@@ -3,7 +3,6 @@ import { PublicUrlSetting, type ServiceModule, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { fillEventPlaces } from './backfill-places.js';
 import { outbox } from './db/schema.js';
-import { ensureTracker } from './db/tracker.repo.js';
 import { recordEventHandlers } from './handlers/events.js';
 import { acceptHandoff } from './handlers/handoffs.js';
 import { getFootprint, getJourney } from './handlers/journey.js';
@@ -16,17 +15,10 @@ import {
   listTrackerPatterns,
 } from './handlers/tracker.js';
 import { verifyBlock } from './handlers/verify.js';
-import { createRecorder } from './recorder.js';
-import { createTrackerRunner } from './tracker.js';
+import { type EventRecord, transportLedger } from './recorder.js';
+import { createTracker } from './tracker.js';
 
 const TransportConfig = withBase({
-  LEDGER_RECOVER_AFTER_SECONDS: Type.Integer({
-    minimum: 1,
-    maximum: 86_400,
-    default: 30,
-    description:
-      'Age at which an unfinished ledger write is finished by the recovery sweep (above the request timeout)',
-  }),
   TRANSPORT_TRACKER_INTERVAL_SECONDS: Type.Number({
     minimum: 1,
     maximum: 86_400,
@@ -47,15 +39,15 @@ const TransportConfig = withBase({
  * transport: journey events on the ledger, journeys, footprints, block verification, QR codes with a public
  * verification page, and the transport-tracker agent.
  */
-export const service: ServiceModule<typeof TransportConfig> = {
+export const service: ServiceModule<typeof TransportConfig, EventRecord> = {
   name: 'transport',
   version: '0.2.0',
   config: TransportConfig,
   db: { schema: 'transport', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox },
+  ledger: transportLedger,
   async create(ctx) {
     const intervalMs = ctx.config.TRANSPORT_TRACKER_INTERVAL_SECONDS * 1000;
-    await ensureTracker(ctx.db, ctx.clock.now());
-    const tracker = createTrackerRunner({
+    const tracker = createTracker({
       db: ctx.db,
       log: ctx.log,
       clock: ctx.clock,
@@ -63,44 +55,32 @@ export const service: ServiceModule<typeof TransportConfig> = {
       pollMs: ctx.config.TRANSPORT_TRACKER_POLL_MS,
       metrics: ctx.metrics,
     });
-    const recorder = createRecorder({
-      db: ctx.db,
-      bus: ctx.bus,
-      outbox: ctx.outbox,
-      log: ctx.log,
-      clock: ctx.clock,
-      recoverAfterMs: ctx.config.LEDGER_RECOVER_AFTER_SECONDS * 1000,
-    });
     let stopping = false;
     let backfill: Promise<void> = Promise.resolve();
     return {
       handlers: [
-        ...recordEventHandlers(ctx, recorder, ctx.config.LEDGER_RECOVER_AFTER_SECONDS * 1000),
+        ...recordEventHandlers(ctx, ctx.ledger, ctx.ledger.recoverAfterMs),
         acceptHandoff(ctx),
         getJourney(ctx),
         getFootprint(ctx),
         verifyBlock(ctx),
         getQr(ctx, ctx.config.PUBLIC_URL),
         renderTracePage(ctx),
-        getTracker(ctx, intervalMs),
+        getTracker(ctx, tracker, intervalMs),
         controlTracker(ctx, tracker, intervalMs),
         getTrackerAnalytics(ctx),
         listTrackerPatterns(ctx),
         getTrackerSavings(ctx),
       ],
       subscribers: [],
+      agents: [tracker],
       start: async () => {
-        recorder.start();
-        tracker.start();
         backfill = fillEventPlaces(ctx, () => stopping);
       },
       stop: async () => {
         stopping = true;
         await backfill;
-        await recorder.stop();
-        await tracker.stop();
       },
-      status: async () => ({ ledgerIntents: await recorder.intentCounts() }),
     };
   },
 };

@@ -35,7 +35,7 @@ export function createHelper(deps: { bus: Bus; pool: PowPool; log: Logger; insta
           bus,
           chainWorkNext,
           { instance: instanceId, after: known, hashes, waitMs: LONG_POLL_MS },
-          { requestId: newId('req') },
+          { requestId: newId('req', Date.now()) },
           LONG_POLL_MS + 2000,
         );
       } catch {
@@ -57,9 +57,12 @@ export function createHelper(deps: { bus: Bus; pool: PowPool; log: Logger; insta
       known = job.id;
       void pool.search(job.prefix, job.difficulty, job.start, job.end).then((result) => {
         if (result.status === 'found') {
-          call(bus, chainWorkFound, { jobId: job.id, nonce: result.nonce }, { requestId: newId('req') }).catch(
-            (err: unknown) => log.debug({ err }, 'could not report a nonce'),
-          );
+          call(
+            bus,
+            chainWorkFound,
+            { jobId: job.id, nonce: result.nonce },
+            { requestId: newId('req', Date.now()) },
+          ).catch((err: unknown) => log.debug({ err }, 'could not report a nonce'));
         } else if (result.status === 'exhausted' && known === job.id) {
           // The whole range failed: the next request gets a fresh range of the same header.
           known = null;

@@ -208,7 +208,7 @@ export function createMempool(deps: {
     }
     let tx: Transaction;
     try {
-      tx = makeTransaction(t.id ?? newId('tx'), t.type, t.payload, clock.now().toISOString());
+      tx = makeTransaction(t.id ?? newId('tx', clock.now().getTime()), t.type, t.payload, clock.now().toISOString());
     } catch (err) {
       return Promise.reject(new AppError('VALIDATION_ERROR', `payload: ${(err as Error).message}`));
     }

@@ -1,7 +1,6 @@
 import {
   AppError,
   type CallContext,
-  idFromKey,
   isOwnerOrAdmin,
   type Listing,
   type ListingStatus,
@@ -14,7 +13,6 @@ import {
   listingSetStatus,
   listingUpdate,
   mediaFileOwned,
-  newId,
   offerRejected,
   pageOf,
   pageWindow,
@@ -104,7 +102,7 @@ export const createListing = (ctx: ServiceContext) =>
   handle(listingCreate, async (input, caller) => {
     const { ownerId } = actingOwner(caller);
     const now = ctx.clock.now();
-    const id = caller.idempotencyRef ? idFromKey('lst', caller.idempotencyRef) : newId('lst', now.getTime());
+    const id = ctx.newId('lst', caller);
     const done = caller.idempotencyRef ? await findListing(ctx.db, id) : undefined;
     if (done) return listingView(done);
     await assertSellerImages(ctx, input.imageFileIds, ownerId, caller);

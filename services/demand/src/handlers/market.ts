@@ -1,10 +1,8 @@
 import {
   AppError,
-  idFromKey,
   type ListingCategory,
   listingRecommend,
   listingSearch,
-  newId,
   pageOf,
   pageWindow,
   sellerProfileGet,
@@ -130,7 +128,7 @@ export const addWishlistItem = (ctx: ServiceContext) =>
     const actor = actingUser(caller);
     const now = ctx.clock.now();
     const row = await insertWishlistItem(ctx.db, {
-      id: caller.idempotencyRef ? idFromKey('wsh', caller.idempotencyRef) : newId('wsh', now.getTime()),
+      id: ctx.newId('wsh', caller),
       userId: actor.id,
       q: input.q ?? null,
       category: input.category ?? null,

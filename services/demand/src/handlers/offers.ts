@@ -1,10 +1,8 @@
 import {
   AppError,
   type CallContext,
-  idFromKey,
   isOwnerOrAdmin,
   listingSold,
-  newId,
   type OfferStatus,
   offerAccept,
   offerAccepted,
@@ -88,7 +86,7 @@ export const makeOffer = (ctx: ServiceContext) =>
   handle(offerMake, async ({ listingId, quantity, price, message }, caller) => {
     const actor = actingUser(caller);
     const now = ctx.clock.now();
-    const id = caller.idempotencyRef ? idFromKey('ofr', caller.idempotencyRef) : newId('ofr', now.getTime());
+    const id = ctx.newId('ofr', caller);
     const done = caller.idempotencyRef ? await findOffer(ctx.db, id) : undefined;
     if (done) return offerView(done);
     const row = await ctx.db.transaction(async (tx) => {

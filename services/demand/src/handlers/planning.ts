@@ -2,8 +2,6 @@ import {
   type Crop,
   demandSignalGenerated,
   forecastGet,
-  idFromKey,
-  newId,
   recommendationsGet,
   type Signal,
   signalGenerate,
@@ -39,7 +37,7 @@ export const generateSignal = (ctx: ServiceContext) =>
   handle(signalGenerate, async (input, caller) => {
     const actor = actingUser(caller);
     const now = ctx.clock.now();
-    const id = caller.idempotencyRef ? idFromKey('sig', caller.idempotencyRef) : newId('sig', now.getTime());
+    const id = ctx.newId('sig', caller);
     const done = caller.idempotencyRef ? await findSignal(ctx.db, id) : undefined;
     if (done) return done;
     const start = input.from === undefined ? now : dateField(input.from, 'body/from');

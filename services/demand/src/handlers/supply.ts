@@ -5,7 +5,6 @@ import {
   idFromKey,
   isOwnerOrAdmin,
   matchCreate,
-  newId,
   pageOf,
   pageWindow,
   supplyCommit,
@@ -57,7 +56,7 @@ export const commitSupply = (ctx: ServiceContext) =>
     const quantityKg = Math.round(input.quantity * kgPerUnit(input.crop, input.unit) * 1000) / 1000;
     const row = await ctx.db.transaction(async (tx) => {
       const { row: saved, created } = await insertSupply(tx, {
-        id: caller.idempotencyRef ? idFromKey('sup', caller.idempotencyRef) : newId('sup', now.getTime()),
+        id: ctx.newId('sup', caller),
         growerId: ownerId,
         crop: input.crop,
         quantity: input.quantity,

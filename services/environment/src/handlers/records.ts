@@ -5,8 +5,6 @@ import {
   environmentRecordAdd,
   environmentRecorded,
   environmentRecordList,
-  idFromKey,
-  newId,
   paginate,
 } from '@rootline/contracts';
 import { actingUser, assertOwnerOrAdmin } from '@rootline/domain';
@@ -63,7 +61,7 @@ export const addRecord = (ctx: ServiceContext) =>
     }
     const plant = await askPlants(ctx, caller, plantId);
     assertOwnerOrAdmin(caller, plant.ownerId);
-    const id = caller.idempotencyRef ? idFromKey('env', caller.idempotencyRef) : newId('env', now.getTime());
+    const id = ctx.newId('env', caller);
     return ctx.db.transaction(async (tx) => {
       await lockPlant(tx, plantId);
       // A retry of a write that committed (its answer lost) names the same record: answer it again.

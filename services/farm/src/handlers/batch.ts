@@ -26,7 +26,7 @@ import {
 import { findZoneRow, plantsGrowing } from '../db/farms.repo.js';
 import { findRecipeRow, type StoredPhase } from '../db/recipes.repo.js';
 import { expectedHarvestAt, startRefusal } from '../domain/batch-state.js';
-import { assertOperator, newRecordId, requireFarm } from './farm.js';
+import { assertOperator, requireFarm } from './farm.js';
 
 /** The batch or NOT_FOUND. */
 export async function requireBatch(ctx: ServiceContext, batchId: string): Promise<BatchRow> {
@@ -69,7 +69,7 @@ export const startBatch = (ctx: ServiceContext) =>
   handle(batchStart, async (input, caller) => {
     const farm = await requireFarm(ctx, input.farmId);
     const actor = assertOwnerOrAdmin(caller, farm.ownerId);
-    const id = newRecordId('bat', caller);
+    const id = ctx.newId('bat', caller);
     const done = await findBatchRow(ctx.db, id);
     if (done) return batchView(ctx, done);
     const zone = await findZoneRow(ctx.db, input.zoneId);

@@ -1,14 +1,4 @@
-import {
-  AppError,
-  farmGet,
-  farmListOwned,
-  farmRegister,
-  idFromKey,
-  isOwnerOrAdmin,
-  newId,
-  zoneAdd,
-  zoneList,
-} from '@rootline/contracts';
+import { AppError, farmGet, farmListOwned, farmRegister, isOwnerOrAdmin, zoneAdd, zoneList } from '@rootline/contracts';
 import { actingOwner, actingUser, assertOwnerOrAdmin } from '@rootline/domain';
 import { locate } from '@rootline/geocoder';
 import { type HandlerContext, handle, notFound, type ServiceContext } from '@rootline/host';
@@ -22,11 +12,6 @@ import {
   plantsGrowing,
   toZone,
 } from '../db/farms.repo.js';
-
-/** The id a create call names: derived from its Idempotency-Key when it has one, fresh otherwise. */
-export function newRecordId(prefix: string, call: HandlerContext): string {
-  return call.idempotencyRef ? idFromKey(prefix, call.idempotencyRef) : newId(prefix);
-}
 
 /** The farm, or NOT_FOUND. */
 export async function requireFarm(ctx: ServiceContext, farmId: string) {
@@ -52,7 +37,7 @@ export function assertOperator(call: HandlerContext, ownerId: string): void {
 export const registerFarm = (ctx: ServiceContext) =>
   handle(farmRegister, async (input, call) => {
     const { ownerId, actor } = actingOwner(call);
-    const id = newRecordId('frm', call);
+    const id = ctx.newId('frm', call);
     const existing = await findFarm(ctx.db, id);
     if (existing) return existing;
     await insertFarm(ctx.db, {
@@ -83,7 +68,7 @@ export const addZone = (ctx: ServiceContext) =>
     const farm = await requireFarm(ctx, farmId);
     assertOwnerOrAdmin(call, farm.ownerId);
     const row = {
-      id: newRecordId('zon', call),
+      id: ctx.newId('zon', call),
       farmId,
       name: input.name,
       level: input.level,

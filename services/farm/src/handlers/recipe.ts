@@ -2,7 +2,6 @@ import { AppError, paginate, recipeCreate, recipeList } from '@rootline/contract
 import { actingUser } from '@rootline/domain';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { findRecipe, findRecipeRow, insertRecipe, listRecipes } from '../db/recipes.repo.js';
-import { newRecordId } from './farm.js';
 
 export const getRecipes = (ctx: ServiceContext) =>
   handle(recipeList, async ({ crop, page, limit }) => {
@@ -31,7 +30,7 @@ export const createRecipe = (ctx: ServiceContext) =>
         }
       }
     }
-    const id = newRecordId('rcp', call);
+    const id = ctx.newId('rcp', call);
     const existing = await findRecipe(ctx.db, id);
     if (existing) return existing;
     await insertRecipe(ctx.db, {

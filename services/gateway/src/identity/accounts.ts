@@ -80,7 +80,7 @@ async function issueAccountToken(
 ): Promise<void> {
   const ttl = purpose === 'password-reset' ? RESET_TOKEN_TTL_MS : VERIFICATION_TOKEN_TTL_MS;
   const expiresAt = new Date(deps.clock.now().getTime() + ttl);
-  const linkId = newId('atk');
+  const linkId = newId('atk', deps.clock.now().getTime());
   await replaceAccountToken(tx, {
     id: linkId,
     userId: user.id,
@@ -115,7 +115,7 @@ export function createAccounts(deps: IdentityDeps) {
       try {
         const user = await db.transaction(async (tx) => {
           const row = await insertUser(tx, {
-            id: newId('usr'),
+            id: newId('usr', deps.clock.now().getTime()),
             email,
             name: input.name.trim(),
             role: 'USER',
@@ -270,7 +270,7 @@ export function createAccounts(deps: IdentityDeps) {
       const passwordHash = await deps.passwords.hash(input.password);
       try {
         await insertUser(db, {
-          id: newId('usr'),
+          id: newId('usr', deps.clock.now().getTime()),
           email,
           name: input.name,
           role: 'ADMIN',

@@ -48,7 +48,7 @@ export function createApiTokens(deps: IdentityDeps) {
       }
       const { token, hint } = generateApiToken();
       const row = await insertApiToken(db, {
-        id: newId('tok'),
+        id: newId('tok', deps.clock.now().getTime()),
         userId: caller.user.id,
         name: input.name.trim(),
         tokenHash: hashSecret(token),

@@ -35,7 +35,7 @@ export function createSessions(deps: IdentityDeps, cache: SessionCache<LiveSessi
     /** Starts a 30-day session for an account. */
     async start(user: UserRow, method: SessionMethod): Promise<SessionRow> {
       return insertSession(db, {
-        id: newId('ses'),
+        id: newId('ses', deps.clock.now().getTime()),
         userId: user.id,
         method,
         expiresAt: new Date(deps.clock.now().getTime() + SESSION_TTL_SECONDS * 1000),

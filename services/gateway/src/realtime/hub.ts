@@ -110,7 +110,7 @@ export function createRealtimeHub(o: RealtimeHubOptions) {
     const m = payload as { room?: unknown; event?: unknown; data?: unknown; sentAt?: unknown };
     if (typeof m.room !== 'string' || typeof m.event !== 'string' || !rooms.has(m.room)) return;
     const data = (m.data ?? {}) as { id?: unknown; createdAt?: unknown };
-    const id = typeof data.id === 'string' ? data.id : newId('rtm');
+    const id = typeof data.id === 'string' ? data.id : newId('rtm', o.clock.now().getTime());
     const at = typeof data.createdAt === 'string' ? data.createdAt : String(m.sentAt ?? o.clock.now().toISOString());
     deliver(m.room, eventFrame(m.room, m.event, id, at, m.data));
   };
@@ -207,7 +207,14 @@ export function createRealtimeHub(o: RealtimeHubOptions) {
     },
     /** Registers an open socket of `userId`, opened by a credential of `sessionId` (null: an API token). */
     add(socket: WebSocket, userId: string, sessionId: string | null): Connection {
-      const c: Connection = { id: newId('wsc'), userId, sessionId, socket, rooms: new Set(), alive: true };
+      const c: Connection = {
+        id: newId('wsc', o.clock.now().getTime()),
+        userId,
+        sessionId,
+        socket,
+        rooms: new Set(),
+        alive: true,
+      };
       connections.add(c);
       socket.on('pong', () => {
         c.alive = true;

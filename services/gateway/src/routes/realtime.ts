@@ -270,7 +270,7 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
         sub: principal.actor.id,
         role: principal.actor.role,
         perms: [...principal.permissions],
-        jti: newId('rtk'),
+        jti: newId('rtk', deps.clock.now().getTime()),
         ...(principal.sessionId ? { sid: principal.sessionId } : {}),
         exp: expires,
       });

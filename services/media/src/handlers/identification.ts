@@ -75,7 +75,7 @@ async function identify(
       throw unavailable('The plant identification service did not answer; try again later', 'provider-failed');
     }
     return await insertIdentification(ctx.db, {
-      id: newId('pid'),
+      id: newId('pid', ctx.clock.now().getTime()),
       provider: new URL(url).host,
       organs: photos.map((p) => p.organ),
       candidates,

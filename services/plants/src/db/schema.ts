@@ -1,5 +1,5 @@
 import type { ScientificNameSource, SearchType } from '@rootline/contracts';
-import { ledgerIntentsTable, outboxTable } from '@rootline/db';
+import { agentsTable, ledgerIntentsTable, outboxTable } from '@rootline/db';
 import { GEO_BANDS_PER_DEGREE } from '@rootline/domain';
 import { sql } from 'drizzle-orm';
 import { doublePrecision, index, integer, jsonb, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
@@ -90,19 +90,8 @@ export const anonymousOwners = plantsSchema.table('anonymous_owners', {
   encryptedContact: jsonb('encrypted_contact').notNull(),
 });
 
-/** The lineage agent's state, one row; replicas share it. */
-export const lineageAgent = plantsSchema.table('lineage_agent', {
-  agent: text('agent').primaryKey(),
-  state: text('state').notNull(),
-  since: timestamp('since', { withTimezone: true, mode: 'string' }).notNull(),
-  nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'string' }).notNull(),
-  /** Set while a replica scans; a claim older than the scan timeout is abandoned. */
-  claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'string' }),
-  runs: integer('runs').notNull().default(0),
-  lastRunAt: timestamp('last_run_at', { withTimezone: true, mode: 'string' }),
-  lastRunMs: integer('last_run_ms'),
-  anomaliesFound: integer('anomalies_found').notNull().default(0),
-});
+/** The state of the service's agents (the lineage agent), one row each; replicas share it. */
+export const agents = agentsTable(plantsSchema);
 
 /** Findings of the lineage agent's last completed scan. */
 export const lineageAnomalies = plantsSchema.table(

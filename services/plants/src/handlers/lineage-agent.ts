@@ -1,6 +1,5 @@
 import {
   type AgentState,
-  AppError,
   LINEAGE_LIMITS,
   type LineageAgentStatus,
   lineageAgentAnalyse,
@@ -10,14 +9,14 @@ import {
   pageWindow,
   paginate,
 } from '@rootline/contracts';
-import type { Db } from '@rootline/db';
+import type { AgentRow, Db } from '@rootline/db';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { findAncestors, findDescendants, findLineagePlant } from '../db/lineage.repo.js';
-import { type AgentRow, listAnomalies, moveAgent, readAgent } from '../db/lineage-agent.repo.js';
+import { listAnomalies } from '../db/lineage-agent.repo.js';
 import { lineageCounts } from '../db/stats.repo.js';
 import { analyseLineage, byLevel, emptyPropagationMix } from '../domain/lineage.js';
-import { allowedActions, transition } from '../domain/lineage-agent.js';
-import type { LineageAgentRunner } from '../lineage-agent.js';
+import { allowedActions } from '../domain/lineage-agent.js';
+import type { LineageAgent } from '../lineage-agent.js';
 
 /** Descendants an analysis reads at most; `truncated` says when there were more. */
 export const ANALYSIS_MAX_DESCENDANTS = 10_000;
@@ -39,7 +38,7 @@ async function status(db: Db, agent: AgentRow, intervalMs: number): Promise<Line
     runs: agent.runs,
     lastRunAt: agent.lastRunAt ? new Date(agent.lastRunAt).toISOString() : null,
     lastRunDurationMs: agent.lastRunMs,
-    anomaliesFound: agent.anomaliesFound,
+    anomaliesFound: agent.counts.anomaliesFound ?? 0,
     network: {
       totalPlants: counts.totalPlants,
       rootPlants: counts.rootPlants,
@@ -51,30 +50,12 @@ async function status(db: Db, agent: AgentRow, intervalMs: number): Promise<Line
 }
 
 /** plants.lineage-agent.get: the agent's state and the lineage-wide statistics. */
-export const getLineageAgent = (ctx: ServiceContext, intervalMs: number) =>
-  handle(lineageAgentGet, async () => status(ctx.db, await readAgent(ctx.db), intervalMs));
+export const getLineageAgent = (ctx: ServiceContext, agent: LineageAgent, intervalMs: number) =>
+  handle(lineageAgentGet, async () => status(ctx.db, await agent.read(), intervalMs));
 
 /** plants.lineage-agent.control: one move of the state machine; a move it does not allow is CONFLICT (409). */
-export const controlLineageAgent = (ctx: ServiceContext, runner: LineageAgentRunner, intervalMs: number) =>
-  handle(lineageAgentControl, async ({ action }) => {
-    const current = await readAgent(ctx.db);
-    const state = current.state as AgentState;
-    const move = transition(state, action);
-    if (!move.ok) {
-      throw new AppError('CONFLICT', move.message, { state, action, allowedActions: allowedActions(state) });
-    }
-    const moved = await moveAgent(ctx.db, state, move.state, ctx.clock.now());
-    if (!moved) {
-      const now = (await readAgent(ctx.db)).state as AgentState;
-      throw new AppError('CONFLICT', `The lineage agent changed to ${now} meanwhile; try again`, {
-        state: now,
-        action,
-        allowedActions: allowedActions(now),
-      });
-    }
-    if (move.state === 'running') runner.wake();
-    return status(ctx.db, moved, intervalMs);
-  });
+export const controlLineageAgent = (ctx: ServiceContext, agent: LineageAgent, intervalMs: number) =>
+  handle(lineageAgentControl, async ({ action }) => status(ctx.db, await agent.control(action), intervalMs));
 
 /** plants.lineage-agent.analyse: counts, depth, propagation mix and spread of one plant's lineage. */
 export const analyseLineageHandler = (ctx: ServiceContext) =>

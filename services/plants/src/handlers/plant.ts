@@ -1,6 +1,5 @@
 import {
   AppError,
-  idFromKey,
   type Location,
   newId,
   type Owner,
@@ -65,14 +64,6 @@ interface NewPlant {
   parent: { id: string; blockHash: string; propagationType: PropagationType } | null;
 }
 
-/**
- * The id of the plant a call creates: named by the call's idempotency reference when it has one (a retry names
- * the same plant, and its ledger transaction `ledgerTxId(id)` is the same), fresh otherwise.
- */
-export function newPlantId(caller: HandlerContext): string {
-  return caller.idempotencyRef ? idFromKey('plt', caller.idempotencyRef) : newId('plt');
-}
-
 /** The answer a registration gave, rebuilt from its stored plant (a retry of a finished one gets the same). */
 async function storedResult(ctx: ServiceContext, id: string): Promise<RegistrationResult | undefined> {
   const plant = await findPlant(ctx.db, id);
@@ -92,7 +83,8 @@ async function recordPlant(
   caller: HandlerContext,
   p: NewPlant,
   anonymousOwner?: AnonymousOwnerRow,
-  id: string = newPlantId(caller),
+  // Named by the call's idempotency reference when it has one: a retry names the same plant and transaction.
+  id: string = ctx.newId('plt', caller),
 ): Promise<RegistrationResult> {
   if (caller.idempotencyRef && !anonymousOwner) {
     const done = await storedResult(ctx, id);
@@ -231,7 +223,7 @@ export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) 
       }
       throw err;
     }
-    const plantId = newPlantId(caller);
+    const plantId = ctx.newId('plt', caller);
     if (
       caller.idempotencyRef &&
       ((await recorder.hasIntent(ledgerTxId(plantId))) || (await findPlant(ctx.db, plantId)))
@@ -245,7 +237,7 @@ export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) 
         },
       );
     }
-    const anonymousId = newId('anon');
+    const anonymousId = newId('anon', ctx.clock.now().getTime());
     const pseudonym = input.pseudonym ?? null;
     const encryptionPublicKey = input.encryptionPublicKey ?? null;
     const result = await recordPlant(

@@ -30,7 +30,7 @@ export async function currentCertificateId(db: Db, plantId: string, now: Date): 
   // Two first issues at once: the partial unique index keeps one, and both read it back.
   await db
     .insert(certificates)
-    .values({ id: newId('cer'), plantId, createdAt: now.toISOString() })
+    .values({ id: newId('cer', now.getTime()), plantId, createdAt: now.toISOString() })
     .onConflictDoNothing();
   const [made] = await current();
   if (!made) throw new Error(`no current certificate for ${plantId}`);

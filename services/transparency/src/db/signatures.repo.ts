@@ -59,7 +59,7 @@ export async function insertKey(
 ): Promise<KeyRow | undefined> {
   const [row] = await db
     .insert(signingKeys)
-    .values({ id: newId('sgk'), ...k })
+    .values({ id: newId('sgk', k.createdAt.getTime()), ...k })
     .onConflictDoNothing()
     .returning();
   return row;
@@ -112,7 +112,7 @@ export async function subjectEntry(
 export async function insertSignature(db: Db, s: Omit<SignatureRow, 'id'>): Promise<SignatureRow | undefined> {
   const [row] = await db
     .insert(subjectSignatures)
-    .values({ id: newId('sig'), ...s })
+    .values({ id: newId('sig', Date.now()), ...s })
     .onConflictDoNothing()
     .returning();
   return row;

@@ -35,7 +35,7 @@ export async function insertWebhook(
 ): Promise<Webhook> {
   const [row] = await db
     .insert(webhooks)
-    .values({ id: newId('whk'), ...w })
+    .values({ id: newId('whk', Date.parse(w.createdAt)), ...w })
     .returning();
   return toWebhook(row!);
 }
@@ -110,7 +110,7 @@ export async function enqueueDeliveryDrafts(tx: Db, drafts: readonly DeliveryDra
   if (drafts.length === 0) return;
   // The rows as one JSON parameter: one prepared statement whatever the batch (see `activeWebhooksOf`).
   const rows = drafts.map((d) => ({
-    id: newId('whd'),
+    id: newId('whd', now.getTime()),
     webhookId: d.webhookId,
     eventId: d.eventId,
     kind: d.kind,

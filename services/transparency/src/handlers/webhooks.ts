@@ -154,7 +154,7 @@ export const changeWebhook = (ctx: ServiceContext, allowPrivate: boolean, secret
 export const testWebhook = (ctx: ServiceContext, send: SendOptions, secretKey: SecretKeyring) =>
   handle(webhookTest, async ({ webhookId }, call) => {
     const hook = await ownWebhook(ctx, webhookId, call);
-    const deliveryId = newId('whd');
+    const deliveryId = newId('whd', ctx.clock.now().getTime());
     const started = ctx.clock.now();
     const message = webhookMessage(
       openSecret(secretKey, hook.secret),

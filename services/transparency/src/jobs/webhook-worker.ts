@@ -80,7 +80,7 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
           failingSince: failingSince?.toISOString() ?? null,
           disabledAt: at.toISOString(),
         },
-        { requestId: newId('req') },
+        { requestId: newId('req', o.clock.now().getTime()) },
       );
       return true;
     });

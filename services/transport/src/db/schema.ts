@@ -1,4 +1,4 @@
-import { ledgerIntentsTable, outboxTable } from '@rootline/db';
+import { agentsTable, ledgerIntentsTable, outboxTable } from '@rootline/db';
 import { sql } from 'drizzle-orm';
 import {
   doublePrecision,
@@ -148,20 +148,8 @@ export const custody = transportSchema.table(
   ],
 );
 
-/** The transport tracker's state, one row; replicas share it. */
-export const trackerAgent = transportSchema.table('tracker_agent', {
-  agent: text('agent').primaryKey(),
-  state: text('state').notNull(),
-  since: timestamp('since', { withTimezone: true, mode: 'string' }).notNull(),
-  nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'string' }).notNull(),
-  /** Set while a replica runs a cycle; a claim older than the timeout is abandoned. */
-  claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'string' }),
-  runs: integer('runs').notNull().default(0),
-  lastRunAt: timestamp('last_run_at', { withTimezone: true, mode: 'string' }),
-  lastRunMs: integer('last_run_ms'),
-  eventsScanned: integer('events_scanned').notNull().default(0),
-  patternsFound: integer('patterns_found').notNull().default(0),
-});
+/** The state of the service's agents (the transport tracker), one row each; replicas share it. */
+export const agents = agentsTable(transportSchema);
 
 /** Inefficiencies found by the tracker's last completed cycle. */
 export const trackerPatterns = transportSchema.table(

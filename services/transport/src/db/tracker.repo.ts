@@ -1,97 +1,17 @@
-import type { AgentState, PatternKind, SensorReading, TransportPattern } from '@rootline/contracts';
+import type { PatternKind, SensorReading, TransportPattern } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import type { Point } from '@rootline/domain';
-import { and, asc, count, eq, gt, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, type SQL, sql } from 'drizzle-orm';
 import type { Pattern, ScannedEvent } from '../domain/patterns.js';
-import { events, trackerAgent, trackerPatterns } from './schema.js';
+import { events, trackerPatterns } from './schema.js';
 
-const AGENT = 'transport-tracker';
-
-export type TrackerRow = typeof trackerAgent.$inferSelect;
-
-/** Creates the tracker's row, stopped, unless it exists. */
-export async function ensureTracker(db: Db, now: Date): Promise<void> {
-  const at = now.toISOString();
-  await db
-    .insert(trackerAgent)
-    .values({ agent: AGENT, state: 'stopped', since: at, nextRunAt: at })
-    .onConflictDoNothing({ target: trackerAgent.agent });
-}
-
-export async function readTracker(db: Db): Promise<TrackerRow> {
-  const [row] = await db.select().from(trackerAgent).where(eq(trackerAgent.agent, AGENT)).limit(1);
-  if (!row) throw new Error('the transport tracker row is missing');
-  return row;
-}
-
-/** Moves the tracker from `from` to `to` unless another request moved it first (then undefined). */
-export async function moveTracker(
-  db: Db,
-  from: AgentState,
-  to: AgentState,
-  now: Date,
-): Promise<TrackerRow | undefined> {
-  const at = now.toISOString();
-  const [row] = await db
-    .update(trackerAgent)
-    .set({ state: to, since: at, ...(from === 'stopped' && to === 'running' ? { nextRunAt: at } : {}) })
-    .where(and(eq(trackerAgent.agent, AGENT), eq(trackerAgent.state, from)))
-    .returning();
-  return row;
-}
-
-/**
- * Claims a cycle for this replica: a scheduled one only while running and due (`forced` false), a `run` in any
- * state; never while another replica holds a claim younger than `staleBefore`.
- */
-export async function claimCycle(db: Db, now: Date, staleBefore: Date, forced: boolean): Promise<boolean> {
-  const due = forced
-    ? undefined
-    : and(eq(trackerAgent.state, 'running'), sql`${trackerAgent.nextRunAt} <= ${now.toISOString()}`);
-  const rows = await db
-    .update(trackerAgent)
-    .set({ claimedAt: now.toISOString() })
-    .where(
-      and(
-        eq(trackerAgent.agent, AGENT),
-        due,
-        or(isNull(trackerAgent.claimedAt), lt(trackerAgent.claimedAt, staleBefore.toISOString())),
-      ),
-    )
-    .returning({ agent: trackerAgent.agent });
-  return rows.length > 0;
-}
-
-/** Replaces the stored patterns with a cycle's and records the run; the claim is released. */
-export async function finishCycle(
-  db: Db,
-  patterns: Pattern[],
-  run: { finishedAt: Date; durationMs: number; nextRunAt: Date; eventsScanned: number },
-): Promise<void> {
-  const at = run.finishedAt.toISOString();
-  await db.transaction(async (tx) => {
-    await tx.delete(trackerPatterns);
-    for (let i = 0; i < patterns.length; i += 500) {
-      await tx.insert(trackerPatterns).values(patterns.slice(i, i + 500).map((p) => ({ ...p, detectedAt: at })));
-    }
-    await tx
-      .update(trackerAgent)
-      .set({
-        claimedAt: null,
-        lastRunAt: at,
-        lastRunMs: run.durationMs,
-        eventsScanned: run.eventsScanned,
-        patternsFound: patterns.length,
-        runs: sql`${trackerAgent.runs} + 1`,
-        nextRunAt: run.nextRunAt.toISOString(),
-      })
-      .where(eq(trackerAgent.agent, AGENT));
-  });
-}
-
-/** Releases a claim after a failed cycle. */
-export async function releaseCycle(db: Db): Promise<void> {
-  await db.update(trackerAgent).set({ claimedAt: null }).where(eq(trackerAgent.agent, AGENT));
+/** Replaces the stored patterns with a cycle's (in the transaction that records the cycle on the agent's row). */
+export async function replacePatterns(tx: Db, patterns: readonly Pattern[], detectedAt: Date): Promise<void> {
+  const at = detectedAt.toISOString();
+  await tx.delete(trackerPatterns);
+  for (let i = 0; i < patterns.length; i += 500) {
+    await tx.insert(trackerPatterns).values(patterns.slice(i, i + 500).map((p) => ({ ...p, detectedAt: at })));
+  }
 }
 
 /** Events still in force (no correction names them), in id order after `after`: one keyset page of a cycle. */

@@ -1,8 +1,6 @@
 import {
   type Actor,
   AppError,
-  idFromKey,
-  newId,
   type Owner,
   plantGet,
   TRANSPORT_EVENT_KINDS,
@@ -133,7 +131,7 @@ async function recordEvent(
 ): Promise<TransportEventResult> {
   const handler = handlerOf(input);
   const { actor } = actingOwner(caller, handler.id);
-  const id = caller.idempotencyRef ? idFromKey('tev', caller.idempotencyRef) : newId('tev');
+  const id = ctx.newId('tev', caller);
   if (caller.idempotencyRef) {
     const done = await storedResult(ctx, id);
     if (done) return done;

@@ -1,6 +1,5 @@
 import {
   type AgentState,
-  AppError,
   type CallContext,
   paginate,
   TRANSPORT_TRACKER_ACTIONS,
@@ -11,19 +10,10 @@ import {
   trackerPatternList,
   trackerSavings,
 } from '@rootline/contracts';
-import type { Db } from '@rootline/db';
-import { agentTransition, allowedAgentActions } from '@rootline/domain';
+import type { AgentRow, Db } from '@rootline/db';
+import { allowedAgentActions } from '@rootline/domain';
 import { handle, type ServiceContext } from '@rootline/host';
-import {
-  deliveryTotals,
-  eventCount,
-  listPatterns,
-  moveTracker,
-  networkTotals,
-  readTracker,
-  type TrackerRow,
-  userTotals,
-} from '../db/tracker.repo.js';
+import { deliveryTotals, eventCount, listPatterns, networkTotals, userTotals } from '../db/tracker.repo.js';
 import {
   BASELINE_METHOD,
   CAR_KG_CO2E_PER_KM,
@@ -34,12 +24,11 @@ import {
   TREE_KG_CO2_PER_YEAR,
 } from '../domain/carbon.js';
 import { efficiencyRating, efficiencyScore } from '../domain/patterns.js';
-import type { TrackerRunner } from '../tracker.js';
+import type { Tracker } from '../tracker.js';
 
-const NAME = 'transport tracker';
 const iso = (t: string | null) => (t ? new Date(t).toISOString() : null);
 
-async function status(db: Db, row: TrackerRow, intervalMs: number): Promise<TrackerStatus> {
+async function status(db: Db, row: AgentRow, intervalMs: number): Promise<TrackerStatus> {
   const state = row.state as AgentState;
   return {
     agent: 'transport-tracker',
@@ -51,39 +40,21 @@ async function status(db: Db, row: TrackerRow, intervalMs: number): Promise<Trac
     lastRunAt: iso(row.lastRunAt),
     lastRunDurationMs: row.lastRunMs,
     nextRunAt: state === 'running' ? iso(row.nextRunAt) : null,
-    counts: { eventsScanned: row.eventsScanned, patternsFound: row.patternsFound, events: await eventCount(db) },
+    counts: {
+      eventsScanned: row.counts.eventsScanned ?? 0,
+      patternsFound: row.counts.patternsFound ?? 0,
+      events: await eventCount(db),
+    },
   };
 }
 
 /** transport.tracker.get: the tracker's state, schedule and counts. */
-export const getTracker = (ctx: ServiceContext, intervalMs: number) =>
-  handle(trackerGet, async () => status(ctx.db, await readTracker(ctx.db), intervalMs));
+export const getTracker = (ctx: ServiceContext, tracker: Tracker, intervalMs: number) =>
+  handle(trackerGet, async () => status(ctx.db, await tracker.read(), intervalMs));
 
 /** transport.tracker.control: one move of the agents' shared state machine; a refused move is CONFLICT (409). */
-export const controlTracker = (ctx: ServiceContext, runner: TrackerRunner, intervalMs: number) =>
-  handle(trackerControl, async ({ action }) => {
-    const current = await readTracker(ctx.db);
-    const state = current.state as AgentState;
-    const move = agentTransition(NAME, state, action, TRANSPORT_TRACKER_ACTIONS);
-    const refuse = (message: string, now: AgentState) =>
-      new AppError('CONFLICT', message, {
-        state: now,
-        action,
-        allowedActions: allowedAgentActions(now, TRANSPORT_TRACKER_ACTIONS),
-      });
-    if (!move.ok) throw refuse(move.message, state);
-    if (action === 'run') {
-      if (!(await runner.runNow())) throw refuse(`The ${NAME} is already in a cycle; try again shortly`, state);
-      return status(ctx.db, await readTracker(ctx.db), intervalMs);
-    }
-    const moved = await moveTracker(ctx.db, state, move.state, ctx.clock.now());
-    if (!moved) {
-      const now = (await readTracker(ctx.db)).state as AgentState;
-      throw refuse(`The ${NAME} changed to ${now} meanwhile; try again`, now);
-    }
-    if (move.state === 'running') runner.wake();
-    return status(ctx.db, moved, intervalMs);
-  });
+export const controlTracker = (ctx: ServiceContext, tracker: Tracker, intervalMs: number) =>
+  handle(trackerControl, async ({ action }) => status(ctx.db, await tracker.control(action), intervalMs));
 
 /**
  * Whose per-user figures a reader sees: an ADMIN everyone's (undefined), anyone else only their own, as with

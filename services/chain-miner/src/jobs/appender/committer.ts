@@ -74,7 +74,7 @@ export function createCommitter(deps: {
         t,
         blockMined,
         { index: block.index, hash: block.hash, txCount: txs.length },
-        { requestId: newId('req') },
+        { requestId: newId('req', Date.parse(block.timestamp)) },
       );
       await notify(
         t,

@@ -91,7 +91,7 @@ export function createJobCoordinator(deps: { pool: PowPool; clock: Clock; log: L
           settleRemote = resolve;
         });
         const current: Job = {
-          id: newId('job'),
+          id: newId('job', clock.now().getTime()),
           header,
           prefix: headerPrefix(header),
           nextRange: 1,

@@ -57,7 +57,7 @@ export function createOAuthFlow(deps: IdentityDeps, opts: OAuthFlowOptions) {
   async function createAccount(p: OAuthProvider, profile: OAuthProfile, email: string, ctx: CallContext) {
     return deps.db.transaction(async (tx) => {
       const user = await insertUser(tx, {
-        id: newId('usr'),
+        id: newId('usr', deps.clock.now().getTime()),
         email,
         name: (profile.name ?? email.split('@')[0] ?? email).slice(0, 100),
         role: 'USER',

@@ -1,0 +1,28 @@
+import { service as chainMiner } from '@rootline/chain-miner';
+// The gateway's own test platform: the real gateway, services and sessions on private NATS and PostgreSQL.
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
+import { service as plants } from '@rootline/plants';
+import { sql } from 'drizzle-orm';
+import { service as demand } from '../src/service.js';
+
+export type { TestPlatform };
+
+/** The demand service (demand planning and the marketplace) alone behind a real gateway. */
+export function startDemandPlatform(): Promise<TestPlatform> {
+  return startTestPlatform([demand]);
+}
+
+/** The demand service with the plant registry and the ledger, for listings that name plants. */
+export function startDemandWithPlants(): Promise<TestPlatform> {
+  return startTestPlatform([chainMiner, plants, demand], { CHAIN_DIFFICULTY: '8' });
+}
+
+/** Events the demand service enqueued whose payload mentions `like` (an id): subject and payload, oldest first. */
+export async function outboxAbout(
+  p: TestPlatform,
+  like: string,
+): Promise<{ subject: string; payload: Record<string, unknown> }[]> {
+  return (await p.database.db.execute(
+    sql`select subject, payload from demand.outbox where payload::text like ${`%${like}%`} order by seq`,
+  )) as unknown as { subject: string; payload: Record<string, unknown> }[];
+}

@@ -1,0 +1,1 @@
+DROP TABLE "plants"."lineage_agent" CASCADE;

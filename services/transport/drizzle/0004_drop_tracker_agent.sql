@@ -1,0 +1,1 @@
+DROP TABLE "transport"."tracker_agent" CASCADE;
