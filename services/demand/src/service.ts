@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { ServiceModule } from '@rootline/host';
-import { fillDemandPlaces } from './backfill-places.js';
+import { DemandConfig } from './config.js';
 import { outbox } from './db/schema.js';
 import {
   cancelListing,
@@ -31,14 +31,16 @@ import {
 import { forecastHandler, generateSignal, recommendCropsHandler } from './handlers/planning.js';
 import { getPreferences, listPreferencesHandler, savePreferences } from './handlers/preferences.js';
 import { commitSupply, listSupplyHandler, listSupplyMatchesHandler, matchHandler } from './handlers/supply.js';
+import { fillDemandPlaces } from './jobs/backfill-places.js';
 
 /**
  * demand: demand planning (preferences, signals, recommendations, forecasts, supply and matches) and the plant
  * marketplace where that demand is met (listings, offers, search, seller profiles, wishlists).
  */
-export const service: ServiceModule = {
+export const service: ServiceModule<typeof DemandConfig> = {
   name: 'demand',
   version: '0.2.0',
+  config: DemandConfig,
   db: { schema: 'demand', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox },
   create(ctx) {
     let stopping = false;

@@ -7,14 +7,13 @@ import { jobs, outbox } from './db/schema.js';
 import { deleteFile, getFile, listPlantFiles, ownedFiles } from './handlers/files.js';
 import { createIdentification, createStreamedIdentification, getIdentification } from './handlers/identification.js';
 import { completeUpload, presignUpload, processUpload } from './handlers/upload.js';
-import { expireUploads, purgeDeleted } from './purge.js';
+import { expireUploads, purgeDeleted } from './jobs/purge.js';
 
 export { MediaConfig } from './config.js';
 
 /** A claim older than this belongs to a replica that died mid-run and is taken over. */
 const CLAIM_TIMEOUT_MS = 10 * 60 * 1000;
 
-/** media: uploads (images processed to WebP and thumbnails, documents), presigned uploads, storage, purge. */
 /**
  * The free and total bytes of the file system that holds the local media store, read at each scrape (an S3 bucket
  * is watched through its own server's metrics). Absent while the folder does not exist yet.
@@ -34,6 +33,7 @@ function reportStoreDisk(metrics: ServiceMetrics, dir: string): void {
   );
 }
 
+/** media: uploads (images processed to WebP and thumbnails, documents), presigned uploads, storage, purge. */
 export const service: ServiceModule<typeof MediaConfig> = {
   name: 'media',
   version: '0.2.0',

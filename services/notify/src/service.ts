@@ -2,12 +2,13 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ServiceContext, type ServiceModule, warnIfNoPublicUrl } from '@rootline/host';
+import { createEmailSend } from './adapters/email/send.js';
+import { fileTransport, type MailTransport, smtpTransport } from './adapters/email/transport.js';
+import { createPushSender } from './adapters/push/send.js';
+import { vapidKeys } from './adapters/push/vapid.js';
 import { assertClusterSettings, NotifyConfig } from './config.js';
 import { pushSubscriptionKeys } from './db/push.repo.js';
 import { inbox, outbox } from './db/schema.js';
-import { createDigestJob } from './digest.js';
-import { createEmailSend } from './email/send.js';
-import { fileTransport, type MailTransport, smtpTransport } from './email/transport.js';
 import {
   countUnread,
   listNotifications,
@@ -17,10 +18,9 @@ import {
 } from './handlers/notifications.js';
 import { getPreferences, unsubscribe, updatePreferences } from './handlers/preferences.js';
 import { subscribePush, unsubscribePush, vapidPublicKey } from './handlers/push.js';
-import { createPushSender } from './push/send.js';
-import { vapidKeys } from './push/vapid.js';
-import { createRecipientSync } from './recipients-sync.js';
-import { createDeliverySender } from './sender.js';
+import { createDigestJob } from './jobs/digest.js';
+import { createRecipientSync } from './jobs/recipients-sync.js';
+import { createDeliverySender } from './jobs/sender.js';
 import { onDemandMatched } from './subscribers/demand-matched.js';
 import { onEmailVerificationRequested, onPasswordResetRequested } from './subscribers/email-link-requested.js';
 import { onFarmAlerted, onHarvestReady } from './subscribers/farm-batches.js';

@@ -14,8 +14,8 @@ import {
 import { startTestInfra, type TestInfra } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordNotice } from '../src/dispatch.js';
 import { service } from '../src/service.js';
+import { recordNotice } from '../src/subscribers/dispatch.js';
 
 /**
  * The unique keys behind the inbox: an event applied again (a replay the inbox did not catch, or two notices of one

@@ -1,8 +1,8 @@
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { outgoingAgent } from '@rootline/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RefusedAddress, sendWebhook } from '../src/adapters/webhook-sender.js';
 import { webhookMessage } from '../src/domain/webhook-message.js';
-import { RefusedAddress, sendWebhook } from '../src/webhook-sender.js';
 
 // The SSRF check through a socks5:// proxy: the agent resolves the name with the sender's guarded lookup, so a
 // name that resolves to a refused address is refused before the proxy is even contacted.

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkWebhookUrl, RefusedAddress, sendWebhook } from '../src/adapters/webhook-sender.js';
 import { webhookMessage } from '../src/domain/webhook-message.js';
-import { checkWebhookUrl, RefusedAddress, sendWebhook } from '../src/webhook-sender.js';
 
 describe('webhook sender against a real local receiver', () => {
   let hits = 0;

@@ -10,8 +10,8 @@ import { handle, type ServiceContext } from '@rootline/host';
 import { FEATURES, featureVector, SIMILARITY_CATEGORIES, SIMILARITY_WEIGHTS, similarity } from '../domain/features.js';
 import { healthScore } from '../domain/health.js';
 import { recommend } from '../domain/recommendations.js';
-import { environmentOf } from '../plant-facts.js';
-import type { SimilaritySearch } from '../similarity.js';
+import type { SimilaritySearch } from '../jobs/similarity.js';
+import { environmentOf } from './plant-facts.js';
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 

@@ -22,7 +22,7 @@ import { categoriesOf, mergeCurrent } from '../domain/current.js';
 import { featureVector } from '../domain/features.js';
 import { healthScore } from '../domain/health.js';
 import { analysisMeasures } from '../domain/measures.js';
-import { askPlants, environmentOf } from '../plant-facts.js';
+import { askPlants, environmentOf } from './plant-facts.js';
 
 /** How far in the future a `recordedAt` may be: clocks of phones and sensors drift. */
 const FUTURE_SLACK_MS = 5 * 60 * 1000;

@@ -13,8 +13,8 @@ import type { Storage } from '@rootline/storage';
 import type { MediaConfig } from '../config.js';
 import { attachedFiles, findFile, readyFilesOwners, softDelete } from '../db/files.repo.js';
 import { readAccess } from '../domain/access.js';
-import { mayReadRecord } from '../records.js';
-import { fileInfo } from '../view.js';
+import { mayReadRecord } from './records.js';
+import { fileInfo } from './view.js';
 
 /**
  * media.file.get: a processed file that is not deleted (pending uploads are not files yet), to those who may read

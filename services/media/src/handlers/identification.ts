@@ -13,11 +13,11 @@ import {
 import { actingUser, assertOwnerOrAdmin } from '@rootline/domain';
 import { type HandlerContext, handle, notFound, outgoingAgent, type ServiceContext } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
+import { IdentificationUnavailable, identifyWithPlantNet, type OutgoingPhoto } from '../adapters/identify/plantnet.js';
+import { photoForProvider, readAll } from '../adapters/identify/prepare.js';
 import type { MediaConfig } from '../config.js';
 import { findFile } from '../db/files.repo.js';
 import { findIdentification, insertIdentification } from '../db/identifications.repo.js';
-import { IdentificationUnavailable, identifyWithPlantNet, type OutgoingPhoto } from '../identify/plantnet.js';
-import { photoForProvider, readAll } from '../identify/prepare.js';
 
 const unavailable = (message: string, reason: string) => new AppError('UNAVAILABLE', message, { reason });
 

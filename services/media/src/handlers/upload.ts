@@ -12,13 +12,13 @@ import {
 import { actingOwner, assertOwnerOrAdmin } from '@rootline/domain';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
+import { type Ingested, ingest } from '../adapters/ingest.js';
 import type { MediaConfig } from '../config.js';
 import { type FileRow, findFile, insertFile, markReady, removeFile } from '../db/files.repo.js';
 import { mayAttach } from '../domain/access.js';
 import { acceptedTypes, categoryOf, maxBytesOf, refused } from '../domain/types.js';
-import { type Ingested, ingest } from '../ingest.js';
-import { recordOf } from '../records.js';
-import { fileInfo } from '../view.js';
+import { recordOf } from './records.js';
+import { fileInfo } from './view.js';
 
 interface Entity {
   entityType?: string | null | undefined;

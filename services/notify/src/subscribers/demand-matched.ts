@@ -1,6 +1,6 @@
 import { demandMatched } from '@rootline/contracts';
 import { type ServiceContext, subscribe } from '@rootline/host';
-import { notifyUser } from '../dispatch.js';
+import { notifyUser } from './dispatch.js';
 
 /** A supply met a household's demand: both sides hear of it. */
 export const onDemandMatched = (ctx: ServiceContext) =>

@@ -1,7 +1,7 @@
 import { emailVerificationRequested, passwordResetRequested } from '@rootline/contracts';
 import { type ServiceContext, subscribe } from '@rootline/host';
 import { saveRecipient } from '../db/recipients.repo.js';
-import { notifyUser } from '../dispatch.js';
+import { notifyUser } from './dispatch.js';
 
 /**
  * A verification or reset link to send. The event names the link, never its secret (ADR 034): the sender asks

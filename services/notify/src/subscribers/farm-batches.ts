@@ -1,6 +1,6 @@
 import { farmAlerted, harvestReady } from '@rootline/contracts';
 import { type ServiceContext, subscribe } from '@rootline/host';
-import { notifyUser } from '../dispatch.js';
+import { notifyUser } from './dispatch.js';
 
 /** Readings outside their targets: the farm's owner (named by the event) gets a farm alert. */
 export const onFarmAlerted = (ctx: ServiceContext) =>

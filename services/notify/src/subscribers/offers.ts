@@ -1,6 +1,6 @@
 import { offerAccepted, offerMade } from '@rootline/contracts';
 import { type ServiceContext, subscribe } from '@rootline/host';
-import { notifyUser } from '../dispatch.js';
+import { notifyUser } from './dispatch.js';
 
 type OfferPayload = {
   offerId: string;

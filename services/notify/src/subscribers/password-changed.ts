@@ -1,6 +1,6 @@
 import { passwordChanged } from '@rootline/contracts';
 import { type ServiceContext, subscribe } from '@rootline/host';
-import { notifyUser } from '../dispatch.js';
+import { notifyUser } from './dispatch.js';
 
 /** Tells the owner their password changed, in case it was not them. */
 export const onPasswordChanged = (ctx: ServiceContext) =>

@@ -1,6 +1,6 @@
 import { plantRegistered } from '@rootline/contracts';
 import { type ServiceContext, subscribeBatch } from '@rootline/host';
-import { publishLive, recordNotices } from '../dispatch.js';
+import { publishLive, recordNotices } from './dispatch.js';
 
 /**
  * Tells the owner their plant is on the ledger; anonymous plants have no owner to tell. One event per registration,

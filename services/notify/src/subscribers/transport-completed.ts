@@ -1,6 +1,6 @@
 import { transportCompleted } from '@rootline/contracts';
 import { type ServiceContext, subscribe } from '@rootline/host';
-import { notifyUser } from '../dispatch.js';
+import { notifyUser } from './dispatch.js';
 
 /**
  * A journey event handed a plant or seed lot to someone else: the recipient hears it is coming (a transport

@@ -1,7 +1,7 @@
 import { userRegistered } from '@rootline/contracts';
 import { type ServiceContext, subscribe } from '@rootline/host';
 import { saveRecipient } from '../db/recipients.repo.js';
-import { notifyUser } from '../dispatch.js';
+import { notifyUser } from './dispatch.js';
 
 /** A new account: remember where to write, and welcome it. */
 export const onUserRegistered = (ctx: ServiceContext) =>

@@ -1,6 +1,6 @@
 import { webhookDisabled } from '@rootline/contracts';
 import { type ServiceContext, subscribe } from '@rootline/host';
-import { notifyUser } from '../dispatch.js';
+import { notifyUser } from './dispatch.js';
 
 /** A webhook was disabled (its receiver is gone, or failed for days): its owner is told by email. */
 export const onWebhookDisabled = (ctx: ServiceContext) =>

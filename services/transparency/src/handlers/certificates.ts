@@ -14,6 +14,7 @@ import {
 import { assertOwnerOrAdmin, inclusionRanges } from '@rootline/domain';
 import { call, handle, notFound, publicUrlOf, type ServiceContext } from '@rootline/host';
 import canonicalize from 'canonicalize';
+import type { SigningKey } from '../adapters/signing-key.js';
 import { appendEntry, readHead } from '../db/audit.repo.js';
 import {
   currentCertificateId,
@@ -25,7 +26,6 @@ import {
 import { signCertificate } from '../domain/certificate.js';
 import { renderCertificatePdf } from '../domain/certificate-pdf.js';
 import { signTreeHead } from '../domain/tree-head.js';
-import type { SigningKey } from '../signing-key.js';
 import { checkpointOf, hashesOf } from './proofs.js';
 
 /** The public verification page a certificate's QR code opens (the transport service serves it). */

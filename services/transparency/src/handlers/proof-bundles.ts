@@ -10,10 +10,10 @@ import {
 } from '@rootline/contracts';
 import { inclusionRanges } from '@rootline/domain';
 import { call, handle, type ServiceContext } from '@rootline/host';
+import type { SigningKey } from '../adapters/signing-key.js';
 import { getEntry, readHead } from '../db/audit.repo.js';
 import { registrationEntry } from '../db/certificates.repo.js';
 import { publicEntryOf } from '../domain/public-entry.js';
-import type { SigningKey } from '../signing-key.js';
 import { checkpointOf, hashesOf } from './proofs.js';
 
 type BlockHeader = ProofBundle['block'];

@@ -18,11 +18,11 @@ import {
   rangeNodes,
 } from '@rootline/domain';
 import { handle, type ServiceContext } from '@rootline/host';
+import type { SigningKey } from '../adapters/signing-key.js';
 import { readHead, readNodes } from '../db/audit.repo.js';
 import { listPlatformKeys } from '../db/platform-keys.repo.js';
 import { checkpointText, noteKeyId, signNote, verifierKey } from '../domain/signed-note.js';
 import { rawPublicKey, signTreeHead } from '../domain/tree-head.js';
-import type { SigningKey } from '../signing-key.js';
 
 /** Hashes of the given leaf ranges, from one read of the stored subtrees they are made of (proofs, certificates). */
 export async function hashesOf(ctx: ServiceContext, ranges: LeafRange[]): Promise<string[]> {

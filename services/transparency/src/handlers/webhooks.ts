@@ -17,6 +17,7 @@ import {
 } from '@rootline/contracts';
 import { actingUser, assertOwnerOrAdmin } from '@rootline/domain';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
+import { checkWebhookUrl, type SendOptions, sendWebhook } from '../adapters/webhook-sender.js';
 import {
   deleteWebhook,
   findWebhook,
@@ -30,7 +31,6 @@ import {
 import { openSecret, type SecretKeyring, sealSecret } from '../domain/secret-box.js';
 import { areaProblem } from '../domain/webhook-area.js';
 import { standardWebhooksSecret, webhookMessage } from '../domain/webhook-message.js';
-import { checkWebhookUrl, type SendOptions, sendWebhook } from '../webhook-sender.js';
 
 /** Refuses event kinds that are not public (with the known ones in the details). */
 function assertPublicKinds(events: string[]): void {

@@ -3,10 +3,10 @@ import { Agent, request } from 'node:https';
 import { type PeerCertificate, checkServerIdentity as tlsCheckServerIdentity } from 'node:tls';
 import { outgoingAgent, publicUrlOf, type ServiceContext } from '@rootline/host';
 import webpush from 'web-push';
-import type { NotifyConfig } from '../config.js';
-import type { DeliveryRow } from '../db/deliveries.repo.js';
-import { deletePushSubscription, userPushSubscriptions } from '../db/push.repo.js';
-import { render, type Template } from '../domain/messages.js';
+import type { NotifyConfig } from '../../config.js';
+import type { DeliveryRow } from '../../db/deliveries.repo.js';
+import { deletePushSubscription, userPushSubscriptions } from '../../db/push.repo.js';
+import { render, type Template } from '../../domain/messages.js';
 import type { VapidKeys } from './vapid.js';
 
 /** How long a push service keeps an undelivered message (a day: later it is stale). */

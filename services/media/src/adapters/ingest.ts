@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ExifData, FileKind, MediaType } from '@rootline/contracts';
 import { ByteLimit, type Storage } from '@rootline/storage';
-import { extensionOf, maxBytesOf } from './domain/types.js';
+import { extensionOf, maxBytesOf } from '../domain/types.js';
 import { processImage } from './images.js';
 import { detectType } from './inspect.js';
 

@@ -1,13 +1,13 @@
 import { type Notification, newId, realtimePublished } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import type { Counter, EventMeta, ServiceContext } from '@rootline/host';
-import { insertDeliveries } from './db/deliveries.repo.js';
-import { insertNotifications } from './db/notifications.repo.js';
-import { storedSwitchesOf } from './db/preferences.repo.js';
-import { usersWithPushSubscriptions } from './db/push.repo.js';
-import type { deliveries, notifications } from './db/schema.js';
-import { render, TEMPLATE_TYPE, type Template } from './domain/messages.js';
-import { channelsFor, effectivePreferences } from './domain/preferences.js';
+import { insertDeliveries } from '../db/deliveries.repo.js';
+import { insertNotifications } from '../db/notifications.repo.js';
+import { storedSwitchesOf } from '../db/preferences.repo.js';
+import { usersWithPushSubscriptions } from '../db/push.repo.js';
+import type { deliveries, notifications } from '../db/schema.js';
+import { render, TEMPLATE_TYPE, type Template } from '../domain/messages.js';
+import { channelsFor, effectivePreferences } from '../domain/preferences.js';
 
 /**
  * Turns one event into one person's notification, inside the event's inbox transaction: an in-app row and a
@@ -128,7 +128,7 @@ export async function recordNotices(
   }
   await insertNotifications(tx, notificationRows);
   await insertDeliveries(tx, deliveryRows);
-  // In-app notifications are delivered by being recorded (email and push are counted when sent, sender.ts).
+  // In-app notifications are delivered by being recorded (email and push are counted when sent, jobs/sender.ts).
   if (notificationRows.length > 0)
     notificationsCounter(ctx).inc({ channel: 'in-app', outcome: 'sent' }, notificationRows.length);
   return notices;

@@ -1,6 +1,6 @@
 import type { Db } from '@rootline/db';
-import { rowsWrittenSince } from './db/environment.repo.js';
-import { type Neighbour, SimilarityIndex } from './domain/similarity-index.js';
+import { rowsWrittenSince } from '../db/environment.repo.js';
+import { type Neighbour, SimilarityIndex } from '../domain/similarity-index.js';
 
 /** Answers kept, by plant and limit, each valid while the index is at the version it was computed at. */
 const ANSWERS = 512;

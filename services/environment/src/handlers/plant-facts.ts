@@ -1,8 +1,8 @@
 import { plantGet } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import { call, type HandlerContext, type ServiceContext } from '@rootline/host';
-import { findPlantEnvironment, type PlantEnvironmentRow } from './db/environment.repo.js';
-import { speciesKey } from './domain/ranges.js';
+import { findPlantEnvironment, type PlantEnvironmentRow } from '../db/environment.repo.js';
+import { speciesKey } from '../domain/ranges.js';
 
 /** What the environment service needs to know of a plant. */
 export interface PlantFacts {

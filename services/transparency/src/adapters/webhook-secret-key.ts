@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '@rootline/host';
-import { type SecretKeyring, secretKey } from './domain/secret-box.js';
+import { type SecretKeyring, secretKey } from '../domain/secret-box.js';
 
 /** File under DATA_DIR holding the generated key of a single-process installation (base64, 32 bytes). */
 export const WEBHOOK_KEY_FILE = 'transparency-webhook-secret.key';

@@ -1,8 +1,8 @@
 import { type CallContext, type ExifData, type FileInfo, MEDIA_LIMITS } from '@rootline/contracts';
 import type { Clock } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
-import type { FileRow } from './db/files.repo.js';
-import { STORED_IMAGE_TYPE, servedExif, storedTypeOf } from './domain/types.js';
+import type { FileRow } from '../db/files.repo.js';
+import { STORED_IMAGE_TYPE, servedExif, storedTypeOf } from '../domain/types.js';
 
 /**
  * A file's information with signed URLs valid for `MEDIA_LIMITS.urlSeconds`; local URLs start with the public

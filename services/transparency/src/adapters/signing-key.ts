@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { keyIdOf } from './domain/tree-head.js';
+import { keyIdOf } from '../domain/tree-head.js';
 
 export interface SigningKey {
   privateKey: KeyObject;

@@ -1,9 +1,9 @@
 import type { Channel } from '@rootline/contracts';
 import { createPeriodic, type ServiceContext } from '@rootline/host';
-import type { NotifyConfig } from './config.js';
-import { claimDue, type DeliveryRow, markFailed, markSent } from './db/deliveries.repo.js';
-import { notificationsCounter } from './dispatch.js';
-import { retryDelayMs } from './domain/backoff.js';
+import type { NotifyConfig } from '../config.js';
+import { claimDue, type DeliveryRow, markFailed, markSent } from '../db/deliveries.repo.js';
+import { retryDelayMs } from '../domain/backoff.js';
+import { notificationsCounter } from '../subscribers/dispatch.js';
 
 /** Deliveries claimed per round; a claim lasts long enough for a slow server to answer them all. */
 const BATCH = 20;

@@ -1,6 +1,6 @@
 import { AppError, type CallContext, notifyRecipientList } from '@rootline/contracts';
 import { call, type ServiceContext } from '@rootline/host';
-import { upsertRecipientIfNewer } from './db/recipients.repo.js';
+import { upsertRecipientIfNewer } from '../db/recipients.repo.js';
 
 const PAGE = 500;
 const system: CallContext = { requestId: 'notify-recipient-sync' };

@@ -2,8 +2,8 @@ import { open } from 'node:fs/promises';
 import type { FileKind, MediaType } from '@rootline/contracts';
 import { fileTypeFromFile } from 'file-type';
 import yauzl from 'yauzl';
-import { checkDocxEntries, OOXML_LIMITS, type ZipEntry } from './domain/ooxml.js';
-import { decideType, mediaTypeOf, refused } from './domain/types.js';
+import { checkDocxEntries, OOXML_LIMITS, type ZipEntry } from '../domain/ooxml.js';
+import { decideType, mediaTypeOf, refused } from '../domain/types.js';
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';

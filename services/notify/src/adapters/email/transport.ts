@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
 import { SocksClient } from 'socks';
-import type { EmailContent } from '../domain/email.js';
+import type { EmailContent } from '../../domain/email.js';
 
 /** One email ready to leave: addresses, content and headers. */
 export interface OutgoingEmail extends EmailContent {

@@ -1,12 +1,12 @@
 import { emailLinkIssue } from '@rootline/contracts';
 import { call, publicUrlOf, type ServiceContext } from '@rootline/host';
-import type { NotifyConfig } from '../config.js';
-import type { DeliveryRow } from '../db/deliveries.repo.js';
-import { findRecipient } from '../db/recipients.repo.js';
-import { emailContent } from '../domain/email.js';
-import { render, type Template } from '../domain/messages.js';
-import { isPreferenceType } from '../domain/preferences.js';
-import { unsubscribeToken } from '../domain/unsubscribe.js';
+import type { NotifyConfig } from '../../config.js';
+import type { DeliveryRow } from '../../db/deliveries.repo.js';
+import { findRecipient } from '../../db/recipients.repo.js';
+import { emailContent } from '../../domain/email.js';
+import { render, type Template } from '../../domain/messages.js';
+import { isPreferenceType } from '../../domain/preferences.js';
+import { unsubscribeToken } from '../../domain/unsubscribe.js';
 import type { MailTransport } from './transport.js';
 
 /**

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { secretKeyId } from './domain/secret-box.js';
+import { secretKeyId } from '../domain/secret-box.js';
 import { loadWebhookKeyring, WEBHOOK_KEY_FILE } from './webhook-secret-key.js';
 
 const nothingSealed = { sealed: 0, keyIds: [] };

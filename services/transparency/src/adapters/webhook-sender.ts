@@ -2,8 +2,8 @@ import { lookup as dnsLookup } from 'node:dns';
 import { type Agent, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import type { WebhookMessage } from '../domain/webhook-message.js';
 import { isAllowedAddress } from './address-policy.js';
-import type { WebhookMessage } from './domain/webhook-message.js';
 
 export interface SendOptions {
   /** Lets webhooks reach private, loopback and link-local addresses (tests and closed networks only). */

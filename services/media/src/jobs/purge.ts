@@ -1,6 +1,6 @@
 import type { Db } from '@rootline/db';
 import type { Storage } from '@rootline/storage';
-import { deletedBefore, expiredPending, type FileRow, removeFile } from './db/files.repo.js';
+import { deletedBefore, expiredPending, type FileRow, removeFile } from '../db/files.repo.js';
 
 const BATCH = 200;
 

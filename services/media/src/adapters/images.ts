@@ -2,7 +2,7 @@ import { MEDIA_LIMITS } from '@rootline/contracts';
 import type { Storage } from '@rootline/storage';
 import exifr from 'exifr';
 import type Sharp from 'sharp';
-import { checkPixels, exifFrom, refused, STORED_IMAGE_TYPE } from './domain/types.js';
+import { checkPixels, exifFrom, refused, STORED_IMAGE_TYPE } from '../domain/types.js';
 import { loadSharp } from './load-sharp.js';
 
 export interface ImageResult {

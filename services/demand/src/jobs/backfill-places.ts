@@ -1,6 +1,6 @@
 import { fillMissingPlaces } from '@rootline/geocoder';
 import type { ServiceContext } from '@rootline/host';
-import { type PlaceTable, rowsMissingPlace, setPlace } from './db/places.repo.js';
+import { type PlaceTable, rowsMissingPlace, setPlace } from '../db/places.repo.js';
 
 /**
  * Fills the country and place of listings, supply commitments and demand preferences stored without them, in the

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '@rootline/host';
-import { claimDigestWeek, setDigestRecipients, weekCounts } from './db/digest.repo.js';
-import { recordNotice } from './dispatch.js';
-import { digestLines, digestWeek } from './domain/digest.js';
+import { claimDigestWeek, setDigestRecipients, weekCounts } from '../db/digest.repo.js';
+import { digestLines, digestWeek } from '../domain/digest.js';
+import { recordNotice } from '../subscribers/dispatch.js';
 
 export interface DigestJob {
   start(): void;

@@ -1,6 +1,7 @@
 import { newId, webhookDisabled } from '@rootline/contracts';
 import type { Db, Outbox } from '@rootline/db';
 import type { Clock, Logger, ServiceMetrics } from '@rootline/host';
+import { type SendOptions, sendWebhook } from '../adapters/webhook-sender.js';
 import {
   type AttemptRecord,
   claimDue,
@@ -10,10 +11,9 @@ import {
   markFailing,
   recordAttempts,
   type WebhookRow,
-} from './db/webhooks.repo.js';
-import { openSecret, type SecretKeyring } from './domain/secret-box.js';
-import { retryDelayMs, webhookMessage } from './domain/webhook-message.js';
-import { type SendOptions, sendWebhook } from './webhook-sender.js';
+} from '../db/webhooks.repo.js';
+import { openSecret, type SecretKeyring } from '../domain/secret-box.js';
+import { retryDelayMs, webhookMessage } from '../domain/webhook-message.js';
 
 export interface WebhookWorkerOptions extends SendOptions {
   db: Db;

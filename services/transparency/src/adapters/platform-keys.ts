@@ -1,6 +1,6 @@
 import type { ServiceContext } from '@rootline/host';
-import { appendEntry, readHead } from './db/audit.repo.js';
-import { firstRecordedAt, listPlatformKeys, lockForKeyChange, recordCurrentKey } from './db/platform-keys.repo.js';
+import { appendEntry, readHead } from '../db/audit.repo.js';
+import { firstRecordedAt, listPlatformKeys, lockForKeyChange, recordCurrentKey } from '../db/platform-keys.repo.js';
 import { configuredSigningKey, generateSigningKey, KEY_FILE, type SigningKey } from './signing-key.js';
 
 /** Why the service refuses to start with the key it was given. */

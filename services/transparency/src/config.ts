@@ -1,0 +1,90 @@
+import { PublicUrlSetting, withBase } from '@rootline/host';
+import { Type } from '@sinclair/typebox';
+
+/**
+ * Settings of transparency: the shared base settings plus the audit log's signing key and origin, and the webhooks'
+ * secret key, reach, timing and concurrency.
+ */
+export const TransparencyConfig = withBase({
+  AUDIT_SIGNING_KEY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'Ed25519 private key (PKCS#8 PEM) that signs tree heads, checkpoints and certificates; without it one is ' +
+        'generated once into DATA_DIR (set it when replicas do not share DATA_DIR). Once the log holds entries the ' +
+        'service refuses to start without its key, and refuses a different key unless AUDIT_SIGNING_KEY_ROTATE is set',
+    }),
+  ),
+  AUDIT_SIGNING_KEY_ROTATE: Type.Boolean({
+    default: false,
+    description:
+      'Accept an AUDIT_SIGNING_KEY that is not the current key: the current key is retired (still published, so ' +
+      'what it signed still verifies), the new one is recorded and the rotation is appended to the audit log',
+  }),
+  AUDIT_LOG_ORIGIN: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[^\\s+]+$',
+      description:
+        'The origin line of checkpoints and the name of the signing key in signed notes, a URL without scheme ' +
+        '(e.g. `rootline.example.org/api/transparency/log`, the tiles prefix); unset, the host of PUBLIC_URL ' +
+        'followed by `/api/transparency/log`, else `rootline.localhost/api/transparency/log`',
+    }),
+  ),
+  WEBHOOK_SECRET_KEY: Type.Optional(
+    Type.String({
+      minLength: 44,
+      description:
+        'AES-256 key (32 bytes, base64) that seals webhook secrets at rest; without it one is generated once into ' +
+        'DATA_DIR (set it when replicas do not share DATA_DIR). A service with sealed secrets and no key refuses to start',
+    }),
+  ),
+  WEBHOOK_SECRET_KEYS_PREVIOUS: Type.Optional(
+    Type.String({
+      minLength: 44,
+      description:
+        'Earlier WEBHOOK_SECRET_KEY values (comma-separated) after a rotation: secrets sealed under them are ' +
+        're-sealed under the current key at start, then they may be removed',
+    }),
+  ),
+  WEBHOOK_ALLOW_PRIVATE: Type.Boolean({
+    default: false,
+    description: 'Let webhooks reach private, loopback and link-local addresses (closed networks and tests only)',
+  }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    maximum: 60_000,
+    description: 'Wait for a receiver',
+  }),
+  WEBHOOK_POLL_MS: Type.Integer({
+    default: 1000,
+    minimum: 20,
+    maximum: 60_000,
+    description: 'Look for due deliveries',
+  }),
+  WEBHOOK_RETRY_SCALE: Type.Number({
+    default: 1,
+    exclusiveMinimum: 0,
+    maximum: 1,
+    description: 'Multiplies the retry schedule (tests shrink it)',
+  }),
+  WEBHOOK_CONCURRENCY: Type.Integer({
+    default: 128,
+    minimum: 1,
+    maximum: 1024,
+    description: 'Deliveries sent at once (split between four claim-send-record loops)',
+  }),
+  WEBHOOK_DISABLE_AFTER_HOURS: Type.Number({
+    default: 72,
+    exclusiveMinimum: 0,
+    maximum: 8760,
+    description: 'Disable a webhook (and tell its owner) whose every attempt has failed for this long',
+  }),
+  /**
+   * Certificate QR codes open <PUBLIC_URL>/api/transport/trace/<plantId>, and EPCIS exports name their extension
+   * fields under <PUBLIC_URL>/ns/epcis#; unset, the address the request came through.
+   */
+  PUBLIC_URL: PublicUrlSetting,
+});
