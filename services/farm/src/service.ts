@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { type ServiceModule, withBase } from '@rootline/host';
-import { Type } from '@sinclair/typebox';
-import { fillFarmPlaces } from './backfill-places.js';
+import type { ServiceModule } from '@rootline/host';
+import { FarmConfig } from './config.js';
+import { farmLedger, type HarvestRecord } from './db/ledger.js';
 import { ensureShippedRecipes } from './db/recipes.repo.js';
 import { outbox } from './db/schema.js';
 import { SHIPPED_RECIPES } from './domain/recipes.js';
@@ -11,23 +11,8 @@ import { addZone, getFarm, getZones, listOwnedFarms, registerFarm } from './hand
 import { harvestBatch } from './handlers/harvest.js';
 import { listReadings, recordReadings } from './handlers/readings.js';
 import { createRecipe, getRecipes } from './handlers/recipe.js';
-import { createHarvestReadyRunner } from './harvest-ready.js';
-import { farmLedger, type HarvestRecord } from './recorder.js';
-
-const FarmConfig = withBase({
-  HARVEST_READY_INTERVAL_SECONDS: Type.Integer({
-    minimum: 1,
-    maximum: 86_400,
-    default: 300,
-    description: 'Time between two runs of the harvest-ready job (one replica runs each)',
-  }),
-  HARVEST_READY_POLL_MS: Type.Integer({
-    minimum: 50,
-    maximum: 600_000,
-    default: 5000,
-    description: 'How often each replica checks whether a harvest-ready run is due',
-  }),
-});
+import { fillFarmPlaces } from './jobs/backfill-places.js';
+import { createHarvestReadyRunner } from './jobs/harvest-ready.js';
 
 /** farm: vertical farms, zones, growing recipes, crop batches, environment readings, harvests and analytics. */
 export const service: ServiceModule<typeof FarmConfig, HarvestRecord> = {

@@ -6,7 +6,7 @@ import { createLogger, type RunningService, startService } from '@rootline/host'
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../src/db/schema.js';
-import { HARVEST_READY_JOB } from '../src/harvest-ready.js';
+import { HARVEST_READY_JOB } from '../src/jobs/harvest-ready.js';
 import { service as farm } from '../src/service.js';
 import { expectStatus, farmWithZone, startFarmPlatform, type TestPlatform } from './support.js';
 

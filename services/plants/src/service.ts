@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import type { SearchHit } from '@rootline/contracts';
 import { createNominatim, warmGeocoder } from '@rootline/geocoder';
-import { outgoingAgent, type ServiceModule, withBase } from '@rootline/host';
-import { Type } from '@sinclair/typebox';
-import { fillPlantPlaces } from './backfill-places.js';
+import { outgoingAgent, type ServiceModule } from '@rootline/host';
+import { PlantsConfig } from './config.js';
+import { type PlantRecord, plantsLedger } from './db/ledger.js';
 import { outbox } from './db/schema.js';
 import { nearbyPlants, networkStats, ownedPlants, searchPlantsHandler } from './handlers/discovery.js';
 import { getLineage } from './handlers/lineage.js';
@@ -16,53 +16,10 @@ import {
 import { searchPlacesHandler } from './handlers/places.js';
 import { clonePlant, getPlant, registerAnonymousPlant, registerPlant } from './handlers/plant.js';
 import { privacyDistribution } from './handlers/privacy-distribution.js';
+import { createSearchCache } from './handlers/search-cache.js';
 import { acceptSpecies } from './handlers/species.js';
-import { createLineageAgent } from './lineage-agent.js';
-import { type PlantRecord, plantsLedger } from './recorder.js';
-import { createSearchCache } from './search-cache.js';
-
-const PlantsConfig = withBase({
-  LINEAGE_AGENT_INTERVAL_SECONDS: Type.Number({
-    minimum: 1,
-    maximum: 86_400,
-    default: 3600,
-    description: 'Time between two scans of the lineage agent while it runs',
-  }),
-  LINEAGE_AGENT_POLL_MS: Type.Integer({
-    minimum: 50,
-    maximum: 60_000,
-    default: 5000,
-    description: 'How often each replica checks whether a scan is due',
-  }),
-  GEOCODER_URL: Type.Optional(
-    Type.String({
-      pattern: '^https?://',
-      description:
-        'Base URL of a Nominatim-compatible geocoder for GET /api/geocode (none: the bundled gazetteer only)',
-    }),
-  ),
-  GEOCODER_USER_AGENT: Type.String({
-    minLength: 1,
-    default: 'Rootline plant tracing (self-hosted)',
-    description: 'User-Agent naming this installation to the geocoder, as its usage policy asks',
-  }),
-  GEOCODER_EMAIL: Type.Optional(
-    Type.String({ minLength: 3, description: 'Contact address sent to the geocoder (`email`), for heavy use' }),
-  ),
-  GEOCODER_MIN_INTERVAL_MS: Type.Integer({
-    minimum: 0,
-    maximum: 60_000,
-    default: 1000,
-    description: 'Least time between two geocoder requests of a process (the public service allows one a second)',
-  }),
-  SEARCH_CACHE_MS: Type.Integer({
-    minimum: 0,
-    maximum: 60_000,
-    default: 2000,
-    description:
-      'How long a search answer is reused for the same query, fields and page (0: every search is computed); keep it below READ_YOUR_WRITES_MS',
-  }),
-});
+import { fillPlantPlaces } from './jobs/backfill-places.js';
+import { createLineageAgent } from './jobs/lineage-agent.js';
 
 /** plants: the plant registry (registration, propagation, lineage, discovery) and the lineage agent it hosts. */
 /** How long after start the gazetteer is loaded: after the rest of a process's start-up, before most first uses. */

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { PublicUrlSetting, type ServiceModule, withBase } from '@rootline/host';
-import { Type } from '@sinclair/typebox';
-import { fillEventPlaces } from './backfill-places.js';
+import type { ServiceModule } from '@rootline/host';
+import { TransportConfig } from './config.js';
+import { type EventRecord, transportLedger } from './db/ledger.js';
 import { outbox } from './db/schema.js';
 import { recordEventHandlers } from './handlers/events.js';
 import { acceptHandoff } from './handlers/handoffs.js';
@@ -15,25 +15,8 @@ import {
   listTrackerPatterns,
 } from './handlers/tracker.js';
 import { verifyBlock } from './handlers/verify.js';
-import { type EventRecord, transportLedger } from './recorder.js';
-import { createTracker } from './tracker.js';
-
-const TransportConfig = withBase({
-  TRANSPORT_TRACKER_INTERVAL_SECONDS: Type.Number({
-    minimum: 1,
-    maximum: 86_400,
-    default: 3600,
-    description: 'Time between two cycles of the transport tracker while it runs',
-  }),
-  TRANSPORT_TRACKER_POLL_MS: Type.Integer({
-    minimum: 50,
-    maximum: 60_000,
-    default: 5000,
-    description: 'How often each replica checks whether a tracker cycle is due',
-  }),
-  /** QR codes point at <PUBLIC_URL>/api/transport/trace/<id>; unset, at the address the request came through. */
-  PUBLIC_URL: PublicUrlSetting,
-});
+import { fillEventPlaces } from './jobs/backfill-places.js';
+import { createTracker } from './jobs/tracker.js';
 
 /**
  * transport: journey events on the ledger, journeys, footprints, block verification, QR codes with a public

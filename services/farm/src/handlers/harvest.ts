@@ -3,9 +3,9 @@ import { pendingEvent } from '@rootline/db';
 import { assertOwnerOrAdmin } from '@rootline/domain';
 import { handle, ledgerTxId, type ServiceContext } from '@rootline/host';
 import { findHarvest, type StoredSeedSource } from '../db/batches.repo.js';
+import type { HarvestRecorder } from '../db/ledger.js';
 import { findRecipeRow } from '../db/recipes.repo.js';
 import { type BatchStatus, batchState, harvestRefusal, isEarlyHarvest, isOwnHarvest } from '../domain/batch-state.js';
-import type { HarvestRecorder } from '../recorder.js';
 import { batchPhases, batchView, requireBatch } from './batch.js';
 
 /** A batch has one harvest: its id is the batch's own, so a retry names the same ledger transaction. */

@@ -18,7 +18,7 @@ import { findOwnedPlants } from '../db/plants.repo.js';
 import { searchPlants } from '../db/search.repo.js';
 import { networkCounts } from '../db/stats.repo.js';
 import { nearbyArea, nearbyTotal } from '../domain/nearby.js';
-import { type createSearchCache, searchKey } from '../search-cache.js';
+import { type createSearchCache, searchKey } from './search-cache.js';
 
 type SearchCache = ReturnType<typeof createSearchCache<SearchHit>>;
 

@@ -16,7 +16,7 @@ import { listAnomalies } from '../db/lineage-agent.repo.js';
 import { lineageCounts } from '../db/stats.repo.js';
 import { analyseLineage, byLevel, emptyPropagationMix } from '../domain/lineage.js';
 import { allowedActions } from '../domain/lineage-agent.js';
-import type { LineageAgent } from '../lineage-agent.js';
+import type { LineageAgent } from '../jobs/lineage-agent.js';
 
 /** Descendants an analysis reads at most; `truncated` says when there were more. */
 export const ANALYSIS_MAX_DESCENDANTS = 10_000;

@@ -18,11 +18,11 @@ import { pendingEvent } from '@rootline/db';
 import { actingOwner, secureRandom } from '@rootline/domain';
 import { discloseLocation } from '@rootline/geocoder';
 import { type HandlerContext, handle, ledgerTxId, notFound, type ServiceContext } from '@rootline/host';
+import type { Recorder } from '../db/ledger.js';
 import { type AnonymousOwnerRow, findParent, findPlant } from '../db/plants.repo.js';
 import { createAnonymousIdentity, isEd25519PublicKey, UnusableKeyError } from '../domain/anonymous.js';
 import { checkScientificName } from '../domain/checklist.js';
 import { searchTexts } from '../domain/search.js';
-import type { Recorder } from '../recorder.js';
 
 /** A scientific name as given, checked against the checklist (accepted name, author, family; ADR 118). */
 function checkedName(

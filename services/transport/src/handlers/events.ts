@@ -17,10 +17,10 @@ import { call, type HandlerContext, handle, ledgerTxId, notFound, type ServiceCo
 import { claimSeedLot, custodiansOf } from '../db/custody.repo.js';
 import { findEvent } from '../db/events.repo.js';
 import { releaseEventTime, reserveEventTime } from '../db/journey.repo.js';
+import type { Recorder } from '../db/ledger.js';
 import { emissionsKg, quantityKg, roundKg } from '../domain/carbon.js';
 import { assertCustodian, assertMayCorrect } from '../domain/custody.js';
 import { backwardsInTime, instantOf } from '../domain/journey.js';
-import type { Recorder } from '../recorder.js';
 
 const invalid = (field: string, message: string) => new AppError('VALIDATION_ERROR', `${field}: ${message}`, { field });
 

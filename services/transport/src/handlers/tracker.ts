@@ -24,7 +24,7 @@ import {
   TREE_KG_CO2_PER_YEAR,
 } from '../domain/carbon.js';
 import { efficiencyRating, efficiencyScore } from '../domain/patterns.js';
-import type { Tracker } from '../tracker.js';
+import type { Tracker } from '../jobs/tracker.js';
 
 const iso = (t: string | null) => (t ? new Date(t).toISOString() : null);
 

@@ -1,7 +1,7 @@
 import { fillMissingPlaces } from '@rootline/geocoder';
 import type { ServiceContext } from '@rootline/host';
-import { plantsMissingPlace, setPlantPlace } from './db/updates.repo.js';
-import { searchTexts } from './domain/search.js';
+import { plantsMissingPlace, setPlantPlace } from '../db/updates.repo.js';
+import { searchTexts } from '../domain/search.js';
 
 /**
  * Fills the country and place of plants stored before reverse geocoding (or registered with coordinates alone),

@@ -1,6 +1,6 @@
 import { fillMissingPlaces } from '@rootline/geocoder';
 import type { ServiceContext } from '@rootline/host';
-import { type EventEnd, eventsMissingPlace, setEventPlace } from './db/places.repo.js';
+import { type EventEnd, eventsMissingPlace, setEventPlace } from '../db/places.repo.js';
 
 /** How each end of an event is named in the log. */
 const WHAT: Record<EventEnd, string> = { from: 'transport event origins', to: 'transport event destinations' };

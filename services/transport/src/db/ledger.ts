@@ -1,7 +1,7 @@
 import { type LedgerRecorder, serviceLedger } from '@rootline/host';
-import { eventsInsert, type NewEventRow } from './db/events.repo.js';
-import { journeyChanges } from './db/journey.repo.js';
-import { ledgerIntents } from './db/schema.js';
+import { eventsInsert, type NewEventRow } from './events.repo.js';
+import { journeyChanges } from './journey.repo.js';
+import { ledgerIntents } from './schema.js';
 
 /** What is stored for a journey event once its block is known: its row without the block fields. */
 export interface EventRecord {

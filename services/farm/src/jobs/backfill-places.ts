@@ -1,6 +1,6 @@
 import { fillMissingPlaces } from '@rootline/geocoder';
 import type { ServiceContext } from '@rootline/host';
-import { farmsMissingPlace, setFarmPlace } from './db/places.repo.js';
+import { farmsMissingPlace, setFarmPlace } from '../db/places.repo.js';
 
 /** Fills the country and place of farms stored without them, in the background after start-up. */
 export async function fillFarmPlaces(ctx: ServiceContext, stopped: () => boolean): Promise<void> {

@@ -1,10 +1,10 @@
 import { LINEAGE_AGENT_ACTIONS, type LineageAgentAction } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import { type Agent, type Clock, createAgent, type Logger, type ServiceMetrics } from '@rootline/host';
-import { replaceAnomalies } from './db/lineage-agent.repo.js';
-import { linkBatch } from './db/lineage-links.repo.js';
-import { agents } from './db/schema.js';
-import { detectAnomalies, type Finding } from './domain/anomalies.js';
+import { replaceAnomalies } from '../db/lineage-agent.repo.js';
+import { linkBatch } from '../db/lineage-links.repo.js';
+import { agents } from '../db/schema.js';
+import { detectAnomalies, type Finding } from '../domain/anomalies.js';
 
 /** Plants read per keyset page of a scan. */
 const BATCH = 2000;

@@ -1,9 +1,9 @@
 import { harvestReady, newId } from '@rootline/contracts';
 import { type Db, type Outbox, pendingEvent } from '@rootline/db';
 import { type Clock, createScheduledJob, type Logger, type ServiceMetrics } from '@rootline/host';
-import { markReady } from './db/batches.repo.js';
-import { farmNames } from './db/farms.repo.js';
-import { jobs } from './db/schema.js';
+import { markReady } from '../db/batches.repo.js';
+import { farmNames } from '../db/farms.repo.js';
+import { jobs } from '../db/schema.js';
 
 export const HARVEST_READY_JOB = 'harvest-ready';
 /** Batches announced per transaction. */

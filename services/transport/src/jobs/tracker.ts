@@ -1,9 +1,9 @@
 import { TRANSPORT_TRACKER_ACTIONS, type TransportTrackerAction } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import { type Agent, type Clock, createAgent, type Logger, type ServiceMetrics } from '@rootline/host';
-import { agents } from './db/schema.js';
-import { replacePatterns, scanBatch } from './db/tracker.repo.js';
-import { detectPatterns, type Pattern } from './domain/patterns.js';
+import { agents } from '../db/schema.js';
+import { replacePatterns, scanBatch } from '../db/tracker.repo.js';
+import { detectPatterns, type Pattern } from '../domain/patterns.js';
 
 /** Events read per keyset page of a cycle. */
 const BATCH = 2000;

@@ -1,7 +1,7 @@
 import { insertFromJson } from '@rootline/db';
 import { type LedgerRecorder, serviceLedger } from '@rootline/host';
-import { harvestedUpdate } from './db/batches.repo.js';
-import { harvests, ledgerIntents } from './db/schema.js';
+import { harvestedUpdate } from './batches.repo.js';
+import { harvests, ledgerIntents } from './schema.js';
 
 /** A harvest ready to be stored once its block is known: its row without the block fields. */
 export interface HarvestRecord {

@@ -1,6 +1,6 @@
 import { type LedgerRecorder, type LedgerWrite, serviceLedger } from '@rootline/host';
-import { type AnonymousOwnerRow, anonymousOwnersInsert, type PlantRow, plantsInsert } from './db/plants.repo.js';
-import { ledgerIntents } from './db/schema.js';
+import { type AnonymousOwnerRow, anonymousOwnersInsert, type PlantRow, plantsInsert } from './plants.repo.js';
+import { ledgerIntents } from './schema.js';
 
 /** What is stored for a plant once its block is known. */
 export interface PlantRecord {

@@ -1,0 +1,20 @@
+import { PublicUrlSetting, withBase } from '@rootline/host';
+import { Type } from '@sinclair/typebox';
+
+/** The settings of transport: the shared base settings and its own. */
+export const TransportConfig = withBase({
+  TRANSPORT_TRACKER_INTERVAL_SECONDS: Type.Number({
+    minimum: 1,
+    maximum: 86_400,
+    default: 3600,
+    description: 'Time between two cycles of the transport tracker while it runs',
+  }),
+  TRANSPORT_TRACKER_POLL_MS: Type.Integer({
+    minimum: 50,
+    maximum: 60_000,
+    default: 5000,
+    description: 'How often each replica checks whether a tracker cycle is due',
+  }),
+  /** QR codes point at <PUBLIC_URL>/api/transport/trace/<id>; unset, at the address the request came through. */
+  PUBLIC_URL: PublicUrlSetting,
+});
