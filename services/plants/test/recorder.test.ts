@@ -24,8 +24,8 @@ import { anonymousPlantInput, plantInput } from '@rootline/testing';
 import { eq, sql } from 'drizzle-orm';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerIntents, outbox, plants } from '../src/db/schema.js';
 import { type PlantRecord, type PlantWrite, plantsLedger } from '../src/db/ledger.js';
+import { ledgerIntents, outbox, plants } from '../src/db/schema.js';
 import { type PlantsWithLedger, startPlantsWithLedger } from './support.js';
 
 describe('plant recorder (group commit) on NATS and PostgreSQL', () => {

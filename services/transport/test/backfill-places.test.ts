@@ -7,8 +7,8 @@ import { createLogger, type Logger, startService } from '@rootline/host';
 import { startTestInfra, type TestInfra } from '@rootline/testing';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fillEventPlaces } from '../src/jobs/backfill-places.js';
 import { events } from '../src/db/schema.js';
+import { fillEventPlaces } from '../src/jobs/backfill-places.js';
 import { service } from '../src/service.js';
 
 const quiet = { info() {}, warn() {}, error() {} };
