@@ -82,6 +82,13 @@ describe('the architecture of the sources', () => {
     expect(found).toEqual([]);
   });
 
+  it('has domain code import the contracts module by module, so a domain test does not load every schema', () => {
+    const whole = Object.keys(tree)
+      .filter((f) => PURE.test(f))
+      .filter((f) => (tree[f] ?? []).some((dep) => dep.request === '@rootline/contracts'));
+    expect(whole).toEqual([]);
+  });
+
   it('has no import circle, type-only imports included', () => {
     const circles = parseCircular(tree).map((c) => c.join(' -> '));
     expect(circles).toEqual([]);

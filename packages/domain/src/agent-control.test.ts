@@ -1,4 +1,4 @@
-import { AGENT_ACTIONS, AGENT_STATES } from '@rootline/contracts';
+import { AGENT_ACTIONS, AGENT_STATES } from '@rootline/contracts/agents';
 import { describe, expect, it } from 'vitest';
 import { agentTransition, allowedAgentActions, isAgentCycleDue } from './agent-control.js';
 

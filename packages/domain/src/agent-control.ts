@@ -1,4 +1,4 @@
-import type { AgentAction, AgentState } from '@rootline/contracts';
+import type { AgentAction, AgentState } from '@rootline/contracts/agents';
 
 /**
  * The one state machine of Rootline's background agents (lineage agent, transport tracker). An agent starts

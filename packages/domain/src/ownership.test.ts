@@ -1,4 +1,4 @@
-import { isAppError } from '@rootline/contracts';
+import { isAppError } from '@rootline/contracts/errors';
 import { describe, expect, it } from 'vitest';
 import { actingOwner, assertOwnerOrAdmin } from './ownership.js';
 

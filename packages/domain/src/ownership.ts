@@ -1,6 +1,7 @@
 // The error and role modules alone, not the package's root: loading every contract costs a unit test seconds.
-import type { Actor, CallContext } from '@rootline/contracts';
+import type { CallContext } from '@rootline/contracts/context';
 import { AppError } from '@rootline/contracts/errors';
+import type { Actor } from '@rootline/contracts/roles';
 import { isOwnerOrAdmin } from '@rootline/contracts/roles';
 
 /** The user a call acts as; UNAUTHORIZED when the call carries none (a route open to the public). */

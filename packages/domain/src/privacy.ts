@@ -1,4 +1,5 @@
-import type { Location, PrivacyLevel } from '@rootline/contracts';
+import type { Location } from '@rootline/contracts/common';
+import type { PrivacyLevel } from '@rootline/contracts/plants';
 import { destinationPoint, KM_PER_DEGREE, normaliseLongitude, RAD, withoutTinyDegrees } from './geo.js';
 
 /** Bounds of the `fuzzy` offset. */

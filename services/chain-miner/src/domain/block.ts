@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { BlockProblem } from '@rootline/contracts';
+import type { BlockProblem } from '@rootline/contracts/chain';
 import { inclusionProof, leafHash, merkleRoot } from '@rootline/domain';
 import { canonicalJson } from './canonical-json.js';
 import { meetsDifficulty, searchRange } from './pow-search.mjs';

@@ -1,4 +1,4 @@
-import type { Season } from '@rootline/contracts';
+import type { Season } from '@rootline/contracts/demand';
 
 const DAY_MS = 86_400_000;
 

@@ -1,4 +1,4 @@
-import { CROPS } from '@rootline/contracts';
+import { CROPS } from '@rootline/contracts/demand';
 import { describe, expect, it } from 'vitest';
 import { CROP_TABLE, kgPerUnit, sowingMonths } from './crops.js';
 

@@ -1,4 +1,4 @@
-import type { Crop, GrowingMethod, Unit } from '@rootline/contracts';
+import type { Crop, GrowingMethod, Unit } from '@rootline/contracts/demand';
 
 /**
  * One crop of the demand model. Figures are typical, rounded values for temperate Europe (sources and how they

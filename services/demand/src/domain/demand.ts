@@ -1,4 +1,4 @@
-import type { Crop, Season, Unit } from '@rootline/contracts';
+import type { Crop, Season, Unit } from '@rootline/contracts/demand';
 import { haversineKm, type Point } from '@rootline/domain';
 import { isoDate, overlapDays, seasonOf } from './calendar.js';
 import { kgPerUnit } from './crops.js';

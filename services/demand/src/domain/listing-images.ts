@@ -1,4 +1,4 @@
-import { AppError } from '@rootline/contracts';
+import { AppError } from '@rootline/contracts/errors';
 
 /** A file as the media service describes it. */
 export interface FileFacts {

@@ -1,4 +1,4 @@
-import { LISTING_STATUSES } from '@rootline/contracts';
+import { LISTING_STATUSES } from '@rootline/contracts/marketplace';
 import { describe, expect, it } from 'vitest';
 import { editable, refusedMove } from './listing-state.js';
 

@@ -1,4 +1,4 @@
-import type { ListingStatus } from '@rootline/contracts';
+import type { ListingStatus } from '@rootline/contracts/marketplace';
 
 /**
  * The moves a listing may make, each with the reason it exists. sold and cancelled are final. active→sold happens

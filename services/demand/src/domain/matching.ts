@@ -1,4 +1,4 @@
-import type { Crop, Unit } from '@rootline/contracts';
+import type { Crop, Unit } from '@rootline/contracts/demand';
 import { haversineKm } from '@rootline/domain';
 import { weekStarts } from './calendar.js';
 import { kgPerUnit } from './crops.js';

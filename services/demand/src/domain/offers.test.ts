@@ -1,4 +1,4 @@
-import type { Actor } from '@rootline/contracts';
+import type { Actor } from '@rootline/contracts/roles';
 import { describe, expect, it } from 'vitest';
 import { agreedPrice, declineReason, listingLeftReason, offerRefusal } from './offers.js';
 

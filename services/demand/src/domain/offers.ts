@@ -1,4 +1,5 @@
-import type { Actor, ListingStatus, OfferRejectionReason, OfferStatus } from '@rootline/contracts';
+import type { ListingStatus, OfferRejectionReason, OfferStatus } from '@rootline/contracts/marketplace';
+import type { Actor } from '@rootline/contracts/roles';
 
 export type OfferAction = 'counter' | 'accept' | 'reject' | 'withdraw';
 

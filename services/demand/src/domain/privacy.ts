@@ -1,4 +1,4 @@
-import { AppError } from '@rootline/contracts';
+import { AppError } from '@rootline/contracts/errors';
 import type { Household } from './demand.js';
 
 /**

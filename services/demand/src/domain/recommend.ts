@@ -1,4 +1,4 @@
-import { CROPS, type Crop, type GrowingMethod } from '@rootline/contracts';
+import { CROPS, type Crop, type GrowingMethod } from '@rootline/contracts/demand';
 import { addDays, climateMonth, isoDate, weekStarts } from './calendar.js';
 import { CROP_TABLE, kgPerUnit, sowingMonths } from './crops.js';
 import { type Household, type SupplyWindow, supplyInWeek, weeklyKg } from './demand.js';

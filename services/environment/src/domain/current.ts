@@ -1,4 +1,8 @@
-import { ENVIRONMENT_CATEGORIES, type EnvironmentCategory, type EnvironmentData } from '@rootline/contracts';
+import {
+  ENVIRONMENT_CATEGORIES,
+  type EnvironmentCategory,
+  type EnvironmentData,
+} from '@rootline/contracts/environment';
 
 /** When the value of each category in a current environment was recorded. */
 export type CategoryTimes = Partial<Record<EnvironmentCategory, string>>;

@@ -10,7 +10,7 @@ import {
   SOIL_TYPES,
   WATER_SOURCES,
   WATERING_METHODS,
-} from '@rootline/contracts';
+} from '@rootline/contracts/environment';
 
 /**
  * The conditions two plants are compared on, as one fixed-length vector per plant. A number is scaled to 0–1

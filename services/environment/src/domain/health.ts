@@ -1,4 +1,5 @@
-import type { EnvironmentCategory, EnvironmentData, HealthScore } from '@rootline/contracts';
+import type { EnvironmentCategory, EnvironmentData } from '@rootline/contracts/environment';
+import type { HealthScore } from '@rootline/contracts/environment-insights';
 import { type Range, rangesFor, SCORED_PARAMETERS, type ScoredParameter, TOLERANCE, UNITS } from './ranges.js';
 
 /** Weight of each scored category in the overall score: climate and light matter most for growth. */

@@ -1,4 +1,5 @@
-import { ANALYSIS_CONDITIONS, ANALYSIS_OUTCOMES, type EnvironmentData } from '@rootline/contracts';
+import type { EnvironmentData } from '@rootline/contracts/environment';
+import { ANALYSIS_CONDITIONS, ANALYSIS_OUTCOMES } from '@rootline/contracts/environment-insights';
 import { valueAt } from './health.js';
 
 /** What the analysis correlates, in this order: the conditions, then the outcomes (1-based in SQL arrays). */

@@ -1,4 +1,5 @@
-import type { EnvironmentCategory, EnvironmentData, Recommendation } from '@rootline/contracts';
+import type { EnvironmentCategory, EnvironmentData } from '@rootline/contracts/environment';
+import type { Recommendation } from '@rootline/contracts/environment-insights';
 import { parameterScore, valueAt } from './health.js';
 import { rangesFor, SCORED_PARAMETERS, TOLERANCE, UNITS } from './ranges.js';
 

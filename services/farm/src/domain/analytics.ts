@@ -1,4 +1,4 @@
-import type { FarmFigures } from '@rootline/contracts';
+import type { FarmFigures } from '@rootline/contracts/farm-analytics';
 
 const DAY_MS = 86_400_000;
 

@@ -1,4 +1,5 @@
-import type { CropBatchState, PhaseTargets, RecipePhaseName } from '@rootline/contracts';
+import type { PhaseTargets, RecipePhaseName } from '@rootline/contracts/farm';
+import type { CropBatchState } from '@rootline/contracts/farm-batches';
 
 const DAY_MS = 86_400_000;
 

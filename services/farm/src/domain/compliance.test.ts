@@ -1,4 +1,4 @@
-import type { PhaseTargets } from '@rootline/contracts';
+import type { PhaseTargets } from '@rootline/contracts/farm';
 import { describe, expect, it } from 'vitest';
 import { deviationsOf } from './compliance.js';
 

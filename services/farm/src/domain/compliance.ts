@@ -1,4 +1,5 @@
-import type { FarmDeviation, FarmReading, FarmReadingMetric, PhaseTargets } from '@rootline/contracts';
+import type { PhaseTargets } from '@rootline/contracts/farm';
+import type { FarmDeviation, FarmReading, FarmReadingMetric } from '@rootline/contracts/farm-batches';
 
 /** Air temperature may stray this far (°C) beyond the night-to-day setpoint band before it is a deviation. */
 export const TEMPERATURE_TOLERANCE_C = 1;

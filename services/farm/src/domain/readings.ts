@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FARM_READING_METRICS, type FarmReadingMetric } from '@rootline/contracts';
+import { FARM_READING_METRICS, type FarmReadingMetric } from '@rootline/contracts/farm-batches';
 
 /** A reading as the fingerprint sees it: its instant (ISO 8601) and its metrics, absent ones undefined or null. */
 export type ReadingValues = { at: string } & Partial<Record<FarmReadingMetric, number | null | undefined>>;

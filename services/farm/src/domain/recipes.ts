@@ -1,4 +1,4 @@
-import type { FarmCrop, PhaseTargets, RecipePhaseName } from '@rootline/contracts';
+import type { FarmCrop, PhaseTargets, RecipePhaseName } from '@rootline/contracts/farm';
 
 /** Keys of the cited sources; docs/farm.md lists each with its figures. */
 export const SOURCES = {

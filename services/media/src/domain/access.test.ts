@@ -1,4 +1,5 @@
-import { mediaFileDeleted, mediaFileStored, publicEvents } from '@rootline/contracts';
+import { mediaFileDeleted, mediaFileStored } from '@rootline/contracts/media';
+import { publicEvents } from '@rootline/contracts/transparency';
 import { describe, expect, it } from 'vitest';
 import { mayAttach, readAccess } from './access.js';
 

@@ -1,4 +1,4 @@
-import { type Actor, isOwnerOrAdmin } from '@rootline/contracts';
+import { type Actor, isOwnerOrAdmin } from '@rootline/contracts/roles';
 
 /** The record a file belongs to, as stored with the file. */
 export interface Attachment {

@@ -1,5 +1,5 @@
+import { AppError } from '@rootline/contracts/errors';
 import {
-  AppError,
   DOCUMENT_TYPES,
   type ExifData,
   type FileCategory,
@@ -7,7 +7,7 @@ import {
   IMAGE_TYPES,
   MEDIA_LIMITS,
   type MediaType,
-} from '@rootline/contracts';
+} from '@rootline/contracts/media';
 
 /** A refusal of a file's content, with the reason in `details.reason` for clients and tests. */
 export function refused(message: string, reason: string, extra: Record<string, unknown> = {}): AppError {

@@ -1,4 +1,4 @@
-import type { NotificationType } from '@rootline/contracts';
+import type { NotificationType } from '@rootline/contracts/notify';
 
 const DAY_MS = 86_400_000;
 

@@ -1,4 +1,4 @@
-import type { NotificationType } from '@rootline/contracts';
+import type { NotificationType } from '@rootline/contracts/notify';
 
 /** What a domain event says to one person, before it is put in a channel. */
 export type Template =

@@ -6,7 +6,7 @@ import {
   type NotificationType,
   PREFERENCE_TYPES,
   type PreferenceType,
-} from '@rootline/contracts';
+} from '@rootline/contracts/notify';
 
 /**
  * What a user gets before changing anything: in-app for everything; email for what they would miss otherwise

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { PreferenceType } from '@rootline/contracts';
+import type { PreferenceType } from '@rootline/contracts/notify';
 import { isPreferenceType } from './preferences.js';
 
 /** What an unsubscribe link turns off: one user's emails of one type. */

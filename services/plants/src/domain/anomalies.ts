@@ -1,4 +1,4 @@
-import type { AnomalyKind } from '@rootline/contracts';
+import type { AnomalyKind } from '@rootline/contracts/agents';
 import { haversineKm } from '@rootline/domain';
 
 /** Parent–child distance above which an offspring is flagged as suspicious. */

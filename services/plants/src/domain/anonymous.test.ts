@@ -9,7 +9,7 @@ import {
   sign,
   verify,
 } from 'node:crypto';
-import type { EncryptedContact } from '@rootline/contracts';
+import type { EncryptedContact } from '@rootline/contracts/plants';
 import { describe, expect, it } from 'vitest';
 import {
   CONTACT_KEY_INFO,

@@ -7,7 +7,7 @@ import {
   hkdfSync,
   randomBytes,
 } from 'node:crypto';
-import type { EncryptedContact } from '@rootline/contracts';
+import type { EncryptedContact } from '@rootline/contracts/plants';
 
 /** HKDF `info` of the anonymous contact's encryption key. */
 export const CONTACT_KEY_INFO = 'rootline anonymous contact';

@@ -1,4 +1,4 @@
-import { AGENT_STATES, LINEAGE_AGENT_ACTIONS } from '@rootline/contracts';
+import { AGENT_STATES, LINEAGE_AGENT_ACTIONS } from '@rootline/contracts/agents';
 import { describe, expect, it } from 'vitest';
 import { allowedActions, isScanDue, transition } from './lineage-agent.js';
 

@@ -1,4 +1,4 @@
-import { type AgentState, LINEAGE_AGENT_ACTIONS, type LineageAgentAction } from '@rootline/contracts';
+import { type AgentState, LINEAGE_AGENT_ACTIONS, type LineageAgentAction } from '@rootline/contracts/agents';
 import { agentTransition, allowedAgentActions, isAgentCycleDue } from '@rootline/domain';
 
 /**

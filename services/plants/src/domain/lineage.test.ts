@@ -1,4 +1,4 @@
-import { LINEAGE_LIMITS } from '@rootline/contracts';
+import { LINEAGE_LIMITS } from '@rootline/contracts/plants';
 import { describe, expect, it } from 'vitest';
 import { analyseLineage, buildLineage, type LineagePlant, lineageDepths } from './lineage.js';
 

@@ -1,11 +1,11 @@
+import type { LineageAnalysis } from '@rootline/contracts/agents';
 import {
   LINEAGE_LIMITS,
   type Lineage,
-  type LineageAnalysis,
   type LineageNode,
   PROPAGATION_TYPES,
   type PropagationType,
-} from '@rootline/contracts';
+} from '@rootline/contracts/plants';
 import { haversineKm } from '@rootline/domain';
 
 /** A plant of a lineage as the repository reads it; `depth` counts levels from the plant asked about. */

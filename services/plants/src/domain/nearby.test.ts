@@ -1,4 +1,4 @@
-import { NEARBY_EXACT_TOTAL_MAX } from '@rootline/contracts';
+import { NEARBY_EXACT_TOTAL_MAX } from '@rootline/contracts/plants';
 import { haversineKm } from '@rootline/domain';
 import { describe, expect, it } from 'vitest';
 import { innerRadiusKm, nearbyArea, nearbyTotal } from './nearby.js';

@@ -1,4 +1,4 @@
-import { NEARBY_EXACT_TOTAL_MAX } from '@rootline/contracts';
+import { NEARBY_EXACT_TOTAL_MAX } from '@rootline/contracts/plants';
 import { boundingBox, EARTH_RADIUS_KM, type GeoBox, type Point } from '@rootline/domain';
 
 /**

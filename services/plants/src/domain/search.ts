@@ -1,4 +1,4 @@
-import { MATCH_KINDS, type SearchType } from '@rootline/contracts';
+import { MATCH_KINDS, type SearchType } from '@rootline/contracts/plants';
 import { countryName, normaliseSearchText } from '@rootline/domain';
 
 /** The three normalised texts a plant is searched by. */

@@ -1,4 +1,4 @@
-import type { AnalyticsDataset, AnalyticsExport } from '@rootline/contracts';
+import type { AnalyticsDataset, AnalyticsExport } from '@rootline/contracts/analytics';
 import { stringify } from 'csv-stringify/sync';
 import type { AnalyticsRange } from './analytics-report.js';
 

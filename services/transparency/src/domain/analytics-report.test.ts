@@ -1,4 +1,4 @@
-import { AppError } from '@rootline/contracts';
+import { AppError } from '@rootline/contracts/errors';
 import { describe, expect, it } from 'vitest';
 import { exportFile } from './analytics-export.js';
 import {

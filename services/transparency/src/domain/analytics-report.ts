@@ -6,8 +6,8 @@ import {
   type AnalyticsOverview,
   type AnalyticsPlants,
   type AnalyticsTransport,
-  AppError,
-} from '@rootline/contracts';
+} from '@rootline/contracts/analytics';
+import { AppError } from '@rootline/contracts/errors';
 import type { RollupSeries } from './analytics-rollup.js';
 
 /** Counters summed per period, series and the dimensions a query kept (in its order). */

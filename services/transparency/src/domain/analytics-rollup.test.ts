@@ -1,12 +1,7 @@
-import {
-  batchFailed,
-  batchHarvested,
-  batchStarted,
-  plantCloned,
-  plantRegistered,
-  transportCompleted,
-  userRegistered,
-} from '@rootline/contracts';
+import { userRegistered } from '@rootline/contracts/auth';
+import { batchFailed, batchHarvested, batchStarted } from '@rootline/contracts/farm-batches';
+import { plantCloned, plantRegistered } from '@rootline/contracts/plants';
+import { transportCompleted } from '@rootline/contracts/transport';
 import { describe, expect, it } from 'vitest';
 import { factIncrements, mergeIncrements, rollupIncrements, transportFact, utcDay } from './analytics-rollup.js';
 

@@ -1,11 +1,6 @@
-import {
-  batchFailed,
-  batchHarvested,
-  batchStarted,
-  plantCloned,
-  plantRegistered,
-  transportCompleted,
-} from '@rootline/contracts';
+import { batchFailed, batchHarvested, batchStarted } from '@rootline/contracts/farm-batches';
+import { plantCloned, plantRegistered } from '@rootline/contracts/plants';
+import { transportCompleted } from '@rootline/contracts/transport';
 
 /** One domain event as the analytics read model sees it. */
 export interface AnalyticsEvent {

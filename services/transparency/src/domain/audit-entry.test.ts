@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@rootline/contracts';
+import type { AuditEntry } from '@rootline/contracts/transparency';
 import { appendLeaf, type Frontier, frontierRoot } from '@rootline/domain';
 import { describe, expect, it } from 'vitest';
 import { createLogVerifier, entryBytes, entryHash } from './audit-entry.js';

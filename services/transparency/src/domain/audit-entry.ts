@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@rootline/contracts';
+import type { AuditEntry } from '@rootline/contracts/transparency';
 import { appendLeaf, EMPTY_ROOT_HEX, type Frontier, frontierRoot, leafHashHex } from '@rootline/domain';
 import canonicalize from 'canonicalize';
 

@@ -1,4 +1,4 @@
-import type { SignedCertificate } from '@rootline/contracts';
+import type { SignedCertificate } from '@rootline/contracts/transparency-certificates';
 
 /** Breaks a long hex or base64 value into lines that fit the page. */
 const wrap = (value: string, width = 64) => value.match(new RegExp(`.{1,${width}}`, 'g'))?.join('\n') ?? value;

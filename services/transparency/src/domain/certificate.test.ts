@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import type { Certificate } from '@rootline/contracts';
+import type { Certificate } from '@rootline/contracts/transparency-certificates';
 import { describe, expect, it } from 'vitest';
 import { certificateBytes, signCertificate, verifyCertificate } from './certificate.js';
 

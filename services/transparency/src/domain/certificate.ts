@@ -1,5 +1,5 @@
 import { type KeyObject, sign, verify } from 'node:crypto';
-import type { Certificate, SignedCertificate } from '@rootline/contracts';
+import type { Certificate, SignedCertificate } from '@rootline/contracts/transparency-certificates';
 import canonicalize from 'canonicalize';
 
 /** The bytes a certificate signature covers: the RFC 8785 canonical JSON of the certificate, UTF-8. */

@@ -1,4 +1,5 @@
-import { type EventDef, publicEvents, publicPayloadOf } from '@rootline/contracts';
+import { type EventDef, publicPayloadOf } from '@rootline/contracts/define';
+import { publicEvents } from '@rootline/contracts/transparency';
 import type { TSchema } from '@sinclair/typebox';
 
 /** Where the catalogue is written, from the repository root. */

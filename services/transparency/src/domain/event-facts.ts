@@ -1,4 +1,4 @@
-import type { WebhookArea, WebhookScope } from '@rootline/contracts';
+import type { WebhookArea, WebhookScope } from '@rootline/contracts/webhooks';
 import { type EventPlace, inArea } from './webhook-area.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ExportFormat } from '@rootline/contracts';
+import type { ExportFormat } from '@rootline/contracts/transparency-exports';
 
 /** One public event as an export reads it; `data` is the payload's JSON text as stored. */
 export interface ExportRow {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { KEY_REGISTRATION_PREFIX } from '@rootline/contracts';
+import { KEY_REGISTRATION_PREFIX } from '@rootline/contracts/signatures';
 
 /** A fresh challenge: 32 random bytes, base64url (43 characters). */
 export function newChallenge(): string {

@@ -1,4 +1,7 @@
-import { type AuditEntry, listingPublished, plantRegistered, userRoleChanged } from '@rootline/contracts';
+import { userRoleChanged } from '@rootline/contracts/auth';
+import { listingPublished } from '@rootline/contracts/marketplace';
+import { plantRegistered } from '@rootline/contracts/plants';
+import type { AuditEntry } from '@rootline/contracts/transparency';
 import { describe, expect, it } from 'vitest';
 import { publicEntryOf } from './public-entry.js';
 

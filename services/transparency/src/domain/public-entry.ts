@@ -1,5 +1,7 @@
-import type { AuditEntry, EventDef, PublicAuditEntry } from '@rootline/contracts';
-import { publicFormOf } from '@rootline/contracts';
+import type { EventDef } from '@rootline/contracts/define';
+import { publicFormOf } from '@rootline/contracts/define';
+import type { AuditEntry } from '@rootline/contracts/transparency';
+import type { PublicAuditEntry } from '@rootline/contracts/transparency-public';
 import canonicalize from 'canonicalize';
 
 /** Whether `value` appears as a string anywhere in `data` (an actor named in a public payload is public). */

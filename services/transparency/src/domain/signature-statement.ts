@@ -1,5 +1,8 @@
 import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
-import { offerAccepted, plantRegistered, type SignatureSubjectType, transportCompleted } from '@rootline/contracts';
+import { offerAccepted } from '@rootline/contracts/marketplace';
+import { plantRegistered } from '@rootline/contracts/plants';
+import type { SignatureSubjectType } from '@rootline/contracts/signatures';
+import { transportCompleted } from '@rootline/contracts/transport';
 import canonicalize from 'canonicalize';
 
 /**

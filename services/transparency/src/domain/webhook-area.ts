@@ -1,4 +1,4 @@
-import type { WebhookArea } from '@rootline/contracts';
+import type { WebhookArea } from '@rootline/contracts/webhooks';
 
 /** Where an event took place, as its public payload says: a point, a country and city, or some of them. */
 export interface EventPlace {

@@ -1,4 +1,4 @@
-import { TRANSPORT_MODES } from '@rootline/contracts';
+import { TRANSPORT_MODES } from '@rootline/contracts/transport';
 import { describe, expect, it } from 'vitest';
 import { conventionalKg, EMISSION_FACTORS, emissionsKg, quantityKg, TREE_KG_CO2_PER_YEAR } from './carbon.js';
 

@@ -1,4 +1,4 @@
-import type { TransportMode } from '@rootline/contracts';
+import type { TransportMode } from '@rootline/contracts/transport';
 
 /** One emission factor: kg CO2e per tonne-km of goods and per vehicle-km of the trip, with where it comes from. */
 export interface EmissionFactor {

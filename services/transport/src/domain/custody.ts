@@ -1,4 +1,6 @@
-import { type Actor, AppError, HANDOFF_KINDS } from '@rootline/contracts';
+import { AppError } from '@rootline/contracts/errors';
+import type { Actor } from '@rootline/contracts/roles';
+import { HANDOFF_KINDS } from '@rootline/contracts/transport';
 
 /**
  * Custody of plants and seed lots (docs/transport.md, Custody; docs/adr/101): an event on a plant or a seed lot is

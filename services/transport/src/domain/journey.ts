@@ -1,4 +1,4 @@
-import type { Footprint, JourneyEvent } from '@rootline/contracts';
+import type { Footprint, JourneyEvent } from '@rootline/contracts/transport';
 import { BASELINE_METHOD, conventionalKg, quantityKg, roundKg } from './carbon.js';
 
 /** A stored event as the journey reads it, before corrections are linked. */

@@ -1,4 +1,6 @@
-import type { JourneyEvent, Location, Plant } from '@rootline/contracts';
+import type { Location } from '@rootline/contracts/common';
+import type { Plant } from '@rootline/contracts/plants';
+import type { JourneyEvent } from '@rootline/contracts/transport';
 
 /** What the public verification page shows; everything in it is already as privacy levels allow. */
 export interface PageData {

@@ -1,4 +1,5 @@
-import type { PatternKind, SensorReading } from '@rootline/contracts';
+import type { SensorReading } from '@rootline/contracts/transport';
+import type { PatternKind } from '@rootline/contracts/transport-tracker';
 import { haversineKm, type Point } from '@rootline/domain';
 import { EMISSION_FACTORS } from './carbon.js';
 
