@@ -7,7 +7,7 @@ import { openDatabase } from '@rootline/db';
 import { createLogger, loadConfig } from '@rootline/host';
 import { buildGateway } from './app.js';
 import { GatewayConfig } from './config.js';
-import { PERMISSIONS_DOC, renderPermissionsDoc } from './permissions-doc.js';
+import { PERMISSIONS_DOC, renderPermissionsDoc } from './http/permissions-doc.js';
 
 // Writes docs/permissions.md from the routes a gateway declares. The gateway is built, never started: a
 // throwaway embedded database and an in-process bus are all it needs.

@@ -1,7 +1,7 @@
 import { chainBlockVerify, plantGet, plantLineageGet, plantRegister } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { type BusRouteDeps, busRoute, requestParts, type TypeBoxInstance } from '../src/bus-route.js';
+import { type BusRouteDeps, busRoute, requestParts, type TypeBoxInstance } from '../src/http/bus-route.js';
 
 /**
  * Routes that disagree with their contract. This function is never called: `pnpm typecheck` checks it, and each

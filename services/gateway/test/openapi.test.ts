@@ -9,8 +9,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HTTP_STATUS } from '../src/http-status.js';
-import { operationIdOf } from '../src/operation-id.js';
+import { HTTP_STATUS } from '../src/http/http-status.js';
+import { operationIdOf } from '../src/http/operation-id.js';
 import { startTestBus, type TestBus, testGateway } from './support.js';
 
 interface Operation {

@@ -3,7 +3,7 @@ import { defineSubject, PageQuery, Pagination, paginate } from '@rootline/contra
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { busRoute, type TypeBoxInstance } from '../src/bus-route.js';
+import { busRoute, type TypeBoxInstance } from '../src/http/bus-route.js';
 import { serve, startTestBus, type TestBus, testGateway } from './support.js';
 
 const Item = Type.Object({ id: Type.String() });

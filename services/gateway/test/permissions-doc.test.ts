@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSIONS_DOC, renderPermissionsDoc } from '../src/permissions-doc.js';
+import { PERMISSIONS_DOC, renderPermissionsDoc } from '../src/http/permissions-doc.js';
 import { startTestBus, type TestBus, testGateway } from './support.js';
 
 let bus: TestBus;

@@ -11,6 +11,7 @@ import type {
   preHandlerHookHandler,
 } from 'fastify';
 import fp from 'fastify-plugin';
+import { assertSelfRules, type ObjectRules, objectRuleList, objectRulesProblem } from '../http/object-rules.js';
 import type { ApiTokens } from '../identity/api-tokens.js';
 import type { SessionRow } from '../identity/db/sessions.repo.js';
 import type { UserRow } from '../identity/db/users.repo.js';
@@ -19,7 +20,6 @@ import { effectivePermissions } from '../identity/domain/scopes.js';
 import { looksLikeApiToken } from '../identity/domain/secrets.js';
 import type { Principal } from '../identity/principal.js';
 import type { Sessions } from '../identity/sessions.js';
-import { assertSelfRules, type ObjectRules, objectRuleList, objectRulesProblem } from '../object-rules.js';
 import { VerifiedTokens } from './verified-tokens.js';
 
 /** A multipart form as the document shows it: its fields and how each part is encoded. */

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { type GatewayMetrics, UNMATCHED_ROUTE } from '../metrics.js';
+import { type GatewayMetrics, UNMATCHED_ROUTE } from '../http/metrics.js';
 
 /** Observes every response in the HTTP latency histogram, labelled with the route pattern, not the raw URL. */
 export const httpMetricsPlugin = fp<{ metrics: GatewayMetrics }>(

@@ -12,9 +12,9 @@ import {
 import { Type } from '@sinclair/typebox';
 import type { onRouteHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { HTTP_STATUS } from '../http-status.js';
-import { recordedExamples } from '../openapi-examples.js';
-import { OPERATION_ID } from '../operation-id.js';
+import { HTTP_STATUS } from '../http/http-status.js';
+import { recordedExamples } from '../http/openapi-examples.js';
+import { OPERATION_ID } from '../http/operation-id.js';
 import { type AccessPolicy, type DocumentedForm, SESSION_COOKIE } from './auth.js';
 import { liftNamedSchemas } from './named-schemas.js';
 

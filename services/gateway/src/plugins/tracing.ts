@@ -1,6 +1,6 @@
 import { endSpan, type Span, SpanKind, startSpan, tracingEnabled } from '@rootline/host';
 import fp from 'fastify-plugin';
-import { UNMATCHED_ROUTE } from '../metrics.js';
+import { UNMATCHED_ROUTE } from '../http/metrics.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -3,7 +3,7 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { failure } from '../envelope.js';
+import { failure } from '../http/envelope.js';
 
 /** apps/web/dist of this repository, seen from src/plugins or dist/plugins of the gateway. */
 export const DEFAULT_WEB_APP_DIR = fileURLToPath(new URL('../../../../apps/web/dist', import.meta.url));

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, paginate, RoleChangeInput, User, UserId, UserListQuery } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
+import { localRoute } from '../http/local-route.js';
+import { callContext } from '../http/request-context.js';
 import type { Accounts } from '../identity/accounts.js';
-import { localRoute } from '../local-route.js';
-import { callContext } from '../request-context.js';
 
 const TAGS = ['Administration'];
 const EXAMPLE_USER = {

@@ -7,7 +7,7 @@ import {
   lineageAnomalyList,
   PAGE_DEFAULTS,
 } from '@rootline/contracts';
-import { type BusRouteDeps, busRoute } from '../bus-route.js';
+import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
 
 const TAGS = ['Agents'];
 

@@ -12,9 +12,9 @@ import {
 } from '@rootline/contracts';
 import { call } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
-import { type BusRouteDeps, busRoute, requestParts } from '../bus-route.js';
+import { type BusRouteDeps, busRoute, requestParts } from '../http/bus-route.js';
+import { callContext } from '../http/request-context.js';
 import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
-import { callContext } from '../request-context.js';
 import { CsvFile, downloadResponse, EXPORT_RULE } from './export-docs.js';
 
 const TAGS = ['Analytics'];

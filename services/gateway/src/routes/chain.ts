@@ -7,7 +7,7 @@ import {
   chainTxProof,
   LEDGER_VERIFY_LIMITS,
 } from '@rootline/contracts';
-import { type BusRouteDeps, busRoute } from '../bus-route.js';
+import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
 
 const TAGS = ['Ledger'];
 const HOW_TO = 'docs/ledger.md describes the hashed bytes, so any of this can be re-checked independently.';

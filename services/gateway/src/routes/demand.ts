@@ -15,7 +15,7 @@ import {
   supplyList,
   supplyMatchList,
 } from '@rootline/contracts';
-import { type BusRouteDeps, busRoute } from '../bus-route.js';
+import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
 
 const TAGS = ['Demand'];
 const PAGING = `\`page\` from 1 (default ${PAGE_DEFAULTS.page}); \`limit\` default ${PAGE_DEFAULTS.limit}, at most ${PAGE_DEFAULTS.maxLimit}.`;

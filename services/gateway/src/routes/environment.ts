@@ -14,7 +14,7 @@ import {
   SimilarPlant,
   SimilarPlantsMeta,
 } from '@rootline/contracts';
-import { type BusRouteDeps, busRoute } from '../bus-route.js';
+import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
 
 const TAGS = ['Environment'];
 const UNKNOWN_PLANT = 'A plant the plants service does not know is 404 NOT_FOUND; a plant without records is valid.';

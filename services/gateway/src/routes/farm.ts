@@ -22,7 +22,7 @@ import {
   zoneAdd,
   zoneList,
 } from '@rootline/contracts';
-import { type BusRouteDeps, busRoute } from '../bus-route.js';
+import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
 import { KEYED_RETRIES, LEDGER_RETRIES, OPERATOR_ONLY, OWNER_ONLY, RECIPE_EXAMPLE, RETRIES } from './farm-docs.js';
 
 const TAGS = ['Vertical farming'];

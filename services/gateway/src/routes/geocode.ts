@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { GeocodedPlace, geocodeSearch, PAGE_DEFAULTS } from '@rootline/contracts';
-import { type BusRouteDeps, busRoute } from '../bus-route.js';
+import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
 
 /** Forward geocoding under /api/geocode: a place's coordinates from its name. */
 export const geocodeRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {

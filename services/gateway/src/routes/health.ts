@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Bus } from '@rootline/bus';
 import { AppError, Envelope, SERVICE_NAMES } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
-import { ok } from '../envelope.js';
+import { ok } from '../http/envelope.js';
+import { callContext } from '../http/request-context.js';
+import { probeServices, STATUS_TIMEOUT_MS } from '../http/service-status.js';
 import { errorResponses } from '../plugins/openapi.js';
-import { callContext } from '../request-context.js';
-import { probeServices, STATUS_TIMEOUT_MS } from '../service-status.js';
 
 export interface HealthDeps {
   bus: Bus;

@@ -17,10 +17,10 @@ import {
 import { call } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
-import { type BusRouteDeps, busRoute } from '../bus-route.js';
-import { ok } from '../envelope.js';
+import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
+import { ok } from '../http/envelope.js';
+import { callContext } from '../http/request-context.js';
 import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
-import { callContext } from '../request-context.js';
 
 const TAGS = ['Plants'];
 /** The provider may take seconds per photo. */

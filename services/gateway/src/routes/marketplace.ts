@@ -28,7 +28,7 @@ import {
   wishlistList,
   wishlistRemove,
 } from '@rootline/contracts';
-import { type BusRouteDeps, busRoute } from '../bus-route.js';
+import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
 
 const TAGS = ['Marketplace'];
 const READ = { permission: 'marketplace:read' } as const;

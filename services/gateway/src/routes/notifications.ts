@@ -15,7 +15,7 @@ import {
   pushSubscribe,
   pushUnsubscribe,
 } from '@rootline/contracts';
-import { type BusRouteDeps, busRoute } from '../bus-route.js';
+import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
 
 const TAGS = ['Notifications'];
 const READ = { permission: 'notifications:read' } as const;

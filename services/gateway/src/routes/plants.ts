@@ -20,7 +20,7 @@ import {
   SearchHit,
   SearchPagination,
 } from '@rootline/contracts';
-import { type BusRouteDeps, busRoute } from '../bus-route.js';
+import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
 
 const TAGS = ['Plants'];
 const RETRIES =

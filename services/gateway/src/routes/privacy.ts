@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PrivacyStatus } from '@rootline/contracts';
 import type { Clock } from '@rootline/host';
-import { localRoute } from '../local-route.js';
+import { localRoute } from '../http/local-route.js';
 import { probeSocks } from '../privacy/socks-probe.js';
 
 export interface PrivacyRouteDeps {

@@ -17,8 +17,8 @@ import {
   txProofBundleGet,
 } from '@rootline/contracts';
 import { call } from '@rootline/host';
-import { type BusRouteDeps, busRoute } from '../bus-route.js';
-import { callContext } from '../request-context.js';
+import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
+import { callContext } from '../http/request-context.js';
 import { parseTilePath } from '../transparency/tile-path.js';
 
 const TAGS = ['Transparency'];

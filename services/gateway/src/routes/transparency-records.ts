@@ -16,10 +16,10 @@ import {
 } from '@rootline/contracts';
 import { call } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
-import { type BusRouteDeps, busRoute, requestParts } from '../bus-route.js';
-import { ok } from '../envelope.js';
+import { type BusRouteDeps, busRoute, requestParts } from '../http/bus-route.js';
+import { ok } from '../http/envelope.js';
+import { callContext } from '../http/request-context.js';
 import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
-import { callContext } from '../request-context.js';
 import { CsvFile, downloadResponse, EXPORT_RULE } from './export-docs.js';
 
 const TAGS = ['Transparency'];

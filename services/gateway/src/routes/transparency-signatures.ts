@@ -16,7 +16,7 @@ import {
   signatureSubmit,
   signatureVerify,
 } from '@rootline/contracts';
-import { type BusRouteDeps, busRoute } from '../bus-route.js';
+import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
 
 const TAGS = ['Transparency'];
 

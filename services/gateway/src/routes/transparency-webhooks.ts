@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { WebhookUpdateInput, webhookGet, webhookRedeliver, webhookTest, webhookUpdate } from '@rootline/contracts';
-import { type BusRouteDeps, busRoute } from '../bus-route.js';
+import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
 
 const TAGS = ['Transparency'];
 

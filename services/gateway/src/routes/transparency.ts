@@ -19,7 +19,7 @@ import {
 import { gaugeReadAt, type Logger } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import type { Registry } from 'prom-client';
-import { type BusRouteDeps, busRoute } from '../bus-route.js';
+import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
 import { createEventHub } from '../transparency/event-stream.js';
 
 export interface TransparencyRouteDeps extends BusRouteDeps {

@@ -8,7 +8,7 @@ import {
   trackerPatternList,
   trackerSavings,
 } from '@rootline/contracts';
-import { type BusRouteDeps, busRoute } from '../bus-route.js';
+import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
 
 const TAGS = ['Agents'];
 

@@ -19,10 +19,10 @@ import {
 import { call } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { type BusRouteDeps, busRoute, requestParts } from '../bus-route.js';
-import { ok } from '../envelope.js';
+import { type BusRouteDeps, busRoute, requestParts } from '../http/bus-route.js';
+import { ok } from '../http/envelope.js';
+import { callContext } from '../http/request-context.js';
 import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
-import { callContext } from '../request-context.js';
 
 const TAGS = ['Transport'];
 

@@ -20,11 +20,11 @@ import {
 import { type Clock, call } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
 import type { FastifyContextConfig } from 'fastify';
-import { type BusRouteDeps, busRoute } from '../bus-route.js';
-import { ok } from '../envelope.js';
+import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
+import { ok } from '../http/envelope.js';
+import { callContext } from '../http/request-context.js';
 import type { DocumentedForm } from '../plugins/auth.js';
 import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
-import { callContext } from '../request-context.js';
 import { localStorageRoutes } from './upload-local.js';
 import { streamUpload } from './upload-stream.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiToken, ApiTokenCreated, ApiTokenId, ApiTokenInput } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
-import { localRoute } from '../../local-route.js';
+import { localRoute } from '../../http/local-route.js';
 import { type AuthRouteDeps, principal, TAGS } from './shared.js';
 
 const EXAMPLE_TOKEN: ApiToken = {

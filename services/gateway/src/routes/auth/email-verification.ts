@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Acknowledgement, User, VerifyEmailInput } from '@rootline/contracts';
-import { localRoute } from '../../local-route.js';
-import { callContext } from '../../request-context.js';
+import { localRoute } from '../../http/local-route.js';
+import { callContext } from '../../http/request-context.js';
 import { type AuthRouteDeps, attempt, EXAMPLE_USER, principal, TAGS } from './shared.js';
 
 /** Email verification: confirming an address with the emailed token, and sending a new one. */

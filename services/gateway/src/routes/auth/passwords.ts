@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Acknowledgement, EmailInput, ResetPasswordInput } from '@rootline/contracts';
+import { localRoute } from '../../http/local-route.js';
+import { callContext } from '../../http/request-context.js';
 import { normalizeEmail } from '../../identity/domain/email.js';
-import { localRoute } from '../../local-route.js';
 import { clearSessionCookie } from '../../plugins/auth.js';
 import { routeLimit } from '../../plugins/rate-limit.js';
-import { callContext } from '../../request-context.js';
 import { type AuthRouteDeps, attempt, TAGS } from './shared.js';
 
 const FORGOT_ANSWER = 'If an account uses that address, a reset link is on its way';

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, Text } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
+import { callContext } from '../../http/request-context.js';
 import { safeReturnPath } from '../../identity/domain/redirect.js';
 import { OAUTH_STATE_TTL_MS } from '../../identity/oauth/flow.js';
 import { setSessionCookie, signSessionToken } from '../../plugins/auth.js';
 import { errorResponses } from '../../plugins/openapi.js';
-import { callContext } from '../../request-context.js';
 import { type AuthRouteDeps, TAGS } from './shared.js';
 
 /** Cookie that carries a third-party sign-in's sealed state from the redirect to the callback. */

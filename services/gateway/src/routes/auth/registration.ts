@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PASSWORD_POLICY, RegisterInput, User } from '@rootline/contracts';
+import { localRoute } from '../../http/local-route.js';
+import { callContext } from '../../http/request-context.js';
 import { normalizeEmail } from '../../identity/domain/email.js';
-import { localRoute } from '../../local-route.js';
 import { routeLimit } from '../../plugins/rate-limit.js';
-import { callContext } from '../../request-context.js';
 import { type AuthRouteDeps, attempt, EXAMPLE_USER, TAGS } from './shared.js';
 
 /** Registration of an account with email and password. */

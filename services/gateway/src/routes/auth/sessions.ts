@@ -9,11 +9,11 @@ import {
   SignInResult,
 } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
+import { localRoute } from '../../http/local-route.js';
 import { csrfTokenFor } from '../../identity/domain/csrf.js';
 import { normalizeEmail } from '../../identity/domain/email.js';
 import { BAD_CREDENTIALS } from '../../identity/sessions.js';
 import { userView } from '../../identity/views.js';
-import { localRoute } from '../../local-route.js';
 import { clearSessionCookie, setSessionCookie, signSessionToken } from '../../plugins/auth.js';
 import { routeLimit } from '../../plugins/rate-limit.js';
 import { type AuthRouteDeps, attempt, EXAMPLE_USER, principal, TAGS } from './shared.js';

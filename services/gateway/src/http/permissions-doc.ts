@@ -1,6 +1,6 @@
 import { PERMISSIONS, type Permission, ROLE_PERMISSIONS, ROLES } from '@rootline/contracts';
+import type { RoutePolicyEntry } from '../plugins/auth.js';
 import { describeObjectRules } from './object-rules.js';
-import type { RoutePolicyEntry } from './plugins/auth.js';
 
 /** Where the generated document lives, from the repository root. */
 export const PERMISSIONS_DOC = 'docs/permissions.md';

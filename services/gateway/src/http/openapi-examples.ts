@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
  * real answers of the documented request examples with secrets blanked. The document shows each where an
  * operation has no hand-written response example; the walk checks them against the schemas on every run.
  */
-export const RESPONSE_EXAMPLES_FILE = fileURLToPath(new URL('../openapi/response-examples.json', import.meta.url));
+export const RESPONSE_EXAMPLES_FILE = fileURLToPath(new URL('../../openapi/response-examples.json', import.meta.url));
 
 export interface RecordedExample {
   status: number;

@@ -1,10 +1,10 @@
 import { Envelope, type ErrorCode, PaginatedEnvelope, type Pagination } from '@rootline/contracts';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
+import type { RoutePolicy } from '../plugins/auth.js';
+import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
 import type { TypeBoxInstance } from './bus-route.js';
 import { ok, okPage } from './envelope.js';
-import type { RoutePolicy } from './plugins/auth.js';
-import { gatewayErrorCodes, operationSchema } from './plugins/openapi.js';
 
 type Maybe<T extends TSchema | undefined> = T extends TSchema ? Static<T> : unknown;
 

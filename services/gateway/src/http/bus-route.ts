@@ -13,10 +13,10 @@ import { call, callForward, isPageSchema } from '@rootline/host';
 import { type ObjectOptions, type TObject, type TProperties, type TSchema, Type, TypeGuard } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
+import type { RoutePolicy } from '../plugins/auth.js';
+import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
 import { ok, okJson, okList, okPage, okPageJson } from './envelope.js';
 import { operationIdOf } from './operation-id.js';
-import type { RoutePolicy } from './plugins/auth.js';
-import { gatewayErrorCodes, operationSchema } from './plugins/openapi.js';
 import { callContext } from './request-context.js';
 
 /** What routes that call the bus need from the gateway. */
