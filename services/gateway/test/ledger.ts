@@ -19,3 +19,9 @@ export async function ledgerTransaction(gateway: GatewayReader, txId: string): P
   if (!tx) throw new Error(`transaction ${txId} is not in block ${proof.body.data.blockHash}`);
   return tx;
 }
+
+/** Transactions on the ledger, in blocks or waiting for one, as its public statistics count them. */
+export async function ledgerTransactions(gateway: GatewayReader): Promise<number> {
+  const stats = (await gateway.http('GET', '/api/chain/stats')).body.data;
+  return stats.transactions + stats.mempool;
+}

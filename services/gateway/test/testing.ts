@@ -6,6 +6,6 @@
  */
 export { buildGateway } from '../src/app.js';
 export { GatewayConfig } from '../src/config.js';
-export { type GatewayReader, ledgerTransaction } from './ledger.js';
+export { type GatewayReader, ledgerTransaction, ledgerTransactions } from './ledger.js';
 export { startTestPlatform, type TestPlatform } from './platform.js';
 export { collectEvents, type EventLog, seedSession, startTestBus, type TestBus, testGateway } from './support.js';

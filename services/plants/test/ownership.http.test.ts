@@ -1,4 +1,5 @@
 import type { Role } from '@rootline/contracts';
+import { ledgerTransactions } from '@rootline/gateway/testing';
 import { cloneInput, plantInput } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,12 +11,6 @@ async function ownership(p: TestPlatform, id: string): Promise<{ owner_id: strin
     sql`select owner_id, registered_by from plants.plants where id = ${id}`,
   )) as unknown as { owner_id: string; registered_by: string | null }[];
   return rows[0]!;
-}
-
-/** Transactions on the ledger, in blocks or waiting for one, as its public statistics count them. */
-async function ledgerTransactions(p: TestPlatform): Promise<number> {
-  const stats = (await p.http('GET', '/api/chain/stats')).body.data;
-  return stats.transactions + stats.mempool;
 }
 
 const owner = (id: string) => ({ id, name: `Owner ${id}` });
