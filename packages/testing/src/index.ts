@@ -9,5 +9,7 @@ export * from './postgres.js';
 export * from './postgres-server.js';
 export * from './s3-server.js';
 export * from './services.js';
+export * from './smtp.js';
+export * from './socks-server.js';
 export * from './tokens.js';
 export * from './webhook-receiver.js';

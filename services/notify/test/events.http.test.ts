@@ -3,12 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Bus, createNatsBus } from '@rootline/bus';
 import { farmAlerted, harvestReady, transportCompleted, webhookDisabled } from '@rootline/contracts';
+import { publishEvent, seedSession, startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { createLogger, type RunningService, startService } from '@rootline/host';
 import { service as notify } from '@rootline/notify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishEvent } from './notify-support.js';
-import { startTestPlatform, type TestPlatform } from './platform.js';
-import { seedSession } from './support.js';
 
 // notify on real NATS and PostgreSQL behind the gateway; farm events name the farm and its owner.
 let p: TestPlatform;

@@ -3,15 +3,18 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Bus, createNatsBus } from '@rootline/bus';
+import {
+  buildGateway,
+  GatewayConfig,
+  seedSession,
+  startTestPlatform,
+  type TestPlatform,
+} from '@rootline/gateway/testing';
 import { createLogger, loadConfig } from '@rootline/host';
 import { TEST_JWT_SECRET } from '@rootline/testing';
 import { service as transparency } from '@rootline/transparency';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildGateway } from '../src/app.js';
-import { GatewayConfig } from '../src/config.js';
-import { startTestPlatform, type TestPlatform } from './platform.js';
-import { seedSession } from './support.js';
 import { TestSocket } from './ws-client.js';
 
 // Two gateway replicas (each its own NATS connection, one database) on real NATS and PostgreSQL, real `ws` clients:

@@ -1,15 +1,6 @@
-import { createServer } from 'node:http';
-import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
+import { createServer as createTcpServer, type Socket } from 'node:net';
 import { createServer as createSocksServer } from '@pondwader/socks5-server';
-
-/** A free TCP port on 127.0.0.1 (nothing listens on it once answered). */
-export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+import { freePort } from './nats-server.js';
 
 export interface TestSocks {
   port: number;

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { service as chainMiner } from '@rootline/chain-miner';
+import { openStoredAnswer, startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as plants } from '@rootline/plants';
 import { anonymousPlantInput, plantInput } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStoredAnswer } from '../src/plugins/idempotency.js';
-import { startTestPlatform, type TestPlatform } from './platform.js';
 
 const owner = { id: 'usr_test', name: 'Test Grower' };
 

@@ -1,6 +1,7 @@
 import { createNatsBus } from '@rootline/bus';
 import { service as chainMiner } from '@rootline/chain-miner';
 import { type Database, openDatabase } from '@rootline/db';
+import { buildGateway, startTestPlatform, type TestPlatform, testConfig } from '@rootline/gateway/testing';
 import { createLogger } from '@rootline/host';
 import { service as plants } from '@rootline/plants';
 import {
@@ -13,9 +14,6 @@ import {
 import { sql } from 'drizzle-orm';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildGateway } from '../src/app.js';
-import { startTestPlatform, type TestPlatform } from './platform.js';
-import { testConfig } from './support.js';
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 

@@ -1,10 +1,10 @@
 import { service as chainMiner } from '@rootline/chain-miner';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
 import { service as transparency } from '@rootline/transparency';
 import { service as transport } from '@rootline/transport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
 
 const AMSTERDAM = { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' };
 const UTRECHT = { latitude: 52.0907, longitude: 5.1214, city: 'Utrecht', country: 'NL' };

@@ -11,13 +11,11 @@ import {
   type PayloadOf,
   plantRegistered,
 } from '@rootline/contracts';
+import { publishEvent, startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as notify } from '@rootline/notify';
+import { type ParsedMail, startTestSmtp, type TestSmtp } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
-import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishEvent } from './notify-support.js';
-import { startTestPlatform, type TestPlatform } from './platform.js';
-import { startTestSmtp, type TestSmtp } from './smtp.js';
 
 const PUBLIC_URL = 'https://rootline.test';
 const PASSWORD = 'correct horse battery staple';

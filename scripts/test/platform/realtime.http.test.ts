@@ -4,6 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Bus, createNatsBus } from '@rootline/bus';
 import { farmGet, plantGet, plantRegistered, realtimePublished } from '@rootline/contracts';
+import {
+  buildGateway,
+  GatewayConfig,
+  publishEvent,
+  serve,
+  startTestPlatform,
+  type TestPlatform,
+} from '@rootline/gateway/testing';
 import { createLogger, loadConfig } from '@rootline/host';
 import { service as notify } from '@rootline/notify';
 import { TEST_JWT_SECRET } from '@rootline/testing';
@@ -11,11 +19,6 @@ import { service as transparency } from '@rootline/transparency';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientOptions } from 'ws';
-import { buildGateway } from '../src/app.js';
-import { GatewayConfig } from '../src/config.js';
-import { publishEvent } from './notify-support.js';
-import { startTestPlatform, type TestPlatform } from './platform.js';
-import { serve } from './support.js';
 import { TestSocket } from './ws-client.js';
 
 // Two gateway replicas (each its own NATS connection, one database), the transparency service (public events) and

@@ -1,9 +1,9 @@
+import { service as chainMiner } from '@rootline/chain-miner';
 import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as plants } from '@rootline/plants';
 import { blockHeaderHash, leafHashOf, plantInput, rootFromProof, sha256 } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { service as chainMiner } from '../src/service.js';
 
 const UNKNOWN_HASH = 'ab'.repeat(32);
 

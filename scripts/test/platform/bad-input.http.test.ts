@@ -1,10 +1,10 @@
 import { connect } from 'node:net';
 import { service as chainMiner } from '@rootline/chain-miner';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
 
 let p: TestPlatform;
 let grower: string;

@@ -2,10 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { plantRegistered } from '@rootline/contracts';
+import { publishEvent, startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as notify } from '@rootline/notify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishEvent } from './notify-support.js';
-import { startTestPlatform, type TestPlatform } from './platform.js';
 
 let p: TestPlatform;
 let dataDir: string;

@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNatsBus } from '@rootline/bus';
 import { demandMatched, type EventDef, newId, type PayloadOf } from '@rootline/contracts';
+import { publishEvent, startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { createLogger, startService } from '@rootline/host';
 import { service as notify } from '@rootline/notify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishEvent } from './notify-support.js';
-import { startTestPlatform, type TestPlatform } from './platform.js';
 import { startTestPushService, type TestPushService, testBrowser, verifyVapid } from './push-endpoint.js';
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };

@@ -1,10 +1,10 @@
 import { service as chainMiner } from '@rootline/chain-miner';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { createMetricsRegistry, startTracing, type Tracing } from '@rootline/host';
 import { service as plants } from '@rootline/plants';
 import { type OtlpReceiver, plantInput, type ReceivedSpan, startOtlpReceiver } from '@rootline/testing';
 import { service as transparency } from '@rootline/transparency';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
 
 /** The value of one sample in Prometheus text, or undefined when the series is absent. */
 function sample(text: string, series: string): number | undefined {

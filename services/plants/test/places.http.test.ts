@@ -1,12 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { service as chainMiner } from '@rootline/chain-miner';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as plants } from '@rootline/plants';
-import { plantInput } from '@rootline/testing';
+import { plantInput, startTestSocks, type TestSocks } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from './platform.js';
-import { startTestSocks, type TestSocks } from './socks-server.js';
 
 // A local server answering as Nominatim's /search documents (format=jsonv2, addressdetails=1), reached through a
 // real SOCKS5 proxy: the geocoder's requests are checked for their User-Agent, parameters and spacing.

@@ -1,16 +1,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Actor, plantRegistered } from '@rootline/contracts';
+import {
+  buildGateway,
+  GatewayConfig,
+  publishEvent,
+  startTestPlatform,
+  type TestPlatform,
+} from '@rootline/gateway/testing';
 import { createLogger, loadConfig } from '@rootline/host';
-import { TEST_JWT_SECRET } from '@rootline/testing';
+import { freePort, startTestSocks, TEST_JWT_SECRET, type TestSocks } from '@rootline/testing';
 import { service as transparency } from '@rootline/transparency';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildGateway } from '../src/app.js';
-import { GatewayConfig } from '../src/config.js';
-import { publishEvent } from './notify-support.js';
-import { startTestPlatform, type TestPlatform } from './platform.js';
-import { freePort, startTestSocks, type TestSocks } from './socks-server.js';
 
 // A real SOCKS5 server (@pondwader/socks5-server, with username and password) started here records every CONNECT
 // it is asked for (socks-server.ts); webhook deliveries of the transparency service go through it when SOCKS_PROXY_URL is set.

@@ -2,11 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demandMatched, type EventDef, newId, type PayloadOf } from '@rootline/contracts';
+import { publishEvent, startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as notify } from '@rootline/notify';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishEvent } from './notify-support.js';
-import { startTestPlatform, type TestPlatform } from './platform.js';
 import { startTestPushService, type TestPushService, testBrowser, verifyVapid } from './push-endpoint.js';
 
 let p: TestPlatform;

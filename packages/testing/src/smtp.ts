@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
+export type { ParsedMail } from 'mailparser';
+
 /** A real SMTP server on a free local port that keeps what it receives, parsed, for assertions. */
 export interface TestSmtp {
   url: string;
@@ -11,6 +13,7 @@ export interface TestSmtp {
   stop(): Promise<void>;
 }
 
+/** Starts a {@link TestSmtp} on a free port of 127.0.0.1. */
 export async function startTestSmtp(): Promise<TestSmtp> {
   const received: ParsedMail[] = [];
   const refusals = new Map<string, number>();

@@ -2,13 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demandMatched, newId, userRegistered } from '@rootline/contracts';
+import { publishEvent, startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as notify } from '@rootline/notify';
+import { startTestSmtp, startTestSocks, type TestSmtp, type TestSocks } from '@rootline/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishEvent } from './notify-support.js';
-import { startTestPlatform, type TestPlatform } from './platform.js';
 import { startTestPushService, type TestPushService, testBrowser } from './push-endpoint.js';
-import { startTestSmtp, type TestSmtp } from './smtp.js';
-import { startTestSocks, type TestSocks } from './socks-server.js';
 
 // Web Push and email from notify through a local SOCKS5 server (SOCKS_PROXY_URL, with username and password): to
 // a local HTTPS push service whose self-signed certificate is trusted by PUSH_CA_FILE (TLS runs end to end inside
