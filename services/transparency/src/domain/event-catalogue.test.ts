@@ -1,4 +1,4 @@
-import { publicEvents } from '@rootline/contracts/transparency';
+import { publicEvents } from '@rootline/contracts';
 import { describe, expect, it } from 'vitest';
 import { EVENT_CATALOGUE, renderEventCatalogue } from './event-catalogue.js';
 

@@ -1,5 +1,6 @@
+// The whole package, not one module: the catalogue lists the events every contract module declares as it loads.
+import { publicEvents } from '@rootline/contracts';
 import { type EventDef, publicPayloadOf } from '@rootline/contracts/define';
-import { publicEvents } from '@rootline/contracts/transparency';
 import type { TSchema } from '@sinclair/typebox';
 
 /** Where the catalogue is written, from the repository root. */
