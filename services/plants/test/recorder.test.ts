@@ -3,6 +3,8 @@ import {
   chainBlockGet,
   chainTxSubmit,
   chainTxSubmitBatch,
+  chainTxProof,
+  isAppError,
   newId,
   plantGet,
   plantRegister,
@@ -97,10 +99,17 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
         .from(ledgerIntents)
         .where(eq(ledgerIntents.txId, ledgerTxId(id)))
     )[0];
-  const onLedger = async (id: string) =>
-    (await database.db.execute(sql`select id from chain.transactions where id = ${ledgerTxId(id)}`)) as unknown as {
-      id: string;
-    }[];
+  /** The record's ledger transaction, as the chain answers for it: one when it is in a block, none otherwise. */
+  const onLedger = async (id: string): Promise<{ id: string }[]> => {
+    const txId = ledgerTxId(id);
+    try {
+      await call(client, chainTxProof, { txId }, ctx);
+      return [{ id: txId }];
+    } catch (err) {
+      if (isAppError(err) && err.code === 'NOT_FOUND') return [];
+      throw err;
+    }
+  };
 
   beforeAll(async () => {
     stack = await startPlantsWithLedger();

@@ -1,4 +1,4 @@
-import { farmAlerted, harvestReady } from '@rootline/contracts';
+import { farmAlerted } from '@rootline/contracts';
 import { type ServiceContext, subscribe } from '@rootline/host';
 import { notifyUser } from './dispatch.js';
 
@@ -14,11 +14,4 @@ export const onFarmAlerted = (ctx: ServiceContext) =>
       metrics,
     };
     await notifyUser(ctx, meta, p.ownerId, { name: 'farm-alert', params }, { farmId: p.farmId, batchId: p.batchId });
-  });
-
-/** A batch reached its expected harvest date: the farm's owner hears it is ready. */
-export const onHarvestReady = (ctx: ServiceContext) =>
-  subscribe(harvestReady, 'harvest-ready', async (p, meta) => {
-    const params = { farmId: p.farmId, farmName: p.farmName, batchId: p.batchId, crop: p.crop };
-    await notifyUser(ctx, meta, p.ownerId, { name: 'harvest-ready', params }, { farmId: p.farmId, batchId: p.batchId });
   });
