@@ -1,9 +1,9 @@
 import type { Bus, DeliveredEvent } from '@rootline/bus';
 import {
   chainBlockGet,
+  chainTxProof,
   chainTxSubmit,
   chainTxSubmitBatch,
-  chainTxProof,
   isAppError,
   newId,
   plantGet,
