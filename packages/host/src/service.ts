@@ -215,8 +215,8 @@ export function endpointDuration(metrics: ServiceMetrics) {
  * `metrics`, each request is observed in `endpoint_request_duration_seconds`; with tracing on, each request is a
  * server span, child of the caller's `traceparent`, and the handler's calls and events carry this span on.
  */
-export function toEndpoint(h: Handler, log: Logger, metrics?: ServiceMetrics): Endpoint {
-  const answer = answerOf(h, log);
+export function toEndpoint(h: Handler, log: Logger, metrics?: ServiceMetrics, clock: Clock = systemClock): Endpoint {
+  const answer = answerOf(h, log, clock);
   const subject = h.def.subject;
   const duration = metrics ? endpointDuration(metrics) : undefined;
   const service = metrics?.service ?? '';
@@ -251,13 +251,14 @@ export function toEndpoint(h: Handler, log: Logger, metrics?: ServiceMetrics): E
 function answerOf(
   h: Handler,
   log: Logger,
+  clock: Clock,
 ): (payload: unknown, headers: Record<string, string>) => Promise<BusReply<unknown>> {
   const check = TypeCompiler.Compile(h.def.request);
   // Defaults are written once, in the contract, and filled in here for every caller (the gateway's validator
   // fills them too, so HTTP and bus callers see the same input). Skipped for requests that declare none.
   const withDefaults = JSON.stringify(h.def.request).includes('"default":');
   return async (payload, headers): Promise<BusReply<unknown>> => {
-    const call = headersToContext(headers, () => newId('req', Date.now()));
+    const call = headersToContext(headers, () => newId('req', clock.now().getTime()));
     // The request's logger is built on first use: most requests log nothing, and a pino child costs a
     // serialisation of its bindings.
     let reqLog: Logger | undefined;
@@ -390,7 +391,7 @@ export async function startService<C extends TObject, R = unknown>(
 
   const served = await deps.bus.serve(
     { name: mod.name, version: mod.version },
-    [...def.handlers, status].map((h) => toEndpoint(h, log, metrics)),
+    [...def.handlers, status].map((h) => toEndpoint(h, log, metrics, ctx.clock)),
   );
   outbox.start();
   // Prepared statements keep a generic plan (ADR 125); refreshed statistics make PostgreSQL plan them again as the

@@ -9,8 +9,6 @@ import { createIdentification, createStreamedIdentification, getIdentification }
 import { completeUpload, presignUpload, processUpload } from './handlers/upload.js';
 import { expireUploads, purgeDeleted } from './jobs/purge.js';
 
-export { MediaConfig } from './config.js';
-
 /** A claim older than this belongs to a replica that died mid-run and is taken over. */
 const CLAIM_TIMEOUT_MS = 10 * 60 * 1000;
 

@@ -17,7 +17,8 @@ import { type Storage, storageFromConfig } from '@rootline/storage';
 import { startTestInfra, TEST_JWT_SECRET } from '@rootline/testing';
 import type { TObject } from '@sinclair/typebox';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { MediaConfig, service as media } from '../src/service.js';
+import { MediaConfig } from '../src/config.js';
+import { service as media } from '../src/service.js';
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 
