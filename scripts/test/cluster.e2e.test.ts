@@ -1,9 +1,17 @@
 import { type ErrorEnvelope, plantRegistered, SERVICE_NAMES } from '@rootline/contracts';
 import { api, type NatsServerHandle, plantInput } from '@rootline/testing';
 import { connect } from 'nats';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClusterHandle, restartDelayMs, waitReady } from '../src/cluster-host.js';
 import { startTestCluster, type TestCluster } from './test-cluster.js';
+
+/**
+ * Transactions a second the whole cluster may commit while nobody uses it: lease renewals, safety polls and
+ * scheduled claims. About 12 on 2026-11-26 (23 before the outbox relays waited 5 s between polls and the webhook
+ * worker's lanes joined only when there was work); counted, not timed, so a timer that polls too often shows here.
+ */
+const AT_REST_PER_SECOND = 16;
 
 describe('cluster mode: one process per service on NATS and PostgreSQL', () => {
   let t: TestCluster;
@@ -32,6 +40,27 @@ describe('cluster mode: one process per service on NATS and PostgreSQL', () => {
     await nc.close();
     expect([...names].sort()).toEqual([...SERVICE_NAMES, 'gateway'].sort());
   });
+
+  it('at rest commits only the few transactions of its timers', async () => {
+    const sql = postgres(t.db.url, { max: 1, onnotice: () => {} });
+    try {
+      const committed = async () =>
+        Number(
+          (await sql<{ n: string }[]>`select xact_commit as n from pg_stat_database where datname = ${t.db.name}`)[0]!
+            .n,
+        );
+      // Start-up work (migrations, the genesis block, first runs of jobs) has settled.
+      await new Promise((r) => setTimeout(r, 10_000));
+      const before = await committed();
+      const seconds = 15;
+      await new Promise((r) => setTimeout(r, seconds * 1000));
+      // Less this query's own transaction.
+      const perSecond = (await committed()) - before - 1;
+      expect(perSecond / seconds, `${perSecond} transactions in ${seconds} s`).toBeLessThan(AT_REST_PER_SECOND);
+    } finally {
+      await sql.end();
+    }
+  }, 60_000);
 
   it('registers and reads a plant through the gateway', async () => {
     const res = await register('Rosemary');

@@ -99,9 +99,9 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions): Promise<Dat
     ping: async () => {
       await client`select 1`;
     },
-    listen: async (channel, fn) => {
-      // postgres.js listens on one extra dedicated connection and re-listens after it reconnects.
-      const { unlisten } = await client.listen(channel, fn);
+    listen: async (channel, fn, onListen) => {
+      // postgres.js listens on one extra dedicated connection, re-listens after it reconnects and then calls onListen.
+      const { unlisten } = await client.listen(channel, fn, onListen);
       return unlisten;
     },
     close: () => client.end({ timeout: 5 }),
@@ -177,7 +177,12 @@ async function openPglite(dataDir: string, log: DbLogger | undefined): Promise<D
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    listen: (channel, fn) => pg.listen(channel, fn),
+    // In the process: no connection to lose, so listening starts once.
+    listen: async (channel, fn, onListen) => {
+      const stop = await pg.listen(channel, fn);
+      onListen?.();
+      return stop;
+    },
     close: () => {
       closing ??= (async () => {
         try {

@@ -41,7 +41,10 @@ export interface OutboxOptions {
   /** Publishes one event; the bus drops a second publish of the same id, so a retry is harmless. */
   publish: (event: EventMessage) => Promise<void>;
   log: DbLogger;
-  /** Safety-net poll interval (default 1 s); NOTIFY normally wakes the relay right after each commit. */
+  /**
+   * Safety-net poll interval (default 5 s): NOTIFY wakes the relay right after each commit, and listening again after
+   * a lost connection wakes it too, so the poll only covers a notification lost otherwise.
+   */
   pollMs?: number;
   /** Rows claimed and published per batch (default 100). */
   batchSize?: number;
@@ -110,10 +113,14 @@ interface BatchResult {
   error?: unknown;
 }
 
+/** Default safety-net poll of a relay: rare enough to cost nothing at rest (ten services poll). */
+export const OUTBOX_POLL_MS = 5000;
+
 /**
  * Creates the outbox of one service table. The relay, once started, publishes committed rows in `seq`
  * order and marks them published. It is woken by NOTIFY (sent by `enqueue`, delivered on commit, to
- * relays in every process), and polls every `pollMs` in case a notification was missed.
+ * relays in every process) and each time its LISTEN (re)starts, and polls every `pollMs` in case a notification was
+ * lost.
  *
  * On PostgreSQL a batch is claimed with `FOR UPDATE SKIP LOCKED` inside a transaction held while it is
  * published, so replicas share the work without publishing a row twice; order holds within a relay, while
@@ -123,7 +130,7 @@ interface BatchResult {
  */
 export function createOutbox(opts: OutboxOptions): Outbox {
   const { database, table, publish, log } = opts;
-  const pollMs = opts.pollMs ?? 1000;
+  const pollMs = opts.pollMs ?? OUTBOX_POLL_MS;
   const batchSize = opts.batchSize ?? 100;
   const retentionMs = opts.retentionMs ?? 7 * DAY_MS;
   const config = getTableConfig(table);
@@ -295,15 +302,18 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       pollTimer = setInterval(wake, pollMs);
       pollTimer.unref();
       wake();
-      listening = database.listen(channel, wake).then(
-        (stop) => {
-          if (gen !== generation) return stop().catch(() => {});
-          unlisten = stop;
-          // Covers a commit that landed after the first run but before LISTEN took effect.
-          wake();
-        },
-        (err: unknown) => log.warn({ err, channel }, 'outbox LISTEN failed; the relay falls back to polling'),
-      );
+      // Waking when LISTEN (re)starts covers a commit that landed before it took effect, at start or in a reconnect.
+      listening = database
+        .listen(channel, wake, () => {
+          if (gen === generation) wake();
+        })
+        .then(
+          (stop) => {
+            if (gen !== generation) return stop().catch(() => {});
+            unlisten = stop;
+          },
+          (err: unknown) => log.warn({ err, channel }, 'outbox LISTEN failed; the relay falls back to polling'),
+        );
     },
 
     async flush() {

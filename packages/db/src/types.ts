@@ -22,9 +22,11 @@ export interface Database {
   /**
    * Calls `fn` with the payload of every NOTIFY on `channel` (sent by any process, delivered on commit).
    * Use lower-case names of letters, digits and `_`: PGlite folds the channel name to lower case.
-   * Resolves once listening, to a function that stops it.
+   * Resolves once listening, to a function that stops it. `onListen` runs each time listening (re)starts, on
+   * PostgreSQL also after a lost connection is made again: notifications sent in the gap are not delivered, so a
+   * listener looks for what it missed there.
    */
-  listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, fn: (payload: string) => void, onListen?: () => void): Promise<() => Promise<void>>;
   /** Closes connections (PostgreSQL) or the embedded database (PGlite). */
   close(): Promise<void>;
 }

@@ -46,6 +46,31 @@ describe.each(DRIVERS)('openDatabase on %s', (driver) => {
     expect(got).toEqual(['committed']);
     await unlisten();
   });
+
+  it('says when listening starts, and on PostgreSQL again after its connection was lost', async () => {
+    const channel = 'rl_test_relisten';
+    const got: string[] = [];
+    let started = 0;
+    const unlisten = await database.listen(
+      channel,
+      (payload) => got.push(payload),
+      () => {
+        started += 1;
+      },
+    );
+    expect(started).toBe(1);
+    if (driver === 'postgres') {
+      // The listening connection is ended by the server; postgres.js connects again and listens again.
+      await database.db.execute(
+        sql`select pg_terminate_backend(pid) from pg_stat_activity
+            where datname = current_database() and query like ${`%listen%${channel}%`} and pid <> pg_backend_pid()`,
+      );
+      await expect.poll(() => started, { timeout: 10_000 }).toBe(2);
+      await database.db.execute(sql`select pg_notify(${channel}, 'after the reconnect')`);
+      await expect.poll(() => got, { timeout: 5_000 }).toEqual(['after the reconnect']);
+    }
+    await unlisten();
+  });
 });
 
 describe('openDatabase on postgres, unreachable', () => {

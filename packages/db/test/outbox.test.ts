@@ -347,6 +347,29 @@ describe.each(DRIVERS)('outbox on %s', (driver) => {
     expect(log.lines.some((l) => l.level === 'warn' && l.msg?.includes('polling'))).toBe(true);
   });
 
+  it('looks for rows it was not told of each time its LISTEN starts again', async () => {
+    // A database whose LISTEN hears nothing and lets the test say when listening (re)started, as after a reconnect.
+    const restarts: (() => void)[] = [];
+    const unheard: Database = {
+      ...database,
+      listen: async (_channel, _fn, onListen) => {
+        if (onListen) restarts.push(onListen);
+        return async () => {};
+      },
+    };
+    const { box, published } = recordingOutbox({ database: unheard, pollMs: 60_000 });
+    box.start();
+    await vi.waitFor(() => expect(restarts).toHaveLength(1));
+    // The relay's first look at start has ended (on PGlite it would otherwise wait for the insert and see it).
+    await sleep(300);
+    const id = await createWidget(box, 'w1');
+    await sleep(200);
+    // No notification and no poll within the minute: the row waits.
+    expect(published).toEqual([]);
+    restarts[0]!();
+    await vi.waitFor(() => expect(published.map((e) => e.id)).toEqual([id]), { timeout: 2_000 });
+  });
+
   it('prunes published rows older than the retention', async () => {
     const first = recordingOutbox();
     await createWidget(first.box, 'w1');

@@ -139,10 +139,15 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
     if (since && at.getTime() - since.getTime() >= o.disableAfterMs) await disable(hook, 'failing', since, at);
   };
 
-  /** One lane: claims a batch, sends it, records it in one statement; until nothing is due. */
-  const lane = async () => {
+  /**
+   * One lane: claims a batch, sends it, records it in one statement; until nothing is due. `claimed` hears whether
+   * its first claim found anything.
+   */
+  const lane = async (claimed?: (found: boolean) => void) => {
     for (;;) {
       const due = await claimDue(o.db, o.clock.now(), leaseMs, batchSize);
+      claimed?.(due.length > 0);
+      claimed = undefined;
       if (due.length === 0) return;
       // One read of the webhooks of the whole batch, not one per delivery.
       const hooks = await findWebhooks(o.db, [...new Set(due.map((d) => d.webhookId))]);
@@ -183,8 +188,13 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
     running = (async () => {
       do {
         again = false;
-        // Lanes share the work through the claims, so a slow receiver holds up only its own lane's batch.
-        await Promise.all(Array.from({ length: lanes }, () => lane()));
+        // Lanes share the work through the claims, so a slow receiver holds up only its own lane's batch. One lane
+        // looks first and the others join once it found work: at rest a poll is one statement, not one a lane.
+        let others: Promise<unknown> | undefined;
+        await lane((found) => {
+          if (found && lanes > 1) others = Promise.all(Array.from({ length: lanes - 1 }, () => lane()));
+        });
+        await others;
       } while (again);
     })()
       .catch((err: unknown) => o.log.warn({ err }, 'webhook worker failed'))
