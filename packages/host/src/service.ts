@@ -56,6 +56,13 @@ export interface ServiceContext<C = BaseConfig, R = unknown> {
   config: C;
   /** Transactional outbox: enqueue events inside the transaction that changes state. */
   outbox: Outbox;
+  /**
+   * LISTENs on a PostgreSQL NOTIFY channel of the service's database (a `pg_notify` is delivered when its
+   * transaction commits, to every instance): `fn` gets each payload, `onListen` runs each time listening (re)starts,
+   * when notifications sent in a gap may have been missed. Resolves to a function that stops listening; without a
+   * database, never calls either.
+   */
+  listen(channel: string, fn: (payload: string) => void, onListen?: () => void): Promise<() => Promise<void>>;
   /** Unique id of this instance. */
   instanceId: string;
   /** The process's metrics, where the service declares its own (blocks mined, deliveries by outcome, …). */
@@ -352,6 +359,8 @@ export async function startService<C extends TObject, R = unknown>(
     clock,
     config,
     outbox,
+    listen: (channel, fn, onListen) =>
+      mod.db && deps.database ? deps.database.listen(channel, fn, onListen) : Promise.resolve(async () => {}),
     instanceId,
     metrics,
     ledger: ledger ?? (noLedger as LedgerRecorder<R>),

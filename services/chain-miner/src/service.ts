@@ -24,6 +24,7 @@ export const service: ServiceModule<typeof ChainConfig> = {
       bus: ctx.bus,
       db: ctx.db,
       outbox: ctx.outbox,
+      listen: ctx.listen,
       log: ctx.log,
       clock: ctx.clock,
       instanceId: ctx.instanceId,

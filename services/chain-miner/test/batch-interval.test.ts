@@ -276,6 +276,7 @@ describe('an appender stopping during the block interval', () => {
       bus,
       db: database.db,
       outbox: createOutbox({ database, table: outbox, publish: (e) => bus.publish(e), log }),
+      listen: (channel, fn, onListen) => database.listen(channel, fn, onListen),
       log,
       clock: systemClock,
       instanceId: randomUUID(),

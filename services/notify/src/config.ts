@@ -36,8 +36,11 @@ export const NotifyConfig = withBase({
   VAPID_SUBJECT: Type.String({ default: 'mailto:admin@rootline.local', pattern: '^(mailto:|https://)' }),
   /** Extra CA certificates (PEM file) trusted for push services, e.g. a private push gateway. */
   PUSH_CA_FILE: Type.Optional(Type.String({ minLength: 1 })),
-  /** How often the sender looks for due deliveries. */
-  NOTIFY_POLL_MS: Type.Integer({ default: 1000, minimum: 10, maximum: 60_000 }),
+  /**
+   * How often the sender looks for due deliveries: retries that fell due, and any it was not woken for (a recorded
+   * delivery wakes the senders at once).
+   */
+  NOTIFY_POLL_MS: Type.Integer({ default: 5000, minimum: 10, maximum: 60_000 }),
   /** Back-off of failed sends: the first retry after this, doubling up to NOTIFY_RETRY_MAX_MS. */
   NOTIFY_RETRY_BASE_MS: Type.Integer({ default: 5000, minimum: 10, maximum: 3_600_000 }),
   NOTIFY_RETRY_MAX_MS: Type.Integer({

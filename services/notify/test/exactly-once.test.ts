@@ -33,7 +33,7 @@ describe('one notification and one delivery per event, person and channel', () =
     dataDir = await mkdtemp(join(tmpdir(), 'notify-once-'));
     database = await openDatabase({ url: infra.pg.url, dataDir: '.' });
     bus = await createNatsBus({ url: infra.nats.url, name: 'notify' });
-    // Started for its migrations; a long poll keeps its sender from sending during the test.
+    // Started for its migrations (its sender may send what the test records: the rows are counted, not their state).
     notify = await startService(service, {
       bus,
       database,

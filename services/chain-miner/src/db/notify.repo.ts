@@ -15,26 +15,3 @@ const pgNotify = fixedStatement(
 export async function notify(db: Db, channel: string, payload: string): Promise<void> {
   await pgNotify(db, { channel, payload });
 }
-
-type ListenResult = (() => Promise<void>) | { unlisten?: () => Promise<void> };
-interface ListeningClient {
-  listen(channel: string, fn: (payload: string) => void): Promise<ListenResult>;
-}
-
-/**
- * LISTENs on a channel through the driver drizzle wraps (postgres.js keeps one dedicated connection and
- * re-listens after a reconnect; PGlite delivers its own NOTIFYs). Services receive the drizzle instance only,
- * so the driver is reached through drizzle's `$client`. Resolves to a function that stops listening, or
- * undefined when the driver cannot listen (callers then rely on polling).
- */
-export async function listen(
-  db: Db,
-  channel: string,
-  fn: (payload: string) => void,
-): Promise<(() => Promise<void>) | undefined> {
-  const client = (db as unknown as { $client?: Partial<ListeningClient> }).$client;
-  if (typeof client?.listen !== 'function') return undefined;
-  const result = await (client as ListeningClient).listen(channel, fn);
-  if (typeof result === 'function') return result;
-  return result.unlisten ? () => result.unlisten!() : undefined;
-}

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import type { Bus } from '@rootline/bus';
 import type { Db, Outbox } from '@rootline/db';
-import type { Clock, Logger, ServiceMetrics } from '@rootline/host';
+import type { Clock, Logger, ServiceContext, ServiceMetrics } from '@rootline/host';
 import { acquireLease, releaseLease } from '../db/lease.repo.js';
-import { BLOCK_CHANNEL, listen, MEMPOOL_CHANNEL, notify } from '../db/notify.repo.js';
+import { BLOCK_CHANNEL, MEMPOOL_CHANNEL, notify } from '../db/notify.repo.js';
 import { type AppenderOptions, type Appending, startAppending } from './appender/appender.js';
 import { createHelper } from './helper.js';
 import { type BlockNotice, createMempool } from './mempool.js';
@@ -30,6 +30,8 @@ export function createMiner(deps: {
   bus: Bus;
   db: Db;
   outbox: Outbox;
+  /** LISTEN on the service's database (`ServiceContext.listen`). */
+  listen: ServiceContext['listen'];
   log: Logger;
   clock: Clock;
   instanceId: string;
@@ -153,13 +155,10 @@ export function createMiner(deps: {
         }
         void mempool.onBlock(notice);
       };
-      for (const [channel, fn] of [
-        [BLOCK_CHANNEL, onBlock],
-        [MEMPOOL_CHANNEL, () => appending?.wake()],
-      ] as const) {
-        const stop = await listen(db, channel, fn);
-        if (stop) unlisten.push(stop);
-      }
+      const wakeAppender = () => appending?.wake();
+      unlisten.push(await deps.listen(BLOCK_CHANNEL, onBlock));
+      // Listening again after a lost connection wakes the appender for what was added in the gap.
+      unlisten.push(await deps.listen(MEMPOOL_CHANNEL, wakeAppender, wakeAppender));
       mempool.start();
       await inOrder(checkLease);
       if (!appending) helper.start();

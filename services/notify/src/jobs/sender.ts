@@ -1,7 +1,7 @@
 import type { Channel } from '@rootline/contracts';
 import { createPeriodic, type ServiceContext } from '@rootline/host';
 import type { NotifyConfig } from '../config.js';
-import { claimDue, type DeliveryRow, markFailed, markSent } from '../db/deliveries.repo.js';
+import { claimDue, DELIVERIES_CHANNEL, type DeliveryRow, markFailed, markSent } from '../db/deliveries.repo.js';
 import { retryDelayMs } from '../domain/backoff.js';
 import { notificationsCounter } from '../subscribers/dispatch.js';
 
@@ -60,7 +60,7 @@ export function createDeliverySender(
     }
   }
 
-  return createPeriodic({
+  const rounds = createPeriodic({
     everyMs: config.NOTIFY_POLL_MS,
     log,
     what: 'delivery round',
@@ -68,4 +68,23 @@ export function createDeliverySender(
     run: tick,
     metrics: ctx.metrics,
   });
+  let listening: Promise<(() => Promise<void>) | undefined> | undefined;
+  return {
+    start() {
+      if (listening) return;
+      rounds.start();
+      // Recorded deliveries wake the senders at once; the rounds find retries that fall due and what a gap missed.
+      listening = ctx.listen(DELIVERIES_CHANNEL, rounds.wake, rounds.wake).catch((err: unknown) => {
+        log.warn({ err }, 'could not listen for new deliveries; the sender relies on its rounds');
+        return undefined;
+      });
+    },
+    wake: rounds.wake,
+    async stop() {
+      const unlisten = await listening;
+      listening = undefined;
+      await unlisten?.().catch(() => {});
+      await rounds.stop();
+    },
+  };
 }
