@@ -20,8 +20,12 @@ export interface AppenderOptions extends PacerOptions {
   leaseMs: number;
 }
 
-/** Longest idle wait between mempool checks, in case a wake-up was missed. */
-const IDLE_POLL_MS = 500;
+/**
+ * Longest idle wait between mempool checks, in case a wake-up was missed: a submission on this instance wakes the
+ * appender directly, one on another instance through NOTIFY, and listening again after a lost connection wakes it
+ * too, so at rest this is the only read of the table (ADR 170).
+ */
+const IDLE_POLL_MS = 2000;
 
 export interface Appending extends LocalAppender {
   /** Resolves once the chain has a genesis block (created by this appender if the ledger was empty). */
