@@ -79,6 +79,12 @@ describe('reads routed to a streaming replica (a private primary and hot standby
 
   it('leaves a replica out once it falls behind the primary, and takes it back when it catches up', async () => {
     await replicaAdmin`select pg_wal_replay_pause()`;
+    // The call only asks for the pause; replay stops at its next step, so the write below must wait for that.
+    await expect
+      .poll(async () => (await replicaAdmin`select pg_get_wal_replay_pause_state() as state`)[0]?.state, {
+        timeout: 10_000,
+      })
+      .toBe('paused');
     await primary.db.execute(sql`insert into replicatest.items values ('second')`);
     // Within the check interval the replica may still answer without the write; the caller who wrote asks for the
     // primary (the gateway's read-your-writes window), and sees it.
