@@ -4,15 +4,15 @@ import { deliveries } from './schema.js';
 
 export type DeliveryRow = typeof deliveries.$inferSelect;
 
-/**
- * Records messages to send in one INSERT; a second one for the same event, channel and user is ignored. The rows
- * travel as one JSON parameter in a prepared statement: drizzle's multi-row VALUES cost more CPU to build than
- * the insert itself in a batch of registrations' notices (docs/perf/registration-throughput.md).
- */
 /** NOTIFY channel: deliveries were recorded (wakes the senders of every instance when the transaction commits). */
 export const DELIVERIES_CHANNEL = 'notify_deliveries';
 
-/** Records deliveries and, on commit, wakes the senders (`DELIVERIES_CHANNEL`). */
+/**
+ * Records messages to send in one INSERT; a second one for the same event, channel and user is ignored. The rows
+ * travel as one JSON parameter in a prepared statement: drizzle's multi-row VALUES cost more CPU to build than
+ * the insert itself in a batch of registrations' notices (docs/perf/registration-throughput.md). On commit the senders
+ * are woken (`DELIVERIES_CHANNEL`).
+ */
 export async function insertDeliveries(db: Db, rows: (typeof deliveries.$inferInsert)[]): Promise<void> {
   if (rows.length === 0) return;
   await executePrepared(db, sql`${insertFromJson(deliveries, rows)} on conflict do nothing`);
