@@ -14,7 +14,7 @@ export { createInbox, type Inbox, type InboxOptions, type InboxTable, inboxTable
 export { anyOfTexts, insertFromJson, insertFromJsonParameter } from './json-rows.js';
 export { type LedgerIntentsTable, ledgerIntentsTable } from './ledger-intents.js';
 export { type MigrateOptions, migrateSchema } from './migrate.js';
-export { type OpenDatabaseOptions, openDatabase } from './open.js';
+export { type OpenDatabaseOptions, openDatabase, type PgliteCompiler } from './open.js';
 export {
   createOutbox,
   type Outbox,

@@ -4,6 +4,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import v8 from 'node:v8';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
@@ -19,8 +20,21 @@ export interface OpenDatabaseOptions {
   dataDir: string;
   /** Connection pool size on PostgreSQL (default 10); ignored by PGlite. */
   max?: number;
+  /**
+   * How V8 compiles PGlite's WebAssembly (default `baseline`); ignored on PostgreSQL. The first embedded open of a
+   * process decides: the setting is V8's, for the whole process (`useBaselineWasmCompiler`).
+   */
+  pgliteCompiler?: PgliteCompiler;
   log?: DbLogger;
 }
+
+/**
+ * `baseline`: V8's baseline WebAssembly compiler (Liftoff) only. `optimizing`: V8's default, where functions that
+ * run hot are compiled again by its optimizing compiler (TurboFan) on background threads: large scans answer up
+ * to twice as fast, but each of those threads keeps the peak of its compilations in a malloc arena of its own,
+ * some 50 MiB in all for PGlite's 9 MB module (docs/adr/171-embedded-wasm-baseline-compiler.md).
+ */
+export type PgliteCompiler = 'baseline' | 'optimizing';
 
 /**
  * What the migrator needs beyond the public `Database`: a private connection on PostgreSQL (to hold a
@@ -50,7 +64,9 @@ export function driverHandle(database: Database): DriverHandle {
  *   refused rather than risk corrupting it.
  */
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
-  return opts.url ? openPostgres(opts.url, opts) : openPglite(opts.dataDir, opts.log);
+  return opts.url
+    ? openPostgres(opts.url, opts)
+    : openPglite(opts.dataDir, opts.pgliteCompiler ?? 'baseline', opts.log);
 }
 
 /**
@@ -151,7 +167,16 @@ async function loadPglite() {
 /** Data directories open in this process; PGlite must not be opened twice on one directory. */
 const openDirs = new Set<string>();
 
-async function openPglite(dataDir: string, log: DbLogger | undefined): Promise<Database> {
+/**
+ * Tells V8 to compile WebAssembly with its baseline compiler only, before PGlite's module is compiled. V8 reads the
+ * flag when it compiles a module, so it must come before the first `PGlite.create` of the process; it holds for
+ * every module compiled afterwards (PGlite's is the only one in a Rootline process).
+ */
+function useBaselineWasmCompiler(): void {
+  v8.setFlagsFromString('--liftoff-only');
+}
+
+async function openPglite(dataDir: string, compiler: PgliteCompiler, log: DbLogger | undefined): Promise<Database> {
   const dir = resolve(dataDir, 'pglite');
   if (openDirs.has(dir)) {
     throw new Error(`PGlite at ${dir} is already open in this process: share its Database among services`);
@@ -163,7 +188,8 @@ async function openPglite(dataDir: string, log: DbLogger | undefined): Promise<D
     await mkdir(dir, { recursive: true });
     await takeLock(lockFile, dir);
     const { PGlite, extensions, startParams } = await loadPglite();
-    if (!existsSync(join(dir, 'PG_VERSION'))) await initdbInChild(dir, startParams);
+    if (compiler === 'baseline') useBaselineWasmCompiler();
+    if (!existsSync(join(dir, 'PG_VERSION'))) await initdbInChild(dir, startParams, compiler);
     pg = await PGlite.create(dir, { extensions, startParams });
   } catch (err) {
     openDirs.delete(dir);
@@ -207,9 +233,10 @@ const INITDB_SCRIPT = fileURLToPath(new URL('./pglite-initdb.mjs', import.meta.u
  * Creates a new embedded database's files in a child process (`pglite-initdb.mjs` says why): the first start then
  * opens an existing database, as every later start does, and holds no more memory than they do.
  */
-async function initdbInChild(dir: string, startParams: string[]): Promise<void> {
+async function initdbInChild(dir: string, startParams: string[], compiler: PgliteCompiler): Promise<void> {
+  const flags = compiler === 'baseline' ? ['--liftoff-only'] : [];
   try {
-    await promisify(execFile)(process.execPath, [INITDB_SCRIPT, dir, ...startParams], {
+    await promisify(execFile)(process.execPath, [...flags, INITDB_SCRIPT, dir, ...startParams], {
       env: { ...process.env, NODE_OPTIONS: '' },
     });
   } catch (err) {

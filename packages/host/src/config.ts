@@ -31,6 +31,11 @@ export const BaseConfig = Type.Object({
     default: './data',
     minLength: 1,
   }),
+  PGLITE_COMPILER: Type.Union([Type.Literal('baseline'), Type.Literal('optimizing')], {
+    default: 'baseline',
+    description:
+      "Embedded mode: how V8 compiles PGlite's WebAssembly. baseline holds about 50 MiB less; optimizing answers large scans up to twice as fast (docs/adr/171-embedded-wasm-baseline-compiler.md)",
+  }),
   REQUEST_TIMEOUT_MS: Type.Integer({
     description: 'How long a request over the bus waits for its answer (the gateway then answers 503 UNAVAILABLE)',
     default: 5000,
