@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/data-dir.js';
-import { NODE_FLAGS, SEMI_SPACE_MIB, serviceNodeFlags } from '../src/node-flags.js';
+import { NODE_FLAGS, SEMI_SPACE_MIB, SMALL_SERVICE_FLAGS, serviceNodeFlags } from '../src/node-flags.js';
 
 const read = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 
@@ -27,7 +27,7 @@ describe("an open project's files", () => {
     expect(read('SECURITY.md')).toMatch(/## Reporting a vulnerability/);
   });
 
-  it('starts every process with the same V8 flags: pnpm start, pnpm start:cluster and the Docker image', () => {
+  it('starts the runners with the same V8 flags in pnpm start and pnpm start:cluster, and services as the image does', () => {
     const root = JSON.parse(read('package.json')).scripts;
     const scripts = JSON.parse(read('scripts/package.json')).scripts;
     const flags = NODE_FLAGS.join(' ');
@@ -35,7 +35,9 @@ describe("an open project's files", () => {
     expect(root['start:cluster']).toBe(`exec node ${flags} scripts/launch/start.mjs cluster`);
     expect(scripts.start).toBe(`node ${flags} dist/embedded.js`);
     expect(scripts['start:cluster']).toBe(`node ${flags} dist/cluster.js`);
-    expect(read('infra/docker/Dockerfile')).toContain(`NODE_OPTIONS="${flags}"`);
+    // The image runs one service per container: the flags of a service process in cluster mode.
+    const serviceFlags = [...NODE_FLAGS, ...SMALL_SERVICE_FLAGS].join(' ');
+    expect(read('infra/docker/Dockerfile')).toContain(`NODE_OPTIONS="${serviceFlags}"`);
   });
 
   it('gives the read-path processes their own young generation in the cluster runner and the Kubernetes manifests', () => {
@@ -44,6 +46,6 @@ describe("an open project's files", () => {
       const manifest = read(`infra/k8s/base/${service}.yaml`);
       expect(manifest).toMatch(new RegExp(`- name: NODE_OPTIONS\\n\\s+value: "--max-semi-space-size=${mib}"`));
     }
-    expect(serviceNodeFlags('notify')).toEqual(NODE_FLAGS);
+    expect(serviceNodeFlags('notify')).toEqual([...NODE_FLAGS, '--v8-pool-size=1']);
   });
 });
