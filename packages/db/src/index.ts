@@ -14,7 +14,13 @@ export { createInbox, type Inbox, type InboxOptions, type InboxTable, inboxTable
 export { anyOfTexts, insertFromJson, insertFromJsonParameter } from './json-rows.js';
 export { type LedgerIntentsTable, ledgerIntentsTable } from './ledger-intents.js';
 export { type MigrateOptions, migrateSchema } from './migrate.js';
-export { type OpenDatabaseOptions, openDatabase, type PgliteCompiler } from './open.js';
+export {
+  DEFAULT_PGLITE_COMPILER,
+  type OpenDatabaseOptions,
+  openDatabase,
+  PGLITE_COMPILERS,
+  type PgliteCompiler,
+} from './open.js';
 export {
   createOutbox,
   type Outbox,

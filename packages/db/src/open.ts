@@ -34,7 +34,12 @@ export interface OpenDatabaseOptions {
  * to twice as fast, but each of those threads keeps the peak of its compilations in a malloc arena of its own,
  * some 50 MiB in all for PGlite's 9 MB module (docs/adr/171-embedded-wasm-baseline-compiler.md).
  */
-export type PgliteCompiler = 'baseline' | 'optimizing';
+export const PGLITE_COMPILERS = ['baseline', 'optimizing'] as const;
+export type PgliteCompiler = (typeof PGLITE_COMPILERS)[number];
+export const DEFAULT_PGLITE_COMPILER: PgliteCompiler = 'baseline';
+
+/** V8's flag for its baseline WebAssembly compiler only. */
+const BASELINE_WASM_FLAG = '--liftoff-only';
 
 /**
  * What the migrator needs beyond the public `Database`: a private connection on PostgreSQL (to hold a
@@ -66,7 +71,7 @@ export function driverHandle(database: Database): DriverHandle {
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
   return opts.url
     ? openPostgres(opts.url, opts)
-    : openPglite(opts.dataDir, opts.pgliteCompiler ?? 'baseline', opts.log);
+    : openPglite(opts.dataDir, opts.pgliteCompiler ?? DEFAULT_PGLITE_COMPILER, opts.log);
 }
 
 /**
@@ -173,7 +178,7 @@ const openDirs = new Set<string>();
  * every module compiled afterwards (PGlite's is the only one in a Rootline process).
  */
 function useBaselineWasmCompiler(): void {
-  v8.setFlagsFromString('--liftoff-only');
+  v8.setFlagsFromString(BASELINE_WASM_FLAG);
 }
 
 async function openPglite(dataDir: string, compiler: PgliteCompiler, log: DbLogger | undefined): Promise<Database> {
@@ -234,7 +239,7 @@ const INITDB_SCRIPT = fileURLToPath(new URL('./pglite-initdb.mjs', import.meta.u
  * opens an existing database, as every later start does, and holds no more memory than they do.
  */
 async function initdbInChild(dir: string, startParams: string[], compiler: PgliteCompiler): Promise<void> {
-  const flags = compiler === 'baseline' ? ['--liftoff-only'] : [];
+  const flags = compiler === 'baseline' ? [BASELINE_WASM_FLAG] : [];
   try {
     await promisify(execFile)(process.execPath, [...flags, INITDB_SCRIPT, dir, ...startParams], {
       env: { ...process.env, NODE_OPTIONS: '' },

@@ -1,3 +1,4 @@
+import { DEFAULT_PGLITE_COMPILER, PGLITE_COMPILERS } from '@rootline/db';
 import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
@@ -31,11 +32,14 @@ export const BaseConfig = Type.Object({
     default: './data',
     minLength: 1,
   }),
-  PGLITE_COMPILER: Type.Union([Type.Literal('baseline'), Type.Literal('optimizing')], {
-    default: 'baseline',
-    description:
-      "Embedded mode: how V8 compiles PGlite's WebAssembly. baseline holds about 50 MiB less; optimizing answers large scans up to twice as fast (docs/adr/171-embedded-wasm-baseline-compiler.md)",
-  }),
+  PGLITE_COMPILER: Type.Union(
+    PGLITE_COMPILERS.map((c) => Type.Literal(c)),
+    {
+      default: DEFAULT_PGLITE_COMPILER,
+      description:
+        "Embedded mode: how V8 compiles PGlite's WebAssembly. baseline holds about 50 MiB less; optimizing answers large scans up to twice as fast (docs/adr/171-embedded-wasm-baseline-compiler.md)",
+    },
+  ),
   REQUEST_TIMEOUT_MS: Type.Integer({
     description: 'How long a request over the bus waits for its answer (the gateway then answers 503 UNAVAILABLE)',
     default: 5000,
