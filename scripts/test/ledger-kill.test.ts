@@ -77,19 +77,29 @@ describe('cluster mode: kill -9 during registrations leaves no ledger transactio
       await expect.poll(() => answered.size, { timeout: 30_000 }).toBeGreaterThan(0);
       const before = answered.size;
       if (name === 'plants') {
-        // Kill it with registrations in flight (intents written, not yet stored), however busy the machine is.
-        await expect
-          .poll(async () => (await sql`select count(*)::int as n from plants.ledger_intents`)[0]!.n, {
-            timeout: 20_000,
-            interval: 5,
-          })
-          .toBeGreaterThan(0);
-      }
-      await cluster.processes.get(name)!.kill('SIGKILL');
-      if (name === 'plants') {
-        // Its transactions still in the mempool are mined after it died: exactly a ledger write without its row,
-        // unless the intent is recovered.
-        cut += (await sql`select count(*)::int as n from plants.ledger_intents`)[0]!.n;
+        // Kill it with registrations in flight (intents written, not yet stored), however busy the machine is:
+        // the chain-miner is frozen first, so no receipt can reach plants and no intent can be stored before the
+        // kill. (Killed at a random moment instead, plants may be storing its last batch, and PostgreSQL finishes
+        // a statement it has received even when its client dies.) The frozen miner mines them once thawed, after
+        // plants died: exactly a ledger write without its row, unless the intent is recovered.
+        const miner = cluster.processes.get('chain-miner')!.pid!;
+        process.kill(miner, 'SIGSTOP');
+        try {
+          // Replies sent before the freeze land, and the clients' next registrations write their intents.
+          await sleep(500);
+          await expect
+            .poll(async () => (await sql`select count(*)::int as n from plants.ledger_intents`)[0]!.n, {
+              timeout: 20_000,
+              interval: 20,
+            })
+            .toBeGreaterThan(0);
+          await cluster.processes.get(name)!.kill('SIGKILL');
+          cut += (await sql`select count(*)::int as n from plants.ledger_intents`)[0]!.n;
+        } finally {
+          process.kill(miner, 'SIGCONT');
+        }
+      } else {
+        await cluster.processes.get(name)!.kill('SIGKILL');
       }
       await sleep(300);
       cluster.processes.get(name)!.restart();
