@@ -1,10 +1,9 @@
-import { fileURLToPath } from 'node:url';
-import { api, freePort, mintToken, plantInput } from '@rootline/testing';
-import { spawnTs } from './lib/child.js';
+import { api, mintToken, plantInput } from '@rootline/testing';
 import { clusterPid, NO_LIMIT, platformCpuGroups, startPlatformCluster } from './lib/http-bench.js';
 import { startBenchInfra } from './lib/infra.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, pct, type Table, textTable } from './lib/markdown.js';
+import { startMinimalPipeline, waitFor200 } from './lib/minimal.js';
 import {
   PG_STATEMENTS_SETTINGS,
   StatementCounter,
@@ -15,7 +14,6 @@ import {
 } from './lib/pg-statements.js';
 import { type CpuGroup, CpuMeter, type CpuUsage } from './lib/proc-cpu.js';
 import { type ProfileSummary, profilerEnv, readProfile, summariseProfile, toggleProfiler } from './lib/profile.js';
-import { sleep } from './lib/scope.js';
 import type { BenchContext, Benchmark, BenchReport, BenchSettings } from './lib/types.js';
 
 /** Plants registered before the load; the GETs go through them in turn. */
@@ -25,9 +23,6 @@ const SEED_CONCURRENCY = 32;
 /** Connections of each reading process: `openDatabase`'s default pool, which the plants service uses. */
 const POOL_MAX = 10;
 const TARGET_RATIO = 0.9;
-
-const MINIMAL_GATEWAY = fileURLToPath(new URL('./minimal/gateway.ts', import.meta.url));
-const MINIMAL_PLANTS = fileURLToPath(new URL('./minimal/plants.ts', import.meta.url));
 
 /** Row names of the CPU table: the same role on both sides. */
 const ROLE = {
@@ -139,23 +134,6 @@ function shuffled<T>(items: T[]): T[] {
   return out;
 }
 
-/** Polls a URL until it answers 200. */
-async function waitFor200(url: string, headers: Record<string, string>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = 'no answer';
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(url, { headers });
-      if (res.status === 200) return;
-      last = `${res.status} ${await res.text()}`;
-    } catch (err) {
-      last = (err as Error).message;
-    }
-    await sleep(200);
-  }
-  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms: ${last}`);
-}
-
 /**
  * The whole platform: every service process and the gateway, as `pnpm start:cluster` runs them. Seeds the plants
  * through the API and resolves to the pipeline, the plant ids and the token the requests carry.
@@ -210,41 +188,29 @@ async function startMinimal(
   ids: string[],
   headers: Record<string, string>,
 ): Promise<Pipeline> {
-  const { scope, settings } = ctx;
-  ctx.log('minimal: starting the bare Fastify server and the bare NATS subscriber');
-  const port = await freePort();
-  const profiling = settings.profile ? profilerEnv(infra.profileDir) : {};
-  const plants = spawnTs(scope, {
-    name: 'minimal-plants',
-    script: MINIMAL_PLANTS,
-    env: { ...profiling, NATS_URL: infra.natsUrl, DATABASE_URL: infra.databaseUrl, POOL_MAX: String(POOL_MAX) },
-    verbose: settings.verbose,
+  const minimal = await startMinimalPipeline(ctx, {
+    natsUrl: infra.natsUrl,
+    databaseUrl: infra.databaseUrl,
+    poolMax: POOL_MAX,
+    profileDir: infra.profileDir,
+    readyPath: `/plants/${ids[0]}`,
+    headers,
   });
-  const gateway = spawnTs(scope, {
-    name: 'minimal-gateway',
-    script: MINIMAL_GATEWAY,
-    env: { ...profiling, NATS_URL: infra.natsUrl, PORT: String(port) },
-    verbose: settings.verbose,
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor200(`${url}/plants/${ids[0]}`, headers, 30_000);
   return {
     name: 'minimal',
-    url,
+    url: minimal.url,
     paths: shuffled(ids).map((id) => `/plants/${id}`),
     groups: [
-      { name: ROLE.front, pids: () => [gateway.pid] },
-      { name: ROLE.reader, pids: () => [plants.pid] },
+      { name: ROLE.front, pids: () => [minimal.frontPid] },
+      { name: ROLE.reader, pids: () => [minimal.readerPid] },
       { name: ROLE.nats, pids: infra.natsPids },
       { name: ROLE.postgres, pids: infra.pgPids },
     ],
     profiled: [
-      { name: 'bare Fastify (minimal)', role: ROLE.front, pid: gateway.pid },
-      { name: 'bare subscriber (minimal)', role: ROLE.reader, pid: plants.pid },
+      { name: 'bare Fastify (minimal)', role: ROLE.front, pid: minimal.frontPid },
+      { name: 'bare subscriber (minimal)', role: ROLE.reader, pid: minimal.readerPid },
     ],
-    stop: async () => {
-      await Promise.all([gateway.stop(), plants.stop()]);
-    },
+    stop: minimal.stop,
   };
 }
 

@@ -15,6 +15,7 @@ import {
 import { startBenchInfra } from './lib/infra.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { fmt, markdownTable, pct, type Table, textTable } from './lib/markdown.js';
+import { startMinimalPipeline } from './lib/minimal.js';
 import { type CpuGroup, CpuMeter, type CpuUsage } from './lib/proc-cpu.js';
 import { type ProfileSummary, profilerEnv, readProfile, summariseProfile, toggleProfiler } from './lib/profile.js';
 import { seeded } from './lib/random.js';
@@ -29,6 +30,8 @@ const RADIUS_KM = 50;
 const TARGET_P50_MS = 5;
 /** Nearby throughput with 64 connections against the reference (a read by id) on the same path, in the same run. */
 const TARGET_RATIO = 0.7;
+/** Connections of the minimal pipeline's subscriber: `openDatabase`'s default pool, which the plants service uses. */
+const POOL_MAX = 10;
 const SEED = 42;
 
 // The data: settlements placed at random over Europe, each a Gaussian cluster of plants, plus some spread evenly.
@@ -222,6 +225,32 @@ async function explain(databaseUrl: string, q: { lat: number; lon: number }): Pr
   }
 }
 
+/** A path of the platform's API (`/api/plants/...`) as the minimal pipeline serves it (`/plants/...`). */
+const minimalPath = (path: string) => path.replace(/^\/api/, '');
+
+/**
+ * Checks that the minimal pipeline answers the platform's page: for each point, the ids of the rows its subscriber
+ * returns are the platform's page, in its order (the floor must do the same database work, not less).
+ */
+async function checkFloor(
+  floorUrl: string,
+  platformUrl: string,
+  headers: Record<string, string>,
+  points: { lat: number; lon: number }[],
+): Promise<void> {
+  for (const q of points) {
+    const platform = await api(platformUrl, pathOf(q), { headers });
+    const floor = (await (await fetch(`${floorUrl}${minimalPath(pathOf(q))}`, { headers })).json()) as {
+      data: { id: string | null }[];
+    };
+    const want = (platform.body.data as { id: string }[]).map((p) => p.id);
+    const got = floor.data.flatMap((r) => (r.id === null ? [] : [r.id]));
+    if (JSON.stringify(got) !== JSON.stringify(want)) {
+      throw new Error(`the minimal pipeline's page at ${q.lat},${q.lon} is not the platform's`);
+    }
+  }
+}
+
 /** Row names of the CPU table. */
 const ROLE = {
   gateway: 'gateway',
@@ -292,8 +321,16 @@ async function loadOf(
   return { load, cpu, profiles };
 }
 
-/** CPU µs per request of each part of the platform, nearby against the reference, both at 64 connections. */
-function cpuTable(nearbyRun: Loaded, referenceRun: Loaded): Table {
+/**
+ * CPU µs per request of each part of the platform (or of the `roles` given, named as in `names`), nearby against
+ * the reference, both at 64 connections.
+ */
+function cpuTable(
+  nearbyRun: Loaded,
+  referenceRun: Loaded,
+  roles: readonly string[] = Object.values(ROLE),
+  names: Record<string, string> = {},
+): Table {
   const of = (m: Loaded, name: string) => m.cpu.groups.find((g) => g.name === name);
   const perRequest = (m: Loaded, seconds: number) => (seconds * 1e6) / Math.max(1, m.load.requests);
   const row = (name: string, seconds: (m: Loaded) => number) => {
@@ -305,7 +342,7 @@ function cpuTable(nearbyRun: Loaded, referenceRun: Loaded): Table {
   return {
     head: ['where', 'nearby CPU µs/request', 'reference CPU µs/request', 'difference'],
     rows: [
-      ...Object.values(ROLE).map((role) => row(role, (m) => of(m, role)?.seconds ?? 0)),
+      ...roles.map((role) => row(names[role] ?? role, (m) => of(m, role)?.seconds ?? 0)),
       row('interrupts (kernel network processing)', (m) => m.cpu.machineInterrupts),
       row('other processes', (m) =>
         Math.max(0, m.cpu.machineBusy - accounted(m) - m.cpu.machineInterrupts - m.cpu.machineSteal),
@@ -423,6 +460,48 @@ export const nearby: Benchmark = {
       infra.profileDir,
     );
 
+    // The floor: the same two requests through the minimal pipeline, whose subscriber runs the plants service's
+    // own nearby statement and replies with its rows as JSON (no validation, mapping or contract).
+    const minimal = await startMinimalPipeline(ctx, {
+      natsUrl: infra.nats.url,
+      databaseUrl: db.url,
+      poolMax: POOL_MAX,
+      profileDir: infra.profileDir,
+      readyPath: minimalPath(byId[0]!),
+      headers,
+    });
+    await checkFloor(minimal.url, cluster.url, headers, points.slice(0, 10));
+    const floorGroups: CpuGroup[] = [
+      { name: ROLE.gateway, pids: () => [minimal.frontPid] },
+      { name: ROLE.plants, pids: () => [minimal.readerPid] },
+      { name: ROLE.nats, pids: infra.natsPids },
+      { name: ROLE.postgres, pids: infra.pgPids },
+    ];
+    ctx.log(`${settings.connections} connections, nearby through the minimal pipeline (the floor)`);
+    const floorLoaded = await loadOf(
+      ctx,
+      'floor',
+      paths.map(minimalPath),
+      headers,
+      minimal.url,
+      floorGroups,
+      [],
+      infra.profileDir,
+    );
+    ctx.log(`${settings.connections} connections, the read by id through the minimal pipeline`);
+    const floorReference = await loadOf(
+      ctx,
+      'floor-reference',
+      byId.map(minimalPath),
+      headers,
+      minimal.url,
+      floorGroups,
+      [],
+      infra.profileDir,
+    );
+    await minimal.stop();
+    const floorRatio = floorLoaded.load.requestsPerSecond / Math.max(1e-9, floorReference.load.requestsPerSecond);
+
     const ratio = loaded.load.requestsPerSecond / Math.max(1e-9, referenceLoaded.load.requestsPerSecond);
     const verdict = alone.p50 <= TARGET_P50_MS ? 'meets' : 'misses';
     const ratioVerdict = ratio >= TARGET_RATIO ? 'meets' : 'misses';
@@ -433,6 +512,8 @@ export const nearby: Benchmark = {
         sequentialRow('reference: GET /api/plants/{id}, 1 at a time', reference),
         loadRow(`nearby, ${settings.connections} connections`, loaded.load),
         loadRow(`reference: GET /api/plants/{id}, ${settings.connections} connections`, referenceLoaded.load),
+        loadRow(`floor: nearby, minimal pipeline, ${settings.connections} connections`, floorLoaded.load),
+        loadRow(`floor: by id, minimal pipeline, ${settings.connections} connections`, floorReference.load),
       ],
     };
     const cpu = cpuTable(loaded, referenceLoaded);
@@ -446,6 +527,29 @@ export const nearby: Benchmark = {
       `${fmt(platformUs(loaded))} µs, reference ${fmt(platformUs(referenceLoaded))} µs; their inverse ratio, ` +
       `**${fmt(cpuRatio, 2)}**, is what the throughput ratio tends to when both are CPU-bound and nothing else ` +
       'competes for the cores (steadier than requests/s on a shared machine).';
+    const pipelineUs = (m: Loaded) =>
+      (m.cpu.groups
+        .filter((g) => g.name !== ROLE.load && g.name !== ROLE.otherServices)
+        .reduce((a, g) => a + g.seconds, 0) *
+        1e6) /
+      Math.max(1, m.load.requests);
+    const floorLine =
+      `The floor, the same two requests through the minimal pipeline (a bare Fastify server, NATS, and a bare ` +
+      `subscriber that runs the plants service's own nearby statement with postgres.js and replies with its rows as ` +
+      `JSON, as the get-plant benchmark's floor does for one plant): nearby / by id ${fmt(floorLoaded.load.requestsPerSecond)} / ` +
+      `${fmt(floorReference.load.requestsPerSecond)} requests/s = **${fmt(floorRatio, 2)}**; CPU per request of that ` +
+      `pipeline (front, subscriber, nats-server, PostgreSQL) ${fmt(pipelineUs(floorLoaded))} µs against ` +
+      `${fmt(pipelineUs(floorReference))} µs (inverse ratio ${fmt(pipelineUs(floorReference) / Math.max(1e-9, pipelineUs(floorLoaded)), 2)}). ` +
+      `The platform's nearby ratio is bounded by the floor's, unless it does less per nearby request than the bare pipeline.`;
+    const floorCpu = cpuTable(
+      floorLoaded,
+      floorReference,
+      [ROLE.gateway, ROLE.plants, ROLE.nats, ROLE.postgres, ROLE.load],
+      {
+        [ROLE.gateway]: 'bare Fastify',
+        [ROLE.plants]: 'bare subscriber',
+      },
+    );
     const within = `${fmt(totals[0] ?? 0)} / ${fmt(quantile(totals, 0.25))} / ${fmt(quantile(totals, 0.5))} / ${fmt(
       quantile(totals, 0.75),
     )} / ${fmt(totals[totals.length - 1] ?? 0)}`;
@@ -506,6 +610,12 @@ export const nearby: Benchmark = {
       '',
       cpuLine,
       '',
+      floorLine,
+      '',
+      'CPU per request of the floor with the same connections, nearby against the read by id:',
+      '',
+      markdownTable(floorCpu),
+      '',
       ...profileSection(loaded, 12),
       'Plan of the candidate scan (the index ranges of the 50 km bounding box) for the first query point:',
       '',
@@ -525,6 +635,10 @@ export const nearby: Benchmark = {
       textTable(cpu),
       '',
       cpuLine.replaceAll('**', ''),
+      '',
+      floorLine.replaceAll('**', ''),
+      '',
+      textTable(floorCpu),
     ].join('\n');
     return { text, markdown };
   },

@@ -1,9 +1,17 @@
 // The minimal pipeline's back: a bare NATS queue subscriber that reads one row with postgres.js and replies
-// with it as JSON. Same pool size and driver settings as the platform's services (`openDatabase`), no
-// framework around it.
-import { connect } from 'nats';
+// with it as JSON, and runs the plants service's own nearby statement and replies with its rows. Same pool size
+// and driver settings as the platform's services (`openDatabase`), no framework around it.
+import { NEARBY_EXACT_TOTAL_MAX } from '@rootline/contracts';
+import { nearbyArea, nearbyStatementText } from '@rootline/plants/nearby-statement';
+import { connect, type Msg } from 'nats';
 import postgres from 'postgres';
-import { MINIMAL_PLANT_SUBJECT, MINIMAL_QUEUE, requiredEnv } from './protocol.js';
+import {
+  MINIMAL_NEARBY,
+  MINIMAL_NEARBY_SUBJECT,
+  MINIMAL_PLANT_SUBJECT,
+  MINIMAL_QUEUE,
+  requiredEnv,
+} from './protocol.js';
 
 // As in `openDatabase`: one query per connection at a time (spread, the option is missing from the types).
 const unpipelined = { max_pipeline: 0 };
@@ -28,20 +36,41 @@ async function findPlant(id: string): Promise<string> {
   return row ? JSON.stringify(row) : '';
 }
 
-nc.subscribe(MINIMAL_PLANT_SUBJECT, {
-  queue: MINIMAL_QUEUE,
-  callback: (err, msg) => {
-    if (err) return;
-    findPlant(decoder.decode(msg.data)).then(
-      (json) => msg.respond(encoder.encode(json)),
-      (e: unknown) => {
-        const message = e instanceof Error ? e.message : String(e);
-        process.stderr.write(`minimal plants: ${message}\n`);
-        msg.respond(encoder.encode(message || 'error'));
-      },
-    );
-  },
-});
+/**
+ * The rows of the plants service's nearby statement (the page with its counts) around `lat,lon`, as JSON: the
+ * service's database work, without its validation, mapping to the API's shape or serialisation by the contract.
+ */
+async function findNearby(point: string): Promise<string> {
+  const [latitude, longitude] = point.split(',').map(Number);
+  if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) throw new Error(`not a point: ${point}`);
+  const { radiusKm, offset, limit } = MINIMAL_NEARBY;
+  const area = nearbyArea({ latitude: latitude!, longitude: longitude! }, radiusKm);
+  const { text, values } = nearbyStatementText(area, offset, limit, NEARBY_EXACT_TOTAL_MAX + 1);
+  // Prepared, as the service runs it: parsed once per connection, its plan reused.
+  const rows = await sql.unsafe(text, values as postgres.ParameterOrJSON<never>[], { prepare: true });
+  return JSON.stringify(rows);
+}
+
+/** Answers each request on `subject` with what `answer` makes of its text, or the error's message. */
+function respond(subject: string, answer: (request: string) => Promise<string>): void {
+  nc.subscribe(subject, {
+    queue: MINIMAL_QUEUE,
+    callback: (err, msg: Msg) => {
+      if (err) return;
+      answer(decoder.decode(msg.data)).then(
+        (json) => msg.respond(encoder.encode(json)),
+        (e: unknown) => {
+          const message = e instanceof Error ? e.message : String(e);
+          process.stderr.write(`minimal plants: ${message}\n`);
+          msg.respond(encoder.encode(message || 'error'));
+        },
+      );
+    },
+  });
+}
+
+respond(MINIMAL_PLANT_SUBJECT, findPlant);
+respond(MINIMAL_NEARBY_SUBJECT, findNearby);
 await nc.flush();
 
 process.once('SIGTERM', () => {

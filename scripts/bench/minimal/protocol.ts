@@ -4,6 +4,16 @@
  */
 export const MINIMAL_PLANT_SUBJECT = 'bench.plant.get';
 
+/**
+ * The subject of the minimal pipeline's nearby query. Request: `<lat>,<lon>` (the default radius and first page).
+ * Reply: the rows of the platform's nearby statement as a JSON array, or an error message (anything not starting
+ * with `[`).
+ */
+export const MINIMAL_NEARBY_SUBJECT = 'bench.plant.nearby';
+
+/** Radius (km) and page of the minimal nearby query: the API's defaults. */
+export const MINIMAL_NEARBY = { radiusKm: 50, offset: 0, limit: 20 } as const;
+
 /** Queue group of the minimal plant responder. */
 export const MINIMAL_QUEUE = 'bench-plants';
 

@@ -3,9 +3,11 @@ import { type Database, executeRows, migrateSchema, openDatabase } from '@rootli
 import { haversineKm, type Point } from '@rootline/domain';
 import { createTestDatabase, type TestDatabase } from '@rootline/testing';
 import { type SQL, sql } from 'drizzle-orm';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNearby, nearbyQuery } from '../src/db/nearby.repo.js';
 import { nearbyArea } from '../src/domain/nearby.js';
+import { nearbyStatementText } from '../src/nearby-statement.js';
 import { service } from '../src/service.js';
 
 const ROWS = 8000;
@@ -102,6 +104,22 @@ describe('nearby on PostgreSQL', () => {
           expect(item.distanceKm).toBeCloseTo(expected[offset + i]!.distanceKm, 9);
         }
       }
+    }
+  });
+
+  it('gives a client without drizzle the same statement as text and values, answering what the service answers', async () => {
+    const client = postgres(pg!.url, { max: 1, onnotice: () => {} });
+    try {
+      for (const [center, radius] of CENTERS) {
+        const area = nearbyArea(center, radius);
+        const { text, values } = nearbyStatementText(area, 0, 20, NEARBY_EXACT_TOTAL_MAX + 1);
+        const rows = await client.unsafe(text, values as postgres.ParameterOrJSON<never>[], { prepare: true });
+        const service = await findNearby(database.db, area, 0, 20, NEARBY_EXACT_TOTAL_MAX + 1);
+        expect(rows.flatMap((r) => (r.id === null ? [] : [r.id]))).toEqual(service.items.map((p) => p.id));
+        expect(Number(rows[0]!.counted)).toBe(service.counted);
+      }
+    } finally {
+      await client.end();
     }
   });
 

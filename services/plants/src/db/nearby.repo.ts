@@ -1,7 +1,8 @@
 import type { NearbyPlant } from '@rootline/contracts';
 import { type Db, fixedStatement } from '@rootline/db';
 import { EARTH_RADIUS_KM, RAD } from '@rootline/domain';
-import { type SQL, sql } from 'drizzle-orm';
+import { fillPlaceholders, type Query, type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { NearbyArea } from '../domain/nearby.js';
 import { PUBLIC_COLUMNS, type PublicPlantRecord, toPlant } from './plants.repo.js';
 
@@ -125,6 +126,33 @@ const nearbyStatements = new Map(
     ]),
   ),
 );
+
+const dialect = new PgDialect();
+
+/** The texts of the nearby statements by shape, built on first use (see `nearbyStatementText`). */
+const nearbyTexts = new Map<string, Query>();
+
+/**
+ * The nearby statement of an area as PostgreSQL text with its values in order (`$1`, `$2`, …): the very statement
+ * the service runs, for a client without drizzle. The nearby benchmark's bare pipeline runs it, so that the floor it
+ * measures does the service's database work and nothing else.
+ */
+export function nearbyStatementText(
+  area: NearbyArea,
+  offset: number,
+  limit: number,
+  countCap: number,
+): { text: string; values: unknown[] } {
+  const shape = `${area.innerBox.lonRanges.length}${area.box.lonRanges.length}`;
+  let query = nearbyTexts.get(shape);
+  if (!query) {
+    query = dialect.sqlToQuery(
+      nearbySql((name) => sql`${sql.placeholder(name)}`, area.innerBox.lonRanges.length, area.box.lonRanges.length),
+    );
+    nearbyTexts.set(shape, query);
+  }
+  return { text: query.sql, values: fillPlaceholders(query.params, nearbyValues(area, offset, limit, countCap)) };
+}
 
 /** The nearby statement of an area with its values bound in place, for plan tests. */
 export function nearbyQuery(area: NearbyArea, offset: number, limit: number, countCap: number): SQL {
