@@ -540,7 +540,14 @@ export const nearby: Benchmark = {
       `${fmt(floorReference.load.requestsPerSecond)} requests/s = **${fmt(floorRatio, 2)}**; CPU per request of that ` +
       `pipeline (front, subscriber, nats-server, PostgreSQL) ${fmt(pipelineUs(floorLoaded))} µs against ` +
       `${fmt(pipelineUs(floorReference))} µs (inverse ratio ${fmt(pipelineUs(floorReference) / Math.max(1e-9, pipelineUs(floorLoaded)), 2)}). ` +
-      `The platform's nearby ratio is bounded by the floor's, unless it does less per nearby request than the bare pipeline.`;
+      `The platform's nearby answered ${fmt(loaded.load.requestsPerSecond / Math.max(1e-9, floorLoaded.load.requestsPerSecond), 2)} ` +
+      `of the floor's nearby throughput (${fmt(loaded.load.requestsPerSecond)} / ${fmt(floorLoaded.load.requestsPerSecond)}).`;
+    const pgUs = (m: Loaded) =>
+      ((m.cpu.groups.find((g) => g.name === ROLE.postgres)?.seconds ?? 0) * 1e6) / Math.max(1, m.load.requests);
+    const budgetLine =
+      `Budget: for ${TARGET_RATIO} of the reference, a nearby request could cost the platform at most ` +
+      `${fmt(platformUs(referenceLoaded))} / ${TARGET_RATIO} = **${fmt(platformUs(referenceLoaded) / TARGET_RATIO)} µs** ` +
+      `of CPU; PostgreSQL's backends alone spent **${fmt(pgUs(loaded))} µs** on each (the floor's ${fmt(pgUs(floorLoaded))}).`;
     const floorCpu = cpuTable(
       floorLoaded,
       floorReference,
@@ -612,6 +619,8 @@ export const nearby: Benchmark = {
       '',
       floorLine,
       '',
+      budgetLine,
+      '',
       'CPU per request of the floor with the same connections, nearby against the read by id:',
       '',
       markdownTable(floorCpu),
@@ -637,6 +646,7 @@ export const nearby: Benchmark = {
       cpuLine.replaceAll('**', ''),
       '',
       floorLine.replaceAll('**', ''),
+      budgetLine.replaceAll('**', ''),
       '',
       textTable(floorCpu),
     ].join('\n');
