@@ -78,6 +78,38 @@ function rssMiB(pid: number): number {
 /** RSS of a process and everything it started (the tsx CLI runs the program in a child). */
 const treeRssMiB = (pid: number) => descendants(pid).reduce((sum, p) => sum + rssMiB(p), 0);
 
+/**
+ * Resident memory of a process, split: `rss` in all; `anon`, the part that is its own (heaps, stacks, malloc), the
+ * rest being pages of files (the node binary, shared libraries) that every process running them shares; `pss`, its
+ * proportional share (each shared page divided among the processes that map it), which sums to the machine's use.
+ */
+interface Resident {
+  rss: number;
+  anon: number;
+  pss: number;
+}
+
+function residentMiB(pid: number): Resident {
+  const kb = (text: string, key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB$`, 'm').exec(text)?.[1] ?? 0);
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    return { rss: kb(status, 'VmRSS') / 1024, anon: kb(status, 'RssAnon') / 1024, pss: kb(rollup, 'Pss') / 1024 };
+  } catch {
+    return { rss: 0, anon: 0, pss: 0 };
+  }
+}
+
+const addResident = (a: Resident, b: Resident): Resident => ({
+  rss: a.rss + b.rss,
+  anon: a.anon + b.anon,
+  pss: a.pss + b.pss,
+});
+const NO_MEMORY: Resident = { rss: 0, anon: 0, pss: 0 };
+
+/** `residentMiB` of a process and everything it started. */
+const treeResidentMiB = (pid: number) => descendants(pid).map(residentMiB).reduce(addResident, NO_MEMORY);
+
 async function waitReady(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
@@ -145,8 +177,8 @@ interface ClusterRun {
   runtime: Runtime;
   readyMs: number;
   runnerRss: number;
-  /** Service name → RSS of its process (tree). */
-  services: Map<string, number>;
+  /** Service name → resident memory of its process (tree). */
+  services: Map<string, Resident>;
 }
 
 async function clusterRun(runtime: Runtime): Promise<ClusterRun> {
@@ -174,7 +206,7 @@ async function clusterRun(runtime: Runtime): Promise<ClusterRun> {
     const parents = processTable();
     // The runner is the process whose children run in services/<name>; with the tsx CLI it is one level down.
     const all = descendants(child.pid!, parents);
-    const services = new Map<string, number>();
+    const services = new Map<string, Resident>();
     let runnerRss = 0;
     for (const pid of all) {
       let cwd = '';
@@ -191,7 +223,7 @@ async function clusterRun(runtime: Runtime): Promise<ClusterRun> {
       })();
       if (inService && !parentInService) {
         const name = basename(cwd);
-        services.set(name, (services.get(name) ?? 0) + treeRssMiB(pid));
+        services.set(name, addResident(services.get(name) ?? NO_MEMORY, treeResidentMiB(pid)));
       } else if (!inService) runnerRss += rssMiB(pid);
     }
     return { runtime, readyMs, runnerRss, services };
@@ -249,25 +281,41 @@ const embeddedTable: Table = {
 };
 const names = [...new Set(cluster.flatMap((r) => [...r.services.keys()]))].sort();
 const compiled = cluster.find((r) => r.runtime === 'node');
+const rssOf = (r: ClusterRun, n: string) => r.services.get(n)?.rss ?? 0;
+/** The node run's own and proportional memory, beside the RSS the target is set on. */
+const splitHead = compiled ? ['of it anonymous, node (MiB)', 'PSS, node (MiB)'] : [];
+const split = (m: Resident | undefined) => (compiled ? [fmt(m?.anon ?? 0), fmt(m?.pss ?? 0)] : []);
+const blank = (n: number) => Array.from({ length: n }, () => '');
 const clusterTable: Table = {
   head: [
     'process',
     ...cluster.map((r) => `RSS, ${r.runtime === 'node' ? 'node' : 'tsx'} (MiB)`),
+    ...splitHead,
     ...(compiled ? [`≤ ${TARGETS.serviceMiB} MiB (node)`] : []),
   ],
   rows: [
     ...names.map((n) => [
       n,
-      ...cluster.map((r) => fmt(r.services.get(n) ?? 0)),
-      ...(compiled ? [met((compiled.services.get(n) ?? 0) <= TARGETS.serviceMiB)] : []),
+      ...cluster.map((r) => fmt(rssOf(r, n))),
+      ...split(compiled?.services.get(n)),
+      ...(compiled ? [met(rssOf(compiled, n) <= TARGETS.serviceMiB)] : []),
     ]),
-    ['runner (`start:cluster`)', ...cluster.map((r) => fmt(r.runnerRss)), ...(compiled ? [''] : [])],
+    [
+      'runner (`start:cluster`)',
+      ...cluster.map((r) => fmt(r.runnerRss)),
+      ...blank(splitHead.length + (compiled ? 1 : 0)),
+    ],
     [
       'all processes',
-      ...cluster.map((r) => fmt(r.runnerRss + [...r.services.values()].reduce((a, b) => a + b, 0))),
+      ...cluster.map((r) => fmt(r.runnerRss + [...r.services.values()].reduce((a, b) => a + b.rss, 0))),
+      ...(compiled ? split([...compiled.services.values()].reduce(addResident, NO_MEMORY)) : []),
       ...(compiled ? [''] : []),
     ],
-    ['time to ready (s)', ...cluster.map((r) => fmt(r.readyMs / 1000, 1)), ...(compiled ? [''] : [])],
+    [
+      'time to ready (s)',
+      ...cluster.map((r) => fmt(r.readyMs / 1000, 1)),
+      ...blank(splitHead.length + (compiled ? 1 : 0)),
+    ],
   ],
 };
 
@@ -289,7 +337,11 @@ Embedded (\`pnpm start\` runs the node rows):
 
 ${markdownTable(embeddedTable)}
 
-Cluster (\`pnpm start:cluster\` runs the node column), one process per service, after the walkthrough:
+Cluster (\`pnpm start:cluster\` runs the node column), one process per service, after the walkthrough. The target is set
+on RSS; beside it, for the node run, the part of it that is the process's own (anonymous memory: heaps, stacks,
+malloc; the rest is pages of the node binary and shared libraries, the same pages in every process) and its PSS (each
+shared page divided among the processes that map it, so the PSS of all processes is what they take from the machine);
+"all processes" sums the services:
 
 ${markdownTable(clusterTable)}
 `;
