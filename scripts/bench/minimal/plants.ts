@@ -1,17 +1,11 @@
 // The minimal pipeline's back: a bare NATS queue subscriber that reads one row with postgres.js and replies
 // with it as JSON, and runs the plants service's own nearby statement and replies with its rows. Same pool size
 // and driver settings as the platform's services (`openDatabase`), no framework around it.
-import { NEARBY_EXACT_TOTAL_MAX } from '@rootline/contracts';
+import { NEARBY_EXACT_TOTAL_MAX, NEARBY_LIMITS, PAGE_DEFAULTS } from '@rootline/contracts';
 import { nearbyArea, nearbyStatementText } from '@rootline/plants/nearby-statement';
 import { connect, type Msg } from 'nats';
 import postgres from 'postgres';
-import {
-  MINIMAL_NEARBY,
-  MINIMAL_NEARBY_SUBJECT,
-  MINIMAL_PLANT_SUBJECT,
-  MINIMAL_QUEUE,
-  requiredEnv,
-} from './protocol.js';
+import { MINIMAL_NEARBY_SUBJECT, MINIMAL_PLANT_SUBJECT, MINIMAL_QUEUE, requiredEnv } from './protocol.js';
 
 // As in `openDatabase`: one query per connection at a time (spread, the option is missing from the types).
 const unpipelined = { max_pipeline: 0 };
@@ -43,9 +37,9 @@ async function findPlant(id: string): Promise<string> {
 async function findNearby(point: string): Promise<string> {
   const [latitude, longitude] = point.split(',').map(Number);
   if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) throw new Error(`not a point: ${point}`);
-  const { radiusKm, offset, limit } = MINIMAL_NEARBY;
-  const area = nearbyArea({ latitude: latitude!, longitude: longitude! }, radiusKm);
-  const { text, values } = nearbyStatementText(area, offset, limit, NEARBY_EXACT_TOTAL_MAX + 1);
+  // The API's defaults: radius and first page.
+  const area = nearbyArea({ latitude: latitude!, longitude: longitude! }, NEARBY_LIMITS.defaultRadiusKm);
+  const { text, values } = nearbyStatementText(area, 0, PAGE_DEFAULTS.limit, NEARBY_EXACT_TOTAL_MAX + 1);
   // Prepared, as the service runs it: parsed once per connection, its plan reused.
   const rows = await sql.unsafe(text, values as postgres.ParameterOrJSON<never>[], { prepare: true });
   return JSON.stringify(rows);

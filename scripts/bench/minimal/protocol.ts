@@ -11,9 +11,6 @@ export const MINIMAL_PLANT_SUBJECT = 'bench.plant.get';
  */
 export const MINIMAL_NEARBY_SUBJECT = 'bench.plant.nearby';
 
-/** Radius (km) and page of the minimal nearby query: the API's defaults. */
-export const MINIMAL_NEARBY = { radiusKm: 50, offset: 0, limit: 20 } as const;
-
 /** Queue group of the minimal plant responder. */
 export const MINIMAL_QUEUE = 'bench-plants';
 
