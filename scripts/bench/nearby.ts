@@ -517,33 +517,28 @@ export const nearby: Benchmark = {
       ],
     };
     const cpu = cpuTable(loaded, referenceLoaded);
-    // What the platform itself spends per request: every process measured but the load generator.
-    const platformUs = (m: Loaded) =>
-      (m.cpu.groups.filter((g) => g.name !== ROLE.load).reduce((a, g) => a + g.seconds, 0) * 1e6) /
+    /** CPU µs per request of the measured groups `counted` names. */
+    const usPerRequest = (m: Loaded, counted: (group: string) => boolean) =>
+      (m.cpu.groups.filter((g) => counted(g.name)).reduce((a, g) => a + g.seconds, 0) * 1e6) /
       Math.max(1, m.load.requests);
+    // What the pipeline itself spends per request: every process measured but the load generator.
+    const platformUs = (m: Loaded) => usPerRequest(m, (group) => group !== ROLE.load);
+    const pgUs = (m: Loaded) => usPerRequest(m, (group) => group === ROLE.postgres);
     const cpuRatio = platformUs(referenceLoaded) / Math.max(1e-9, platformUs(loaded));
     const cpuLine =
       `CPU per request of the platform itself (gateway, services, nats-server, PostgreSQL): nearby ` +
       `${fmt(platformUs(loaded))} µs, reference ${fmt(platformUs(referenceLoaded))} µs; their inverse ratio, ` +
       `**${fmt(cpuRatio, 2)}**, is what the throughput ratio tends to when both are CPU-bound and nothing else ` +
       'competes for the cores (steadier than requests/s on a shared machine).';
-    const pipelineUs = (m: Loaded) =>
-      (m.cpu.groups
-        .filter((g) => g.name !== ROLE.load && g.name !== ROLE.otherServices)
-        .reduce((a, g) => a + g.seconds, 0) *
-        1e6) /
-      Math.max(1, m.load.requests);
     const floorLine =
       `The floor, the same two requests through the minimal pipeline (a bare Fastify server, NATS, and a bare ` +
       `subscriber that runs the plants service's own nearby statement with postgres.js and replies with its rows as ` +
       `JSON, as the get-plant benchmark's floor does for one plant): nearby / by id ${fmt(floorLoaded.load.requestsPerSecond)} / ` +
       `${fmt(floorReference.load.requestsPerSecond)} requests/s = **${fmt(floorRatio, 2)}**; CPU per request of that ` +
-      `pipeline (front, subscriber, nats-server, PostgreSQL) ${fmt(pipelineUs(floorLoaded))} µs against ` +
-      `${fmt(pipelineUs(floorReference))} µs (inverse ratio ${fmt(pipelineUs(floorReference) / Math.max(1e-9, pipelineUs(floorLoaded)), 2)}). ` +
+      `pipeline (front, subscriber, nats-server, PostgreSQL) ${fmt(platformUs(floorLoaded))} µs against ` +
+      `${fmt(platformUs(floorReference))} µs (inverse ratio ${fmt(platformUs(floorReference) / Math.max(1e-9, platformUs(floorLoaded)), 2)}). ` +
       `The platform's nearby answered ${fmt(loaded.load.requestsPerSecond / Math.max(1e-9, floorLoaded.load.requestsPerSecond), 2)} ` +
       `of the floor's nearby throughput (${fmt(loaded.load.requestsPerSecond)} / ${fmt(floorLoaded.load.requestsPerSecond)}).`;
-    const pgUs = (m: Loaded) =>
-      ((m.cpu.groups.find((g) => g.name === ROLE.postgres)?.seconds ?? 0) * 1e6) / Math.max(1, m.load.requests);
     const budgetLine =
       `Budget: for ${TARGET_RATIO} of the reference, a nearby request could cost the platform at most ` +
       `${fmt(platformUs(referenceLoaded))} / ${TARGET_RATIO} = **${fmt(platformUs(referenceLoaded) / TARGET_RATIO)} µs** ` +

@@ -66,18 +66,6 @@ function descendants(pid: number, parents = processTable()): number[] {
   return out;
 }
 
-function rssMiB(pid: number): number {
-  try {
-    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return Number(kb ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
-
-/** RSS of a process and everything it started (the tsx CLI runs the program in a child). */
-const treeRssMiB = (pid: number) => descendants(pid).reduce((sum, p) => sum + rssMiB(p), 0);
-
 /**
  * Resident memory of a process, split: `rss` in all; `anon`, the part that is its own (heaps, stacks, malloc), the
  * rest being pages of files (the node binary, shared libraries) that every process running them shares; `pss`, its
@@ -107,7 +95,7 @@ const addResident = (a: Resident, b: Resident): Resident => ({
 });
 const NO_MEMORY: Resident = { rss: 0, anon: 0, pss: 0 };
 
-/** `residentMiB` of a process and everything it started. */
+/** `residentMiB` of a process and everything it started (the tsx CLI runs the program in a child). */
 const treeResidentMiB = (pid: number) => descendants(pid).map(residentMiB).reduce(addResident, NO_MEMORY);
 
 async function waitReady(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
@@ -165,9 +153,9 @@ async function embeddedRun(runtime: Runtime, start: EmbeddedRun['start'], dataDi
     const url = `http://127.0.0.1:${port}`;
     await waitReady(url, child);
     const readyMs = performance.now() - t0;
-    const rssReady = treeRssMiB(child.pid!);
+    const rssReady = treeResidentMiB(child.pid!).rss;
     await walk(url);
-    return { runtime, start, readyMs, rssReady, rssAfter: treeRssMiB(child.pid!) };
+    return { runtime, start, readyMs, rssReady, rssAfter: treeResidentMiB(child.pid!).rss };
   } finally {
     await stop(child);
   }
@@ -224,7 +212,7 @@ async function clusterRun(runtime: Runtime): Promise<ClusterRun> {
       if (inService && !parentInService) {
         const name = basename(cwd);
         services.set(name, addResident(services.get(name) ?? NO_MEMORY, treeResidentMiB(pid)));
-      } else if (!inService) runnerRss += rssMiB(pid);
+      } else if (!inService) runnerRss += residentMiB(pid).rss;
     }
     return { runtime, readyMs, runnerRss, services };
   } finally {

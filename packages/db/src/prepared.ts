@@ -1,4 +1,4 @@
-import type { Query, SQL } from 'drizzle-orm';
+import { fillPlaceholders, type Query, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from './types.js';
 
@@ -53,7 +53,14 @@ export async function executePrepared<T>(db: Db, query: SQL): Promise<T[]> {
 }
 
 /** A statement built once, run as a prepared statement; see `fixedStatement`. */
-export type FixedStatement = <T>(db: Db, values: Record<string, unknown>) => Promise<T[]>;
+export interface FixedStatement {
+  <T>(db: Db, values: Record<string, unknown>): Promise<T[]>;
+  /**
+   * The statement as PostgreSQL text with the given values in its parameters' order (`$1`, `$2`, …), for a client
+   * without drizzle (a benchmark's bare pipeline runs the very statement the service runs).
+   */
+  text(values: Record<string, unknown>): { text: string; values: unknown[] };
+}
 
 /**
  * A raw statement whose text is built once, at module load, with every value a `sql.placeholder`: each run
@@ -64,5 +71,8 @@ export type FixedStatement = <T>(db: Db, values: Record<string, unknown>) => Pro
  */
 export function fixedStatement(name: string, query: SQL): FixedStatement {
   const built = dialect.sqlToQuery(query);
-  return <T>(db: Db, values: Record<string, unknown>) => runPrepared<T>(db, built, name, values);
+  const run = <T>(db: Db, values: Record<string, unknown>) => runPrepared<T>(db, built, name, values);
+  return Object.assign(run, {
+    text: (values: Record<string, unknown>) => ({ text: built.sql, values: fillPlaceholders(built.params, values) }),
+  });
 }

@@ -2,8 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@rootline/testing';
-import { type SQL, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/open.js';
 import { fixedStatement } from '../src/prepared.js';
@@ -19,8 +18,6 @@ const BY_IDS = sql`select id from plantest.items
   where id = any(array(select jsonb_array_elements_text(${sql.placeholder('ids')}::jsonb)))`;
 const byId = fixedStatement('plantest_item_by_id', BY_ID);
 const byIds = fixedStatement('plantest_items_by_ids', BY_IDS);
-/** A statement's text as PostgreSQL keeps it in `pg_prepared_statements`. */
-const textOf = (query: SQL) => new PgDialect().sqlToQuery(query).sql;
 
 /** Adds rows, and has the session report its table counters now rather than within the next second. */
 async function insertItems(database: Database, from: number, to: number): Promise<void> {
@@ -84,8 +81,9 @@ describe('prepared statements on PostgreSQL, a table that grows after its plan w
       await byId(database.db, { id: 'itm_00000003' });
       await byIds(database.db, { ids: JSON.stringify(['itm_00000003', 'itm_00000004']) });
     }
-    const idText = textOf(BY_ID);
-    const idsText = textOf(BY_IDS);
+    // The statements' texts as PostgreSQL keeps them in `pg_prepared_statements`.
+    const idText = byId.text({ id: '' }).text;
+    const idsText = byIds.text({ ids: '[]' }).text;
     const settled = await plansOf(database, idText);
     expect(settled.generic).toBeGreaterThan(0);
     expect(await planOf(database, idText, 'itm_00000003')).toContain('Seq Scan on items');

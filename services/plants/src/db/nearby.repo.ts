@@ -1,8 +1,7 @@
 import type { NearbyPlant } from '@rootline/contracts';
-import { type Db, fixedStatement } from '@rootline/db';
+import { type Db, type FixedStatement, fixedStatement } from '@rootline/db';
 import { EARTH_RADIUS_KM, RAD } from '@rootline/domain';
-import { fillPlaceholders, type Query, type SQL, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { type SQL, sql } from 'drizzle-orm';
 import type { NearbyArea } from '../domain/nearby.js';
 import { PUBLIC_COLUMNS, type PublicPlantRecord, toPlant } from './plants.repo.js';
 
@@ -127,15 +126,17 @@ const nearbyStatements = new Map(
   ),
 );
 
-const dialect = new PgDialect();
-
-/** The texts of the nearby statements by shape, built on first use (see `nearbyStatementText`). */
-const nearbyTexts = new Map<string, Query>();
+/** The nearby statement of an area's shape (one or two longitude ranges in each box). */
+function nearbyStatementOf(area: NearbyArea): FixedStatement {
+  const statement = nearbyStatements.get(`${area.innerBox.lonRanges.length}${area.box.lonRanges.length}`);
+  if (!statement) throw new Error('a box has one or two longitude ranges');
+  return statement;
+}
 
 /**
- * The nearby statement of an area as PostgreSQL text with its values in order (`$1`, `$2`, …): the very statement
- * the service runs, for a client without drizzle. The nearby benchmark's bare pipeline runs it, so that the floor it
- * measures does the service's database work and nothing else.
+ * The nearby statement of an area as PostgreSQL text with its values in order: the very statement the service runs,
+ * for a client without drizzle. The nearby benchmark's bare pipeline runs it, so that the floor it measures does the
+ * service's database work and nothing else.
  */
 export function nearbyStatementText(
   area: NearbyArea,
@@ -143,15 +144,7 @@ export function nearbyStatementText(
   limit: number,
   countCap: number,
 ): { text: string; values: unknown[] } {
-  const shape = `${area.innerBox.lonRanges.length}${area.box.lonRanges.length}`;
-  let query = nearbyTexts.get(shape);
-  if (!query) {
-    query = dialect.sqlToQuery(
-      nearbySql((name) => sql`${sql.placeholder(name)}`, area.innerBox.lonRanges.length, area.box.lonRanges.length),
-    );
-    nearbyTexts.set(shape, query);
-  }
-  return { text: query.sql, values: fillPlaceholders(query.params, nearbyValues(area, offset, limit, countCap)) };
+  return nearbyStatementOf(area).text(nearbyValues(area, offset, limit, countCap));
 }
 
 /** The nearby statement of an area with its values bound in place, for plan tests. */
@@ -171,12 +164,9 @@ export async function findNearby(
   limit: number,
   countCap: number,
 ): Promise<{ items: NearbyPlant[]; counted: number; inner: number }> {
-  const statement = nearbyStatements.get(`${area.innerBox.lonRanges.length}${area.box.lonRanges.length}`);
-  if (!statement) throw new Error('a box has one or two longitude ranges');
-  const rows = await statement<PublicPlantRecord & { counted: number; innerTotal: number; distanceKm: number | null }>(
-    db,
-    nearbyValues(area, offset, limit, countCap),
-  );
+  const rows = await nearbyStatementOf(area)<
+    PublicPlantRecord & { counted: number; innerTotal: number; distanceKm: number | null }
+  >(db, nearbyValues(area, offset, limit, countCap));
   return {
     items: rows.flatMap((r) => (r.id === null ? [] : [{ ...toPlant(r), distanceKm: Number(r.distanceKm) }])),
     counted: Number(rows[0]?.counted ?? 0),
