@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createTestDatabase, freePort, startNatsServer } from '@rootline/testing';
-import { NODE_FLAGS } from '../src/node-flags.js';
+import { NODE_FLAGS, serviceNodeFlags } from '../src/node-flags.js';
 import { describeMachine, machineInfo } from './lib/machine.js';
 import { fmt, markdownTable, type Table, textTable, writeSection } from './lib/markdown.js';
 import { REPO_ROOT, RESULTS_FILE, SCRIPTS_DIR } from './lib/paths.js';
@@ -222,6 +222,56 @@ async function clusterRun(runtime: Runtime): Promise<ClusterRun> {
   }
 }
 
+/** The stack floor (`minimal/stack-floor.mjs`): the services' libraries and none of Rootline's code. */
+const STACK_FLOOR = join(SCRIPTS_DIR, 'bench', 'minimal', 'stack-floor.mjs');
+
+/** A stack floor run with the V8 flags of one kind of service process: its memory after as many requests. */
+interface FloorRun {
+  /** Which services run with these flags. */
+  kind: string;
+  flags: readonly string[];
+  memory: Resident;
+}
+
+/**
+ * Starts the stack floor with `flags`, sends it WALKTHROUGH_REQUESTS requests one after another (each a NATS request
+ * to its own subscriber and a query), waits as the walkthrough does and reads its resident memory.
+ */
+async function stackFloorRun(kind: string, flags: readonly string[]): Promise<FloorRun> {
+  const [nats, db] = await Promise.all([startNatsServer(), createTestDatabase('rl_bench_floor')]);
+  const port = await freePort();
+  const child = spawn(process.execPath, [...flags, STACK_FLOOR], {
+    cwd: SCRIPTS_DIR,
+    env: { ...process.env, NATS_URL: nats.url, DATABASE_URL: db.url, PORT: String(port) },
+    stdio: 'ignore',
+  });
+  try {
+    const url = `http://127.0.0.1:${port}/floor`;
+    const deadline = performance.now() + 60_000;
+    while (
+      !(await fetch(`${url}/0`).then(
+        (r) => r.status === 200,
+        () => false,
+      ))
+    ) {
+      if (child.exitCode !== null) throw new Error(`the stack floor exited with code ${child.exitCode}`);
+      if (performance.now() > deadline) throw new Error('the stack floor did not answer within 60 s');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    for (let i = 1; i < WALKTHROUGH_REQUESTS; i++) {
+      const res = await fetch(`${url}/${i}`);
+      if (res.status !== 200) throw new Error(`the stack floor answered ${res.status}`);
+      await res.arrayBuffer();
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    return { kind, flags, memory: residentMiB(child.pid!) };
+  } finally {
+    await stop(child);
+    await db.drop();
+    await nats.stop();
+  }
+}
+
 const machine = await machineInfo();
 if (runtimes.includes('node')) {
   process.stdout.write('building (pnpm build)\n');
@@ -244,6 +294,18 @@ for (const runtime of runtimes) {
   const run = await clusterRun(runtime);
   process.stdout.write(`cluster ${runtime}: ready ${fmt(run.readyMs)} ms\n`);
   cluster.push(run);
+}
+
+const floors: FloorRun[] = [];
+if (runtimes.includes('node')) {
+  for (const [kind, service] of [
+    ['small services', 'farm'],
+    ['gateway and plants', 'gateway'],
+  ] as const) {
+    const run = await stackFloorRun(kind, serviceNodeFlags(service));
+    process.stdout.write(`stack floor, flags of the ${kind}: ${fmt(run.memory.rss)} MiB\n`);
+    floors.push(run);
+  }
 }
 
 const met = (ok: boolean) => (ok ? 'met' : 'missed');
@@ -307,7 +369,21 @@ const clusterTable: Table = {
   ],
 };
 
-process.stdout.write(`\n${textTable(embeddedTable)}\n\n${textTable(clusterTable)}\n`);
+const floorTable: Table = {
+  head: ['stack floor, with the V8 flags of', 'flags', 'RSS (MiB)', 'of it anonymous (MiB)', 'PSS (MiB)'],
+  rows: floors.map((f) => [
+    f.kind,
+    `\`${f.flags.join(' ')}\``,
+    fmt(f.memory.rss),
+    fmt(f.memory.anon),
+    fmt(f.memory.pss),
+  ]),
+  right: [false, false, true, true, true],
+};
+
+process.stdout.write(
+  `\n${textTable(embeddedTable)}\n\n${textTable(clusterTable)}\n${floors.length ? `\n${textTable(floorTable)}\n` : ''}`,
+);
 
 const body = `## Start-up time and memory: embedded and cluster, tsx and compiled
 
@@ -332,7 +408,18 @@ shared page divided among the processes that map it, so the PSS of all processes
 "all processes" sums the services:
 
 ${markdownTable(clusterTable)}
-`;
+${
+  floors.length
+    ? `
+The floor of the stack the services are built on (\`scripts/bench/minimal/stack-floor.mjs\`): a process that loads only
+Fastify, nats.js, postgres.js, drizzle, TypeBox, pino, prom-client (with its default metrics) and OpenTelemetry's API,
+and answers ${WALKTHROUGH_REQUESTS} requests one after another, each a NATS request to a subscriber of its own that runs
+one drizzle query, with none of Rootline's code; read as the services are, one second after its last request:
+
+${markdownTable(floorTable)}
+`
+    : ''
+}`;
 if (values.write) {
   await writeSection(RESULTS_FILE, 'startup', body, '# Benchmarks');
   process.stdout.write(`\nwritten to ${RESULTS_FILE}\n`);
