@@ -1,5 +1,5 @@
 import { Kind, type SchemaOptions, type Static, Type, TypeRegistry } from '@sinclair/typebox';
-import { Location, Owner, PrefixedId, Text, Timestamp, textPatternWith } from './common.js';
+import { groupedDigits, Location, Owner, PrefixedId, Text, Timestamp, textPatternWith } from './common.js';
 import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 
@@ -335,10 +335,10 @@ export const NearbyPagination = Type.Object(
     ...Pagination.properties,
     total: Type.Integer({
       minimum: 0,
-      description: `Plants within the radius: exact up to ${NEARBY_EXACT_TOTAL_MAX.toLocaleString('en')}, an estimate beyond (see totalIsEstimate)`,
+      description: `Plants within the radius: exact up to ${groupedDigits(NEARBY_EXACT_TOTAL_MAX)}, an estimate beyond (see totalIsEstimate)`,
     }),
     totalIsEstimate: Type.Boolean({
-      description: `true when more than ${NEARBY_EXACT_TOTAL_MAX.toLocaleString('en')} plants are within the radius: total (and totalPages) is then an estimate from the density near the centre, never below ${(NEARBY_EXACT_TOTAL_MAX + 1).toLocaleString('en')}`,
+      description: `true when more than ${groupedDigits(NEARBY_EXACT_TOTAL_MAX)} plants are within the radius: total (and totalPages) is then an estimate from the density near the centre, never below ${groupedDigits(NEARBY_EXACT_TOTAL_MAX + 1)}`,
     }),
   },
   { $id: 'NearbyPagination' },
@@ -448,10 +448,10 @@ export const SearchPagination = Type.Object(
     ...Pagination.properties,
     total: Type.Integer({
       minimum: 0,
-      description: `Plants matching: exact up to ${SEARCH_EXACT_TOTAL_MAX.toLocaleString('en')}, an estimate beyond (see totalIsEstimate)`,
+      description: `Plants matching: exact up to ${groupedDigits(SEARCH_EXACT_TOTAL_MAX)}, an estimate beyond (see totalIsEstimate)`,
     }),
     totalIsEstimate: Type.Boolean({
-      description: `true when more than ${SEARCH_EXACT_TOTAL_MAX.toLocaleString('en')} plants match: total (and totalPages) is then PostgreSQL's estimate, never below ${(SEARCH_EXACT_TOTAL_MAX + 1).toLocaleString('en')}`,
+      description: `true when more than ${groupedDigits(SEARCH_EXACT_TOTAL_MAX)} plants match: total (and totalPages) is then PostgreSQL's estimate, never below ${groupedDigits(SEARCH_EXACT_TOTAL_MAX + 1)}`,
     }),
   },
   { $id: 'SearchPagination' },

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  groupedDigits,
   LINEAGE_LIMITS,
   NEARBY_EXACT_TOTAL_MAX,
   NEARBY_LIMITS,
@@ -172,7 +173,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'of `lat`/`lon`, nearest first (ties by id), each with its haversine `distanceKm` (mean Earth radius ' +
       '6371.0088 km). Distances are measured to the stored location, which for non-exact plants is the obfuscated ' +
       'one; hidden plants never appear. `pagination.total` is exact up to ' +
-      `${NEARBY_EXACT_TOTAL_MAX.toLocaleString('en')} plants within the radius; beyond, it is an estimate (the ` +
+      `${groupedDigits(NEARBY_EXACT_TOTAL_MAX)} plants within the radius; beyond, it is an estimate (the ` +
       'density near the centre scaled to the whole circle) and `pagination.totalIsEstimate` is true; the pages ' +
       `themselves are always exact. ${PAGING} Served from a latitude-band index, not a scan of the table.`,
     tags: TAGS,
@@ -196,7 +197,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'then by the matched text and id. A `q` of one or two letters or digits matches a field or a word of it ' +
       'that starts with it (exact, prefix, word), not letters inside a word. Each hit says which field matched ' +
       'and how. `pagination.total` is exact up to ' +
-      `${SEARCH_EXACT_TOTAL_MAX.toLocaleString('en')} matches; beyond, it is an estimate and ` +
+      `${groupedDigits(SEARCH_EXACT_TOTAL_MAX)} matches; beyond, it is an estimate and ` +
       `\`pagination.totalIsEstimate\` is true. The same search (text, fields and page) within 2 seconds may be ` +
       'answered from the answer computed for an earlier caller (`SEARCH_CACHE_MS`); your own searches within 5 ' +
       `seconds of a write of yours are always computed afresh. ${PAGING}`,
