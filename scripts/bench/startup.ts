@@ -98,11 +98,12 @@ const NO_MEMORY: Resident = { rss: 0, anon: 0, pss: 0 };
 /** `residentMiB` of a process and everything it started (the tsx CLI runs the program in a child). */
 const treeResidentMiB = (pid: number) => descendants(pid).map(residentMiB).reduce(addResident, NO_MEMORY);
 
-async function waitReady(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
+/** Polls `probe` until it answers 200; fails when the child exits first or the time is up. */
+async function waitReady(probe: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode} before it was ready`);
-    const ok = await fetch(`${url}/api/health/ready`)
+    const ok = await fetch(probe)
       .then((r) => r.status === 200)
       .catch(() => false);
     if (ok) return;
@@ -151,7 +152,7 @@ async function embeddedRun(runtime: Runtime, start: EmbeddedRun['start'], dataDi
   });
   try {
     const url = `http://127.0.0.1:${port}`;
-    await waitReady(url, child);
+    await waitReady(`${url}/api/health/ready`, child);
     const readyMs = performance.now() - t0;
     const rssReady = treeResidentMiB(child.pid!).rss;
     await walk(url);
@@ -188,7 +189,7 @@ async function clusterRun(runtime: Runtime): Promise<ClusterRun> {
   });
   try {
     const url = `http://127.0.0.1:${port}`;
-    await waitReady(url, child);
+    await waitReady(`${url}/api/health/ready`, child);
     const readyMs = performance.now() - t0;
     await walk(url);
     const parents = processTable();
@@ -247,17 +248,7 @@ async function stackFloorRun(kind: string, flags: readonly string[]): Promise<Fl
   });
   try {
     const url = `http://127.0.0.1:${port}/floor`;
-    const deadline = performance.now() + 60_000;
-    while (
-      !(await fetch(`${url}/0`).then(
-        (r) => r.status === 200,
-        () => false,
-      ))
-    ) {
-      if (child.exitCode !== null) throw new Error(`the stack floor exited with code ${child.exitCode}`);
-      if (performance.now() > deadline) throw new Error('the stack floor did not answer within 60 s');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitReady(`${url}/0`, child, 60_000);
     for (let i = 1; i < WALKTHROUGH_REQUESTS; i++) {
       const res = await fetch(`${url}/${i}`);
       if (res.status !== 200) throw new Error(`the stack floor answered ${res.status}`);
