@@ -374,6 +374,17 @@ export const listingGet = defineSubject({
   reply: Listing,
   summary: 'Read a listing',
 });
+/**
+ * Whether a published listing (active, sold or cancelled: not a draft) shows a file among its `imageFileIds`, asked
+ * by the media service when someone other than the file's owner reads it (docs/media.md): the images of such a
+ * listing are read by every signed-in user. `listingId` names one such listing, null when there is none.
+ */
+export const listingShowingImage = defineSubject({
+  subject: 'demand.listing.showing-image',
+  request: Type.Object({ fileId: FileId }),
+  reply: Type.Object({ listingId: Type.Union([ListingId, Type.Null()]) }),
+  summary: 'A published listing that shows a file among its images, if any',
+});
 export const listingUpdate = defineSubject({
   subject: 'demand.listing.update',
   request: Type.Object({ ...ById.properties, ...ListingUpdateInput.properties }, { additionalProperties: false }),

@@ -8,6 +8,7 @@ import {
   getListing,
   listListingsHandler,
   setListingStatus,
+  showingImage,
   updateListingHandler,
 } from './handlers/listings.js';
 import {
@@ -61,6 +62,7 @@ export const service: ServiceModule<typeof DemandConfig> = {
         // Marketplace: listings.
         createListing(ctx),
         getListing(ctx),
+        showingImage(ctx),
         updateListingHandler(ctx),
         setListingStatus(ctx),
         cancelListing(ctx),

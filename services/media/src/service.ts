@@ -8,6 +8,7 @@ import { deleteFile, getFile, listPlantFiles, ownedFiles } from './handlers/file
 import { createIdentification, createStreamedIdentification, getIdentification } from './handlers/identification.js';
 import { completeUpload, presignUpload, processUpload } from './handlers/upload.js';
 import { expireUploads, purgeDeleted } from './jobs/purge.js';
+import { stripMetadataFromCopies } from './jobs/strip-metadata.js';
 
 /** A claim older than this belongs to a replica that died mid-run and is taken over. */
 const CLAIM_TIMEOUT_MS = 10 * 60 * 1000;
@@ -57,6 +58,7 @@ export const service: ServiceModule<typeof MediaConfig> = {
       purgeDeleted(ctx.db, storage, now, ctx.config.MEDIA_PURGE_AFTER_SECONDS * 1000),
     );
     const expiry = job('expire-uploads', (now) => expireUploads(ctx.db, storage, now));
+    const strip = job('strip-metadata', () => stripMetadataFromCopies(ctx.db, storage));
     return {
       handlers: [
         processUpload(ctx, storage),
@@ -74,10 +76,12 @@ export const service: ServiceModule<typeof MediaConfig> = {
       start: async () => {
         await purge.start();
         await expiry.start();
+        await strip.start();
       },
       stop: async () => {
         await purge.stop();
         await expiry.stop();
+        await strip.stop();
         await storage.close();
       },
     };

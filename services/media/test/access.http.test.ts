@@ -257,11 +257,9 @@ describe('file access and attachments', () => {
         bob,
         listingInput({ imageFileIds: [bobsPhoto, alicesPhoto] }),
       );
-      expect(borrowed.status).toBe(403);
-      expect(borrowed.body.error).toMatchObject({
-        code: 'FORBIDDEN',
-        details: { field: 'imageFileIds.1', reason: 'not-owner' },
-      });
+      // Alice's private file is, to Bob, a file that does not exist.
+      expect(borrowed.status).toBe(404);
+      expect(borrowed.body.error).toMatchObject({ code: 'NOT_FOUND', details: { field: 'imageFileIds.1' } });
       const notImage = await api('POST', '/api/marketplace/listings', bob, listingInput({ imageFileIds: [bobsPdf] }));
       expect(notImage.status).toBe(400);
       expect(notImage.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { reason: 'not-an-image' } });
@@ -274,7 +272,7 @@ describe('file access and attachments', () => {
       const listingId = created.body.data.id as string;
       const patch = (imageFileIds: string[]) =>
         api('PATCH', `/api/marketplace/listings/${listingId}`, bob, { imageFileIds });
-      expect((await patch([alicesPhoto])).status).toBe(403);
+      expect((await patch([alicesPhoto])).status).toBe(404);
       expect((await patch([bobsPdf])).status).toBe(400);
       expect((await patch(['fil_01HZX3K6Q2W8N4B7T5R9V0C1MD'])).status).toBe(404);
       const after = await api('GET', `/api/marketplace/listings/${listingId}`, bob);

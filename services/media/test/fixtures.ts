@@ -2,7 +2,14 @@ import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import yazl from 'yazl';
 
-/** A JPEG photo with camera EXIF, orientation 6 (rotated 90°) and a GPS position. */
+/** XMP naming where a photo was taken (IPTC location and an EXIF GPS property), as photo apps write it. */
+export const LOCATION_XMP =
+  '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+  '<rdf:Description xmlns:Iptc4xmpCore="http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/" ' +
+  'xmlns:exif="http://ns.adobe.com/exif/1.0/" Iptc4xmpCore:Location="Sunflower Lane 4" ' +
+  'exif:GPSLatitude="52,22.0N" exif:GPSLongitude="4,54.0E"/></rdf:RDF></x:xmpmeta>';
+
+/** A JPEG photo with camera EXIF, orientation 6 (rotated 90°), a GPS position and an XMP location. */
 export async function photo(width = 640, height = 480): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: { r: 60, g: 140, b: 70 } } })
     .jpeg({ quality: 85 })
@@ -17,7 +24,18 @@ export async function photo(width = 640, height = 480): Promise<Buffer> {
       },
     })
     .withMetadata({ orientation: 6 })
+    .withXmp(LOCATION_XMP)
     .toBuffer();
+}
+
+/**
+ * Whether bytes someone downloaded say where a photo was taken: any EXIF or XMP block, or the words a GPS IFD, an
+ * XMP GPS property or an IPTC location leave in a file.
+ */
+export async function carriesLocation(bytes: Buffer): Promise<boolean> {
+  const meta = await sharp(bytes).metadata();
+  const text = bytes.toString('latin1');
+  return Boolean(meta.exif || meta.xmp || meta.iptc) || /GPS|Sunflower Lane|Iptc4xmpCore/.test(text);
 }
 
 export function png(width = 64, height = 64): Promise<Buffer> {

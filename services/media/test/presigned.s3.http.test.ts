@@ -1,9 +1,11 @@
+import { Readable } from 'node:stream';
 import { claimScheduledJob, ensureScheduledJob, readScheduledJob } from '@rootline/db';
 import { startTestS3, type TestS3 } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../src/db/schema.js';
-import { form, photo, png } from './fixtures.js';
+import { carriesLocation, form, photo, png } from './fixtures.js';
 import { type MediaPlatform, startMediaPlatform } from './support.js';
 
 const DAY_MS = 86_400_000;
@@ -62,7 +64,8 @@ describe('presigned uploads, expiry and purge with S3 storage', () => {
     expect(notYet.body.error.details.reason).toBe('not-uploaded');
 
     expect((await putTo(upload, data)).status).toBe(200);
-    expect((await api('POST', `/api/upload/presigned/${fileId}/complete`, other)).status).toBe(403);
+    // Another's pending upload is, to them, no file at all.
+    expect((await api('POST', `/api/upload/presigned/${fileId}/complete`, other)).status).toBe(404);
     const done = await api('POST', `/api/upload/presigned/${fileId}/complete`, owner);
     expect(done.status).toBe(200);
     expect(done.body.data).toMatchObject({
@@ -73,6 +76,9 @@ describe('presigned uploads, expiry and purge with S3 storage', () => {
       height: 640,
     });
     expect(Object.keys(done.body.data.urls.thumbnails)).toEqual(['150', '300', '600', '1200']);
+    for (const url of [done.body.data.urls.original, ...Object.values<string>(done.body.data.urls.thumbnails)]) {
+      expect(await carriesLocation(Buffer.from(await (await fetch(url)).arrayBuffer()))).toBe(false);
+    }
     expect(await p.storage.list(`pending/${fileId}`)).toEqual([]);
     expect(await p.storage.list(`files/${fileId}/`)).toHaveLength(5);
     const again = await api('POST', `/api/upload/presigned/${fileId}/complete`, owner);
@@ -102,6 +108,48 @@ describe('presigned uploads, expiry and purge with S3 storage', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.details.reason).toBe('type');
     expect(await p.stored()).toEqual({ keys: before.keys, rows: before.rows - 1 });
+  });
+
+  it('strips the EXIF and XMP that copies stored before kept (a photo of an exact plant), pixels untouched', async () => {
+    const body = await form({ category: 'plant-photo' }, { data: await photo(), name: 'old.jpg', type: 'image/jpeg' });
+    const res = await p.inject({
+      method: 'POST',
+      url: '/api/upload/image',
+      headers: { ...body.headers, authorization: `Bearer ${owner}` },
+      payload: body.payload,
+    });
+    const fileId = res.json().data.id as string;
+    // As such a file was stored: its copies kept the photo's metadata, and its row says so.
+    const kept = await sharp(await photo())
+      .rotate()
+      .keepMetadata()
+      .webp({ quality: 82 })
+      .toBuffer();
+    const keys = await p.storage.list(`files/${fileId}/`);
+    for (const key of keys) await p.storage.put(key, Readable.from([kept]), { contentType: 'image/webp' });
+    const flag = async () =>
+      (
+        (await p.database.db.execute(
+          sql`select gps_served as "kept" from media.files where id = ${fileId}`,
+        )) as unknown as { kept: boolean }[]
+      )[0]?.kept;
+    await p.database.db.execute(sql`update media.files set gps_served = true where id = ${fileId}`);
+    const served = async () => {
+      const { urls } = (await api('GET', `/api/upload/${fileId}`, owner)).body.data;
+      return Promise.all(
+        [urls.original, ...Object.values<string>(urls.thumbnails)].map(async (u: string) =>
+          Buffer.from(await (await fetch(u)).arrayBuffer()),
+        ),
+      );
+    };
+    expect(await carriesLocation((await served())[0] as Buffer)).toBe(true);
+
+    await expect.poll(flag, { timeout: 20_000 }).toBe(false);
+    for (const bytes of await served()) {
+      expect(await carriesLocation(bytes)).toBe(false);
+      const [before, after] = await Promise.all([sharp(kept).raw().toBuffer(), sharp(bytes).raw().toBuffer()]);
+      expect(after.equals(before)).toBe(true);
+    }
   });
 
   it('claims a job run on one replica only', async () => {

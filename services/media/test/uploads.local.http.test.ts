@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { signGrant } from '@rootline/storage';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { form, pdf, photo, png } from './fixtures.js';
+import { carriesLocation, form, pdf, photo, png } from './fixtures.js';
 import { HOSTILE_FILES } from './hostile.js';
 import { type MediaPlatform, startMediaPlatform } from './support.js';
 
@@ -55,6 +55,10 @@ describe('uploads with local storage and signed URLs', () => {
     expect(got.statusCode).toBe(200);
     expect(got.headers['content-type']).toBe('image/webp');
     expect(await sharp(got.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 150, height: 150 });
+    // The photo's GPS and XMP location leave with no copy served by the local signed URLs.
+    for (const u of [f.urls.original, ...Object.values<string>(f.urls.thumbnails)]) {
+      expect(await carriesLocation((await p.inject({ method: 'GET', url: u })).rawPayload)).toBe(false);
+    }
   });
 
   it('serves a PNG’s original with the type of its stored bytes, as sharp reads them', async () => {

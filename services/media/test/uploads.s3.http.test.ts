@@ -116,7 +116,7 @@ describe('uploads over HTTP with S3 storage', () => {
     expect(original.headers.get('content-type')).toBe(`image/${format}`);
   });
 
-  it('processes a photo: orientation applied, EXIF stored, WebP original and square thumbnails, GPS stripped', async () => {
+  it('processes a photo: orientation applied, EXIF stored, WebP original and square thumbnails, metadata stripped', async () => {
     const res = await upload(
       'image',
       { category: 'plant-photo' },
@@ -126,7 +126,9 @@ describe('uploads over HTTP with S3 storage', () => {
     const f = res.body.data;
     expect(f).toMatchObject({ kind: 'image', mimeType: 'image/jpeg', width: 480, height: 640, ownerId: 'usr_owner' });
     expect(f.id).toMatch(/^fil_/);
-    expect(f.exif).toMatchObject({ make: 'Rootline', model: 'Test Camera', orientation: 6, gps: null });
+    // The GPS read from the original is its owner's to read; the copies carry none.
+    expect(f.exif).toMatchObject({ make: 'Rootline', model: 'Test Camera', orientation: 6 });
+    expect(f.exif.gps.latitude).toBeCloseTo(52.3667, 3);
     expect(Object.keys(f.urls.thumbnails)).toEqual(['150', '300', '600', '1200']);
 
     const original = await fetch(f.urls.original);
@@ -134,6 +136,7 @@ describe('uploads over HTTP with S3 storage', () => {
     const meta = await sharp(Buffer.from(await original.arrayBuffer())).metadata();
     expect(meta).toMatchObject({ format: 'webp', width: 480, height: 640 });
     expect(meta.exif).toBeUndefined();
+    expect(meta.xmp).toBeUndefined();
     for (const size of [150, 300, 600, 1200]) {
       const t = await sharp(Buffer.from(await (await fetch(f.urls.thumbnails[size])).arrayBuffer())).metadata();
       expect(t).toMatchObject({ format: 'webp', width: size, height: size });
@@ -171,39 +174,26 @@ describe('uploads over HTTP with S3 storage', () => {
     expect(await p.stored()).toEqual(before);
   });
 
-  it('keeps GPS only for a photo of the owner’s plant at privacy level exact', async () => {
+  it('strips GPS from every copy whatever the plant’s privacy level, showing exif.gps to the owner only', async () => {
     const exact = await registerPlant('exact');
     const fuzzy = await registerPlant('fuzzy');
-    const withGps = await upload(
-      'image',
-      { category: 'plant-photo', entityType: 'plant', entityId: exact },
-      {
-        data: await photo(),
-        name: 'a.jpg',
-        type: 'image/jpeg',
-      },
-    );
-    expect(withGps.status).toBe(201);
-    expect(withGps.body.data.exif.gps.latitude).toBeCloseTo(52.3667, 3);
-    const served = await sharp(
-      Buffer.from(await (await fetch(withGps.body.data.urls.original)).arrayBuffer()),
-    ).metadata();
-    expect(served.exif).toBeDefined();
-
-    const without = await upload(
-      'image',
-      { category: 'plant-photo', entityType: 'plant', entityId: fuzzy },
-      {
-        data: await photo(),
-        name: 'b.jpg',
-        type: 'image/jpeg',
-      },
-    );
-    expect(without.body.data.exif.gps).toBeNull();
-    const thumb = await sharp(
-      Buffer.from(await (await fetch(without.body.data.urls.thumbnails['300'])).arrayBuffer()),
-    ).metadata();
-    expect(thumb.exif).toBeUndefined();
+    for (const plantId of [exact, fuzzy]) {
+      const res = await upload(
+        'image',
+        { category: 'plant-photo', entityType: 'plant', entityId: plantId },
+        { data: await photo(), name: 'a.jpg', type: 'image/jpeg' },
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.data.exif.gps.latitude).toBeCloseTo(52.3667, 3);
+      for (const url of [res.body.data.urls.original, ...Object.values<string>(res.body.data.urls.thumbnails)]) {
+        const served = await sharp(Buffer.from(await (await fetch(url)).arrayBuffer())).metadata();
+        expect(served.exif).toBeUndefined();
+        expect(served.xmp).toBeUndefined();
+      }
+      const seen = await get(res.body.data.id, other);
+      expect(seen.status).toBe(200);
+      expect(seen.body.data.exif.gps).toBeNull();
+    }
 
     const notMine = await upload(
       'image',
@@ -252,16 +242,17 @@ describe('uploads over HTTP with S3 storage', () => {
     }
   });
 
-  it('deletes softly, owner or ADMIN only; the file is hidden at once but its objects stay until the purge', async () => {
+  it('deletes softly, owner or ADMIN only (404 to others); the file is hidden at once but its objects stay until the purge', async () => {
     const a = (await upload('image', { category: 'other' }, { data: await png(), name: 'a.png', type: 'image/png' }))
       .body.data;
     const b = (await upload('image', { category: 'other' }, { data: await png(), name: 'b.png', type: 'image/png' }))
       .body.data;
     const del = (id: string, token: string) =>
       p.inject({ method: 'DELETE', url: `/api/upload/${id}`, headers: { authorization: `Bearer ${token}` } });
+    // Another's private file is, to DELETE as to GET, a file that does not exist.
     const refused = await del(a.id, other);
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json().error.code).toBe('FORBIDDEN');
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json().error.code).toBe('NOT_FOUND');
     const done = await del(a.id, owner);
     expect(done.statusCode).toBe(200);
     expect(done.json().data).toMatchObject({ id: a.id });

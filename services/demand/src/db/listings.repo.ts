@@ -139,3 +139,14 @@ export async function sellerFigures(
     ratingCount: row?.ratings ?? 0,
   };
 }
+
+/** A listing that is not a draft and names `fileId` among its images, if any (its oldest). */
+export async function publishedListingShowing(db: Db, fileId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: listings.id })
+    .from(listings)
+    .where(and(ne(listings.status, 'draft'), sql`${listings.imageFileIds} @> ${JSON.stringify([fileId])}::jsonb`))
+    .orderBy(asc(listings.createdAt))
+    .limit(1);
+  return row?.id ?? null;
+}

@@ -12,8 +12,13 @@ describe('imagesRefusal', () => {
     expect(imagesRefusal(['fil_a'], files, 'usr_seller')).toBeUndefined();
     expect(imagesRefusal([], [], 'usr_seller')).toBeUndefined();
   });
-  it('refuses another user’s file with FORBIDDEN naming the field', () => {
-    expect(imagesRefusal(['fil_a', 'fil_b'], files, 'usr_seller')).toMatchObject({
+  it('refuses another user’s file as one that does not exist, naming the field', () => {
+    const refusal = imagesRefusal(['fil_a', 'fil_b'], files, 'usr_seller');
+    expect(refusal).toMatchObject({ code: 'NOT_FOUND', details: { field: 'imageFileIds.1' } });
+    expect(refusal?.message).toBe(imagesRefusal(['fil_a', 'fil_b'], [files[0]!], 'usr_seller')?.message);
+  });
+  it('tells an ADMIN, who reads every file, that it is not the seller’s', () => {
+    expect(imagesRefusal(['fil_a', 'fil_b'], files, 'usr_seller', true)).toMatchObject({
       code: 'FORBIDDEN',
       details: { field: 'imageFileIds.1', reason: 'not-owner' },
     });

@@ -11,6 +11,7 @@ import {
   listingList,
   listingPublished,
   listingSetStatus,
+  listingShowingImage,
   listingUpdate,
   mediaFileOwned,
   offerRejected,
@@ -28,6 +29,7 @@ import {
   type ListingRow,
   listingView,
   listListings,
+  publishedListingShowing,
   updateListing,
 } from '../db/listings.repo.js';
 import { type OfferRow, rejectOpenOffers } from '../db/offers.repo.js';
@@ -67,7 +69,7 @@ async function lineageOf(ctx: ServiceContext, plantId: string, caller: CallConte
 async function assertSellerImages(ctx: ServiceContext, ids: readonly string[], sellerId: string, caller: CallContext) {
   if (ids.length === 0) return;
   const { items } = await call(ctx.bus, mediaFileOwned, { fileIds: [...new Set(ids)] }, caller);
-  const refusal = imagesRefusal(ids, items, sellerId);
+  const refusal = imagesRefusal(ids, items, sellerId, caller.actor?.role === 'ADMIN');
   if (refusal) throw refusal;
 }
 
@@ -141,6 +143,10 @@ export const createListing = (ctx: ServiceContext) =>
 
 export const getListing = (ctx: ServiceContext) =>
   handle(listingGet, async ({ listingId }, caller) => listingView(await visibleListing(ctx.db, listingId, caller)));
+
+/** demand.listing.showing-image: a published listing naming the file among its images (media asks, docs/media.md). */
+export const showingImage = (ctx: ServiceContext) =>
+  handle(listingShowingImage, async ({ fileId }) => ({ listingId: await publishedListingShowing(ctx.db, fileId) }));
 
 export const updateListingHandler = (ctx: ServiceContext) =>
   handle(listingUpdate, async ({ listingId, ...change }, caller) => {

@@ -35,13 +35,15 @@ async function readExif(file: string): Promise<ReturnType<typeof exifFrom>> {
 /**
  * Checks and converts an image on disk: dimensions from the header against the pixel limit (before decoding),
  * one full decode to refuse truncated or corrupt data, then the full-size WebP and the square thumbnails, each
- * streamed from libvips into storage. Orientation is applied; metadata is dropped from every copy unless
- * `keepExif` (the owner's plant is at privacy level exact), so GPS never leaves otherwise.
+ * streamed from libvips into storage. Orientation is applied; every copy is written without any metadata (sharp
+ * keeps none unless asked: no EXIF, so no GPS IFD, no XMP, no IPTC), whatever the privacy level of a plant it shows:
+ * that level governs the plant's place, not where a photo was taken. The GPS read here is kept in the row only,
+ * shown to the file's owner (ADR 179).
  */
 export async function processImage(
   storage: Storage,
   file: string,
-  opts: { fileId: string; maxPixels: number; keepExif: boolean; written: string[] },
+  opts: { fileId: string; maxPixels: number; written: string[] },
 ): Promise<ImageResult> {
   const sharp = await loadSharp();
   // The header only, without the pixel limit: a bomb is measured here and refused with its dimensions.
@@ -65,7 +67,6 @@ export async function processImage(
   const put = async (name: string, size: number | null) => {
     let img = decode(sharp, file, opts.maxPixels);
     if (size) img = img.resize(size, size, { fit: 'cover' });
-    if (opts.keepExif) img = img.keepExif();
     const key = `files/${opts.fileId}/${name}.webp`;
     opts.written.push(key);
     await storage.put(key, img.webp(WEBP), { contentType: STORED_IMAGE_TYPE });

@@ -28,7 +28,7 @@ export interface Ingested {
  */
 export async function ingest(
   storage: Storage,
-  input: { fileId: string; kind: FileKind; sourceKey: string; maxPixels: number; keepExif: boolean },
+  input: { fileId: string; kind: FileKind; sourceKey: string; maxPixels: number },
 ): Promise<Ingested> {
   const dir = await mkdtemp(join(tmpdir(), 'rootline-media-'));
   const file = join(dir, 'upload');
@@ -41,7 +41,6 @@ export async function ingest(
       const img = await processImage(storage, file, {
         fileId: input.fileId,
         maxPixels: input.maxPixels,
-        keepExif: input.keepExif,
         written,
       });
       return { mimeType, bytes: limit.bytes, ...img };

@@ -88,3 +88,18 @@ export function expiredPending(db: Db, now: Date, limit: number): Promise<FileRo
     .orderBy(asc(files.expiresAt))
     .limit(limit);
 }
+
+/** Files whose stored copies still carry EXIF (written before copies were always stripped), oldest first. */
+export function filesWithMetadataInCopies(db: Db, limit: number): Promise<FileRow[]> {
+  return db
+    .select()
+    .from(files)
+    .where(eq(files.metadataInCopies, true))
+    .orderBy(asc(files.createdAt), asc(files.id))
+    .limit(limit);
+}
+
+/** Records that a file's copies were stripped of their metadata. */
+export async function markCopiesStripped(db: Db, id: string): Promise<void> {
+  await db.update(files).set({ metadataInCopies: false }).where(eq(files.id, id));
+}

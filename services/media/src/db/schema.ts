@@ -25,10 +25,13 @@ export const files = mediaSchema.table(
     category: text('category').notNull(),
     entityType: text('entity_type'),
     entityId: text('entity_id'),
-    /** EXIF read from the original, GPS included (shown only when `gps_served`). */
+    /** EXIF read from the original, GPS included: the GPS is shown to the file's owner and ADMINs only (ADR 179). */
     exif: jsonb('exif'),
-    /** The served copies keep GPS: the file belongs to its owner's plant at privacy level exact. */
-    gpsServed: boolean('gps_served').notNull().default(false),
+    /**
+     * The stored copies still carry EXIF: written before every copy was stripped (a photo of its owner's exact plant
+     * kept it). The `strip-metadata` job clears it from their bytes and then this flag; no new file sets it.
+     */
+    metadataInCopies: boolean('gps_served').notNull().default(false),
     /** The served original: the full-size WebP of an image, the document as uploaded. */
     originalKey: text('original_key').notNull(),
     /** Thumbnail keys by size in pixels (images). */

@@ -1,13 +1,14 @@
 import { mediaFileDeleted, mediaFileStored } from '@rootline/contracts/media';
 import { publicEvents } from '@rootline/contracts/transparency';
 import { describe, expect, it } from 'vitest';
-import { mayAttach, readAccess } from './access.js';
+import { mayAttach, mayBeListingImage, mayChange, readAccess } from './access.js';
 
 const alice = { id: 'usr_alice', role: 'USER' as const };
 const bob = { id: 'usr_bob', role: 'USER' as const };
 const admin = { id: 'usr_admin', role: 'ADMIN' as const };
 const file = (entityType: string | null, entityId: string | null = entityType ? 'x_1' : null) => ({
   ownerId: alice.id,
+  kind: 'image',
   entityType,
   entityId,
 });
@@ -26,6 +27,25 @@ describe('readAccess', () => {
     expect(readAccess(file(null), bob)).toBe('deny');
     expect(readAccess(file('user', alice.id), bob)).toBe('deny');
     expect(readAccess(file('plant'), undefined)).toBe('deny');
+  });
+});
+
+describe('mayBeListingImage', () => {
+  it('asks the listings about an image for a signed-in caller only', () => {
+    expect(mayBeListingImage(file(null), bob)).toBe(true);
+    expect(mayBeListingImage({ ...file(null), kind: 'document' }, bob)).toBe(false);
+    expect(mayBeListingImage(file(null), undefined)).toBe(false);
+  });
+});
+
+describe('mayChange', () => {
+  it('lets only the owner and an ADMIN act on a file, readable or not', () => {
+    for (const t of [null, 'plant', 'listing']) {
+      expect(mayChange(file(t), alice)).toBe(true);
+      expect(mayChange(file(t), admin)).toBe(true);
+      expect(mayChange(file(t), bob)).toBe(false);
+      expect(mayChange(file(t), undefined)).toBe(false);
+    }
   });
 });
 

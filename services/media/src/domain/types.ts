@@ -117,8 +117,11 @@ export function exifFrom(raw: Record<string, unknown> | undefined): ExifData | n
   };
 }
 
-/** EXIF as served: GPS removed unless the file may show it. */
-export function servedExif(exif: ExifData | null, gpsServed: boolean): ExifData | null {
+/**
+ * EXIF as answered: the GPS read from the original only to who may see it (the file's owner and ADMINs), null to
+ * everyone else. The served bytes never carry it (images.ts).
+ */
+export function servedExif(exif: ExifData | null, showGps: boolean): ExifData | null {
   if (!exif) return null;
-  return gpsServed ? exif : { ...exif, gps: null };
+  return showGps ? exif : { ...exif, gps: null };
 }

@@ -7,29 +7,24 @@ import {
   mediaFileOwned,
   PLANT_FILES_LIMIT,
 } from '@rootline/contracts';
-import { assertOwnerOrAdmin } from '@rootline/domain';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
 import type { MediaConfig } from '../config.js';
 import { attachedFiles, findFile, readyFilesOwners, softDelete } from '../db/files.repo.js';
-import { readAccess } from '../domain/access.js';
-import { mayReadRecord } from './records.js';
+import { mayChange, readAccess } from '../domain/access.js';
+import { mayReadFile, mayReadRecord } from './records.js';
 import { fileInfo } from './view.js';
 
 /**
  * media.file.get: a processed file that is not deleted (pending uploads are not files yet), to those who may read
- * it (see `readAccess`): its owner or an ADMIN; for a file of a plant, a listing or a farm, whoever that record's
- * service shows it to. Anyone else gets NOT_FOUND, as for a file that does not exist.
+ * it (see `mayReadFile`): its owner or an ADMIN; for a file of a plant, a listing or a farm, whoever that record's
+ * service shows it to; an image a published listing shows, every signed-in user. Anyone else gets NOT_FOUND, as for
+ * a file that does not exist.
  */
 export const getFile = (ctx: ServiceContext<MediaConfig>, storage: Storage) =>
   handle(mediaFileGet, async ({ fileId }, c) => {
     const row = await findFile(ctx.db, fileId);
-    if (row?.status !== 'ready') throw notFound('File', fileId);
-    const access = readAccess(row, c.actor);
-    if (access === 'deny') throw notFound('File', fileId);
-    if (access === 'ask-record' && !(await mayReadRecord(ctx, c, row.entityType!, row.entityId!))) {
-      throw notFound('File', fileId);
-    }
+    if (row?.status !== 'ready' || !(await mayReadFile(ctx, c, row))) throw notFound('File', fileId);
     return fileInfo(row, storage, ctx.clock, c);
   });
 
@@ -42,6 +37,7 @@ export const listPlantFiles = (ctx: ServiceContext<MediaConfig>, storage: Storag
     const rows = await attachedFiles(ctx.db, 'plant', plantId, PLANT_FILES_LIMIT);
     const access = rows.map((row) => readAccess(row, c.actor));
     if (access.includes('ask-record') && !(await mayReadRecord(ctx, c, 'plant', plantId))) return { items: [] };
+    // A plant's file is never a listing's image to its readers: only the owner's and the plant's rules apply.
     const visible = rows.filter((_, i) => access[i] !== 'deny');
     return { items: await Promise.all(visible.map((row) => fileInfo(row, storage, ctx.clock, c))) };
   });
@@ -53,12 +49,14 @@ export const ownedFiles = (ctx: ServiceContext<MediaConfig>) =>
     return { items: rows.map((r) => ({ id: r.id, ownerId: r.ownerId, kind: r.kind as FileKind })) };
   });
 
-/** media.file.delete: hidden at once; the purge job removes its objects and row later. */
+/**
+ * media.file.delete: hidden at once; the purge job removes its objects and row later. Owner or ADMIN; anyone else
+ * gets NOT_FOUND, as for a file that does not exist (`mayChange`).
+ */
 export const deleteFile = (ctx: ServiceContext<MediaConfig>) =>
   handle(mediaFileDelete, async ({ fileId }, c) => {
     const row = await findFile(ctx.db, fileId);
-    if (row?.status !== 'ready') throw notFound('File', fileId);
-    assertOwnerOrAdmin(c, row.ownerId);
+    if (row?.status !== 'ready' || !mayChange(row, c.actor)) throw notFound('File', fileId);
     return ctx.db.transaction(async (tx) => {
       const deleted = await softDelete(tx, fileId, ctx.clock.now());
       if (!deleted?.deletedAt) throw notFound('File', fileId);

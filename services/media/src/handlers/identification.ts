@@ -10,7 +10,7 @@ import {
   type Organ,
   type SpeciesCandidate,
 } from '@rootline/contracts';
-import { actingUser, assertOwnerOrAdmin } from '@rootline/domain';
+import { actingUser } from '@rootline/domain';
 import { type HandlerContext, handle, notFound, outgoingAgent, type ServiceContext } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
 import { IdentificationUnavailable, identifyWithPlantNet, type OutgoingPhoto } from '../adapters/identify/plantnet.js';
@@ -18,6 +18,7 @@ import { photoForProvider, readAll } from '../adapters/identify/prepare.js';
 import type { MediaConfig } from '../config.js';
 import { findFile } from '../db/files.repo.js';
 import { findIdentification, insertIdentification } from '../db/identifications.repo.js';
+import { mayChange } from '../domain/access.js';
 
 const unavailable = (message: string, reason: string) => new AppError('UNAVAILABLE', message, { reason });
 
@@ -48,8 +49,10 @@ async function identify(
       let key = photo.uploadKey;
       if (photo.fileId) {
         const file = await findFile(ctx.db, photo.fileId);
-        if (file?.status !== 'ready' || file.kind !== 'image') throw notFound('File', photo.fileId);
-        assertOwnerOrAdmin(caller, file.ownerId);
+        // Another's photo is no file to the caller, readable or not (`mayChange`).
+        if (file?.status !== 'ready' || file.kind !== 'image' || !mayChange(file, caller.actor)) {
+          throw notFound('File', photo.fileId);
+        }
         key = file.originalKey;
       }
       if (!key) throw new AppError('VALIDATION_ERROR', 'Each photo needs a fileId', { field: `${field}/fileId` });

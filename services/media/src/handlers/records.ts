@@ -1,11 +1,19 @@
-import { AppError, type CallContext, farmGet, isAppError, listingGet, plantGet } from '@rootline/contracts';
+import {
+  AppError,
+  type CallContext,
+  farmGet,
+  isAppError,
+  listingGet,
+  listingShowingImage,
+  plantGet,
+} from '@rootline/contracts';
 import { call, type ServiceContext } from '@rootline/host';
+import type { FileRow } from '../db/files.repo.js';
+import { mayBeListingImage, readAccess } from '../domain/access.js';
 
 /** What media needs to know of the record a file is attached to. */
 export interface RecordFacts {
   ownerId: string;
-  /** Plants only: whether its owner shows its exact place (a photo's GPS may then be kept). */
-  exact: boolean;
 }
 
 /**
@@ -24,18 +32,18 @@ export async function recordOf(
     switch (entityType) {
       case 'plant': {
         const plant = await call(ctx.bus, plantGet, { plantId: entityId }, c);
-        return { ownerId: plant.owner.id, exact: plant.privacyLevel === 'exact' };
+        return { ownerId: plant.owner.id };
       }
       case 'listing': {
         const listing = await call(ctx.bus, listingGet, { listingId: entityId }, c);
-        return { ownerId: listing.sellerId, exact: false };
+        return { ownerId: listing.sellerId };
       }
       case 'farm': {
         const farm = await call(ctx.bus, farmGet, { farmId: entityId }, c);
-        return { ownerId: farm.ownerId, exact: false };
+        return { ownerId: farm.ownerId };
       }
       case 'user':
-        return { ownerId: entityId, exact: false };
+        return { ownerId: entityId };
       default:
         throw new AppError('VALIDATION_ERROR', `Files cannot be attached to a ${entityType}`, { field: 'entityType' });
     }
@@ -65,4 +73,29 @@ export async function mayReadRecord(
     if (isAppError(err) && ['NOT_FOUND', 'FORBIDDEN', 'VALIDATION_ERROR'].includes(err.code)) return false;
     throw err;
   }
+}
+
+/**
+ * Whether a published listing shows the image among its `imageFileIds`, asked of demand (its tables are never read
+ * here). Unsure is no: when demand does not answer, the file stays unread by anyone but its owner (who never asks).
+ */
+async function shownOnListing(ctx: ServiceContext, c: CallContext, fileId: string): Promise<boolean> {
+  try {
+    return (await call(ctx.bus, listingShowingImage, { fileId }, c)).listingId !== null;
+  } catch (err) {
+    if (!isAppError(err) || err.code !== 'UNAVAILABLE') throw err;
+    ctx.log.warn({ fileId, err: err.message }, 'demand did not say whether a listing shows the image; refused');
+    return false;
+  }
+}
+
+/**
+ * Whether the caller may read the file (see `readAccess`): its owner or an ADMIN; whoever may read the plant, listing
+ * or farm it is attached to; for an image, every signed-in user once a published listing shows it.
+ */
+export async function mayReadFile(ctx: ServiceContext, c: CallContext, file: FileRow): Promise<boolean> {
+  const access = readAccess(file, c.actor);
+  if (access === 'allow') return true;
+  if (access === 'ask-record' && (await mayReadRecord(ctx, c, file.entityType!, file.entityId!))) return true;
+  return mayBeListingImage(file, c.actor) && (await shownOnListing(ctx, c, file.id));
 }

@@ -9,13 +9,13 @@ import {
   mediaUploadProcess,
   newId,
 } from '@rootline/contracts';
-import { actingOwner, assertOwnerOrAdmin } from '@rootline/domain';
+import { actingOwner } from '@rootline/domain';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
 import { type Ingested, ingest } from '../adapters/ingest.js';
 import type { MediaConfig } from '../config.js';
 import { type FileRow, findFile, insertFile, markReady, removeFile } from '../db/files.repo.js';
-import { mayAttach } from '../domain/access.js';
+import { mayAttach, mayChange } from '../domain/access.js';
 import { acceptedTypes, categoryOf, maxBytesOf, refused } from '../domain/types.js';
 import { recordOf } from './records.js';
 import { fileInfo } from './view.js';
@@ -26,17 +26,21 @@ interface Entity {
 }
 
 /**
- * Checks the record a file is attached to and says whether its copies may keep GPS. Every entityType is checked
+ * Checks the record a file is attached to. Every entityType is checked
  * with the service that owns the record: it must exist (NOT_FOUND, `details.field` entityId) and be the file
  * owner's (a plant's owner, a listing's seller, a farm's owner, the user themself) unless an ADMIN acts, but a user
- * record is oneself only (FORBIDDEN, `details.reason` not-owner). GPS stays only on a photo of its owner's plant at
- * privacy level exact.
+ * record is oneself only (FORBIDDEN, `details.reason` not-owner).
  */
-async function checkAttachment(ctx: ServiceContext<MediaConfig>, c: CallContext, e: Entity, ownerId: string) {
+async function checkAttachment(
+  ctx: ServiceContext<MediaConfig>,
+  c: CallContext,
+  e: Entity,
+  ownerId: string,
+): Promise<void> {
   if (!e.entityType !== !e.entityId) {
     throw new AppError('VALIDATION_ERROR', 'entityType and entityId go together', { field: 'entityId' });
   }
-  if (!e.entityType || !e.entityId) return false;
+  if (!e.entityType || !e.entityId) return;
   const record = await recordOf(ctx, c, e.entityType, e.entityId);
   if (!mayAttach(e.entityType, record.ownerId, ownerId, c.actor)) {
     throw new AppError('FORBIDDEN', `A file can only be attached to your own ${e.entityType}`, {
@@ -44,17 +48,15 @@ async function checkAttachment(ctx: ServiceContext<MediaConfig>, c: CallContext,
       reason: 'not-owner',
     });
   }
-  return e.entityType === 'plant' && record.exact && record.ownerId === ownerId;
 }
 
-function rowValues(done: Ingested, gpsServed: boolean) {
+function rowValues(done: Ingested) {
   return {
     mimeType: done.mimeType,
     bytes: done.bytes,
     width: done.width,
     height: done.height,
     exif: done.exif,
-    gpsServed,
     originalKey: done.originalKey,
     thumbnails: done.thumbnails,
   };
@@ -84,7 +86,7 @@ export const processUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage
   return handle(mediaUploadProcess, async (input, c) => {
     try {
       const { ownerId } = actingOwner(c);
-      const gpsServed = await checkAttachment(ctx, c, input, ownerId);
+      await checkAttachment(ctx, c, input, ownerId);
       const id = newId('fil', ctx.clock.now().getTime());
       const timer = processing.startTimer({ kind: input.kind });
       const done = await ingest(storage, {
@@ -92,7 +94,6 @@ export const processUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage
         kind: input.kind,
         sourceKey: input.uploadKey,
         maxPixels: ctx.config.MEDIA_MAX_PIXELS,
-        keepExif: gpsServed,
       }).catch((err: unknown) => {
         timer({ outcome: 'refused' });
         throw err;
@@ -110,7 +111,7 @@ export const processUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage
             entityType: input.entityType ?? null,
             entityId: input.entityId ?? null,
             createdAt: ctx.clock.now().toISOString(),
-            ...rowValues(done, gpsServed),
+            ...rowValues(done),
           });
           await ctx.outbox.enqueue(tx, mediaFileStored, storedEvent(saved), c);
           return saved;
@@ -174,8 +175,8 @@ export const presignUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage
 export const completeUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage) =>
   handle(mediaUploadComplete, async ({ fileId }, c) => {
     const row = await findFile(ctx.db, fileId);
-    if (!row) throw notFound('File', fileId);
-    assertOwnerOrAdmin(c, row.ownerId);
+    // Another's upload, pending or done, is no file to the caller (`mayChange`).
+    if (!row || !mayChange(row, c.actor)) throw notFound('File', fileId);
     if (row.status === 'ready') return fileInfo(row, storage, ctx.clock, c);
     if (row.expiresAt && new Date(row.expiresAt) < ctx.clock.now()) {
       throw refused('The upload URL expired before the upload was completed; ask for a new one', 'expired');
@@ -183,7 +184,7 @@ export const completeUpload = (ctx: ServiceContext<MediaConfig>, storage: Storag
     const arrived = await storage.head(row.originalKey);
     if (!arrived) throw refused('Nothing was uploaded to the signed URL yet', 'not-uploaded');
     // Errors of the record it belongs to (a plant gone, plants unavailable) leave the upload to be retried.
-    const gpsServed = await checkAttachment(ctx, c, row, row.ownerId);
+    await checkAttachment(ctx, c, row, row.ownerId);
     let done: Ingested;
     try {
       done = await ingest(storage, {
@@ -191,7 +192,6 @@ export const completeUpload = (ctx: ServiceContext<MediaConfig>, storage: Storag
         kind: row.kind as FileKind,
         sourceKey: row.originalKey,
         maxPixels: ctx.config.MEDIA_MAX_PIXELS,
-        keepExif: gpsServed,
       });
     } catch (err) {
       // A refused file leaves nothing: neither its bytes nor its row.
@@ -203,7 +203,7 @@ export const completeUpload = (ctx: ServiceContext<MediaConfig>, storage: Storag
     }
     await storage.delete([row.originalKey]).catch(() => {});
     const saved = await ctx.db.transaction(async (tx) => {
-      const ready = await markReady(tx, fileId, rowValues(done, gpsServed));
+      const ready = await markReady(tx, fileId, rowValues(done));
       if (!ready) throw new AppError('DUPLICATE', 'The upload was completed meanwhile', { fileId });
       await ctx.outbox.enqueue(tx, mediaFileStored, storedEvent(ready), c);
       return ready;

@@ -1,4 +1,4 @@
-import { type CallContext, type ExifData, type FileInfo, MEDIA_LIMITS } from '@rootline/contracts';
+import { type CallContext, type ExifData, type FileInfo, isOwnerOrAdmin, MEDIA_LIMITS } from '@rootline/contracts';
 import type { Clock } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
 import type { FileRow } from '../db/files.repo.js';
@@ -6,13 +6,14 @@ import { STORED_IMAGE_TYPE, servedExif, storedTypeOf } from '../domain/types.js'
 
 /**
  * A file's information with signed URLs valid for `MEDIA_LIMITS.urlSeconds`; local URLs start with the public
- * address of the request (`caller.publicUrl`) unless STORAGE_PUBLIC_URL names one.
+ * address of the request (`caller.publicUrl`) unless STORAGE_PUBLIC_URL names one. `exif.gps` is the caller's only
+ * when the file is theirs (or they are an ADMIN).
  */
 export async function fileInfo(
   row: FileRow,
   storage: Storage,
   clock: Clock,
-  caller: Pick<CallContext, 'publicUrl'>,
+  caller: Pick<CallContext, 'publicUrl' | 'actor'>,
 ): Promise<FileInfo> {
   const expiresInSeconds = MEDIA_LIMITS.urlSeconds;
   const { publicUrl } = caller;
@@ -42,7 +43,7 @@ export async function fileInfo(
     entityType: row.entityType as FileInfo['entityType'],
     entityId: row.entityId,
     ownerId: row.ownerId,
-    exif: servedExif(row.exif as ExifData | null, row.gpsServed),
+    exif: servedExif(row.exif as ExifData | null, isOwnerOrAdmin(caller.actor, row.ownerId)),
     urls: {
       original,
       thumbnails,
