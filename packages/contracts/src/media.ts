@@ -79,7 +79,9 @@ export const ExifData = Type.Object(
     iso: Type.Union([Type.Number(), Type.Null()]),
     focalLength: Type.Union([Type.Number(), Type.Null()]),
     gps: Type.Union([Gps, Type.Null()], {
-      description: 'Where the photo was taken; null unless the file belongs to its owner’s plant at privacy exact',
+      description:
+        'Where the photo was taken, read from the original’s EXIF: answered to the file’s owner and ADMINs only, ' +
+        'null to everyone else whatever the privacy level of its plant. No served copy carries it',
     }),
   },
   { description: 'EXIF metadata read from the original' },

@@ -1297,7 +1297,7 @@ export interface paths {
          * Upload an image
          * @description A `multipart/form-data` body: first the optional fields `category` (one of plant-photo, profile, farm, product, certificate, report, other; default `plant-photo` for an image attached to a plant, else `other`) and `entityType` (plant, farm, listing, user) with `entityId` (the record the file belongs to: it must exist, 404, and be yours, 403 with `details.reason` not-owner — your plant, a listing you sell, a farm you own, your own user), then one file in the field `file`. Fields after the file are ignored. The type is decided by the file’s bytes, never by its name or declared type. The body is streamed into storage and processed from there: it is never held whole in memory.
          *
-         *     Accepted: image/jpeg, image/png, image/webp, image/avif; at most 15728640 bytes (413 PAYLOAD_TOO_LARGE beyond) and 50000000 pixels (decompression bombs are refused from the header, before decoding). Truncated or corrupt images are refused. Orientation is applied; EXIF is read and stored. Every copy is a WebP: the full-size original and square thumbnails of 150, 300, 600, 1200 pixels. Copies carry no metadata (no GPS) unless the file belongs to your plant at privacy level `exact`, and `exif.gps` is shown under the same rule.
+         *     Accepted: image/jpeg, image/png, image/webp, image/avif; at most 15728640 bytes (413 PAYLOAD_TOO_LARGE beyond) and 50000000 pixels (decompression bombs are refused from the header, before decoding). Truncated or corrupt images are refused. Orientation is applied; EXIF is read and stored. Every copy is a WebP: the full-size original and square thumbnails of 150, 300, 600, 1200 pixels. No copy carries metadata (no EXIF, so no GPS; no XMP, no IPTC), whatever the privacy level of a plant it shows: that level governs the plant’s place, not where a photo was taken. The GPS read from the original is answered as `exif.gps` to the file’s owner and ADMINs only (null to everyone else).
          *
          *     Send an `Idempotency-Key` to make a retry safe: the key names the upload (the file is not part of its fingerprint).
          */
@@ -1365,7 +1365,7 @@ export interface paths {
         put?: never;
         /**
          * Complete a direct upload
-         * @description Validates and processes what arrived at the presigned URL, by the rules of the multipart uploads. A refused file is removed with its pending upload. Owner or ADMIN only. Completing twice answers the file.
+         * @description Validates and processes what arrived at the presigned URL, by the rules of the multipart uploads. A refused file is removed with its pending upload. Owner or ADMIN only: anyone else gets 404, as for a file that does not exist. Completing twice answers the file.
          */
         post: operations["completeUpload"];
         delete?: never;
@@ -1403,14 +1403,14 @@ export interface paths {
         };
         /**
          * File information
-         * @description Type, size, dimensions, category, the record it belongs to, EXIF (GPS only for a photo of its owner’s plant at privacy level exact) and URLs of the original and each thumbnail, valid 900 s, each served with the type of its stored bytes (`image/webp` for every copy of an image, `mimeType` for a document). Read by its owner and ADMINs, and by every signed-in user when the record it belongs to is public to them (a plant, a farm, a listing that is not a draft); a profile photo or a file of no record is its owner’s only. Anyone else gets 404, as for a file that does not exist.
+         * @description Type, size, dimensions, category, the record it belongs to, EXIF (`exif.gps`, where the photo was taken, to the file’s owner and ADMINs only; null to others) and URLs of the original and each thumbnail, valid 900 s, without any metadata in their bytes, each served with the type of its stored bytes (`image/webp` for every copy of an image, `mimeType` for a document). Read by its owner and ADMINs, and by every signed-in user when the record it belongs to is public to them (a plant, a farm, a listing that is not a draft), and an image that a listing which is not a draft shows among its `imageFileIds`; otherwise a profile photo or a file of no record is its owner’s only. Anyone else gets 404, as for a file that does not exist.
          */
         get: operations["getFile"];
         put?: never;
         post?: never;
         /**
          * Delete a file
-         * @description Hidden at once (404 afterwards); its stored copies are removed later by the purge job, which runs on one replica at a time. Owner or ADMIN only.
+         * @description Hidden at once (404 afterwards); its stored copies are removed later by the purge job, which runs on one replica at a time. Owner or ADMIN only: anyone else gets 404, as for a file that does not exist, even when they may read it.
          */
         delete: operations["deleteFile"];
         options?: never;
@@ -4394,7 +4394,7 @@ export interface components {
                 fNumber: number | null;
                 iso: number | null;
                 focalLength: number | null;
-                /** @description Where the photo was taken; null unless the file belongs to its owner’s plant at privacy exact */
+                /** @description Where the photo was taken, read from the original’s EXIF: answered to the file’s owner and ADMINs only, null to everyone else whatever the privacy level of its plant. No served copy carries it */
                 gps: {
                     latitude: number;
                     longitude: number;

@@ -54,8 +54,9 @@ const IMAGE =
   `beyond) and ${MEDIA_LIMITS.maxPixels} pixels (decompression bombs are refused from the header, before ` +
   'decoding). Truncated or corrupt images are refused. Orientation is applied; EXIF is read and stored. Every ' +
   `copy is a WebP: the full-size original and square thumbnails of ${MEDIA_LIMITS.thumbnailSizes.join(', ')} ` +
-  'pixels. Copies carry no metadata (no GPS) unless the file belongs to your plant at privacy level `exact`, ' +
-  'and `exif.gps` is shown under the same rule.';
+  'pixels. No copy carries metadata (no EXIF, so no GPS; no XMP, no IPTC), whatever the privacy level of a plant ' +
+  'it shows: that level governs the plant’s place, not where a photo was taken. The GPS read from the original is ' +
+  'answered as `exif.gps` to the file’s owner and ADMINs only (null to everyone else).';
 
 const DOCUMENT =
   `Accepted: PDF, DOC (an OLE2 compound file) and DOCX (an OOXML zip with \`[Content_Types].xml\` and ` +
@@ -197,7 +198,8 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
     summary: 'Complete a direct upload',
     description:
       'Validates and processes what arrived at the presigned URL, by the rules of the multipart uploads. A ' +
-      'refused file is removed with its pending upload. Owner or ADMIN only. Completing twice answers the file.',
+      'refused file is removed with its pending upload. Owner or ADMIN only: anyone else gets 404, as for a file ' +
+      'that does not exist. Completing twice answers the file.',
     tags: TAGS,
     policy: { permission: 'uploads:write', object: { rule: 'owner', field: 'fileId', record: 'file' } },
     subject: mediaUploadComplete,
@@ -225,13 +227,15 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
     url: '/:fileId',
     summary: 'File information',
     description:
-      'Type, size, dimensions, category, the record it belongs to, EXIF (GPS only for a photo of its owner’s ' +
-      `plant at privacy level exact) and URLs of the original and each thumbnail, valid ${MEDIA_LIMITS.urlSeconds} s, ` +
+      'Type, size, dimensions, category, the record it belongs to, EXIF (`exif.gps`, where the photo was taken, to ' +
+      'the file’s owner and ADMINs only; null to others) and URLs of the original and each thumbnail, valid ' +
+      `${MEDIA_LIMITS.urlSeconds} s, without any metadata in their bytes, ` +
       'each served with the type of its stored bytes (`image/webp` for every copy of an image, `mimeType` for a ' +
       'document). ' +
       'Read by its owner and ADMINs, and by every signed-in user when the record it belongs to is public to them (a ' +
-      'plant, a farm, a listing that is not a draft); a profile photo or a file of no record is its owner’s only. ' +
-      'Anyone else gets 404, as for a file that does not exist.',
+      'plant, a farm, a listing that is not a draft), and an image that a listing which is not a draft shows among ' +
+      'its `imageFileIds`; otherwise a profile photo or a file of no record is its owner’s only. Anyone else gets ' +
+      '404, as for a file that does not exist.',
     tags: TAGS,
     policy: {
       permission: 'uploads:write',
@@ -239,7 +243,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
         rule: 'attached-to',
         field: 'fileId',
         record: 'file',
-        why: 'its uploader, whoever may read its record, everyone when that record is public',
+        why: 'its uploader, whoever may read its record, everyone when that record (or a listing showing the image) is public',
       },
     },
     subject: mediaFileGet,
@@ -252,7 +256,8 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
     summary: 'Delete a file',
     description:
       'Hidden at once (404 afterwards); its stored copies are removed later by the purge job, which runs on one ' +
-      'replica at a time. Owner or ADMIN only.',
+      'replica at a time. Owner or ADMIN only: anyone else gets 404, as for a file that does not exist, even when ' +
+      'they may read it.',
     tags: TAGS,
     policy: { permission: 'uploads:write', object: { rule: 'owner', field: 'fileId', record: 'file' } },
     subject: mediaFileDelete,
