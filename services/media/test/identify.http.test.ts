@@ -222,7 +222,8 @@ describe('plant identification over HTTP against a Pl@ntNet-speaking server', ()
   it("refuses another user's photo as a file that does not exist to them", async () => {
     const fileId = await uploadPhoto();
     const res = await post('/api/plants/identify', other, { photos: [{ fileId, organ: 'leaf' }] });
-    expect([403, 404]).toContain(res.status);
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
     expect(received.at(-1)?.organs).not.toEqual(['bark']);
   });
 
