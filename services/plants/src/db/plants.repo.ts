@@ -61,7 +61,10 @@ export interface StoredAnonymousRegistration {
 }
 
 /** The stored anonymous registration of a plant, if the plant is stored and anonymously owned. */
-export async function findAnonymousRegistration(db: Db, plantId: string): Promise<StoredAnonymousRegistration | undefined> {
+export async function findAnonymousRegistration(
+  db: Db,
+  plantId: string,
+): Promise<StoredAnonymousRegistration | undefined> {
   const [row] = await db
     .select({ id: plants.id, blockHash: plants.blockHash, timestamp: plants.registeredAt, owner: anonymousOwners })
     .from(plants)
