@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey, randomUUID, sign, verify } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, randomUUID, sign, verify, webcrypto } from 'node:crypto';
 import { type ApiResponse, anonymousPlantInput, api, plantInput, type TestDatabase } from '@rootline/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { type ClusterHandle, waitReady } from '../src/cluster-host.js';
 import { startTestCluster, type TestCluster } from './test-cluster.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const subtle = globalThis.crypto.subtle;
+const subtle = webcrypto.subtle;
 
 /** Answers that are not yet an answer: the key is held (409), or the gateway is down or not ready. */
 const NOT_YET = [409, 502, 503, 504];
@@ -14,8 +14,8 @@ const NOT_YET = [409, 502, 503, 504];
 const ANSWER_WITHIN_MS = 10_000;
 
 /** A client's X25519 key pair made with WebCrypto, as a browser makes it; the public half in base64url. */
-async function x25519(): Promise<{ keys: CryptoKeyPair; publicKey: string }> {
-  const keys = (await subtle.generateKey({ name: 'X25519' }, true, ['deriveBits'])) as CryptoKeyPair;
+async function x25519(): Promise<{ keys: webcrypto.CryptoKeyPair; publicKey: string }> {
+  const keys = (await subtle.generateKey({ name: 'X25519' }, true, ['deriveBits'])) as webcrypto.CryptoKeyPair;
   return { keys, publicKey: Buffer.from(await subtle.exportKey('raw', keys.publicKey)).toString('base64url') };
 }
 
@@ -28,7 +28,7 @@ interface Sealed {
 }
 
 /** Opens `encryptedPrivateKey` with WebCrypto only (ECDH X25519, HKDF-SHA256, AES-256-GCM), as a browser would. */
-async function openSealed(sealed: Sealed, own: CryptoKeyPair): Promise<string> {
+async function openSealed(sealed: Sealed, own: webcrypto.CryptoKeyPair): Promise<string> {
   const b = (s: string) => Buffer.from(s, 'base64url');
   const ephemeral = await subtle.importKey('raw', b(sealed.ephemeralPublicKey), { name: 'X25519' }, false, []);
   const shared = await subtle.deriveBits({ name: 'X25519', public: ephemeral }, own.privateKey, 256);
@@ -87,7 +87,7 @@ interface Write {
   body: { commonName: string } & Record<string, unknown>;
   token?: string;
   /** The client's X25519 key pair (anonymous-sealed) or Ed25519 key pair (anonymous-own-key). */
-  x25519?: CryptoKeyPair;
+  x25519?: webcrypto.CryptoKeyPair;
   ed25519?: { privateKey: ReturnType<typeof createPrivateKey> };
   answer?: ApiResponse;
   answeredAt?: number;
@@ -147,7 +147,7 @@ describe('cluster mode: writes in flight when the gateway is killed', () => {
     }
     for (let i = 0; i < 4; i++) {
       const key = randomUUID();
-      const pair = (await subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+      const pair = (await subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
       const jwk = await subtle.exportKey('jwk', pair.privateKey);
       writes.push({
         kind: 'anonymous-own-key',

@@ -8,6 +8,7 @@ import {
   hkdfSync,
   sign,
   verify,
+  webcrypto,
 } from 'node:crypto';
 import { type EncryptedContact, PRIVATE_KEY_SEAL_INFO } from '@rootline/contracts/plants';
 import { describe, expect, it } from 'vitest';
@@ -131,8 +132,8 @@ describe('anonymous identity', () => {
   });
 
   it('seals a server-made private key to the client’s X25519 key, and WebCrypto opens it', async () => {
-    const subtle = globalThis.crypto.subtle;
-    const own = (await subtle.generateKey({ name: 'X25519' }, true, ['deriveBits'])) as CryptoKeyPair;
+    const subtle = webcrypto.subtle;
+    const own = (await subtle.generateKey({ name: 'X25519' }, true, ['deriveBits'])) as webcrypto.CryptoKeyPair;
     const keyEncryptionPublicKey = Buffer.from(await subtle.exportKey('raw', own.publicKey)).toString('base64url');
     const identity = createAnonymousIdentity({ keyEncryptionPublicKey });
     expect(identity.privateKey).toBeNull();
@@ -167,7 +168,7 @@ describe('anonymous identity', () => {
       open(Buffer.from(hkdfSync('sha256', seed, Buffer.alloc(0), CONTACT_KEY_INFO, 32)), identity.contact.encrypted),
     ).toBe(identity.contact.handle);
     // Another X25519 key cannot open it.
-    const other = (await subtle.generateKey({ name: 'X25519' }, true, ['deriveBits'])) as CryptoKeyPair;
+    const other = (await subtle.generateKey({ name: 'X25519' }, true, ['deriveBits'])) as webcrypto.CryptoKeyPair;
     const wrong = await subtle.deriveBits({ name: 'X25519', public: ephemeral }, other.privateKey, 256);
     const wrongKey = await subtle.deriveKey(
       { name: 'HKDF', hash: 'SHA-256', salt: b(sealed.ephemeralPublicKey), info: Buffer.from(PRIVATE_KEY_SEAL_INFO) },
