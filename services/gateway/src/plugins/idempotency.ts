@@ -106,9 +106,9 @@ const isFinal = (status: number) =>
  * replayed to every later request with the same key and body (`Idempotent-Replayed: true`). The same key with
  * another body is 422 IDEMPOTENCY_KEY_REUSED; while the first request is in flight, 409 DUPLICATE. A 5xx is not
  * stored: the retry runs again, and the service, given the same reference (`idempotencyRef`), converges on the
- * same record. The claim on an in-flight key is a lease of `lockMs` renewed while the request runs: when its gateway
- * dies, a retry takes over within `lockMs`. Keys are kept `ttlMs` (24 h), then pruned. Only a digest of the key is stored, and the answer is
- * encrypted under a key derived from it. Fields a route shows once (`replayWithout`, e.g. an anonymous
+ * same record. The claim on an in-flight key is a lease of `lockMs` renewed while the request runs: when its
+ * gateway dies, a retry takes over within `lockMs` (ADR 185). Keys are kept `ttlMs` (24 h), then pruned. Only a
+ * digest of the key is stored, and the answer is encrypted under a key derived from it. Fields a route shows once (`replayWithout`, e.g. an anonymous
  * registration's private key) are null in the stored answer: never kept, and a replay, which anyone holding the same
  * key on a public route would get, answers without them. A request without the header is served as before.
  */
