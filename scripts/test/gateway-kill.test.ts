@@ -115,8 +115,9 @@ describe('cluster mode: writes in flight when the gateway is killed', () => {
   let token: string;
 
   beforeAll(async () => {
-    // The Idempotency-Key lease at its default: what a deployment runs with.
-    t = await startTestCluster({ env: { LOG_LEVEL: 'error', CHAIN_DIFFICULTY: '10' } });
+    // The Idempotency-Key lease at its default: what a deployment runs with. Bus calls wait long enough for the
+    // held registrations not to time out before the kill, however slowly a loaded machine writes their intents.
+    t = await startTestCluster({ env: { LOG_LEVEL: 'error', CHAIN_DIFFICULTY: '10', REQUEST_TIMEOUT_MS: '15000' } });
     ({ db, cluster, token } = t);
     sql = postgres(db.url, { max: 2, onnotice: () => {} });
   }, 120_000);
