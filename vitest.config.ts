@@ -6,6 +6,7 @@ const ALONE = [
   'scripts/test/cluster.e2e.test.ts',
   'scripts/test/compiled.e2e.test.ts',
   'scripts/test/embedded-restart.e2e.test.ts',
+  'scripts/test/gateway-kill.test.ts',
   'scripts/test/ledger-failover.test.ts',
   'scripts/test/ledger-kill.test.ts',
   'scripts/test/start-stop.e2e.test.ts',

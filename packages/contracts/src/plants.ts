@@ -180,8 +180,19 @@ export const AnonymousRegistrationInput = Type.Object(
         pattern: '^[A-Za-z0-9_-]{43}$',
         description:
           'Your own Ed25519 public key, 32 raw bytes in base64url, made on your device: Rootline never sees the ' +
-          'private key (the answer’s `privateKey` is null). Absent: Rootline makes the key pair and returns the ' +
-          'private key once',
+          'private key (the answer’s `privateKey` is null). Absent: Rootline makes the key pair (see ' +
+          '`keyEncryptionPublicKey`)',
+      }),
+    ),
+    keyEncryptionPublicKey: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_-]{43}$',
+        description:
+          'When Rootline makes the key pair: your X25519 public key (32 bytes, base64url; a fresh one per ' +
+          'registration), to which the new private key is encrypted (`encryptedPrivateKey`; `privateKey` is ' +
+          'null). The sealed key is kept, so a retry after a lost answer gets it again, and only you can open it. ' +
+          'Not with `publicKey`. Absent too: the private key comes once in clear (`privateKey`), and is lost if ' +
+          'that answer is',
       }),
     ),
   },
@@ -202,6 +213,26 @@ export const EncryptedContact = Type.Object({
 });
 export type EncryptedContact = Static<typeof EncryptedContact>;
 
+/** HKDF `info` of the key that seals a server-made anonymous private key to the client's X25519 key. */
+export const PRIVATE_KEY_SEAL_INFO = 'rootline anonymous private key';
+
+export const SealedPrivateKey = Type.Object(
+  {
+    algorithm: Type.Literal('x25519-hkdf-sha256-aes-256-gcm', {
+      description:
+        'ECDH (X25519) between ephemeralPublicKey and your keyEncryptionPublicKey; HKDF-SHA256 with the ephemeral ' +
+        `public key as salt and info "${PRIVATE_KEY_SEAL_INFO}" gives the AES-256-GCM key; the plaintext is the ` +
+        '32-byte Ed25519 seed',
+    }),
+    ephemeralPublicKey: Type.String({ description: 'X25519, 32 bytes, base64url' }),
+    iv: Type.String({ description: '12 bytes, base64url' }),
+    ciphertext: Type.String({ description: 'base64url' }),
+    tag: Type.String({ description: 'GCM tag, 16 bytes, base64url' }),
+  },
+  { description: 'The Ed25519 private key sealed to your keyEncryptionPublicKey' },
+);
+export type SealedPrivateKey = Static<typeof SealedPrivateKey>;
+
 export const AnonymousRegistrationResult = Named(
   'AnonymousRegistrationResult',
   Type.Object({
@@ -216,13 +247,22 @@ export const AnonymousRegistrationResult = Named(
     privateKey: Type.Union([Type.String(), Type.Null()], {
       description:
         'Ed25519 private key (seed), 32 raw bytes in base64url. Shown once; a replay answers without it (null), and ' +
-        'so does a registration that brought its own `publicKey`. Never stored: keep it, it is the only proof that ' +
-        'the plant is yours',
+        'so does a registration that brought its own `publicKey` or a `keyEncryptionPublicKey`. Never stored: keep ' +
+        'it, it is the only proof that the plant is yours',
+    }),
+    encryptedPrivateKey: Type.Union([SealedPrivateKey, Type.Null()], {
+      description:
+        'With `keyEncryptionPublicKey`: the new private key sealed to it, the same in every answer to the ' +
+        'registration (first, replayed or rebuilt after a lost answer). Null otherwise',
     }),
     pseudonym: Type.Union([Type.String(), Type.Null()]),
     encryptionPublicKey: Type.Union([Type.String(), Type.Null()]),
     anonymousContact: Type.Object({
-      handle: Type.String({ description: 'Random contact handle; Rootline keeps only its encrypted form' }),
+      handle: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'Random contact handle; Rootline keeps only its encrypted form, so an answer rebuilt after a lost first ' +
+          'answer (a retry with the same Idempotency-Key) has null here: open `encrypted` instead',
+      }),
       encrypted: EncryptedContact,
     }),
   }),

@@ -30,9 +30,11 @@ export const GatewayConfig = withBase({
     description: 'How long the answer to an Idempotency-Key is kept (at least a day in production)',
   }),
   IDEMPOTENCY_LOCK_SECONDS: Type.Integer({
-    default: 60,
+    default: 5,
     minimum: 1,
-    description: 'How long a request holds its Idempotency-Key before a retry may take over (its gateway died)',
+    description:
+      'Lease on an in-flight Idempotency-Key, renewed every third of it while its request runs: a retry takes over ' +
+      'at most this long after the gateway holding it died',
   }),
   SSE_HEARTBEAT_SECONDS: Type.Integer({
     default: 15,

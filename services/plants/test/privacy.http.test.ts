@@ -223,9 +223,16 @@ describe('location privacy and anonymous registration over HTTP on NATS and Post
         'encryption_public_key',
         'pseudonym',
         'public_key',
+        'sealed_private_key',
         'wallet_address',
       ]);
-      expect(owner[0]).toMatchObject({ public_key: a.publicKey, wallet_address: a.walletAddress, pseudonym: null });
+      // A key sent in clear is kept nowhere, not even sealed.
+      expect(owner[0]).toMatchObject({
+        public_key: a.publicKey,
+        wallet_address: a.walletAddress,
+        pseudonym: null,
+        sealed_private_key: null,
+      });
       const plant = await getPlant(a.id);
       expect(plant.owner).toEqual({ id: a.anonymousId, name: 'Anonymous grower' });
       const row = (await p.database.db.execute(

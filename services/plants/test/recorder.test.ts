@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { Bus, DeliveredEvent } from '@rootline/bus';
 import {
   chainBlockGet,
@@ -343,6 +344,60 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
     const again = await call(client, plantRegisterAnonymous, anonymousPlantInput(), keyed).catch((e) => e);
     expect(again).toMatchObject({ code: 'DUPLICATE', details: { id: first.id } });
     expect(await onLedger(first.id)).toHaveLength(1);
+  });
+
+  it('answers a retried anonymous registration with its own public key from the store (lost answer regression)', async () => {
+    const keyed = { requestId: 'req_anon_own', idempotencyRef: `ref-${newId('k', Date.now())}` };
+    const publicKey = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!;
+    const input = anonymousPlantInput({ publicKey });
+    const first = await call(client, plantRegisterAnonymous, input, keyed);
+    const again = await call(client, plantRegisterAnonymous, input, keyed);
+    expect(again).toEqual({
+      ...first,
+      anonymousContact: { handle: null, encrypted: first.anonymousContact.encrypted },
+    });
+    expect(again.privateKey).toBeNull();
+    expect(await onLedger(first.id)).toHaveLength(1);
+  });
+
+  it('answers a retried anonymous registration with its private key sealed to the client, the same seal each time', async () => {
+    const keyed = { requestId: 'req_anon_sealed', idempotencyRef: `ref-${newId('k', Date.now())}` };
+    const keyEncryptionPublicKey = generateKeyPairSync('x25519').publicKey.export({ format: 'jwk' }).x!;
+    const input = anonymousPlantInput({ keyEncryptionPublicKey });
+    const [first, racing] = await Promise.all([
+      call(client, plantRegisterAnonymous, input, keyed),
+      call(client, plantRegisterAnonymous, input, keyed),
+    ]);
+    const again = await call(client, plantRegisterAnonymous, input, keyed);
+    expect(first.privateKey).toBeNull();
+    expect(first.encryptedPrivateKey).toMatchObject({ algorithm: 'x25519-hkdf-sha256-aes-256-gcm' });
+    for (const later of [racing, again]) {
+      expect(later).toMatchObject({
+        id: first.id,
+        anonymousId: first.anonymousId,
+        publicKey: first.publicKey,
+        privateKey: null,
+        encryptedPrivateKey: first.encryptedPrivateKey,
+      });
+    }
+    expect(await onLedger(first.id)).toHaveLength(1);
+    const owners = await database.db.execute(
+      sql`select count(*)::int as n from plants.anonymous_owners where anonymous_id = ${first.anonymousId}`,
+    );
+    expect(owners).toEqual([{ n: 1 }]);
+  });
+
+  it('refuses a key to seal to beside a public key of the client’s own', async () => {
+    const err = await call(
+      client,
+      plantRegisterAnonymous,
+      anonymousPlantInput({
+        publicKey: generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!,
+        keyEncryptionPublicKey: generateKeyPairSync('x25519').publicKey.export({ format: 'jwk' }).x!,
+      }),
+      ctx,
+    ).catch((e) => e);
+    expect(err).toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 
   // Last: it stops the ledger.

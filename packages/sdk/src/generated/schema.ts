@@ -433,7 +433,9 @@ export interface paths {
          *
          *     To keep the private key off the network entirely, make the Ed25519 key pair on your device and send only `publicKey` (32 raw bytes, base64url): the wallet address is derived from it, the answer’s `privateKey` is null, and the contact is encrypted to `encryptionPublicKey` or, without one, to the X25519 form of your wallet key (RFC 7748 map; its private key is the first 32 bytes of SHA-512 of your Ed25519 seed). This is what the web page /plants/register-anonymous does.
          *
-         *     With an `Idempotency-Key`, the private key is shown once; a replay answers without it: the same plant, `anonymousId` and `publicKey` with `privateKey: null` (the answer Rootline keeps for replays has no private key), so a client whose first answer was lost learns its plant id, and anyone else sending the same key and body learns no key.
+         *     To let Rootline make the key pair and still survive a lost answer, send `keyEncryptionPublicKey` (a fresh X25519 public key, 32 bytes base64url): the answer’s `privateKey` is null and `encryptedPrivateKey` holds the seed sealed to it (ECDH X25519 with `ephemeralPublicKey`, HKDF-SHA256 with that ephemeral key as salt and info "rootline anonymous private key", AES-256-GCM; WebCrypto opens it). Rootline keeps the sealed key and cannot open it.
+         *
+         *     With an `Idempotency-Key` a retry is answered with the same plant, `anonymousId`, `publicKey` and `encryptedPrivateKey`, also when the first answer was lost with the server that was giving it (the answer is then rebuilt from what is stored, with `anonymousContact.handle` null: open `encrypted`). Anyone else sending the same key and body gets nothing secret: a sealed key only its requester can open, never a private key in clear. Without either key, the private key comes once in clear (`privateKey`): a replay answers `privateKey: null`, and a retry after a lost first answer is 409 DUPLICATE, the key being stored nowhere; prefer `publicKey` or `keyEncryptionPublicKey`.
          *
          *     Required: `commonName`, `location`. `privacyLevel` defaults to `fuzzy` here. `privacyLevel` is applied before the location is stored or written to the ledger, so no answer, export or block ever holds the exact point of a non-exact plant: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km, city dropped), hidden (no location; never listed by nearby).
          */
@@ -3755,13 +3757,29 @@ export interface components {
             walletAddress: string;
             /** @description Ed25519 public key, 32 raw bytes in base64url (kept by Rootline) */
             publicKey: string;
-            /** @description Ed25519 private key (seed), 32 raw bytes in base64url. Shown once; a replay answers without it (null), and so does a registration that brought its own `publicKey`. Never stored: keep it, it is the only proof that the plant is yours */
+            /** @description Ed25519 private key (seed), 32 raw bytes in base64url. Shown once; a replay answers without it (null), and so does a registration that brought its own `publicKey` or a `keyEncryptionPublicKey`. Never stored: keep it, it is the only proof that the plant is yours */
             privateKey: string | null;
+            /** @description With `keyEncryptionPublicKey`: the new private key sealed to it, the same in every answer to the registration (first, replayed or rebuilt after a lost answer). Null otherwise */
+            encryptedPrivateKey: {
+                /**
+                 * @description ECDH (X25519) between ephemeralPublicKey and your keyEncryptionPublicKey; HKDF-SHA256 with the ephemeral public key as salt and info "rootline anonymous private key" gives the AES-256-GCM key; the plaintext is the 32-byte Ed25519 seed
+                 * @enum {string}
+                 */
+                algorithm: "x25519-hkdf-sha256-aes-256-gcm";
+                /** @description X25519, 32 bytes, base64url */
+                ephemeralPublicKey: string;
+                /** @description 12 bytes, base64url */
+                iv: string;
+                /** @description base64url */
+                ciphertext: string;
+                /** @description GCM tag, 16 bytes, base64url */
+                tag: string;
+            } | null;
             pseudonym: string | null;
             encryptionPublicKey: string | null;
             anonymousContact: {
-                /** @description Random contact handle; Rootline keeps only its encrypted form */
-                handle: string;
+                /** @description Random contact handle; Rootline keeps only its encrypted form, so an answer rebuilt after a lost first answer (a retry with the same Idempotency-Key) has null here: open `encrypted` instead */
+                handle: string | null;
                 encrypted: {
                     /**
                      * @description x25519-…: ECDH between ephemeralPublicKey and your encryption key; ed25519-seed-…: key derived from the wallet private key. Either way HKDF-SHA256 (info "rootline anonymous contact") gives the AES-256-GCM key.
@@ -7793,7 +7811,8 @@ export interface operations {
                  *         "longitude": 2.3522,
                  *         "country": "FR"
                  *       },
-                 *       "pseudonym": "green-thumb-42"
+                 *       "pseudonym": "green-thumb-42",
+                 *       "keyEncryptionPublicKey": "2iX1OmbhL-Ouomzvk5_7n12mGH_qqcdPaavVFjimBUw"
                  *     }
                  */
                 "application/json": {
@@ -7812,8 +7831,10 @@ export interface operations {
                     pseudonym?: string;
                     /** @description Your X25519 public key, 32 bytes in base64url; when given, the anonymous contact is encrypted to it */
                     encryptionPublicKey?: string;
-                    /** @description Your own Ed25519 public key, 32 raw bytes in base64url, made on your device: Rootline never sees the private key (the answer’s `privateKey` is null). Absent: Rootline makes the key pair and returns the private key once */
+                    /** @description Your own Ed25519 public key, 32 raw bytes in base64url, made on your device: Rootline never sees the private key (the answer’s `privateKey` is null). Absent: Rootline makes the key pair (see `keyEncryptionPublicKey`) */
                     publicKey?: string;
+                    /** @description When Rootline makes the key pair: your X25519 public key (32 bytes, base64url; a fresh one per registration), to which the new private key is encrypted (`encryptedPrivateKey`; `privateKey` is null). The sealed key is kept, so a retry after a lost answer gets it again, and only you can open it. Not with `publicKey`. Absent too: the private key comes once in clear (`privateKey`), and is lost if that answer is */
+                    keyEncryptionPublicKey?: string;
                 };
             };
         };

@@ -4,14 +4,20 @@ import type { Database } from '@rootline/db';
 import { type Clock, type Logger, systemClock } from '@rootline/host';
 import canonicalize from 'canonicalize';
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
-import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
+import type {
+  FastifyReply,
+  FastifyRequest,
+  onResponseHookHandler,
+  onSendHookHandler,
+  preHandlerHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { idempotencyKeys } from '../identity/db/schema.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set on a request that holds its Idempotency-Key: the scoped reference passed on to the service. */
-    idempotency: { ref: string; key: string } | null;
+    idempotency: { ref: string; key: string; release: () => void } | null;
   }
 }
 
@@ -24,13 +30,18 @@ const KEY_PATTERN = /^[\x21-\x7e]{16,255}$/;
 /** Keys are kept at least this long. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** Default lease on an in-flight key: short, as it is renewed while its request runs (ADR 185). */
+export const IDEMPOTENCY_LEASE_MS = 5000;
 
 export interface IdempotencyOptions {
   database: Database;
   log: Logger;
   /** How long keys are kept (default 24 h). */
   ttlMs?: number;
-  /** How long a first request holds its key before a retry may take over (default 60 s). */
+  /**
+   * The lease on an in-flight key (default `IDEMPOTENCY_LEASE_MS`): renewed every third of it while its request
+   * runs, so a retry takes over at most this long after the gateway holding it died.
+   */
   lockMs?: number;
   clock?: Clock;
 }
@@ -95,8 +106,9 @@ const isFinal = (status: number) =>
  * replayed to every later request with the same key and body (`Idempotent-Replayed: true`). The same key with
  * another body is 422 IDEMPOTENCY_KEY_REUSED; while the first request is in flight, 409 DUPLICATE. A 5xx is not
  * stored: the retry runs again, and the service, given the same reference (`idempotencyRef`), converges on the
- * same record. Keys are kept `ttlMs` (24 h), then pruned. Only a digest of the key is stored, and the answer is
- * encrypted under a key derived from it. Fields a route shows once (`replayWithout`, e.g. an anonymous
+ * same record. The claim on an in-flight key is a lease of `lockMs` renewed while the request runs: when its
+ * gateway dies, a retry takes over within `lockMs` (ADR 185). Keys are kept `ttlMs` (24 h), then pruned. Only a
+ * digest of the key is stored, and the answer is encrypted under a key derived from it. Fields a route shows once (`replayWithout`, e.g. an anonymous
  * registration's private key) are null in the stored answer: never kept, and a replay, which anyone holding the same
  * key on a public route would get, answers without them. A request without the header is served as before.
  */
@@ -104,7 +116,7 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
   async (app, opts) => {
     const { db } = opts.database;
     const ttlMs = opts.ttlMs ?? IDEMPOTENCY_TTL_MS;
-    const lockMs = opts.lockMs ?? 60_000;
+    const lockMs = opts.lockMs ?? IDEMPOTENCY_LEASE_MS;
     const clock = opts.clock ?? systemClock;
     let lastPrune = 0;
     app.decorateRequest('idempotency', null);
@@ -118,7 +130,31 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
         .catch((err: unknown) => opts.log.warn({ err }, 'could not prune idempotency keys'));
     }
 
-    /** Claims the key for this request: a new row, or one whose holder's lock ran out (its gateway died). */
+    /**
+     * Keeps the claim alive while its request runs: the lease is pushed `lockMs` ahead every third of it. A holder
+     * that dies stops renewing, so its lease runs out within `lockMs` and a retry takes over; the services answer a
+     * rerun from the first run's record (`idempotencyRef`), so a takeover while the first run is still busy
+     * downstream converges on one write. Returns the function that stops renewing.
+     */
+    function holdLease(scopeHash: string, log: FastifyRequest['log']): () => void {
+      let renewing: Promise<unknown> = Promise.resolve();
+      const timer = setInterval(
+        () => {
+          renewing = renewing.then(() =>
+            db
+              .update(idempotencyKeys)
+              .set({ lockedUntil: new Date(clock.now().getTime() + lockMs) })
+              .where(and(eq(idempotencyKeys.scopeHash, scopeHash), isNull(idempotencyKeys.status)))
+              .catch((err: unknown) => log.warn({ err }, 'could not renew the lease on an Idempotency-Key')),
+          );
+        },
+        Math.max(1, Math.floor(lockMs / 3)),
+      );
+      timer.unref();
+      return () => clearInterval(timer);
+    }
+
+    /** Claims the key for this request: a new row, or one whose holder's lease ran out (its gateway died). */
     async function claim(scopeHash: string, requestHash: string, now: Date): Promise<boolean> {
       const lockedUntil = new Date(now.getTime() + lockMs);
       const inserted = await db
@@ -168,7 +204,7 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
         .delete(idempotencyKeys)
         .where(and(eq(idempotencyKeys.scopeHash, scopeHash), lt(idempotencyKeys.expiresAt, now)));
       if (await claim(scopeHash, requestHash, now)) {
-        req.idempotency = { ref: scopeHash, key };
+        req.idempotency = { ref: scopeHash, key, release: holdLease(scopeHash, req.log) };
         return;
       }
       const [first] = await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.scopeHash, scopeHash));
@@ -197,6 +233,7 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
       const held = req.idempotency;
       if (!held) return payload;
       req.idempotency = null;
+      held.release();
       const status = reply.statusCode;
       try {
         if (isFinal(status) && typeof payload === 'string') {
@@ -218,12 +255,19 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
       return payload;
     };
 
+    const release: onResponseHookHandler = async (req) => {
+      req.idempotency?.release();
+    };
+
     app.addHook('onRoute', (route) => {
       if (!route.config?.idempotent) return;
       const pre = route.preHandler ?? [];
       route.preHandler = [...(Array.isArray(pre) ? pre : [pre]), before];
       const send = route.onSend ?? [];
       route.onSend = [...(Array.isArray(send) ? send : [send]), after];
+      // A request that ends without an answer sent (its client went away) stops renewing too.
+      const done = route.onResponse ?? [];
+      route.onResponse = [...(Array.isArray(done) ? done : [done]), release];
     });
   },
   { name: 'rootline-idempotency' },

@@ -89,10 +89,18 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'null, and the contact is encrypted to `encryptionPublicKey` or, without one, to the X25519 form of your ' +
       'wallet key (RFC 7748 map; its private key is the first 32 bytes of SHA-512 of your Ed25519 seed). This is ' +
       'what the web page /plants/register-anonymous does.\n\n' +
-      'With an `Idempotency-Key`, the private key is shown once; a replay answers without it: the same plant, ' +
-      '`anonymousId` and `publicKey` with `privateKey: null` (the answer Rootline keeps for replays has no private ' +
-      'key), so a client whose first answer was lost learns its plant id, and anyone else sending the same key and ' +
-      'body learns no key.\n\n' +
+      'To let Rootline make the key pair and still survive a lost answer, send `keyEncryptionPublicKey` (a fresh ' +
+      'X25519 public key, 32 bytes base64url): the answer’s `privateKey` is null and `encryptedPrivateKey` holds ' +
+      'the seed sealed to it (ECDH X25519 with `ephemeralPublicKey`, HKDF-SHA256 with that ephemeral key as salt ' +
+      'and info "rootline anonymous private key", AES-256-GCM; WebCrypto opens it). Rootline keeps the sealed key ' +
+      'and cannot open it.\n\n' +
+      'With an `Idempotency-Key` a retry is answered with the same plant, `anonymousId`, `publicKey` and ' +
+      '`encryptedPrivateKey`, also when the first answer was lost with the server that was giving it (the answer ' +
+      'is then rebuilt from what is stored, with `anonymousContact.handle` null: open `encrypted`). Anyone else ' +
+      'sending the same key and body gets nothing secret: a sealed key only its requester can open, never a ' +
+      'private key in clear. Without either key, the private key comes once in clear (`privateKey`): a replay ' +
+      'answers `privateKey: null`, and a retry after a lost first answer is 409 DUPLICATE, the key being stored ' +
+      'nowhere; prefer `publicKey` or `keyEncryptionPublicKey`.\n\n' +
       `Required: \`commonName\`, \`location\`. \`privacyLevel\` defaults to \`fuzzy\` here. ${PRIVACY}`,
     tags: TAGS,
     policy: {
@@ -108,6 +116,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       commonName: 'Basil',
       location: { latitude: 48.8566, longitude: 2.3522, country: 'FR' },
       pseudonym: 'green-thumb-42',
+      keyEncryptionPublicKey: '2iX1OmbhL-Ouomzvk5_7n12mGH_qqcdPaavVFjimBUw',
     },
   });
 

@@ -52,6 +52,27 @@ function toLocation(r: PublicPlantRecord): Location | null {
   };
 }
 
+/** An anonymous registration as stored: its plant's answer fields and its owner row. */
+export interface StoredAnonymousRegistration {
+  id: string;
+  blockHash: string;
+  timestamp: string;
+  owner: typeof anonymousOwners.$inferSelect;
+}
+
+/** The stored anonymous registration of a plant, if the plant is stored and anonymously owned. */
+export async function findAnonymousRegistration(
+  db: Db,
+  plantId: string,
+): Promise<StoredAnonymousRegistration | undefined> {
+  const [row] = await db
+    .select({ id: plants.id, blockHash: plants.blockHash, timestamp: plants.registeredAt, owner: anonymousOwners })
+    .from(plants)
+    .innerJoin(anonymousOwners, eq(anonymousOwners.anonymousId, plants.ownerId))
+    .where(eq(plants.id, plantId));
+  return row && { ...row, timestamp: new Date(row.timestamp).toISOString() };
+}
+
 /** A stored row in the public shape of a plant. */
 export function toPlant(r: PublicPlantRecord): Plant {
   return {

@@ -88,6 +88,11 @@ export const anonymousOwners = plantsSchema.table('anonymous_owners', {
   pseudonym: text('pseudonym'),
   encryptionPublicKey: text('encryption_public_key'),
   encryptedContact: jsonb('encrypted_contact').notNull(),
+  /**
+   * A server-made private key sealed to the client's `keyEncryptionPublicKey` (which Rootline cannot open), kept so
+   * that a retry whose first answer was lost gets it again (ADR 184); null for client-made keys and older rows.
+   */
+  sealedPrivateKey: jsonb('sealed_private_key'),
 });
 
 /** The state of the service's agents (the lineage agent), one row each; replicas share it. */

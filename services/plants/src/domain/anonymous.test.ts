@@ -8,15 +8,18 @@ import {
   hkdfSync,
   sign,
   verify,
+  webcrypto,
 } from 'node:crypto';
-import type { EncryptedContact } from '@rootline/contracts/plants';
+import { type EncryptedContact, PRIVATE_KEY_SEAL_INFO } from '@rootline/contracts/plants';
 import { describe, expect, it } from 'vitest';
 import {
   CONTACT_KEY_INFO,
   createAnonymousIdentity,
   ed25519ToX25519PublicKey,
   encryptContact,
+  generateWalletKeys,
   isEd25519PublicKey,
+  sealPrivateKey,
   UnusableKeyError,
   walletAddress,
 } from './anonymous.js';
@@ -126,5 +129,64 @@ describe('anonymous identity', () => {
     const { publicKey } = generateKeyPairSync('ed25519');
     expect(isEd25519PublicKey(publicKey.export({ format: 'jwk' }).x!)).toBe(true);
     expect(isEd25519PublicKey('A'.repeat(42))).toBe(false);
+  });
+
+  it('seals a server-made private key to the client’s X25519 key, and WebCrypto opens it', async () => {
+    const subtle = webcrypto.subtle;
+    const own = (await subtle.generateKey({ name: 'X25519' }, true, ['deriveBits'])) as webcrypto.CryptoKeyPair;
+    const keyEncryptionPublicKey = Buffer.from(await subtle.exportKey('raw', own.publicKey)).toString('base64url');
+    const identity = createAnonymousIdentity({ keyEncryptionPublicKey });
+    expect(identity.privateKey).toBeNull();
+    const sealed = identity.sealedPrivateKey!;
+    expect(sealed.algorithm).toBe('x25519-hkdf-sha256-aes-256-gcm');
+    const b = (s: string) => Buffer.from(s, 'base64url');
+    const ephemeral = await subtle.importKey('raw', b(sealed.ephemeralPublicKey), { name: 'X25519' }, false, []);
+    const shared = await subtle.deriveBits({ name: 'X25519', public: ephemeral }, own.privateKey, 256);
+    const aes = await subtle.deriveKey(
+      { name: 'HKDF', hash: 'SHA-256', salt: b(sealed.ephemeralPublicKey), info: Buffer.from(PRIVATE_KEY_SEAL_INFO) },
+      await subtle.importKey('raw', shared, 'HKDF', false, ['deriveKey']),
+      { name: 'AES-GCM', length: 256 },
+      false,
+      ['decrypt'],
+    );
+    const seed = Buffer.from(
+      await subtle.decrypt(
+        { name: 'AES-GCM', iv: b(sealed.iv) },
+        aes,
+        Buffer.concat([b(sealed.ciphertext), b(sealed.tag)]),
+      ),
+    );
+    // The seed is the wallet's: its public key is the one on record, and it opens the contact sealed to it.
+    const key = createPrivateKey({
+      key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
+      format: 'der',
+      type: 'pkcs8',
+    });
+    expect(createPublicKey(key).export({ format: 'jwk' }).x).toBe(identity.publicKey);
+    expect(walletAddress(b(identity.publicKey))).toBe(identity.walletAddress);
+    expect(
+      open(Buffer.from(hkdfSync('sha256', seed, Buffer.alloc(0), CONTACT_KEY_INFO, 32)), identity.contact.encrypted),
+    ).toBe(identity.contact.handle);
+    // Another X25519 key cannot open it.
+    const other = (await subtle.generateKey({ name: 'X25519' }, true, ['deriveBits'])) as webcrypto.CryptoKeyPair;
+    const wrong = await subtle.deriveBits({ name: 'X25519', public: ephemeral }, other.privateKey, 256);
+    const wrongKey = await subtle.deriveKey(
+      { name: 'HKDF', hash: 'SHA-256', salt: b(sealed.ephemeralPublicKey), info: Buffer.from(PRIVATE_KEY_SEAL_INFO) },
+      await subtle.importKey('raw', wrong, 'HKDF', false, ['deriveKey']),
+      { name: 'AES-GCM', length: 256 },
+      false,
+      ['decrypt'],
+    );
+    await expect(
+      subtle.decrypt(
+        { name: 'AES-GCM', iv: b(sealed.iv) },
+        wrongKey,
+        Buffer.concat([b(sealed.ciphertext), b(sealed.tag)]),
+      ),
+    ).rejects.toThrow();
+  });
+
+  it('refuses a key-encryption key that cannot agree on a secret', () => {
+    expect(() => sealPrivateKey(generateWalletKeys().privateKey, 'A'.repeat(43))).toThrow(UnusableKeyError);
   });
 });

@@ -7,7 +7,7 @@ import {
   hkdfSync,
   randomBytes,
 } from 'node:crypto';
-import type { EncryptedContact } from '@rootline/contracts/plants';
+import { type EncryptedContact, PRIVATE_KEY_SEAL_INFO, type SealedPrivateKey } from '@rootline/contracts/plants';
 
 /** HKDF `info` of the anonymous contact's encryption key. */
 export const CONTACT_KEY_INFO = 'rootline anonymous contact';
@@ -54,23 +54,46 @@ export function encryptContact(
   keys: { encryptionPublicKey?: string | undefined; walletPrivateKey: string },
 ): EncryptedContact {
   if (keys.encryptionPublicKey) {
-    let shared: Buffer;
-    const ephemeral = generateKeyPairSync('x25519');
-    const ephemeralPublic = ephemeral.publicKey.export({ format: 'jwk' }).x!;
-    try {
-      const recipient = createPublicKey({
-        key: { kty: 'OKP', crv: 'X25519', x: keys.encryptionPublicKey },
-        format: 'jwk',
-      });
-      shared = diffieHellman({ privateKey: ephemeral.privateKey, publicKey: recipient });
-    } catch (err) {
-      throw new UnusableKeyError('not a usable X25519 public key', { cause: err });
-    }
+    const { shared, ephemeralPublicKey: ephemeralPublic } = agree(keys.encryptionPublicKey);
     const key = contactKey(shared, Buffer.from(ephemeralPublic, 'base64url'));
     return { algorithm: 'x25519-hkdf-sha256-aes-256-gcm', ephemeralPublicKey: ephemeralPublic, ...seal(key, handle) };
   }
   const key = contactKey(Buffer.from(keys.walletPrivateKey, 'base64url'), Buffer.alloc(0));
   return { algorithm: 'ed25519-seed-hkdf-sha256-aes-256-gcm', ephemeralPublicKey: null, ...seal(key, handle) };
+}
+
+/** ECDH of a fresh ephemeral X25519 key with the recipient's public key (base64url); throws UnusableKeyError. */
+function agree(recipientPublicKey: string): { shared: Buffer; ephemeralPublicKey: string } {
+  const ephemeral = generateKeyPairSync('x25519');
+  const ephemeralPublicKey = ephemeral.publicKey.export({ format: 'jwk' }).x!;
+  try {
+    const recipient = createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: recipientPublicKey }, format: 'jwk' });
+    return { shared: diffieHellman({ privateKey: ephemeral.privateKey, publicKey: recipient }), ephemeralPublicKey };
+  } catch (err) {
+    throw new UnusableKeyError('not a usable X25519 public key', { cause: err });
+  }
+}
+
+/**
+ * Seals a wallet's private seed to the client's X25519 `keyEncryptionPublicKey`: ECDH with a fresh ephemeral key,
+ * HKDF-SHA256 (salt = the ephemeral public key, info PRIVATE_KEY_SEAL_INFO) and AES-256-GCM over the 32 raw bytes.
+ * WebCrypto opens it with ECDH (X25519), HKDF and AES-GCM; only the holder of the X25519 private key can.
+ */
+export function sealPrivateKey(privateKey: string, keyEncryptionPublicKey: string): SealedPrivateKey {
+  const { shared, ephemeralPublicKey } = agree(keyEncryptionPublicKey);
+  const key = Buffer.from(
+    hkdfSync('sha256', shared, Buffer.from(ephemeralPublicKey, 'base64url'), PRIVATE_KEY_SEAL_INFO, 32),
+  );
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const ciphertext = Buffer.concat([cipher.update(Buffer.from(privateKey, 'base64url')), cipher.final()]);
+  return {
+    algorithm: 'x25519-hkdf-sha256-aes-256-gcm',
+    ephemeralPublicKey,
+    iv: iv.toString('base64url'),
+    ciphertext: ciphertext.toString('base64url'),
+    tag: cipher.getAuthTag().toString('base64url'),
+  };
 }
 
 const P = 2n ** 255n - 19n;
@@ -119,14 +142,17 @@ export function isEd25519PublicKey(publicKey: string): boolean {
 /**
  * A fresh anonymous identity: wallet keys and address, and an encrypted random contact handle. With
  * `walletPublicKey` (the client made its own key pair) no private key exists here (`privateKey` is null), and the
- * contact is encrypted to `encryptionPublicKey` when given, else to the X25519 form of the wallet key.
+ * contact is encrypted to `encryptionPublicKey` when given, else to the X25519 form of the wallet key. With
+ * `keyEncryptionPublicKey` the new private key is only given sealed to it (`sealedPrivateKey`, `privateKey` null).
  */
 export function createAnonymousIdentity(opts: {
   encryptionPublicKey?: string | undefined;
   walletPublicKey?: string | undefined;
+  keyEncryptionPublicKey?: string | undefined;
 }): {
   publicKey: string;
   privateKey: string | null;
+  sealedPrivateKey: SealedPrivateKey | null;
   walletAddress: string;
   contact: { handle: string; encrypted: EncryptedContact };
 } {
@@ -137,13 +163,20 @@ export function createAnonymousIdentity(opts: {
     return {
       publicKey: opts.walletPublicKey,
       privateKey: null,
+      sealedPrivateKey: null,
       walletAddress: walletAddress(raw),
       contact: { handle, encrypted: encryptContact(handle, { encryptionPublicKey, walletPrivateKey: '' }) },
     };
   }
   const keys = generateWalletKeys();
+  const sealedPrivateKey = opts.keyEncryptionPublicKey
+    ? sealPrivateKey(keys.privateKey, opts.keyEncryptionPublicKey)
+    : null;
   return {
-    ...keys,
+    publicKey: keys.publicKey,
+    // Sealed, it is not given in clear: the sealed form is what a retry can be answered with again.
+    privateKey: sealedPrivateKey ? null : keys.privateKey,
+    sealedPrivateKey,
     walletAddress: walletAddress(Buffer.from(keys.publicKey, 'base64url')),
     contact: {
       handle,

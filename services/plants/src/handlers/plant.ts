@@ -1,5 +1,8 @@
 import {
+  type AnonymousRegistrationInput,
+  type AnonymousRegistrationResult,
   AppError,
+  type EncryptedContact,
   type Location,
   newId,
   type Owner,
@@ -13,13 +16,20 @@ import {
   plantRegistered,
   type RegistrationResult,
   type ScientificNameSource,
+  type SealedPrivateKey,
 } from '@rootline/contracts';
 import { pendingEvent } from '@rootline/db';
 import { actingOwner, secureRandom } from '@rootline/domain';
 import { discloseLocation } from '@rootline/geocoder';
 import { type HandlerContext, handle, ledgerTxId, notFound, type ServiceContext } from '@rootline/host';
 import type { Recorder } from '../db/ledger.js';
-import { type AnonymousOwnerRow, findParent, findPlant } from '../db/plants.repo.js';
+import {
+  type AnonymousOwnerRow,
+  findAnonymousRegistration,
+  findParent,
+  findPlant,
+  type StoredAnonymousRegistration,
+} from '../db/plants.repo.js';
 import { createAnonymousIdentity, isEd25519PublicKey, UnusableKeyError } from '../domain/anonymous.js';
 import { checkScientificName } from '../domain/checklist.js';
 import { searchTexts } from '../domain/search.js';
@@ -198,10 +208,54 @@ export const registerPlant = (ctx: ServiceContext, recorder: Recorder) =>
     });
   });
 
+/** The answer to an anonymous registration rebuilt from what is stored (its contact handle is kept only sealed). */
+function storedAnonymousAnswer(stored: StoredAnonymousRegistration): AnonymousRegistrationResult {
+  const o = stored.owner;
+  return {
+    id: stored.id,
+    blockHash: stored.blockHash,
+    timestamp: stored.timestamp,
+    anonymousId: o.anonymousId,
+    walletAddress: o.walletAddress,
+    publicKey: o.publicKey,
+    privateKey: null,
+    encryptedPrivateKey: (o.sealedPrivateKey as SealedPrivateKey | null) ?? null,
+    pseudonym: o.pseudonym,
+    encryptionPublicKey: o.encryptionPublicKey,
+    anonymousContact: { handle: null, encrypted: o.encryptedContact as EncryptedContact },
+  };
+}
+
 /**
- * plants.plant.register-anonymous: a root plant without an account. The owner is a fresh anonymous id; a fresh
- * Ed25519 key pair gives the wallet address written to the ledger. Only the public key, the pseudonym, the
- * encryption public key and the encrypted contact are stored; the private key is returned once.
+ * The answer to a retry of an anonymous registration whose first attempt made the stored plant: what is stored,
+ * when the caller can hold its key without Rootline sending it in clear again (its own `publicKey`, or the key
+ * sealed to its `keyEncryptionPublicKey`). A key made and sent in clear is stored nowhere: 409.
+ */
+function retriedAnonymousAnswer(
+  stored: StoredAnonymousRegistration,
+  input: AnonymousRegistrationInput,
+): AnonymousRegistrationResult {
+  const own = input.publicKey !== undefined && stored.owner.publicKey === input.publicKey;
+  if (own || (input.keyEncryptionPublicKey !== undefined && stored.owner.sealedPrivateKey)) {
+    return storedAnonymousAnswer(stored);
+  }
+  throw new AppError(
+    'DUPLICATE',
+    'This anonymous registration was already made and its private key was returned once in clear; send ' +
+      '`keyEncryptionPublicKey` or your own `publicKey` to register in a way a retry can be answered',
+    { id: stored.id },
+  );
+}
+
+/**
+ * plants.plant.register-anonymous: a root plant without an account. The owner is a fresh anonymous id; an Ed25519
+ * key pair (the client's own `publicKey`, or one made here) gives the wallet address written to the ledger. Only
+ * the public key, the pseudonym, the encryption public key, the encrypted contact and a private key sealed to the
+ * client's `keyEncryptionPublicKey` are stored; a private key made without one is returned once in clear.
+ *
+ * A retry (same idempotency reference) names the same plant: once the first attempt's plant is stored (or its
+ * intent, which the retry then finishes), the retry is answered from what is stored, so a client whose first
+ * answer was lost still gets its plant and its sealed key (ADR 184).
  */
 export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) =>
   handle(plantRegisterAnonymous, async (input, caller) => {
@@ -212,30 +266,28 @@ export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) 
         { field: 'body/publicKey', message: 'is not an Ed25519 public key' },
       ]);
     }
+    if (input.publicKey !== undefined && input.keyEncryptionPublicKey !== undefined) {
+      throw new AppError('VALIDATION_ERROR', 'keyEncryptionPublicKey: not with publicKey (no key is made to seal)', [
+        { field: 'body/keyEncryptionPublicKey', message: 'must be absent when publicKey is given' },
+      ]);
+    }
     try {
       identity = createAnonymousIdentity({
         encryptionPublicKey: input.encryptionPublicKey,
         walletPublicKey: input.publicKey,
+        keyEncryptionPublicKey: input.keyEncryptionPublicKey,
       });
     } catch (err) {
       if (err instanceof UnusableKeyError) {
-        throw new AppError('VALIDATION_ERROR', `encryptionPublicKey: ${err.message}`, { field: 'encryptionPublicKey' });
+        const field = input.keyEncryptionPublicKey !== undefined ? 'keyEncryptionPublicKey' : 'encryptionPublicKey';
+        throw new AppError('VALIDATION_ERROR', `${field}: ${err.message}`, { field });
       }
       throw err;
     }
     const plantId = ctx.newId('plt', caller);
-    if (
-      caller.idempotencyRef &&
-      ((await recorder.hasIntent(ledgerTxId(plantId))) || (await findPlant(ctx.db, plantId)))
-    ) {
-      // Its key pair was made by the first attempt and is stored nowhere: it cannot be answered again.
-      throw new AppError(
-        'DUPLICATE',
-        'This anonymous registration was already made; its private key was returned once',
-        {
-          id: plantId,
-        },
-      );
+    if (caller.idempotencyRef) {
+      const stored = await findAnonymousRegistration(ctx.db, plantId);
+      if (stored) return retriedAnonymousAnswer(stored, input);
     }
     const anonymousId = newId('anon', ctx.clock.now().getTime());
     const pseudonym = input.pseudonym ?? null;
@@ -262,15 +314,23 @@ export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) 
         pseudonym,
         encryptionPublicKey,
         encryptedContact: identity.contact.encrypted,
+        sealedPrivateKey: identity.sealedPrivateKey,
       },
       plantId,
     );
+    if (caller.idempotencyRef) {
+      // A retry that raced its first attempt finished that attempt's write (the recorder takes its intent over):
+      // what is stored is the first attempt's identity, not the one made here.
+      const stored = await findAnonymousRegistration(ctx.db, plantId);
+      if (stored && stored.owner.anonymousId !== anonymousId) return retriedAnonymousAnswer(stored, input);
+    }
     return {
       ...result,
       anonymousId,
       walletAddress: identity.walletAddress,
       publicKey: identity.publicKey,
       privateKey: identity.privateKey,
+      encryptedPrivateKey: identity.sealedPrivateKey,
       pseudonym,
       encryptionPublicKey,
       anonymousContact: identity.contact,

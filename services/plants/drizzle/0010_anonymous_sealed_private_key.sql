@@ -1,0 +1,1 @@
+ALTER TABLE "plants"."anonymous_owners" ADD COLUMN "sealed_private_key" jsonb;
