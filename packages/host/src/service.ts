@@ -181,6 +181,8 @@ const noLedgerUse = async (): Promise<never> => {
 const noLedger: LedgerRecorder<never> = {
   recoverAfterMs: 0,
   record: noLedgerUse,
+  intend: noLedgerUse,
+  recordIntended: noLedgerUse,
   recover: async () => 0,
   start: () => {},
   stop: async () => {},

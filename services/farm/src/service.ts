@@ -46,7 +46,7 @@ export const service: ServiceModule<typeof FarmConfig, HarvestRecord> = {
         startBatch(ctx),
         getBatch(ctx),
         listBatches(ctx),
-        failBatchHandler(ctx),
+        failBatchHandler(ctx, ctx.ledger),
         recordReadings(ctx),
         listReadings(ctx),
         harvestBatch(ctx, ctx.ledger),

@@ -136,6 +136,47 @@ describe('farm writes under races, over HTTP', () => {
     expect(second.body.error.code).toBe('DUPLICATE');
   });
 
+  it('a batch failure answered 200 while a harvest is recorded is not overwritten by it (harvest and fail at once)', async () => {
+    const events = async (batchId: string) =>
+      (await p.database.db.execute(
+        sql`select subject from farm.outbox where payload->>'batchId' = ${batchId} and subject <> 'evt.farm.batch.started'`,
+      )) as unknown as { subject: string }[];
+    for (let round = 0; round < 20; round++) {
+      const batchId = await startBatch();
+      const before = await ledgerTransactions(p);
+      const harvest = send('POST', `/api/vertical-farm/batch/${batchId}/harvest`, {
+        yieldKg: 12,
+        qualityGrade: 'grade-a',
+      });
+      // The fail goes at the same moment as the harvest, or 5, 20 or 50 ms after it (while the ledger records it).
+      await new Promise((r) => setTimeout(r, [0, 5, 20, 50][round % 4]));
+      const fail = send('POST', `/api/vertical-farm/batch/${batchId}/fail`, { reason: 'root rot' });
+      const [h, f] = await Promise.all([harvest, fail]);
+      const won = [h, f].filter((a) => a.status < 300);
+      expect(won, `round ${round}: ${h.status} ${f.status}`).toHaveLength(1);
+      const stored = (await expectStatus(p, 200, 'GET', `/api/vertical-farm/batch/${batchId}`)).body.data;
+      const subjects = (await events(batchId)).map((e) => e.subject);
+      if (h.status === 201) {
+        expect(f.status).toBe(409);
+        expect(f.body.error).toMatchObject({ code: 'CONFLICT' });
+        expect(['harvesting', 'harvested']).toContain(f.body.error.details.state);
+        expect(f.body.error.message).toMatch(/harvest/);
+        expect(stored).toMatchObject({ state: 'harvested', failureReason: null, harvest: { yieldKg: 12 } });
+        expect(subjects).toEqual(['evt.farm.batch.harvested']);
+        expect(await ledgerTransactions(p)).toBe(before + 1);
+      } else {
+        expect(f.status).toBe(200);
+        expect(f.body.data).toMatchObject({ state: 'failed', failureReason: 'root rot' });
+        expect(h.status).toBe(409);
+        expect(h.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'batch-failed', state: 'failed' } });
+        expect(stored).toMatchObject({ state: 'failed', failureReason: 'root rot', harvest: null });
+        expect(subjects).toEqual(['evt.farm.batch.failed']);
+        // The losing harvest left nothing on the ledger claiming it.
+        expect(await ledgerTransactions(p)).toBe(before);
+      }
+    }
+  });
+
   describe('environment readings', () => {
     const reading = (at: string, over: Record<string, number> = {}) => ({
       at,

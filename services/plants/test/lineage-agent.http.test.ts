@@ -199,4 +199,25 @@ describe('lineage agent over HTTP on NATS and PostgreSQL', () => {
     expect(missing.body.error.code).toBe('NOT_FOUND');
     expect((await p.http('GET', `/api/agents/lineage/${ids.root}`, { token: reader })).status).toBe(403);
   });
+  it('the same move sent twice at once: one 200, the other 409 naming the state, which is the one stored (20 rounds)', async () => {
+    // From stopped, running, paused, running: each move leaves a state the same move cannot leave again.
+    const moves = [
+      ['start', 'running'],
+      ['pause', 'paused'],
+      ['resume', 'running'],
+      ['stop', 'stopped'],
+    ] as const;
+    if ((await status()).body.data.state !== 'stopped') expect((await control('stop')).status).toBe(200);
+    for (let round = 0; round < 20; round++) {
+      for (const [action, to] of moves) {
+        const answers = await Promise.all([control(action), control(action)]);
+        const label = `round ${round} ${action}: ${answers.map((a) => a.status)}`;
+        expect(answers.map((a) => a.status).sort(), label).toEqual([200, 409]);
+        expect(answers.find((a) => a.status === 200)!.body.data.state).toBe(to);
+        const lost = answers.find((a) => a.status === 409)!;
+        expect(lost.body.error).toMatchObject({ code: 'CONFLICT', details: { state: to, action } });
+        expect((await status()).body.data.state).toBe(to);
+      }
+    }
+  });
 });

@@ -234,6 +234,32 @@ describe('plant recorder (group commit) on NATS and PostgreSQL', () => {
     expect(await intentOf(taken.id)).toBeUndefined();
   });
 
+  it('claims a write with its intent inside a transaction: seen only once committed, the first content kept, then recorded', async () => {
+    const recorder = recorderWith();
+    const id = newId('pla', Date.now());
+    // Rolled back with its transaction: no claim, nothing to finish.
+    await database.db
+      .transaction(async (tx) => {
+        expect((await recorder.intend(tx, write(id))).fresh).toBe(true);
+        expect(await recorder.hasIntent(ledgerTxId(id), tx)).toBe(true);
+        throw new Error('rolled back');
+      })
+      .catch(() => {});
+    expect(await recorder.hasIntent(ledgerTxId(id))).toBe(false);
+    const claimed = await database.db.transaction(async (tx) => recorder.intend(tx, write(id, { claim: 'first' })));
+    expect(claimed.fresh).toBe(true);
+    expect(await recorder.hasIntent(ledgerTxId(id))).toBe(true);
+    // A second claim of the transaction id gets the first one's content, as a retry does.
+    const again = await database.db.transaction(async (tx) => recorder.intend(tx, write(id, { claim: 'second' })));
+    expect(again.fresh).toBe(false);
+    expect(again.write.payload).toMatchObject({ claim: 'first' });
+    const receipt = await recorder.recordIntended(claimed.write, caller);
+    expect(receipt.txId).toBe(ledgerTxId(id));
+    expect(await database.db.select().from(plants).where(eq(plants.id, id))).toHaveLength(1);
+    expect(await intentOf(id)).toBeUndefined();
+    expect(await onLedger(id)).toHaveLength(1);
+  });
+
   it('keeps each ledger message within its byte budget, and still sends a payload larger than the budget', async () => {
     const { sizes, stop } = await ledgerMessageSizes();
     const recorder = ledgerRecorderOf(plantsLedger, {

@@ -405,4 +405,15 @@ describe('signatures over HTTP', () => {
     const unknown = await postKey(carol, { ...late, challenge: 'A'.repeat(43) });
     expect(unknown.body.error).toMatchObject({ details: { reason: 'challenge-unknown' } });
   });
+  it('a key revoked twice at once: both answered with the one revocation time that is stored (20 rounds)', async () => {
+    for (let round = 0; round < 20; round++) {
+      const key = await register(stranger, generateKeyPairSync('ed25519'));
+      const url = `/api/transparency/signatures/keys/${key.id}`;
+      const answers = await Promise.all([p.http('DELETE', url, as(stranger)), p.http('DELETE', url, as(stranger))]);
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      const stored = (await p.http('GET', url, as(stranger))).body.data.revokedAt;
+      expect(stored).not.toBeNull();
+      for (const a of answers) expect(a.body.data.revokedAt, `round ${round}`).toBe(stored);
+    }
+  });
 });

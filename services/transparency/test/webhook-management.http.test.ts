@@ -205,4 +205,31 @@ describe('webhook management over HTTP', () => {
       await down.stop();
     }
   });
+  it('a webhook deleted twice at once: one 200 deleted, the other 404, and it is gone (20 rounds)', async () => {
+    for (let round = 0; round < 20; round++) {
+      const id = await create(dana, r.url);
+      const answers = await Promise.all([
+        p.http('DELETE', `/api/transparency/webhooks/${id}`, as(dana)),
+        p.http('DELETE', `/api/transparency/webhooks/${id}`, as(dana)),
+      ]);
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses, `round ${round}`).toEqual([200, 404]);
+      expect(answers.find((a) => a.status === 200)!.body.data).toEqual({ id, deleted: true });
+      expect(answers.find((a) => a.status === 404)!.body.error.code).toBe('NOT_FOUND');
+      expect((await p.http('GET', `/api/transparency/webhooks/${id}`, as(dana))).status).toBe(404);
+    }
+  });
+
+  it('a webhook changed and deleted at once: a change answered 200 came before the delete; it is gone (20 rounds)', async () => {
+    for (let round = 0; round < 20; round++) {
+      const id = await create(dana, r.url);
+      const [change, del] = await Promise.all([
+        p.http('PATCH', `/api/transparency/webhooks/${id}`, { ...as(dana), body: { status: 'active' } }),
+        p.http('DELETE', `/api/transparency/webhooks/${id}`, as(dana)),
+      ]);
+      expect(del.status, `round ${round}`).toBe(200);
+      expect([200, 404]).toContain(change.status);
+      expect((await p.http('GET', `/api/transparency/webhooks/${id}`, as(dana))).status).toBe(404);
+    }
+  });
 });

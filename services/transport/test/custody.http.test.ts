@@ -1,5 +1,6 @@
 import { ledgerTransaction } from '@rootline/gateway/testing';
 import { plantInput } from '@rootline/testing';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTransportPlatform, type TestPlatform } from './support.js';
 
@@ -235,6 +236,59 @@ describe('custody of plants and seed lots, and private notes, over HTTP on NATS 
       expect(payload).toContain(id);
       expect(payload).not.toContain('notes');
       expect(payload).not.toContain('private');
+    }
+  });
+  it('a handoff accepted twice while its sender corrects it: an acceptance answered 200 is stored once, a refused one stores nothing (10 rounds)', async () => {
+    const custodyRows = async (eventId: string) =>
+      (
+        (await p.database.db.execute(
+          sql`select count(*)::int as n from transport.custody where event_id = ${eventId}`,
+        )) as unknown as { n: number }[]
+      )[0]!.n;
+    for (let round = 0; round < 10; round++) {
+      const recipient = { id: `usr_race_recipient_${round}`, name: `Recipient ${round}` };
+      const token = await p.token('USER', recipient.id);
+      const day = 10 + round;
+      const handoff = await post(
+        'distribution',
+        {
+          plantId,
+          eventTime: `2026-06-${day}T10:00:00+02:00`,
+          handler: ALICE,
+          to: UTRECHT,
+          transportMode: 'bicycle',
+          recipient,
+        },
+        alice,
+      );
+      expect(handoff.status, JSON.stringify(handoff.body)).toBe(201);
+      const eventId = handoff.body.data.id as string;
+      const [first, second, correction] = await Promise.all([
+        accept(eventId, token),
+        accept(eventId, token),
+        post(
+          'distribution',
+          {
+            plantId,
+            eventTime: `2026-06-${day}T11:00:00+02:00`,
+            handler: ALICE,
+            to: AMSTERDAM,
+            transportMode: 'bicycle',
+            recipient,
+            corrects: eventId,
+          },
+          alice,
+        ),
+      ]);
+      expect(correction.status, JSON.stringify(correction.body)).toBe(201);
+      const accepted = [first, second].filter((a) => a.status === 200);
+      for (const refused of [first, second].filter((a) => a.status !== 200)) {
+        expect(refused.status).toBe(409);
+        expect(refused.body.error.details).toMatchObject({ reason: 'corrected' });
+      }
+      // Every acknowledged acceptance is the one stored: the same time, one custody row for the plant.
+      expect(new Set(accepted.map((a) => a.body.data.acceptedAt)).size).toBeLessThanOrEqual(1);
+      expect(await custodyRows(eventId)).toBe(accepted.length > 0 ? 1 : 0);
     }
   });
 });

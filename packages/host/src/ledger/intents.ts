@@ -50,8 +50,11 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
  * started and not finished, holding everything needed to finish it.
  */
 export function ledgerIntentStore(db: Db, table: LedgerIntentsTable, clock: Clock) {
-  /** Inserts the intents of writes with distinct transaction ids; a retry takes its first attempt's content. */
-  async function writeFresh<R>(fresh: readonly { write: LedgerWrite<R> }[]): Promise<void> {
+  /**
+   * Inserts the intents of writes with distinct transaction ids (on `on`, the database or a transaction); a retry
+   * takes its first attempt's content. Returns the transaction ids inserted now.
+   */
+  async function writeFresh<R>(fresh: readonly { write: LedgerWrite<R> }[], on: Db = db): Promise<Set<string>> {
     const createdAt = clock.now().toISOString();
     const rows = fresh.map(({ write }) => {
       if (!write.txId) throw new Error('a write recorded with intents needs its txId');
@@ -67,14 +70,14 @@ export function ledgerIntentStore(db: Db, table: LedgerIntentsTable, clock: Cloc
     const inserted = new Set(
       (
         await executeRows<{ tx_id: string }>(
-          db,
+          on,
           sql`${insertFromJson(table, rows)} on conflict (tx_id) do nothing returning tx_id`,
         )
       ).map((r) => r.tx_id),
     );
     const retried = fresh.filter((w) => !inserted.has(w.write.txId!));
-    if (retried.length === 0) return;
-    const existing = await db
+    if (retried.length === 0) return inserted;
+    const existing = await on
       .select()
       .from(table)
       .where(
@@ -88,6 +91,7 @@ export function ledgerIntentStore(db: Db, table: LedgerIntentsTable, clock: Cloc
       const first = byId.get(w.write.txId!);
       if (first) w.write = writeOfIntent<R>(first);
     }
+    return inserted;
   }
 
   return {
@@ -113,6 +117,33 @@ export function ledgerIntentStore(db: Db, table: LedgerIntentsTable, clock: Cloc
       }
       await writeFresh(fresh);
       for (const [w, first] of followers) w.write = first.write;
+    },
+
+    /**
+     * Writes one write's intent inside the caller's transaction `tx`, so that a state change and the claim of its
+     * ledger write commit together. Returns the write as its intent holds it (a retry's, or a concurrent request's,
+     * first content) and whether this call inserted it.
+     */
+    async writeIn<R>(tx: Db, write: LedgerWrite<R>): Promise<{ write: LedgerWrite<R>; fresh: boolean }> {
+      // Read first: an intent being deleted by its store statement is then taken as it is, rather than waited
+      // for by the INSERT's conflict check (that statement may be waiting for a lock `tx` holds).
+      const [first] = await tx
+        .select()
+        .from(table)
+        .where(inArray(table.txId, [write.txId!]));
+      if (first) return { write: writeOfIntent<R>(first), fresh: false };
+      const w = { write };
+      const inserted = await writeFresh([w], tx);
+      return { write: w.write, fresh: inserted.has(write.txId!) };
+    },
+
+    /** Whether a write of this transaction id has an intent, read on `on` (the database or a transaction). */
+    async hasIn(on: Db, txId: string): Promise<boolean> {
+      const rows = await on
+        .select({ txId: table.txId })
+        .from(table)
+        .where(inArray(table.txId, [txId]));
+      return rows.length > 0;
     },
 
     /** The statement that deletes the intents of these transactions (run with the store's statements). */
@@ -175,11 +206,7 @@ export function ledgerIntentStore(db: Db, table: LedgerIntentsTable, clock: Cloc
 
     /** Whether a write of this transaction id was started and is not finished (its intent exists). */
     async has(txId: string): Promise<boolean> {
-      const rows = await db
-        .select({ txId: table.txId })
-        .from(table)
-        .where(inArray(table.txId, [txId]));
-      return rows.length > 0;
+      return this.hasIn(db, txId);
     },
 
     /** How many writes are pending and how many were given up. */

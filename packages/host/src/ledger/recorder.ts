@@ -288,6 +288,26 @@ export function createLedgerRecorder<R>(opts: LedgerRecorderOptions<R>) {
       return enqueue({ write, caller });
     },
 
+    /**
+     * Writes the intent of a write inside the caller's transaction (the recorder must have an intents table), so
+     * that a state change deciding the write and its claim on the ledger commit together: whoever checks the state
+     * afterwards sees the write as started (`hasIntent`). Returns the write as its intent holds it (a retry, or a
+     * concurrent request for the same transaction id, gets the first content) and whether this call wrote it.
+     * Record it afterwards with `recordIntended`.
+     */
+    intend(tx: Db, write: LedgerWrite<R>): Promise<{ write: LedgerWrite<R>; fresh: boolean }> {
+      if (!intents) throw new Error('intend needs a recorder with an intents table');
+      return intents.writeIn(tx, write);
+    },
+
+    /**
+     * Records a write whose intent `intend` wrote (and its transaction committed); resolves as `record` does. If
+     * the process dies before, the recovery sweep finishes it from its intent.
+     */
+    recordIntended(write: LedgerWrite<R>, caller: HandlerContext): Promise<TxReceipt> {
+      return enqueue({ write, caller, recovering: true });
+    },
+
     /** Runs the recovery sweep once now (at most one at a time); resolves to the number of writes finished. */
     recover(): Promise<number> {
       return sweep ? sweep.recover() : Promise.resolve(0);
@@ -303,9 +323,13 @@ export function createLedgerRecorder<R>(opts: LedgerRecorderOptions<R>) {
       await sweep?.stop();
     },
 
-    /** Whether a write of this transaction id was started and is not finished (its intent exists). */
-    async hasIntent(txId: string): Promise<boolean> {
-      return intents ? intents.has(txId) : false;
+    /**
+     * Whether a write of this transaction id was started and is not finished (its intent exists), read on `on`
+     * when given (a transaction holding a lock that `intend`'s transaction takes too).
+     */
+    async hasIntent(txId: string, on?: Db): Promise<boolean> {
+      if (!intents) return false;
+      return on ? intents.hasIn(on, txId) : intents.has(txId);
     },
 
     /** How many writes are pending and how many were given up (both 0 without an intents table). */

@@ -1783,7 +1783,7 @@ export interface paths {
         put?: never;
         /**
          * Complete the harvest
-         * @description Records the harvest on the ledger (transaction `farm.harvest`, naming the batch, its recipe and its seed source with the plant’s block), completes the batch and emits `farm.harvest`. An open batch may be harvested whatever its state (germinating, growing or ready); before the recipe’s expected harvest date the harvest is flagged `early: true` (answered, on the ledger and in the event). A harvested batch answers 409 DUPLICATE; a failed one 409 CONFLICT (`details.reason` batch-failed). Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same for its retries): a retry gets the first answer. 503 UNAVAILABLE (with Retry-After) means the ledger did not answer: retry with the same key.
+         * @description Records the harvest on the ledger (transaction `farm.harvest`, naming the batch, its recipe and its seed source with the plant’s block), completes the batch and emits `farm.harvest`. An open batch may be harvested whatever its state (germinating, growing or ready); before the recipe’s expected harvest date the harvest is flagged `early: true` (answered, on the ledger and in the event). A harvested batch (or one whose harvest another request is recording) answers 409 DUPLICATE; a failed one 409 CONFLICT (`details.reason` batch-failed, `details.state` failed). Of a harvest and a fail sent together, the first to take the batch wins and the other is answered 409 naming the state. Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same for its retries): a retry gets the first answer. 503 UNAVAILABLE (with Retry-After) means the ledger did not answer: retry with the same key.
          */
         post: operations["harvestBatch"];
         delete?: never;
@@ -1803,7 +1803,7 @@ export interface paths {
         put?: never;
         /**
          * Close a batch as failed
-         * @description Closes an open batch as failed with a reason; it counts against success rates. Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise).
+         * @description Closes an open batch as failed with a reason; it counts against success rates. A failed batch answers 409 DUPLICATE; a harvested one, or one whose harvest is being recorded on the ledger, 409 CONFLICT with `details.state` (`harvested`, `harvesting`): of a harvest and a fail sent together, the first to take the batch wins. Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise).
          */
         post: operations["failBatch"];
         delete?: never;
@@ -16695,7 +16695,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: DUPLICATE */
+            /** @description Error: DUPLICATE, CONFLICT */
             409: {
                 headers: {
                     [name: string]: unknown;

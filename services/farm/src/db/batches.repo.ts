@@ -38,6 +38,17 @@ export async function findHarvest(db: Db, batchId: string): Promise<HarvestRow |
   return row;
 }
 
+/**
+ * The batch row, locked until the end of the transaction `tx`: the state changes of a batch (harvest, fail) each
+ * take it before they check the state they leave, so they are decided one after the other. It is the lock an UPDATE
+ * takes (not FOR UPDATE), so it does not wait for a harvest row's foreign-key check on the batch: the recorder's
+ * store statement holds that while it waits to complete the batch, and the two would deadlock.
+ */
+export async function lockBatchRow(tx: Db, id: string): Promise<BatchRow | undefined> {
+  const [row] = await tx.select().from(batches).where(eq(batches.id, id)).limit(1).for('no key update');
+  return row;
+}
+
 /** Closes an open batch as failed; undefined when it was not open. */
 export async function failBatch(db: Db, id: string, reason: string, at: Date): Promise<BatchRow | undefined> {
   const [row] = await db
@@ -49,8 +60,9 @@ export async function failBatch(db: Db, id: string, reason: string, at: Date): P
 }
 
 /**
- * The statement that completes harvested batches (run with their harvest rows by the recorder). The ledger holds the
- * harvest by then, so it wins over a failure recorded meanwhile.
+ * The statement that completes harvested batches (run with their harvest rows by the recorder). A harvest claimed
+ * its open batch before it went to the ledger (its intent, written under the batch's lock), and a fail refuses a
+ * batch with a harvest intent, so the batch is open here; the ledger holds the harvest by then, so it is final.
  */
 export function harvestedUpdate(rows: readonly { batchId: string; harvestedAt: string }[]): SQL {
   return sql`update ${batches} set status = 'harvested', closed_at = r."harvestedAt", failure_reason = null

@@ -4,6 +4,7 @@ import {
   cycleDays,
   dli,
   expectedHarvestAt,
+  failRefusal,
   harvestRefusal,
   isEarlyHarvest,
   isOwnHarvest,
@@ -47,8 +48,15 @@ describe('batch state', () => {
     expect(harvestRefusal('germinating')).toBeUndefined();
     expect(harvestRefusal('growing')).toBeUndefined();
     expect(harvestRefusal('ready')).toBeUndefined();
-    expect(harvestRefusal('harvested')).toMatch(/already harvested/);
-    expect(harvestRefusal('failed')).toMatch(/already failed/);
+    expect(harvestRefusal('harvested')).toMatchObject({ code: 'DUPLICATE', message: /already harvested/ });
+    expect(harvestRefusal('failed')).toMatchObject({ code: 'CONFLICT', details: { state: 'failed' } });
+  });
+
+  it('fails an open batch unless a harvest of it is being recorded', () => {
+    expect(failRefusal('open', false)).toBeUndefined();
+    expect(failRefusal('open', true)).toMatchObject({ code: 'CONFLICT', details: { state: 'harvesting' } });
+    expect(failRefusal('harvested', false)).toMatchObject({ code: 'CONFLICT', details: { state: 'harvested' } });
+    expect(failRefusal('failed', false)).toMatchObject({ code: 'DUPLICATE', details: { state: 'failed' } });
   });
 
   it('flags a harvest before the expected harvest date as early', () => {

@@ -10,6 +10,9 @@ export interface PhaseSpan {
   targets: PhaseTargets;
 }
 
+/** A batch has one harvest: its id is the batch's own, so a retry names the same ledger transaction. */
+export const harvestIdOf = (batchId: string) => `hvt_${batchId.slice(batchId.indexOf('_') + 1)}`;
+
 /** Stored status of a batch: open until it is harvested or failed. */
 export type BatchStatus = 'open' | 'harvested' | 'failed';
 
@@ -59,12 +62,38 @@ export function batchState(
   return span.phase === 'germination' ? 'germinating' : 'growing';
 }
 
+/** Why a state change of a batch is refused: the error code, a message and details naming the batch's state. */
+export interface TransitionRefusal {
+  code: 'CONFLICT' | 'DUPLICATE';
+  message: string;
+  details: { reason: string; state: CropBatchState | 'harvesting' };
+}
+
+const refusal = (
+  code: TransitionRefusal['code'],
+  state: TransitionRefusal['details']['state'],
+  message = `the batch is already ${state}`,
+): TransitionRefusal => ({ code, message, details: { reason: `batch-${state}`, state } });
+
 /**
  * Moves the state machine allows: an open batch may be harvested in any state (before its expected harvest date
- * the harvest is early, see `isEarlyHarvest`); a harvested or failed one may not, as the record would be false.
+ * the harvest is early, see `isEarlyHarvest`); a harvested (DUPLICATE) or failed (CONFLICT) one may not, as the
+ * record would be false.
  */
-export function harvestRefusal(state: CropBatchState): string | undefined {
-  if (state === 'harvested' || state === 'failed') return `the batch is already ${state}`;
+export function harvestRefusal(state: CropBatchState): TransitionRefusal | undefined {
+  if (state === 'harvested') return refusal('DUPLICATE', state);
+  if (state === 'failed') return refusal('CONFLICT', state);
+  return undefined;
+}
+
+/**
+ * Whether an open batch may be failed: not once failed (DUPLICATE), harvested, or while a harvest of it is being
+ * recorded on the ledger (`harvesting`: its intent is written; CONFLICT), as the ledger's harvest is final.
+ */
+export function failRefusal(status: BatchStatus, harvesting: boolean): TransitionRefusal | undefined {
+  if (status === 'failed') return refusal('DUPLICATE', 'failed');
+  if (status === 'harvested') return refusal('CONFLICT', 'harvested');
+  if (harvesting) return refusal('CONFLICT', 'harvesting', 'a harvest of the batch is being recorded');
   return undefined;
 }
 
@@ -96,6 +125,6 @@ export function startRefusal(startedAt: Date, phases: readonly PhaseSpan[], now:
  * idempotency reference. A batch has one harvest, so concurrent harvests converge on one stored row; every other
  * request finds another reference there and was not recorded (409 DUPLICATE), whatever it sent.
  */
-export function isOwnHarvest(stored: { requestRef: string | null }, requestRef: string): boolean {
-  return stored.requestRef !== null && stored.requestRef === requestRef;
+export function isOwnHarvest(stored: { requestRef?: string | null }, requestRef: string): boolean {
+  return stored.requestRef != null && stored.requestRef === requestRef;
 }

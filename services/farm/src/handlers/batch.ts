@@ -11,7 +11,7 @@ import {
   plantGet,
 } from '@rootline/contracts';
 import { assertOwnerOrAdmin } from '@rootline/domain';
-import { call, handle, notFound, type ServiceContext } from '@rootline/host';
+import { call, handle, ledgerTxId, notFound, type ServiceContext } from '@rootline/host';
 import {
   type BatchRow,
   failBatch,
@@ -19,13 +19,15 @@ import {
   findBatchRow,
   findHarvest,
   insertBatch,
+  lockBatchRow,
   readingsSummary,
   type StoredSeedSource,
   toBatch,
 } from '../db/batches.repo.js';
 import { findZoneRow, plantsGrowing } from '../db/farms.repo.js';
+import type { HarvestRecorder } from '../db/ledger.js';
 import { findRecipeRow, type StoredPhase } from '../db/recipes.repo.js';
-import { expectedHarvestAt, startRefusal } from '../domain/batch-state.js';
+import { type BatchStatus, expectedHarvestAt, failRefusal, harvestIdOf, startRefusal } from '../domain/batch-state.js';
 import { assertOperator, requireFarm } from './farm.js';
 
 /** The batch or NOT_FOUND. */
@@ -163,14 +165,22 @@ export const getBatch = (ctx: ServiceContext) =>
     return batchView(ctx, batch);
   });
 
-/** farm.batch.fail: closes an open batch as failed (DUPLICATE when it is already closed). */
-export const failBatchHandler = (ctx: ServiceContext) =>
+/**
+ * farm.batch.fail: closes an open batch as failed. Decided under the batch's row lock, which a harvest takes too
+ * when it claims the batch (its ledger intent): a batch already failed is 409 DUPLICATE, one harvested or with a
+ * harvest being recorded 409 CONFLICT naming that state, so a failure answered 200 is the one stored.
+ */
+export const failBatchHandler = (ctx: ServiceContext, recorder: HarvestRecorder) =>
   handle(batchFail, async ({ batchId, reason }, caller) => {
     const batch = await requireBatch(ctx, batchId);
     assertOwnerOrAdmin(caller, batch.ownerId);
     const row = await ctx.db.transaction(async (tx) => {
+      const locked = (await lockBatchRow(tx, batchId)) ?? batch;
+      const harvesting = locked.status === 'open' && (await recorder.hasIntent(ledgerTxId(harvestIdOf(batchId)), tx));
+      const refusal = failRefusal(locked.status as BatchStatus, harvesting);
+      if (refusal) throw new AppError(refusal.code, `Cannot fail: ${refusal.message}`, refusal.details);
       const failed = await failBatch(tx, batchId, reason, ctx.clock.now());
-      if (!failed) throw new AppError('DUPLICATE', `The batch is already ${batch.status}`, { reason: 'batch-closed' });
+      if (!failed) throw new AppError('CONFLICT', 'Cannot fail: the batch is not open', { reason: 'batch-closed' });
       await ctx.outbox.enqueue(tx, batchFailed, { batchId, farmId: batch.farmId, reason }, caller);
       return failed;
     });

@@ -210,8 +210,10 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
       'Records the harvest on the ledger (transaction `farm.harvest`, naming the batch, its recipe and its seed ' +
       'source with the plant’s block), completes the batch and emits `farm.harvest`. An open batch may be ' +
       'harvested whatever its state (germinating, growing or ready); before the recipe’s expected harvest date ' +
-      'the harvest is flagged `early: true` (answered, on the ledger and in the event). A harvested batch answers ' +
-      '409 DUPLICATE; a failed one 409 CONFLICT (`details.reason` batch-failed). ' +
+      'the harvest is flagged `early: true` (answered, on the ledger and in the event). A harvested batch (or one ' +
+      'whose harvest another request is recording) answers 409 DUPLICATE; a failed one 409 CONFLICT ' +
+      '(`details.reason` batch-failed, `details.state` failed). Of a harvest and a fail sent together, the first to ' +
+      'take the batch wins and the other is answered 409 naming the state. ' +
       `${OWNER_ONLY} ${LEDGER_RETRIES}`,
     tags: TAGS,
     policy: {
@@ -229,14 +231,18 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     method: 'POST',
     url: '/batch/:batchId/fail',
     summary: 'Close a batch as failed',
-    description: `Closes an open batch as failed with a reason; it counts against success rates. ${OWNER_ONLY}`,
+    description:
+      'Closes an open batch as failed with a reason; it counts against success rates. A failed batch answers 409 ' +
+      'DUPLICATE; a harvested one, or one whose harvest is being recorded on the ledger, 409 CONFLICT with ' +
+      '`details.state` (`harvested`, `harvesting`): of a harvest and a fail sent together, the first to take the ' +
+      `batch wins. ${OWNER_ONLY}`,
     tags: TAGS,
     policy: {
       permission: 'farm:write',
       object: { rule: 'owner', field: 'batchId', record: 'batch', why: 'the farm’s manager' },
     },
     subject: batchFail,
-    errors: ['NOT_FOUND', 'DUPLICATE'],
+    errors: ['NOT_FOUND', 'DUPLICATE', 'CONFLICT'],
     example: { reason: 'Pythium root rot' },
   });
 

@@ -84,9 +84,16 @@ export async function listKeys(db: Db, ownerId: string, page: number, limit: num
   return { items: rows.map(toSignatureKey), total: counted?.n ?? 0 };
 }
 
-/** Revokes a key (kept, so the signatures made with it still verify); answers the row after. */
+/**
+ * Revokes a key (kept, so the signatures made with it still verify); answers the row after, or undefined when it
+ * was revoked already (a concurrent revocation's time stands).
+ */
 export async function revokeKey(db: Db, id: string, at: Date): Promise<KeyRow | undefined> {
-  const [row] = await db.update(signingKeys).set({ revokedAt: at }).where(eq(signingKeys.id, id)).returning();
+  const [row] = await db
+    .update(signingKeys)
+    .set({ revokedAt: at })
+    .where(and(eq(signingKeys.id, id), isNull(signingKeys.revokedAt)))
+    .returning();
   return row;
 }
 

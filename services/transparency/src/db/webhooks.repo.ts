@@ -191,13 +191,28 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
 
 /**
  * Disables a webhook (410 Gone, or failing for the configured time) and stops its pending deliveries, in the
- * caller's transaction. Answers the row as it was, or undefined when it was already disabled (another replica).
+ * caller's transaction. Decided on the state the sender saw: still active, at the address it sent to, and (for
+ * `failing`) with the failure clock it measured, so an owner's change or enabling meanwhile wins over a verdict
+ * about the old state. Answers the row as it was, or undefined when the webhook changed (or another replica did it).
  */
-export async function disableWebhook(tx: Db, id: string, reason: 'gone' | 'failing'): Promise<WebhookRow | undefined> {
+export async function disableWebhook(
+  tx: Db,
+  id: string,
+  reason: 'gone' | 'failing',
+  /** What the sender saw: the address, and for `failing` the start of the failure clock (null: not compared). */
+  seen: { url: string; failingSince: Date | null },
+): Promise<WebhookRow | undefined> {
   const [row] = await tx
     .update(webhooks)
     .set({ status: 'disabled', disabledReason: reason })
-    .where(and(eq(webhooks.id, id), eq(webhooks.status, 'active')))
+    .where(
+      and(
+        eq(webhooks.id, id),
+        eq(webhooks.status, 'active'),
+        eq(webhooks.url, seen.url),
+        seen.failingSince === null ? undefined : eq(webhooks.failingSince, seen.failingSince),
+      ),
+    )
     .returning();
   if (!row) return undefined;
   await tx
@@ -299,10 +314,13 @@ export async function listDeliveries(db: Db, webhookId: string, page: number, li
 }
 
 /** Deletes a webhook with its deliveries. */
-export async function deleteWebhook(db: Db, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function deleteWebhook(db: Db, id: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    // The webhook row first: of two concurrent deletes, the second waits for the first and then finds nothing.
+    const gone = await tx.delete(webhooks).where(eq(webhooks.id, id)).returning({ id: webhooks.id });
+    if (gone.length === 0) return false;
     await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.webhookId, id));
-    await tx.delete(webhooks).where(eq(webhooks.id, id));
+    return true;
   });
 }
 

@@ -193,8 +193,9 @@ export const deleteSigningKey = (ctx: ServiceContext) =>
   handle(signatureKeyDelete, async ({ keyId }, call) => {
     const key = await keyFor(ctx, keyId, call, false);
     if (key.revokedAt) return toSignatureKey(key);
-    const row = await revokeKey(ctx.db, keyId, ctx.clock.now());
-    return toSignatureKey(row ?? key);
+    // Revoked by a concurrent request meanwhile: answered as stored, with the first revocation's time.
+    const row = (await revokeKey(ctx.db, keyId, ctx.clock.now())) ?? (await keyFor(ctx, keyId, call, false));
+    return toSignatureKey(row);
   });
 
 /** Subject types private to their parties: an ownership transfer is an accepted offer (buyer, quantity, price). */

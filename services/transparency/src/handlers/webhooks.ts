@@ -115,7 +115,8 @@ export const removeWebhook = (ctx: ServiceContext) =>
     const hook = await findWebhook(ctx.db, webhookId);
     if (!hook) throw notFound('Webhook', webhookId);
     assertOwnerOrAdmin(call, hook.ownerId);
-    await deleteWebhook(ctx.db, webhookId);
+    // Deleted by a concurrent request meanwhile: only one delete is told it deleted the webhook.
+    if (!(await deleteWebhook(ctx.db, webhookId))) throw notFound('Webhook', webhookId);
     return { id: webhookId, deleted: true };
   });
 

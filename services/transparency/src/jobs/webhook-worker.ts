@@ -67,7 +67,10 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
 
   const disable = async (hook: WebhookRow, reason: 'gone' | 'failing', failingSince: Date | null, at: Date) => {
     const disabled = await o.db.transaction(async (tx) => {
-      const row = await disableWebhook(tx, hook.id, reason);
+      const row = await disableWebhook(tx, hook.id, reason, {
+        url: hook.url,
+        failingSince: reason === 'failing' ? failingSince : null,
+      });
       if (!row) return false;
       await o.outbox.enqueue(
         tx,
