@@ -4,6 +4,18 @@ import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 import { StringEnum } from './plants.js';
 
+/**
+ * The published precision of a household's location, km (docs/privacy.md): households are placed on a fixed grid
+ * of cells this size, radii are rounded up to multiples of it, and distances shown to anyone but the household
+ * are rounded up to it.
+ */
+export const LOCATION_PRECISION_KM = 5;
+
+/** A distance (or radius) rounded up to the next multiple of LOCATION_PRECISION_KM: 0.02 km reads 5 km, 12 km 15. */
+export function distanceBandKm(km: number): number {
+  return Math.max(1, Math.ceil(km / LOCATION_PRECISION_KM - 1e-9)) * LOCATION_PRECISION_KM;
+}
+
 /** Crops of the demand model; their agronomic figures are in the demand service's crop table (docs/demand.md). */
 export const CROPS = [
   'tomato',
@@ -403,6 +415,27 @@ export const supplyCommitted = defineEvent({
     growerId: Type.String(),
     crop: Type.String(),
     quantityKg: Type.Number(),
+  }),
+});
+/**
+ * A grower probed the demand near its supply (docs/privacy.md): a run of matching, or a supply commitment refused
+ * for the day's limit. Recorded in the audit log only (not a public kind), so probing is visible to an ADMIN.
+ */
+export const demandProbeRecorded = defineEvent({
+  subject: 'evt.demand.probe.recorded',
+  kind: 'demand.probe',
+  payload: Type.Object({
+    growerId: Type.String(),
+    what: StringEnum(['match', 'supply'] as const),
+    crop: Type.Union([Type.String(), Type.Null()], { description: 'null: a run of matching over every crop' }),
+    requestedKm: Type.Union([Type.Number(), Type.Null()], { description: 'maxDistanceKm asked for (matching)' }),
+    appliedKm: Type.Union([Type.Number(), Type.Null()], { description: 'The radius applied, at the precision' }),
+    refused: Type.Boolean({ description: 'Refused for the limit of the day (429 RATE_LIMITED)' }),
+    today: Type.Integer({
+      minimum: 0,
+      description: 'Probes of this kind and crop by the grower in 24 hours, this one included',
+    }),
+    limit: Type.Integer({ minimum: 1 }),
   }),
 });
 export const demandMatched = defineEvent({

@@ -7,9 +7,30 @@ import { service as demand } from '../src/service.js';
 
 export type { TestPlatform };
 
+/** Key of the noise of published demand in tests, so a test can tell what the noise of a figure is. */
+export const TEST_NOISE_KEY = 'test-noise-key-of-published-demand';
+
 /** The demand service (demand planning and the marketplace) alone behind a real gateway. */
-export function startDemandPlatform(): Promise<TestPlatform> {
-  return startTestPlatform([demand]);
+export function startDemandPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
+  return startTestPlatform([demand], { DEMAND_NOISE_KEY: TEST_NOISE_KEY, ...env });
+}
+
+/**
+ * Makes households settled, as if they had saved their preferences, where they are, HOUSEHOLD_MIN_AGE_DAYS + 1
+ * days ago and had not changed them this week: they count in aggregates from now on. No ids: every household.
+ */
+export async function settleHouseholds(p: TestPlatform, ...consumerIds: string[]): Promise<void> {
+  await p.database.db.execute(
+    sql`update demand.preferences set counted_from = now() - interval '15 days', items_week = '2000-01-03',
+        prior_items = null where ${
+          consumerIds.length === 0
+            ? sql`true`
+            : sql`consumer_id in (${sql.join(
+                consumerIds.map((id) => sql`${id}`),
+                sql`, `,
+              )})`
+        }`,
+  );
 }
 
 /** The demand service with the plant registry and the ledger, for listings that name plants. */

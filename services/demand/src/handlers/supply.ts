@@ -1,7 +1,9 @@
 import {
+  type Actor,
   AppError,
   type Crop,
   demandMatched,
+  demandProbeRecorded,
   idFromKey,
   isOwnerOrAdmin,
   matchCreate,
@@ -17,6 +19,7 @@ import { actingOwner, actingUser, KM_PER_DEGREE } from '@rootline/domain';
 import { locate } from '@rootline/geocoder';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { preferencesIn } from '../db/preferences.repo.js';
+import { insertMatchRun, matchRunsSince, suppliesSince } from '../db/probes.repo.js';
 import {
   addMatched,
   findSupply,
@@ -33,16 +36,72 @@ import {
 } from '../db/supply.repo.js';
 import { daysBetween, parseDate } from '../domain/calendar.js';
 import { kgPerUnit } from '../domain/crops.js';
+import { LOCATION_PRECISION_KM, snapRadiusKm } from '../domain/location-precision.js';
 import { matchSupply } from '../domain/matching.js';
 import { matchAsSeenBy } from '../domain/privacy.js';
 import { dateField, household } from './regions.js';
 
 /** Longest supply window. */
 const MAX_WINDOW_DAYS = 366;
+const DAY_MS = 86_400_000;
 
-export const commitSupply = (ctx: ServiceContext) =>
+/** How many probes of each kind a grower may make per crop in 24 hours (config MATCH_RUNS_PER_DAY, SUPPLIES_PER_DAY). */
+export interface ProbeLimits {
+  matchRunsPerDay: number;
+  suppliesPerDay: number;
+}
+
+/** The refusal of a probe over the day's limit: 429 RATE_LIMITED naming the limit. */
+function probeLimited(what: 'match' | 'supply', limit: number): AppError {
+  const noun = what === 'match' ? 'runs of matching' : 'supply commitments';
+  return new AppError('RATE_LIMITED', `At most ${limit} ${noun} per crop in 24 hours; try again tomorrow`, [
+    { field: 'body/crop', reason: 'probe-limit', limit, message: `${noun} limit` },
+  ]);
+}
+
+/**
+ * Records a refused probe in the audit log (its own transaction: the request itself fails) and throws the refusal.
+ */
+async function refuseProbe(
+  ctx: ServiceContext,
+  caller: Parameters<ServiceContext['outbox']['enqueue']>[3],
+  probe: {
+    growerId: string;
+    what: 'match' | 'supply';
+    crop: string | null;
+    requestedKm: number | null;
+    appliedKm: number | null;
+    today: number;
+    limit: number;
+  },
+): Promise<never> {
+  await ctx.db.transaction(async (tx) => {
+    if (probe.what === 'match') {
+      await insertMatchRun(tx, {
+        id: ctx.newId('mrn'),
+        growerId: probe.growerId,
+        crop: probe.crop,
+        requestedKm: probe.requestedKm ?? 0,
+        appliedKm: probe.appliedKm ?? 0,
+        refused: true,
+        createdAt: ctx.clock.now().toISOString(),
+      });
+    }
+    await ctx.outbox.enqueue(tx, demandProbeRecorded, { ...probe, refused: true }, caller);
+  });
+  throw probeLimited(probe.what, probe.limit);
+}
+
+const limited = (actor: Actor) => actor.role !== 'ADMIN';
+
+/**
+ * Stores a supply commitment and emits `supply.committed`. A grower may commit at most `suppliesPerDay` supplies of
+ * a crop in 24 hours (each is a point matching can be probed from); beyond, 429 and a refused probe in the audit log.
+ */
+export const commitSupply = (ctx: ServiceContext, limits: ProbeLimits) =>
   handle(supplyCommit, async (input, caller) => {
     const { ownerId } = actingOwner(caller);
+    const actor = actingUser(caller);
     const from = dateField(input.window.from, 'body/window/from');
     const to = dateField(input.window.to, 'body/window/to');
     const days = daysBetween(from, to);
@@ -52,6 +111,20 @@ export const commitSupply = (ctx: ServiceContext) =>
       ]);
     }
     const now = ctx.clock.now();
+    if (limited(actor)) {
+      const today = await suppliesSince(ctx.db, ownerId, input.crop, new Date(now.getTime() - DAY_MS).toISOString());
+      if (today >= limits.suppliesPerDay) {
+        await refuseProbe(ctx, caller, {
+          growerId: ownerId,
+          what: 'supply',
+          crop: input.crop,
+          requestedKm: null,
+          appliedKm: null,
+          today: today + 1,
+          limit: limits.suppliesPerDay,
+        });
+      }
+    }
     const place = await locate(input.location);
     const quantityKg = Math.round(input.quantity * kgPerUnit(input.crop, input.unit) * 1000) / 1000;
     const row = await ctx.db.transaction(async (tx) => {
@@ -122,18 +195,59 @@ export const listSupplyMatchesHandler = (ctx: ServiceContext) =>
  * Matches the caller's open supply (every grower's for an ADMIN) to nearby demand (domain/matching.ts) in one
  * transaction that locks those supplies, records the new matches (one per supply and consumer, so running it again
  * with the same inputs adds none) and emits `demand.match` for each. Answers every match of the supplies concerned,
- * as the caller may see them (domain/privacy.ts): a grower sees no consumer and distances to 5 km.
+ * as the caller may see them (domain/privacy.ts): a grower sees no consumer and distances to 5 km. The radius is
+ * rounded up to the precision; a grower may run matching `matchRunsPerDay` times per crop in 24 hours, each run
+ * recorded as a `demand.probe` in the audit log, and is refused (429) beyond.
  */
-export const matchHandler = (ctx: ServiceContext) =>
+export const matchHandler = (ctx: ServiceContext, limits: ProbeLimits) =>
   handle(matchCreate, async (input, caller) => {
     const actor = actingUser(caller);
     const growerId = actor.role === 'ADMIN' ? undefined : actor.id;
-    const at = ctx.clock.now().toISOString();
+    const now = ctx.clock.now();
+    const at = now.toISOString();
+    const appliedKm = snapRadiusKm(input.maxDistanceKm);
+    const probe = { growerId: actor.id, what: 'match' as const, crop: input.crop ?? null };
+    const since = new Date(now.getTime() - DAY_MS).toISOString();
+    if (limited(actor)) {
+      const today = await matchRunsSince(ctx.db, actor.id, probe.crop, since);
+      if (today >= limits.matchRunsPerDay) {
+        await refuseProbe(ctx, caller, {
+          ...probe,
+          requestedKm: input.maxDistanceKm,
+          appliedKm,
+          today: today + 1,
+          limit: limits.matchRunsPerDay,
+        });
+      }
+    }
     return ctx.db.transaction(async (tx) => {
       const open = await lockOpenSupplies(tx, growerId, input.crop);
+      const today = (await matchRunsSince(tx, actor.id, probe.crop, since)) + 1;
+      await insertMatchRun(tx, {
+        id: ctx.newId('mrn'),
+        ...probe,
+        requestedKm: input.maxDistanceKm,
+        appliedKm,
+        refused: false,
+        createdAt: at,
+      });
+      await ctx.outbox.enqueue(
+        tx,
+        demandProbeRecorded,
+        {
+          ...probe,
+          requestedKm: input.maxDistanceKm,
+          appliedKm,
+          refused: false,
+          today,
+          limit: limits.matchRunsPerDay,
+        },
+        caller,
+      );
       let created = 0;
       if (open.length > 0) {
-        const reach = input.maxDistanceKm / KM_PER_DEGREE;
+        // Households whose cell centre is within reach may lie up to a cell farther.
+        const reach = (appliedKm + LOCATION_PRECISION_KM) / KM_PER_DEGREE;
         const lats = open.map((s) => s.latitude);
         const homes = await preferencesIn(tx, {
           minLat: Math.max(-90, Math.min(...lats) - reach),
@@ -166,7 +280,7 @@ export const matchHandler = (ctx: ServiceContext) =>
           homes.map(household),
           met,
           pairs,
-          input.maxDistanceKm,
+          appliedKm,
         );
         const inserted = await insertMatches(
           tx,
