@@ -117,7 +117,10 @@ const Region = Type.Union(
       {
         latitude: Type.Number({ minimum: -90, maximum: 90 }),
         longitude: Type.Number({ minimum: -180, maximum: 180 }),
-        radiusKm: RadiusKm(50, 'Kilometres around the point'),
+        radiusKm: RadiusKm(
+          50,
+          'Kilometres around the point, rounded up to a multiple of 5 km; the region is the 5 km grid cells whose centres lie within it of the centre of the point’s cell',
+        ),
       },
       { additionalProperties: false, title: 'Point and radius' },
     ),
@@ -149,7 +152,10 @@ export const SignalInput = Type.Object(
 
 const CropWeek = Type.Object({
   weekStart: Type.String({ description: 'Monday of the week' }),
-  demandKg: Type.Number(),
+  demandKg: Type.Number({
+    description:
+      'Published demand: settled households’ weekly kg (each clipped to 2 kg) with Laplace noise fixed per area, crop, season and publication week (docs/privacy.md)',
+  }),
   supplyKg: Type.Number({ description: 'Committed supply in the region that week' }),
   gapKg: Type.Number({ description: 'demandKg − supplyKg, never below 0' }),
 });
@@ -162,15 +168,18 @@ export const Signal = Named(
     regionKey: Type.Union([Type.String(), Type.Null()], { description: 'COUNTRY or COUNTRY/city; forecast history' }),
     from: Type.String(),
     horizonWeeks: Type.Integer(),
-    consumers: Type.Integer({ description: 'Households whose preferences fall in the region (at least 5)' }),
+    consumers: Type.Integer({
+      description:
+        'Settled households (preferences unmoved from their 5 km cell for 14 days) in the region (at least 5); households newer than that are not counted',
+    }),
     suppressedCrops: Type.Integer({
       minimum: 0,
-      description: 'Crops left out of `crops` because fewer than 5 households of the region ask for them',
+      description: 'Crops left out of `crops` because fewer than 5 households (a noisy count) ask for them',
     }),
     crops: Type.Array(
       Type.Object({
         crop: Type.String(),
-        consumers: Type.Integer(),
+        consumers: Type.Integer({ description: 'Households asking for the crop: a noisy count, at least 5' }),
         demandKg: Type.Number(),
         supplyKg: Type.Number(),
         gapKg: Type.Number(),
@@ -297,7 +306,12 @@ export const Supply = Named(
 export const MatchInput = Type.Object(
   {
     crop: Type.Optional(CropSchema),
-    maxDistanceKm: Defaulted(RadiusKm(50, 'Farthest consumer from the grower (default 50 km)')),
+    maxDistanceKm: Defaulted(
+      RadiusKm(
+        50,
+        'Farthest consumer from the grower (default 50 km), rounded up to a multiple of 5 km (0.02 reads 5); distances are between 5 km grid cells',
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -315,7 +329,9 @@ export const Match = Named(
     crop: Type.String(),
     quantityKg: Type.Number(),
     distanceKm: Type.Number({
-      description: 'Grower to household, km; rounded up to a multiple of 5 km for anyone but the consumer and an ADMIN',
+      description:
+        'Between the 5 km grid cells of grower and household, km; rounded up to a multiple of 5 km for anyone but the consumer and an ADMIN',
+      examples: [10],
     }),
     price: Type.Integer(),
     currency: Type.String(),
@@ -354,7 +370,7 @@ export const signalGenerate = defineSubject({
   subject: 'demand.signal.generate',
   request: SignalInput,
   reply: Signal,
-  summary: 'Aggregate preferences in a region into weekly demand per crop',
+  summary: 'Aggregate preferences in a region into weekly demand per crop (settled households, noisy figures)',
 });
 export const recommendationsGet = defineSubject({
   subject: 'demand.recommendation.list',
@@ -395,7 +411,7 @@ export const matchCreate = defineSubject({
   subject: 'demand.match.create',
   request: MatchInput,
   reply: Type.Object({ matches: Type.Array(Match), created: Type.Integer({ minimum: 0 }) }),
-  summary: 'Match the caller’s open supply to nearby demand',
+  summary: 'Match the caller’s open supply to nearby demand (at most 10 runs per crop a day)',
 });
 
 export const demandSignalGenerated = defineEvent({
@@ -419,11 +435,10 @@ export const supplyCommitted = defineEvent({
 });
 /**
  * A grower probed the demand near its supply (docs/privacy.md): a run of matching, or a supply commitment refused
- * for the day's limit. Recorded in the audit log only (not a public kind), so probing is visible to an ADMIN.
+ * for the day's limit. Without a kind it is internal: recorded in the audit log only, where an ADMIN sees probing.
  */
 export const demandProbeRecorded = defineEvent({
   subject: 'evt.demand.probe.recorded',
-  kind: 'demand.probe',
   payload: Type.Object({
     growerId: Type.String(),
     what: StringEnum(['match', 'supply'] as const),

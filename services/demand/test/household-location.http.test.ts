@@ -158,7 +158,7 @@ describe('matching locates no household finer than its 5 km cell', () => {
       (await p.http('POST', '/api/demand/match', { role: 'GROWER', sub: grower, body: { crop: 'tomato' } })).status,
     ).toBe(201);
 
-    // Every run and every refusal is a `demand.probe` event, which the audit log records: radius asked, radius
+    // Every run and every refusal is an `evt.demand.probe.recorded` event, which the audit log records: radius asked, radius
     // applied (rounded up to 5 km), the day's count.
     const probes = (await outboxAbout(p, grower)).filter((e) => e.subject === 'evt.demand.probe.recorded');
     const matchProbes = probes.filter((e) => e.payload.what === 'match' && e.payload.crop === 'kale');

@@ -197,7 +197,7 @@ export const listSupplyMatchesHandler = (ctx: ServiceContext) =>
  * with the same inputs adds none) and emits `demand.match` for each. Answers every match of the supplies concerned,
  * as the caller may see them (domain/privacy.ts): a grower sees no consumer and distances to 5 km. The radius is
  * rounded up to the precision; a grower may run matching `matchRunsPerDay` times per crop in 24 hours, each run
- * recorded as a `demand.probe` in the audit log, and is refused (429) beyond.
+ * recorded as an `evt.demand.probe.recorded` event in the audit log, and is refused (429) beyond.
  */
 export const matchHandler = (ctx: ServiceContext, limits: ProbeLimits) =>
   handle(matchCreate, async (input, caller) => {
