@@ -1,4 +1,5 @@
 import type { Role } from '@rootline/contracts';
+import { recordDemandHistory } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cellDistanceKm, distanceBandKm } from '../src/domain/location-precision.js';
@@ -425,14 +426,15 @@ describe('demand planning over HTTP', () => {
       expect(never.body.error.code).toBe('NOT_FOUND');
       // Six weeks of history, as weekly signals over six publication weeks would have recorded them.
       const weekly = [2, 3, 4, 4, 6, 7];
-      for (const [i, kg] of weekly.entries()) {
-        const weekStart = new Date(Date.UTC(2027, 2, 1 + 7 * i)).toISOString().slice(0, 10);
-        await p.database.db.execute(
-          sql`insert into demand.demand_history (crop, region_key, week_start, demand_kg, signal_id)
-              values ('tomato', 'NL/amsterdam', ${weekStart}, ${kg + 4.2}, ${`sig_test_${i}`})
-              on conflict (crop, region_key, week_start) do update set demand_kg = excluded.demand_kg`,
-        );
-      }
+      await recordDemandHistory(
+        p.infra.pg.url,
+        'tomato',
+        'NL/amsterdam',
+        weekly.map((kg, i) => ({
+          weekStart: new Date(Date.UTC(2027, 2, 1 + 7 * i)).toISOString().slice(0, 10),
+          demandKg: kg + 4.2,
+        })),
+      );
       const res = await p.http('GET', '/api/demand/forecast?crop=tomato&region=nl/AMSTERDAM&weeks=3', {
         role: 'USER',
         sub: 'u',

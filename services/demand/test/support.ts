@@ -2,6 +2,7 @@ import { service as chainMiner } from '@rootline/chain-miner';
 // The gateway's own test platform: the real gateway, services and sessions on private NATS and PostgreSQL.
 import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as plants } from '@rootline/plants';
+import { settleDemandHouseholds } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { service as demand } from '../src/service.js';
 
@@ -15,22 +16,9 @@ export function startDemandPlatform(env: Record<string, string> = {}): Promise<T
   return startTestPlatform([demand], { DEMAND_NOISE_KEY: TEST_NOISE_KEY, ...env });
 }
 
-/**
- * Makes households settled, as if they had saved their preferences, where they are, HOUSEHOLD_MIN_AGE_DAYS + 1
- * days ago and had not changed them this week: they count in aggregates from now on. No ids: every household.
- */
-export async function settleHouseholds(p: TestPlatform, ...consumerIds: string[]): Promise<void> {
-  await p.database.db.execute(
-    sql`update demand.preferences set counted_from = now() - interval '15 days', items_week = '2000-01-03',
-        prior_items = null where ${
-          consumerIds.length === 0
-            ? sql`true`
-            : sql`consumer_id in (${sql.join(
-                consumerIds.map((id) => sql`${id}`),
-                sql`, `,
-              )})`
-        }`,
-  );
+/** Makes households settled (settleDemandHouseholds): they count in aggregates from now on. No ids: every one. */
+export function settleHouseholds(p: TestPlatform, ...consumerIds: string[]): Promise<void> {
+  return settleDemandHouseholds(p.infra.pg.url, consumerIds);
 }
 
 /** The demand service with the plant registry and the ledger, for listings that name plants. */
