@@ -355,9 +355,11 @@ describe('a farm manager and a demand planner, in the browser', () => {
     const match = page.getByRole('region', { name: 'Match my supply' });
     await match.getByRole('button', { name: 'Find matches' }).click();
     await match.getByText(/^\d+ matches, \d+ new\./).waitFor();
-    // The four neighbours want tomatoes at any price: each is matched, and shown to the grower by the match only.
-    expect(await match.getByRole('cell', { name: 'hidden' }).count()).toBe(4);
-    await expect.poll(() => commitment.getByRole('cell', { name: 'hidden' }).count(), { timeout: 20_000 }).toBe(4);
+    // The eight neighbours want tomatoes at any price: each is matched, and shown to the grower by the match only,
+    // its distance as a 5 km band.
+    expect(await match.getByRole('cell', { name: 'hidden' }).count()).toBe(8);
+    expect(await match.getByRole('cell', { name: /^within \d+ km$/ }).count()).toBe(8);
+    await expect.poll(() => commitment.getByRole('cell', { name: 'hidden' }).count(), { timeout: 20_000 }).toBe(8);
     await expectAccessible(page);
     await screenshot(page, 'demand-supply');
 
@@ -369,7 +371,7 @@ describe('a farm manager and a demand planner, in the browser', () => {
     expect(committed[0]!.matchedKg).toBeGreaterThan(0);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Supply and matches' }).waitFor();
-    await expect.poll(() => commitment.getByRole('cell', { name: 'hidden' }).count(), { timeout: 20_000 }).toBe(4);
+    await expect.poll(() => commitment.getByRole('cell', { name: 'hidden' }).count(), { timeout: 20_000 }).toBe(8);
     await commitment.getByText(/^[\d.,]+ of 30 kg$/).waitFor();
     expect(await commitment.getByText('0 of 30 kg', { exact: true }).count()).toBe(0);
     expect(await page.getByRole('region', { name: 'Match my supply' }).getByRole('cell').count()).toBe(0);

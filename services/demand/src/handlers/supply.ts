@@ -1,5 +1,4 @@
 import {
-  type Actor,
   AppError,
   type Crop,
   demandMatched,
@@ -39,60 +38,11 @@ import { kgPerUnit } from '../domain/crops.js';
 import { LOCATION_PRECISION_KM, snapRadiusKm } from '../domain/location-precision.js';
 import { matchSupply } from '../domain/matching.js';
 import { matchAsSeenBy } from '../domain/privacy.js';
+import { DAY_MS, limited, type ProbeLimits, refuseProbe } from './probes.js';
 import { dateField, household } from './regions.js';
 
 /** Longest supply window. */
 const MAX_WINDOW_DAYS = 366;
-const DAY_MS = 86_400_000;
-
-/** How many probes of each kind a grower may make per crop in 24 hours (config MATCH_RUNS_PER_DAY, SUPPLIES_PER_DAY). */
-export interface ProbeLimits {
-  matchRunsPerDay: number;
-  suppliesPerDay: number;
-}
-
-/** The refusal of a probe over the day's limit: 429 RATE_LIMITED naming the limit. */
-function probeLimited(what: 'match' | 'supply', limit: number): AppError {
-  const noun = what === 'match' ? 'runs of matching' : 'supply commitments';
-  return new AppError('RATE_LIMITED', `At most ${limit} ${noun} per crop in 24 hours; try again tomorrow`, [
-    { field: 'body/crop', reason: 'probe-limit', limit, message: `${noun} limit` },
-  ]);
-}
-
-/**
- * Records a refused probe in the audit log (its own transaction: the request itself fails) and throws the refusal.
- */
-async function refuseProbe(
-  ctx: ServiceContext,
-  caller: Parameters<ServiceContext['outbox']['enqueue']>[3],
-  probe: {
-    growerId: string;
-    what: 'match' | 'supply';
-    crop: string | null;
-    requestedKm: number | null;
-    appliedKm: number | null;
-    today: number;
-    limit: number;
-  },
-): Promise<never> {
-  await ctx.db.transaction(async (tx) => {
-    if (probe.what === 'match') {
-      await insertMatchRun(tx, {
-        id: ctx.newId('mrn'),
-        growerId: probe.growerId,
-        crop: probe.crop,
-        requestedKm: probe.requestedKm ?? 0,
-        appliedKm: probe.appliedKm ?? 0,
-        refused: true,
-        createdAt: ctx.clock.now().toISOString(),
-      });
-    }
-    await ctx.outbox.enqueue(tx, demandProbeRecorded, { ...probe, refused: true }, caller);
-  });
-  throw probeLimited(probe.what, probe.limit);
-}
-
-const limited = (actor: Actor) => actor.role !== 'ADMIN';
 
 /**
  * Stores a supply commitment and emits `supply.committed`. A grower may commit at most `suppliesPerDay` supplies of
