@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { type Permission, type Role, roleHas } from '@rootline/contracts';
 import { RESPONSE_EXAMPLES_FILE, type RecordedExample } from '@rootline/gateway/openapi-examples';
 import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
+import { recordDemandHistory, settleDemandHouseholds } from '@rootline/testing';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import canonicalize from 'canonicalize';
@@ -115,6 +116,21 @@ const CALLER: Record<string, string> = {
 /** Demand is shown over at least five households: four more people state the example's preferences too. */
 const ALSO_AS: Record<string, string[]> = {
   savePreference: [BOB, CY, DEE, ROOT],
+};
+
+/**
+ * What time alone would have done after an operation: households count in demand two weeks after they settle, and
+ * weekly signals of past weeks recorded the history a forecast reads.
+ */
+const AFTER: Record<string, () => Promise<void>> = {
+  savePreference: () => settleDemandHouseholds(p.infra.pg.url),
+  generateDemandSignal: () =>
+    recordDemandHistory(
+      p.infra.pg.url,
+      'tomato',
+      'NL/amsterdam',
+      [6, 7, 6.5].map((demandKg, i) => ({ weekStart: `2026-01-${String(5 + 7 * i).padStart(2, '0')}`, demandKg })),
+    ),
 };
 
 /**
@@ -658,6 +674,7 @@ async function perform(o: Operation, id: string, before: string | undefined, who
     }
   }
   learn(o, answer);
+  await AFTER[id]?.();
   const data = (answer.json as { data?: Record<string, unknown> } | undefined)?.data;
   answers.set(id, data);
   const madeId =
@@ -682,6 +699,7 @@ describe('the example walk', () => {
       CALLER,
       BEFORE,
       ALSO_AS,
+      AFTER,
       BODIES,
       FLOWS,
       RECORD_OF,

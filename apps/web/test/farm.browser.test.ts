@@ -1,4 +1,4 @@
-import { signInOverHttp } from '@rootline/testing';
+import { recordDemandHistory, settleDemandHouseholds, signInOverHttp } from '@rootline/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -272,10 +272,11 @@ describe('a farm manager and a demand planner, in the browser', () => {
     expect(await page.getByRole('checkbox', { name: 'Winter' }).isChecked()).toBe(false);
     expect(await page.getByRole('checkbox', { name: 'Summer' }).isChecked()).toBe(true);
 
-    // Four neighbours state theirs too (demand shows from five households), and signals over six past weeks
-    // record the history a forecast reads; one neighbour's appetite changes from week to week.
+    // Eight neighbours state theirs too (demand shows from five households; with its noise, a crop nine ask for
+    // shows), and all have lived there two weeks (a household counts only then). Weekly signals over past weeks
+    // recorded the history a forecast reads; this week's signal records the week.
     const neighbours = await Promise.all(
-      [1, 2, 3, 4].map((i) =>
+      [1, 2, 3, 4, 5, 6, 7, 8].map((i) =>
         account(rig, {
           name: `Neighbour ${i}`,
           email: `n${i}-${stamp}@example.org`,
@@ -289,15 +290,19 @@ describe('a farm manager and a demand planner, in the browser', () => {
         householdSize: 2,
         items: [{ crop: 'tomato', quantityPerWeek: kg, unit: 'kg' }],
       });
-    for (const n of neighbours.slice(1)) await prefer(n.token, 1);
-    for (const [week, kg] of [1, 1.5, 1.2, 2, 1.8, 2.4].entries()) {
-      await prefer(neighbours[0]!.token, kg);
-      await call(rig, manager.token, 'POST', '/api/demand/signal', {
-        region: { country: 'NL', city: 'Amsterdam' },
-        from: mondayWeeksAgo(6 - week),
-        horizonWeeks: 1,
-      });
-    }
+    for (const n of neighbours) await prefer(n.token, 1);
+    await settleDemandHouseholds(rig.databaseUrl);
+    await recordDemandHistory(
+      rig.databaseUrl,
+      'tomato',
+      'NL/amsterdam',
+      [9, 9.5, 9.2, 10, 9.8, 10.4].map((demandKg, week) => ({ weekStart: mondayWeeksAgo(7 - week), demandKg })),
+    );
+    await call(rig, manager.token, 'POST', '/api/demand/signal', {
+      region: { country: 'NL', city: 'Amsterdam' },
+      from: mondayWeeksAgo(1),
+      horizonWeeks: 1,
+    });
 
     await page.getByRole('link', { name: 'Signals and forecasts' }).click();
     await page.getByRole('heading', { level: 1, name: 'Signals and forecasts' }).waitFor();
@@ -305,7 +310,7 @@ describe('a farm manager and a demand planner, in the browser', () => {
     await signal.getByLabel('Country code').fill('NL');
     await signal.getByLabel('City (optional)').fill('Amsterdam');
     await signal.getByRole('button', { name: 'Show demand' }).click();
-    await signal.getByText(/^5 households\./).waitFor();
+    await signal.getByText(/^9 households\./).waitFor();
     await signal.getByRole('rowheader', { name: 'tomato' }).waitFor();
 
     const forecast = page.getByRole('region', { name: 'Demand forecast' });
@@ -350,9 +355,11 @@ describe('a farm manager and a demand planner, in the browser', () => {
     const match = page.getByRole('region', { name: 'Match my supply' });
     await match.getByRole('button', { name: 'Find matches' }).click();
     await match.getByText(/^\d+ matches, \d+ new\./).waitFor();
-    // The four neighbours want tomatoes at any price: each is matched, and shown to the grower by the match only.
-    expect(await match.getByRole('cell', { name: 'hidden' }).count()).toBe(4);
-    await expect.poll(() => commitment.getByRole('cell', { name: 'hidden' }).count(), { timeout: 20_000 }).toBe(4);
+    // The eight neighbours want tomatoes at any price: each is matched, and shown to the grower by the match only,
+    // its distance as a 5 km band.
+    expect(await match.getByRole('cell', { name: 'hidden' }).count()).toBe(8);
+    expect(await match.getByRole('cell', { name: /^within \d+ km$/ }).count()).toBe(8);
+    await expect.poll(() => commitment.getByRole('cell', { name: 'hidden' }).count(), { timeout: 20_000 }).toBe(8);
     await expectAccessible(page);
     await screenshot(page, 'demand-supply');
 
@@ -364,7 +371,7 @@ describe('a farm manager and a demand planner, in the browser', () => {
     expect(committed[0]!.matchedKg).toBeGreaterThan(0);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Supply and matches' }).waitFor();
-    await expect.poll(() => commitment.getByRole('cell', { name: 'hidden' }).count(), { timeout: 20_000 }).toBe(4);
+    await expect.poll(() => commitment.getByRole('cell', { name: 'hidden' }).count(), { timeout: 20_000 }).toBe(8);
     await commitment.getByText(/^[\d.,]+ of 30 kg$/).waitFor();
     expect(await commitment.getByText('0 of 30 kg', { exact: true }).count()).toBe(0);
     expect(await page.getByRole('region', { name: 'Match my supply' }).getByRole('cell').count()).toBe(0);

@@ -4,6 +4,18 @@ import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 import { StringEnum } from './plants.js';
 
+/**
+ * The published precision of a household's location, km (docs/privacy.md): households are placed on a fixed grid
+ * of cells this size, radii are rounded up to multiples of it, and distances shown to anyone but the household
+ * are rounded up to it.
+ */
+export const LOCATION_PRECISION_KM = 5;
+
+/** A distance (or radius) rounded up to the next multiple of LOCATION_PRECISION_KM: 0.02 km reads 5 km, 12 km 15. */
+export function distanceBandKm(km: number): number {
+  return Math.max(1, Math.ceil(km / LOCATION_PRECISION_KM - 1e-9)) * LOCATION_PRECISION_KM;
+}
+
 /** Crops of the demand model; their agronomic figures are in the demand service's crop table (docs/demand.md). */
 export const CROPS = [
   'tomato',
@@ -105,7 +117,10 @@ const Region = Type.Union(
       {
         latitude: Type.Number({ minimum: -90, maximum: 90 }),
         longitude: Type.Number({ minimum: -180, maximum: 180 }),
-        radiusKm: RadiusKm(50, 'Kilometres around the point'),
+        radiusKm: RadiusKm(
+          50,
+          'Kilometres around the point, rounded up to a multiple of 5 km; the region is the 5 km grid cells whose centres lie within it of the centre of the point’s cell',
+        ),
       },
       { additionalProperties: false, title: 'Point and radius' },
     ),
@@ -137,7 +152,10 @@ export const SignalInput = Type.Object(
 
 const CropWeek = Type.Object({
   weekStart: Type.String({ description: 'Monday of the week' }),
-  demandKg: Type.Number(),
+  demandKg: Type.Number({
+    description:
+      'Published demand: settled households’ weekly kg (each clipped to 2 kg) with Laplace noise fixed per area, crop, season and publication week (docs/privacy.md)',
+  }),
   supplyKg: Type.Number({ description: 'Committed supply in the region that week' }),
   gapKg: Type.Number({ description: 'demandKg − supplyKg, never below 0' }),
 });
@@ -150,15 +168,18 @@ export const Signal = Named(
     regionKey: Type.Union([Type.String(), Type.Null()], { description: 'COUNTRY or COUNTRY/city; forecast history' }),
     from: Type.String(),
     horizonWeeks: Type.Integer(),
-    consumers: Type.Integer({ description: 'Households whose preferences fall in the region (at least 5)' }),
+    consumers: Type.Integer({
+      description:
+        'Settled households (preferences unmoved from their 5 km cell for 14 days) in the region (at least 5); households newer than that are not counted',
+    }),
     suppressedCrops: Type.Integer({
       minimum: 0,
-      description: 'Crops left out of `crops` because fewer than 5 households of the region ask for them',
+      description: 'Crops left out of `crops` because fewer than 5 households (a noisy count) ask for them',
     }),
     crops: Type.Array(
       Type.Object({
         crop: Type.String(),
-        consumers: Type.Integer(),
+        consumers: Type.Integer({ description: 'Households asking for the crop: a noisy count, at least 5' }),
         demandKg: Type.Number(),
         supplyKg: Type.Number(),
         gapKg: Type.Number(),
@@ -285,7 +306,12 @@ export const Supply = Named(
 export const MatchInput = Type.Object(
   {
     crop: Type.Optional(CropSchema),
-    maxDistanceKm: Defaulted(RadiusKm(50, 'Farthest consumer from the grower (default 50 km)')),
+    maxDistanceKm: Defaulted(
+      RadiusKm(
+        50,
+        'Farthest consumer from the grower (default 50 km), rounded up to a multiple of 5 km (0.02 reads 5); distances are between 5 km grid cells',
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -303,7 +329,9 @@ export const Match = Named(
     crop: Type.String(),
     quantityKg: Type.Number(),
     distanceKm: Type.Number({
-      description: 'Grower to household, km; rounded up to a multiple of 5 km for anyone but the consumer and an ADMIN',
+      description:
+        'Between the 5 km grid cells of grower and household, km; rounded up to a multiple of 5 km for anyone but the consumer and an ADMIN',
+      examples: [10],
     }),
     price: Type.Integer(),
     currency: Type.String(),
@@ -342,7 +370,7 @@ export const signalGenerate = defineSubject({
   subject: 'demand.signal.generate',
   request: SignalInput,
   reply: Signal,
-  summary: 'Aggregate preferences in a region into weekly demand per crop',
+  summary: 'Aggregate preferences in a region into weekly demand per crop (settled households, noisy figures)',
 });
 export const recommendationsGet = defineSubject({
   subject: 'demand.recommendation.list',
@@ -383,7 +411,7 @@ export const matchCreate = defineSubject({
   subject: 'demand.match.create',
   request: MatchInput,
   reply: Type.Object({ matches: Type.Array(Match), created: Type.Integer({ minimum: 0 }) }),
-  summary: 'Match the caller’s open supply to nearby demand',
+  summary: 'Match the caller’s open supply to nearby demand (at most 10 runs per crop a day)',
 });
 
 export const demandSignalGenerated = defineEvent({
@@ -403,6 +431,26 @@ export const supplyCommitted = defineEvent({
     growerId: Type.String(),
     crop: Type.String(),
     quantityKg: Type.Number(),
+  }),
+});
+/**
+ * A grower probed the demand near its supply (docs/privacy.md): a run of matching, or a supply commitment refused
+ * for the day's limit. Without a kind it is internal: recorded in the audit log only, where an ADMIN sees probing.
+ */
+export const demandProbeRecorded = defineEvent({
+  subject: 'evt.demand.probe.recorded',
+  payload: Type.Object({
+    growerId: Type.String(),
+    what: StringEnum(['match', 'supply'] as const),
+    crop: Type.Union([Type.String(), Type.Null()], { description: 'null: a run of matching over every crop' }),
+    requestedKm: Type.Union([Type.Number(), Type.Null()], { description: 'maxDistanceKm asked for (matching)' }),
+    appliedKm: Type.Union([Type.Number(), Type.Null()], { description: 'The radius applied, at the precision' }),
+    refused: Type.Boolean({ description: 'Refused for the limit of the day (429 RATE_LIMITED)' }),
+    today: Type.Integer({
+      minimum: 0,
+      description: 'Probes of this kind and crop by the grower in 24 hours, this one included',
+    }),
+    limit: Type.Integer({ minimum: 1 }),
   }),
 });
 export const demandMatched = defineEvent({

@@ -33,6 +33,7 @@ import { forecastHandler, generateSignal, recommendCropsHandler } from './handle
 import { getPreferences, listPreferencesHandler, savePreferences } from './handlers/preferences.js';
 import { commitSupply, listSupplyHandler, listSupplyMatchesHandler, matchHandler } from './handlers/supply.js';
 import { fillDemandPlaces } from './jobs/backfill-places.js';
+import { demandNoiseKey } from './noise-key.js';
 
 /**
  * demand: demand planning (preferences, signals, recommendations, forecasts, supply and matches) and the plant
@@ -44,6 +45,8 @@ export const service: ServiceModule<typeof DemandConfig> = {
   config: DemandConfig,
   db: { schema: 'demand', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox },
   create(ctx) {
+    const noiseKey = demandNoiseKey(ctx);
+    const limits = { matchRunsPerDay: ctx.config.MATCH_RUNS_PER_DAY, suppliesPerDay: ctx.config.SUPPLIES_PER_DAY };
     let stopping = false;
     let backfill: Promise<void> = Promise.resolve();
     return {
@@ -52,13 +55,13 @@ export const service: ServiceModule<typeof DemandConfig> = {
         savePreferences(ctx),
         listPreferencesHandler(ctx),
         getPreferences(ctx),
-        generateSignal(ctx),
-        recommendCropsHandler(ctx),
+        generateSignal(ctx, noiseKey),
+        recommendCropsHandler(ctx, noiseKey),
         forecastHandler(ctx),
-        commitSupply(ctx),
+        commitSupply(ctx, limits),
         listSupplyHandler(ctx),
         listSupplyMatchesHandler(ctx),
-        matchHandler(ctx),
+        matchHandler(ctx, limits),
         // Marketplace: listings.
         createListing(ctx),
         getListing(ctx),

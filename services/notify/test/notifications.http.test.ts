@@ -239,6 +239,29 @@ describe('notifications from domain events', () => {
     expect(offerMail.text).toContain('An offer for 2 at 3.50 EUR each.');
   });
 
+  it('match notice to a grower gave the distance to 0.1 km: now only to the 5 km band, in the app and by email', async () => {
+    const grower = await account('banded-grower@example.org');
+    const household = await account('banded-household@example.org');
+    await publish(demandMatched, {
+      matchId: 'mtc_banded',
+      supplyId: 'sup_banded',
+      growerId: grower,
+      consumerId: household,
+      crop: 'kale',
+      quantityKg: 2,
+      distanceKm: 6.04,
+    });
+    const find = async () =>
+      (await notificationsOf(grower)).body.data?.find((n: { type: string }) => n.type === 'demand-match');
+    await expect.poll(find, { timeout: 10_000 }).toBeTruthy();
+    const notice = await find();
+    expect(notice).toMatchObject({ body: 'Your supply matches 2 kg of kale, within 10 km.' });
+    expect(JSON.stringify(notice)).not.toContain('6.0');
+    const mail = await mailTo('banded-grower@example.org', /household near you wants kale/);
+    expect(mail.text).toContain('within 10 km');
+    expect(`${mail.text}${mail.html}`).not.toMatch(/6\.0 km|6\.04/);
+  });
+
   it('tells the party that did not accept an offer', async () => {
     const offer = {
       offerId: 'ofr_2',

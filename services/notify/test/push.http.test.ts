@@ -76,7 +76,7 @@ describe('Web Push', () => {
     expect(got?.payload).toMatchObject({
       type: 'demand-match',
       title: 'A household near you wants lettuce',
-      body: 'Your supply matches 2 kg of lettuce, 12 km away.',
+      body: 'Your supply matches 2 kg of lettuce, within 15 km.',
       url: 'https://rootline.test/demand',
     });
     expect(got?.headers['content-encoding']).toBe('aes128gcm');

@@ -24,6 +24,8 @@ export interface BrowserRig {
   adminToken: string;
   /** The platform's data folder: notify writes each email there under mail/ (no SMTP server is set). */
   dataDir: string;
+  /** The platform's database, for setting up what time alone would (a household settled for two weeks). */
+  databaseUrl: string;
   browser: Browser;
   /** A fresh browser context (its own cookies) at phone or desktop width. */
   context(viewport?: { width: number; height: number }): Promise<BrowserContext>;
@@ -46,7 +48,13 @@ const SETTINGS = {
  * test process with its own NATS connection (the cluster's transport and database, without eleven Node processes
  * to start on a 2-core machine); `BROWSER_TESTS_CLUSTER=processes` starts the real process-per-service cluster.
  */
-async function startRootline(): Promise<{ base: string; adminToken: string; dataDir: string; stop(): Promise<void> }> {
+async function startRootline(): Promise<{
+  base: string;
+  adminToken: string;
+  dataDir: string;
+  databaseUrl: string;
+  stop(): Promise<void>;
+}> {
   if (process.env.BROWSER_TESTS_CLUSTER === 'processes') {
     const dataDir = mkdtempSync(join(tmpdir(), 'rootline-web-data-'));
     const c = await startTestCluster({ env: { ...SETTINGS, DATA_DIR: dataDir }, readyTimeoutMs: 240_000 });
@@ -54,6 +62,7 @@ async function startRootline(): Promise<{ base: string; adminToken: string; data
       base: c.cluster.url,
       adminToken: c.token,
       dataDir,
+      databaseUrl: c.db.url,
       async stop() {
         await c.stop();
         rmSync(dataDir, { recursive: true, force: true });
@@ -79,6 +88,7 @@ async function startRootline(): Promise<{ base: string; adminToken: string; data
     base,
     adminToken,
     dataDir,
+    databaseUrl: platform.infra.pg.url,
     async stop() {
       await platform.stop();
       rmSync(dataDir, { recursive: true, force: true });
@@ -112,6 +122,7 @@ export async function startBrowserRig(): Promise<BrowserRig> {
     base: rootline.base,
     adminToken: rootline.adminToken,
     dataDir: rootline.dataDir,
+    databaseUrl: rootline.databaseUrl,
     browser,
     context: (viewport = { width: 1280, height: 900 }) =>
       browser.newContext({ viewport, baseURL: rootline.base, acceptDownloads: true }),

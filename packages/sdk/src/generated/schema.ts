@@ -4129,7 +4129,7 @@ export interface components {
                 latitude: number;
                 longitude: number;
                 /**
-                 * @description Kilometres around the point
+                 * @description Kilometres around the point, rounded up to a multiple of 5 km; the region is the 5 km grid cells whose centres lie within it of the centre of the point’s cell
                  * @default 50
                  */
                 radiusKm: number;
@@ -4141,12 +4141,13 @@ export interface components {
             regionKey: string | null;
             from: string;
             horizonWeeks: number;
-            /** @description Households whose preferences fall in the region (at least 5) */
+            /** @description Settled households (preferences unmoved from their 5 km cell for 14 days) in the region (at least 5); households newer than that are not counted */
             consumers: number;
-            /** @description Crops left out of `crops` because fewer than 5 households of the region ask for them */
+            /** @description Crops left out of `crops` because fewer than 5 households (a noisy count) ask for them */
             suppressedCrops: number;
             crops: {
                 crop: string;
+                /** @description Households asking for the crop: a noisy count, at least 5 */
                 consumers: number;
                 demandKg: number;
                 supplyKg: number;
@@ -4154,6 +4155,7 @@ export interface components {
                 weeks: {
                     /** @description Monday of the week */
                     weekStart: string;
+                    /** @description Published demand: settled households’ weekly kg (each clipped to 2 kg) with Laplace noise fixed per area, crop, season and publication week (docs/privacy.md) */
                     demandKg: number;
                     /** @description Committed supply in the region that week */
                     supplyKg: number;
@@ -4921,7 +4923,10 @@ export interface components {
             consumerId: string | null;
             crop: string;
             quantityKg: number;
-            /** @description Grower to household, km; rounded up to a multiple of 5 km for anyone but the consumer and an ADMIN */
+            /**
+             * @description Between the 5 km grid cells of grower and household, km; rounded up to a multiple of 5 km for anyone but the consumer and an ADMIN
+             * @example 10
+             */
             distanceKm: number;
             price: number;
             currency: string;
@@ -9926,7 +9931,7 @@ export interface operations {
                         latitude: number;
                         longitude: number;
                         /**
-                         * @description Kilometres around the point
+                         * @description Kilometres around the point, rounded up to a multiple of 5 km; the region is the 5 km grid cells whose centres lie within it of the centre of the point’s cell
                          * @default 50
                          */
                         radiusKm: number;
@@ -10609,7 +10614,7 @@ export interface operations {
                      */
                     crop?: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
                     /**
-                     * @description Farthest consumer from the grower (default 50 km)
+                     * @description Farthest consumer from the grower (default 50 km), rounded up to a multiple of 5 km (0.02 reads 5); distances are between 5 km grid cells
                      * @default 50
                      */
                     maxDistanceKm?: number;

@@ -32,6 +32,15 @@ export const preferences = demandSchema.table(
     householdSize: integer('household_size').notNull(),
     items: jsonb('items').notNull(),
     updatedAt: at('updated_at').notNull(),
+    /**
+     * Since when the household counts in aggregates: its first save, and again each time it moves to another grid
+     * cell (domain/privacy.ts, HOUSEHOLD_MIN_AGE_DAYS).
+     */
+    countedFrom: at('counted_from').notNull(),
+    /** Monday (`YYYY-MM-DD`) of the publication week in which `items` were last changed. */
+    itemsWeek: text('items_week').notNull(),
+    /** The items in effect at the start of `itemsWeek` (null: none): aggregates of that week read these. */
+    priorItems: jsonb('prior_items'),
   },
   (t) => [index('preferences_lat_idx').on(t.latitude, t.longitude)],
 );
@@ -96,6 +105,22 @@ export const matches = demandSchema.table(
     createdAt: at('created_at').notNull(),
   },
   (t) => [uniqueIndex('matches_pair_idx').on(t.supplyId, t.consumerId)],
+);
+
+/** Each run of matching by a grower (refused ones too): what the per-day limit of probes counts. */
+export const matchRuns = demandSchema.table(
+  'match_runs',
+  {
+    id: text('id').primaryKey(),
+    growerId: text('grower_id').notNull(),
+    /** The crop asked for; null when the run covered every crop. */
+    crop: text('crop'),
+    requestedKm: doublePrecision('requested_km').notNull(),
+    appliedKm: doublePrecision('applied_km').notNull(),
+    refused: boolean('refused').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [index('match_runs_grower_idx').on(t.growerId, t.createdAt)],
 );
 
 export const listings = demandSchema.table(

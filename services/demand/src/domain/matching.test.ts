@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDate } from './calendar.js';
 import type { Household } from './demand.js';
+import { cellDistanceKm, gridCell } from './location-precision.js';
 import { matchSupply, type OpenSupply } from './matching.js';
 
 const d = (s: string) => parseDate(s) as Date;
@@ -45,7 +46,23 @@ describe('matching supply to demand', () => {
       ['near', 4],
       ['far', 2],
     ]);
-    expect(out[0]?.distanceKm).toBeCloseTo(1.112, 3);
+    // Distances are between grid cells (domain/location-precision.ts), not between the points.
+    expect(out[0]?.distanceKm).toBe(Math.round(cellDistanceKm(supply, home('near', 52.01)) * 1000) / 1000);
+  });
+
+  it('matches by cell: a household anywhere in its cell answers alike, and radii are rounded up to 5 km', () => {
+    const c = gridCell({ latitude: 52.1, longitude: 5 });
+    const corners = [
+      { latitude: c.latitude - 0.02, longitude: c.longitude - 0.03 },
+      { latitude: c.latitude + 0.02, longitude: c.longitude + 0.03 },
+    ];
+    const answers = corners.map((p) =>
+      matchSupply([supply], [{ ...home('h', 0), ...p }], [], new Set(), 0.02).map((a) => a.distanceKm),
+    );
+    expect(answers[0]).toEqual(answers[1]);
+    expect(matchSupply([{ ...supply, ...c }], [{ ...home('h', 0), ...corners[0] }], [], new Set(), 0.02)).toHaveLength(
+      1,
+    );
   });
 
   it('leaves out households too far, too cheap, organic-only or local-only out of their radius', () => {

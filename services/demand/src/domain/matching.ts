@@ -1,8 +1,8 @@
 import type { Crop, Unit } from '@rootline/contracts/demand';
-import { haversineKm } from '@rootline/domain';
 import { weekStarts } from './calendar.js';
 import { kgPerUnit } from './crops.js';
 import { type Household, weeklyKg } from './demand.js';
+import { cellDistanceKm, snapRadiusKm } from './location-precision.js';
 
 export interface OpenSupply {
   id: string;
@@ -50,7 +50,9 @@ const overlaps = (a: { from: Date; to: Date }, b: { from: Date; to: Date }) => a
  * supply's. Its demand over the supply's window is its weekly kg summed over the window's weeks (in its seasons),
  * less what earlier matches of overlapping windows already give it. Nearest households are served first, then those
  * who accept the higher price, then by id; each gets the smaller of its demand and what the supply has left. Pairs
- * already matched (`matchedPairs`) are not matched again, so the same inputs give no new matches.
+ * already matched (`matchedPairs`) are not matched again, so the same inputs give no new matches. Distances are
+ * between grid cells and `maxDistanceKm` is rounded up to the precision (domain/location-precision.ts), so which
+ * households match, and in which order, depends on their cells only.
  */
 export function matchSupply(
   supplies: OpenSupply[],
@@ -61,6 +63,7 @@ export function matchSupply(
 ): Allocation[] {
   const out: Allocation[] = [];
   const given = [...met];
+  const reach = snapRadiusKm(maxDistanceKm);
   for (const s of supplies) {
     let left = s.remainingKg;
     const supplyPerKg = s.price / kgPerUnit(s.crop, s.unit);
@@ -71,8 +74,8 @@ export function matchSupply(
       .flatMap((h) => {
         const item = h.items.find((i) => i.crop === s.crop);
         if (!item || matchedPairs.has(`${s.id}\n${h.consumerId}`)) return [];
-        const distanceKm = haversineKm(h, s);
-        if (distanceKm > maxDistanceKm || (item.localOnly && distanceKm > h.radiusKm)) return [];
+        const distanceKm = cellDistanceKm(h, s);
+        if (distanceKm > reach + 1e-9 || (item.localOnly && distanceKm > h.radiusKm)) return [];
         if (item.organicOnly && !s.organic) return [];
         const maxPerKg = item.maxPrice === undefined ? undefined : item.maxPrice / kgPerUnit(item.crop, item.unit);
         if (maxPerKg !== undefined && (item.currency !== s.currency || maxPerKg < supplyPerKg)) return [];

@@ -1,14 +1,8 @@
+import { distanceBandKm, LOCATION_PRECISION_KM } from '@rootline/contracts/demand';
 import { AppError } from '@rootline/contracts/errors';
 import { describe, expect, it } from 'vitest';
 import type { Household } from './demand.js';
-import {
-  assertEnoughHouseholds,
-  coarseDistanceKm,
-  MATCH_DISTANCE_STEP_KM,
-  MIN_HOUSEHOLDS,
-  matchAsSeenBy,
-  withoutSmallGroups,
-} from './privacy.js';
+import { assertEnoughHouseholds, MIN_HOUSEHOLDS, matchAsSeenBy, withoutSmallGroups } from './privacy.js';
 
 const item = (crop: Household['items'][number]['crop']): Household['items'][number] => ({
   crop,
@@ -27,18 +21,18 @@ const home = (consumerId: string, crops: Household['items'][number]['crop'][]): 
   items: crops.map(item),
 });
 
-describe('coarseDistanceKm', () => {
+describe('distanceBandKm', () => {
   it('rounds up to the next 5 km step, never to 0', () => {
-    expect(MATCH_DISTANCE_STEP_KM).toBe(5);
-    expect(coarseDistanceKm(0)).toBe(5);
-    expect(coarseDistanceKm(0.013)).toBe(5);
-    expect(coarseDistanceKm(5)).toBe(5);
-    expect(coarseDistanceKm(5.001)).toBe(10);
-    expect(coarseDistanceKm(13.042)).toBe(15);
+    expect(LOCATION_PRECISION_KM).toBe(5);
+    expect(distanceBandKm(0)).toBe(5);
+    expect(distanceBandKm(0.013)).toBe(5);
+    expect(distanceBandKm(5)).toBe(5);
+    expect(distanceBandKm(5.001)).toBe(10);
+    expect(distanceBandKm(13.042)).toBe(15);
   });
 
   it('gives the same answer for points a few hundred metres apart (no trilateration to the metre)', () => {
-    expect(new Set([12.1, 12.9, 13.6, 14.4].map((km) => coarseDistanceKm(km)))).toEqual(new Set([15]));
+    expect(new Set([12.1, 12.9, 13.6, 14.4].map((km) => distanceBandKm(km)))).toEqual(new Set([15]));
   });
 });
 

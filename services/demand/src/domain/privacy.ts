@@ -1,5 +1,7 @@
+import { distanceBandKm } from '@rootline/contracts/demand';
 import { AppError } from '@rootline/contracts/errors';
-import type { Household } from './demand.js';
+import { isoDate, mondayOf } from './calendar.js';
+import type { DemandItem, Household } from './demand.js';
 
 /**
  * Fewest distinct households any figure of demand may describe (k-anonymity with k = 5, ADR 102). A signal over
@@ -11,14 +13,36 @@ import type { Household } from './demand.js';
 export const MIN_HOUSEHOLDS = 5;
 
 /**
- * Step, in km, to which the distance of a match is rounded up for anyone but its consumer and an ADMIN: growers
- * learn how far they would deliver, to 5 km, and cannot place a household by matching it from a few points.
+ * Days a household must have lived in its grid cell before it counts in any aggregate (signals, recommendations):
+ * accounts made to pad a region up to MIN_HOUSEHOLDS, or moved next to a household to do so, count only after
+ * this wait, and by then their figures are as noisy as anyone's (domain/published-demand.ts).
  */
-export const MATCH_DISTANCE_STEP_KM = 5;
+export const HOUSEHOLD_MIN_AGE_DAYS = 14;
 
-/** A distance rounded up to the next whole step (a match 0.2 km away reads 5 km, one 13 km away 15 km). */
-export function coarseDistanceKm(km: number, stepKm = MATCH_DISTANCE_STEP_KM): number {
-  return Math.max(1, Math.ceil(km / stepKm - 1e-9)) * stepKm;
+/** A stored household as eligibility reads it. */
+export interface StoredHousehold extends Household {
+  countedFrom: Date;
+  /** Monday of the publication week in which `items` were last changed. */
+  itemsWeek: string;
+  /** The items in effect before that change (null: none). */
+  priorItems: DemandItem[] | null;
+}
+
+/** The publication week of a moment: the Monday (`YYYY-MM-DD`, UTC) of its week. */
+export function publicationWeek(at: Date): string {
+  return isoDate(mondayOf(at));
+}
+
+/**
+ * A household as aggregates at `now` count it, or undefined: only once it has lived HOUSEHOLD_MIN_AGE_DAYS in its
+ * cell, and with the items in effect at the start of the current publication week (a change made this week counts
+ * from the next), so that every figure of a week is computed from the same inputs and its noise hides a change.
+ */
+export function countedHousehold(h: StoredHousehold, now: Date): Household | undefined {
+  if (now.getTime() - h.countedFrom.getTime() < HOUSEHOLD_MIN_AGE_DAYS * 86_400_000) return undefined;
+  const items = h.itemsWeek === publicationWeek(now) ? h.priorItems : h.items;
+  if (!items || items.length === 0) return undefined;
+  return { consumerId: h.consumerId, latitude: h.latitude, longitude: h.longitude, radiusKm: h.radiusKm, items };
 }
 
 export interface Viewer {
@@ -28,33 +52,35 @@ export interface Viewer {
 
 /**
  * A match as a viewer may see it: its consumer and an ADMIN see it whole; anyone else (the grower) sees no
- * consumer (`consumerId` null; the match id is the handle) and the distance rounded up to MATCH_DISTANCE_STEP_KM.
+ * consumer (`consumerId` null; the match id is the handle) and the distance rounded up to LOCATION_PRECISION_KM.
  */
 export function matchAsSeenBy<M extends { consumerId: string; distanceKm: number }>(
   match: M,
   viewer: Viewer,
 ): Omit<M, 'consumerId'> & { consumerId: string | null } {
   if (viewer.role === 'ADMIN' || viewer.id === match.consumerId) return match;
-  return { ...match, consumerId: null, distanceKm: coarseDistanceKm(match.distanceKm) };
+  return { ...match, consumerId: null, distanceKm: distanceBandKm(match.distanceKm) };
 }
 
-/** Refuses an aggregate over fewer than MIN_HOUSEHOLDS distinct households: 400 VALIDATION_ERROR, reason too-few-households. */
+/** The refusal of an aggregate over fewer than MIN_HOUSEHOLDS households: 400 VALIDATION_ERROR, too-few-households. */
+export function tooFewHouseholds(field = 'body/region'): AppError {
+  return new AppError(
+    'VALIDATION_ERROR',
+    `Demand is shown only over at least ${MIN_HOUSEHOLDS} households; choose a larger region`,
+    [
+      {
+        field,
+        message: `holds too few households (fewer than ${MIN_HOUSEHOLDS})`,
+        reason: 'too-few-households',
+        minimum: MIN_HOUSEHOLDS,
+      },
+    ],
+  );
+}
+
+/** Refuses an aggregate over fewer than MIN_HOUSEHOLDS distinct households (tooFewHouseholds). */
 export function assertEnoughHouseholds(households: readonly { consumerId: string }[], field = 'body/region'): void {
-  const distinct = new Set(households.map((h) => h.consumerId)).size;
-  if (distinct < MIN_HOUSEHOLDS) {
-    throw new AppError(
-      'VALIDATION_ERROR',
-      `Demand is shown only over at least ${MIN_HOUSEHOLDS} households; choose a larger region`,
-      [
-        {
-          field,
-          message: `holds too few households (fewer than ${MIN_HOUSEHOLDS})`,
-          reason: 'too-few-households',
-          minimum: MIN_HOUSEHOLDS,
-        },
-      ],
-    );
-  }
+  if (new Set(households.map((h) => h.consumerId)).size < MIN_HOUSEHOLDS) throw tooFewHouseholds(field);
 }
 
 /**

@@ -3,6 +3,7 @@ import { addDays, climateMonth, isoDate, weekStarts } from './calendar.js';
 import { CROP_TABLE, kgPerUnit, sowingMonths } from './crops.js';
 import { type Household, type SupplyWindow, supplyInWeek, weeklyKg } from './demand.js';
 import { MIN_HOUSEHOLDS } from './privacy.js';
+import type { PublishedDemand } from './published-demand.js';
 
 /** Weeks of harvest counted after the first harvest date: the span a cycle's yield is sold over. */
 export const HARVEST_WEEKS = 4;
@@ -53,14 +54,23 @@ function medianPricePerKg(households: Household[], crop: Crop): number | undefin
  * weeks; expected yield = area × yield per m² of the method; what can be sold is the smaller of the two, priced at
  * the median maximum price nearby households state (else the table's reference price). Score = expected revenue in
  * currency units when suitable, 0 otherwise; ties by unmet demand, then shorter days to harvest. Crops in `withheld`
- * (too few households ask for them to show their demand) are said to be so in the reasons.
+ * (too few households ask for them to show their demand) are said to be so in the reasons. With `published`
+ * demand (the noisy figures of the weeks given, domain/published-demand.ts), the nearby demand is read from it and
+ * a crop fewer than MIN_HOUSEHOLDS households ask for there is withheld; otherwise from the households themselves.
  */
 export function recommendCrops(
   grower: Grower,
   households: Household[],
   supplies: SupplyWindow[],
-  withheld: ReadonlySet<string> = new Set(),
+  withheldOrPublished: ReadonlySet<string> | PublishedDemand = new Set(),
+  publishedWeeks: readonly Date[] = [],
 ): CropAdvice[] {
+  const published = withheldOrPublished instanceof Set ? undefined : (withheldOrPublished as PublishedDemand);
+  const withheld =
+    published === undefined
+      ? (withheldOrPublished as ReadonlySet<string>)
+      : new Set(published.crops.filter((c) => c.consumers < MIN_HOUSEHOLDS).map((c) => c.crop));
+  const weekIndex = new Map(publishedWeeks.map((w, i) => [isoDate(w), i]));
   return CROPS.map((crop): CropAdvice => {
     const c = CROP_TABLE[crop];
     const yieldPerM2 = c.yieldKgPerM2[grower.method];
@@ -70,8 +80,16 @@ export function recommendCrops(
     const harvest = addDays(grower.startDate, c.daysToHarvest);
     const weeks = weekStarts(harvest, HARVEST_WEEKS);
     let demand = 0;
-    for (const h of households) {
-      for (const item of h.items) if (item.crop === crop) for (const w of weeks) demand += weeklyKg(h, item, w);
+    if (published) {
+      const figure = published.crops.find((p) => p.crop === crop);
+      for (const w of weeks) {
+        const i = weekIndex.get(isoDate(w));
+        if (figure && !withheld.has(crop) && i !== undefined) demand += figure.weeks[i] ?? 0;
+      }
+    } else {
+      for (const h of households) {
+        for (const item of h.items) if (item.crop === crop) for (const w of weeks) demand += weeklyKg(h, item, w);
+      }
     }
     let supply = 0;
     for (const s of supplies) if (s.crop === crop) for (const w of weeks) supply += supplyInWeek(s, w);

@@ -10,7 +10,6 @@ import { actingUser } from '@rootline/domain';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { findSignal, historyOf, insertSignal, recordHistory } from '../db/signals.repo.js';
 import { addDays, isoDate, weekStarts } from '../domain/calendar.js';
-import { aggregateDemand } from '../domain/demand.js';
 import {
   backtest,
   backtestNaive,
@@ -20,7 +19,8 @@ import {
   naiveAhead,
   weeklySeries,
 } from '../domain/forecast.js';
-import { assertEnoughHouseholds, withoutSmallGroups } from '../domain/privacy.js';
+import { MIN_HOUSEHOLDS, publicationWeek, tooFewHouseholds } from '../domain/privacy.js';
+import { keyedNoiseSource, publishDemand, signalCrops } from '../domain/published-demand.js';
 import { recommendCrops } from '../domain/recommend.js';
 import { dateField, inRegion, nearby, regionKey } from './regions.js';
 
@@ -30,10 +30,11 @@ const RECOMMENDATION_SPAN_DAYS = 300;
 /**
  * Aggregates the preferences of a region into weekly demand per crop, net of committed supply, stores the signal,
  * records its first week as demand history (regions by name: the forecast's series) and emits `demand.signal`.
- * A region of fewer than MIN_HOUSEHOLDS households is refused, and crops fewer of them ask for are left out
- * (domain/privacy.ts), so neither the signal nor the history it records describes a household on its own.
+ * Its figures are published ones (domain/published-demand.ts): households counted only once settled in their cell,
+ * a point region made of whole grid cells, each cell's figures noisy and fixed for the publication week. A region
+ * of fewer than MIN_HOUSEHOLDS (noisy) households is refused, and crops fewer of them ask for are left out.
  */
-export const generateSignal = (ctx: ServiceContext) =>
+export const generateSignal = (ctx: ServiceContext, noiseKey: string) =>
   handle(signalGenerate, async (input, caller) => {
     const actor = actingUser(caller);
     const now = ctx.clock.now();
@@ -44,9 +45,10 @@ export const generateSignal = (ctx: ServiceContext) =>
     const weeks = weekStarts(start, input.horizonWeeks);
     const first = weeks[0] as Date;
     const last = addDays(weeks.at(-1) as Date, 6);
-    const { households, supplies } = await inRegion(ctx.db, input.region, isoDate(first), isoDate(last));
-    assertEnoughHouseholds(households);
-    const shown = withoutSmallGroups(households);
+    const { areas, supplies } = await inRegion(ctx.db, input.region, isoDate(first), isoDate(last), now);
+    const published = publishDemand(areas, weeks, keyedNoiseSource(noiseKey, publicationWeek(now)));
+    if (published.households < MIN_HOUSEHOLDS) throw tooFewHouseholds();
+    const shown = signalCrops(published, supplies, weeks);
     const key = 'country' in input.region ? regionKey(input.region.country, input.region.city) : null;
     const signal: Signal = {
       id,
@@ -54,9 +56,9 @@ export const generateSignal = (ctx: ServiceContext) =>
       regionKey: key,
       from: isoDate(first),
       horizonWeeks: input.horizonWeeks,
-      consumers: households.length,
-      crops: aggregateDemand(shown.households, supplies, weeks),
-      suppressedCrops: shown.suppressed.length,
+      consumers: published.households,
+      crops: shown.crops,
+      suppressedCrops: shown.suppressed,
       createdAt: now.toISOString(),
     };
     await ctx.db.transaction(async (tx) => {
@@ -87,27 +89,36 @@ export const generateSignal = (ctx: ServiceContext) =>
     return signal;
   });
 
-export const recommendCropsHandler = (ctx: ServiceContext) =>
+/**
+ * Crops ranked for a grower's plot from the published demand around it (the same noisy, cell-made figures a signal
+ * shows) and the committed supply there.
+ */
+export const recommendCropsHandler = (ctx: ServiceContext, noiseKey: string) =>
   handle(recommendationsGet, async (input) => {
+    const now = ctx.clock.now();
     // Without a start date: today, by the service's clock (UTC).
     const startDate =
       input.startDate === undefined
-        ? dateField(isoDate(ctx.clock.now()), 'querystring/startDate')
+        ? dateField(isoDate(now), 'querystring/startDate')
         : dateField(input.startDate, 'querystring/startDate');
     const center = { latitude: input.lat, longitude: input.lon };
-    const { households, supplies } = await nearby(
+    const end = addDays(startDate, RECOMMENDATION_SPAN_DAYS);
+    const { households, supplies, areas } = await nearby(
       ctx.db,
       center,
       input.radius,
       isoDate(startDate),
-      isoDate(addDays(startDate, RECOMMENDATION_SPAN_DAYS)),
+      isoDate(end),
+      now,
     );
-    const shown = withoutSmallGroups(households);
+    const weeks = weekStarts(startDate, Math.ceil(RECOMMENDATION_SPAN_DAYS / 7) + 2);
+    const published = publishDemand(areas, weeks, keyedNoiseSource(noiseKey, publicationWeek(now)));
     return recommendCrops(
       { ...center, areaM2: input.areaM2, method: input.method, startDate },
-      shown.households,
+      households,
       supplies,
-      new Set(shown.suppressed),
+      published,
+      weeks,
     )
       .slice(0, input.limit)
       .map((advice, i) => ({ ...advice, rank: i + 1 }));

@@ -11,14 +11,22 @@ import { actingUser, assertOwnerOrAdmin } from '@rootline/domain';
 import { locate } from '@rootline/geocoder';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { findPreference, listPreferences, preferenceView, upsertPreference } from '../db/preferences.repo.js';
+import { gridCell } from '../domain/location-precision.js';
+import { publicationWeek } from '../domain/privacy.js';
 
-/** Stores the caller's own preferences, replacing earlier ones (one set per consumer). */
+/**
+ * Stores the caller's own preferences, replacing earlier ones (one set per consumer). A household new or moved to
+ * another grid cell counts in aggregates from now plus HOUSEHOLD_MIN_AGE_DAYS; items changed this week count from
+ * the next publication week, the ones they replace until then (domain/privacy.ts).
+ */
 export const savePreferences = (ctx: ServiceContext) =>
   handle(preferenceSave, async (input, caller) => {
     const actor = actingUser(caller);
     const now = ctx.clock.now();
     const place = await locate(input.location);
     const existing = await findPreference(ctx.db, actor.id);
+    const week = publicationWeek(now);
+    const moved = !existing || gridCell(existing).key !== gridCell(input.location).key;
     const row = await upsertPreference(ctx.db, {
       id: existing?.id ?? newId('prf', now.getTime()),
       consumerId: actor.id,
@@ -30,6 +38,9 @@ export const savePreferences = (ctx: ServiceContext) =>
       householdSize: input.householdSize,
       items: input.items,
       updatedAt: now.toISOString(),
+      countedFrom: moved ? now.toISOString() : existing.countedFrom,
+      itemsWeek: week,
+      priorItems: !existing ? null : existing.itemsWeek === week ? existing.priorItems : existing.items,
     });
     return preferenceView(row);
   });

@@ -2,6 +2,7 @@ import {
   AppError,
   type Crop,
   demandMatched,
+  demandProbeRecorded,
   idFromKey,
   isOwnerOrAdmin,
   matchCreate,
@@ -17,6 +18,7 @@ import { actingOwner, actingUser, KM_PER_DEGREE } from '@rootline/domain';
 import { locate } from '@rootline/geocoder';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { preferencesIn } from '../db/preferences.repo.js';
+import { insertMatchRun, matchRunsSince, suppliesSince } from '../db/probes.repo.js';
 import {
   addMatched,
   findSupply,
@@ -33,16 +35,23 @@ import {
 } from '../db/supply.repo.js';
 import { daysBetween, parseDate } from '../domain/calendar.js';
 import { kgPerUnit } from '../domain/crops.js';
+import { LOCATION_PRECISION_KM, snapRadiusKm } from '../domain/location-precision.js';
 import { matchSupply } from '../domain/matching.js';
 import { matchAsSeenBy } from '../domain/privacy.js';
+import { DAY_MS, limited, type ProbeLimits, refuseProbe } from './probes.js';
 import { dateField, household } from './regions.js';
 
 /** Longest supply window. */
 const MAX_WINDOW_DAYS = 366;
 
-export const commitSupply = (ctx: ServiceContext) =>
+/**
+ * Stores a supply commitment and emits `supply.committed`. A grower may commit at most `suppliesPerDay` supplies of
+ * a crop in 24 hours (each is a point matching can be probed from); beyond, 429 and a refused probe in the audit log.
+ */
+export const commitSupply = (ctx: ServiceContext, limits: ProbeLimits) =>
   handle(supplyCommit, async (input, caller) => {
     const { ownerId } = actingOwner(caller);
+    const actor = actingUser(caller);
     const from = dateField(input.window.from, 'body/window/from');
     const to = dateField(input.window.to, 'body/window/to');
     const days = daysBetween(from, to);
@@ -52,6 +61,20 @@ export const commitSupply = (ctx: ServiceContext) =>
       ]);
     }
     const now = ctx.clock.now();
+    if (limited(actor)) {
+      const today = await suppliesSince(ctx.db, ownerId, input.crop, new Date(now.getTime() - DAY_MS).toISOString());
+      if (today >= limits.suppliesPerDay) {
+        await refuseProbe(ctx, caller, {
+          growerId: ownerId,
+          what: 'supply',
+          crop: input.crop,
+          requestedKm: null,
+          appliedKm: null,
+          today: today + 1,
+          limit: limits.suppliesPerDay,
+        });
+      }
+    }
     const place = await locate(input.location);
     const quantityKg = Math.round(input.quantity * kgPerUnit(input.crop, input.unit) * 1000) / 1000;
     const row = await ctx.db.transaction(async (tx) => {
@@ -122,18 +145,59 @@ export const listSupplyMatchesHandler = (ctx: ServiceContext) =>
  * Matches the caller's open supply (every grower's for an ADMIN) to nearby demand (domain/matching.ts) in one
  * transaction that locks those supplies, records the new matches (one per supply and consumer, so running it again
  * with the same inputs adds none) and emits `demand.match` for each. Answers every match of the supplies concerned,
- * as the caller may see them (domain/privacy.ts): a grower sees no consumer and distances to 5 km.
+ * as the caller may see them (domain/privacy.ts): a grower sees no consumer and distances to 5 km. The radius is
+ * rounded up to the precision; a grower may run matching `matchRunsPerDay` times per crop in 24 hours, each run
+ * recorded as an `evt.demand.probe.recorded` event in the audit log, and is refused (429) beyond.
  */
-export const matchHandler = (ctx: ServiceContext) =>
+export const matchHandler = (ctx: ServiceContext, limits: ProbeLimits) =>
   handle(matchCreate, async (input, caller) => {
     const actor = actingUser(caller);
     const growerId = actor.role === 'ADMIN' ? undefined : actor.id;
-    const at = ctx.clock.now().toISOString();
+    const now = ctx.clock.now();
+    const at = now.toISOString();
+    const appliedKm = snapRadiusKm(input.maxDistanceKm);
+    const probe = { growerId: actor.id, what: 'match' as const, crop: input.crop ?? null };
+    const since = new Date(now.getTime() - DAY_MS).toISOString();
+    if (limited(actor)) {
+      const today = await matchRunsSince(ctx.db, actor.id, probe.crop, since);
+      if (today >= limits.matchRunsPerDay) {
+        await refuseProbe(ctx, caller, {
+          ...probe,
+          requestedKm: input.maxDistanceKm,
+          appliedKm,
+          today: today + 1,
+          limit: limits.matchRunsPerDay,
+        });
+      }
+    }
     return ctx.db.transaction(async (tx) => {
       const open = await lockOpenSupplies(tx, growerId, input.crop);
+      const today = (await matchRunsSince(tx, actor.id, probe.crop, since)) + 1;
+      await insertMatchRun(tx, {
+        id: ctx.newId('mrn'),
+        ...probe,
+        requestedKm: input.maxDistanceKm,
+        appliedKm,
+        refused: false,
+        createdAt: at,
+      });
+      await ctx.outbox.enqueue(
+        tx,
+        demandProbeRecorded,
+        {
+          ...probe,
+          requestedKm: input.maxDistanceKm,
+          appliedKm,
+          refused: false,
+          today,
+          limit: limits.matchRunsPerDay,
+        },
+        caller,
+      );
       let created = 0;
       if (open.length > 0) {
-        const reach = input.maxDistanceKm / KM_PER_DEGREE;
+        // Households whose cell centre is within reach may lie up to a cell farther.
+        const reach = (appliedKm + LOCATION_PRECISION_KM) / KM_PER_DEGREE;
         const lats = open.map((s) => s.latitude);
         const homes = await preferencesIn(tx, {
           minLat: Math.max(-90, Math.min(...lats) - reach),
@@ -166,7 +230,7 @@ export const matchHandler = (ctx: ServiceContext) =>
           homes.map(household),
           met,
           pairs,
-          input.maxDistanceKm,
+          appliedKm,
         );
         const inserted = await insertMatches(
           tx,

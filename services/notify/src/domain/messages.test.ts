@@ -14,7 +14,7 @@ describe('messages', () => {
   it('speaks to each side of a demand match', () => {
     const params = { matchId: 'mtc_1', crop: 'tomato', quantityKg: 3, distanceKm: 4.24 };
     expect(render({ name: 'demand-match', params: { ...params, side: 'grower' } }).body).toBe(
-      'Your supply matches 3 kg of tomato, 4.2 km away.',
+      'Your supply matches 3 kg of tomato, within 5 km.',
     );
     expect(render({ name: 'demand-match', params: { ...params, side: 'consumer' } }).title).toBe(
       'tomato grown near you',

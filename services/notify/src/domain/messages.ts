@@ -1,3 +1,4 @@
+import { distanceBandKm } from '@rootline/contracts/demand';
 import type { NotificationType } from '@rootline/contracts/notify';
 
 /** What a domain event says to one person, before it is put in a channel. */
@@ -85,10 +86,18 @@ export function render(t: Template, action?: string): Message {
       };
     case 'demand-match': {
       const { crop, quantityKg, distanceKm, side } = t.params;
-      const what = `${quantityKg} kg of ${crop}, ${km(distanceKm)} away`;
+      // The grower learns a household's distance only to the published precision (docs/privacy.md).
       return side === 'grower'
-        ? { title: `A household near you wants ${crop}`, body: `Your supply matches ${what}.`, link: '/demand' }
-        : { title: `${crop} grown near you`, body: `A grower can supply ${what}.`, link: '/demand' };
+        ? {
+            title: `A household near you wants ${crop}`,
+            body: `Your supply matches ${quantityKg} kg of ${crop}, within ${distanceBandKm(distanceKm)} km.`,
+            link: '/demand',
+          }
+        : {
+            title: `${crop} grown near you`,
+            body: `A grower can supply ${quantityKg} kg of ${crop}, ${km(distanceKm)} away.`,
+            link: '/demand',
+          };
     }
     case 'offer-made':
       return {

@@ -6,7 +6,8 @@ const S = DEMAND.supply;
 
 /**
  * Matches as a table: quantity, distance, price and the household, which a grower sees as "hidden" (the API
- * gives it only to the household and an ADMIN). `withCrop` adds the crop, for matches of several commitments.
+ * gives it only to the household and an ADMIN); the grower sees the distance as the 5 km band the API gives
+ * ("within 10 km"), never as a finer figure. `withCrop` adds the crop, for matches of several commitments.
  */
 export function MatchTable({
   matches,
@@ -35,7 +36,11 @@ export function MatchTable({
             <tr key={m.id}>
               {withCrop && <td>{m.crop}</td>}
               <td>{formatNumber(m.quantityKg, 2)} kg</td>
-              <td>{formatNumber(m.distanceKm, 1)} km</td>
+              <td>
+                {m.consumerId === null
+                  ? S.within(formatNumber(m.distanceKm, 0))
+                  : `${formatNumber(m.distanceKm, 1)} km`}
+              </td>
               <td>
                 {formatNumber(m.price / 100, 2)} {m.currency}
               </td>
