@@ -20,8 +20,8 @@ import { createClaimedRuns, type Job } from './scheduled-job.js';
 export interface AgentCycle {
   /** What the cycle counted, by name (kept on the agent's row, e.g. `{ anomaliesFound: 3 }`). */
   counts: Record<string, number>;
-  /** Stores the findings, in the transaction that records the cycle. */
-  save?(tx: Db): Promise<void>;
+  /** Stores the findings, in the transaction that records the cycle; `at` is the instant recorded as its last run. */
+  save?(tx: Db, at: Date): Promise<void>;
 }
 
 /** Options of `createAgent`. */
@@ -91,7 +91,7 @@ export function createAgent<A extends AgentAction>(o: AgentOptions<A>): Agent<A>
       const at = clock.now();
       const durationMs = Math.round(performance.now() - started);
       await db.transaction(async (tx) => {
-        await found.save?.(tx);
+        await found.save?.(tx, at);
         await finishAgentRun(tx, table, agent, {
           at,
           durationMs,

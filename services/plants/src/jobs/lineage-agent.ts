@@ -57,10 +57,9 @@ export function createLineageAgent(deps: {
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     async cycle() {
       const findings = await scan();
-      const detectedAt = deps.clock.now();
       return {
         counts: { anomaliesFound: findings.length },
-        save: (tx) => replaceAnomalies(tx, findings, detectedAt),
+        save: (tx, at) => replaceAnomalies(tx, findings, at),
       };
     },
   });

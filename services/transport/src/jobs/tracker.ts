@@ -51,10 +51,9 @@ export function createTracker(deps: {
         if (batch.length < BATCH) break;
         after = batch[batch.length - 1]!.id;
       }
-      const detectedAt = deps.clock.now();
       return {
         counts: { eventsScanned: scanned, patternsFound: patterns.length },
-        save: (tx) => replacePatterns(tx, patterns, detectedAt),
+        save: (tx, at) => replacePatterns(tx, patterns, at),
       };
     },
   });
