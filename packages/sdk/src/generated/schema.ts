@@ -21084,8 +21084,8 @@ export interface operations {
                     url: string;
                     /** @description Public event kinds to receive */
                     events: ("demand.match" | "demand.signal" | "farm.harvest" | "listing.cancelled" | "listing.published" | "listing.sold" | "offer.accepted" | "offer.countered" | "offer.made" | "offer.rejected" | "offer.withdrawn" | "plant.registered" | "supply.committed" | "transport.completed")[];
-                    /** @description Shared secret (16–200 printable ASCII characters) that keys the HMAC signatures. A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Either way the answer shows it as `signingSecret`. */
-                    secret: string;
+                    /** @description Shared secret that keys the HMAC signatures: 16–200 characters from `!` to `~` (printable ASCII without the space; a space, tab or any other character is refused). A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Omitted: Rootline generates one (`whsec_` + base64 of 24 random bytes). Either way the answer shows it once as `signingSecret`. */
+                    secret?: string;
                     /**
                      * @description `own`: events of its kinds that concern its owner (the owner caused them, or the payload names the owner); `public`: every event of its kinds, whoever caused it, in the public form the event history shows anyone signed in. Default: own.
                      * @default own
@@ -21886,8 +21886,8 @@ export interface operations {
                     url: string;
                     /** @description Public event kinds to receive */
                     events: ("demand.match" | "demand.signal" | "farm.harvest" | "listing.cancelled" | "listing.published" | "listing.sold" | "offer.accepted" | "offer.countered" | "offer.made" | "offer.rejected" | "offer.withdrawn" | "plant.registered" | "supply.committed" | "transport.completed")[];
-                    /** @description Shared secret (16–200 printable ASCII characters) that keys the HMAC signatures. A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Either way the answer shows it as `signingSecret`. */
-                    secret: string;
+                    /** @description Shared secret that keys the HMAC signatures: 16–200 characters from `!` to `~` (printable ASCII without the space; a space, tab or any other character is refused). A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Omitted: Rootline generates one (`whsec_` + base64 of 24 random bytes). Either way the answer shows it once as `signingSecret`. */
+                    secret?: string;
                     /**
                      * @description `own`: events of its kinds that concern its owner (the owner caused them, or the payload names the owner); `public`: every event of its kinds, whoever caused it, in the public form the event history shows anyone signed in. Default: own.
                      * @default own
@@ -22365,7 +22365,7 @@ export interface operations {
                     url?: string;
                     /** @description Public event kinds to receive */
                     events?: ("demand.match" | "demand.signal" | "farm.harvest" | "listing.cancelled" | "listing.published" | "listing.sold" | "offer.accepted" | "offer.countered" | "offer.made" | "offer.rejected" | "offer.withdrawn" | "plant.registered" | "supply.committed" | "transport.completed")[];
-                    /** @description Shared secret (16–200 printable ASCII characters) that keys the HMAC signatures. A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Either way the answer shows it as `signingSecret`. */
+                    /** @description Shared secret that keys the HMAC signatures: 16–200 characters from `!` to `~` (printable ASCII without the space; a space, tab or any other character is refused). A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Omitted: Rootline generates one (`whsec_` + base64 of 24 random bytes). Either way the answer shows it once as `signingSecret`. */
                     secret?: string;
                     /** @description `own`: events of its kinds that concern its owner (the owner caused them, or the payload names the owner); `public`: every event of its kinds, whoever caused it, in the public form the event history shows anyone signed in. */
                     scope?: "own" | "public";
@@ -26696,7 +26696,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -26706,7 +26706,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "demand.match";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "demand.match";
@@ -26757,7 +26762,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -26767,7 +26772,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "demand.signal";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "demand.signal";
@@ -26820,7 +26830,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -26830,7 +26840,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "farm.harvest";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "farm.harvest";
@@ -26886,7 +26901,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -26896,7 +26911,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "listing.cancelled";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "listing.cancelled";
@@ -26944,7 +26964,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -26954,7 +26974,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "listing.published";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "listing.published";
@@ -27006,7 +27031,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27016,7 +27041,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "listing.sold";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "listing.sold";
@@ -27065,7 +27095,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27075,7 +27105,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "offer.accepted";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "offer.accepted";
@@ -27124,7 +27159,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27134,7 +27169,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "offer.countered";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "offer.countered";
@@ -27183,7 +27223,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27193,7 +27233,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "offer.made";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "offer.made";
@@ -27242,7 +27287,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27252,7 +27297,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "offer.rejected";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "offer.rejected";
@@ -27306,7 +27356,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27316,7 +27366,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "offer.withdrawn";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "offer.withdrawn";
@@ -27365,7 +27420,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27375,7 +27430,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "plant.registered";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "plant.registered";
@@ -27441,7 +27501,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27451,7 +27511,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "supply.committed";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "supply.committed";
@@ -27501,7 +27566,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27511,7 +27576,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "transport.completed";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "transport.completed";

@@ -216,12 +216,16 @@ const WEBHOOK_HEADERS = [
     description: 'The same value as the body’s `signature`.',
     schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
   },
-  { name: 'x-rootline-event', description: 'The event kind, as the body’s `event`.', schema: { type: 'string' } },
+  {
+    name: 'x-rootline-event',
+    description: 'The event kind, as the body’s `type` and `event`.',
+    schema: { type: 'string' },
+  },
 ].map((h) => ({ ...h, in: 'header', required: true }));
 
 /**
  * The OpenAPI 3.1 `webhooks` section: one entry per public event kind, the POST a subscribed receiver gets, with
- * the delivery body `{ event, timestamp, data, signature }` whose `data` is the kind's public payload.
+ * the delivery body `{ type, event, timestamp, data, signature }` whose `data` is the kind's public payload.
  */
 function addWebhooks<T extends object>(doc: T): T & { webhooks: Record<string, unknown> } {
   const sorted = [...publicEvents()].sort((a, b) => a.kind.localeCompare(b.kind));
@@ -247,7 +251,12 @@ function addWebhooks<T extends object>(doc: T): T & { webhooks: Record<string, u
                 schema: {
                   type: 'object',
                   properties: {
-                    event: { type: 'string', const: e.kind, description: 'The event kind' },
+                    type: {
+                      type: 'string',
+                      const: e.kind,
+                      description: 'The event kind, as the Standard Webhooks payload names it',
+                    },
+                    event: { type: 'string', const: e.kind, description: 'The event kind again (as `type`)' },
                     timestamp: { type: 'string', format: 'date-time', description: 'When the event occurred' },
                     data: { ...JSON.parse(JSON.stringify(publicPayloadOf(e))), description: 'The public payload' },
                     signature: {
@@ -258,7 +267,7 @@ function addWebhooks<T extends object>(doc: T): T & { webhooks: Record<string, u
                         'JSON of `{ data, event, timestamp }`.',
                     },
                   },
-                  required: ['event', 'timestamp', 'data', 'signature'],
+                  required: ['type', 'event', 'timestamp', 'data', 'signature'],
                 },
               },
             },
