@@ -399,7 +399,10 @@ afterAll(async () => {
 });
 
 function routes(): RouteEntry[] {
-  return (p.app.routePolicies as RouteEntry[]).filter((r) => r.url.startsWith('/api/'));
+  // A former path kept working answers as its operation does (the same handler and policy): tested as that one.
+  return (p.app.routePolicies as (RouteEntry & { aliasOf?: string })[]).filter(
+    (r) => r.url.startsWith('/api/') && r.aliasOf === undefined,
+  );
 }
 
 describe('object authorization: every operation that names a record, held to its declared rule', () => {

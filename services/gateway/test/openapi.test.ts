@@ -379,7 +379,7 @@ describe('named schemas', () => {
     expect(doc.components.schemas.JourneyMeta).toMatchObject({ properties: { totals: expect.any(Object) } });
     expect(dataOf('/api/marketplace/listings', 'get')).toEqual({ type: 'array', items: ref('Listing') });
     expect(dataOf('/api/marketplace/offers/{offerId}/accept', 'post')).toMatchObject(ref('Offer'));
-    expect(dataOf('/api/vertical-farm/{farmId}', 'get')).toEqual(ref('Farm'));
+    expect(dataOf('/api/vertical-farm/farms/{farmId}', 'get')).toEqual(ref('Farm'));
     expect(dataOf('/api/vertical-farm/batch/{batchId}', 'get')).toEqual(ref('Batch'));
     expect(dataOf('/api/upload/{fileId}', 'get')).toEqual(ref('File'));
     expect(dataOf('/api/transparency/webhooks/{webhookId}', 'get')).toEqual(ref('Webhook'));

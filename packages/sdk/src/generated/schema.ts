@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Liveness probe
-         * @description Answers while the gateway process serves HTTP; it checks nothing else.
+         * @description Answers while the gateway process serves HTTP; it checks nothing else. It takes no query parameters (an unknown one is 400 VALIDATION_ERROR).
          */
         get: operations["checkLiveness"];
         put?: never;
@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Ready when the bus answers, every back-end service is running, and each reports its database as 'ok' (or 'none' when it has no database). Otherwise 503 UNAVAILABLE with `details.missing` (services not running) and `details.failing` (services that did not answer or report a failure).
+         * @description Ready when the bus answers, every back-end service is running, and each reports its database as 'ok' (or 'none' when it has no database). Otherwise 503 UNAVAILABLE with `details.missing` (services not running) and `details.failing` (services that did not answer or report a failure). It takes no query parameters (an unknown one is 400 VALIDATION_ERROR).
          */
         get: operations["checkReadiness"];
         put?: never;
@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description Prometheus text format: HTTP latency by method, route and status; bus latency by subject and outcome; each service's outbox backlog and ledger intents (read at scrape time); WebSocket and event-stream clients; process metrics. In embedded mode (one process) also every service’s own: request rate, errors and latency of its endpoints, consumer lag and delivery latency, background runs, and domain figures (blocks, hashes, mempool, webhook deliveries, notifications, uploads). In cluster mode each service process serves its own on METRICS_PORT.
+         * @description Prometheus text format: HTTP latency by method, route and status; bus latency by subject and outcome; each service's outbox backlog and ledger intents (read at scrape time); WebSocket and event-stream clients; process metrics. In embedded mode (one process) also every service’s own: request rate, errors and latency of its endpoints, consumer lag and delivery latency, background runs, and domain figures (blocks, hashes, mempool, webhook deliveries, notifications, uploads). In cluster mode each service process serves its own on METRICS_PORT. It takes no query parameters (an unknown one is 400 VALIDATION_ERROR).
          */
         get: operations["getMetrics"];
         put?: never;
@@ -1464,7 +1464,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/plants/{plantId}/species": {
+    "/api/plants/species/{plantId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1810,7 +1810,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/vertical-farm/{farmId}": {
+    "/api/vertical-farm/farms/{farmId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1830,7 +1830,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/vertical-farm/{farmId}/zones": {
+    "/api/vertical-farm/farms/{farmId}/zones": {
         parameters: {
             query?: never;
             header?: never;
@@ -1854,7 +1854,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/vertical-farm/{farmId}/batches": {
+    "/api/vertical-farm/farms/{farmId}/batches": {
         parameters: {
             query?: never;
             header?: never;
@@ -1874,7 +1874,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/vertical-farm/{farmId}/analytics": {
+    "/api/vertical-farm/farms/{farmId}/analytics": {
         parameters: {
             query?: never;
             header?: never;
@@ -2690,26 +2690,6 @@ export interface paths {
         patch: operations["updateWebhook"];
         trace?: never;
     };
-    "/api/realtime/ws": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Open the real-time WebSocket
-         * @description Upgrade to a WebSocket (RFC 6455). Authenticated by `Authorization: Bearer`, the session cookie (from this origin only) or `?ticket=` from `POST /api/realtime/connect` (browsers cannot send headers on a WebSocket). Needs `notifications:read`. Text frames of JSON. The client sends `{"type":"subscribe","room":"plant:plt_…","ref":"1"}`, `unsubscribe` alike, and `{"type":"ping"}`. The server answers `{"type":"subscribed"|"unsubscribed","room","ref"}`, `{"type":"pong"}` or `{"type":"error","ref","room","error":{"code","message"}}` (FORBIDDEN, NOT_FOUND, VALIDATION_ERROR, UNAVAILABLE), and pushes `{"type":"event","room","event","id","occurredAt","data"}`: `event` is a public event kind (see the event catalogue) or `notification` (an in-app notification, in `user:<id>`). On opening it sends `{"type":"welcome","connectionId","userId","heartbeatSeconds","rooms":["user:<id>"]}`: the own user room is joined at once. Rooms: `network` (every public event; any signed-in user), `user:<id>` (oneself), `plant:<id>` (a plant the caller may read), `farm:<id>` (a farm the caller owns; ADMIN any). The server pings every 30 s; a socket that missed the previous pong is closed. A socket with more than 1048576 bytes unsent is dropped (it reconnects). At most 100 rooms per socket. When the session that opened the socket ends (sign-out), or every session of the account does (password reset, role change), the socket is closed with code 4001 on every replica. Without WebSocket, use the server-sent stream `GET /api/transparency/events`.
-         */
-        get: operations["openRealtimeSocket"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/realtime/connect": {
         parameters: {
             query?: never;
@@ -2721,7 +2701,7 @@ export interface paths {
         put?: never;
         /**
          * Initialise a real-time connection
-         * @description Answers how to open the WebSocket: its address with a short-lived ticket (for browsers, which cannot send an Authorization header on a WebSocket), valid 60 s, the heartbeat, the limit on unsent bytes, the rooms joinable without asking a service, and the server-sent fallback. The ticket carries the caller's id, role and permissions of that moment; a socket once open stays open until closed.
+         * @description Answers how to open the WebSocket: its address with a short-lived ticket (for browsers, which cannot send an Authorization header on a WebSocket), valid 60 s, the heartbeat, the limit on unsent bytes, the rooms joinable without asking a service, and the server-sent fallback. The ticket carries the caller's id, role and permissions of that moment; a socket once open stays open until closed. The socket itself, `GET /api/realtime/ws` (an upgrade to RFC 6455, authenticated by the ticket, a Bearer token or the session cookie of this origin; 401 or 403 before the upgrade otherwise), and its messages are described in docs/realtime.md: OpenAPI describes requests and responses, not sockets.
          */
         post: operations["connectRealtime"];
         delete?: never;
@@ -3361,7 +3341,7 @@ export interface paths {
         };
         /**
          * Vertical farming
-         * @description Crop batches started, harvested (with kg) and failed across all farms per period, split by `by`: none (default) or crop. A failure names no crop, so with by=crop it is in the row whose key is null. One farm’s own analytics: `/api/vertical-farm/{farmId}/analytics`.
+         * @description Crop batches started, harvested (with kg) and failed across all farms per period, split by `by`: none (default) or crop. A failure names no crop, so with by=crop it is in the row whose key is null. One farm’s own analytics: `/api/vertical-farm/farms/{farmId}/analytics`.
          *
          *     Period: `from` and `to` (UTC days, both included; default the 30 days ending today, at most 366 days, else 400 VALIDATION_ERROR with `details.field`), `groupBy` day (default), week (from Monday) or month; each row names its period by its first day. Figures come from read models kept current by the domain events, so a write shows up within moments of its answer. Fields: docs/analytics.md.
          */
@@ -5959,6 +5939,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     checkReadiness: {
@@ -5992,6 +5981,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: UNAVAILABLE */
             503: {
                 headers: {
@@ -6019,6 +6017,15 @@ export interface operations {
                 };
                 content: {
                     "text/plain; version=0.0.4; charset=utf-8": string;
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain; version=0.0.4; charset=utf-8": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6636,6 +6643,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Any other status: the error envelope. Success is the 302 above; there is no 2xx answer. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     completeProviderSignIn: {
@@ -6708,6 +6724,15 @@ export interface operations {
             };
             /** @description Error: INTERNAL */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Any other status: the error envelope. Success is the 302 above; there is no 2xx answer. */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8249,7 +8274,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Text to find, with at least one letter or digit; case, accents and punctuation are ignored
+                 * @description Text to find, with at least one letter or digit of any script (format `letter-or-digit`); case, accents and punctuation are ignored
                  * @example tomato
                  */
                 q: string;
@@ -10970,7 +10995,7 @@ export interface operations {
     searchListings: {
         parameters: {
             query?: {
-                /** @description Words to find in title and description; case, accents and punctuation ignored */
+                /** @description Words to find in title and description, with at least one letter or digit (format `letter-or-digit`); case, accents and punctuation ignored */
                 q?: string;
                 /** @description What is sold */
                 category?: "seeds" | "seedlings" | "cuttings" | "plants" | "produce";
@@ -21274,6 +21299,51 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listEventHistory: {
@@ -22507,26 +22577,6 @@ export interface operations {
             };
         };
     };
-    openRealtimeSocket: {
-        parameters: {
-            query?: {
-                ticket?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Switching Protocols: the socket is open and the server sends its `welcome` message first */
-            101: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     connectRealtime: {
         parameters: {
             query?: never;
@@ -23686,6 +23736,33 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

@@ -113,6 +113,8 @@ export const TAGS: readonly { name: string; description: string }[] = [
 
 /** The licence the API and its document are published under (LICENSE at the root of the repository). */
 const LICENSE = { name: 'Apache License 2.0', identifier: 'Apache-2.0' };
+/** Who answers for the API: whoever runs this installation, whose pages are under its public address. */
+const CONTACT = { name: 'The operators of this Rootline installation' };
 
 /** The `Idempotency-Key` request header, as documented on the operations that accept it (ADR 029). */
 const IDEMPOTENCY_KEY_HEADER = Type.Object({
@@ -501,6 +503,7 @@ export const openApiPlugin = fp<OpenApiOptions>(
           version: '0.1.0',
           description: apiDescription(opts.perMinute, opts.perHourPerUser),
           license: LICENSE,
+          contact: opts.publicUrl ? { ...CONTACT, url: opts.publicUrl } : CONTACT,
         },
         // Without a public address, paths are relative to wherever the document was read from.
         servers: [{ url: opts.publicUrl ?? '/' }],
