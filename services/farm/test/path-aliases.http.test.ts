@@ -20,7 +20,7 @@ describe('farm paths and their former forms', () => {
     await expectStatus(p, 201, 'POST', `${now}/zones`, { body: zoneInput({ name: 'Level 1 A', level: 1 }) });
     await expectStatus(p, 201, 'POST', `${before}/zones`, { body: zoneInput({ name: 'Level 2 A', level: 2 }) });
 
-    for (const tail of ['', '/zones', '/batches', '/analytics']) {
+    for (const tail of ['', '/zones', '/batches', '/analytics?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z']) {
       const a = await expectStatus(p, 200, 'GET', `${now}${tail}`);
       const b = await expectStatus(p, 200, 'GET', `${before}${tail}`);
       expect(b.body, tail).toEqual(a.body);

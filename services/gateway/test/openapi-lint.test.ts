@@ -91,5 +91,5 @@ describe('the OpenAPI document under @redocly/cli and @stoplight/spectral-cli', 
     const [fromRedocly, fromSpectral] = await Promise.all([redocly(file, dir), spectral(file, dir)]);
     expect(fromRedocly).toEqual([]);
     expect(fromSpectral).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 });

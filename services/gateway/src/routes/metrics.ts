@@ -26,10 +26,12 @@ export const metricsRoutes: FastifyPluginAsyncTypebox<MetricsDeps> = async (app,
           'mode each service process serves its own on METRICS_PORT. It takes no query parameters (an unknown one ' +
           'is 400 VALIDATION_ERROR).',
         tags: ['Operations'],
-        produces: [registry.contentType],
         querystring: NoQuery,
         response: {
-          200: { type: 'string', description: 'Metrics in Prometheus text format' },
+          200: {
+            description: 'Metrics in Prometheus text format',
+            content: { [registry.contentType]: { schema: { type: 'string' } } },
+          },
           ...errorResponses(['VALIDATION_ERROR']),
         },
       },
