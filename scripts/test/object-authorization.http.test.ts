@@ -288,7 +288,7 @@ beforeAll(async () => {
     ALICE,
     'POST',
     `/api/vertical-farm/${farm.id}/zones`,
-    example('POST', '/api/vertical-farm/:farmId/zones'),
+    example('POST', '/api/vertical-farm/farms/:farmId/zones'),
   );
   records.set('zone', zone.id as string);
   const batch = await created(
