@@ -239,7 +239,7 @@ export async function fillDemo(o: DemoOptions): Promise<DemoSummary> {
       }),
     );
     const zone = await ok('adding a zone', (headers) =>
-      femke.client.POST('/api/vertical-farm/{farmId}/zones', {
+      femke.client.POST('/api/vertical-farm/farms/{farmId}/zones', {
         params: { path: { farmId: made.id } },
         body: {
           name: 'Level 3 NFT A',

@@ -288,7 +288,7 @@ beforeAll(async () => {
     ALICE,
     'POST',
     `/api/vertical-farm/${farm.id}/zones`,
-    example('POST', '/api/vertical-farm/:farmId/zones'),
+    example('POST', '/api/vertical-farm/farms/:farmId/zones'),
   );
   records.set('zone', zone.id as string);
   const batch = await created(
@@ -399,7 +399,10 @@ afterAll(async () => {
 });
 
 function routes(): RouteEntry[] {
-  return (p.app.routePolicies as RouteEntry[]).filter((r) => r.url.startsWith('/api/'));
+  // A former path kept working answers as its operation does (the same handler and policy): tested as that one.
+  return (p.app.routePolicies as (RouteEntry & { aliasOf?: string })[]).filter(
+    (r) => r.url.startsWith('/api/') && r.aliasOf === undefined,
+  );
 }
 
 describe('object authorization: every operation that names a record, held to its declared rule', () => {

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Location, PrefixedId, Text, Timestamp, textPatternWith } from './common.js';
+import { Location, PrefixedId, Text, Timestamp } from './common.js';
 import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { CROPS, CropSchema } from './demand.js';
 import { PageQuery, Pagination } from './envelope.js';
@@ -176,8 +176,10 @@ export const ListingSearchQuery = Type.Object({
     Text({
       minLength: 1,
       maxLength: 200,
-      pattern: textPatternWith('[\\s\\S]*[\\p{L}\\p{N}]'),
-      description: 'Words to find in title and description; case, accents and punctuation ignored',
+      format: 'letter-or-digit',
+      description:
+        'Words to find in title and description, with at least one letter or digit (format `letter-or-digit`); ' +
+        'case, accents and punctuation ignored',
     }),
   ),
   category: Type.Optional(ListingCategorySchema),

@@ -1,5 +1,5 @@
 import { Kind, type SchemaOptions, type Static, Type, TypeRegistry } from '@sinclair/typebox';
-import { groupedDigits, Location, Owner, PrefixedId, Text, Timestamp, textPatternWith } from './common.js';
+import { groupedDigits, Location, Owner, PrefixedId, Text, Timestamp } from './common.js';
 import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 
@@ -395,8 +395,10 @@ export const SearchQuery = Type.Object({
     maxLength: 200,
     examples: ['tomato'],
     // At least one letter or digit: punctuation and spaces alone are ignored by the comparison, so match nothing.
-    pattern: textPatternWith('[\\s\\S]*[\\p{L}\\p{N}]'),
-    description: 'Text to find, with at least one letter or digit; case, accents and punctuation are ignored',
+    format: 'letter-or-digit',
+    description:
+      'Text to find, with at least one letter or digit of any script (format `letter-or-digit`); case, accents and ' +
+      'punctuation are ignored',
   }),
   type: Type.Optional(
     StringEnum(SEARCH_TYPES, {

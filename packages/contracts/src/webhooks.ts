@@ -67,6 +67,9 @@ export const WebhookArea = Type.Object(
 );
 export type WebhookArea = Static<typeof WebhookArea>;
 
+/** The rules of a webhook secret given by its owner: this many characters, each from `!` (0x21) to `~` (0x7e). */
+export const WEBHOOK_SECRET_RULES = { minLength: 16, maxLength: 200 } as const;
+
 export const WebhookInput = Type.Object(
   {
     url: Type.String({
@@ -80,15 +83,19 @@ export const WebhookInput = Type.Object(
       uniqueItems: true,
       description: 'Public event kinds to receive',
     }),
-    secret: Type.String({
-      pattern: '^[\\x21-\\x7e]+$',
-      minLength: 16,
-      maxLength: 200,
-      description:
-        'Shared secret (16–200 printable ASCII characters) that keys the HMAC signatures. A Standard Webhooks ' +
-        'secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded ' +
-        'bytes; any other for its UTF-8 bytes. Either way the answer shows it as `signingSecret`.',
-    }),
+    secret: Type.Optional(
+      Type.String({
+        pattern: '^[\\x21-\\x7e]+$',
+        minLength: WEBHOOK_SECRET_RULES.minLength,
+        maxLength: WEBHOOK_SECRET_RULES.maxLength,
+        description:
+          'Shared secret that keys the HMAC signatures: 16–200 characters from `!` to `~` (printable ASCII without ' +
+          'the space; a space, tab or any other character is refused). A Standard Webhooks secret (`whsec_` + base64 ' +
+          'of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its ' +
+          'UTF-8 bytes. Omitted: Rootline generates one (`whsec_` + base64 of 24 random bytes). Either way the answer ' +
+          'shows it once as `signingSecret`.',
+      }),
+    ),
     scope: Defaulted(
       Type.Union(
         WEBHOOK_SCOPES.map((s) => Type.Literal(s)),
@@ -105,6 +112,7 @@ export const WebhookInput = Type.Object(
         events: ['plant.registered', 'listing.sold'],
         secret: 'a-long-random-shared-secret-0123456789',
       },
+      { url: 'https://hooks.example.org/rootline-generated', events: ['listing.sold'] },
       {
         url: 'https://coop.example.org/rootline/new-plants',
         events: ['plant.registered'],

@@ -8,6 +8,9 @@ const TOLERANCE_SECONDS = 5 * 60;
 
 /** A Rootline webhook payload. */
 export interface WebhookPayload<T = unknown> {
+  /** The event kind, as Standard Webhooks names it (absent from deliveries made before it was added). */
+  type?: string;
+  /** The same kind, under the name Rootline gave it first. */
   event: string;
   timestamp: string;
   data: T;

@@ -21,7 +21,11 @@ describe('verifyWebhook', () => {
     it(`accepts a delivery signed with a ${kind}`, async () => {
       const msg = webhookMessage(secret, 'dlv_1', now, payload);
       const result = await verifyWebhook({ body: msg.body, headers: msg.headers, secret, now: now + 10 });
-      expect(result).toEqual({ valid: true, problems: [], payload: { ...payload, signature: expect.any(String) } });
+      expect(result).toEqual({
+        valid: true,
+        problems: [],
+        payload: { type: payload.event, ...payload, signature: expect.any(String) },
+      });
       // The Standard Webhooks library agrees with the same headers.
       expect(new Webhook(standardWebhooksSecret(secret)).verify(msg.body, msg.headers)).toMatchObject(payload);
       // Headers as a Headers object, the body as bytes.

@@ -75,7 +75,7 @@ describe('the shapes of the API', () => {
       expect(envelope?.properties, path).toHaveProperty('pagination');
       expect(Object.keys(resolve(envelope?.properties?.meta)?.properties ?? {}), path).toEqual(meta);
     }
-    for (const path of ['/api/vertical-farm/{farmId}/zones', '/api/environment/similar']) {
+    for (const path of ['/api/vertical-farm/farms/{farmId}/zones', '/api/environment/similar']) {
       const envelope = resolve(doc.paths[path]?.get?.responses['200']?.content?.['application/json']?.schema);
       expect(resolve(envelope?.properties?.data)?.type, path).toBe('array');
     }

@@ -46,6 +46,15 @@ describe('liveness', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, data: { status: 'ok' }, error: null });
   });
+
+  // Their documented 4xx: they take no query parameters, and refuse an unknown one as every operation does.
+  it('refuses an unknown query parameter on the probes and the metrics with 400 VALIDATION_ERROR', async () => {
+    for (const url of ['/api/health/live?verbose=1', '/api/health/ready?verbose=1', '/api/metrics?name=http']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toMatchObject({ success: false, data: null, error: { code: 'VALIDATION_ERROR' } });
+    }
+  });
 });
 
 describe('readiness', () => {

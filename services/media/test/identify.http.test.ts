@@ -235,7 +235,7 @@ describe('plant identification over HTTP against a Pl@ntNet-speaking server', ()
     );
     expect(created.status).toBe(201);
     const plantId = created.body.data.id;
-    const accepted = await post(`/api/plants/${plantId}/species`, owner, {
+    const accepted = await post(`/api/plants/species/${plantId}`, owner, {
       identificationId,
       scientificName: 'Solanum lycopersicum',
     });
@@ -251,19 +251,32 @@ describe('plant identification over HTTP against a Pl@ntNet-speaking server', ()
         provider: expect.stringMatching(/^127\.0\.0\.1:/),
       },
     });
-    const bad = await post(`/api/plants/${plantId}/species`, owner, {
+    const bad = await post(`/api/plants/species/${plantId}`, owner, {
       identificationId,
       scientificName: 'Quercus robur',
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.candidates).toContain('Solanum lycopersicum');
+    // The former path (`/api/plants/{plantId}/species`, ambiguous beside `/api/plants/lineage/{plantId}`) still
+    // answers as the operation does.
+    const former = await post(`/api/plants/${plantId}/species`, owner, {
+      identificationId,
+      scientificName: 'Solanum lycopersicum',
+    });
+    expect(former.status).toBe(200);
+    expect(former.body.data.scientificNameSource).toMatchObject({ identificationId });
+    const formerBad = await post(`/api/plants/${plantId}/species`, owner, {
+      identificationId,
+      scientificName: 'Quercus robur',
+    });
+    expect(formerBad.status).toBe(400);
 
     const theirs = await post(
       '/api/plants/register',
       other,
       plantInput({ commonName: 'Tomato', owner: { id: 'usr_other', name: 'Other' } }),
     );
-    const notTheirs = await post(`/api/plants/${theirs.body.data.id}/species`, other, {
+    const notTheirs = await post(`/api/plants/species/${theirs.body.data.id}`, other, {
       identificationId,
       scientificName: 'Solanum lycopersicum',
     });

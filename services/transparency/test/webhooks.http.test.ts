@@ -131,12 +131,15 @@ describe('webhooks over HTTP', () => {
     const verifier = new Webhook(SECRET, { format: 'raw' });
     const bodies = r.got.map((g) => {
       const verified = verifier.verify(g.body, g.headers as Record<string, string>) as {
+        type: string;
         event: string;
         timestamp: string;
         data: { plantId: string };
         signature: string;
       };
-      const { signature, ...signed } = verified;
+      // `type` repeats `event` (Standard Webhooks' name for it); the signature covers `{ data, event, timestamp }`.
+      const { signature, type, ...signed } = verified;
+      expect(type).toBe(signed.event);
       const hex = createHmac('sha256', SECRET)
         .update(canonicalize(signed) as string)
         .digest('hex');
@@ -180,8 +183,9 @@ describe('webhooks over HTTP', () => {
     const got = r.got[0]!;
     const verified = new Webhook(secret).verify(got.body, got.headers as Record<string, string>) as {
       signature: string;
+      type: string;
     };
-    const { signature, ...signed } = verified;
+    const { signature, type: _type, ...signed } = verified;
     // The spec's signature in one line: hex HMAC-SHA256 of the canonical JSON, keyed with the secret's key bytes.
     const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
     expect(signature).toBe(

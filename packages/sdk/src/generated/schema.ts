@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Liveness probe
-         * @description Answers while the gateway process serves HTTP; it checks nothing else.
+         * @description Answers while the gateway process serves HTTP; it checks nothing else. It takes no query parameters (an unknown one is 400 VALIDATION_ERROR).
          */
         get: operations["checkLiveness"];
         put?: never;
@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Ready when the bus answers, every back-end service is running, and each reports its database as 'ok' (or 'none' when it has no database). Otherwise 503 UNAVAILABLE with `details.missing` (services not running) and `details.failing` (services that did not answer or report a failure).
+         * @description Ready when the bus answers, every back-end service is running, and each reports its database as 'ok' (or 'none' when it has no database). Otherwise 503 UNAVAILABLE with `details.missing` (services not running) and `details.failing` (services that did not answer or report a failure). It takes no query parameters (an unknown one is 400 VALIDATION_ERROR).
          */
         get: operations["checkReadiness"];
         put?: never;
@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description Prometheus text format: HTTP latency by method, route and status; bus latency by subject and outcome; each service's outbox backlog and ledger intents (read at scrape time); WebSocket and event-stream clients; process metrics. In embedded mode (one process) also every service’s own: request rate, errors and latency of its endpoints, consumer lag and delivery latency, background runs, and domain figures (blocks, hashes, mempool, webhook deliveries, notifications, uploads). In cluster mode each service process serves its own on METRICS_PORT.
+         * @description Prometheus text format: HTTP latency by method, route and status; bus latency by subject and outcome; each service's outbox backlog and ledger intents (read at scrape time); WebSocket and event-stream clients; process metrics. In embedded mode (one process) also every service’s own: request rate, errors and latency of its endpoints, consumer lag and delivery latency, background runs, and domain figures (blocks, hashes, mempool, webhook deliveries, notifications, uploads). In cluster mode each service process serves its own on METRICS_PORT. It takes no query parameters (an unknown one is 400 VALIDATION_ERROR).
          */
         get: operations["getMetrics"];
         put?: never;
@@ -1466,7 +1466,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/plants/{plantId}/species": {
+    "/api/plants/species/{plantId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1812,7 +1812,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/vertical-farm/{farmId}": {
+    "/api/vertical-farm/farms/{farmId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1832,7 +1832,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/vertical-farm/{farmId}/zones": {
+    "/api/vertical-farm/farms/{farmId}/zones": {
         parameters: {
             query?: never;
             header?: never;
@@ -1856,7 +1856,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/vertical-farm/{farmId}/batches": {
+    "/api/vertical-farm/farms/{farmId}/batches": {
         parameters: {
             query?: never;
             header?: never;
@@ -1876,7 +1876,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/vertical-farm/{farmId}/analytics": {
+    "/api/vertical-farm/farms/{farmId}/analytics": {
         parameters: {
             query?: never;
             header?: never;
@@ -2692,26 +2692,6 @@ export interface paths {
         patch: operations["updateWebhook"];
         trace?: never;
     };
-    "/api/realtime/ws": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Open the real-time WebSocket
-         * @description Upgrade to a WebSocket (RFC 6455). Authenticated by `Authorization: Bearer`, the session cookie (from this origin only) or `?ticket=` from `POST /api/realtime/connect` (browsers cannot send headers on a WebSocket). Needs `notifications:read`. Text frames of JSON. The client sends `{"type":"subscribe","room":"plant:plt_…","ref":"1"}`, `unsubscribe` alike, and `{"type":"ping"}`. The server answers `{"type":"subscribed"|"unsubscribed","room","ref"}`, `{"type":"pong"}` or `{"type":"error","ref","room","error":{"code","message"}}` (FORBIDDEN, NOT_FOUND, VALIDATION_ERROR, UNAVAILABLE), and pushes `{"type":"event","room","event","id","occurredAt","data"}`: `event` is a public event kind (see the event catalogue) or `notification` (an in-app notification, in `user:<id>`). On opening it sends `{"type":"welcome","connectionId","userId","heartbeatSeconds","rooms":["user:<id>"]}`: the own user room is joined at once. Rooms: `network` (every public event; any signed-in user), `user:<id>` (oneself), `plant:<id>` (a plant the caller may read), `farm:<id>` (a farm the caller owns; ADMIN any). The server pings every 30 s; a socket that missed the previous pong is closed. A socket with more than 1048576 bytes unsent is dropped (it reconnects). At most 100 rooms per socket. When the session that opened the socket ends (sign-out), or every session of the account does (password reset, role change), the socket is closed with code 4001 on every replica. Without WebSocket, use the server-sent stream `GET /api/transparency/events`.
-         */
-        get: operations["openRealtimeSocket"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/realtime/connect": {
         parameters: {
             query?: never;
@@ -2723,7 +2703,7 @@ export interface paths {
         put?: never;
         /**
          * Initialise a real-time connection
-         * @description Answers how to open the WebSocket: its address with a short-lived ticket (for browsers, which cannot send an Authorization header on a WebSocket), valid 60 s, the heartbeat, the limit on unsent bytes, the rooms joinable without asking a service, and the server-sent fallback. The ticket carries the caller's id, role and permissions of that moment; a socket once open stays open until closed.
+         * @description Answers how to open the WebSocket: its address with a short-lived ticket (for browsers, which cannot send an Authorization header on a WebSocket), valid 60 s, the heartbeat, the limit on unsent bytes, the rooms joinable without asking a service, and the server-sent fallback. The ticket carries the caller's id, role and permissions of that moment; a socket once open stays open until closed. The socket itself, `GET /api/realtime/ws` (an upgrade to RFC 6455, authenticated by the ticket, a Bearer token or the session cookie of this origin; 401 or 403 before the upgrade otherwise), and its messages are described in docs/realtime.md: OpenAPI describes requests and responses, not sockets.
          */
         post: operations["connectRealtime"];
         delete?: never;
@@ -3363,7 +3343,7 @@ export interface paths {
         };
         /**
          * Vertical farming
-         * @description Crop batches started, harvested (with kg) and failed across all farms per period, split by `by`: none (default) or crop. A failure names no crop, so with by=crop it is in the row whose key is null. One farm’s own analytics: `/api/vertical-farm/{farmId}/analytics`.
+         * @description Crop batches started, harvested (with kg) and failed across all farms per period, split by `by`: none (default) or crop. A failure names no crop, so with by=crop it is in the row whose key is null. One farm’s own analytics: `/api/vertical-farm/farms/{farmId}/analytics`.
          *
          *     Period: `from` and `to` (UTC days, both included; default the 30 days ending today, at most 366 days, else 400 VALIDATION_ERROR with `details.field`), `groupBy` day (default), week (from Monday) or month; each row names its period by its first day. Figures come from read models kept current by the domain events, so a write shows up within moments of its answer. Fields: docs/analytics.md.
          */
@@ -5982,6 +5962,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     checkReadiness: {
@@ -6015,6 +6004,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: UNAVAILABLE */
             503: {
                 headers: {
@@ -6042,6 +6040,15 @@ export interface operations {
                 };
                 content: {
                     "text/plain; version=0.0.4; charset=utf-8": string;
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6659,6 +6666,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Any other status: the error envelope. Success is the 302 above; there is no 2xx answer. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     completeProviderSignIn: {
@@ -6731,6 +6747,15 @@ export interface operations {
             };
             /** @description Error: INTERNAL */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Any other status: the error envelope. Success is the 302 above; there is no 2xx answer. */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8275,7 +8300,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Text to find, with at least one letter or digit; case, accents and punctuation are ignored
+                 * @description Text to find, with at least one letter or digit of any script (format `letter-or-digit`); case, accents and punctuation are ignored
                  * @example tomato
                  */
                 q: string;
@@ -10996,7 +11021,7 @@ export interface operations {
     searchListings: {
         parameters: {
             query?: {
-                /** @description Words to find in title and description; case, accents and punctuation ignored */
+                /** @description Words to find in title and description, with at least one letter or digit (format `letter-or-digit`); case, accents and punctuation ignored */
                 q?: string;
                 /** @description What is sold */
                 category?: "seeds" | "seedlings" | "cuttings" | "plants" | "produce";
@@ -21110,8 +21135,8 @@ export interface operations {
                     url: string;
                     /** @description Public event kinds to receive */
                     events: ("demand.match" | "demand.signal" | "farm.harvest" | "listing.cancelled" | "listing.published" | "listing.sold" | "offer.accepted" | "offer.countered" | "offer.made" | "offer.rejected" | "offer.withdrawn" | "plant.registered" | "supply.committed" | "transport.completed")[];
-                    /** @description Shared secret (16–200 printable ASCII characters) that keys the HMAC signatures. A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Either way the answer shows it as `signingSecret`. */
-                    secret: string;
+                    /** @description Shared secret that keys the HMAC signatures: 16–200 characters from `!` to `~` (printable ASCII without the space; a space, tab or any other character is refused). A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Omitted: Rootline generates one (`whsec_` + base64 of 24 random bytes). Either way the answer shows it once as `signingSecret`. */
+                    secret?: string;
                     /**
                      * @description `own`: events of its kinds that concern its owner (the owner caused them, or the payload names the owner); `public`: every event of its kinds, whoever caused it, in the public form the event history shows anyone signed in. Default: own.
                      * @default own
@@ -21298,6 +21323,51 @@ export interface operations {
                      *     : heartbeat
                      */
                     "text/event-stream": string;
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -21912,8 +21982,8 @@ export interface operations {
                     url: string;
                     /** @description Public event kinds to receive */
                     events: ("demand.match" | "demand.signal" | "farm.harvest" | "listing.cancelled" | "listing.published" | "listing.sold" | "offer.accepted" | "offer.countered" | "offer.made" | "offer.rejected" | "offer.withdrawn" | "plant.registered" | "supply.committed" | "transport.completed")[];
-                    /** @description Shared secret (16–200 printable ASCII characters) that keys the HMAC signatures. A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Either way the answer shows it as `signingSecret`. */
-                    secret: string;
+                    /** @description Shared secret that keys the HMAC signatures: 16–200 characters from `!` to `~` (printable ASCII without the space; a space, tab or any other character is refused). A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Omitted: Rootline generates one (`whsec_` + base64 of 24 random bytes). Either way the answer shows it once as `signingSecret`. */
+                    secret?: string;
                     /**
                      * @description `own`: events of its kinds that concern its owner (the owner caused them, or the payload names the owner); `public`: every event of its kinds, whoever caused it, in the public form the event history shows anyone signed in. Default: own.
                      * @default own
@@ -22391,7 +22461,7 @@ export interface operations {
                     url?: string;
                     /** @description Public event kinds to receive */
                     events?: ("demand.match" | "demand.signal" | "farm.harvest" | "listing.cancelled" | "listing.published" | "listing.sold" | "offer.accepted" | "offer.countered" | "offer.made" | "offer.rejected" | "offer.withdrawn" | "plant.registered" | "supply.committed" | "transport.completed")[];
-                    /** @description Shared secret (16–200 printable ASCII characters) that keys the HMAC signatures. A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Either way the answer shows it as `signingSecret`. */
+                    /** @description Shared secret that keys the HMAC signatures: 16–200 characters from `!` to `~` (printable ASCII without the space; a space, tab or any other character is refused). A Standard Webhooks secret (`whsec_` + base64 of random bytes, as `standardwebhooks` libraries make) stands for its decoded bytes; any other for its UTF-8 bytes. Omitted: Rootline generates one (`whsec_` + base64 of 24 random bytes). Either way the answer shows it once as `signingSecret`. */
                     secret?: string;
                     /** @description `own`: events of its kinds that concern its owner (the owner caused them, or the payload names the owner); `public`: every event of its kinds, whoever caused it, in the public form the event history shows anyone signed in. */
                     scope?: "own" | "public";
@@ -22530,26 +22600,6 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
-            };
-        };
-    };
-    openRealtimeSocket: {
-        parameters: {
-            query?: {
-                ticket?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Switching Protocols: the socket is open and the server sends its `welcome` message first */
-            101: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
         };
     };
@@ -23712,6 +23762,33 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -26722,7 +26799,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -26732,7 +26809,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "demand.match";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "demand.match";
@@ -26783,7 +26865,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -26793,7 +26875,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "demand.signal";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "demand.signal";
@@ -26846,7 +26933,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -26856,7 +26943,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "farm.harvest";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "farm.harvest";
@@ -26912,7 +27004,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -26922,7 +27014,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "listing.cancelled";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "listing.cancelled";
@@ -26970,7 +27067,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -26980,7 +27077,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "listing.published";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "listing.published";
@@ -27032,7 +27134,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27042,7 +27144,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "listing.sold";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "listing.sold";
@@ -27091,7 +27198,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27101,7 +27208,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "offer.accepted";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "offer.accepted";
@@ -27150,7 +27262,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27160,7 +27272,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "offer.countered";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "offer.countered";
@@ -27209,7 +27326,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27219,7 +27336,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "offer.made";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "offer.made";
@@ -27268,7 +27390,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27278,7 +27400,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "offer.rejected";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "offer.rejected";
@@ -27332,7 +27459,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27342,7 +27469,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "offer.withdrawn";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "offer.withdrawn";
@@ -27391,7 +27523,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27401,7 +27533,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "plant.registered";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "plant.registered";
@@ -27467,7 +27604,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27477,7 +27614,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "supply.committed";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "supply.committed";
@@ -27527,7 +27669,7 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description The same value as the body’s `signature`. */
                 "x-rootline-signature": string;
-                /** @description The event kind, as the body’s `event`. */
+                /** @description The event kind, as the body’s `type` and `event`. */
                 "x-rootline-event": string;
             };
             path?: never;
@@ -27537,7 +27679,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The event kind
+                     * @description The event kind, as the Standard Webhooks payload names it
+                     * @constant
+                     */
+                    type: "transport.completed";
+                    /**
+                     * @description The event kind again (as `type`)
                      * @constant
                      */
                     event: "transport.completed";

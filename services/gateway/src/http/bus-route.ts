@@ -12,7 +12,7 @@ import {
 import { call, callForward, isPageSchema } from '@rootline/host';
 import { type ObjectOptions, type TObject, type TProperties, type TSchema, Type, TypeGuard } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { FastifyContextConfig, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import type { RoutePolicy } from '../plugins/auth.js';
 import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
 import { ok, okJson, okList, okPage, okPageJson } from './envelope.js';
@@ -54,6 +54,12 @@ export interface BusRouteSpec<D extends SubjectDef, U extends string = string> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path inside the domain plugin's prefix, e.g. `/:plantId`; each parameter is a key of the request. */
   url: U;
+  /**
+   * Former paths that still answer, as the same operation, but are left out of the OpenAPI document (where two
+   * paths would be ambiguous); docs/permissions.md lists them with the path they stand for. Same parameters as
+   * `url`.
+   */
+  aliases?: readonly U[];
   /** Overrides the operationId derived from the subject (`operationIdOf`), e.g. for a second path to it. */
   operationId?: string;
   summary: string;
@@ -203,50 +209,55 @@ export function busRoute<D extends SubjectDef, U extends string>(
   const forward =
     spec.reply === undefined && !spec.list && (!spec.page || pageIsTheReply(spec.page, spec.subject.reply));
 
-  app.route({
-    method: spec.method,
-    url: spec.url,
-    config,
-    schema: operationSchema({
-      ...spec,
-      ...parts,
-      operationId: spec.operationId ?? operationIdOf(spec.subject.subject),
-      description: spec.description ?? spec.subject.summary,
-      status,
-      success,
-      errors: [...gatewayErrors(parts, spec.policy), ...(spec.errors ?? [])],
-    }),
-    handler: async (req, reply) => {
-      // Fastify validated each part against its schema; together they form the subject's request.
-      const input = spec.input ? spec.input(req) : (mergedInput(req, parts) as RequestOf<D>);
-      if (forward) {
-        const answer = await callForward(deps.bus, spec.subject, input, callContext(req), timeoutMs);
-        reply.code(status);
-        if (spec.cache) reply.header('cache-control', spec.cache(input));
-        if ('data' in answer) {
-          if (!spec.page) return ok(answer.data);
-          const { items, pagination, meta } = answer.data as PageReply;
-          return okPage(items, pagination, meta);
-        }
-        if ('page' in answer && !spec.page) {
-          // A route that answers a page reply whole (not as a page envelope): put it back together.
-          return ok({ ...JSON.parse(answer.page.head), items: JSON.parse(answer.page.items) });
-        }
-        reply.type('application/json; charset=utf-8');
-        return 'page' in answer ? okPageJson(answer.page.head, answer.page.items) : okJson(answer.json);
-      }
-      const result = await call(deps.bus, spec.subject, input, callContext(req), timeoutMs);
+  const schema = operationSchema({
+    ...spec,
+    ...parts,
+    operationId: spec.operationId ?? operationIdOf(spec.subject.subject),
+    description: spec.description ?? spec.subject.summary,
+    status,
+    success,
+    errors: [...gatewayErrors(parts, spec.policy), ...(spec.errors ?? [])],
+  });
+  for (const url of [spec.url, ...(spec.aliases ?? [])]) {
+    app.route({
+      method: spec.method,
+      url,
+      config: url === spec.url ? config : { ...config, aliasOf: spec.url },
+      schema: url === spec.url ? schema : { ...schema, hide: true },
+      handler,
+    });
+  }
+
+  async function handler(req: FastifyRequest, reply: FastifyReply) {
+    // Fastify validated each part against its schema; together they form the subject's request.
+    const input = spec.input ? spec.input(req) : (mergedInput(req, parts) as RequestOf<D>);
+    if (forward) {
+      const answer = await callForward(deps.bus, spec.subject, input, callContext(req), timeoutMs);
       reply.code(status);
       if (spec.cache) reply.header('cache-control', spec.cache(input));
-      if (spec.page) {
-        const { items, pagination, meta } = result as PageReply;
+      if ('data' in answer) {
+        if (!spec.page) return ok(answer.data);
+        const { items, pagination, meta } = answer.data as PageReply;
         return okPage(items, pagination, meta);
       }
-      if (spec.list) {
-        const { items, meta } = result as Omit<PageReply, 'pagination'>;
-        return okList(items, meta);
+      if ('page' in answer && !spec.page) {
+        // A route that answers a page reply whole (not as a page envelope): put it back together.
+        return ok({ ...JSON.parse(answer.page.head), items: JSON.parse(answer.page.items) });
       }
-      return ok(result);
-    },
-  });
+      reply.type('application/json; charset=utf-8');
+      return 'page' in answer ? okPageJson(answer.page.head, answer.page.items) : okJson(answer.json);
+    }
+    const result = await call(deps.bus, spec.subject, input, callContext(req), timeoutMs);
+    reply.code(status);
+    if (spec.cache) reply.header('cache-control', spec.cache(input));
+    if (spec.page) {
+      const { items, pagination, meta } = result as PageReply;
+      return okPage(items, pagination, meta);
+    }
+    if (spec.list) {
+      const { items, meta } = result as Omit<PageReply, 'pagination'>;
+      return okList(items, meta);
+    }
+    return ok(result);
+  }
 }

@@ -25,7 +25,7 @@ export function renderPermissionsDoc(policies: readonly RoutePolicyEntry[]): str
   const roleRows = PERMISSIONS.map((p) => [`\`${p}\``, ...ROLES.map((r) => (ROLE_PERMISSIONS[r].has(p) ? 'yes' : ''))]);
   const routeRows = routes.map((r) => [
     r.method,
-    `\`${r.url}\``,
+    r.aliasOf ? `\`${r.url}\` (former path)` : `\`${r.url}\``,
     r.access === 'public' ? 'public' : `\`${r.access}\``,
     r.access === 'public' ? 'anyone' : rolesWith(r.access).join(', '),
     describeObjectRules(r.object),
@@ -40,6 +40,13 @@ export function renderPermissionsDoc(policies: readonly RoutePolicyEntry[]): str
     "without a credential gets 401, a caller whose role (or API token's scopes) lacks the permission gets 403.",
     "The role is read from the account on every request. An API token's scopes narrow its owner's role, never",
     'widen it.',
+    '',
+    'A "former path" answers exactly as the operation that replaced it (same handler, rules and answers); it is',
+    'kept for existing clients and left out of the OpenAPI document, where it would be ambiguous beside another.',
+    '',
+    ...[...new Map(routes.filter((r) => r.aliasOf).map((r) => [r.url, r.aliasOf])).entries()].map(
+      ([from, to]) => `- \`${from}\` is \`${to}\``,
+    ),
     '',
     '## Roles and permissions',
     '',

@@ -1,9 +1,17 @@
+import { CUSTOM_FORMATS } from '@rootline/contracts';
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const addStandardFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/** The standard formats, and the contracts' own (`CUSTOM_FORMATS`, checked the same way on the bus). */
+function addFormats(ajv: Ajv): Ajv {
+  addStandardFormats(ajv);
+  for (const [name, test] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, test);
+  return ajv;
+}
 
 const shared: Options = {
   useDefaults: true,

@@ -34,6 +34,8 @@ declare module 'fastify' {
     public?: boolean;
     /** The permission the caller must hold. */
     permission?: Permission;
+    /** A former path of an operation, kept working: the operation's path, relative to the plugin's prefix. */
+    aliasOf?: string;
     /** The route creates something and takes an `Idempotency-Key` (see the idempotency plugin). */
     idempotent?: boolean;
     /** Which records of its kind the route may touch (object-rules.ts); required on every /api route. */
@@ -87,6 +89,8 @@ export interface RoutePolicyEntry {
   url: string;
   access: 'public' | Permission;
   object: ObjectRules;
+  /** For a former path kept working (left out of the OpenAPI document): the path of the operation it answers as. */
+  aliasOf?: string;
 }
 
 /** Name of the session cookie: the session's JWT, HttpOnly, SameSite=Lax, Secure over TLS. */
@@ -296,7 +300,8 @@ export const authPlugin = fp<AuthOptions>(
       const record = (access: RoutePolicyEntry['access']) => {
         const problem = objectRulesProblem(object);
         if (problem) throw new Error(`${where} ${problem}`);
-        for (const method of methods) policies.push({ method, url: route.url, access, object });
+        const aliasOf = route.config?.aliasOf === undefined ? {} : { aliasOf: route.prefix + route.config.aliasOf };
+        for (const method of methods) policies.push({ method, url: route.url, access, object, ...aliasOf });
       };
       if (isPublic || thirdParty) {
         record('public');

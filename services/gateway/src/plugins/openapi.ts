@@ -113,6 +113,8 @@ export const TAGS: readonly { name: string; description: string }[] = [
 
 /** The licence the API and its document are published under (LICENSE at the root of the repository). */
 const LICENSE = { name: 'Apache License 2.0', identifier: 'Apache-2.0' };
+/** Who answers for the API: whoever runs this installation, whose pages are under its public address. */
+const CONTACT = { name: 'The operators of this Rootline installation' };
 
 /** The `Idempotency-Key` request header, as documented on the operations that accept it (ADR 029). */
 const IDEMPOTENCY_KEY_HEADER = Type.Object({
@@ -216,12 +218,16 @@ const WEBHOOK_HEADERS = [
     description: 'The same value as the body’s `signature`.',
     schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
   },
-  { name: 'x-rootline-event', description: 'The event kind, as the body’s `event`.', schema: { type: 'string' } },
+  {
+    name: 'x-rootline-event',
+    description: 'The event kind, as the body’s `type` and `event`.',
+    schema: { type: 'string' },
+  },
 ].map((h) => ({ ...h, in: 'header', required: true }));
 
 /**
  * The OpenAPI 3.1 `webhooks` section: one entry per public event kind, the POST a subscribed receiver gets, with
- * the delivery body `{ event, timestamp, data, signature }` whose `data` is the kind's public payload.
+ * the delivery body `{ type, event, timestamp, data, signature }` whose `data` is the kind's public payload.
  */
 function addWebhooks<T extends object>(doc: T): T & { webhooks: Record<string, unknown> } {
   const sorted = [...publicEvents()].sort((a, b) => a.kind.localeCompare(b.kind));
@@ -247,7 +253,12 @@ function addWebhooks<T extends object>(doc: T): T & { webhooks: Record<string, u
                 schema: {
                   type: 'object',
                   properties: {
-                    event: { type: 'string', const: e.kind, description: 'The event kind' },
+                    type: {
+                      type: 'string',
+                      const: e.kind,
+                      description: 'The event kind, as the Standard Webhooks payload names it',
+                    },
+                    event: { type: 'string', const: e.kind, description: 'The event kind again (as `type`)' },
                     timestamp: { type: 'string', format: 'date-time', description: 'When the event occurred' },
                     data: { ...JSON.parse(JSON.stringify(publicPayloadOf(e))), description: 'The public payload' },
                     signature: {
@@ -258,7 +269,7 @@ function addWebhooks<T extends object>(doc: T): T & { webhooks: Record<string, u
                         'JSON of `{ data, event, timestamp }`.',
                     },
                   },
-                  required: ['event', 'timestamp', 'data', 'signature'],
+                  required: ['type', 'event', 'timestamp', 'data', 'signature'],
                 },
               },
             },
@@ -492,6 +503,7 @@ export const openApiPlugin = fp<OpenApiOptions>(
           version: '0.1.0',
           description: apiDescription(opts.perMinute, opts.perHourPerUser),
           license: LICENSE,
+          contact: opts.publicUrl ? { ...CONTACT, url: opts.publicUrl } : CONTACT,
         },
         // Without a public address, paths are relative to wherever the document was read from.
         servers: [{ url: opts.publicUrl ?? '/' }],

@@ -82,7 +82,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
     description:
       'Crop batches started, harvested (with kg) and failed across all farms per period, split by `by`: none ' +
       '(default) or crop. A failure names no crop, so with by=crop it is in the row whose key is null. One farm’s ' +
-      `own analytics: \`/api/vertical-farm/{farmId}/analytics\`.\n\n${RANGE}`,
+      `own analytics: \`/api/vertical-farm/farms/{farmId}/analytics\`.\n\n${RANGE}`,
     tags: TAGS,
     policy: {
       ...POLICY,

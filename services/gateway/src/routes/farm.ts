@@ -248,7 +248,8 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
 
   busRoute(app, deps, {
     method: 'GET',
-    url: '/:farmId',
+    url: '/farms/:farmId',
+    aliases: ['/:farmId'],
     summary: 'A farm',
     description: 'The farm with its zone count and growing area.',
     tags: TAGS,
@@ -267,7 +268,8 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
 
   busRoute(app, deps, {
     method: 'GET',
-    url: '/:farmId/zones',
+    url: '/farms/:farmId/zones',
+    aliases: ['/:farmId/zones'],
     summary: 'Zones of a farm',
     description: 'Each zone with its plant sites and the plants of its open batches: `data` is the list of zones.',
     tags: TAGS,
@@ -287,7 +289,8 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
 
   busRoute(app, deps, {
     method: 'GET',
-    url: '/:farmId/batches',
+    url: '/farms/:farmId/batches',
+    aliases: ['/:farmId/batches'],
     summary: 'Batches of a farm',
     description:
       'The farm’s crop batches, newest first, each as `GET /batch/{batchId}` answers it. `page` from 1, `limit` ' +
@@ -304,7 +307,8 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
 
   busRoute(app, deps, {
     method: 'POST',
-    url: '/:farmId/zones',
+    url: '/farms/:farmId/zones',
+    aliases: ['/:farmId/zones'],
     summary: 'Add a zone',
     description: `A growing zone on a level of the farm. ${OWNER_ONLY} ${RETRIES}`,
     tags: TAGS,
@@ -324,7 +328,8 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
 
   busRoute(app, deps, {
     method: 'GET',
-    url: '/:farmId/analytics',
+    url: '/farms/:farmId/analytics',
+    aliases: ['/:farmId/analytics'],
     summary: 'Farm analytics',
     description:
       'Over `from`–`to` (default the last 365 days): yield per m² per year, cycle times, zone utilisation, batch ' +

@@ -15,6 +15,9 @@ const TAGS = ['Operations'];
 /** Probes are public and not rate limited: an orchestrator must always be able to ask. */
 const PROBE_CONFIG = { public: true, rateLimit: false } as const;
 
+/** Probes take no query parameters: an unknown one is refused (400), as on every other operation. */
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+
 const Live = Type.Object({ status: Type.Literal('ok') });
 const Ready = Type.Object({
   status: Type.Literal('ok'),
@@ -37,9 +40,12 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthDeps> = async (app, {
       schema: {
         operationId: 'checkLiveness',
         summary: 'Liveness probe',
-        description: 'Answers while the gateway process serves HTTP; it checks nothing else.',
+        description:
+          'Answers while the gateway process serves HTTP; it checks nothing else. It takes no query parameters ' +
+          '(an unknown one is 400 VALIDATION_ERROR).',
         tags: TAGS,
-        response: { 200: { ...Envelope(Live), description: 'Alive' } },
+        querystring: NoQuery,
+        response: { 200: { ...Envelope(Live), description: 'Alive' }, ...errorResponses(['VALIDATION_ERROR']) },
       },
     },
     async () => ok({ status: 'ok' as const }),
@@ -56,9 +62,14 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthDeps> = async (app, {
         description:
           'Ready when the bus answers, every back-end service is running, and each reports its database ' +
           "as 'ok' (or 'none' when it has no database). Otherwise 503 UNAVAILABLE with `details.missing` " +
-          '(services not running) and `details.failing` (services that did not answer or report a failure).',
+          '(services not running) and `details.failing` (services that did not answer or report a failure). It ' +
+          'takes no query parameters (an unknown one is 400 VALIDATION_ERROR).',
         tags: TAGS,
-        response: { 200: { ...Envelope(Ready), description: 'Ready' }, ...errorResponses(['UNAVAILABLE']) },
+        querystring: NoQuery,
+        response: {
+          200: { ...Envelope(Ready), description: 'Ready' },
+          ...errorResponses(['VALIDATION_ERROR', 'UNAVAILABLE']),
+        },
       },
     },
     async (req) => {

@@ -197,7 +197,8 @@ export const identifyRoutes: FastifyPluginAsyncTypebox<IdentifyRouteDeps> = asyn
 
   busRoute(app, deps, {
     method: 'POST',
-    url: '/:plantId/species',
+    url: '/species/:plantId',
+    aliases: ['/:plantId/species'],
     summary: 'Accept an identified species',
     description:
       'Makes one candidate of an identification (yours) the plant’s scientific name, recorded in ' +

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Registry } from 'prom-client';
+import { errorResponses } from '../plugins/openapi.js';
+import { NoQuery } from './health.js';
 
 export interface MetricsDeps {
   registry: Registry;
@@ -21,10 +23,17 @@ export const metricsRoutes: FastifyPluginAsyncTypebox<MetricsDeps> = async (app,
           'event-stream clients; process metrics. In embedded mode (one process) also every service’s own: ' +
           'request rate, errors and latency of its endpoints, consumer lag and delivery latency, background runs, ' +
           'and domain figures (blocks, hashes, mempool, webhook deliveries, notifications, uploads). In cluster ' +
-          'mode each service process serves its own on METRICS_PORT.',
+          'mode each service process serves its own on METRICS_PORT. It takes no query parameters (an unknown one ' +
+          'is 400 VALIDATION_ERROR).',
         tags: ['Operations'],
-        produces: [registry.contentType],
-        response: { 200: { type: 'string', description: 'Metrics in Prometheus text format' } },
+        querystring: NoQuery,
+        response: {
+          200: {
+            description: 'Metrics in Prometheus text format',
+            content: { [registry.contentType]: { schema: { type: 'string' } } },
+          },
+          ...errorResponses(['VALIDATION_ERROR']),
+        },
       },
     },
     async (_req, reply) => {

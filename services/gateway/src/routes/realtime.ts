@@ -148,6 +148,9 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
       object: { rule: 'own', why: 'rooms: the network, oneself, public plants, and farms the caller manages' },
     },
     schema: {
+      // An upgrade to a WebSocket is not a request and response OpenAPI can describe (its only answer is 101, and
+      // generated clients cannot call it): `connectRealtime` gives its address and docs/realtime.md its messages.
+      hide: true,
       operationId: 'openRealtimeSocket',
       summary: 'Open the real-time WebSocket',
       description:
@@ -249,7 +252,10 @@ export const realtimeRoutes: FastifyPluginAsyncTypebox<RealtimeRouteDeps> = asyn
       'Answers how to open the WebSocket: its address with a short-lived ticket (for browsers, which cannot send ' +
       `an Authorization header on a WebSocket), valid ${deps.ticketSeconds} s, the heartbeat, the limit on unsent ` +
       'bytes, the rooms joinable without asking a service, and the server-sent fallback. The ticket carries the ' +
-      "caller's id, role and permissions of that moment; a socket once open stays open until closed.",
+      "caller's id, role and permissions of that moment; a socket once open stays open until closed. The socket " +
+      'itself, `GET /api/realtime/ws` (an upgrade to RFC 6455, authenticated by the ticket, a Bearer token or the ' +
+      'session cookie of this origin; 401 or 403 before the upgrade otherwise), and its messages are described in ' +
+      'docs/realtime.md: OpenAPI describes requests and responses, not sockets.',
     tags: TAGS,
     policy: { permission: 'notifications:read', object: { rule: 'own', why: 'a ticket for the caller' } },
     reply: RealtimeConnection,

@@ -19,6 +19,7 @@ import {
 import { call } from '@rootline/host';
 import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
 import { callContext } from '../http/request-context.js';
+import { errorResponses } from '../plugins/openapi.js';
 import { parseTilePath } from '../transparency/tile-path.js';
 
 const TAGS = ['Transparency'];
@@ -223,6 +224,7 @@ export const transparencyLogRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = as
       tags: TAGS,
       response: {
         200: { description: 'The signed note', content: { 'text/plain': { schema: { type: 'string' } } } },
+        ...errorResponses(['RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE']),
       },
     },
     handler: async (req, reply) => {

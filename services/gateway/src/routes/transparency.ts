@@ -20,6 +20,7 @@ import { gaugeReadAt, type Logger } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import type { Registry } from 'prom-client';
 import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
+import { errorResponses } from '../plugins/openapi.js';
 import { createEventHub } from '../transparency/event-stream.js';
 
 export interface TransparencyRouteDeps extends BusRouteDeps {
@@ -113,6 +114,7 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
           description: 'The event stream',
           content: { 'text/event-stream': { schema: { type: 'string' }, example: STREAM_EXAMPLE } },
         },
+        ...errorResponses(['VALIDATION_ERROR', 'UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'INTERNAL']),
       },
     },
     handler: async (req, reply) => {

@@ -1,7 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
+  GENERATED_SECRET_BYTES,
+  generatedWebhookSecret,
   payloadSignature,
+  RETRY_SCHEDULE_MS,
   retryDelayMs,
   standardWebhooksSecret,
   webhookKey,
@@ -28,7 +31,9 @@ describe('webhook messages', () => {
     const hex = createHmac('sha256', 'secret-secret-secret').update(signed).digest('hex');
     expect(payloadSignature('secret-secret-secret', payload)).toBe(`sha256=${hex}`);
     const m = webhookMessage('secret-secret-secret', 'whd_1', 1_800_000_000, payload);
-    expect(JSON.parse(m.body)).toEqual({ ...payload, signature: `sha256=${hex}` });
+    expect(JSON.parse(m.body)).toEqual({ type: payload.event, ...payload, signature: `sha256=${hex}` });
+    // Standard Webhooks names the kind `type` and puts it first; `event` stays for receivers written before it.
+    expect(Object.keys(JSON.parse(m.body))).toEqual(['type', 'event', 'timestamp', 'data', 'signature']);
     expect(m.headers['x-rootline-signature']).toBe(`sha256=${hex}`);
   });
 
@@ -38,5 +43,25 @@ describe('webhook messages', () => {
     expect(retryDelayMs(2, 1)).toBe(360_000);
     expect(retryDelayMs(9, 0.5)).toBe(86_400_000);
     expect(retryDelayMs(10, 0.5)).toBeNull();
+  });
+
+  it('keep every retry delay within ±20 % of its schedule entry, at both ends of the jitter and scaled', () => {
+    RETRY_SCHEDULE_MS.forEach((base, i) => {
+      for (const scale of [1, 0.001]) {
+        const low = retryDelayMs(i + 1, 0, scale)!;
+        const high = retryDelayMs(i + 1, 0.999_999, scale)!;
+        expect(low).toBe(Math.round(base * scale * 0.8));
+        expect(high).toBeLessThanOrEqual(Math.round(base * scale * 1.2));
+        expect(high).toBeGreaterThan(base * scale * 1.19);
+      }
+    });
+  });
+
+  it('generate a secret as Standard Webhooks libraries make one: whsec_ + base64 of 24 random bytes', () => {
+    const secret = generatedWebhookSecret();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(webhookKey(secret)).toHaveLength(GENERATED_SECRET_BYTES);
+    expect(generatedWebhookSecret()).not.toBe(secret);
+    expect(generatedWebhookSecret(Buffer.alloc(24, 1))).toBe(`whsec_${Buffer.alloc(24, 1).toString('base64')}`);
   });
 });

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import canonicalize from 'canonicalize';
 
 /** What a receiver gets: the spec's payload, its body bytes and the headers. */
@@ -18,6 +18,17 @@ export function webhookKey(secret: string): Buffer {
   return secret.startsWith(STANDARD_SECRET_PREFIX)
     ? Buffer.from(secret.slice(STANDARD_SECRET_PREFIX.length), 'base64')
     : Buffer.from(secret, 'utf8');
+}
+
+/** How many random bytes a generated secret encodes (as Standard Webhooks libraries make them: 24). */
+export const GENERATED_SECRET_BYTES = 24;
+
+/**
+ * A secret for a webhook registered without one, in the Standard Webhooks form: `whsec_` + base64 of 24 random
+ * bytes (`bytes` for a test).
+ */
+export function generatedWebhookSecret(bytes: Buffer = randomBytes(GENERATED_SECRET_BYTES)): string {
+  return `${STANDARD_SECRET_PREFIX}${bytes.toString('base64')}`;
 }
 
 /**
@@ -40,7 +51,9 @@ export function payloadSignature(secret: string, payload: { event: string; times
 }
 
 /**
- * Builds one delivery attempt. Standard Webhooks headers: `webhook-id` (the delivery id, the same on retries, so
+ * Builds one delivery attempt. The body is `{ type, event, timestamp, data, signature }`: `type` (the kind, as the
+ * Standard Webhooks payload names it) beside `event` (the same kind, kept for receivers written before `type`).
+ * Standard Webhooks headers: `webhook-id` (the delivery id, the same on retries, so
  * a receiver drops repeats), `webhook-timestamp` (this attempt, in seconds, so a receiver refuses replays) and
  * `webhook-signature` = `v1,` + base64 HMAC-SHA256 over `<id>.<timestamp>.<body>`, keyed with `webhookKey(secret)`.
  */
@@ -51,7 +64,13 @@ export function webhookMessage(
   payload: { event: string; timestamp: string; data: unknown },
 ): WebhookMessage {
   const signature = payloadSignature(secret, payload);
-  const body = JSON.stringify({ ...payload, signature });
+  const body = JSON.stringify({
+    type: payload.event,
+    event: payload.event,
+    timestamp: payload.timestamp,
+    data: payload.data,
+    signature,
+  });
   const v1 = createHmac('sha256', webhookKey(secret))
     .update(`${deliveryId}.${attemptAtSeconds}.${body}`, 'utf8')
     .digest('base64');
@@ -69,16 +88,21 @@ export function webhookMessage(
   };
 }
 
-/**
- * Delay before attempt n+1 after n failed attempts (the Standard Webhooks schedule: 5 s, 5 min, 30 min, 2 h,
- * 5 h, 10 h, 10 h, then 24 h twice, about three days in all), with ±20 % jitter; null when attempts are spent.
- */
+/** The jitter of a retry delay: a delay is its schedule's entry times 1 ± this. */
+export const RETRY_JITTER = 0.2;
+
+/** The base of each retry delay in turn, before jitter and `WEBHOOK_RETRY_SCALE`. */
 export const RETRY_SCHEDULE_MS = [
   5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 86_400_000, 86_400_000,
 ];
 
+/**
+ * Delay before attempt n+1 after n failed attempts (the Standard Webhooks schedule: 5 s, 5 min, 30 min, 2 h,
+ * 5 h, 10 h, 10 h, then 24 h twice, about three days in all), with ±20 % jitter; null when attempts are spent.
+ * It counts from the end of the failed attempt; the worker wakes for it on time, not at its next poll.
+ */
 export function retryDelayMs(failedAttempts: number, random: number, scale = 1): number | null {
   const base = RETRY_SCHEDULE_MS[failedAttempts - 1];
   if (base === undefined) return null;
-  return Math.round(base * scale * (0.8 + 0.4 * random));
+  return Math.round(base * scale * (1 - RETRY_JITTER + 2 * RETRY_JITTER * random));
 }

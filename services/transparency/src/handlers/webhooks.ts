@@ -30,7 +30,7 @@ import {
 } from '../db/webhooks.repo.js';
 import { openSecret, type SecretKeyring, sealSecret } from '../domain/secret-box.js';
 import { areaProblem } from '../domain/webhook-area.js';
-import { standardWebhooksSecret, webhookMessage } from '../domain/webhook-message.js';
+import { generatedWebhookSecret, standardWebhooksSecret, webhookMessage } from '../domain/webhook-message.js';
 
 /** Refuses event kinds that are not public (with the known ones in the details). */
 function assertPublicKinds(events: string[]): void {
@@ -71,7 +71,8 @@ async function ownWebhook(ctx: ServiceContext, webhookId: string, call: CallCont
 
 /**
  * transparency.webhook.create: a webhook owned by the caller, for public kinds, to an address it may reach, of
- * `own` scope (the default) or `public`, optionally narrowed to an area.
+ * `own` scope (the default) or `public`, optionally narrowed to an area; without a secret, one is generated. The
+ * answer shows the secret once.
  */
 export const createWebhook = (ctx: ServiceContext, allowPrivate: boolean, secretKey: SecretKeyring) =>
   handle(webhookCreate, async (input, call) => {
@@ -79,16 +80,17 @@ export const createWebhook = (ctx: ServiceContext, allowPrivate: boolean, secret
     assertPublicKinds(input.events);
     assertArea(input.area);
     await assertReachable(input.url, allowPrivate);
+    const secret = input.secret ?? generatedWebhookSecret();
     const hook = await insertWebhook(ctx.db, {
       ownerId: actor.id,
       url: input.url,
       events: input.events,
       scope: input.scope,
       area: input.area ?? null,
-      secret: sealSecret(secretKey, input.secret),
+      secret: sealSecret(secretKey, secret),
       createdAt: ctx.clock.now().toISOString(),
     });
-    return { ...hook, signingSecret: standardWebhooksSecret(input.secret) };
+    return { ...hook, signingSecret: standardWebhooksSecret(secret) };
   });
 
 /** transparency.webhook.list: the caller's own webhooks. */

@@ -55,6 +55,11 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  // Retries this worker scheduled, earliest first, and the timer that wakes it for the earliest: a retry is sent when
+  // it is due, not up to `pollMs` later at the next poll (the poll stays, for retries scheduled elsewhere).
+  const retriesAt: number[] = [];
+  let wake: { at: number; timer: NodeJS.Timeout } | undefined;
+  let stopped = false;
   const leaseMs = o.timeoutMs * 3;
   const lanes = Math.min(LANES, o.concurrency);
   const batchSize = Math.ceil(o.concurrency / lanes);
@@ -171,6 +176,7 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
       );
       const done = outcomes.filter((r) => r !== undefined);
       await recordAttempts(o.db, done);
+      scheduleRetries(done.flatMap((r) => (r.status === 'pending' && r.next ? [r.next.getTime()] : [])));
       const byHook = new Map<string, typeof done>();
       due.forEach((d, i) => {
         const r = outcomes[i];
@@ -181,6 +187,39 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
         await followUp(hooks.get(id)!, rs).catch((err: unknown) => o.log.warn({ err }, 'webhook follow-up failed'));
       }
     }
+  };
+
+  /** Arms the timer for the earliest retry ahead (at once if it is due); a wake-up sends every retry then due. */
+  const armWake = () => {
+    const next = retriesAt[0];
+    if (stopped || next === undefined || (wake && wake.at <= next)) return;
+    if (wake) clearTimeout(wake.timer);
+    const timer = setTimeout(
+      () => {
+        wake = undefined;
+        const now = o.clock.now().getTime();
+        while (retriesAt.length > 0 && retriesAt[0]! <= now) retriesAt.shift();
+        void run();
+      },
+      Math.max(0, next - o.clock.now().getTime()),
+    );
+    timer.unref();
+    wake = { at: next, timer };
+  };
+
+  /** Remembers when retries are due (kept sorted: a binary search for each). */
+  const scheduleRetries = (times: number[]) => {
+    for (const t of times) {
+      let lo = 0;
+      let hi = retriesAt.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (retriesAt[mid]! <= t) lo = mid + 1;
+        else hi = mid;
+      }
+      retriesAt.splice(lo, 0, t);
+    }
+    armWake();
   };
 
   const run = (): Promise<void> => {
@@ -203,6 +242,7 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
       .catch((err: unknown) => o.log.warn({ err }, 'webhook worker failed'))
       .finally(() => {
         running = undefined;
+        armWake();
       });
     return running;
   };
@@ -215,7 +255,9 @@ export function createWebhookWorker(o: WebhookWorkerOptions) {
       void run();
     },
     async stop() {
+      stopped = true;
       clearInterval(timer);
+      if (wake) clearTimeout(wake.timer);
       await running;
     },
   };

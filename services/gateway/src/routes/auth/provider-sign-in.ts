@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError, Text } from '@rootline/contracts';
+import { AppError, ErrorEnvelope, Text } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
 import { callContext } from '../../http/request-context.js';
 import { safeReturnPath } from '../../identity/domain/redirect.js';
@@ -11,6 +11,15 @@ import { type AuthRouteDeps, TAGS } from './shared.js';
 /** Cookie that carries a third-party sign-in's sealed state from the redirect to the callback. */
 export const OAUTH_COOKIE = 'rootline_oauth';
 const CALLBACK_PATH = '/api/auth/callback';
+
+/**
+ * The `default` answer of the browser-only redirects: they have no 2xx (success is the 302), and any status not
+ * listed carries the error envelope, so a client generated from the document reads it as an error.
+ */
+const NO_SUCCESS_BUT_REDIRECT = {
+  $ref: `${ErrorEnvelope.$id}#`,
+  description: 'Any other status: the error envelope. Success is the 302 above; there is no 2xx answer.',
+};
 
 /** Third-party sign-in (OAuth 2 and OpenID Connect): the redirect to the provider and its callback. */
 export const providerSignInRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, deps) => {
@@ -42,6 +51,7 @@ export const providerSignInRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = as
       response: {
         302: { description: 'Redirect to the provider', type: 'null' },
         ...errorResponses(['VALIDATION_ERROR', 'NOT_FOUND', 'RATE_LIMITED', 'INTERNAL']),
+        default: NO_SUCCESS_BUT_REDIRECT,
       },
     },
     handler: async (req, reply) => {
@@ -89,6 +99,7 @@ export const providerSignInRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = as
       response: {
         302: { description: 'Signed in: redirect to the callbackUrl with the session cookie set', type: 'null' },
         ...errorResponses(['VALIDATION_ERROR', 'UNAUTHORIZED', 'NOT_FOUND', 'DUPLICATE', 'RATE_LIMITED', 'INTERNAL']),
+        default: NO_SUCCESS_BUT_REDIRECT,
       },
     },
     handler: async (req, reply) => {

@@ -8,7 +8,7 @@ export type Recipe = components['schemas']['Recipe'];
 export type Batch = components['schemas']['Batch'];
 export type FarmInput = paths['/api/vertical-farm/register']['post']['requestBody']['content']['application/json'];
 export type ZoneInput =
-  paths['/api/vertical-farm/{farmId}/zones']['post']['requestBody']['content']['application/json'];
+  paths['/api/vertical-farm/farms/{farmId}/zones']['post']['requestBody']['content']['application/json'];
 export type RecipeInput = paths['/api/vertical-farm/recipes']['post']['requestBody']['content']['application/json'];
 export type BatchStartInput =
   paths['/api/vertical-farm/batch/start']['post']['requestBody']['content']['application/json'];
@@ -20,7 +20,7 @@ export type BatchReadings =
   paths['/api/vertical-farm/batch/{batchId}/readings']['get']['responses'][200]['content']['application/json']['data'];
 export type ReadingPoint = BatchReadings['readings'][number];
 export type Analytics =
-  paths['/api/vertical-farm/{farmId}/analytics']['get']['responses'][200]['content']['application/json']['data'];
+  paths['/api/vertical-farm/farms/{farmId}/analytics']['get']['responses'][200]['content']['application/json']['data'];
 
 /** Query keys of the farm pages, so live events refresh exactly what they change. */
 export const FARM_KEYS = {
@@ -44,14 +44,14 @@ export function useMyFarms() {
 export function useFarm(farmId: string) {
   return useQuery({
     queryKey: FARM_KEYS.farm(farmId),
-    queryFn: () => unwrap(api.GET('/api/vertical-farm/{farmId}', { params: { path: { farmId } } })),
+    queryFn: () => unwrap(api.GET('/api/vertical-farm/farms/{farmId}', { params: { path: { farmId } } })),
   });
 }
 
 export function useZones(farmId: string) {
   return useQuery({
     queryKey: FARM_KEYS.zones(farmId),
-    queryFn: () => unwrap(api.GET('/api/vertical-farm/{farmId}/zones', { params: { path: { farmId } } })),
+    queryFn: () => unwrap(api.GET('/api/vertical-farm/farms/{farmId}/zones', { params: { path: { farmId } } })),
   });
 }
 
@@ -67,7 +67,7 @@ export function useAddZone(farmId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: ZoneInput) =>
-      unwrap(api.POST('/api/vertical-farm/{farmId}/zones', { params: { path: { farmId } }, body })),
+      unwrap(api.POST('/api/vertical-farm/farms/{farmId}/zones', { params: { path: { farmId } }, body })),
     onSuccess: () =>
       Promise.all([
         client.invalidateQueries({ queryKey: FARM_KEYS.zones(farmId) }),
@@ -99,7 +99,9 @@ export function useFarmBatches(farmId: string, page: number) {
     queryKey: [...FARM_KEYS.batches(farmId), page],
     queryFn: () =>
       unwrapPage(
-        api.GET('/api/vertical-farm/{farmId}/batches', { params: { path: { farmId }, query: { page, limit: 20 } } }),
+        api.GET('/api/vertical-farm/farms/{farmId}/batches', {
+          params: { path: { farmId }, query: { page, limit: 20 } },
+        }),
       ),
     placeholderData: keepPreviousData,
   });
@@ -169,6 +171,6 @@ export function useFailBatch(batchId: string) {
 export function useFarmAnalytics(farmId: string) {
   return useQuery({
     queryKey: FARM_KEYS.analytics(farmId),
-    queryFn: () => unwrap(api.GET('/api/vertical-farm/{farmId}/analytics', { params: { path: { farmId } } })),
+    queryFn: () => unwrap(api.GET('/api/vertical-farm/farms/{farmId}/analytics', { params: { path: { farmId } } })),
   });
 }
