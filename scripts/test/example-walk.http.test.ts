@@ -249,18 +249,6 @@ const FLOWS: Record<string, (o: Operation, url: string) => Promise<Answer>> = {
     }
     throw new Error(`no delivery to ${hook} after a registration`);
   },
-  openRealtimeSocket: async (_o, url) => {
-    const ws = new WebSocket(`${base.replace('http', 'ws')}${url}`, {
-      headers: { authorization: `Bearer ${tokens.get(ADA)}` },
-    });
-    const status = await new Promise<number>((resolve) => {
-      ws.on('upgrade', (res) => resolve(res.statusCode ?? 0));
-      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-      ws.on('error', () => resolve(0));
-    });
-    ws.close();
-    return { status, type: '', text: '' };
-  },
 };
 
 let p: TestPlatform;
