@@ -546,8 +546,13 @@ export const openApiPlugin = fp<OpenApiOptions>(
         // Documentation only: the idempotency plugin checks the header itself, so it is not a validated schema.
         const documented = route.config?.idempotent ? { ...schema, headers: IDEMPOTENCY_KEY_HEADER } : schema;
         const permission = route.config?.permission;
+        const credentials: Record<string, string[]>[] = [{ [BEARER_SCHEME]: [] }, { [COOKIE_SCHEME]: [] }];
+        // A public read that names the caller when a credential comes along: no credential, or either one.
+        if (!permission && route.config?.identifiesCaller) {
+          return { schema: { ...documented, security: [{}, ...credentials] }, url };
+        }
         if (!permission) return { schema: { ...documented, security: [] }, url };
-        const security: Record<string, string[]>[] = [{ [BEARER_SCHEME]: [] }, { [COOKIE_SCHEME]: [] }];
+        const security = credentials;
         return { schema: { ...documented, security, 'x-permission': permission }, url };
       },
     });
