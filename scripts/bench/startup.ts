@@ -25,7 +25,12 @@ const TARGETS = { embeddedMiB: 300, serviceMiB: 90, warmStartS: 2 };
  * The walkthrough's 200 requests come from one client within seconds: the per-client rate limits (100 a minute by
  * default) would answer most of them 429, which is not what a memory figure should measure.
  */
-const BENCH_ENV = { RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_PER_HOUR_PER_USER: '100000000' };
+const BENCH_ENV = {
+  RATE_LIMIT_PER_MINUTE: '100000000',
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000000',
+  RATE_LIMIT_SESSION_PER_MINUTE: '100000000',
+  RATE_LIMIT_PER_HOUR_PER_USER: '100000000',
+};
 
 type Runtime = 'tsx' | 'node';
 

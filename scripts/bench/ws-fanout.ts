@@ -71,6 +71,8 @@ export const wsFanout: Benchmark = {
           JWT_SECRET,
           LOG_LEVEL: 'silent',
           RATE_LIMIT_PER_MINUTE: '1000000',
+          RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000',
+          RATE_LIMIT_SESSION_PER_MINUTE: '1000000',
           RATE_LIMIT_PER_HOUR_PER_USER: '1000000',
           WS_MAX_BUFFERED_BYTES: String(8 * 1024 * 1024),
         },

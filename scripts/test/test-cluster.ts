@@ -40,6 +40,8 @@ export async function startTestCluster(
     env: {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '1000000',
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000',
+      RATE_LIMIT_SESSION_PER_MINUTE: '1000000',
       RATE_LIMIT_PER_HOUR_PER_USER: '1000000',
       ...TEST_ADMIN_ENV,
       ...o.env,

@@ -1,6 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserRig, expectAccessible, RIG_START_MS, screenshot, startBrowserRig } from './support/browser.js';
+import {
+  type BrowserRig,
+  expectAccessible,
+  mainMenu,
+  RIG_START_MS,
+  screenshot,
+  startBrowserRig,
+} from './support/browser.js';
 
 describe('the web app shell, served by the gateway in cluster mode', () => {
   let rig: BrowserRig;
@@ -18,7 +25,7 @@ describe('the web app shell, served by the gateway in cluster mode', () => {
     const res = await page.goto('/');
     expect(res?.status()).toBe(200);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Trace your plants');
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }).click();
+    await (await mainMenu(page)).getByRole('link', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/signin');
     await page.goto('/');

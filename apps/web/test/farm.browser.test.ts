@@ -5,6 +5,7 @@ import {
   type BrowserRig,
   call,
   expectAccessible,
+  mainMenu,
   RIG_START_MS,
   screenshot,
   startBrowserRig,
@@ -69,7 +70,7 @@ describe('a farm manager and a demand planner, in the browser', () => {
   it('tells a person without the role what they can do and who grants it', async () => {
     const visitor = await (await rig.context({ width: 390, height: 844 })).newPage();
     await signIn(visitor, VISITOR);
-    await visitor.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Vertical farms' }).click();
+    await (await mainMenu(visitor)).getByRole('link', { name: 'Vertical farms' }).click();
     await visitor.getByRole('heading', { level: 2, name: 'Farm manager role needed' }).waitFor();
     await visitor.getByText(/An administrator grants it/).waitFor();
     expect(await visitor.getByRole('button', { name: 'Register the farm' }).count()).toBe(0);

@@ -45,6 +45,8 @@ export class RootlineError extends Error {
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    /** Seconds to wait before asking again, from the answer's `Retry-After` (a 429 or a 503). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'RootlineError';
@@ -59,8 +61,18 @@ export class RootlineError extends Error {
       e?.code ?? 'HTTP_ERROR',
       e?.message ?? `HTTP ${result.response.status}`,
       e?.details,
+      retryAfterOf(result.response.headers.get('retry-after')),
     );
   }
+}
+
+/** `Retry-After` in seconds (a number of seconds, or an HTTP date); undefined when absent or unreadable. */
+function retryAfterOf(header: string | null): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 /** A fresh Idempotency-Key (a random UUID: 36 visible ASCII characters, as the API asks). */

@@ -23,6 +23,8 @@ export async function startEnvironmentPlatform(
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: NO_LIMIT,
+    RATE_LIMIT_ANONYMOUS_PER_MINUTE: NO_LIMIT,
+    RATE_LIMIT_SESSION_PER_MINUTE: NO_LIMIT,
     RATE_LIMIT_PER_HOUR_PER_USER: NO_LIMIT,
   };
   const start = (name: string, extra: NodeJS.ProcessEnv = {}) => {

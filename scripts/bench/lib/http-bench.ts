@@ -50,7 +50,14 @@ export async function startPlatformCluster(
     databaseUrl: urls.databaseUrl,
     port: await freePort(),
     jwtSecret: TEST_JWT_SECRET,
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: NO_LIMIT, RATE_LIMIT_PER_HOUR_PER_USER: NO_LIMIT, ...env },
+    env: {
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: NO_LIMIT,
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: NO_LIMIT,
+      RATE_LIMIT_SESSION_PER_MINUTE: NO_LIMIT,
+      RATE_LIMIT_PER_HOUR_PER_USER: NO_LIMIT,
+      ...env,
+    },
     output: ctx.settings.verbose ? 'inherit' : 'ignore',
     // What ships: the compiled JavaScript, built first.
     runtime: 'compiled',

@@ -42,6 +42,8 @@ describe('public URLs from the setting or the request', () => {
       LOG_LEVEL: 'silent',
       BCRYPT_COST: '4',
       RATE_LIMIT_PER_MINUTE: '100000',
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000',
+      RATE_LIMIT_SESSION_PER_MINUTE: '100000',
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
       ...env,
     });

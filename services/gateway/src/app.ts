@@ -24,7 +24,7 @@ import { httpMetricsPlugin } from './plugins/http-metrics.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { publicUrlPlugin } from './plugins/public-url.js';
-import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { browserSessionOf, rateLimitPlugin } from './plugins/rate-limit.js';
 import { readYourWritesPlugin } from './plugins/read-your-writes.js';
 import { requestIdPlugin } from './plugins/request-id.js';
 import { tracingPlugin } from './plugins/tracing.js';
@@ -168,6 +168,9 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     clock,
     perMinute: config.RATE_LIMIT_PER_MINUTE,
     perHourPerUser: config.RATE_LIMIT_PER_HOUR_PER_USER,
+    anonymousPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+    perMinutePerSession: config.RATE_LIMIT_SESSION_PER_MINUTE,
+    sessionOf: browserSessionOf(config.JWT_SECRET, () => clock.now().getTime()),
   });
   await app.register(authPlugin, {
     jwtSecret: config.JWT_SECRET,
@@ -187,6 +190,8 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   await app.register(openApiPlugin, {
     perMinute: config.RATE_LIMIT_PER_MINUTE,
     perHourPerUser: config.RATE_LIMIT_PER_HOUR_PER_USER,
+    anonymousPerMinute: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+    perMinutePerSession: config.RATE_LIMIT_SESSION_PER_MINUTE,
     publicUrl: config.PUBLIC_URL,
   });
 

@@ -84,12 +84,26 @@ export const GatewayConfig = withBase({
   /** The hidden-service (.onion) hostname this API is also reachable at, reported by GET /api/privacy/status. */
   HIDDEN_SERVICE_HOSTNAME: Type.Optional(Type.String({ pattern: '^[a-z2-7]{16,56}\\.onion$' })),
   RATE_LIMIT_PER_MINUTE: Type.Integer({
-    description: 'Requests per minute per client IP address',
+    description: 'Requests per minute per client IP address of API clients (requests with an Authorization header)',
     default: 100,
     minimum: 1,
   }),
-  /** Requests per hour per signed-in user (the spec's 1000). */
+  /** Requests per hour per user of API clients: an API token or a session token sent as a bearer token (the spec's 1000). */
   RATE_LIMIT_PER_HOUR_PER_USER: Type.Integer({ default: 1000, minimum: 1 }),
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: Type.Integer({
+    description:
+      'Requests per minute per client IP address of requests without a credential (visitors not signed in): ' +
+      'a page every two seconds at up to ten reads a page',
+    default: 300,
+    minimum: 1,
+  }),
+  RATE_LIMIT_SESSION_PER_MINUTE: Type.Integer({
+    description:
+      "Requests per minute per browser session (the web app's session cookie); such requests are not counted per " +
+      'address nor per user per hour',
+    default: 600,
+    minimum: 1,
+  }),
   /** Sign-in, register and forgot-password attempts per minute per client IP, each. */
   AUTH_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 10, minimum: 1 }),
   /** Redis for rate-limit counters shared by gateway replicas; without it they live in memory. */

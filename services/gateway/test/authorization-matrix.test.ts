@@ -12,6 +12,8 @@ beforeAll(async () => {
   bus = await startTestBus();
   app = await testGateway(bus, {
     RATE_LIMIT_PER_MINUTE: '100000',
+    RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000',
+    RATE_LIMIT_SESSION_PER_MINUTE: '100000',
     RATE_LIMIT_PER_HOUR_PER_USER: '100000',
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     REQUEST_TIMEOUT_MS: '200',

@@ -218,10 +218,11 @@ describe('OpenAPI document', () => {
     expect(keyOf(doc.paths['/api/plants/{plantId}']?.get)).toBeUndefined();
   });
 
-  it('documents reading a plant with summary, bearer security and 404', () => {
+  it('documents reading a plant (public, a credential optional) with summary, security and 404', () => {
     const op = doc.paths['/api/plants/{plantId}']?.get;
     expect(op?.summary).toBe('Read a plant');
-    expect(op?.security).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
+    // Public since plants' pages open signed out; a credential sent along still names the caller.
+    expect(op?.security).toEqual([{}, { bearerAuth: [] }, { cookieAuth: [] }]);
     expect(op?.responses['200']).toBeDefined();
     expect(op?.responses['404']?.description).toBe('Error: NOT_FOUND');
   });

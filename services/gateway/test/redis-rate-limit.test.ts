@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBus, type TestBus, testGateway } from './support.js';
+import { seedSession, startTestBus, type TestBus, testGateway } from './support.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PASSWORD = 'correct horse battery staple';
@@ -37,7 +37,7 @@ async function replicas(env: Record<string, string>, shared: boolean): Promise<[
 
 describe('rate limits shared through Redis', () => {
   it('counts requests of one client across two gateway replicas', async () => {
-    const [a, b] = await replicas({ RATE_LIMIT_PER_MINUTE: '4' }, true);
+    const [a, b] = await replicas({ RATE_LIMIT_ANONYMOUS_PER_MINUTE: '4' }, true);
     try {
       const hit = (app: FastifyInstance) => app.inject({ url: '/api/openapi.json', remoteAddress: '10.3.0.1' });
       expect((await hit(a)).headers['x-ratelimit-remaining']).toBe('3');
@@ -51,6 +51,23 @@ describe('rate limits shared through Redis', () => {
       // The counters are in Redis, under the configured prefix.
       const keys = await redis.keys(`${prefixes.at(-1)}*`);
       expect(keys).toContain(`${prefixes.at(-1)}ip:10.3.0.1`);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('counts a browser session across two gateway replicas, keyed by the session', async () => {
+    const [a, b] = await replicas({ RATE_LIMIT_SESSION_PER_MINUTE: '3' }, true);
+    try {
+      const { token, sessionId } = await seedSession(bus.database, 'USER', 'usr_replicas');
+      const hit = (app: FastifyInstance, ip: string) =>
+        app.inject({ url: '/api/auth/session', headers: { cookie: `rootline_session=${token}` }, remoteAddress: ip });
+      expect((await hit(a, '10.3.3.1')).headers['x-ratelimit-remaining']).toBe('2');
+      expect((await hit(b, '10.3.3.2')).headers['x-ratelimit-remaining']).toBe('1');
+      expect((await hit(a, '10.3.3.3')).statusCode).toBe(200);
+      expect((await hit(b, '10.3.3.4')).statusCode).toBe(429);
+      expect(await redis.keys(`${prefixes.at(-1)}session:*`)).toEqual([`${prefixes.at(-1)}session:${sessionId}`]);
     } finally {
       await a.close();
       await b.close();
@@ -116,7 +133,7 @@ describe('rate limits shared through Redis', () => {
   });
 
   it('lets requests through while Redis is away, but not sign-ins', async () => {
-    const app = await testGateway(bus, { REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_PER_MINUTE: '1' });
+    const app = await testGateway(bus, { REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1' });
     try {
       await app.ready();
       for (let i = 0; i < 3; i++) {
@@ -137,7 +154,7 @@ describe('rate limits shared through Redis', () => {
   });
 
   it('keeps counters per replica without Redis', async () => {
-    const [a, b] = await replicas({ RATE_LIMIT_PER_MINUTE: '2' }, false);
+    const [a, b] = await replicas({ RATE_LIMIT_ANONYMOUS_PER_MINUTE: '2' }, false);
     try {
       const hit = (app: FastifyInstance) => app.inject({ url: '/api/openapi.json', remoteAddress: '10.3.2.1' });
       await hit(a);

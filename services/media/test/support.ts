@@ -86,6 +86,8 @@ export async function startMediaPlatform(
     JWT_SECRET: TEST_JWT_SECRET,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '100000',
+    RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000',
+    RATE_LIMIT_SESSION_PER_MINUTE: '100000',
     RATE_LIMIT_PER_HOUR_PER_USER: '100000',
     BCRYPT_COST: '4',
     ...allEnv,

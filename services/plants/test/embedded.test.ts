@@ -36,6 +36,8 @@ describe('plants in embedded mode (PGlite, in-process bus) over HTTP', () => {
       JWT_SECRET: TEST_JWT_SECRET,
       LOG_LEVEL: 'silent',
       RATE_LIMIT_PER_MINUTE: '100000',
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000',
+      RATE_LIMIT_SESSION_PER_MINUTE: '100000',
       BCRYPT_COST: '4',
     });
     app = await buildGateway({ bus: broker.connect('gateway'), log, config, database });

@@ -1,5 +1,5 @@
-import { Suspense } from 'react';
-import { Link, NavLink, Outlet, useNavigation } from 'react-router';
+import { Suspense, useState } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigation } from 'react-router';
 import { LiveStatus } from '../components/live-status';
 import { Loading } from '../components/status';
 import { useSession } from '../features/auth/api/session';
@@ -7,6 +7,7 @@ import { InboxLink } from '../features/notifications/components/inbox-link';
 
 const NAV = {
   label: 'Main',
+  menu: 'Menu',
   skip: 'Skip to content',
   home: 'Rootline',
   discover: 'Discover',
@@ -31,6 +32,10 @@ export function AppLayout() {
   const session = useSession();
   const navigation = useNavigation();
   const user = session.data;
+  // Below 768 px the menu is behind a button (a disclosure); a new page closes it.
+  const { pathname } = useLocation();
+  const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
+  const menuOpen = menuOpenOn === pathname;
   return (
     <>
       <a className="skip-link" href="#main">
@@ -42,7 +47,16 @@ export function AppLayout() {
             <img src="/favicon.svg" alt="" width="28" height="28" />
             {NAV.home}
           </Link>
-          <nav aria-label={NAV.label}>
+          <button
+            type="button"
+            className="menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="main-menu"
+            onClick={() => setMenuOpenOn(menuOpen ? null : pathname)}
+          >
+            {NAV.menu}
+          </button>
+          <nav id="main-menu" aria-label={NAV.label} data-open={menuOpen}>
             <ul>
               <li>
                 <NavLink to="/discover">{NAV.discover}</NavLink>

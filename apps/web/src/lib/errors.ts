@@ -32,3 +32,16 @@ export function errorFor(error: unknown, name: string): string | undefined {
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof RootlineError && error.status === 401;
 }
+
+/** Whether the API asked to slow down (429 RATE_LIMITED). */
+export function isRateLimited(error: unknown): boolean {
+  return error instanceof RootlineError && error.status === 429;
+}
+
+/** Seconds to wait before asking again: the answer's `Retry-After`, else its `details.retryAfterSeconds`, else 5. */
+export function retryAfterSeconds(error: unknown): number {
+  if (!(error instanceof RootlineError)) return 5;
+  const fromDetails = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  const seconds = error.retryAfterSeconds ?? (typeof fromDetails === 'number' ? fromDetails : 5);
+  return Math.min(Math.max(seconds, 1), 120);
+}

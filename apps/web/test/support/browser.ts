@@ -37,6 +37,8 @@ const SETTINGS = {
   BCRYPT_COST: '4',
   LOG_LEVEL: 'warn',
   RATE_LIMIT_PER_MINUTE: '1000000',
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000',
+  RATE_LIMIT_SESSION_PER_MINUTE: '1000000',
   RATE_LIMIT_PER_HOUR_PER_USER: '1000000',
   AUTH_RATE_LIMIT_PER_MINUTE: '1000',
   // Webhook receivers in the tests listen on 127.0.0.1, which the SSRF rule refuses otherwise.
@@ -180,4 +182,11 @@ export async function emailedLink(dataDir: string, to: string, path: string, tim
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`no email to ${to} with a ${path} link in ${folder}`);
+}
+
+/** The main navigation, opened first with the Menu button where the screen is narrow enough to hide it. */
+export async function mainMenu(page: Page) {
+  const button = page.getByRole('banner').getByRole('button', { name: 'Menu' });
+  if ((await button.isVisible()) && (await button.getAttribute('aria-expanded')) === 'false') await button.click();
+  return page.getByRole('navigation', { name: 'Main' });
 }

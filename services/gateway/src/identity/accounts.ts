@@ -13,6 +13,7 @@ import {
   userRegistered,
   userRoleChanged,
 } from '@rootline/contracts';
+import { APP_PAGES } from '@rootline/contracts/app-links';
 import type { Db } from '@rootline/db';
 import { sql } from 'drizzle-orm';
 import {
@@ -48,8 +49,8 @@ export const VERIFICATION_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Web pages the emailed links open; notify prefixes the public web address. */
 const LINK_PATH: Record<AccountTokenPurpose, string> = {
-  'password-reset': '/reset-password',
-  'email-verification': '/verify-email',
+  'password-reset': APP_PAGES.resetPassword,
+  'email-verification': APP_PAGES.verifyEmail,
 };
 
 /** A password that breaks the policy: 400 naming the field. */

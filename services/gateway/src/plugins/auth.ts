@@ -32,6 +32,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Anyone may call the route, with or without credentials. */
     public?: boolean;
+    /**
+     * On a public route: a credential the request carries is verified and names the caller (`req.actor`), so the
+     * answer may add what that caller may see (a seller's own draft, the notes of a journey's parties); a missing,
+     * invalid or ended credential leaves the caller anonymous rather than refusing the request.
+     */
+    identifiesCaller?: boolean;
     /** The permission the caller must hold. */
     permission?: Permission;
     /** A former path of an operation, kept working: the operation's path, relative to the plugin's prefix. */
@@ -75,7 +81,7 @@ declare module 'fastify' {
  * something into the Idempotency-Key handling (plugins/idempotency.ts).
  */
 /** Who may call a route at all: anyone, or holders of one permission. */
-export type AccessPolicy = { public: true } | { permission: Permission };
+export type AccessPolicy = { public: true; identifiesCaller?: boolean } | { permission: Permission };
 
 export type RoutePolicy = AccessPolicy & {
   idempotent?: boolean;
@@ -305,6 +311,16 @@ export const authPlugin = fp<AuthOptions>(
       };
       if (isPublic || thirdParty) {
         record('public');
+        if (route.config?.identifiesCaller) {
+          const identifyCaller: onRequestHookHandler = async (req) => {
+            const principal = await app.identify(req);
+            if (!principal) return;
+            req.principal = principal;
+            req.actor = principal.actor;
+          };
+          const existing = route.onRequest ?? [];
+          route.onRequest = [...(Array.isArray(existing) ? existing : [existing]), identifyCaller];
+        }
         return;
       }
       if (!permission) {

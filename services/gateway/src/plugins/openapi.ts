@@ -408,7 +408,12 @@ export const AREAS: readonly { area: string; tag: string; what: string }[] = [
 ];
 
 /** The API description: envelope, error codes and their statuses, authentication, limits, headers. */
-export function apiDescription(perMinute: number, perHourPerUser: number): string {
+export function apiDescription(
+  perMinute: number,
+  perHourPerUser: number,
+  anonymousPerMinute: number,
+  perMinutePerSession: number,
+): string {
   const rows = (Object.keys(HTTP_STATUS) as ErrorCode[]).map((c) => `| ${c} | ${HTTP_STATUS[c]} | ${MEANING[c]} |`);
   return [
     'Plants and their lineage, recorded on a proof-of-work ledger. What this API offers, area by area, with the tag',
@@ -445,12 +450,15 @@ export function apiDescription(perMinute: number, perHourPerUser: number): strin
     `Passwords: ${PASSWORD_POLICY}`,
     '',
     '## Rate limits',
-    `${perMinute} requests per minute per client IP address, and ${perHourPerUser} requests per hour per signed-in user.`,
+    `API clients (requests with an \`Authorization\` header): ${perMinute} requests per minute per client IP address, and`,
+    `${perHourPerUser} requests per hour per signed-in user. The web app's session cookie: ${perMinutePerSession} requests per`,
+    `minute per session. Requests without a credential: ${anonymousPerMinute} requests per minute per client IP address.`,
     'Responses carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (when the window resets,',
     'as a Unix timestamp in seconds) of whichever limit is closer. Over a limit: 429 RATE_LIMITED with `Retry-After`',
     '(seconds). Sign-in, registration and forgot-password have tighter limits per IP and per account, and repeated',
     'failed sign-ins make further attempts wait (30 s, doubling, at most 15 min). The health probes',
-    '(`/api/health/live`, `/api/health/ready`) and `/api/metrics` are not limited, so monitoring never locks itself out.',
+    '(`/api/health/live`, `/api/health/ready`) and `/api/metrics` are not limited, so monitoring never locks itself out,',
+    "nor are the web app's own pages and files (GET outside `/api`).",
     '',
     '## Request ids',
     'Send `x-request-id` (up to 128 letters, digits or `_.:-`) to follow a request through the logs; otherwise one',
@@ -482,6 +490,8 @@ export function errorResponses(codes: Iterable<ErrorCode>): Record<number, { $re
 export interface OpenApiOptions {
   perMinute: number;
   perHourPerUser: number;
+  anonymousPerMinute: number;
+  perMinutePerSession: number;
   publicUrl?: string | undefined;
 }
 
@@ -501,7 +511,12 @@ export const openApiPlugin = fp<OpenApiOptions>(
         info: {
           title: 'Rootline API',
           version: '0.1.0',
-          description: apiDescription(opts.perMinute, opts.perHourPerUser),
+          description: apiDescription(
+            opts.perMinute,
+            opts.perHourPerUser,
+            opts.anonymousPerMinute,
+            opts.perMinutePerSession,
+          ),
           license: LICENSE,
           contact: opts.publicUrl ? { ...CONTACT, url: opts.publicUrl } : CONTACT,
         },
@@ -543,8 +558,13 @@ export const openApiPlugin = fp<OpenApiOptions>(
         // Documentation only: the idempotency plugin checks the header itself, so it is not a validated schema.
         const documented = route.config?.idempotent ? { ...schema, headers: IDEMPOTENCY_KEY_HEADER } : schema;
         const permission = route.config?.permission;
+        const credentials: Record<string, string[]>[] = [{ [BEARER_SCHEME]: [] }, { [COOKIE_SCHEME]: [] }];
+        // A public read that names the caller when a credential comes along: no credential, or either one.
+        if (!permission && route.config?.identifiesCaller) {
+          return { schema: { ...documented, security: [{}, ...credentials] }, url };
+        }
         if (!permission) return { schema: { ...documented, security: [] }, url };
-        const security: Record<string, string[]>[] = [{ [BEARER_SCHEME]: [] }, { [COOKIE_SCHEME]: [] }];
+        const security = credentials;
         return { schema: { ...documented, security, 'x-permission': permission }, url };
       },
     });

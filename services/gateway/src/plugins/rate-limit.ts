@@ -1,9 +1,12 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { AppError } from '@rootline/contracts';
 import type { Clock } from '@rootline/host';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
+import { SESSION_COOKIE } from './auth.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -12,10 +15,16 @@ export interface RateLimitOptions {
   clock: Clock;
   /** Shared counters (keys under the client's own prefix); without it each gateway counts in memory. */
   redis: Redis | null;
-  /** Requests per minute per client IP. */
+  /** Requests per minute per client IP of API clients (requests with an `Authorization` header). */
   perMinute: number;
-  /** Requests per hour per signed-in user. */
+  /** Requests per hour per user of API clients (an API token or a session token sent as a bearer token). */
   perHourPerUser: number;
+  /** Requests per minute per client IP of requests that carry no credential (anonymous visitors). */
+  anonymousPerMinute: number;
+  /** Requests per minute per browser session (requests with a valid session cookie and no `Authorization`). */
+  perMinutePerSession: number;
+  /** The session a request's cookie names when its signature and expiry hold (see `browserSessionOf`). */
+  sessionOf: (req: FastifyRequest) => string | null;
 }
 
 type Check = ReturnType<FastifyInstance['createRateLimit']>;
@@ -109,17 +118,87 @@ function showLimit(reply: FastifyReply, clock: Clock, max: number, remaining: nu
   reply.header('x-ratelimit-reset', Math.ceil((clock.now().getTime() + ttlMs) / 1000));
 }
 
+/** The value of one cookie in a Cookie header, read before the cookie plugin parses the request. */
+function cookieValue(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return null;
+}
+
+const b64url = (text: string) => Buffer.from(text, 'base64url');
+
 /**
- * The spec's limits on @fastify/rate-limit, on every route (unmatched URLs included) unless it opts out with
- * `config.rateLimit: false`: `perMinute` requests per client IP, counted before authentication so floods
- * are cut first, and `perHourPerUser` per signed-in user, counted once the caller is known and before the
- * body is read. Counters live in the plugin's stores (memory, or Redis so replicas share them). The headers
- * describe whichever limit is closer to running out, X-RateLimit-Reset as a Unix time in seconds. Routes
- * may add a tighter limit with `config.rateLimit: routeLimit(...)`. Register before authentication.
+ * The session id (`sid`) a request's session cookie names when the token's HS256 signature and expiry hold, else
+ * null. It decides only which budget counts the request: whether the session is still live is checked by
+ * authentication, as on every request. A forged or expired cookie is counted as an anonymous visitor. Verified
+ * tokens are remembered (VerifiedTokens), so a browsing session costs one HMAC per token, not per request.
+ */
+export function browserSessionOf(secret: string, nowMs: () => number): (req: FastifyRequest) => string | null {
+  const key = Buffer.from(secret, 'utf8');
+  const verify = (token: string): { exp: number; sid: string } => {
+    const [header, payload, signature, ...rest] = token.split('.');
+    if (!header || !payload || !signature || rest.length > 0) throw new Error('not a JWT');
+    if ((JSON.parse(b64url(header).toString('utf8')) as { alg?: unknown }).alg !== 'HS256') throw new Error('alg');
+    const expected = createHmac('sha256', key).update(`${header}.${payload}`).digest();
+    const given = b64url(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new Error('signature');
+    const claims = JSON.parse(b64url(payload).toString('utf8')) as { exp?: unknown; sid?: unknown };
+    if (typeof claims.exp !== 'number' || typeof claims.sid !== 'string') throw new Error('claims');
+    if (claims.exp * 1000 <= nowMs()) throw new Error('expired');
+    return { exp: claims.exp, sid: claims.sid };
+  };
+  const tokens = new VerifiedTokens(verify, 10_000, nowMs);
+  return (req) => {
+    // A request with a bearer token is judged by it (as authentication does), whatever cookie it carries.
+    if (req.headers.authorization !== undefined) return null;
+    const token = cookieValue(req.headers.cookie, SESSION_COOKIE);
+    if (!token) return null;
+    try {
+      return tokens.claims(token).sid;
+    } catch {
+      return null;
+    }
+  };
+}
+
+/** How a request is counted: per browser session, per address of an API client, or per address of a visitor. */
+type Budget = 'session' | 'api' | 'anonymous';
+const budgetOf = Symbol('rootline.rateLimitBudget');
+declare module 'fastify' {
+  interface FastifyRequest {
+    [budgetOf]?: Budget;
+  }
+}
+
+/** A page of the web app (index.html for any GET outside /api): static, answered from memory, never limited. */
+function isAppPage(req: FastifyRequest): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const path = req.url.split('?')[0] ?? '';
+  return !(path === '/api' || path.startsWith('/api/'));
+}
+
+/**
+ * The limits on @fastify/rate-limit, on every /api route (unmatched URLs included) unless it opts out with
+ * `config.rateLimit: false`. Each request is counted against one budget, chosen before authentication so floods
+ * are cut first:
+ * - a browser session (a validly signed, unexpired session cookie and no `Authorization` header):
+ *   `perMinutePerSession` per session, so people behind one address do not share a budget;
+ * - an API client (an `Authorization` header): `perMinute` per client IP (the spec's 100), then
+ *   `perHourPerUser` per user once the caller is known and before the body is read (the spec's 1000);
+ * - anything else, an anonymous visitor: `anonymousPerMinute` per client IP.
+ * Pages of the web app (GET outside /api) are static and not counted. Counters live in the plugin's stores
+ * (memory, or Redis so replicas share them). The headers describe whichever limit is closer to running out,
+ * X-RateLimit-Reset as a Unix time in seconds. Routes may add a tighter limit with
+ * `config.rateLimit: routeLimit(...)`. Register before authentication.
  */
 export const rateLimitPlugin = fp<RateLimitOptions>(
-  async (app, { clock, redis, perMinute, perHourPerUser }) => {
-    const perIp = await limiter(app, redis, perMinute, MINUTE_MS, (req) => `ip:${req.ip}`);
+  async (app, { clock, redis, perMinute, perHourPerUser, anonymousPerMinute, perMinutePerSession, sessionOf }) => {
+    const perSession = await limiter(app, redis, perMinutePerSession, MINUTE_MS, (req) => `session:${sessionOf(req)}`);
+    const perApiIp = await limiter(app, redis, perMinute, MINUTE_MS, (req) => `api-ip:${req.ip}`);
+    const perIp = await limiter(app, redis, anonymousPerMinute, MINUTE_MS, (req) => `ip:${req.ip}`);
     const perUser = await limiter(app, redis, perHourPerUser, HOUR_MS, (req) => `user:${req.actor?.id}`);
     // The route-level limits of `config.rateLimit` (global: false leaves every other route to the hooks).
     await app.register(fastifyRateLimit, {
@@ -129,16 +208,23 @@ export const rateLimitPlugin = fp<RateLimitOptions>(
     });
 
     app.addHook('onRequest', async (req, reply) => {
-      if (exempt(req)) return;
-      const r = counted(req, await perIp(req));
+      if (exempt(req) || isAppPage(req)) return;
+      const budget: Budget =
+        req.headers.authorization !== undefined ? 'api' : sessionOf(req) !== null ? 'session' : 'anonymous';
+      req[budgetOf] = budget;
+      const check = budget === 'session' ? perSession : budget === 'api' ? perApiIp : perIp;
+      const r = counted(req, await check(req));
       if (!r) return;
       showLimit(reply, clock, r.max, r.remaining, r.ttl, true);
-      if (r.isExceeded) throw rateLimited(reply, r.ttl, `Rate limit of ${r.max} requests per minute exceeded`);
+      if (r.isExceeded) {
+        const per = budget === 'session' ? 'per session' : 'from this address';
+        throw rateLimited(reply, r.ttl, `Rate limit of ${r.max} requests per minute ${per} exceeded`);
+      }
     });
 
     // preParsing runs after every onRequest hook (authentication included) and before the body is read.
     app.addHook('preParsing', async (req, reply) => {
-      if (exempt(req) || !req.actor) return;
+      if (req[budgetOf] !== 'api' || !req.actor) return;
       const r = counted(req, await perUser(req));
       if (!r) return;
       showLimit(reply, clock, r.max, r.remaining, r.ttl, r.isExceeded);

@@ -93,7 +93,11 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       '`maxPrice`. Sort: `newest` (default), `price-asc`, `price-desc`. Drafts appear only to their seller (and ' +
       `ADMINs). ${PAGING}`,
     tags: TAGS,
-    policy: { ...READ, object: { rule: 'none', why: 'published listings, and the caller’s own drafts' } },
+    policy: {
+      public: true,
+      identifiesCaller: true,
+      object: { rule: 'none', why: 'published listings, and the caller’s own drafts' },
+    },
     subject: listingList,
     page: { item: Listing },
   });
@@ -109,7 +113,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       'Nearest first with a point (`distanceKm` set), newest first without. Served from a trigram index and a ' +
       `latitude-band index, both on active listings only. ${PAGING}`,
     tags: TAGS,
-    policy: { ...READ, object: { rule: 'none', why: 'published listings only' } },
+    policy: { public: true, identifiesCaller: true, object: { rule: 'none', why: 'published listings only' } },
     subject: listingSearch,
     page: { item: ListingHit },
   });
@@ -121,7 +125,8 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     description: 'A draft is 404 NOT_FOUND to anyone but its seller and ADMINs.',
     tags: TAGS,
     policy: {
-      ...READ,
+      public: true,
+      identifiesCaller: true,
       object: {
         rule: 'public',
         field: 'listingId',

@@ -168,7 +168,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       '`truncated` set when there are more. A plant gets its one parent when it is created and the parent already ' +
       'exists then, so a lineage can never contain a cycle.',
     tags: TAGS,
-    policy: { permission: 'plants:read', object: { rule: 'public', field: 'plantId', record: 'plant' } },
+    policy: { public: true, identifiesCaller: true, object: { rule: 'public', field: 'plantId', record: 'plant' } },
     subject: plantLineageGet,
     errors: ['NOT_FOUND'],
   });
@@ -187,7 +187,8 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       `themselves are always exact. ${PAGING} Served from a latitude-band index, not a scan of the table.`,
     tags: TAGS,
     policy: {
-      permission: 'plants:read',
+      public: true,
+      identifiesCaller: true,
       object: { rule: 'none', why: 'public plants, locations after their privacy level' },
     },
     subject: plantNearby,
@@ -211,7 +212,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'answered from the answer computed for an earlier caller (`SEARCH_CACHE_MS`); your own searches within 5 ' +
       `seconds of a write of yours are always computed afresh. ${PAGING}`,
     tags: TAGS,
-    policy: { permission: 'plants:read', object: { rule: 'none', why: 'public plants' } },
+    policy: { public: true, identifiesCaller: true, object: { rule: 'none', why: 'public plants' } },
     subject: plantSearch,
     page: { item: SearchHit, pagination: SearchPagination },
   });
@@ -239,7 +240,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'registered or propagated in the last 90 days) and countriesRepresented (distinct countries among disclosed ' +
       'locations, case-insensitive).',
     tags: TAGS,
-    policy: { permission: 'plants:read', object: { rule: 'none', why: 'network-wide statistics' } },
+    policy: { public: true, identifiesCaller: true, object: { rule: 'none', why: 'network-wide statistics' } },
     subject: plantNetworkGet,
     errors: ['CHAIN_ERROR'],
   });
@@ -252,7 +253,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'The plant with its generation, parent, propagation type, privacy level, stored (possibly obfuscated) ' +
       'location and the block that recorded it.',
     tags: TAGS,
-    policy: { permission: 'plants:read', object: { rule: 'public', field: 'plantId', record: 'plant' } },
+    policy: { public: true, identifiesCaller: true, object: { rule: 'public', field: 'plantId', record: 'plant' } },
     subject: plantGet,
     errors: ['NOT_FOUND'],
   });

@@ -220,7 +220,8 @@ export const transportRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
       'its recipient, the plant’s owner and ADMINs, and are null for anyone else.',
     tags: TAGS,
     policy: {
-      permission: 'transport:read',
+      public: true,
+      identifiesCaller: true,
       object: { rule: 'public', field: 'plantId', record: 'plant', why: 'notes only to the parties' },
     },
     subject: transportJourneyGet,

@@ -217,7 +217,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<UploadRouteDeps> = async (a
       `thumbnail, valid ${MEDIA_LIMITS.urlSeconds} s. Attach a photo with \`POST /api/upload/image\` and the fields ` +
       '`entityType=plant`, `entityId`. Readable by everyone who may read the plant; deleted files are left out.',
     tags: TAGS,
-    policy: { permission: 'plants:read', object: { rule: 'public', field: 'plantId', record: 'plant' } },
+    policy: { public: true, identifiesCaller: true, object: { rule: 'public', field: 'plantId', record: 'plant' } },
     subject: mediaFileListPlant,
     list: { item: FileInfo },
   });

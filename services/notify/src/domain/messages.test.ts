@@ -44,7 +44,7 @@ describe('messages', () => {
 });
 
 describe('transport and farm messages', () => {
-  it('tells the recipient what is coming, linking the plant or else the journey event', () => {
+  it('tells the recipient what is coming, linking the plant or else the public trace page of the event', () => {
     const base = { transportEventId: 'tev_1', kind: 'seed_sharing', distanceKm: 12.4 };
     expect(render({ name: 'transport-arriving', params: { ...base, plantId: 'plt_1', seedLotId: null } })).toEqual({
       title: 'Plant plt_1 is coming to you',
@@ -53,7 +53,7 @@ describe('transport and farm messages', () => {
     });
     const lot = render({ name: 'transport-arriving', params: { ...base, plantId: null, seedLotId: 'lot_a' } });
     expect(lot.title).toBe('Seed lot lot_a is coming to you');
-    expect(lot.link).toBe('/transport/events/tev_1');
+    expect(lot.link).toBe('/api/transport/trace/tev_1');
   });
 
   it('names the farm, the count and the metrics of an alert, in the singular for one reading', () => {

@@ -1,3 +1,4 @@
+import { appLink } from '@rootline/contracts/app-links';
 import { distanceBandKm } from '@rootline/contracts/demand';
 import type { NotificationType } from '@rootline/contracts/notify';
 
@@ -76,13 +77,13 @@ export function render(t: Template, action?: string): Message {
       return {
         title: 'Welcome to Rootline',
         body: 'Your account is ready. Register your first plant to start its lineage on the ledger.',
-        link: '/plants',
+        link: appLink('registerPlant'),
       };
     case 'plant-registered':
       return {
         title: `${t.params.commonName} is registered`,
         body: `${t.params.commonName} is recorded on the ledger as ${t.params.plantId}.`,
-        link: `/plants/${t.params.plantId}`,
+        link: appLink('plant', { plantId: t.params.plantId }),
       };
     case 'demand-match': {
       const { crop, quantityKg, distanceKm, side } = t.params;
@@ -91,25 +92,25 @@ export function render(t: Template, action?: string): Message {
         ? {
             title: `A household near you wants ${crop}`,
             body: `Your supply matches ${quantityKg} kg of ${crop}, within ${distanceBandKm(distanceKm)} km.`,
-            link: '/demand',
+            link: appLink('demand'),
           }
         : {
             title: `${crop} grown near you`,
             body: `A grower can supply ${quantityKg} kg of ${crop}, ${km(distanceKm)} away.`,
-            link: '/demand',
+            link: appLink('demand'),
           };
     }
     case 'offer-made':
       return {
         title: 'New offer on your listing',
         body: `An offer for ${t.params.quantity} at ${money(t.params.price, t.params.currency)} each.`,
-        link: `/marketplace/listings/${t.params.listingId}`,
+        link: appLink('listing', { listingId: t.params.listingId }),
       };
     case 'offer-accepted':
       return {
         title: 'Offer accepted',
         body: `The offer for ${t.params.quantity} at ${money(t.params.price, t.params.currency)} each was accepted.`,
-        link: `/marketplace/listings/${t.params.listingId}`,
+        link: appLink('listing', { listingId: t.params.listingId }),
       };
     case 'verify-email':
       return {
@@ -127,14 +128,16 @@ export function render(t: Template, action?: string): Message {
       return {
         title: 'Your week on Rootline',
         body: `In the week of ${t.params.weekStart}:\n${t.params.lines.map((l) => `- ${l}`).join('\n')}`,
-        link: '/notifications',
+        link: appLink('inbox'),
       };
     case 'transport-arriving': {
       const what = t.params.plantId ? `Plant ${t.params.plantId}` : `Seed lot ${t.params.seedLotId}`;
       return {
         title: `${what} is coming to you`,
         body: `${what} was handed on to you (${t.params.kind.replace(/_/g, ' ')}, ${km(t.params.distanceKm)}).`,
-        link: t.params.plantId ? `/plants/${t.params.plantId}` : `/transport/events/${t.params.transportEventId}`,
+        link: t.params.plantId
+          ? appLink('plant', { plantId: t.params.plantId })
+          : appLink('trace', { id: t.params.transportEventId }),
       };
     }
     case 'farm-alert':
@@ -143,13 +146,13 @@ export function render(t: Template, action?: string): Message {
         body:
           `${t.params.deviationCount} reading${t.params.deviationCount === 1 ? '' : 's'} of batch ${t.params.batchId} ` +
           `fell outside the targets (${t.params.metrics.join(', ')}).`,
-        link: `/vertical-farm/batch/${t.params.batchId}`,
+        link: appLink('farmBatch', { batchId: t.params.batchId }),
       };
     case 'harvest-ready':
       return {
         title: `${t.params.crop} is ready to harvest`,
         body: `Batch ${t.params.batchId} at ${t.params.farmName} reached its expected harvest date.`,
-        link: `/vertical-farm/batch/${t.params.batchId}`,
+        link: appLink('farmBatch', { batchId: t.params.batchId }),
       };
     case 'webhook-disabled': {
       const { url, reason, failingSince, webhookId } = t.params;
@@ -163,7 +166,7 @@ export function render(t: Template, action?: string): Message {
           `Your webhook ${webhookId} (${url}) was disabled because ${why}. Deliveries to it have stopped; ` +
           'fix the receiver, then set the webhook active again (PATCH /api/transparency/webhooks/' +
           `${webhookId} with {"status":"active"}) and redeliver what it missed.`,
-        link: `/transparency/webhooks/${webhookId}`,
+        link: appLink('networkWebhooks'),
       };
     }
     case 'password-changed':

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { ErrorAlert, Loading } from '../../components/status';
 import { LineageGraph } from '../../features/lineage/components/lineage-graph';
@@ -12,14 +12,36 @@ import { MarketNav } from '../../features/market/components/market-nav';
 import { OffersPanel } from '../../features/market/components/offers-panel';
 import { MARKET } from '../../features/market/strings';
 import { CertificatePanel } from '../../features/transparency/components/certificate-panel';
-import { RequireSession } from '../require-session';
+import { WithSession } from '../require-session';
 
-/** A listing: its facts and state, the seller's controls, the offers, and its plant's lineage and certificate. */
+const VISITOR = {
+  title: 'Make an offer',
+  lead: 'Sign in to make an offer on this listing or to follow it.',
+  signIn: 'Sign in to make an offer',
+} as const;
+
+/**
+ * A listing: its facts and state, the seller's controls, the offers, and its plant's lineage and certificate. Public:
+ * a visitor sees the listing and is asked to sign in to make an offer.
+ */
 export function Page() {
-  return <RequireSession>{(user) => <ListingPage userId={user.id} />}</RequireSession>;
+  return <WithSession>{(user) => <ListingPage userId={user?.id ?? null} />}</WithSession>;
 }
 
-function ListingPage({ userId }: { userId: string }) {
+function SignInToOffer() {
+  const location = useLocation();
+  return (
+    <section className="card" aria-labelledby="offer-visitor-heading">
+      <h2 id="offer-visitor-heading">{VISITOR.title}</h2>
+      <p className="hint">{VISITOR.lead}</p>
+      <Link className="button" to={`/signin?next=${encodeURIComponent(location.pathname)}`}>
+        {VISITOR.signIn}
+      </Link>
+    </section>
+  );
+}
+
+function ListingPage({ userId }: { userId: string | null }) {
   const { listingId = '' } = useParams();
   const navigate = useNavigate();
   const listing = useListing(listingId);
@@ -40,11 +62,11 @@ function ListingPage({ userId }: { userId: string }) {
   return (
     <>
       <PageTitle>{l.title}</PageTitle>
-      <MarketNav />
+      {userId && <MarketNav />}
       <ListingState listing={l} mine={mine} />
       <div className="grid-2">
         <ListingDetails listing={l} />
-        <OffersPanel listing={l} userId={userId} />
+        {userId ? <OffersPanel listing={l} userId={userId} /> : <SignInToOffer />}
       </div>
       {mine &&
         (editing ? (

@@ -3,20 +3,20 @@ import { PageTitle } from '../../components/page-title';
 import { MarketNav } from '../../features/market/components/market-nav';
 import { SellerProfilePanel } from '../../features/market/components/seller-profile';
 import { MARKET } from '../../features/market/strings';
-import { RequireSession } from '../require-session';
+import { WithSession } from '../require-session';
 
-/** A seller's public profile. */
+/** A seller's public profile, signed in or not. */
 export function Page() {
   const { sellerId = '' } = useParams();
   return (
-    <RequireSession>
-      {() => (
+    <WithSession>
+      {(user) => (
         <>
           <PageTitle>{MARKET.seller.title}</PageTitle>
-          <MarketNav />
+          {user && <MarketNav />}
           <SellerProfilePanel sellerId={sellerId} />
         </>
       )}
-    </RequireSession>
+    </WithSession>
   );
 }

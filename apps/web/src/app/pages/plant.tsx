@@ -1,7 +1,8 @@
 import { useNavigate, useParams } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { ErrorAlert, Loading } from '../../components/status';
-import { useSession } from '../../features/auth/api/session';
+import { OwnershipProof } from '../../features/anonymous/components/ownership-proof';
+import type { User } from '../../features/auth/api/session';
 import { EnvironmentPanel } from '../../features/environment/components/environment-panel';
 import { Journey } from '../../features/journeys/components/journey';
 import { RecordEventForm } from '../../features/journeys/components/record-event-form';
@@ -14,14 +15,18 @@ import { locationOf } from '../../features/plants/components/register-plant-form
 import { CertificatePanel } from '../../features/transparency/components/certificate-panel';
 import { QrPanel } from '../../features/transparency/components/qr-panel';
 import { useLiveRefresh } from '../../lib/live';
-import { RequireSession } from '../require-session';
+import { WithSession } from '../require-session';
 
-/** A plant's page: facts, lineage, journey, environment, certificate and QR, and what its owner can do. */
+/**
+ * A plant's page: facts, photos, lineage, journey and certificate for everyone (the public form, after the plant's
+ * privacy level); environment and QR code for people signed in; what its owner can do; and, for an anonymous
+ * owner, the proof of ownership made with the saved key.
+ */
 export function Page() {
-  return <RequireSession>{() => <PlantPage />}</RequireSession>;
+  return <WithSession>{(user) => <PlantPage user={user} />}</WithSession>;
 }
 
-function PlantPage() {
+function PlantPage({ user }: { user: User | null }) {
   const { plantId = '' } = useParams();
   const navigate = useNavigate();
   const plant = usePlant(plantId);
@@ -30,11 +35,9 @@ function PlantPage() {
     ['plants', 'plant', plantId],
     ['journeys', plantId],
   ]);
-  const session = useSession();
   if (plant.isPending) return <Loading />;
   if (plant.error) return <ErrorAlert error={plant.error} />;
   const p = plant.data;
-  const user = session.data;
   const owns = user?.id === p.owner.id;
   return (
     <>
@@ -46,10 +49,13 @@ function PlantPage() {
       <PhotosPanel plantId={p.id} canUpload={owns} />
       <LineageGraph plantId={p.id} onOpen={(id) => navigate(`/plants/${id}`)} />
       <Journey plantId={p.id} />
-      <div className="grid-2">
-        <EnvironmentPanel plantId={p.id} canWrite={owns} />
-        <QrPanel plantId={p.id} />
-      </div>
+      {user && (
+        <div className="grid-2">
+          <EnvironmentPanel plantId={p.id} canWrite={owns} />
+          <QrPanel plantId={p.id} />
+        </div>
+      )}
+      {p.walletAddress && <OwnershipProof plantId={p.id} walletAddress={p.walletAddress} />}
       {owns && <RecordEventForm key={p.id} plantId={p.id} start={locationOf(p)} />}
       {user && <PropagateForm key={`propagate-${p.id}`} parent={p} owner={{ id: user.id, name: user.name }} />}
     </>

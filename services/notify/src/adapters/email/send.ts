@@ -1,4 +1,5 @@
 import { emailLinkIssue } from '@rootline/contracts';
+import { appLink } from '@rootline/contracts/app-links';
 import { call, publicUrlOf, type ServiceContext } from '@rootline/host';
 import type { NotifyConfig } from '../../config.js';
 import type { DeliveryRow } from '../../db/deliveries.repo.js';
@@ -39,7 +40,7 @@ export function createEmailSend(ctx: ServiceContext<NotifyConfig>, transport: Ma
     // The link a person opens is the web app's page, which says what it turned off (ADR 150); mail clients
     // POST the one-click header's address, the API itself (RFC 8058).
     const unsubscribeUrl = token ? `${base}/api/notifications/unsubscribe?token=${token}` : undefined;
-    const unsubscribePage = token ? `${base}/unsubscribe?token=${token}` : undefined;
+    const unsubscribePage = token ? `${base}${appLink('unsubscribe')}?token=${token}` : undefined;
     const content = emailContent(render(template, to.action), {
       name: to.name,
       publicUrl: base,

@@ -15,10 +15,10 @@ function listingOf(e: RealtimeEvent): string | undefined {
  * name `sellerId`) and the offer notifications; the public form of an offer event does not name the buyer, so the
  * page also takes the listing's events from `network`, where a counter or a sale reaches the buyer (ADR 146).
  */
-export function useListingLive(listingId: string, userId: string): void {
+export function useListingLive(listingId: string, userId: string | null): void {
   const keys = [listingKey(listingId), offersKey(listingId)];
   const about = (e: RealtimeEvent) => listingOf(e) === listingId;
-  useLiveRefresh(`user:${userId}`, keys, about);
+  useLiveRefresh(userId ? `user:${userId}` : null, keys, about);
   useLiveRefresh('network', keys, about);
 }
 

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { appLink, pageOf } from '@rootline/contracts/app-links';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatDateTime } from '../../../lib/format';
@@ -64,18 +65,16 @@ export function Inbox() {
           {list.data.items.map((n) => (
             <li key={n.id} className={n.read ? 'read' : 'unread'}>
               <h3>
-                {!n.read && <span className="badge">{S.new}</span>} {n.title}
+                {!n.read && <span className="badge">{S.new}</span>}{' '}
+                <SubjectLink link={n.link} onOpen={() => !n.read && markRead.mutate(n.id)}>
+                  {n.title}
+                </SubjectLink>
               </h3>
               <p>{n.body}</p>
               <p className="hint">
                 {TYPE_LABELS[n.type]} · <time dateTime={n.createdAt}>{formatDateTime(n.createdAt)}</time>
               </p>
               <p className="actions">
-                {n.link && (
-                  <Link to={n.link} onClick={() => !n.read && markRead.mutate(n.id)}>
-                    {S.open}
-                  </Link>
-                )}
                 {!n.read && (
                   <button
                     type="button"
@@ -117,4 +116,42 @@ export function Inbox() {
       )}
     </section>
   );
+}
+
+/**
+ * An inbox item's title, a link to its subject: a page of the app (client-side), or a page the gateway renders (the
+ * public trace page). Links stored before the table of pages (APP_PAGES) existed are mapped to today's pages.
+ */
+function SubjectLink({ link, onOpen, children }: { link: string | null; onOpen: () => void; children: ReactNode }) {
+  const path = link ? currentPath(link) : null;
+  if (!path) return <>{children}</>;
+  if (path.startsWith('/api/')) {
+    return (
+      <a href={path} onClick={onOpen}>
+        {children}
+      </a>
+    );
+  }
+  return (
+    <Link to={path} onClick={onOpen}>
+      {children}
+    </Link>
+  );
+}
+
+const LEGACY: [RegExp, (m: RegExpMatchArray) => string][] = [
+  [/^\/marketplace\/listings\/([^/?#]+)$/, (m) => appLink('listing', { listingId: decodeURIComponent(m[1]!) })],
+  [/^\/transport\/events\/([^/?#]+)$/, (m) => appLink('trace', { id: decodeURIComponent(m[1]!) })],
+  [/^\/transparency\/webhooks(\/[^/?#]+)?$/, () => appLink('networkWebhooks')],
+  [/^\/notifications$/, () => appLink('inbox')],
+  [/^\/plants$/, () => appLink('registerPlant')],
+];
+
+function currentPath(link: string): string | null {
+  if (pageOf(link)) return link;
+  for (const [pattern, to] of LEGACY) {
+    const m = link.match(pattern);
+    if (m) return to(m);
+  }
+  return null;
 }

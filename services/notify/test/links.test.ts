@@ -1,0 +1,96 @@
+import { APP_PAGES, pageOf, SERVER_PAGES } from '@rootline/contracts/app-links';
+import { describe, expect, it } from 'vitest';
+import { emailContent } from '../src/domain/email.js';
+import { render, TEMPLATE_TYPE, type Template, type TemplateName } from '../src/domain/messages.js';
+
+const BASE = 'https://rootline.example';
+
+/** One message of every template, with the parameters its events give. */
+const EVERY: Template[] = [
+  { name: 'welcome', params: {} },
+  { name: 'plant-registered', params: { plantId: 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MD', commonName: 'Mint' } },
+  {
+    name: 'demand-match',
+    params: { matchId: 'mtc_1', crop: 'tomato', quantityKg: 3, distanceKm: 4.2, side: 'grower' },
+  },
+  {
+    name: 'demand-match',
+    params: { matchId: 'mtc_1', crop: 'tomato', quantityKg: 3, distanceKm: 4.2, side: 'consumer' },
+  },
+  {
+    name: 'offer-made',
+    params: { offerId: 'ofr_1', listingId: 'lst_01HZX3K6Q2W8N4B7T5R9V0C1MD', quantity: 2, price: 450, currency: 'EUR' },
+  },
+  {
+    name: 'offer-accepted',
+    params: { offerId: 'ofr_1', listingId: 'lst_01HZX3K6Q2W8N4B7T5R9V0C1MD', quantity: 2, price: 450, currency: 'EUR' },
+  },
+  { name: 'verify-email', params: { linkId: 'atk_1' } },
+  { name: 'reset-password', params: { linkId: 'atk_2' } },
+  { name: 'password-changed', params: {} },
+  {
+    name: 'transport-arriving',
+    params: { transportEventId: 'tev_1', kind: 'handoff', plantId: 'plt_1', seedLotId: null, distanceKm: 12 },
+  },
+  {
+    name: 'transport-arriving',
+    params: { transportEventId: 'tev_2', kind: 'seed_exchange', plantId: null, seedLotId: 'sdl_1', distanceKm: 3 },
+  },
+  {
+    name: 'farm-alert',
+    params: { farmId: 'frm_1', farmName: 'North', batchId: 'bat_1', deviationCount: 2, metrics: ['ph'] },
+  },
+  { name: 'harvest-ready', params: { farmId: 'frm_1', farmName: 'North', batchId: 'bat_1', crop: 'basil' } },
+  { name: 'weekly-digest', params: { weekStart: '2026-11-23', lines: ['2 plants registered'] } },
+  {
+    name: 'webhook-disabled',
+    params: { webhookId: 'whk_1', url: 'https://example.org/hook', reason: 'gone', failingSince: null },
+  },
+];
+
+/** The one-time links the gateway mints for verification and reset (identity/accounts.ts's LINK_PATH). */
+const ACTION: Partial<Record<TemplateName, string>> = {
+  'verify-email': `${BASE}${APP_PAGES.verifyEmail}?token=abc`,
+  'reset-password': `${BASE}${APP_PAGES.resetPassword}?token=abc`,
+};
+
+/** Every address of our own in a text, as a path. */
+function ownPaths(text: string): string[] {
+  return [...text.matchAll(/https:\/\/rootline\.example(\/[^\s"<>)]*)/g)].map((m) => m[1]!);
+}
+
+describe('links of every notification open a page of the web app', () => {
+  it('covers every template', () => {
+    expect(new Set(EVERY.map((t) => t.name))).toEqual(new Set(Object.keys(TEMPLATE_TYPE)));
+  });
+
+  for (const template of EVERY) {
+    it(`${template.name}${'side' in template.params ? ` (${template.params.side})` : ''}: the in-app and push link and every email link name a route`, () => {
+      const message = render(template, ACTION[template.name]);
+      // In-app items and push messages carry `link` (push as PUBLIC_URL + link).
+      if (message.link !== null) {
+        expect(message.link.startsWith('/')).toBe(true);
+        expect(pageOf(message.link), message.link).not.toBeNull();
+      }
+      // The email: its body's links, the link to the page, and the unsubscribe page.
+      const email = emailContent(message, {
+        name: 'Ada',
+        publicUrl: BASE,
+        unsubscribeUrl: `${BASE}${APP_PAGES.unsubscribe}?token=t`,
+      });
+      const paths = ownPaths(email.text);
+      expect(paths.length).toBeGreaterThan(0);
+      for (const path of [...paths, ...ownPaths(email.html)]) expect(pageOf(path), path).not.toBeNull();
+    });
+  }
+
+  it('the links that were "Page not found" now name routes of the app', () => {
+    expect(render({ name: 'welcome', params: {} }).link).toBe('/plants/new');
+    expect(render(EVERY[4]!).link).toBe('/market/listings/lst_01HZX3K6Q2W8N4B7T5R9V0C1MD');
+    expect(render({ name: 'weekly-digest', params: { weekStart: 'x', lines: [] } }).link).toBe('/inbox');
+    expect(render(EVERY[10]!).link).toBe('/api/transport/trace/tev_2');
+    expect(pageOf('/marketplace/listings/lst_1')).toBeNull();
+    expect(pageOf('/plants')).toBeNull();
+    expect(Object.values(SERVER_PAGES)).toContain('/api/transport/trace/:id');
+  });
+});
