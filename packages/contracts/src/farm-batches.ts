@@ -83,7 +83,12 @@ const ReadingTime = Type.String({
 
 export const FarmReading = Type.Object(
   {
-    at: ReadingTime,
+    at: Type.Optional({
+      ...ReadingTime,
+      description:
+        'When the reading was taken: ISO 8601 time with offset, e.g. 2026-11-23T08:00:00Z. Omitted, the time the ' +
+        'server receives it (a sensor sending each reading as it takes it needs no clock of its own)',
+    }),
     temperatureC: bounded('temperatureC', 'Air temperature, °C'),
     humidityPct: bounded('humidityPct', 'Relative humidity, %'),
     co2Ppm: bounded('co2Ppm', 'CO2, ppm'),
@@ -96,6 +101,8 @@ export const FarmReading = Type.Object(
   { additionalProperties: false },
 );
 export type FarmReading = Static<typeof FarmReading>;
+/** A reading with its time: the one sent, or the server's when it was omitted. */
+export type TimedFarmReading = FarmReading & { at: string };
 
 /** Most readings per request: a batch of readings is stored all or nothing, in one statement. */
 export const MAX_FARM_READINGS_PER_REQUEST = 1000;

@@ -1760,7 +1760,7 @@ export interface paths {
         get?: never;
         /**
          * Record environment readings
-         * @description 1 to 1000 timestamped readings, stored all or nothing. A value outside its physical range (e.g. humidity above 100 %, pH above 14) refuses the whole request with 400 VALIDATION_ERROR naming the field. Each reading is compared with the targets of the recipe phase at its time; deviations are stored, answered, and told to the farm’s manager as one alert per request (a notification; alerts are not public events). Readings of a closed batch are refused (400, `details.reason` batch-closed), and so is a reading more than five minutes before the batch started or after the server's clock (400 naming `readings.<i>.at`; `before-start`). A reading the batch holds already (same `at`, same values) is stored once, even without a key: it is counted in `duplicates`, not in `accepted`, and its deviations are not stored or announced again. Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is stored once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409 DUPLICATE with Retry-After.
+         * @description 1 to 1000 readings, each at its time `at` (omitted: when the server receives it, as in the example), stored all or nothing. A value outside its physical range (e.g. humidity above 100 %, pH above 14) refuses the whole request with 400 VALIDATION_ERROR naming the field. Each reading is compared with the targets of the recipe phase at its time; deviations are stored, answered, and told to the farm’s manager as one alert per request (a notification; alerts are not public events). Readings of a closed batch are refused (400, `details.reason` batch-closed), and so is a reading more than five minutes before the batch started or after the server's clock (400 naming `readings.<i>.at`; `before-start`). A reading the batch holds already (same `at`, same values) is stored once, even without a key: it is counted in `duplicates`, not in `accepted`, and its deviations are not stored or announced again. Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is stored once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409 DUPLICATE with Retry-After.
          */
         put: operations["recordBatchReadings"];
         post?: never;
@@ -7095,7 +7095,13 @@ export interface operations {
                      *           "lastUsedAt": null
                      *         }
                      *       ],
-                     *       "error": null
+                     *       "error": null,
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "total": 1,
+                     *         "totalPages": 1
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -7103,6 +7109,7 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["ApiToken"][];
                         error: null;
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -10062,6 +10069,7 @@ export interface operations {
                             reasons: string[];
                         }[];
                         error: null;
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -12454,6 +12462,7 @@ export interface operations {
                             reasons: string[];
                         }[];
                         error: null;
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -13461,6 +13470,7 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["File"][];
                         error: null;
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -15016,6 +15026,7 @@ export interface operations {
                             sharedCategories: ("soil" | "nutrients" | "lighting" | "climate" | "location" | "container" | "watering" | "surroundings" | "growth")[];
                         }[];
                         error: null;
+                        pagination: components["schemas"]["Pagination"];
                         meta: {
                             /**
                              * @description Plant identifier
@@ -15483,6 +15494,7 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["Farm"][];
                         error: null;
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -16300,7 +16312,6 @@ export interface operations {
                  * @example {
                  *       "readings": [
                  *         {
-                 *           "at": "2026-11-23T08:00:00.000Z",
                  *           "temperatureC": 23.4,
                  *           "humidityPct": 64,
                  *           "co2Ppm": 950,
@@ -16317,10 +16328,10 @@ export interface operations {
                     readings: {
                         /**
                          * Format: date-time
-                         * @description ISO 8601 time with offset, e.g. 2026-11-23T08:00:00Z
+                         * @description When the reading was taken: ISO 8601 time with offset, e.g. 2026-11-23T08:00:00Z. Omitted, the time the server receives it (a sensor sending each reading as it takes it needs no clock of its own)
                          * @example 2026-11-23T08:00:00Z
                          */
-                        at: string;
+                        at?: string;
                         /** @description Air temperature, °C */
                         temperatureC?: number;
                         /** @description Relative humidity, % */
@@ -16841,6 +16852,7 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["Zone"][];
                         error: null;
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -22925,6 +22937,7 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["PlatformKey"][];
                         error: null;
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
