@@ -73,22 +73,22 @@ export const FARM_READING_METRICS = Object.keys(FARM_READING_BOUNDS) as FarmRead
 const bounded = (m: FarmReadingMetric, description: string) =>
   Type.Optional(Type.Number({ minimum: FARM_READING_BOUNDS[m][0], maximum: FARM_READING_BOUNDS[m][1], description }));
 
-/** A reading's time: RFC 3339 with its offset (the `date-time` format, checked by the gateway and on the bus). */
+/**
+ * A reading's time: RFC 3339 with its offset (the `date-time` format, checked by the gateway and on the bus).
+ * Omitted, the time the server receives the reading.
+ */
 const ReadingTime = Type.String({
   format: 'date-time',
   maxLength: 40,
-  description: 'ISO 8601 time with offset, e.g. 2026-11-23T08:00:00Z',
+  description:
+    'When the reading was taken: ISO 8601 time with offset, e.g. 2026-11-23T08:00:00Z. Omitted, the time the ' +
+    'server receives it (a sensor sending each reading as it takes it needs no clock of its own)',
   examples: ['2026-11-23T08:00:00Z'],
 });
 
 export const FarmReading = Type.Object(
   {
-    at: Type.Optional({
-      ...ReadingTime,
-      description:
-        'When the reading was taken: ISO 8601 time with offset, e.g. 2026-11-23T08:00:00Z. Omitted, the time the ' +
-        'server receives it (a sensor sending each reading as it takes it needs no clock of its own)',
-    }),
+    at: Type.Optional(ReadingTime),
     temperatureC: bounded('temperatureC', 'Air temperature, °C'),
     humidityPct: bounded('humidityPct', 'Relative humidity, %'),
     co2Ppm: bounded('co2Ppm', 'CO2, ppm'),
