@@ -168,6 +168,8 @@ export function steps() {
       inputs: [
         ...SHARED_INPUTS,
         ...sources.filter((p) => !p.startsWith('packages/sdk/') && !p.startsWith('scripts/')),
+        // Read by the gateway when it writes the document: the answers the example walk recorded.
+        'services/gateway/openapi',
         'packages/sdk/codegen',
         'packages/sdk/package.json',
       ],

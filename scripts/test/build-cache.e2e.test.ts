@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, runSteps, type Step } from '../launch/build.mjs';
+import { ROOT, runSteps, type Step, steps } from '../launch/build.mjs';
 
 const exec = promisify(execFile);
 
@@ -102,6 +102,15 @@ describe('build steps skip when their inputs did not change', () => {
     await runSteps(list, { root, cacheDir, out: sink().out });
     await runSteps(list, { root, cacheDir, out: sink().out });
     expect(runs).toBe(2);
+  });
+
+  // Regression guard: a file a step reads outside the source folders must be among its inputs, or an edit to it
+  // is skipped. The document the SDK is generated from shows the response examples the walk recorded.
+  it("lists the gateway's recorded response examples among the SDK step's inputs", () => {
+    const sdk = steps().find((s) => s.id === 'sdk');
+    expect(sdk?.inputs).toContain('services/gateway/openapi');
+    expect(sdk?.inputs).toContain('services/gateway/src');
+    expect(sdk?.inputs).toContain('packages/contracts/src');
   });
 
   // The real build, twice: the second run is what a warm `pnpm start` does before it starts the server.
