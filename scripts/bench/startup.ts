@@ -398,7 +398,7 @@ const floorTable: Table = {
 };
 
 process.stdout.write(
-  `\n${textTable(embeddedTable)}\n\n${textTable(clusterTable)}\n${floors.length ? `\n${textTable(floorTable)}\n` : ''}`,
+  `\n${textTable(embeddedTable)}\n${cluster.length ? `\n${textTable(clusterTable)}\n` : ''}${floors.length ? `\n${textTable(floorTable)}\n` : ''}`,
 );
 
 const body = `## Start-up time and memory: embedded and cluster, tsx and compiled
