@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Files that start whole clusters, kill processes or time a block interval: each wants the machine to itself, so
 // they run one at a time after the rest.
 const ALONE = [
+  'scripts/test/build-cache.e2e.test.ts',
   'scripts/test/cluster.e2e.test.ts',
   'scripts/test/compiled.e2e.test.ts',
   'scripts/test/embedded-restart.e2e.test.ts',

@@ -194,11 +194,6 @@ const BODIES: Record<string, (example: Record<string, unknown>) => Promise<Recor
     publicKey: rawKey,
     signature: signed(canonicalize(ex.statement) as string),
   }),
-  // Readings are taken while a batch grows: the example's are moved to now, after the walk's batch started.
-  recordBatchReadings: async (ex) => ({
-    ...ex,
-    readings: (ex.readings as Record<string, unknown>[]).map((r) => ({ ...r, at: new Date().toISOString() })),
-  }),
   verifyEmail: async (ex) => ({ ...ex, token: await tokenFromMail(/\/verify-email\?token=([A-Za-z0-9_.~-]+)/) }),
   resetPassword: async (ex) => ({ ...ex, token: await tokenFromMail(/\/reset-password\?token=([A-Za-z0-9_.~-]+)/) }),
 };
@@ -644,6 +639,11 @@ async function perform(o: Operation, id: string, before: string | undefined, who
     throw new Error(
       `${o.method} ${url} as ${ROLES[who] ?? who}: ${answer.status}, documented ${o.status}: ${answer.text}`,
     );
+  }
+  // Every list, paged or answered whole, has its pagination beside `data` (ADR 108, ADR 188).
+  const envelope = answer.json as { data?: unknown; pagination?: unknown } | undefined;
+  if (o.status === 200 && Array.isArray(envelope?.data) && typeof envelope?.pagination !== 'object') {
+    throw new Error(`${id}: a list answered without \`pagination\``);
   }
   const documented = o.op.responses[String(o.status)]?.content;
   if (documented) {

@@ -42,6 +42,14 @@ export function paginate(page: number, limit: number, total: number): Pagination
   return { page, limit, total, totalPages: Math.ceil(total / limit) };
 }
 
+/**
+ * The pagination of a list answered whole: one page holding all `total` items (a page size of at least 1, as the
+ * schema wants; no page at all when the list is empty), so a client reads every list the same way (ADR 188).
+ */
+export function wholeList(total: number): Pagination {
+  return paginate(1, Math.max(total, 1), total);
+}
+
 /** Rows skipped at most: far past any real list, and well inside PostgreSQL's bigint OFFSET. */
 const MAX_OFFSET = 2 ** 50;
 
@@ -84,12 +92,16 @@ export function PaginatedEnvelope<T extends TSchema>(item: T, meta?: TSchema, pa
   });
 }
 
-/** Success envelope of a list answered whole: the items in `data`, and `meta` when the list carries one. */
+/**
+ * Success envelope of a list answered whole: the items in `data`, the pagination of its one page beside them (see
+ * `wholeList`), and `meta` when the list carries one.
+ */
 export function ListEnvelope<T extends TSchema>(item: T, meta?: TSchema) {
   return Type.Object({
     success: Type.Literal(true),
     data: Type.Array(item),
     error: Type.Null(),
+    pagination: Pagination,
     ...(meta ? { meta } : {}),
   });
 }

@@ -73,17 +73,22 @@ export const FARM_READING_METRICS = Object.keys(FARM_READING_BOUNDS) as FarmRead
 const bounded = (m: FarmReadingMetric, description: string) =>
   Type.Optional(Type.Number({ minimum: FARM_READING_BOUNDS[m][0], maximum: FARM_READING_BOUNDS[m][1], description }));
 
-/** A reading's time: RFC 3339 with its offset (the `date-time` format, checked by the gateway and on the bus). */
+/**
+ * A reading's time: RFC 3339 with its offset (the `date-time` format, checked by the gateway and on the bus).
+ * Omitted, the time the server receives the reading.
+ */
 const ReadingTime = Type.String({
   format: 'date-time',
   maxLength: 40,
-  description: 'ISO 8601 time with offset, e.g. 2026-11-23T08:00:00Z',
+  description:
+    'When the reading was taken: ISO 8601 time with offset, e.g. 2026-11-23T08:00:00Z. Omitted, the time the ' +
+    'server receives it (a sensor sending each reading as it takes it needs no clock of its own)',
   examples: ['2026-11-23T08:00:00Z'],
 });
 
 export const FarmReading = Type.Object(
   {
-    at: ReadingTime,
+    at: Type.Optional(ReadingTime),
     temperatureC: bounded('temperatureC', 'Air temperature, °C'),
     humidityPct: bounded('humidityPct', 'Relative humidity, %'),
     co2Ppm: bounded('co2Ppm', 'CO2, ppm'),
@@ -96,6 +101,8 @@ export const FarmReading = Type.Object(
   { additionalProperties: false },
 );
 export type FarmReading = Static<typeof FarmReading>;
+/** A reading with its time: the one sent, or the server's when it was omitted. */
+export type TimedFarmReading = FarmReading & { at: string };
 
 /** Most readings per request: a batch of readings is stored all or nothing, in one statement. */
 export const MAX_FARM_READINGS_PER_REQUEST = 1000;

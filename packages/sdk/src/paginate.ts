@@ -16,9 +16,20 @@ type GetOk<P extends keyof paths> = paths[P] extends {
   ? B
   : never;
 
-/** The GET paths whose answer is a standard page: `data` an array, `pagination` beside it. */
+/** Whether a GET path takes a `page` query parameter (a list answered whole has `pagination` but no `page`). */
+type TakesPage<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } }
+  ? 'page' extends keyof NonNullable<Q>
+    ? true
+    : false
+  : false;
+
+/** The GET paths whose answer is a standard page: `data` an array, `pagination` beside it, `page` in the query. */
 export type PagedPath = {
-  [P in keyof paths]: GetOk<P> extends { data: unknown[]; pagination: Pagination } ? P : never;
+  [P in keyof paths]: GetOk<P> extends { data: unknown[]; pagination: Pagination }
+    ? TakesPage<P> extends true
+      ? P
+      : never
+    : never;
 }[keyof paths];
 
 /** The item type of a paged list. */

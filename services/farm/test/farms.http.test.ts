@@ -66,6 +66,8 @@ describe('farms and zones over HTTP', () => {
     });
     const list = await expectStatus(p, 200, 'GET', `/api/vertical-farm/${farmId}/zones`, { role: 'USER' });
     expect(list.body.data).toHaveLength(2);
+    // Answered whole, as one page holding every zone (ADR 188).
+    expect(list.body.pagination).toEqual({ page: 1, limit: 2, total: 2, totalPages: 1 });
     expect(list.body.data[0]).toMatchObject({
       id: zoneId,
       farmId,
@@ -77,6 +79,18 @@ describe('farms and zones over HTTP', () => {
     });
     const farm = await expectStatus(p, 200, 'GET', `/api/vertical-farm/${farmId}`, { role: 'USER' });
     expect(farm.body.data).toMatchObject({ zoneCount: 2, growingAreaM2: 150 });
+  });
+
+  // Regression: `GET …/zones` answered `data: []` with no `pagination`, unlike every other list.
+  it('answers a farm without zones `data: []` with its pagination beside it', async () => {
+    const res = await expectStatus(p, 201, 'POST', '/api/vertical-farm/register', { body: farmInput('Empty') });
+    const list = await expectStatus(p, 200, 'GET', `/api/vertical-farm/${res.body.data.id}/zones`, { role: 'USER' });
+    expect(list.body).toEqual({
+      success: true,
+      data: [],
+      error: null,
+      pagination: { page: 1, limit: 1, total: 0, totalPages: 0 },
+    });
   });
 
   it('lets only the owner or an ADMIN add a zone', async () => {

@@ -88,6 +88,23 @@ describe('environment readings and harvests over HTTP', () => {
     });
   });
 
+  // Regression: the documented readings example (at 2026-11-23T08:00:00Z) was refused "before the batch started"
+  // by a batch the batch-start example had just started. A reading without `at` is taken as it is received.
+  it('takes a reading without its time as taken when received, by a batch started just now', async () => {
+    const batchId = await startBatch();
+    const before = Date.now();
+    const { at: _, ...untimed } = good('');
+    const res = await put(batchId, [{ ...untimed, ph: 6.6 }]);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ accepted: 1, duplicates: 0, inTarget: 0 });
+    const [deviation] = res.body.data.deviations;
+    expect(deviation).toMatchObject({ metric: 'ph', value: 6.6 });
+    expect(Date.parse(deviation.at)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(deviation.at)).toBeLessThanOrEqual(Date.now() + 1000);
+    const batch = await expectStatus(p, 200, 'GET', `/api/vertical-farm/batch/${batchId}`, { role: 'USER' });
+    expect(batch.body.data.readings).toMatchObject({ count: 1, lastAt: deviation.at });
+  });
+
   it('records deviations from the phase’s targets and emits one farm-alert event', async () => {
     const alerts = await collectEvents(p.bus, farmAlerted);
     const batchId = await startBatch();

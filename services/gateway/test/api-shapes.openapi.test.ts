@@ -2,7 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBus, type TestBus, testGateway } from './support.js';
 
-type Schema = { $ref?: string; type?: string; properties?: Record<string, Schema>; items?: Schema };
+type Schema = {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  required?: string[];
+};
 interface Operation {
   responses: Record<string, { content?: Record<string, { schema: Schema }>; headers?: Record<string, unknown> }>;
 }
@@ -79,6 +85,27 @@ describe('the shapes of the API', () => {
       const envelope = resolve(doc.paths[path]?.get?.responses['200']?.content?.['application/json']?.schema);
       expect(resolve(envelope?.properties?.data)?.type, path).toBe('array');
     }
+  });
+
+  // Regression: a farm's zones (and seven more lists answered whole) came without `pagination`, unlike every other
+  // list. Every 200 whose `data` is an array declares `pagination` beside it, required; the example walk checks the
+  // answers against these schemas, and the gateway's tests below check what is answered.
+  it('declares a required `pagination` beside every list answered 200, paged or whole', () => {
+    const lists: string[] = [];
+    const without: string[] = [];
+    for (const [where, envelope] of successes()) {
+      if (!where.endsWith(' 200') || resolve(envelope.properties?.data)?.type !== 'array') continue;
+      lists.push(where);
+      const pagination = resolve(envelope.properties?.pagination);
+      const fields = Object.keys(pagination?.properties ?? {});
+      const ok =
+        envelope.required?.includes('pagination') &&
+        ['page', 'limit', 'total', 'totalPages'].every((f) => fields.includes(f));
+      if (!ok) without.push(where);
+    }
+    expect(lists.length).toBeGreaterThan(30);
+    expect(lists).toContain('GET /api/vertical-farm/{farmId}/zones 200');
+    expect(without).toEqual([]);
   });
 
   it('answers 201 to every operation that makes a record', () => {

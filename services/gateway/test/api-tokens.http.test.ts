@@ -47,6 +47,9 @@ describe('API tokens', () => {
     const list = await app.inject({ url: '/api/auth/tokens', headers: session });
     expect(list.statusCode).toBe(200);
     expect(list.body).not.toContain(token);
+    // A list answered whole (a local route's array) has its pagination beside it, like every list.
+    const total = list.json().data.length;
+    expect(list.json().pagination).toEqual({ page: 1, limit: total, total, totalPages: 1 });
     const listed = list.json().data.find((t: { id: string }) => t.id === id);
     expect(listed.scopes).toEqual([...ROLE_PERMISSIONS.GROWER].sort());
     expect(listed).not.toHaveProperty('token');

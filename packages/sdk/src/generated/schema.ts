@@ -1762,7 +1762,7 @@ export interface paths {
         get?: never;
         /**
          * Record environment readings
-         * @description 1 to 1000 timestamped readings, stored all or nothing. A value outside its physical range (e.g. humidity above 100 %, pH above 14) refuses the whole request with 400 VALIDATION_ERROR naming the field. Each reading is compared with the targets of the recipe phase at its time; deviations are stored, answered, and told to the farm’s manager as one alert per request (a notification; alerts are not public events). Readings of a closed batch are refused (400, `details.reason` batch-closed), and so is a reading more than five minutes before the batch started or after the server's clock (400 naming `readings.<i>.at`; `before-start`). A reading the batch holds already (same `at`, same values) is stored once, even without a key: it is counted in `duplicates`, not in `accepted`, and its deviations are not stored or announced again. Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is stored once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409 DUPLICATE with Retry-After.
+         * @description 1 to 1000 readings, each at its time `at` (omitted: when the server receives it, as in the example), stored all or nothing. A value outside its physical range (e.g. humidity above 100 %, pH above 14) refuses the whole request with 400 VALIDATION_ERROR naming the field. Each reading is compared with the targets of the recipe phase at its time; deviations are stored, answered, and told to the farm’s manager as one alert per request (a notification; alerts are not public events). Readings of a closed batch are refused (400, `details.reason` batch-closed), and so is a reading more than five minutes before the batch started or after the server's clock (400 naming `readings.<i>.at`; `before-start`). A reading the batch holds already (same `at`, same values) is stored once, even without a key: it is counted in `duplicates`, not in `accepted`, and its deviations are not stored or announced again. Only the farm’s owner or an ADMIN may do this (403 FORBIDDEN otherwise). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is stored once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409 DUPLICATE with Retry-After.
          */
         put: operations["recordBatchReadings"];
         post?: never;
@@ -7143,7 +7143,13 @@ export interface operations {
                      *           "lastUsedAt": null
                      *         }
                      *       ],
-                     *       "error": null
+                     *       "error": null,
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "total": 1,
+                     *         "totalPages": 1
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -7151,6 +7157,7 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["ApiToken"][];
                         error: null;
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -10023,6 +10030,7 @@ export interface operations {
                             reasons: string[];
                         }[];
                         error: null;
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -12361,6 +12369,7 @@ export interface operations {
                             reasons: string[];
                         }[];
                         error: null;
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -13368,6 +13377,7 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["File"][];
                         error: null;
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -14905,6 +14915,7 @@ export interface operations {
                             sharedCategories: ("soil" | "nutrients" | "lighting" | "climate" | "location" | "container" | "watering" | "surroundings" | "growth")[];
                         }[];
                         error: null;
+                        pagination: components["schemas"]["Pagination"];
                         meta: {
                             /**
                              * @description Plant identifier
@@ -15372,6 +15383,7 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["Farm"][];
                         error: null;
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -16189,7 +16201,6 @@ export interface operations {
                  * @example {
                  *       "readings": [
                  *         {
-                 *           "at": "2026-11-23T08:00:00.000Z",
                  *           "temperatureC": 23.4,
                  *           "humidityPct": 64,
                  *           "co2Ppm": 950,
@@ -16206,10 +16217,10 @@ export interface operations {
                     readings: {
                         /**
                          * Format: date-time
-                         * @description ISO 8601 time with offset, e.g. 2026-11-23T08:00:00Z
+                         * @description When the reading was taken: ISO 8601 time with offset, e.g. 2026-11-23T08:00:00Z. Omitted, the time the server receives it (a sensor sending each reading as it takes it needs no clock of its own)
                          * @example 2026-11-23T08:00:00Z
                          */
-                        at: string;
+                        at?: string;
                         /** @description Air temperature, °C */
                         temperatureC?: number;
                         /** @description Relative humidity, % */
@@ -16730,6 +16741,7 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["Zone"][];
                         error: null;
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -22821,6 +22833,7 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["PlatformKey"][];
                         error: null;
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };

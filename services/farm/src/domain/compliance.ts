@@ -1,5 +1,5 @@
 import type { PhaseTargets } from '@rootline/contracts/farm';
-import type { FarmDeviation, FarmReading, FarmReadingMetric } from '@rootline/contracts/farm-batches';
+import type { FarmDeviation, FarmReadingMetric, TimedFarmReading } from '@rootline/contracts/farm-batches';
 
 /** Air temperature may stray this far (°C) beyond the night-to-day setpoint band before it is a deviation. */
 export const TEMPERATURE_TOLERANCE_C = 1;
@@ -28,7 +28,7 @@ export function targetBands(t: PhaseTargets): Record<FarmReadingMetric, { min: n
  * The metrics of a reading outside their bands. A PPFD of 0 is the dark period and is not compared (except in a
  * phase that asks for darkness, where any light is a deviation).
  */
-export function deviationsOf(reading: FarmReading, targets: PhaseTargets): FarmDeviation[] {
+export function deviationsOf(reading: TimedFarmReading, targets: PhaseTargets): FarmDeviation[] {
   const bands = targetBands(targets);
   const out: FarmDeviation[] = [];
   for (const metric of Object.keys(bands) as FarmReadingMetric[]) {

@@ -8,6 +8,7 @@ import {
   farmAlerted,
   type RecipePhaseName,
   realtimePublished,
+  type TimedFarmReading,
 } from '@rootline/contracts';
 import { assertOwnerOrAdmin } from '@rootline/domain';
 import { handle, type ServiceContext } from '@rootline/host';
@@ -48,9 +49,12 @@ export const recordReadings = (ctx: ServiceContext) =>
     }
     const phases = await batchPhases(ctx, batch.recipeId);
     const startedAt = new Date(batch.startedAt);
-    const latest = ctx.clock.now().getTime() + FUTURE_SLACK_MS;
+    const now = ctx.clock.now();
+    const latest = now.getTime() + FUTURE_SLACK_MS;
     const rows: (ReadingRow & { deviations: FarmDeviation[] })[] = [];
-    for (const [i, r] of readings.entries()) {
+    for (const [i, sent] of readings.entries()) {
+      // A reading without its time was taken as it is received.
+      const r: TimedFarmReading = { ...sent, at: sent.at ?? now.toISOString() };
       const at = new Date(r.at);
       if (Number.isNaN(at.getTime())) {
         throw new AppError('VALIDATION_ERROR', `readings/${i}/at: not a valid time`, { field: `readings.${i}.at` });

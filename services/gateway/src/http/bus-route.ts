@@ -196,18 +196,25 @@ export function busRoute<D extends SubjectDef, U extends string>(
   const parts = requestParts(spec);
   const status = spec.status ?? 200;
   const data = spec.reply ?? spec.subject.reply;
+  // A reply that is an array is a list answered whole: `pagination` beside it like every list (ADR 188).
+  const wholeArray = !spec.page && !spec.list && TypeGuard.IsArray(data);
   const success = spec.page
     ? PaginatedEnvelope(spec.page.item, spec.page.meta, spec.page.pagination)
     : spec.list
       ? ListEnvelope(spec.list.item, spec.list.meta)
-      : Envelope(data);
+      : wholeArray
+        ? ListEnvelope(data.items)
+        : Envelope(data);
   const timeoutMs = spec.timeoutMs ?? deps.timeoutMs;
   const config: FastifyContextConfig = spec.policy;
   // A reply the service wrote by that same schema (`replyWriter`) is forwarded as text, not parsed and serialised
   // again: a single object, or a page whose items, pagination and meta are the subject's own. Whole lists, pages
   // shaped otherwise and routes with a reply schema of their own are shaped and serialised here.
   const forward =
-    spec.reply === undefined && !spec.list && (!spec.page || pageIsTheReply(spec.page, spec.subject.reply));
+    spec.reply === undefined &&
+    !spec.list &&
+    !wholeArray &&
+    (!spec.page || pageIsTheReply(spec.page, spec.subject.reply));
 
   const schema = operationSchema({
     ...spec,
@@ -258,6 +265,7 @@ export function busRoute<D extends SubjectDef, U extends string>(
       const { items, meta } = result as Omit<PageReply, 'pagination'>;
       return okList(items, meta);
     }
+    if (wholeArray) return okList(result as unknown[]);
     return ok(result);
   }
 }

@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorEnvelope, Pagination } from '@rootline/contracts';
+import { type ErrorBody, type ErrorEnvelope, type Pagination, wholeList } from '@rootline/contracts';
 
 /** Success envelope around a payload. */
 export function ok<T>(data: T): { success: true; data: T; error: null } {
@@ -34,9 +34,21 @@ export function okPage<T>(
   return { success: true, data, error: null, pagination, ...(meta === undefined ? {} : { meta }) };
 }
 
-/** Success envelope of a list answered whole: the items in `data`, and its `meta` when it has one. */
-export function okList<T>(data: T[], meta?: unknown): { success: true; data: T[]; error: null; meta?: unknown } {
-  return { success: true, data, error: null, ...(meta === undefined ? {} : { meta }) };
+/**
+ * Success envelope of a list answered whole: the items in `data`, the pagination of its one page beside them, and
+ * its `meta` when it has one.
+ */
+export function okList<T>(
+  data: T[],
+  meta?: unknown,
+): { success: true; data: T[]; error: null; pagination: Pagination; meta?: unknown } {
+  return {
+    success: true,
+    data,
+    error: null,
+    pagination: wholeList(data.length),
+    ...(meta === undefined ? {} : { meta }),
+  };
 }
 
 /** Failure envelope around an error body. */

@@ -1,10 +1,17 @@
-import { Envelope, type ErrorCode, PaginatedEnvelope, type Pagination } from '@rootline/contracts';
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import {
+  Envelope,
+  type ErrorCode,
+  ListEnvelope,
+  PaginatedEnvelope,
+  type Pagination,
+  wholeList,
+} from '@rootline/contracts';
+import { type Static, type TSchema, Type, TypeGuard } from '@sinclair/typebox';
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import type { RoutePolicy } from '../plugins/auth.js';
 import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
 import type { TypeBoxInstance } from './bus-route.js';
-import { ok, okPage } from './envelope.js';
+import { ok, okList, okPage } from './envelope.js';
 
 type Maybe<T extends TSchema | undefined> = T extends TSchema ? Static<T> : unknown;
 
@@ -63,6 +70,8 @@ export function localRoute<
   R extends TSchema,
 >(app: TypeBoxInstance, spec: LocalRouteSpec<B, P, Q, R>): void {
   const status = spec.status ?? 200;
+  // A reply that is an array is a list answered whole: `pagination` beside it like every list (ADR 188).
+  const wholeArray = !spec.page && TypeGuard.IsArray(spec.reply);
   const example = spec.page
     ? {
         success: true,
@@ -70,8 +79,19 @@ export function localRoute<
         error: null,
         pagination: { page: 1, limit: 20, total: 1, totalPages: 1 },
       }
-    : { success: true, data: spec.replyExample, error: null };
-  const envelope = spec.page ? PaginatedEnvelope(spec.reply) : Envelope(spec.reply);
+    : wholeArray
+      ? {
+          success: true,
+          data: spec.replyExample,
+          error: null,
+          pagination: wholeList((spec.replyExample as unknown[]).length),
+        }
+      : { success: true, data: spec.replyExample, error: null };
+  const envelope = spec.page
+    ? PaginatedEnvelope(spec.reply)
+    : wholeArray
+      ? ListEnvelope((spec.reply as unknown as { items: TSchema }).items)
+      : Envelope(spec.reply);
   const success = { ...envelope, examples: [example] };
   // Unknown query parameters are refused, as on bus routes: a misspelt optional parameter is a caller's bug.
   const querystring = spec.querystring
@@ -96,6 +116,7 @@ export function localRoute<
         const { items, pagination } = data as { items: unknown[]; pagination: Pagination };
         return okPage(items, pagination);
       }
+      if (wholeArray) return okList(data as unknown[]);
       return ok(data);
     },
   });

@@ -167,7 +167,8 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     url: '/batch/:batchId/environment',
     summary: 'Record environment readings',
     description:
-      `1 to ${MAX_FARM_READINGS_PER_REQUEST} timestamped readings, stored all or nothing. A value outside its ` +
+      `1 to ${MAX_FARM_READINGS_PER_REQUEST} readings, each at its time \`at\` (omitted: when the server receives ` +
+      'it, as in the example), stored all or nothing. A value outside its ' +
       'physical range (e.g. humidity above 100 %, pH above 14) refuses the whole request with 400 ' +
       'VALIDATION_ERROR naming the field. Each reading is compared with the targets of the recipe phase at its ' +
       'time; deviations are stored, answered, and told to the farm’s manager as one alert per request (a ' +
@@ -188,7 +189,6 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     example: {
       readings: [
         {
-          at: '2026-11-23T08:00:00.000Z',
           temperatureC: 23.4,
           humidityPct: 64,
           co2Ppm: 950,
