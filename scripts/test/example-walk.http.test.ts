@@ -14,7 +14,6 @@ import canonicalize from 'canonicalize';
 import { OAuth2Server } from 'oauth2-mock-server';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { SERVICES } from '../src/services.js';
 
 /**
