@@ -128,15 +128,15 @@ export const Owner = Named(
 export type Owner = Static<typeof Owner>;
 
 /**
- * A person or party a write names. For an account (`usr_…` id) the name may be left out: it is the account's display
- * name, filled in; another name is refused. A party without an account (a shop, a co-op) has an id of the caller's
- * choosing that does not start with `usr_`, and the name the caller states (docs/privacy.md, "Names on records").
+ * A person or party a write names. For an account the name may be left out: it is the account's display name, filled
+ * in; another name is refused. A party without an account (a shop, a co-op: an id no account has) is recorded with
+ * the name the caller states (ADR 176).
  */
 export const PartyInput = Named(
   'PartyInput',
   Type.Object(
     {
-      id: Text({ minLength: 1, maxLength: 120, description: 'An account id (`usr_…`), or a party’s own id' }),
+      id: Text({ minLength: 1, maxLength: 120, description: 'An account id, or the id of a party without one' }),
       name: Type.Optional(
         Text({
           minLength: 1,

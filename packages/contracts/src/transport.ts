@@ -93,6 +93,23 @@ export const EventHandler = Type.Object(
   },
 );
 
+/** The recipient of a handoff: a party (an account, or one without an account under a stated name). */
+export const RecipientInput = Type.Object(
+  {
+    ...PartyInput.properties,
+    nameStatedBy: Type.Optional(
+      Text({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account ' +
+          '(its name is then as stated), absent for an account',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 /** Readings one event may carry at most. */
 export const MAX_SENSOR_READINGS = 500;
 
@@ -127,7 +144,7 @@ const eventFields = {
     }),
   ),
   handler: Type.Optional(EventHandler),
-  recipient: Type.Optional(PartyInput),
+  recipient: Type.Optional(RecipientInput),
   sensorReadings: Type.Optional(Type.Array(SensorReading, { maxItems: MAX_SENSOR_READINGS })),
   corrects: Type.Optional(TransportEventId),
   notes: Type.Optional(Text({ maxLength: 1000 })),
@@ -139,7 +156,7 @@ function eventInput(kind: TransportEventKind) {
     {
       ...eventFields,
       ...(kind === 'harvest' ? { quantity: Quantity } : {}),
-      ...(kind === 'seed-sharing' ? { recipient: PartyInput } : {}),
+      ...(kind === 'seed-sharing' ? { recipient: RecipientInput } : {}),
     },
     { additionalProperties: false, description: `A ${kind} event, modelled on a GS1 EPCIS 2.0 ObjectEvent` },
   ) as unknown as TObject<typeof eventFields>;
@@ -185,8 +202,8 @@ export const RecordedParty = Named(
     name: Type.String(),
     nameStatedBy: Type.Union([Type.String(), Type.Null()], {
       description:
-        'Null for an account (`usr_…`), named as its account is. For a party without an account, the name of who ' +
-        'stated its name (the event’s handler): show it as “stated by …”',
+        'Null for an account, named as its account is (and for events recorded before names were bound). For a ' +
+        'party without an account, the account name of who stated its name: show it as “stated by …”',
     }),
   }),
 );

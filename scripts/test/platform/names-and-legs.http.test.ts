@@ -123,16 +123,24 @@ describe('names bound to accounts and legs near hidden points, over HTTP on NATS
     expect(JSON.parse(tx.payload)).toMatchObject({
       recipientId: coop.id,
       recipientName: coop.name,
+      recipientNameStatedBy: BOB.name,
       handlerName: BOB.name,
     });
 
-    // An id shaped as an account's that is none, and a party without an account without a name, are refused.
-    const ghost = await record('distribution', { recipient: { id: 'usr_nobodyhere01', name: 'Nobody' } });
-    expect(ghost.status).toBe(400);
-    expect(ghost.body.error.details).toMatchObject({ field: 'recipient.id', reason: 'not-an-account' });
+    // Any id no account has is such a party, whatever it looks like; a body cannot say who stated the name.
+    const ghost = await record('distribution', {
+      recipient: { id: 'usr_nobodyhere01', name: 'Nobody', nameStatedBy: ALICE.name },
+    });
+    expect(ghost.status, JSON.stringify(ghost.body)).toBe(201);
+    expect((await journeyEvent(ghost.body.data.id, cy)).event.recipient).toEqual({
+      id: 'usr_nobodyhere01',
+      name: 'Nobody',
+      nameStatedBy: BOB.name,
+    });
+    // A party without an account needs its name stated.
     const nameless = await record('distribution', { recipient: { id: 'coop-nameless' } });
     expect(nameless.status).toBe(400);
-    expect(nameless.body.error.details).toMatchObject({ field: 'recipient.name' });
+    expect(nameless.body.error.details).toMatchObject({ field: 'recipient.name', reason: 'name-required' });
   });
 
   it('shows others no exact distance of a leg between a public and a hidden plant, and keeps the owner’s footprint exact', async () => {

@@ -20,8 +20,8 @@ describe('transport events, journeys and block verification over HTTP on NATS an
 
   beforeAll(async () => {
     p = await startTransportPlatform();
-    grower = await p.token('USER', 'usr_grower');
-    other = await p.token('USER', 'usr_other');
+    grower = await p.token('USER', HANDLER.id, HANDLER.name);
+    other = await p.token('USER', 'usr_other', 'Ben');
     admin = await p.token('ADMIN', 'usr_admin');
     await p.bus.consume({
       durable: 'transport-http-completed',
@@ -208,7 +208,7 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     };
     const mine = await p.http('POST', '/api/plants/register', {
       token: fresh,
-      body: plantInput({ owner: { id: 'usr_fresh', name: 'Fresh Grower' } }),
+      body: plantInput({ owner: { id: 'usr_fresh' } }),
     });
     const plant = mine.body.data.id as string;
     const kinds = ['seed-acquisition', 'planting', 'growing', 'harvest', 'distribution', 'seed-saving', 'seed-sharing'];

@@ -403,7 +403,7 @@ export interface paths {
          *
          *     Required: `commonName` (1–200 characters), `location.latitude` (−90 to 90), `location.longitude` (−180 to 180) and `owner.id` (1–120 characters). Optional: `owner.name` (1–200 characters), `scientificName` (1–200), `location.city` and `location.country` (up to 120 each), `privacyLevel` (default `exact`). Unknown fields are refused.
          *
-         *     The owner is the caller: `owner.id` must be the caller's own id (403 FORBIDDEN otherwise), except for an ADMIN registering for someone else (recorded as the registering user). `owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ledger as the account has it when the plant is recorded. A name other than the account’s is 400 VALIDATION_ERROR (`details: { field: owner.name, reason: not-account-name }`); the account’s own name is accepted. A plant’s owner is always an account (an id of none is 400, `reason: not-an-account`).
+         *     The owner is the caller: `owner.id` must be the caller's own id (403 FORBIDDEN otherwise), except for an ADMIN registering for someone else (recorded as the registering user). `owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ledger as the account has it when the plant is recorded. A name other than the account’s is 400 VALIDATION_ERROR (`details: { field: owner.name, reason: not-account-name }`); the account’s own name is accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated.
          *
          *     `privacyLevel` is applied before the location is stored or written to the ledger, so no answer, export or block ever holds the exact point of a non-exact plant: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km, city dropped), hidden (no location; never listed by nearby).
          *
@@ -461,7 +461,7 @@ export interface paths {
          *
          *     `privacyLevel` is applied before the location is stored or written to the ledger, so no answer, export or block ever holds the exact point of a non-exact plant: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km, city dropped), hidden (no location; never listed by nearby). It defaults to `exact` and applies to the new plant only.
          *
-         *     `newPlant.owner.id` must be the caller's own id unless the caller is an ADMIN (403 FORBIDDEN). `newPlant.owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ledger as the account has it when the plant is recorded. A name other than the account’s is 400 VALIDATION_ERROR (`details: { field: newPlant.owner.name, reason: not-account-name }`); the account’s own name is accepted. A plant’s owner is always an account (an id of none is 400, `reason: not-an-account`). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is recorded once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409. 503 UNAVAILABLE (with Retry-After) means the ledger did not answer: retry with the same key.
+         *     `newPlant.owner.id` must be the caller's own id unless the caller is an ADMIN (403 FORBIDDEN). `newPlant.owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ledger as the account has it when the plant is recorded. A name other than the account’s is 400 VALIDATION_ERROR (`details: { field: newPlant.owner.name, reason: not-account-name }`); the account’s own name is accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated. Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is recorded once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409. 503 UNAVAILABLE (with Retry-After) means the ledger did not answer: retry with the same key.
          */
         post: operations["clonePlant"];
         delete?: never;
@@ -1909,7 +1909,7 @@ export interface paths {
          *
          *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
          *
-         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op) has an id of your choosing not starting with `usr_` (a `usr_` id of no account is 400, `reason: not-an-account`) and the name you state, shown as stated by the handler (`recipient.nameStatedBy`).
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
          *
          *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
@@ -1937,7 +1937,7 @@ export interface paths {
          *
          *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
          *
-         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op) has an id of your choosing not starting with `usr_` (a `usr_` id of no account is 400, `reason: not-an-account`) and the name you state, shown as stated by the handler (`recipient.nameStatedBy`).
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
          *
          *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
@@ -1965,7 +1965,7 @@ export interface paths {
          *
          *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
          *
-         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op) has an id of your choosing not starting with `usr_` (a `usr_` id of no account is 400, `reason: not-an-account`) and the name you state, shown as stated by the handler (`recipient.nameStatedBy`).
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
          *
          *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
@@ -1993,7 +1993,7 @@ export interface paths {
          *
          *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
          *
-         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op) has an id of your choosing not starting with `usr_` (a `usr_` id of no account is 400, `reason: not-an-account`) and the name you state, shown as stated by the handler (`recipient.nameStatedBy`).
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
          *
          *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
@@ -2021,7 +2021,7 @@ export interface paths {
          *
          *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
          *
-         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op) has an id of your choosing not starting with `usr_` (a `usr_` id of no account is 400, `reason: not-an-account`) and the name you state, shown as stated by the handler (`recipient.nameStatedBy`).
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
          *
          *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
@@ -2049,7 +2049,7 @@ export interface paths {
          *
          *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
          *
-         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op) has an id of your choosing not starting with `usr_` (a `usr_` id of no account is 400, `reason: not-an-account`) and the name you state, shown as stated by the handler (`recipient.nameStatedBy`).
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
          *
          *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
@@ -2077,7 +2077,7 @@ export interface paths {
          *
          *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
          *
-         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op) has an id of your choosing not starting with `usr_` (a `usr_` id of no account is 400, `reason: not-an-account`) and the name you state, shown as stated by the handler (`recipient.nameStatedBy`).
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
          *
          *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
@@ -5109,7 +5109,7 @@ export interface components {
         };
         /** PartyInput */
         PartyInput: {
-            /** @description An account id (`usr_…`), or a party’s own id */
+            /** @description An account id, or the id of a party without one */
             id: string;
             /** @description Default and only accepted value for an account: its display name. Required otherwise */
             name?: string;
@@ -5414,7 +5414,7 @@ export interface components {
         RecordedParty: {
             id: string;
             name: string;
-            /** @description Null for an account (`usr_…`), named as its account is. For a party without an account, the name of who stated its name (the event’s handler): show it as “stated by …” */
+            /** @description Null for an account, named as its account is (and for events recorded before names were bound). For a party without an account, the account name of who stated its name: show it as “stated by …” */
             nameStatedBy: string | null;
         };
         /** RegistrationResult */
@@ -17463,7 +17463,14 @@ export interface operations {
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
                     };
-                    recipient?: components["schemas"]["PartyInput"];
+                    recipient?: {
+                        /** @description An account id, or the id of a party without one */
+                        id: string;
+                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
+                        name?: string;
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        nameStatedBy?: string;
+                    };
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -17660,7 +17667,14 @@ export interface operations {
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
                     };
-                    recipient?: components["schemas"]["PartyInput"];
+                    recipient?: {
+                        /** @description An account id, or the id of a party without one */
+                        id: string;
+                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
+                        name?: string;
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        nameStatedBy?: string;
+                    };
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -17861,7 +17875,14 @@ export interface operations {
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
                     };
-                    recipient?: components["schemas"]["PartyInput"];
+                    recipient?: {
+                        /** @description An account id, or the id of a party without one */
+                        id: string;
+                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
+                        name?: string;
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        nameStatedBy?: string;
+                    };
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -18057,7 +18078,14 @@ export interface operations {
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
                     };
-                    recipient?: components["schemas"]["PartyInput"];
+                    recipient?: {
+                        /** @description An account id, or the id of a party without one */
+                        id: string;
+                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
+                        name?: string;
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        nameStatedBy?: string;
+                    };
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -18272,7 +18300,14 @@ export interface operations {
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
                     };
-                    recipient?: components["schemas"]["PartyInput"];
+                    recipient?: {
+                        /** @description An account id, or the id of a party without one */
+                        id: string;
+                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
+                        name?: string;
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        nameStatedBy?: string;
+                    };
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -18469,7 +18504,14 @@ export interface operations {
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
                     };
-                    recipient?: components["schemas"]["PartyInput"];
+                    recipient?: {
+                        /** @description An account id, or the id of a party without one */
+                        id: string;
+                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
+                        name?: string;
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        nameStatedBy?: string;
+                    };
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -18676,7 +18718,14 @@ export interface operations {
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
                     };
-                    recipient: components["schemas"]["PartyInput"];
+                    recipient: {
+                        /** @description An account id, or the id of a party without one */
+                        id: string;
+                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
+                        name?: string;
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        nameStatedBy?: string;
+                    };
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00

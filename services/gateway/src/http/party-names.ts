@@ -9,9 +9,6 @@ export interface GivenParty {
   name?: string;
 }
 
-/** Ids that start so are accounts' (ADR 006): a party without an account is given another id. */
-const ACCOUNT_ID_PREFIX = 'usr_';
-
 /** Names compared as a person would: case and runs of spaces aside. */
 const sameName = (a: string, b: string) =>
   a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
@@ -22,17 +19,15 @@ const refused = (field: string, message: string, reason: string) =>
 /**
  * The party a record names, with the name it may carry (ADR 176). An account's party carries the account's display
  * name at the time of writing: a name left out is filled in, the account's own name is accepted (recorded as the
- * account writes it), any other is VALIDATION_ERROR naming `<field>.name` (`reason: not-account-name`). Where the
- * record needs an account (`account: 'required'`: a plant's owner, an event's handler), an id of no account is
- * VALIDATION_ERROR naming `<field>.id`. Otherwise a party without an account (a shop, a co-op) keeps the name the
- * caller states, under an id that is not an account's (`usr_…` ids are accounts' only).
+ * account writes it), any other is VALIDATION_ERROR naming `<field>.name` (`reason: not-account-name`). A party
+ * without an account (a shop, a co-op: an id no account has) keeps the name the caller states (`stated: true`);
+ * without one it is VALIDATION_ERROR naming `<field>.name` (`reason: name-required`).
  */
 export async function boundParty(
   given: GivenParty,
   field: string,
   accountName: AccountName,
-  account: 'required' | 'optional',
-): Promise<{ id: string; name: string }> {
+): Promise<{ id: string; name: string; stated: boolean }> {
   const name = await accountName(given.id);
   if (name !== null) {
     if (given.name !== undefined && !sameName(given.name, name)) {
@@ -42,18 +37,10 @@ export async function boundParty(
         'not-account-name',
       );
     }
-    return { id: given.id, name };
-  }
-  if (account === 'required') throw refused(`${field}.id`, `no account has the id ${given.id}`, 'not-an-account');
-  if (given.id.startsWith(ACCOUNT_ID_PREFIX)) {
-    throw refused(
-      `${field}.id`,
-      `no account has the id ${given.id}; a party without an account is named by an id not starting with ${ACCOUNT_ID_PREFIX}`,
-      'not-an-account',
-    );
+    return { id: given.id, name, stated: false };
   }
   if (given.name === undefined) {
-    throw refused(`${field}.name`, 'give the name of a party without an account', 'name-required');
+    throw refused(`${field}.name`, `no account has the id ${given.id}: state the party's name`, 'name-required');
   }
-  return { id: given.id, name: given.name };
+  return { id: given.id, name: given.name, stated: true };
 }

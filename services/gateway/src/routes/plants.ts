@@ -41,7 +41,7 @@ const OWNER_NAME =
   '`owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ' +
   'ledger as the account has it when the plant is recorded. A name other than the account’s is 400 ' +
   'VALIDATION_ERROR (`details: { field: owner.name, reason: not-account-name }`); the account’s own name is ' +
-  'accepted. A plant’s owner is always an account (an id of none is 400, `reason: not-an-account`).';
+  'accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated.';
 
 /** Route dependencies of writes that name people: the bus, and the display names of the gateway's accounts. */
 export interface NamingRouteDeps extends BusRouteDeps {
@@ -83,7 +83,8 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     },
     input: async (req) => {
       const body = req.body as { owner: GivenParty };
-      return { ...body, owner: await boundParty(body.owner, 'owner', deps.accountName, 'required') } as never;
+      const { id, name } = await boundParty(body.owner, 'owner', deps.accountName);
+      return { ...body, owner: { id, name } } as never;
     },
   });
 
@@ -164,8 +165,8 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     },
     input: async (req) => {
       const body = req.body as { newPlant: { owner: GivenParty } };
-      const owner = await boundParty(body.newPlant.owner, 'newPlant.owner', deps.accountName, 'required');
-      return { ...body, newPlant: { ...body.newPlant, owner } } as never;
+      const { id, name } = await boundParty(body.newPlant.owner, 'newPlant.owner', deps.accountName);
+      return { ...body, newPlant: { ...body.newPlant, owner: { id, name } } } as never;
     },
   });
 

@@ -125,8 +125,9 @@ const EVENT_FIELDS =
   '**Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave ' +
   '`name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: ' +
   '{ field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, ' +
-  'a co-op) has an id of your choosing not starting with `usr_` (a `usr_` id of no account is 400, `reason: ' +
-  'not-an-account`) and the name you state, shown as stated by the handler (`recipient.nameStatedBy`).\n\n' +
+  'a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), ' +
+  'shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body ' +
+  'says).\n\n' +
   '**Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of ' +
   '`privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.\n\n' +
   '**Custody**: the handler must be a custodian of the plant and the seed lot named (403 FORBIDDEN, details ' +
@@ -151,10 +152,14 @@ export async function withParties(req: FastifyRequest, accountName: AccountName)
   const body = { ...(req.body as Record<string, unknown>) };
   const user = req.principal?.user;
   if (!user) throw new AppError('UNAUTHORIZED', 'This action needs a signed-in user');
-  const handler = (body.handler as GivenParty | undefined) ?? { id: user.id };
-  body.handler = await boundParty(handler, 'handler', accountName, 'required');
-  const recipient = body.recipient as GivenParty | undefined;
-  if (recipient) body.recipient = await boundParty(recipient, 'recipient', accountName, 'optional');
+  const handler = await boundParty((body.handler as GivenParty | undefined) ?? { id: user.id }, 'handler', accountName);
+  body.handler = { id: handler.id, name: handler.name };
+  const given = body.recipient as GivenParty | undefined;
+  if (given) {
+    const { id, name, stated } = await boundParty({ id: given.id, name: given.name }, 'recipient', accountName);
+    // Who stated the name of a party without an account is the caller, by their account's name (never the body's).
+    body.recipient = { id, name, ...(stated ? { nameStatedBy: user.name } : {}) };
+  }
   return body;
 }
 

@@ -14,13 +14,11 @@ export function eventsInsert(rows: readonly NewEventRow[]): SQL {
 
 const iso = (t: string) => new Date(t).toISOString();
 /**
- * The recipient as reads show it: an account (`usr_…`) under its name; a party without an account under the name its
- * event's handler stated, said to be stated by them (ADR 176).
+ * The recipient as reads show it: its name, and for a party without an account who stated that name (ADR 176).
  */
 function recipientOf(r: EventRow): RecordedParty | null {
   if (!r.recipientId || !r.recipientName) return null;
-  const stated = !r.recipientId.startsWith('usr_');
-  return { id: r.recipientId, name: r.recipientName, nameStatedBy: stated ? r.handlerName : null };
+  return { id: r.recipientId, name: r.recipientName, nameStatedBy: r.recipientNameStatedBy };
 }
 
 /** A stored row as the journey returns it. */

@@ -47,6 +47,8 @@ export const events = transportSchema.table(
     handlerName: text('handler_name').notNull(),
     recipientId: text('recipient_id'),
     recipientName: text('recipient_name'),
+    /** For a recipient without an account: the account name of who stated its name (null for an account). */
+    recipientNameStatedBy: text('recipient_name_stated_by'),
     sensorReadings: jsonb('sensor_readings').$type<unknown[]>().notNull(),
     corrects: text('corrects'),
     notes: text('notes'),

@@ -35,11 +35,11 @@ function handlerOf(input: TransportEventInput): Owner {
 }
 
 /** The recipient named in full (over HTTP the gateway has bound an account's name to it: ADR 176). */
-function recipientOf(input: TransportEventInput): Owner | null {
+function recipientOf(input: TransportEventInput): (Owner & { nameStatedBy: string | null }) | null {
   const { recipient } = input;
   if (!recipient) return null;
   if (!recipient.name) throw invalid('recipient.name', 'name the recipient');
-  return { id: recipient.id, name: recipient.name };
+  return { id: recipient.id, name: recipient.name, nameStatedBy: recipient.nameStatedBy ?? null };
 }
 
 /** The answer a recorded event gave, rebuilt from its row (a retry of a finished one gets the same). */
@@ -180,6 +180,7 @@ async function recordEvent(
     handlerName: handler.name,
     recipientId: recipient?.id ?? null,
     recipientName: recipient?.name ?? null,
+    recipientNameStatedBy: recipient?.nameStatedBy ?? null,
     sensorReadings: input.sensorReadings ?? [],
     corrects: input.corrects ?? null,
     notes: input.notes ?? null,
