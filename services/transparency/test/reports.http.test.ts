@@ -46,7 +46,7 @@ describe('compliance report, dashboard and component health over HTTP', () => {
       },
     });
     expect(hook.status).toBe(201);
-    const token = await p.token('GROWER', grower.id);
+    const token = await p.token('GROWER', grower.id, grower.name);
     for (const privacyLevel of ['exact', 'city', 'city', 'hidden'] as const) {
       const res = await p.http('POST', '/api/plants/register', {
         token,
