@@ -202,6 +202,8 @@ describe('transport events, journeys and block verification over HTTP on NATS an
 
   it('takes the caller as handler by default: the seven OpenAPI examples, sent in order by a new user, all record', async () => {
     const fresh = await p.token('USER', 'usr_fresh');
+    // The distribution example hands the plant to an account: it exists, as in the documented walk.
+    await p.token('USER', 'usr_01HZX3K6Q2W8N4B7T5R9V0C1ME', 'Bob Visser');
     type Media = { schema?: { examples?: unknown[]; example?: unknown }; example?: unknown };
     const doc = (await p.http('GET', '/api/openapi.json')).body as {
       paths: Record<string, { post: { requestBody: { content: Record<string, Media> } } }>;

@@ -18665,7 +18665,8 @@ export interface operations {
                  *       "transportMode": "rail",
                  *       "massKg": 0.02,
                  *       "recipient": {
-                 *         "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MF"
+                 *         "id": "rotterdam-seed-library",
+                 *         "name": "Rotterdam Seed Library"
                  *       }
                  *     }
                  */

@@ -108,7 +108,8 @@ function example(kind: TransportEventKind): Record<string, unknown> {
         to: { latitude: 51.9244, longitude: 4.4777, city: 'Rotterdam', country: 'NL' },
         transportMode: 'rail',
         massKg: 0.02,
-        recipient: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MF' },
+        // A party without an account: its name is as the caller states it, shown as stated by them.
+        recipient: { id: 'rotterdam-seed-library', name: 'Rotterdam Seed Library' },
       };
   }
 }
