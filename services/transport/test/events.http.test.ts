@@ -231,7 +231,7 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     expect(new Set(events.map((e) => JSON.stringify(e.handler)))).toEqual(
       new Set([JSON.stringify({ id: 'usr_fresh', name: 'Test USER' })]),
     );
-    // The caller's own id alone takes the account's name; another account is ADMIN-only and needs its name.
+    // An id alone takes its account's name; another account is ADMIN-only, and named as its account is (ADR 176).
     const own = await post(
       'growing',
       { plantId: plant, eventTime: '2026-10-01T09:00:00+02:00', handler: { id: 'usr_fresh' }, to: AMSTERDAM },
@@ -242,9 +242,11 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     const refused = await post('seed-saving', someone, other);
     expect(refused.status).toBe(403);
     expect(refused.body.error.details).toMatchObject({ field: 'handler.id', reason: 'not-self' });
+    const misnamed = await post('seed-saving', { ...someone, handler: { id: 'usr_fresh', name: 'Ada' } }, admin);
+    expect(misnamed.status).toBe(400);
+    expect(misnamed.body.error.details).toMatchObject({ field: 'handler.name', reason: 'not-account-name' });
     const nameless = await post('seed-saving', someone, admin);
-    expect(nameless.status).toBe(400);
-    expect(nameless.body.error.details).toMatchObject({ field: 'handler.name' });
+    expect(nameless.status, JSON.stringify(nameless.body)).toBe(201);
   });
 
   it('records only for the caller: another handler is 403, an ADMIN may record for someone, no token is 401', async () => {
