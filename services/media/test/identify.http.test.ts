@@ -230,7 +230,7 @@ describe('plant identification over HTTP against a Pl@ntNet-speaking server', ()
     const created = await post(
       '/api/plants/register',
       owner,
-      plantInput({ commonName: 'Tomato', owner: { id: 'usr_owner', name: 'Owner' } }),
+      plantInput({ commonName: 'Tomato', owner: { id: 'usr_owner' } }),
     );
     expect(created.status).toBe(201);
     const plantId = created.body.data.id;
@@ -260,7 +260,7 @@ describe('plant identification over HTTP against a Pl@ntNet-speaking server', ()
     const theirs = await post(
       '/api/plants/register',
       other,
-      plantInput({ commonName: 'Tomato', owner: { id: 'usr_other', name: 'Other' } }),
+      plantInput({ commonName: 'Tomato', owner: { id: 'usr_other' } }),
     );
     const notTheirs = await post(`/api/plants/${theirs.body.data.id}/species`, other, {
       identificationId,
