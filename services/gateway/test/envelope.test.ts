@@ -60,7 +60,8 @@ describe('success envelope', () => {
         return { ok: true, data: registration };
       }),
     );
-    const input = plantInput();
+    // The owner is the signed-in account, under its own name (ADR 176).
+    const input = plantInput({ owner: { id: 'usr_test', name: 'Test USER' } });
     const res = await register(input);
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ success: true, data: registration, error: null });
@@ -342,7 +343,7 @@ describe('unexpected errors', () => {
     const res = await app.inject({
       method: 'POST',
       url: '/api/plants/register',
-      payload: plantInput(),
+      payload: plantInput({ owner: { id: 'usr_test' } }),
       headers: await bus.bearer(),
     });
     expect(res.statusCode).toBe(500);
