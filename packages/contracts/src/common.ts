@@ -141,3 +141,26 @@ export const Owner = Named(
   ),
 );
 export type Owner = Static<typeof Owner>;
+
+/**
+ * A person or party a write names. For an account the name may be left out: it is the account's display name, filled
+ * in; another name is refused. A party without an account (a shop, a co-op: an id no account has) is recorded with
+ * the name the caller states (ADR 176).
+ */
+export const PartyInput = Named(
+  'PartyInput',
+  Type.Object(
+    {
+      id: Text({ minLength: 1, maxLength: 120, description: 'An account id, or the id of a party without one' }),
+      name: Type.Optional(
+        Text({
+          minLength: 1,
+          maxLength: 200,
+          description: 'Default and only accepted value for an account: its display name. Required otherwise',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
+export type PartyInput = Static<typeof PartyInput>;

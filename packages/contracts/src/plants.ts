@@ -1,5 +1,5 @@
 import { Kind, type SchemaOptions, type Static, Type, TypeRegistry } from '@sinclair/typebox';
-import { groupedDigits, Location, Owner, PrefixedId, Text, Timestamp } from './common.js';
+import { groupedDigits, Location, Owner, PartyInput, PrefixedId, Text, Timestamp } from './common.js';
 import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 
@@ -54,7 +54,8 @@ const CommonName = Text({ minLength: 1, maxLength: 200, examples: ['Tomato'] });
 const ScientificName = Text({ minLength: 1, maxLength: 200, examples: ['Solanum lycopersicum'] });
 
 /**
- * The spec's Plant registration input. Required: commonName, location (latitude, longitude) and owner (id, name).
+ * The spec's Plant registration input. Required: commonName, location (latitude, longitude) and owner.id (its name
+ * is the account's).
  * Optional: scientificName, location.city, location.country, privacyLevel (default exact).
  */
 export const PlantInput = Type.Object(
@@ -62,7 +63,7 @@ export const PlantInput = Type.Object(
     commonName: CommonName,
     scientificName: Type.Optional(ScientificName),
     location: Location,
-    owner: Owner,
+    owner: PartyInput,
     privacyLevel: Defaulted(
       StringEnum(PRIVACY_LEVELS, { default: 'exact', description: `${PRIVACY_DESCRIPTION} Default: exact.` }),
     ),
@@ -137,7 +138,7 @@ export const CloneInput = Type.Object(
     newPlant: Type.Object(
       {
         location: Location,
-        owner: Owner,
+        owner: PartyInput,
         privacyLevel: Defaulted(
           StringEnum(PRIVACY_LEVELS, { default: 'exact', description: `${PRIVACY_DESCRIPTION} Default: exact.` }),
         ),

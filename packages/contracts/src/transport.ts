@@ -1,5 +1,5 @@
 import { type Static, type TObject, Type } from '@sinclair/typebox';
-import { Location, Owner, PrefixedId, Text, Timestamp } from './common.js';
+import { Location, Owner, PartyInput, PrefixedId, Text, Timestamp } from './common.js';
 import { Defaulted, defineEvent, defineSubject, type InputOf, Named, type SubjectDef } from './define.js';
 import { Pagination } from './envelope.js';
 import { PlantId, PRIVACY_LEVELS, StringEnum } from './plants.js';
@@ -93,6 +93,23 @@ export const EventHandler = Type.Object(
   },
 );
 
+/** The recipient of a handoff: a party (an account, or one without an account under a stated name). */
+export const RecipientInput = Type.Object(
+  {
+    ...PartyInput.properties,
+    nameStatedBy: Type.Optional(
+      Text({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account ' +
+          '(its name is then as stated), absent for an account',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 /** Readings one event may carry at most. */
 export const MAX_SENSOR_READINGS = 500;
 
@@ -127,7 +144,7 @@ const eventFields = {
     }),
   ),
   handler: Type.Optional(EventHandler),
-  recipient: Type.Optional(Owner),
+  recipient: Type.Optional(RecipientInput),
   sensorReadings: Type.Optional(Type.Array(SensorReading, { maxItems: MAX_SENSOR_READINGS })),
   corrects: Type.Optional(TransportEventId),
   notes: Type.Optional(Text({ maxLength: 1000 })),
@@ -139,7 +156,7 @@ function eventInput(kind: TransportEventKind) {
     {
       ...eventFields,
       ...(kind === 'harvest' ? { quantity: Quantity } : {}),
-      ...(kind === 'seed-sharing' ? { recipient: Owner } : {}),
+      ...(kind === 'seed-sharing' ? { recipient: RecipientInput } : {}),
     },
     { additionalProperties: false, description: `A ${kind} event, modelled on a GS1 EPCIS 2.0 ObjectEvent` },
   ) as unknown as TObject<typeof eventFields>;
@@ -151,8 +168,12 @@ export const TransportEventResult = Named(
     id: TransportEventId,
     blockHash: Type.String({ description: 'Hash of the block that recorded the event' }),
     timestamp: Timestamp,
-    distanceKm: Type.Number({ description: 'Given, or haversine between the stored locations' }),
-    kgCo2e: Type.Number({ description: 'Emissions of the movement (docs/transport.md)' }),
+    distanceKm: Type.Number({
+      description:
+        'Given, or haversine between the given locations: the measured figure, answered to the handler only (others ' +
+        'see it rounded to the privacy level’s step, or none when hidden)',
+    }),
+    kgCo2e: Type.Number({ description: 'Emissions of the movement (docs/transport.md), as measured' }),
   }),
 );
 export type TransportEventResult = Static<typeof TransportEventResult>;
@@ -173,6 +194,21 @@ export const transportEventRecord = Object.fromEntries(
 /** A journey event as its handler receives it (defaults filled in). */
 export type TransportEventInput = InputOf<(typeof transportEventRecord)['planting']>;
 
+/** A party as a record shows it: an account under its name, or a party without one under the name stated for it. */
+export const RecordedParty = Named(
+  'RecordedParty',
+  Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    nameStatedBy: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'Null for an account, named as its account is (and for events recorded before names were bound). For a ' +
+        'party without an account, the account name of who stated its name: show it as “stated by …”',
+    }),
+  }),
+);
+export type RecordedParty = Static<typeof RecordedParty>;
+
 export const JourneyLocation = Type.Union([Location, Type.Null()], {
   description: 'As stored, after the privacy level; null when hidden or not given',
 });
@@ -190,11 +226,18 @@ export const JourneyEvent = Named(
     to: JourneyLocation,
     privacyLevel: StringEnum(PRIVACY_LEVELS),
     transportMode: StringEnum(TRANSPORT_MODES),
-    distanceKm: Type.Number(),
+    distanceKm: Type.Union([Type.Number(), Type.Null()], {
+      description:
+        'As anyone may see it: exact for an `exact` event, rounded to the step of its privacy level otherwise ' +
+        '(fuzzy 5 km, city 10 km, country 100 km), null when `hidden`. The measured figure counts only in the ' +
+        'handler’s own footprint',
+    }),
     massKg: Type.Number(),
-    kgCo2e: Type.Number(),
+    kgCo2e: Type.Union([Type.Number(), Type.Null()], {
+      description: 'Emissions of the distance shown (null when hidden)',
+    }),
     handler: Owner,
-    recipient: Type.Union([Owner, Type.Null()]),
+    recipient: Type.Union([RecordedParty, Type.Null()]),
     sensorReadings: Type.Array(SensorReading),
     corrects: Type.Union([TransportEventId, Type.Null()]),
     correctedBy: Type.Union([TransportEventId, Type.Null()], {
@@ -448,8 +491,10 @@ export const transportCompleted = defineEvent({
     handlerId: Type.String(),
     recipientId: Type.Union([Type.String(), Type.Null()]),
     transportMode: Type.String(),
-    distanceKm: Type.Number(),
-    kgCo2e: Type.Number(),
+    distanceKm: Type.Union([Type.Number(), Type.Null()], {
+      description: 'Rounded to the step of the event’s privacy level; null when hidden (docs/transport.md)',
+    }),
+    kgCo2e: Type.Union([Type.Number(), Type.Null()], { description: 'For the rounded distance; null when hidden' }),
     eventTime: Type.String(),
     corrects: Type.Union([Type.String(), Type.Null()]),
   }),

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { haversineKm, KM_PER_DEGREE } from './geo.js';
-import { applyPrivacyLevel, CITY_CELL_KM, COUNTRY_CELL_KM, FUZZY_MAX_KM, FUZZY_MIN_KM, snapToGrid } from './privacy.js';
+import {
+  applyPrivacyLevel,
+  CITY_CELL_KM,
+  COUNTRY_CELL_KM,
+  disclosedDistanceKm,
+  FUZZY_MAX_KM,
+  FUZZY_MIN_KM,
+  snapToGrid,
+} from './privacy.js';
 
 const amsterdam = { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' };
 
@@ -111,5 +119,16 @@ describe('applyPrivacyLevel', () => {
     for (const level of ['exact', 'city', 'country', 'hidden'] as const) {
       expect(() => applyPrivacyLevel(amsterdam, level, noRandom)).not.toThrow();
     }
+  });
+});
+
+describe('disclosedDistanceKm', () => {
+  it('keeps an exact distance, rounds to the step of a fuzzy, city or country end, and hides a hidden one', () => {
+    expect(disclosedDistanceKm(12.345, 'exact')).toBe(12.345);
+    expect(disclosedDistanceKm(12.345, 'fuzzy')).toBe(10);
+    expect(disclosedDistanceKm(13, 'fuzzy')).toBe(15);
+    expect(disclosedDistanceKm(12.345, 'city')).toBe(10);
+    expect(disclosedDistanceKm(151, 'country')).toBe(200);
+    expect(disclosedDistanceKm(12.345, 'hidden')).toBeNull();
   });
 });

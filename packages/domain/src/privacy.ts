@@ -82,3 +82,27 @@ export function secureRandom(
   for (const byte of fill(new Uint8Array(6))) n = n * 256 + byte;
   return n / 2 ** 48;
 }
+
+/**
+ * The step, in km, to which a distance to or from a point at each privacy level is shown: a distance no finer than
+ * the point itself, so it cannot put the point on a thin ring around a known one. Fuzzy points are moved up to
+ * FUZZY_MAX_KM, city and country points snapped to their grid cells; hidden points show no distance at all (null).
+ */
+export const DISTANCE_STEP_KM: Readonly<Record<PrivacyLevel, number | null>> = {
+  exact: 0,
+  fuzzy: FUZZY_MAX_KM,
+  city: CITY_CELL_KM,
+  country: COUNTRY_CELL_KM,
+  hidden: null,
+};
+
+/**
+ * A distance as others may see it when one of its ends is at `level`: exact as given, rounded to the nearest
+ * multiple of the level's step (DISTANCE_STEP_KM), or null when the end is hidden.
+ */
+export function disclosedDistanceKm(distanceKm: number, level: PrivacyLevel): number | null {
+  const step = DISTANCE_STEP_KM[level];
+  if (step === null) return null;
+  if (step === 0) return distanceKm;
+  return Math.round(distanceKm / step) * step;
+}

@@ -28,8 +28,8 @@ describe('analytics over HTTP on NATS and PostgreSQL, fed by the domain events',
 
   beforeAll(async () => {
     p = await startTestPlatform([chainMiner, plants, transport, transparency], { CHAIN_DIFFICULTY: '8' });
-    ada = await p.token('USER', ADA.id);
-    ben = await p.token('USER', BEN.id);
+    ada = await p.token('USER', ADA.id, ADA.name);
+    ben = await p.token('USER', BEN.id, BEN.name);
     admin = await p.token('ADMIN', 'usr_analyticsadm1');
   });
   afterAll(async () => p?.stop());

@@ -86,7 +86,7 @@ describe('Idempotency-Key on POSTs that create', () => {
   it('scopes keys to the caller: the same key from another user is a request of its own', async () => {
     const key = randomUUID();
     const mine = await post(p, '/api/plants/register', plantInput({ commonName: 'Scoped', owner }), key, token);
-    const other = await p.token('GROWER', 'usr_other');
+    const other = await p.token('GROWER', 'usr_other', 'Other');
     const theirs = await post(
       p,
       '/api/plants/register',

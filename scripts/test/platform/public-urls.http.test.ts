@@ -116,7 +116,7 @@ describe('public URLs from the setting or the request', () => {
     trusting = await p.app.listen({ port: 0, host: '127.0.0.1' });
     untrusting = await gateway({ TRUSTED_PROXIES: '10.0.0.0/8' });
     configured = await gateway({ TRUSTED_PROXIES: '127.0.0.1', PUBLIC_URL: 'https://public.example/' });
-    grower = await p.token('USER', 'usr_grower');
+    grower = await p.token('USER', 'usr_grower', 'Ada Grower');
     const plant = await p.http('POST', '/api/plants/register', {
       token: grower,
       body: plantInput({ commonName: 'Cherry tomato', owner: { id: 'usr_grower', name: 'Ada Grower' } }),

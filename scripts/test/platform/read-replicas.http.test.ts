@@ -55,7 +55,7 @@ describe('plants on a PostgreSQL primary with a streaming replica (DATABASE_READ
         },
       },
     );
-    grower = await p.token('USER', 'usr_grower');
+    grower = await p.token('USER', 'usr_grower', 'Grower');
     reader = await p.token('USER', 'usr_reader');
     const made = await p.http('POST', '/api/plants/register', {
       token: grower,

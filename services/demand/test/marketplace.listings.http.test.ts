@@ -38,14 +38,14 @@ describe('marketplace listings over HTTP', () => {
     const parent = await p.http('POST', '/api/plants/register', {
       role: 'GROWER',
       sub: 'usr_seller',
-      body: plantInput({ commonName: 'Moneymaker', owner: { id: 'usr_seller', name: 'Seller' } }),
+      body: plantInput({ commonName: 'Moneymaker', owner: { id: 'usr_seller' } }),
     });
     const child = await p.http('POST', '/api/plants/clone', {
       role: 'GROWER',
       sub: 'usr_seller',
       body: {
         ...cloneInput(parent.body.data.id),
-        newPlant: { ...cloneInput(parent.body.data.id).newPlant, owner: { id: 'usr_seller', name: 'Seller' } },
+        newPlant: { ...cloneInput(parent.body.data.id).newPlant, owner: { id: 'usr_seller' } },
       },
     });
     expect(child.status).toBe(201);

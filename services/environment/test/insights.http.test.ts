@@ -82,7 +82,7 @@ describe('environment similarity, comparison and analysis over HTTP', () => {
   const register = async (name: string, scientificName: string) => {
     const res = await p.http('POST', '/api/plants/register', {
       token: owner,
-      body: plantInput({ commonName: name, scientificName, owner: { id: OWNER, name: 'Insight Grower' } }),
+      body: plantInput({ commonName: name, scientificName, owner: { id: OWNER } }),
     });
     expect(res.status).toBe(201);
     ids[name] = res.body.data.id;

@@ -21,7 +21,7 @@ describe('environment records over HTTP on NATS and PostgreSQL', () => {
       sub,
       body: plantInput({
         commonName,
-        owner: { id: sub, name: 'Env Grower' },
+        owner: { id: sub },
         ...(scientificName ? { scientificName } : { scientificName: undefined }),
       }),
     });

@@ -98,7 +98,7 @@ describe('crop batches over HTTP', () => {
     const plant = await p.http('POST', '/api/plants/register', {
       role: 'FARM_MANAGER',
       sub: MANAGER,
-      body: plantInput({ commonName: 'Butterhead mother', owner: { id: MANAGER, name: 'Manager' } }),
+      body: plantInput({ commonName: 'Butterhead mother', owner: { id: MANAGER } }),
     });
     expect(plant.status).toBe(201);
     const res = await start({ seedSource: { type: 'plant', plantId: plant.body.data.id }, plantCount: 10 });

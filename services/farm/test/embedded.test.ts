@@ -54,7 +54,7 @@ describe('vertical farming in embedded mode (PGlite, in-process bus)', () => {
   }
 
   it('follows a batch from its seed plant to its harvest on the ledger', async () => {
-    const plant = await http('POST', '/api/plants/register', plantInput({ owner: { id: MANAGER, name: 'M' } }));
+    const plant = await http('POST', '/api/plants/register', plantInput({ owner: { id: MANAGER } }));
     expect(plant.status).toBe(201);
     const f = await http('POST', '/api/vertical-farm/register', farmInput());
     const z = await http('POST', `/api/vertical-farm/${f.body.data.id}/zones`, zoneInput());

@@ -63,7 +63,7 @@ describe('environment readings and harvests over HTTP', () => {
     });
     recipeId = recipe.body.data.id;
     const plant = await expectStatus(p, 201, 'POST', '/api/plants/register', {
-      body: plantInput({ commonName: 'Lettuce mother', owner: { id: MANAGER, name: 'Manager' } }),
+      body: plantInput({ commonName: 'Lettuce mother', owner: { id: MANAGER } }),
     });
     plantId = plant.body.data.id;
     plantBlockHash = plant.body.data.blockHash;

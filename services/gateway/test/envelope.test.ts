@@ -43,6 +43,9 @@ afterAll(async () => {
   await bus?.close();
 });
 
+/** The signed-in test account as a plant's owner, its name left for the gateway to fill in (ADR 176). */
+const OWN = { id: 'usr_test' };
+
 const register = async (payload: unknown, headers: Record<string, string> = {}) =>
   app.inject({
     method: 'POST',
@@ -60,7 +63,8 @@ describe('success envelope', () => {
         return { ok: true, data: registration };
       }),
     );
-    const input = plantInput();
+    // The owner is the signed-in account, under its own name (ADR 176).
+    const input = plantInput({ owner: { id: 'usr_test', name: 'Test USER' } });
     const res = await register(input);
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ success: true, data: registration, error: null });
@@ -248,7 +252,7 @@ describe('failure envelope', () => {
 
   it('answers 503 UNAVAILABLE at once when no service serves the subject', async () => {
     const started = Date.now();
-    const res = await register(plantInput());
+    const res = await register(plantInput({ owner: OWN }));
     expect(res.statusCode).toBe(503);
     expect(res.json()).toMatchObject({ success: false, data: null, error: { code: 'UNAVAILABLE' } });
     // Well under the 800 ms reply timeout: NATS reports "no responders" without waiting.
@@ -263,7 +267,7 @@ describe('failure envelope', () => {
       }),
     );
     const started = Date.now();
-    const res = await register(plantInput());
+    const res = await register(plantInput({ owner: OWN }));
     const elapsed = Date.now() - started;
     expect(res.statusCode).toBe(503);
     expect(res.json().error.code).toBe('UNAVAILABLE');
@@ -282,7 +286,7 @@ describe('failure envelope', () => {
         error: { code: 'NOT_FOUND', message: `Plant ${PLANT_ID} not found` },
       })),
     );
-    const dup = await register(plantInput());
+    const dup = await register(plantInput({ owner: OWN }));
     expect(dup.statusCode).toBe(409);
     expect(dup.json()).toEqual({
       success: false,
@@ -302,7 +306,7 @@ describe('unexpected errors', () => {
         throw new Error('connection to postgres://admin:hunter2@db failed');
       }),
     );
-    const res = await register(plantInput());
+    const res = await register(plantInput({ owner: OWN }));
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({
       success: false,
@@ -319,7 +323,7 @@ describe('unexpected errors', () => {
         error: { code: 'INTERNAL', message: 'disk /var/lib/secret full', details: { host: 'db-7' } },
       })),
     );
-    const res = await register(plantInput());
+    const res = await register(plantInput({ owner: OWN }));
     expect(res.statusCode).toBe(500);
     expect(res.json().error).toEqual({ code: 'INTERNAL', message: 'Internal server error' });
     expect(res.body).not.toContain('secret');
@@ -342,7 +346,7 @@ describe('unexpected errors', () => {
     const res = await app.inject({
       method: 'POST',
       url: '/api/plants/register',
-      payload: plantInput(),
+      payload: plantInput({ owner: { id: 'usr_test' } }),
       headers: await bus.bearer(),
     });
     expect(res.statusCode).toBe(500);

@@ -154,7 +154,7 @@ describe('metrics', () => {
       payload: {
         commonName: 'Basil',
         location: { latitude: 1, longitude: 2 },
-        owner: { id: 'usr_test', name: 'Test' },
+        owner: { id: 'usr_test' },
       },
     });
     const text = (await app.inject({ url: '/api/metrics' })).body;

@@ -20,8 +20,11 @@ export interface TestPlatform {
   /** A bus connection of the test's own, to consume events or call subjects directly. */
   bus: Bus;
   services: Map<string, RunningService>;
-  /** A session token of account `sub` (default `usr_test`) with the role, for a live session. */
-  token(role: Role, sub?: string): Promise<string>;
+  /**
+   * A session token of account `sub` (default `usr_test`) with the role, for a live session; `name` is the account's
+   * display name when this creates it (default `Test <role>`).
+   */
+  token(role: Role, sub?: string, name?: string): Promise<string>;
   /**
    * Calls the gateway through inject() and parses the envelope. With `role`, the call carries a session
    * token of account `sub` (default `usr_test`) with that role.
@@ -94,7 +97,7 @@ export async function startTestPlatform(
     app,
     bus,
     services,
-    token: async (role, sub = 'usr_test') => (await seedSession(database, role, sub)).token,
+    token: async (role, sub = 'usr_test', name?: string) => (await seedSession(database, role, sub, 3600, name)).token,
     async http(method, url, opts = {}) {
       const token =
         opts.token ?? (opts.role ? (await seedSession(database, opts.role, opts.sub ?? 'usr_test')).token : undefined);

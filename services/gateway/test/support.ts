@@ -80,6 +80,8 @@ export async function seedSession(
   role: Role = 'USER',
   sub = 'usr_test',
   expiresInSeconds = 3600,
+  // The account's display name when this call creates it: what records naming the account carry.
+  name = `Test ${role}`,
 ): Promise<{ token: string; sessionId: string }> {
   let ready = migrated.get(database);
   if (!ready) {
@@ -91,7 +93,7 @@ export async function seedSession(
   // on the unique email (ON CONFLICT handles only its target), so insert-if-absent on any key, then set the role.
   await database.db
     .insert(users)
-    .values({ id: sub, email: `${sub.toLowerCase()}@test.rootline.example`, name: `Test ${role}`, role })
+    .values({ id: sub, email: `${sub.toLowerCase()}@test.rootline.example`, name, role })
     .onConflictDoNothing();
   await database.db.update(users).set({ role }).where(eq(users.id, sub));
   const sessionId = newId('ses', Date.now());

@@ -84,7 +84,7 @@ describe('file access and attachments', () => {
     alice = await p.token('FARM_MANAGER', ALICE);
     bob = await p.token('USER', BOB);
     admin = await p.token('ADMIN', 'usr_admin');
-    const plant = await api('POST', '/api/plants/register', alice, plantInput({ owner: { id: ALICE, name: 'Alice' } }));
+    const plant = await api('POST', '/api/plants/register', alice, plantInput({ owner: { id: ALICE } }));
     expect(plant.status).toBe(201);
     plantId = plant.body.data.id;
     const draft = await api('POST', '/api/marketplace/listings', alice, listingInput({ status: 'draft' }));

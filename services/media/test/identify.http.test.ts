@@ -231,7 +231,7 @@ describe('plant identification over HTTP against a Pl@ntNet-speaking server', ()
     const created = await post(
       '/api/plants/register',
       owner,
-      plantInput({ commonName: 'Tomato', owner: { id: 'usr_owner', name: 'Owner' } }),
+      plantInput({ commonName: 'Tomato', owner: { id: 'usr_owner' } }),
     );
     expect(created.status).toBe(201);
     const plantId = created.body.data.id;
@@ -274,7 +274,7 @@ describe('plant identification over HTTP against a Pl@ntNet-speaking server', ()
     const theirs = await post(
       '/api/plants/register',
       other,
-      plantInput({ commonName: 'Tomato', owner: { id: 'usr_other', name: 'Other' } }),
+      plantInput({ commonName: 'Tomato', owner: { id: 'usr_other' } }),
     );
     const notTheirs = await post(`/api/plants/species/${theirs.body.data.id}`, other, {
       identificationId,

@@ -66,7 +66,7 @@ describe('uploads over HTTP with S3 storage', () => {
       method: 'POST',
       url: '/api/plants/register',
       headers: { authorization: `Bearer ${owner}` },
-      payload: plantInput({ owner: { id: 'usr_owner', name: 'Owner' }, privacyLevel: privacyLevel as 'exact' }),
+      payload: plantInput({ owner: { id: 'usr_owner' }, privacyLevel: privacyLevel as 'exact' }),
     });
     expect(res.statusCode).toBe(201);
     return res.json().data.id as string;

@@ -90,7 +90,7 @@ describe('lineage agent over HTTP on NATS and PostgreSQL', () => {
         propagationType: 'graft',
         newPlant: {
           location: { latitude: 59.33, longitude: 18.07, country: 'SE' },
-          owner: { id: 'usr_test', name: 'S' },
+          owner: { id: 'usr_test' },
         },
       }),
     );

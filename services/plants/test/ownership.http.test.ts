@@ -13,7 +13,9 @@ async function ownership(p: TestPlatform, id: string): Promise<{ owner_id: strin
   return rows[0]!;
 }
 
-const owner = (id: string) => ({ id, name: `Owner ${id}` });
+// The name is left out: the gateway fills in the account's (ADR 176), or keeps this one for an id no account has.
+const ACCOUNTS = ['usr_parent', 'usr_tokened', 'usr_grower', 'usr_user', 'usr_farm_manager'];
+const owner = (id: string) => ({ id, ...(ACCOUNTS.includes(id) ? {} : { name: `Owner ${id}` }) });
 
 describe('ownership of new plants over HTTP', () => {
   let p: TestPlatform;

@@ -147,7 +147,7 @@ describe('location privacy and anonymous registration over HTTP on NATS and Post
       const res = await p.http('POST', '/api/plants/clone', {
         token: grower,
         body: cloneInput(parent.id, {
-          newPlant: { location: EXACT, owner: { id: 'usr_test', name: 'B' }, privacyLevel: 'country' },
+          newPlant: { location: EXACT, owner: { id: 'usr_test' }, privacyLevel: 'country' },
         }),
       });
       expect(res.status).toBe(201);

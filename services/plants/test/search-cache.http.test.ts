@@ -11,7 +11,7 @@ describe('search answers reused over HTTP on NATS and PostgreSQL', () => {
   beforeAll(async () => {
     // Long enough that no answer expires during the test, however slow the machine.
     p = await startPlantsPlatform({ SEARCH_CACHE_MS: '60000' });
-    grower = await p.token('USER', 'usr_grower');
+    grower = await p.token('USER', 'usr_grower', 'Grower');
     reader = await p.token('USER', 'usr_reader');
   });
   afterAll(async () => {

@@ -143,7 +143,7 @@ describe('certificates of authenticity over HTTP', () => {
       PUBLIC_URL: 'https://rootline.example',
       AUDIT_SIGNING_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
     });
-    grower = await p.token('USER', 'usr_grower');
+    grower = await p.token('USER', 'usr_grower', 'Ada Grower');
     const parent = await p.http('POST', '/api/plants/register', {
       token: grower,
       body: plantInput({ commonName: 'Heirloom tomato', owner: { id: 'usr_grower', name: 'Ada Grower' } }),

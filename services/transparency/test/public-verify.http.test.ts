@@ -63,7 +63,7 @@ describe('public verifiability of the audit log and the ledger', () => {
       AUDIT_SIGNING_KEY: pem(keyA.privateKey),
       AUDIT_LOG_ORIGIN: ORIGIN,
     });
-    const grower = await p.token('USER', 'usr_grower');
+    const grower = await p.token('USER', 'usr_grower', 'Ada Grower');
     const made = await p.http('POST', '/api/plants/register', {
       token: grower,
       body: plantInput({ commonName: 'Heirloom tomato', owner: { id: 'usr_grower', name: 'Ada Grower' } }),

@@ -36,6 +36,8 @@ describe('compliance report, dashboard and component health over HTTP', () => {
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_POLL_MS: '50',
     });
+    // The grower's account first, under the name its plants carry.
+    const token = await p.token('GROWER', grower.id, grower.name);
     const hook = await p.http('POST', '/api/webhooks', {
       role: 'GROWER',
       sub: grower.id,
@@ -46,7 +48,6 @@ describe('compliance report, dashboard and component health over HTTP', () => {
       },
     });
     expect(hook.status).toBe(201);
-    const token = await p.token('GROWER', grower.id);
     for (const privacyLevel of ['exact', 'city', 'city', 'hidden'] as const) {
       const res = await p.http('POST', '/api/plants/register', {
         token,

@@ -54,6 +54,8 @@ function storedEvent(level: PrivacyLevel, to: Location, from?: Location) {
     distanceKm: 0,
     massKg: 1,
     kgCo2e: 0,
+    exactDistanceKm: 0,
+    exactKgCo2e: 0,
     handlerId: 'usr_handler',
     handlerName: 'Ada',
     sensorReadings: [],

@@ -25,9 +25,9 @@ describe('custody of plants and seed lots, and private notes, over HTTP on NATS 
 
   beforeAll(async () => {
     p = await startTransportPlatform();
-    alice = await p.token('USER', ALICE.id);
-    bob = await p.token('USER', BOB.id);
-    carol = await p.token('USER', CAROL.id);
+    alice = await p.token('USER', ALICE.id, ALICE.name);
+    bob = await p.token('USER', BOB.id, BOB.name);
+    carol = await p.token('USER', CAROL.id, CAROL.name);
     admin = await p.token('ADMIN', 'usr_admin');
     const plant = await p.http('POST', '/api/plants/register', { token: alice, body: plantInput({ owner: ALICE }) });
     expect(plant.status).toBe(201);

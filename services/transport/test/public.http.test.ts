@@ -35,7 +35,7 @@ describe('QR codes and the public verification page, in headless Chromium', () =
     p = await startTransportPlatform({ PUBLIC_URL: base });
     await p.app.listen({ port, host: '127.0.0.1' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    grower = await p.token('USER', 'usr_grower');
+    grower = await p.token('USER', HANDLER.id, HANDLER.name);
     const plant = await p.http('POST', '/api/plants/register', {
       token: grower,
       body: plantInput({

@@ -15,7 +15,7 @@ describe('transport tracker over HTTP on NATS and PostgreSQL', () => {
 
   beforeAll(async () => {
     p = await startTransportPlatform({ TRANSPORT_TRACKER_POLL_MS: '100' });
-    grower = await p.token('GROWER', 'usr_grower');
+    grower = await p.token('GROWER', HANDLER.id, HANDLER.name);
     reader = await p.token('USER', 'usr_reader');
     admin = await p.token('ADMIN', 'usr_admin');
     const plant = await p.http('POST', '/api/plants/register', {
@@ -185,7 +185,7 @@ describe('transport tracker over HTTP on NATS and PostgreSQL', () => {
   });
 
   it("shows per-user figures only for the reader's own user id (an ADMIN sees all); others count only in aggregates", async () => {
-    const neighbour = await p.token('GROWER', 'usr_neighbour');
+    const neighbour = await p.token('GROWER', 'usr_neighbour', 'Nel Neighbour');
     const plant = await p.http('POST', '/api/plants/register', {
       token: neighbour,
       body: plantInput({ owner: { id: 'usr_neighbour', name: 'Nel Neighbour' } }),

@@ -401,9 +401,9 @@ export interface paths {
          * Register a plant
          * @description Registers a plant and records it on the ledger (transaction `plant.register`); answers once its block is mined, with the plant id, the block hash and the registration time, and emits `plant.registered`.
          *
-         *     Required: `commonName` (1–200 characters), `location.latitude` (−90 to 90), `location.longitude` (−180 to 180), `owner.id` (1–120 characters) and `owner.name` (1–200 characters). Optional: `scientificName` (1–200), `location.city` and `location.country` (up to 120 each), `privacyLevel` (default `exact`). Unknown fields are refused.
+         *     Required: `commonName` (1–200 characters), `location.latitude` (−90 to 90), `location.longitude` (−180 to 180) and `owner.id` (1–120 characters). Optional: `owner.name` (1–200 characters), `scientificName` (1–200), `location.city` and `location.country` (up to 120 each), `privacyLevel` (default `exact`). Unknown fields are refused.
          *
-         *     The owner is the caller: `owner.id` must be the caller's own id (403 FORBIDDEN otherwise), except for an ADMIN registering for someone else (recorded as the registering user).
+         *     The owner is the caller: `owner.id` must be the caller's own id (403 FORBIDDEN otherwise), except for an ADMIN registering for someone else (recorded as the registering user). `owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ledger as the account has it when the plant is recorded. A name other than the account’s is 400 VALIDATION_ERROR (`details: { field: owner.name, reason: not-account-name }`); the account’s own name is accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated.
          *
          *     `privacyLevel` is applied before the location is stored or written to the ledger, so no answer, export or block ever holds the exact point of a non-exact plant: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km, city dropped), hidden (no location; never listed by nearby).
          *
@@ -463,7 +463,7 @@ export interface paths {
          *
          *     `privacyLevel` is applied before the location is stored or written to the ledger, so no answer, export or block ever holds the exact point of a non-exact plant: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km, city dropped), hidden (no location; never listed by nearby). It defaults to `exact` and applies to the new plant only.
          *
-         *     `newPlant.owner.id` must be the caller's own id unless the caller is an ADMIN (403 FORBIDDEN). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is recorded once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409. 503 UNAVAILABLE (with Retry-After) means the ledger did not answer: retry with the same key.
+         *     `newPlant.owner.id` must be the caller's own id unless the caller is an ADMIN (403 FORBIDDEN). `newPlant.owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ledger as the account has it when the plant is recorded. A name other than the account’s is 400 VALIDATION_ERROR (`details: { field: newPlant.owner.name, reason: not-account-name }`); the account’s own name is accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated. Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is recorded once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409. 503 UNAVAILABLE (with Retry-After) means the ledger did not answer: retry with the same key.
          */
         post: operations["clonePlant"];
         delete?: never;
@@ -1909,7 +1909,11 @@ export interface paths {
          * Record a seed-acquisition event
          * @description EPCIS mapping: bizStep `receiving`, disposition `in_progress`.
          *
-         *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller, with their account’s name; `name` may be left out when `id` is yours; only an ADMIN may name another account, with its name, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
+         *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
+         *
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
+         *
+         *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
          *     **Custody**: the handler must be a custodian of the plant and the seed lot named (403 FORBIDDEN, details `{ field: plantId | seedLotId, reason: not-custodian }`): a plant’s owner, a seed lot’s first handler, or a recipient of a distribution or seed-sharing event who accepted it (`POST /api/transport/handoffs/{eventId}/accept`). An ADMIN may record for anyone. A plant must exist (404 NOT_FOUND otherwise) and its journey cannot run backwards in time (400, counting the plant’s events still being recorded, so two events sent at once cannot both pass against the same journey). A mistake is corrected by a new event with `corrects` naming the event it replaces (same plant and lot; exempt from the time rule; only by the corrected event’s handler or an ADMIN, 403 `{ field: corrects, reason: not-handler }` otherwise), never by an edit. Answers 201 with the event id, its block hash, the recording time, the distance and kg CO2e, once the block is mined, and emits `transport.completed`. Send an `Idempotency-Key` to retry safely: a retry with the same key and body answers the first 201 (same id and block hash) and records nothing more.
          */
@@ -1933,7 +1937,11 @@ export interface paths {
          * Record a planting event
          * @description EPCIS mapping: bizStep `commissioning`, disposition `active`.
          *
-         *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller, with their account’s name; `name` may be left out when `id` is yours; only an ADMIN may name another account, with its name, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
+         *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
+         *
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
+         *
+         *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
          *     **Custody**: the handler must be a custodian of the plant and the seed lot named (403 FORBIDDEN, details `{ field: plantId | seedLotId, reason: not-custodian }`): a plant’s owner, a seed lot’s first handler, or a recipient of a distribution or seed-sharing event who accepted it (`POST /api/transport/handoffs/{eventId}/accept`). An ADMIN may record for anyone. A plant must exist (404 NOT_FOUND otherwise) and its journey cannot run backwards in time (400, counting the plant’s events still being recorded, so two events sent at once cannot both pass against the same journey). A mistake is corrected by a new event with `corrects` naming the event it replaces (same plant and lot; exempt from the time rule; only by the corrected event’s handler or an ADMIN, 403 `{ field: corrects, reason: not-handler }` otherwise), never by an edit. Answers 201 with the event id, its block hash, the recording time, the distance and kg CO2e, once the block is mined, and emits `transport.completed`. Send an `Idempotency-Key` to retry safely: a retry with the same key and body answers the first 201 (same id and block hash) and records nothing more.
          */
@@ -1957,7 +1965,11 @@ export interface paths {
          * Record a growing event
          * @description EPCIS mapping: bizStep `transporting` (moved while growing), disposition `in_transit`.
          *
-         *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller, with their account’s name; `name` may be left out when `id` is yours; only an ADMIN may name another account, with its name, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
+         *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
+         *
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
+         *
+         *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
          *     **Custody**: the handler must be a custodian of the plant and the seed lot named (403 FORBIDDEN, details `{ field: plantId | seedLotId, reason: not-custodian }`): a plant’s owner, a seed lot’s first handler, or a recipient of a distribution or seed-sharing event who accepted it (`POST /api/transport/handoffs/{eventId}/accept`). An ADMIN may record for anyone. A plant must exist (404 NOT_FOUND otherwise) and its journey cannot run backwards in time (400, counting the plant’s events still being recorded, so two events sent at once cannot both pass against the same journey). A mistake is corrected by a new event with `corrects` naming the event it replaces (same plant and lot; exempt from the time rule; only by the corrected event’s handler or an ADMIN, 403 `{ field: corrects, reason: not-handler }` otherwise), never by an edit. Answers 201 with the event id, its block hash, the recording time, the distance and kg CO2e, once the block is mined, and emits `transport.completed`. Send an `Idempotency-Key` to retry safely: a retry with the same key and body answers the first 201 (same id and block hash) and records nothing more.
          */
@@ -1981,7 +1993,11 @@ export interface paths {
          * Record a harvest event
          * @description EPCIS mapping: bizStep `creating_class_instance` (a produce lot is created), disposition `active`; needs `quantity`.
          *
-         *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller, with their account’s name; `name` may be left out when `id` is yours; only an ADMIN may name another account, with its name, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
+         *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
+         *
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
+         *
+         *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
          *     **Custody**: the handler must be a custodian of the plant and the seed lot named (403 FORBIDDEN, details `{ field: plantId | seedLotId, reason: not-custodian }`): a plant’s owner, a seed lot’s first handler, or a recipient of a distribution or seed-sharing event who accepted it (`POST /api/transport/handoffs/{eventId}/accept`). An ADMIN may record for anyone. A plant must exist (404 NOT_FOUND otherwise) and its journey cannot run backwards in time (400, counting the plant’s events still being recorded, so two events sent at once cannot both pass against the same journey). A mistake is corrected by a new event with `corrects` naming the event it replaces (same plant and lot; exempt from the time rule; only by the corrected event’s handler or an ADMIN, 403 `{ field: corrects, reason: not-handler }` otherwise), never by an edit. Answers 201 with the event id, its block hash, the recording time, the distance and kg CO2e, once the block is mined, and emits `transport.completed`. Send an `Idempotency-Key` to retry safely: a retry with the same key and body answers the first 201 (same id and block hash) and records nothing more.
          */
@@ -2005,7 +2021,11 @@ export interface paths {
          * Record a distribution event
          * @description EPCIS mapping: bizStep `shipping`, disposition `in_transit`.
          *
-         *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller, with their account’s name; `name` may be left out when `id` is yours; only an ADMIN may name another account, with its name, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
+         *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
+         *
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
+         *
+         *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
          *     **Custody**: the handler must be a custodian of the plant and the seed lot named (403 FORBIDDEN, details `{ field: plantId | seedLotId, reason: not-custodian }`): a plant’s owner, a seed lot’s first handler, or a recipient of a distribution or seed-sharing event who accepted it (`POST /api/transport/handoffs/{eventId}/accept`). An ADMIN may record for anyone. A plant must exist (404 NOT_FOUND otherwise) and its journey cannot run backwards in time (400, counting the plant’s events still being recorded, so two events sent at once cannot both pass against the same journey). A mistake is corrected by a new event with `corrects` naming the event it replaces (same plant and lot; exempt from the time rule; only by the corrected event’s handler or an ADMIN, 403 `{ field: corrects, reason: not-handler }` otherwise), never by an edit. Answers 201 with the event id, its block hash, the recording time, the distance and kg CO2e, once the block is mined, and emits `transport.completed`. Send an `Idempotency-Key` to retry safely: a retry with the same key and body answers the first 201 (same id and block hash) and records nothing more.
          */
@@ -2029,7 +2049,11 @@ export interface paths {
          * Record a seed-saving event
          * @description EPCIS mapping: bizStep `storing`, disposition `in_progress`.
          *
-         *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller, with their account’s name; `name` may be left out when `id` is yours; only an ADMIN may name another account, with its name, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
+         *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
+         *
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
+         *
+         *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
          *     **Custody**: the handler must be a custodian of the plant and the seed lot named (403 FORBIDDEN, details `{ field: plantId | seedLotId, reason: not-custodian }`): a plant’s owner, a seed lot’s first handler, or a recipient of a distribution or seed-sharing event who accepted it (`POST /api/transport/handoffs/{eventId}/accept`). An ADMIN may record for anyone. A plant must exist (404 NOT_FOUND otherwise) and its journey cannot run backwards in time (400, counting the plant’s events still being recorded, so two events sent at once cannot both pass against the same journey). A mistake is corrected by a new event with `corrects` naming the event it replaces (same plant and lot; exempt from the time rule; only by the corrected event’s handler or an ADMIN, 403 `{ field: corrects, reason: not-handler }` otherwise), never by an edit. Answers 201 with the event id, its block hash, the recording time, the distance and kg CO2e, once the block is mined, and emits `transport.completed`. Send an `Idempotency-Key` to retry safely: a retry with the same key and body answers the first 201 (same id and block hash) and records nothing more.
          */
@@ -2053,7 +2077,11 @@ export interface paths {
          * Record a seed-sharing event
          * @description EPCIS mapping: bizStep `shipping` to another grower, disposition `in_transit`; needs `recipient`.
          *
-         *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller, with their account’s name; `name` may be left out when `id` is yours; only an ADMIN may name another account, with its name, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
+         *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
+         *
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
+         *
+         *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
          *     **Custody**: the handler must be a custodian of the plant and the seed lot named (403 FORBIDDEN, details `{ field: plantId | seedLotId, reason: not-custodian }`): a plant’s owner, a seed lot’s first handler, or a recipient of a distribution or seed-sharing event who accepted it (`POST /api/transport/handoffs/{eventId}/accept`). An ADMIN may record for anyone. A plant must exist (404 NOT_FOUND otherwise) and its journey cannot run backwards in time (400, counting the plant’s events still being recorded, so two events sent at once cannot both pass against the same journey). A mistake is corrected by a new event with `corrects` naming the event it replaces (same plant and lot; exempt from the time rule; only by the corrected event’s handler or an ADMIN, 403 `{ field: corrects, reason: not-handler }` otherwise), never by an edit. Answers 201 with the event id, its block hash, the recording time, the distance and kg CO2e, once the block is mined, and emits `transport.completed`. Send an `Idempotency-Key` to retry safely: a retry with the same key and body answers the first 201 (same id and block hash) and records nothing more.
          */
@@ -5082,6 +5110,13 @@ export interface components {
             id: string;
             name: string;
         };
+        /** PartyInput */
+        PartyInput: {
+            /** @description An account id, or the id of a party without one */
+            id: string;
+            /** @description Default and only accepted value for an account: its display name. Required otherwise */
+            name?: string;
+        };
         /** Plant */
         Plant: {
             /**
@@ -5377,6 +5412,13 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             createdAt: string;
+        };
+        /** RecordedParty */
+        RecordedParty: {
+            id: string;
+            name: string;
+            /** @description Null for an account, named as its account is (and for events recorded before names were bound). For a party without an account, the account name of who stated its name: show it as “stated by …” */
+            nameStatedBy: string | null;
         };
         /** RegistrationResult */
         RegistrationResult: {
@@ -5745,11 +5787,13 @@ export interface components {
             privacyLevel: "exact" | "fuzzy" | "city" | "country" | "hidden";
             /** @enum {string} */
             transportMode: "none" | "walking" | "bicycle" | "cargo-bike" | "electric-van" | "diesel-van" | "car" | "hgv-diesel" | "hgv-refrigerated" | "rail" | "ship" | "air";
-            distanceKm: number;
+            /** @description As anyone may see it: exact for an `exact` event, rounded to the step of its privacy level otherwise (fuzzy 5 km, city 10 km, country 100 km), null when `hidden`. The measured figure counts only in the handler’s own footprint */
+            distanceKm: number | null;
             massKg: number;
-            kgCo2e: number;
+            /** @description Emissions of the distance shown (null when hidden) */
+            kgCo2e: number | null;
             handler: components["schemas"]["Owner"];
-            recipient: components["schemas"]["Owner"] | null;
+            recipient: components["schemas"]["RecordedParty"] | null;
             sensorReadings: {
                 /**
                  * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -5785,9 +5829,9 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             timestamp: string;
-            /** @description Given, or haversine between the stored locations */
+            /** @description Given, or haversine between the given locations: the measured figure, answered to the handler only (others see it rounded to the privacy level’s step, or none when hidden) */
             distanceKm: number;
-            /** @description Emissions of the movement (docs/transport.md) */
+            /** @description Emissions of the movement (docs/transport.md), as measured */
             kgCo2e: number;
         };
         /**
@@ -7708,8 +7752,7 @@ export interface operations {
                  *         "country": "NL"
                  *       },
                  *       "owner": {
-                 *         "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
-                 *         "name": "Ada Grower"
+                 *         "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD"
                  *       },
                  *       "privacyLevel": "city"
                  *     }
@@ -7720,7 +7763,7 @@ export interface operations {
                     /** @example Solanum lycopersicum */
                     scientificName?: string;
                     location: components["schemas"]["Location"];
-                    owner: components["schemas"]["Owner"];
+                    owner: components["schemas"]["PartyInput"];
                     /**
                      * @description How much of the location is disclosed, applied before it is stored or written to the ledger: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km; the city is dropped), hidden (no location at all; the plant never appears in nearby results). Default: exact.
                      * @default exact
@@ -7979,8 +8022,7 @@ export interface operations {
                  *           "country": "NL"
                  *         },
                  *         "owner": {
-                 *           "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
-                 *           "name": "Ada Grower"
+                 *           "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD"
                  *         }
                  *       }
                  *     }
@@ -7998,7 +8040,7 @@ export interface operations {
                     propagationType: "clone" | "seed" | "cutting" | "graft" | "division" | "layering" | "tissue-culture";
                     newPlant: {
                         location: components["schemas"]["Location"];
-                        owner: components["schemas"]["Owner"];
+                        owner: components["schemas"]["PartyInput"];
                         /**
                          * @description How much of the location is disclosed, applied before it is stored or written to the ledger: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km; the city is dropped), hidden (no location at all; the plant never appears in nearby results). Default: exact.
                          * @default exact
@@ -17322,7 +17364,14 @@ export interface operations {
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
                     };
-                    recipient?: components["schemas"]["Owner"];
+                    recipient?: {
+                        /** @description An account id, or the id of a party without one */
+                        id: string;
+                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
+                        name?: string;
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        nameStatedBy?: string;
+                    };
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -17519,7 +17568,14 @@ export interface operations {
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
                     };
-                    recipient?: components["schemas"]["Owner"];
+                    recipient?: {
+                        /** @description An account id, or the id of a party without one */
+                        id: string;
+                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
+                        name?: string;
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        nameStatedBy?: string;
+                    };
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -17720,7 +17776,14 @@ export interface operations {
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
                     };
-                    recipient?: components["schemas"]["Owner"];
+                    recipient?: {
+                        /** @description An account id, or the id of a party without one */
+                        id: string;
+                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
+                        name?: string;
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        nameStatedBy?: string;
+                    };
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -17916,7 +17979,14 @@ export interface operations {
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
                     };
-                    recipient?: components["schemas"]["Owner"];
+                    recipient?: {
+                        /** @description An account id, or the id of a party without one */
+                        id: string;
+                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
+                        name?: string;
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        nameStatedBy?: string;
+                    };
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -18066,8 +18136,7 @@ export interface operations {
                  *       "transportMode": "hgv-refrigerated",
                  *       "massKg": 4.2,
                  *       "recipient": {
-                 *         "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1ME",
-                 *         "name": "Leiden Food Co-op"
+                 *         "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1ME"
                  *       },
                  *       "sensorReadings": [
                  *         {
@@ -18132,7 +18201,14 @@ export interface operations {
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
                     };
-                    recipient?: components["schemas"]["Owner"];
+                    recipient?: {
+                        /** @description An account id, or the id of a party without one */
+                        id: string;
+                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
+                        name?: string;
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        nameStatedBy?: string;
+                    };
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -18329,7 +18405,14 @@ export interface operations {
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
                     };
-                    recipient?: components["schemas"]["Owner"];
+                    recipient?: {
+                        /** @description An account id, or the id of a party without one */
+                        id: string;
+                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
+                        name?: string;
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        nameStatedBy?: string;
+                    };
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -18483,7 +18566,7 @@ export interface operations {
                  *       "transportMode": "rail",
                  *       "massKg": 0.02,
                  *       "recipient": {
-                 *         "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MF",
+                 *         "id": "rotterdam-seed-library",
                  *         "name": "Rotterdam Seed Library"
                  *       }
                  *     }
@@ -18537,7 +18620,14 @@ export interface operations {
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
                     };
-                    recipient: components["schemas"]["Owner"];
+                    recipient: {
+                        /** @description An account id, or the id of a party without one */
+                        id: string;
+                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
+                        name?: string;
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        nameStatedBy?: string;
+                    };
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -27535,8 +27625,10 @@ export interface operations {
                         handlerId: string;
                         recipientId: string | null;
                         transportMode: string;
-                        distanceKm: number;
-                        kgCo2e: number;
+                        /** @description Rounded to the step of the event’s privacy level; null when hidden (docs/transport.md) */
+                        distanceKm: number | null;
+                        /** @description For the rounded distance; null when hidden */
+                        kgCo2e: number | null;
                         eventTime: string;
                         corrects: string | null;
                     };

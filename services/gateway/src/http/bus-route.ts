@@ -80,7 +80,7 @@ export interface BusRouteSpec<D extends SubjectDef, U extends string = string> {
   /** Overrides the default reply timeout. */
   timeoutMs?: number;
   /** Builds the subject's input; by default the validated params, query and body merged into one object. */
-  input?: (req: FastifyRequest) => RequestOf<D>;
+  input?: (req: FastifyRequest) => RequestOf<D> | Promise<RequestOf<D>>;
   /**
    * A list operation: the subject answers `{ items, pagination }`; the items go to `data` and the
    * pagination object beside it. `item` is the schema of one item. A list with facts about the whole of it
@@ -237,7 +237,7 @@ export function busRoute<D extends SubjectDef, U extends string>(
 
   async function handler(req: FastifyRequest, reply: FastifyReply) {
     // Fastify validated each part against its schema; together they form the subject's request.
-    const input = spec.input ? spec.input(req) : (mergedInput(req, parts) as RequestOf<D>);
+    const input = spec.input ? await spec.input(req) : (mergedInput(req, parts) as RequestOf<D>);
     if (forward) {
       const answer = await callForward(deps.bus, spec.subject, input, callContext(req), timeoutMs);
       reply.code(status);

@@ -22,6 +22,7 @@ import {
   SearchPagination,
 } from '@rootline/contracts';
 import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
+import { type AccountName, boundParty, type GivenParty } from '../http/party-names.js';
 
 const TAGS = ['Plants'];
 const RETRIES =
@@ -36,8 +37,19 @@ const PRIVACY =
   'direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km, city ' +
   'dropped), hidden (no location; never listed by nearby).';
 
+const OWNER_NAME =
+  '`owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ' +
+  'ledger as the account has it when the plant is recorded. A name other than the account’s is 400 ' +
+  'VALIDATION_ERROR (`details: { field: owner.name, reason: not-account-name }`); the account’s own name is ' +
+  'accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated.';
+
+/** Route dependencies of writes that name people: the bus, and the display names of the gateway's accounts. */
+export interface NamingRouteDeps extends BusRouteDeps {
+  accountName: AccountName;
+}
+
 /** The plant registry under /api/plants: registration, propagation, lineage and discovery. */
-export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
+export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (app, deps) => {
   // Anonymous registration must leave no trace of the caller: its request lines (which carry the client address)
   // are not logged. The rate limiter still counts per address, in memory, for its one-minute window.
   app.addHook('onRoute', (route) => {
@@ -52,10 +64,11 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'Registers a plant and records it on the ledger (transaction `plant.register`); answers once its block is ' +
       'mined, with the plant id, the block hash and the registration time, and emits `plant.registered`.\n\n' +
       'Required: `commonName` (1–200 characters), `location.latitude` (−90 to 90), `location.longitude` (−180 to ' +
-      '180), `owner.id` (1–120 characters) and `owner.name` (1–200 characters). Optional: `scientificName` (1–200), ' +
+      '180) and `owner.id` (1–120 characters). Optional: `owner.name` (1–200 characters), `scientificName` (1–200), ' +
       '`location.city` and `location.country` (up to 120 each), `privacyLevel` (default `exact`). Unknown fields ' +
       `are refused.\n\nThe owner is the caller: \`owner.id\` must be the caller's own id (403 FORBIDDEN otherwise), ` +
-      `except for an ADMIN registering for someone else (recorded as the registering user).\n\n${PRIVACY}\n\n${RETRIES}`,
+      `except for an ADMIN registering for someone else (recorded as the registering user). ${OWNER_NAME}\n\n` +
+      `${PRIVACY}\n\n${RETRIES}`,
     tags: TAGS,
     policy: { permission: 'plants:write', idempotent: true, object: { rule: 'self', field: 'owner.id' } },
     subject: plantRegister,
@@ -65,8 +78,13 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       commonName: 'Tomato',
       scientificName: 'Solanum lycopersicum',
       location: { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' },
-      owner: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD', name: 'Ada Grower' },
+      owner: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD' },
       privacyLevel: 'city',
+    },
+    input: async (req) => {
+      const body = req.body as { owner: GivenParty };
+      const { id, name } = await boundParty(body.owner, 'owner', deps.accountName);
+      return { ...body, owner: { id, name } } as never;
     },
   });
 
@@ -132,7 +150,8 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       'stem, leaf or root piece), `graft` (scion joined to a rootstock), `division` (clump split into parts), ' +
       '`layering` (stem rooted while still attached to the parent), `tissue-culture` (grown from cells in a ' +
       `sterile medium).\n\n${PRIVACY} It defaults to \`exact\` and applies to the new plant only.\n\n` +
-      `\`newPlant.owner.id\` must be the caller's own id unless the caller is an ADMIN (403 FORBIDDEN). ${RETRIES}`,
+      `\`newPlant.owner.id\` must be the caller's own id unless the caller is an ADMIN (403 FORBIDDEN). ` +
+      `${OWNER_NAME.replaceAll('owner.', 'newPlant.owner.')} ${RETRIES}`,
     tags: TAGS,
     policy: {
       permission: 'plants:write',
@@ -150,8 +169,13 @@ export const plantRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       propagationType: 'cutting',
       newPlant: {
         location: { latitude: 52.09, longitude: 5.12, city: 'Utrecht', country: 'NL' },
-        owner: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD', name: 'Ada Grower' },
+        owner: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD' },
       },
+    },
+    input: async (req) => {
+      const body = req.body as { newPlant: { owner: GivenParty } };
+      const { id, name } = await boundParty(body.newPlant.owner, 'newPlant.owner', deps.accountName);
+      return { ...body, newPlant: { ...body.newPlant, owner: { id, name } } } as never;
     },
   });
 

@@ -21,8 +21,10 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { type BusRouteDeps, busRoute, requestParts } from '../http/bus-route.js';
 import { ok } from '../http/envelope.js';
+import { type AccountName, boundParty, type GivenParty } from '../http/party-names.js';
 import { callContext } from '../http/request-context.js';
 import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
+import type { NamingRouteDeps } from './plants.js';
 
 const TAGS = ['Transport'];
 
@@ -89,7 +91,7 @@ function example(kind: TransportEventKind): Record<string, unknown> {
         to: { latitude: 52.1601, longitude: 4.497, city: 'Leiden', country: 'NL' },
         transportMode: 'hgv-refrigerated',
         massKg: 4.2,
-        recipient: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1ME', name: 'Leiden Food Co-op' },
+        recipient: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1ME' },
         sensorReadings: [
           { at: '2026-08-07T09:30:00+02:00', temperatureC: 4.1, humidityPercent: 91 },
           { at: '2026-08-07T10:30:00+02:00', temperatureC: 4.6, humidityPercent: 90 },
@@ -106,7 +108,8 @@ function example(kind: TransportEventKind): Record<string, unknown> {
         to: { latitude: 51.9244, longitude: 4.4777, city: 'Rotterdam', country: 'NL' },
         transportMode: 'rail',
         massKg: 0.02,
-        recipient: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MF', name: 'Rotterdam Seed Library' },
+        // A party without an account: its name is as the caller states it, shown as stated by them.
+        recipient: { id: 'rotterdam-seed-library', name: 'Rotterdam Seed Library' },
       };
   }
 }
@@ -117,10 +120,17 @@ const EVENT_FIELDS =
   'objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. ' +
   '**How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` ' +
   '(default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity ' +
-  'when absent), `handler` (default: the caller, with their account’s name; `name` may be left out when `id` is ' +
-  'yours; only an ADMIN may name another account, with its name, 403 FORBIDDEN `reason: not-self` otherwise), ' +
-  '`recipient`, `notes` (kept ' +
-  'off the ledger; shown only to the handler, the recipient and the plant’s owner).\n\n' +
+  'when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN ' +
+  '`reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the ' +
+  'recipient and the plant’s owner).\n\n' +
+  '**Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave ' +
+  '`name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: ' +
+  '{ field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, ' +
+  'a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), ' +
+  'shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body ' +
+  'says).\n\n' +
+  '**Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of ' +
+  '`privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.\n\n' +
   '**Custody**: the handler must be a custodian of the plant and the seed lot named (403 FORBIDDEN, details ' +
   '`{ field: plantId | seedLotId, reason: not-custodian }`): a plant’s owner, a seed lot’s first handler, or a ' +
   'recipient of a distribution or seed-sharing event who accepted it (`POST /api/transport/handoffs/{eventId}/accept`). ' +
@@ -134,29 +144,28 @@ const EVENT_FIELDS =
   'a retry with the same key and body answers the first 201 (same id and block hash) and records nothing more.';
 
 /**
- * The event body with its handler filled in: the signed-in account when the body names none, and the account's name
- * when it names the caller without one. The account (and so its name) is the gateway's, not the service's. Another
- * account without a name is VALIDATION_ERROR (the `self` rule has already let only an ADMIN name one).
+ * The event body with its parties bound to accounts (ADR 176): the handler is the signed-in account when the body
+ * names none, and carries its account's name; a recipient with an account carries its account's name, one without
+ * keeps the name the caller states. The accounts (and so their names) are the gateway's, not the service's. The
+ * `self` rule has already let only an ADMIN name another handler.
  */
-export function withHandler(req: FastifyRequest): Record<string, unknown> {
+export async function withParties(req: FastifyRequest, accountName: AccountName): Promise<Record<string, unknown>> {
   const body = { ...(req.body as Record<string, unknown>) };
   const user = req.principal?.user;
   if (!user) throw new AppError('UNAUTHORIZED', 'This action needs a signed-in user');
-  const given = body.handler as { id: string; name?: string } | undefined;
-  if (!given) body.handler = { id: user.id, name: user.name };
-  else if (given.name === undefined) {
-    if (given.id !== user.id) {
-      throw new AppError('VALIDATION_ERROR', 'handler.name: give the name of the account you record for', {
-        field: 'handler.name',
-      });
-    }
-    body.handler = { id: user.id, name: user.name };
+  const handler = await boundParty((body.handler as GivenParty | undefined) ?? { id: user.id }, 'handler', accountName);
+  body.handler = { id: handler.id, name: handler.name };
+  const given = body.recipient as GivenParty | undefined;
+  if (given) {
+    const { id, name, stated } = await boundParty({ id: given.id, name: given.name }, 'recipient', accountName);
+    // Who stated the name of a party without an account is the caller, by their account's name (never the body's).
+    body.recipient = { id, name, ...(stated ? { nameStatedBy: user.name } : {}) };
   }
   return body;
 }
 
 /** Journey events, journeys, footprints and block verification under /api/transport. */
-export const transportRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
+export const transportRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (app, deps) => {
   for (const kind of TRANSPORT_EVENT_KINDS) {
     busRoute(app, deps, {
       method: 'POST',
@@ -178,7 +187,7 @@ export const transportRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (a
       status: 201,
       errors: ['NOT_FOUND', 'CHAIN_ERROR', 'IDEMPOTENCY_KEY_REUSED'],
       example: example(kind),
-      input: (req) => withHandler(req) as never,
+      input: async (req) => (await withParties(req, deps.accountName)) as never,
     });
   }
 

@@ -23,7 +23,8 @@ export type Template =
         kind: string;
         plantId: string | null;
         seedLotId: string | null;
-        distanceKm: number;
+        /** As the public event shows it: rounded to the event's privacy level, null when hidden. */
+        distanceKm: number | null;
       };
     }
   | {
@@ -134,7 +135,7 @@ export function render(t: Template, action?: string): Message {
       const what = t.params.plantId ? `Plant ${t.params.plantId}` : `Seed lot ${t.params.seedLotId}`;
       return {
         title: `${what} is coming to you`,
-        body: `${what} was handed on to you (${t.params.kind.replace(/_/g, ' ')}, ${km(t.params.distanceKm)}).`,
+        body: `${what} was handed on to you (${t.params.kind.replace(/_/g, ' ')}${t.params.distanceKm === null ? '' : `, ${km(t.params.distanceKm)}`}).`,
         link: t.params.plantId
           ? appLink('plant', { plantId: t.params.plantId })
           : appLink('trace', { id: t.params.transportEventId }),

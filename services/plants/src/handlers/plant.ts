@@ -6,6 +6,7 @@ import {
   type Location,
   newId,
   type Owner,
+  type PartyInput,
   type PrivacyLevel,
   type PropagationType,
   plantClone,
@@ -56,6 +57,17 @@ function checkedName(
         }
       : null,
   };
+}
+
+/**
+ * The owner named in full. Over HTTP the gateway has bound the name to the owner's account (filled in, or refused
+ * when it is not the account's: ADR 176); a bus caller names the owner itself.
+ */
+function namedOwner(owner: PartyInput, field: string): Owner {
+  if (owner.name === undefined) {
+    throw new AppError('VALIDATION_ERROR', `${field}.name: name the owner`, { field: `${field}.name` });
+  }
+  return { id: owner.id, name: owner.name };
 }
 
 /** Name shown as the owner of an anonymous plant without a pseudonym. */
@@ -201,7 +213,7 @@ export const registerPlant = (ctx: ServiceContext, recorder: Recorder) =>
       ...checkedName(input.scientificName, ctx.clock.now()),
       location: await discloseLocation(input.location, privacyLevel, secureRandom),
       privacyLevel,
-      owner: input.owner,
+      owner: namedOwner(input.owner, 'owner'),
       walletAddress: null,
       generation: 0,
       parent: null,
@@ -352,7 +364,7 @@ export const clonePlant = (ctx: ServiceContext, recorder: Recorder) =>
       scientificName: parent.scientificName,
       location: await discloseLocation(input.newPlant.location, privacyLevel, secureRandom),
       privacyLevel,
-      owner: input.newPlant.owner,
+      owner: namedOwner(input.newPlant.owner, 'newPlant.owner'),
       walletAddress: null,
       generation: parent.generation + 1,
       parent: { id: parent.id, blockHash: parent.blockHash, propagationType: input.propagationType },

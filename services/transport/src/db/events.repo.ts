@@ -1,4 +1,4 @@
-import type { JourneyEvent, Location, Owner } from '@rootline/contracts';
+import type { JourneyEvent, Location, RecordedParty } from '@rootline/contracts';
 import { type Db, insertFromJson } from '@rootline/db';
 import { and, asc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { StoredEvent } from '../domain/journey.js';
@@ -13,7 +13,13 @@ export function eventsInsert(rows: readonly NewEventRow[]): SQL {
 }
 
 const iso = (t: string) => new Date(t).toISOString();
-const owner = (id: string | null, name: string | null): Owner | null => (id && name ? { id, name } : null);
+/**
+ * The recipient as reads show it: its name, and for a party without an account who stated that name (ADR 176).
+ */
+function recipientOf(r: EventRow): RecordedParty | null {
+  if (!r.recipientId || !r.recipientName) return null;
+  return { id: r.recipientId, name: r.recipientName, nameStatedBy: r.recipientNameStatedBy };
+}
 
 /** A stored row as the journey returns it. */
 export function toStoredEvent(r: EventRow): StoredEvent {
@@ -33,7 +39,7 @@ export function toStoredEvent(r: EventRow): StoredEvent {
     massKg: r.massKg,
     kgCo2e: r.kgCo2e,
     handler: { id: r.handlerId, name: r.handlerName },
-    recipient: owner(r.recipientId, r.recipientName),
+    recipient: recipientOf(r),
     sensorReadings: r.sensorReadings as JourneyEvent['sensorReadings'],
     corrects: r.corrects,
     notes: r.notes,

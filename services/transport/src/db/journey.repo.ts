@@ -30,8 +30,9 @@ export function journeyChanges(rows: readonly NewEventRow[], changeIndex: number
   }
   const added = rows.map((r) => ({
     subject: subjectOf(r),
-    distance_km: r.distanceKm,
-    kg_co2e: r.kgCo2e,
+    // A hidden leg shows no distance: it adds nothing to the totals others see.
+    distance_km: r.distanceKm ?? 0,
+    kg_co2e: r.kgCo2e ?? 0,
     event_at: r.eventAt,
   }));
   let takenOut = sql`select null::text as id where false`;
@@ -54,7 +55,7 @@ export function journeyChanges(rows: readonly NewEventRow[], changeIndex: number
       from jsonb_to_recordset(${json(added)})
         as a(subject text, distance_km double precision, kg_co2e double precision, event_at timestamptz)
       union all
-      select coalesce(x.plant_id, x.seed_lot_id), 0, -1, -x.distance_km, -x.kg_co2e, null
+      select coalesce(x.plant_id, x.seed_lot_id), 0, -1, -coalesce(x.distance_km, 0), -coalesce(x.kg_co2e, 0), null
       from ${events} x where x.id in (${takenOut})
     ) d
     group by subject

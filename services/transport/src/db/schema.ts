@@ -35,13 +35,20 @@ export const events = transportSchema.table(
     toLocation: jsonb('to_location').$type<Record<string, unknown> | null>(),
     privacyLevel: text('privacy_level').notNull(),
     transportMode: text('transport_mode').notNull(),
-    distanceKm: doublePrecision('distance_km').notNull(),
+    // As others see them: rounded to the privacy level's step, null when hidden (DISTANCE_STEP_KM). These are what
+    // the ledger, the public events, the journey and its totals carry.
+    distanceKm: doublePrecision('distance_km'),
     massKg: doublePrecision('mass_kg').notNull(),
-    kgCo2e: doublePrecision('kg_co2e').notNull(),
+    kgCo2e: doublePrecision('kg_co2e'),
+    // As measured: only the handler's own footprint reads them.
+    exactDistanceKm: doublePrecision('exact_distance_km').notNull(),
+    exactKgCo2e: doublePrecision('exact_kg_co2e').notNull(),
     handlerId: text('handler_id').notNull(),
     handlerName: text('handler_name').notNull(),
     recipientId: text('recipient_id'),
     recipientName: text('recipient_name'),
+    /** For a recipient without an account: the account name of who stated its name (null for an account). */
+    recipientNameStatedBy: text('recipient_name_stated_by'),
     sensorReadings: jsonb('sensor_readings').$type<unknown[]>().notNull(),
     corrects: text('corrects'),
     notes: text('notes'),

@@ -28,9 +28,10 @@ export async function scanBatch(db: Db, after: string, limit: number): Promise<S
     handlerId: r.handlerId,
     plantId: r.plantId,
     transportMode: r.transportMode,
-    distanceKm: r.distanceKm,
+    // The measured figures: the patterns are the handler's own (and ADMINs'), never shown to others.
+    distanceKm: r.exactDistanceKm,
     massKg: r.massKg,
-    kgCo2e: r.kgCo2e,
+    kgCo2e: r.exactKgCo2e,
     from: (r.fromLocation as Point | null) ?? null,
     to: (r.toLocation as Point | null) ?? null,
     sensorReadings: r.sensorReadings as SensorReading[],

@@ -55,8 +55,16 @@ describe('journeys', () => {
     const f = footprintOf(
       'usr_a',
       linkCorrections([
-        event('tev_a', '2026-05-01T09:00:00Z', { kind: 'harvest', quantity: { value: 2, unit: 'kg' }, kgCo2e: 0 }),
-        event('tev_b', '2026-05-02T09:00:00Z', { kind: 'distribution', massKg: 1000, kgCo2e: 10 }),
+        {
+          ...event('tev_a', '2026-05-01T09:00:00Z', { kind: 'harvest', quantity: { value: 2, unit: 'kg' } }),
+          distanceKm: 10,
+          kgCo2e: 0,
+        },
+        {
+          ...event('tev_b', '2026-05-02T09:00:00Z', { kind: 'distribution', massKg: 1000 }),
+          distanceKm: 10,
+          kgCo2e: 10,
+        },
       ]),
     );
     expect(f.byKind.distribution).toEqual({ events: 1, distanceKm: 10, kgCo2e: 10 });

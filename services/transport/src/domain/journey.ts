@@ -25,8 +25,10 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * Links each event to the latest event correcting it (`correctedBy`), in time order (instant, then recording
  * order). Events are never edited: a correction is a new event naming the one it replaces.
  */
-export function linkCorrections(events: readonly StoredEvent[]): JourneyEvent[] {
-  const latestCorrection = new Map<string, StoredEvent>();
+export function linkCorrections<E extends Pick<StoredEvent, 'id' | 'corrects' | 'eventAt' | 'recordedAt'>>(
+  events: readonly E[],
+): (Omit<E, 'eventAt'> & { correctedBy: string | null })[] {
+  const latestCorrection = new Map<string, E>();
   for (const e of events) {
     if (!e.corrects) continue;
     const seen = latestCorrection.get(e.corrects);
@@ -47,8 +49,9 @@ export function journeyTotals(events: readonly JourneyEvent[]) {
   const span = times.length > 1 ? Math.max(...times) - Math.min(...times) : 0;
   return {
     events: counted.length,
-    distanceKm: roundKg(counted.reduce((s, e) => s + e.distanceKm, 0)),
-    kgCo2e: roundKg(counted.reduce((s, e) => s + e.kgCo2e, 0)),
+    // A hidden leg shows no distance and adds none.
+    distanceKm: roundKg(counted.reduce((s, e) => s + (e.distanceKm ?? 0), 0)),
+    kgCo2e: roundKg(counted.reduce((s, e) => s + (e.kgCo2e ?? 0), 0)),
     durationHours: Math.round((span / 3_600_000) * 100) / 100,
   };
 }
@@ -71,10 +74,11 @@ export function summaryTotals(s: {
 }
 
 /** What a footprint reads of an event. */
-export type FootprintEvent = Pick<
-  JourneyEvent,
-  'kind' | 'transportMode' | 'distanceKm' | 'massKg' | 'kgCo2e' | 'quantity' | 'correctedBy'
->;
+export type FootprintEvent = Pick<JourneyEvent, 'kind' | 'transportMode' | 'massKg' | 'quantity' | 'correctedBy'> & {
+  /** As measured: a footprint is its user's own (the journey shows others the rounded figure). */
+  distanceKm: number;
+  kgCo2e: number;
+};
 
 /** Kinds whose mass is delivered produce, compared with conventional logistics. */
 export const DELIVERY_KINDS: readonly string[] = ['distribution'];

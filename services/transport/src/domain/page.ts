@@ -86,7 +86,7 @@ export function renderPage(d: PageData): string {
       (e) => `<li class="event" data-event="${e.id}"><b>${escapeHtml(e.kind)}</b> · ${escapeHtml(e.eventTime)}${
         e.correctedBy ? ' <i>(corrected by a later event)</i>' : ''
       }<br>${e.from ? `${escapeHtml(placeText(e.from, e.privacyLevel))} → ` : ''}${escapeHtml(placeText(e.to, e.privacyLevel))}
-<br>${escapeHtml(e.transportMode)} · ${e.distanceKm} km · ${e.kgCo2e} kg CO2e<br>
+<br>${escapeHtml(e.transportMode)} · ${e.distanceKm === null ? 'distance not shown' : `${e.distanceKm} km`}${e.kgCo2e === null ? '' : ` · ${e.kgCo2e} kg CO2e`}<br>
 block <code>${e.blockHash}</code> ${verdictHtml(e.blockHash, d.verdicts)}</li>`,
     )
     .join('\n');

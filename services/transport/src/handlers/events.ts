@@ -11,7 +11,7 @@ import {
   transportEventRecord,
 } from '@rootline/contracts';
 import { pendingEvent } from '@rootline/db';
-import { actingOwner, haversineKm, secureRandom } from '@rootline/domain';
+import { actingOwner, disclosedDistanceKm, haversineKm, secureRandom } from '@rootline/domain';
 import { discloseLocation } from '@rootline/geocoder';
 import { call, type HandlerContext, handle, ledgerTxId, notFound, type ServiceContext } from '@rootline/host';
 import { claimSeedLot, custodiansOf } from '../db/custody.repo.js';
@@ -34,6 +34,14 @@ function handlerOf(input: TransportEventInput): Owner {
   return { id: handler.id, name: handler.name };
 }
 
+/** The recipient named in full (over HTTP the gateway has bound an account's name to it: ADR 176). */
+function recipientOf(input: TransportEventInput): (Owner & { nameStatedBy: string | null }) | null {
+  const { recipient } = input;
+  if (!recipient) return null;
+  if (!recipient.name) throw invalid('recipient.name', 'name the recipient');
+  return { id: recipient.id, name: recipient.name, nameStatedBy: recipient.nameStatedBy ?? null };
+}
+
 /** The answer a recorded event gave, rebuilt from its row (a retry of a finished one gets the same). */
 async function storedResult(ctx: ServiceContext, id: string): Promise<TransportEventResult | undefined> {
   const row = await findEvent(ctx.db, id);
@@ -42,8 +50,8 @@ async function storedResult(ctx: ServiceContext, id: string): Promise<TransportE
       id,
       blockHash: row.blockHash,
       timestamp: new Date(row.recordedAt).toISOString(),
-      distanceKm: row.distanceKm,
-      kgCo2e: row.kgCo2e,
+      distanceKm: row.exactDistanceKm,
+      kgCo2e: row.exactKgCo2e,
     }
   );
 }
@@ -130,6 +138,7 @@ async function recordEvent(
   caller: HandlerContext,
 ): Promise<TransportEventResult> {
   const handler = handlerOf(input);
+  const recipient = recipientOf(input);
   const { actor } = actingOwner(caller, handler.id);
   const id = ctx.newId('tev', caller);
   if (caller.idempotencyRef) {
@@ -145,6 +154,10 @@ async function recordEvent(
   const distanceKm = roundKg(input.distanceKm ?? (input.from ? haversineKm(input.from, input.to) : 0));
   const massKg = input.massKg ?? quantityKg(input.quantity) ?? 0;
   const kgCo2e = emissionsKg(input.transportMode, distanceKm, massKg);
+  // What everyone else sees (the ledger, the public events, journeys, the trace page, exports): no finer than the
+  // points themselves (DISTANCE_STEP_KM), so a leg cannot put a fuzzy or hidden point on a ring around a known one.
+  const shownKm = disclosedDistanceKm(distanceKm, privacy);
+  const shownKgCo2e = shownKm === null ? null : emissionsKg(input.transportMode, shownKm, massKg);
   const recordedAt = ctx.clock.now().toISOString();
   const row = {
     id,
@@ -158,13 +171,16 @@ async function recordEvent(
     toLocation: to,
     privacyLevel: privacy,
     transportMode: input.transportMode,
-    distanceKm,
+    distanceKm: shownKm,
     massKg,
-    kgCo2e,
+    kgCo2e: shownKgCo2e,
+    exactDistanceKm: distanceKm,
+    exactKgCo2e: kgCo2e,
     handlerId: handler.id,
     handlerName: handler.name,
-    recipientId: input.recipient?.id ?? null,
-    recipientName: input.recipient?.name ?? null,
+    recipientId: recipient?.id ?? null,
+    recipientName: recipient?.name ?? null,
+    recipientNameStatedBy: recipient?.nameStatedBy ?? null,
     sensorReadings: input.sensorReadings ?? [],
     corrects: input.corrects ?? null,
     notes: input.notes ?? null,
@@ -172,7 +188,8 @@ async function recordEvent(
     recordedBy: actor.id,
   };
   // Notes are private to the event's parties: stored with the row, never written to the public ledger.
-  const { recordedBy: _, notes: _notes, ...payload } = row;
+  // The measured distance and emissions stay off it too: only the handler's footprint reads them.
+  const { recordedBy: _, notes: _notes, exactDistanceKm: _km, exactKgCo2e: _kg, ...payload } = row;
   const receipt = await recorder
     .record(
       {
@@ -191,8 +208,8 @@ async function recordEvent(
               handlerId: row.handlerId,
               recipientId: row.recipientId,
               transportMode: row.transportMode,
-              distanceKm,
-              kgCo2e,
+              distanceKm: shownKm,
+              kgCo2e: shownKgCo2e,
               eventTime: row.eventTime,
               corrects: row.corrects,
             },

@@ -65,6 +65,13 @@ export const getJourney = (ctx: ServiceContext) =>
 export const getFootprint = (ctx: ServiceContext) =>
   handle(transportFootprintGet, async ({ userId }, caller) => {
     assertOwnerOrAdmin(caller, userId);
-    const events = linkCorrections((await userRows(ctx.db, userId)).map(toStoredEvent));
+    // The user's own figures: measured, not rounded to the privacy level as others see them.
+    const events = linkCorrections(
+      (await userRows(ctx.db, userId)).map((r) => ({
+        ...toStoredEvent(r),
+        distanceKm: r.exactDistanceKm,
+        kgCo2e: r.exactKgCo2e,
+      })),
+    );
     return footprintOf(userId, events);
   });

@@ -11,6 +11,8 @@ const S = {
   map: 'Map of the journey: one line per leg',
   totals: (events: number, km: string, co2: string) => `${events} events · ${km} km · ${co2} kg CO2e in all`,
   leg: (km: string, co2: string) => `${km} km · ${co2} kg CO2e`,
+  // A hidden leg shows no distance to others (its end would be on a ring around the other).
+  hiddenLeg: 'distance not shown (hidden place)',
   by: (mode: string) => `by ${mode}`,
   to: 'to',
   from: 'from',
@@ -21,6 +23,12 @@ function placeName(l: TransportEvent['to']): string {
   if (!l) return 'a hidden place';
   return [l.city, l.country].filter(Boolean).join(', ') || `${l.latitude.toFixed(3)}, ${l.longitude.toFixed(3)}`;
 }
+
+/** A leg's distance and CO2e as the journey gives them: rounded near fuzzy places, none to a hidden one. */
+const legText = (e: { distanceKm: number | null; kgCo2e: number | null }) =>
+  e.distanceKm === null || e.kgCo2e === null
+    ? S.hiddenLeg
+    : S.leg(formatNumber(e.distanceKm), formatNumber(e.kgCo2e, 2));
 
 /** The plant's events as a timeline and its legs on a map, with distance and CO2e per event and in all. */
 export function Journey({ plantId }: { plantId: string }) {
@@ -34,7 +42,7 @@ export function Journey({ plantId }: { plantId: string }) {
           {
             from: { lat: e.from.latitude, lon: e.from.longitude },
             to: { lat: e.to.latitude, lon: e.to.longitude },
-            label: `${e.kind}: ${S.leg(formatNumber(e.distanceKm), formatNumber(e.kgCo2e, 2))}`,
+            label: `${e.kind}: ${legText(e)}`,
           },
         ]
       : [],
@@ -64,7 +72,7 @@ export function Journey({ plantId }: { plantId: string }) {
                 {S.to} {placeName(e.to)}
                 {e.transportMode !== 'none' && ` ${S.by(e.transportMode)}`}
                 <br />
-                <span className="muted">{S.leg(formatNumber(e.distanceKm), formatNumber(e.kgCo2e, 2))}</span>
+                <span className="muted">{legText(e)}</span>
                 {e.correctedBy && <span className="badge bad"> {S.corrected}</span>}
               </li>
             ))}

@@ -1,0 +1,1 @@
+ALTER TABLE "transport"."events" ADD COLUMN "recipient_name_stated_by" text;
