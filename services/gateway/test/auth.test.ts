@@ -1,12 +1,13 @@
 import { createHmac } from 'node:crypto';
 import type { ServedService } from '@rootline/bus';
-import { plantGet } from '@rootline/contracts';
+import { plantListOwned } from '@rootline/contracts';
 import { mintToken, TEST_JWT_SECRET } from '@rootline/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seedSession, serve, startTestBus, type TestBus, testGateway } from './support.js';
 
-const PLANT_URL = '/api/plants/plt_01HZX3K6Q2W8N4B7T5R9V0C1MD';
+// A read that needs an account (a plant's own page is public and takes a bad credential for a visitor).
+const PLANT_URL = '/api/plants/owned/usr_ok';
 
 let bus: TestBus;
 let app: FastifyInstance;
@@ -17,9 +18,9 @@ beforeAll(async () => {
   bus = await startTestBus();
   app = await testGateway(bus);
   served.push(
-    await serve(bus.peer, 'plants', plantGet, async (_payload, headers) => {
+    await serve(bus.peer, 'plants', plantListOwned, async (_payload, headers) => {
       seenActors.push(headers['x-actor']);
-      return { ok: false, error: { code: 'NOT_FOUND', message: 'no such plant' } };
+      return { ok: false, error: { code: 'NOT_FOUND', message: 'no such owner' } };
     }),
   );
 });

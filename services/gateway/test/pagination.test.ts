@@ -120,17 +120,18 @@ describe('list operations', () => {
       pagination: { page: 1, limit: 20, total: 1, totalPages: 1 },
       meta: { total: 7, owner: 'usr_1' },
     });
-    // A list answered whole is `data: [...]`, without pagination or meta.
+    // A list answered whole is `data: [...]` with one page of pagination, and no meta (ADR 188).
     expect((await app.inject({ url: '/api/catalog/shelf', headers })).json()).toEqual({
       success: true,
       data: [{ id: 'itm_3' }],
       error: null,
+      pagination: { page: 1, limit: 1, total: 1, totalPages: 1 },
     });
     const doc = (await app.inject({ url: '/api/openapi.json' })).json();
     const envelope = (path: string) =>
       doc.paths[path].get.responses['200'].content['application/json'].schema.properties;
     expect(Object.keys(envelope('/api/catalog/history'))).toEqual(['success', 'data', 'error', 'pagination', 'meta']);
-    expect(Object.keys(envelope('/api/catalog/shelf'))).toEqual(['success', 'data', 'error']);
+    expect(Object.keys(envelope('/api/catalog/shelf'))).toEqual(['success', 'data', 'error', 'pagination']);
     expect(envelope('/api/catalog/shelf').data.type).toBe('array');
   });
 
