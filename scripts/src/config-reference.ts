@@ -33,6 +33,11 @@ export const RunnerSettings = Type.Object({
         '`pnpm start:cluster`: each service process serves its metrics on the next port from this one; unset or 0: off',
     }),
   ),
+  ROOTLINE_BUILD_FORCE: Type.Optional(
+    Type.String({
+      description: '`1`: `pnpm build` (and so `pnpm start`) runs every step even when its inputs did not change',
+    }),
+  ),
   DEMO_PASSWORD: Type.Optional(
     Type.String({
       minLength: 12,

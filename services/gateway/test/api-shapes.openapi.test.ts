@@ -104,7 +104,7 @@ describe('the shapes of the API', () => {
       if (!ok) without.push(where);
     }
     expect(lists.length).toBeGreaterThan(30);
-    expect(lists).toContain('GET /api/vertical-farm/{farmId}/zones 200');
+    expect(lists).toContain('GET /api/vertical-farm/farms/{farmId}/zones 200');
     expect(without).toEqual([]);
   });
 

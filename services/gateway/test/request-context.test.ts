@@ -70,7 +70,7 @@ describe('request ids', () => {
   });
 
   it('echoes the id on errors and unknown routes too', async () => {
-    const unauthorized = await app.inject({ url: PLANT_URL, headers: { 'x-request-id': 'r-401' } });
+    const unauthorized = await app.inject({ url: '/api/plants/owned/usr_1', headers: { 'x-request-id': 'r-401' } });
     expect(unauthorized.statusCode).toBe(401);
     expect(unauthorized.headers['x-request-id']).toBe('r-401');
     const missing = await app.inject({ url: '/api/nope', headers: { 'x-request-id': 'r-404' } });
