@@ -137,7 +137,7 @@ describe('plants in embedded mode (PGlite, in-process bus) over HTTP', () => {
       'POST',
       '/api/plants/clone',
       cloneInput(parent, {
-        newPlant: { location: { latitude: 60.17, longitude: 24.94 }, owner: { id: 'usr_test', name: 'U' } },
+        newPlant: { location: { latitude: 60.17, longitude: 24.94 }, owner: { id: 'usr_test' } },
       }),
     );
     expect((await http('POST', '/api/agents/lineage', { action: 'start' }, admin)).body.data.state).toBe('running');

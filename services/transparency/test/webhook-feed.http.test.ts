@@ -43,7 +43,7 @@ describe('webhooks of the public feed, narrowed to an area, over HTTP', () => {
     const res = await p.http('POST', '/api/plants/register', {
       role: 'GROWER',
       sub: owner,
-      body: { commonName: name, location, owner: { id: owner, name: owner }, privacyLevel },
+      body: { commonName: name, location, owner: { id: owner }, privacyLevel },
     });
     expect(res.status).toBe(201);
     return (res.body as { data: { id: string } }).data.id;

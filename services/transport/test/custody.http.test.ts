@@ -247,7 +247,7 @@ describe('custody of plants and seed lots, and private notes, over HTTP on NATS 
       )[0]!.n;
     for (let round = 0; round < 10; round++) {
       const recipient = { id: `usr_race_recipient_${round}`, name: `Recipient ${round}` };
-      const token = await p.token('USER', recipient.id);
+      const token = await p.token('USER', recipient.id, recipient.name);
       const day = 10 + round;
       const handoff = await post(
         'distribution',
