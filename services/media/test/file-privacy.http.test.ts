@@ -66,7 +66,7 @@ describe('privacy of photos and files', () => {
   beforeAll(async () => {
     s3 = await startTestS3();
     p = await startMediaPlatform(s3.env, [demand] as unknown as ServiceModule<TObject>[]);
-    alice = await p.token('USER', ALICE);
+    alice = await p.token('USER', ALICE, 'Alice');
     bob = await p.token('USER', BOB);
     admin = await p.token('ADMIN', 'usr_admin');
   });

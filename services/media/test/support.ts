@@ -45,7 +45,7 @@ export interface MediaPlatform {
   clock: TestClock;
   /** A bus connection of the test's own, to consume events. */
   bus: Bus;
-  token(role: Role, sub?: string): Promise<string>;
+  token(role: Role, sub?: string, name?: string): Promise<string>;
   inject(opts: InjectOptions): Promise<LightMyRequestResponse>;
   /** Every stored key and the number of file rows: what a refused upload must leave unchanged. */
   stored(): Promise<{ keys: string[]; rows: number }>;
@@ -104,7 +104,8 @@ export async function startMediaPlatform(
     storage,
     clock,
     bus,
-    token: async (role, sub = 'usr_test') => (await seedSession(database, role, sub)).token,
+    token: async (role, sub = 'usr_test', name?: string) =>
+      (await seedSession(database, role, sub, undefined, name)).token,
     inject: (opts) => app.inject(opts),
     async stored() {
       const rows = (await database.db.execute('select count(*)::int as n from media.files')) as unknown as {
