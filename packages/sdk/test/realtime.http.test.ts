@@ -43,7 +43,7 @@ const ticket = async () => {
 
 async function register(commonName: string): Promise<string> {
   const made = await client.POST('/api/plants/register', {
-    body: { commonName, location: { latitude: 52.37, longitude: 4.9 }, owner: { id: userId, name: 'Ada Grower' } },
+    body: { commonName, location: { latitude: 52.37, longitude: 4.9 }, owner: { id: userId, name: 'Ada' } },
   });
   expect(made.response.status).toBe(201);
   return made.data!.data!.id;
