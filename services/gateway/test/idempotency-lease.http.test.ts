@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, startTestBus, type TestBus, testGateway } from './support.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const owner = { id: 'usr_lease', name: 'Lease Grower' };
+// No name: the gateway fills in the account's own (ADR 176).
+const owner = { id: 'usr_lease' };
 
 /**
  * The claim on an in-flight Idempotency-Key is a short lease renewed while its request runs (ADR 185): a request
