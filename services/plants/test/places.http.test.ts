@@ -69,8 +69,16 @@ describe('places over HTTP on NATS and PostgreSQL', () => {
   const geocode = (q: string, extra = '') =>
     p.http('GET', `/api/geocode?q=${encodeURIComponent(q)}${extra}`, { token: reader });
 
-  it('refuses callers who are not signed in', async () => {
-    expect((await p.http('GET', '/api/geocode?q=Utrecht')).status).toBe(401);
+  it('answers visitors from the gazetteer alone, sending nothing to the geocoder', async () => {
+    const before = seen.length;
+    const res = await p.http('GET', '/api/geocode?q=Lyon');
+    expect(res.status).toBe(200);
+    expect(res.body.data[0]).toMatchObject({ source: 'gazetteer', name: 'Lyon', country: 'FR' });
+    expect(res.body.data.every((x: { source: string }) => x.source === 'gazetteer')).toBe(true);
+    // A credential that is not valid is a visitor too.
+    const bad = await p.http('GET', '/api/geocode?q=Lyon', { token: 'not-a-token' });
+    expect(bad.status).toBe(200);
+    expect(seen.length).toBe(before);
   });
 
   it('answers the geocoder first, then the gazetteer, with accents and typos forgiven', async () => {

@@ -603,7 +603,7 @@ export interface paths {
          * Find a place by name
          * @description Towns and cities of 1,000 people or more whose name matches `q` as people type it: case and accents are ignored ("zurich" finds Zürich), a beginning is enough ("rotterd"), one letter wrong, missing, extra or swapped is forgiven (two in names of eight letters or more) when nothing matches better, and "name, country" (a country name or ISO code) narrows the search. Exact matches first, then beginnings, then typos, each by population. Answered on this machine from the bundled GeoNames gazetteer, with no outside call.
          *
-         *     When the operator configures a Nominatim-compatible geocoder (`GEOCODER_URL`), its answers (which know streets and addresses) come first, marked `source: geocoder`, and the text of `q` is sent to that service (through the SOCKS proxy when one is set, at most one request a second per process, answers cached); while it is away the gazetteer answers alone. Rate-limited like every route. The coordinates of an answer go into any `location` of Rootline. `page` from 1; `limit` default 20.
+         *     When the operator configures a Nominatim-compatible geocoder (`GEOCODER_URL`), its answers (which know streets and addresses) come first, marked `source: geocoder`, and the text of `q` is sent to that service (through the SOCKS proxy when one is set, at most one request a second per process, answers cached); while it is away the gazetteer answers alone. A visitor (no credential, or one that is not valid) is answered by the gazetteer alone, so no visitor’s text leaves the machine. Rate-limited like every route. The coordinates of an answer go into any `location` of Rootline. `page` from 1; `limit` default 20.
          */
         get: operations["searchPlace"];
         put?: never;
@@ -8647,24 +8647,6 @@ export interface operations {
             };
             /** @description Error: VALIDATION_ERROR */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNAUTHORIZED */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: FORBIDDEN */
-            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,10 +17,12 @@ export const geocodeRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app
       'When the operator configures a Nominatim-compatible geocoder (`GEOCODER_URL`), its answers (which know ' +
       'streets and addresses) come first, marked `source: geocoder`, and the text of `q` is sent to that service ' +
       '(through the SOCKS proxy when one is set, at most one request a second per process, answers cached); while ' +
-      'it is away the gazetteer answers alone. Rate-limited like every route. The coordinates of an answer go ' +
+      'it is away the gazetteer answers alone. A visitor (no credential, or one that is not valid) is answered ' +
+      'by the gazetteer alone, so no visitor’s text leaves the machine. Rate-limited like every route. The ' +
+      'coordinates of an answer go ' +
       `into any \`location\` of Rootline. \`page\` from 1; \`limit\` default ${PAGE_DEFAULTS.limit}.`,
     tags: ['Places'],
-    policy: { permission: 'plants:read', object: { rule: 'none', why: 'place names, no record' } },
+    policy: { public: true, identifiesCaller: true, object: { rule: 'none', why: 'place names, no record' } },
     subject: geocodeSearch,
     page: { item: GeocodedPlace },
   });

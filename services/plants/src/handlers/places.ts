@@ -4,18 +4,19 @@ import { handle, type ServiceContext } from '@rootline/host';
 
 /**
  * plants.place.search: places by name. The bundled gazetteer always answers; when a Nominatim-compatible
- * geocoder is configured its answers (which know streets and addresses) come first, and the gazetteer's alone
- * are given while it is away.
+ * geocoder is configured its answers (which know streets and addresses) come first for signed-in callers, and the
+ * gazetteer's alone are given while it is away and to visitors.
  */
 export const searchPlacesHandler = (ctx: ServiceContext, geocoder: Nominatim | null) =>
-  handle(geocodeSearch, async ({ q, page, limit }) => {
+  handle(geocodeSearch, async ({ q, page, limit }, call) => {
     const fromGazetteer: GeocodedPlace[] = searchPlaces(q, GEOCODE_LIMITS.maxResults).map((p) => ({
       ...p,
       displayName: p.countryName ? `${p.name}, ${p.countryName}` : p.name,
       source: 'gazetteer',
     }));
     let fromGeocoder: GeocodedPlace[] = [];
-    if (geocoder) {
+    // Visitors get the gazetteer alone: the outside geocoder allows few requests, and their text stays here.
+    if (geocoder && call.actor) {
       try {
         fromGeocoder = (await geocoder.search(q, 10)).map((p) => ({
           ...p,
