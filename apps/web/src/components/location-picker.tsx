@@ -92,7 +92,7 @@ export function LocationPicker({ value, onChange, errors = {}, legend = S.legend
       <Suspense fallback={<Loading />}>
         <WorldMap
           label={legend === S.legend ? S.map : `${S.map} (${legend})`}
-          markers={point ? [{ lat: point.latitude, lon: point.longitude, label: S.picked }] : []}
+          markers={point ? [{ lat: point.latitude, lon: point.longitude, label: S.picked, passive: true }] : []}
           onPick={(lat, lon) => set({ latitude: lat.toFixed(5), longitude: lon.toFixed(5) })}
           {...(found ? { center: found, zoom: 6 } : {})}
         />

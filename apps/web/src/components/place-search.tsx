@@ -1,7 +1,8 @@
-import { type KeyboardEvent, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useId, useState } from 'react';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { type GeocodedPlace, PLACE_SEARCH_MIN, usePlaceSearch } from '../hooks/use-place-search';
-import { errorMessage, isUnauthorized } from '../lib/errors';
+import { errorMessage } from '../lib/errors';
+import './place-search.css';
 
 const S = {
   label: 'Find a place',
@@ -10,10 +11,9 @@ const S = {
   tooShort: `Type at least ${PLACE_SEARCH_MIN} letters.`,
   searching: 'Searching…',
   found: (n: number) =>
-    n === 1 ? '1 place found. Tab or arrow down to it.' : `${n} places found. Tab or arrow down to them.`,
+    n === 1 ? '1 place found. Arrow down to it.' : `${n} places found. Arrow down to them, Enter to choose.`,
   none: (q: string) => `No place found for “${q}”. Check the spelling, or pick the point on the map.`,
   chosen: (p: GeocodedPlace) => `${p.displayName} chosen: latitude ${p.latitude}, longitude ${p.longitude}.`,
-  signedOut: 'Sign in again to find places by name.',
   failed: 'The place search failed:',
   people: (n: number) => `${n.toLocaleString('en')} people`,
 } as const;
@@ -22,109 +22,132 @@ const S = {
 const DEBOUNCE_MS = 250;
 
 /**
- * A search box for places by name (forward geocoding) with its answers as a list of buttons: typing is debounced,
- * the number of answers is announced in a live region, arrow keys (and Enter, which does not send the form) move
- * from the box to the answers and between them, Escape goes back to the box. Choosing an answer hands it to
- * `onChoose`.
+ * A search box for places by name (forward geocoding), as a combobox with its answers in a list box: typing is
+ * debounced, the number of answers is announced in a live region, arrow keys (and Enter, which does not send the
+ * form) move through the answers while the focus stays in the box, Enter chooses, Escape closes the list and then
+ * empties the box. Choosing an answer hands it to `onChoose`.
  */
-export function PlaceSearch({ onChoose }: { onChoose: (place: GeocodedPlace) => void }) {
+export function PlaceSearch({
+  onChoose,
+  label = S.label,
+  hint = S.hint,
+}: {
+  onChoose: (place: GeocodedPlace) => void;
+  label?: string;
+  hint?: string;
+}) {
   const id = useId();
-  const input = useRef<HTMLInputElement>(null);
-  const list = useRef<HTMLUListElement>(null);
   const [text, setText] = useState('');
   // The answer chosen last: its text, left in the box, is not searched again until the person types something else.
   const [chosen, setChosen] = useState<GeocodedPlace | null>(null);
+  // The answer the arrow keys are on (-1: none), and whether the list was closed with Escape.
+  const [active, setActive] = useState(-1);
+  const [closed, setClosed] = useState(false);
   const typed = chosen && text === chosen.displayName ? '' : text;
   const q = useDebouncedValue(typed.trim(), DEBOUNCE_MS);
   const search = usePlaceSearch(q);
   const length = typed.trim().length;
-  const active = length >= PLACE_SEARCH_MIN;
+  const searching = length >= PLACE_SEARCH_MIN;
   // The answer to what is in the box now (not to what was typed before, still shown while the next one comes).
   const current = q === typed.trim() && !search.isFetching && !search.isPlaceholderData;
-  const places = active && search.data ? search.data.items : [];
+  const places = searching && search.data ? search.data.items : [];
+  const open = places.length > 0 && !closed;
+  const optionId = (i: number) => `${id}-option-${i}`;
 
   let status = '';
   if (chosen && text === chosen.displayName) status = S.chosen(chosen);
-  else if (length > 0 && !active) status = S.tooShort;
-  else if (active && !current && !search.isError) status = S.searching;
-  else if (active && current && search.isSuccess) status = places.length > 0 ? S.found(places.length) : S.none(q);
+  else if (length > 0 && !searching) status = S.tooShort;
+  else if (searching && !current && !search.isError) status = S.searching;
+  else if (searching && current && search.isSuccess) status = places.length > 0 ? S.found(places.length) : S.none(q);
 
-  const buttons = () => [...(list.current?.querySelectorAll('button') ?? [])];
-  const onInputKey = (e: KeyboardEvent<HTMLInputElement>) => {
-    // Enter would send the form the box is in: here it goes to the places found, as arrow down does.
-    if (e.key === 'Enter') e.preventDefault();
-    if ((e.key === 'ArrowDown' || e.key === 'Enter') && places.length > 0) {
-      e.preventDefault();
-      buttons()[0]?.focus();
-    } else if (e.key === 'Escape' && text) {
-      e.preventDefault();
-      setText('');
-    }
-  };
-  const onResultKey = (e: KeyboardEvent<HTMLButtonElement>, index: number) => {
-    const all = buttons();
-    const to = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: all.length - 1 }[e.key];
-    if (e.key === 'Escape' || to === -1) {
-      e.preventDefault();
-      input.current?.focus();
-    } else if (to !== undefined) {
-      e.preventDefault();
-      all[Math.min(to, all.length - 1)]?.focus();
-    }
-  };
   const choose = (place: GeocodedPlace) => {
     setChosen(place);
     setText(place.displayName);
+    setActive(-1);
     onChoose(place);
-    input.current?.focus();
+  };
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    const last = places.length - 1;
+    if (e.key === 'Enter') {
+      // Enter would send the form the box is in: here it chooses the answer the arrows are on, or goes to the first.
+      e.preventDefault();
+      if (open && active >= 0) choose(places[active]!);
+      else if (places.length > 0) {
+        setClosed(false);
+        setActive(0);
+      }
+      return;
+    }
+    const to = { ArrowDown: active + 1, ArrowUp: active - 1, Home: 0, End: last }[e.key];
+    if (to !== undefined && places.length > 0 && (open || e.key === 'ArrowDown')) {
+      e.preventDefault();
+      setClosed(false);
+      setActive(Math.max(0, Math.min(to, last)));
+    } else if (e.key === 'Escape' && (open || text)) {
+      e.preventDefault();
+      if (open) setClosed(true);
+      else setText('');
+      setActive(-1);
+    }
   };
 
   return (
     <div className="place-search">
       <div className="field">
-        <label htmlFor={id}>{S.label}</label>
+        <label htmlFor={id}>{label}</label>
         <input
-          ref={input}
           id={id}
           type="search"
           name="place"
+          role="combobox"
+          aria-autocomplete="list"
+          aria-expanded={open}
+          aria-controls={`${id}-list`}
+          {...(open && active >= 0 ? { 'aria-activedescendant': optionId(active) } : {})}
           autoComplete="off"
           spellCheck={false}
           maxLength={200}
           aria-describedby={`${id}-hint`}
           value={text}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={onInputKey}
+          onChange={(e) => {
+            setText(e.target.value);
+            setActive(-1);
+            setClosed(false);
+          }}
+          onKeyDown={onKey}
         />
         <p className="hint" id={`${id}-hint`}>
-          {S.hint}
+          {hint}
         </p>
       </div>
       <p className="hint" role="status">
         {status}
       </p>
-      {search.error && active && (
+      {search.error && searching && (
         <p className="field-error" role="alert">
-          {isUnauthorized(search.error) ? S.signedOut : `${S.failed} ${errorMessage(search.error)}`}
+          {`${S.failed} ${errorMessage(search.error)}`}
         </p>
       )}
-      {places.length > 0 && (
-        <ul ref={list} className="place-results" aria-label={S.results}>
-          {places.map((p, i) => (
-            <li key={`${p.source}-${p.latitude}-${p.longitude}-${p.name}`}>
-              <button
-                type="button"
-                className="secondary"
-                onClick={() => choose(p)}
-                onKeyDown={(e) => onResultKey(e, i)}
-              >
-                {p.displayName}
-              </button>
-              {p.population !== null && <span className="muted"> {S.people(p.population)}</span>}
-            </li>
+      <div id={`${id}-list`} role="listbox" className="place-results" aria-label={S.results} hidden={!open}>
+        {open &&
+          places.map((p, i) => (
+            // Options are chosen with the box's keys (aria-activedescendant) or a click; the focus stays in the box.
+            // biome-ignore lint/a11y/useKeyWithClickEvents: the combobox's input handles the keys.
+            <div
+              key={`${p.source}-${p.latitude}-${p.longitude}-${p.name}`}
+              id={optionId(i)}
+              role="option"
+              tabIndex={-1}
+              aria-selected={i === active}
+              className={i === active ? 'active' : undefined}
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => choose(p)}
+            >
+              <span>{p.displayName}</span>
+              {p.population !== null && <span className="muted"> · {S.people(p.population)}</span>}
+            </div>
           ))}
-        </ul>
-      )}
+      </div>
     </div>
   );
 }

@@ -50,7 +50,7 @@ const SETTINGS = {
  * test process with its own NATS connection (the cluster's transport and database, without eleven Node processes
  * to start on a 2-core machine); `BROWSER_TESTS_CLUSTER=processes` starts the real process-per-service cluster.
  */
-async function startRootline(): Promise<{
+async function startRootline(settings: Record<string, string>): Promise<{
   base: string;
   adminToken: string;
   dataDir: string;
@@ -59,7 +59,7 @@ async function startRootline(): Promise<{
 }> {
   if (process.env.BROWSER_TESTS_CLUSTER === 'processes') {
     const dataDir = mkdtempSync(join(tmpdir(), 'rootline-web-data-'));
-    const c = await startTestCluster({ env: { ...SETTINGS, DATA_DIR: dataDir }, readyTimeoutMs: 240_000 });
+    const c = await startTestCluster({ env: { ...SETTINGS, ...settings, DATA_DIR: dataDir }, readyTimeoutMs: 240_000 });
     return {
       base: c.cluster.url,
       adminToken: c.token,
@@ -77,6 +77,7 @@ async function startRootline(): Promise<{
   const storage = join(dataDir, 'media');
   const platform = await startTestPlatform(SERVICES, {
     ...SETTINGS,
+    ...settings,
     ...TEST_ADMIN_ENV,
     DATA_DIR: dataDir,
     PUBLIC_URL: base,
@@ -98,8 +99,9 @@ async function startRootline(): Promise<{
   };
 }
 
-export async function startBrowserRig(): Promise<BrowserRig> {
-  const rootline = await startRootline();
+/** Starts the rig; `settings` adds to (or overrides) the platform's test settings, e.g. `MAP_TILE_URL`. */
+export async function startBrowserRig(settings: Record<string, string> = {}): Promise<BrowserRig> {
+  const rootline = await startRootline(settings);
   let browser: Browser;
   try {
     browser = await chromium.launch({

@@ -1,7 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Field, SelectField } from '../../../components/field';
+import { describeView } from '../../../components/map/geo';
 import { Pager } from '../../../components/pager';
+import { PlaceSearch } from '../../../components/place-search';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
 import { formatNumber } from '../../../lib/format';
@@ -22,8 +24,19 @@ interface Filters {
   lat: string;
   lon: string;
   radius: string;
+  /** The town the point was found by, if it was (only for the map's words; the search takes the point). */
+  place: string;
 }
-const EMPTY: Filters = { q: '', category: '', minPrice: '', maxPrice: '', lat: '', lon: '', radius: '50' };
+const EMPTY: Filters = {
+  q: '',
+  category: '',
+  minPrice: '',
+  maxPrice: '',
+  lat: '',
+  lon: '',
+  radius: '50',
+  place: '',
+};
 
 /** The filters as the search operation takes them (prices typed in major units, read as cents). */
 function toQuery(f: Filters, page: number): ListingSearch {
@@ -54,6 +67,7 @@ export function ListingSearchPanel() {
   const lat = Number(form.lat);
   const lon = Number(form.lon);
   const hasPoint = form.lat !== '' && form.lon !== '' && Number.isFinite(lat) && Number.isFinite(lon);
+  const km = Math.min(Math.max(Number(form.radius) || 50, 1), 500);
   return (
     <>
       <section className="card" aria-labelledby="market-filters">
@@ -111,11 +125,30 @@ export function ListingSearchPanel() {
           <fieldset className="form">
             <legend>{S.near}</legend>
             <p className="hint">{S.nearHint}</p>
+            <PlaceSearch
+              label={S.place}
+              hint={S.placeHint}
+              onChoose={(p) => {
+                // A town chosen is a search asked for: it runs at once, around the town, with the other filters.
+                const next = { ...form, lat: String(p.latitude), lon: String(p.longitude), place: p.name };
+                setForm(next);
+                setFilters(next);
+                setPage(1);
+              }}
+            />
             <Suspense fallback={<Loading />}>
               <WorldMap
                 label={S.pickMap}
-                markers={hasPoint ? [{ lat, lon, label: S.point(lat, lon), tone: 'other' }] : []}
-                onPick={(la, lo) => set({ lat: la.toFixed(4), lon: lo.toFixed(4) })}
+                markers={
+                  hasPoint ? [{ lat, lon, label: form.place || S.point(lat, lon), tone: 'other', passive: true }] : []
+                }
+                onPick={(la, lo) => set({ lat: la.toFixed(4), lon: lo.toFixed(4), place: '' })}
+                {...(hasPoint
+                  ? {
+                      area: { lat, lon, km },
+                      description: describeView({ lat, lon, ...(form.place ? { name: form.place } : {}) }, km),
+                    }
+                  : {})}
               />
             </Suspense>
             <div className="row">
@@ -124,19 +157,19 @@ export function ListingSearchPanel() {
                 name="lat"
                 inputMode="decimal"
                 value={form.lat}
-                onChange={(e) => set({ lat: e.target.value })}
+                onChange={(e) => set({ lat: e.target.value, place: '' })}
               />
               <Field
                 label={S.longitude}
                 name="lon"
                 inputMode="decimal"
                 value={form.lon}
-                onChange={(e) => set({ lon: e.target.value })}
+                onChange={(e) => set({ lon: e.target.value, place: '' })}
               />
             </div>
             {hasPoint && (
               <p className="actions">
-                <button type="button" className="secondary" onClick={() => set({ lat: '', lon: '' })}>
+                <button type="button" className="secondary" onClick={() => set({ lat: '', lon: '', place: '' })}>
                   {S.clearPoint}
                 </button>
               </p>

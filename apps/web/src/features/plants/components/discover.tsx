@@ -1,6 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Field } from '../../../components/field';
+import { describeView, formatPoint } from '../../../components/map/geo';
+import { PlaceSearch } from '../../../components/place-search';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatNumber } from '../../../lib/format';
 import { useNearby, useSearch } from '../api/discover';
@@ -9,12 +11,17 @@ const WorldMap = lazy(() => import('../../../components/map/world-map').then((m)
 
 const S = {
   nearby: 'Plants near a point',
-  nearbyHint: 'Click the map to choose the point. Positions are shown as each plant’s privacy level allows.',
+  nearbyHint:
+    'Find a town by name, or click the map to choose the point. Positions are shown as each plant’s privacy level allows.',
+  place: 'Find plants near a town',
+  placeHint: 'A town or city, e.g. “Lyon” or “Paris, France”. The map moves there and the plants near it are listed.',
+  chosenPoint: 'Chosen point',
+  near: (where: string) => `Plants near ${where}`,
   map: 'Map of plants near the chosen point',
   radius: 'Radius in km',
   found: (n: number, total: number, estimate: boolean) =>
     `${n} shown of ${estimate ? 'about ' : ''}${formatNumber(total)} within the radius`,
-  pick: 'Choose a point on the map.',
+  pick: 'Find a town by name, or choose a point on the map.',
   search: 'Search',
   query: 'Name, place or owner',
   submit: 'Search',
@@ -26,14 +33,21 @@ const S = {
 } as const;
 
 export function NearbyMap() {
-  const [point, setPoint] = useState<{ lat: number; lon: number } | null>(null);
+  // The point searched around: a town found by name (which also moves the map there) or a click on the map.
+  const [point, setPoint] = useState<{ lat: number; lon: number; name?: string } | null>(null);
   const [radius, setRadius] = useState('50');
-  const nearby = useNearby(point, Math.min(Math.max(Number(radius) || 50, 1), 500));
+  const km = Math.min(Math.max(Number(radius) || 50, 1), 500);
+  const nearby = useNearby(point, km);
   const items = nearby.data?.items ?? [];
   return (
     <section className="card" aria-labelledby="nearby-heading">
       <h2 id="nearby-heading">{S.nearby}</h2>
       <p className="hint">{S.nearbyHint}</p>
+      <PlaceSearch
+        label={S.place}
+        hint={S.placeHint}
+        onChoose={(p) => setPoint({ lat: p.latitude, lon: p.longitude, name: p.name })}
+      />
       <Field
         label={S.radius}
         name="radius"
@@ -48,8 +62,19 @@ export function NearbyMap() {
           label={S.map}
           tall
           onPick={(lat, lon) => setPoint({ lat, lon })}
+          {...(point ? { area: { lat: point.lat, lon: point.lon, km }, description: describeView(point, km) } : {})}
           markers={[
-            ...(point ? [{ lat: point.lat, lon: point.lon, label: 'Chosen point', tone: 'other' as const }] : []),
+            ...(point
+              ? [
+                  {
+                    lat: point.lat,
+                    lon: point.lon,
+                    label: point.name ?? S.chosenPoint,
+                    tone: 'other' as const,
+                    passive: true,
+                  },
+                ]
+              : []),
             ...items.flatMap((p) =>
               p.location
                 ? [
@@ -73,7 +98,7 @@ export function NearbyMap() {
           <p role="status">
             {S.found(items.length, nearby.data.pagination.total, nearby.data.pagination.totalIsEstimate)}
           </p>
-          <ul>
+          <ul aria-label={S.near(point.name ?? formatPoint(point))}>
             {items.map((p) => (
               <li key={p.id}>
                 <Link to={`/plants/${p.id}`}>{p.commonName}</Link> · {formatNumber(p.distanceKm)} km
