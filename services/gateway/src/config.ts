@@ -123,13 +123,14 @@ export const GatewayConfig = withBase({
     Type.String({ minLength: 1, description: "Folder of the web app's build; unset: apps/web/dist of the repository" }),
   ),
   /**
-   * Street tiles under the web app's maps, as a Leaflet URL template (`https://tile.example/{z}/{x}/{y}.png`); unset,
-   * the maps show only the world outlines bundled with the app, which need no internet.
+   * Street tiles of the web app's maps, as a Leaflet URL template (`https://tile.example/{z}/{x}/{y}.png`); unset,
+   * the maps show the world outlines and town names bundled with the app, which need no internet.
    */
   MAP_TILE_URL: Type.Optional(
     Type.String({
       pattern: '^https?://',
-      description: 'Tile URL template of the web maps; unset: offline outlines only',
+      description:
+        'Tile URL template of the web maps (they replace the bundled outlines and town names); unset: the bundled ones',
     }),
   ),
   MAP_TILE_ATTRIBUTION: Type.String({
