@@ -25,9 +25,9 @@ describe('/plants/register-anonymous: the key pair is made in the browser and on
     await page.goto('/plants/register-anonymous');
     await page.getByRole('heading', { level: 1, name: 'Register a plant anonymously' }).waitFor();
     await page.getByLabel('Common name').fill('Wild garlic');
-    // The search by name needs an account (GET /api/geocode answers 401 without one): not offered here.
+    // The search by name would carry any session the browser has: not offered here.
     expect(await page.getByLabel('Find a place').count()).toBe(0);
-    expect(await page.getByText('Finding a place by name needs an account').count()).toBe(1);
+    expect(await page.getByText('Finding a place by name is not offered here').count()).toBe(1);
     await page.getByRole('region', { name: 'Map: click to pick the location' }).click({ position: { x: 190, y: 90 } });
     expect(await page.getByLabel('Latitude').inputValue()).toMatch(/^-?\d+\.\d{5}$/);
     // Typed coordinates take over from the click.

@@ -19,7 +19,7 @@ const S = {
   legend: 'Location',
   hint: 'Find the place by name, click the map to pick the point, or type it.',
   hintWithoutSearch: 'Click the map to pick the point, or type it.',
-  noSearch: 'Finding a place by name needs an account, so it is not offered here.',
+  noSearch: 'Finding a place by name is not offered here, so no search of yours is tied to this plant’s place.',
   map: 'Map: click to pick the location',
   latitude: 'Latitude',
   longitude: 'Longitude',
@@ -52,8 +52,8 @@ interface Props {
   /** The group's name, when a form has more than one location. */
   legend?: string;
   /**
-   * Whether to offer the search by name (`GET /api/geocode`, which needs a session): off where the person may not
-   * be signed in, such as anonymous registration.
+   * Whether to offer the search by name (`GET /api/geocode`): off where a search must not be tied to the record,
+   * such as anonymous registration (the request would carry any session the browser has).
    */
   placeSearch?: boolean;
 }

@@ -10,7 +10,7 @@ export const PLACE_SEARCH_MIN = 2;
 export const PLACE_SEARCH_LIMIT = 8;
 
 /**
- * Places whose name matches `q` (`GET /api/geocode`, signed in). Shared rather than a feature's: every location
+ * Places whose name matches `q` (`GET /api/geocode`, public: visitors get the gazetteer's towns). Shared rather than a feature's: every location
  * picker offers it, and the pickers live in several features.
  */
 export function usePlaceSearch(q: string) {

@@ -112,7 +112,7 @@ export function AnonymousRegistration() {
       <LocationPicker
         value={location}
         onChange={setLocation}
-        // The search by name needs a session, and would tie the searched place to it.
+        // A search by name would carry any session the browser has, and tie the searched place to it.
         placeSearch={false}
         errors={{
           latitude: errorFor(register.error, 'latitude'),
