@@ -156,6 +156,36 @@ describe('maps: a town found by name on Discover and in the marketplace', () => 
   );
 
   it(
+    'on a phone, a town is chosen with the keyboard alone and the map follows',
+    async () => {
+      const page = await (await rig.context({ width: 390, height: 844 })).newPage();
+      await page.goto('/discover');
+      const box = page.getByLabel('Find plants near a town');
+      await box.fill('villeurb');
+      await page.getByRole('option', { name: /^Villeurbanne, France/ }).waitFor();
+      await box.press('ArrowDown');
+      expect(await page.getByRole('option', { name: /^Villeurbanne, France/ }).getAttribute('aria-selected')).toBe(
+        'true',
+      );
+      await box.press('Enter');
+      const mapName = 'Map of plants near the chosen point';
+      await mapDescription(page, mapName, 'Map centred on Villeurbanne, 50 km');
+      await page
+        .getByRole('list', { name: 'Plants near Villeurbanne' })
+        .getByRole('link', { name: 'Rhône basil' })
+        .waitFor();
+      expect(await page.getByRole('listbox', { name: 'Places found' }).count()).toBe(0);
+      // The map's own controls are reachable and named.
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      await page.getByRole('button', { name: 'Pick the map’s centre' }).focus();
+      await expectAccessible(page);
+      await screenshot(page, 'maps-discover-phone');
+      await page.context().close();
+    },
+    STEP_MS,
+  );
+
+  it(
     'in the marketplace a buyer types a town, picks it, and the search runs around it at once',
     async () => {
       const page = await (await rig.context()).newPage();
