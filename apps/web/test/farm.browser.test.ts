@@ -207,7 +207,7 @@ describe('a farm manager and a demand planner, in the browser', () => {
     const humidityField = form.getByLabel('Relative humidity (%)');
     await expect.poll(() => humidityField.getAttribute('aria-invalid'), { timeout: 30_000 }).toBe('true');
     const described = (await humidityField.getAttribute('aria-describedby')) ?? '';
-    const message = await page.locator(`[id="${described.split(' ').pop()}"]`).innerText();
+    const message = await page.locator(`[id="${described.split(' ').pop()}"]`).textContent();
     expect(message).toMatch(/100/);
     await expectAccessible(page);
     await screenshot(page, 'farm-reading-error');
