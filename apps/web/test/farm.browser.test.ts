@@ -208,7 +208,8 @@ describe('a farm manager and a demand planner, in the browser', () => {
     await expect.poll(() => humidityField.getAttribute('aria-invalid'), { timeout: 30_000 }).toBe('true');
     const described = (await humidityField.getAttribute('aria-describedby')) ?? '';
     const message = await page.locator(`[id="${described.split(' ').pop()}"]`).textContent();
-    expect(message).toMatch(/100/);
+    expect(message).toBe('At most 100: a value beyond it is a faulty sensor or a typing error.');
+    await form.getByText('Not saved: correct the value marked below.').waitFor();
     await expectAccessible(page);
     await screenshot(page, 'farm-reading-error');
 

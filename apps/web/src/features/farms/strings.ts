@@ -146,6 +146,9 @@ export const FARMS = {
     busy: 'Saving…',
     needOne: 'Fill in at least one measured value.',
     notNumber: 'Enter a number.',
+    checkFields: 'Not saved: correct the value marked below.',
+    atMost: (n: string) => `At most ${n}: a value beyond it is a faulty sensor or a typing error.`,
+    atLeast: (n: string) => `At least ${n}: a value below it is a faulty sensor or a typing error.`,
     saved: (inTarget: boolean) =>
       inTarget ? 'Reading saved, every value within target.' : 'Reading saved, with values outside their targets.',
     duplicate: 'This reading was saved already.',

@@ -13,9 +13,10 @@ const METRICS = Object.keys(FARMS.metrics) as Metric[];
 type Values = Record<Metric, string>;
 const EMPTY = Object.fromEntries(METRICS.map((m) => [m, ''])) as Values;
 
-/** The API's error for one input: its field ends with the name (`body/readings/0/ph`, `readings.0.at`). */
+/** The API's error for one input (its field ends with the name: `body/readings/0/ph`, `readings.0.at`), in words. */
 function errorOf(error: unknown, name: string): string | undefined {
-  return fieldErrors(error).find((f) => f.field === name || new RegExp(`[/.]${name}$`).test(f.field))?.message;
+  const message = fieldErrors(error).find((f) => f.field === name || new RegExp(`[/.]${name}$`).test(f.field))?.message;
+  return message?.replace(/^must be <= (.+)$/, S.atMost('$1')).replace(/^must be >= (.+)$/, S.atLeast('$1'));
 }
 
 /** A reading entered by hand: the metrics the readings contract holds, its time defaulting to now. */
@@ -58,7 +59,13 @@ export function ReadingForm({ batchId }: { batchId: string }) {
       <h2 id="record-reading">{S.title}</h2>
       <p className="hint">{S.lead}</p>
       <form className="form" noValidate onSubmit={submit} aria-labelledby="record-reading">
-        <ErrorAlert error={err} />
+        {fieldErrors(err).length > 0 ? (
+          <p className="field-error" role="alert">
+            {S.checkFields}
+          </p>
+        ) : (
+          <ErrorAlert error={err} />
+        )}
         {local.form && (
           <p className="field-error" role="alert">
             {local.form}
