@@ -37,6 +37,8 @@ export interface ChartProps {
   series: readonly ChartSeries[];
   bands?: readonly ChartBand[];
   yLabel?: string;
+  /** Fixed bounds of the value axis, e.g. [0, 100] for a percentage (default: fitted to the values). */
+  yRange?: [number, number];
   height?: number;
   /** Formats values in the table and the axis (default: up to two decimals). */
   format?: (value: number) => string;
@@ -111,6 +113,7 @@ export function chartSpec(props: ChartProps, width: number): { options: Options;
       x: categories
         ? { time: false, range: (): uPlot.Range.MinMax => [-0.5, categories.length - 0.5] }
         : { time: props.xKind === 'time' },
+      ...(props.yRange ? { y: { range: (): uPlot.Range.MinMax => props.yRange as uPlot.Range.MinMax } } : {}),
     },
     axes: [
       categories ? categoryAxis(categories, width) : { space: 90 },

@@ -96,6 +96,7 @@ export function FarmAnalyticsView({ analytics: a }: { analytics: Analytics }) {
               x={recipes.map((r) => r.name)}
               xKind="category"
               xLabel={S.recipe}
+              yRange={[0, 100]}
               series={[
                 {
                   label: S.compliance,
@@ -113,6 +114,7 @@ export function FarmAnalyticsView({ analytics: a }: { analytics: Analytics }) {
               x={zones.map((z) => z.name)}
               xKind="category"
               xLabel={S.zone}
+              yRange={[0, 100]}
               series={[
                 {
                   label: S.utilisation,
