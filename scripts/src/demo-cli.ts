@@ -12,9 +12,11 @@ process.stdout.write(`Filling ${baseUrl} with demo data\n`);
 try {
   const made = await fillDemo({ baseUrl, password, ...(admin ? { admin } : {}), progress: (l) => console.log(l) });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const households = made.demand.reduce((n, r) => n + r.households, 0);
   console.log(
-    `\nDone in ${seconds} s: ${made.accounts.length} accounts, ${made.plants.length} plants, ${made.journeyEvents} ` +
-      `journey events, ${made.farm ? '1 farm, ' : ''}${made.listings.length} listings, ${made.offers.length} offers.`,
+    `\nDone in ${seconds} s: ${made.accounts.length} accounts, ${made.plants.length} plants, ${made.photos.length} ` +
+      `photos, ${made.journeyEvents} journey events, ${households} households in ${made.demand.length} regions, ` +
+      `${made.farm ? '1 farm, ' : ''}${made.listings.length} listings, ${made.offers.length} offers.`,
   );
   console.log(`Sign in with any of these (password ${env.DEMO_PASSWORD ? 'DEMO_PASSWORD' : password}):`);
   for (const a of made.accounts) console.log(`  ${a.email}  ${a.name} (${a.role})`);

@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createRootline, IDEMPOTENCY_HEADER, idempotencyKey, type RootlineClient, RootlineError } from '@rootline/sdk';
+import { type Call, type DemoContext, daysAgo, type Person, PLACES } from './demo-context.js';
+import { type DemandRegion, fillDemand } from './demo-demand.js';
+import { type DemoFarm, fillFarm } from './demo-farm.js';
+import { fillPhotos } from './demo-photos.js';
 
 /** Where `pnpm demo` writes and with whom. */
 export interface DemoOptions {
@@ -17,23 +21,21 @@ export interface DemoSummary {
   accounts: { name: string; email: string; role: string }[];
   plants: string[];
   journeyEvents: number;
-  farm?: { id: string; zoneId: string; batchId: string; readings: number };
+  /** Plant photos uploaded. */
+  photos: string[];
+  /** Demand regions with their households and, with an ADMIN, the signal generated over their history. */
+  demand: DemandRegion[];
+  farm?: DemoFarm;
   listings: string[];
   offers: { id: string; status: string }[];
 }
-
-type Answer<T> = { data?: { data: T }; error?: unknown; response: Response };
 
 /**
  * The data of a successful call, or a RootlineError naming what failed. A rate-limited or unavailable answer is
  * retried (said in the progress output) after the wait the API names, with the same Idempotency-Key, so a write
  * happens once.
  */
-async function answered<T>(
-  what: string,
-  call: (headers: { [IDEMPOTENCY_HEADER]: string }) => Promise<Answer<T>>,
-  progress: (line: string) => void = () => {},
-): Promise<T> {
+async function answered<T>(what: string, call: Call<T>, progress: (line: string) => void = () => {}): Promise<T> {
   const headers = { [IDEMPOTENCY_HEADER]: idempotencyKey() };
   for (let attempt = 1; ; attempt++) {
     const result = await call(headers);
@@ -50,38 +52,17 @@ async function answered<T>(
   }
 }
 
-const daysAgo = (days: number, hour = 9) => {
-  const at = new Date(Date.now() - days * 86_400_000);
-  at.setUTCHours(hour, 0, 0, 0);
-  return at.toISOString();
-};
-
-const PLACES = {
-  amsterdam: { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' },
-  utrecht: { latitude: 52.0907, longitude: 5.1214, city: 'Utrecht', country: 'NL' },
-  leiden: { latitude: 52.1601, longitude: 4.497, city: 'Leiden', country: 'NL' },
-  haarlem: { latitude: 52.3874, longitude: 4.6462, city: 'Haarlem', country: 'NL' },
-  rotterdam: { latitude: 51.9225, longitude: 4.4792, city: 'Rotterdam', country: 'NL' },
-} as const;
-
-interface Person {
-  name: string;
-  email: string;
-  id: string;
-  client: RootlineClient;
-}
-
 /**
  * Fills a running Rootline with a small, realistic network through its public API: growers whose tomato and basil
- * plants have offspring over three generations, the journey of one harvest from seed to a food co-op, a vertical
- * farm with a lettuce batch and a day of sensor readings, and a marketplace with listings and offers (one accepted).
- * Every account is new (its address carries a run id), so it can run again on the same instance.
+ * plants have offspring over three generations and photos, the journey of one harvest from seed to a food co-op,
+ * households in two demand regions with weeks of history (settled and imported by the ADMIN), a vertical farm with a
+ * harvested lettuce batch and a growing one with a week of sensor readings, and a marketplace with listings and an
+ * offer in each state. Every account is new (its address carries a run id), so it can run again on the same instance.
  */
 export async function fillDemo(o: DemoOptions): Promise<DemoSummary> {
   const run = randomBytes(3).toString('hex');
   const step = (line: string) => o.progress(line);
-  const ok = <T>(what: string, call: (headers: { [IDEMPOTENCY_HEADER]: string }) => Promise<Answer<T>>) =>
-    answered(what, call, step);
+  const ok = <T>(what: string, call: Call<T>) => answered(what, call, step);
   /** Signs a client in (retried like any call) and keeps the session token in it. */
   const signIn = async (client: RootlineClient, email: string) => {
     const session = await ok(`signing in ${email}`, () =>
@@ -97,9 +78,10 @@ export async function fillDemo(o: DemoOptions): Promise<DemoSummary> {
     await ok(`registering ${email}`, (headers) =>
       client.POST('/api/auth/register', { body: { email, password: o.password, name }, headers }),
     );
-    const { user } = await signIn(client, email);
-    return { name, email, id: user.id, client };
+    const { user, token } = await signIn(client, email);
+    return { name, email, id: user.id, token, client };
   };
+  const c: DemoContext = { baseUrl: o.baseUrl, run, step, ok, person };
 
   step(`Accounts (run ${run})`);
   const ada = await person('Ada Verhoeven', 'ada');
@@ -207,93 +189,51 @@ export async function fillDemo(o: DemoOptions): Promise<DemoSummary> {
   );
   step('  4 events: seed acquisition, planting, harvest, distribution Amsterdam → Leiden');
 
-  let farm: DemoSummary['farm'];
+  // The ADMIN (when given) makes the farm manager and imports the demand history.
+  let admin: RootlineClient | undefined;
   if (o.admin) {
-    step('A vertical farm with a lettuce batch');
-    const femke = await person('Femke Jansen', 'femke');
-    const admin = createRootline({ baseUrl: o.baseUrl });
+    admin = createRootline({ baseUrl: o.baseUrl });
     const session = await ok('signing in the ADMIN', () =>
-      admin.POST('/api/auth/signin', { body: { email: o.admin?.email ?? '', password: o.admin?.password ?? '' } }),
+      (admin as RootlineClient).POST('/api/auth/signin', {
+        body: { email: o.admin?.email ?? '', password: o.admin?.password ?? '' },
+      }),
     );
     admin.setToken(session.token);
+  }
+
+  step('Plant photos');
+  const photos = await fillPhotos(c, [
+    { owner: ada, plantId: tomato.id, name: 'Tomato', leaf: '#3f7d3a', fruit: '#d2412c' },
+    { owner: chloe, plantId: basil.id, name: 'Basil', leaf: '#5aa04a', fruit: null },
+    { owner: ben, plantId: mint.id, name: 'Mint', leaf: '#6fb36b', fruit: null },
+  ]);
+  step(`  ${photos.length} photos: tomato, basil and mint`);
+
+  step('Demand: households, their history and signals');
+  const demand = await fillDemand(
+    c,
+    [
+      { person: ada, place: 'amsterdam' },
+      { person: ben, place: 'utrecht' },
+    ],
+    admin,
+  );
+
+  let farm: DemoFarm | undefined;
+  if (admin) {
+    step('A vertical farm with lettuce batches');
+    const femke = await person('Femke Jansen', 'femke');
     await ok('making a FARM_MANAGER', () =>
-      admin.PUT('/api/admin/users/{userId}/role', {
+      (admin as RootlineClient).PUT('/api/admin/users/{userId}/role', {
         params: { path: { userId: femke.id } },
         body: { role: 'FARM_MANAGER' },
       }),
     );
     // The role travels in the session: sign in again to hold it.
-    await signIn(femke.client, femke.email);
+    const again = await signIn(femke.client, femke.email);
+    femke.token = again.token;
     accounts.push({ name: femke.name, email: femke.email, role: 'FARM_MANAGER' });
-    const made = await ok('registering the farm', (headers) =>
-      femke.client.POST('/api/vertical-farm/register', {
-        body: {
-          name: 'Rotterdam Harbour Greens',
-          location: PLACES.rotterdam,
-          floorAreaM2: 1200,
-          levels: 8,
-          lightingSystem: 'led',
-          climateSystem: 'hvac-dehumidification',
-        },
-        headers,
-      }),
-    );
-    const zone = await ok('adding a zone', (headers) =>
-      femke.client.POST('/api/vertical-farm/farms/{farmId}/zones', {
-        params: { path: { farmId: made.id } },
-        body: {
-          name: 'Level 3 NFT A',
-          level: 3,
-          areaM2: 96,
-          growingMethod: 'nft',
-          capacity: 2400,
-          setpoints: { temperatureC: 22, humidityPct: 65, co2Ppm: 1000, ppfd: 290, photoperiodHours: 16 },
-        },
-        headers,
-      }),
-    );
-    const recipes = await ok('finding a lettuce recipe', () =>
-      femke.client.GET('/api/vertical-farm/recipes', { params: { query: { crop: 'lettuce' } } }),
-    );
-    const recipe = recipes[0];
-    if (!recipe) throw new Error('the instance knows no lettuce recipe');
-    const batch = await ok('starting a batch', (headers) =>
-      femke.client.POST('/api/vertical-farm/batch/start', {
-        body: {
-          farmId: made.id,
-          zoneId: zone.id,
-          recipeId: recipe.id,
-          crop: 'lettuce',
-          variety: 'Rex',
-          plantCount: 720,
-          seedSource: { type: 'seed-lot', seedLot: `RZ-${run}`, supplier: 'Rijk Zwaan' },
-          // Sown three days ago, so the day of readings below falls within the batch.
-          startedAt: new Date(Date.now() - 3 * 86_400_000).toISOString(),
-        },
-        headers,
-      }),
-    );
-    // A day of readings, one an hour, with the small swings of a real room.
-    const readings = Array.from({ length: 24 }, (_, h) => {
-      const day = h >= 6 && h < 22;
-      return {
-        at: new Date(Date.now() - (24 - h) * 3_600_000).toISOString(),
-        temperatureC: Math.round(((day ? 23 : 19) + Math.sin(h / 3) * 0.6) * 10) / 10,
-        humidityPct: Math.round(64 + Math.cos(h / 4) * 3),
-        co2Ppm: day ? 950 + (h % 5) * 10 : 700,
-        ppfd: day ? 290 : 0,
-        ecMsCm: 1.2,
-        ph: 5.8,
-      };
-    });
-    await ok('recording readings', () =>
-      femke.client.PUT('/api/vertical-farm/batch/{batchId}/environment', {
-        params: { path: { batchId: batch.id } },
-        body: { readings },
-      }),
-    );
-    farm = { id: made.id, zoneId: zone.id, batchId: batch.id, readings: readings.length };
-    step(`  farm ${made.id}: zone, batch ${batch.id} (recipe ${recipe.id}), ${readings.length} readings`);
+    farm = await fillFarm(c, femke);
   } else {
     step(
       'Vertical farm left out: it needs a FARM_MANAGER, which only an ADMIN can make (set ADMIN_EMAIL, ADMIN_PASSWORD)',
@@ -369,6 +309,7 @@ export async function fillDemo(o: DemoOptions): Promise<DemoSummary> {
         headers,
       }),
     );
+  // An offer in each state: accepted, pending, countered, rejected and withdrawn.
   const first = await offer(ada, seedlings.id, { quantity: 2, price: 220, message: 'Could I pick them up Saturday?' });
   const second = await offer(coop, basilPots.id, {
     quantity: 5,
@@ -376,20 +317,45 @@ export async function fillDemo(o: DemoOptions): Promise<DemoSummary> {
     message: 'For our Thursday market stall.',
   });
   const third = await offer(ben, mintPots.id, { quantity: 1, price: 120, message: 'One for the balcony, please.' });
+  const fourth = await offer(coop, seedlings.id, { quantity: 6, price: 150, message: 'Six for the co-op garden?' });
+  const fifth = await offer(ada, basilPots.id, { quantity: 1, price: 250, message: 'Just one pot, if I may.' });
   const accepted = await ok('accepting an offer', (headers) =>
     ben.client.POST('/api/marketplace/offers/{offerId}/accept', { params: { path: { offerId: first.id } }, headers }),
+  );
+  const countered = await ok('countering an offer', (headers) =>
+    chloe.client.POST('/api/marketplace/offers/{offerId}/counter', {
+      params: { path: { offerId: third.id } },
+      body: { price: 140 },
+      headers,
+    }),
+  );
+  const rejected = await ok('rejecting an offer', (headers) =>
+    ben.client.POST('/api/marketplace/offers/{offerId}/reject', { params: { path: { offerId: fourth.id } }, headers }),
+  );
+  const withdrawn = await ok('withdrawing an offer', (headers) =>
+    ada.client.POST('/api/marketplace/offers/{offerId}/withdraw', {
+      params: { path: { offerId: fifth.id } },
+      headers,
+    }),
   );
   const offers = [
     { id: first.id, status: accepted.status },
     { id: second.id, status: second.status },
-    { id: third.id, status: third.status },
+    { id: third.id, status: countered.status },
+    { id: fourth.id, status: rejected.status },
+    { id: fifth.id, status: withdrawn.status },
   ];
-  step(`  3 listings (${seedlings.id} and others), 3 offers, ${first.id} accepted`);
+  step(
+    `  3 listings (${seedlings.id} and others), ${offers.length} offers: ${first.id} accepted, ${second.id} pending, ` +
+      `${third.id} countered, ${fourth.id} rejected, ${fifth.id} withdrawn`,
+  );
 
   return {
     accounts,
     plants,
     journeyEvents: 4,
+    photos,
+    demand,
     ...(farm ? { farm } : {}),
     listings: [seedlings.id, basilPots.id, mintPots.id],
     offers,

@@ -178,8 +178,59 @@ describe('a farm manager and a demand planner, in the browser', () => {
     await humidity.getByRole('cell', { name: '80 – 95' }).first().waitFor();
     expect(await page.evaluate(() => performance.timeOrigin)).toBe(loads);
     await facts.getByText('2 readings, 50 % in target').waitFor();
+    // One series per chart: no key, and none of uPlot's empty "Value: --" rows under it.
+    expect(await page.getByText('--', { exact: true }).count()).toBe(0);
+    expect(await page.locator('.u-legend').count()).toBe(0);
     await expectAccessible(page);
     await screenshot(page, 'farm-batch-live');
+  }, 180_000);
+
+  it('takes a reading entered by hand, names a wrong value beside its field, and shows it live elsewhere', async () => {
+    // A second window on the same batch (another tab, another device): it only listens.
+    const other = await (await rig.context({ width: 390, height: 844 })).newPage();
+    await signIn(other, MANAGER);
+    await other.goto(`/vertical-farm/batch/${batchId}`);
+    const otherCo2 = other.getByRole('figure', { name: 'CO2 (ppm)' }).getByRole('img');
+    await expect.poll(() => otherCo2.getAttribute('data-points'), { timeout: 30_000 }).toBe('2');
+    await other.locator('header').getByText('Live', { exact: true }).waitFor();
+    const otherLoad = await other.evaluate(() => performance.timeOrigin);
+
+    const form = page.getByRole('form', { name: 'Record a reading' });
+    await form.getByText('Leave empty for now.').waitFor();
+    // Nothing measured: said before anything is sent.
+    await form.getByRole('button', { name: 'Save the reading' }).click();
+    await form.getByText('Fill in at least one measured value.').waitFor();
+    // A humidity of 140 % is a broken sensor: refused, the message beside the field.
+    await form.getByLabel('Relative humidity (%)').fill('140');
+    await form.getByLabel('CO2 (ppm)').fill('1100');
+    await form.getByRole('button', { name: 'Save the reading' }).click();
+    const humidityField = form.getByLabel('Relative humidity (%)');
+    await expect.poll(() => humidityField.getAttribute('aria-invalid'), { timeout: 30_000 }).toBe('true');
+    const described = (await humidityField.getAttribute('aria-describedby')) ?? '';
+    const message = await page.locator(`[id="${described.split(' ').pop()}"]`).textContent();
+    expect(message).toBe('At most 100: a value beyond it is a faulty sensor or a typing error.');
+    await form.getByText('Not saved: correct the value marked below.').waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'farm-reading-error');
+
+    await humidityField.fill('86');
+    await form.getByLabel('Air temperature (°C)').fill('20.5');
+    await form.getByRole('button', { name: 'Save the reading' }).click();
+    await form.getByText('Reading saved, every value within target.').waitFor({ timeout: 30_000 });
+    expect(await humidityField.inputValue()).toBe('');
+    // Here: the summary and the chart, with the value in its table.
+    await page.getByRole('region', { name: 'Batch' }).getByText('3 readings, 67 % in target').waitFor();
+    const co2 = page.getByRole('figure', { name: 'CO2 (ppm)' });
+    await expect.poll(() => co2.getByRole('img').getAttribute('data-points'), { timeout: 30_000 }).toBe('3');
+    await co2.getByText('Show the data').click();
+    await co2.getByRole('cell', { name: '1,100', exact: true }).waitFor();
+    await screenshot(page, 'farm-reading-saved');
+    // There: the reading arrives without a reload.
+    await expect.poll(() => otherCo2.getAttribute('data-points'), { timeout: 30_000 }).toBe('3');
+    expect(await other.evaluate(() => performance.timeOrigin)).toBe(otherLoad);
+    await expectAccessible(other);
+    await screenshot(other, 'farm-reading-live-phone');
+    await other.close();
   }, 180_000);
 
   it('records the harvest on the ledger and charts the farm’s analytics', async () => {
@@ -197,13 +248,23 @@ describe('a farm manager and a demand planner, in the browser', () => {
     await page.getByRole('cell', { name: 'Harvested' }).waitFor();
     await page.getByRole('link', { name: 'Farm analytics' }).click();
     await page.getByRole('heading', { level: 1, name: 'Analytics: Harbour Greens' }).waitFor();
-    const byCrop = page.getByRole('figure', { name: 'Yield per m² per year by crop (kg)' });
+    // The totals and the charts agree: 12.5 kg harvested; per m² of the 40 m² zone over the year 12.5 ÷ 40;
+    // per m² in use, 12.5 kg on half the zone (400 of 800 sites) for the day it counts at least: 12.5 × 365 ÷ 20.
+    const totals = page.getByRole('region', { name: 'Totals' });
+    await totals.getByText('1 (12.5 kg)').waitFor();
+    await totals.getByText('0.31 kg').waitFor();
+    const harvestByCrop = page.getByRole('figure', { name: 'Harvest by crop (kg)' });
+    await harvestByCrop.getByText('Show the data').click();
+    await harvestByCrop.getByRole('cell', { name: '12.5', exact: true }).waitFor();
+    const byCrop = page.getByRole('figure', { name: 'Yield per m² in use per year by crop (kg)' });
     expect(await byCrop.getByRole('img').getAttribute('data-points')).toBe('1');
     await byCrop.getByText('Show the data').click();
     await byCrop.getByRole('rowheader', { name: 'lettuce' }).waitFor();
+    await byCrop.getByRole('cell', { name: '228.13', exact: true }).waitFor();
+    expect(await page.getByText('--', { exact: true }).count()).toBe(0);
     await page.getByRole('figure', { name: 'Readings in target by recipe (%)' }).waitFor();
     await page.getByRole('figure', { name: 'Utilisation by zone (%)' }).waitFor();
-    expect(await page.locator('canvas').count()).toBeGreaterThanOrEqual(4);
+    expect(await page.locator('canvas').count()).toBeGreaterThanOrEqual(5);
     await expectAccessible(page);
     await screenshot(page, 'farm-analytics');
   }, 180_000);
@@ -333,6 +394,8 @@ describe('a farm manager and a demand planner, in the browser', () => {
     await recommend.getByLabel('Growing method').selectOption('greenhouse');
     await recommend.getByRole('button', { name: 'Recommend crops' }).click();
     await recommend.getByRole('cell', { name: '1', exact: true }).waitFor();
+    // A greenhouse sows something every month: the list starts with a crop that can be sown now.
+    expect(await recommend.getByRole('row').nth(1).textContent()).not.toContain('not sowable now');
     await expectAccessible(page);
     await screenshot(page, 'demand-forecast');
   }, 180_000);

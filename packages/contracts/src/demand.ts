@@ -384,6 +384,65 @@ export const forecastGet = defineSubject({
   reply: Forecast,
   summary: 'Weekly demand forecast of a crop in a region',
 });
+/** Most households and history rows one import carries. */
+export const MAX_DEMAND_IMPORT = 1000;
+
+export const DemandImportInput = Type.Object(
+  {
+    households: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            consumerId: Text({ minLength: 1, maxLength: 120, description: 'An account with stored preferences' }),
+            settledSince: Type.String({
+              format: 'date-time',
+              maxLength: 40,
+              description:
+                'Since when the household has lived where its preferences place it, with those items (from the ' +
+                'system it comes from); in the past. It counts in aggregates 14 days after (ADR 174)',
+              examples: ['2026-09-01T00:00:00Z'],
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: MAX_DEMAND_IMPORT },
+      ),
+    ),
+    history: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            crop: CropSchema,
+            region: ForecastQuery.properties.region,
+            weekStart: Type.String({
+              pattern: DATE_ONLY_PATTERN,
+              description: 'Monday of a past publication week (UTC), YYYY-MM-DD',
+              examples: ['2026-10-05'],
+            }),
+            demandKg: Type.Number({ minimum: 0, maximum: 10_000_000 }),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: MAX_DEMAND_IMPORT },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type DemandImportInput = Static<typeof DemandImportInput>;
+
+export const DemandImportResult = Type.Object({
+  households: Type.Integer({ minimum: 0, description: 'Households whose settled date was set' }),
+  missing: Type.Array(Type.String(), { description: 'Accounts named that have no stored preferences: left out' }),
+  weeks: Type.Integer({ minimum: 0, description: 'Weeks of history stored (a week already recorded is kept)' }),
+});
+
+export const demandImport = defineSubject({
+  subject: 'demand.history.import',
+  request: DemandImportInput,
+  reply: DemandImportResult,
+  summary: 'Import households’ settled dates and past weekly demand from another system (ADMIN)',
+});
 export const supplyCommit = defineSubject({
   subject: 'demand.supply.commit',
   request: SupplyInput,

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { ServiceModule } from '@rootline/host';
 import { DemandConfig } from './config.js';
 import { outbox } from './db/schema.js';
+import { importDemand } from './handlers/import.js';
 import {
   cancelListing,
   createListing,
@@ -62,6 +63,7 @@ export const service: ServiceModule<typeof DemandConfig> = {
         listSupplyHandler(ctx),
         listSupplyMatchesHandler(ctx),
         matchHandler(ctx, limits),
+        importDemand(ctx),
         // Marketplace: listings.
         createListing(ctx),
         getListing(ctx),

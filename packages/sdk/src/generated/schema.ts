@@ -862,6 +862,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/demand/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import households’ settled dates and past demand (ADMIN)
+         * @description For an instance taking over from another system (or filled with demo data): `households` sets since when each named account’s household has lived where its stored preferences place it (`settledSince`, in the past); it counts in aggregates 14 days after (ADR 174), its items from the week after. `history` stores weeks of demand per crop and region (`COUNTRY` or `COUNTRY/city`, Mondays before this week), the series forecasts read; a week a signal already recorded is kept. Accounts without stored preferences are answered in `missing`. ADMIN only (403 FORBIDDEN otherwise); 400 VALIDATION_ERROR naming `households.<i>.settledSince` or `history.<i>.weekStart` for a date in the future or not a Monday (ADR 207).
+         */
+        post: operations["importHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/demand/recommendations": {
         parameters: {
             query?: never;
@@ -871,7 +891,7 @@ export interface paths {
         };
         /**
          * Planting recommendations
-         * @description Crops ranked for a grower at `lat`/`lon` (the only required parameters) with `areaM2` m² (default 10), a growing `method` (default `open-field`, the most common) and a `startDate` (default today, UTC): each with whether it can be sown then with that method, the first harvest date, expected yield (area × the crop table’s yield per m²), the nearby unmet demand over four harvest weeks (households within `radius` km, default 50, less committed supply), the expected revenue of what can be sold (at the median maximum price nearby households state, else the table’s reference price) and the reasoning. Ranked by that revenue; crops that cannot be sown score 0. A crop fewer than 5 nearby households ask for counts no demand, and a median price needs 5 households stating one (ADR 102). The model and crop table with sources: docs/demand.md.
+         * @description Crops ranked for a grower at `lat`/`lon` (the only required parameters) with `areaM2` m² (default 10), a growing `method` (default `open-field`, the most common) and a `startDate` (default today, UTC): each with whether it can be sown then with that method, the first harvest date, expected yield (area × the crop table’s yield per m²), the nearby unmet demand over four harvest weeks (households within `radius` km, default 50, less committed supply), the expected revenue of what can be sold (at the median maximum price nearby households state, else the table’s reference price) and the reasoning. Ranked by that revenue; crops that cannot be sown score 0 and come after every crop that can. A crop fewer than 5 nearby households ask for counts no demand, and a median price needs 5 households stating one (ADR 102). The model and crop table with sources: docs/demand.md.
          */
         get: operations["listCropRecommendations"];
         put?: never;
@@ -9968,6 +9988,153 @@ export interface operations {
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    importHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "households": [
+                 *         {
+                 *           "consumerId": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                 *           "settledSince": "2026-09-01T00:00:00Z"
+                 *         }
+                 *       ],
+                 *       "history": [
+                 *         {
+                 *           "crop": "tomato",
+                 *           "region": "NL/amsterdam",
+                 *           "weekStart": "2026-10-05",
+                 *           "demandKg": 42.5
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    households?: {
+                        /** @description An account with stored preferences */
+                        consumerId: string;
+                        /**
+                         * Format: date-time
+                         * @description Since when the household has lived where its preferences place it, with those items (from the system it comes from); in the past. It counts in aggregates 14 days after (ADR 174)
+                         * @example 2026-09-01T00:00:00Z
+                         */
+                        settledSince: string;
+                    }[];
+                    history?: {
+                        /**
+                         * @description A crop of the demand model
+                         * @example tomato
+                         * @enum {string}
+                         */
+                        crop: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
+                        /**
+                         * @description COUNTRY or COUNTRY/city as signals by name record it (e.g. NL or NL/amsterdam); case does not matter
+                         * @example NL/amsterdam
+                         */
+                        region: string;
+                        /**
+                         * @description Monday of a past publication week (UTC), YYYY-MM-DD
+                         * @example 2026-10-05
+                         */
+                        weekStart: string;
+                        demandKg: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Households whose settled date was set */
+                            households: number;
+                            /** @description Accounts named that have no stored preferences: left out */
+                            missing: string[];
+                            /** @description Weeks of history stored (a week already recorded is kept) */
+                            weeks: number;
+                        };
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -74,3 +74,24 @@ export async function preferencesIn(
       ),
     );
 }
+
+/**
+ * Sets when households settled where they are, with the items they have (an import from another system): they count
+ * in aggregates HOUSEHOLD_MIN_AGE_DAYS after `countedFrom`, their items from the week after `itemsWeek`. Answers the
+ * consumers that have preferences to settle.
+ */
+export async function settleHouseholds(
+  db: Db,
+  rows: readonly { consumerId: string; countedFrom: string; itemsWeek: string }[],
+): Promise<string[]> {
+  const settled: string[] = [];
+  for (const r of rows) {
+    const done = await db
+      .update(preferences)
+      .set({ countedFrom: r.countedFrom, itemsWeek: r.itemsWeek, priorItems: null })
+      .where(eq(preferences.consumerId, r.consumerId))
+      .returning({ consumerId: preferences.consumerId });
+    if (done.length > 0) settled.push(r.consumerId);
+  }
+  return settled;
+}

@@ -41,3 +41,17 @@ export async function historyOf(db: Db, crop: string, regionKey: string) {
     .where(and(eq(demandHistory.crop, crop), eq(demandHistory.regionKey, regionKey)))
     .orderBy(asc(demandHistory.weekStart));
 }
+
+/** Stores imported weeks of demand history; a week a signal (or an earlier import) recorded is kept. */
+export async function importHistory(
+  db: Db,
+  rows: { crop: string; regionKey: string; weekStart: string; demandKg: number; signalId: string }[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const stored = await db
+    .insert(demandHistory)
+    .values(rows)
+    .onConflictDoNothing({ target: [demandHistory.crop, demandHistory.regionKey, demandHistory.weekStart] })
+    .returning({ week: demandHistory.weekStart });
+  return stored.length;
+}

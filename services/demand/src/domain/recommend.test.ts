@@ -83,4 +83,18 @@ describe('crop recommendations', () => {
     const micro = recommendCrops({ ...grower, method: 'open-field' }, homes, []).find((a) => a.crop === 'microgreens');
     expect(micro?.reasons[0]).toBe('microgreens is not grown by open-field');
   });
+
+  it('puts what can be sown now first, even when no demand nearby separates the crops', () => {
+    // Open field in November: nothing nearby asks, every score is 0. Microgreens' 12 days used to win the tie.
+    const november = { ...grower, startDate: parseDate('2026-11-30') as Date };
+    for (const method of ['open-field', 'greenhouse', 'vertical'] as const) {
+      const advice = recommendCrops({ ...november, method }, [], []);
+      const firstUnsuitable = advice.findIndex((a) => !a.suitable);
+      const lastSuitable = advice.map((a) => a.suitable).lastIndexOf(true);
+      if (firstUnsuitable >= 0) expect(lastSuitable).toBeLessThan(firstUnsuitable);
+      if (lastSuitable >= 0) expect(advice[0]?.suitable).toBe(true);
+    }
+    const open = recommendCrops({ ...november, method: 'open-field' }, [], []);
+    expect(open[0]?.crop).not.toBe('microgreens');
+  });
 });

@@ -53,7 +53,8 @@ function medianPricePerKg(households: Household[], crop: Crop): number | undefin
  * is the nearby households' demand over the HARVEST_WEEKS weeks from harvest, less committed nearby supply those
  * weeks; expected yield = area × yield per m² of the method; what can be sold is the smaller of the two, priced at
  * the median maximum price nearby households state (else the table's reference price). Score = expected revenue in
- * currency units when suitable, 0 otherwise; ties by unmet demand, then shorter days to harvest. Crops in `withheld`
+ * currency units when suitable, 0 otherwise. What can be sown now comes first, by score; ties by unmet demand, then
+ * shorter days to harvest (so with no demand nearby, a crop not sowable now never heads the list for its short cycle). Crops in `withheld`
  * (too few households ask for them to show their demand) are said to be so in the reasons. With `published`
  * demand (the noisy figures of the weeks given, domain/published-demand.ts), the nearby demand is read from it and
  * a crop fewer than MIN_HOUSEHOLDS households ask for there is withheld; otherwise from the households themselves.
@@ -128,5 +129,11 @@ export function recommendCrops(
       expectedRevenue: { amount: suitable ? revenue : 0, currency: TABLE_CURRENCY },
       reasons,
     };
-  }).sort((a, b) => b.score - a.score || b.unmetDemandKg - a.unmetDemandKg || a.daysToHarvest - b.daysToHarvest);
+  }).sort(
+    (a, b) =>
+      Number(b.suitable) - Number(a.suitable) ||
+      b.score - a.score ||
+      b.unmetDemandKg - a.unmetDemandKg ||
+      a.daysToHarvest - b.daysToHarvest,
+  );
 }

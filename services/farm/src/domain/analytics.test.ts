@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BatchFacts, farmAnalytics } from './analytics.js';
+import { type BatchFacts, farmAnalytics, occupiedM2Days } from './analytics.js';
 
 const d = (day: number) => new Date(Date.UTC(2026, 0, 1) + day * 86_400_000);
 const zones = [
@@ -77,5 +77,40 @@ describe('farm analytics', () => {
       utilisation: null,
       compliance: null,
     });
+  });
+
+  it('counts a batch harvested within seconds of its start as occupying its space for a day, not seconds', () => {
+    // The reported case: 0.96 kg harvested 0.3 s after the start, on 720 of 2400 sites of 96 m² (28.8 m²).
+    const start = d(10);
+    const quick = batch({
+      id: 'q',
+      zoneId: 'z3',
+      plantCount: 720,
+      startedAt: start,
+      closedAt: new Date(start.getTime() + 300),
+      yieldKg: 0.96,
+    });
+    const input = {
+      from: d(0),
+      to: d(365),
+      zones: [{ id: 'z3', name: 'C', areaM2: 96, capacity: 2400 }],
+      batches: [quick],
+      readings: new Map(),
+    };
+    const out = farmAnalytics(input, new Map());
+    const lettuce = out.byCrop[0]!;
+    expect(lettuce.yieldKg).toBe(0.96);
+    // 0.96 kg × 365 ÷ (28.8 m² × 1 day), not the 3,473,525 kg of 28.8 m² × 0.3 s.
+    expect(lettuce.yieldPerM2PerYear).toBe(Math.round(((0.96 * 365) / 28.8) * 100) / 100);
+    expect(lettuce.yieldPerM2PerYear).toBeLessThan(100);
+    // The farm's figure over its whole area and the year agrees with its total: 0.96 kg ÷ 96 m².
+    expect(out.totals.yieldPerM2PerYear).toBe(0.01);
+  });
+
+  it('measures occupied m²·days by the share of plant sites, over the cycle', () => {
+    const zone = { id: 'z', name: 'Z', areaM2: 100, capacity: 1000 };
+    expect(occupiedM2Days(zone, 500, 30)).toBe(1500);
+    expect(occupiedM2Days(zone, 5000, 30)).toBe(3000);
+    expect(occupiedM2Days(zone, 500, 0.00001)).toBe(50);
   });
 });

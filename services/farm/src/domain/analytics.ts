@@ -1,6 +1,12 @@
 import type { FarmFigures } from '@rootline/contracts/farm-analytics';
 
 const DAY_MS = 86_400_000;
+/**
+ * The least time a harvested batch counts as occupying its space, in days. A batch started and harvested within
+ * seconds (a correction, a trial run) would otherwise divide its yield by a few m²·seconds and extrapolate it to
+ * millions of kg per m² per year (ADR 206).
+ */
+export const MIN_OCCUPIED_DAYS = 1;
 
 export interface ZoneFacts {
   id: string;
@@ -47,6 +53,12 @@ function overlapDays(a: Date, b: Date, from: Date, to: Date): number {
   return Math.max(0, end - start) / DAY_MS;
 }
 
+/** m²·days a harvested batch occupied: its share of the zone's area (by plant sites) over its cycle, a day at least. */
+export function occupiedM2Days(zone: ZoneFacts, plantCount: number, cycleDays: number): number {
+  const share = zone.capacity > 0 ? Math.min(1, plantCount / zone.capacity) : 1;
+  return zone.areaM2 * share * Math.max(MIN_OCCUPIED_DAYS, cycleDays);
+}
+
 /**
  * The figures of a group of batches (docs/farm.md, "Analytics"). `areaDays` is the denominator of yield per m² per
  * year: for the farm, its whole growing area over the period; for a crop or recipe, the m²·days its harvested
@@ -79,7 +91,7 @@ export function figures(
       yieldKg += b.yieldKg ?? 0;
       const cycle = (b.closedAt.getTime() - b.startedAt.getTime()) / DAY_MS;
       cycleSum += cycle;
-      if (zone) occupied += zone.areaM2 * Math.min(1, b.plantCount / zone.capacity) * cycle;
+      if (zone) occupied += occupiedM2Days(zone, b.plantCount, cycle);
     }
     if (closedInPeriod && b.status === 'failed') failed += 1;
     usedSiteDays += b.plantCount * overlapDays(b.startedAt, b.closedAt ?? to, from, to);

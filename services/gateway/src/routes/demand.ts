@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  demandImport,
   forecastGet,
   Match,
   matchCreate,
@@ -101,6 +102,27 @@ export const demandRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app,
   });
 
   busRoute(app, deps, {
+    method: 'POST',
+    url: '/import',
+    summary: 'Import households’ settled dates and past demand (ADMIN)',
+    description:
+      'For an instance taking over from another system (or filled with demo data): `households` sets since when ' +
+      'each named account’s household has lived where its stored preferences place it (`settledSince`, in the ' +
+      'past); it counts in aggregates 14 days after (ADR 174), its items from the week after. `history` stores ' +
+      'weeks of demand per crop and region (`COUNTRY` or `COUNTRY/city`, Mondays before this week), the series ' +
+      'forecasts read; a week a signal already recorded is kept. Accounts without stored preferences are answered ' +
+      'in `missing`. ADMIN only (403 FORBIDDEN otherwise); 400 VALIDATION_ERROR naming `households.<i>.settledSince` ' +
+      'or `history.<i>.weekStart` for a date in the future or not a Monday (ADR 207).',
+    tags: TAGS,
+    policy: { permission: 'admin:users', object: { rule: 'none', why: 'ADMIN administration: every household' } },
+    subject: demandImport,
+    example: {
+      households: [{ consumerId: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD', settledSince: '2026-09-01T00:00:00Z' }],
+      history: [{ crop: 'tomato', region: 'NL/amsterdam', weekStart: '2026-10-05', demandKg: 42.5 }],
+    },
+  });
+
+  busRoute(app, deps, {
     method: 'GET',
     url: '/recommendations',
     summary: 'Planting recommendations',
@@ -111,7 +133,7 @@ export const demandRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app,
       'table’s yield per m²), the nearby unmet demand over four harvest weeks (households within `radius` km, ' +
       'default 50, less committed supply), the expected revenue of what can be sold (at the median maximum price ' +
       'nearby households state, else the table’s reference price) and the reasoning. Ranked by that revenue; ' +
-      'crops that cannot be sown score 0. A crop fewer than 5 nearby households ask for counts no demand, and a ' +
+      'crops that cannot be sown score 0 and come after every crop that can. A crop fewer than 5 nearby households ask for counts no demand, and a ' +
       'median price needs 5 households stating one (ADR 102). The model and crop table with sources: docs/demand.md.',
     tags: TAGS,
     policy: {

@@ -8,12 +8,13 @@ import { AlertsList } from '../../features/farms/components/alerts-list';
 import { BatchFacts } from '../../features/farms/components/batch-facts';
 import { FarmManagerOnly, managesFarms } from '../../features/farms/components/farm-manager-gate';
 import { HarvestPanel } from '../../features/farms/components/harvest-form';
+import { ReadingForm } from '../../features/farms/components/reading-form';
 import { ReadingsCharts } from '../../features/farms/components/readings-charts';
 import { FARMS } from '../../features/farms/strings';
 import { useLiveRefresh } from '../../lib/live';
 import { RequireSession } from '../require-session';
 
-/** A batch: its state, its readings charted against the recipe's targets, its alerts and its harvest, kept live. */
+/** A batch: its state, a reading entered by hand, its readings charted against the recipe's targets, its alerts and its harvest, kept live. */
 export function Page() {
   return (
     <RequireSession>
@@ -46,6 +47,7 @@ function BatchPage({ user }: { user: User }) {
         <BatchFacts batch={b} />
         <HarvestPanel batch={b} />
       </div>
+      {b.closedAt === null && <ReadingForm batchId={b.id} />}
       {readings.isPending ? (
         <Loading />
       ) : readings.error ? (

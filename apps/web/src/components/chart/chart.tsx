@@ -37,6 +37,8 @@ export interface ChartProps {
   series: readonly ChartSeries[];
   bands?: readonly ChartBand[];
   yLabel?: string;
+  /** Fixed bounds of the value axis, e.g. [0, 100] for a percentage (default: fitted to the values). */
+  yRange?: [number, number];
   height?: number;
   /** Formats values in the table and the axis (default: up to two decimals). */
   format?: (value: number) => string;
@@ -49,6 +51,25 @@ function xText(props: ChartProps, i: number): string {
   const v = props.x[i];
   if (props.xKind === 'category') return String(v);
   return new Date(Number(v)).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** Longest category name drawn on the axis; the table under the chart gives the whole name. */
+const AXIS_NAME_CHARS = 16;
+const shorten = (name: string) => (name.length > AXIS_NAME_CHARS ? `${name.slice(0, AXIS_NAME_CHARS - 1)}…` : name);
+
+/**
+ * The x axis of categories: one tick each, names shortened; when they would not fit side by side they are slanted,
+ * the axis tall enough for them, so neighbours never overlap.
+ */
+function categoryAxis(categories: readonly string[], width: number): uPlot.Axis {
+  const names = categories.map(shorten);
+  const longest = Math.max(1, ...names.map((n) => n.length));
+  const slant = longest * 7.5 > (width - 60) / Math.max(1, categories.length);
+  return {
+    values: (_u, splits) => splits.map((v) => names[v] ?? ''),
+    splits: () => categories.map((_, i) => i),
+    ...(slant ? { rotate: -30, size: Math.round(longest * 4 + 28) } : { size: 40 }),
+  };
 }
 
 /** The uPlot options and data of a chart (pure: tested without a canvas). */
@@ -92,19 +113,21 @@ export function chartSpec(props: ChartProps, width: number): { options: Options;
       x: categories
         ? { time: false, range: (): uPlot.Range.MinMax => [-0.5, categories.length - 0.5] }
         : { time: props.xKind === 'time' },
+      ...(props.yRange ? { y: { range: (): uPlot.Range.MinMax => props.yRange as uPlot.Range.MinMax } } : {}),
     },
     axes: [
-      categories
-        ? { values: (_u, splits) => splits.map((v) => categories[v] ?? ''), splits: () => categories.map((_, i) => i) }
-        : {},
+      categories ? categoryAxis(categories, width) : { space: 90 },
       {
         label: props.yLabel,
         values: (_u, splits) => splits.map((v) => format(v)),
         // Wide enough for the longest label (a fixed width cut off values such as 2,000,000).
         size: (_u, values) => Math.max(48, Math.max(0, ...(values ?? []).map((v) => String(v).length)) * 8 + 18),
+        space: 36,
       },
     ],
-    legend: { show: true },
+    // A key only where there is more than one thing to tell apart, never live values: hovering showed
+    // "Value: --" rows under every chart. The numbers are in the table under the chart.
+    legend: { show: props.series.length > 1, live: false },
     cursor: { drag: { x: false, y: false } },
   };
   return { options, data: [xs, ...columns] as AlignedData };
@@ -121,9 +144,9 @@ export function Chart(props: ChartProps) {
     if (!el) return;
     const { options, data } = chartSpec(props, el.clientWidth || 600);
     const plot = new uPlot(options, data, el);
-    // A band's bounds are drawn as two helper series: their legend rows (after the x row) would only say "--".
+    // A band's bounds are drawn as two helper series, first in the key: the band is named in the table instead.
     const rows = plot.root.querySelectorAll<HTMLElement>('.u-legend .u-series');
-    for (let i = 1; i <= (props.bands?.length ?? 0) * 2; i++) rows[i]?.style.setProperty('display', 'none');
+    for (let i = 0; i < (props.bands?.length ?? 0) * 2; i++) rows[i]?.style.setProperty('display', 'none');
     const resize = new ResizeObserver(() => plot.setSize({ width: el.clientWidth || 600, height: options.height }));
     resize.observe(el);
     return () => {

@@ -14,6 +14,9 @@ export type BatchStartInput =
   paths['/api/vertical-farm/batch/start']['post']['requestBody']['content']['application/json'];
 export type HarvestInput =
   paths['/api/vertical-farm/batch/{batchId}/harvest']['post']['requestBody']['content']['application/json'];
+export type ReadingsInput =
+  paths['/api/vertical-farm/batch/{batchId}/environment']['put']['requestBody']['content']['application/json'];
+export type ReadingInput = ReadingsInput['readings'][number];
 export type FailInput =
   paths['/api/vertical-farm/batch/{batchId}/fail']['post']['requestBody']['content']['application/json'];
 export type BatchReadings =
@@ -148,6 +151,20 @@ export function useHarvest(batchId: string) {
         client.setQueryData(FARM_KEYS.batch(batchId), batch),
         client.invalidateQueries({ queryKey: FARM_KEYS.batches(batch.farmId) }),
         client.invalidateQueries({ queryKey: FARM_KEYS.analytics(batch.farmId) }),
+      ]),
+  });
+}
+
+/** Records readings of a batch (taken by hand or by a sensor); the batch's summary and charts refetch. */
+export function useRecordReadings(batchId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ReadingsInput) =>
+      unwrap(api.PUT('/api/vertical-farm/batch/{batchId}/environment', { params: { path: { batchId } }, body })),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: FARM_KEYS.batch(batchId) }),
+        client.invalidateQueries({ queryKey: FARM_KEYS.readings(batchId) }),
       ]),
   });
 }

@@ -20,7 +20,9 @@ export function FarmAnalyticsView({ analytics: a }: { analytics: Analytics }) {
         <dl className="row">
           <div>
             <dt>{S.yieldPerM2}</dt>
-            <dd>{num(t.yieldPerM2PerYear, 'kg')}</dd>
+            <dd>
+              {num(t.yieldPerM2PerYear, 'kg')} <span className="hint">{S.yieldPerM2Hint}</span>
+            </dd>
           </div>
           <div>
             <dt>{S.cycleDays}</dt>
@@ -52,12 +54,29 @@ export function FarmAnalyticsView({ analytics: a }: { analytics: Analytics }) {
         <div className="cards">
           {crops.length > 0 && (
             <Chart
+              title={S.yieldByCrop}
+              summary={crops.map((c) => `${c.crop}: ${formatNumber(c.yieldKg, 2)} kg`).join('; ')}
+              x={crops.map((c) => c.crop)}
+              xKind="category"
+              xLabel={S.crop}
+              series={[{ label: S.yieldKg, values: crops.map((c) => c.yieldKg), kind: 'bars' }]}
+            />
+          )}
+          {crops.length > 0 && (
+            <Chart
               title={S.byCrop}
               summary={crops.map((c) => `${c.crop}: ${num(c.yieldPerM2PerYear, 'kg')}`).join('; ')}
               x={crops.map((c) => c.crop)}
               xKind="category"
               xLabel={S.crop}
-              series={[{ label: S.yieldPerM2, values: crops.map((c) => c.yieldPerM2PerYear), kind: 'bars' }]}
+              series={[
+                {
+                  label: S.yieldPerM2InUse,
+                  values: crops.map((c) => c.yieldPerM2PerYear),
+                  kind: 'bars',
+                  color: '#6b3a8f',
+                },
+              ]}
             />
           )}
           {crops.length > 0 && (
@@ -77,6 +96,7 @@ export function FarmAnalyticsView({ analytics: a }: { analytics: Analytics }) {
               x={recipes.map((r) => r.name)}
               xKind="category"
               xLabel={S.recipe}
+              yRange={[0, 100]}
               series={[
                 {
                   label: S.compliance,
@@ -94,6 +114,7 @@ export function FarmAnalyticsView({ analytics: a }: { analytics: Analytics }) {
               x={zones.map((z) => z.name)}
               xKind="category"
               xLabel={S.zone}
+              yRange={[0, 100]}
               series={[
                 {
                   label: S.utilisation,
