@@ -109,7 +109,7 @@ describe('a grower, in the browser: sign up, register on the map, propagate, jou
     // Any real image will do: a PNG drawn here.
     const png = await QRCode.toBuffer('a photo of a cherry tomato', { width: 400 });
     await photos.getByLabel('Add a photo').setInputFiles({ name: 'tomato.png', mimeType: 'image/png', buffer: png });
-    const thumbnail = photos.getByRole('img', { name: 'Photo tomato.png' });
+    const thumbnail = photos.getByRole('img', { name: 'Photo of Cherry tomato', exact: true });
     await thumbnail.waitFor({ timeout: 30_000 });
     await expect
       .poll(() => thumbnail.evaluate((img: unknown) => (img as { naturalWidth: number }).naturalWidth))

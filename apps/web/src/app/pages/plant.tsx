@@ -46,7 +46,7 @@ function PlantPage({ user }: { user: User | null }) {
         <PlantFacts plant={p} />
         <CertificatePanel plantId={p.id} />
       </div>
-      <PhotosPanel plantId={p.id} canUpload={owns} />
+      <PhotosPanel plantId={p.id} plantName={p.commonName} canUpload={owns} />
       <LineageGraph plantId={p.id} onOpen={(id) => navigate(`/plants/${id}`)} />
       <Journey plantId={p.id} />
       {user && (
