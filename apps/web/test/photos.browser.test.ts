@@ -22,6 +22,8 @@ const GROWER = {
   email: `pia-${Date.now()}@example.org`,
   password: 'tomatoes in every light',
 };
+/** Another grower with the plant's page open on their own screen. */
+const WATCHER = { name: 'Wim Watcher', email: `wim-${Date.now()}@example.org`, password: 'watching tomatoes grow' };
 const PLANT = "Tomato 'Brandywine'";
 const LISTING = 'Brandywine seedlings';
 
@@ -58,6 +60,23 @@ async function uploadImage(rig: BrowserRig, token: string, data: Buffer): Promis
   return json.data.id;
 }
 
+async function register(rig: BrowserRig, who: typeof GROWER): Promise<string> {
+  await fetch(`${rig.base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(who),
+  });
+  return signInOverHttp(rig.base, who.email, who.password);
+}
+
+async function signIn(page: Page, who: typeof GROWER): Promise<void> {
+  await page.goto('/signin');
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'My plants' }).waitFor();
+}
+
 /** An image shown from square thumbnails: a `srcset` of every size, `sizes`, lazy, and a box of its own size. */
 async function expectThumbnailed(img: Locator, side: number): Promise<void> {
   const srcset = (await img.getAttribute('srcset')) ?? '';
@@ -82,12 +101,8 @@ describe('photos first: a plant page that shows a new photo at once, and lists t
 
   beforeAll(async () => {
     rig = await startBrowserRig();
-    await fetch(`${rig.base}/api/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(GROWER),
-    });
-    token = await signInOverHttp(rig.base, GROWER.email, GROWER.password);
+    token = await register(rig, GROWER);
+    await register(rig, WATCHER);
     const session = (await call(rig, token, 'GET', '/api/auth/session')) as { user: { id: string } };
     const plant = await call(rig, token, 'POST', '/api/plants/register', {
       commonName: PLANT,
@@ -121,13 +136,16 @@ describe('photos first: a plant page that shows a new photo at once, and lists t
   });
 
   it(
-    "adds a photo on the plant's page and sees it at once, named for the plant",
+    "adds a photo on the plant's page and sees it at once, named for the plant, as does another person there",
     async () => {
-      await page.goto('/signin');
-      await page.getByLabel('Email').fill(GROWER.email);
-      await page.getByLabel('Password').fill(GROWER.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { level: 1, name: 'My plants' }).waitFor();
+      const watcher = await (await rig.context()).newPage();
+      await signIn(watcher, WATCHER);
+      await watcher.goto(`/plants/${plantId}`);
+      await watcher.getByRole('region', { name: 'Photos' }).getByText('No photos yet.').waitFor({ timeout: 30_000 });
+      await watcher.locator('header').getByText('Live', { exact: true }).waitFor({ timeout: 30_000 });
+      const watcherMark = await watcher.evaluate('window.loadMark = Math.random()');
+
+      await signIn(page, GROWER);
       await page.goto(`/plants/${plantId}`);
       const photos = page.getByRole('region', { name: 'Photos' });
       await photos.getByText('No photos yet.').waitFor({ timeout: 30_000 });
@@ -144,6 +162,15 @@ describe('photos first: a plant page that shows a new photo at once, and lists t
       await expectThumbnailed(photo, 180);
       await expectAccessible(page);
       await screenshot(page, 'photos-plant-page');
+
+      // The other person's open page shows it too, through the plant's live room, without a reload.
+      const seen = watcher
+        .getByRole('region', { name: 'Photos' })
+        .getByRole('img', { name: `Photo of ${PLANT}`, exact: true });
+      await seen.waitFor({ timeout: 30_000 });
+      expect(await watcher.evaluate('window.loadMark')).toBe(watcherMark);
+      await screenshot(watcher, 'photos-plant-page-live');
+      await watcher.close();
     },
     STEP_MS,
   );

@@ -20,6 +20,7 @@ import {
   softDelete,
 } from '../db/files.repo.js';
 import { mayChange, readAccess } from '../domain/access.js';
+import { announcePlantPhoto } from './live.js';
 import { mayReadFile, mayReadRecord } from './records.js';
 import { fileInfo, photoThumbnails } from './view.js';
 
@@ -84,11 +85,13 @@ export const deleteFile = (ctx: ServiceContext<MediaConfig>) =>
   handle(mediaFileDelete, async ({ fileId }, c) => {
     const row = await findFile(ctx.db, fileId);
     if (row?.status !== 'ready' || !mayChange(row, c.actor)) throw notFound('File', fileId);
-    return ctx.db.transaction(async (tx) => {
+    const answer = await ctx.db.transaction(async (tx) => {
       const deleted = await softDelete(tx, fileId, ctx.clock.now());
       if (!deleted?.deletedAt) throw notFound('File', fileId);
       const deletedAt = new Date(deleted.deletedAt).toISOString();
       await ctx.outbox.enqueue(tx, mediaFileDeleted, { fileId, ownerId: row.ownerId, deletedAt }, c);
       return { id: fileId, deletedAt };
     });
+    await announcePlantPhoto(ctx, row, 'removed');
+    return answer;
   });
