@@ -233,4 +233,31 @@ describe('photos first: a plant page that shows a new photo at once, and lists t
     },
     STEP_MS,
   );
+
+  it(
+    'adds photos while writing a listing, sees them as they will show, and finds them on its page',
+    async () => {
+      await page.goto('/market/sell');
+      await page.getByLabel('Title').fill('Cherry seedlings');
+      await page.getByLabel('Price per unit (EUR)').fill('2.50');
+      await page.getByLabel('Latitude').fill('52.37');
+      await page.getByLabel('Longitude').fill('4.9');
+      await page.getByLabel('Photos (optional)').setInputFiles([
+        { name: 'tray.jpg', mimeType: 'image/jpeg', buffer: await jpeg(120, 90, 40) },
+        { name: 'close-up.jpg', mimeType: 'image/jpeg', buffer: await jpeg(200, 220, 180) },
+      ]);
+      const preview = page.getByRole('img', { name: 'Photo 2 of 2 of Cherry seedlings', exact: true });
+      await preview.waitFor({ timeout: 30_000 });
+      await expectThumbnailed(preview, 180);
+      await expectAccessible(page);
+      await screenshot(page, 'photos-sell-form');
+      await page.getByRole('button', { name: 'Create the listing' }).click();
+
+      await page.getByRole('heading', { level: 1, name: 'Cherry seedlings' }).waitFor({ timeout: 60_000 });
+      const gallery = page.getByRole('region', { name: 'Photos' });
+      await gallery.getByRole('img', { name: 'Photo 1 of 2 of Cherry seedlings', exact: true }).waitFor();
+      expect(await gallery.getByRole('img').count()).toBe(2);
+    },
+    STEP_MS,
+  );
 });

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Text, Timestamp } from './common.js';
 import { defineEvent, defineSubject, Named } from './define.js';
+import { PAGE_DEFAULTS } from './envelope.js';
 import { PhotoThumbnails } from './photos.js';
 import { PlantId, StringEnum } from './plants.js';
 
@@ -213,8 +214,8 @@ export const mediaFileOwned = defineSubject({
   summary: 'The owner and kind of each of some files (those that exist)',
 });
 
-/** How many records or files one `media.photo.covers` request names at most (a page of a list). */
-export const COVERS_LIMIT = 100;
+/** How many records or files one `media.photo.covers` request names at most: a page of a list. */
+export const COVERS_LIMIT = PAGE_DEFAULTS.maxLimit;
 
 /**
  * The photos a page of a list shows, in one request for the whole page (ADR 203): the newest image of each plant
