@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { mediaPhotoCovers } from '@rootline/contracts';
 import { service as demand } from '@rootline/demand';
 import type { ServiceModule } from '@rootline/host';
 import { listingInput, plantInput } from '@rootline/testing';
@@ -98,8 +99,15 @@ describe('cover photos on the list answers', () => {
     // A file of no plant and a document never become a cover.
     await upload({});
 
+    // The page's photos are asked of media once, for every plant of the page together: never row by row.
+    const asked: { plantIds?: string[] }[] = [];
+    const watch = await p.bus.listen(mediaPhotoCovers.subject, (payload) =>
+      asked.push(payload as { plantIds?: string[] }),
+    );
     const search = await api('GET', '/api/plants/search?q=Brandywine&type=species');
+    await watch.stop();
     expect(search.status).toBe(200);
+    expect(asked.map((a) => [...(a.plantIds ?? [])].sort())).toEqual([[shown, bare].sort()]);
     const hits = new Map((search.body.data as { id: string; coverPhoto: Photo | null }[]).map((h) => [h.id, h]));
     const cover = hits.get(shown)?.coverPhoto as Photo;
     expect(cover).toMatchObject({ id: newest, alt: "Photo of Tomato 'Brandywine'", width: 480, height: 640 });
