@@ -3,6 +3,7 @@ import { Location, PrefixedId, Text, Timestamp } from './common.js';
 import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { CROPS, CropSchema } from './demand.js';
 import { PageQuery, Pagination } from './envelope.js';
+import { Photo } from './photos.js';
 import { PlantId, PRIVACY_LEVELS, PrivacyLevelSchema, StringEnum } from './plants.js';
 
 export const ListingId = PrefixedId('lst', 'Listing identifier');
@@ -151,6 +152,20 @@ export const Listing = Named(
     location: Type.Union([Location, Type.Null()], { description: 'After the privacy level; null when hidden' }),
     privacyLevel: PrivacyLevelSchema,
     imageFileIds: Type.Array(Type.String()),
+    coverPhoto: Type.Optional(
+      Type.Union([Photo, Type.Null()], {
+        description:
+          'The first image, with thumbnail URLs valid 15 minutes (null without one): in the answers of reads (a ' +
+          'listing, the lists and the search), not in those of writes',
+      }),
+    ),
+    photos: Type.Optional(
+      Type.Array(Photo, {
+        description:
+          'The listing’s images in order, with thumbnail URLs valid 15 minutes: in the answer of ' +
+          '`GET /api/marketplace/listings/{listingId}` (the gallery); lists answer `coverPhoto` only',
+      }),
+    ),
     status: ListingStatusSchema,
     createdAt: Timestamp,
     updatedAt: Timestamp,

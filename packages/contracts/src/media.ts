@@ -1,6 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, Text, Timestamp } from './common.js';
 import { defineEvent, defineSubject, Named } from './define.js';
+import { PAGE_DEFAULTS } from './envelope.js';
+import { PhotoThumbnails } from './photos.js';
 import { PlantId, StringEnum } from './plants.js';
 
 export const FileId = PrefixedId('fil', 'File identifier');
@@ -210,6 +212,29 @@ export const mediaFileOwned = defineSubject({
     items: Type.Array(Type.Object({ id: FileId, ownerId: Type.String(), kind: StringEnum(FILE_KINDS) })),
   }),
   summary: 'The owner and kind of each of some files (those that exist)',
+});
+
+/** How many records or files one `media.photo.covers` request names at most: a page of a list. */
+export const COVERS_LIMIT = PAGE_DEFAULTS.maxLimit;
+
+/**
+ * The photos a page of a list shows, in one request for the whole page (ADR 203): the newest image of each plant
+ * named, and each image file named (a listing's images). Bus only, asked by the service answering the list, which
+ * names only records the caller may read: plants are public, and a listing's images are asked only for listings the
+ * caller may see. Only processed images that are not deleted and whose stored copies carry no metadata are answered;
+ * a plant or file missing from the answer has no photo to show.
+ */
+export const mediaPhotoCovers = defineSubject({
+  subject: 'media.photo.covers',
+  request: Type.Object({
+    plantIds: Type.Optional(Type.Array(PlantId, { maxItems: COVERS_LIMIT, uniqueItems: true })),
+    fileIds: Type.Optional(Type.Array(FileId, { maxItems: COVERS_LIMIT, uniqueItems: true })),
+  }),
+  reply: Type.Object({
+    plants: Type.Array(Type.Object({ plantId: PlantId, ...PhotoThumbnails.properties })),
+    files: Type.Array(PhotoThumbnails),
+  }),
+  summary: 'Thumbnails of the newest photo of each plant and of each image named, for one page of a list',
 });
 
 export const DeletedFile = Type.Object({ id: FileId, deletedAt: Timestamp });

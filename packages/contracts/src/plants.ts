@@ -2,6 +2,7 @@ import { Kind, type SchemaOptions, type Static, Type, TypeRegistry } from '@sinc
 import { groupedDigits, Location, Owner, PartyInput, PrefixedId, Text, Timestamp } from './common.js';
 import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
+import { CoverPhoto } from './photos.js';
 
 TypeRegistry.Set<{ enum: readonly string[] }>(
   'StringEnum',
@@ -363,6 +364,7 @@ export const NearbyPlant = Named(
   'NearbyPlant',
   Type.Object({
     ...Plant.properties,
+    coverPhoto: CoverPhoto,
     distanceKm: Type.Number({ description: 'Haversine distance from the centre to the stored (obfuscated) location' }),
   }),
 );
@@ -415,6 +417,7 @@ export const SearchHit = Named(
   'SearchHit',
   Type.Object({
     ...Plant.properties,
+    coverPhoto: CoverPhoto,
     match: Type.Object({
       field: StringEnum(SEARCH_TYPES),
       kind: StringEnum(MATCH_KINDS, {
@@ -520,10 +523,14 @@ export const OwnedQuery = Type.Object({
 });
 export type OwnedQuery = Static<typeof OwnedQuery>;
 
+/** A plant in a list of the owner's plants: the plant and the photo shown for it. */
+export const OwnedPlant = Named('OwnedPlant', Type.Object({ ...Plant.properties, coverPhoto: CoverPhoto }));
+export type OwnedPlant = Static<typeof OwnedPlant>;
+
 export const plantListOwned = defineSubject({
   subject: 'plants.plant.list-owned',
   request: OwnedQuery,
-  reply: Type.Object({ items: Type.Array(Plant), pagination: Pagination }),
+  reply: Type.Object({ items: Type.Array(OwnedPlant), pagination: Pagination }),
   summary: 'The plants an owner holds, newest first',
 });
 

@@ -5,5 +5,6 @@ export * from './country-name.js';
 export * from './geo.js';
 export * from './merkle.js';
 export * from './ownership.js';
+export * from './photo-alt.js';
 export * from './privacy.js';
 export * from './search-text.js';

@@ -31,7 +31,8 @@ describe('marketplace listings over HTTP', () => {
     expect(res.body.data.location.city).toBe('Amsterdam');
     expect(await eventsAbout(p, res.body.data.id)).toEqual(['evt.demand.listing.published']);
     const read = await p.http('GET', `/api/marketplace/listings/${res.body.data.id}`, { role: 'USER', sub: 'usr_x' });
-    expect(read.body.data).toEqual(res.body.data);
+    // The read adds the gallery (none here), which answers of writes leave out.
+    expect(read.body.data).toEqual({ ...res.body.data, coverPhoto: null, photos: [] });
   });
 
   it('shows the lineage of the listed plant, asked of the plants service', async () => {

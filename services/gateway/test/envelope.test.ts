@@ -113,7 +113,7 @@ describe('success envelope', () => {
 
 describe('page envelope', () => {
   const pagination = { page: 1, limit: 20, total: 1, totalPages: 1, totalIsEstimate: false };
-  const near = { ...plant, distanceKm: 1.25 };
+  const near = { ...plant, coverPhoto: null, distanceKm: 1.25 };
   const nearby = async () => app.inject({ url: '/api/plants/nearby?lat=52.37&lon=4.89', headers: await bus.bearer() });
 
   it('forwards a page the service wrote by its contract: the items in data, the head beside them, unparsed', async () => {

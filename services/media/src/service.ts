@@ -4,7 +4,7 @@ import { createScheduledJob, type ServiceMetrics, type ServiceModule } from '@ro
 import { localStorageDir, storageFromConfig } from '@rootline/storage';
 import { MediaConfig } from './config.js';
 import { jobs, outbox } from './db/schema.js';
-import { deleteFile, getFile, listPlantFiles, ownedFiles } from './handlers/files.js';
+import { deleteFile, getFile, listPlantFiles, ownedFiles, photoCovers } from './handlers/files.js';
 import { createIdentification, createStreamedIdentification, getIdentification } from './handlers/identification.js';
 import { completeUpload, presignUpload, processUpload } from './handlers/upload.js';
 import { expireUploads, purgeDeleted } from './jobs/purge.js';
@@ -68,6 +68,7 @@ export const service: ServiceModule<typeof MediaConfig> = {
         listPlantFiles(ctx, storage),
         deleteFile(ctx),
         ownedFiles(ctx),
+        photoCovers(ctx, storage),
         createIdentification(ctx, storage),
         createStreamedIdentification(ctx, storage),
         getIdentification(ctx),

@@ -276,7 +276,9 @@ describe('file access and attachments', () => {
       expect((await patch([bobsPdf])).status).toBe(400);
       expect((await patch(['fil_01HZX3K6Q2W8N4B7T5R9V0C1MD'])).status).toBe(404);
       const after = await api('GET', `/api/marketplace/listings/${listingId}`, bob);
-      expect(after.body.data).toEqual(created.body.data);
+      // Unchanged; the read adds the gallery, Bob's photo only.
+      expect(after.body.data).toMatchObject(created.body.data);
+      expect((after.body.data.photos as { id: string }[]).map((ph) => ph.id)).toEqual([bobsPhoto]);
       const moved = await patch([bobsPhoto, bobsPhoto]);
       expect(moved.status).toBe(200);
       expect(moved.body.data.imageFileIds).toEqual([bobsPhoto, bobsPhoto]);

@@ -51,7 +51,7 @@ export const service: ServiceModule<typeof PlantsConfig, PlantRecord> = {
           now: () => ctx.clock.now().getTime(),
         })
       : null;
-    const searchCache = createSearchCache<SearchHit>({
+    const searchCache = createSearchCache<Omit<SearchHit, 'coverPhoto'>>({
       ttlMs: ctx.config.SEARCH_CACHE_MS,
       now: () => ctx.clock.now().getTime(),
     });

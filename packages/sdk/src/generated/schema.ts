@@ -501,7 +501,7 @@ export interface paths {
         };
         /**
          * Plants near a point
-         * @description Plants within `radius` km (default 50, at most 500) of `lat`/`lon`, nearest first (ties by id), each with its haversine `distanceKm` (mean Earth radius 6371.0088 km). Distances are measured to the stored location, which for non-exact plants is the obfuscated one; hidden plants never appear. `pagination.total` is exact up to 100 plants within the radius; beyond, it is an estimate (the density near the centre scaled to the whole circle) and `pagination.totalIsEstimate` is true; the pages themselves are always exact. `page` from 1 (default 1); `limit` default 20, at most 100. Served from a latitude-band index, not a scan of the table.
+         * @description Plants within `radius` km (default 50, at most 500) of `lat`/`lon`, nearest first (ties by id), each with its haversine `distanceKm` (mean Earth radius 6371.0088 km). Distances are measured to the stored location, which for non-exact plants is the obfuscated one; hidden plants never appear. `pagination.total` is exact up to 100 plants within the radius; beyond, it is an estimate (the density near the centre scaled to the whole circle) and `pagination.totalIsEstimate` is true; the pages themselves are always exact. `page` from 1 (default 1); `limit` default 20, at most 100. Served from a latitude-band index, not a scan of the table. Each plant carries `coverPhoto`: its newest photo as square WebP thumbnails with URLs valid 15 minutes (null without one), asked of the media service once for the whole page (ADR 203).
          */
         get: operations["listNearbyPlants"];
         put?: never;
@@ -521,7 +521,7 @@ export interface paths {
         };
         /**
          * Search plants
-         * @description `q` is compared ignoring case, accents and punctuation (é = e, ß = ss) with the species (common and scientific name), the location (city and country) or the owner name; `type` picks one of them, all three by default. Relevance order: exact (the whole field equals q), then prefix (the field starts with q), then word (a later word starts with q), then substring; between equals, species before location before owner, then by the matched text and id. A `q` of one or two letters or digits matches a field or a word of it that starts with it (exact, prefix, word), not letters inside a word. Each hit says which field matched and how. `pagination.total` is exact up to 1,000 matches; beyond, it is an estimate and `pagination.totalIsEstimate` is true. The same search (text, fields and page) within 2 seconds may be answered from the answer computed for an earlier caller (`SEARCH_CACHE_MS`); your own searches within 5 seconds of a write of yours are always computed afresh. `page` from 1 (default 1); `limit` default 20, at most 100.
+         * @description `q` is compared ignoring case, accents and punctuation (é = e, ß = ss) with the species (common and scientific name), the location (city and country) or the owner name; `type` picks one of them, all three by default. Relevance order: exact (the whole field equals q), then prefix (the field starts with q), then word (a later word starts with q), then substring; between equals, species before location before owner, then by the matched text and id. A `q` of one or two letters or digits matches a field or a word of it that starts with it (exact, prefix, word), not letters inside a word. Each hit says which field matched and how. `pagination.total` is exact up to 1,000 matches; beyond, it is an estimate and `pagination.totalIsEstimate` is true. The same search (text, fields and page) within 2 seconds may be answered from the answer computed for an earlier caller (`SEARCH_CACHE_MS`); your own searches within 5 seconds of a write of yours are always computed afresh. `page` from 1 (default 1); `limit` default 20, at most 100. Each plant carries `coverPhoto`: its newest photo as square WebP thumbnails with URLs valid 15 minutes (null without one), asked of the media service once for the whole page (ADR 203).
          */
         get: operations["searchPlants"];
         put?: never;
@@ -541,7 +541,7 @@ export interface paths {
         };
         /**
          * Plants of an owner
-         * @description The plants `ownerId` holds (registered or propagated by them), newest first (ties by id), with their stored locations. `ownerId` must be your own id (403 FORBIDDEN otherwise; an ADMIN may read anyone’s), so this is "my plants". `page` from 1 (default 1); `limit` default 20, at most 100.
+         * @description The plants `ownerId` holds (registered or propagated by them), newest first (ties by id), with their stored locations. `ownerId` must be your own id (403 FORBIDDEN otherwise; an ADMIN may read anyone’s), so this is "my plants". `page` from 1 (default 1); `limit` default 20, at most 100. Each plant carries `coverPhoto`: its newest photo as square WebP thumbnails with URLs valid 15 minutes (null without one), asked of the media service once for the whole page (ADR 203).
          */
         get: operations["listOwnedPlants"];
         put?: never;
@@ -995,7 +995,7 @@ export interface paths {
         };
         /**
          * List listings
-         * @description Filters: `status` (default active; with `sellerId` every status), `category`, `sellerId`, `minPrice`, `maxPrice`. Sort: `newest` (default), `price-asc`, `price-desc`. Drafts appear only to their seller (and ADMINs). `page` from 1 (default 1); `limit` default 20, at most 100.
+         * @description Filters: `status` (default active; with `sellerId` every status), `category`, `sellerId`, `minPrice`, `maxPrice`. Sort: `newest` (default), `price-asc`, `price-desc`. Drafts appear only to their seller (and ADMINs). Each listing carries `coverPhoto`, its first image as square WebP thumbnails (null without one). `page` from 1 (default 1); `limit` default 20, at most 100.
          */
         get: operations["listListings"];
         put?: never;
@@ -1019,7 +1019,7 @@ export interface paths {
         };
         /**
          * Search listings
-         * @description Active listings whose title or description contains every word of `q` (case, accents and punctuation ignored), of `category`, priced within `minPrice`–`maxPrice`, and with `lat`/`lon` within `radius` km (default 50, at most 500; haversine to the stored location). Nearest first with a point (`distanceKm` set), newest first without. Served from a trigram index and a latitude-band index, both on active listings only. `page` from 1 (default 1); `limit` default 20, at most 100.
+         * @description Active listings whose title or description contains every word of `q` (case, accents and punctuation ignored), of `category`, priced within `minPrice`–`maxPrice`, and with `lat`/`lon` within `radius` km (default 50, at most 500; haversine to the stored location). Nearest first with a point (`distanceKm` set), newest first without. Served from a trigram index and a latitude-band index, both on active listings only. Each listing carries `coverPhoto`, its first image as square WebP thumbnails (null without one). `page` from 1 (default 1); `limit` default 20, at most 100.
          */
         get: operations["searchListings"];
         put?: never;
@@ -1039,7 +1039,7 @@ export interface paths {
         };
         /**
          * Read a listing
-         * @description A draft is 404 NOT_FOUND to anyone but its seller and ADMINs.
+         * @description A draft is 404 NOT_FOUND to anyone but its seller and ADMINs. With its gallery: `photos`, its images in order as square WebP thumbnails with URLs valid 15 minutes, and the first of them as `coverPhoto`.
          */
         get: operations["getListing"];
         put?: never;
@@ -4841,6 +4841,10 @@ export interface components {
              */
             privacyLevel: "exact" | "fuzzy" | "city" | "country" | "hidden";
             imageFileIds: string[];
+            /** @description The first image, with thumbnail URLs valid 15 minutes (null without one): in the answers of reads (a listing, the lists and the search), not in those of writes */
+            coverPhoto?: components["schemas"]["Photo"] | null;
+            /** @description The listing’s images in order, with thumbnail URLs valid 15 minutes: in the answer of `GET /api/marketplace/listings/{listingId}` (the gallery); lists answer `coverPhoto` only */
+            photos?: components["schemas"]["Photo"][];
             /**
              * @description draft (seller only), active (public, open to offers), sold (nothing left), cancelled
              * @enum {string}
@@ -4907,6 +4911,10 @@ export interface components {
              */
             privacyLevel: "exact" | "fuzzy" | "city" | "country" | "hidden";
             imageFileIds: string[];
+            /** @description The first image, with thumbnail URLs valid 15 minutes (null without one): in the answers of reads (a listing, the lists and the search), not in those of writes */
+            coverPhoto?: components["schemas"]["Photo"] | null;
+            /** @description The listing’s images in order, with thumbnail URLs valid 15 minutes: in the answer of `GET /api/marketplace/listings/{listingId}` (the gallery); lists answer `coverPhoto` only */
+            photos?: components["schemas"]["Photo"][];
             /**
              * @description draft (seller only), active (public, open to offers), sold (nothing left), cancelled
              * @enum {string}
@@ -4999,6 +5007,8 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             registeredAt: string;
+            /** @description The photo shown for this row (null without one): signed thumbnail URLs of a photo that everyone who reads the row may see, valid 15 minutes */
+            coverPhoto: components["schemas"]["Photo"] | null;
             /** @description Haversine distance from the centre to the stored (obfuscated) location */
             distanceKm: number;
         };
@@ -5125,6 +5135,44 @@ export interface components {
              */
             updatedAt: string;
         };
+        /** OwnedPlant */
+        OwnedPlant: {
+            /**
+             * @description Plant identifier
+             * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            id: string;
+            commonName: string;
+            scientificName: string | null;
+            scientificNameSource?: components["schemas"]["ScientificNameSource"];
+            /** @description The location as stored, after the privacy level was applied; null when hidden */
+            location: components["schemas"]["Location"] | null;
+            /**
+             * @description How much of the location is disclosed, applied before it is stored or written to the ledger: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km; the city is dropped), hidden (no location at all; the plant never appears in nearby results).
+             * @enum {string}
+             */
+            privacyLevel: "exact" | "fuzzy" | "city" | "country" | "hidden";
+            owner: components["schemas"]["Owner"];
+            /** @description Anonymous wallet address of an anonymously registered plant; null otherwise */
+            walletAddress: string | null;
+            /** @description 0 for a registered plant, parent + 1 for offspring */
+            generation: number;
+            parentId: string | null;
+            /** @description How the plant was obtained from its parent; null for a registered (root) plant */
+            propagationType: ("clone" | "seed" | "cutting" | "graft" | "division" | "layering" | "tissue-culture") | null;
+            block: {
+                index: number;
+                hash: string;
+                txId: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            registeredAt: string;
+            /** @description The photo shown for this row (null without one): signed thumbnail URLs of a photo that everyone who reads the row may see, valid 15 minutes */
+            coverPhoto: components["schemas"]["Photo"] | null;
+        };
         /** Owner */
         Owner: {
             id: string;
@@ -5136,6 +5184,28 @@ export interface components {
             id: string;
             /** @description Default and only accepted value for an account: its display name. Required otherwise */
             name?: string;
+        };
+        /** Photo */
+        Photo: {
+            /** @description The image file */
+            id: string;
+            /** @description The full image’s width after orientation */
+            width: number | null;
+            height: number | null;
+            /** @description Square WebP thumbnails by size in pixels (150, 300, 600, 1200), cover-cropped to the centre, without any metadata in their bytes (no EXIF, no GPS); for `srcset` with `w` descriptors */
+            thumbnails: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            expiresAt: string;
+            /**
+             * @description What the image shows, for `alt`: "Photo of <plant>" or "Photo of <listing title>", numbered past the first
+             * @example Photo of Tomato 'Brandywine'
+             */
+            alt: string;
         };
         /** Plant */
         Plant: {
@@ -5512,6 +5582,8 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             registeredAt: string;
+            /** @description The photo shown for this row (null without one): signed thumbnail URLs of a photo that everyone who reads the row may see, valid 15 minutes */
+            coverPhoto: components["schemas"]["Photo"] | null;
             match: {
                 /** @enum {string} */
                 field: "species" | "location" | "owner";
@@ -8432,7 +8504,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["Plant"][];
+                        data: components["schemas"]["OwnedPlant"][];
                         error: null;
                         pagination: components["schemas"]["Pagination"];
                     };

@@ -37,6 +37,7 @@ import { imagesRefusal } from '../domain/listing-images.js';
 import { editable, refusedMove } from '../domain/listing-state.js';
 import { listingLeftReason } from '../domain/offers.js';
 import { listingSearchText } from '../domain/search.js';
+import { withGallery, withListingCovers } from './listing-photos.js';
 
 /** Ancestors shown on a listing at most. */
 const LINEAGE_DEPTH = 20;
@@ -142,7 +143,9 @@ export const createListing = (ctx: ServiceContext) =>
   });
 
 export const getListing = (ctx: ServiceContext) =>
-  handle(listingGet, async ({ listingId }, caller) => listingView(await visibleListing(ctx.db, listingId, caller)));
+  handle(listingGet, async ({ listingId }, caller) =>
+    withGallery(ctx, caller, listingView(await visibleListing(ctx.db, listingId, caller))),
+  );
 
 /** demand.listing.showing-image: a published listing naming the file among its images (media asks, docs/media.md). */
 export const showingImage = (ctx: ServiceContext) =>
@@ -217,5 +220,5 @@ export const listListingsHandler = (ctx: ServiceContext) =>
       offset,
       limit,
     });
-    return pageOf(rows.map(listingView), page, limit, total);
+    return pageOf(await withListingCovers(ctx, caller, rows.map(listingView)), page, limit, total);
   });

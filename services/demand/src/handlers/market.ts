@@ -24,6 +24,7 @@ import {
 } from '../db/wishlist.repo.js';
 import { type PreferenceWant, scoreListing } from '../domain/listing-recommendations.js';
 import { queryWords } from '../domain/search.js';
+import { withListingCovers } from './listing-photos.js';
 
 /** Candidates read for recommendations before scoring. */
 const CANDIDATES = 500;
@@ -55,7 +56,11 @@ export const searchListingsHandler = (ctx: ServiceContext) =>
       }),
     );
     return pageOf(
-      rows.map((r) => ({ ...listingView(r), distanceKm: r.distanceKm })),
+      await withListingCovers(
+        ctx,
+        caller,
+        rows.map((r) => ({ ...listingView(r), distanceKm: r.distanceKm })),
+      ),
       page,
       limit,
       total,

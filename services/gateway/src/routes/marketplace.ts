@@ -91,7 +91,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     description:
       'Filters: `status` (default active; with `sellerId` every status), `category`, `sellerId`, `minPrice`, ' +
       '`maxPrice`. Sort: `newest` (default), `price-asc`, `price-desc`. Drafts appear only to their seller (and ' +
-      `ADMINs). ${PAGING}`,
+      `ADMINs). Each listing carries \`coverPhoto\`, its first image as square WebP thumbnails (null without one). ${PAGING}`,
     tags: TAGS,
     policy: {
       public: true,
@@ -111,7 +111,8 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
       'ignored), of `category`, priced within `minPrice`–`maxPrice`, and with `lat`/`lon` within `radius` km ' +
       `(default ${SEARCH_RADIUS.defaultKm}, at most ${SEARCH_RADIUS.maxKm}; haversine to the stored location). ` +
       'Nearest first with a point (`distanceKm` set), newest first without. Served from a trigram index and a ' +
-      `latitude-band index, both on active listings only. ${PAGING}`,
+      `latitude-band index, both on active listings only. Each listing carries \`coverPhoto\`, its first image as ` +
+      `square WebP thumbnails (null without one). ${PAGING}`,
     tags: TAGS,
     policy: { public: true, identifiesCaller: true, object: { rule: 'none', why: 'published listings only' } },
     subject: listingSearch,
@@ -122,7 +123,9 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     method: 'GET',
     url: '/listings/:listingId',
     summary: 'Read a listing',
-    description: 'A draft is 404 NOT_FOUND to anyone but its seller and ADMINs.',
+    description:
+      'A draft is 404 NOT_FOUND to anyone but its seller and ADMINs. With its gallery: `photos`, its images in ' +
+      'order as square WebP thumbnails with URLs valid 15 minutes, and the first of them as `coverPhoto`.',
     tags: TAGS,
     policy: {
       public: true,

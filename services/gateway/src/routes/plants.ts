@@ -6,8 +6,8 @@ import {
   NEARBY_LIMITS,
   NearbyPagination,
   NearbyPlant,
+  OwnedPlant,
   PAGE_DEFAULTS,
-  Plant,
   plantClone,
   plantGet,
   plantLineageGet,
@@ -42,6 +42,11 @@ const OWNER_NAME =
   'ledger as the account has it when the plant is recorded. A name other than the account’s is 400 ' +
   'VALIDATION_ERROR (`details: { field: owner.name, reason: not-account-name }`); the account’s own name is ' +
   'accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated.';
+
+/** What the lists of plants say about the photo each row shows. */
+const COVER_PHOTO =
+  ' Each plant carries `coverPhoto`: its newest photo as square WebP thumbnails with URLs valid 15 minutes (null ' +
+  'without one), asked of the media service once for the whole page (ADR 203).';
 
 /** Route dependencies of writes that name people: the bus, and the display names of the gateway's accounts. */
 export interface NamingRouteDeps extends BusRouteDeps {
@@ -208,7 +213,8 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
       'one; hidden plants never appear. `pagination.total` is exact up to ' +
       `${groupedDigits(NEARBY_EXACT_TOTAL_MAX)} plants within the radius; beyond, it is an estimate (the ` +
       'density near the centre scaled to the whole circle) and `pagination.totalIsEstimate` is true; the pages ' +
-      `themselves are always exact. ${PAGING} Served from a latitude-band index, not a scan of the table.`,
+      `themselves are always exact. ${PAGING} Served from a latitude-band index, not a scan of the table.` +
+      COVER_PHOTO,
     tags: TAGS,
     policy: {
       public: true,
@@ -234,7 +240,8 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
       `${groupedDigits(SEARCH_EXACT_TOTAL_MAX)} matches; beyond, it is an estimate and ` +
       `\`pagination.totalIsEstimate\` is true. The same search (text, fields and page) within 2 seconds may be ` +
       'answered from the answer computed for an earlier caller (`SEARCH_CACHE_MS`); your own searches within 5 ' +
-      `seconds of a write of yours are always computed afresh. ${PAGING}`,
+      `seconds of a write of yours are always computed afresh. ${PAGING}` +
+      COVER_PHOTO,
     tags: TAGS,
     policy: { public: true, identifiesCaller: true, object: { rule: 'none', why: 'public plants' } },
     subject: plantSearch,
@@ -248,11 +255,12 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     description:
       'The plants `ownerId` holds (registered or propagated by them), newest first (ties by id), with their ' +
       'stored locations. `ownerId` must be your own id (403 FORBIDDEN otherwise; an ADMIN may read anyone’s), so ' +
-      `this is "my plants". ${PAGING}`,
+      `this is "my plants". ${PAGING}` +
+      COVER_PHOTO,
     tags: TAGS,
     policy: { permission: 'plants:read', object: { rule: 'self', field: 'ownerId' } },
     subject: plantListOwned,
-    page: { item: Plant },
+    page: { item: OwnedPlant },
   });
 
   busRoute(app, deps, {

@@ -38,6 +38,36 @@ export function attachedFiles(db: Db, entityType: string, entityId: string, limi
 }
 
 /** Owner and kind of the processed, not deleted files among `ids`. */
+/**
+ * The images a list may show: processed, not deleted, and with no metadata left in their stored copies (ADR 179);
+ * with `plantIds`, the newest such image of each of those plants (one index range per plant).
+ */
+const showable = and(
+  eq(files.kind, 'image'),
+  eq(files.status, 'ready'),
+  isNull(files.deletedAt),
+  eq(files.metadataInCopies, false),
+);
+
+/** The newest showable image of each plant named (none for a plant without one). */
+export function newestPlantImages(db: Db, plantIds: string[]): Promise<FileRow[]> {
+  if (plantIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectDistinctOn([files.entityId])
+    .from(files)
+    .where(and(eq(files.entityType, 'plant'), inArray(files.entityId, plantIds), showable))
+    .orderBy(files.entityId, desc(files.createdAt), desc(files.id));
+}
+
+/** The showable images among the files named. */
+export function showableImages(db: Db, ids: string[]): Promise<FileRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .select()
+    .from(files)
+    .where(and(inArray(files.id, ids), showable));
+}
+
 export function readyFilesOwners(db: Db, ids: string[]): Promise<{ id: string; ownerId: string; kind: string }[]> {
   return db
     .select({ id: files.id, ownerId: files.ownerId, kind: files.kind })

@@ -5,15 +5,24 @@ import {
   mediaFileGet,
   mediaFileListPlant,
   mediaFileOwned,
+  mediaPhotoCovers,
   PLANT_FILES_LIMIT,
 } from '@rootline/contracts';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
 import type { MediaConfig } from '../config.js';
-import { attachedFiles, findFile, readyFilesOwners, softDelete } from '../db/files.repo.js';
+import {
+  attachedFiles,
+  findFile,
+  newestPlantImages,
+  readyFilesOwners,
+  showableImages,
+  softDelete,
+} from '../db/files.repo.js';
 import { mayChange, readAccess } from '../domain/access.js';
+import { announcePlantPhoto } from './live.js';
 import { mayReadFile, mayReadRecord } from './records.js';
-import { fileInfo } from './view.js';
+import { fileInfo, photoThumbnails } from './view.js';
 
 /**
  * media.file.get: a processed file that is not deleted (pending uploads are not files yet), to those who may read
@@ -42,6 +51,25 @@ export const listPlantFiles = (ctx: ServiceContext<MediaConfig>, storage: Storag
     return { items: await Promise.all(visible.map((row) => fileInfo(row, storage, ctx.clock, c))) };
   });
 
+/**
+ * media.photo.covers: the photos one page of a list shows, in one request (ADR 203). The asking service names only
+ * records its caller may read; only images whose copies carry no metadata are answered.
+ */
+export const photoCovers = (ctx: ServiceContext<MediaConfig>, storage: Storage) =>
+  handle(mediaPhotoCovers, async ({ plantIds = [], fileIds = [] }, c) => {
+    const [plantRows, fileRows] = await Promise.all([
+      newestPlantImages(ctx.db, plantIds),
+      showableImages(ctx.db, fileIds),
+    ]);
+    const thumbs = (row: (typeof plantRows)[number]) => photoThumbnails(row, storage, ctx.clock, c);
+    return {
+      plants: await Promise.all(
+        plantRows.map(async (row) => ({ plantId: row.entityId ?? '', ...(await thumbs(row)) })),
+      ),
+      files: await Promise.all(fileRows.map(thumbs)),
+    };
+  });
+
 /** media.file.owned: owner and kind of each named file that is processed and not deleted. */
 export const ownedFiles = (ctx: ServiceContext<MediaConfig>) =>
   handle(mediaFileOwned, async ({ fileIds }) => {
@@ -57,11 +85,13 @@ export const deleteFile = (ctx: ServiceContext<MediaConfig>) =>
   handle(mediaFileDelete, async ({ fileId }, c) => {
     const row = await findFile(ctx.db, fileId);
     if (row?.status !== 'ready' || !mayChange(row, c.actor)) throw notFound('File', fileId);
-    return ctx.db.transaction(async (tx) => {
+    const answer = await ctx.db.transaction(async (tx) => {
       const deleted = await softDelete(tx, fileId, ctx.clock.now());
       if (!deleted?.deletedAt) throw notFound('File', fileId);
       const deletedAt = new Date(deleted.deletedAt).toISOString();
       await ctx.outbox.enqueue(tx, mediaFileDeleted, { fileId, ownerId: row.ownerId, deletedAt }, c);
       return { id: fileId, deletedAt };
     });
+    await announcePlantPhoto(ctx, row, 'removed');
+    return answer;
   });

@@ -17,6 +17,7 @@ import type { MediaConfig } from '../config.js';
 import { type FileRow, findFile, insertFile, markReady, removeFile } from '../db/files.repo.js';
 import { mayAttach, mayChange } from '../domain/access.js';
 import { acceptedTypes, categoryOf, maxBytesOf, refused } from '../domain/types.js';
+import { announcePlantPhoto } from './live.js';
 import { recordOf } from './records.js';
 import { fileInfo } from './view.js';
 
@@ -116,6 +117,7 @@ export const processUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage
           await ctx.outbox.enqueue(tx, mediaFileStored, storedEvent(saved), c);
           return saved;
         });
+        await announcePlantPhoto(ctx, row, 'added');
         return fileInfo(row, storage, ctx.clock, c);
       } catch (err) {
         await storage.delete([done.originalKey, ...Object.values(done.thumbnails ?? {})]).catch(() => {});
@@ -208,5 +210,6 @@ export const completeUpload = (ctx: ServiceContext<MediaConfig>, storage: Storag
       await ctx.outbox.enqueue(tx, mediaFileStored, storedEvent(ready), c);
       return ready;
     });
+    await announcePlantPhoto(ctx, saved, 'added');
     return fileInfo(saved, storage, ctx.clock, c);
   });

@@ -1,4 +1,11 @@
-import { type CallContext, type ExifData, type FileInfo, isOwnerOrAdmin, MEDIA_LIMITS } from '@rootline/contracts';
+import {
+  type CallContext,
+  type ExifData,
+  type FileInfo,
+  isOwnerOrAdmin,
+  MEDIA_LIMITS,
+  type PhotoThumbnails,
+} from '@rootline/contracts';
 import type { Clock } from '@rootline/host';
 import type { Storage } from '@rootline/storage';
 import type { FileRow } from '../db/files.repo.js';
@@ -47,8 +54,41 @@ export async function fileInfo(
     urls: {
       original,
       thumbnails,
-      expiresAt: new Date(Math.floor(clock.now().getTime() / 1000) * 1000 + expiresInSeconds * 1000).toISOString(),
+      expiresAt: urlsExpireAt(clock),
     },
     createdAt: new Date(row.createdAt).toISOString(),
   };
+}
+
+/**
+ * An image's thumbnails with signed URLs valid for `MEDIA_LIMITS.urlSeconds`, as a list shows them (no original, no
+ * EXIF: only the square copies, which carry no metadata).
+ */
+export async function photoThumbnails(
+  row: FileRow,
+  storage: Storage,
+  clock: Clock,
+  caller: Pick<CallContext, 'publicUrl'>,
+): Promise<PhotoThumbnails> {
+  const expiresInSeconds = MEDIA_LIMITS.urlSeconds;
+  const thumbnails: Record<string, string> = {};
+  for (const [size, key] of Object.entries(row.thumbnails ?? {})) {
+    thumbnails[size] = await storage.downloadUrl(key, {
+      expiresInSeconds,
+      contentType: STORED_IMAGE_TYPE,
+      publicUrl: caller.publicUrl,
+    });
+  }
+  return {
+    id: row.id,
+    width: row.width,
+    height: row.height,
+    thumbnails,
+    expiresAt: urlsExpireAt(clock),
+  };
+}
+
+/** When URLs signed now expire, to the second. */
+function urlsExpireAt(clock: Clock): string {
+  return new Date(Math.floor(clock.now().getTime() / 1000) * 1000 + MEDIA_LIMITS.urlSeconds * 1000).toISOString();
 }

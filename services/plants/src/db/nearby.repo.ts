@@ -163,7 +163,7 @@ export async function findNearby(
   offset: number,
   limit: number,
   countCap: number,
-): Promise<{ items: NearbyPlant[]; counted: number; inner: number }> {
+): Promise<{ items: Omit<NearbyPlant, 'coverPhoto'>[]; counted: number; inner: number }> {
   const rows = await nearbyStatementOf(area)<
     PublicPlantRecord & { counted: number; innerTotal: number; distanceKm: number | null }
   >(db, nearbyValues(area, offset, limit, countCap));

@@ -158,7 +158,7 @@ export async function searchPlants(
   types: readonly SearchType[],
   offset: number,
   limit: number,
-): Promise<{ items: SearchHit[]; total: number; totalIsEstimate: boolean }> {
+): Promise<{ items: Omit<SearchHit, 'coverPhoto'>[]; total: number; totalIsEstimate: boolean }> {
   if (types.length === 0) throw new Error('search needs at least one field');
   type Row = PlantRecord & {
     largest: number;

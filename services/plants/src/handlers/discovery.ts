@@ -18,9 +18,10 @@ import { findOwnedPlants } from '../db/plants.repo.js';
 import { searchPlants } from '../db/search.repo.js';
 import { networkCounts } from '../db/stats.repo.js';
 import { nearbyArea, nearbyTotal } from '../domain/nearby.js';
+import { withCoverPhotos } from './covers.js';
 import { type createSearchCache, searchKey } from './search-cache.js';
 
-type SearchCache = ReturnType<typeof createSearchCache<SearchHit>>;
+type SearchCache = ReturnType<typeof createSearchCache<Omit<SearchHit, 'coverPhoto'>>>;
 
 /** How far back a grower's last registration or propagation may lie to count as active. */
 export const ACTIVE_GROWER_DAYS = 90;
@@ -37,7 +38,10 @@ export const nearbyPlants = (ctx: ServiceContext) =>
       findNearby(db, area, offset, limit, NEARBY_EXACT_TOTAL_MAX + 1),
     );
     const { total, totalIsEstimate } = nearbyTotal(area, counted, inner);
-    return { items, pagination: { ...paginate(page, limit, total), totalIsEstimate } };
+    return {
+      items: await withCoverPhotos(ctx, caller, items),
+      pagination: { ...paginate(page, limit, total), totalIsEstimate },
+    };
   });
 
 /** plants.plant.search: plants whose species, location or owner contains the text (starts with it when short), most relevant first. */
@@ -52,7 +56,11 @@ export const searchPlantsHandler = (ctx: ServiceContext, cache: SearchCache) =>
     const { items, total, totalIsEstimate } = await cache.get(searchKey(q, types, offset, limit), caller, () =>
       ctx.reads.run(caller, (db) => searchPlants(db, q, types, offset, limit)),
     );
-    return { items, pagination: { ...paginate(page, limit, total), totalIsEstimate } };
+    // Photos are added after the cache: their URLs are signed for this caller's address and expire.
+    return {
+      items: await withCoverPhotos(ctx, caller, items),
+      pagination: { ...paginate(page, limit, total), totalIsEstimate },
+    };
   });
 
 /** plants.plant.list-owned: the owner's plants, newest first, one page of them. */
@@ -60,7 +68,7 @@ export const ownedPlants = (ctx: ServiceContext) =>
   handle(plantListOwned, async (input, caller) => {
     const { page, limit, offset } = pageWindow(input);
     const { items, total } = await ctx.reads.run(caller, (db) => findOwnedPlants(db, input.ownerId, offset, limit));
-    return { items, pagination: paginate(page, limit, total) };
+    return { items: await withCoverPhotos(ctx, caller, items), pagination: paginate(page, limit, total) };
   });
 
 /** plants.network.get: plant counts from the registry, length and difficulty from the ledger. */

@@ -7,6 +7,7 @@ import { useListing } from '../../features/market/api/listings';
 import { useListingLive } from '../../features/market/api/live';
 import { ListingDetails, ListingLineage, ListingState } from '../../features/market/components/listing-details';
 import { EditListingForm } from '../../features/market/components/listing-form';
+import { ListingGallery } from '../../features/market/components/listing-gallery';
 import { ListingMoves } from '../../features/market/components/listing-moves';
 import { MarketNav } from '../../features/market/components/market-nav';
 import { OffersPanel } from '../../features/market/components/offers-panel';
@@ -64,6 +65,7 @@ function ListingPage({ userId }: { userId: string | null }) {
       <PageTitle>{l.title}</PageTitle>
       {userId && <MarketNav />}
       <ListingState listing={l} mine={mine} />
+      <ListingGallery listing={l} />
       <div className="grid-2">
         <ListingDetails listing={l} />
         {userId ? <OffersPanel listing={l} userId={userId} /> : <SignInToOffer />}

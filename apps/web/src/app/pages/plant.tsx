@@ -30,10 +30,11 @@ function PlantPage({ user }: { user: User | null }) {
   const { plantId = '' } = useParams();
   const navigate = useNavigate();
   const plant = usePlant(plantId);
-  // What happens to the plant (a journey step, a new offspring, a certificate) shows without reloading.
+  // What happens to the plant (a journey step, a new offspring, a certificate, a photo) shows without reloading.
   useLiveRefresh(plantId ? `plant:${plantId}` : null, [
     ['plants', 'plant', plantId],
     ['journeys', plantId],
+    ['media', 'plant', plantId],
   ]);
   if (plant.isPending) return <Loading />;
   if (plant.error) return <ErrorAlert error={plant.error} />;
@@ -46,7 +47,7 @@ function PlantPage({ user }: { user: User | null }) {
         <PlantFacts plant={p} />
         <CertificatePanel plantId={p.id} />
       </div>
-      <PhotosPanel plantId={p.id} canUpload={owns} />
+      <PhotosPanel plantId={p.id} plantName={p.commonName} canUpload={owns} />
       <LineageGraph plantId={p.id} onOpen={(id) => navigate(`/plants/${id}`)} />
       <Journey plantId={p.id} />
       {user && (

@@ -88,3 +88,26 @@ export function useMoveListing(listingId: string) {
     onSettled: () => client.invalidateQueries({ queryKey: MARKET_KEY }),
   });
 }
+
+export type UploadedImage = components['schemas']['File'];
+
+/**
+ * Uploads one image for a listing (multipart: the fields first, then the file), not attached to any record: the
+ * listing names it among its `imageFileIds` when it is created.
+ */
+export function useUploadListingImage() {
+  return useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.append('category', 'product');
+      form.append('file', file);
+      return unwrap(
+        api.POST('/api/upload/image', {
+          body: form as never,
+          // The browser writes the multipart boundary itself.
+          bodySerializer: (body: unknown) => body as FormData,
+        }),
+      );
+    },
+  });
+}

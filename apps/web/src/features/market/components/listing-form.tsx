@@ -8,11 +8,13 @@ import {
   LISTING_CATEGORIES,
   type Listing,
   type ListingCategory,
+  type UploadedImage,
   useCreateListing,
   useUpdateListing,
 } from '../api/listings';
 import { toMajorText, toMinor } from '../lib/money';
 import { MARKET } from '../strings';
+import { ListingPhotosField } from './listing-photos-field';
 
 const S = MARKET.form;
 
@@ -157,6 +159,7 @@ export function CreateListingForm({
   const [location, setLocation] = useState<LocationValue>(EMPTY_LOCATION);
   const [privacyLevel, setPrivacyLevel] = useState<PrivacyLevel>('city');
   const [draft, setDraft] = useState(false);
+  const [images, setImages] = useState<UploadedImage[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const err = (name: string) => errorFor(create.error, name);
   const code = currency.trim().toUpperCase();
@@ -186,6 +189,7 @@ export function CreateListingForm({
           currency: code,
           location: point,
           privacyLevel,
+          ...(images.length > 0 ? { imageFileIds: images.map((img) => img.id) } : {}),
           status: draft ? 'draft' : 'active',
         },
       },
@@ -208,6 +212,7 @@ export function CreateListingForm({
         ]}
       />
       <ListingBasics value={basics} onChange={setBasics} currency={code} error={create.error} />
+      <ListingPhotosField title={basics.title} images={images} onChange={setImages} />
       <div className="row">
         <SelectField
           label={S.category}

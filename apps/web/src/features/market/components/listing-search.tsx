@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Field, SelectField } from '../../../components/field';
 import { describeView } from '../../../components/map/geo';
 import { Pager } from '../../../components/pager';
+import { PhotoFrame } from '../../../components/photo';
 import { PlaceSearch } from '../../../components/place-search';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
@@ -224,13 +225,16 @@ export function ListingList({ items }: { items: readonly (ListingHit | Omit<List
   return (
     <ul className="results">
       {items.map((l) => (
-        <li key={l.id}>
-          <Link to={`/market/listings/${l.id}`}>{l.title}</Link> · {formatMoney(l.price, l.currency)} ·{' '}
-          {MARKET.categories[l.category]} · {S.left(l.quantity)}
-          {l.location?.city && ` · ${l.location.city}`}
-          {'distanceKm' in l && l.distanceKm !== null && (
-            <span className="muted"> · {S.distance(formatNumber(l.distanceKm))}</span>
-          )}
+        <li key={l.id} className="photo-row">
+          <PhotoFrame photo={l.coverPhoto} />
+          <span>
+            <Link to={`/market/listings/${l.id}`}>{l.title}</Link> · {formatMoney(l.price, l.currency)} ·{' '}
+            {MARKET.categories[l.category]} · {S.left(l.quantity)}
+            {l.location?.city && ` · ${l.location.city}`}
+            {'distanceKm' in l && l.distanceKm !== null && (
+              <span className="muted"> · {S.distance(formatNumber(l.distanceKm))}</span>
+            )}
+          </span>
         </li>
       ))}
     </ul>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { SelectField } from '../../../components/field';
 import { Pager } from '../../../components/pager';
+import { PhotoFrame } from '../../../components/photo';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatDateTime } from '../../../lib/format';
 import { type ListingStatus, useSellerListings } from '../api/listings';
@@ -57,7 +58,10 @@ export function MyListings({ sellerId }: { sellerId: string }) {
                 {listings.data.items.map((l) => (
                   <tr key={l.id}>
                     <td>
-                      <Link to={`/market/listings/${l.id}`}>{l.title}</Link>
+                      <span className="photo-row">
+                        <PhotoFrame photo={l.coverPhoto} />
+                        <Link to={`/market/listings/${l.id}`}>{l.title}</Link>
+                      </span>
                     </td>
                     <td>
                       <StatusBadge status={l.status} />

@@ -1,14 +1,23 @@
+import type { components } from '@rootline/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
 
+export type FileInfo = components['schemas']['File'];
+
+const photosKey = (plantId: string) => ['media', 'plant', plantId] as const;
+
 export function usePlantPhotos(plantId: string) {
   return useQuery({
-    queryKey: ['media', 'plant', plantId],
+    queryKey: photosKey(plantId),
     queryFn: () => unwrap(api.GET('/api/upload/plants/{plantId}', { params: { path: { plantId } } })),
   });
 }
 
-/** Uploads one image attached to the plant (multipart: the fields first, then the file). */
+/**
+ * Uploads one image attached to the plant (multipart: the fields first, then the file). The answer is the file with
+ * its thumbnails: it goes first in the plant's photos at once, before they are read again, and the lists that show
+ * the plant's newest photo (search, nearby, my plants) are read again.
+ */
 export function useUploadPhoto(plantId: string) {
   const client = useQueryClient();
   return useMutation({
@@ -26,6 +35,13 @@ export function useUploadPhoto(plantId: string) {
         }),
       );
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: ['media', 'plant', plantId] }),
+    onSuccess: (added) => {
+      client.setQueryData<FileInfo[]>(photosKey(plantId), (old) => [
+        added,
+        ...(old ?? []).filter((f) => f.id !== added.id),
+      ]);
+      void client.invalidateQueries({ queryKey: photosKey(plantId) });
+      void client.invalidateQueries({ queryKey: ['plants'], predicate: (q) => q.queryKey[1] !== 'plant' });
+    },
   });
 }

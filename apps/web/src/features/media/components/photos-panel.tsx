@@ -1,4 +1,5 @@
-import { useId } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { PhotoFrame } from '../../../components/photo';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { usePlantPhotos, useUploadPhoto } from '../api/photos';
 
@@ -6,16 +7,33 @@ const S = {
   title: 'Photos',
   none: 'No photos yet.',
   upload: 'Add a photo',
-  hint: 'JPEG, PNG, WebP or AVIF, up to 15 MB. Location data in the photo is kept only for exact plants.',
+  hint: 'JPEG, PNG, WebP or AVIF, up to 15 MB. No copy shown to others says where the photo was taken.',
   busy: 'Uploading…',
-  photo: (name: string) => `Photo ${name}`,
+  added: 'Photo added.',
+  /** What a photo of the plant shows, as the lists say it (ADR 203). */
+  alt: (plant: string, i: number, n: number) => (n > 1 ? `Photo ${i + 1} of ${n} of ${plant}` : `Photo of ${plant}`),
+  uploading: (plant: string) => `Photo of ${plant}, uploading`,
 } as const;
 
-/** The plant's photos as thumbnails (each opens the full size), and an upload for its owner. */
-export function PhotosPanel({ plantId, canUpload }: { plantId: string; canUpload: boolean }) {
+/**
+ * The plant's gallery: its photos as square thumbnails, newest first (each opens the full size), and an upload for
+ * its owner. A photo being sent shows at once from the chosen file; the uploaded one takes its place when it is in.
+ */
+export function PhotosPanel({
+  plantId,
+  plantName,
+  canUpload,
+}: {
+  plantId: string;
+  plantName: string;
+  canUpload: boolean;
+}) {
   const photos = usePlantPhotos(plantId);
   const upload = useUploadPhoto(plantId);
   const inputId = useId();
+  const preview = usePreview(upload.isPending ? upload.variables : undefined);
+  const images = (photos.data ?? []).filter((f) => f.kind === 'image');
+  const count = images.length;
   return (
     <section className="card" aria-labelledby="photos-heading">
       <h2 id="photos-heading">{S.title}</h2>
@@ -23,14 +41,23 @@ export function PhotosPanel({ plantId, canUpload }: { plantId: string; canUpload
         <Loading />
       ) : photos.error ? (
         <ErrorAlert error={photos.error} />
-      ) : photos.data.length === 0 ? (
+      ) : count === 0 && !preview ? (
         <p>{S.none}</p>
       ) : (
-        <ul className="thumbs">
-          {photos.data.map((f) => (
+        <ul className="photo-grid">
+          {preview && (
+            <li aria-busy="true">
+              <PhotoFrame size="medium" photo={{ alt: S.uploading(plantName), thumbnails: null }} fallback={preview} />
+            </li>
+          )}
+          {images.map((f, i) => (
             <li key={f.id}>
               <a href={f.urls.original}>
-                <img src={f.urls.thumbnails?.['300'] ?? f.urls.original} alt={S.photo(f.originalName)} loading="lazy" />
+                <PhotoFrame
+                  size="medium"
+                  photo={{ alt: S.alt(plantName, i, count), thumbnails: f.urls.thumbnails }}
+                  fallback={f.urls.original}
+                />
               </a>
             </li>
           ))}
@@ -50,12 +77,27 @@ export function PhotosPanel({ plantId, canUpload }: { plantId: string; canUpload
               if (file) upload.mutate(file, { onSettled: () => (e.target.value = '') });
             }}
           />
-          <p className="hint" id={`${inputId}-hint`}>
-            {upload.isPending ? S.busy : S.hint}
+          <p className="hint" id={`${inputId}-hint`} role="status">
+            {upload.isPending ? S.busy : upload.isSuccess ? S.added : S.hint}
           </p>
           <ErrorAlert error={upload.error} />
         </div>
       )}
     </section>
   );
+}
+
+/** A URL showing the chosen file while it is sent, released when it is no longer shown. */
+function usePreview(file: File | undefined): string | undefined {
+  const [url, setUrl] = useState<string>();
+  useEffect(() => {
+    if (!file) {
+      setUrl(undefined);
+      return;
+    }
+    const made = URL.createObjectURL(file);
+    setUrl(made);
+    return () => URL.revokeObjectURL(made);
+  }, [file]);
+  return url;
 }

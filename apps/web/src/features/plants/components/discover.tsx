@@ -2,6 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Field } from '../../../components/field';
 import { describeView, formatPoint } from '../../../components/map/geo';
+import { PhotoFrame } from '../../../components/photo';
 import { PlaceSearch } from '../../../components/place-search';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatNumber } from '../../../lib/format';
@@ -98,10 +99,13 @@ export function NearbyMap() {
           <p role="status">
             {S.found(items.length, nearby.data.pagination.total, nearby.data.pagination.totalIsEstimate)}
           </p>
-          <ul aria-label={S.near(point.name ?? formatPoint(point))}>
+          <ul className="results" aria-label={S.near(point.name ?? formatPoint(point))}>
             {items.map((p) => (
-              <li key={p.id}>
-                <Link to={`/plants/${p.id}`}>{p.commonName}</Link> · {formatNumber(p.distanceKm)} km
+              <li key={p.id} className="photo-row">
+                <PhotoFrame photo={p.coverPhoto} />
+                <span>
+                  <Link to={`/plants/${p.id}`}>{p.commonName}</Link> · {formatNumber(p.distanceKm)} km
+                </span>
               </li>
             ))}
           </ul>
@@ -138,10 +142,13 @@ export function PlantSearch() {
           <p role="status">{S.results(search.data.pagination.total, search.data.pagination.totalIsEstimate)}</p>
           <ul className="results">
             {search.data.items.map((p) => (
-              <li key={p.id}>
-                <Link to={`/plants/${p.id}`}>{p.commonName}</Link>
-                {p.location?.city && ` · ${p.location.city}`} · {p.owner.name}{' '}
-                <span className="muted">({S.matched(p.match.field, p.match.kind)})</span>
+              <li key={p.id} className="photo-row">
+                <PhotoFrame photo={p.coverPhoto} />
+                <span>
+                  <Link to={`/plants/${p.id}`}>{p.commonName}</Link>
+                  {p.location?.city && ` · ${p.location.city}`} · {p.owner.name}{' '}
+                  <span className="muted">({S.matched(p.match.field, p.match.kind)})</span>
+                </span>
               </li>
             ))}
           </ul>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { PhotoFrame } from '../../../components/photo';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatDateTime } from '../../../lib/format';
 import { useOwnedPlants } from '../api/plants';
@@ -37,8 +38,13 @@ export function OwnedPlants({ ownerId }: { ownerId: string }) {
             {items.map((p) => (
               <tr key={p.id}>
                 <td>
-                  <Link to={`/plants/${p.id}`}>{p.commonName}</Link>
-                  {p.propagationType && <span className="muted"> ({p.propagationType})</span>}
+                  <span className="photo-row">
+                    <PhotoFrame photo={p.coverPhoto} />
+                    <span>
+                      <Link to={`/plants/${p.id}`}>{p.commonName}</Link>
+                      {p.propagationType && <span className="muted"> ({p.propagationType})</span>}
+                    </span>
+                  </span>
                 </td>
                 <td>{p.generation}</td>
                 <td>{placeOf(p)}</td>
