@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  AppError,
   groupedDigits,
   LINEAGE_LIMITS,
   NEARBY_EXACT_TOTAL_MAX,
@@ -21,8 +22,15 @@ import {
   SearchHit,
   SearchPagination,
 } from '@rootline/contracts';
+import type { FastifyRequest } from 'fastify';
 import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
-import { type AccountName, boundParty, type GivenParty } from '../http/party-names.js';
+import {
+  type AccountName,
+  type AccountNames,
+  boundParty,
+  type GivenParty,
+  withAccountNames,
+} from '../http/party-names.js';
 
 const TAGS = ['Plants'];
 const RETRIES =
@@ -43,13 +51,23 @@ const OWNER_NAME =
   'VALIDATION_ERROR (`details: { field: owner.name, reason: not-account-name }`); the account’s own name is ' +
   'accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated.';
 
-/** Route dependencies of writes that name people: the bus, and the display names of the gateway's accounts. */
+/** Route dependencies of writes and reads that name people: the bus, and the names of the gateway's accounts. */
 export interface NamingRouteDeps extends BusRouteDeps {
   accountName: AccountName;
+  accountNames: AccountNames;
+}
+
+/** The caller's account name, recorded as who stated the name of a party without an account. */
+export function stater(req: FastifyRequest): string {
+  const user = req.principal?.user;
+  if (!user) throw new AppError('UNAUTHORIZED', 'This action needs a signed-in user');
+  return user.name;
 }
 
 /** The plant registry under /api/plants: registration, propagation, lineage and discovery. */
 export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (app, deps) => {
+  // Reads show the owners' current account names beside the recorded ones (ADR 194).
+  const names = (data: unknown) => withAccountNames(data, deps.accountNames);
   // Anonymous registration must leave no trace of the caller: its request lines (which carry the client address)
   // are not logged. The rate limiter still counts per address, in memory, for its one-minute window.
   app.addHook('onRoute', (route) => {
@@ -83,8 +101,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     },
     input: async (req) => {
       const body = req.body as { owner: GivenParty };
-      const { id, name } = await boundParty(body.owner, 'owner', deps.accountName);
-      return { ...body, owner: { id, name } } as never;
+      return { ...body, owner: await boundParty(body.owner, 'owner', deps.accountName, stater(req)) } as never;
     },
   });
 
@@ -174,8 +191,8 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     },
     input: async (req) => {
       const body = req.body as { newPlant: { owner: GivenParty } };
-      const { id, name } = await boundParty(body.newPlant.owner, 'newPlant.owner', deps.accountName);
-      return { ...body, newPlant: { ...body.newPlant, owner: { id, name } } } as never;
+      const owner = await boundParty(body.newPlant.owner, 'newPlant.owner', deps.accountName, stater(req));
+      return { ...body, newPlant: { ...body.newPlant, owner } } as never;
     },
   });
 
@@ -194,6 +211,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     tags: TAGS,
     policy: { public: true, identifiesCaller: true, object: { rule: 'public', field: 'plantId', record: 'plant' } },
     subject: plantLineageGet,
+    answer: names,
     errors: ['NOT_FOUND'],
   });
 
@@ -216,6 +234,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
       object: { rule: 'none', why: 'public plants, locations after their privacy level' },
     },
     subject: plantNearby,
+    answer: names,
     page: { item: NearbyPlant, pagination: NearbyPagination },
   });
 
@@ -238,6 +257,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     tags: TAGS,
     policy: { public: true, identifiesCaller: true, object: { rule: 'none', why: 'public plants' } },
     subject: plantSearch,
+    answer: names,
     page: { item: SearchHit, pagination: SearchPagination },
   });
 
@@ -252,6 +272,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     tags: TAGS,
     policy: { permission: 'plants:read', object: { rule: 'self', field: 'ownerId' } },
     subject: plantListOwned,
+    answer: names,
     page: { item: Plant },
   });
 
@@ -279,6 +300,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     tags: TAGS,
     policy: { public: true, identifiesCaller: true, object: { rule: 'public', field: 'plantId', record: 'plant' } },
     subject: plantGet,
+    answer: names,
     errors: ['NOT_FOUND'],
   });
 };

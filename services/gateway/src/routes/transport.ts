@@ -21,7 +21,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { type BusRouteDeps, busRoute, requestParts } from '../http/bus-route.js';
 import { ok } from '../http/envelope.js';
-import { type AccountName, boundParty, type GivenParty } from '../http/party-names.js';
+import { type AccountName, boundParty, type GivenParty, withAccountNames } from '../http/party-names.js';
 import { callContext } from '../http/request-context.js';
 import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
 import type { NamingRouteDeps } from './plants.js';
@@ -153,13 +153,12 @@ export async function withParties(req: FastifyRequest, accountName: AccountName)
   const body = { ...(req.body as Record<string, unknown>) };
   const user = req.principal?.user;
   if (!user) throw new AppError('UNAUTHORIZED', 'This action needs a signed-in user');
-  const handler = await boundParty((body.handler as GivenParty | undefined) ?? { id: user.id }, 'handler', accountName);
-  body.handler = { id: handler.id, name: handler.name };
-  const given = body.recipient as GivenParty | undefined;
-  if (given) {
-    const { id, name, stated } = await boundParty({ id: given.id, name: given.name }, 'recipient', accountName);
-    // Who stated the name of a party without an account is the caller, by their account's name (never the body's).
-    body.recipient = { id, name, ...(stated ? { nameStatedBy: user.name } : {}) };
+  // Who stated the name of a party without an account is the caller, by their account's name (never the body's).
+  const given = (body.handler as GivenParty | undefined) ?? { id: user.id };
+  body.handler = await boundParty({ id: given.id, name: given.name }, 'handler', accountName, user.name);
+  const recipient = body.recipient as GivenParty | undefined;
+  if (recipient) {
+    body.recipient = await boundParty({ id: recipient.id, name: recipient.name }, 'recipient', accountName, user.name);
   }
   return body;
 }
@@ -234,6 +233,8 @@ export const transportRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async
       object: { rule: 'public', field: 'plantId', record: 'plant', why: 'notes only to the parties' },
     },
     subject: transportJourneyGet,
+    // The handlers' and recipients' current account names beside the recorded ones (ADR 194).
+    answer: (data) => withAccountNames(data, deps.accountNames),
     page: { item: JourneyEvent, meta: JourneyMeta },
     errors: ['NOT_FOUND'],
   });
