@@ -4767,7 +4767,7 @@ export interface components {
             generation: number;
             propagationType: ("clone" | "seed" | "cutting" | "graft" | "division" | "layering" | "tissue-culture") | null;
             parentId: string | null;
-            owner: components["schemas"]["Owner"];
+            owner: components["schemas"]["RecordedParty"];
             /** @description Levels away from the requested plant */
             depth: number;
         };
@@ -4961,7 +4961,7 @@ export interface components {
              * @enum {string}
              */
             privacyLevel: "exact" | "fuzzy" | "city" | "country" | "hidden";
-            owner: components["schemas"]["Owner"];
+            owner: components["schemas"]["RecordedParty"];
             /** @description Anonymous wallet address of an anonymously registered plant; null otherwise */
             walletAddress: string | null;
             /** @description 0 for a registered plant, parent + 1 for offspring */
@@ -5116,6 +5116,8 @@ export interface components {
             id: string;
             /** @description Default and only accepted value for an account: its display name. Required otherwise */
             name?: string;
+            /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
+            nameStatedBy?: string;
         };
         /** Plant */
         Plant: {
@@ -5134,7 +5136,7 @@ export interface components {
              * @enum {string}
              */
             privacyLevel: "exact" | "fuzzy" | "city" | "country" | "hidden";
-            owner: components["schemas"]["Owner"];
+            owner: components["schemas"]["RecordedParty"];
             /** @description Anonymous wallet address of an anonymously registered plant; null otherwise */
             walletAddress: string | null;
             /** @description 0 for a registered plant, parent + 1 for offspring */
@@ -5415,9 +5417,36 @@ export interface components {
         };
         /** RecordedParty */
         RecordedParty: {
+            /** @description An account id, or the id of a party without an account */
             id: string;
+            /** @description The name the record was written with (on the ledger): an account’s display name at the time, or the name stated for a party without an account */
             name: string;
-            /** @description Null for an account, named as its account is (and for events recorded before names were bound). For a party without an account, the account name of who stated its name: show it as “stated by …” */
+            /** @description The account’s current display name, present only when it differs from `name` (a record written before names were bound to accounts, or an account renamed since): show it beside the recorded one */
+            accountName?: string;
+            /** @description Present for a party without an account (a shop, a co-op): who stated its name. Show it as “Green Grocer (stated by Alice)”: the record is a claim by that account, not by the party */
+            statedBy?: {
+                /** @description The account that stated the name; null when the record does not say (older records) */
+                id: string | null;
+                /** @description That account’s current display name (as recorded when the account is unknown) */
+                name: string;
+            };
+        };
+        /** RecordedRecipient */
+        RecordedRecipient: {
+            /** @description An account id, or the id of a party without an account */
+            id: string;
+            /** @description The name the record was written with (on the ledger): an account’s display name at the time, or the name stated for a party without an account */
+            name: string;
+            /** @description The account’s current display name, present only when it differs from `name` (a record written before names were bound to accounts, or an account renamed since): show it beside the recorded one */
+            accountName?: string;
+            /** @description Present for a party without an account (a shop, a co-op): who stated its name. Show it as “Green Grocer (stated by Alice)”: the record is a claim by that account, not by the party */
+            statedBy?: {
+                /** @description The account that stated the name; null when the record does not say (older records) */
+                id: string | null;
+                /** @description That account’s current display name (as recorded when the account is unknown) */
+                name: string;
+            };
+            /** @description Superseded by `statedBy`. For a party without an account, the account name of who stated its name when the event was recorded; null for an account (and for events recorded before names were bound) */
             nameStatedBy: string | null;
         };
         /** RegistrationResult */
@@ -5474,7 +5503,7 @@ export interface components {
              * @enum {string}
              */
             privacyLevel: "exact" | "fuzzy" | "city" | "country" | "hidden";
-            owner: components["schemas"]["Owner"];
+            owner: components["schemas"]["RecordedParty"];
             /** @description Anonymous wallet address of an anonymously registered plant; null otherwise */
             walletAddress: string | null;
             /** @description 0 for a registered plant, parent + 1 for offspring */
@@ -5792,8 +5821,8 @@ export interface components {
             massKg: number;
             /** @description Emissions of the distance shown (null when hidden) */
             kgCo2e: number | null;
-            handler: components["schemas"]["Owner"];
-            recipient: components["schemas"]["RecordedParty"] | null;
+            handler: components["schemas"]["RecordedParty"];
+            recipient: components["schemas"]["RecordedRecipient"] | null;
             sensorReadings: {
                 /**
                  * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -17363,15 +17392,10 @@ export interface operations {
                         id: string;
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
-                    };
-                    recipient?: {
-                        /** @description An account id, or the id of a party without one */
-                        id: string;
-                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
-                        name?: string;
-                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
                         nameStatedBy?: string;
                     };
+                    recipient?: components["schemas"]["PartyInput"];
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -17567,15 +17591,10 @@ export interface operations {
                         id: string;
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
-                    };
-                    recipient?: {
-                        /** @description An account id, or the id of a party without one */
-                        id: string;
-                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
-                        name?: string;
-                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
                         nameStatedBy?: string;
                     };
+                    recipient?: components["schemas"]["PartyInput"];
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -17775,15 +17794,10 @@ export interface operations {
                         id: string;
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
-                    };
-                    recipient?: {
-                        /** @description An account id, or the id of a party without one */
-                        id: string;
-                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
-                        name?: string;
-                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
                         nameStatedBy?: string;
                     };
+                    recipient?: components["schemas"]["PartyInput"];
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -17978,15 +17992,10 @@ export interface operations {
                         id: string;
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
-                    };
-                    recipient?: {
-                        /** @description An account id, or the id of a party without one */
-                        id: string;
-                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
-                        name?: string;
-                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
                         nameStatedBy?: string;
                     };
+                    recipient?: components["schemas"]["PartyInput"];
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -18200,15 +18209,10 @@ export interface operations {
                         id: string;
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
-                    };
-                    recipient?: {
-                        /** @description An account id, or the id of a party without one */
-                        id: string;
-                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
-                        name?: string;
-                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
                         nameStatedBy?: string;
                     };
+                    recipient?: components["schemas"]["PartyInput"];
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -18404,15 +18408,10 @@ export interface operations {
                         id: string;
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
-                    };
-                    recipient?: {
-                        /** @description An account id, or the id of a party without one */
-                        id: string;
-                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
-                        name?: string;
-                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
                         nameStatedBy?: string;
                     };
+                    recipient?: components["schemas"]["PartyInput"];
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -18619,15 +18618,10 @@ export interface operations {
                         id: string;
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
-                    };
-                    recipient: {
-                        /** @description An account id, or the id of a party without one */
-                        id: string;
-                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
-                        name?: string;
-                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
                         nameStatedBy?: string;
                     };
+                    recipient: components["schemas"]["PartyInput"];
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Field } from '../../../components/field';
+import { PartyName } from '../../../components/party-name';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatNumber } from '../../../lib/format';
 import { useNearby, useSearch } from '../api/discover';
@@ -115,7 +116,7 @@ export function PlantSearch() {
             {search.data.items.map((p) => (
               <li key={p.id}>
                 <Link to={`/plants/${p.id}`}>{p.commonName}</Link>
-                {p.location?.city && ` · ${p.location.city}`} · {p.owner.name}{' '}
+                {p.location?.city && ` · ${p.location.city}`} · <PartyName party={p.owner} />{' '}
                 <span className="muted">({S.matched(p.match.field, p.match.kind)})</span>
               </li>
             ))}
