@@ -31,7 +31,11 @@ describe('stated names and current account names in reads, over HTTP on NATS and
   };
 
   beforeAll(async () => {
-    p = await startTestPlatform([chainMiner, plants, transport], { CHAIN_DIFFICULTY: '8' });
+    // Names read afresh on every answer: the account is renamed between reads.
+    p = await startTestPlatform([chainMiner, plants, transport], {
+      CHAIN_DIFFICULTY: '8',
+      ACCOUNT_NAMES_CACHE_MS: '0',
+    });
     admin = await p.token('ADMIN', ADMIN.id, ADMIN.name);
     alice = await p.token('GROWER', ALICE.id, ALICE.name);
     bob = await p.token('GROWER', BOB.id, BOB.name);

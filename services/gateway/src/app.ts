@@ -14,6 +14,7 @@ import { formatValidationError, toHttpError } from './http/errors.js';
 import { compiledOnFirstUse, lazySerializers } from './http/lazy-compile.js';
 import { gatewayLogger, lazyRequestLogger } from './http/logging.js';
 import { addOutboxBacklogGauge, createMetrics, instrumentBus } from './http/metrics.js';
+import { cachedAccountNames } from './http/party-names.js';
 import { requestIdOf } from './http/request-context.js';
 import { requestValidatorCompiler } from './http/validation.js';
 import { createMemoryStore } from './identity/attempts/memory-store.js';
@@ -229,7 +230,11 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   // Writes that name people bind an account's name to its id (ADR 176): the accounts are the gateway's.
   const accountName = async (id: string) => (await identity.accounts.findUser(id))?.name ?? null;
   // Reads that name people show the accounts' current names beside the recorded ones (ADR 194).
-  const accountNames = (ids: readonly string[]) => identity.accounts.names(ids);
+  const accountNames = cachedAccountNames((ids) => identity.accounts.names(ids), {
+    ttlMs: config.ACCOUNT_NAMES_CACHE_MS,
+    max: 100_000,
+    now: () => clock.now().getTime(),
+  });
   await app.register(plantRoutes, { prefix: '/api/plants', ...routeDeps, accountName, accountNames });
   await app.register(geocodeRoutes, { prefix: '/api/geocode', ...routeDeps });
   await app.register(chainRoutes, { prefix: '/api/chain', ...routeDeps });

@@ -57,6 +57,41 @@ export async function boundParty(
 /** The display names of those of `ids` that are accounts (an id of no account is absent). */
 export type AccountNames = (ids: readonly string[]) => Promise<ReadonlyMap<string, string>>;
 
+/**
+ * `lookup` with each id's answer (a name, or no account) remembered for `ttlMs`, so the hot public reads (a plant, a
+ * page of search hits) need no query for owners seen within that time. At most `max` ids are kept, the oldest going
+ * first; a rename shows everywhere within `ttlMs`. `ttlMs` 0 asks `lookup` every time.
+ */
+export function cachedAccountNames(
+  lookup: AccountNames,
+  opts: { ttlMs: number; max: number; now: () => number },
+): AccountNames {
+  if (opts.ttlMs <= 0) return lookup;
+  const kept = new Map<string, { name: string | null; until: number }>();
+  return async (ids) => {
+    const now = opts.now();
+    const names = new Map<string, string>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const hit = kept.get(id);
+      if (hit && hit.until > now) {
+        if (hit.name !== null) names.set(id, hit.name);
+      } else missing.push(id);
+    }
+    if (missing.length === 0) return names;
+    const found = await lookup(missing);
+    const until = now + opts.ttlMs;
+    for (const id of missing) {
+      const name = found.get(id) ?? null;
+      if (name !== null) names.set(id, name);
+      kept.delete(id);
+      kept.set(id, { name, until });
+      if (kept.size > opts.max) kept.delete(kept.keys().next().value as string);
+    }
+    return names;
+  };
+}
+
 /** The keys under which an answer names a party (`RecordedParty`): a plant's owner, an event's handler and recipient. */
 const PARTY_KEYS: ReadonlySet<string> = new Set(['owner', 'handler', 'recipient']);
 
