@@ -188,37 +188,50 @@ export type PartyInput = Static<typeof PartyInput>;
  */
 export const RecordedParty = Named(
   'RecordedParty',
-  Type.Object({
-    id: Type.String({ description: 'An account id, or the id of a party without an account' }),
-    name: Type.String({
-      description:
-        'The name the record was written with (on the ledger): an account’s display name at the time, or the name ' +
-        'stated for a party without an account',
-    }),
-    accountName: Type.Optional(
-      Type.String({
+  Type.Object(
+    {
+      id: Type.String({ description: 'An account id, or the id of a party without an account' }),
+      name: Type.String({
         description:
-          'The account’s current display name, present only when it differs from `name` (a record written before ' +
-          'names were bound to accounts, or an account renamed since): show it beside the recorded one',
+          'The name the record was written with (on the ledger): an account’s display name at the time, or the name ' +
+          'stated for a party without an account',
       }),
-    ),
-    statedBy: Type.Optional(
-      Type.Object(
-        {
-          id: Type.Union([Type.String(), Type.Null()], {
-            description: 'The account that stated the name; null when the record does not say (older records)',
-          }),
-          name: Type.String({
-            description: 'That account’s current display name (as recorded when the account is unknown)',
-          }),
-        },
-        {
+      accountName: Type.Optional(
+        Type.String({
           description:
-            'Present for a party without an account (a shop, a co-op): who stated its name. Show it as ' +
-            '“Green Grocer (stated by Alice)”: the record is a claim by that account, not by the party',
-        },
+            'The account’s current display name, present only when it differs from `name` (a record written before ' +
+            'names were bound to accounts, or an account renamed since): show it beside the recorded one',
+        }),
       ),
-    ),
-  }),
+      statedBy: Type.Optional(
+        Type.Object(
+          {
+            id: Type.Union([Type.String(), Type.Null()], {
+              description: 'The account that stated the name; null when the record does not say (older records)',
+            }),
+            name: Type.String({
+              description: 'That account’s current display name (as recorded when the account is unknown)',
+            }),
+          },
+          {
+            description:
+              'Present for a party without an account (a shop, a co-op): who stated its name. Show it as ' +
+              '“Green Grocer (stated by Alice)”: the record is a claim by that account, not by the party',
+          },
+        ),
+      ),
+    },
+    {
+      examples: [
+        { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD', name: 'Alice Hofman' },
+        { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD', name: 'Alice the Gardener', accountName: 'Alice Hofman' },
+        {
+          id: 'shop-green-grocer',
+          name: 'Green Grocer',
+          statedBy: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD', name: 'Alice Hofman' },
+        },
+      ],
+    },
+  ),
 );
 export type RecordedParty = Static<typeof RecordedParty>;

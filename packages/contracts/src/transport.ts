@@ -184,14 +184,26 @@ export type TransportEventInput = InputOf<(typeof transportEventRecord)['plantin
 /** The recipient as a journey shows it: a recorded party, and (kept for older clients) `nameStatedBy`. */
 export const RecordedRecipient = Named(
   'RecordedRecipient',
-  Type.Object({
-    ...RecordedParty.properties,
-    nameStatedBy: Type.Union([Type.String(), Type.Null()], {
-      description:
-        'Superseded by `statedBy`. For a party without an account, the account name of who stated its name when ' +
-        'the event was recorded; null for an account (and for events recorded before names were bound)',
-    }),
-  }),
+  Type.Object(
+    {
+      ...RecordedParty.properties,
+      nameStatedBy: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'Superseded by `statedBy`. For a party without an account, the account name of who stated its name when ' +
+          'the event was recorded; null for an account (and for events recorded before names were bound)',
+      }),
+    },
+    {
+      examples: [
+        {
+          id: 'coop-leiden-food',
+          name: 'Leiden Food Co-op',
+          statedBy: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD', name: 'Bob Visser' },
+          nameStatedBy: 'Bob Visser',
+        },
+      ],
+    },
+  ),
 );
 export type RecordedRecipient = Static<typeof RecordedRecipient>;
 

@@ -5415,7 +5415,26 @@ export interface components {
              */
             createdAt: string;
         };
-        /** RecordedParty */
+        /**
+         * RecordedParty
+         * @example {
+         *       "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+         *       "name": "Alice Hofman"
+         *     }
+         * @example {
+         *       "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+         *       "name": "Alice the Gardener",
+         *       "accountName": "Alice Hofman"
+         *     }
+         * @example {
+         *       "id": "shop-green-grocer",
+         *       "name": "Green Grocer",
+         *       "statedBy": {
+         *         "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+         *         "name": "Alice Hofman"
+         *       }
+         *     }
+         */
         RecordedParty: {
             /** @description An account id, or the id of a party without an account */
             id: string;
@@ -5431,7 +5450,18 @@ export interface components {
                 name: string;
             };
         };
-        /** RecordedRecipient */
+        /**
+         * RecordedRecipient
+         * @example {
+         *       "id": "coop-leiden-food",
+         *       "name": "Leiden Food Co-op",
+         *       "statedBy": {
+         *         "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+         *         "name": "Bob Visser"
+         *       },
+         *       "nameStatedBy": "Bob Visser"
+         *     }
+         */
         RecordedRecipient: {
             /** @description An account id, or the id of a party without an account */
             id: string;
