@@ -49,7 +49,9 @@ const OWNER_NAME =
   '`owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ' +
   'ledger as the account has it when the plant is recorded. A name other than the account’s is 400 ' +
   'VALIDATION_ERROR (`details: { field: owner.name, reason: not-account-name }`); the account’s own name is ' +
-  'accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated.';
+  'accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated, and reads ' +
+  'show who stated it (`owner.statedBy`: the registering account, by id and current name). Reads show an ' +
+  'account’s current name beside a recorded one that differs (`owner.accountName`).';
 
 /** Route dependencies of writes and reads that name people: the bus, and the names of the gateway's accounts. */
 export interface NamingRouteDeps extends BusRouteDeps {

@@ -126,9 +126,9 @@ const EVENT_FIELDS =
   '**Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave ' +
   '`name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: ' +
   '{ field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, ' +
-  'a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), ' +
-  'shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body ' +
-  'says).\n\n' +
+  'a co-op: an id no account has), or a handler an ADMIN names without one, is recorded with the name you state ' +
+  '(400 `reason: name-required` without one), shown as stated by you (`statedBy`: your account’s id and current ' +
+  'name; set by the gateway, whatever the body says).\n\n' +
   '**Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of ' +
   '`privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.\n\n' +
   '**Custody**: the handler must be a custodian of the plant and the seed lot named (403 FORBIDDEN, details ' +
@@ -225,7 +225,9 @@ export const transportRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async
       '`limit` default 100, at most 1,000), with `pagination` beside it, and `meta` the journey as a whole: ' +
       '`plantId`, `seedLots`, `nextAfter` (the cursor of the next page, passed as `after`; null on the last page) and ' +
       '`totals`, which always cover every event, not only the page’s. An event’s `notes` are shown to its handler, ' +
-      'its recipient, the plant’s owner and ADMINs, and are null for anyone else.',
+      'its recipient, the plant’s owner and ADMINs, and are null for anyone else. Handlers and recipients carry the ' +
+      'name recorded, the account’s current name beside it when it differs (`accountName`), and for a party ' +
+      'without an account who stated its name (`statedBy`).',
     tags: TAGS,
     policy: {
       public: true,
