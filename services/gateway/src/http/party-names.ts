@@ -28,7 +28,7 @@ export interface BoundParty {
  * name at the time of writing: a name left out is filled in, the account's own name is accepted (recorded as the
  * account writes it), any other is VALIDATION_ERROR naming `<field>.name` (`reason: not-account-name`). A party
  * without an account (a shop, a co-op: an id no account has) keeps the name the caller states, with who stated it
- * (`nameStatedBy`: `statedBy`, the caller's account name, whatever the body says; ADR 194); without a name it is
+ * (`nameStatedBy`: `statedBy`, the caller's account name, whatever the body says; ADR 195); without a name it is
  * VALIDATION_ERROR naming `<field>.name` (`reason: name-required`).
  */
 export async function boundParty(
