@@ -143,6 +143,20 @@ export const Owner = Named(
 export type Owner = Static<typeof Owner>;
 
 /**
+ * Set by the gateway on a party without an account, whatever the body says: the caller's account name, as who stated
+ * the party's name (ADR 176); absent for an account.
+ */
+const NameStatedBy = Type.Optional(
+  Text({
+    minLength: 1,
+    maxLength: 200,
+    description:
+      'Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name ' +
+      'is then as stated), absent for an account',
+  }),
+);
+
+/**
  * A person or party a write names. For an account the name may be left out: it is the account's display name, filled
  * in; another name is refused. A party without an account (a shop, a co-op: an id no account has) is recorded with
  * the name the caller states (ADR 176).
@@ -159,8 +173,65 @@ export const PartyInput = Named(
           description: 'Default and only accepted value for an account: its display name. Required otherwise',
         }),
       ),
+      nameStatedBy: NameStatedBy,
     },
     { additionalProperties: false },
   ),
 );
 export type PartyInput = Static<typeof PartyInput>;
+
+/**
+ * A party as a read shows it, the one shape of every owner, handler and recipient (ADR 194). `name` is the name the
+ * record was written with, on the ledger for ever; the gateway adds what has changed since: `accountName` when the
+ * account's display name is now another, and the current name of whoever stated the name of a party without an
+ * account (`statedBy`).
+ */
+export const RecordedParty = Named(
+  'RecordedParty',
+  Type.Object(
+    {
+      id: Type.String({ description: 'An account id, or the id of a party without an account' }),
+      name: Type.String({
+        description:
+          'The name the record was written with (on the ledger): an account’s display name at the time, or the name ' +
+          'stated for a party without an account',
+      }),
+      accountName: Type.Optional(
+        Type.String({
+          description:
+            'The account’s current display name, present only when it differs from `name` (a record written before ' +
+            'names were bound to accounts, or an account renamed since): show it beside the recorded one',
+        }),
+      ),
+      statedBy: Type.Optional(
+        Type.Object(
+          {
+            id: Type.Union([Type.String(), Type.Null()], {
+              description: 'The account that stated the name; null when the record does not say (older records)',
+            }),
+            name: Type.String({
+              description: 'That account’s current display name (as recorded when the account is unknown)',
+            }),
+          },
+          {
+            description:
+              'Present for a party without an account (a shop, a co-op): who stated its name. Show it as ' +
+              '“Green Grocer (stated by Alice)”: the record is a claim by that account, not by the party',
+          },
+        ),
+      ),
+    },
+    {
+      examples: [
+        { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD', name: 'Alice Hofman' },
+        { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD', name: 'Alice the Gardener', accountName: 'Alice Hofman' },
+        {
+          id: 'shop-green-grocer',
+          name: 'Green Grocer',
+          statedBy: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD', name: 'Alice Hofman' },
+        },
+      ],
+    },
+  ),
+);
+export type RecordedParty = Static<typeof RecordedParty>;

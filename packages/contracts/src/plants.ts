@@ -1,5 +1,5 @@
 import { Kind, type SchemaOptions, type Static, Type, TypeRegistry } from '@sinclair/typebox';
-import { groupedDigits, Location, Owner, PartyInput, PrefixedId, Text, Timestamp } from './common.js';
+import { groupedDigits, Location, PartyInput, PrefixedId, RecordedParty, Text, Timestamp } from './common.js';
 import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 import { CoverPhoto } from './photos.js';
@@ -116,7 +116,7 @@ export const Plant = Named(
       description: 'The location as stored, after the privacy level was applied; null when hidden',
     }),
     privacyLevel: PrivacyLevelSchema,
-    owner: Owner,
+    owner: RecordedParty,
     walletAddress: Type.Union([Type.String(), Type.Null()], {
       description: 'Anonymous wallet address of an anonymously registered plant; null otherwise',
     }),
@@ -310,7 +310,7 @@ export const LineageNode = Named(
     generation: Type.Integer({ minimum: 0 }),
     propagationType: Type.Union([PropagationTypeSchema, Type.Null()]),
     parentId: Type.Union([PlantId, Type.Null()]),
-    owner: Owner,
+    owner: RecordedParty,
     depth: Type.Integer({ minimum: 0, description: 'Levels away from the requested plant' }),
   }),
 );

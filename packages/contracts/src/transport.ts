@@ -1,5 +1,5 @@
 import { type Static, type TObject, Type } from '@sinclair/typebox';
-import { Location, Owner, PartyInput, PrefixedId, Text, Timestamp } from './common.js';
+import { Location, Owner, PartyInput, PrefixedId, RecordedParty, Text, Timestamp } from './common.js';
 import { Defaulted, defineEvent, defineSubject, type InputOf, Named, type SubjectDef } from './define.js';
 import { Pagination } from './envelope.js';
 import { PlantId, PRIVACY_LEVELS, StringEnum } from './plants.js';
@@ -84,6 +84,7 @@ export const EventHandler = Type.Object(
         description: 'Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise)',
       }),
     ),
+    nameStatedBy: PartyInput.properties.nameStatedBy,
   },
   {
     additionalProperties: false,
@@ -94,21 +95,7 @@ export const EventHandler = Type.Object(
 );
 
 /** The recipient of a handoff: a party (an account, or one without an account under a stated name). */
-export const RecipientInput = Type.Object(
-  {
-    ...PartyInput.properties,
-    nameStatedBy: Type.Optional(
-      Text({
-        minLength: 1,
-        maxLength: 200,
-        description:
-          'Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account ' +
-          '(its name is then as stated), absent for an account',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const RecipientInput = PartyInput;
 
 /** Readings one event may carry at most. */
 export const MAX_SENSOR_READINGS = 500;
@@ -194,20 +181,31 @@ export const transportEventRecord = Object.fromEntries(
 /** A journey event as its handler receives it (defaults filled in). */
 export type TransportEventInput = InputOf<(typeof transportEventRecord)['planting']>;
 
-/** A party as a record shows it: an account under its name, or a party without one under the name stated for it. */
-export const RecordedParty = Named(
-  'RecordedParty',
-  Type.Object({
-    id: Type.String(),
-    name: Type.String(),
-    nameStatedBy: Type.Union([Type.String(), Type.Null()], {
-      description:
-        'Null for an account, named as its account is (and for events recorded before names were bound). For a ' +
-        'party without an account, the account name of who stated its name: show it as “stated by …”',
-    }),
-  }),
+/** The recipient as a journey shows it: a recorded party, and (kept for older clients) `nameStatedBy`. */
+export const RecordedRecipient = Named(
+  'RecordedRecipient',
+  Type.Object(
+    {
+      ...RecordedParty.properties,
+      nameStatedBy: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'Superseded by `statedBy`. For a party without an account, the account name of who stated its name when ' +
+          'the event was recorded; null for an account (and for events recorded before names were bound)',
+      }),
+    },
+    {
+      examples: [
+        {
+          id: 'coop-leiden-food',
+          name: 'Leiden Food Co-op',
+          statedBy: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1MD', name: 'Bob Visser' },
+          nameStatedBy: 'Bob Visser',
+        },
+      ],
+    },
+  ),
 );
-export type RecordedParty = Static<typeof RecordedParty>;
+export type RecordedRecipient = Static<typeof RecordedRecipient>;
 
 export const JourneyLocation = Type.Union([Location, Type.Null()], {
   description: 'As stored, after the privacy level; null when hidden or not given',
@@ -236,8 +234,8 @@ export const JourneyEvent = Named(
     kgCo2e: Type.Union([Type.Number(), Type.Null()], {
       description: 'Emissions of the distance shown (null when hidden)',
     }),
-    handler: Owner,
-    recipient: Type.Union([RecordedParty, Type.Null()]),
+    handler: RecordedParty,
+    recipient: Type.Union([RecordedRecipient, Type.Null()]),
     sensorReadings: Type.Array(SensorReading),
     corrects: Type.Union([TransportEventId, Type.Null()]),
     correctedBy: Type.Union([TransportEventId, Type.Null()], {

@@ -1,3 +1,4 @@
+export * from './account-factories.js';
 export * from './demand-factories.js';
 export * from './factories.js';
 export * from './http.js';

@@ -118,7 +118,7 @@ describe('names bound to accounts and legs near hidden points, over HTTP on NATS
     const res = await record('distribution', { recipient: coop });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const { event } = await journeyEvent(res.body.data.id, alice);
-    expect(event.recipient).toEqual({ ...coop, nameStatedBy: BOB.name });
+    expect(event.recipient).toEqual({ ...coop, statedBy: BOB, nameStatedBy: BOB.name });
     const tx = await ledgerTransaction(p, ledgerTxId(res.body.data.id));
     expect(JSON.parse(tx.payload)).toMatchObject({
       recipientId: coop.id,
@@ -135,6 +135,7 @@ describe('names bound to accounts and legs near hidden points, over HTTP on NATS
     expect((await journeyEvent(ghost.body.data.id, cy)).event.recipient).toEqual({
       id: 'usr_nobodyhere01',
       name: 'Nobody',
+      statedBy: BOB,
       nameStatedBy: BOB.name,
     });
     // A party without an account needs its name stated.

@@ -14,6 +14,7 @@ import { formatValidationError, toHttpError } from './http/errors.js';
 import { compiledOnFirstUse, lazySerializers } from './http/lazy-compile.js';
 import { gatewayLogger, lazyRequestLogger } from './http/logging.js';
 import { addOutboxBacklogGauge, createMetrics, instrumentBus } from './http/metrics.js';
+import { cachedAccountNames } from './http/party-names.js';
 import { requestIdOf } from './http/request-context.js';
 import { requestValidatorCompiler } from './http/validation.js';
 import { createMemoryStore } from './identity/attempts/memory-store.js';
@@ -228,7 +229,13 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   await app.register(adminRoutes, { prefix: '/api/admin', accounts: identity.accounts });
   // Writes that name people bind an account's name to its id (ADR 176): the accounts are the gateway's.
   const accountName = async (id: string) => (await identity.accounts.findUser(id))?.name ?? null;
-  await app.register(plantRoutes, { prefix: '/api/plants', ...routeDeps, accountName });
+  // Reads that name people show the accounts' current names beside the recorded ones (ADR 194).
+  const accountNames = cachedAccountNames((ids) => identity.accounts.names(ids), {
+    ttlMs: config.ACCOUNT_NAMES_CACHE_MS,
+    max: 100_000,
+    now: () => clock.now().getTime(),
+  });
+  await app.register(plantRoutes, { prefix: '/api/plants', ...routeDeps, accountName, accountNames });
   await app.register(geocodeRoutes, { prefix: '/api/geocode', ...routeDeps });
   await app.register(chainRoutes, { prefix: '/api/chain', ...routeDeps });
   await app.register(agentRoutes, { prefix: '/api/agents', ...routeDeps });
@@ -241,7 +248,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   await app.register(identifyRoutes, { prefix: '/api/plants', ...routeDeps, storage });
   await app.register(environmentRoutes, { prefix: '/api/environment', ...routeDeps });
   await app.register(farmRoutes, { prefix: '/api/vertical-farm', ...routeDeps });
-  await app.register(transportRoutes, { prefix: '/api/transport', ...routeDeps, accountName });
+  await app.register(transportRoutes, { prefix: '/api/transport', ...routeDeps, accountName, accountNames });
   await app.register(transportPublicRoutes, { prefix: '/api/transport', ...routeDeps });
   await app.register(transportTrackerRoutes, { prefix: '/api/agents', ...routeDeps });
   await app.register(notificationRoutes, { prefix: '/api/notifications', ...routeDeps });

@@ -159,6 +159,14 @@ export const GatewayConfig = withBase({
     maximum: 300_000,
     description: 'How long a replica remembers a live session (0: check the database on every request)',
   }),
+  ACCOUNT_NAMES_CACHE_MS: Type.Integer({
+    default: 10_000,
+    minimum: 0,
+    maximum: 300_000,
+    description:
+      'How long a replica remembers an account’s display name for the names reads show beside recorded ones (0: ' +
+      'read them on every answer)',
+  }),
   BCRYPT_COST: Type.Integer({
     description: "bcrypt cost of new hashes (the spec's 12; each step doubles the time, tests use 4)",
     default: 12,

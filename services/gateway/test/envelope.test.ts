@@ -1,5 +1,13 @@
 import { JsonText, type ServedService } from '@rootline/bus';
-import { type Plant, plantGet, plantNearby, plantRegister, type RegistrationResult } from '@rootline/contracts';
+import {
+  geocodeSearch,
+  type Plant,
+  plantGet,
+  plantNearby,
+  plantNetworkGet,
+  plantRegister,
+  type RegistrationResult,
+} from '@rootline/contracts';
 import { createLogger, handle, type Logger, PAGE_PREFIX, toEndpoint } from '@rootline/host';
 import { plantInput } from '@rootline/testing';
 import type { FastifyInstance } from 'fastify';
@@ -18,7 +26,8 @@ const plant: Plant = {
   scientificName: null,
   location: { latitude: 52.37, longitude: 4.89 },
   privacyLevel: 'exact',
-  owner: { id: 'usr_test', name: 'Test Grower' },
+  // The signed-in test account under its own name: nothing to add beside it (ADR 194).
+  owner: { id: 'usr_test', name: 'Test USER' },
   walletAddress: null,
   generation: 0,
   parentId: null,
@@ -81,16 +90,21 @@ describe('success envelope', () => {
 
   it('forwards a reply the service wrote by its contract as written, and shapes any other by the route schema', async () => {
     // The service's text, its keys in an order of its own: a gateway that parsed and serialised it again would
-    // write the schema's order instead.
-    const { registeredAt, ...rest } = plant;
-    const text = JSON.stringify({ registeredAt, ...rest });
+    // write the schema's order instead. (Plant reads are completed with account names, so not forwarded: ADR 194.)
+    const text = JSON.stringify({
+      countriesRepresented: 2,
+      totalPlants: 3,
+      chainLength: 4,
+      difficulty: 8,
+      activeGrowers: 1,
+    });
     const shaped = await serve(
       bus.peer,
       'plants',
-      plantGet,
+      plantNetworkGet,
       async () => new JsonText(`{"ok":true,"shaped":true,"data":${text}}`) as never,
     );
-    const forwarded = await app.inject({ url: `/api/plants/${PLANT_ID}`, headers: await bus.bearer() });
+    const forwarded = await app.inject({ url: '/api/plants/network', headers: await bus.bearer() });
     await shaped.stop();
     expect(forwarded.statusCode).toBe(200);
     expect(forwarded.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -118,16 +132,16 @@ describe('page envelope', () => {
 
   it('forwards a page the service wrote by its contract: the items in data, the head beside them, unparsed', async () => {
     // The service's texts, keys in an order of their own (a gateway that parsed them would write the schema's).
-    const { registeredAt, ...rest } = plant;
-    const items = JSON.stringify([{ registeredAt, ...rest }]);
+    // Nearby answers are completed with account names (ADR 194), so a page of places stands for every forwarded one.
+    const items = JSON.stringify([{ longitude: 4.89, latitude: 52.37, name: 'Amsterdam', country: 'NL' }]);
     const head = JSON.stringify({ pagination: { totalPages: 1, total: 1, limit: 20, page: 1 } });
     const shaped = await serve(
       bus.peer,
       'plants',
-      plantNearby,
+      geocodeSearch,
       async () => new JsonText(`${PAGE_PREFIX}${head.length},"head":${head},"data":${items}}`) as never,
     );
-    const res = await nearby();
+    const res = await app.inject({ url: '/api/geocode?q=amsterdam', headers: await bus.bearer() });
     await shaped.stop();
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(

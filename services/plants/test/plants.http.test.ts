@@ -248,7 +248,8 @@ describe('plants over HTTP on NATS and PostgreSQL', () => {
         generation: 2,
         propagationType: 'seed',
         parentId: a.id,
-        owner: { id: 'usr_test', name: 'Test Grower' },
+        // usr_test has no account here: the ADMIN who registered it stated its name.
+        owner: { id: 'usr_test', name: 'Test Grower', statedBy: { id: 'usr_actor', name: 'Test ADMIN' } },
         depth: 0,
       });
       expect(

@@ -403,7 +403,7 @@ export interface paths {
          *
          *     Required: `commonName` (1–200 characters), `location.latitude` (−90 to 90), `location.longitude` (−180 to 180) and `owner.id` (1–120 characters). Optional: `owner.name` (1–200 characters), `scientificName` (1–200), `location.city` and `location.country` (up to 120 each), `privacyLevel` (default `exact`). Unknown fields are refused.
          *
-         *     The owner is the caller: `owner.id` must be the caller's own id (403 FORBIDDEN otherwise), except for an ADMIN registering for someone else (recorded as the registering user). `owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ledger as the account has it when the plant is recorded. A name other than the account’s is 400 VALIDATION_ERROR (`details: { field: owner.name, reason: not-account-name }`); the account’s own name is accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated.
+         *     The owner is the caller: `owner.id` must be the caller's own id (403 FORBIDDEN otherwise), except for an ADMIN registering for someone else (recorded as the registering user). `owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ledger as the account has it when the plant is recorded. A name other than the account’s is 400 VALIDATION_ERROR (`details: { field: owner.name, reason: not-account-name }`); the account’s own name is accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated, and reads show who stated it (`owner.statedBy`: the registering account, by id and current name). Reads show an account’s current name beside a recorded one that differs (`owner.accountName`).
          *
          *     `privacyLevel` is applied before the location is stored or written to the ledger, so no answer, export or block ever holds the exact point of a non-exact plant: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km, city dropped), hidden (no location; never listed by nearby).
          *
@@ -463,7 +463,7 @@ export interface paths {
          *
          *     `privacyLevel` is applied before the location is stored or written to the ledger, so no answer, export or block ever holds the exact point of a non-exact plant: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km, city dropped), hidden (no location; never listed by nearby). It defaults to `exact` and applies to the new plant only.
          *
-         *     `newPlant.owner.id` must be the caller's own id unless the caller is an ADMIN (403 FORBIDDEN). `newPlant.owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ledger as the account has it when the plant is recorded. A name other than the account’s is 400 VALIDATION_ERROR (`details: { field: newPlant.owner.name, reason: not-account-name }`); the account’s own name is accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated. Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is recorded once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409. 503 UNAVAILABLE (with Retry-After) means the ledger did not answer: retry with the same key.
+         *     `newPlant.owner.id` must be the caller's own id unless the caller is an ADMIN (403 FORBIDDEN). `newPlant.owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ledger as the account has it when the plant is recorded. A name other than the account’s is 400 VALIDATION_ERROR (`details: { field: newPlant.owner.name, reason: not-account-name }`); the account’s own name is accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated, and reads show who stated it (`newPlant.owner.statedBy`: the registering account, by id and current name). Reads show an account’s current name beside a recorded one that differs (`newPlant.owner.accountName`). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is recorded once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409. 503 UNAVAILABLE (with Retry-After) means the ledger did not answer: retry with the same key.
          */
         post: operations["clonePlant"];
         delete?: never;
@@ -1931,7 +1931,7 @@ export interface paths {
          *
          *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
          *
-         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has), or a handler an ADMIN names without one, is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`statedBy`: your account’s id and current name; set by the gateway, whatever the body says).
          *
          *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
@@ -1959,7 +1959,7 @@ export interface paths {
          *
          *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
          *
-         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has), or a handler an ADMIN names without one, is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`statedBy`: your account’s id and current name; set by the gateway, whatever the body says).
          *
          *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
@@ -1987,7 +1987,7 @@ export interface paths {
          *
          *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
          *
-         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has), or a handler an ADMIN names without one, is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`statedBy`: your account’s id and current name; set by the gateway, whatever the body says).
          *
          *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
@@ -2015,7 +2015,7 @@ export interface paths {
          *
          *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
          *
-         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has), or a handler an ADMIN names without one, is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`statedBy`: your account’s id and current name; set by the gateway, whatever the body says).
          *
          *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
@@ -2043,7 +2043,7 @@ export interface paths {
          *
          *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
          *
-         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has), or a handler an ADMIN names without one, is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`statedBy`: your account’s id and current name; set by the gateway, whatever the body says).
          *
          *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
@@ -2071,7 +2071,7 @@ export interface paths {
          *
          *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
          *
-         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has), or a handler an ADMIN names without one, is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`statedBy`: your account’s id and current name; set by the gateway, whatever the body says).
          *
          *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
@@ -2099,7 +2099,7 @@ export interface paths {
          *
          *     Modelled on a GS1 EPCIS 2.0 ObjectEvent. **What**: `plantId` and/or `seedLotId`, with `quantity` (value and unit). **When**: `eventTime`, RFC 3339 with its offset. **Where**: `to` (and `from` for a movement), Location objects to which `privacyLevel` is applied before they are stored or written to the ledger, as for plants. **How**: optional `sensorReadings` (time, temperatureC, humidityPercent) for cold chain. Also `transportMode` (default none), `distanceKm` (haversine between the given points when absent), `massKg` (from a kg or g quantity when absent), `handler` (default: the caller; only an ADMIN may name another account, 403 FORBIDDEN `reason: not-self` otherwise), `recipient`, `notes` (kept off the ledger; shown only to the handler, the recipient and the plant’s owner).
          *
-         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body says).
+         *     **Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave `name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: { field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, a co-op: an id no account has), or a handler an ADMIN names without one, is recorded with the name you state (400 `reason: name-required` without one), shown as stated by you (`statedBy`: your account’s id and current name; set by the gateway, whatever the body says).
          *
          *     **Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of `privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.
          *
@@ -2141,7 +2141,7 @@ export interface paths {
         };
         /**
          * Journey of a plant
-         * @description The plant’s events in time order (by instant, then recording order), each with its block hash, and totals (distance, kg CO2e, hours from first to last event). Also included: the events of the seed lots the plant’s events name that name no plant themselves (the lot’s journey before it became this plant). A parent plant’s journey is not included; follow the lineage (`/api/plants/lineage/{plantId}`) for it. A corrected event stays listed with `correctedBy` and is left out of the totals. `data` is one page of the events (`page` from 1, `limit` default 100, at most 1,000), with `pagination` beside it, and `meta` the journey as a whole: `plantId`, `seedLots`, `nextAfter` (the cursor of the next page, passed as `after`; null on the last page) and `totals`, which always cover every event, not only the page’s. An event’s `notes` are shown to its handler, its recipient, the plant’s owner and ADMINs, and are null for anyone else.
+         * @description The plant’s events in time order (by instant, then recording order), each with its block hash, and totals (distance, kg CO2e, hours from first to last event). Also included: the events of the seed lots the plant’s events name that name no plant themselves (the lot’s journey before it became this plant). A parent plant’s journey is not included; follow the lineage (`/api/plants/lineage/{plantId}`) for it. A corrected event stays listed with `correctedBy` and is left out of the totals. `data` is one page of the events (`page` from 1, `limit` default 100, at most 1,000), with `pagination` beside it, and `meta` the journey as a whole: `plantId`, `seedLots`, `nextAfter` (the cursor of the next page, passed as `after`; null on the last page) and `totals`, which always cover every event, not only the page’s. An event’s `notes` are shown to its handler, its recipient, the plant’s owner and ADMINs, and are null for anyone else. Handlers and recipients carry the name recorded, the account’s current name beside it when it differs (`accountName`), and for a party without an account who stated its name (`statedBy`).
          */
         get: operations["getJourney"];
         put?: never;
@@ -4787,7 +4787,7 @@ export interface components {
             generation: number;
             propagationType: ("clone" | "seed" | "cutting" | "graft" | "division" | "layering" | "tissue-culture") | null;
             parentId: string | null;
-            owner: components["schemas"]["Owner"];
+            owner: components["schemas"]["RecordedParty"];
             /** @description Levels away from the requested plant */
             depth: number;
         };
@@ -4989,7 +4989,7 @@ export interface components {
              * @enum {string}
              */
             privacyLevel: "exact" | "fuzzy" | "city" | "country" | "hidden";
-            owner: components["schemas"]["Owner"];
+            owner: components["schemas"]["RecordedParty"];
             /** @description Anonymous wallet address of an anonymously registered plant; null otherwise */
             walletAddress: string | null;
             /** @description 0 for a registered plant, parent + 1 for offspring */
@@ -5184,6 +5184,8 @@ export interface components {
             id: string;
             /** @description Default and only accepted value for an account: its display name. Required otherwise */
             name?: string;
+            /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
+            nameStatedBy?: string;
         };
         /** Photo */
         Photo: {
@@ -5224,7 +5226,7 @@ export interface components {
              * @enum {string}
              */
             privacyLevel: "exact" | "fuzzy" | "city" | "country" | "hidden";
-            owner: components["schemas"]["Owner"];
+            owner: components["schemas"]["RecordedParty"];
             /** @description Anonymous wallet address of an anonymously registered plant; null otherwise */
             walletAddress: string | null;
             /** @description 0 for a registered plant, parent + 1 for offspring */
@@ -5503,11 +5505,68 @@ export interface components {
              */
             createdAt: string;
         };
-        /** RecordedParty */
+        /**
+         * RecordedParty
+         * @example {
+         *       "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+         *       "name": "Alice Hofman"
+         *     }
+         * @example {
+         *       "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+         *       "name": "Alice the Gardener",
+         *       "accountName": "Alice Hofman"
+         *     }
+         * @example {
+         *       "id": "shop-green-grocer",
+         *       "name": "Green Grocer",
+         *       "statedBy": {
+         *         "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+         *         "name": "Alice Hofman"
+         *       }
+         *     }
+         */
         RecordedParty: {
+            /** @description An account id, or the id of a party without an account */
             id: string;
+            /** @description The name the record was written with (on the ledger): an account’s display name at the time, or the name stated for a party without an account */
             name: string;
-            /** @description Null for an account, named as its account is (and for events recorded before names were bound). For a party without an account, the account name of who stated its name: show it as “stated by …” */
+            /** @description The account’s current display name, present only when it differs from `name` (a record written before names were bound to accounts, or an account renamed since): show it beside the recorded one */
+            accountName?: string;
+            /** @description Present for a party without an account (a shop, a co-op): who stated its name. Show it as “Green Grocer (stated by Alice)”: the record is a claim by that account, not by the party */
+            statedBy?: {
+                /** @description The account that stated the name; null when the record does not say (older records) */
+                id: string | null;
+                /** @description That account’s current display name (as recorded when the account is unknown) */
+                name: string;
+            };
+        };
+        /**
+         * RecordedRecipient
+         * @example {
+         *       "id": "coop-leiden-food",
+         *       "name": "Leiden Food Co-op",
+         *       "statedBy": {
+         *         "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+         *         "name": "Bob Visser"
+         *       },
+         *       "nameStatedBy": "Bob Visser"
+         *     }
+         */
+        RecordedRecipient: {
+            /** @description An account id, or the id of a party without an account */
+            id: string;
+            /** @description The name the record was written with (on the ledger): an account’s display name at the time, or the name stated for a party without an account */
+            name: string;
+            /** @description The account’s current display name, present only when it differs from `name` (a record written before names were bound to accounts, or an account renamed since): show it beside the recorded one */
+            accountName?: string;
+            /** @description Present for a party without an account (a shop, a co-op): who stated its name. Show it as “Green Grocer (stated by Alice)”: the record is a claim by that account, not by the party */
+            statedBy?: {
+                /** @description The account that stated the name; null when the record does not say (older records) */
+                id: string | null;
+                /** @description That account’s current display name (as recorded when the account is unknown) */
+                name: string;
+            };
+            /** @description Superseded by `statedBy`. For a party without an account, the account name of who stated its name when the event was recorded; null for an account (and for events recorded before names were bound) */
             nameStatedBy: string | null;
         };
         /** RegistrationResult */
@@ -5564,7 +5623,7 @@ export interface components {
              * @enum {string}
              */
             privacyLevel: "exact" | "fuzzy" | "city" | "country" | "hidden";
-            owner: components["schemas"]["Owner"];
+            owner: components["schemas"]["RecordedParty"];
             /** @description Anonymous wallet address of an anonymously registered plant; null otherwise */
             walletAddress: string | null;
             /** @description 0 for a registered plant, parent + 1 for offspring */
@@ -5884,8 +5943,8 @@ export interface components {
             massKg: number;
             /** @description Emissions of the distance shown (null when hidden) */
             kgCo2e: number | null;
-            handler: components["schemas"]["Owner"];
-            recipient: components["schemas"]["RecordedParty"] | null;
+            handler: components["schemas"]["RecordedParty"];
+            recipient: components["schemas"]["RecordedRecipient"] | null;
             sensorReadings: {
                 /**
                  * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -17584,15 +17643,10 @@ export interface operations {
                         id: string;
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
-                    };
-                    recipient?: {
-                        /** @description An account id, or the id of a party without one */
-                        id: string;
-                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
-                        name?: string;
-                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
                         nameStatedBy?: string;
                     };
+                    recipient?: components["schemas"]["PartyInput"];
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -17788,15 +17842,10 @@ export interface operations {
                         id: string;
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
-                    };
-                    recipient?: {
-                        /** @description An account id, or the id of a party without one */
-                        id: string;
-                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
-                        name?: string;
-                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
                         nameStatedBy?: string;
                     };
+                    recipient?: components["schemas"]["PartyInput"];
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -17996,15 +18045,10 @@ export interface operations {
                         id: string;
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
-                    };
-                    recipient?: {
-                        /** @description An account id, or the id of a party without one */
-                        id: string;
-                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
-                        name?: string;
-                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
                         nameStatedBy?: string;
                     };
+                    recipient?: components["schemas"]["PartyInput"];
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -18199,15 +18243,10 @@ export interface operations {
                         id: string;
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
-                    };
-                    recipient?: {
-                        /** @description An account id, or the id of a party without one */
-                        id: string;
-                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
-                        name?: string;
-                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
                         nameStatedBy?: string;
                     };
+                    recipient?: components["schemas"]["PartyInput"];
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -18421,15 +18460,10 @@ export interface operations {
                         id: string;
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
-                    };
-                    recipient?: {
-                        /** @description An account id, or the id of a party without one */
-                        id: string;
-                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
-                        name?: string;
-                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
                         nameStatedBy?: string;
                     };
+                    recipient?: components["schemas"]["PartyInput"];
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -18625,15 +18659,10 @@ export interface operations {
                         id: string;
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
-                    };
-                    recipient?: {
-                        /** @description An account id, or the id of a party without one */
-                        id: string;
-                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
-                        name?: string;
-                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
                         nameStatedBy?: string;
                     };
+                    recipient?: components["schemas"]["PartyInput"];
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00
@@ -18840,15 +18869,10 @@ export interface operations {
                         id: string;
                         /** @description Shown as the handler; default: the account’s name when `id` is the caller’s (required otherwise) */
                         name?: string;
-                    };
-                    recipient: {
-                        /** @description An account id, or the id of a party without one */
-                        id: string;
-                        /** @description Default and only accepted value for an account: its display name. Required otherwise */
-                        name?: string;
-                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the recipient has no account (its name is then as stated), absent for an account */
+                        /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
                         nameStatedBy?: string;
                     };
+                    recipient: components["schemas"]["PartyInput"];
                     sensorReadings?: {
                         /**
                          * @description When it happened, RFC 3339 with its time-zone offset, e.g. 2026-05-04T09:30:00+02:00

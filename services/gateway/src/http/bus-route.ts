@@ -93,6 +93,11 @@ export interface BusRouteSpec<D extends SubjectDef, U extends string = string> {
    * fixed tree size); none by default.
    */
   cache?: (input: RequestOf<D>) => string;
+  /**
+   * Completes the subject's answer before it is sent (the gateway's own knowledge, e.g. the current account names
+   * beside recorded ones: `withAccountNames`). The answer is then parsed and serialised here, not forwarded as text.
+   */
+  answer?: (data: unknown) => Promise<unknown>;
   /** A list answered whole: the subject answers `{ items }` (and `meta`); the items go to `data`, `meta` beside. */
   list?: { item: TSchema; meta?: TSchema };
 }
@@ -212,6 +217,7 @@ export function busRoute<D extends SubjectDef, U extends string>(
   // shaped otherwise and routes with a reply schema of their own are shaped and serialised here.
   const forward =
     spec.reply === undefined &&
+    !spec.answer &&
     !spec.list &&
     !wholeArray &&
     (!spec.page || pageIsTheReply(spec.page, spec.subject.reply));
@@ -254,7 +260,8 @@ export function busRoute<D extends SubjectDef, U extends string>(
       reply.type('application/json; charset=utf-8');
       return 'page' in answer ? okPageJson(answer.page.head, answer.page.items) : okJson(answer.json);
     }
-    const result = await call(deps.bus, spec.subject, input, callContext(req), timeoutMs);
+    const called = await call(deps.bus, spec.subject, input, callContext(req), timeoutMs);
+    const result = spec.answer ? await spec.answer(called) : called;
     reply.code(status);
     if (spec.cache) reply.header('cache-control', spec.cache(input));
     if (spec.page) {

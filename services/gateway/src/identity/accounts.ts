@@ -28,6 +28,7 @@ import {
   countByRole,
   findUserByEmail,
   findUserById,
+  findUserNames,
   insertUser,
   isUniqueViolation,
   listUsers,
@@ -257,6 +258,11 @@ export function createAccounts(deps: IdentityDeps) {
 
     async findUser(userId: string): Promise<UserRow | null> {
       return findUserById(db, userId);
+    },
+
+    /** The current display names of those of `ids` that are accounts (ADR 194). */
+    async names(ids: readonly string[]): Promise<ReadonlyMap<string, string>> {
+      return findUserNames(db, ids);
     },
 
     /**

@@ -35,10 +35,12 @@ describe('named schemas in the document', () => {
     expect(lifted.components.schemas.Plant).toMatchObject({ title: 'Plant', type: 'object' });
     // What the schema names inside is named too.
     expect(lifted.components.schemas.Plant?.properties).toMatchObject({
-      owner: { $ref: '#/components/schemas/Owner' },
+      owner: { $ref: '#/components/schemas/RecordedParty' },
       location: { anyOf: [{ $ref: '#/components/schemas/Location' }, { type: 'null' }] },
     });
-    expect(Object.keys(lifted.components.schemas)).toEqual(expect.arrayContaining(['Pagination', 'Location', 'Owner']));
+    expect(Object.keys(lifted.components.schemas)).toEqual(
+      expect.arrayContaining(['Pagination', 'Location', 'RecordedParty']),
+    );
   });
 
   it('leaves in place, without the inherited title, a schema derived from a named one', () => {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  AppError,
   groupedDigits,
   LINEAGE_LIMITS,
   NEARBY_EXACT_TOTAL_MAX,
@@ -21,8 +22,15 @@ import {
   SearchHit,
   SearchPagination,
 } from '@rootline/contracts';
+import type { FastifyRequest } from 'fastify';
 import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
-import { type AccountName, boundParty, type GivenParty } from '../http/party-names.js';
+import {
+  type AccountName,
+  type AccountNames,
+  boundParty,
+  type GivenParty,
+  withAccountNames,
+} from '../http/party-names.js';
 
 const TAGS = ['Plants'];
 const RETRIES =
@@ -41,20 +49,32 @@ const OWNER_NAME =
   '`owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ' +
   'ledger as the account has it when the plant is recorded. A name other than the account’s is 400 ' +
   'VALIDATION_ERROR (`details: { field: owner.name, reason: not-account-name }`); the account’s own name is ' +
-  'accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated.';
+  'accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated, and reads ' +
+  'show who stated it (`owner.statedBy`: the registering account, by id and current name). Reads show an ' +
+  'account’s current name beside a recorded one that differs (`owner.accountName`).';
 
 /** What the lists of plants say about the photo each row shows. */
 const COVER_PHOTO =
   ' Each plant carries `coverPhoto`: its newest photo as square WebP thumbnails with URLs valid 15 minutes (null ' +
   'without one), asked of the media service once for the whole page (ADR 203).';
 
-/** Route dependencies of writes that name people: the bus, and the display names of the gateway's accounts. */
+/** Route dependencies of writes and reads that name people: the bus, and the names of the gateway's accounts. */
 export interface NamingRouteDeps extends BusRouteDeps {
   accountName: AccountName;
+  accountNames: AccountNames;
+}
+
+/** The caller's account name, recorded as who stated the name of a party without an account. */
+export function stater(req: FastifyRequest): string {
+  const user = req.principal?.user;
+  if (!user) throw new AppError('UNAUTHORIZED', 'This action needs a signed-in user');
+  return user.name;
 }
 
 /** The plant registry under /api/plants: registration, propagation, lineage and discovery. */
 export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (app, deps) => {
+  // Reads show the owners' current account names beside the recorded ones (ADR 194).
+  const names = (data: unknown) => withAccountNames(data, deps.accountNames);
   // Anonymous registration must leave no trace of the caller: its request lines (which carry the client address)
   // are not logged. The rate limiter still counts per address, in memory, for its one-minute window.
   app.addHook('onRoute', (route) => {
@@ -88,8 +108,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     },
     input: async (req) => {
       const body = req.body as { owner: GivenParty };
-      const { id, name } = await boundParty(body.owner, 'owner', deps.accountName);
-      return { ...body, owner: { id, name } } as never;
+      return { ...body, owner: await boundParty(body.owner, 'owner', deps.accountName, stater(req)) } as never;
     },
   });
 
@@ -179,8 +198,8 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     },
     input: async (req) => {
       const body = req.body as { newPlant: { owner: GivenParty } };
-      const { id, name } = await boundParty(body.newPlant.owner, 'newPlant.owner', deps.accountName);
-      return { ...body, newPlant: { ...body.newPlant, owner: { id, name } } } as never;
+      const owner = await boundParty(body.newPlant.owner, 'newPlant.owner', deps.accountName, stater(req));
+      return { ...body, newPlant: { ...body.newPlant, owner } } as never;
     },
   });
 
@@ -199,6 +218,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     tags: TAGS,
     policy: { public: true, identifiesCaller: true, object: { rule: 'public', field: 'plantId', record: 'plant' } },
     subject: plantLineageGet,
+    answer: names,
     errors: ['NOT_FOUND'],
   });
 
@@ -222,6 +242,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
       object: { rule: 'none', why: 'public plants, locations after their privacy level' },
     },
     subject: plantNearby,
+    answer: names,
     page: { item: NearbyPlant, pagination: NearbyPagination },
   });
 
@@ -245,6 +266,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     tags: TAGS,
     policy: { public: true, identifiesCaller: true, object: { rule: 'none', why: 'public plants' } },
     subject: plantSearch,
+    answer: names,
     page: { item: SearchHit, pagination: SearchPagination },
   });
 
@@ -260,6 +282,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     tags: TAGS,
     policy: { permission: 'plants:read', object: { rule: 'self', field: 'ownerId' } },
     subject: plantListOwned,
+    answer: names,
     page: { item: OwnedPlant },
   });
 
@@ -287,6 +310,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     tags: TAGS,
     policy: { public: true, identifiesCaller: true, object: { rule: 'public', field: 'plantId', record: 'plant' } },
     subject: plantGet,
+    answer: names,
     errors: ['NOT_FOUND'],
   });
 };

@@ -21,7 +21,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { type BusRouteDeps, busRoute, requestParts } from '../http/bus-route.js';
 import { ok } from '../http/envelope.js';
-import { type AccountName, boundParty, type GivenParty } from '../http/party-names.js';
+import { type AccountName, boundParty, type GivenParty, withAccountNames } from '../http/party-names.js';
 import { callContext } from '../http/request-context.js';
 import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
 import type { NamingRouteDeps } from './plants.js';
@@ -126,9 +126,9 @@ const EVENT_FIELDS =
   '**Names**: the handler and a recipient with an account (`usr_…` id) carry their account’s display name: leave ' +
   '`name` out (it is filled in) or send the account’s own; any other name is 400 VALIDATION_ERROR (`details: ' +
   '{ field: handler.name | recipient.name, reason: not-account-name }`). A recipient without an account (a shop, ' +
-  'a co-op: an id no account has) is recorded with the name you state (400 `reason: name-required` without one), ' +
-  'shown as stated by you (`recipient.nameStatedBy`, your account’s name; set by the gateway, whatever the body ' +
-  'says).\n\n' +
+  'a co-op: an id no account has), or a handler an ADMIN names without one, is recorded with the name you state ' +
+  '(400 `reason: name-required` without one), shown as stated by you (`statedBy`: your account’s id and current ' +
+  'name; set by the gateway, whatever the body says).\n\n' +
   '**Distances**: the answer gives the measured distance and CO2e; everyone else sees them rounded to the step of ' +
   '`privacyLevel` (fuzzy 5 km, city 10 km, country 100 km; none when hidden), on the ledger too.\n\n' +
   '**Custody**: the handler must be a custodian of the plant and the seed lot named (403 FORBIDDEN, details ' +
@@ -153,13 +153,12 @@ export async function withParties(req: FastifyRequest, accountName: AccountName)
   const body = { ...(req.body as Record<string, unknown>) };
   const user = req.principal?.user;
   if (!user) throw new AppError('UNAUTHORIZED', 'This action needs a signed-in user');
-  const handler = await boundParty((body.handler as GivenParty | undefined) ?? { id: user.id }, 'handler', accountName);
-  body.handler = { id: handler.id, name: handler.name };
-  const given = body.recipient as GivenParty | undefined;
-  if (given) {
-    const { id, name, stated } = await boundParty({ id: given.id, name: given.name }, 'recipient', accountName);
-    // Who stated the name of a party without an account is the caller, by their account's name (never the body's).
-    body.recipient = { id, name, ...(stated ? { nameStatedBy: user.name } : {}) };
+  // Who stated the name of a party without an account is the caller, by their account's name (never the body's).
+  const given = (body.handler as GivenParty | undefined) ?? { id: user.id };
+  body.handler = await boundParty({ id: given.id, name: given.name }, 'handler', accountName, user.name);
+  const recipient = body.recipient as GivenParty | undefined;
+  if (recipient) {
+    body.recipient = await boundParty({ id: recipient.id, name: recipient.name }, 'recipient', accountName, user.name);
   }
   return body;
 }
@@ -226,7 +225,9 @@ export const transportRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async
       '`limit` default 100, at most 1,000), with `pagination` beside it, and `meta` the journey as a whole: ' +
       '`plantId`, `seedLots`, `nextAfter` (the cursor of the next page, passed as `after`; null on the last page) and ' +
       '`totals`, which always cover every event, not only the page’s. An event’s `notes` are shown to its handler, ' +
-      'its recipient, the plant’s owner and ADMINs, and are null for anyone else.',
+      'its recipient, the plant’s owner and ADMINs, and are null for anyone else. Handlers and recipients carry the ' +
+      'name recorded, the account’s current name beside it when it differs (`accountName`), and for a party ' +
+      'without an account who stated its name (`statedBy`).',
     tags: TAGS,
     policy: {
       public: true,
@@ -234,6 +235,8 @@ export const transportRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async
       object: { rule: 'public', field: 'plantId', record: 'plant', why: 'notes only to the parties' },
     },
     subject: transportJourneyGet,
+    // The handlers' and recipients' current account names beside the recorded ones (ADR 194).
+    answer: (data) => withAccountNames(data, deps.accountNames),
     page: { item: JourneyEvent, meta: JourneyMeta },
     errors: ['NOT_FOUND'],
   });

@@ -12,6 +12,8 @@ interface LineageRow {
   parent_id: string | null;
   owner_id: string;
   owner_name: string;
+  owner_name_stated_by: string | null;
+  registered_by: string | null;
   registered_ms: number;
   latitude: number | null;
   longitude: number | null;
@@ -21,6 +23,7 @@ interface LineageRow {
 
 const LINEAGE_COLUMNS = sql.raw(
   'p.id, p.common_name, p.scientific_name, p.generation, p.propagation_type, p.parent_id, p.owner_id, p.owner_name, ' +
+    'p.owner_name_stated_by, p.registered_by, ' +
     '(extract(epoch from p.registered_at) * 1000)::float8 as registered_ms, p.latitude, p.longitude, p.country',
 );
 
@@ -34,6 +37,8 @@ function toLineagePlant(r: LineageRow): LineagePlant {
     parentId: r.parent_id,
     ownerId: r.owner_id,
     ownerName: r.owner_name,
+    ownerNameStatedBy: r.owner_name_stated_by,
+    registeredBy: r.registered_by,
     registeredAt: new Date(Number(r.registered_ms)).toISOString(),
     latitude: r.latitude,
     longitude: r.longitude,

@@ -1,11 +1,14 @@
-import type { Location, Plant, PrivacyLevel, PropagationType } from '@rootline/contracts';
+import type { Location, Plant, PrivacyLevel, PropagationType, RecordedParty } from '@rootline/contracts';
 import { type Db, fixedStatement, insertFromJson } from '@rootline/db';
 import { count, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { anonymousOwners, plants } from './schema.js';
 
 export type PlantRow = typeof plants.$inferInsert;
 type PlantRecord = typeof plants.$inferSelect;
-/** The columns a plant's public shape is made of (`toPlant`): not the search texts, the geo band or the registrar. */
+/**
+ * The columns a plant's public shape is made of (`toPlant`): not the search texts or the geo band. The registrar is
+ * shown only as who stated the name of an owner without an account.
+ */
 const PUBLIC_KEYS = [
   'id',
   'commonName',
@@ -18,6 +21,8 @@ const PUBLIC_KEYS = [
   'privacyLevel',
   'ownerId',
   'ownerName',
+  'ownerNameStatedBy',
+  'registeredBy',
   'walletAddress',
   'generation',
   'parentId',
@@ -73,6 +78,19 @@ export async function findAnonymousRegistration(
   return row && { ...row, timestamp: new Date(row.timestamp).toISOString() };
 }
 
+/**
+ * The owner as reads show it: the name it was recorded with and, for an owner without an account, who stated that
+ * name (the registering account, ADR 194). The gateway adds the current account names.
+ */
+export function recordedOwner(
+  id: string,
+  name: string,
+  nameStatedBy: string | null,
+  registeredBy: string | null,
+): RecordedParty {
+  return nameStatedBy === null ? { id, name } : { id, name, statedBy: { id: registeredBy, name: nameStatedBy } };
+}
+
 /** A stored row in the public shape of a plant. */
 export function toPlant(r: PublicPlantRecord): Plant {
   return {
@@ -82,7 +100,7 @@ export function toPlant(r: PublicPlantRecord): Plant {
     ...(r.scientificNameSource ? { scientificNameSource: r.scientificNameSource } : {}),
     location: toLocation(r),
     privacyLevel: r.privacyLevel as PrivacyLevel,
-    owner: { id: r.ownerId, name: r.ownerName },
+    owner: recordedOwner(r.ownerId, r.ownerName, r.ownerNameStatedBy, r.registeredBy),
     walletAddress: r.walletAddress,
     generation: r.generation,
     parentId: r.parentId,

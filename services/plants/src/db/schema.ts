@@ -23,6 +23,11 @@ export const plants = plantsSchema.table(
     privacyLevel: text('privacy_level').notNull().default('exact'),
     ownerId: text('owner_id').notNull(),
     ownerName: text('owner_name').notNull(),
+    /**
+     * For an owner without an account: the account name of who stated its name (the registering account,
+     * `registeredBy`); null for an account or an anonymous owner (ADR 194).
+     */
+    ownerNameStatedBy: text('owner_name_stated_by'),
     /** Set for anonymously registered plants. */
     walletAddress: text('wallet_address'),
     generation: integer('generation').notNull().default(0),

@@ -18,6 +18,10 @@ export interface LineagePlant {
   parentId: string | null;
   ownerId: string;
   ownerName: string;
+  /** Who stated the name of an owner without an account (their account name), else null. */
+  ownerNameStatedBy?: string | null;
+  /** The registering account. */
+  registeredBy?: string | null;
   registeredAt: string;
   latitude: number | null;
   longitude: number | null;
@@ -49,7 +53,9 @@ function toNode(p: LineagePlant): LineageNode {
     generation: p.generation,
     propagationType: p.propagationType,
     parentId: p.parentId,
-    owner: { id: p.ownerId, name: p.ownerName },
+    owner: p.ownerNameStatedBy
+      ? { id: p.ownerId, name: p.ownerName, statedBy: { id: p.registeredBy ?? null, name: p.ownerNameStatedBy } }
+      : { id: p.ownerId, name: p.ownerName },
     depth: p.depth,
   };
 }

@@ -63,12 +63,15 @@ function checkedName(
  * The owner named in full. Over HTTP the gateway has bound the name to the owner's account (filled in, or refused
  * when it is not the account's: ADR 176); a bus caller names the owner itself.
  */
-function namedOwner(owner: PartyInput, field: string): Owner {
+function namedOwner(owner: PartyInput, field: string): NewOwner {
   if (owner.name === undefined) {
     throw new AppError('VALIDATION_ERROR', `${field}.name: name the owner`, { field: `${field}.name` });
   }
-  return { id: owner.id, name: owner.name };
+  return { id: owner.id, name: owner.name, nameStatedBy: owner.nameStatedBy ?? null };
 }
+
+/** An owner about to be recorded; `nameStatedBy` names who stated the name of an owner without an account. */
+type NewOwner = Owner & { nameStatedBy: string | null };
 
 /** Name shown as the owner of an anonymous plant without a pseudonym. */
 export const ANONYMOUS_OWNER_NAME = 'Anonymous grower';
@@ -80,7 +83,7 @@ interface NewPlant {
   scientificNameSource?: ScientificNameSource | null;
   location: Location | null;
   privacyLevel: PrivacyLevel;
-  owner: Owner;
+  owner: NewOwner;
   walletAddress: string | null;
   generation: number;
   parent: { id: string; blockHash: string; propagationType: PropagationType } | null;
@@ -119,7 +122,9 @@ async function recordPlant(
     scientificName: p.scientificName,
     location: p.location,
     privacyLevel: p.privacyLevel,
-    owner: p.owner,
+    owner: { id: p.owner.id, name: p.owner.name },
+    // Who stated the name of an owner without an account, on the ledger beside it (as for a recipient).
+    ...(p.owner.nameStatedBy ? { ownerNameStatedBy: p.owner.nameStatedBy } : {}),
     ...(p.walletAddress ? { walletAddress: p.walletAddress } : {}),
     generation: p.generation,
     parentId: p.parent?.id ?? null,
@@ -180,6 +185,7 @@ async function recordPlant(
           privacyLevel: p.privacyLevel,
           ownerId: p.owner.id,
           ownerName: p.owner.name,
+          ownerNameStatedBy: p.owner.nameStatedBy,
           walletAddress: p.walletAddress,
           generation: p.generation,
           parentId: p.parent?.id ?? null,
@@ -314,7 +320,7 @@ export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) 
         ...checkedName(input.scientificName, ctx.clock.now()),
         location: await discloseLocation(input.location, privacyLevel, secureRandom),
         privacyLevel,
-        owner: { id: anonymousId, name: pseudonym ?? ANONYMOUS_OWNER_NAME },
+        owner: { id: anonymousId, name: pseudonym ?? ANONYMOUS_OWNER_NAME, nameStatedBy: null },
         walletAddress: identity.walletAddress,
         generation: 0,
         parent: null,

@@ -1,4 +1,4 @@
-import type { JourneyEvent, Location, RecordedParty } from '@rootline/contracts';
+import type { JourneyEvent, Location, RecordedParty, RecordedRecipient } from '@rootline/contracts';
 import { type Db, insertFromJson } from '@rootline/db';
 import { and, asc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { StoredEvent } from '../domain/journey.js';
@@ -14,11 +14,20 @@ export function eventsInsert(rows: readonly NewEventRow[]): SQL {
 
 const iso = (t: string) => new Date(t).toISOString();
 /**
- * The recipient as reads show it: its name, and for a party without an account who stated that name (ADR 176).
+ * A party as reads show it: the name it was recorded with and, for a party without an account, who stated that name
+ * (the recording account and its name then; ADR 176, 194). The gateway adds the current account names.
  */
-function recipientOf(r: EventRow): RecordedParty | null {
+function partyOf(id: string, name: string, nameStatedBy: string | null, recordedBy: string | null): RecordedParty {
+  return nameStatedBy === null ? { id, name } : { id, name, statedBy: { id: recordedBy, name: nameStatedBy } };
+}
+
+/** The recipient as reads show it, with `nameStatedBy` kept for older clients. */
+function recipientOf(r: EventRow): RecordedRecipient | null {
   if (!r.recipientId || !r.recipientName) return null;
-  return { id: r.recipientId, name: r.recipientName, nameStatedBy: r.recipientNameStatedBy };
+  return {
+    ...partyOf(r.recipientId, r.recipientName, r.recipientNameStatedBy, r.recordedBy),
+    nameStatedBy: r.recipientNameStatedBy,
+  };
 }
 
 /** A stored row as the journey returns it. */
@@ -38,7 +47,7 @@ export function toStoredEvent(r: EventRow): StoredEvent {
     distanceKm: r.distanceKm,
     massKg: r.massKg,
     kgCo2e: r.kgCo2e,
-    handler: { id: r.handlerId, name: r.handlerName },
+    handler: partyOf(r.handlerId, r.handlerName, r.handlerNameStatedBy, r.recordedBy),
     recipient: recipientOf(r),
     sensorReadings: r.sensorReadings as JourneyEvent['sensorReadings'],
     corrects: r.corrects,

@@ -45,6 +45,8 @@ export const events = transportSchema.table(
     exactKgCo2e: doublePrecision('exact_kg_co2e').notNull(),
     handlerId: text('handler_id').notNull(),
     handlerName: text('handler_name').notNull(),
+    /** For a handler without an account: the account name of who stated its name (`recordedBy`; ADR 194). */
+    handlerNameStatedBy: text('handler_name_stated_by'),
     recipientId: text('recipient_id'),
     recipientName: text('recipient_name'),
     /** For a recipient without an account: the account name of who stated its name (null for an account). */

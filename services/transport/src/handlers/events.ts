@@ -28,10 +28,10 @@ const invalid = (field: string, message: string) => new AppError('VALIDATION_ERR
  * The event's handler, named in full. Over HTTP the gateway fills in the caller and their account's name when the
  * request leaves them out (the account is the gateway's); a bus caller names the handler itself.
  */
-function handlerOf(input: TransportEventInput): Owner {
+function handlerOf(input: TransportEventInput): Owner & { nameStatedBy: string | null } {
   const { handler } = input;
   if (!handler?.name) throw invalid('handler', 'name the handler with its id and name');
-  return { id: handler.id, name: handler.name };
+  return { id: handler.id, name: handler.name, nameStatedBy: handler.nameStatedBy ?? null };
 }
 
 /** The recipient named in full (over HTTP the gateway has bound an account's name to it: ADR 176). */
@@ -178,6 +178,7 @@ async function recordEvent(
     exactKgCo2e: kgCo2e,
     handlerId: handler.id,
     handlerName: handler.name,
+    handlerNameStatedBy: handler.nameStatedBy,
     recipientId: recipient?.id ?? null,
     recipientName: recipient?.name ?? null,
     recipientNameStatedBy: recipient?.nameStatedBy ?? null,

@@ -1,6 +1,6 @@
 import type { Role } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { and, asc, count, eq, gt, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { users } from './schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -30,6 +30,16 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
 export async function findUserById(db: Db, id: string): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row ?? null;
+}
+
+/** The display names of those of `ids` that are accounts, by id: one primary-key read of them all. */
+export async function findUserNames(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(inArray(users.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, r.name]));
 }
 
 export async function setPasswordHash(db: Db, id: string, passwordHash: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { PartyName } from '../../../components/party-name';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { type TransportEvent, useJourney } from '../api/journey';
@@ -17,6 +18,8 @@ const S = {
   to: 'to',
   from: 'from',
   corrected: 'corrected by a later event',
+  handledBy: 'handled by',
+  handedTo: 'handed to',
 } as const;
 
 function placeName(l: TransportEvent['to']): string {
@@ -71,6 +74,14 @@ export function Journey({ plantId }: { plantId: string }) {
                 {e.from && `${S.from} ${placeName(e.from)} `}
                 {S.to} {placeName(e.to)}
                 {e.transportMode !== 'none' && ` ${S.by(e.transportMode)}`}
+                <br />
+                {S.handledBy} <PartyName party={e.handler} />
+                {e.recipient && (
+                  <>
+                    {' '}
+                    · {S.handedTo} <PartyName party={e.recipient} />
+                  </>
+                )}
                 <br />
                 <span className="muted">{legText(e)}</span>
                 {e.correctedBy && <span className="badge bad"> {S.corrected}</span>}

@@ -2,6 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Field } from '../../../components/field';
 import { describeView, formatPoint } from '../../../components/map/geo';
+import { PartyName } from '../../../components/party-name';
 import { PhotoFrame } from '../../../components/photo';
 import { PlaceSearch } from '../../../components/place-search';
 import { ErrorAlert, Loading } from '../../../components/status';
@@ -146,7 +147,7 @@ export function PlantSearch() {
                 <PhotoFrame photo={p.coverPhoto} />
                 <span>
                   <Link to={`/plants/${p.id}`}>{p.commonName}</Link>
-                  {p.location?.city && ` · ${p.location.city}`} · {p.owner.name}{' '}
+                  {p.location?.city && ` · ${p.location.city}`} · <PartyName party={p.owner} />{' '}
                   <span className="muted">({S.matched(p.match.field, p.match.kind)})</span>
                 </span>
               </li>

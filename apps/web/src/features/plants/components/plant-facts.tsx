@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { PartyName } from '../../../components/party-name';
 import { formatDateTime } from '../../../lib/format';
 import type { Plant } from '../api/plants';
 import { PLANTS } from '../strings';
@@ -27,7 +28,9 @@ export function PlantFacts({ plant }: { plant: Plant }) {
           </>
         )}
         <dt>{S.owner}</dt>
-        <dd>{plant.owner.name}</dd>
+        <dd>
+          <PartyName party={plant.owner} />
+        </dd>
         <dt>{S.generation}</dt>
         <dd>{plant.generation}</dd>
         <dt>{S.propagation}</dt>

@@ -1,0 +1,1 @@
+ALTER TABLE "plants"."plants" ADD COLUMN "owner_name_stated_by" text;

@@ -1,0 +1,1 @@
+ALTER TABLE "transport"."events" ADD COLUMN "handler_name_stated_by" text;
