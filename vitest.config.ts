@@ -17,6 +17,7 @@ const ALONE = [
 ];
 
 const ALL = [
+  'apps/*/src/**/*.test.ts',
   'packages/*/src/**/*.test.ts',
   'packages/*/test/**/*.test.ts',
   'services/*/src/**/*.test.ts',

@@ -44,6 +44,7 @@ import { identifyRoutes } from './routes/identify.js';
 import { marketplaceRoutes } from './routes/marketplace.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { notificationRoutes } from './routes/notifications.js';
+import { peopleRoutes } from './routes/people.js';
 import { plantRoutes } from './routes/plants.js';
 import { privacyRoutes } from './routes/privacy.js';
 import { realtimeRoutes } from './routes/realtime.js';
@@ -226,6 +227,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     authPerMinute: config.AUTH_RATE_LIMIT_PER_MINUTE,
   });
   await app.register(adminRoutes, { prefix: '/api/admin', accounts: identity.accounts });
+  await app.register(peopleRoutes, { prefix: '/api/people', accounts: identity.accounts });
   // Writes that name people bind an account's name to its id (ADR 176): the accounts are the gateway's.
   const accountName = async (id: string) => (await identity.accounts.findUser(id))?.name ?? null;
   await app.register(plantRoutes, { prefix: '/api/plants', ...routeDeps, accountName });

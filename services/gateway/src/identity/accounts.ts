@@ -28,6 +28,7 @@ import {
   countByRole,
   findUserByEmail,
   findUserById,
+  findUserNames,
   insertUser,
   isUniqueViolation,
   listUsers,
@@ -257,6 +258,12 @@ export function createAccounts(deps: IdentityDeps) {
 
     async findUser(userId: string): Promise<UserRow | null> {
       return findUserById(db, userId);
+    },
+
+    /** The display names of the accounts among `ids` (ADR 200), in the order asked; unknown ids left out. */
+    async names(ids: readonly string[]): Promise<{ id: string; name: string }[]> {
+      const found = new Map((await findUserNames(db, [...new Set(ids)])).map((r) => [r.id, r.name]));
+      return [...new Set(ids)].flatMap((id) => (found.has(id) ? [{ id, name: found.get(id) as string }] : []));
     },
 
     /**

@@ -1,6 +1,6 @@
 import type { Role } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
-import { and, asc, count, eq, gt, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { users } from './schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -30,6 +30,15 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
 export async function findUserById(db: Db, id: string): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row ?? null;
+}
+
+/** The ids and display names of the accounts among `ids`, in one read. */
+export async function findUserNames(db: Db, ids: readonly string[]): Promise<{ id: string; name: string }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(inArray(users.id, [...ids]));
 }
 
 export async function setPasswordHash(db: Db, id: string, passwordHash: string): Promise<void> {
