@@ -2,6 +2,7 @@ import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { type GeocodedPlace, PLACE_SEARCH_MIN, usePlaceSearch } from '../hooks/use-place-search';
 import { errorMessage, isUnauthorized } from '../lib/errors';
+import { countOf } from '../lib/plural';
 
 const S = {
   label: 'Find a place',
@@ -9,8 +10,7 @@ const S = {
   results: 'Places found',
   tooShort: `Type at least ${PLACE_SEARCH_MIN} letters.`,
   searching: 'Searching…',
-  found: (n: number) =>
-    n === 1 ? '1 place found. Tab or arrow down to it.' : `${n} places found. Tab or arrow down to them.`,
+  found: (n: number) => `${countOf(n, 'place')} found. Tab or arrow down to ${n === 1 ? 'it' : 'them'}.`,
   none: (q: string) => `No place found for “${q}”. Check the spelling, or pick the point on the map.`,
   chosen: (p: GeocodedPlace) => `${p.displayName} chosen: latitude ${p.latitude}, longitude ${p.longitude}.`,
   signedOut: 'Sign in again to find places by name.',

@@ -57,6 +57,7 @@ describe('field errors in words', () => {
     ['must match format "email"', 'Enter an email address, like name@example.org.'],
     ['must match format "uri"', 'Enter a full web address, starting with https://.'],
     ['must match pattern "^[a-z]+$"', 'This is not in the expected form.'],
+    ['must match pattern "^https?://[^\\s]+$"', 'Enter a web address starting with https:// (or http://).'],
     ['is not an accepted property', 'This cannot be given here.'],
     ['must be in the future', 'Choose a time in the future.'],
     ['recordedAt: must not be in the future', 'Choose a time that is not in the future.'],
@@ -67,7 +68,8 @@ describe('field errors in words', () => {
 
   it('names a field as a person would', () => {
     expect(fieldLabel('body/commonName')).toBe('Common name');
-    expect(fieldLabel('readings.0.at')).toBe('At');
+    expect(fieldLabel('readings.0.at')).toBe('Time');
+    expect(fieldLabel('url')).toBe('Web address');
   });
 
   it('sums up a refusal without paths, and leaves other errors as they are', () => {

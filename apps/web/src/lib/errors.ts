@@ -20,13 +20,24 @@ export function fieldPath(field: string): string {
   return segments.join('.');
 }
 
-/** A field's name as a person reads it: `commonName` → `Common name`, `readings.0.at` → `At`. */
+/** Field names that are abbreviations, in words. */
+const LABELS: Readonly<Record<string, string>> = {
+  url: 'Web address',
+  q: 'Search words',
+  lat: 'Latitude',
+  lon: 'Longitude',
+  at: 'Time',
+  m2: 'Area',
+};
+
+/** A field's name as a person reads it: `commonName` → `Common name`, `readings.0.at` → `Time`. */
 export function fieldLabel(field: string): string {
   const last =
     fieldPath(field)
       .split('.')
       .filter((s) => !/^\d+$/.test(s))
       .pop() ?? field;
+  if (LABELS[last]) return LABELS[last] as string;
   const words = last
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/[-_]/g, ' ')
@@ -83,6 +94,7 @@ const RULES: readonly [RegExp, (m: RegExpMatchArray, allowed?: readonly unknown[
   [/^must be > (.+)$/, (m) => `Enter more than ${m[1]}.`],
   [/^must be (integer|number|string|boolean|array)(,null)?$/, (m) => TYPES[m[1] as string] as string],
   [/^must match format "([^"]+)"$/, (m) => FORMATS[m[1] as string] ?? 'This is not in the expected form.'],
+  [/^must match pattern "\^https\?:/, () => 'Enter a web address starting with https:// (or http://).'],
   [/^must match pattern/, () => 'This is not in the expected form.'],
   [
     /must be equal to one of the allowed values/,

@@ -1,4 +1,5 @@
 import { formatNumber } from '../../../lib/format';
+import { countOf } from '../../../lib/plural';
 import type { Farm } from '../api/farms';
 import { FARMS } from '../strings';
 import { farmPlace } from './farm-list';
@@ -17,7 +18,7 @@ export function FarmFacts({ farm }: { farm: Farm }) {
         <dd>{formatNumber(farm.floorAreaM2)} m²</dd>
         <dt>{S.growingArea}</dt>
         <dd>
-          {formatNumber(farm.growingAreaM2)} m² ({farm.zoneCount} zones)
+          {formatNumber(farm.growingAreaM2)} m² ({countOf(farm.zoneCount, 'zone')})
         </dd>
         <dt>{S.levels}</dt>
         <dd>{farm.levels}</dd>

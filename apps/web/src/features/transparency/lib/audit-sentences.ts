@@ -103,6 +103,16 @@ const SENTENCES: Readonly<Record<string, Sentence>> = {
     `A webhook of ${who('ownerId', 'an account')} was turned off${text(d, 'reason') ? ` (${words(text(d, 'reason') as string)})` : ''}`,
 };
 
+/** The payload keys that hold account ids: a page reads those accounts' names once for all its entries. */
+const PEOPLE_KEYS = ['sellerId', 'buyerId', 'growerId', 'handlerId', 'recipientId', 'ownerId', 'userId', 'changedBy'];
+
+/** The account ids an entry's sentence may name (its actor and the people in its payload). */
+export function peopleIn(facts: AuditFacts): string[] {
+  const d = (facts.data && typeof facts.data === 'object' ? facts.data : {}) as Data;
+  const ids = PEOPLE_KEYS.map((k) => text(d, k)).filter((id): id is string => !!id);
+  return facts.actor ? [facts.actor, ...ids] : ids;
+}
+
 /** The kinds and subjects the sentences know, for tests and documentation. */
 export const SENTENCE_KEYS = Object.keys(SENTENCES);
 
