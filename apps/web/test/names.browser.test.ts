@@ -138,7 +138,7 @@ describe('names, not ids; refusals in words', () => {
   );
 
   it(
-    'shows each refusal beside its field in plain words: sign-up, register a plant, listing, webhook',
+    'shows each refusal beside its field in plain words: sign-up, register a plant, listing, reading, webhook',
     async () => {
       const visitor = await (await rig.context()).newPage();
       await visitor.goto('/signup');
@@ -175,6 +175,19 @@ describe('names, not ids; refusals in words', () => {
       await page.getByRole('button', { name: 'Create the listing' }).click();
       await expectRefusal(page.getByLabel('Title'), /Fill this in|character/);
       await screenshot(page, 'names-error-listing');
+
+      // A reading of the plant's environment, dated in the future.
+      await page.goto(`/plants/${childId}/environment`);
+      await page.getByRole('heading', { level: 1, name: 'Environment of Brandywine tomato' }).waitFor();
+      await page.getByLabel('Temperature (°C)').fill('23');
+      const next = new Date(Date.now() + 400 * 86_400_000).toISOString().slice(0, 16);
+      await page.getByLabel('Measured at (optional, default now)').fill(next);
+      await page.getByRole('button', { name: 'Save the environment' }).click();
+      await expectRefusal(
+        page.getByLabel('Measured at (optional, default now)'),
+        'Choose a time that is not in the future.',
+      );
+      await screenshot(page, 'names-error-reading');
 
       await page.goto('/network/webhooks');
       const form = page.getByRole('form', { name: 'New webhook' });
