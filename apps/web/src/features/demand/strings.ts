@@ -157,6 +157,8 @@ export const DEMAND = {
     noMatches: 'No household nearby wants this supply yet.',
     columns: { crop: 'Crop', kg: 'Quantity', distance: 'Distance', price: 'Price', household: 'Household' },
     hidden: 'hidden',
+    aHousehold: 'a household',
+    householdId: 'Household’s account id',
     /** A household's distance as a grower sees it: a 5 km band, never finer. */
     within: (km: string) => `within ${km} km`,
     mine: 'My commitments',
