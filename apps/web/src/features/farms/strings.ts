@@ -50,6 +50,9 @@ export const FARMS = {
   },
   farm: {
     facts: 'Farm',
+    owner: 'Run by',
+    someone: 'its manager',
+    ids: { farm: 'Farm id', owner: 'Manager’s account id' },
     place: 'Place',
     floorArea: 'Floor area',
     levels: 'Levels',

@@ -1,3 +1,5 @@
+import { RecordIds } from '../../../components/record-ids';
+import { usePeople } from '../../../hooks/use-people';
 import { formatNumber } from '../../../lib/format';
 import { countOf } from '../../../lib/plural';
 import type { Farm } from '../api/farms';
@@ -8,10 +10,13 @@ const S = FARMS.farm;
 
 /** A farm's profile. */
 export function FarmFacts({ farm }: { farm: Farm }) {
+  const { nameOf } = usePeople([farm.ownerId]);
   return (
     <section className="card" aria-labelledby="farm-facts">
       <h2 id="farm-facts">{S.facts}</h2>
       <dl>
+        <dt>{S.owner}</dt>
+        <dd>{nameOf(farm.ownerId) ?? S.someone}</dd>
         <dt>{S.place}</dt>
         <dd>{farmPlace(farm)}</dd>
         <dt>{S.floorArea}</dt>
@@ -27,6 +32,12 @@ export function FarmFacts({ farm }: { farm: Farm }) {
         <dt>{S.climate}</dt>
         <dd>{FARMS.climate[farm.climateSystem]}</dd>
       </dl>
+      <RecordIds
+        ids={[
+          { label: S.ids.farm, value: farm.id },
+          { label: S.ids.owner, value: farm.ownerId },
+        ]}
+      />
     </section>
   );
 }
