@@ -307,6 +307,7 @@ describe('the marketplace in the browser: list, browse, offer, counter, sell', (
       const myOffer = buyerPage.getByRole('row', { name: /Black Krim tomato cutting/ });
       await myOffer.getByText('Awaiting the seller', { exact: true }).waitFor();
       expect(await myOffer.getByText('1 × €3.50').count()).toBe(1);
+      await myOffer.getByRole('link', { name: 'Sam Seller' }).waitFor();
       await expectAccessible(buyerPage);
 
       await latePage.goto(listingUrl);

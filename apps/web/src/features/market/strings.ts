@@ -197,6 +197,7 @@ export const MARKET = {
     browse: 'Browse the marketplace',
     columns: {
       listing: 'Listing',
+      seller: 'Seller',
       offer: 'Your offer',
       status: 'Status',
       listingState: 'Listing now',
@@ -204,6 +205,7 @@ export const MARKET = {
     },
     offer: (quantity: number, price: string) => `${quantity} × ${price}`,
     counter: (price: string) => `countered at ${price}`,
+    aSeller: 'a seller',
   },
   seller: {
     title: 'Seller',
