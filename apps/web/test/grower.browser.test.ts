@@ -146,7 +146,7 @@ describe('a grower, in the browser: sign up, register on the map, propagate, jou
     await form.getByRole('button', { name: 'Record the event' }).click();
     await form.getByText('Event recorded on the ledger.').waitFor({ timeout: 60_000 });
     const journey = page.getByRole('region', { name: 'Journey' });
-    await journey.getByText(/1 events · [\d.,]+ km · [\d.,]+ kg CO2e in all/).waitFor();
+    await journey.getByText(/1 event · [\d.,]+ km · [\d.,]+ kg CO2e in all/).waitFor();
     expect(await journey.getByRole('listitem').first().textContent()).toContain('to Leiden, NL by electric-van');
     const map = journey.getByRole('region', { name: 'Map of the journey: one line per leg' });
     await expect.poll(() => map.getAttribute('data-lines')).toBe('1');

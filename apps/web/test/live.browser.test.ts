@@ -57,7 +57,7 @@ describe('live updates in the browser', () => {
       to: { latitude: 52.16, longitude: 4.49 },
       transportMode: 'cargo-bike',
     });
-    await journey.getByText(/^1 events/).waitFor({ timeout: 60_000 });
+    await journey.getByText(/^1 event ·/).waitFor({ timeout: 60_000 });
     expect(await page.evaluate('window.liveMark')).toBe('kept');
   });
 

@@ -153,6 +153,28 @@ export type ApiTokenCreated = Static<typeof ApiTokenCreated>;
 export const RoleChangeInput = Type.Object({ role: RoleSchema }, { additionalProperties: false });
 
 /** GET /api/admin/users: a page of accounts, optionally matching a text or holding one role. */
+/** At most this many accounts are named by one read of display names. */
+export const PEOPLE_MAX_IDS = 100;
+
+/** GET /api/people: the display names of accounts, by id, for pages that show records naming them. */
+export const PeopleQuery = Type.Object({
+  ids: Type.String({
+    pattern: `^[A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64}){0,${PEOPLE_MAX_IDS - 1}}$`,
+    description: `Account ids, comma-separated (at most ${PEOPLE_MAX_IDS}); ids no account has are left out of the answer`,
+    examples: ['usr_01HZX3K6Q2W8N4B7T5R9V0C1MD,usr_01HZX3K6Q2W8N4B7T5R9V0C1ME'],
+  }),
+});
+
+/** An account as records show it to anyone: its id and display name, nothing else. */
+export const PersonName = Named(
+  'PersonName',
+  Type.Object({
+    id: Type.String(),
+    name: Type.String({ description: 'The account’s display name, as records that name the account show it' }),
+  }),
+);
+export type PersonName = Static<typeof PersonName>;
+
 export const UserListQuery = Type.Object({
   q: Type.Optional(
     Text({

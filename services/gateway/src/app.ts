@@ -45,6 +45,7 @@ import { identifyRoutes } from './routes/identify.js';
 import { marketplaceRoutes } from './routes/marketplace.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { notificationRoutes } from './routes/notifications.js';
+import { peopleRoutes } from './routes/people.js';
 import { plantRoutes } from './routes/plants.js';
 import { privacyRoutes } from './routes/privacy.js';
 import { realtimeRoutes } from './routes/realtime.js';
@@ -235,6 +236,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     max: 100_000,
     now: () => clock.now().getTime(),
   });
+  await app.register(peopleRoutes, { prefix: '/api/people', accountNames });
   await app.register(plantRoutes, { prefix: '/api/plants', ...routeDeps, accountName, accountNames });
   await app.register(geocodeRoutes, { prefix: '/api/geocode', ...routeDeps });
   await app.register(chainRoutes, { prefix: '/api/chain', ...routeDeps });

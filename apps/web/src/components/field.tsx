@@ -50,6 +50,7 @@ interface SelectProps {
 export function SelectField({ label, name, value, onChange, options, hint, error }: SelectProps) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -58,7 +59,7 @@ export function SelectField({ label, name, value, onChange, options, hint, error
         name={name}
         value={value}
         onChange={(e) => onChange(e.target.value)}
-        aria-describedby={hintId}
+        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
         aria-invalid={error ? true : undefined}
       >
         {options.map((o) => (
@@ -72,7 +73,11 @@ export function SelectField({ label, name, value, onChange, options, hint, error
           {hint}
         </div>
       )}
-      {error && <p className="field-error">{error}</p>}
+      {error && (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
+      )}
     </div>
   );
 }

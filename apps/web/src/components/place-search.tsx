@@ -2,6 +2,7 @@ import { type KeyboardEvent, useId, useState } from 'react';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { type GeocodedPlace, PLACE_SEARCH_MIN, usePlaceSearch } from '../hooks/use-place-search';
 import { errorMessage } from '../lib/errors';
+import { countOf } from '../lib/plural';
 import './place-search.css';
 
 const S = {
@@ -11,7 +12,7 @@ const S = {
   tooShort: `Type at least ${PLACE_SEARCH_MIN} letters.`,
   searching: 'Searching…',
   found: (n: number) =>
-    n === 1 ? '1 place found. Arrow down to it.' : `${n} places found. Arrow down to them, Enter to choose.`,
+    `${countOf(n, 'place')} found. Arrow down to ${n === 1 ? 'it' : 'them'}${n === 1 ? '' : ', Enter to choose'}.`,
   none: (q: string) => `No place found for “${q}”. Check the spelling, or pick the point on the map.`,
   chosen: (p: GeocodedPlace) => `${p.displayName} chosen: latitude ${p.latitude}, longitude ${p.longitude}.`,
   failed: 'The place search failed:',

@@ -1,31 +1,187 @@
 import { RootlineError } from '@rootline/sdk';
 
-/** A field error as the envelope names it: `body/email`, `querystring/q`… */
+/** A field error as the envelope names it (`body/email`, `querystring/q`, `readings.0.at`), in plain words. */
 export interface FieldError {
+  /** The field as the API named it. */
   field: string;
+  /** Its path without the request part: `location.latitude`, `readings.0.at`. */
+  path: string;
+  /** What the person should do, in plain language, with no field path or id in it. */
   message: string;
 }
 
-/** The error's message for a person. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof RootlineError) return error.message;
-  if (error instanceof Error) return error.message;
-  return String(error);
+/** The request parts a field path may start with; they mean nothing to a person. */
+const PARTS = new Set(['body', 'querystring', 'query', 'params', 'header', 'headers', 'request']);
+
+/** `body/location/latitude` or `newPlant.owner.name` → `location.latitude`, `newPlant.owner.name`. */
+export function fieldPath(field: string): string {
+  const segments = field.split(/[/.]/).filter(Boolean);
+  while (segments.length > 1 && PARTS.has(segments[0] as string)) segments.shift();
+  return segments.join('.');
 }
 
-/** The field errors an answer's `error.details` carries (an array of {field, message}, or {field}). */
+/** Field names that are abbreviations, in words. */
+const LABELS: Readonly<Record<string, string>> = {
+  url: 'Web address',
+  q: 'Search words',
+  lat: 'Latitude',
+  lon: 'Longitude',
+  at: 'Time',
+  m2: 'Area',
+};
+
+/** A field's name as a person reads it: `commonName` → `Common name`, `readings.0.at` → `Time`. */
+export function fieldLabel(field: string): string {
+  const last =
+    fieldPath(field)
+      .split('.')
+      .filter((s) => !/^\d+$/.test(s))
+      .pop() ?? field;
+  if (LABELS[last]) return LABELS[last] as string;
+  const words = last
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[-_]/g, ' ')
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const FORMATS: Readonly<Record<string, string>> = {
+  email: 'Enter an email address, like name@example.org.',
+  uri: 'Enter a full web address, starting with https://.',
+  url: 'Enter a full web address, starting with https://.',
+  'date-time': 'Enter a date and time.',
+  date: 'Enter a date.',
+  'letter-or-digit': 'Use at least one letter or digit.',
+};
+
+const TYPES: Readonly<Record<string, string>> = {
+  integer: 'Enter a whole number.',
+  number: 'Enter a number.',
+  string: 'Enter some text.',
+  boolean: 'Choose yes or no.',
+  array: 'Choose one or more.',
+};
+
+const sentence = (text: string) => {
+  const t = text.trim().replace(/\s+/g, ' ');
+  const s = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?…]$/.test(s) ? s : `${s}.`;
+};
+
+/** Request-part paths and record ids (`body/token`, `usr_01H…`) are replaced by words a person knows. */
+const withoutPaths = (text: string) =>
+  text
+    .replace(/\b(?:body|querystring|query|params|header|headers)(?:[/.][\w-]+)+/g, (m) => fieldLabel(m).toLowerCase())
+    .replace(/\b(account|plant|listing|offer|farm|batch|zone|file) [a-z]{3}_[0-9A-Za-z]+/g, 'this $1')
+    .replace(/\b[a-z]{3}_[0-9A-HJKMNP-TV-Z]{20,}\b/g, 'it');
+
+/** Rules from a failure's wording to what the person should do; the first that matches wins. */
+const RULES: readonly [RegExp, (m: RegExpMatchArray, allowed?: readonly unknown[]) => string][] = [
+  [/^is required$|must have required property/i, () => 'Fill this in.'],
+  [
+    /^must NOT have fewer than (\d+) characters?$/i,
+    (m) => (m[1] === '1' ? 'Fill this in.' : `Use at least ${m[1]} characters.`),
+  ],
+  [/^must NOT have more than (\d+) characters?$/i, (m) => `Use at most ${m[1]} characters.`],
+  [
+    /^must NOT have fewer than (\d+) items?$/i,
+    (m) => (m[1] === '1' ? 'Choose at least one.' : `Choose at least ${m[1]}.`),
+  ],
+  [/^must NOT have more than (\d+) items?$/i, (m) => `Choose at most ${m[1]}.`],
+  [/^must be <= (.+)$/, (m) => `Enter ${m[1]} or less.`],
+  [/^must be >= (.+)$/, (m) => `Enter ${m[1]} or more.`],
+  [/^must be < (.+)$/, (m) => `Enter less than ${m[1]}.`],
+  [/^must be > (.+)$/, (m) => `Enter more than ${m[1]}.`],
+  [/^must be (integer|number|string|boolean|array)(,null)?$/, (m) => TYPES[m[1] as string] as string],
+  [/^must match format "([^"]+)"$/, (m) => FORMATS[m[1] as string] ?? 'This is not in the expected form.'],
+  [/^must match pattern "\^https\?:/, () => 'Enter a web address starting with https:// (or http://).'],
+  [/^must match pattern/, () => 'This is not in the expected form.'],
+  [
+    /must be equal to one of the allowed values/,
+    (_m, allowed) => (allowed?.length ? `Choose one of: ${allowed.join(', ')}.` : 'Choose one of the offered values.'),
+  ],
+  [/^is not an accepted property$/, () => 'This cannot be given here.'],
+  [
+    /private, loopback or link-local|resolves to refused address/,
+    () => 'This address is on a private network: give a public web address Rootline can reach.',
+  ],
+  [/is invalid, used or expired/, () => 'This link is no longer valid: ask for a new one.'],
+  [/is not the name of account/, () => 'This is not the account’s name: leave it empty to use it.'],
+  [/email.*already exists|already exists.*email/i, () => 'An account with this email address already exists.'],
+  [/^must be in the future$/, () => 'Choose a time in the future.'],
+  [/^must not be in the future$/, () => 'Choose a time that is not in the future.'],
+  [/^not a valid time$/, () => 'Enter a valid date and time.'],
+];
+
+/**
+ * The message for a person of one validation failure: the JSON-schema wording of the gateway (`must be <= 90`,
+ * `must NOT have fewer than 1 characters`, `must match format "email"`) and the services' own reasons, rewritten
+ * as what to do, with no field path, no id and no jargon. `allowed` lists the values an enum accepts.
+ */
+export function plainMessage(raw: string, allowed?: readonly unknown[]): string {
+  const text = raw.trim().replace(/^[\w.[\]/-]+: /, '');
+  for (const [pattern, say] of RULES) {
+    const m = text.match(pattern);
+    if (m) return say(m, allowed);
+  }
+  return sentence(withoutPaths(text));
+}
+
+/** A `field: message` or `field message` the API wrote into its message when it gave no details. */
+function fromMessage(message: string): { field: string; message: string } | null {
+  const colon = message.match(/^([a-zA-Z][\w]*(?:[/.][\w]+)*): (.+)$/);
+  if (colon) return { field: colon[1] as string, message: colon[2] as string };
+  const path = message.match(/^((?:body|querystring|params|header)(?:\/[\w-]+)+) (.+)$/);
+  if (path) return { field: path[1] as string, message: path[2] as string };
+  return null;
+}
+
+interface RawIssue {
+  field?: unknown;
+  message?: unknown;
+  allowed?: unknown;
+}
+
+/**
+ * The field errors of an answer, in plain words: its `error.details` (an array of `{field, message?}` or one such
+ * object), else a field its message starts with (`url: …`, `body/window …`).
+ */
 export function fieldErrors(error: unknown): FieldError[] {
   if (!(error instanceof RootlineError)) return [];
   const details = error.details;
-  const list = Array.isArray(details) ? details : details && typeof details === 'object' ? [details] : [];
-  return list
-    .filter((d): d is { field: string; message?: string } => typeof (d as { field?: unknown }).field === 'string')
-    .map((d) => ({ field: d.field, message: d.message ?? error.message }));
+  const list: RawIssue[] = Array.isArray(details) ? details : details && typeof details === 'object' ? [details] : [];
+  const named = list.filter((d): d is RawIssue & { field: string } => typeof d?.field === 'string');
+  const issues = named.length
+    ? named.map((d) => {
+        const own = typeof d.message === 'string' ? d.message : (fromMessage(error.message)?.message ?? error.message);
+        return { field: d.field, raw: own, allowed: Array.isArray(d.allowed) ? d.allowed : undefined };
+      })
+    : (() => {
+        const parsed = error.status === 400 ? fromMessage(error.message) : null;
+        return parsed ? [{ field: parsed.field, raw: parsed.message, allowed: undefined }] : [];
+      })();
+  return issues.map((i) => ({ field: i.field, path: fieldPath(i.field), message: plainMessage(i.raw, i.allowed) }));
 }
 
-/** The message for one input: an error whose field ends with the input's name (`body/location/latitude`). */
+/**
+ * The message for one input, by its name in the request: `latitude` matches `body/location/latitude`,
+ * `owner.name` matches `body/owner/name` and `newPlant.owner.name`.
+ */
 export function errorFor(error: unknown, name: string): string | undefined {
-  return fieldErrors(error).find((f) => f.field === name || f.field.endsWith(`/${name}`))?.message;
+  const want = fieldPath(name);
+  return fieldErrors(error).find((f) => f.path === want || f.path.endsWith(`.${want}`))?.message;
+}
+
+/** The error's message for a person: validation failures name their fields in words, never as paths. */
+export function errorMessage(error: unknown): string {
+  const fields = fieldErrors(error);
+  if (fields.length) {
+    const each = fields.map((f) => `${fieldLabel(f.field)}: ${f.message}`).join(' ');
+    return `Please check ${fields.length === 1 ? 'this field' : 'these fields'}. ${each}`;
+  }
+  if (error instanceof RootlineError) return sentence(withoutPaths(error.message));
+  if (error instanceof Error) return error.message;
+  return String(error);
 }
 
 /** Whether the API refused for want of a session. */

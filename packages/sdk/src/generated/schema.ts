@@ -388,6 +388,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Display names of accounts
+         * @description The display names of the accounts whose ids are given, in the order given, in one read: what a page shows for a seller, buyer, owner or handler that a record names by id. Ids no account has are left out. Only the name, as records that name the account already show it: never an email address or a role.
+         */
+        get: operations["listPeople"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/plants/register": {
         parameters: {
             query?: never;
@@ -5152,7 +5172,7 @@ export interface components {
              * @enum {string}
              */
             privacyLevel: "exact" | "fuzzy" | "city" | "country" | "hidden";
-            owner: components["schemas"]["Owner"];
+            owner: components["schemas"]["RecordedParty"];
             /** @description Anonymous wallet address of an anonymously registered plant; null otherwise */
             walletAddress: string | null;
             /** @description 0 for a registered plant, parent + 1 for offspring */
@@ -5186,6 +5206,12 @@ export interface components {
             name?: string;
             /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
             nameStatedBy?: string;
+        };
+        /** PersonName */
+        PersonName: {
+            id: string;
+            /** @description The account’s display name, as records that name the account show it */
+            name: string;
         };
         /** Photo */
         Photo: {
@@ -7853,6 +7879,83 @@ export interface operations {
             };
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPeople: {
+        parameters: {
+            query: {
+                /**
+                 * @description Account ids, comma-separated (at most 100); ids no account has are left out of the answer
+                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD,usr_01HZX3K6Q2W8N4B7T5R9V0C1ME
+                 */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *           "name": "Ada Grower"
+                     *         }
+                     *       ],
+                     *       "error": null,
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "total": 1,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PersonName"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

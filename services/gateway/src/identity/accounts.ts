@@ -260,7 +260,7 @@ export function createAccounts(deps: IdentityDeps) {
       return findUserById(db, userId);
     },
 
-    /** The current display names of those of `ids` that are accounts (ADR 194). */
+    /** The current display names of those of `ids` that are accounts (ADR 194, ADR 200). */
     async names(ids: readonly string[]): Promise<ReadonlyMap<string, string>> {
       return findUserNames(db, ids);
     },

@@ -108,6 +108,7 @@ export const TAGS: readonly { name: string; description: string }[] = [
     description: 'Accounts, passwords, sessions, sign-in with a provider, CSRF tokens and API tokens.',
   },
   { name: 'Administration', description: 'Accounts and their roles, for administrators.' },
+  { name: 'People', description: 'Display names of the accounts that records name by id.' },
   { name: 'Operations', description: 'Liveness and readiness probes and Prometheus metrics, for monitoring.' },
 ];
 
@@ -400,6 +401,7 @@ export const AREAS: readonly { area: string; tag: string; what: string }[] = [
     what: 'accounts, sessions, sign-in with a provider and API tokens under `/api/auth`.',
   },
   { area: 'Account administration', tag: 'Administration', what: 'accounts and their roles under `/api/admin`.' },
+  { area: 'People', tag: 'People', what: 'display names of accounts by id under `/api/people`.' },
   {
     area: 'Operations',
     tag: 'Operations',

@@ -1,3 +1,5 @@
+import { countOf } from '../../lib/plural';
+
 /** Every text of the administration pages, in one place. */
 export const ADMIN = {
   nav: { label: 'Administration', users: 'Users and roles', agents: 'Agents', health: 'Component health' },
@@ -19,7 +21,7 @@ export const ADMIN = {
     anyRole: 'Any role',
     submit: 'Search',
     clear: 'Clear',
-    found: (total: number) => (total === 1 ? '1 account' : `${total} accounts`),
+    found: (total: number) => countOf(total, 'account'),
     none: 'No account matches.',
     columns: { name: 'Name', email: 'Email', role: 'Role', verified: 'Email confirmed', created: 'Created' },
     yes: 'yes',
@@ -43,7 +45,7 @@ export const ADMIN = {
     states: { stopped: 'stopped', running: 'running', paused: 'paused' } as Record<string, string>,
     since: 'Since',
     interval: 'Runs every',
-    seconds: (s: number) => (s >= 120 ? `${Math.round(s / 60)} minutes` : `${s} seconds`),
+    seconds: (s: number) => (s >= 120 ? countOf(Math.round(s / 60), 'minute') : countOf(s, 'second')),
     runs: 'Runs completed',
     lastRun: 'Last run',
     never: 'never',
@@ -150,10 +152,11 @@ export const ADMIN = {
     platform: 'Platform',
     database: 'Database',
     bus: 'Bus',
-    busFacts: (instances: number, latency: string) => `${instances} instances answered discovery in ${latency}`,
+    busFacts: (instances: number, latency: string) =>
+      `${countOf(instances, 'instance')} answered discovery in ${latency}`,
     outbox: 'Transparency outbox',
     outboxFacts: (backlog: number, oldest: string) =>
-      backlog === 0 ? 'nothing waiting' : `${backlog} events waiting, the oldest for ${oldest}`,
+      backlog === 0 ? 'nothing waiting' : `${countOf(backlog, 'event')} waiting, the oldest for ${oldest}`,
     consumer: 'Audit log delay',
     consumerFacts: (last: string, worst: string) => `${last} for the newest entry, at worst ${worst} of the last 100`,
     checkedAt: (time: string) => `Measured at ${time}.`,

@@ -1,3 +1,4 @@
+import { countOf } from '../../lib/plural';
 import type { PreferenceItem, RecommendationQuery } from './api/demand';
 
 /** The crops of the demand model (docs/demand.md, crop table). */
@@ -76,7 +77,7 @@ export const DEMAND = {
     submit: 'Show demand',
     busy: 'Adding up…',
     households: (n: number, suppressed: number) =>
-      `${n} households.${suppressed > 0 ? ` ${suppressed} crops asked for by fewer than five households are left out.` : ''}`,
+      `${countOf(n, 'household')}.${suppressed > 0 ? ` ${countOf(suppressed, 'crop')} asked for by fewer than five households are left out.` : ''}`,
     columns: { crop: 'Crop', households: 'Households', demand: 'Demand', supply: 'Supply', gap: 'Gap' },
     chart: (crop: string) => `${crop}: weekly demand and supply (kg)`,
     chartSummary: (crop: string, demand: string, supply: string, gap: string) =>
@@ -125,8 +126,8 @@ export const DEMAND = {
       `${crop}: next week ${next} kg forecast, 95 % interval ${low} to ${high} kg.`,
     method: (method: string, weeks: number) =>
       method === 'holt'
-        ? `Holt’s linear smoothing over ${weeks} weeks of history.`
-        : `Naive forecast (the last week carried on): ${weeks} weeks of history.`,
+        ? `Holt’s linear smoothing over ${countOf(weeks, 'week')} of history.`
+        : `Naive forecast (the last week carried on): ${countOf(weeks, 'week')} of history.`,
     backtest: 'Back-tested error',
     backtestText: (points: number, mape: string, mase: string) =>
       `${points} one-week-ahead forecasts scored: MAPE ${mape}, MASE ${mase} (below 1 beats “same as last week”).`,
@@ -152,10 +153,12 @@ export const DEMAND = {
     maxDistance: 'Farthest household (km, rounded up to 5 km)',
     matchSubmit: 'Find matches',
     matchBusy: 'Matching…',
-    matched: (n: number, created: number) => `${n} matches, ${created} new.`,
+    matched: (n: number, created: number) => `${countOf(n, 'match', 'matches')}, ${created} new.`,
     noMatches: 'No household nearby wants this supply yet.',
     columns: { crop: 'Crop', kg: 'Quantity', distance: 'Distance', price: 'Price', household: 'Household' },
     hidden: 'hidden',
+    aHousehold: 'a household',
+    householdId: 'Household’s account id',
     /** A household's distance as a grower sees it: a 5 km band, never finer. */
     within: (km: string) => `within ${km} km`,
     mine: 'My commitments',
@@ -170,7 +173,7 @@ export const DEMAND = {
     organicYes: 'organic',
     matchesOf: (crop: string) => `Matches of the ${crop} commitment`,
     noMatchYet: 'No household matched yet.',
-    shownOf: (shown: number, total: number) => `The nearest ${shown} of ${total} matches.`,
+    shownOf: (shown: number, total: number) => `The nearest ${shown} of ${countOf(total, 'match', 'matches')}.`,
     pages: 'Pages of commitments',
   },
 } as const;

@@ -1,3 +1,5 @@
+import { countOf } from '../../lib/plural';
+
 /** Every text of the environment pages, in one place. */
 export const ENVIRONMENT = {
   panel: {
@@ -50,7 +52,7 @@ export const ENVIRONMENT = {
   similar: {
     title: 'Plants in similar conditions',
     lead: (compared: number) =>
-      `Compared with ${compared} plant${compared === 1 ? '' : 's'} that have an environment; conditions only, growth is not compared.`,
+      `Compared with ${countOf(compared, 'plant')} that have an environment; conditions only, growth is not compared.`,
     none: 'No plant shares a measured category with this one yet.',
     plant: 'Plant',
     species: 'Species',
@@ -87,7 +89,7 @@ export const ENVIRONMENT = {
     minSamples: 'Fewest plants per correlation',
     submit: 'Analyse',
     summary: (plants: number, tests: number, skipped: number) =>
-      `${plants} plants analysed; ${tests} correlations computed; ${skipped} pairs skipped for too few plants or a constant value.`,
+      `${countOf(plants, 'plant')} analysed; ${countOf(tests, 'correlation')} computed; ${countOf(skipped, 'pair')} skipped for too few plants or a constant value.`,
     none: 'No correlation could be computed: too few plants recorded both values. Try a lower number of plants.',
     columns: {
       species: 'Species',

@@ -1,3 +1,5 @@
+import { countOf } from '../../lib/plural';
+
 /** Every text of the vertical-farm pages, in one place. */
 export const FARMS = {
   gate: {
@@ -48,6 +50,9 @@ export const FARMS = {
   },
   farm: {
     facts: 'Farm',
+    owner: 'Run by',
+    someone: 'its manager',
+    ids: { farm: 'Farm id', owner: 'Manager’s account id' },
     place: 'Place',
     floorArea: 'Floor area',
     levels: 'Levels',
@@ -101,6 +106,9 @@ export const FARMS = {
     title: (crop: string, variety: string) => `${crop} ‘${variety}’`,
     facts: 'Batch',
     farm: 'Farm',
+    thisFarm: 'the farm',
+    aPlant: 'a registered plant',
+    ids: { batch: 'Batch id', farm: 'Farm id', plant: 'Seed plant id' },
     state: 'State',
     phase: 'Phase',
     daysInPhase: (phase: string, days: number) => `${phase}, day ${days + 1}`,
@@ -110,7 +118,7 @@ export const FARMS = {
     seed: 'Seed source',
     readings: 'Readings',
     compliance: 'In target',
-    readingsSummary: (count: number, pct: string) => `${count} readings, ${pct} in target`,
+    readingsSummary: (count: number, pct: string) => `${countOf(count, 'reading')}, ${pct} in target`,
     noReadings: 'No readings yet',
     closed: 'Closed',
     failureReason: 'Why it failed',
@@ -122,9 +130,9 @@ export const FARMS = {
     time: 'Time',
     target: 'Target band',
     summary: (label: string, value: string, min: string, max: string, count: number) =>
-      `${label}: ${count} readings; the latest ${value}, target ${min} to ${max}.`,
+      `${label}: ${countOf(count, 'reading')}; the latest ${value}, target ${min} to ${max}.`,
     noValues: (label: string) => `${label}: no readings of this metric.`,
-    shown: (shown: number, total: number) => `The latest ${shown} of ${total} readings.`,
+    shown: (shown: number, total: number) => `The latest ${shown} of ${countOf(total, 'reading')}.`,
   },
   metrics: {
     temperatureC: { label: 'Air temperature', unit: '°C' },
@@ -158,7 +166,7 @@ export const FARMS = {
     none: 'No readings outside their targets.',
     item: (label: string, value: string, min: string, max: string | null) =>
       max === null ? `${label} ${value}, below ${min}` : `${label} ${value}, outside ${min} to ${max}`,
-    arrived: (count: number) => `${count} new alert${count === 1 ? '' : 's'}`,
+    arrived: (count: number) => `${countOf(count, 'new alert')}`,
   },
   harvest: {
     title: 'Harvest',
@@ -203,7 +211,7 @@ export const FARMS = {
     },
     sources: 'Sources',
     outcomes: (batches: number, harvested: number, rate: string) =>
-      `${batches} batches, ${harvested} harvested, success ${rate}`,
+      `${countOf(batches, 'batch', 'batches')}, ${harvested} harvested, success ${rate}`,
     derive: 'Derive a new version',
     parent: 'Parent recipe',
     name: 'New recipe name',

@@ -1,3 +1,4 @@
+import { countOf } from '../../lib/plural';
 import type { Listing, ListingCategory } from './api/listings';
 import type { Offer, OfferRejectionReason } from './api/offers';
 
@@ -51,7 +52,7 @@ export const MARKET = {
     list: 'List',
     map: 'Map',
     resultsMap: 'Map of the listings found',
-    found: (total: number) => (total === 1 ? '1 listing found' : `${total} listings found`),
+    found: (total: number) => `${countOf(total, 'listing')} found`,
     none: 'No active listing matches. Try fewer words, another category or a wider radius.',
     hiddenOnMap: (n: number) => `${n} of these have a hidden location and are not on the map.`,
     distance: (km: string) => `${km} km away`,
@@ -62,6 +63,7 @@ export const MARKET = {
     details: 'Details',
     seller: 'Seller',
     sellerProfile: 'See the seller’s profile',
+    ids: { listing: 'Listing id', seller: 'Seller’s account id', plant: 'Plant id' },
     price: 'Price per unit',
     left: 'Quantity left',
     category: 'Category',
@@ -121,6 +123,8 @@ export const MARKET = {
     leadBuyer: 'Your offers on this listing. Only you and the seller see them.',
     none: 'No offers yet.',
     buyer: 'Buyer',
+    someBuyer: 'a buyer',
+    ids: { offer: 'Offer id', buyer: 'Buyer’s account id' },
     quantity: 'Quantity',
     price: 'Offered per unit',
     counter: 'Counter per unit',
@@ -174,7 +178,7 @@ export const MARKET = {
     comment: 'Comment (optional)',
     sendReview: 'Send the rating',
     reviewed: 'Thank you: your rating counts towards the seller’s profile.',
-    count: (n: number, total: number) => `${total === 1 ? '1 offer' : `${total} offers`}, ${n} open`,
+    count: (n: number, total: number) => `${countOf(total, 'offer')}, ${n} open`,
     item: (quantity: number, price: string) => `Offer of ${quantity} at ${price}`,
   },
   mine: {
@@ -195,6 +199,7 @@ export const MARKET = {
     browse: 'Browse the marketplace',
     columns: {
       listing: 'Listing',
+      seller: 'Seller',
       offer: 'Your offer',
       status: 'Status',
       listingState: 'Listing now',
@@ -202,17 +207,19 @@ export const MARKET = {
     },
     offer: (quantity: number, price: string) => `${quantity} × ${price}`,
     counter: (price: string) => `countered at ${price}`,
+    aSeller: 'a seller',
   },
   seller: {
     title: 'Seller',
     lead: 'A public record of this seller’s listings and completed sales.',
-    id: 'Account',
+    id: 'Seller’s account id',
+    unnamed: 'This seller',
     active: 'Active listings',
     sales: 'Completed sales',
     units: 'Units sold',
     rating: 'Rating',
     noRating: 'no ratings yet',
-    ratingOf: (avg: number, count: number) => `${avg.toFixed(2)} of 5 (${count} ${count === 1 ? 'rating' : 'ratings'})`,
+    ratingOf: (avg: number, count: number) => `${avg.toFixed(2)} of 5 (${countOf(count, 'rating')})`,
     categories: 'Sells',
     since: 'Listing since',
     listings: 'Active listings',

@@ -1,14 +1,14 @@
+import { countOf } from '../../lib/plural';
 import type { Channel, PreferenceType } from './api/notifications';
 
 /** Every text of the notification pages, in one place. */
 export const NOTIFICATIONS_TEXT = {
   nav: (unread: number) => (unread > 0 ? `Inbox (${unread})` : 'Inbox'),
-  navLabel: (unread: number) =>
-    unread === 1 ? 'Inbox, 1 unread notification' : `Inbox, ${unread} unread notifications`,
+  navLabel: (unread: number) => `Inbox, ${countOf(unread, 'unread notification')}`,
   inbox: {
     title: 'Inbox',
     lead: 'What happened to your plants, offers, farms and account. New notifications appear here as they arrive.',
-    unread: (n: number) => (n === 1 ? '1 unread notification' : `${n} unread notifications`),
+    unread: (n: number) => countOf(n, 'unread notification'),
     unreadOnly: 'Show only unread',
     markRead: 'Mark read',
     markAllRead: 'Mark all read',

@@ -51,5 +51,8 @@ export const PLANTS = {
     block: 'Block',
     wallet: 'Wallet address',
     root: 'registered (no parent)',
+    parentPlant: 'the parent plant',
+    blockNumber: (index: number) => `Block ${index}`,
+    ids: { plant: 'Plant id', parent: 'Parent plant id', owner: 'Owner’s account id', block: 'Block hash' },
   },
 } as const;

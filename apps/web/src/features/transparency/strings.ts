@@ -1,3 +1,4 @@
+import { countOf } from '../../lib/plural';
 import type { PublicEventKind } from './api/network';
 
 /** Every text of the transparency pages, in one place. */
@@ -24,7 +25,8 @@ export const TRANSPARENCY = {
     byKind: 'Public events by kind',
     byKindSummary: (top: string) => `The most frequent kind is ${top}.`,
     perDay: 'Public events per day, last 30 days',
-    perDaySummary: (total: number, days: number) => `${total} events over ${days} days with events.`,
+    perDaySummary: (total: number, days: number) =>
+      `${countOf(total, 'event')} over ${countOf(days, 'day')} with events.`,
     deliveries: 'Webhook deliveries by status',
     deliveriesSummary: (delivered: number, failed: number) => `${delivered} delivered, ${failed} failed.`,
     none: 'No events yet.',
@@ -52,7 +54,9 @@ export const TRANSPARENCY = {
     clear: 'Clear',
     none: 'No entries match.',
     publicLead: 'You see the public form of the newest entries. Administrators see every entry in full, with filters.',
-    columns: { index: 'Index', kind: 'Kind', entity: 'Record', actor: 'Actor', occurred: 'Occurred', check: 'Check' },
+    columns: { index: 'Index', what: 'What happened', actor: 'By', occurred: 'Occurred', check: 'Check' },
+    someone: '—',
+    ids: { entity: 'Record id', actor: 'Account id', event: 'Event id', kind: 'Kind' },
     verify: (index: number) => `Verify entry ${index}`,
     checking: 'Checking…',
     head: 'Signed tree head',
@@ -64,7 +68,8 @@ export const TRANSPARENCY = {
     checks: {
       content: 'The entry’s content hashes to its leaf (SHA-256 of 0x00 and its RFC 8785 JSON)',
       contentHidden: 'The entry’s content is not public: only its leaf hash is proven',
-      inclusion: (n: string) => `Inclusion proof: ${n} hashes lead from the leaf to the signed root (RFC 9162)`,
+      inclusion: (n: string) =>
+        `Inclusion proof: ${countOf(Number(n), 'hash', 'hashes')} ${n === '1' ? 'leads' : 'lead'} from the leaf to the signed root (RFC 9162)`,
       signature: 'Ed25519 signature of the tree head by a published platform key',
     },
     pass: 'passed',

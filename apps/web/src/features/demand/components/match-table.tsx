@@ -1,3 +1,5 @@
+import { RecordIds } from '../../../components/record-ids';
+import { usePeople } from '../../../hooks/use-people';
 import { formatNumber } from '../../../lib/format';
 import type { Match } from '../api/demand';
 import { DEMAND } from '../strings';
@@ -18,6 +20,8 @@ export function MatchTable({
   caption: string;
   withCrop?: boolean;
 }) {
+  // The households' names, for the household itself and an ADMIN (growers get no id), in one read.
+  const { nameOf } = usePeople(matches.map((m) => m.consumerId));
   return (
     <div className="table-wrap">
       <table>
@@ -44,7 +48,16 @@ export function MatchTable({
               <td>
                 {formatNumber(m.price / 100, 2)} {m.currency}
               </td>
-              <td className="mono">{m.consumerId ?? S.hidden}</td>
+              <td>
+                {m.consumerId === null ? (
+                  S.hidden
+                ) : (
+                  <>
+                    {nameOf(m.consumerId) ?? S.aHousehold}
+                    <RecordIds ids={[{ label: S.householdId, value: m.consumerId }]} />
+                  </>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
+import { RecordIds } from '../../../components/record-ids';
 import { formatDateTime, formatNumber } from '../../../lib/format';
-import type { Batch } from '../api/farms';
+import { type Batch, useFarm } from '../api/farms';
 import { FARMS } from '../strings';
 import { FailBatch } from './fail-batch';
 
@@ -13,6 +14,7 @@ const S = FARMS.batch;
 export function BatchFacts({ batch }: { batch: Batch }) {
   const seed = batch.seedSource;
   const r = batch.readings;
+  const farm = useFarm(batch.farmId);
   return (
     <section className="card" aria-labelledby="batch-facts">
       <h2 id="batch-facts">{S.facts}</h2>
@@ -35,7 +37,7 @@ export function BatchFacts({ batch }: { batch: Batch }) {
         )}
         <dt>{S.farm}</dt>
         <dd>
-          <Link to={`/vertical-farm/${batch.farmId}`}>{batch.farmId}</Link>
+          <Link to={`/vertical-farm/${batch.farmId}`}>{farm.data?.name ?? S.thisFarm}</Link>
         </dd>
         <dt>{S.plants}</dt>
         <dd>{batch.plantCount}</dd>
@@ -52,7 +54,7 @@ export function BatchFacts({ batch }: { batch: Batch }) {
         <dt>{S.seed}</dt>
         <dd>
           {seed.type === 'plant' && seed.plantId ? (
-            <Link to={`/plants/${seed.plantId}`}>{seed.plantName ?? seed.plantId}</Link>
+            <Link to={`/plants/${seed.plantId}`}>{seed.plantName ?? S.aPlant}</Link>
           ) : (
             [seed.seedLot, seed.supplier].filter(Boolean).join(', ')
           )}
@@ -62,6 +64,13 @@ export function BatchFacts({ batch }: { batch: Batch }) {
           {r.count === 0 ? S.noReadings : S.readingsSummary(r.count, `${formatNumber((r.compliance ?? 0) * 100, 0)} %`)}
         </dd>
       </dl>
+      <RecordIds
+        ids={[
+          { label: S.ids.batch, value: batch.id },
+          { label: S.ids.farm, value: batch.farmId },
+          { label: S.ids.plant, value: seed.type === 'plant' ? seed.plantId : null },
+        ]}
+      />
       {batch.state !== 'harvested' && batch.state !== 'failed' && <FailBatch batch={batch} />}
     </section>
   );

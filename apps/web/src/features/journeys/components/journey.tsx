@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { PartyName } from '../../../components/party-name';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatDateTime, formatNumber } from '../../../lib/format';
+import { countOf } from '../../../lib/plural';
 import { type TransportEvent, useJourney } from '../api/journey';
 
 const WorldMap = lazy(() => import('../../../components/map/world-map').then((m) => ({ default: m.WorldMap })));
@@ -10,7 +11,7 @@ const S = {
   title: 'Journey',
   none: 'No journey events yet.',
   map: 'Map of the journey: one line per leg',
-  totals: (events: number, km: string, co2: string) => `${events} events · ${km} km · ${co2} kg CO2e in all`,
+  totals: (events: number, km: string, co2: string) => `${countOf(events, 'event')} · ${km} km · ${co2} kg CO2e in all`,
   leg: (km: string, co2: string) => `${km} km · ${co2} kg CO2e`,
   // A hidden leg shows no distance to others (its end would be on a ring around the other).
   hiddenLeg: 'distance not shown (hidden place)',

@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
+import { RecordIds } from '../../../components/record-ids';
 import { Notice } from '../../../components/status';
+import { usePeople } from '../../../hooks/use-people';
 import { formatDateTime } from '../../../lib/format';
 import type { Listing } from '../api/listings';
 import { formatMoney } from '../lib/money';
@@ -30,6 +32,7 @@ export function ListingState({ listing, mine }: { listing: Listing; mine: boolea
 
 /** The listing's facts: price, quantity left, seller, place. */
 export function ListingDetails({ listing }: { listing: Listing }) {
+  const { nameOf } = usePeople([listing.sellerId]);
   const place = listing.location
     ? [listing.location.city, listing.location.country].filter(Boolean).join(', ') ||
       `${listing.location.latitude.toFixed(2)}, ${listing.location.longitude.toFixed(2)}`
@@ -51,8 +54,7 @@ export function ListingDetails({ listing }: { listing: Listing }) {
         <dd>{MARKET.categories[listing.category]}</dd>
         <dt>{S.seller}</dt>
         <dd>
-          <Link to={`/market/sellers/${listing.sellerId}`}>{S.sellerProfile}</Link>{' '}
-          <span className="mono">{listing.sellerId}</span>
+          <Link to={`/market/sellers/${listing.sellerId}`}>{nameOf(listing.sellerId) ?? S.sellerProfile}</Link>
         </dd>
         <dt>{S.location}</dt>
         <dd>{place}</dd>
@@ -68,6 +70,13 @@ export function ListingDetails({ listing }: { listing: Listing }) {
           </>
         )}
       </dl>
+      <RecordIds
+        ids={[
+          { label: S.ids.listing, value: listing.id },
+          { label: S.ids.seller, value: listing.sellerId },
+          { label: S.ids.plant, value: listing.plantId },
+        ]}
+      />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { SelectField } from '../../../components/field';
 import { Pager } from '../../../components/pager';
 import { ErrorAlert, Loading } from '../../../components/status';
+import { usePeople } from '../../../hooks/use-people';
 import { formatDateTime } from '../../../lib/format';
 import { useBuyerOffersLive } from '../api/live';
 import { type OfferStatus, useBuyerOffers } from '../api/offers';
@@ -28,6 +29,8 @@ export function MyOffers({ userId }: { userId: string }) {
   const [status, setStatus] = useState<OfferStatus | ''>('');
   const [page, setPage] = useState(1);
   const offers = useBuyerOffers(status || undefined, page);
+  // The sellers' names for the page of offers, in one read (ADR 200).
+  const { nameOf } = usePeople((offers.data?.items ?? []).map((o) => o.sellerId));
   useBuyerOffersLive(userId, offers.data?.items.map((o) => o.listingId) ?? []);
   return (
     <section className="card" aria-labelledby="my-offers">
@@ -62,6 +65,7 @@ export function MyOffers({ userId }: { userId: string }) {
               <thead>
                 <tr>
                   <th scope="col">{S.columns.listing}</th>
+                  <th scope="col">{S.columns.seller}</th>
                   <th scope="col">{S.columns.offer}</th>
                   <th scope="col">{S.columns.status}</th>
                   <th scope="col">{S.columns.listingState}</th>
@@ -73,6 +77,9 @@ export function MyOffers({ userId }: { userId: string }) {
                   <tr key={o.id}>
                     <td>
                       <Link to={`/market/listings/${o.listingId}`}>{o.listing.title}</Link>
+                    </td>
+                    <td>
+                      <Link to={`/market/sellers/${o.sellerId}`}>{nameOf(o.sellerId) ?? S.aSeller}</Link>
                     </td>
                     <td>
                       {S.offer(o.quantity, formatMoney(o.price, o.currency))}

@@ -1,7 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { Field, SelectField } from '../../../components/field';
 import { Pager } from '../../../components/pager';
+import { RecordIds } from '../../../components/record-ids';
 import { ErrorAlert, Loading, Notice } from '../../../components/status';
+import { usePeople } from '../../../hooks/use-people';
 import { errorFor } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import type { Listing } from '../api/listings';
@@ -21,6 +23,8 @@ export function OffersPanel({ listing, userId }: { listing: Listing; userId: str
   const [page, setPage] = useState(1);
   const offers = useOffers(listing.id, page);
   const seller = listing.sellerId === userId;
+  // The buyers' names for the seller, read once for the page of offers (ADR 200).
+  const { nameOf } = usePeople(seller ? (offers.data?.items ?? []).map((o) => o.buyerId) : []);
   return (
     <section className="card" aria-labelledby="offers-heading">
       <h2 id="offers-heading">{S.title}</h2>
@@ -42,7 +46,7 @@ export function OffersPanel({ listing, userId }: { listing: Listing; userId: str
           </p>
           <ul className="results offers">
             {offers.data.items.map((o) => (
-              <OfferItem key={o.id} offer={o} listing={listing} asSeller={seller} />
+              <OfferItem key={o.id} offer={o} listing={listing} asSeller={seller} buyer={nameOf(o.buyerId)} />
             ))}
           </ul>
           <Pager
@@ -58,7 +62,18 @@ export function OffersPanel({ listing, userId }: { listing: Listing; userId: str
   );
 }
 
-function OfferItem({ offer, listing, asSeller }: { offer: Offer; listing: Listing; asSeller: boolean }) {
+function OfferItem({
+  offer,
+  listing,
+  asSeller,
+  buyer,
+}: {
+  offer: Offer;
+  listing: Listing;
+  asSeller: boolean;
+  /** The buyer's display name, when known. */
+  buyer?: string | undefined;
+}) {
   const move = useOfferMove();
   const money = (minor: number) => formatMoney(minor, offer.currency);
   const agreed = offer.counterPrice ?? offer.price;
@@ -83,7 +98,7 @@ function OfferItem({ offer, listing, asSeller }: { offer: Offer; listing: Listin
       </p>
       {asSeller && (
         <p className="hint">
-          {S.buyer}: <span className="mono">{offer.buyerId}</span>
+          {S.buyer}: <strong>{buyer ?? S.someBuyer}</strong>
         </p>
       )}
       {offer.message && <p className="prewrap">“{offer.message}”</p>}
@@ -142,6 +157,12 @@ function OfferItem({ offer, listing, asSeller }: { offer: Offer; listing: Listin
         <ErrorAlert error={move.error} />
       )}
       {offer.status === 'accepted' && !asSeller && <ReviewForm offerId={offer.id} />}
+      <RecordIds
+        ids={[
+          { label: S.ids.offer, value: offer.id },
+          { label: S.ids.buyer, value: asSeller ? offer.buyerId : null },
+        ]}
+      />
     </li>
   );
 }

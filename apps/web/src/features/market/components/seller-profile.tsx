@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { Pager } from '../../../components/pager';
+import { RecordIds } from '../../../components/record-ids';
 import { ErrorAlert, Loading } from '../../../components/status';
+import { usePeople } from '../../../hooks/use-people';
 import { formatDateTime } from '../../../lib/format';
 import { useSellerListings } from '../api/listings';
 import { useSellerProfile } from '../api/sellers';
@@ -14,16 +16,16 @@ export function SellerProfilePanel({ sellerId }: { sellerId: string }) {
   const profile = useSellerProfile(sellerId);
   const [page, setPage] = useState(1);
   const listings = useSellerListings(sellerId, 'active', page, 10);
+  const { nameOf } = usePeople([sellerId]);
   if (profile.isPending) return <Loading />;
   if (profile.error) return <ErrorAlert error={profile.error} />;
   const p = profile.data;
   return (
     <>
       <section className="card" aria-labelledby="seller-record">
-        <h2 id="seller-record">{S.lead}</h2>
+        <h2 id="seller-record">{nameOf(p.sellerId) ?? S.unnamed}</h2>
+        <p className="hint">{S.lead}</p>
         <dl className="facts">
-          <dt>{S.id}</dt>
-          <dd className="mono">{p.sellerId}</dd>
           <dt>{S.active}</dt>
           <dd>{p.activeListings}</dd>
           <dt>{S.sales}</dt>
@@ -37,6 +39,7 @@ export function SellerProfilePanel({ sellerId }: { sellerId: string }) {
           <dt>{S.since}</dt>
           <dd>{p.memberSince ? formatDateTime(p.memberSince) : '–'}</dd>
         </dl>
+        <RecordIds ids={[{ label: S.id, value: p.sellerId }]} />
       </section>
       <section className="card" aria-labelledby="seller-listings">
         <h2 id="seller-listings">{S.listings}</h2>

@@ -24,6 +24,16 @@ export function usePlant(plantId: string) {
   });
 }
 
+/** A plant other pages name (a parent, say): read only when there is one; its name is all that is shown. */
+export function useRelatedPlant(plantId: string | null) {
+  return useQuery({
+    queryKey: ['plants', 'plant', plantId],
+    queryFn: () => unwrap(api.GET('/api/plants/{plantId}', { params: { path: { plantId: plantId as string } } })),
+    enabled: plantId !== null,
+    retry: false,
+  });
+}
+
 export function useOwnedPlants(ownerId: string, page: number) {
   return useQuery({
     queryKey: ['plants', 'owned', ownerId, page],

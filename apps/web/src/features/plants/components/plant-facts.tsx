@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { PartyName } from '../../../components/party-name';
+import { RecordIds } from '../../../components/record-ids';
 import { formatDateTime } from '../../../lib/format';
-import type { Plant } from '../api/plants';
+import { type Plant, useRelatedPlant } from '../api/plants';
 import { PLANTS } from '../strings';
 
 const S = PLANTS.facts;
@@ -15,6 +16,9 @@ export function placeOf(plant: Plant): string {
 
 /** What the registry knows of a plant. */
 export function PlantFacts({ plant }: { plant: Plant }) {
+  // The parent is named by its own record: one read, cached for its page.
+  const parent = useRelatedPlant(plant.parentId);
+  const parentName = parent.data?.commonName;
   return (
     <section className="card" aria-labelledby="facts-heading">
       <h2 id="facts-heading">{S.title}</h2>
@@ -39,7 +43,7 @@ export function PlantFacts({ plant }: { plant: Plant }) {
           <>
             <dt>{S.parent}</dt>
             <dd>
-              <Link to={`/plants/${plant.parentId}`}>{plant.parentId}</Link>
+              <Link to={`/plants/${plant.parentId}`}>{parentName ?? S.parentPlant}</Link>
             </dd>
           </>
         )}
@@ -50,9 +54,7 @@ export function PlantFacts({ plant }: { plant: Plant }) {
         <dt>{S.registered}</dt>
         <dd>{formatDateTime(plant.registeredAt)}</dd>
         <dt>{S.block}</dt>
-        <dd className="mono">
-          #{plant.block.index} {plant.block.hash}
-        </dd>
+        <dd>{S.blockNumber(plant.block.index)}</dd>
         {plant.walletAddress && (
           <>
             <dt>{S.wallet}</dt>
@@ -60,6 +62,14 @@ export function PlantFacts({ plant }: { plant: Plant }) {
           </>
         )}
       </dl>
+      <RecordIds
+        ids={[
+          { label: S.ids.plant, value: plant.id },
+          { label: S.ids.parent, value: plant.parentId },
+          { label: S.ids.owner, value: plant.owner.id },
+          { label: S.ids.block, value: plant.block.hash },
+        ]}
+      />
     </section>
   );
 }

@@ -1,10 +1,13 @@
 import { useState } from 'react';
 import { Field } from '../../../components/field';
+import { RecordIds } from '../../../components/record-ids';
 import { ErrorAlert, Loading } from '../../../components/status';
+import { usePeople } from '../../../hooks/use-people';
 import { errorFor } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { type AuditFilters, useAuditLog, usePublicEntries, useTreeHead } from '../api/audit';
-import { kindLabel, TRANSPARENCY } from '../strings';
+import { auditSentence, peopleIn } from '../lib/audit-sentences';
+import { TRANSPARENCY } from '../strings';
 import { EntryCheckButton } from './entry-check';
 
 const S = TRANSPARENCY.audit;
@@ -32,6 +35,8 @@ export function AdminAuditLog() {
   const [form, setForm] = useState({ kind: '', actor: '', entity: '', from: '', to: '' });
   const [filters, setFilters] = useState<AuditFilters>({ page: 1, limit: LIMIT });
   const log = useAuditLog(filters);
+  // Everyone the page's entries name, in one read (ADR 200).
+  const { nameOf } = usePeople((log.data?.items ?? []).flatMap(peopleIn));
   const set = (name: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setForm({ ...form, [name]: e.target.value });
   return (
@@ -120,8 +125,7 @@ export function AdminAuditLog() {
               <thead>
                 <tr>
                   <th scope="col">{S.columns.index}</th>
-                  <th scope="col">{S.columns.kind}</th>
-                  <th scope="col">{S.columns.entity}</th>
+                  <th scope="col">{S.columns.what}</th>
                   <th scope="col">{S.columns.actor}</th>
                   <th scope="col">{S.columns.occurred}</th>
                   <th scope="col">{S.columns.check}</th>
@@ -131,9 +135,18 @@ export function AdminAuditLog() {
                 {log.data.items.map((entry) => (
                   <tr key={entry.index}>
                     <td>{entry.index}</td>
-                    <td>{kindLabel(entry.kind)}</td>
-                    <td className="mono">{entry.entity ?? '—'}</td>
-                    <td className="mono">{entry.actor ?? '—'}</td>
+                    <td>
+                      {auditSentence(entry, nameOf)}
+                      <RecordIds
+                        ids={[
+                          { label: S.ids.kind, value: entry.kind },
+                          { label: S.ids.entity, value: entry.entity },
+                          { label: S.ids.actor, value: entry.actor },
+                          { label: S.ids.event, value: entry.eventId },
+                        ]}
+                      />
+                    </td>
+                    <td>{nameOf(entry.actor) ?? S.someone}</td>
                     <td>{formatDateTime(entry.occurredAt)}</td>
                     <td>
                       <EntryCheckButton index={entry.index} content={entry} />
@@ -162,6 +175,7 @@ export function PublicAuditLog() {
   const top = size - 1 - (page - 1) * LIMIT;
   const indexes = Array.from({ length: Math.max(0, Math.min(LIMIT, top + 1)) }, (_, i) => top - i);
   const entries = usePublicEntries(indexes);
+  const { nameOf } = usePeople((entries.data ?? []).flatMap((e) => peopleIn({ kind: e.kind, data: e.data })));
   if (head.isPending) return <Loading />;
   if (head.error) return <ErrorAlert error={head.error} />;
   return (
@@ -180,8 +194,7 @@ export function PublicAuditLog() {
             <thead>
               <tr>
                 <th scope="col">{S.columns.index}</th>
-                <th scope="col">{S.columns.kind}</th>
-                <th scope="col">{S.columns.entity}</th>
+                <th scope="col">{S.columns.what}</th>
                 <th scope="col">{S.columns.occurred}</th>
                 <th scope="col">{S.columns.check}</th>
               </tr>
@@ -190,8 +203,15 @@ export function PublicAuditLog() {
               {entries.data.map((entry) => (
                 <tr key={entry.index}>
                   <td>{entry.index}</td>
-                  <td>{kindLabel(entry.kind)}</td>
-                  <td className="mono">{entry.entity ?? '—'}</td>
+                  <td>
+                    {auditSentence({ source: entry.source, kind: entry.kind, data: entry.data }, nameOf)}
+                    <RecordIds
+                      ids={[
+                        { label: S.ids.kind, value: entry.kind },
+                        { label: S.ids.entity, value: entry.entity },
+                      ]}
+                    />
+                  </td>
                   <td>{formatDateTime(entry.occurredAt)}</td>
                   <td>
                     <EntryCheckButton index={entry.index} leafHash={entry.leafHash} content={entry.entry} />

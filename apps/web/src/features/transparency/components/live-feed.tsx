@@ -1,9 +1,11 @@
 import type { RealtimeEvent } from '@rootline/sdk';
 import { useState } from 'react';
 import { ErrorAlert, Loading } from '../../../components/status';
+import { usePeople } from '../../../hooks/use-people';
 import { formatDateTime } from '../../../lib/format';
 import { useLiveRoom } from '../../../lib/live';
 import { useRecentEvents } from '../api/network';
+import { auditSentence, peopleIn } from '../lib/audit-sentences';
 import { kindLabel, TRANSPARENCY } from '../strings';
 
 const S = TRANSPARENCY.feed;
@@ -14,13 +16,6 @@ interface FeedItem {
   kind: string;
   occurredAt: string;
   data: unknown;
-}
-
-function describe(data: unknown): string {
-  if (!data || typeof data !== 'object') return '';
-  const d = data as Record<string, unknown>;
-  const name = d.commonName ?? d.title ?? d.crop ?? d.transportMode;
-  return typeof name === 'string' ? name : '';
 }
 
 /** The public events as they are recorded: the newest from the history, then each from the `network` room. */
@@ -39,6 +34,7 @@ export function LiveFeed() {
   });
   const seen = new Set(live.map((i) => i.id));
   const items = [...live, ...(recent.data ?? []).filter((e) => !seen.has(e.id))].slice(0, KEEP);
+  const { nameOf } = usePeople(items.flatMap(peopleIn));
   return (
     <section className="card" aria-labelledby="feed-heading">
       <h2 id="feed-heading">{S.title}</h2>
@@ -53,7 +49,7 @@ export function LiveFeed() {
       <ol className="feed" aria-live="polite" aria-relevant="additions" aria-label={S.title}>
         {items.map((item) => (
           <li key={item.id}>
-            <span className="badge">{kindLabel(item.kind)}</span> {describe(item.data)}{' '}
+            <span className="badge">{kindLabel(item.kind)}</span> {auditSentence(item, nameOf)}{' '}
             <time className="hint" dateTime={item.occurredAt}>
               {formatDateTime(item.occurredAt)}
             </time>

@@ -44,6 +44,7 @@ interface Draft {
 /** The address, kinds and scope of a webhook, for creating and editing one. */
 function WebhookFields({ draft, onChange, error }: { draft: Draft; onChange: (d: Draft) => void; error: unknown }) {
   const id = useId();
+  const eventsError = errorFor(error, 'events');
   return (
     <>
       <Field
@@ -56,7 +57,11 @@ function WebhookFields({ draft, onChange, error }: { draft: Draft; onChange: (d:
         onChange={(e) => onChange({ ...draft, url: e.target.value })}
         error={errorFor(error, 'url')}
       />
-      <fieldset className="field">
+      <fieldset
+        className="field"
+        aria-invalid={eventsError ? true : undefined}
+        aria-describedby={eventsError ? `${id}-events-error` : undefined}
+      >
         <legend>{S.events}</legend>
         <div className="checkbox-grid">
           {EVENT_KINDS.map((kind) => (
@@ -77,7 +82,11 @@ function WebhookFields({ draft, onChange, error }: { draft: Draft; onChange: (d:
             </label>
           ))}
         </div>
-        {errorFor(error, 'events') && <p className="field-error">{errorFor(error, 'events')}</p>}
+        {eventsError && (
+          <p className="field-error" id={`${id}-events-error`}>
+            {eventsError}
+          </p>
+        )}
       </fieldset>
       <fieldset className="field">
         <legend>{S.scope}</legend>

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { declaredEvents } from '@rootline/contracts';
+import { describe, expect, it } from 'vitest';
+import { auditSentence, SENTENCE_KEYS } from './audit-sentences';
+
+/** Every public kind and its domain event, as docs/event-kinds.md lists them. */
+const DOCUMENTED = [
+  ...readFileSync(new URL('../../../../../../docs/event-kinds.md', import.meta.url), 'utf8').matchAll(
+    /^\| \[`([a-z.]+)`\]\(#[a-z]+\)\s*\| `(evt\.[a-z.-]+)`/gm,
+  ),
+].map((m) => ({ kind: m[1] as string, subject: m[2] as string }));
+
+const names: Record<string, string> = { usr_alice: 'Alice', usr_bob: 'Bob' };
+const nameOf = (id: string) => names[id];
+const raw = /evt\.|usr_|[a-z]+\.[a-z]+\.[a-z]+|undefined|null|\[object/;
+
+describe('audit entries in people’s words', () => {
+  it('reads the documented kinds', () => {
+    expect(DOCUMENTED.length).toBeGreaterThanOrEqual(14);
+  });
+
+  it.each(DOCUMENTED)('$kind has its own sentence, with no kind, subject or id in it', ({ kind, subject }) => {
+    expect(SENTENCE_KEYS).toContain(kind);
+    const data = { sellerId: 'usr_alice', buyerId: 'usr_bob', growerId: 'usr_alice', handlerId: 'usr_bob' };
+    const sentence = auditSentence({ kind, subject, actor: 'usr_alice', data }, nameOf);
+    expect(sentence).not.toMatch(raw);
+    expect(sentence).not.toBe(kind);
+    // The public form (no people in it) still reads as a sentence.
+    expect(auditSentence({ kind, data: {} })).not.toMatch(raw);
+  });
+
+  it.each(declaredEvents().filter((e) => !e.kind))('$subject has its own sentence', ({ subject }) => {
+    expect(SENTENCE_KEYS).toContain(subject);
+    expect(auditSentence({ source: 'event', kind: subject, subject, actor: 'usr_bob', data: {} }, nameOf)).not.toMatch(
+      raw,
+    );
+  });
+
+  it('names people and records', () => {
+    expect(
+      auditSentence(
+        {
+          kind: 'plant.registered',
+          data: {
+            plantId: 'plt_1',
+            commonName: 'Tomato',
+            scientificName: 'Solanum lycopersicum',
+            ownerId: 'usr_alice',
+          },
+        },
+        nameOf,
+      ),
+    ).toBe('Alice registered Tomato (Solanum lycopersicum)');
+    expect(auditSentence({ kind: 'evt.chain.block.mined', data: { index: 12, hash: 'ab', txCount: 1 } })).toBe(
+      'Block 12 mined with 1 transaction',
+    );
+    expect(auditSentence({ kind: 'evt.chain.block.mined', data: { index: 13, hash: 'ab', txCount: 2 } })).toBe(
+      'Block 13 mined with 2 transactions',
+    );
+    expect(
+      auditSentence({ kind: 'listing.published', data: { sellerId: 'usr_bob', title: 'Basil seedlings' } }, nameOf),
+    ).toBe('Bob listed “Basil seedlings”');
+    expect(auditSentence({ kind: 'listing.published', data: { sellerId: 'usr_zed', title: 'Basil' } }, nameOf)).toBe(
+      'A seller listed “Basil”',
+    );
+  });
+
+  it('says what an administrator did and why, and words an unknown subject', () => {
+    expect(
+      auditSentence(
+        { source: 'admin', kind: 'admin.certificate-revoked', actor: 'usr_alice', data: {}, reason: 'Lost key' },
+        nameOf,
+      ),
+    ).toBe('Alice recorded: certificate revoked (“Lost key”)');
+    expect(auditSentence({ source: 'event', kind: 'evt.garden.bed.dug', data: {} })).toBe('Bed dug');
+  });
+});

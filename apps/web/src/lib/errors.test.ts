@@ -1,0 +1,83 @@
+import { RootlineError } from '@rootline/sdk';
+import { describe, expect, it } from 'vitest';
+import { errorFor, errorMessage, fieldErrors, fieldLabel, plainMessage } from './errors';
+
+const invalid = (message: string, details?: unknown) => new RootlineError(400, 'VALIDATION_ERROR', message, details);
+
+describe('field errors in words', () => {
+  it('binds a schema failure to its input by name, in plain words', () => {
+    const error = invalid('body/location/latitude must be <= 90', [
+      { field: 'body/location/latitude', message: 'must be <= 90' },
+    ]);
+    expect(errorFor(error, 'latitude')).toBe('Enter 90 or less.');
+    expect(errorFor(error, 'longitude')).toBeUndefined();
+  });
+
+  it('never shows a request path or an id', () => {
+    const error = invalid('body/token is invalid, used or expired', [
+      { field: 'body/token', message: 'is invalid, used or expired' },
+    ]);
+    expect(errorFor(error, 'token')).toBe('This link is no longer valid: ask for a new one.');
+    expect(errorMessage(error)).not.toMatch(/body\//);
+    const owner = invalid('owner.name: is not the name of account usr_01HZX3K6Q2W8N4B7T5R9V0C1ME: leave it out', {
+      field: 'owner.name',
+      reason: 'not-account-name',
+    });
+    expect(errorFor(owner, 'owner.name')).toBe('This is not the account’s name: leave it empty to use it.');
+    expect(errorMessage(owner)).not.toMatch(/usr_|owner\.name/);
+  });
+
+  it('reads the field from a message that names it when the answer has no details', () => {
+    const error = invalid('url: 127.0.0.1 is a private, loopback or link-local address');
+    expect(errorFor(error, 'url')).toBe(
+      'This address is on a private network: give a public web address Rootline can reach.',
+    );
+    expect(errorMessage(error)).not.toContain('127.0.0.1 is');
+  });
+
+  it('matches dotted and slashed paths alike, and a nested name by its end', () => {
+    const error = invalid('x', [
+      { field: 'readings.0.at', message: 'not a valid time' },
+      { field: 'querystring/kind', message: 'must be equal to one of the allowed values', allowed: ['a', 'b'] },
+    ]);
+    expect(errorFor(error, 'at')).toBe('Enter a valid date and time.');
+    expect(errorFor(error, 'kind')).toBe('Choose one of: a, b.');
+    expect(fieldErrors(error).map((f) => f.path)).toEqual(['readings.0.at', 'kind']);
+  });
+
+  it.each([
+    ['is required', 'Fill this in.'],
+    ['must NOT have fewer than 1 characters', 'Fill this in.'],
+    ['must NOT have fewer than 16 characters', 'Use at least 16 characters.'],
+    ['must NOT have more than 100 characters', 'Use at most 100 characters.'],
+    ['must NOT have fewer than 1 items', 'Choose at least one.'],
+    ['must be >= 1', 'Enter 1 or more.'],
+    ['must be > 0', 'Enter more than 0.'],
+    ['must be integer', 'Enter a whole number.'],
+    ['must match format "email"', 'Enter an email address, like name@example.org.'],
+    ['must match format "uri"', 'Enter a full web address, starting with https://.'],
+    ['must match pattern "^[a-z]+$"', 'This is not in the expected form.'],
+    ['must match pattern "^https?://[^\\s]+$"', 'Enter a web address starting with https:// (or http://).'],
+    ['is not an accepted property', 'This cannot be given here.'],
+    ['must be in the future', 'Choose a time in the future.'],
+    ['recordedAt: must not be in the future', 'Choose a time that is not in the future.'],
+    ['must be at most 3', 'Must be at most 3.'],
+  ])('%s → %s', (raw, plain) => {
+    expect(plainMessage(raw)).toBe(plain);
+  });
+
+  it('names a field as a person would', () => {
+    expect(fieldLabel('body/commonName')).toBe('Common name');
+    expect(fieldLabel('readings.0.at')).toBe('Time');
+    expect(fieldLabel('url')).toBe('Web address');
+  });
+
+  it('sums up a refusal without paths, and leaves other errors as they are', () => {
+    const error = invalid('body/title must NOT have fewer than 1 characters', [
+      { field: 'body/title', message: 'must NOT have fewer than 1 characters' },
+    ]);
+    expect(errorMessage(error)).toBe('Please check this field. Title: Fill this in.');
+    expect(errorMessage(new RootlineError(404, 'NOT_FOUND', 'Listing not found'))).toBe('Listing not found.');
+    expect(fieldErrors(new Error('x'))).toEqual([]);
+  });
+});
