@@ -19,9 +19,10 @@ import { SERVICES } from '../src/services.js';
 /**
  * The example walk: the OpenAPI document is a tested contract. Every operation in it carries a request example
  * (body and parameters) and a success-response example; this test calls every operation with its documented
- * example against Rootline on NATS and PostgreSQL, in dependency order (creates, reads, updates, acts, deletes),
- * with the ids made earlier in the walk in place of the ids in the examples, as a signed-in user of a role that
- * holds the operation's permission. Each answer must have the documented success status and validate against the
+ * example against Rootline on NATS and PostgreSQL, in the order a person meets them reading the README and the
+ * docs pages it links (an operation whose example names a record not made yet runs as soon as it is; operations no
+ * page names follow; deletes last; ADR 198), with the ids made earlier in the walk in place of the ids in the
+ * examples, as a signed-in user of a role that holds the operation's permission. Each answer must have the documented success status and validate against the
  * document's schema for it. An operation without examples fails; a new operation joins by having them.
  *
  * `RECORD_EXAMPLES=1` also writes the answers, with secrets blanked, into the gateway's recorded response
