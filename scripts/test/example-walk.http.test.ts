@@ -768,7 +768,6 @@ describe('the example walk', () => {
     // its example names are not made yet, then as soon as they are. Deletes come last: they end the records the
     // walk goes on using.
     const queue = await docsOrder(operations());
-    if (process.env.WALK_ORDER) console.log(queue.map((o) => `${o.method} ${o.path}`).join('\n'));
     const pending: Operation[] = [];
     const failures: string[] = [];
     const attempt = async (o: Operation) => {
