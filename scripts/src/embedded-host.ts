@@ -59,7 +59,14 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   const metrics = createMetricsRegistry();
   // Spans are exported only when an OTLP endpoint is set; one tracer provider per process.
   const tracing: Tracing | undefined = opts.tracing === false ? undefined : await startTracing('rootline', env);
-  const database = await openDatabase({ dataDir, pgliteCompiler: config.PGLITE_COMPILER });
+  const database = await openDatabase({
+    dataDir,
+    pgliteCompiler: config.PGLITE_COMPILER,
+    // A new database gets the services' schemas where it is created, in a process of its own (memory, ADR 199).
+    migrations: SERVICES.flatMap((mod) =>
+      mod.db ? [{ schema: mod.db.schema, migrationsFolder: mod.db.migrationsFolder }] : [],
+    ),
+  });
   // The event log is kept in the same database, so events published and not yet consumed survive a restart.
   const busLog = host.child({ component: 'bus' });
   const eventLog = await openEventLog({ database, log: busLog });

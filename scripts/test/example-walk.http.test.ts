@@ -19,9 +19,10 @@ import { SERVICES } from '../src/services.js';
 /**
  * The example walk: the OpenAPI document is a tested contract. Every operation in it carries a request example
  * (body and parameters) and a success-response example; this test calls every operation with its documented
- * example against Rootline on NATS and PostgreSQL, in dependency order (creates, reads, updates, acts, deletes),
- * with the ids made earlier in the walk in place of the ids in the examples, as a signed-in user of a role that
- * holds the operation's permission. Each answer must have the documented success status and validate against the
+ * example against Rootline on NATS and PostgreSQL, in the order a person meets them reading the README and the
+ * docs pages it links (an operation whose example names a record not made yet runs as soon as it is; operations no
+ * page names follow; deletes last; ADR 198), with the ids made earlier in the walk in place of the ids in the
+ * examples, as a signed-in user of a role that holds the operation's permission. Each answer must have the documented success status and validate against the
  * document's schema for it. An operation without examples fails; a new operation joins by having them.
  *
  * `RECORD_EXAMPLES=1` also writes the answers, with secrets blanked, into the gateway's recorded response
@@ -675,6 +676,62 @@ async function perform(o: Operation, id: string, before: string | undefined, who
   }
 }
 
+/**
+ * The pages a person reads, in order: the README, then each page of the docs in the order the README first links
+ * it. Generated reference pages (permissions, configuration, event kinds) and the benchmarks list every path, not
+ * a walk through them.
+ */
+async function pagesInOrder(): Promise<string[]> {
+  const readme = await readFile(join(REPO, 'README.md'), 'utf8');
+  const linked = [...new Set([...readme.matchAll(/docs\/([a-z-]+)\.md/g)].map((m) => m[1] as string))];
+  const all = (await readdir(join(REPO, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3));
+  const pages = [...linked, ...all.filter((x) => !linked.includes(x)).sort()].filter((x) => !REFERENCE_PAGES.has(x));
+  return [readme, ...(await Promise.all(pages.map((x) => readFile(join(REPO, 'docs', `${x}.md`), 'utf8'))))];
+}
+const REPO = join(import.meta.dirname, '..', '..');
+const REFERENCE_PAGES = new Set(['permissions', 'configuration', 'event-kinds', 'benchmarks']);
+
+/** `/api/transport/{seed-acquisition,planting}` as the README writes a family of paths: one path each. */
+const expand = (text: string): string[] => {
+  const m = text.match(/\{([^{}]*,[^{}]*)\}/);
+  if (!m) return [text];
+  return (m[1] as string).split(',').flatMap((x) => expand(text.replace(m[0], x)));
+};
+
+/**
+ * The operations in the order the pages first name them (`POST /api/plants/register`, or a path alone, which names
+ * every method on it), ties in the document's order; operations no page names follow in the walk's dependency
+ * order (creates, reads, updates, acts); deletes last.
+ */
+async function docsOrder(ops: Operation[]): Promise<Operation[]> {
+  const mentions: { method?: string; path: string }[] = [];
+  for (const page of await pagesInOrder()) {
+    // A page's table of endpoints writes paths under the area the page is about (`All routes are under /api/demand`).
+    const base = page.match(/`(\/api\/[a-z-]+)`/)?.[1] ?? '';
+    for (const line of page.split('\n')) {
+      const row = line.match(/^\|\s*(GET|POST|PUT|PATCH|DELETE)\s*\|\s*(\/[^\s|]+)/);
+      if (row && !row[2]?.startsWith('/api/')) mentions.push({ method: row[1] as string, path: `${base}${row[2]}` });
+      for (const m of line.matchAll(/(?:\b(GET|POST|PUT|PATCH|DELETE) )?(\/api\/[A-Za-z0-9_{},./-]*[A-Za-z0-9_}])/g)) {
+        for (const path of expand(m[2] as string)) mentions.push({ ...(m[1] ? { method: m[1] } : {}), path });
+      }
+    }
+  }
+  // A path template matches a mention that writes the same segments, a parameter standing for any one segment.
+  const matches = (o: Operation, path: string) =>
+    new RegExp(`^${o.path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path);
+  // A literal path (`/api/plants/nearby`) names its own operations, not the template beside it (`{plantId}`).
+  const literal = new Set(ops.map((o) => o.path));
+  const rank = (o: Operation) => {
+    const at = mentions.findIndex(
+      (x) =>
+        (!x.method || x.method === o.method) && (x.path === o.path || (!literal.has(x.path) && matches(o, x.path))),
+    );
+    return at === -1 ? mentions.length + PHASES.indexOf(o.phase) : at;
+  };
+  const ranked = ops.map((o, i) => ({ o, i, r: o.phase === 'delete' ? Number.MAX_SAFE_INTEGER : rank(o) }));
+  return ranked.sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.o);
+}
+
 describe('the example walk', () => {
   it('documents a request and a success-response example for every operation', async () => {
     const missing = operations()
@@ -706,24 +763,34 @@ describe('the example walk', () => {
     expect(missing).toEqual([]);
   });
 
-  it('runs every documented example with its documented status and an answer its schema describes', async () => {
-    const pending = operations();
+  it('runs every documented example, in the order the README and docs pages name them, with its documented status and an answer its schema describes', async () => {
+    // A person meets the operations in the order of the pages; an operation runs at its place unless the records
+    // its example names are not made yet, then as soon as they are. Deletes come last: they end the records the
+    // walk goes on using.
+    const queue = await docsOrder(operations());
+    const pending: Operation[] = [];
     const failures: string[] = [];
-    for (const phase of PHASES) {
-      let progress = true;
-      while (progress) {
-        progress = false;
-        for (const o of pending.filter((x) => PHASES.indexOf(x.phase) <= PHASES.indexOf(phase))) {
-          if (waitingFor(o).length > 0) continue;
-          pending.splice(pending.indexOf(o), 1);
-          progress = true;
-          try {
-            await run(o);
-            results.set(o.op.operationId, 'ok');
-          } catch (error) {
-            failures.push(`${o.op.operationId} (${o.method} ${o.path}): ${(error as Error).message.slice(0, 600)}`);
-          }
-        }
+    const attempt = async (o: Operation) => {
+      try {
+        await run(o);
+        results.set(o.op.operationId, 'ok');
+      } catch (error) {
+        failures.push(`${o.op.operationId} (${o.method} ${o.path}): ${(error as Error).message.slice(0, 600)}`);
+      }
+    };
+    for (const o of queue) {
+      if (waitingFor(o).length > 0) {
+        pending.push(o);
+        continue;
+      }
+      await attempt(o);
+      for (
+        let ready = pending.find((x) => waitingFor(x).length === 0);
+        ready;
+        ready = pending.find((x) => waitingFor(x).length === 0)
+      ) {
+        pending.splice(pending.indexOf(ready), 1);
+        await attempt(ready);
       }
     }
     for (const o of pending)

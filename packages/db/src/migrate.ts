@@ -3,7 +3,7 @@ import type { MigrationConfig } from 'drizzle-orm/migrator';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import type postgres from 'postgres';
-import { driverHandle } from './open.js';
+import { BOOKKEEPING_SCHEMA, driverHandle, migrationsTableOf } from './open.js';
 import { serialise } from './serialise.js';
 import type { Database } from './types.js';
 
@@ -13,9 +13,6 @@ export interface MigrateOptions {
   /** Folder of drizzle-kit generated migrations (with `meta/_journal.json`). */
   migrationsFolder: string;
 }
-
-/** Schema that holds every service's migration bookkeeping table. */
-const BOOKKEEPING_SCHEMA = 'drizzle';
 
 /**
  * Applies a service's pending drizzle-kit migrations; a no-op when all are applied.
@@ -29,7 +26,7 @@ export async function migrateSchema(database: Database, opts: MigrateOptions): P
   const config: MigrationConfig = {
     migrationsFolder: opts.migrationsFolder,
     migrationsSchema: BOOKKEEPING_SCHEMA,
-    migrationsTable: `${opts.schema}_migrations`,
+    migrationsTable: migrationsTableOf(opts.schema),
   };
   const handle = driverHandle(database);
   if (handle.driver === 'pglite') {

@@ -26,6 +26,12 @@ export interface OpenDatabaseOptions {
    */
   pgliteCompiler?: PgliteCompiler;
   log?: DbLogger;
+  /**
+   * The migrations the process will apply, in order; ignored on PostgreSQL. When PGlite's files are new, the child
+   * that creates them applies these too (bookkept as `migrateSchema` does, which then finds nothing to do): the
+   * schema's DDL grows PGlite's memory by some 10 MiB, which a first start would otherwise keep.
+   */
+  migrations?: readonly { schema: string; migrationsFolder: string }[];
 }
 
 /**
@@ -71,7 +77,7 @@ export function driverHandle(database: Database): DriverHandle {
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
   return opts.url
     ? openPostgres(opts.url, opts)
-    : openPglite(opts.dataDir, opts.pgliteCompiler ?? DEFAULT_PGLITE_COMPILER, opts.log);
+    : openPglite(opts.dataDir, opts.pgliteCompiler ?? DEFAULT_PGLITE_COMPILER, opts.log, opts.migrations ?? []);
 }
 
 /**
@@ -181,7 +187,12 @@ function useBaselineWasmCompiler(): void {
   v8.setFlagsFromString(BASELINE_WASM_FLAG);
 }
 
-async function openPglite(dataDir: string, compiler: PgliteCompiler, log: DbLogger | undefined): Promise<Database> {
+async function openPglite(
+  dataDir: string,
+  compiler: PgliteCompiler,
+  log: DbLogger | undefined,
+  migrations: NonNullable<OpenDatabaseOptions['migrations']>,
+): Promise<Database> {
   const dir = resolve(dataDir, 'pglite');
   if (openDirs.has(dir)) {
     throw new Error(`PGlite at ${dir} is already open in this process: share its Database among services`);
@@ -194,7 +205,7 @@ async function openPglite(dataDir: string, compiler: PgliteCompiler, log: DbLogg
     await takeLock(lockFile, dir);
     const { PGlite, extensions, startParams } = await loadPglite();
     if (compiler === 'baseline') useBaselineWasmCompiler();
-    if (!existsSync(join(dir, 'PG_VERSION'))) await initdbInChild(dir, startParams, compiler);
+    if (!existsSync(join(dir, 'PG_VERSION'))) await initdbInChild(dir, startParams, compiler, migrations);
     pg = await PGlite.create(dir, { extensions, startParams });
   } catch (err) {
     openDirs.delete(dir);
@@ -231,6 +242,12 @@ async function openPglite(dataDir: string, compiler: PgliteCompiler, log: DbLogg
   return database;
 }
 
+/** Schema that holds every service's migration bookkeeping table. */
+export const BOOKKEEPING_SCHEMA = 'drizzle';
+
+/** The bookkeeping table of a service's migrations (`drizzle."<schema>_migrations"`). */
+export const migrationsTableOf = (schema: string) => `${schema}_migrations`;
+
 /** Plain JavaScript beside this module in src/ and, copied by the build, in dist/. */
 const INITDB_SCRIPT = fileURLToPath(new URL('./pglite-initdb.mjs', import.meta.url));
 
@@ -238,11 +255,21 @@ const INITDB_SCRIPT = fileURLToPath(new URL('./pglite-initdb.mjs', import.meta.u
  * Creates a new embedded database's files in a child process (`pglite-initdb.mjs` says why): the first start then
  * opens an existing database, as every later start does, and holds no more memory than they do.
  */
-async function initdbInChild(dir: string, startParams: string[], compiler: PgliteCompiler): Promise<void> {
+async function initdbInChild(
+  dir: string,
+  startParams: string[],
+  compiler: PgliteCompiler,
+  migrations: NonNullable<OpenDatabaseOptions['migrations']>,
+): Promise<void> {
   const flags = compiler === 'baseline' ? [BASELINE_WASM_FLAG] : [];
+  const applied = migrations.map((m) => ({
+    migrationsFolder: m.migrationsFolder,
+    migrationsSchema: BOOKKEEPING_SCHEMA,
+    migrationsTable: migrationsTableOf(m.schema),
+  }));
   try {
     await promisify(execFile)(process.execPath, [...flags, INITDB_SCRIPT, dir, ...startParams], {
-      env: { ...process.env, NODE_OPTIONS: '' },
+      env: { ...process.env, NODE_OPTIONS: '', ROOTLINE_INITDB_MIGRATIONS: JSON.stringify(applied) },
     });
   } catch (err) {
     const { stderr } = err as { stderr?: string };

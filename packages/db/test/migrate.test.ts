@@ -133,3 +133,30 @@ async function writeMigrations(folder: string, schema: string, before = ''): Pro
   };
   await writeFile(join(folder, 'meta', '_journal.json'), JSON.stringify(journal, null, 2));
 }
+
+describe('a new embedded database opened with its migrations', () => {
+  it('gets them where its files are created, in the child process, and migrateSchema then applies none', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rootline-initdb-migrations-'));
+    try {
+      const database = await openDatabase({ dataDir: dir, migrations: [FIXTURE] });
+      try {
+        expect(await appliedCount(database)).toBe(2);
+        await database.db.insert(widgets).values({ id: 'w1', name: 'first', colour: 'green' });
+        await migrateSchema(database, FIXTURE);
+        expect(await appliedCount(database)).toBe(2);
+      } finally {
+        await database.close();
+      }
+      // An existing database is not migrated when opened: that stays migrateSchema's work.
+      const other = { schema: 'dbtest_other', migrationsFolder: FIXTURE.migrationsFolder };
+      const reopened = await openDatabase({ dataDir: dir, migrations: [other] });
+      try {
+        await expect(appliedCount(reopened, 'dbtest_other')).rejects.toThrow();
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -87,6 +87,27 @@ describe('the web app at /', () => {
     expect(icon.headers['cache-control']).toBe('public, max-age=3600');
   });
 
+  it('reads each file when first asked for and keeps it: one a rebuild removed before that is a JSON 404', async () => {
+    // Listed at start, read by the first request: a file served once stays served after it is gone from disk.
+    writeFileSync(join(dir, 'assets', 'late-def456.js'), SCRIPT);
+    const gone = await testGateway(bus, { WEB_APP_DIR: dir });
+    try {
+      const first = await gone.inject({ url: '/assets/index-abc123.js' });
+      expect(first.statusCode).toBe(200);
+      rmSync(join(dir, 'assets', 'index-abc123.js'));
+      rmSync(join(dir, 'assets', 'late-def456.js'));
+      const again = await gone.inject({ url: '/assets/index-abc123.js' });
+      expect(again.statusCode).toBe(200);
+      expect(again.body).toBe(SCRIPT);
+      const removed = await gone.inject({ url: '/assets/late-def456.js' });
+      expect(removed.statusCode).toBe(404);
+      expect(removed.json().error.code).toBe('NOT_FOUND');
+    } finally {
+      await gone.close();
+      writeFileSync(join(dir, 'assets', 'index-abc123.js'), SCRIPT);
+    }
+  });
+
   it('serves the service worker at the root as JavaScript, never cached, so a new version is seen', async () => {
     const res = await app.inject({ url: '/sw.js' });
     expect(res.statusCode).toBe(200);

@@ -11192,9 +11192,6 @@ export interface operations {
                  *         "country": "NL"
                  *       },
                  *       "privacyLevel": "city",
-                 *       "imageFileIds": [
-                 *         "fil_01HZX3K6Q2W8N4B7T5R9V0C1MD"
-                 *       ],
                  *       "status": "active"
                  *     }
                  */
@@ -11621,7 +11618,10 @@ export interface operations {
                 /**
                  * @example {
                  *       "price": 220,
-                 *       "quantity": 10
+                 *       "quantity": 10,
+                 *       "imageFileIds": [
+                 *         "fil_01HZX3K6Q2W8N4B7T5R9V0C1MD"
+                 *       ]
                  *     }
                  */
                 "application/json": {

@@ -1,8 +1,13 @@
 import { type Analysis, environmentAnalysis } from '@rootline/contracts';
 import { handle, type ServiceContext } from '@rootline/host';
 import { correlationsBySpecies, PAIRS } from '../db/analysis.repo.js';
-import { benjaminiHochberg, pearsonInterval, pearsonPValue } from '../domain/correlation.js';
 import { speciesKey } from '../domain/ranges.js';
+
+/**
+ * The statistics (some 400 modules of @stdlib) are loaded by the first analysis, not when the platform starts:
+ * few processes ever answer one.
+ */
+let statistics: Promise<typeof import('../domain/correlation.js')> | undefined;
 
 /** The false discovery rate below which a correlation is called significant. */
 const ALPHA = 0.05;
@@ -14,7 +19,11 @@ const ALPHA = 0.05;
  */
 export const analyse = (ctx: ServiceContext) =>
   handle(environmentAnalysis, async ({ species, minSamples }) => {
-    const groups = await correlationsBySpecies(ctx.db, species === undefined ? undefined : (speciesKey(species) ?? ''));
+    statistics ??= import('../domain/correlation.js');
+    const [{ benjaminiHochberg, pearsonInterval, pearsonPValue }, groups] = await Promise.all([
+      statistics,
+      correlationsBySpecies(ctx.db, species === undefined ? undefined : (speciesKey(species) ?? '')),
+    ]);
     const found: Omit<Analysis['correlations'][number], 'qValue' | 'significant'>[] = [];
     let skipped = 0;
     for (const group of groups) {

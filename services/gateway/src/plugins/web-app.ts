@@ -51,6 +51,19 @@ function load(path: string, ext: string): StaticFile {
   return { type: TYPES[ext] ?? 'application/octet-stream', body, gzip: COMPRESSIBLE.has(ext) ? gzipSync(body) : null };
 }
 
+/** The file at `path`, loaded by the first call and kept; undefined while it cannot be read (a rebuild removed it). */
+function once(path: string, ext: string): () => StaticFile | undefined {
+  let file: StaticFile | undefined;
+  return () => {
+    try {
+      file ??= load(path, ext);
+    } catch {
+      return undefined;
+    }
+    return file;
+  };
+}
+
 function send(req: FastifyRequest, reply: FastifyReply, file: StaticFile, cache: string): FastifyReply {
   reply.type(file.type).header('cache-control', cache).header('vary', 'accept-encoding');
   const acceptsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
@@ -61,7 +74,7 @@ function send(req: FastifyRequest, reply: FastifyReply, file: StaticFile, cache:
 /**
  * The web app at `/`: hashed files under /assets (cached for a year), and index.html for `/` and for any other
  * GET outside /api, so the app's own router resolves deep links. Paths under /api are never answered here: they
- * stay with the API's JSON 404. Files are read and compressed once, at start. Returns the handler that answers
+ * stay with the API's JSON 404. Files are read and compressed once, when first asked for. Returns the handler that answers
  * index.html (for the not-found handler's fallback), or null (serving nothing) when the folder holds no build.
  */
 export function serveWebApp(app: FastifyInstance, opts: WebAppOptions): AppPage | null {
@@ -76,16 +89,18 @@ export function serveWebApp(app: FastifyInstance, opts: WebAppOptions): AppPage 
   const html = readFileSync(indexPath, 'utf8').replace('</head>', `${meta}</head>`);
   const index: StaticFile = { type: TYPES['.html']!, body: Buffer.from(html), gzip: gzipSync(html) };
 
-  const assets = new Map<string, StaticFile>();
+  // Each file is read and compressed when first asked for, then kept: a start reads only the folder's names, and a
+  // process that serves no browser holds none of the app's 1.5 MB.
+  const assets = new Map<string, () => StaticFile | undefined>();
   const assetDir = join(opts.dir, 'assets');
   if (existsSync(assetDir)) {
-    for (const name of readdirSync(assetDir)) assets.set(name, load(join(assetDir, name), extname(name)));
+    for (const name of readdirSync(assetDir)) assets.set(name, once(join(assetDir, name), extname(name)));
   }
   // Files beside index.html (icons), served by name.
-  const topLevel = new Map<string, StaticFile>();
+  const topLevel = new Map<string, () => StaticFile | undefined>();
   for (const entry of readdirSync(opts.dir, { withFileTypes: true })) {
     if (entry.isFile() && entry.name !== 'index.html') {
-      topLevel.set(entry.name, load(join(opts.dir, entry.name), extname(entry.name)));
+      topLevel.set(entry.name, once(join(opts.dir, entry.name), extname(entry.name)));
     }
   }
 
@@ -94,14 +109,17 @@ export function serveWebApp(app: FastifyInstance, opts: WebAppOptions): AppPage 
   const appPage: AppPage = (req, reply) => send(req, reply, index, 'no-cache');
   app.get('/', { config, schema: { hide: true } }, appPage);
   app.get<{ Params: { file: string } }>('/assets/:file', { config, schema: { hide: true } }, (req, reply) => {
-    const file = assets.get(req.params.file);
+    const file = assets.get(req.params.file)?.();
     if (!file) return appNotFound(reply, req.url);
     return send(req, reply, file, 'public, max-age=31536000, immutable');
   });
   for (const [name, file] of topLevel) {
     // The service worker is checked for a new version at each visit: a cached one would keep an old worker.
     const cache = name === SERVICE_WORKER ? 'no-cache' : 'public, max-age=3600';
-    app.get(`/${name}`, { config, schema: { hide: true } }, (req, reply) => send(req, reply, file, cache));
+    app.get(`/${name}`, { config, schema: { hide: true } }, (req, reply) => {
+      const loaded = file();
+      return loaded ? send(req, reply, loaded, cache) : appNotFound(reply, req.url);
+    });
   }
   return appPage;
 }

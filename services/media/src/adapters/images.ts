@@ -1,6 +1,5 @@
 import { MEDIA_LIMITS } from '@rootline/contracts';
 import type { Storage } from '@rootline/storage';
-import exifr from 'exifr';
 import type Sharp from 'sharp';
 import { checkPixels, exifFrom, refused, STORED_IMAGE_TYPE } from '../domain/types.js';
 import { loadSharp } from './load-sharp.js';
@@ -23,6 +22,8 @@ function decode(sharp: typeof Sharp, file: string, maxPixels: number) {
 /** The EXIF tags of the file, read in chunks by exifr; null when it has none or they are unreadable. */
 async function readExif(file: string): Promise<ReturnType<typeof exifFrom>> {
   try {
+    // Loaded by the first image, not when the platform starts.
+    const { default: exifr } = await import('exifr');
     const raw = (await exifr.parse(file, { tiff: true, exif: true, gps: true, translateValues: false })) as
       | Record<string, unknown>
       | undefined;

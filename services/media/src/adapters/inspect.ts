@@ -1,7 +1,6 @@
 import { open } from 'node:fs/promises';
 import type { FileKind, MediaType } from '@rootline/contracts';
-import { fileTypeFromFile } from 'file-type';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import { checkDocxEntries, OOXML_LIMITS, type ZipEntry } from '../domain/ooxml.js';
 import { decideType, mediaTypeOf, refused } from '../domain/types.js';
 
@@ -20,7 +19,9 @@ async function startsWithZip(file: string): Promise<boolean> {
 }
 
 /** The entries of a zip's central directory (one more than the limit at most); nothing is inflated. */
-function zipEntries(file: string): Promise<ZipEntry[]> {
+async function zipEntries(file: string): Promise<ZipEntry[]> {
+  // Loaded by the first upload that needs it (like file-type below), not when the platform starts.
+  const { default: yauzl } = await import('yauzl');
   return new Promise((resolve, reject) => {
     yauzl.open(file, { lazyEntries: true, autoClose: true, validateEntrySizes: true }, (err, zip) => {
       if (err || !zip) return reject(refused('The zip archive is corrupt', 'corrupt'));
@@ -49,5 +50,6 @@ export async function detectType(file: string, kind: FileKind): Promise<MediaTyp
     checkDocxEntries(await zipEntries(file));
     return DOCX;
   }
+  const { fileTypeFromFile } = await import('file-type');
   return decideType(kind, mediaTypeOf(await fileTypeFromFile(file)));
 }

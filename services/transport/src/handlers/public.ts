@@ -9,7 +9,6 @@ import {
   transportQrGet,
 } from '@rootline/contracts';
 import { call, handle, notFound, publicUrlOf, type ServiceContext } from '@rootline/host';
-import QRCode from 'qrcode';
 import { type EventRow, journeyRows, seedLotRows, toStoredEvent } from '../db/events.repo.js';
 import { journeyTotals, linkCorrections } from '../domain/journey.js';
 import { type PageData, renderPage } from '../domain/page.js';
@@ -21,6 +20,14 @@ export function pageUrl(publicUrl: string, id: string): string {
 }
 
 const isPlant = (id: string) => id.startsWith('plt_');
+
+/** The QR encoder (some 60 modules with its PNG writer) is loaded by the first code asked for, not at start. */
+const loadQrcode = () => import('qrcode').then((m) => m.default);
+let qrcode: ReturnType<typeof loadQrcode> | undefined;
+function qrEncoder() {
+  qrcode ??= loadQrcode();
+  return qrcode;
+}
 
 /** A journey's events as the public sees them: notes are private to the events' parties, never shown here. */
 const publicEvents = (rows: readonly EventRow[]) =>
@@ -46,10 +53,12 @@ export const getQr = (ctx: ServiceContext, publicUrl: string | undefined) =>
     const common = { id, subject: isPlant(id) ? ('plant' as const) : ('seed-lot' as const), url, payload: url, format };
     const options = { errorCorrectionLevel: 'M' as const, margin: 2 };
     if (format === 'png') {
+      const QRCode = await qrEncoder();
       const png = await QRCode.toBuffer(url, { ...options, type: 'png', width: 320 });
       return { ...common, contentType: 'image/png', body: png.toString('base64') };
     }
     if (format === 'svg') {
+      const QRCode = await qrEncoder();
       return { ...common, contentType: 'image/svg+xml', body: await QRCode.toString(url, { ...options, type: 'svg' }) };
     }
     return { ...common, contentType: 'application/json', body: null };

@@ -1,8 +1,24 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import nodemailer from 'nodemailer';
-import { SocksClient } from 'socks';
+import type { Transporter } from 'nodemailer';
 import type { EmailContent } from '../../domain/email.js';
+
+/**
+ * nodemailer (and the SOCKS client) are loaded when the first email leaves, not when the platform starts: many
+ * starts send none. The transporter is made then, once.
+ */
+function lazily(make: (nodemailer: typeof import('nodemailer')) => Promise<Transporter>) {
+  let made: Promise<Transporter> | undefined;
+  return {
+    get: () => {
+      made ??= import('nodemailer').then((m) => make(m.default ?? m));
+      return made;
+    },
+    close: () => {
+      void made?.then((t) => t.close()).catch(() => {});
+    },
+  };
+}
 
 /** One email ready to leave: addresses, content and headers. */
 export interface OutgoingEmail extends EmailContent {
@@ -39,29 +55,34 @@ export function smtpTransport(url: string, from: string, socksProxyUrl?: string)
   // nodemailer takes settings beside a URL only from its query string.
   const withProxy = new URL(url);
   if (proxy) withProxy.searchParams.set('proxy', proxy);
-  const transporter = nodemailer.createTransport(withProxy.toString());
-  if (proxy) transporter.set('proxy_socks_module', { SocksClient });
+  const transporter = lazily(async (nodemailer) => {
+    const made = nodemailer.createTransport(withProxy.toString());
+    if (proxy) made.set('proxy_socks_module', { SocksClient: (await import('socks')).SocksClient });
+    return made;
+  });
   return {
     description: `SMTP ${new URL(url).host}${proxy ? ' through the SOCKS proxy' : ''}`,
     async send(e) {
-      await transporter.sendMail(message(from, e));
+      await (await transporter.get()).sendMail(message(from, e));
     },
-    close: () => transporter.close(),
+    close: transporter.close,
   };
 }
 
 /** Writes each email as an .eml file (RFC 5322, openable by any mail client), named after its message id. */
 export function fileTransport(dir: string, from: string): MailTransport {
   const folder = resolve(dir);
-  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transporter = lazily(async (nodemailer) =>
+    nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+  );
   return {
     description: `files under ${folder}`,
     async send(e) {
-      const info = await transporter.sendMail(message(from, e));
+      const info = await (await transporter.get()).sendMail(message(from, e));
       await mkdir(folder, { recursive: true });
       const name = e.messageId.replace(/[<>]/g, '').replace(/[^A-Za-z0-9._-]/g, '_');
       await writeFile(join(folder, `${name}.eml`), info.message as Buffer);
     },
-    close: () => transporter.close(),
+    close: transporter.close,
   };
 }

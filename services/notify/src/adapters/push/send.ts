@@ -2,12 +2,19 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { type PeerCertificate, checkServerIdentity as tlsCheckServerIdentity } from 'node:tls';
 import { outgoingAgent, publicUrlOf, type ServiceContext } from '@rootline/host';
-import webpush from 'web-push';
+import type webpushModule from 'web-push';
 import type { NotifyConfig } from '../../config.js';
 import type { DeliveryRow } from '../../db/deliveries.repo.js';
 import { deletePushSubscription, userPushSubscriptions } from '../../db/push.repo.js';
 import { render, type Template } from '../../domain/messages.js';
 import type { VapidKeys } from './vapid.js';
+
+/** web-push (with its JWT and ASN.1 modules) is loaded by the first push sent, not when the platform starts. */
+let loading: Promise<typeof webpushModule> | undefined;
+const webPush = () => {
+  loading ??= import('web-push').then((m) => m.default);
+  return loading;
+};
 
 /** How long a push service keeps an undelivered message (a day: later it is stale). */
 const TTL_SECONDS = 86_400;
@@ -33,7 +40,9 @@ export function createPushSender(ctx: ServiceContext<NotifyConfig>, keys: VapidK
       url: m.link ? `${publicUrlOf({ publicUrl: d.publicUrl ?? undefined }, config.PUBLIC_URL)}${m.link}` : null,
     });
     const failures: string[] = [];
-    for (const s of await userPushSubscriptions(ctx.db, d.userId)) {
+    const subscriptions = await userPushSubscriptions(ctx.db, d.userId);
+    const webpush = subscriptions.length > 0 ? await webPush() : undefined;
+    for (const s of subscriptions) {
       try {
         const subscription = { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } };
         const options = {
@@ -41,8 +50,8 @@ export function createPushSender(ctx: ServiceContext<NotifyConfig>, keys: VapidK
           TTL: TTL_SECONDS,
           ...(agent ? { agent } : {}),
         };
-        if (proxied) await sendThrough(proxied, webpush.generateRequestDetails(subscription, payload, options));
-        else await webpush.sendNotification(subscription, payload, options);
+        if (proxied) await sendThrough(proxied, webpush!.generateRequestDetails(subscription, payload, options));
+        else await webpush!.sendNotification(subscription, payload, options);
       } catch (err) {
         const status = (err as { statusCode?: number }).statusCode;
         if (status === 404 || status === 410) {
@@ -62,7 +71,7 @@ export function createPushSender(ctx: ServiceContext<NotifyConfig>, keys: VapidK
  * `https.Agent` of its own, and a SOCKS agent is not one. A status outside 2xx rejects with `statusCode`, as
  * web-push's own errors do.
  */
-function sendThrough(agent: Agent, d: ReturnType<typeof webpush.generateRequestDetails>): Promise<void> {
+function sendThrough(agent: Agent, d: ReturnType<typeof webpushModule.generateRequestDetails>): Promise<void> {
   return new Promise((resolve, reject) => {
     const host = new URL(d.endpoint).hostname.replace(/^\[|\]$/g, '');
     // The SOCKS agent drops `host` before TLS, so an IP-literal endpoint would be checked as "localhost".

@@ -2,7 +2,6 @@ import { createECDH } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '@rootline/host';
-import webpush from 'web-push';
 
 export interface VapidKeys {
   publicKey: string;
@@ -82,7 +81,8 @@ export async function vapidKeys(
           'the file); a new pair would break every subscription, so none is generated',
       );
     }
-    const fresh = webpush.generateVAPIDKeys();
+    // web-push is loaded only here and by the first push sent: most starts need neither.
+    const fresh = (await import('web-push')).default.generateVAPIDKeys();
     await mkdir(config.DATA_DIR, { recursive: true });
     try {
       // 'wx' fails when the file exists: a replica sharing DATA_DIR made it first, and its pair is read back.
