@@ -12,6 +12,7 @@ import {
   plantGet,
   plantLineageGet,
   plantListOwned,
+  plantListRecent,
   plantNearby,
   plantNetworkGet,
   plantRegister,
@@ -252,6 +253,19 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     tags: TAGS,
     policy: { permission: 'plants:read', object: { rule: 'self', field: 'ownerId' } },
     subject: plantListOwned,
+    page: { item: Plant },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/recent',
+    summary: 'The newest plants',
+    description:
+      'The plants of the whole network, newest first (ties by id), each in its public form: the location as stored ' +
+      `after its privacy level. What the web app's landing page shows. ${PAGING}`,
+    tags: TAGS,
+    policy: { public: true, identifiesCaller: true, object: { rule: 'none', why: 'public plants' } },
+    subject: plantListRecent,
     page: { item: Plant },
   });
 
