@@ -273,6 +273,7 @@ describe('administration and environment, in the browser', () => {
     timeout: 90_000,
   }, async () => {
     await uma.goto(`/plants/${plants.basil}`);
+    await uma.getByRole('tab', { name: 'Environment' }).click();
     await uma.getByRole('link', { name: 'Environment in detail, similar plants and comparison' }).click();
     await uma.getByRole('heading', { level: 1, name: 'Environment of Balcony basil' }).waitFor();
     await uma.getByText('Nothing recorded yet.').waitFor({ timeout: 10_000 });

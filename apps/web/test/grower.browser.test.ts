@@ -127,6 +127,7 @@ describe('a grower, in the browser: sign up, register on the map, propagate, jou
       await page.goto(plantUrl);
       await page.getByRole('heading', { level: 1, name: 'Cherry tomato' }).waitFor();
     }
+    await page.getByRole('tab', { name: 'Lineage' }).click();
     const graph = page.getByRole('region', { name: 'Lineage graph' });
     await expect.poll(() => graph.getAttribute('data-nodes')).toBe('3');
     expect(await graph.getAttribute('data-edges')).toBe('2');
@@ -135,6 +136,7 @@ describe('a grower, in the browser: sign up, register on the map, propagate, jou
   });
 
   it('records a journey event and sees it on the timeline and the map with distance and CO2e', async () => {
+    await page.getByRole('tab', { name: 'Journey' }).click();
     const form = page.getByRole('region', { name: 'Record a journey event' });
     await form.getByLabel('What happened').selectOption('distribution');
     await form.getByLabel('Transport').selectOption('electric-van');
@@ -154,6 +156,7 @@ describe('a grower, in the browser: sign up, register on the map, propagate, jou
   });
 
   it('shows the lineage graph drawn and moves through the family by clicking', async () => {
+    await page.getByRole('tab', { name: 'Lineage' }).click();
     const graph = page.getByRole('region', { name: 'Lineage graph' });
     await graph.locator('.react-flow__node').first().waitFor();
     expect(await graph.locator('.react-flow__edge').count()).toBe(2);
@@ -161,11 +164,15 @@ describe('a grower, in the browser: sign up, register on the map, propagate, jou
     await screenshot(page, 'plant-page');
     await graph.locator('.react-flow__node', { hasText: 'generation 1' }).first().click();
     await expect.poll(() => new URL(page.url()).pathname).not.toBe(plantUrl);
+    // The offspring opens on its own lineage, one generation down the same family.
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('lineage');
+    await page.getByRole('tab', { name: 'Facts' }).click();
     await page.getByText('Parent', { exact: true }).waitFor();
     await page.goto(plantUrl);
   });
 
   it('verifies the certificate in the browser against the published key, listing every check', async () => {
+    await page.getByRole('tab', { name: 'Certificate' }).click();
     const panel = page.getByRole('region', { name: 'Certificate of authenticity' });
     await panel.getByRole('button', { name: 'Verify in this browser' }).click();
     await panel.getByText('Verified: every check passed.').waitFor({ timeout: 30_000 });

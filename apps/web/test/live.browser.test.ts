@@ -46,6 +46,7 @@ describe('live updates in the browser', () => {
     await page.goto(`/plants/${plantId}`);
     await page.getByRole('heading', { level: 1, name: 'Live lettuce' }).waitFor();
     await page.locator('header').getByText('Live', { exact: true }).waitFor();
+    await page.getByRole('tab', { name: 'Journey' }).click();
     const journey = page.getByRole('region', { name: 'Journey' });
     await journey.getByText('No journey events yet.').waitFor();
     // A mark on the page's window: a reload would wipe it.

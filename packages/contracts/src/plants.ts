@@ -534,6 +534,17 @@ export const plantListOwned = defineSubject({
   summary: 'The plants an owner holds, newest first',
 });
 
+/** The newest plants of the whole network, for the landing page: a page of them, newest first. */
+export const RecentQuery = Type.Object({ ...PageQuery.properties });
+export type RecentQuery = Static<typeof RecentQuery>;
+
+export const plantListRecent = defineSubject({
+  subject: 'plants.plant.list-recent',
+  request: RecentQuery,
+  reply: Type.Object({ items: Type.Array(Plant), pagination: Pagination }),
+  summary: 'The newest plants of the network, newest first',
+});
+
 export const plantNetworkGet = defineSubject({
   subject: 'plants.network.get',
   request: Type.Object({}),

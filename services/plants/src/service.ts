@@ -5,7 +5,7 @@ import { outgoingAgent, type ServiceModule } from '@rootline/host';
 import { PlantsConfig } from './config.js';
 import { type PlantRecord, plantsLedger } from './db/ledger.js';
 import { outbox } from './db/schema.js';
-import { nearbyPlants, networkStats, ownedPlants, searchPlantsHandler } from './handlers/discovery.js';
+import { nearbyPlants, networkStats, ownedPlants, recentPlants, searchPlantsHandler } from './handlers/discovery.js';
 import { getLineage } from './handlers/lineage.js';
 import {
   analyseLineageHandler,
@@ -69,6 +69,7 @@ export const service: ServiceModule<typeof PlantsConfig, PlantRecord> = {
         nearbyPlants(ctx),
         searchPlantsHandler(ctx, searchCache),
         ownedPlants(ctx),
+        recentPlants(ctx),
         networkStats(ctx),
         getLineageAgent(ctx, agent, intervalMs),
         controlLineageAgent(ctx, agent, intervalMs),

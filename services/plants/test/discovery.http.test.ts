@@ -278,6 +278,24 @@ describe('plant discovery over HTTP on NATS and PostgreSQL', () => {
     });
   });
 
+  it('lists the newest plants of the network to anyone, newest first, page by page', async () => {
+    const first = await p.http('GET', '/api/plants/recent?limit=3');
+    expect(first.status).toBe(200);
+    expect(first.body.pagination).toMatchObject({ page: 1, limit: 3 });
+    expect(first.body.pagination.total).toBeGreaterThanOrEqual(6);
+    const second = await p.http('GET', '/api/plants/recent?limit=3&page=2', { token: reader });
+    expect(second.status).toBe(200);
+    const items = [...first.body.data, ...second.body.data] as { id: string; registeredAt: string }[];
+    expect(items).toHaveLength(6);
+    expect(new Set(items.map((i) => i.id)).size).toBe(6);
+    const times = items.map((i) => i.registeredAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    // The newest registration comes first.
+    const fresh = await reg('fresh', plantInput({ commonName: 'Newest fern' }));
+    const now = await p.http('GET', '/api/plants/recent?limit=1');
+    expect(now.body.data[0].id).toBe(fresh);
+  });
+
   it("lists one's own plants newest first, page by page, and refuses another's list", async () => {
     const owner = await p.token('USER', 'usr_test');
     const first = await p.http('GET', '/api/plants/owned/usr_test?limit=2', { token: owner });

@@ -1,13 +1,15 @@
+import * as Dialog from '@radix-ui/react-dialog';
 import { Suspense, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigation } from 'react-router';
 import { LiveStatus } from '../components/live-status';
 import { Loading } from '../components/status';
-import { useSession } from '../features/auth/api/session';
+import { type User, useSession } from '../features/auth/api/session';
 import { InboxLink } from '../features/notifications/components/inbox-link';
 
 const NAV = {
   label: 'Main',
   menu: 'Menu',
+  close: 'Close',
   skip: 'Skip to content',
   home: 'Rootline',
   discover: 'Discover',
@@ -27,12 +29,76 @@ const NAV = {
   api: 'API documentation',
 } as const;
 
-/** The frame of every page: skip link, header with navigation, the page, footer. */
+/** The main menu's links: who is signed in decides which. */
+function MainNav({ user }: { user: User | null }) {
+  return (
+    <nav className="site-nav" aria-label={NAV.label}>
+      <ul>
+        <li>
+          <NavLink to="/discover">{NAV.discover}</NavLink>
+        </li>
+        {user ? (
+          <>
+            <li>
+              <NavLink to="/plants/new">{NAV.register}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/plants/mine">{NAV.mine}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/market">{NAV.market}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/vertical-farm">{NAV.farms}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/demand">{NAV.demand}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/environment">{NAV.environment}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/network">{NAV.network}</NavLink>
+            </li>
+            <li>
+              <InboxLink userId={user.id} />
+            </li>
+            <li>
+              <NavLink to="/account">{NAV.account}</NavLink>
+            </li>
+            {user.role === 'ADMIN' && (
+              <li>
+                <NavLink to="/admin/users">{NAV.admin}</NavLink>
+              </li>
+            )}
+          </>
+        ) : (
+          <>
+            <li>
+              <NavLink to="/plants/register-anonymous">{NAV.anonymous}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/signin">{NAV.signIn}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/signup">{NAV.signUp}</NavLink>
+            </li>
+          </>
+        )}
+      </ul>
+    </nav>
+  );
+}
+
+/**
+ * The frame of every page: skip link, header with navigation, the page, footer. From 768 px the menu sits in the
+ * header; below, a Menu button opens it as a sheet (a Radix dialog: focus moves in and stays, Escape closes it, focus
+ * returns to the button), and a new page closes it.
+ */
 export function AppLayout() {
   const session = useSession();
   const navigation = useNavigation();
-  const user = session.data;
-  // Below 768 px the menu is behind a button (a disclosure); a new page closes it.
+  const user = session.data ?? null;
   const { pathname } = useLocation();
   const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
   const menuOpen = menuOpenOn === pathname;
@@ -47,71 +113,21 @@ export function AppLayout() {
             <img src="/favicon.svg" alt="" width="28" height="28" />
             {NAV.home}
           </Link>
-          <button
-            type="button"
-            className="menu-button"
-            aria-expanded={menuOpen}
-            aria-controls="main-menu"
-            onClick={() => setMenuOpenOn(menuOpen ? null : pathname)}
-          >
-            {NAV.menu}
-          </button>
-          <nav id="main-menu" aria-label={NAV.label} data-open={menuOpen}>
-            <ul>
-              <li>
-                <NavLink to="/discover">{NAV.discover}</NavLink>
-              </li>
-              {user ? (
-                <>
-                  <li>
-                    <NavLink to="/plants/new">{NAV.register}</NavLink>
-                  </li>
-                  <li>
-                    <NavLink to="/plants/mine">{NAV.mine}</NavLink>
-                  </li>
-                  <li>
-                    <NavLink to="/market">{NAV.market}</NavLink>
-                  </li>
-                  <li>
-                    <NavLink to="/vertical-farm">{NAV.farms}</NavLink>
-                  </li>
-                  <li>
-                    <NavLink to="/demand">{NAV.demand}</NavLink>
-                  </li>
-                  <li>
-                    <NavLink to="/environment">{NAV.environment}</NavLink>
-                  </li>
-                  <li>
-                    <NavLink to="/network">{NAV.network}</NavLink>
-                  </li>
-                  <li>
-                    <InboxLink userId={user.id} />
-                  </li>
-                  <li>
-                    <NavLink to="/account">{NAV.account}</NavLink>
-                  </li>
-                  {user.role === 'ADMIN' && (
-                    <li>
-                      <NavLink to="/admin/users">{NAV.admin}</NavLink>
-                    </li>
-                  )}
-                </>
-              ) : (
-                <>
-                  <li>
-                    <NavLink to="/plants/register-anonymous">{NAV.anonymous}</NavLink>
-                  </li>
-                  <li>
-                    <NavLink to="/signin">{NAV.signIn}</NavLink>
-                  </li>
-                  <li>
-                    <NavLink to="/signup">{NAV.signUp}</NavLink>
-                  </li>
-                </>
-              )}
-            </ul>
-          </nav>
+          <MainNav user={user} />
           <LiveStatus />
+          <Dialog.Root open={menuOpen} onOpenChange={(open) => setMenuOpenOn(open ? pathname : null)}>
+            <Dialog.Trigger className="menu-button">{NAV.menu}</Dialog.Trigger>
+            <Dialog.Portal>
+              <Dialog.Overlay className="menu-overlay" />
+              <Dialog.Content className="menu-sheet" aria-describedby={undefined}>
+                <div className="menu-sheet-head">
+                  <Dialog.Title>{NAV.menu}</Dialog.Title>
+                  <Dialog.Close className="secondary small">{NAV.close}</Dialog.Close>
+                </div>
+                <MainNav user={user} />
+              </Dialog.Content>
+            </Dialog.Portal>
+          </Dialog.Root>
         </div>
       </header>
       <main id="main" className="container" tabIndex={-1} aria-busy={navigation.state === 'loading'}>

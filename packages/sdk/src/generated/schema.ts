@@ -572,6 +572,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plants/recent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest plants
+         * @description The plants of the whole network, newest first (ties by id), each in its public form: the location as stored after its privacy level. What the web app's landing page shows. `page` from 1 (default 1); `limit` default 20, at most 100.
+         */
+        get: operations["listRecentPlants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/plants/network": {
         parameters: {
             query?: never;
@@ -8692,6 +8712,73 @@ export interface operations {
             };
             /** @description Error: FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listRecentPlants: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (at most 1000000) */
+                page?: number;
+                /** @description Items per page (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Plant"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

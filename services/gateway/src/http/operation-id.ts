@@ -15,6 +15,7 @@ const BY_SUBJECT: Readonly<Record<string, string>> = {
   'plants.plant.search': 'searchPlants',
   'plants.network.get': 'getNetworkStats',
   'plants.plant.list-owned': 'listOwnedPlants',
+  'plants.plant.list-recent': 'listRecentPlants',
   'plants.lineage-agent.analyse': 'analysePlantLineage',
   'chain.block.verify': 'verifyBlock',
   'chain.tx.proof': 'getTransactionProof',

@@ -13,6 +13,7 @@ import {
   plantGet,
   plantLineageGet,
   plantListOwned,
+  plantListRecent,
   plantNearby,
   plantNetworkGet,
   plantRegister,
@@ -284,6 +285,19 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     subject: plantListOwned,
     answer: names,
     page: { item: OwnedPlant },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/recent',
+    summary: 'The newest plants',
+    description:
+      'The plants of the whole network, newest first (ties by id), each in its public form: the location as stored ' +
+      `after its privacy level. What the web app's landing page shows. ${PAGING}`,
+    tags: TAGS,
+    policy: { public: true, identifiesCaller: true, object: { rule: 'none', why: 'public plants' } },
+    subject: plantListRecent,
+    page: { item: Plant },
   });
 
   busRoute(app, deps, {

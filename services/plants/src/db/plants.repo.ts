@@ -149,6 +149,19 @@ export async function findOwnedPlants(
   return { items: rows.map(toPlant), total: Number(counted[0]?.total ?? 0) };
 }
 
+/** The newest plants of the network (the registration-time index), newest first, and how many there are. */
+export async function findRecentPlants(
+  db: Db,
+  offset: number,
+  limit: number,
+): Promise<{ items: Plant[]; total: number }> {
+  const [rows, counted] = await Promise.all([
+    db.select().from(plants).orderBy(desc(plants.registeredAt), desc(plants.id)).limit(limit).offset(offset),
+    db.select({ total: count() }).from(plants),
+  ]);
+  return { items: rows.map(toPlant), total: Number(counted[0]?.total ?? 0) };
+}
+
 /** What a propagation needs of its parent, or undefined. */
 export async function findParent(
   db: Db,

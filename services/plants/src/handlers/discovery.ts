@@ -5,6 +5,7 @@ import {
   pageWindow,
   paginate,
   plantListOwned,
+  plantListRecent,
   plantNearby,
   plantNetworkGet,
   plantSearch,
@@ -14,7 +15,7 @@ import {
 import { normaliseSearchText, withoutTinyDegrees } from '@rootline/domain';
 import { call, handle, type ServiceContext } from '@rootline/host';
 import { findNearby } from '../db/nearby.repo.js';
-import { findOwnedPlants } from '../db/plants.repo.js';
+import { findOwnedPlants, findRecentPlants } from '../db/plants.repo.js';
 import { searchPlants } from '../db/search.repo.js';
 import { networkCounts } from '../db/stats.repo.js';
 import { nearbyArea, nearbyTotal } from '../domain/nearby.js';
@@ -69,6 +70,14 @@ export const ownedPlants = (ctx: ServiceContext) =>
     const { page, limit, offset } = pageWindow(input);
     const { items, total } = await ctx.reads.run(caller, (db) => findOwnedPlants(db, input.ownerId, offset, limit));
     return { items: await withCoverPhotos(ctx, caller, items), pagination: paginate(page, limit, total) };
+  });
+
+/** plants.plant.list-recent: the network's newest plants, newest first, one page of them (the landing page). */
+export const recentPlants = (ctx: ServiceContext) =>
+  handle(plantListRecent, async (input, caller) => {
+    const { page, limit, offset } = pageWindow(input);
+    const { items, total } = await ctx.reads.run(caller, (db) => findRecentPlants(db, offset, limit));
+    return { items, pagination: paginate(page, limit, total) };
   });
 
 /** plants.network.get: plant counts from the registry, length and difficulty from the ledger. */

@@ -1,10 +1,14 @@
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { useSession } from '../../features/auth/api/session';
+import { NetworkCounts } from '../../features/plants/components/network-counts';
+import { RecentPlants } from '../../features/plants/components/recent-plants';
+import { useLiveRefresh } from '../../lib/live';
 
 const S = {
   title: 'Trace your plants',
   lead: 'Rootline records plants, their offspring and their journeys on an open ledger that anyone can check.',
+  start: 'Ways to start',
   cards: [
     {
       to: '/plants/register-anonymous',
@@ -20,33 +24,64 @@ const S = {
   ],
   signedIn: 'Register a plant',
   mine: 'My plants',
+  discover: 'Discover plants',
+  signUp: 'Create an account',
 } as const;
 
+/**
+ * The landing page: what Rootline is, the network as it is now (its counts, kept live from the `network` room for
+ * people signed in, and its newest plants on cards and a map), and the ways to start.
+ */
 export function Page() {
   const session = useSession();
+  const signedIn = Boolean(session.data);
+  useLiveRefresh(signedIn ? 'network' : null, [
+    ['plants', 'network'],
+    ['plants', 'recent'],
+  ]);
   return (
     <>
-      <PageTitle lead={S.lead}>{S.title}</PageTitle>
-      {session.data && (
+      <div className="landing-hero">
+        <PageTitle lead={S.lead}>{S.title}</PageTitle>
         <p className="actions">
-          <Link className="button" to="/plants/new">
-            {S.signedIn}
-          </Link>
-          <Link className="button secondary" to="/plants/mine">
-            {S.mine}
-          </Link>
+          {signedIn ? (
+            <>
+              <Link className="button" to="/plants/new">
+                {S.signedIn}
+              </Link>
+              <Link className="button secondary" to="/plants/mine">
+                {S.mine}
+              </Link>
+            </>
+          ) : (
+            <>
+              <Link className="button" to="/discover">
+                {S.discover}
+              </Link>
+              <Link className="button secondary" to="/signup">
+                {S.signUp}
+              </Link>
+            </>
+          )}
         </p>
+      </div>
+      <NetworkCounts />
+      <RecentPlants signedIn={signedIn} />
+      {!signedIn && (
+        <section aria-labelledby="start-heading" className="landing-section">
+          <h2 id="start-heading">{S.start}</h2>
+          <ul className="cards">
+            {S.cards.map((c) => (
+              <li key={c.to} className="card">
+                <h3>
+                  <Link to={c.to}>{c.title}</Link>
+                </h3>
+                <p>{c.text}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
       )}
-      <ul className="cards">
-        {S.cards.map((c) => (
-          <li key={c.to} className="card">
-            <h2>
-              <Link to={c.to}>{c.title}</Link>
-            </h2>
-            <p>{c.text}</p>
-          </li>
-        ))}
-      </ul>
     </>
   );
 }

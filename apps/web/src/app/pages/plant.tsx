@@ -1,8 +1,9 @@
-import { useNavigate, useParams } from 'react-router';
+import * as Tabs from '@radix-ui/react-tabs';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { ErrorAlert, Loading } from '../../components/status';
 import { OwnershipProof } from '../../features/anonymous/components/ownership-proof';
-import type { User } from '../../features/auth/api/session';
+import { type User, useSession } from '../../features/auth/api/session';
 import { EnvironmentPanel } from '../../features/environment/components/environment-panel';
 import { Journey } from '../../features/journeys/components/journey';
 import { RecordEventForm } from '../../features/journeys/components/record-event-form';
@@ -15,20 +16,43 @@ import { locationOf } from '../../features/plants/components/register-plant-form
 import { CertificatePanel } from '../../features/transparency/components/certificate-panel';
 import { QrPanel } from '../../features/transparency/components/qr-panel';
 import { useLiveRefresh } from '../../lib/live';
-import { WithSession } from '../require-session';
+
+const S = {
+  sections: 'Sections of the plant page',
+  tabs: {
+    facts: 'Facts',
+    lineage: 'Lineage',
+    journey: 'Journey',
+    environment: 'Environment',
+    certificate: 'Certificate',
+  },
+  environmentSignedOut: 'Sign in to see and record the conditions this plant grows in.',
+  signIn: 'Sign in',
+} as const;
+
+type Tab = keyof typeof S.tabs;
+const TABS = Object.keys(S.tabs) as Tab[];
 
 /**
- * A plant's page: facts, photos, lineage, journey and certificate for everyone (the public form, after the plant's
- * privacy level); environment and QR code for people signed in; what its owner can do; and, for an anonymous
- * owner, the proof of ownership made with the saved key.
+ * A plant's page: its photos, then one section at a time in tabs (facts, lineage, journey, environment,
+ * certificate), so a phone shows one map or graph at a time and a section's reads wait until it is opened. The
+ * open tab is in the address (`?tab=journey`), so a link can open a section. Everyone sees the public form (after
+ * the plant's privacy level); environment and the QR code need a session; the owner's actions sit with the section
+ * they change; an anonymous owner proves ownership with the saved key under Facts.
  */
 export function Page() {
-  return <WithSession>{(user) => <PlantPage user={user} />}</WithSession>;
+  // The plant is read at once, beside the session check rather than after it (one round trip less before the
+  // page shows); what depends on who is signed in appears when the session is known.
+  const session = useSession();
+  return <PlantPage user={session.data ?? null} />;
 }
 
 function PlantPage({ user }: { user: User | null }) {
   const { plantId = '' } = useParams();
   const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('tab') as Tab | null;
+  const tab: Tab = asked && TABS.includes(asked) ? asked : 'facts';
   const plant = usePlant(plantId);
   // What happens to the plant (a journey step, a new offspring, a certificate, a photo) shows without reloading.
   useLiveRefresh(plantId ? `plant:${plantId}` : null, [
@@ -43,22 +67,62 @@ function PlantPage({ user }: { user: User | null }) {
   return (
     <>
       <PageTitle lead={p.scientificName ?? undefined}>{p.commonName}</PageTitle>
-      <div className="grid-2">
-        <PlantFacts plant={p} />
-        <CertificatePanel plantId={p.id} />
-      </div>
       <PhotosPanel plantId={p.id} plantName={p.commonName} canUpload={owns} />
-      <LineageGraph plantId={p.id} onOpen={(id) => navigate(`/plants/${id}`)} />
-      <Journey plantId={p.id} />
-      {user && (
-        <div className="grid-2">
-          <EnvironmentPanel plantId={p.id} canWrite={owns} />
-          <QrPanel plantId={p.id} />
-        </div>
-      )}
-      {p.walletAddress && <OwnershipProof plantId={p.id} walletAddress={p.walletAddress} />}
-      {owns && <RecordEventForm key={p.id} plantId={p.id} start={locationOf(p)} />}
-      {user && <PropagateForm key={`propagate-${p.id}`} parent={p} owner={{ id: user.id, name: user.name }} />}
+      <Tabs.Root
+        className="page-tabs"
+        value={tab}
+        onValueChange={(value) =>
+          setParams(
+            (prev) => {
+              const next = new URLSearchParams(prev);
+              if (value === 'facts') next.delete('tab');
+              else next.set('tab', value);
+              return next;
+            },
+            { replace: true, preventScrollReset: true },
+          )
+        }
+      >
+        <Tabs.List className="tab-list" aria-label={S.sections}>
+          {TABS.map((t) => (
+            <Tabs.Trigger key={t} value={t} className="tab">
+              {S.tabs[t]}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        <Tabs.Content value="facts" className="tab-panel">
+          <PlantFacts plant={p} />
+          {p.walletAddress && <OwnershipProof plantId={p.id} walletAddress={p.walletAddress} />}
+          {user && <PropagateForm key={`propagate-${p.id}`} parent={p} owner={{ id: user.id, name: user.name }} />}
+        </Tabs.Content>
+        <Tabs.Content value="lineage" className="tab-panel">
+          <LineageGraph plantId={p.id} onOpen={(id) => navigate(`/plants/${id}?tab=lineage`)} />
+        </Tabs.Content>
+        <Tabs.Content value="journey" className="tab-panel">
+          <Journey plantId={p.id} />
+          {owns && <RecordEventForm key={p.id} plantId={p.id} start={locationOf(p)} />}
+        </Tabs.Content>
+        <Tabs.Content value="environment" className="tab-panel">
+          {user ? (
+            <EnvironmentPanel plantId={p.id} canWrite={owns} />
+          ) : (
+            <div className="empty-state">
+              <p>{S.environmentSignedOut}</p>
+              <p>
+                <Link className="button" to={`/signin?next=${encodeURIComponent(`/plants/${p.id}?tab=environment`)}`}>
+                  {S.signIn}
+                </Link>
+              </p>
+            </div>
+          )}
+        </Tabs.Content>
+        <Tabs.Content value="certificate" className="tab-panel">
+          <div className="grid-2">
+            <CertificatePanel plantId={p.id} />
+            {user && <QrPanel plantId={p.id} />}
+          </div>
+        </Tabs.Content>
+      </Tabs.Root>
     </>
   );
 }

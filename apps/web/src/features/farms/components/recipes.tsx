@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Field, SelectField } from '../../../components/field';
+import { ScrollTable } from '../../../components/scroll-table';
 import { ErrorAlert, Loading, Notice } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
 import { formatNumber } from '../../../lib/format';
@@ -35,7 +36,7 @@ function RecipeCard({ recipe: r, parent }: { recipe: Recipe; parent: Recipe | un
         {r.crop} · {S.version(r.version)} · {S.cycle(r.cycleDays)} ·{' '}
         {r.parentId ? `${S.derivedFrom} ${parent?.name ?? r.parentId}` : S.shipped}
       </p>
-      <div className="table-wrap">
+      <ScrollTable label={`${r.name}: phases and targets`}>
         <table>
           <caption className="visually-hidden">{`${r.name}: phases and targets`}</caption>
           <thead>
@@ -71,7 +72,7 @@ function RecipeCard({ recipe: r, parent }: { recipe: Recipe; parent: Recipe | un
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollTable>
       {r.sources.length > 0 && (
         <>
           <h3>{S.sources}</h3>

@@ -23,7 +23,7 @@ function PlantNode({ data }: NodeProps<Node<FamilyNodeData>>) {
       style={{ width: NODE_WIDTH, height: NODE_HEIGHT }}
     >
       <Handle type="target" position={Position.Top} isConnectable={false} />
-      <strong>{data.plant.commonName}</strong>
+      <strong title={data.plant.commonName}>{data.plant.commonName}</strong>
       <span>{S.generation(data.plant.generation)}</span>
       <Handle type="source" position={Position.Bottom} isConnectable={false} />
     </div>
@@ -31,6 +31,8 @@ function PlantNode({ data }: NodeProps<Node<FamilyNodeData>>) {
 }
 
 const NODE_TYPES = { plant: PlantNode };
+/** Room around the family when fitted: a share of the box on each side (the zoom buttons sit in the top one). */
+const FIT_VIEW = { padding: { top: '56px', right: 0.1, bottom: 0.1, left: 0.1 }, maxZoom: 1.25 } as const;
 
 /** The plant's family as an interactive graph (pan, zoom, click to move), and the same as a list of links. */
 export function LineageGraph({ plantId, onOpen }: { plantId: string; onOpen: (plantId: string) => void }) {
@@ -59,11 +61,14 @@ export function LineageGraph({ plantId, onOpen }: { plantId: string; onOpen: (pl
               onNodeClick={(_e, node) => onOpen(node.id)}
               nodesDraggable={false}
               nodesConnectable={false}
+              // The whole family in view with room around it, and the zoom buttons in a corner kept clear of it.
               fitView
+              fitViewOptions={FIT_VIEW}
+              minZoom={0.2}
               proOptions={{ hideAttribution: true }}
             >
               <Background />
-              <Controls showInteractive={false} />
+              <Controls showInteractive={false} position="top-right" orientation="horizontal" />
             </ReactFlow>
           </section>
           {lineage.data.truncated && <p className="hint">{S.truncated}</p>}

@@ -58,3 +58,19 @@ export function useClonePlant() {
     onSuccess: () => client.invalidateQueries({ queryKey: ['plants'] }),
   });
 }
+
+/** The network's newest plants (the landing page), public. */
+export function useRecentPlants(limit: number) {
+  return useQuery({
+    queryKey: ['plants', 'recent', limit],
+    queryFn: () => unwrapPage(api.GET('/api/plants/recent', { params: { query: { page: 1, limit } } })),
+  });
+}
+
+/** The network's counts (plants, growers, countries, ledger length), public. */
+export function useNetworkStats() {
+  return useQuery({
+    queryKey: ['plants', 'network'],
+    queryFn: () => unwrap(api.GET('/api/plants/network')),
+  });
+}
