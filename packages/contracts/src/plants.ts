@@ -523,7 +523,7 @@ export const OwnedQuery = Type.Object({
 });
 export type OwnedQuery = Static<typeof OwnedQuery>;
 
-/** A plant in a list of the owner's plants: the plant and the photo shown for it. */
+/** A plant in a list of plants (an owner's, the network's newest): the plant and the photo shown for it. */
 export const OwnedPlant = Named('OwnedPlant', Type.Object({ ...Plant.properties, coverPhoto: CoverPhoto }));
 export type OwnedPlant = Static<typeof OwnedPlant>;
 
@@ -541,7 +541,7 @@ export type RecentQuery = Static<typeof RecentQuery>;
 export const plantListRecent = defineSubject({
   subject: 'plants.plant.list-recent',
   request: RecentQuery,
-  reply: Type.Object({ items: Type.Array(Plant), pagination: Pagination }),
+  reply: Type.Object({ items: Type.Array(OwnedPlant), pagination: Pagination }),
   summary: 'The newest plants of the network, newest first',
 });
 

@@ -91,7 +91,7 @@ describe('cover photos on the list answers', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("answers each plant's newest photo on search, nearby and my plants, and null for a plant without one", async () => {
+  it("answers each plant's newest photo on search, nearby, my plants and the newest plants, and null for a plant without one", async () => {
     const shown = await register("Tomato 'Brandywine'", 40.1);
     const bare = await register("Tomato 'Brandywine' bare", 40.1001);
     await upload({ entityType: 'plant', entityId: shown });
@@ -124,6 +124,13 @@ describe('cover photos on the list answers', () => {
     const mine = owned.body.data as { id: string; coverPhoto: Photo | null }[];
     expect(mine.find((o) => o.id === shown)?.coverPhoto?.id).toBe(newest);
     expect(mine.find((o) => o.id === bare)?.coverPhoto).toBeNull();
+
+    // The landing page's newest plants, read by a visitor, carry their covers too.
+    const recent = await api('GET', '/api/plants/recent?limit=10');
+    expect(recent.status).toBe(200);
+    const newestPlants = recent.body.data as { id: string; coverPhoto: Photo | null }[];
+    expect(newestPlants.find((r) => r.id === shown)?.coverPhoto).toMatchObject({ id: newest });
+    expect(newestPlants.find((r) => r.id === bare)?.coverPhoto).toBeNull();
 
     // Deleting the newest photo shows the one before it at once.
     expect((await api('DELETE', `/api/upload/${newest}`, alice)).status).toBe(200);

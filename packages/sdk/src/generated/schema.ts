@@ -8771,7 +8771,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["Plant"][];
+                        data: components["schemas"]["OwnedPlant"][];
                         error: null;
                         pagination: components["schemas"]["Pagination"];
                     };

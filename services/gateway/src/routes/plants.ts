@@ -297,7 +297,8 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     tags: TAGS,
     policy: { public: true, identifiesCaller: true, object: { rule: 'none', why: 'public plants' } },
     subject: plantListRecent,
-    page: { item: Plant },
+    answer: names,
+    page: { item: OwnedPlant },
   });
 
   busRoute(app, deps, {

@@ -77,7 +77,7 @@ export const recentPlants = (ctx: ServiceContext) =>
   handle(plantListRecent, async (input, caller) => {
     const { page, limit, offset } = pageWindow(input);
     const { items, total } = await ctx.reads.run(caller, (db) => findRecentPlants(db, offset, limit));
-    return { items, pagination: paginate(page, limit, total) };
+    return { items: await withCoverPhotos(ctx, caller, items), pagination: paginate(page, limit, total) };
   });
 
 /** plants.network.get: plant counts from the registry, length and difficulty from the ledger. */

@@ -1,5 +1,6 @@
-import { lazy, type ReactNode, Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
+import { PhotoFrame } from '../../../components/photo';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatDateTime } from '../../../lib/format';
 import type { Plant } from '../api/plants';
@@ -33,10 +34,10 @@ function Sprout() {
 export const RECENT_PLANTS = 8;
 
 /**
- * The network's newest plants as cards led by a photo, and the same plants on a map. `photo` draws a card's photo
- * (the page passes the photo feature's cover); without it, or while it has none, the card shows a placeholder.
+ * The network's newest plants as cards led by their cover photo (a sprout drawn in its place for a plant without
+ * one), and the same plants on a map.
  */
-export function RecentPlants({ signedIn, photo }: { signedIn: boolean; photo?: (plant: Plant) => ReactNode }) {
+export function RecentPlants({ signedIn }: { signedIn: boolean }) {
   const recent = useRecentPlants(RECENT_PLANTS);
   if (recent.isPending) return <Loading />;
   if (recent.error) return <ErrorAlert error={recent.error} />;
@@ -68,7 +69,9 @@ export function RecentPlants({ signedIn, photo }: { signedIn: boolean; photo?: (
           <ul className="cards plant-cards">
             {plants.map((p) => (
               <li key={p.id} className="card media-card">
-                <div className="card-photo">{photo?.(p) ?? <Sprout />}</div>
+                <div className="card-photo">
+                  {p.coverPhoto?.thumbnails ? <PhotoFrame photo={p.coverPhoto} size="large" /> : <Sprout />}
+                </div>
                 <div className="card-body">
                   <h3>
                     <Link to={`/plants/${p.id}`}>{p.commonName}</Link>
