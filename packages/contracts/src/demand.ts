@@ -512,6 +512,18 @@ export const demandProbeRecorded = defineEvent({
     limit: Type.Integer({ minimum: 1 }),
   }),
 });
+/**
+ * An ADMIN imported households' settled dates and past weekly demand (ADR 207). It lets households count before the
+ * 14 days of ADR 174, so every import is recorded: internal, in the audit log only, where it can be questioned.
+ */
+export const demandHistoryImported = defineEvent({
+  subject: 'evt.demand.history.imported',
+  payload: Type.Object({
+    adminId: Type.String(),
+    households: Type.Array(Type.String(), { description: 'The households whose settled date was set' }),
+    weeks: Type.Integer({ minimum: 0, description: 'Past weeks of demand stored (weeks already recorded are kept)' }),
+  }),
+});
 export const demandMatched = defineEvent({
   subject: 'evt.demand.match.created',
   kind: 'demand.match',

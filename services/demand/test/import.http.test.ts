@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemandPlatform, type TestPlatform } from './support.js';
+import { outboxAbout, startDemandPlatform, type TestPlatform } from './support.js';
 
 // An ADMIN moves households and their past weekly demand over from another system: the households count at once
 // when settled long enough, and the forecast reads the imported weeks.
@@ -90,6 +90,11 @@ describe('importing demand data', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ households: 6, missing: ['usr_nobody'], weeks: 8 });
+    // The import is in the audit log: who imported, which households now count, how many weeks.
+    const recorded = (await outboxAbout(p, 'usr_admin')).filter((e) => e.subject === 'evt.demand.history.imported');
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]?.payload).toMatchObject({ adminId: 'usr_admin', weeks: 8 });
+    expect([...(recorded[0]?.payload.households as string[])].sort()).toEqual([...HOUSEHOLDS].sort());
 
     const accepted = await signal();
     expect(accepted.status).toBe(201);

@@ -1,4 +1,4 @@
-import { AppError, demandImport } from '@rootline/contracts';
+import { AppError, demandHistoryImported, demandImport } from '@rootline/contracts';
 import { actingUser } from '@rootline/domain';
 import { handle, type ServiceContext } from '@rootline/host';
 import { settleHouseholds } from '../db/preferences.repo.js';
@@ -47,6 +47,9 @@ export const importDemand = (ctx: ServiceContext) =>
       const settled = await settleHouseholds(tx, households);
       const weeks = await importHistory(tx, history);
       const found = new Set(settled);
+      if (settled.length > 0 || weeks > 0) {
+        await ctx.outbox.enqueue(tx, demandHistoryImported, { adminId: actor.id, households: settled, weeks }, caller);
+      }
       return {
         households: settled.length,
         missing: households.map((h) => h.consumerId).filter((id) => !found.has(id)),

@@ -73,6 +73,8 @@ const SENTENCES: Readonly<Record<string, Sentence>> = {
   },
   'evt.chain.block.mined': (d) =>
     `Block ${num(d, 'index') ?? ''} mined with ${countOf(num(d, 'txCount') ?? 0, 'transaction')}`.replace('  ', ' '),
+  'evt.demand.history.imported': (d, who) =>
+    `${who('adminId', 'An administrator')} imported demand history: ${countOf(Array.isArray(d.households) ? d.households.length : 0, 'household')} settled, ${countOf(num(d, 'weeks') ?? 0, 'week')} of demand`,
   'evt.demand.probe.recorded': (d, who) =>
     `${who('growerId', 'A grower')} looked for demand for ${text(d, 'crop') ?? 'every crop'}${d.refused === true ? ', refused: the day’s limit was reached' : ''}`,
   'evt.environment.record.added': (d, who) => {
