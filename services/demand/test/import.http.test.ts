@@ -94,7 +94,7 @@ describe('importing demand data', () => {
     const recorded = (await outboxAbout(p, 'usr_admin')).filter((e) => e.subject === 'evt.demand.history.imported');
     expect(recorded).toHaveLength(1);
     expect(recorded[0]?.payload).toMatchObject({ adminId: 'usr_admin', weeks: 8 });
-    expect([...(recorded[0]?.payload.households as string[])].sort()).toEqual([...HOUSEHOLDS].sort());
+    expect([...((recorded[0]?.payload.households ?? []) as string[])].sort()).toEqual([...HOUSEHOLDS].sort());
 
     const accepted = await signal();
     expect(accepted.status).toBe(201);
