@@ -10,8 +10,11 @@ import {
 } from '../src/config-reference.js';
 import { REPO_ROOT } from '../src/data-dir.js';
 
-/** Variables the code reads that are the operating system's, not Rootline's. */
-const NOT_SETTINGS = new Set(['PATH']);
+/**
+ * Variables the code reads that are not settings: PATH is the operating system's; ROOTLINE_INITDB_MIGRATIONS is how a
+ * first start hands the child that creates the embedded database the migrations to apply there (packages/db).
+ */
+const NOT_SETTINGS = new Set(['PATH', 'ROOTLINE_INITDB_MIGRATIONS']);
 
 const committed = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 const documented = new Set(configSections().flatMap((s) => s.settings.map((x) => x.name)));

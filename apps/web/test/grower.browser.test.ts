@@ -230,5 +230,6 @@ describe('a grower, in the browser: sign up, register on the map, propagate, jou
     await page.getByLabel('Password').fill(fresh);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'My plants' }).waitFor();
-  });
+    // Eight pages, two emails and three password hashes: more than one step's time when the machine is busy.
+  }, 90_000);
 });

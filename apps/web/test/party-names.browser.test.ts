@@ -77,6 +77,8 @@ describe('names on a plant’s page: stated by whom, and the account’s current
       await page.goto(`/plants/${ownPlant}`);
       const facts = page.getByRole('region', { name: 'Facts' });
       await expect.poll(() => facts.textContent()).toContain(`${admin.name} (account now named ${RENAMED})`);
+      // The journey is a tab of its own.
+      await page.getByRole('tab', { name: 'Journey' }).click();
       const timeline = page.getByRole('list', { name: 'Timeline' });
       await expect.poll(() => timeline.textContent()).toContain(`handled by ${COOP.name} (stated by ${RENAMED})`);
       expect(await timeline.textContent()).toContain(`handled by ${admin.name} (account now named ${RENAMED})`);

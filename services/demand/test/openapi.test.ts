@@ -32,8 +32,9 @@ describe('demand and marketplace request examples', () => {
           return media ? [{ where: `${method.toUpperCase()} ${path}`, ...media }] : [];
         }),
       );
-    // demand: preferences, signal, supply, match; marketplace: listing, change, status, offer, counter, review, wishlist.
-    expect(bodies.length).toBe(11);
+    // demand: preferences, signal, supply, match, import; marketplace: listing, change, status, offer, counter, review,
+    // wishlist.
+    expect(bodies.length).toBe(12);
     for (const { where, schema, example } of bodies) {
       expect(example, where).toBeDefined();
       // Named schemas (Location…) are references into the document's components.

@@ -13,10 +13,13 @@ const METRICS = Object.keys(FARMS.metrics) as Metric[];
 type Values = Record<Metric, string>;
 const EMPTY = Object.fromEntries(METRICS.map((m) => [m, ''])) as Values;
 
-/** The API's error for one input (its field ends with the name: `body/readings/0/ph`, `readings.0.at`), in words. */
+/**
+ * The API's error for one input (its field ends with the name: `body/readings/0/ph`, `readings.0.at`), in words: a
+ * bound the shared wording states ("Enter 100 or less.") is said as what it means for a reading.
+ */
 function errorOf(error: unknown, name: string): string | undefined {
   const message = fieldErrors(error).find((f) => f.field === name || new RegExp(`[/.]${name}$`).test(f.field))?.message;
-  return message?.replace(/^must be <= (.+)$/, S.atMost('$1')).replace(/^must be >= (.+)$/, S.atLeast('$1'));
+  return message?.replace(/^Enter (.+) or less\.$/, S.atMost('$1')).replace(/^Enter (.+) or more\.$/, S.atLeast('$1'));
 }
 
 /** A reading entered by hand: the metrics the readings contract holds, its time defaulting to now. */
