@@ -47,7 +47,7 @@ export const LabelsRequest = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [{ plantIds: ['plt_01HZX3K6Q2W8N4B7T5R9V0C1MD', 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MA'], layout: 'a4-3x8' }],
+    examples: [{ plantIds: ['plt_01HZX3K6Q2W8N4B7T5R9V0C1MD'], layout: 'a4-3x8', startAt: 1 }],
   },
 );
 

@@ -25548,10 +25548,10 @@ export interface operations {
                 /**
                  * @example {
                  *       "plantIds": [
-                 *         "plt_01HZX3K6Q2W8N4B7T5R9V0C1MD",
-                 *         "plt_01HZX3K6Q2W8N4B7T5R9V0C1MA"
+                 *         "plt_01HZX3K6Q2W8N4B7T5R9V0C1MD"
                  *       ],
-                 *       "layout": "a4-3x8"
+                 *       "layout": "a4-3x8",
+                 *       "startAt": 1
                  *     }
                  */
                 "application/json": {

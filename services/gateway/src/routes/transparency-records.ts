@@ -182,7 +182,8 @@ export const transparencyRecordRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> =
       status: 200,
       success: Type.String({ format: 'binary', description: 'The PDF' }),
       mediaType: 'application/pdf',
-      example: { plantIds: ['plt_01HZX3K6Q2W8N4B7T5R9V0C1MD', 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MA'], layout: 'a4-3x8' },
+      // One plant: the example walk puts the one plant it made in place of every plant id.
+      example: { plantIds: ['plt_01HZX3K6Q2W8N4B7T5R9V0C1MD'], layout: 'a4-3x8', startAt: 1 },
       errors: [...gatewayErrorCodes({ ...labelParts, policy: { public: true } }), 'NOT_FOUND', 'UNAVAILABLE'],
     }),
     handler: async (req, reply) => {
