@@ -162,4 +162,28 @@ describe('printing plant labels in the browser', () => {
     },
     STEP_MS,
   );
+
+  it(
+    'fits a phone: My plants with its label form does not scroll sideways',
+    async () => {
+      const phone = await (await rig.context({ width: 390, height: 844 })).newPage();
+      await phone.context().addCookies(await context.cookies());
+      await phone.goto('/plants/mine');
+      const form = phone.getByRole('form', { name: 'Print labels' });
+      await form.waitFor();
+      await phone.getByRole('checkbox', { name: 'Choose Lemon basil for labels' }).check();
+      await form.getByLabel('Sheet').selectOption({ label: 'Seed packets, 8 a page (A4)' });
+      await form.getByLabel('Harvest date').fill('2026-09');
+      await form.scrollIntoViewIfNeeded();
+      await screenshot(phone, 'labels-my-plants-phone');
+      const width = await phone.evaluate(
+        () =>
+          (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement
+            .scrollWidth,
+      );
+      expect(width).toBeLessThanOrEqual(390);
+      await expectAccessible(phone);
+    },
+    STEP_MS,
+  );
 });
