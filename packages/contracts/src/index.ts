@@ -31,6 +31,7 @@ export * from './signatures.js';
 export * from './transparency.js';
 export * from './transparency-certificates.js';
 export * from './transparency-exports.js';
+export * from './transparency-labels.js';
 export * from './transparency-public.js';
 export * from './transparency-reports.js';
 export * from './transport.js';

@@ -21,6 +21,7 @@ import { getCertificate, getRevocationList, revokeCertificate } from './handlers
 import { listEventHistory } from './handlers/events.js';
 import { exportChunk, exportSummaryOf } from './handlers/exports.js';
 import { getHealth } from './handlers/health.js';
+import { renderLabels } from './handlers/labels.js';
 import { getPlantProofBundle, getTxProofBundle } from './handlers/proof-bundles.js';
 import {
   getCheckpoint,
@@ -158,6 +159,7 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         verifySignature(ctx),
         getCertificate(ctx, key, ctx.config.PUBLIC_URL),
         revokeCertificate(ctx),
+        renderLabels(ctx, ctx.config.PUBLIC_URL),
         getRevocationList(ctx, key, origin),
         exportChunk(ctx, ctx.config.PUBLIC_URL),
         exportSummaryOf(ctx),

@@ -3274,6 +3274,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transparency/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Printable QR labels for plants
+         * @description A PDF of QR labels for chosen plants, to print on label sheets (public; plant names are public records): `a4-3x8` (A4, 3 × 8 = 24 labels of 70 × 37 mm a page), `letter-3x10` (US Letter, 3 × 10 = 30 address labels of 2⅝ × 1 in a page) or `seed-packet` (A4, 8 labels of 105 × 74 mm a page: crop, variety, the plant the seed was saved from, harvest date). Each label has the plant’s name, its registration date, its short id (the last 8 characters of its id) and a QR code that opens the plant’s public page in the app; never a location. More plants than a page holds continue on further pages; `startAt` skips used positions on the first sheet. At most 240 plants a request. Answers `application/pdf` as a download (`rootline-labels.pdf`), with the headers `X-Label-Pages` and `X-Label-Count`; a refused request answers the error envelope.
+         */
+        post: operations["printPlantLabels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transparency/export": {
         parameters: {
             query?: never;
@@ -25480,6 +25500,108 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    printPlantLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "plantIds": [
+                 *         "plt_01HZX3K6Q2W8N4B7T5R9V0C1MD"
+                 *       ],
+                 *       "layout": "a4-3x8",
+                 *       "startAt": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The plants to label, in print order (1–240, no repeats); any plant, since plant names are public */
+                    plantIds: string[];
+                    /**
+                     * @description `a4-3x8`: A4, 24 labels a page; `letter-3x10`: US Letter, 30 a page; `seed-packet`: A4, 8 seed-packet labels a page (crop, variety, the plant the seed was saved from, harvest date)
+                     * @enum {string}
+                     */
+                    layout: "a4-3x8" | "letter-3x10" | "seed-packet";
+                    /**
+                     * @description The position of the first label on the first page (1 = top left, row by row), to use up a sheet that is partly used; at most the labels on a page
+                     * @default 1
+                     */
+                    startAt?: number;
+                    /** @description seed-packet: when the seed was harvested (YYYY, YYYY-MM or YYYY-MM-DD); default: today */
+                    harvestedOn?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

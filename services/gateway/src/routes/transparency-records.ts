@@ -12,6 +12,7 @@ import {
   transparencyExportChunk,
   transparencyExportSummary,
   transparencyHealthGet,
+  transparencyLabelsRender,
   transparencyReportGet,
 } from '@rootline/contracts';
 import { call } from '@rootline/host';
@@ -82,6 +83,16 @@ const CERTIFICATE_EXAMPLE = {
   signature: { algorithm: 'Ed25519', keyId: '3b1f9c0e…', value: 'MEUCIQ…base64…==' },
 };
 
+const LABELS =
+  'A PDF of QR labels for chosen plants, to print on label sheets (public; plant names are public records): ' +
+  '`a4-3x8` (A4, 3 × 8 = 24 labels of 70 × 37 mm a page), `letter-3x10` (US Letter, 3 × 10 = 30 address labels of ' +
+  '2⅝ × 1 in a page) or `seed-packet` (A4, 8 labels of 105 × 74 mm a page: crop, variety, the plant the seed was ' +
+  'saved from, harvest date). Each label has the plant’s name, its registration date, its short id (the last 8 ' +
+  'characters of its id) and a QR code that opens the plant’s public page in the app; never a location. More ' +
+  'plants than a page holds continue on further pages; `startAt` skips used positions on the first sheet. At most ' +
+  '240 plants a request. Answers `application/pdf` as a download (`rootline-labels.pdf`), with the headers ' +
+  '`X-Label-Pages` and `X-Label-Count`; a refused request answers the error envelope.';
+
 const EXPORT =
   'Public events (the history, oldest first) by `type` (kinds, comma-separated) and time range (`from` ≤ occurredAt ' +
   '< `to`), as a download streamed piece by piece: however large, it is never held in memory, and it is a snapshot ' +
@@ -145,6 +156,49 @@ export const transparencyRecordRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> =
       if (pdf === null) return ok(signed);
       reply.type('application/pdf');
       reply.header('content-disposition', `inline; filename="certificate-${signed.certificate.plant.id}.pdf"`);
+      return Buffer.from(pdf, 'base64');
+    },
+  });
+
+  const labelParts = requestParts({ method: 'POST', url: '/labels', subject: transparencyLabelsRender });
+  app.route({
+    method: 'POST',
+    url: '/labels',
+    config: {
+      public: true,
+      object: {
+        rule: 'public',
+        field: 'plantIds',
+        record: 'plant',
+        why: 'plant names are public; a label never shows a location',
+      },
+    },
+    schema: operationSchema({
+      ...labelParts,
+      operationId: 'printPlantLabels',
+      summary: 'Printable QR labels for plants',
+      description: LABELS,
+      tags: TAGS,
+      status: 200,
+      success: Type.String({ format: 'binary', description: 'The PDF' }),
+      mediaType: 'application/pdf',
+      // One plant: the example walk puts the one plant it made in place of every plant id.
+      example: { plantIds: ['plt_01HZX3K6Q2W8N4B7T5R9V0C1MD'], layout: 'a4-3x8', startAt: 1 },
+      errors: [...gatewayErrorCodes({ ...labelParts, policy: { public: true } }), 'NOT_FOUND', 'UNAVAILABLE'],
+    }),
+    handler: async (req, reply) => {
+      const { pdf, pages, labels } = await call(
+        deps.bus,
+        transparencyLabelsRender,
+        req.body as never,
+        callContext(req),
+        deps.timeoutMs * 4,
+      );
+      reply.type('application/pdf');
+      reply.header('content-disposition', 'attachment; filename="rootline-labels.pdf"');
+      reply.header('cache-control', 'no-store');
+      reply.header('x-label-pages', String(pages));
+      reply.header('x-label-count', String(labels));
       return Buffer.from(pdf, 'base64');
     },
   });

@@ -14,6 +14,7 @@ import { PlantFacts } from '../../features/plants/components/plant-facts';
 import { PropagateForm } from '../../features/plants/components/propagate-form';
 import { locationOf } from '../../features/plants/components/register-plant-form';
 import { CertificatePanel } from '../../features/transparency/components/certificate-panel';
+import { PrintLabels } from '../../features/transparency/components/print-labels';
 import { QrPanel } from '../../features/transparency/components/qr-panel';
 import { useLiveRefresh } from '../../lib/live';
 
@@ -121,6 +122,9 @@ function PlantPage({ user }: { user: User | null }) {
             <CertificatePanel plantId={p.id} />
             {user && <QrPanel plantId={p.id} />}
           </div>
+          <section className="card">
+            <PrintLabels plantIds={[p.id]} />
+          </section>
         </Tabs.Content>
       </Tabs.Root>
     </>

@@ -36,6 +36,12 @@ export const PLANTS = {
     previous: 'Previous page',
     next: 'Next page',
     page: (page: number, pages: number) => `Page ${page} of ${pages}`,
+    labels: {
+      all: 'Choose every plant on this page for labels',
+      one: (name: string) => `Choose ${name} for labels`,
+      chosen: (n: number) => (n === 1 ? '1 plant chosen.' : `${n} plants chosen.`),
+      clear: 'Clear the choice',
+    },
   },
   facts: {
     title: 'Facts',

@@ -1,0 +1,112 @@
+import { useId, useState } from 'react';
+import { ErrorAlert } from '../../../components/status';
+import { type LabelLayout, useDownloadLabels } from '../api/labels';
+import './print-labels.css';
+
+/** The most plants one sheet request may hold (the API's limit). */
+export const LABELS_MAX_PLANTS = 240;
+
+const LAYOUTS: { value: LabelLayout; label: string; perPage: number }[] = [
+  { value: 'a4-3x8', label: 'A4, 24 labels a page (3 × 8, 70 × 37 mm)', perPage: 24 },
+  { value: 'letter-3x10', label: 'US Letter, 30 labels a page (3 × 10, 2⅝ × 1 in)', perPage: 30 },
+  { value: 'seed-packet', label: 'Seed packets, 8 a page (A4)', perPage: 8 },
+];
+
+const S = {
+  title: 'Print labels',
+  lead: 'A PDF of QR labels to print on label sheets: name, date and short id; the QR code opens the plant’s page. Labels never show a location.',
+  layout: 'Sheet',
+  startAt: 'Start at position',
+  startHint: (perPage: number) => `1 is top left; up to ${perPage}, to use up a partly used sheet.`,
+  harvested: 'Harvest date',
+  harvestedHint: 'YYYY, YYYY-MM or YYYY-MM-DD; empty for today.',
+  download: (n: number) => (n === 1 ? 'Download labels (1 plant)' : `Download labels (${n} plants)`),
+  downloading: 'Preparing the labels…',
+  none: 'Choose the plants to label.',
+  tooMany: `At most ${LABELS_MAX_PLANTS} plants at once.`,
+  done: 'The labels were downloaded.',
+} as const;
+
+/** Layout, starting position and download of a label sheet for the plants given. */
+export function PrintLabels({ plantIds, heading = 'h2' }: { plantIds: string[]; heading?: 'h2' | 'h3' }) {
+  const id = useId();
+  const [layout, setLayout] = useState<LabelLayout>('a4-3x8');
+  const [startAt, setStartAt] = useState(1);
+  const [harvestedOn, setHarvestedOn] = useState('');
+  const download = useDownloadLabels();
+  const perPage = LAYOUTS.find((l) => l.value === layout)?.perPage ?? 24;
+  const Heading = heading;
+  const problem = plantIds.length === 0 ? S.none : plantIds.length > LABELS_MAX_PLANTS ? S.tooMany : null;
+  return (
+    <form
+      className="print-labels"
+      aria-labelledby={`${id}-title`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (problem) return;
+        download.mutate({
+          plantIds,
+          layout,
+          startAt: Math.min(startAt, perPage),
+          ...(layout === 'seed-packet' && harvestedOn.trim() ? { harvestedOn: harvestedOn.trim() } : {}),
+        });
+      }}
+    >
+      <Heading id={`${id}-title`}>{S.title}</Heading>
+      <p className="hint">{S.lead}</p>
+      <div className="print-labels-fields">
+        <label>
+          {S.layout}
+          <select value={layout} onChange={(e) => setLayout(e.target.value as LabelLayout)}>
+            {LAYOUTS.map((l) => (
+              <option key={l.value} value={l.value}>
+                {l.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {S.startAt}
+          <input
+            type="number"
+            min={1}
+            max={perPage}
+            value={startAt}
+            aria-describedby={`${id}-start`}
+            onChange={(e) => setStartAt(Math.min(perPage, Math.max(1, Number(e.target.value) || 1)))}
+          />
+        </label>
+        {layout === 'seed-packet' && (
+          <label>
+            {S.harvested}
+            <input
+              value={harvestedOn}
+              placeholder="2026-09"
+              aria-describedby={`${id}-harvest`}
+              onChange={(e) => setHarvestedOn(e.target.value)}
+            />
+          </label>
+        )}
+        <button type="submit" disabled={download.isPending || problem !== null}>
+          {download.isPending ? S.downloading : S.download(plantIds.length)}
+        </button>
+      </div>
+      <p className="hint" id={`${id}-start`}>
+        {S.startHint(perPage)}
+      </p>
+      {layout === 'seed-packet' && (
+        <p className="hint" id={`${id}-harvest`}>
+          {S.harvestedHint}
+        </p>
+      )}
+      {problem && plantIds.length > 0 && <p className="field-error">{problem}</p>}
+      {plantIds.length === 0 && <p className="hint">{S.none}</p>}
+      <ErrorAlert error={download.error} />
+      {download.isSuccess && (
+        <p className="alert alert-ok" role="status">
+          {S.done}
+        </p>
+      )}
+    </form>
+  );
+}

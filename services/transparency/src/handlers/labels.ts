@@ -1,0 +1,44 @@
+import { AppError, LABELS_PER_PAGE, type Plant, plantGet, transparencyLabelsRender } from '@rootline/contracts';
+import { appLink } from '@rootline/contracts/app-links';
+import { call, handle, publicUrlOf, type ServiceContext } from '@rootline/host';
+import { type LabelPlant, renderLabelsPdf } from '../domain/labels-pdf.js';
+
+/** Plants read at once from the plants service while a sheet is made. */
+const READ_CONCURRENCY = 8;
+
+/**
+ * transparency.labels.render: a PDF sheet of QR labels for the chosen plants. Plants are public records, so anyone
+ * may label any plant; a label carries the plant's public facts only (never its location). Its QR code opens the
+ * plant's page in the app at the service's PUBLIC_URL, else the public address the request came through.
+ */
+export const renderLabels = (ctx: ServiceContext, publicUrl: string | undefined) =>
+  handle(transparencyLabelsRender, async ({ plantIds, layout, startAt, harvestedOn }, caller) => {
+    const perPage = LABELS_PER_PAGE[layout];
+    const first = startAt ?? 1;
+    if (first > perPage) {
+      throw new AppError('VALIDATION_ERROR', `startAt: a ${layout} page holds ${perPage} labels`, {
+        field: 'startAt',
+      });
+    }
+    const base = publicUrlOf(caller, publicUrl);
+    const plants: Plant[] = new Array(plantIds.length);
+    for (let i = 0; i < plantIds.length; i += READ_CONCURRENCY) {
+      const ids = plantIds.slice(i, i + READ_CONCURRENCY);
+      const read = await Promise.all(ids.map((plantId) => call(ctx.bus, plantGet, { plantId }, caller)));
+      read.forEach((p, j) => {
+        plants[i + j] = p;
+      });
+    }
+    const labels: LabelPlant[] = plants.map((p) => ({
+      id: p.id,
+      commonName: p.commonName,
+      scientificName: p.scientificName,
+      registeredAt: p.registeredAt,
+      url: `${base}${appLink('plant', { plantId: p.id })}`,
+    }));
+    const { pdf, pages } = await renderLabelsPdf(labels, layout, {
+      startAt: first,
+      harvestedOn: harvestedOn ?? ctx.clock.now().toISOString().slice(0, 10),
+    });
+    return { pdf: pdf.toString('base64'), pages, labels: labels.length };
+  });
