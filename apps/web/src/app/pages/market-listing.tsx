@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { ErrorAlert, Loading } from '../../components/status';
@@ -87,10 +87,8 @@ function ListingPage({ userId }: { userId: string | null }) {
       <ListingLineage listing={l} />
       {l.plantId && (
         <WhenNear height="32rem">
-          <Suspense fallback={<Loading />}>
-            <LineageGraph plantId={l.plantId} onOpen={(id) => navigate(`/plants/${id}`)} />
-            <CertificatePanel plantId={l.plantId} />
-          </Suspense>
+          <LineageGraph plantId={l.plantId} onOpen={(id) => navigate(`/plants/${id}`)} />
+          <CertificatePanel plantId={l.plantId} />
         </WhenNear>
       )}
     </>

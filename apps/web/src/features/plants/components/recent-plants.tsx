@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import { Link } from 'react-router';
 import { PhotoFrame } from '../../../components/photo';
 import { ErrorAlert, Loading } from '../../../components/status';
@@ -87,9 +87,7 @@ export function RecentPlants({ signedIn }: { signedIn: boolean }) {
           {markers.length > 0 && (
             // Under the cards on a phone: the map's code and outlines come when it is scrolled near.
             <WhenNear height="340px">
-              <Suspense fallback={<Loading />}>
-                <WorldMap label={S.map} markers={markers} />
-              </Suspense>
+              <WorldMap label={S.map} markers={markers} />
             </WhenNear>
           )}
         </div>
