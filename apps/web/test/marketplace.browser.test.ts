@@ -129,6 +129,8 @@ describe('the marketplace in the browser: list, browse, offer, counter, sell', (
       // The listing's lineage as stored with it: the mother plant, and the plant's live graph and certificate.
       const lineage = page.getByRole('region', { name: 'Lineage on the listing' });
       expect(await lineage.getByRole('link', { name: 'Black Krim tomato' }).count()).toBe(1);
+      // The graph and certificate at the page's foot are mounted when scrolled near: scroll to the footer below them.
+      await page.getByRole('contentinfo').scrollIntoViewIfNeeded();
       await expect.poll(() => page.getByRole('region', { name: 'Lineage graph' }).getAttribute('data-nodes')).toBe('2');
       expect(await page.getByRole('region', { name: 'Certificate of authenticity' }).count()).toBe(1);
       await expectAccessible(page);

@@ -5,6 +5,7 @@ import { LiveStatus } from '../components/live-status';
 import { Loading } from '../components/status';
 import { type User, useSession } from '../features/auth/api/session';
 import { InboxLink } from '../features/notifications/components/inbox-link';
+import './layout.css';
 
 const NAV = {
   label: 'Main',

@@ -1,8 +1,9 @@
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { useSession } from '../../features/auth/api/session';
+import { useRecentPlants } from '../../features/plants/api/plants';
 import { NetworkCounts } from '../../features/plants/components/network-counts';
-import { RecentPlants } from '../../features/plants/components/recent-plants';
+import { RECENT_PLANTS, RecentPlants } from '../../features/plants/components/recent-plants';
 import { useLiveRefresh } from '../../lib/live';
 
 const S = {
@@ -35,6 +36,8 @@ const S = {
 export function Page() {
   const session = useSession();
   const signedIn = Boolean(session.data);
+  // The ways to start come with the newest plants, not before them: they would be pushed down as the cards arrive.
+  const recentPending = useRecentPlants(RECENT_PLANTS).isPending;
   useLiveRefresh(signedIn ? 'network' : null, [
     ['plants', 'network'],
     ['plants', 'recent'],
@@ -67,7 +70,7 @@ export function Page() {
       </div>
       <NetworkCounts />
       <RecentPlants signedIn={signedIn} />
-      {!signedIn && (
+      {!signedIn && !recentPending && (
         <section aria-labelledby="start-heading" className="landing-section">
           <h2 id="start-heading">{S.start}</h2>
           <ul className="cards">

@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { ErrorAlert, Loading } from '../../components/status';
-import { LineageGraph } from '../../features/lineage/components/lineage-graph';
+import { WhenNear } from '../../components/when-near';
 import { useListing } from '../../features/market/api/listings';
 import { useListingLive } from '../../features/market/api/live';
 import { ListingDetails, ListingLineage, ListingState } from '../../features/market/components/listing-details';
@@ -12,8 +12,16 @@ import { ListingMoves } from '../../features/market/components/listing-moves';
 import { MarketNav } from '../../features/market/components/market-nav';
 import { OffersPanel } from '../../features/market/components/offers-panel';
 import { MARKET } from '../../features/market/strings';
-import { CertificatePanel } from '../../features/transparency/components/certificate-panel';
 import { WithSession } from '../require-session';
+
+// The plant's graph and certificate sit at the foot of the page: their code (the graph drawing, the certificate's
+// checks) is fetched when they come near the viewport, not with the listing.
+const LineageGraph = lazy(() =>
+  import('../../features/lineage/components/lineage-graph').then((m) => ({ default: m.LineageGraph })),
+);
+const CertificatePanel = lazy(() =>
+  import('../../features/transparency/components/certificate-panel').then((m) => ({ default: m.CertificatePanel })),
+);
 
 const VISITOR = {
   title: 'Make an offer',
@@ -26,6 +34,9 @@ const VISITOR = {
  * a visitor sees the listing and is asked to sign in to make an offer.
  */
 export function Page() {
+  // The listing is read at once, beside the session check rather than after it: one round trip less before it shows.
+  const { listingId = '' } = useParams();
+  useListing(listingId);
   return <WithSession>{(user) => <ListingPage userId={user?.id ?? null} />}</WithSession>;
 }
 
@@ -78,10 +89,10 @@ function ListingPage({ userId }: { userId: string | null }) {
         ))}
       <ListingLineage listing={l} />
       {l.plantId && (
-        <>
+        <WhenNear height="32rem">
           <LineageGraph plantId={l.plantId} onOpen={(id) => navigate(`/plants/${id}`)} />
           <CertificatePanel plantId={l.plantId} />
-        </>
+        </WhenNear>
       )}
     </>
   );

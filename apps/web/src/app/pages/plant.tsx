@@ -1,4 +1,5 @@
 import * as Tabs from '@radix-ui/react-tabs';
+import { lazy, Suspense } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { ErrorAlert, Loading } from '../../components/status';
@@ -7,16 +8,22 @@ import { type User, useSession } from '../../features/auth/api/session';
 import { EnvironmentPanel } from '../../features/environment/components/environment-panel';
 import { Journey } from '../../features/journeys/components/journey';
 import { RecordEventForm } from '../../features/journeys/components/record-event-form';
-import { LineageGraph } from '../../features/lineage/components/lineage-graph';
 import { PhotosPanel } from '../../features/media/components/photos-panel';
 import { usePlant } from '../../features/plants/api/plants';
 import { PlantFacts } from '../../features/plants/components/plant-facts';
 import { PropagateForm } from '../../features/plants/components/propagate-form';
 import { locationOf } from '../../features/plants/components/register-plant-form';
-import { CertificatePanel } from '../../features/transparency/components/certificate-panel';
 import { PrintLabels } from '../../features/transparency/components/print-labels';
 import { QrPanel } from '../../features/transparency/components/qr-panel';
 import { useLiveRefresh } from '../../lib/live';
+
+// The graph drawing and the certificate's checks are fetched when their tab is opened, not with the page.
+const LineageGraph = lazy(() =>
+  import('../../features/lineage/components/lineage-graph').then((m) => ({ default: m.LineageGraph })),
+);
+const CertificatePanel = lazy(() =>
+  import('../../features/transparency/components/certificate-panel').then((m) => ({ default: m.CertificatePanel })),
+);
 
 const S = {
   sections: 'Sections of the plant page',
@@ -97,7 +104,9 @@ function PlantPage({ user }: { user: User | null }) {
           {user && <PropagateForm key={`propagate-${p.id}`} parent={p} owner={{ id: user.id, name: user.name }} />}
         </Tabs.Content>
         <Tabs.Content value="lineage" className="tab-panel">
-          <LineageGraph plantId={p.id} onOpen={(id) => navigate(`/plants/${id}?tab=lineage`)} />
+          <Suspense fallback={<Loading />}>
+            <LineageGraph plantId={p.id} onOpen={(id) => navigate(`/plants/${id}?tab=lineage`)} />
+          </Suspense>
         </Tabs.Content>
         <Tabs.Content value="journey" className="tab-panel">
           <Journey plantId={p.id} />
@@ -119,7 +128,9 @@ function PlantPage({ user }: { user: User | null }) {
         </Tabs.Content>
         <Tabs.Content value="certificate" className="tab-panel">
           <div className="grid-2">
-            <CertificatePanel plantId={p.id} />
+            <Suspense fallback={<Loading />}>
+              <CertificatePanel plantId={p.id} />
+            </Suspense>
             {user && <QrPanel plantId={p.id} />}
           </div>
           <section className="card">

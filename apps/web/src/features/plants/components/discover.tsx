@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, useState } from 'react';
 import { Link } from 'react-router';
 import { Field } from '../../../components/field';
 import { describeView, formatPoint } from '../../../components/map/geo';
@@ -6,6 +6,7 @@ import { PartyName } from '../../../components/party-name';
 import { PhotoFrame } from '../../../components/photo';
 import { PlaceSearch } from '../../../components/place-search';
 import { ErrorAlert, Loading } from '../../../components/status';
+import { WhenNear } from '../../../components/when-near';
 import { formatNumber } from '../../../lib/format';
 import { useNearby, useSearch } from '../api/discover';
 
@@ -59,7 +60,8 @@ export function NearbyMap() {
         value={radius}
         onChange={(e) => setRadius(e.target.value)}
       />
-      <Suspense fallback={<Loading />}>
+      {/* Fetched once the card is painted: the text above and below it is the page's first view, the map follows. */}
+      <WhenNear height="460px">
         <WorldMap
           label={S.map}
           tall
@@ -91,7 +93,7 @@ export function NearbyMap() {
             ),
           ]}
         />
-      </Suspense>
+      </WhenNear>
       <ErrorAlert error={nearby.error} />
       {!point ? (
         <p>{S.pick}</p>

@@ -1,4 +1,4 @@
-import { ErrorAlert, Loading } from '../../../components/status';
+import { ErrorAlert } from '../../../components/status';
 import { formatNumber } from '../../../lib/format';
 import { useNetworkStats } from '../api/plants';
 
@@ -11,34 +11,35 @@ const S = {
   blocks: 'Ledger blocks',
 } as const;
 
+const count = (n: number | undefined) => (n === undefined ? '–' : formatNumber(n, 0));
+
 /** The network's live counts: plants, growers, countries and the ledger's length. */
 export function NetworkCounts() {
   const stats = useNetworkStats();
   return (
     <section className="card" aria-labelledby="network-counts-heading">
       <h2 id="network-counts-heading">{S.title}</h2>
-      {stats.isPending ? (
-        <Loading />
-      ) : stats.error ? (
+      {stats.error ? (
         <ErrorAlert error={stats.error} />
       ) : (
-        <dl className="figures" aria-live="polite">
+        // While the counts come, the same figures hold their place with a dash, so nothing below them moves.
+        <dl className="figures" aria-live={stats.data ? 'polite' : undefined} aria-busy={stats.isPending}>
           <div>
             <dt>{S.plants}</dt>
-            <dd>{formatNumber(stats.data.totalPlants, 0)}</dd>
+            <dd>{count(stats.data?.totalPlants)}</dd>
           </div>
           <div>
             <dt>{S.growers}</dt>
-            <dd>{formatNumber(stats.data.activeGrowers, 0)}</dd>
+            <dd>{count(stats.data?.activeGrowers)}</dd>
             <dd className="hint">{S.growersHint}</dd>
           </div>
           <div>
             <dt>{S.countries}</dt>
-            <dd>{formatNumber(stats.data.countriesRepresented, 0)}</dd>
+            <dd>{count(stats.data?.countriesRepresented)}</dd>
           </div>
           <div>
             <dt>{S.blocks}</dt>
-            <dd>{formatNumber(stats.data.chainLength, 0)}</dd>
+            <dd>{count(stats.data?.chainLength)}</dd>
           </div>
         </dl>
       )}

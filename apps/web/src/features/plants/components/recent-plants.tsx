@@ -1,7 +1,8 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import { Link } from 'react-router';
 import { PhotoFrame } from '../../../components/photo';
 import { ErrorAlert, Loading } from '../../../components/status';
+import { WhenNear } from '../../../components/when-near';
 import { formatDateTime } from '../../../lib/format';
 import type { Plant } from '../api/plants';
 import { useRecentPlants } from '../api/plants';
@@ -84,9 +85,10 @@ export function RecentPlants({ signedIn }: { signedIn: boolean }) {
             ))}
           </ul>
           {markers.length > 0 && (
-            <Suspense fallback={<Loading />}>
+            // Under the cards on a phone: the map's code and outlines come when it is scrolled near.
+            <WhenNear height="340px">
               <WorldMap label={S.map} markers={markers} />
-            </Suspense>
+            </WhenNear>
           )}
         </div>
       )}
