@@ -181,7 +181,7 @@ describe('every page, at phone and laptop width, signed out and signed in', () =
     ]);
     for (const name of ['Facts', 'Lineage', 'Journey', 'Environment', 'Certificate']) {
       await tabs.getByRole('tab', { name }).click();
-      expect(await tabs.getByRole('tab', { name }).getAttribute('aria-selected')).toBe('true');
+      await expect.poll(() => tabs.getByRole('tab', { name }).getAttribute('aria-selected')).toBe('true');
       await expect.poll(() => page.getByText('Loading…').count(), { timeout: 20_000 }).toBe(0);
       expect(await page.getByRole('tabpanel').count()).toBe(1);
       expect(await page.getByRole('region', { name: /^Map of/ }).count()).toBeLessThanOrEqual(1);

@@ -1,4 +1,4 @@
-import type { LabelLayout } from '@rootline/contracts';
+import type { LabelLayout } from '@rootline/contracts/transparency-labels';
 
 /** What one label says. Never a location: a label is stuck on a pot anyone can read (docs/transparency.md). */
 export interface LabelPlant {

@@ -1,3 +1,4 @@
+import { countOf } from '../../lib/plural';
 /** Every text of the plant pages, in one place. */
 export const PLANTS = {
   register: {
@@ -39,7 +40,7 @@ export const PLANTS = {
     labels: {
       all: 'Choose every plant on this page for labels',
       one: (name: string) => `Choose ${name} for labels`,
-      chosen: (n: number) => (n === 1 ? '1 plant chosen.' : `${n} plants chosen.`),
+      chosen: (n: number) => `${countOf(n, 'plant')} chosen.`,
       clear: 'Clear the choice',
     },
   },

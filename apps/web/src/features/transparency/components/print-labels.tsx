@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { ErrorAlert } from '../../../components/status';
+import { countOf } from '../../../lib/plural';
 import { type LabelLayout, useDownloadLabels } from '../api/labels';
 import './print-labels.css';
 
@@ -20,10 +21,10 @@ const S = {
   startHint: (perPage: number) => `1 is top left; up to ${perPage}, to use up a partly used sheet.`,
   harvested: 'Harvest date',
   harvestedHint: 'YYYY, YYYY-MM or YYYY-MM-DD; empty for today.',
-  download: (n: number) => (n === 1 ? 'Download labels (1 plant)' : `Download labels (${n} plants)`),
+  download: (n: number) => `Download labels (${countOf(n, 'plant')})`,
   downloading: 'Preparing the labels…',
   none: 'Choose the plants to label.',
-  tooMany: `At most ${LABELS_MAX_PLANTS} plants at once.`,
+  tooMany: `At most ${countOf(LABELS_MAX_PLANTS, 'plant')} at once.`,
   done: 'The labels were downloaded.',
 } as const;
 
