@@ -8,6 +8,7 @@ import {
   mainMenu,
   RIG_START_MS,
   screenshot,
+  signIn,
   startBrowserRig,
 } from './support/browser.js';
 
@@ -32,14 +33,6 @@ async function account(rig: BrowserRig, who: { name: string; email: string; pass
   return { token, id: session.user.id };
 }
 
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.goto('/signin');
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'My plants' }).waitFor();
-}
-
 /** The Monday `weeksAgo` weeks before this week's, as YYYY-MM-DD. */
 function mondayWeeksAgo(weeksAgo: number): string {
   const d = new Date();
@@ -61,7 +54,7 @@ describe('a farm manager and a demand planner, in the browser', () => {
     await call(rig, rig.adminToken, 'PUT', `/api/admin/users/${manager.id}/role`, { role: 'FARM_MANAGER' });
     await account(rig, VISITOR);
     page = await (await rig.context()).newPage();
-    await signIn(page, MANAGER);
+    await signIn(page, MANAGER, 'My plants');
   }, RIG_START_MS);
   afterAll(async () => {
     await rig?.stop();
@@ -69,7 +62,7 @@ describe('a farm manager and a demand planner, in the browser', () => {
 
   it('tells a person without the role what they can do and who grants it', async () => {
     const visitor = await (await rig.context({ width: 390, height: 844 })).newPage();
-    await signIn(visitor, VISITOR);
+    await signIn(visitor, VISITOR, 'My plants');
     await (await mainMenu(visitor)).getByRole('link', { name: 'Vertical farms' }).click();
     await visitor.getByRole('heading', { level: 2, name: 'Farm manager role needed' }).waitFor();
     await visitor.getByText(/An administrator grants it/).waitFor();
@@ -188,7 +181,7 @@ describe('a farm manager and a demand planner, in the browser', () => {
   it('takes a reading entered by hand, names a wrong value beside its field, and shows it live elsewhere', async () => {
     // A second window on the same batch (another tab, another device): it only listens.
     const other = await (await rig.context({ width: 390, height: 844 })).newPage();
-    await signIn(other, MANAGER);
+    await signIn(other, MANAGER, 'My plants');
     await other.goto(`/vertical-farm/batch/${batchId}`);
     const otherCo2 = other.getByRole('figure', { name: 'CO2 (ppm)' }).getByRole('img');
     await expect.poll(() => otherCo2.getAttribute('data-points'), { timeout: 30_000 }).toBe('2');

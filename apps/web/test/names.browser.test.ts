@@ -7,6 +7,7 @@ import {
   expectAccessible,
   RIG_START_MS,
   screenshot,
+  signIn,
   startBrowserRig,
 } from './support/browser.js';
 
@@ -31,14 +32,6 @@ async function expectRefusal(field: Locator, message: string | RegExp): Promise<
   const said = await description(field);
   expect(said).toMatch(message);
   expect(said).not.toMatch(/body\/|querystring\/|usr_|evt\.|must NOT|must match/);
-}
-
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.goto('/signin');
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1 }).filter({ hasNotText: 'Sign in' }).waitFor();
 }
 
 describe('names, not ids; refusals in words', () => {

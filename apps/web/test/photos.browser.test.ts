@@ -8,6 +8,7 @@ import {
   expectAccessible,
   RIG_START_MS,
   screenshot,
+  signIn,
   startBrowserRig,
 } from './support/browser.js';
 
@@ -67,14 +68,6 @@ async function register(rig: BrowserRig, who: typeof GROWER): Promise<string> {
     body: JSON.stringify(who),
   });
   return signInOverHttp(rig.base, who.email, who.password);
-}
-
-async function signIn(page: Page, who: typeof GROWER): Promise<void> {
-  await page.goto('/signin');
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'My plants' }).waitFor();
 }
 
 /** An image shown from square thumbnails: a `srcset` of every size, `sizes`, lazy, and a box of its own size. */
@@ -139,13 +132,13 @@ describe('photos first: a plant page that shows a new photo at once, and lists t
     "adds a photo on the plant's page and sees it at once, named for the plant, as does another person there",
     async () => {
       const watcher = await (await rig.context()).newPage();
-      await signIn(watcher, WATCHER);
+      await signIn(watcher, WATCHER, 'My plants');
       await watcher.goto(`/plants/${plantId}`);
       await watcher.getByRole('region', { name: 'Photos' }).getByText('No photos yet.').waitFor({ timeout: 30_000 });
       await watcher.locator('header').getByText('Live', { exact: true }).waitFor({ timeout: 30_000 });
       const watcherMark = await watcher.evaluate('window.loadMark = Math.random()');
 
-      await signIn(page, GROWER);
+      await signIn(page, GROWER, 'My plants');
       await page.goto(`/plants/${plantId}`);
       const photos = page.getByRole('region', { name: 'Photos' });
       await photos.getByText('No photos yet.').waitFor({ timeout: 30_000 });

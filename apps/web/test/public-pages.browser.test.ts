@@ -9,6 +9,7 @@ import {
   mainMenu,
   RIG_START_MS,
   screenshot,
+  signIn,
   startBrowserRig,
 } from './support/browser.js';
 
@@ -19,14 +20,6 @@ const STEP_MS = 120_000;
  * person signed in (those, with the environment record and health and the QR code): the budgets of docs/web.md.
  */
 const PLANT_PAGE_BUDGET = { visitor: 6, signedIn: 10 } as const;
-
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.goto('/signin');
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1 }).filter({ hasNotText: 'Sign in' }).waitFor();
-}
 
 /** The API reads (GET /api/…) a page makes, counted from its network requests. */
 function countReads(page: Page): { reads: string[] } {

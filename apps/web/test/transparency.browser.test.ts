@@ -12,6 +12,7 @@ import {
   expectAccessible,
   RIG_START_MS,
   screenshot,
+  signIn,
   startBrowserRig,
 } from './support/browser.js';
 
@@ -50,14 +51,6 @@ const GROWER = {
   email: `tess-${Date.now()}@example.org`,
   password: 'an open ledger passphrase',
 };
-
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.goto('/signin');
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1 }).filter({ hasNotText: 'Sign in' }).waitFor();
-}
 
 /** A webhook receiver that answers 500 until it is told to recover, and keeps every request it got. */
 function receiver() {

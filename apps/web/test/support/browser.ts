@@ -192,3 +192,16 @@ export async function mainMenu(page: Page) {
   if ((await button.isVisible()) && (await button.getAttribute('aria-expanded')) === 'false') await button.click();
   return page.getByRole('navigation', { name: 'Main' });
 }
+
+/**
+ * Signs `who` in through the sign-in form and waits for the page it lands on: the level-1 heading `landing` when
+ * given, else any level-1 heading but the sign-in form's own.
+ */
+export async function signIn(page: Page, who: { email: string; password: string }, landing?: string): Promise<void> {
+  await page.goto('/signin');
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const heading = page.getByRole('heading', { level: 1, ...(landing ? { name: landing } : {}) });
+  await (landing ? heading : heading.filter({ hasNotText: 'Sign in' })).waitFor();
+}
