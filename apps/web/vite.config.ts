@@ -1,10 +1,49 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/** The design tokens --green and --bg (src/styles.css): the installed app's title bar and splash screen. */
+const THEME = '#2f6b3a';
+const BACKGROUND = '#f7f8f5';
 
 // The SDK is bundled from its TypeScript sources (the "development" export), so the app builds without the
 // workspace's compiled output. Pages are split by area through the router's lazy routes.
+// The service worker (src/sw/sw.ts) is built to /sw.js with the list of the build's files to keep
+// offline (ADR 225); the app registers it itself (src/lib/service-worker.ts).
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src/sw',
+      filename: 'sw.ts',
+      injectRegister: false,
+      registerType: 'prompt',
+      includeManifestIcons: false,
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        globIgnores: ['apple-touch-icon.png', 'icon-*.png'],
+        maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+      },
+      manifest: {
+        id: '/',
+        name: 'Rootline',
+        short_name: 'Rootline',
+        description: 'Trace plants, their offspring and their journeys.',
+        lang: 'en',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: THEME,
+        background_color: BACKGROUND,
+        icons: [
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+    }),
+  ],
   resolve: { conditions: ['development', 'browser', 'module', 'import', 'default'] },
   build: {
     target: 'es2022',

@@ -56,6 +56,20 @@ describe('public reads that identify their caller', () => {
     expect(expired.json()).toEqual({ actor: null });
   });
 
+  it('marks an answer to no one in particular public and one to a named caller private', async () => {
+    const visitor = await app.inject({ url: '/api/test/who' });
+    expect(visitor.headers['cache-control']).toBe('public, no-cache');
+    expect(visitor.headers.vary).toContain('cookie');
+    const { token } = await seedSession(bus.database, 'GROWER', 'usr_cached');
+    const named = await app.inject({ url: '/api/test/who', headers: { cookie: `rootline_session=${token}` } });
+    expect(named.headers['cache-control']).toBe('private, no-cache');
+    const bearer = await app.inject({ url: '/api/test/who', headers: { authorization: `Bearer ${token}` } });
+    expect(bearer.headers['cache-control']).toBe('private, no-cache');
+    // An ended credential leaves the caller anonymous: the answer is the public one.
+    const bad = await app.inject({ url: '/api/test/who', headers: { authorization: 'Bearer not-a-token' } });
+    expect(bad.headers['cache-control']).toBe('public, no-cache');
+  });
+
   it('leaves other public routes anonymous, whatever the request carries', async () => {
     const { token } = await seedSession(bus.database, 'USER', 'usr_unnamed');
     const res = await app.inject({ url: '/api/test/anyone', headers: { authorization: `Bearer ${token}` } });

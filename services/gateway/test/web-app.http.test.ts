@@ -8,6 +8,7 @@ import { startTestBus, type TestBus, testGateway } from './support.js';
 
 const INDEX = '<!doctype html><html><head><title>Rootline</title></head><body><div id="root"></div></body></html>';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(2000))});`;
+const MANIFEST = JSON.stringify({ name: 'Rootline', start_url: '/', display: 'standalone' });
 
 describe('the web app at /', () => {
   let bus: TestBus;
@@ -22,6 +23,7 @@ describe('the web app at /', () => {
     writeFileSync(join(dir, 'assets', 'index-abc123.js'), SCRIPT);
     writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"></svg>');
     writeFileSync(join(dir, 'sw.js'), "self.addEventListener('push', () => {});");
+    writeFileSync(join(dir, 'manifest.webmanifest'), MANIFEST);
     bus = await startTestBus();
     app = await testGateway(bus, {
       WEB_APP_DIR: dir,
@@ -114,6 +116,28 @@ describe('the web app at /', () => {
     expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.body).toContain("addEventListener('push'");
+  });
+
+  it('serves the service worker as it is on disk now, so a new build is offered to open pages at once', async () => {
+    const before = await app.inject({ url: '/sw.js' });
+    try {
+      writeFileSync(join(dir, 'sw.js'), "self.addEventListener('push', () => {}); // build 2");
+      const after = await app.inject({ url: '/sw.js' });
+      expect(after.statusCode).toBe(200);
+      expect(after.body).not.toBe(before.body);
+      expect(after.body).toContain('// build 2');
+      expect(after.headers['cache-control']).toBe('no-cache');
+    } finally {
+      writeFileSync(join(dir, 'sw.js'), "self.addEventListener('push', () => {});");
+    }
+  });
+
+  it('serves the web app manifest as application/manifest+json, cached for an hour', async () => {
+    const res = await app.inject({ url: '/manifest.webmanifest' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/manifest+json; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=3600');
+    expect(res.json()).toMatchObject({ name: 'Rootline', display: 'standalone' });
   });
 
   it('leaves page loads out of the API rate limits', async () => {

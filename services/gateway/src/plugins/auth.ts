@@ -8,6 +8,7 @@ import type {
   FastifyReply,
   FastifyRequest,
   onRequestHookHandler,
+  onSendHookHandler,
   preHandlerHookHandler,
 } from 'fastify';
 import fp from 'fastify-plugin';
@@ -294,6 +295,18 @@ export const authPlugin = fp<AuthOptions>(
     app.decorate('routePolicies', policies);
     const publicPrefixes = opts.publicPrefixes ?? [];
 
+    /**
+     * A public read's answer says whom it is for (ADR 226): answered to no one in particular it is `public` (any
+     * cache, the app's service worker included, may keep it and must ask again before reusing it); answered to an
+     * identified caller it may hold what only they see (drafts, journey notes), so it is `private`.
+     */
+    const markWhoItIsFor: onSendHookHandler = async (req, reply, payload) => {
+      if (req.method !== 'GET' || reply.statusCode !== 200 || reply.hasHeader('cache-control')) return payload;
+      reply.header('cache-control', req.principal ? 'private, no-cache' : 'public, no-cache');
+      reply.header('vary', 'authorization, cookie');
+      return payload;
+    };
+
     app.addHook('onRoute', (route) => {
       if (!isApiRoute(route.url)) return;
       const where = `${String(route.method)} ${route.url}`;
@@ -320,6 +333,8 @@ export const authPlugin = fp<AuthOptions>(
           };
           const existing = route.onRequest ?? [];
           route.onRequest = [...(Array.isArray(existing) ? existing : [existing]), identifyCaller];
+          const send = route.onSend ?? [];
+          route.onSend = [...(Array.isArray(send) ? send : [send]), markWhoItIsFor];
         }
         return;
       }

@@ -13,6 +13,7 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.html': 'text/html; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.ico': 'image/x-icon',
@@ -20,11 +21,15 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** The app's service worker (Web Push), served at the root so its scope is the whole app. */
+/**
+ * The app's service worker (offline shell, Web Push), served at the root so its scope is the whole app. It is read
+ * again at every request (it is small and asked for once per visit): a build that replaced it is offered to open
+ * pages as a new version at once, without a restart of the gateway.
+ */
 const SERVICE_WORKER = 'sw.js';
 
 /** Types worth compressing; images and fonts are compressed already. */
-const COMPRESSIBLE = new Set(['.js', '.css', '.html', '.json', '.svg', '.txt']);
+const COMPRESSIBLE = new Set(['.js', '.css', '.html', '.json', '.webmanifest', '.svg', '.txt']);
 
 /** Answers the app's index.html. */
 export type AppPage = (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
@@ -49,6 +54,17 @@ function escapeAttribute(value: string): string {
 function load(path: string, ext: string): StaticFile {
   const body = readFileSync(path);
   return { type: TYPES[ext] ?? 'application/octet-stream', body, gzip: COMPRESSIBLE.has(ext) ? gzipSync(body) : null };
+}
+
+/** The file at `path` as it is now; undefined while it cannot be read. */
+function fresh(path: string, ext: string): () => StaticFile | undefined {
+  return () => {
+    try {
+      return load(path, ext);
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** The file at `path`, loaded by the first call and kept; undefined while it cannot be read (a rebuild removed it). */
@@ -96,11 +112,12 @@ export function serveWebApp(app: FastifyInstance, opts: WebAppOptions): AppPage 
   if (existsSync(assetDir)) {
     for (const name of readdirSync(assetDir)) assets.set(name, once(join(assetDir, name), extname(name)));
   }
-  // Files beside index.html (icons), served by name.
+  // Files beside index.html (icons, the manifest, the service worker), served by name.
   const topLevel = new Map<string, () => StaticFile | undefined>();
   for (const entry of readdirSync(opts.dir, { withFileTypes: true })) {
     if (entry.isFile() && entry.name !== 'index.html') {
-      topLevel.set(entry.name, once(join(opts.dir, entry.name), extname(entry.name)));
+      const read = entry.name === SERVICE_WORKER ? fresh : once;
+      topLevel.set(entry.name, read(join(opts.dir, entry.name), extname(entry.name)));
     }
   }
 
