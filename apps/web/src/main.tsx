@@ -2,12 +2,18 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProviders } from './app/providers';
 import { AppRouter } from './app/router';
+import { UpdatePrompt } from './features/app/components/update-prompt';
+import { registerServiceWorker } from './lib/service-worker';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <AppProviders>
       <AppRouter />
+      <UpdatePrompt />
     </AppProviders>
   </StrictMode>,
 );
+
+// The offline shell and the new-version prompt (ADR 225–227), after the page's own files have loaded.
+window.addEventListener('load', registerServiceWorker, { once: true });

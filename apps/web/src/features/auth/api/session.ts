@@ -2,6 +2,7 @@ import type { components } from '@rootline/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
 import { isUnauthorized } from '../../../lib/errors';
+import { clearRuntimeCaches } from '../../../lib/service-worker';
 
 export type User = components['schemas']['User'];
 
@@ -45,9 +46,11 @@ export function useSignOut() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => unwrap(api.POST('/api/auth/signout')),
-    onSettled: () => {
+    onSettled: async () => {
       client.setQueryData(SESSION, null);
       client.removeQueries({ predicate: (q) => q.queryKey[0] !== 'auth' });
+      // Nothing read while signed in stays on the device (ADR 226).
+      await clearRuntimeCaches();
     },
   });
 }

@@ -1,6 +1,7 @@
 import type { components } from '@rootline/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
+import { preparePhoto } from '../lib/prepare-photo';
 
 export type FileInfo = components['schemas']['File'];
 
@@ -14,14 +15,16 @@ export function usePlantPhotos(plantId: string) {
 }
 
 /**
- * Uploads one image attached to the plant (multipart: the fields first, then the file). The answer is the file with
+ * Uploads one image attached to the plant (multipart: the fields first, then the file), made smaller and without its
+ * metadata first (preparePhoto). The answer is the file with
  * its thumbnails: it goes first in the plant's photos at once, before they are read again, and the lists that show
  * the plant's newest photo (search, nearby, my plants) are read again.
  */
 export function useUploadPhoto(plantId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (file: File) => {
+    mutationFn: async (chosen: File) => {
+      const file = await preparePhoto(chosen);
       const form = new FormData();
       form.append('category', 'plant-photo');
       form.append('entityType', 'plant');

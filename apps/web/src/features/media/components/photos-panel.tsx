@@ -2,18 +2,13 @@ import { useEffect, useId, useState } from 'react';
 import { PhotoFrame } from '../../../components/photo';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { usePlantPhotos, useUploadPhoto } from '../api/photos';
+import { MEDIA } from '../strings';
+import './photos-panel.css';
 
-const S = {
-  title: 'Photos',
-  none: 'No photos yet.',
-  upload: 'Add a photo',
-  hint: 'JPEG, PNG, WebP or AVIF, up to 15 MB. No copy shown to others says where the photo was taken.',
-  busy: 'Uploading…',
-  added: 'Photo added.',
-  /** What a photo of the plant shows, as the lists say it (ADR 203). */
-  alt: (plant: string, i: number, n: number) => (n > 1 ? `Photo ${i + 1} of ${n} of ${plant}` : `Photo of ${plant}`),
-  uploading: (plant: string) => `Photo of ${plant}, uploading`,
-} as const;
+/** The image types the server takes (docs/media.md). */
+const ACCEPT = 'image/jpeg,image/png,image/webp,image/avif';
+
+const S = MEDIA;
 
 /**
  * The plant's gallery: its photos as square thumbnails, newest first (each opens the full size), and an upload for
@@ -31,8 +26,13 @@ export function PhotosPanel({
   const photos = usePlantPhotos(plantId);
   const upload = useUploadPhoto(plantId);
   const inputId = useId();
+  const cameraId = useId();
   const preview = usePreview(upload.isPending ? upload.variables : undefined);
   const images = (photos.data ?? []).filter((f) => f.kind === 'image');
+  const send = (input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    if (file) upload.mutate(file, { onSettled: () => (input.value = '') });
+  };
   const count = images.length;
   return (
     <section className="card" aria-labelledby="photos-heading">
@@ -64,19 +64,29 @@ export function PhotosPanel({
         </ul>
       )}
       {canUpload && (
-        <div className="field">
+        <div className="field photo-upload">
           <label htmlFor={inputId}>{S.upload}</label>
           <input
             id={inputId}
             type="file"
-            accept="image/jpeg,image/png,image/webp,image/avif"
+            accept={ACCEPT}
             disabled={upload.isPending}
             aria-describedby={`${inputId}-hint`}
-            onChange={(e) => {
-              const file = e.target.files?.[0];
-              if (file) upload.mutate(file, { onSettled: () => (e.target.value = '') });
-            }}
+            onChange={(e) => send(e.target)}
           />
+          {/* Phones and tablets open the back camera from this one; a desktop hides it (photos-panel.css). */}
+          <div className="photo-take">
+            <label htmlFor={cameraId}>{S.take}</label>
+            <input
+              id={cameraId}
+              type="file"
+              accept="image/*"
+              capture="environment"
+              disabled={upload.isPending}
+              aria-describedby={`${inputId}-hint`}
+              onChange={(e) => send(e.target)}
+            />
+          </div>
           <p className="hint" id={`${inputId}-hint`} role="status">
             {upload.isPending ? S.busy : upload.isSuccess ? S.added : S.hint}
           </p>

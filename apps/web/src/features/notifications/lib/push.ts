@@ -1,8 +1,7 @@
-// Web Push in this browser: the service worker at the app's root (public/sw.js) shows each push; the
+// Web Push in this browser: the app's service worker (src/sw/sw.ts, served at /sw.js) shows each push; the
 // subscription is made with the server's VAPID key and handed to the API (docs/notifications.md).
 
-/** Where the service worker is served: the root, so its scope is the whole app. */
-export const SERVICE_WORKER_URL = '/sw.js';
+import { SERVICE_WORKER_URL } from '../../../lib/service-worker';
 
 /** Whether this browser can receive Web Push at all. */
 export function pushSupported(): boolean {
