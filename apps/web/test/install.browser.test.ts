@@ -40,20 +40,25 @@ function pngSize(bytes: Buffer): { width: number; height: number } {
 
 /** Every request URL held in any of the page's caches, by cache name. */
 function cachedUrls(page: Page): Promise<Record<string, string[]>> {
-  return page.evaluate(async () => {
-    const out: Record<string, string[]> = {};
+  return page.evaluate<Record<string, string[]>>(`(async () => {
+    const out = {};
     for (const name of await caches.keys()) {
       out[name] = (await (await caches.open(name)).keys()).map((r) => r.url);
     }
     return out;
-  });
+  })()`);
+}
+
+/** A script for page.evaluate: `expression` of the page's service worker registration `r`. */
+function registration(expression: string): string {
+  return `navigator.serviceWorker.getRegistration().then((r) => ${expression})`;
 }
 
 /** Waits until the service worker has installed (the shell is kept) and controls the page. */
 async function controlled(page: Page): Promise<string> {
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
-  return page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? '');
+  await page.evaluate('navigator.serviceWorker.ready.then(() => undefined)');
+  await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 30_000 });
+  return page.evaluate<string>("navigator.serviceWorker.controller?.scriptURL ?? ''");
 }
 
 /** A phone's 4000×3000 camera photo with the place it was taken in its EXIF. */
@@ -217,9 +222,8 @@ describe('an installable app that works offline, and photos from the camera', ()
       for (const read of personal) {
         // Nothing read while signed in is kept; what was kept of a public read before sign-in stays the public one.
         if (!keptAsVisitor.has(read.url)) expect(stored.has(read.url), read.url).toBe(false);
-        const kept = await page.evaluate(
-          (url) => caches.match(url).then((r) => r?.headers.get('cache-control') ?? null),
-          read.url,
+        const kept = await page.evaluate<string | null>(
+          `caches.match(${JSON.stringify(read.url)}).then((r) => r?.headers.get('cache-control') ?? null)`,
         );
         expect(kept ?? 'not kept', read.url).not.toMatch(/private/);
       }
@@ -239,19 +243,16 @@ describe('an installable app that works offline, and photos from the camera', ()
     async () => {
       await visitor.goto(`/plants/${plantId}`);
       await visitor.getByRole('heading', { level: 1, name: PLANT }).waitFor({ timeout: 30_000 });
-      const before = await visitor.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.active));
-      expect(before).toBeTruthy();
+      expect(await visitor.evaluate(registration('Boolean(r?.active)'))).toBe(true);
       expect(await visitor.getByRole('button', { name: 'Reload' }).count()).toBe(0);
 
       // A deploy: a service worker that differs from the running one. The open page finds it when it next checks.
       appendFileSync(join(webDir, 'sw.js'), '\n// a new build\n');
-      await visitor.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.update()));
+      await visitor.evaluate(registration('r?.update().then(() => true)'));
       const prompt = visitor.getByRole('complementary', { name: 'A new version of Rootline is ready.' });
       await prompt.waitFor({ timeout: 30_000 });
       // Until Reload, the old version keeps the page: the new one waits.
-      expect(
-        await visitor.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => Boolean(r?.waiting))),
-      ).toBe(true);
+      expect(await visitor.evaluate(registration('Boolean(r?.waiting)'))).toBe(true);
       await expectAccessible(visitor);
       await screenshot(visitor, 'update-prompt');
 
@@ -259,10 +260,9 @@ describe('an installable app that works offline, and photos from the camera', ()
       await prompt.getByRole('button', { name: 'Reload' }).click();
       await expect.poll(() => visitor.evaluate('window.loadMark'), { timeout: 30_000 }).not.toBe(mark);
       await visitor.getByRole('heading', { level: 1, name: PLANT }).waitFor({ timeout: 30_000 });
-      const after = await visitor.evaluate(async () => {
-        const r = await navigator.serviceWorker.getRegistration();
-        return { waiting: Boolean(r?.waiting), controlled: navigator.serviceWorker.controller !== null };
-      });
+      const after = await visitor.evaluate(
+        registration('({ waiting: Boolean(r?.waiting), controlled: navigator.serviceWorker.controller !== null })'),
+      );
       expect(after).toEqual({ waiting: false, controlled: true });
       const served = await (await fetch(`${rig.base}/sw.js`)).text();
       expect(served).toContain('// a new build');

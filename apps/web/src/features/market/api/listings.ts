@@ -1,6 +1,7 @@
 import type { components, paths } from '@rootline/sdk';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, unwrapPage } from '../../../lib/api-client';
+import { preparePhoto } from '../../media/lib/prepare-photo';
 
 export type Listing = components['schemas']['Listing'];
 export type ListingHit = components['schemas']['ListingHit'];
@@ -97,10 +98,11 @@ export type UploadedImage = components['schemas']['File'];
  */
 export function useUploadListingImage() {
   return useMutation({
-    mutationFn: (file: File) => {
+    mutationFn: async (chosen: File) => {
       const form = new FormData();
       form.append('category', 'product');
-      form.append('file', file);
+      // Made smaller and without its metadata first, as a plant's photos are.
+      form.append('file', await preparePhoto(chosen));
       return unwrap(
         api.POST('/api/upload/image', {
           body: form as never,
