@@ -303,7 +303,8 @@ export const authPlugin = fp<AuthOptions>(
     const markWhoItIsFor: onSendHookHandler = async (req, reply, payload) => {
       if (req.method !== 'GET' || reply.statusCode !== 200 || reply.hasHeader('cache-control')) return payload;
       reply.header('cache-control', req.principal ? 'private, no-cache' : 'public, no-cache');
-      reply.header('vary', 'authorization, cookie');
+      const vary = reply.getHeader('vary');
+      reply.header('vary', vary ? `${String(vary)}, authorization, cookie` : 'authorization, cookie');
       return payload;
     };
 
