@@ -164,7 +164,8 @@ describe('public pages, limits made for people, links that open, and the phone m
   it(
     'shows a 429 as a calm pause that tries again after Retry-After, and never signs the person out',
     async () => {
-      const signInPage = await (await rig.context()).newPage();
+      // Without the service worker, so the routes below see the page's reads (a worker's reads bypass them).
+      const signInPage = await (await rig.context(undefined, { serviceWorkers: 'block' })).newPage();
       await signIn(signInPage, TEST_ADMIN);
       // A page of its own (the same cookies), so no request of the sign-in page meets the refusals below.
       const page = await signInPage.context().newPage();

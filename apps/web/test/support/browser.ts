@@ -27,8 +27,15 @@ export interface BrowserRig {
   /** The platform's database, for setting up what time alone would (a household settled for two weeks). */
   databaseUrl: string;
   browser: Browser;
-  /** A fresh browser context (its own cookies) at phone or desktop width. */
-  context(viewport?: { width: number; height: number }): Promise<BrowserContext>;
+  /**
+   * A fresh browser context (its own cookies) at phone or desktop width. The app's service worker runs in it, as in
+   * any browser; `serviceWorkers: 'block'` keeps it out, for a test whose `page.route` must see every API request
+   * (requests the worker answers reach the network from the worker, where page routes do not apply).
+   */
+  context(
+    viewport?: { width: number; height: number },
+    options?: { serviceWorkers?: 'allow' | 'block' },
+  ): Promise<BrowserContext>;
   stop(): Promise<void>;
 }
 
@@ -128,8 +135,8 @@ export async function startBrowserRig(settings: Record<string, string> = {}): Pr
     dataDir: rootline.dataDir,
     databaseUrl: rootline.databaseUrl,
     browser,
-    context: (viewport = { width: 1280, height: 900 }) =>
-      browser.newContext({ viewport, baseURL: rootline.base, acceptDownloads: true }),
+    context: (viewport = { width: 1280, height: 900 }, options = {}) =>
+      browser.newContext({ viewport, baseURL: rootline.base, acceptDownloads: true, ...options }),
     async stop() {
       await browser.close();
       await rootline.stop();
