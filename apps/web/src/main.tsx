@@ -15,5 +15,5 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 
-// The offline shell and the new-version prompt (ADR 225–227), after the page's own files have loaded.
-window.addEventListener('load', registerServiceWorker, { once: true });
+// The offline shell and the new-version prompt (ADR 225–227); the worker registers once the page has loaded.
+registerServiceWorker();

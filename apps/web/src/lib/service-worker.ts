@@ -25,7 +25,10 @@ export function serviceWorkerSupported(): boolean {
   return 'serviceWorker' in navigator && window.isSecureContext;
 }
 
-/** Registers the worker (not in the Vite dev server, which builds no worker). Safe to call more than once. */
+/**
+ * Registers the worker once the page has loaded (workbox-window waits for `load`), not in the Vite dev server, which
+ * builds no worker. Safe to call more than once.
+ */
 export function registerServiceWorker(): void {
   if (workbox || !serviceWorkerSupported() || import.meta.env.DEV) return;
   workbox = new Workbox(SERVICE_WORKER_URL, { scope: '/' });
