@@ -111,6 +111,10 @@ const CALLER: Record<string, string> = {
   reviewOffer: BOB,
   acceptHandoff: BOB,
   signOut: ADA_LEAVING,
+  // Bob joins Ada's organization by her invitation, and leaves it; Cy declines one.
+  acceptOrganizationInvitation: BOB,
+  leaveOrganization: BOB,
+  declineOrganizationInvitation: CY,
 };
 
 /** Demand is shown over at least five households: four more people state the example's preferences too. */
@@ -139,10 +143,14 @@ const AFTER: Record<string, () => Promise<void>> = {
  */
 const BEFORE: Record<string, string> = {
   reviewOffer: 'acceptOffer',
+  // A member's role is changed, a member removed or leaving: Bob, who joins first.
+  changeOrganizationMemberRole: 'acceptOrganizationInvitation',
+  removeOrganizationMember: 'acceptOrganizationInvitation',
+  leaveOrganization: 'acceptOrganizationInvitation',
 };
 
 /** Operations that use their record up although they make one (a harvest closes its batch). */
-const FRESH = new Set(['harvestBatch']);
+const FRESH = new Set(['harvestBatch', 'dissolveOrganization']);
 
 /** Acts that leave their record as it was (a test delivery): they use the walk's first record. */
 const KEEPS = new Set(['testWebhook', 'redeliverWebhookDelivery']);
@@ -194,6 +202,9 @@ const BODIES: Record<string, (example: Record<string, unknown>) => Promise<Recor
     publicKey: rawKey,
     signature: signed(canonicalize(ex.statement) as string),
   }),
+  previewOrganizationInvitation: async (ex) => ({ ...ex, token: (await freshInvitation()).token }),
+  acceptOrganizationInvitation: async (ex) => ({ ...ex, token: (await freshInvitation()).token }),
+  declineOrganizationInvitation: async (ex) => ({ ...ex, token: (await freshInvitation()).token }),
   verifyEmail: async (ex) => ({ ...ex, token: await tokenFromMail(/\/verify-email\?token=([A-Za-z0-9_.~-]+)/) }),
   resetPassword: async (ex) => ({ ...ex, token: await tokenFromMail(/\/reset-password\?token=([A-Za-z0-9_.~-]+)/) }),
 };
@@ -228,6 +239,11 @@ const FLOWS: Record<string, (o: Operation, url: string) => Promise<Answer>> = {
     const put = await fetch(upload.url, { method: 'PUT', headers, body: bytes });
     if (!put.ok) throw new Error(`the presigned upload: ${put.status} ${await put.text()}`);
     return call(o, url, undefined, ADA);
+  },
+  revokeOrganizationInvitation: async (o) => {
+    // An invitation still pending: one of its own (the walk's first was accepted).
+    const { id } = await freshInvitation();
+    return call(o, `/api/organizations/${made.get('org')}/invitations/${id}`, undefined, ADA);
   },
   redeliverWebhookDelivery: async (o) => {
     // A delivery exists once an event the webhook takes has happened: a plant registered after it.
@@ -512,6 +528,46 @@ async function tokenFromMail(pattern: RegExp): Promise<string> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`no email with ${pattern} arrived in ${dir}`);
+}
+
+/** The invitation links of the emails sent so far. */
+async function invitationLinks(): Promise<string[]> {
+  const dir = join(dataDir, 'mail');
+  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.eml'));
+  const texts = await Promise.all(files.map((f) => readFile(join(dir, f), 'utf8')));
+  return texts.flatMap((t) =>
+    [
+      ...t
+        .replace(/=\r?\n/g, '')
+        .replace(/=3D/g, '=')
+        .matchAll(/\/organizations\/join\?token=([A-Za-z0-9_.~-]+)/g),
+    ].map((m) => decodeURIComponent(m[1] as string)),
+  );
+}
+
+/**
+ * Ada invites someone to her organization afresh and the token of the email it sends, as the invited person would
+ * open it: each answer (accept, decline) uses its invitation up.
+ */
+async function freshInvitation(): Promise<{ id: string; token: string }> {
+  const before = new Set(await invitationLinks());
+  const res = await fetch(`${base}/api/organizations/${made.get('org')}/invitations`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${tokens.get(ADA)}`,
+      'content-type': 'application/json',
+      'idempotency-key': crypto.randomUUID(),
+    },
+    body: JSON.stringify({ email: 'grace@example.org', role: 'member' }),
+  });
+  if (res.status !== 201) throw new Error(`an invitation: ${res.status} ${await res.text()}`);
+  const { id } = ((await res.json()) as { data: { id: string } }).data;
+  for (let i = 0; i < 150; i++) {
+    const token = (await invitationLinks()).find((t) => !before.has(t));
+    if (token) return { id, token };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no invitation email for ${id} arrived`);
 }
 
 function callerOf(o: Operation): string {

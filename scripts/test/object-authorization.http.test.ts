@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Role, roleHas } from '@rootline/contracts';
+import { ORG_ROLES, type OrgRole, organizationInvitationIssue } from '@rootline/contracts/organizations';
 import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
+import { call as busCall } from '@rootline/host';
 import { listingInput, plantInput } from '@rootline/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICES } from '../src/services.js';
@@ -18,7 +20,7 @@ import { SERVICES } from '../src/services.js';
  * the rules from the gateway's route declarations. A route that names a record and cannot be called this way fails.
  */
 
-type Rule = { rule: string; field?: string; record?: string };
+type Rule = { rule: string; field?: string; record?: string; role?: string };
 interface RouteEntry {
   method: string;
   url: string;
@@ -34,11 +36,21 @@ const ALICE = 'usr_authz_alice';
 const BOB = 'usr_authz_bob';
 const CAROL = 'usr_authz_carol';
 const DAN = 'usr_authz_dan';
-const ROLE: Record<string, Role> = { [ALICE]: 'FARM_MANAGER', [BOB]: 'FARM_MANAGER', [CAROL]: 'USER', [DAN]: 'GROWER' };
+/** A member and a viewer of Alice's organization (she is its owner). */
+const MIA = 'usr_authz_mia';
+const VIC = 'usr_authz_vic';
+const ROLE: Record<string, Role> = {
+  [ALICE]: 'FARM_MANAGER',
+  [BOB]: 'FARM_MANAGER',
+  [CAROL]: 'USER',
+  [DAN]: 'GROWER',
+  [MIA]: 'USER',
+  [VIC]: 'USER',
+};
 const SEED_LOT = 'lot_authz-alice-1';
 
 /** Rules under which a caller other than the record's people must be refused. */
-const PRIVATE = new Set(['owner', 'party', 'custodian', 'attached-to']);
+const PRIVATE = new Set(['owner', 'party', 'custodian', 'attached-to', 'org-role']);
 
 let p: TestPlatform;
 let base: string;
@@ -205,6 +217,11 @@ const READERS: Record<string, (id: string) => string[]> = {
   webhook: (id) => [`/api/transparency/webhooks/${id}`],
   'webhook delivery': () => [`/api/transparency/webhooks/${records.get('webhook')}/deliveries`],
   'API token': () => ['/api/auth/tokens'],
+  organization: (id) => [
+    `/api/organizations/${id}`,
+    `/api/organizations/${id}/members`,
+    `/api/organizations/${id}/invitations`,
+  ],
   certificate: () => ['/api/transparency/certificates/revocations'],
 };
 
@@ -361,6 +378,39 @@ beforeAll(async () => {
   });
   records.set('signing key', key.id as string);
   records.set('audit entry', '0');
+
+  // Her organization, with Mia as a member and Vic as a viewer (joined through emailed invitations), and one
+  // invitation still pending.
+  const org = await created(ALICE, 'POST', '/api/organizations', example('POST', '/api/organizations'));
+  records.set('organization', org.id as string);
+  records.set('param:userId', ALICE);
+  for (const [who, role] of [
+    [MIA, 'member'],
+    [VIC, 'viewer'],
+  ] as const) {
+    const invitation = await created(ALICE, 'POST', `/api/organizations/${org.id}/invitations`, {
+      email: `${who}@example.org`,
+      role,
+    });
+    // notify mints the link's secret when it sends the email, which replaces one minted before: ask until it holds.
+    let joined = false;
+    for (let i = 0; i < 50 && !joined; i++) {
+      const { token } = await busCall(
+        p.bus,
+        organizationInvitationIssue,
+        { invitationId: invitation.id as string },
+        { requestId: `req_authz_${who}_${i}` },
+      );
+      joined = (await call(who, 'POST', '/api/organizations/invitations/accept', { token })).status === 200;
+      if (!joined) await new Promise((r) => setTimeout(r, 100));
+    }
+    if (!joined) throw new Error(`${who} could not join Alice's organization`);
+  }
+  const pending = await created(ALICE, 'POST', `/api/organizations/${org.id}/invitations`, {
+    email: 'pending@example.org',
+    role: 'viewer',
+  });
+  records.set('param:invitationId', pending.id as string);
   records.set('user', ALICE);
 
   // Her plant's certificate gets its id once the audit log has recorded the registration.
@@ -493,6 +543,38 @@ describe('object authorization: every operation that names a record, held to its
       expect(failures).toEqual([]);
     }, 240_000);
   }
+
+  it('answers a member, a viewer and an outsider of her organization as each route’s organization role says', async () => {
+    const failures: string[] = [];
+    const orgRule = (r: RouteEntry) => rulesOf(r).find((x) => x.rule === 'org-role');
+    // Leaving ends a membership: it goes last.
+    const orgRoutes = routes()
+      .filter((r) => orgRule(r))
+      .sort((a, b) => Number(a.url.endsWith('/leave')) - Number(b.url.endsWith('/leave')));
+    expect(orgRoutes.length).toBeGreaterThan(5);
+    for (const [who, held] of [
+      [MIA, 'member'],
+      [VIC, 'viewer'],
+      [CAROL, null],
+    ] as const) {
+      for (const route of orgRoutes) {
+        const floor = orgRule(route)?.role as OrgRole;
+        const allowed = held !== null && ORG_ROLES.indexOf(held) <= ORG_ROLES.indexOf(floor);
+        const req = requestFor(route, who);
+        const before = route.method === 'GET' ? [] : await snapshot(route);
+        const res = await call(who, route.method, req.url, req.body, { 'idempotency-key': crypto.randomUUID() });
+        const where = `${route.method} ${route.url} as ${held ?? 'an outsider'} (needs ${floor})`;
+        if (allowed ? !isOk(res.status) : res.status !== 403) {
+          failures.push(`${where}: ${res.status} ${res.text.slice(0, 160)}`);
+        }
+        if (!allowed && route.method !== 'GET') {
+          const after = await snapshot(route);
+          if (JSON.stringify(after) !== JSON.stringify(before)) failures.push(`${where}: changed ${after.join(' | ')}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 240_000);
 
   it('shows nobody else any of Alice’s private records through the routes that answer "your own"', async () => {
     const leaks: string[] = [];

@@ -79,7 +79,14 @@ describe('every page, at phone and laptop width, signed out and signed in', () =
       plantCount: 100,
       seedSource: { type: 'seed-lot', seedLot: 'RZ-1' },
     });
+    const organization = await call(rig, t, 'POST', '/api/organizations', {
+      name: 'Harbour Seed Library',
+      kind: 'seed-library',
+      description: 'Seeds saved by the harbour’s gardeners.',
+      location: { latitude: 51.9225, longitude: 4.4792, city: 'Rotterdam', country: 'NL' },
+    });
     const params: Record<string, string> = {
+      organizationId: String(organization.id),
       plantId,
       listingId: String(listing.id),
       sellerId: owner.id,

@@ -47,6 +47,12 @@ export const APP_PAGES = {
   inbox: '/inbox',
   notificationSettings: '/settings/notifications',
   unsubscribe: '/unsubscribe',
+  organizations: '/organizations',
+  myOrganizations: '/organizations/mine',
+  newOrganization: '/organizations/new',
+  organizationInvitation: '/organizations/join',
+  organization: '/organizations/:organizationId',
+  organizationMembers: '/organizations/:organizationId/members',
 } as const;
 
 export type AppPage = keyof typeof APP_PAGES;

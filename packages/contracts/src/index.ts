@@ -20,6 +20,7 @@ export * from './ids.js';
 export * from './marketplace.js';
 export * from './media.js';
 export * from './notify.js';
+export * from './organizations.js';
 export * from './photos.js';
 export * from './plants.js';
 export * from './plants-privacy.js';

@@ -6,7 +6,8 @@ import { StringEnum } from './plants.js';
 
 /**
  * Kinds of notification: the spec's seven, plus `marketplace` (offers on one's listings and answers to one's
- * offers) and `account` (verification, password reset and password-changed emails: always sent, by email only,
+ * offers), `organization` (changes of members and invitations of organizations one owns or manages, or of one's own
+ * membership) and `account` (verification, password reset and password-changed emails: always sent, by email only,
  * and not subject to preferences, since they protect the account).
  */
 export const NOTIFICATION_TYPES = [
@@ -18,6 +19,7 @@ export const NOTIFICATION_TYPES = [
   'demand-match',
   'marketplace',
   'weekly-digest',
+  'organization',
   'account',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

@@ -45,6 +45,7 @@ import { identifyRoutes } from './routes/identify.js';
 import { marketplaceRoutes } from './routes/marketplace.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { notificationRoutes } from './routes/notifications.js';
+import { organizationRoutes } from './routes/organizations.js';
 import { peopleRoutes } from './routes/people.js';
 import { plantRoutes } from './routes/plants.js';
 import { privacyRoutes } from './routes/privacy.js';
@@ -228,6 +229,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     authPerMinute: config.AUTH_RATE_LIMIT_PER_MINUTE,
   });
   await app.register(adminRoutes, { prefix: '/api/admin', accounts: identity.accounts });
+  await app.register(organizationRoutes, { prefix: '/api/organizations', organizations: identity.organizations });
   // Writes that name people bind an account's name to its id (ADR 176): the accounts are the gateway's.
   const accountName = async (id: string) => (await identity.accounts.findUser(id))?.name ?? null;
   // Reads that name people show the accounts' current names beside the recorded ones (ADR 194).

@@ -159,6 +159,12 @@ export const GatewayConfig = withBase({
     maximum: 300_000,
     description: 'How long a replica remembers a live session (0: check the database on every request)',
   }),
+  ORG_INVITATION_TTL_DAYS: Type.Integer({
+    default: 7,
+    minimum: 1,
+    maximum: 90,
+    description: 'How many days the link of an emailed invitation to an organization works',
+  }),
   ACCOUNT_NAMES_CACHE_MS: Type.Integer({
     default: 10_000,
     minimum: 0,

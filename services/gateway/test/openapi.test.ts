@@ -144,6 +144,7 @@ describe('OpenAPI document', () => {
       'Analytics',
       'Privacy',
       'Accounts and tokens',
+      'Organizations',
       'Operations',
     ];
     const tags = new Set((doc.tags ?? []).map((t) => t.name));

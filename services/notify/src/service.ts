@@ -27,6 +27,7 @@ import { onFarmAlerted } from './subscribers/farm-alerted.js';
 import { onHarvestReady } from './subscribers/harvest-ready.js';
 import { onOfferAccepted } from './subscribers/offer-accepted.js';
 import { onOfferMade } from './subscribers/offer-made.js';
+import { onOrganizationChanged, onOrganizationInvitationSent } from './subscribers/organization-changed.js';
 import { onPasswordChanged } from './subscribers/password-changed.js';
 import { onPasswordResetRequested } from './subscribers/password-reset-requested.js';
 import { onPlantRegistered } from './subscribers/plant-registered.js';
@@ -106,6 +107,8 @@ export const service: ServiceModule<typeof NotifyConfig> = {
         onTransportCompleted(ctx),
         onFarmAlerted(ctx),
         onHarvestReady(ctx),
+        onOrganizationInvitationSent(ctx),
+        ...onOrganizationChanged(ctx),
       ],
       async start() {
         sender.start();

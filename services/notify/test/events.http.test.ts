@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Bus, createNatsBus } from '@rootline/bus';
 import { farmAlerted, harvestReady, transportCompleted, webhookDisabled } from '@rootline/contracts';
+import { organizationMemberRoleChanged } from '@rootline/contracts/organizations';
 import { publishEvent, seedSession, startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { createLogger, type RunningService, startService } from '@rootline/host';
 import { service as notify } from '@rootline/notify';
@@ -97,6 +98,32 @@ describe('notifications from transport and farm events', () => {
       .toContain('harvest-ready');
     const n = (await notificationsOf('usr_evtfarmer')).find((x) => x.type === 'harvest-ready')!;
     expect(n).toMatchObject({ title: 'basil is ready to harvest', link: '/vertical-farm/batch/bat_evt0002' });
+  });
+});
+
+describe('notifications from organizations', () => {
+  it('tells the owners and managers and the member a role change is about, but not whoever made it', async () => {
+    await publishEvent(p.bus, organizationMemberRoleChanged, {
+      organizationId: 'org_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+      organizationName: 'Riverside Seed Library',
+      audience: ['usr_orgowner', 'usr_orgmanager'],
+      userId: 'usr_orgmember',
+      role: 'manager',
+      previousRole: 'member',
+      changedBy: 'usr_orgowner',
+    });
+    await expect.poll(async () => (await notificationsOf('usr_orgmember')).length, { timeout: 10_000 }).toBe(1);
+    const [mine] = await notificationsOf('usr_orgmember');
+    expect(mine).toMatchObject({
+      type: 'organization',
+      title: 'Riverside Seed Library: role changed',
+      body: 'You are now a manager of Riverside Seed Library (was member).',
+      link: '/organizations/org_01HZX3K6Q2W8N4B7T5R9V0C1MD/members',
+    });
+    await expect.poll(async () => (await notificationsOf('usr_orgmanager')).length, { timeout: 10_000 }).toBe(1);
+    const [theirs] = await notificationsOf('usr_orgmanager');
+    expect(theirs?.body).toMatch(/ is now a manager of Riverside Seed Library \(was member\)\.$/);
+    expect(await notificationsOf('usr_orgowner')).toEqual([]);
   });
 });
 

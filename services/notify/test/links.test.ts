@@ -46,12 +46,45 @@ const EVERY: Template[] = [
     name: 'webhook-disabled',
     params: { webhookId: 'whk_1', url: 'https://example.org/hook', reason: 'gone', failingSince: null },
   },
+  {
+    name: 'organization-invitation',
+    params: { invitationId: 'oin_1', organizationName: 'Riverside', role: 'member', invitedByName: 'Ada' },
+  },
+  ...(
+    [
+      'invitation-sent',
+      'member-added',
+      'role-changed',
+      'member-removed',
+      'member-left',
+      'invitation-declined',
+      'invitation-revoked',
+      'dissolved',
+    ] as const
+  ).flatMap((change) =>
+    [false, true].map(
+      (you): Template => ({
+        name: 'organization-change',
+        params: {
+          organizationId: 'org_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+          organizationName: 'Riverside',
+          change,
+          memberName: 'Grace',
+          you,
+          role: 'manager',
+          previousRole: 'member',
+        },
+      }),
+    ),
+  ),
 ];
 
 /** The one-time links the gateway mints for verification and reset (identity/accounts.ts's LINK_PATH). */
 const ACTION: Partial<Record<TemplateName, string>> = {
   'verify-email': `${BASE}${APP_PAGES.verifyEmail}?token=abc`,
   'reset-password': `${BASE}${APP_PAGES.resetPassword}?token=abc`,
+  // The gateway's organizations module mints it (organizations.ts, issueLink).
+  'organization-invitation': `${BASE}${APP_PAGES.organizationInvitation}?token=abc`,
 };
 
 /** Every address of our own in a text, as a path. */
@@ -65,7 +98,13 @@ describe('links of every notification open a page of the web app', () => {
   });
 
   for (const template of EVERY) {
-    it(`${template.name}${'side' in template.params ? ` (${template.params.side})` : ''}: the in-app and push link and every email link name a route`, () => {
+    const variant =
+      'side' in template.params
+        ? ` (${template.params.side})`
+        : 'change' in template.params
+          ? ` (${template.params.change}${template.params.you ? ', you' : ''})`
+          : '';
+    it(`${template.name}${variant}: the in-app and push link and every email link name a route`, () => {
       const message = render(template, ACTION[template.name]);
       // In-app items and push messages carry `link` (push as PUBLIC_URL + link).
       if (message.link !== null) {
@@ -92,5 +131,21 @@ describe('links of every notification open a page of the web app', () => {
     expect(pageOf('/marketplace/listings/lst_1')).toBeNull();
     expect(pageOf('/plants')).toBeNull();
     expect(Object.values(SERVER_PAGES)).toContain('/api/transport/trace/:id');
+  });
+
+  it('an invitation to an organization opens the app’s invitation page; its changes open the members page', () => {
+    const invitation = render(
+      {
+        name: 'organization-invitation',
+        params: { invitationId: 'oin_1', organizationName: 'R', role: 'owner', invitedByName: 'Ada' },
+      },
+      `${BASE}/organizations/join?token=abc`,
+    );
+    expect(invitation.body).toContain(`${BASE}/organizations/join?token=abc`);
+    expect(invitation.body).toContain('as an owner');
+    expect(pageOf('/organizations/join?token=abc')).toBe('organizationInvitation');
+    const added = EVERY.find((t) => t.name === 'organization-change' && t.params.change === 'member-added');
+    expect(render(added as Template).link).toBe('/organizations/org_01HZX3K6Q2W8N4B7T5R9V0C1MD/members');
+    expect(pageOf('/organizations/mine')).toBe('myOrganizations');
   });
 });

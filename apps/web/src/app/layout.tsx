@@ -24,6 +24,7 @@ const NAV = {
   account: 'Account',
   admin: 'Administration',
   network: 'Network',
+  organizations: 'Organizations',
   signIn: 'Sign in',
   signUp: 'Sign up',
   footer: 'Rootline traces plants, their offspring and their journeys on an open ledger.',
@@ -60,6 +61,9 @@ function MainNav({ user }: { user: User | null }) {
             </li>
             <li>
               <NavLink to="/network">{NAV.network}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/organizations">{NAV.organizations}</NavLink>
             </li>
             <li>
               <InboxLink userId={user.id} />

@@ -55,6 +55,12 @@ const PAGES: Record<AppPage, Omit<RouteObject, 'path' | 'index' | 'children'>> =
   inbox: { lazy: page(() => import('./pages/inbox')) },
   notificationSettings: { lazy: page(() => import('./pages/notification-settings')) },
   unsubscribe: { lazy: page(() => import('./pages/unsubscribe')) },
+  organizations: { lazy: page(() => import('./pages/organizations')) },
+  myOrganizations: { lazy: page(() => import('./pages/my-organizations')) },
+  newOrganization: { lazy: page(() => import('./pages/new-organization')) },
+  organizationInvitation: { lazy: page(() => import('./pages/organization-invitation')) },
+  organization: { lazy: page(() => import('./pages/organization')) },
+  organizationMembers: { lazy: page(() => import('./pages/organization-members')) },
 };
 
 const children: RouteObject[] = [

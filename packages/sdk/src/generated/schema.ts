@@ -388,6 +388,246 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List and search organizations
+         * @description Public profiles of organizations, by name, a page at a time; `q` finds words of the name or description, `kind` narrows to one kind. Open to visitors.
+         */
+        get: operations["listOrganizations"];
+        put?: never;
+        /**
+         * Create an organization
+         * @description Creates an organization with a public profile; you become its first owner. Its location is coarsened to its privacy level (default `city`) before it is stored, as a plant’s is. Publishes `evt.organization.profile.created`.
+         */
+        post: operations["createOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your organizations
+         * @description The organizations you belong to, with your role in each, by name.
+         */
+        get: operations["listMyOrganizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{organizationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An organization’s public profile
+         * @description Name, kind, description, web site, location after its privacy level and member count. Open to visitors; a dissolved organization is not found.
+         */
+        get: operations["getOrganization"];
+        put?: never;
+        post?: never;
+        /**
+         * Dissolve an organization
+         * @description Dissolves the organization (owners only): it leaves every list and read, its members lose their roles at once and its open invitations stop working. The record is kept, marked dissolved, so the audit log (and, later, records it owned) still name it. Publishes `evt.organization.profile.dissolved`.
+         */
+        delete: operations["dissolveOrganization"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit an organization’s profile
+         * @description Changes the fields given (owners and managers). A new privacy level coarsens the stored location; it cannot sharpen it back (give the location again for that). Publishes `evt.organization.profile.updated`.
+         */
+        patch: operations["updateOrganization"];
+        trace?: never;
+    };
+    "/api/organizations/{organizationId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an organization’s members
+         * @description Its members with their roles (strongest first) and current names; for its members only.
+         */
+        get: operations["listOrganizationMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{organizationId}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description Removes a member (owners: anyone; managers: members below owner, 403 reason `OWNER_ONLY` otherwise). The last owner cannot be removed (409 CONFLICT, reason `LAST_OWNER`). The member loses access on their next request, by session or API token alike. Publishes `evt.organization.member.removed`.
+         */
+        delete: operations["removeOrganizationMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member’s role
+         * @description Owners change any role; managers change members below owner and cannot make owners (403, reason `OWNER_ONLY`). An organization keeps at least one owner: demoting the last one is refused (409 CONFLICT, reason `LAST_OWNER`). Applies on the member’s next request. Publishes `evt.organization.member.role-changed`.
+         */
+        patch: operations["changeOrganizationMemberRole"];
+        trace?: never;
+    };
+    "/api/organizations/{organizationId}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave an organization
+         * @description Ends your membership (any role). The last owner cannot leave (409 CONFLICT, reason `LAST_OWNER`): make another member owner, or dissolve the organization. Publishes `evt.organization.member.left`.
+         */
+        post: operations["leaveOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{organizationId}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pending invitations
+         * @description Invitations not yet answered, revoked or expired, newest first (owners and managers).
+         */
+        get: operations["listOrganizationInvitations"];
+        put?: never;
+        /**
+         * Invite someone by email
+         * @description Sends an invitation with a role to an email address (owners; managers below owner). The email carries a link to the app’s invitation page; the link works once, for ORG_INVITATION_TTL_DAYS days (default 7), and only its hash is stored. Publishes `evt.organization.invitation.sent`.
+         */
+        post: operations["inviteToOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{organizationId}/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Revokes a pending invitation: its link stops working at once. Publishes `evt.organization.invitation.revoked`.
+         */
+        delete: operations["revokeOrganizationInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/invitations/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an invitation link offers
+         * @description The organization, role and inviter of the invitation whose link’s secret is given, for the page the link opens (signed in or not). A used, revoked or expired link answers 400.
+         */
+        post: operations["previewOrganizationInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Joins the organization with the invitation’s role, as the signed-in account (a member already in it keeps the stronger role). The link works once. Publishes `evt.organization.member.added`.
+         */
+        post: operations["acceptOrganizationInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/invitations/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline an invitation
+         * @description Declines the invitation; its link stops working. Publishes `evt.organization.invitation.declined`.
+         */
+        post: operations["declineOrganizationInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/people": {
         parameters: {
             query?: never;
@@ -4735,6 +4975,46 @@ export interface components {
             /** @description RFC 6962 audit path, from the leaf up */
             auditPath: string[];
         };
+        /** InvitationAnswer */
+        InvitationAnswer: {
+            organization: components["schemas"]["Organization"];
+            /** @description The role now held; null after a decline */
+            role: ("owner" | "manager" | "member" | "viewer") | null;
+        };
+        /** InvitationInput */
+        InvitationInput: {
+            /**
+             * Format: email
+             * @description Email address; compared without regard to case
+             * @example ada@example.org
+             */
+            email: string;
+            /**
+             * @description Role in the organization: owner, manager, member or viewer (strongest first)
+             * @enum {string}
+             */
+            role: "owner" | "manager" | "member" | "viewer";
+        };
+        /** InvitationPreview */
+        InvitationPreview: {
+            /**
+             * @description Organization invitation identifier
+             * @example oin_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            invitationId: string;
+            organization: components["schemas"]["Organization"];
+            /**
+             * @description Role in the organization: owner, manager, member or viewer (strongest first)
+             * @enum {string}
+             */
+            role: "owner" | "manager" | "member" | "viewer";
+            invitedByName: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            expiresAt: string;
+        };
         /**
          * JourneyMeta
          * @description The journey as a whole: its plant, seed lots, the next page’s cursor and the totals of every event
@@ -5032,6 +5312,48 @@ export interface components {
              */
             createdAt: string;
         };
+        /** MyOrganization */
+        MyOrganization: {
+            /**
+             * @description Organization identifier
+             * @example org_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            id: string;
+            name: string;
+            /**
+             * @description What the organization is: a co-op, a seed library, a farm, a company, or other
+             * @enum {string}
+             */
+            kind: "co-op" | "seed-library" | "farm" | "company" | "other";
+            description: string;
+            website: string | null;
+            /** @description Where it is, after its privacy level (null when hidden or not given) */
+            location: components["schemas"]["Location"] | null;
+            /**
+             * @description How much of the location is disclosed, applied before it is stored or written to the ledger: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km; the city is dropped), hidden (no location at all; the plant never appears in nearby results).
+             * @enum {string}
+             */
+            privacyLevel: "exact" | "fuzzy" | "city" | "country" | "hidden";
+            /** @description How many accounts are members */
+            memberCount: number;
+            /** @description The account that created it (its first owner) */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            updatedAt: string;
+            /**
+             * @description Role in the organization: owner, manager, member or viewer (strongest first)
+             * @enum {string}
+             */
+            role: "owner" | "manager" | "member" | "viewer";
+        };
         /** NearbyPlant */
         NearbyPlant: {
             /**
@@ -5093,7 +5415,7 @@ export interface components {
              * @description Kind of notification
              * @enum {string}
              */
-            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "account";
+            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "organization" | "account";
             title: string;
             body: string;
             /** @description Path of the page it is about, if any */
@@ -5155,6 +5477,11 @@ export interface components {
                 push: boolean;
                 "in-app": boolean;
             };
+            organization: {
+                email: boolean;
+                push: boolean;
+                "in-app": boolean;
+            };
         };
         /** Offer */
         Offer: {
@@ -5194,6 +5521,138 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             updatedAt: string;
+        };
+        /** Organization */
+        Organization: {
+            /**
+             * @description Organization identifier
+             * @example org_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            id: string;
+            name: string;
+            /**
+             * @description What the organization is: a co-op, a seed library, a farm, a company, or other
+             * @enum {string}
+             */
+            kind: "co-op" | "seed-library" | "farm" | "company" | "other";
+            description: string;
+            website: string | null;
+            /** @description Where it is, after its privacy level (null when hidden or not given) */
+            location: components["schemas"]["Location"] | null;
+            /**
+             * @description How much of the location is disclosed, applied before it is stored or written to the ledger: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km; the city is dropped), hidden (no location at all; the plant never appears in nearby results).
+             * @enum {string}
+             */
+            privacyLevel: "exact" | "fuzzy" | "city" | "country" | "hidden";
+            /** @description How many accounts are members */
+            memberCount: number;
+            /** @description The account that created it (its first owner) */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            updatedAt: string;
+        };
+        /** OrganizationInput */
+        OrganizationInput: {
+            /** @description The organization’s public name */
+            name: string;
+            /**
+             * @description What the organization is: a co-op, a seed library, a farm, a company, or other
+             * @enum {string}
+             */
+            kind: "co-op" | "seed-library" | "farm" | "company" | "other";
+            /** @description What it does, for its public profile */
+            description?: string;
+            /**
+             * Format: uri
+             * @description The organization’s web site (http or https)
+             * @example https://seeds.example.org
+             */
+            website?: string;
+            location?: components["schemas"]["Location"];
+            /**
+             * @description How much of the location is disclosed, applied before it is stored or written to the ledger: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km; the city is dropped), hidden (no location at all; the plant never appears in nearby results).
+             * @enum {string}
+             */
+            privacyLevel?: "exact" | "fuzzy" | "city" | "country" | "hidden";
+        };
+        /** OrganizationInvitation */
+        OrganizationInvitation: {
+            /**
+             * @description Organization invitation identifier
+             * @example oin_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            id: string;
+            /**
+             * @description Organization identifier
+             * @example org_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            organizationId: string;
+            /** @description The address invited */
+            email: string;
+            /**
+             * @description Role in the organization: owner, manager, member or viewer (strongest first)
+             * @enum {string}
+             */
+            role: "owner" | "manager" | "member" | "viewer";
+            /** @description The account that sent it */
+            invitedBy: string;
+            /** @enum {string} */
+            status: "pending" | "accepted" | "declined" | "revoked" | "expired";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            expiresAt: string;
+        };
+        /** OrganizationMember */
+        OrganizationMember: {
+            userId: string;
+            /** @description The account’s current display name */
+            name: string;
+            /**
+             * @description Role in the organization: owner, manager, member or viewer (strongest first)
+             * @enum {string}
+             */
+            role: "owner" | "manager" | "member" | "viewer";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            joinedAt: string;
+        };
+        /** OrganizationUpdate */
+        OrganizationUpdate: {
+            /** @description The organization’s public name */
+            name?: string;
+            /**
+             * @description What the organization is: a co-op, a seed library, a farm, a company, or other
+             * @enum {string}
+             */
+            kind?: "co-op" | "seed-library" | "farm" | "company" | "other";
+            /** @description What it does; empty to clear it */
+            description?: string;
+            /** @description Its web site; null to clear it */
+            website?: string | null;
+            /** @description Where it is; null to remove the location */
+            location?: components["schemas"]["Location"] | null;
+            /**
+             * @description How much of the location is disclosed, applied before it is stored or written to the ledger: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km; the city is dropped), hidden (no location at all; the plant never appears in nearby results).
+             * @enum {string}
+             */
+            privacyLevel?: "exact" | "fuzzy" | "city" | "country" | "hidden";
         };
         /** OwnedPlant */
         OwnedPlant: {
@@ -7910,6 +8369,1797 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listOrganizations: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Words of the name or description
+                 * @example seed
+                 */
+                q?: string;
+                /** @description What the organization is: a co-op, a seed library, a farm, a company, or other */
+                kind?: "co-op" | "seed-library" | "farm" | "company" | "other";
+                /** @description Page number, from 1 (at most 1000000) */
+                page?: number;
+                /** @description Items per page (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "org_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *           "name": "Riverside Seed Library",
+                     *           "kind": "seed-library",
+                     *           "description": "Open-pollinated seeds, saved and shared by the valley’s gardeners.",
+                     *           "website": "https://seeds.example.org",
+                     *           "location": {
+                     *             "latitude": 52.05,
+                     *             "longitude": 5.08,
+                     *             "city": "Utrecht",
+                     *             "country": "NL"
+                     *           },
+                     *           "privacyLevel": "city",
+                     *           "memberCount": 2,
+                     *           "createdBy": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *           "createdAt": "2026-11-01T09:00:00.000Z",
+                     *           "updatedAt": "2026-11-02T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "error": null,
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "total": 1,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Organization"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Riverside Seed Library",
+                 *       "kind": "seed-library",
+                 *       "description": "Open-pollinated seeds, saved and shared by the valley’s gardeners.",
+                 *       "website": "https://seeds.example.org",
+                 *       "location": {
+                 *         "latitude": 52.0907,
+                 *         "longitude": 5.1214,
+                 *         "city": "Utrecht",
+                 *         "country": "NL"
+                 *       },
+                 *       "privacyLevel": "city"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OrganizationInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "org_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "name": "Riverside Seed Library",
+                     *         "kind": "seed-library",
+                     *         "description": "Open-pollinated seeds, saved and shared by the valley’s gardeners.",
+                     *         "website": "https://seeds.example.org",
+                     *         "location": {
+                     *           "latitude": 52.05,
+                     *           "longitude": 5.08,
+                     *           "city": "Utrecht",
+                     *           "country": "NL"
+                     *         },
+                     *         "privacyLevel": "city",
+                     *         "memberCount": 1,
+                     *         "createdBy": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "createdAt": "2026-11-01T09:00:00.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:00.000Z",
+                     *         "role": "owner"
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MyOrganization"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listMyOrganizations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "org_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *           "name": "Riverside Seed Library",
+                     *           "kind": "seed-library",
+                     *           "description": "Open-pollinated seeds, saved and shared by the valley’s gardeners.",
+                     *           "website": "https://seeds.example.org",
+                     *           "location": {
+                     *             "latitude": 52.05,
+                     *             "longitude": 5.08,
+                     *             "city": "Utrecht",
+                     *             "country": "NL"
+                     *           },
+                     *           "privacyLevel": "city",
+                     *           "memberCount": 2,
+                     *           "createdBy": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *           "createdAt": "2026-11-01T09:00:00.000Z",
+                     *           "updatedAt": "2026-11-02T10:00:00.000Z",
+                     *           "role": "owner"
+                     *         }
+                     *       ],
+                     *       "error": null,
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "total": 1,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MyOrganization"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Organization identifier
+                 * @example org_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "org_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "name": "Riverside Seed Library",
+                     *         "kind": "seed-library",
+                     *         "description": "Open-pollinated seeds, saved and shared by the valley’s gardeners.",
+                     *         "website": "https://seeds.example.org",
+                     *         "location": {
+                     *           "latitude": 52.05,
+                     *           "longitude": 5.08,
+                     *           "city": "Utrecht",
+                     *           "country": "NL"
+                     *         },
+                     *         "privacyLevel": "city",
+                     *         "memberCount": 2,
+                     *         "createdBy": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "createdAt": "2026-11-01T09:00:00.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:00.000Z"
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Organization"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    dissolveOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Organization identifier
+                 * @example org_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "org_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "name": "Riverside Seed Library",
+                     *         "kind": "seed-library",
+                     *         "description": "Open-pollinated seeds, saved and shared by the valley’s gardeners.",
+                     *         "website": "https://seeds.example.org",
+                     *         "location": {
+                     *           "latitude": 52.05,
+                     *           "longitude": 5.08,
+                     *           "city": "Utrecht",
+                     *           "country": "NL"
+                     *         },
+                     *         "privacyLevel": "city",
+                     *         "memberCount": 2,
+                     *         "createdBy": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "createdAt": "2026-11-01T09:00:00.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:00.000Z"
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Organization"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Organization identifier
+                 * @example org_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "Seeds saved and shared since 2019.",
+                 *       "website": "https://seeds.example.org"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OrganizationUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "org_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "name": "Riverside Seed Library",
+                     *         "kind": "seed-library",
+                     *         "description": "Open-pollinated seeds, saved and shared by the valley’s gardeners.",
+                     *         "website": "https://seeds.example.org",
+                     *         "location": {
+                     *           "latitude": 52.05,
+                     *           "longitude": 5.08,
+                     *           "city": "Utrecht",
+                     *           "country": "NL"
+                     *         },
+                     *         "privacyLevel": "city",
+                     *         "memberCount": 2,
+                     *         "createdBy": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "createdAt": "2026-11-01T09:00:00.000Z",
+                     *         "updatedAt": "2026-11-02T10:00:00.000Z"
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Organization"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listOrganizationMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Organization identifier
+                 * @example org_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "userId": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *           "name": "Ada Grower",
+                     *           "role": "owner",
+                     *           "joinedAt": "2026-11-03T08:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "error": null,
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "total": 1,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OrganizationMember"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    removeOrganizationMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Organization identifier
+                 * @example org_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                organizationId: string;
+                /**
+                 * @description The member’s account id
+                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1ME
+                 */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "userId": "usr_01HZX3K6Q2W8N4B7T5R9V0C1ME",
+                     *         "name": "Grace Gardener",
+                     *         "role": "member",
+                     *         "joinedAt": "2026-11-03T08:00:00.000Z"
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OrganizationMember"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    changeOrganizationMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Organization identifier
+                 * @example org_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                organizationId: string;
+                /**
+                 * @description The member’s account id
+                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1ME
+                 */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "manager"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Role in the organization: owner, manager, member or viewer (strongest first)
+                     * @enum {string}
+                     */
+                    role: "owner" | "manager" | "member" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "userId": "usr_01HZX3K6Q2W8N4B7T5R9V0C1ME",
+                     *         "name": "Grace Gardener",
+                     *         "role": "manager",
+                     *         "joinedAt": "2026-11-03T08:00:00.000Z"
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OrganizationMember"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    leaveOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Organization identifier
+                 * @example org_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "userId": "usr_01HZX3K6Q2W8N4B7T5R9V0C1ME",
+                     *         "name": "Grace Gardener",
+                     *         "role": "member",
+                     *         "joinedAt": "2026-11-03T08:00:00.000Z"
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OrganizationMember"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listOrganizationInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Organization identifier
+                 * @example org_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "oin_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *           "organizationId": "org_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *           "email": "grace@example.org",
+                     *           "role": "member",
+                     *           "invitedBy": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *           "status": "pending",
+                     *           "createdAt": "2026-11-03T07:00:00.000Z",
+                     *           "expiresAt": "2026-11-10T07:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "error": null,
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "total": 1,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OrganizationInvitation"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    inviteToOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /**
+                 * @description Organization identifier
+                 * @example org_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.org",
+                 *       "role": "member"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InvitationInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "oin_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "organizationId": "org_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "email": "grace@example.org",
+                     *         "role": "member",
+                     *         "invitedBy": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "status": "pending",
+                     *         "createdAt": "2026-11-03T07:00:00.000Z",
+                     *         "expiresAt": "2026-11-10T07:00:00.000Z"
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OrganizationInvitation"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    revokeOrganizationInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Organization identifier
+                 * @example org_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                organizationId: string;
+                /**
+                 * @description Organization invitation identifier
+                 * @example oin_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "oin_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "organizationId": "org_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "email": "grace@example.org",
+                     *         "role": "member",
+                     *         "invitedBy": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "status": "revoked",
+                     *         "createdAt": "2026-11-03T07:00:00.000Z",
+                     *         "expiresAt": "2026-11-10T07:00:00.000Z"
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OrganizationInvitation"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    previewOrganizationInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "k3Jv9QeW1xZp7LmN0aB4cD8fG2hJ6tR5"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The token from the email */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "invitationId": "oin_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "organization": {
+                     *           "id": "org_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *           "name": "Riverside Seed Library",
+                     *           "kind": "seed-library",
+                     *           "description": "Open-pollinated seeds, saved and shared by the valley’s gardeners.",
+                     *           "website": "https://seeds.example.org",
+                     *           "location": {
+                     *             "latitude": 52.05,
+                     *             "longitude": 5.08,
+                     *             "city": "Utrecht",
+                     *             "country": "NL"
+                     *           },
+                     *           "privacyLevel": "city",
+                     *           "memberCount": 2,
+                     *           "createdBy": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *           "createdAt": "2026-11-01T09:00:00.000Z",
+                     *           "updatedAt": "2026-11-02T10:00:00.000Z"
+                     *         },
+                     *         "role": "member",
+                     *         "invitedByName": "Ada Grower",
+                     *         "expiresAt": "2026-11-10T07:00:00.000Z"
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["InvitationPreview"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    acceptOrganizationInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "k3Jv9QeW1xZp7LmN0aB4cD8fG2hJ6tR5"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The token from the email */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "organization": {
+                     *           "id": "org_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *           "name": "Riverside Seed Library",
+                     *           "kind": "seed-library",
+                     *           "description": "Open-pollinated seeds, saved and shared by the valley’s gardeners.",
+                     *           "website": "https://seeds.example.org",
+                     *           "location": {
+                     *             "latitude": 52.05,
+                     *             "longitude": 5.08,
+                     *             "city": "Utrecht",
+                     *             "country": "NL"
+                     *           },
+                     *           "privacyLevel": "city",
+                     *           "memberCount": 2,
+                     *           "createdBy": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *           "createdAt": "2026-11-01T09:00:00.000Z",
+                     *           "updatedAt": "2026-11-02T10:00:00.000Z"
+                     *         },
+                     *         "role": "member"
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["InvitationAnswer"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    declineOrganizationInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "k3Jv9QeW1xZp7LmN0aB4cD8fG2hJ6tR5"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The token from the email */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "organization": {
+                     *           "id": "org_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *           "name": "Riverside Seed Library",
+                     *           "kind": "seed-library",
+                     *           "description": "Open-pollinated seeds, saved and shared by the valley’s gardeners.",
+                     *           "website": "https://seeds.example.org",
+                     *           "location": {
+                     *             "latitude": 52.05,
+                     *             "longitude": 5.08,
+                     *             "city": "Utrecht",
+                     *             "country": "NL"
+                     *           },
+                     *           "privacyLevel": "city",
+                     *           "memberCount": 2,
+                     *           "createdBy": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *           "createdAt": "2026-11-01T09:00:00.000Z",
+                     *           "updatedAt": "2026-11-02T10:00:00.000Z"
+                     *         },
+                     *         "role": null
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["InvitationAnswer"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20950,6 +23200,11 @@ export interface operations {
                         push?: boolean;
                         "in-app"?: boolean;
                     };
+                    organization?: {
+                        email?: boolean;
+                        push?: boolean;
+                        "in-app"?: boolean;
+                    };
                 };
             };
         };
@@ -21360,7 +23615,7 @@ export interface operations {
                              * @description Kind of notification
                              * @enum {string}
                              */
-                            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "account";
+                            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "organization" | "account";
                             /** @enum {string} */
                             channel: "email";
                             /** @enum {boolean} */
@@ -21437,7 +23692,7 @@ export interface operations {
                              * @description Kind of notification
                              * @enum {string}
                              */
-                            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "account";
+                            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "organization" | "account";
                             /** @enum {string} */
                             channel: "email";
                             /** @enum {boolean} */

@@ -25,6 +25,18 @@ describe('object rules', () => {
       ]),
     ).toBe('self (owner.id); custodian of plant (plantId)');
     expect(describeObjectRules({ rule: 'own' })).toBe('own');
+    expect(
+      describeObjectRules({ rule: 'org-role', field: 'organizationId', record: 'organization', role: 'manager' }),
+    ).toBe('org-role:manager of organization (organizationId)');
+  });
+
+  it('refuses an org-role rule without a known organization role', () => {
+    expect(objectRulesProblem({ rule: 'org-role', field: 'organizationId', record: 'organization' })).toMatch(
+      /no organization role/,
+    );
+    expect(
+      objectRulesProblem({ rule: 'org-role', field: 'organizationId', record: 'organization', role: 'viewer' }),
+    ).toBeNull();
   });
 
   it('lets a self field name the caller, refuses another account, and lets an ADMIN name anyone', () => {

@@ -1,4 +1,5 @@
 import { type Actor, AppError } from '@rootline/contracts';
+import { ORG_ROLES, type OrgRole } from '@rootline/contracts/organizations';
 import type { FastifyRequest } from 'fastify';
 
 /**
@@ -19,8 +20,11 @@ import type { FastifyRequest } from 'fastify';
  * - `custodian`: only whoever has custody of the plant or seed lot (its owner, or a recipient who accepted a
  *   handoff), or an ADMIN.
  * - `attached-to`: as the record the named one is attached to (a file is read by whoever may read its record).
+ * - `org-role`: only a member of the named organization holding `role` or a stronger one (owner > manager > member >
+ *   viewer), read from the membership on every request (docs/organizations.md). An ADMIN is no exception: an
+ *   organization's members are its own business.
  *
- * `owner`, `party`, `custodian` and `attached-to` need the record, so the service that owns it enforces them
+ * `owner`, `party`, `custodian`, `attached-to` and `org-role` need the record, so the service that owns it enforces them
  * with the helpers of `@rootline/host` (`assertOwnerOrAdmin`…); the generic authorization test holds every
  * route to its declaration.
  */
@@ -35,6 +39,15 @@ export type ObjectRule =
       record: string;
       /** A word on a rule that is not obvious (who the parties are…). */
       why?: string;
+    }
+  | {
+      rule: 'org-role';
+      /** The request field that names the organization. */
+      field: string;
+      record: 'organization';
+      /** The weakest role that may. */
+      role: OrgRole;
+      why?: string;
     };
 
 export const OBJECT_RULES = [
@@ -47,6 +60,7 @@ export const OBJECT_RULES = [
   'party',
   'custodian',
   'attached-to',
+  'org-role',
 ] as const;
 
 /** A route's object rules: one, or one per record it names. */
@@ -63,6 +77,7 @@ export function describeObjectRules(rules: ObjectRules): string {
     .map((r) => {
       if (r.rule === 'none' || r.rule === 'own') return r.rule;
       if (r.rule === 'self') return `self (${r.field})`;
+      if (r.rule === 'org-role') return `org-role:${r.role} of ${r.record} (${r.field})`;
       const named = r as { rule: string; field: string; record: string };
       return `${named.rule} of ${named.record} (${named.field})`;
     })
@@ -77,6 +92,9 @@ export function objectRulesProblem(rules: unknown): string | null {
   for (const r of list as Partial<ObjectRule & { field: string }>[]) {
     if (!OBJECT_RULES.includes(r.rule as (typeof OBJECT_RULES)[number])) return `has unknown object rule ${r.rule}`;
     if (r.rule !== 'none' && r.rule !== 'own' && !r.field) return `object rule ${r.rule} names no field`;
+    if (r.rule === 'org-role' && !ORG_ROLES.includes((r as { role: OrgRole }).role)) {
+      return `object rule org-role names no organization role (${ORG_ROLES.join(', ')})`;
+    }
   }
   return null;
 }

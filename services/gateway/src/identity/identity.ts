@@ -1,8 +1,10 @@
 import type { Bus, ServedService, Subscription } from '@rootline/bus';
 import { emailLinkIssue, notifyRecipientList, sessionsChanged } from '@rootline/contracts';
+import { organizationInvitationIssue } from '@rootline/contracts/organizations';
 import { createOutbox, type Database } from '@rootline/db';
 import { type Clock, handle, type Logger, statisticsKeeper, toEndpoint } from '@rootline/host';
 import type { GatewayConfig } from '../config.js';
+import { createOrganizations } from '../organizations/organizations.js';
 import { createAccounts } from './accounts.js';
 import { createApiTokens } from './api-tokens.js';
 import type { RateLimitStore } from './attempts/store.js';
@@ -77,6 +79,13 @@ export function createIdentity(opts: IdentityOptions) {
     },
   };
   const accounts = createAccounts(deps);
+  // Organizations live beside the accounts they are made of, on the same schema and outbox (ADR 234).
+  const organizations = createOrganizations({
+    db: database.db,
+    outbox,
+    clock: opts.clock,
+    invitationTtlMs: config.ORG_INVITATION_TTL_DAYS * 24 * 60 * 60 * 1000,
+  });
   const sessions = createSessions(deps, cache);
   const background = new Set<Promise<void>>();
   // Prepared statements keep a generic plan; refreshed statistics have them planned again as the tables grow.
@@ -84,6 +93,7 @@ export function createIdentity(opts: IdentityOptions) {
 
   return {
     accounts,
+    organizations,
     sessions,
     apiTokens: createApiTokens(deps),
     oauth: createOAuthFlow(deps, {
@@ -118,6 +128,9 @@ export function createIdentity(opts: IdentityOptions) {
       statistics.start();
       // The sender of link emails asks for each link's secret here, by request/reply (see emailLinkIssue).
       const issueLink = handle(emailLinkIssue, ({ linkId }) => accounts.issueEmailLink(linkId));
+      const issueInvitation = handle(organizationInvitationIssue, ({ invitationId }) =>
+        organizations.issueLink(invitationId),
+      );
       // notify learns the accounts that existed before it ran from here (a page at a time, in id order).
       const listRecipients = handle(notifyRecipientList, async ({ after, limit }) => ({
         items: (await usersAfter(database.db, after, limit)).map((u) => ({
@@ -129,6 +142,7 @@ export function createIdentity(opts: IdentityOptions) {
       }));
       served = await bus.serve({ name: 'gateway', version: '0.1.0' }, [
         toEndpoint(issueLink, log),
+        toEndpoint(issueInvitation, log),
         toEndpoint(listRecipients, log),
       ]);
     },

@@ -109,6 +109,12 @@ export const TAGS: readonly { name: string; description: string }[] = [
   },
   { name: 'Administration', description: 'Accounts and their roles, for administrators.' },
   { name: 'People', description: 'Display names of the accounts that records name by id.' },
+  {
+    name: 'Organizations',
+    description:
+      'Co-ops, seed libraries, farms with staff and companies: public profiles, members with roles (owner, ' +
+      'manager, member, viewer) and invitations by email.',
+  },
   { name: 'Operations', description: 'Liveness and readiness probes and Prometheus metrics, for monitoring.' },
 ];
 
@@ -402,6 +408,11 @@ export const AREAS: readonly { area: string; tag: string; what: string }[] = [
   },
   { area: 'Account administration', tag: 'Administration', what: 'accounts and their roles under `/api/admin`.' },
   { area: 'People', tag: 'People', what: 'display names of accounts by id under `/api/people`.' },
+  {
+    area: 'Organizations',
+    tag: 'Organizations',
+    what: 'organizations’ public profiles, members with roles and invitations under `/api/organizations`.',
+  },
   {
     area: 'Operations',
     tag: 'Operations',

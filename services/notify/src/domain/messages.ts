@@ -34,11 +34,40 @@ export type Template =
   | { name: 'harvest-ready'; params: { farmId: string; farmName: string; batchId: string; crop: string } }
   | { name: 'weekly-digest'; params: { weekStart: string; lines: string[] } }
   | {
+      name: 'organization-invitation';
+      params: { invitationId: string; organizationName: string; role: string; invitedByName: string };
+    }
+  | {
+      name: 'organization-change';
+      params: {
+        organizationId: string;
+        organizationName: string;
+        change: OrganizationChange;
+        /** The member the change is about, by name (or their part when unknown). */
+        memberName: string;
+        /** Whether the reader is that member. */
+        you: boolean;
+        role: string | null;
+        previousRole: string | null;
+      };
+    }
+  | {
       name: 'webhook-disabled';
       params: { webhookId: string; url: string; reason: 'gone' | 'failing'; failingSince: string | null };
     };
 
 export type TemplateName = Template['name'];
+
+/** What happened in an organization, for its owners and managers (and the member it is about). */
+export type OrganizationChange =
+  | 'invitation-sent'
+  | 'member-added'
+  | 'role-changed'
+  | 'member-removed'
+  | 'member-left'
+  | 'invitation-declined'
+  | 'invitation-revoked'
+  | 'dissolved';
 
 /** The notification type of each template (what preferences are asked about). */
 export const TEMPLATE_TYPE: Record<TemplateName, NotificationType> = {
@@ -55,6 +84,9 @@ export const TEMPLATE_TYPE: Record<TemplateName, NotificationType> = {
   'farm-alert': 'farm-alert',
   'harvest-ready': 'harvest-ready',
   'webhook-disabled': 'account',
+  // Sent to an address that may have no account yet, always and by email only.
+  'organization-invitation': 'account',
+  'organization-change': 'organization',
 };
 
 /** A rendered message: the in-app title and body, the page it is about, and the email's paragraphs. */
@@ -170,12 +202,63 @@ export function render(t: Template, action?: string): Message {
         link: appLink('networkWebhooks'),
       };
     }
+    case 'organization-invitation': {
+      const { organizationName, role, invitedByName } = t.params;
+      return {
+        title: `${invitedByName} invited you to ${organizationName}`,
+        body:
+          `${invitedByName} invited you to join ${organizationName} on Rootline as ${article(role)} ${role}. ` +
+          `Open this link to accept or decline (sign in or create an account first): ${requireAction(action)}\n` +
+          'The link works once. If you do not know them, ignore this email.',
+        link: null,
+      };
+    }
+    case 'organization-change':
+      return organizationChange(t.params);
     case 'password-changed':
       return {
         title: 'Your password was changed',
         body: 'The password of your Rootline account was just changed. If it was not you, reset it at once.',
         link: null,
       };
+  }
+}
+
+const article = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
+
+function organizationChange(p: Extract<Template, { name: 'organization-change' }>['params']): Message {
+  const org = p.organizationName;
+  const who = p.you ? 'You' : p.memberName;
+  const link =
+    p.change === 'dissolved' || (p.you && (p.change === 'member-removed' || p.change === 'member-left'))
+      ? appLink('myOrganizations')
+      : appLink('organizationMembers', { organizationId: p.organizationId });
+  const as = p.role ? ` as ${article(p.role)} ${p.role}` : '';
+  switch (p.change) {
+    case 'invitation-sent':
+      return { title: `${org}: invitation sent`, body: `${p.memberName} invited someone to ${org}${as}.`, link };
+    case 'member-added':
+      return { title: `${org}: new member`, body: `${who} joined ${org}${as}.`, link };
+    case 'role-changed':
+      return {
+        title: `${org}: role changed`,
+        body: `${who} ${p.you ? 'are' : 'is'} now ${article(p.role ?? '')} ${p.role} of ${org}${p.previousRole ? ` (was ${p.previousRole})` : ''}.`,
+        link,
+      };
+    case 'member-removed':
+      return {
+        title: `${org}: member removed`,
+        body: p.you ? `You were removed from ${org}.` : `${who} was removed from ${org}.`,
+        link,
+      };
+    case 'member-left':
+      return { title: `${org}: member left`, body: `${who} left ${org}.`, link };
+    case 'invitation-declined':
+      return { title: `${org}: invitation declined`, body: `${who} declined the invitation to ${org}.`, link };
+    case 'invitation-revoked':
+      return { title: `${org}: invitation revoked`, body: `${p.memberName} revoked an invitation to ${org}.`, link };
+    case 'dissolved':
+      return { title: `${org} was dissolved`, body: `${p.memberName} dissolved ${org}.`, link };
   }
 }
 

@@ -22,6 +22,7 @@ export const DEFAULT_PREFERENCES: NotificationPreferences = {
   'demand-match': { email: true, push: true, 'in-app': true },
   marketplace: { email: true, push: true, 'in-app': true },
   'weekly-digest': { email: true, push: false, 'in-app': false },
+  organization: { email: true, push: false, 'in-app': true },
 };
 
 /** A stored switch: a user's change to one type and channel. */

@@ -65,6 +65,7 @@ export const TYPE_LABELS: Record<PreferenceType | 'account', string> = {
   'demand-match': 'Demand matches',
   marketplace: 'Marketplace offers',
   'weekly-digest': 'Weekly digest',
+  organization: 'Your organizations',
   account: 'Account',
 };
 

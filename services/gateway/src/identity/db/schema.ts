@@ -1,4 +1,4 @@
-import type { Permission, Role } from '@rootline/contracts';
+import type { Location, OrganizationKind, OrgRole, Permission, PrivacyLevel, Role } from '@rootline/contracts';
 import { outboxTable } from '@rootline/db';
 import { index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
@@ -123,4 +123,75 @@ export const idempotencyKeys = identitySchema.table(
     expiresAt: at('expires_at').notNull(),
   },
   (t) => [index('idempotency_keys_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Organizations (docs/organizations.md, ADR 234): a public profile, created by an account who becomes its first
+ * owner. Dissolving one keeps the row (`dissolvedAt`), so the audit log and, later, the records it owned still name
+ * it; a dissolved organization is not found by any read.
+ */
+export const organizations = identitySchema.table(
+  'organizations',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    kind: text('kind').$type<OrganizationKind>().notNull(),
+    description: text('description').notNull().default(''),
+    website: text('website'),
+    /** The location after its privacy level (null when hidden or not given): the raw one is never stored. */
+    location: jsonb('location').$type<Location>(),
+    privacyLevel: text('privacy_level').$type<PrivacyLevel>().notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+    dissolvedAt: at('dissolved_at'),
+    dissolvedBy: text('dissolved_by'),
+  },
+  (t) => [index('organizations_name_idx').on(t.name), index('organizations_created_by_idx').on(t.createdBy)],
+);
+
+/** One account's membership of one organization, with its role. */
+export const organizationMembers = identitySchema.table(
+  'organization_members',
+  {
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').$type<OrgRole>().notNull(),
+    joinedAt: at('joined_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index('organization_members_user_idx').on(t.userId)],
+);
+
+/**
+ * An invitation by email. Its link's secret is minted when the email is sent (as account links are) and only its
+ * SHA-256 is kept; it is used once, and works until `expiresAt`.
+ */
+export const organizationInvitations = identitySchema.table(
+  'organization_invitations',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Normalised (trimmed, lower case). */
+    email: text('email').notNull(),
+    role: text('role').$type<OrgRole>().notNull(),
+    invitedBy: text('invited_by').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    expiresAt: at('expires_at').notNull(),
+    /** Set once: accepted, declined or revoked. */
+    closedAt: at('closed_at'),
+    outcome: text('outcome').$type<'accepted' | 'declined' | 'revoked'>(),
+    /** The account that accepted or declined it. */
+    answeredBy: text('answered_by'),
+  },
+  (t) => [
+    uniqueIndex('organization_invitations_hash_key').on(t.tokenHash),
+    index('organization_invitations_org_idx').on(t.organizationId),
+  ],
 );

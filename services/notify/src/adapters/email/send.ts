@@ -1,5 +1,6 @@
 import { emailLinkIssue } from '@rootline/contracts';
 import { appLink } from '@rootline/contracts/app-links';
+import { organizationInvitationIssue } from '@rootline/contracts/organizations';
 import { call, publicUrlOf, type ServiceContext } from '@rootline/host';
 import type { NotifyConfig } from '../../config.js';
 import type { DeliveryRow } from '../../db/deliveries.repo.js';
@@ -23,6 +24,16 @@ export function createEmailSend(ctx: ServiceContext<NotifyConfig>, transport: Ma
       // The secret exists only in this reply and in this message (ADR 034).
       const link = await call(ctx.bus, emailLinkIssue, { linkId: template.params.linkId }, { requestId: d.id });
       return { to: link.email, name: link.name, action: `${base}${link.linkPath}` };
+    }
+    if (template.name === 'organization-invitation') {
+      // An address that may have no account yet: the gateway names it with the link's secret (ADR 236).
+      const link = await call(
+        ctx.bus,
+        organizationInvitationIssue,
+        { invitationId: template.params.invitationId },
+        { requestId: d.id },
+      );
+      return { to: link.email, name: link.email, action: `${base}${link.linkPath}` };
     }
     const r = await findRecipient(ctx.db, d.userId);
     if (!r) throw new Error(`no email address known for ${d.userId} yet`);

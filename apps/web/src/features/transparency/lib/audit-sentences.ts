@@ -23,6 +23,7 @@ const kg = (n: number | undefined) =>
   n === undefined ? 'some' : `${n.toLocaleString(undefined, { maximumFractionDigits: 1 })} kg`;
 const words = (s: string) => s.replace(/[-_.]/g, ' ');
 const quoted = (s: string | undefined) => (s ? `“${s}”` : 'a listing');
+const org = (d: Data) => (text(d, 'organizationName') ? `“${text(d, 'organizationName')}”` : 'an organization');
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The people a sentence names (by a payload key, or `null` for the actor): their name, else their part. */
@@ -99,6 +100,22 @@ const SENTENCES: Readonly<Record<string, Sentence>> = {
   'evt.media.file.stored': (d, who) =>
     `${who('ownerId', 'Someone')} uploaded ${d.kind === 'image' ? 'a photo' : 'a document'}`,
   'evt.media.file.deleted': (_d, who) => `${who('ownerId', 'Someone')} deleted a file`,
+  'evt.organization.profile.created': (d, who) => `${who('createdBy', 'Someone')} created the organization ${org(d)}`,
+  'evt.organization.profile.updated': (d, who) =>
+    `${who('changedBy', 'A manager')} edited the profile of ${org(d)}${Array.isArray(d.fields) && d.fields.length ? ` (${d.fields.join(', ')})` : ''}`,
+  'evt.organization.profile.dissolved': (d, who) => `${who('dissolvedBy', 'An owner')} dissolved ${org(d)}`,
+  'evt.organization.member.added': (d, who) =>
+    `${who('userId', 'Someone')} joined ${org(d)}${text(d, 'role') ? ` as ${text(d, 'role')}` : ''}`,
+  'evt.organization.member.role-changed': (d, who) =>
+    `${who('changedBy', 'A manager')} made ${who('userId', 'a member')} ${text(d, 'role') ?? 'a new role'} of ${org(d)}${text(d, 'previousRole') ? ` (was ${text(d, 'previousRole')})` : ''}`,
+  'evt.organization.member.removed': (d, who) =>
+    `${who('removedBy', 'A manager')} removed ${who('userId', 'a member')} from ${org(d)}`,
+  'evt.organization.member.left': (d, who) => `${who('userId', 'A member')} left ${org(d)}`,
+  'evt.organization.invitation.sent': (d, who) =>
+    `${who('invitedBy', 'A manager')} invited someone to ${org(d)}${text(d, 'role') ? ` as ${text(d, 'role')}` : ''}`,
+  'evt.organization.invitation.declined': (d, who) => `${who('userId', 'Someone')} declined an invitation to ${org(d)}`,
+  'evt.organization.invitation.revoked': (d, who) =>
+    `${who('revokedBy', 'A manager')} revoked an invitation to ${org(d)}`,
   'evt.plants.plant.cloned': (d, who) =>
     `${who(null, 'A grower')} propagated a plant${text(d, 'propagationType') ? ` by ${words(text(d, 'propagationType') as string)}` : ''}${num(d, 'generation') !== undefined ? `, generation ${num(d, 'generation')}` : ''}`,
   'evt.transparency.webhook.disabled': (d, who) =>
@@ -106,7 +123,21 @@ const SENTENCES: Readonly<Record<string, Sentence>> = {
 };
 
 /** The payload keys that hold account ids: a page reads those accounts' names once for all its entries. */
-const PEOPLE_KEYS = ['sellerId', 'buyerId', 'growerId', 'handlerId', 'recipientId', 'ownerId', 'userId', 'changedBy'];
+const PEOPLE_KEYS = [
+  'sellerId',
+  'buyerId',
+  'growerId',
+  'handlerId',
+  'recipientId',
+  'ownerId',
+  'userId',
+  'changedBy',
+  'createdBy',
+  'removedBy',
+  'invitedBy',
+  'revokedBy',
+  'dissolvedBy',
+];
 
 /** The account ids an entry's sentence may name (its actor and the people in its payload). */
 export function peopleIn(facts: AuditFacts): string[] {
