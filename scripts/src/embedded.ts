@@ -1,7 +1,41 @@
-import { exitOnStartupError, onShutdown } from '@rootline/host';
-import { startEmbedded } from './embedded-host.js';
+import { createEmbeddedDatabase, PGLITE_COMPILERS, type PgliteCompiler } from '@rootline/db';
+import { localDataDir } from './data-dir.js';
+import { SERVICE_MIGRATIONS } from './service-migrations.js';
 
 const started = Date.now();
+
+// A first start creates the database (in a child process, migrations included) before the platform's code is
+// loaded, so that this process then starts as it does on every later start (ADR 223). Ctrl-C meanwhile reaches the
+// child too; this process stops once the child has ended.
+let signalled = false;
+const remember = () => {
+  signalled = true;
+};
+process.on('SIGINT', remember);
+process.on('SIGTERM', remember);
+try {
+  const compiler = process.env.PGLITE_COMPILER;
+  await createEmbeddedDatabase({
+    dataDir: localDataDir(),
+    // An unknown value is refused by the configuration below, with the other settings' errors.
+    pgliteCompiler: PGLITE_COMPILERS.includes(compiler as PgliteCompiler) ? (compiler as PgliteCompiler) : undefined,
+    migrations: SERVICE_MIGRATIONS,
+  });
+} catch (err) {
+  if (signalled) process.exit(0);
+  process.stderr.write(`rootline could not start: ${(err as Error).message}\n`);
+  process.exit(1);
+} finally {
+  process.off('SIGINT', remember);
+  process.off('SIGTERM', remember);
+}
+if (signalled) {
+  process.stdout.write('Rootline stopped.\n');
+  process.exit(0);
+}
+
+const { exitOnStartupError, onShutdown } = await import('@rootline/host');
+const { startEmbedded } = await import('./embedded-host.js');
 const starting = startEmbedded();
 // Registered before start-up ends: Ctrl-C while the database opens waits for it, then stops cleanly.
 onShutdown(undefined, async () => {

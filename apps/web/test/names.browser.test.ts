@@ -1,5 +1,5 @@
 import { signInOverHttp, TEST_ADMIN } from '@rootline/testing';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BrowserRig,

@@ -15,6 +15,7 @@ export { anyOfTexts, insertFromJson, insertFromJsonParameter } from './json-rows
 export { type LedgerIntentsTable, ledgerIntentsTable } from './ledger-intents.js';
 export { type MigrateOptions, migrateSchema } from './migrate.js';
 export {
+  createEmbeddedDatabase,
   DEFAULT_PGLITE_COMPILER,
   type OpenDatabaseOptions,
   openDatabase,

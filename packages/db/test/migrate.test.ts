@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateSchema } from '../src/migrate.js';
-import { openDatabase } from '../src/open.js';
+import { createEmbeddedDatabase, openDatabase } from '../src/open.js';
 import type { Database } from '../src/types.js';
 import { widgets } from './fixtures/schema.js';
 import { createPlace, DRIVERS, FIXTURE, type Place, rowsOf } from './harness.js';
@@ -159,4 +159,41 @@ describe('a new embedded database opened with its migrations', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('createEmbeddedDatabase', () => {
+  it('creates a new database with its migrations where its files are made, and leaves an existing one alone', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rootline-create-embedded-'));
+    try {
+      expect(await createEmbeddedDatabase({ dataDir: dir, migrations: [FIXTURE] })).toBe(true);
+      expect(await createEmbeddedDatabase({ dataDir: dir, migrations: [FIXTURE] })).toBe(false);
+      // Opened afterwards as any existing database is: its migrations are there, and migrateSchema applies none.
+      const database = await openDatabase({ dataDir: dir });
+      try {
+        expect(await appliedCount(database)).toBe(2);
+        await migrateSchema(database, FIXTURE);
+        expect(await appliedCount(database)).toBe(2);
+        // While it is open, a second creation finds it and does nothing.
+        expect(await createEmbeddedDatabase({ dataDir: dir, migrations: [FIXTURE] })).toBe(false);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('refuses a new data directory that another live process holds', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rootline-create-embedded-'));
+    try {
+      // This test's own parent (the test runner) is alive and is not this process.
+      await writeFile(join(dir, 'pglite.lock'), String(process.ppid));
+      await expect(createEmbeddedDatabase({ dataDir: dir, migrations: [FIXTURE] })).rejects.toThrow(
+        /in use by process/,
+      );
+      await expect(readdir(join(dir, 'pglite'))).resolves.toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -88,7 +88,7 @@ describe('Standard Webhooks: payload, generated secrets, secret rules and retry 
   });
 
   it('accepts a secret of 16 and of 200 characters from ! to ~, and refuses 15, 201 and any space', async () => {
-    const visible = '!~'.repeat(4) + 'abcdefgh';
+    const visible = `${'!~'.repeat(4)}abcdefgh`;
     expect(visible).toHaveLength(16);
     for (const secret of [visible, 'x'.repeat(200), `${'Zz09'.repeat(49)}!~`]) {
       const made = await create({ secret });
