@@ -137,13 +137,13 @@ export const SENT_KEPT_MS = 24 * 60 * 60 * 1000;
  */
 export function forgettable(items: readonly OutboxItem[], now: Date): OutboxItem[] {
   const needed = new Set(
-    items.filter((i) => i.state === 'waiting' && i.plantId.startsWith(LOCAL_REF)).map((i) => i.plantId.slice(LOCAL_REF.length)),
+    items
+      .filter((i) => i.state === 'waiting' && i.plantId.startsWith(LOCAL_REF))
+      .map((i) => i.plantId.slice(LOCAL_REF.length)),
   );
   return items.filter(
     (i) =>
-      i.state === 'sent' &&
-      !needed.has(i.id) &&
-      now.getTime() - Date.parse(i.settledAt ?? i.createdAt) > SENT_KEPT_MS,
+      i.state === 'sent' && !needed.has(i.id) && now.getTime() - Date.parse(i.settledAt ?? i.createdAt) > SENT_KEPT_MS,
   );
 }
 

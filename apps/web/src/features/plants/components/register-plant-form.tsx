@@ -4,6 +4,7 @@ import { EMPTY_LOCATION, LocationPicker, toApiLocation } from '../../../componen
 import { type PrivacyLevel, PrivacyLevelField } from '../../../components/privacy-level-field';
 import { ErrorAlert } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
+import { KeptNotice } from '../../outbox/components/kept-notice';
 import { type Plant, useRegisterPlant } from '../api/plants';
 import { PLANTS } from '../strings';
 
@@ -40,11 +41,12 @@ export function RegisterPlantForm({
             owner,
             privacyLevel,
           },
-          { onSuccess: onRegistered },
+          { onSuccess: (result) => result.status === 'sent' && onRegistered(result.data) },
         );
       }}
     >
       <ErrorAlert error={error} />
+      <KeptNotice result={register.data} />
       <Field
         label={S.commonName}
         name="commonName"
