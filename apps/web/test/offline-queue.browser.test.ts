@@ -93,6 +93,7 @@ describe('writes that work offline: kept on the device, sent in order once, per 
     plantId = plant.id as string;
     context = await rig.context();
     page = await context.newPage();
+    page.on('pageerror', (err) => console.error('page error:', err));
   }, RIG_START_MS);
   afterAll(async () => {
     await rig?.stop();

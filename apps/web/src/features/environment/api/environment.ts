@@ -51,6 +51,8 @@ export function useRecordEnvironment<V = RecordFields>(
   const client = useQueryClient();
   const { account } = useOutboxAccount();
   return useMutation({
+    // Run offline too (not paused): the outbox keeps the write.
+    networkMode: 'always',
     mutationFn: (value: V) =>
       sendOrKeep<EnvironmentRecord>({
         account: account ?? '',

@@ -52,6 +52,8 @@ export function useRecordEvent(plantId: string) {
   const client = useQueryClient();
   const { account } = useOutboxAccount();
   return useMutation({
+    // Run offline too (not paused): the outbox keeps the write.
+    networkMode: 'always',
     // Every kind takes the same body; the kind is the last segment of the path.
     mutationFn: ({ kind, body }: { kind: EventKind; body: EventInput }) => {
       const { plantId: _plant, ...rest } = body;

@@ -24,6 +24,8 @@ export function useUploadPhoto(plantId: string) {
   const client = useQueryClient();
   const { account } = useOutboxAccount();
   return useMutation({
+    // Run offline too (not paused): the outbox keeps the write.
+    networkMode: 'always',
     // Sent as multipart by the outbox (which keeps the file on this device while Rootline cannot be reached).
     mutationFn: (file: File) =>
       sendOrKeep<FileInfo>({

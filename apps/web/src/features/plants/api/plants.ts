@@ -50,6 +50,8 @@ export function useRegisterPlant() {
   const client = useQueryClient();
   const { account } = useOutboxAccount();
   return useMutation({
+    // Run offline too (not paused): the outbox keeps the write.
+    networkMode: 'always',
     mutationFn: (body: RegisterInput) =>
       sendOrKeep<Plant>({ account: account ?? '', kind: 'plant', plantName: body.commonName, plantId: '', body }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['plants', 'owned'] }),
