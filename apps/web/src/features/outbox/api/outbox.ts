@@ -1,5 +1,7 @@
 import { idempotencyKey } from '@rootline/sdk';
+import { api } from '../../../lib/api-client';
 import { queryClient } from '../../../lib/query-client';
+import { SESSION } from '../../auth/api/session';
 import { classify, nextStep, type OutboxItem } from '../lib/order';
 import { asError, sendItem } from './send';
 import { addItem, canKeep, deleteItem, forgetOld, getItem, itemsOf, updateItem } from './store';
@@ -31,7 +33,25 @@ export function setOutboxAccount(account: string | null): void {
 export async function flushOutbox(): Promise<number> {
   const account = active;
   if (!account) return 0;
+  // The session is asked first: another tab may have signed in as someone else, whose session would send (and
+  // have refused) this account's writes. Unreachable, nothing could be sent anyway.
+  const signedIn = await signedInAs();
+  if (signedIn !== account) {
+    if (signedIn !== undefined) void queryClient.invalidateQueries({ queryKey: SESSION });
+    return 0;
+  }
   return (await withLock(account, false, () => drain(account, true))) ?? 0;
+}
+
+/** The id of the account the browser's session is for: null when signed out, undefined when it cannot be told. */
+async function signedInAs(): Promise<string | null | undefined> {
+  try {
+    const answer = await api.GET('/api/auth/session');
+    if (answer.data) return answer.data.data.user.id;
+    return answer.response.status === 401 ? null : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
