@@ -149,8 +149,9 @@ describe('writes that work offline: kept on the device, sent in order once, per 
       await page.getByLabel('Longitude').fill('5.1214');
       await page.getByRole('button', { name: 'Register the plant' }).click();
       await page.getByText(KEPT).waitFor({ timeout: 20_000 });
-      // It stays on the form (no plant page to open yet), with no error.
+      // It stays on the form (no plant page to open yet), with no error, ready for the next plant.
       expect(await page.getByRole('alert').count()).toBe(0);
+      expect(await page.getByLabel('Common name').inputValue()).toBe('');
 
       // The header counts them; the outbox lists them in words, in the order they were made.
       await header().getByRole('link', { name: '4 items waiting to be sent' }).click();

@@ -41,7 +41,14 @@ export function RegisterPlantForm({
             owner,
             privacyLevel,
           },
-          { onSuccess: (result) => result.status === 'sent' && onRegistered(result.data) },
+          {
+            onSuccess: (result) => {
+              if (result.status === 'sent') return onRegistered(result.data);
+              // Kept on this device: the form is ready for the next plant (at the same place, most likely).
+              setCommonName('');
+              setScientificName('');
+            },
+          },
         );
       }}
     >
