@@ -76,7 +76,11 @@ export async function sendOrKeep<T>(write: NewWrite): Promise<Sent<T>> {
     await withLock(write.account, true, () => drain(write.account, false));
   }
   const after = await getItem(id);
-  if (after?.state === 'sent' && after.result) return { status: 'sent', data: after.result.data as T };
+  if (after?.state === 'sent' && after.result) {
+    // Sent at once: never kept, so not listed in the outbox either.
+    await deleteItem(id);
+    return { status: 'sent', data: after.result.data as T };
+  }
   if (after?.state === 'refused' && after.refusal) {
     await deleteItem(id);
     throw asError(after.refusal);
