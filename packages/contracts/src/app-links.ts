@@ -45,6 +45,7 @@ export const APP_PAGES = {
   networkSignatures: '/network/signatures',
   networkExports: '/network/exports',
   inbox: '/inbox',
+  outbox: '/outbox',
   notificationSettings: '/settings/notifications',
   unsubscribe: '/unsubscribe',
   organizations: '/organizations',

@@ -110,7 +110,11 @@ export function createRootline(options: RootlineOptions): RootlineClient {
       if (token !== undefined) {
         if (!request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${token}`);
       } else if (cookieMode && STATE_CHANGING.has(method) && !request.headers.has(CSRF_HEADER)) {
-        csrf ??= fetchCsrf();
+        // A token that could not be fetched (offline, the gateway unreachable) is asked for again next time.
+        csrf ??= fetchCsrf().catch((err: unknown) => {
+          csrf = null;
+          throw err;
+        });
         const value = await csrf;
         if (value === null)
           csrf = null; // No session yet: ask again next time.

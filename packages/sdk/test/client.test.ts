@@ -105,6 +105,19 @@ describe('createRootline', () => {
     const sent = f.requests.filter((r) => r.url.endsWith('/api/plants/register'))[0]!;
     expect(sent.headers.get('x-csrf-token')).toBe('csrf-after-signin');
   });
+  it('cookie mode: asks for the CSRF token again after a request that could not reach the API', async () => {
+    let reachable = false;
+    const f = fakeFetch((req) => {
+      if (!reachable) throw new TypeError('Failed to fetch');
+      return req.url.endsWith('/api/auth/csrf') ? ok({ csrfToken: 'csrf-2' }) : ok({});
+    });
+    const client = createRootline({ baseUrl: 'http://api.test', credentials: 'include', fetch: f.fetch });
+    await expect(client.POST('/api/plants/register', { body: plantBody })).rejects.toThrow('Failed to fetch');
+    reachable = true;
+    await client.POST('/api/plants/register', { body: plantBody });
+    const sent = f.requests.filter((r) => r.url.endsWith('/api/plants/register')).at(-1)!;
+    expect(sent.headers.get('x-csrf-token')).toBe('csrf-2');
+  });
 });
 
 describe('withRetry', () => {

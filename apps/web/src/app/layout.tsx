@@ -5,6 +5,7 @@ import { LiveStatus } from '../components/live-status';
 import { Loading } from '../components/status';
 import { type User, useSession } from '../features/auth/api/session';
 import { InboxLink } from '../features/notifications/components/inbox-link';
+import { OutboxStatus } from '../features/outbox/components/outbox-status';
 import './layout.css';
 
 const NAV = {
@@ -119,6 +120,7 @@ export function AppLayout() {
             {NAV.home}
           </Link>
           <MainNav user={user} />
+          <OutboxStatus />
           <LiveStatus />
           <Dialog.Root open={menuOpen} onOpenChange={(open) => setMenuOpenOn(open ? pathname : null)}>
             <Dialog.Trigger className="menu-button">{NAV.menu}</Dialog.Trigger>

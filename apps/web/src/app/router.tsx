@@ -1,6 +1,7 @@
 import { APP_PAGES, type AppPage } from '@rootline/contracts/app-links';
 import { createBrowserRouter, type RouteObject, RouterProvider, redirect } from 'react-router';
 import { AppLayout } from './layout';
+import { Page as OutboxPage } from './pages/outbox';
 import { RouteError } from './route-error';
 
 // Each page is its own chunk, loaded on first visit: the first page sends only the shell and itself.
@@ -53,6 +54,8 @@ const PAGES: Record<AppPage, Omit<RouteObject, 'path' | 'index' | 'children'>> =
   networkSignatures: { lazy: page(() => import('./pages/network-signatures')) },
   networkExports: { lazy: page(() => import('./pages/network-exports')) },
   inbox: { lazy: page(() => import('./pages/inbox')) },
+  // In the first chunk: the writes kept on this device can be seen without the network.
+  outbox: { Component: OutboxPage },
   notificationSettings: { lazy: page(() => import('./pages/notification-settings')) },
   unsubscribe: { lazy: page(() => import('./pages/unsubscribe')) },
   organizations: { lazy: page(() => import('./pages/organizations')) },

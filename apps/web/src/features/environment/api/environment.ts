@@ -1,8 +1,11 @@
-import { type paths, RootlineError } from '@rootline/sdk';
+import { type components, type paths, RootlineError } from '@rootline/sdk';
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
+import { plantNameOf, sendOrKeep } from '../../outbox/api/outbox';
+import { useOutboxAccount } from '../../outbox/api/use-outbox';
 
 export type RecordInput = paths['/api/environment/records']['post']['requestBody']['content']['application/json'];
+type EnvironmentRecord = components['schemas']['EnvironmentRecord'];
 export type AnalysisQuery = NonNullable<paths['/api/environment/analysis']['get']['parameters']['query']>;
 
 const ENVIRONMENT = ['environment'] as const;
@@ -15,13 +18,9 @@ export function useRecommendations(plantId: string) {
   });
 }
 
+/** A quick climate reading: one record of the climate category (kept on this device while offline). */
 export function useRecordClimate(plantId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (climate: { temperatureC: number; humidityPercent: number }) =>
-      unwrap(api.POST('/api/environment/records', { body: { plantId, climate } })),
-    onSuccess: () => client.invalidateQueries({ queryKey: [...ENVIRONMENT, plantId] }),
-  });
+  return useRecordEnvironment<{ temperatureC: number; humidityPercent: number }>(plantId, (climate) => ({ climate }));
 }
 
 /** A page of the plant's records (newest first) and its current environment, category by category. */
@@ -39,12 +38,29 @@ export function useEnvironmentHistory(plantId: string, page = 1) {
   });
 }
 
-/** Adds one record in the categories given; the plant's figures are read again. */
-export function useRecordEnvironment(plantId: string) {
+type RecordFields = Omit<RecordInput, 'plantId'>;
+
+/**
+ * Adds one record in the categories given, or keeps it on this device while Rootline cannot be reached (the
+ * outbox); the plant's figures are read again. `toRecord` makes the record from what the form gives.
+ */
+export function useRecordEnvironment<V = RecordFields>(
+  plantId: string,
+  toRecord: (value: V) => RecordFields = (value) => value as RecordFields,
+) {
   const client = useQueryClient();
+  const { account } = useOutboxAccount();
   return useMutation({
-    mutationFn: (record: Omit<RecordInput, 'plantId'>) =>
-      unwrap(api.POST('/api/environment/records', { body: { plantId, ...record } })),
+    // Run offline too (not paused): the outbox keeps the write.
+    networkMode: 'always',
+    mutationFn: (value: V) =>
+      sendOrKeep<EnvironmentRecord>({
+        account: account ?? '',
+        kind: 'reading',
+        plantName: plantNameOf(plantId),
+        plantId,
+        body: toRecord(value) as Record<string, unknown>,
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: [...ENVIRONMENT, plantId] }),
   });
 }

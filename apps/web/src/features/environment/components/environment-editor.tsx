@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Field, SelectField } from '../../../components/field';
 import { ErrorAlert, Notice } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
+import { KeptNotice } from '../../outbox/components/kept-notice';
 import { type RecordInput, useRecordEnvironment } from '../api/environment';
 import {
   CATEGORIES,
@@ -94,10 +95,11 @@ export function EnvironmentEditor({ plantId, current }: { plantId: string; curre
       />
       <ErrorAlert error={save.error} />
       {nothing && <p role="status">{S.nothingChanged}</p>}
-      {save.isSuccess && !save.isPending && (
+      <KeptNotice result={save.data} />
+      {save.data?.status === 'sent' && !save.isPending && (
         <Notice>
           {S.saved(
-            CATEGORIES.filter((c) => c.key in save.variables)
+            CATEGORIES.filter((c) => c.key in (save.variables ?? {}))
               .map((c) => c.title.toLowerCase())
               .join(', '),
           )}

@@ -4,6 +4,7 @@ import { Field } from '../../../components/field';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
 import { formatNumber } from '../../../lib/format';
+import { KeptNotice } from '../../outbox/components/kept-notice';
 import { useRecommendations, useRecordClimate } from '../api/environment';
 import { ENVIRONMENT } from '../strings';
 
@@ -61,6 +62,7 @@ export function EnvironmentPanel({ plantId, canWrite }: { plantId: string; canWr
         >
           <h3>{S.record}</h3>
           <ErrorAlert error={record.error} />
+          <KeptNotice result={record.data} />
           <div className="row">
             <Field
               label={S.temperature}

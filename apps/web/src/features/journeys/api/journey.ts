@@ -1,6 +1,8 @@
 import type { components, paths } from '@rootline/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap, unwrapPage } from '../../../lib/api-client';
+import { api, unwrapPage } from '../../../lib/api-client';
+import { plantNameOf, sendOrKeep } from '../../outbox/api/outbox';
+import { useOutboxAccount } from '../../outbox/api/use-outbox';
 
 export type TransportEvent = components['schemas']['TransportEvent'];
 export type EventInput = paths['/api/transport/distribution']['post']['requestBody']['content']['application/json'];
@@ -45,12 +47,25 @@ export function useJourney(plantId: string) {
   });
 }
 
+/** Records a journey event, or keeps it on this device while Rootline cannot be reached (the outbox). */
 export function useRecordEvent(plantId: string) {
   const client = useQueryClient();
+  const { account } = useOutboxAccount();
   return useMutation({
+    // Run offline too (not paused): the outbox keeps the write.
+    networkMode: 'always',
     // Every kind takes the same body; the kind is the last segment of the path.
-    mutationFn: ({ kind, body }: { kind: EventKind; body: EventInput }) =>
-      unwrap(api.POST(`/api/transport/${kind}` as '/api/transport/distribution', { body })),
+    mutationFn: ({ kind, body }: { kind: EventKind; body: EventInput }) => {
+      const { plantId: _plant, ...rest } = body;
+      return sendOrKeep<TransportEvent>({
+        account: account ?? '',
+        kind: 'event',
+        eventKind: kind,
+        plantName: plantNameOf(plantId),
+        plantId,
+        body: rest,
+      });
+    },
     onSuccess: () => client.invalidateQueries({ queryKey: ['journeys', plantId] }),
   });
 }

@@ -3,6 +3,7 @@ import { Field, SelectField } from '../../../components/field';
 import { EMPTY_LOCATION, LocationPicker, type LocationValue, toApiLocation } from '../../../components/location-picker';
 import { ErrorAlert, Notice } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
+import { KeptNotice } from '../../outbox/components/kept-notice';
 import { EVENT_KINDS, type EventKind, TRANSPORT_MODES, type TransportMode, useRecordEvent } from '../api/journey';
 import { nowLocal, withLocalOffset } from '../lib/time';
 
@@ -70,7 +71,8 @@ export function RecordEventForm({ plantId, start }: { plantId: string; start: Lo
         }}
       >
         <ErrorAlert error={problem ?? record.error} />
-        {record.isSuccess && <Notice>{S.done}</Notice>}
+        {record.data?.status === 'sent' && <Notice>{S.done}</Notice>}
+        <KeptNotice result={record.data} />
         <SelectField
           label={S.kind}
           name="kind"

@@ -1,6 +1,8 @@
 import type { components } from '@rootline/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
+import { plantNameOf, sendOrKeep } from '../../outbox/api/outbox';
+import { useOutboxAccount } from '../../outbox/api/use-outbox';
 import { preparePhoto } from '../lib/prepare-photo';
 
 export type FileInfo = components['schemas']['File'];
@@ -22,23 +24,26 @@ export function usePlantPhotos(plantId: string) {
  */
 export function useUploadPhoto(plantId: string) {
   const client = useQueryClient();
+  const { account } = useOutboxAccount();
   return useMutation({
+    // Run offline too (not paused): the outbox keeps the write.
+    networkMode: 'always',
+    // Made at most 2048 px and stripped of its metadata in the browser, then sent as multipart by the outbox (which
+    // keeps the file on this device while Rootline cannot be reached).
     mutationFn: async (chosen: File) => {
       const file = await preparePhoto(chosen);
-      const form = new FormData();
-      form.append('category', 'plant-photo');
-      form.append('entityType', 'plant');
-      form.append('entityId', plantId);
-      form.append('file', file);
-      return unwrap(
-        api.POST('/api/upload/image', {
-          body: form as never,
-          // The browser writes the multipart boundary itself.
-          bodySerializer: (body: unknown) => body as FormData,
-        }),
-      );
+      return sendOrKeep<FileInfo>({
+        account: account ?? '',
+        kind: 'photo',
+        plantName: plantNameOf(plantId),
+        plantId,
+        body: {},
+        file: { blob: file, name: file.name },
+      });
     },
-    onSuccess: (added) => {
+    onSuccess: (result) => {
+      if (result.status !== 'sent') return;
+      const added = result.data;
       client.setQueryData<FileInfo[]>(photosKey(plantId), (old) => [
         added,
         ...(old ?? []).filter((f) => f.id !== added.id),

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { PhotoFrame } from '../../../components/photo';
 import { ErrorAlert, Loading } from '../../../components/status';
+import { KeptNotice } from '../../outbox/components/kept-notice';
 import { usePlantPhotos, useUploadPhoto } from '../api/photos';
 import { MEDIA } from '../strings';
 import './photos-panel.css';
@@ -88,9 +89,10 @@ export function PhotosPanel({
             />
           </div>
           <p className="hint" id={`${inputId}-hint`} role="status">
-            {upload.isPending ? S.busy : upload.isSuccess ? S.added : S.hint}
+            {upload.isPending ? S.busy : upload.data?.status === 'sent' ? S.added : S.hint}
           </p>
           <ErrorAlert error={upload.error} />
+          <KeptNotice result={upload.data} />
         </div>
       )}
     </section>

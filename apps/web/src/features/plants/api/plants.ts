@@ -1,6 +1,8 @@
 import type { components, paths } from '@rootline/sdk';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, unwrapPage } from '../../../lib/api-client';
+import { sendOrKeep } from '../../outbox/api/outbox';
+import { useOutboxAccount } from '../../outbox/api/use-outbox';
 
 export type Plant = components['schemas']['Plant'];
 export type RegisterInput = paths['/api/plants/register']['post']['requestBody']['content']['application/json'];
@@ -43,10 +45,15 @@ export function useOwnedPlants(ownerId: string, page: number) {
   });
 }
 
+/** Registers a plant, or keeps the registration on this device while Rootline cannot be reached (the outbox). */
 export function useRegisterPlant() {
   const client = useQueryClient();
+  const { account } = useOutboxAccount();
   return useMutation({
-    mutationFn: (body: RegisterInput) => unwrap(api.POST('/api/plants/register', { body })),
+    // Run offline too (not paused): the outbox keeps the write.
+    networkMode: 'always',
+    mutationFn: (body: RegisterInput) =>
+      sendOrKeep<Plant>({ account: account ?? '', kind: 'plant', plantName: body.commonName, plantId: '', body }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['plants', 'owned'] }),
   });
 }

@@ -4,6 +4,7 @@ import { EMPTY_LOCATION, LocationPicker, toApiLocation } from '../../../componen
 import { type PrivacyLevel, PrivacyLevelField } from '../../../components/privacy-level-field';
 import { ErrorAlert } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
+import { KeptNotice } from '../../outbox/components/kept-notice';
 import { type Plant, useRegisterPlant } from '../api/plants';
 import { PLANTS } from '../strings';
 
@@ -40,11 +41,19 @@ export function RegisterPlantForm({
             owner,
             privacyLevel,
           },
-          { onSuccess: onRegistered },
+          {
+            onSuccess: (result) => {
+              if (result.status === 'sent') return onRegistered(result.data);
+              // Kept on this device: the form is ready for the next plant (at the same place, most likely).
+              setCommonName('');
+              setScientificName('');
+            },
+          },
         );
       }}
     >
       <ErrorAlert error={error} />
+      <KeptNotice result={register.data} />
       <Field
         label={S.commonName}
         name="commonName"
