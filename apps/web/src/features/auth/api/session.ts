@@ -1,5 +1,7 @@
 import type { components } from '@rootline/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { currentLanguage, switchLanguage } from '../../../i18n';
+import { isLanguage } from '../../../i18n/languages';
 import { api, unwrap } from '../../../lib/api-client';
 import { isUnauthorized } from '../../../lib/errors';
 
@@ -8,13 +10,19 @@ export type User = components['schemas']['User'];
 /** The query key of the session: invalidate it to ask the server again who is signed in. */
 export const SESSION = ['auth', 'session'] as const;
 
+/** Shows the app in the account's saved language, once it is loaded (the first paint used the browser's). */
+async function followAccountLanguage(user: User): Promise<User> {
+  if (isLanguage(user.locale)) await switchLanguage(user.locale);
+  return user;
+}
+
 /** The signed-in user, or null when there is no session. */
 export function useSession() {
   return useQuery({
     queryKey: SESSION,
     queryFn: async () => {
       try {
-        return (await unwrap(api.GET('/api/auth/session'))).user;
+        return followAccountLanguage((await unwrap(api.GET('/api/auth/session'))).user);
       } catch (err) {
         if (isUnauthorized(err)) return null;
         throw err;
@@ -27,7 +35,11 @@ export function useSession() {
 export function useSignIn() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ email, password }: { email: string; password: string }) => api.signIn(email, password),
+    mutationFn: async ({ email, password }: { email: string; password: string }) => {
+      const result = await api.signIn(email, password);
+      await followAccountLanguage(result.user);
+      return result;
+    },
     onSuccess: (result) => {
       client.setQueryData(SESSION, result.user);
     },
@@ -36,8 +48,9 @@ export function useSignIn() {
 
 export function useSignUp() {
   return useMutation({
+    // The account starts in the language the app is shown in: its welcome email is written in it.
     mutationFn: (body: { email: string; password: string; name: string }) =>
-      unwrap(api.POST('/api/auth/register', { body })),
+      unwrap(api.POST('/api/auth/register', { body: { ...body, locale: currentLanguage() } })),
   });
 }
 
@@ -57,5 +70,16 @@ export function useProviders() {
     queryKey: ['auth', 'providers'],
     queryFn: () => unwrap(api.GET('/api/auth/providers')),
     staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** Changes the signed-in account's settings (its language); the session then shows the account as saved. */
+export function useUpdateAccount() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { locale: User['locale'] }) => unwrap(api.PATCH('/api/auth/account', { body })),
+    onSuccess: (user) => {
+      client.setQueryData(SESSION, user);
+    },
   });
 }
