@@ -27,8 +27,11 @@ export interface BrowserRig {
   /** The platform's database, for setting up what time alone would (a household settled for two weeks). */
   databaseUrl: string;
   browser: Browser;
-  /** A fresh browser context (its own cookies) at phone or desktop width. */
-  context(viewport?: { width: number; height: number }): Promise<BrowserContext>;
+  /**
+   * A fresh browser context (its own cookies and storage) at phone or desktop width, its browser set to a language
+   * (`navigator.languages`): English unless given, so the app starts in English.
+   */
+  context(viewport?: { width: number; height: number }, locale?: string): Promise<BrowserContext>;
   stop(): Promise<void>;
 }
 
@@ -128,8 +131,8 @@ export async function startBrowserRig(settings: Record<string, string> = {}): Pr
     dataDir: rootline.dataDir,
     databaseUrl: rootline.databaseUrl,
     browser,
-    context: (viewport = { width: 1280, height: 900 }) =>
-      browser.newContext({ viewport, baseURL: rootline.base, acceptDownloads: true }),
+    context: (viewport = { width: 1280, height: 900 }, locale = 'en-US') =>
+      browser.newContext({ viewport, baseURL: rootline.base, acceptDownloads: true, locale }),
     async stop() {
       await browser.close();
       await rootline.stop();

@@ -7895,6 +7895,7 @@ export interface operations {
                      *           "name": "Ada Grower",
                      *           "role": "GROWER",
                      *           "emailVerified": true,
+                     *           "locale": null,
                      *           "createdAt": "2026-01-02T03:04:05.000Z"
                      *         }
                      *       ],
@@ -8008,6 +8009,7 @@ export interface operations {
                      *         "name": "Ada Grower",
                      *         "role": "GROWER",
                      *         "emailVerified": true,
+                     *         "locale": null,
                      *         "createdAt": "2026-01-02T03:04:05.000Z"
                      *       },
                      *       "error": null

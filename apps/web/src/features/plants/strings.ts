@@ -174,4 +174,32 @@ export const PLANTS = {
       },
     },
   },
+  page: {
+    get sections() {
+      return t('plants:page.sections');
+    },
+    tabs: {
+      get facts() {
+        return t('plants:page.tabs.facts');
+      },
+      get lineage() {
+        return t('plants:page.tabs.lineage');
+      },
+      get journey() {
+        return t('plants:page.tabs.journey');
+      },
+      get environment() {
+        return t('plants:page.tabs.environment');
+      },
+      get certificate() {
+        return t('plants:page.tabs.certificate');
+      },
+    },
+    get environmentSignedOut() {
+      return t('plants:page.environmentSignedOut');
+    },
+    get signIn() {
+      return t('plants:page.signIn');
+    },
+  },
 };

@@ -1,7 +1,6 @@
 import type { components } from '@rootline/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { currentLanguage, switchLanguage } from '../../../i18n';
-import { isLanguage } from '../../../i18n/languages';
+import { currentLanguage } from '../../../i18n';
 import { api, unwrap } from '../../../lib/api-client';
 import { isUnauthorized } from '../../../lib/errors';
 
@@ -10,19 +9,13 @@ export type User = components['schemas']['User'];
 /** The query key of the session: invalidate it to ask the server again who is signed in. */
 export const SESSION = ['auth', 'session'] as const;
 
-/** Shows the app in the account's saved language, once it is loaded (the first paint used the browser's). */
-async function followAccountLanguage(user: User): Promise<User> {
-  if (isLanguage(user.locale)) await switchLanguage(user.locale);
-  return user;
-}
-
 /** The signed-in user, or null when there is no session. */
 export function useSession() {
   return useQuery({
     queryKey: SESSION,
     queryFn: async () => {
       try {
-        return followAccountLanguage((await unwrap(api.GET('/api/auth/session'))).user);
+        return (await unwrap(api.GET('/api/auth/session'))).user;
       } catch (err) {
         if (isUnauthorized(err)) return null;
         throw err;
@@ -35,11 +28,7 @@ export function useSession() {
 export function useSignIn() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async ({ email, password }: { email: string; password: string }) => {
-      const result = await api.signIn(email, password);
-      await followAccountLanguage(result.user);
-      return result;
-    },
+    mutationFn: ({ email, password }: { email: string; password: string }) => api.signIn(email, password),
     onSuccess: (result) => {
       client.setQueryData(SESSION, result.user);
     },

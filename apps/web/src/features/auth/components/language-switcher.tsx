@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NAV } from '../../../app/strings';
 import { currentLanguage, rememberLanguage, switchLanguage } from '../../../i18n';
@@ -14,6 +15,15 @@ export function LanguageSwitcher({ id, label }: { id: string; label?: string }) 
   const client = useQueryClient();
   const user = useSession().data ?? null;
   const update = useUpdateAccount();
+  // The account's saved language wins over the browser's once the session is known (the first paint used the
+  // browser's); it is remembered here too, so the next first paint is already in it.
+  const saved = user?.locale;
+  useEffect(() => {
+    if (isLanguage(saved) && saved !== currentLanguage()) {
+      rememberLanguage(saved);
+      void switchLanguage(saved);
+    }
+  }, [saved]);
   return (
     <p className="language-switcher">
       <label htmlFor={id}>{label ?? NAV.language}</label>{' '}
