@@ -45,7 +45,8 @@ describe('the app in English, Dutch, German, French and Spanish', () => {
   beforeAll(async () => {
     rig = await startBrowserRig();
     const session = await call(rig, rig.adminToken, 'GET', '/api/auth/session');
-    const admin = session.user as { id: string; name: string };
+    const user = session.user as { id: string; name: string };
+    const admin = { id: user.id, name: user.name };
     const plant = await call(rig, rig.adminToken, 'POST', '/api/plants/register', {
       commonName: 'Polyglot pear',
       scientificName: 'Pyrus communis',
@@ -93,6 +94,14 @@ describe('the app in English, Dutch, German, French and Spanish', () => {
         await signInIn(page, lng, people.get(lng)!);
         await page.goto('/plants/mine');
         await expectHeading(page, 1, text(lng, 'plants:mine.title'));
+
+        await page.goto('/demand');
+        await expectHeading(page, 1, text(lng, 'demand:tabs.preferences'));
+        await page.getByRole('heading', { level: 2, name: text(lng, 'demand:preferences.title') }).waitFor();
+
+        await page.goto('/network');
+        await expectHeading(page, 1, text(lng, 'transparency:network.title'));
+        await page.getByRole('navigation', { name: text(lng, 'transparency:sections.label') }).waitFor();
         expect(await page.locator('html').getAttribute('lang')).toBe(lng);
         await context.close();
       },
@@ -118,6 +127,12 @@ describe('the app in English, Dutch, German, French and Spanish', () => {
       await expectHeading(page, 1, text('nl', 'auth:account.title'));
       expect(await page.locator('html').getAttribute('lang')).toBe('nl');
       await page.getByRole('button', { name: text('nl', 'auth:account.signOut'), exact: true }).click();
+      // Signed out, the menu offers to sign in again, still in Dutch; so does the start page.
+      await page
+        .getByRole('navigation', { name: text('nl', 'app:nav.label') })
+        .getByRole('link', { name: text('nl', 'app:nav.signIn'), exact: true })
+        .waitFor();
+      await page.goto('/');
       await expectHeading(page, 1, text('nl', 'app:home.title'));
       await first.close();
 
