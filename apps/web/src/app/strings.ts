@@ -1,4 +1,7 @@
-import { t } from '../i18n';
+import { registerEnglish, t } from '../i18n';
+import english from '../locales/en/app.json';
+
+registerEnglish('app', english);
 /** The frame of every page: skip link, navigation, footer. */
 export const NAV = {
   get label() {

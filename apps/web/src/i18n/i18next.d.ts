@@ -1,9 +1,9 @@
 import 'i18next';
-import type { EN } from './resources';
+import type { EnglishCatalogs } from './resources';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'app';
-    resources: typeof EN;
+    resources: EnglishCatalogs;
   }
 }

@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { isLanguage, type Language, preferredLanguage } from './languages';
-import { EN, NAMESPACES } from './resources';
+import { type EnglishCatalogs, NAMESPACES, type Namespace } from './resources';
 
 export { t } from 'i18next';
 
@@ -16,16 +16,22 @@ void i18next.use(initReactI18next).init({
   lng: 'en',
   fallbackLng: 'en',
   supportedLngs: ['en', 'nl', 'de', 'fr', 'es'],
-  ns: NAMESPACES,
+  ns: [...NAMESPACES],
   defaultNS: 'app',
-  resources: { en: EN },
+  resources: { en: {} },
+  partialBundledLanguages: true,
   interpolation: { escapeValue: false },
   returnNull: false,
   initAsync: false,
   react: { useSuspense: false },
 });
 
-/** Loads a language's catalogs (once); English is in the bundle. */
+/** Adds a feature's English catalog; its `strings.ts` calls this, so the texts load with the feature's code. */
+export function registerEnglish<N extends Namespace>(ns: N, catalog: EnglishCatalogs[N]): void {
+  if (!i18next.hasResourceBundle('en', ns)) i18next.addResourceBundle('en', ns, catalog);
+}
+
+/** Loads a language's catalogs (once, every namespace at a time); English comes with each feature's code. */
 async function load(lng: Language): Promise<void> {
   if (lng === 'en' || i18next.hasResourceBundle(lng, 'app')) return;
   await Promise.all(

@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { t } from '../i18n';
+import '../features/plants/strings';
 import { LANGUAGES } from '../i18n/languages';
 import { NAMESPACES } from '../i18n/resources';
 import { countOf } from './plural';

@@ -1,4 +1,7 @@
-import { t } from '../../i18n';
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/admin.json';
+
+registerEnglish('admin', english);
 
 /** Every text of the administration pages, in one place. */
 export const ADMIN = {

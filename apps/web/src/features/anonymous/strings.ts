@@ -1,4 +1,7 @@
-import { t } from '../../i18n';
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/anonymous.json';
+
+registerEnglish('anonymous', english);
 /** Every text of the anonymous registration page, in one place. */
 export const ANONYMOUS = {
   get title() {

@@ -1,4 +1,7 @@
-import { t } from '../../i18n';
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/auth.json';
+
+registerEnglish('auth', english);
 /** How each role is named to people. */
 export const ROLE_NAMES: Record<string, string> = {
   get USER() {

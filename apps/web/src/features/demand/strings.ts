@@ -1,5 +1,8 @@
-import { t } from '../../i18n';
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/demand.json';
 import type { PreferenceItem, RecommendationQuery } from './api/demand';
+
+registerEnglish('demand', english);
 
 /** The crops of the demand model (docs/demand.md, crop table). */
 export const CROPS = [

@@ -1,4 +1,7 @@
-import { t } from '../../i18n';
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/farms.json';
+
+registerEnglish('farms', english);
 
 /** Every text of the vertical-farm pages, in one place. */
 export const FARMS = {

@@ -1,5 +1,8 @@
-import { t } from '../../i18n';
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/notifications.json';
 import type { Channel, PreferenceType } from './api/notifications';
+
+registerEnglish('notifications', english);
 
 /** Every text of the notification pages, in one place. */
 export const NOTIFICATIONS_TEXT = {

@@ -1,4 +1,7 @@
-import { t } from '../../i18n';
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/plants.json';
+
+registerEnglish('plants', english);
 /** Every text of the plant pages, in one place. */
 export const PLANTS = {
   register: {

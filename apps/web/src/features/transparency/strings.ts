@@ -1,5 +1,8 @@
-import { t } from '../../i18n';
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/transparency.json';
 import type { PublicEventKind } from './api/network';
+
+registerEnglish('transparency', english);
 
 /** Every text of the transparency pages, in one place. */
 export const TRANSPARENCY = {
