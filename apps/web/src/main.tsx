@@ -4,7 +4,11 @@ import { AppProviders } from './app/providers';
 import { AppRouter } from './app/router';
 import { UpdatePrompt } from './features/app/components/update-prompt';
 import { registerServiceWorker } from './lib/service-worker';
+import { startLanguage } from './i18n';
 import './styles.css';
+
+// English is in the bundle; another language's catalogs are fetched before the first paint.
+await startLanguage();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

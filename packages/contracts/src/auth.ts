@@ -45,6 +45,26 @@ export const NewPassword = Text({
 /** A one-time secret from an email (password reset, email verification). */
 export const OneTimeToken = Text({ minLength: 16, maxLength: 128, description: 'The token from the email' });
 
+/** The languages the app and the emails are written in (ISO 639-1). */
+export const LOCALES = ['en', 'nl', 'de', 'fr', 'es'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+export const LocaleSchema = Named(
+  'Locale',
+  Type.Union(
+    LOCALES.map((l) => Type.Literal(l)),
+    {
+      description: 'A language of the app and the emails: English, Dutch, German, French or Spanish',
+      examples: ['nl'],
+    },
+  ),
+);
+
+/** An account's language: null until its owner chooses one (the app then follows the browser, emails are English). */
+export const AccountLocale = Type.Union([LocaleSchema, Type.Null()], {
+  description: 'The language chosen for the app and the emails; null when none was chosen',
+});
+
 export const User = Named(
   'User',
   Type.Object(
@@ -54,6 +74,7 @@ export const User = Named(
       name: Type.String(),
       role: RoleSchema,
       emailVerified: Type.Boolean({ description: 'Whether the address has been confirmed' }),
+      locale: AccountLocale,
       createdAt: Timestamp,
     },
     { description: 'An account, as its owner and ADMINs see it (never a password or a hash)' },
@@ -66,10 +87,15 @@ export const RegisterInput = Type.Object(
     email: Email,
     password: NewPassword,
     name: Text({ minLength: 1, maxLength: 100, examples: ['Ada Grower'] }),
+    locale: Type.Optional(LocaleSchema),
   },
   { additionalProperties: false },
 );
 export type RegisterInput = Static<typeof RegisterInput>;
+
+/** PATCH /api/auth/account: what the owner changes on their own account. */
+export const UpdateAccountInput = Type.Object({ locale: AccountLocale }, { additionalProperties: false });
+export type UpdateAccountInput = Static<typeof UpdateAccountInput>;
 
 export const SignInInput = Type.Object({ email: Email, password: Password }, { additionalProperties: false });
 export type SignInInput = Static<typeof SignInInput>;
@@ -200,10 +226,14 @@ export const SignInMethod = Type.Union([Type.Literal('password'), Type.Literal('
  * What notify learns from a link request: whom to write, which link, until when. Never the secret: events
  * are stored (outbox, event stream), so the secret is minted only when the email is sent (`emailLinkIssue`).
  */
+/** The recipient's language in account events; absent in events recorded before accounts had one. */
+const EventLocale = Type.Optional(AccountLocale);
+
 const EmailLinkPayload = Type.Object({
   userId: Type.String(),
   email: Type.String(),
   name: Type.String(),
+  locale: EventLocale,
   linkId: Type.String({ description: 'The one-time link to send; its secret comes from gateway.email-link.issue' }),
   expiresAt: Timestamp,
 });
@@ -235,9 +265,16 @@ export const userRegistered = defineEvent({
     userId: Type.String(),
     email: Type.String(),
     name: Type.String(),
+    locale: EventLocale,
     method: SignInMethod,
     registeredAt: Timestamp,
   }),
+});
+
+/** An account's owner chose another language (notify: write to them in it). */
+export const userLocaleChanged = defineEvent({
+  subject: 'evt.gateway.user.locale-changed',
+  payload: Type.Object({ userId: Type.String(), locale: AccountLocale, changedAt: Timestamp }),
 });
 
 /** A user asked to confirm an email address (notify: send the verification link). */
@@ -255,7 +292,13 @@ export const passwordResetRequested = defineEvent({
 /** A password was changed by a reset (notify: tell the owner, in case it was not them). */
 export const passwordChanged = defineEvent({
   subject: 'evt.gateway.password.changed',
-  payload: Type.Object({ userId: Type.String(), email: Type.String(), name: Type.String(), changedAt: Timestamp }),
+  payload: Type.Object({
+    userId: Type.String(),
+    email: Type.String(),
+    name: Type.String(),
+    locale: EventLocale,
+    changedAt: Timestamp,
+  }),
 });
 
 /** An ADMIN changed an account's role (transparency: audit). */

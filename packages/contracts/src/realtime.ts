@@ -105,6 +105,7 @@ export const NotifyRecipientEntry = Type.Object({
   userId: Type.String(),
   email: Type.String(),
   name: Type.String(),
+  locale: Type.Union([Type.String(), Type.Null()], { description: 'The language to write in; null for English' }),
   updatedAt: Timestamp,
 });
 

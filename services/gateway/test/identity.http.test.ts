@@ -42,6 +42,7 @@ describe('registration', () => {
       name: 'Ada Grower',
       role: 'USER',
       emailVerified: false,
+      locale: null,
       createdAt: expect.any(String),
     });
     expect(res.body).not.toContain(PASSWORD);

@@ -435,7 +435,7 @@ describe('identity operations', () => {
 
   it('are all documented, with a summary, a description, a tag, and examples of the request and the answer', () => {
     const list = ops();
-    expect(list.length).toBe(17);
+    expect(list.length).toBe(18);
     for (const { path, method, op } of list) {
       const where = `${method.toUpperCase()} ${path}`;
       expect(op.summary, where).toBeTruthy();

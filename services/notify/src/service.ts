@@ -32,6 +32,7 @@ import { onPasswordChanged } from './subscribers/password-changed.js';
 import { onPasswordResetRequested } from './subscribers/password-reset-requested.js';
 import { onPlantRegistered } from './subscribers/plant-registered.js';
 import { onTransportCompleted } from './subscribers/transport-completed.js';
+import { onUserLocaleChanged } from './subscribers/user-locale-changed.js';
 import { onUserRegistered } from './subscribers/user-registered.js';
 import { onWebhookDisabled } from './subscribers/webhook-disabled.js';
 
@@ -96,6 +97,7 @@ export const service: ServiceModule<typeof NotifyConfig> = {
       ],
       subscribers: [
         onUserRegistered(ctx),
+        onUserLocaleChanged(),
         onEmailVerificationRequested(ctx),
         onPasswordResetRequested(ctx),
         onPasswordChanged(ctx),

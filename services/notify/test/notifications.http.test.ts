@@ -72,6 +72,51 @@ async function notificationsOf(userId: string, query = '') {
   return p.http('GET', `/api/notifications${query}`, { role: 'USER', sub: userId });
 }
 
+describe('messages in the recipient’s language', () => {
+  it('welcomes an account registered in Dutch in Dutch, in the app and by email', async () => {
+    const res = await p.http('POST', '/api/auth/register', {
+      body: { email: 'anne@example.org', password: PASSWORD, name: 'Anne de Vries', locale: 'nl' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data.locale).toBe('nl');
+    const welcome = await mailTo('anne@example.org', /Welkom bij Rootline/);
+    expect(welcome.text).toMatch(/^Hallo Anne de Vries,/);
+    expect(welcome.text).toContain('Je account is klaar.');
+    expect(welcome.text).toContain('Wil je deze e-mails niet meer ontvangen, open dan');
+    const verify = await mailTo('anne@example.org', /Bevestig je e-mailadres/);
+    expect(verify.text).toContain('Open deze link om je adres te bevestigen');
+    const inbox = await notificationsOf(res.body.data.id as string);
+    expect(inbox.body.data.map((n: { title: string }) => n.title)).toContain('Welkom bij Rootline');
+  });
+
+  it('writes in the language the owner chose later, and keeps it on the account', async () => {
+    const id = await account('jonas@example.org', 'Jonas Weber');
+    await mailTo('jonas@example.org', /Welcome to Rootline/);
+    const chosen = await p.http('PATCH', '/api/auth/account', { role: 'USER', sub: id, body: { locale: 'de' } });
+    expect(chosen.status).toBe(200);
+    expect(chosen.body.data).toMatchObject({ id, locale: 'de' });
+    const session = await p.http('GET', '/api/auth/session', { role: 'USER', sub: id });
+    expect(session.body.data.user.locale).toBe('de');
+    // notify learns the choice from the account's event, before the reset is asked for.
+    await expect
+      .poll(
+        async () => (await p.database.db.execute(sql`select locale from notify.recipients where user_id = ${id}`))[0],
+      )
+      .toMatchObject({ locale: 'de' });
+    await p.http('POST', '/api/auth/forgot-password', { body: { email: 'jonas@example.org' } });
+    const reset = await mailTo('jonas@example.org', /Setze dein Passwort zurück/);
+    expect(reset.text).toMatch(/^Hallo Jonas Weber,/);
+    expect(reset.text).toContain('Öffne diesen Link, um ein neues Passwort zu wählen');
+  });
+
+  it('refuses a language the app is not written in', async () => {
+    const id = await account('ines@example.org', 'Ines');
+    const res = await p.http('PATCH', '/api/auth/account', { role: 'USER', sub: id, body: { locale: 'it' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, data: null, error: { code: 'VALIDATION_ERROR' } });
+  });
+});
+
 describe('account emails and welcome', () => {
   it('welcomes a new account in the app and by email, and sends a verification link that works', async () => {
     const id = await account('ada@example.org');

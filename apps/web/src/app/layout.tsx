@@ -4,33 +4,11 @@ import { Link, NavLink, Outlet, useLocation, useNavigation } from 'react-router'
 import { LiveStatus } from '../components/live-status';
 import { Loading } from '../components/status';
 import { type User, useSession } from '../features/auth/api/session';
+import { LanguageSwitcher } from '../features/auth/components/language-switcher';
 import { InboxLink } from '../features/notifications/components/inbox-link';
 import { OutboxStatus } from '../features/outbox/components/outbox-status';
 import './layout.css';
-
-const NAV = {
-  label: 'Main',
-  menu: 'Menu',
-  close: 'Close',
-  skip: 'Skip to content',
-  home: 'Rootline',
-  discover: 'Discover',
-  register: 'Register a plant',
-  mine: 'My plants',
-  market: 'Marketplace',
-  anonymous: 'Register anonymously',
-  farms: 'Vertical farms',
-  demand: 'Demand',
-  environment: 'Environment',
-  account: 'Account',
-  admin: 'Administration',
-  network: 'Network',
-  organizations: 'Organizations',
-  signIn: 'Sign in',
-  signUp: 'Sign up',
-  footer: 'Rootline traces plants, their offspring and their journeys on an open ledger.',
-  api: 'API documentation',
-} as const;
+import { NAV } from './strings';
 
 /** The main menu's links: who is signed in decides which. */
 function MainNav({ user }: { user: User | null }) {
@@ -148,6 +126,7 @@ export function AppLayout() {
           <p>
             <a href="/api/docs">{NAV.api}</a>
           </p>
+          <LanguageSwitcher id="footer-language" />
         </div>
       </footer>
     </>

@@ -1,4 +1,9 @@
+import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
+import { t } from '../i18n';
+import '../features/plants/strings';
+import { LANGUAGES } from '../i18n/languages';
+import { NAMESPACES } from '../i18n/resources';
 import { countOf } from './plural';
 
 describe('countOf', () => {
@@ -10,6 +15,32 @@ describe('countOf', () => {
   it('takes an irregular plural', () => {
     expect(countOf(1, 'match', 'matches')).toBe('1 match');
     expect(countOf(3, 'match', 'matches')).toBe('3 matches');
+  });
+});
+
+describe('plurals of the translated texts', () => {
+  it('go through i18next, which picks the form by Intl.PluralRules in each language', async () => {
+    for (const lng of LANGUAGES.filter((l) => l !== 'en')) {
+      const { default: plants } = await import(`../locales/${lng}/plants.json`);
+      i18next.addResourceBundle(lng, 'plants', plants, true, true);
+    }
+    const chosen = (count: number, lng: string) => t('plants:mine.labels.chosen', { count, lng });
+    expect([chosen(1, 'en'), chosen(2, 'en'), chosen(0, 'en')]).toEqual([
+      '1 plant chosen.',
+      '2 plants chosen.',
+      '0 plants chosen.',
+    ]);
+    expect([chosen(1, 'nl'), chosen(3, 'nl')]).toEqual(['1 plant gekozen.', '3 planten gekozen.']);
+    // French counts 0 and 1 in the singular; the number is written the language's way.
+    expect([chosen(0, 'fr'), chosen(1234, 'fr')]).toEqual(['0 plante choisie.', '1\u202f234 plantes choisies.']);
+  });
+
+  it('are not put together from a count and a fixed noun in the translated namespaces', async () => {
+    const { readFileSync } = await import('node:fs');
+    const root = new URL('..', import.meta.url).pathname;
+    const converted = NAMESPACES.filter((ns) => ns !== 'app').map((ns) => `${root}features/${ns}/strings.ts`);
+    const offenders = converted.filter((f) => readFileSync(f, 'utf8').includes('countOf'));
+    expect(offenders).toEqual([]);
   });
 });
 

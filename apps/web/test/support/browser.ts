@@ -28,13 +28,14 @@ export interface BrowserRig {
   databaseUrl: string;
   browser: Browser;
   /**
-   * A fresh browser context (its own cookies) at phone or desktop width. The app's service worker runs in it, as in
-   * any browser; `serviceWorkers: 'block'` keeps it out, for a test whose `page.route` must see every API request
-   * (requests the worker answers reach the network from the worker, where page routes do not apply).
+   * A fresh browser context (its own cookies and storage) at phone or desktop width, its browser set to a language
+   * (`navigator.languages`): English unless `locale` is given, so the app starts in English. The app's service worker
+   * runs in it, as in any browser; `serviceWorkers: 'block'` keeps it out, for a test whose `page.route` must see every
+   * API request (requests the worker answers reach the network from the worker, where page routes do not apply).
    */
   context(
     viewport?: { width: number; height: number },
-    options?: { serviceWorkers?: 'allow' | 'block' },
+    options?: { serviceWorkers?: 'allow' | 'block'; locale?: string },
   ): Promise<BrowserContext>;
   stop(): Promise<void>;
 }
@@ -135,8 +136,8 @@ export async function startBrowserRig(settings: Record<string, string> = {}): Pr
     dataDir: rootline.dataDir,
     databaseUrl: rootline.databaseUrl,
     browser,
-    context: (viewport = { width: 1280, height: 900 }, options = {}) =>
-      browser.newContext({ viewport, baseURL: rootline.base, acceptDownloads: true, ...options }),
+    context: (viewport = { width: 1280, height: 900 }, { serviceWorkers, locale = 'en-US' } = {}) =>
+      browser.newContext({ viewport, baseURL: rootline.base, acceptDownloads: true, locale, serviceWorkers }),
     async stop() {
       await browser.close();
       await rootline.stop();

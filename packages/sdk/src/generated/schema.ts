@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Register an account
-         * @description Creates an account with the USER role and sends a verification link to the address (event `evt.gateway.email-verification.requested`). Email addresses are compared without regard to case. Password policy: At least 10 characters and at most 72 bytes (UTF-8); not one repeated character, not a common password, and not the email address or its name part. Limited per client IP (AUTH_RATE_LIMIT_PER_MINUTE, default 10 a minute) and to 5 attempts per address per hour.
+         * @description Creates an account with the USER role and sends a verification link to the address (event `evt.gateway.email-verification.requested`). Email addresses are compared without regard to case. Password policy: At least 10 characters and at most 72 bytes (UTF-8); not one repeated character, not a common password, and not the email address or its name part. Limited per client IP (AUTH_RATE_LIMIT_PER_MINUTE, default 10 a minute) and to 5 attempts per address per hour. `locale` is the language of its emails (and of the app).
          */
         post: operations["registerAccount"];
         delete?: never;
@@ -122,6 +122,26 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/auth/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the signed-in account
+         * @description Saves the language of the app and of the emails, push and in-app notifications sent to the account (`en`, `nl`, `de`, `fr`, `es`; null to follow the browser again). Publishes `evt.gateway.user.locale-changed`. With the cookie, send `X-CSRF-Token`.
+         */
+        patch: operations["updateMyAccount"];
         trace?: never;
     };
     "/api/auth/signout": {
@@ -5273,6 +5293,12 @@ export interface components {
             /** @description From lat/lon when given */
             distanceKm: number | null;
         };
+        /**
+         * Locale
+         * @description A language of the app and the emails: English, Dutch, German, French or Spanish
+         * @example nl
+         */
+        Locale: "en" | "nl" | "de" | "fr" | "es";
         /** Location */
         Location: {
             /** @description Decimal degrees, -90 to 90 */
@@ -6534,6 +6560,8 @@ export interface components {
             role: "USER" | "GROWER" | "FARM_MANAGER" | "ADMIN";
             /** @description Whether the address has been confirmed */
             emailVerified: boolean;
+            /** @description The language chosen for the app and the emails; null when none was chosen */
+            locale: components["schemas"]["Locale"] | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp
@@ -6789,7 +6817,8 @@ export interface operations {
                  * @example {
                  *       "email": "ada@example.org",
                  *       "password": "correct horse battery staple",
-                 *       "name": "Ada Grower"
+                 *       "name": "Ada Grower",
+                 *       "locale": "nl"
                  *     }
                  */
                 "application/json": {
@@ -6806,6 +6835,7 @@ export interface operations {
                     password: string;
                     /** @example Ada Grower */
                     name: string;
+                    locale?: components["schemas"]["Locale"];
                 };
             };
         };
@@ -6825,6 +6855,7 @@ export interface operations {
                      *         "name": "Ada Grower",
                      *         "role": "USER",
                      *         "emailVerified": false,
+                     *         "locale": "nl",
                      *         "createdAt": "2026-01-02T03:04:05.000Z"
                      *       },
                      *       "error": null
@@ -6934,6 +6965,7 @@ export interface operations {
                      *           "name": "Ada Grower",
                      *           "role": "USER",
                      *           "emailVerified": false,
+                     *           "locale": "nl",
                      *           "createdAt": "2026-01-02T03:04:05.000Z"
                      *         }
                      *       },
@@ -7029,6 +7061,7 @@ export interface operations {
                      *           "name": "Ada Grower",
                      *           "role": "USER",
                      *           "emailVerified": false,
+                     *           "locale": "nl",
                      *           "createdAt": "2026-01-02T03:04:05.000Z"
                      *         },
                      *         "credential": "session",
@@ -7071,6 +7104,112 @@ export interface operations {
             };
             /** @description Error: FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateMyAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "locale": "nl"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The language chosen for the app and the emails; null when none was chosen */
+                    locale: components["schemas"]["Locale"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "email": "ada@example.org",
+                     *         "name": "Ada Grower",
+                     *         "role": "USER",
+                     *         "emailVerified": false,
+                     *         "locale": "nl",
+                     *         "createdAt": "2026-01-02T03:04:05.000Z"
+                     *       },
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["User"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7699,6 +7838,7 @@ export interface operations {
                      *         "name": "Ada Grower",
                      *         "role": "USER",
                      *         "emailVerified": true,
+                     *         "locale": "nl",
                      *         "createdAt": "2026-01-02T03:04:05.000Z"
                      *       },
                      *       "error": null
@@ -8214,6 +8354,7 @@ export interface operations {
                      *           "name": "Ada Grower",
                      *           "role": "GROWER",
                      *           "emailVerified": true,
+                     *           "locale": null,
                      *           "createdAt": "2026-01-02T03:04:05.000Z"
                      *         }
                      *       ],
@@ -8327,6 +8468,7 @@ export interface operations {
                      *         "name": "Ada Grower",
                      *         "role": "GROWER",
                      *         "emailVerified": true,
+                     *         "locale": null,
                      *         "createdAt": "2026-01-02T03:04:05.000Z"
                      *       },
                      *       "error": null

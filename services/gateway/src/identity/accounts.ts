@@ -4,12 +4,14 @@ import {
   type CallContext,
   type emailLinkIssue,
   emailVerificationRequested,
+  type Locale,
   newId,
   passwordChanged,
   passwordResetRequested,
   type ReplyOf,
   type Role,
   type User,
+  userLocaleChanged,
   userRegistered,
   userRoleChanged,
 } from '@rootline/contracts';
@@ -33,6 +35,7 @@ import {
   isUniqueViolation,
   listUsers,
   markEmailVerified,
+  setLocale,
   setPasswordHash,
   setRole,
   type UserFilter,
@@ -94,7 +97,14 @@ async function issueAccountToken(
   await deps.outbox.enqueue(
     tx,
     event,
-    { userId: user.id, email: user.email, name: user.name, linkId, expiresAt: expiresAt.toISOString() },
+    {
+      userId: user.id,
+      email: user.email,
+      name: user.name,
+      locale: user.locale ?? null,
+      linkId,
+      expiresAt: expiresAt.toISOString(),
+    },
     ctx,
   );
 }
@@ -108,7 +118,10 @@ export function createAccounts(deps: IdentityDeps) {
      * Registers an account with a password: 409 DUPLICATE for a known address, 400 for a password that
      * breaks the policy. Publishes `user.registered` and an email-verification request.
      */
-    async register(input: { email: string; password: string; name: string }, ctx: CallContext): Promise<User> {
+    async register(
+      input: { email: string; password: string; name: string; locale?: Locale },
+      ctx: CallContext,
+    ): Promise<User> {
       const email = normalizeEmail(input.email);
       const weak = passwordPolicyViolation(input.password, email);
       if (weak) throw weakPassword(weak);
@@ -122,11 +135,19 @@ export function createAccounts(deps: IdentityDeps) {
             name: input.name.trim(),
             role: 'USER',
             passwordHash,
+            locale: input.locale ?? null,
           });
           await deps.outbox.enqueue(
             tx,
             userRegistered,
-            { userId: row.id, email, name: row.name, method: 'password', registeredAt: row.createdAt.toISOString() },
+            {
+              userId: row.id,
+              email,
+              name: row.name,
+              locale: row.locale,
+              method: 'password',
+              registeredAt: row.createdAt.toISOString(),
+            },
             ctx,
           );
           await issueAccountToken(deps, tx, row, 'email-verification', ctx);
@@ -212,7 +233,7 @@ export function createAccounts(deps: IdentityDeps) {
         await deps.outbox.enqueue(
           tx,
           passwordChanged,
-          { userId, email: row.email, name: row.name, changedAt: deps.clock.now().toISOString() },
+          { userId, email: row.email, name: row.name, locale: row.locale, changedAt: deps.clock.now().toISOString() },
           ctx,
         );
         return row;
@@ -247,6 +268,24 @@ export function createAccounts(deps: IdentityDeps) {
         return updated;
       });
       // Sessions carry the account's role: every replica must read it afresh.
+      await deps.announceSessionChange({ userId });
+      return userView(row);
+    },
+
+    /** Saves the language its owner chose for an account; publishes `user.locale-changed` for notify. */
+    async setLocale(userId: string, locale: Locale | null, ctx: CallContext): Promise<User> {
+      const row = await db.transaction(async (tx) => {
+        const updated = await setLocale(tx, userId, locale);
+        if (!updated) throw new AppError('NOT_FOUND', 'Account not found');
+        await deps.outbox.enqueue(
+          tx,
+          userLocaleChanged,
+          { userId, locale, changedAt: deps.clock.now().toISOString() },
+          ctx,
+        );
+        return updated;
+      });
+      // Sessions carry the account: every replica reads it afresh.
       await deps.announceSessionChange({ userId });
       return userView(row);
     },

@@ -137,6 +137,7 @@ export function createIdentity(opts: IdentityOptions) {
           userId: u.id,
           email: u.email,
           name: u.name,
+          locale: u.locale ?? null,
           updatedAt: u.updatedAt.toISOString(),
         })),
       }));

@@ -10,6 +10,7 @@ export function userView(row: UserRow): User {
     name: row.name,
     role: row.role,
     emailVerified: row.emailVerifiedAt !== null,
+    locale: row.locale ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -12,6 +12,7 @@ const EXAMPLE_USER = {
   name: 'Ada Grower',
   role: 'GROWER' as const,
   emailVerified: true,
+  locale: null,
   createdAt: '2026-01-02T03:04:05.000Z',
 };
 

@@ -21,6 +21,8 @@ export const recipients = notifySchema.table('recipients', {
   userId: text('user_id').primaryKey(),
   email: text('email').notNull(),
   name: text('name').notNull(),
+  /** The language to write in (en, nl, de, fr, es); null: English. */
+  locale: text('locale'),
   updatedAt: at('updated_at').notNull(),
 });
 

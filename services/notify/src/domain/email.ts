@@ -1,4 +1,5 @@
 import type { Message } from './messages.js';
+import { textsIn } from './texts.js';
 
 /** The parts of an email that nodemailer sends: subject, plain text and HTML, both with the same content. */
 export interface EmailContent {
@@ -14,18 +15,19 @@ const escapeHtml = (s: string) =>
 const linkify = (line: string) => escapeHtml(line).replace(/https?:\/\/[^\s<]+/g, (u) => `<a href="${u}">${u}</a>`);
 
 /**
- * Builds an email from a message: greeting, body, a link to the page it is about and, unless it protects the
+ * Builds an email from a message, in the recipient's language: greeting, body, a link to the page it is about and, unless it protects the
  * account, the unsubscribe link (which works without signing in).
  */
 export function emailContent(
   m: Message,
-  opts: { name: string; publicUrl: string; unsubscribeUrl?: string },
+  opts: { name: string; publicUrl: string; unsubscribeUrl?: string; locale?: string | null },
 ): EmailContent {
-  const lines = [`Hello ${opts.name},`, '', ...m.body.split('\n')];
+  const s = textsIn(opts.locale);
+  const lines = [s('email.greeting', { name: opts.name }), '', ...m.body.split('\n')];
   if (m.link) lines.push('', `${opts.publicUrl}${m.link}`);
   const footer = opts.unsubscribeUrl
-    ? ['', '--', `To stop these emails, open ${opts.unsubscribeUrl}`]
-    : ['', '--', 'Rootline'];
+    ? ['', '--', s('email.unsubscribe', { url: opts.unsubscribeUrl })]
+    : ['', '--', s('email.signature')];
   const text = [...lines, ...footer].join('\n');
   const paragraphs = [...lines, ...footer]
     .join('\n')

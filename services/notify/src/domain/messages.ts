@@ -1,6 +1,7 @@
 import { appLink } from '@rootline/contracts/app-links';
 import { distanceBandKm } from '@rootline/contracts/demand';
 import type { NotificationType } from '@rootline/contracts/notify';
+import { decimal, type MessageLocale, messageLocale, textsIn } from './texts.js';
 
 /** What a domain event says to one person, before it is put in a channel. */
 export type Template =
@@ -97,25 +98,23 @@ export interface Message {
   link: string | null;
 }
 
-const money = (minor: number, currency: string) => `${(minor / 100).toFixed(2)} ${currency}`;
-const km = (d: number) => `${d < 10 ? d.toFixed(1) : Math.round(d)} km`;
+const money = (lng: MessageLocale, minor: number, currency: string) => `${decimal(lng, minor / 100, 2)} ${currency}`;
+const km = (lng: MessageLocale, d: number) => `${decimal(lng, d < 10 ? d : Math.round(d), d < 10 ? 1 : 0)} km`;
 
 /**
- * Renders a template. `action` is the address of a one-time link (verification, reset) minted at send time; it
- * is needed for those two and ignored otherwise.
+ * Renders a template in the recipient's language (`locale`, English when unknown). `action` is the address of a
+ * one-time link (verification, reset) minted at send time; it is needed for those two and ignored otherwise.
  */
-export function render(t: Template, action?: string): Message {
+export function render(t: Template, action?: string, locale?: string | null): Message {
+  const lng = messageLocale(locale);
+  const s = textsIn(lng);
   switch (t.name) {
     case 'welcome':
-      return {
-        title: 'Welcome to Rootline',
-        body: 'Your account is ready. Register your first plant to start its lineage on the ledger.',
-        link: appLink('registerPlant'),
-      };
+      return { title: s('welcome.title'), body: s('welcome.body'), link: appLink('registerPlant') };
     case 'plant-registered':
       return {
-        title: `${t.params.commonName} is registered`,
-        body: `${t.params.commonName} is recorded on the ledger as ${t.params.plantId}.`,
+        title: s('plantRegistered.title', t.params),
+        body: s('plantRegistered.body', t.params),
         link: appLink('plant', { plantId: t.params.plantId }),
       };
     case 'demand-match': {
@@ -123,51 +122,57 @@ export function render(t: Template, action?: string): Message {
       // The grower learns a household's distance only to the published precision (docs/privacy.md).
       return side === 'grower'
         ? {
-            title: `A household near you wants ${crop}`,
-            body: `Your supply matches ${quantityKg} kg of ${crop}, within ${distanceBandKm(distanceKm)} km.`,
+            title: s('demandMatchGrower.title', { crop }),
+            body: s('demandMatchGrower.body', { crop, quantityKg, band: distanceBandKm(distanceKm) }),
             link: appLink('demand'),
           }
         : {
-            title: `${crop} grown near you`,
-            body: `A grower can supply ${quantityKg} kg of ${crop}, ${km(distanceKm)} away.`,
+            title: s('demandMatchConsumer.title', { crop }),
+            body: s('demandMatchConsumer.body', { crop, quantityKg, distance: km(lng, distanceKm) }),
             link: appLink('demand'),
           };
     }
     case 'offer-made':
+    case 'offer-accepted': {
+      const key = t.name === 'offer-made' ? 'offerMade' : 'offerAccepted';
+      const values = { quantity: t.params.quantity, price: money(lng, t.params.price, t.params.currency) };
       return {
-        title: 'New offer on your listing',
-        body: `An offer for ${t.params.quantity} at ${money(t.params.price, t.params.currency)} each.`,
+        title: s(`${key}.title`),
+        body: s(`${key}.body`, values),
         link: appLink('listing', { listingId: t.params.listingId }),
       };
-    case 'offer-accepted':
-      return {
-        title: 'Offer accepted',
-        body: `The offer for ${t.params.quantity} at ${money(t.params.price, t.params.currency)} each was accepted.`,
-        link: appLink('listing', { listingId: t.params.listingId }),
-      };
+    }
     case 'verify-email':
       return {
-        title: 'Confirm your email address',
-        body: `Open this link to confirm your address: ${requireAction(action)}\nIf you did not ask for it, ignore this email.`,
+        title: s('verifyEmail.title'),
+        body: s('verifyEmail.body', { link: requireAction(action) }),
         link: null,
       };
     case 'reset-password':
       return {
-        title: 'Reset your password',
-        body: `Open this link to choose a new password: ${requireAction(action)}\nIf you did not ask for it, ignore this email; your password stays as it is.`,
+        title: s('resetPassword.title'),
+        body: s('resetPassword.body', { link: requireAction(action) }),
         link: null,
       };
     case 'weekly-digest':
       return {
-        title: 'Your week on Rootline',
-        body: `In the week of ${t.params.weekStart}:\n${t.params.lines.map((l) => `- ${l}`).join('\n')}`,
+        title: s('weeklyDigest.title'),
+        body: [s('weeklyDigest.body', { weekStart: t.params.weekStart }), ...t.params.lines.map((l) => `- ${l}`)].join(
+          '\n',
+        ),
         link: appLink('inbox'),
       };
     case 'transport-arriving': {
-      const what = t.params.plantId ? `Plant ${t.params.plantId}` : `Seed lot ${t.params.seedLotId}`;
+      const what = t.params.plantId
+        ? s('transportArriving.plant', { id: t.params.plantId })
+        : s('transportArriving.seedLot', { id: t.params.seedLotId });
+      const kind = t.params.kind.replace(/_/g, ' ');
       return {
-        title: `${what} is coming to you`,
-        body: `${what} was handed on to you (${t.params.kind.replace(/_/g, ' ')}${t.params.distanceKm === null ? '' : `, ${km(t.params.distanceKm)}`}).`,
+        title: s('transportArriving.title', { what }),
+        body:
+          t.params.distanceKm === null
+            ? s('transportArriving.body', { what, kind })
+            : s('transportArriving.bodyDistance', { what, kind, distance: km(lng, t.params.distanceKm) }),
         link: t.params.plantId
           ? appLink('plant', { plantId: t.params.plantId })
           : appLink('trace', { id: t.params.transportEventId }),
@@ -175,30 +180,31 @@ export function render(t: Template, action?: string): Message {
     }
     case 'farm-alert':
       return {
-        title: `${t.params.farmName}: readings out of range`,
-        body:
-          `${t.params.deviationCount} reading${t.params.deviationCount === 1 ? '' : 's'} of batch ${t.params.batchId} ` +
-          `fell outside the targets (${t.params.metrics.join(', ')}).`,
+        title: s('farmAlert.title', { farmName: t.params.farmName }),
+        body: s('farmAlert.body', {
+          count: t.params.deviationCount,
+          batchId: t.params.batchId,
+          metrics: t.params.metrics.join(', '),
+        }),
         link: appLink('farmBatch', { batchId: t.params.batchId }),
       };
     case 'harvest-ready':
       return {
-        title: `${t.params.crop} is ready to harvest`,
-        body: `Batch ${t.params.batchId} at ${t.params.farmName} reached its expected harvest date.`,
+        title: s('harvestReady.title', { crop: t.params.crop }),
+        body: s('harvestReady.body', { batchId: t.params.batchId, farmName: t.params.farmName }),
         link: appLink('farmBatch', { batchId: t.params.batchId }),
       };
     case 'webhook-disabled': {
       const { url, reason, failingSince, webhookId } = t.params;
       const why =
         reason === 'gone'
-          ? 'its receiver answered 410 Gone'
-          : `every delivery to it has failed${failingSince ? ` since ${failingSince}` : ''}`;
+          ? s('webhookDisabled.gone')
+          : failingSince
+            ? s('webhookDisabled.failingSince', { since: failingSince })
+            : s('webhookDisabled.failing');
       return {
-        title: 'A webhook of yours was disabled',
-        body:
-          `Your webhook ${webhookId} (${url}) was disabled because ${why}. Deliveries to it have stopped; ` +
-          'fix the receiver, then set the webhook active again (PATCH /api/transparency/webhooks/' +
-          `${webhookId} with {"status":"active"}) and redeliver what it missed.`,
+        title: s('webhookDisabled.title'),
+        body: s('webhookDisabled.body', { webhookId, url, why }),
         link: appLink('networkWebhooks'),
       };
     }
@@ -216,11 +222,7 @@ export function render(t: Template, action?: string): Message {
     case 'organization-change':
       return organizationChange(t.params);
     case 'password-changed':
-      return {
-        title: 'Your password was changed',
-        body: 'The password of your Rootline account was just changed. If it was not you, reset it at once.',
-        link: null,
-      };
+      return { title: s('passwordChanged.title'), body: s('passwordChanged.body'), link: null };
   }
 }
 

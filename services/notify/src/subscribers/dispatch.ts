@@ -5,6 +5,7 @@ import { insertDeliveries } from '../db/deliveries.repo.js';
 import { insertNotifications } from '../db/notifications.repo.js';
 import { storedSwitchesOf } from '../db/preferences.repo.js';
 import { usersWithPushSubscriptions } from '../db/push.repo.js';
+import { recipientLocales } from '../db/recipients.repo.js';
 import type { deliveries, notifications } from '../db/schema.js';
 import { render, TEMPLATE_TYPE, type Template } from '../domain/messages.js';
 import { channelsFor, effectivePreferences } from '../domain/preferences.js';
@@ -68,7 +69,7 @@ export async function recordNotice(
 
 /**
  * Records several notices in `tx` with a fixed number of statements whatever their number: one read of the
- * people's preferences, one of their push subscriptions (only when a notice may go by push), one INSERT of the
+ * people's preferences, one of their languages, one of their push subscriptions (only when a notice may go by push), one INSERT of the
  * in-app rows and one of the delivery rows. Returns each notice's in-app notification (null when the person
  * turned in-app off), in the order given.
  */
@@ -78,7 +79,10 @@ export async function recordNotices(
   inputs: readonly NoticeInput[],
 ): Promise<((Notification & { userId: string }) | null)[]> {
   if (inputs.length === 0) return [];
-  const switches = await storedSwitchesOf(tx, [...new Set(inputs.map((i) => i.userId))]);
+  const people = [...new Set(inputs.map((i) => i.userId))];
+  const switches = await storedSwitchesOf(tx, people);
+  // In-app texts are written once, in each person's language.
+  const locales = await recipientLocales(tx, people);
   const now = ctx.clock.now();
   const planned = inputs.map((input) => {
     const type = TEMPLATE_TYPE[input.template.name];
@@ -93,7 +97,7 @@ export async function recordNotices(
     const { sourceId, userId, template, data, publicUrl } = input;
     let notice: (Notification & { userId: string }) | null = null;
     if (channels.includes('in-app')) {
-      const m = render(template);
+      const m = render(template, undefined, locales.get(userId));
       const row = {
         id: newId('ntf', now.getTime()),
         userId,

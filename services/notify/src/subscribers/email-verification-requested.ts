@@ -9,6 +9,12 @@ import { notifyUser } from './dispatch.js';
  */
 export const onEmailVerificationRequested = (ctx: ServiceContext) =>
   subscribe(emailVerificationRequested, 'email-verification-requested', async (p, meta) => {
-    await saveRecipient(meta.tx, { userId: p.userId, email: p.email, name: p.name, updatedAt: meta.occurredAt });
+    await saveRecipient(meta.tx, {
+      userId: p.userId,
+      email: p.email,
+      name: p.name,
+      locale: p.locale,
+      updatedAt: meta.occurredAt,
+    });
     await notifyUser(ctx, meta, p.userId, { name: 'verify-email', params: { linkId: p.linkId } }, {});
   });

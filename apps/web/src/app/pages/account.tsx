@@ -3,6 +3,7 @@ import { PageTitle } from '../../components/page-title';
 import { ErrorAlert, Notice } from '../../components/status';
 import { useSignOut } from '../../features/auth/api/session';
 import { TOKEN_PERMISSIONS } from '../../features/auth/api/tokens';
+import { LanguageSwitcher } from '../../features/auth/components/language-switcher';
 import { TokensPanel } from '../../features/auth/components/tokens-panel';
 import { AUTH } from '../../features/auth/strings';
 import { RequireSession } from '../require-session';
@@ -19,6 +20,7 @@ export function Page() {
           {params.get('welcome') && <Notice>{AUTH.signUp.done}</Notice>}
           <p>{AUTH.account.role(user.role)}</p>
           {!user.emailVerified && <p className="muted">{AUTH.account.unverified}</p>}
+          <LanguageSwitcher id="account-language" label={AUTH.account.language} />
           <p>
             <button
               type="button"

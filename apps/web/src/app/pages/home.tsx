@@ -5,29 +5,15 @@ import { useRecentPlants } from '../../features/plants/api/plants';
 import { NetworkCounts } from '../../features/plants/components/network-counts';
 import { RECENT_PLANTS, RecentPlants } from '../../features/plants/components/recent-plants';
 import { useLiveRefresh } from '../../lib/live';
+import { HOME } from '../strings';
 
-const S = {
-  title: 'Trace your plants',
-  lead: 'Rootline records plants, their offspring and their journeys on an open ledger that anyone can check.',
-  start: 'Ways to start',
-  cards: [
-    {
-      to: '/plants/register-anonymous',
-      title: 'Register anonymously',
-      text: 'No account, no email: your key is made in your browser and never leaves it.',
-    },
-    { to: '/discover', title: 'Discover plants', text: 'Find plants near you on the map, or search by name or place.' },
-    {
-      to: '/signup',
-      title: 'Grow with an account',
-      text: 'Register plants, propagate them and record their journeys.',
-    },
-  ],
-  signedIn: 'Register a plant',
-  mine: 'My plants',
-  discover: 'Discover plants',
-  signUp: 'Create an account',
-} as const;
+const S = HOME;
+
+const CARDS = [
+  { to: '/plants/register-anonymous', text: () => HOME.cards.anonymous },
+  { to: '/discover', text: () => HOME.cards.discover },
+  { to: '/signup', text: () => HOME.cards.signUp },
+] as const;
 
 /**
  * The landing page: what Rootline is, the network as it is now (its counts, kept live from the `network` room for
@@ -74,12 +60,12 @@ export function Page() {
         <section aria-labelledby="start-heading" className="landing-section">
           <h2 id="start-heading">{S.start}</h2>
           <ul className="cards">
-            {S.cards.map((c) => (
-              <li key={c.to} className="card">
+            {CARDS.map(({ to, text }) => (
+              <li key={to} className="card">
                 <h3>
-                  <Link to={c.to}>{c.title}</Link>
+                  <Link to={to}>{text().title}</Link>
                 </h3>
-                <p>{c.text}</p>
+                <p>{text().text}</p>
               </li>
             ))}
           </ul>

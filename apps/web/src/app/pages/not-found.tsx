@@ -1,7 +1,6 @@
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
-
-const S = { title: 'Page not found', lead: 'There is no page at this address.', home: 'Go to the start page' };
+import { NOT_FOUND as S } from '../strings';
 
 export function Page() {
   return (

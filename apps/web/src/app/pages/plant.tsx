@@ -13,6 +13,7 @@ import { usePlant } from '../../features/plants/api/plants';
 import { PlantFacts } from '../../features/plants/components/plant-facts';
 import { PropagateForm } from '../../features/plants/components/propagate-form';
 import { locationOf } from '../../features/plants/components/register-plant-form';
+import { PLANTS } from '../../features/plants/strings';
 import { PrintLabels } from '../../features/transparency/components/print-labels';
 import { QrPanel } from '../../features/transparency/components/qr-panel';
 import { useLiveRefresh } from '../../lib/live';
@@ -25,18 +26,7 @@ const CertificatePanel = lazy(() =>
   import('../../features/transparency/components/certificate-panel').then((m) => ({ default: m.CertificatePanel })),
 );
 
-const S = {
-  sections: 'Sections of the plant page',
-  tabs: {
-    facts: 'Facts',
-    lineage: 'Lineage',
-    journey: 'Journey',
-    environment: 'Environment',
-    certificate: 'Certificate',
-  },
-  environmentSignedOut: 'Sign in to see and record the conditions this plant grows in.',
-  signIn: 'Sign in',
-} as const;
+const S = PLANTS.page;
 
 type Tab = keyof typeof S.tabs;
 const TABS = Object.keys(S.tabs) as Tab[];

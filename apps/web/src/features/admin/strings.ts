@@ -1,164 +1,436 @@
-import { countOf } from '../../lib/plural';
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/admin.json';
+
+registerEnglish('admin', english);
 
 /** Every text of the administration pages, in one place. */
 export const ADMIN = {
-  nav: { label: 'Administration', users: 'Users and roles', agents: 'Agents', health: 'Component health' },
+  nav: {
+    get label() {
+      return t('admin:nav.label');
+    },
+    get users() {
+      return t('admin:nav.users');
+    },
+    get agents() {
+      return t('admin:nav.agents');
+    },
+    get health() {
+      return t('admin:nav.health');
+    },
+  },
   only: {
-    title: 'Administrators only',
-    lead: 'These pages manage accounts, the background agents and the platform’s health.',
-    yourRole: (role: string) => `You are signed in as a ${role}, so they are not open to you.`,
-    instead: 'You can still see your account, your plants and the map of the network.',
-    account: 'Your account',
-    mine: 'My plants',
-    discover: 'Discover',
-    ask: 'If you need a different role, ask an administrator of this Rootline.',
+    get title() {
+      return t('admin:only.title');
+    },
+    get lead() {
+      return t('admin:only.lead');
+    },
+    yourRole: (role: string) => t('admin:only.yourRole', { role }),
+    get instead() {
+      return t('admin:only.instead');
+    },
+    get account() {
+      return t('admin:only.account');
+    },
+    get mine() {
+      return t('admin:only.mine');
+    },
+    get discover() {
+      return t('admin:only.discover');
+    },
+    get ask() {
+      return t('admin:only.ask');
+    },
   },
   users: {
-    title: 'Users and roles',
-    lead: 'Every account, oldest first. A new role applies at once, to the person’s open pages and API tokens too.',
-    search: 'Search by email or name',
-    roleFilter: 'Role',
-    anyRole: 'Any role',
-    submit: 'Search',
-    clear: 'Clear',
-    found: (total: number) => countOf(total, 'account'),
-    none: 'No account matches.',
-    columns: { name: 'Name', email: 'Email', role: 'Role', verified: 'Email confirmed', created: 'Created' },
-    yes: 'yes',
-    no: 'no',
-    you: '(you)',
-    newRole: (name: string) => `Role of ${name}`,
-    change: 'Change role',
-    changeFor: (name: string) => `Change role of ${name}`,
-    find: 'Find accounts',
-    changed: (name: string, role: string) => `${name} is now ${role}.`,
+    get title() {
+      return t('admin:users.title');
+    },
+    get lead() {
+      return t('admin:users.lead');
+    },
+    get search() {
+      return t('admin:users.search');
+    },
+    get roleFilter() {
+      return t('admin:users.roleFilter');
+    },
+    get anyRole() {
+      return t('admin:users.anyRole');
+    },
+    get submit() {
+      return t('admin:users.submit');
+    },
+    get clear() {
+      return t('admin:users.clear');
+    },
+    found: (total: number) => t('admin:users.found', { count: total }),
+    get none() {
+      return t('admin:users.none');
+    },
+    columns: {
+      get name() {
+        return t('admin:users.columns.name');
+      },
+      get email() {
+        return t('admin:users.columns.email');
+      },
+      get role() {
+        return t('admin:users.columns.role');
+      },
+      get verified() {
+        return t('admin:users.columns.verified');
+      },
+      get created() {
+        return t('admin:users.columns.created');
+      },
+    },
+    get yes() {
+      return t('admin:users.yes');
+    },
+    get no() {
+      return t('admin:users.no');
+    },
+    get you() {
+      return t('admin:users.you');
+    },
+    newRole: (name: string) => t('admin:users.newRole', { name }),
+    get change() {
+      return t('admin:users.change');
+    },
+    changeFor: (name: string) => t('admin:users.changeFor', { name }),
+    get find() {
+      return t('admin:users.find');
+    },
+    changed: (name: string, role: string) => t('admin:users.changed', { name, role }),
   },
   agents: {
-    title: 'Agents',
-    lead:
-      'Two background agents read the whole network: the lineage agent checks every parent–child link, the ' +
-      'transport tracker every journey event. Each can be started, paused, resumed and stopped; the tracker can ' +
-      'also run one cycle now.',
-    lineage: 'Lineage agent',
-    tracker: 'Transport tracker',
-    state: 'State',
-    states: { stopped: 'stopped', running: 'running', paused: 'paused' } as Record<string, string>,
-    since: 'Since',
-    interval: 'Runs every',
-    seconds: (s: number) => (s >= 120 ? countOf(Math.round(s / 60), 'minute') : countOf(s, 'second')),
-    runs: 'Runs completed',
-    lastRun: 'Last run',
-    never: 'never',
-    duration: (ms: number) => `${ms} ms`,
-    nextRun: 'Next run',
-    actions: { start: 'Start', pause: 'Pause', resume: 'Resume', stop: 'Stop', run: 'Run now' } as Record<
-      string,
-      string
-    >,
-    /** Contains the button's visible text, as a spoken name should. */
-    actionFor: (visible: string, agent: string) => `${visible}: ${agent.toLowerCase()}`,
-    onlyPossible: (state: string) => `Only what is possible while ${state} is offered.`,
-    done: (agent: string, state: string) => `${agent} is ${state}.`,
-    network: 'Lineage network',
-    totalPlants: 'Plants',
-    rootPlants: 'Registered (no parent)',
-    propagatedPlants: 'Propagated',
-    maxGeneration: 'Deepest generation',
-    anomalies: 'Anomalies found by the last scan',
+    get title() {
+      return t('admin:agents.title');
+    },
+    get lead() {
+      return t('admin:agents.lead');
+    },
+    get lineage() {
+      return t('admin:agents.lineage');
+    },
+    get tracker() {
+      return t('admin:agents.tracker');
+    },
+    get state() {
+      return t('admin:agents.state');
+    },
+    states: {
+      get stopped() {
+        return t('admin:agents.states.stopped');
+      },
+      get running() {
+        return t('admin:agents.states.running');
+      },
+      get paused() {
+        return t('admin:agents.states.paused');
+      },
+    } as Record<string, string>,
+    get since() {
+      return t('admin:agents.since');
+    },
+    get interval() {
+      return t('admin:agents.interval');
+    },
+    seconds: (s: number) =>
+      s >= 120 ? t('admin:agents.minutes', { count: Math.round(s / 60) }) : t('admin:agents.seconds', { count: s }),
+    get runs() {
+      return t('admin:agents.runs');
+    },
+    get lastRun() {
+      return t('admin:agents.lastRun');
+    },
+    get never() {
+      return t('admin:agents.never');
+    },
+    duration: (ms: number) => t('admin:agents.duration', { ms }),
+    get nextRun() {
+      return t('admin:agents.nextRun');
+    },
+    actions: {
+      get start() {
+        return t('admin:agents.actions.start');
+      },
+      get pause() {
+        return t('admin:agents.actions.pause');
+      },
+      get resume() {
+        return t('admin:agents.actions.resume');
+      },
+      get stop() {
+        return t('admin:agents.actions.stop');
+      },
+      get run() {
+        return t('admin:agents.actions.run');
+      },
+    } as Record<string, string>,
+    actionFor: (visible: string, agent: string) => t('admin:agents.actionFor', { visible, agent: agent.toLowerCase() }),
+    onlyPossible: (state: string) => t('admin:agents.onlyPossible', { state }),
+    done: (agent: string, state: string) => t('admin:agents.done', { agent, state }),
+    get network() {
+      return t('admin:agents.network');
+    },
+    get totalPlants() {
+      return t('admin:agents.totalPlants');
+    },
+    get rootPlants() {
+      return t('admin:agents.rootPlants');
+    },
+    get propagatedPlants() {
+      return t('admin:agents.propagatedPlants');
+    },
+    get maxGeneration() {
+      return t('admin:agents.maxGeneration');
+    },
+    get anomalies() {
+      return t('admin:agents.anomalies');
+    },
     anomalyKinds: {
-      'child-before-parent': 'Registered before its parent',
-      'generation-jump': 'Generation does not follow its parent',
-      'distant-offspring': 'Offspring far from its parent',
-      'orphaned-parent': 'Parent does not exist',
+      get 'child-before-parent'() {
+        return t('admin:agents.anomalyKinds.child-before-parent');
+      },
+      get 'generation-jump'() {
+        return t('admin:agents.anomalyKinds.generation-jump');
+      },
+      get 'distant-offspring'() {
+        return t('admin:agents.anomalyKinds.distant-offspring');
+      },
+      get 'orphaned-parent'() {
+        return t('admin:agents.anomalyKinds.orphaned-parent');
+      },
     } as Record<string, string>,
-    anyKind: 'Every kind',
-    kind: 'Kind',
-    plants: 'Plants',
-    reason: 'Why',
-    noAnomalies: 'No anomalies: the last scan found none, or the agent has not scanned yet.',
-    patterns: 'Inefficiencies found by the last cycle',
+    get anyKind() {
+      return t('admin:agents.anyKind');
+    },
+    get kind() {
+      return t('admin:agents.kind');
+    },
+    get plants() {
+      return t('admin:agents.plants');
+    },
+    get reason() {
+      return t('admin:agents.reason');
+    },
+    get noAnomalies() {
+      return t('admin:agents.noAnomalies');
+    },
+    get patterns() {
+      return t('admin:agents.patterns');
+    },
     patternKinds: {
-      'high-carbon': 'High carbon',
-      'cold-chain-break': 'Cold-chain break',
-      'long-detour': 'Long detour',
-      'empty-run': 'Empty run',
+      get 'high-carbon'() {
+        return t('admin:agents.patternKinds.high-carbon');
+      },
+      get 'cold-chain-break'() {
+        return t('admin:agents.patternKinds.cold-chain-break');
+      },
+      get 'long-detour'() {
+        return t('admin:agents.patternKinds.long-detour');
+      },
+      get 'empty-run'() {
+        return t('admin:agents.patternKinds.empty-run');
+      },
     } as Record<string, string>,
-    event: 'Event',
-    kg: 'kg CO2e',
-    noPatterns: 'No inefficiencies: the last cycle found none, or the tracker has not run yet.',
-    counts: 'Last cycle',
-    eventsScanned: 'Events scanned',
-    patternsFound: 'Inefficiencies found',
-    eventsNow: 'Journey events recorded',
-    savings: 'Carbon saved against conventional logistics',
-    delivered: 'Delivered',
-    actual: 'Emitted',
-    baseline: 'Conventional logistics would emit',
-    saved: 'Saved',
-    equivalents: (carKm: string, treeYears: string) =>
-      `As much as an average car emits over ${carKm} km, or one urban tree takes up in ${treeYears} years.`,
-    noSaving: (kg: string) =>
-      `No saving yet: these deliveries emitted ${kg} kg CO2e more than conventional logistics would have.`,
-    plant: 'Plant',
-    parent: 'Parent',
-    plantLink: (role: string, id: string) => `${role} ${id}`,
-    factors: 'Factors and their sources',
-    factor: 'Factor',
-    value: 'Value',
-    source: 'Source',
+    get event() {
+      return t('admin:agents.event');
+    },
+    get kg() {
+      return t('admin:agents.kg');
+    },
+    get noPatterns() {
+      return t('admin:agents.noPatterns');
+    },
+    get counts() {
+      return t('admin:agents.counts');
+    },
+    get eventsScanned() {
+      return t('admin:agents.eventsScanned');
+    },
+    get patternsFound() {
+      return t('admin:agents.patternsFound');
+    },
+    get eventsNow() {
+      return t('admin:agents.eventsNow');
+    },
+    get savings() {
+      return t('admin:agents.savings');
+    },
+    get delivered() {
+      return t('admin:agents.delivered');
+    },
+    get actual() {
+      return t('admin:agents.actual');
+    },
+    get baseline() {
+      return t('admin:agents.baseline');
+    },
+    get saved() {
+      return t('admin:agents.saved');
+    },
+    equivalents: (carKm: string, treeYears: string) => t('admin:agents.equivalents', { carKm, treeYears }),
+    noSaving: (kg: string) => t('admin:agents.noSaving', { kg }),
+    get plant() {
+      return t('admin:agents.plant');
+    },
+    get parent() {
+      return t('admin:agents.parent');
+    },
+    plantLink: (role: string, id: string) => t('admin:agents.plantLink', { role, id }),
+    get factors() {
+      return t('admin:agents.factors');
+    },
+    get factor() {
+      return t('admin:agents.factor');
+    },
+    get value() {
+      return t('admin:agents.value');
+    },
+    get source() {
+      return t('admin:agents.source');
+    },
   },
   health: {
-    title: 'Component health',
-    lead:
-      'Readiness of each back-end service as the gateway sees it: running, answering, and its database working. ' +
-      'Load balancers ask the same question.',
-    refresh: 'Check again',
-    checkedAt: (time: string) => `Checked at ${time}.`,
-    gateway: 'Gateway',
-    gatewayLive: 'serving HTTP',
-    gatewayDown: 'not answering',
-    ready: 'Every component is ready.',
-    notReady: 'Not ready',
-    component: 'Component',
-    status: 'Status',
-    version: 'Version',
-    database: 'Database',
-    databases: { ok: 'working', none: 'none (keeps no data)' } as Record<string, string>,
-    isReady: 'ready',
-    missing: 'not running',
-    failing: 'failing',
+    get title() {
+      return t('admin:health.title');
+    },
+    get lead() {
+      return t('admin:health.lead');
+    },
+    get refresh() {
+      return t('admin:health.refresh');
+    },
+    checkedAt: (time: string) => t('admin:health.checkedAt', { time }),
+    get gateway() {
+      return t('admin:health.gateway');
+    },
+    get gatewayLive() {
+      return t('admin:health.gatewayLive');
+    },
+    get gatewayDown() {
+      return t('admin:health.gatewayDown');
+    },
+    get ready() {
+      return t('admin:health.ready');
+    },
+    get notReady() {
+      return t('admin:health.notReady');
+    },
+    get component() {
+      return t('admin:health.component');
+    },
+    get status() {
+      return t('admin:health.status');
+    },
+    get version() {
+      return t('admin:health.version');
+    },
+    get database() {
+      return t('admin:health.database');
+    },
+    databases: {
+      get ok() {
+        return t('admin:health.databases.ok');
+      },
+      get none() {
+        return t('admin:health.databases.none');
+      },
+    } as Record<string, string>,
+    get isReady() {
+      return t('admin:health.isReady');
+    },
+    get missing() {
+      return t('admin:health.missing');
+    },
+    get failing() {
+      return t('admin:health.failing');
+    },
   },
   services: {
-    title: 'Services as discovery finds them',
-    lead:
-      'Each service’s instances, the round trip of its status request, its database and the events it has not ' +
-      'published yet; then the shared database, the bus, the transparency outbox and the audit log’s delay.',
-    overall: (status: string) => `Overall: ${status}`,
-    statuses: { ok: 'ok', degraded: 'degraded', down: 'down' } as Record<string, string>,
-    table: 'Services',
-    columns: {
-      service: 'Service',
-      status: 'Status',
-      instances: 'Instances',
-      latency: 'Round trip',
-      version: 'Version',
-      database: 'Database',
-      backlog: 'Unpublished events',
+    get title() {
+      return t('admin:services.title');
     },
-    databases: { ok: 'working', error: 'failing', none: 'none' } as Record<string, string>,
-    ms: (ms: string) => `${ms} ms`,
-    seconds: (s: string) => `${s} s`,
-    none: '—',
-    platform: 'Platform',
-    database: 'Database',
-    bus: 'Bus',
-    busFacts: (instances: number, latency: string) =>
-      `${countOf(instances, 'instance')} answered discovery in ${latency}`,
-    outbox: 'Transparency outbox',
+    get lead() {
+      return t('admin:services.lead');
+    },
+    overall: (status: string) => t('admin:services.overall', { status }),
+    statuses: {
+      get ok() {
+        return t('admin:services.statuses.ok');
+      },
+      get degraded() {
+        return t('admin:services.statuses.degraded');
+      },
+      get down() {
+        return t('admin:services.statuses.down');
+      },
+    } as Record<string, string>,
+    get table() {
+      return t('admin:services.table');
+    },
+    columns: {
+      get service() {
+        return t('admin:services.columns.service');
+      },
+      get status() {
+        return t('admin:services.columns.status');
+      },
+      get instances() {
+        return t('admin:services.columns.instances');
+      },
+      get latency() {
+        return t('admin:services.columns.latency');
+      },
+      get version() {
+        return t('admin:services.columns.version');
+      },
+      get database() {
+        return t('admin:services.columns.database');
+      },
+      get backlog() {
+        return t('admin:services.columns.backlog');
+      },
+    },
+    databases: {
+      get ok() {
+        return t('admin:services.databases.ok');
+      },
+      get error() {
+        return t('admin:services.databases.error');
+      },
+      get none() {
+        return t('admin:services.databases.none');
+      },
+    } as Record<string, string>,
+    ms: (ms: string) => t('admin:services.ms', { ms }),
+    seconds: (s: string) => t('admin:services.seconds', { s }),
+    get none() {
+      return t('admin:services.none');
+    },
+    get platform() {
+      return t('admin:services.platform');
+    },
+    get database() {
+      return t('admin:services.database');
+    },
+    get bus() {
+      return t('admin:services.bus');
+    },
+    busFacts: (instances: number, latency: string) => t('admin:services.busFacts', { count: instances, latency }),
+    get outbox() {
+      return t('admin:services.outbox');
+    },
     outboxFacts: (backlog: number, oldest: string) =>
-      backlog === 0 ? 'nothing waiting' : `${countOf(backlog, 'event')} waiting, the oldest for ${oldest}`,
-    consumer: 'Audit log delay',
-    consumerFacts: (last: string, worst: string) => `${last} for the newest entry, at worst ${worst} of the last 100`,
-    checkedAt: (time: string) => `Measured at ${time}.`,
+      backlog === 0 ? t('admin:services.outboxEmpty') : t('admin:services.outboxFacts', { count: backlog, oldest }),
+    get consumer() {
+      return t('admin:services.consumer');
+    },
+    consumerFacts: (last: string, worst: string) => t('admin:services.consumerFacts', { last, worst }),
+    checkedAt: (time: string) => t('admin:services.checkedAt', { time }),
   },
-} as const;
+};

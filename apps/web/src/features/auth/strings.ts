@@ -1,83 +1,220 @@
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/auth.json';
+
+registerEnglish('auth', english);
 /** How each role is named to people. */
 export const ROLE_NAMES: Record<string, string> = {
-  USER: 'user',
-  GROWER: 'grower',
-  FARM_MANAGER: 'farm manager',
-  ADMIN: 'administrator',
+  get USER() {
+    return t('auth:roleNames.USER');
+  },
+  get GROWER() {
+    return t('auth:roleNames.GROWER');
+  },
+  get FARM_MANAGER() {
+    return t('auth:roleNames.FARM_MANAGER');
+  },
+  get ADMIN() {
+    return t('auth:roleNames.ADMIN');
+  },
 };
 
 /** Every text of the account pages, in one place. */
 export const AUTH = {
   signIn: {
-    title: 'Sign in',
-    lead: 'Welcome back. Sign in to register plants, record journeys and manage API tokens.',
-    email: 'Email',
-    password: 'Password',
-    submit: 'Sign in',
-    busy: 'Signing in…',
-    forgot: 'Forgot your password?',
-    noAccount: 'No account yet?',
-    signUp: 'Create one',
-    providers: 'Or sign in with',
-    providerButton: (name: string) => `Sign in with ${name}`,
+    get title() {
+      return t('auth:signIn.title');
+    },
+    get lead() {
+      return t('auth:signIn.lead');
+    },
+    get email() {
+      return t('auth:signIn.email');
+    },
+    get password() {
+      return t('auth:signIn.password');
+    },
+    get submit() {
+      return t('auth:signIn.submit');
+    },
+    get busy() {
+      return t('auth:signIn.busy');
+    },
+    get forgot() {
+      return t('auth:signIn.forgot');
+    },
+    get noAccount() {
+      return t('auth:signIn.noAccount');
+    },
+    get signUp() {
+      return t('auth:signIn.signUp');
+    },
+    get providers() {
+      return t('auth:signIn.providers');
+    },
+    providerButton: (name: string) => t('auth:signIn.providerButton', { name }),
   },
   signUp: {
-    title: 'Create an account',
-    lead: 'An account lets you register plants under your name. To register without one, use the anonymous page.',
-    name: 'Your name',
-    nameHint: 'Shown as the owner of the plants you register.',
-    email: 'Email',
-    password: 'Password',
-    passwordHint: 'At least 10 characters.',
-    submit: 'Create account',
-    busy: 'Creating…',
-    done: 'Your account is ready. We sent a link to confirm your email address.',
-    anonymous: 'Register a plant anonymously instead',
+    get title() {
+      return t('auth:signUp.title');
+    },
+    get lead() {
+      return t('auth:signUp.lead');
+    },
+    get name() {
+      return t('auth:signUp.name');
+    },
+    get nameHint() {
+      return t('auth:signUp.nameHint');
+    },
+    get email() {
+      return t('auth:signUp.email');
+    },
+    get password() {
+      return t('auth:signUp.password');
+    },
+    get passwordHint() {
+      return t('auth:signUp.passwordHint');
+    },
+    get submit() {
+      return t('auth:signUp.submit');
+    },
+    get busy() {
+      return t('auth:signUp.busy');
+    },
+    get done() {
+      return t('auth:signUp.done');
+    },
+    get anonymous() {
+      return t('auth:signUp.anonymous');
+    },
   },
   verify: {
-    title: 'Confirm your email',
-    busy: 'Confirming your address…',
-    done: 'Your email address is confirmed.',
-    missing: 'This link has no token. Open the link from the email again.',
-    resend: 'Send a new link',
-    resent: 'A new link is on its way.',
+    get title() {
+      return t('auth:verify.title');
+    },
+    get busy() {
+      return t('auth:verify.busy');
+    },
+    get done() {
+      return t('auth:verify.done');
+    },
+    get missing() {
+      return t('auth:verify.missing');
+    },
+    get resend() {
+      return t('auth:verify.resend');
+    },
+    get resent() {
+      return t('auth:verify.resent');
+    },
   },
   forgot: {
-    title: 'Reset your password',
-    lead: 'We will email you a link to choose a new password.',
-    email: 'Email',
-    submit: 'Send the link',
-    done: 'If an account has this address, a link is on its way. It works for one hour.',
+    get title() {
+      return t('auth:forgot.title');
+    },
+    get lead() {
+      return t('auth:forgot.lead');
+    },
+    get email() {
+      return t('auth:forgot.email');
+    },
+    get submit() {
+      return t('auth:forgot.submit');
+    },
+    get done() {
+      return t('auth:forgot.done');
+    },
   },
   reset: {
-    title: 'Choose a new password',
-    password: 'New password',
-    submit: 'Set the password',
-    done: 'Your password is changed. Sign in with it now.',
-    missing: 'This link has no token. Ask for a new one.',
+    get title() {
+      return t('auth:reset.title');
+    },
+    get password() {
+      return t('auth:reset.password');
+    },
+    get submit() {
+      return t('auth:reset.submit');
+    },
+    get done() {
+      return t('auth:reset.done');
+    },
+    get missing() {
+      return t('auth:reset.missing');
+    },
   },
   account: {
-    title: 'Your account',
-    signedInAs: (name: string, email: string) => `Signed in as ${name} (${email})`,
-    role: (role: string) => `Your role: ${ROLE_NAMES[role] ?? role}`,
-    unverified: 'Your email address is not confirmed yet.',
-    signOut: 'Sign out',
+    get title() {
+      return t('auth:account.title');
+    },
+    signedInAs: (name: string, email: string) => t('auth:account.signedInAs', { name, email }),
+    role: (role: string) => t('auth:account.role', { role: ROLE_NAMES[role] ?? role }),
+    get unverified() {
+      return t('auth:account.unverified');
+    },
+    get language() {
+      return t('auth:account.language');
+    },
+    get signOut() {
+      return t('auth:account.signOut');
+    },
   },
   tokens: {
-    title: 'API tokens',
-    lead: 'Tokens let scripts and devices use the API as you, with the permissions you choose.',
-    name: 'Token name',
-    permissions: 'Permissions',
-    allPermissions: 'Leave all unticked for all of your permissions.',
-    expires: 'Expires on (optional)',
-    create: 'Create token',
-    created: 'Copy this token now: it is shown only once.',
-    tokenLabel: 'New token',
-    copy: 'Copy token',
-    none: 'You have no API tokens.',
-    revoke: (name: string) => `Revoke ${name}`,
-    columns: { name: 'Name', scopes: 'Permissions', created: 'Created', lastUsed: 'Last used', actions: 'Actions' },
-    never: 'never',
-    all: 'all of yours',
+    get title() {
+      return t('auth:tokens.title');
+    },
+    get lead() {
+      return t('auth:tokens.lead');
+    },
+    get name() {
+      return t('auth:tokens.name');
+    },
+    get permissions() {
+      return t('auth:tokens.permissions');
+    },
+    get allPermissions() {
+      return t('auth:tokens.allPermissions');
+    },
+    get expires() {
+      return t('auth:tokens.expires');
+    },
+    get create() {
+      return t('auth:tokens.create');
+    },
+    get created() {
+      return t('auth:tokens.created');
+    },
+    get tokenLabel() {
+      return t('auth:tokens.tokenLabel');
+    },
+    get copy() {
+      return t('auth:tokens.copy');
+    },
+    get none() {
+      return t('auth:tokens.none');
+    },
+    revoke: (name: string) => t('auth:tokens.revoke', { name }),
+    columns: {
+      get name() {
+        return t('auth:tokens.columns.name');
+      },
+      get scopes() {
+        return t('auth:tokens.columns.scopes');
+      },
+      get created() {
+        return t('auth:tokens.columns.created');
+      },
+      get lastUsed() {
+        return t('auth:tokens.columns.lastUsed');
+      },
+      get actions() {
+        return t('auth:tokens.columns.actions');
+      },
+    },
+    get never() {
+      return t('auth:tokens.never');
+    },
+    get all() {
+      return t('auth:tokens.all');
+    },
   },
-} as const;
+};

@@ -1,5 +1,8 @@
-import { countOf } from '../../lib/plural';
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/demand.json';
 import type { PreferenceItem, RecommendationQuery } from './api/demand';
+
+registerEnglish('demand', english);
 
 /** The crops of the demand model (docs/demand.md, crop table). */
 export const CROPS = [
@@ -34,146 +37,410 @@ export const METHODS = ['open-field', 'greenhouse', 'vertical'] as const satisfi
 /** Every text of the demand pages, in one place. */
 export const DEMAND = {
   tabs: {
-    label: 'Demand planning',
-    preferences: 'My preferences',
-    planning: 'Signals and forecasts',
-    supply: 'Supply',
+    get label() {
+      return t('demand:tabs.label');
+    },
+    get preferences() {
+      return t('demand:tabs.preferences');
+    },
+    get planning() {
+      return t('demand:tabs.planning');
+    },
+    get supply() {
+      return t('demand:tabs.supply');
+    },
   },
   preferences: {
-    title: 'What my household wants',
-    lead: 'Tell local growers what you would buy each week. Demand is only shown for places where at least five households state theirs.',
-    saved: 'Your preferences are saved.',
-    none: 'You have not stated preferences yet.',
-    radius: 'How far you would fetch food (km)',
-    household: 'People in the household',
-    items: 'Crops',
-    crop: 'Crop',
-    quantity: 'Quantity per week',
-    unit: 'Unit',
-    maxPrice: 'Highest price per unit (EUR, optional)',
-    organic: 'Organic only',
-    local: 'Only from growers within my radius',
-    seasons: 'Seasons',
-    add: 'Add a crop',
-    remove: (crop: string) => `Remove ${crop}`,
-    submit: 'Save my preferences',
-    busy: 'Saving…',
-    missingLocation: 'Pick your location on the map or type its latitude and longitude.',
-    updated: (when: string) => `Last saved ${when}.`,
+    get title() {
+      return t('demand:preferences.title');
+    },
+    get lead() {
+      return t('demand:preferences.lead');
+    },
+    get saved() {
+      return t('demand:preferences.saved');
+    },
+    get none() {
+      return t('demand:preferences.none');
+    },
+    get radius() {
+      return t('demand:preferences.radius');
+    },
+    get household() {
+      return t('demand:preferences.household');
+    },
+    get items() {
+      return t('demand:preferences.items');
+    },
+    get crop() {
+      return t('demand:preferences.crop');
+    },
+    get quantity() {
+      return t('demand:preferences.quantity');
+    },
+    get unit() {
+      return t('demand:preferences.unit');
+    },
+    get maxPrice() {
+      return t('demand:preferences.maxPrice');
+    },
+    get organic() {
+      return t('demand:preferences.organic');
+    },
+    get local() {
+      return t('demand:preferences.local');
+    },
+    get seasons() {
+      return t('demand:preferences.seasons');
+    },
+    get add() {
+      return t('demand:preferences.add');
+    },
+    remove: (crop: string) => t('demand:preferences.remove', { crop }),
+    get submit() {
+      return t('demand:preferences.submit');
+    },
+    get busy() {
+      return t('demand:preferences.busy');
+    },
+    get missingLocation() {
+      return t('demand:preferences.missingLocation');
+    },
+    updated: (when: string) => t('demand:preferences.updated', { when }),
   },
-  units: { kg: 'kg', piece: 'pieces', bunch: 'bunches' },
-  seasons: { spring: 'Spring', summer: 'Summer', autumn: 'Autumn', winter: 'Winter' },
-  methods: { 'open-field': 'Open field', greenhouse: 'Greenhouse', vertical: 'Vertical farm' },
+  units: {
+    get kg() {
+      return t('demand:units.kg');
+    },
+    get piece() {
+      return t('demand:units.piece');
+    },
+    get bunch() {
+      return t('demand:units.bunch');
+    },
+  },
+  seasons: {
+    get spring() {
+      return t('demand:seasons.spring');
+    },
+    get summer() {
+      return t('demand:seasons.summer');
+    },
+    get autumn() {
+      return t('demand:seasons.autumn');
+    },
+    get winter() {
+      return t('demand:seasons.winter');
+    },
+  },
+  methods: {
+    get 'open-field'() {
+      return t('demand:methods.open-field');
+    },
+    get greenhouse() {
+      return t('demand:methods.greenhouse');
+    },
+    get vertical() {
+      return t('demand:methods.vertical');
+    },
+  },
   signal: {
-    title: 'Demand in a region',
-    lead: 'Weekly demand of the households in a region, less the supply growers committed.',
-    by: 'Region',
-    byName: 'A country, optionally a city',
-    byPoint: 'Around a point',
-    country: 'Country code',
-    city: 'City (optional)',
-    radius: 'Radius (km)',
-    weeks: 'Weeks ahead',
-    submit: 'Show demand',
-    busy: 'Adding up…',
+    get title() {
+      return t('demand:signal.title');
+    },
+    get lead() {
+      return t('demand:signal.lead');
+    },
+    get by() {
+      return t('demand:signal.by');
+    },
+    get byName() {
+      return t('demand:signal.byName');
+    },
+    get byPoint() {
+      return t('demand:signal.byPoint');
+    },
+    get country() {
+      return t('demand:signal.country');
+    },
+    get city() {
+      return t('demand:signal.city');
+    },
+    get radius() {
+      return t('demand:signal.radius');
+    },
+    get weeks() {
+      return t('demand:signal.weeks');
+    },
+    get submit() {
+      return t('demand:signal.submit');
+    },
+    get busy() {
+      return t('demand:signal.busy');
+    },
     households: (n: number, suppressed: number) =>
-      `${countOf(n, 'household')}.${suppressed > 0 ? ` ${countOf(suppressed, 'crop')} asked for by fewer than five households are left out.` : ''}`,
-    columns: { crop: 'Crop', households: 'Households', demand: 'Demand', supply: 'Supply', gap: 'Gap' },
-    chart: (crop: string) => `${crop}: weekly demand and supply (kg)`,
+      suppressed > 0
+        ? `${t('demand:signal.households', { count: n })} ${t('demand:signal.suppressed', { count: suppressed })}`
+        : t('demand:signal.households', { count: n }),
+    columns: {
+      get crop() {
+        return t('demand:signal.columns.crop');
+      },
+      get households() {
+        return t('demand:signal.columns.households');
+      },
+      get demand() {
+        return t('demand:signal.columns.demand');
+      },
+      get supply() {
+        return t('demand:signal.columns.supply');
+      },
+      get gap() {
+        return t('demand:signal.columns.gap');
+      },
+    },
+    chart: (crop: string) => t('demand:signal.chart', { crop }),
     chartSummary: (crop: string, demand: string, supply: string, gap: string) =>
-      `${crop}: ${demand} kg wanted, ${supply} kg committed, ${gap} kg gap over the horizon.`,
-    week: 'Week of',
-    demand: 'Demand',
-    supply: 'Supply',
-    none: 'No crop is asked for by five households or more here.',
+      t('demand:signal.chartSummary', { crop, demand, supply, gap }),
+    get week() {
+      return t('demand:signal.week');
+    },
+    get demand() {
+      return t('demand:signal.demand');
+    },
+    get supply() {
+      return t('demand:signal.supply');
+    },
+    get none() {
+      return t('demand:signal.none');
+    },
   },
   recommend: {
-    title: 'What to plant',
-    lead: 'Crops ranked by the revenue the unmet demand near you could bring, for your area and way of growing.',
-    area: 'Area (m²)',
-    method: 'Growing method',
-    startDate: 'Sowing date',
-    radius: 'Demand within (km)',
-    submit: 'Recommend crops',
-    missingLocation: 'Pick the place on the map or type its latitude and longitude.',
-    columns: {
-      rank: 'Rank',
-      crop: 'Crop',
-      harvest: 'First harvest',
-      yield: 'Expected yield',
-      unmet: 'Unmet demand',
-      revenue: 'Expected revenue',
-      reasons: 'Why',
+    get title() {
+      return t('demand:recommend.title');
     },
-    notSuitable: 'not sowable now',
-    none: 'No recommendation.',
+    get lead() {
+      return t('demand:recommend.lead');
+    },
+    get area() {
+      return t('demand:recommend.area');
+    },
+    get method() {
+      return t('demand:recommend.method');
+    },
+    get startDate() {
+      return t('demand:recommend.startDate');
+    },
+    get radius() {
+      return t('demand:recommend.radius');
+    },
+    get submit() {
+      return t('demand:recommend.submit');
+    },
+    get missingLocation() {
+      return t('demand:recommend.missingLocation');
+    },
+    columns: {
+      get rank() {
+        return t('demand:recommend.columns.rank');
+      },
+      get crop() {
+        return t('demand:recommend.columns.crop');
+      },
+      get harvest() {
+        return t('demand:recommend.columns.harvest');
+      },
+      get yield() {
+        return t('demand:recommend.columns.yield');
+      },
+      get unmet() {
+        return t('demand:recommend.columns.unmet');
+      },
+      get revenue() {
+        return t('demand:recommend.columns.revenue');
+      },
+      get reasons() {
+        return t('demand:recommend.columns.reasons');
+      },
+    },
+    get notSuitable() {
+      return t('demand:recommend.notSuitable');
+    },
+    get none() {
+      return t('demand:recommend.none');
+    },
   },
   forecast: {
-    title: 'Demand forecast',
-    lead: 'A crop’s weekly demand in a region, from the history of signals there, with its prediction intervals.',
-    crop: 'Crop',
-    region: 'Region',
-    regionHint: 'As signals by name record it: NL or NL/amsterdam',
-    weeks: 'Weeks ahead',
-    submit: 'Forecast',
-    chart: (crop: string, region: string) => `${crop} in ${region}: weekly demand (kg)`,
-    history: 'Recorded demand',
-    forecast: 'Forecast',
-    pi95: '95 % interval',
-    pi80: '80 % interval',
-    week: 'Week of',
+    get title() {
+      return t('demand:forecast.title');
+    },
+    get lead() {
+      return t('demand:forecast.lead');
+    },
+    get crop() {
+      return t('demand:forecast.crop');
+    },
+    get region() {
+      return t('demand:forecast.region');
+    },
+    get regionHint() {
+      return t('demand:forecast.regionHint');
+    },
+    get weeks() {
+      return t('demand:forecast.weeks');
+    },
+    get submit() {
+      return t('demand:forecast.submit');
+    },
+    chart: (crop: string, region: string) => t('demand:forecast.chart', { crop, region }),
+    get history() {
+      return t('demand:forecast.history');
+    },
+    get forecast() {
+      return t('demand:forecast.forecast');
+    },
+    get pi95() {
+      return t('demand:forecast.pi95');
+    },
+    get pi80() {
+      return t('demand:forecast.pi80');
+    },
+    get week() {
+      return t('demand:forecast.week');
+    },
     summary: (crop: string, next: string, low: string, high: string) =>
-      `${crop}: next week ${next} kg forecast, 95 % interval ${low} to ${high} kg.`,
+      t('demand:forecast.summary', { crop, next, low, high }),
     method: (method: string, weeks: number) =>
       method === 'holt'
-        ? `Holt’s linear smoothing over ${countOf(weeks, 'week')} of history.`
-        : `Naive forecast (the last week carried on): ${countOf(weeks, 'week')} of history.`,
-    backtest: 'Back-tested error',
+        ? t('demand:forecast.methodHolt', { count: weeks })
+        : t('demand:forecast.methodNaive', { count: weeks }),
+    get backtest() {
+      return t('demand:forecast.backtest');
+    },
     backtestText: (points: number, mape: string, mase: string) =>
-      `${points} one-week-ahead forecasts scored: MAPE ${mape}, MASE ${mase} (below 1 beats “same as last week”).`,
+      t('demand:forecast.backtestText', { points, mape, mase }),
   },
   supply: {
-    title: 'Supply and matches',
-    lead: 'Commit what you will grow, then match it with households nearby that want it.',
-    commit: 'Commit supply',
-    crop: 'Crop',
-    quantity: 'Quantity',
-    unit: 'Unit',
-    from: 'From',
-    to: 'To',
-    price: 'Price per unit (EUR)',
-    organic: 'Organic',
-    submit: 'Commit the supply',
-    busy: 'Committing…',
-    committed: (qty: string, crop: string) => `Committed ${qty} kg of ${crop}.`,
-    missingLocation: 'Pick where the supply is on the map or type its latitude and longitude.',
-    match: 'Match my supply',
-    matchCrop: 'Crop (optional)',
-    anyCrop: 'Any crop',
-    maxDistance: 'Farthest household (km, rounded up to 5 km)',
-    matchSubmit: 'Find matches',
-    matchBusy: 'Matching…',
-    matched: (n: number, created: number) => `${countOf(n, 'match', 'matches')}, ${created} new.`,
-    noMatches: 'No household nearby wants this supply yet.',
-    columns: { crop: 'Crop', kg: 'Quantity', distance: 'Distance', price: 'Price', household: 'Household' },
-    hidden: 'hidden',
-    aHousehold: 'a household',
-    householdId: 'Household’s account id',
-    /** A household's distance as a grower sees it: a 5 km band, never finer. */
-    within: (km: string) => `within ${km} km`,
-    mine: 'My commitments',
-    mineLead: 'Newest first. Each shows the households matched to it, nearest first.',
-    noneYet: 'You have committed no supply yet.',
-    commitment: (crop: string, qty: string, unit: string) => `${crop}, ${qty} ${unit}`,
-    window: 'Window',
-    perUnit: (price: string, currency: string, unit: string) => `${price} ${currency} per ${unit}`,
-    where: 'Where',
-    taken: 'Matched',
-    takenOf: (matched: string, total: string) => `${matched} of ${total} kg`,
-    organicYes: 'organic',
-    matchesOf: (crop: string) => `Matches of the ${crop} commitment`,
-    noMatchYet: 'No household matched yet.',
-    shownOf: (shown: number, total: number) => `The nearest ${shown} of ${countOf(total, 'match', 'matches')}.`,
-    pages: 'Pages of commitments',
+    get title() {
+      return t('demand:supply.title');
+    },
+    get lead() {
+      return t('demand:supply.lead');
+    },
+    get commit() {
+      return t('demand:supply.commit');
+    },
+    get crop() {
+      return t('demand:supply.crop');
+    },
+    get quantity() {
+      return t('demand:supply.quantity');
+    },
+    get unit() {
+      return t('demand:supply.unit');
+    },
+    get from() {
+      return t('demand:supply.from');
+    },
+    get to() {
+      return t('demand:supply.to');
+    },
+    get price() {
+      return t('demand:supply.price');
+    },
+    get organic() {
+      return t('demand:supply.organic');
+    },
+    get submit() {
+      return t('demand:supply.submit');
+    },
+    get busy() {
+      return t('demand:supply.busy');
+    },
+    committed: (qty: string, crop: string) => t('demand:supply.committed', { qty, crop }),
+    get missingLocation() {
+      return t('demand:supply.missingLocation');
+    },
+    get match() {
+      return t('demand:supply.match');
+    },
+    get matchCrop() {
+      return t('demand:supply.matchCrop');
+    },
+    get anyCrop() {
+      return t('demand:supply.anyCrop');
+    },
+    get maxDistance() {
+      return t('demand:supply.maxDistance');
+    },
+    get matchSubmit() {
+      return t('demand:supply.matchSubmit');
+    },
+    get matchBusy() {
+      return t('demand:supply.matchBusy');
+    },
+    matched: (n: number, created: number) => t('demand:supply.matched', { count: n, created }),
+    get noMatches() {
+      return t('demand:supply.noMatches');
+    },
+    columns: {
+      get crop() {
+        return t('demand:supply.columns.crop');
+      },
+      get kg() {
+        return t('demand:supply.columns.kg');
+      },
+      get distance() {
+        return t('demand:supply.columns.distance');
+      },
+      get price() {
+        return t('demand:supply.columns.price');
+      },
+      get household() {
+        return t('demand:supply.columns.household');
+      },
+    },
+    get hidden() {
+      return t('demand:supply.hidden');
+    },
+    get aHousehold() {
+      return t('demand:supply.aHousehold');
+    },
+    get householdId() {
+      return t('demand:supply.householdId');
+    },
+    within: (km: string) => t('demand:supply.within', { km }),
+    get mine() {
+      return t('demand:supply.mine');
+    },
+    get mineLead() {
+      return t('demand:supply.mineLead');
+    },
+    get noneYet() {
+      return t('demand:supply.noneYet');
+    },
+    commitment: (crop: string, qty: string, unit: string) => t('demand:supply.commitment', { crop, qty, unit }),
+    get window() {
+      return t('demand:supply.window');
+    },
+    perUnit: (price: string, currency: string, unit: string) => t('demand:supply.perUnit', { price, currency, unit }),
+    get where() {
+      return t('demand:supply.where');
+    },
+    get taken() {
+      return t('demand:supply.taken');
+    },
+    takenOf: (matched: string, total: string) => t('demand:supply.takenOf', { matched, total }),
+    get organicYes() {
+      return t('demand:supply.organicYes');
+    },
+    matchesOf: (crop: string) => t('demand:supply.matchesOf', { crop }),
+    get noMatchYet() {
+      return t('demand:supply.noMatchYet');
+    },
+    shownOf: (shown: number, total: number) => t('demand:supply.shownOf', { shown, count: total }),
+    get pages() {
+      return t('demand:supply.pages');
+    },
   },
-} as const;
+};

@@ -1,72 +1,175 @@
-import { countOf } from '../../lib/plural';
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/notifications.json';
 import type { Channel, PreferenceType } from './api/notifications';
+
+registerEnglish('notifications', english);
 
 /** Every text of the notification pages, in one place. */
 export const NOTIFICATIONS_TEXT = {
-  nav: (unread: number) => (unread > 0 ? `Inbox (${unread})` : 'Inbox'),
-  navLabel: (unread: number) => `Inbox, ${countOf(unread, 'unread notification')}`,
+  nav: (unread: number) => (unread > 0 ? t('notifications:navUnread', { unread }) : t('notifications:nav')),
+  navLabel: (unread: number) => t('notifications:navLabel', { count: unread }),
   inbox: {
-    title: 'Inbox',
-    lead: 'What happened to your plants, offers, farms and account. New notifications appear here as they arrive.',
-    unread: (n: number) => countOf(n, 'unread notification'),
-    unreadOnly: 'Show only unread',
-    markRead: 'Mark read',
-    markAllRead: 'Mark all read',
-    delete: 'Delete',
-    none: 'No notifications.',
-    open: 'Open',
-    new: 'unread',
-    settings: 'Notification settings',
-    previous: 'Previous page',
-    next: 'Next page',
-    page: (page: number, pages: number) => `Page ${page} of ${pages}`,
+    get title() {
+      return t('notifications:inbox.title');
+    },
+    get lead() {
+      return t('notifications:inbox.lead');
+    },
+    unread: (n: number) => t('notifications:inbox.unread', { count: n }),
+    get unreadOnly() {
+      return t('notifications:inbox.unreadOnly');
+    },
+    get markRead() {
+      return t('notifications:inbox.markRead');
+    },
+    get markAllRead() {
+      return t('notifications:inbox.markAllRead');
+    },
+    get delete() {
+      return t('notifications:inbox.delete');
+    },
+    get none() {
+      return t('notifications:inbox.none');
+    },
+    get open() {
+      return t('notifications:inbox.open');
+    },
+    get new() {
+      return t('notifications:inbox.new');
+    },
+    get settings() {
+      return t('notifications:inbox.settings');
+    },
+    get previous() {
+      return t('notifications:inbox.previous');
+    },
+    get next() {
+      return t('notifications:inbox.next');
+    },
+    page: (page: number, pages: number) => t('notifications:inbox.page', { page, pages }),
   },
   preferences: {
-    title: 'Notification settings',
-    lead: 'Choose how each kind of notification reaches you. Account messages (sign-in links, password changes) always come by email.',
-    table: 'What reaches you, and how',
-    type: 'Notification',
-    save: 'Save settings',
-    saving: 'Saving…',
-    saved: 'Your settings are saved.',
-    switch: (type: string, channel: string) => `${type} by ${channel}`,
+    get title() {
+      return t('notifications:preferences.title');
+    },
+    get lead() {
+      return t('notifications:preferences.lead');
+    },
+    get table() {
+      return t('notifications:preferences.table');
+    },
+    get type() {
+      return t('notifications:preferences.type');
+    },
+    get save() {
+      return t('notifications:preferences.save');
+    },
+    get saving() {
+      return t('notifications:preferences.saving');
+    },
+    get saved() {
+      return t('notifications:preferences.saved');
+    },
+    switch: (type: string, channel: string) => t('notifications:preferences.switch', { type, channel }),
   },
   push: {
-    title: 'Notifications on this device',
-    lead: 'Web Push shows notifications on this device even when Rootline is closed.',
-    unsupported: 'This browser cannot receive push notifications.',
-    blocked: 'Notifications are blocked for this site: allow them in the browser’s site settings first.',
-    on: 'This browser receives push notifications.',
-    off: 'This browser does not receive push notifications.',
-    subscribe: 'Turn on push notifications',
-    unsubscribe: 'Turn off push notifications',
-    busy: 'Working…',
+    get title() {
+      return t('notifications:push.title');
+    },
+    get lead() {
+      return t('notifications:push.lead');
+    },
+    get unsupported() {
+      return t('notifications:push.unsupported');
+    },
+    get blocked() {
+      return t('notifications:push.blocked');
+    },
+    get on() {
+      return t('notifications:push.on');
+    },
+    get off() {
+      return t('notifications:push.off');
+    },
+    get subscribe() {
+      return t('notifications:push.subscribe');
+    },
+    get unsubscribe() {
+      return t('notifications:push.unsubscribe');
+    },
+    get busy() {
+      return t('notifications:push.busy');
+    },
   },
   unsubscribe: {
-    title: 'Unsubscribe',
-    lead: 'Stop one kind of email from Rootline. You do not need to sign in.',
-    ask: (type: string) => `Stop emails about “${type}”?`,
-    confirm: 'Stop these emails',
-    busy: 'Unsubscribing…',
-    done: (type: string) => `Done: you will get no more emails about “${type}”.`,
-    again: 'You can turn them on again in your notification settings.',
-    settings: 'Open notification settings',
-    missing: 'This link has no token. Open the link from the email again.',
+    get title() {
+      return t('notifications:unsubscribe.title');
+    },
+    get lead() {
+      return t('notifications:unsubscribe.lead');
+    },
+    ask: (type: string) => t('notifications:unsubscribe.ask', { type }),
+    get confirm() {
+      return t('notifications:unsubscribe.confirm');
+    },
+    get busy() {
+      return t('notifications:unsubscribe.busy');
+    },
+    done: (type: string) => t('notifications:unsubscribe.done', { type }),
+    get again() {
+      return t('notifications:unsubscribe.again');
+    },
+    get settings() {
+      return t('notifications:unsubscribe.settings');
+    },
+    get missing() {
+      return t('notifications:unsubscribe.missing');
+    },
   },
-} as const;
+};
 
 /** A person's name for each notification type (the Record makes the compiler ask for a new one). */
 export const TYPE_LABELS: Record<PreferenceType | 'account', string> = {
-  welcome: 'Welcome',
-  'plant-registered': 'Your plants registered',
-  'transport-alert': 'Handoffs to you',
-  'farm-alert': 'Farm alerts',
-  'harvest-ready': 'Harvests ready',
-  'demand-match': 'Demand matches',
-  marketplace: 'Marketplace offers',
-  'weekly-digest': 'Weekly digest',
-  organization: 'Your organizations',
-  account: 'Account',
+  get welcome() {
+    return t('notifications:typeLabels.welcome');
+  },
+  get 'plant-registered'() {
+    return t('notifications:typeLabels.plant-registered');
+  },
+  get 'transport-alert'() {
+    return t('notifications:typeLabels.transport-alert');
+  },
+  get 'farm-alert'() {
+    return t('notifications:typeLabels.farm-alert');
+  },
+  get 'harvest-ready'() {
+    return t('notifications:typeLabels.harvest-ready');
+  },
+  get 'demand-match'() {
+    return t('notifications:typeLabels.demand-match');
+  },
+  get marketplace() {
+    return t('notifications:typeLabels.marketplace');
+  },
+  get 'weekly-digest'() {
+    return t('notifications:typeLabels.weekly-digest');
+  },
+  get organization() {
+    return t('notifications:typeLabels.organization');
+  },
+  get account() {
+    return t('notifications:typeLabels.account');
+  },
 };
 
-export const CHANNEL_LABELS: Record<Channel, string> = { 'in-app': 'in the app', email: 'email', push: 'push' };
+export const CHANNEL_LABELS: Record<Channel, string> = {
+  get 'in-app'() {
+    return t('notifications:channelLabels.in-app');
+  },
+  get email() {
+    return t('notifications:channelLabels.email');
+  },
+  get push() {
+    return t('notifications:channelLabels.push');
+  },
+};

@@ -1,65 +1,208 @@
-import { countOf } from '../../lib/plural';
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/plants.json';
+
+registerEnglish('plants', english);
 /** Every text of the plant pages, in one place. */
 export const PLANTS = {
   register: {
-    title: 'Register a plant',
-    lead: 'Your plant is written to the ledger under your name, with its location as its privacy level allows.',
-    commonName: 'Common name',
-    scientificName: 'Scientific name (optional)',
-    submit: 'Register the plant',
-    busy: 'Mining the block…',
-    missingLocation: 'Pick the location on the map or type its latitude and longitude.',
+    get title() {
+      return t('plants:register.title');
+    },
+    get lead() {
+      return t('plants:register.lead');
+    },
+    get commonName() {
+      return t('plants:register.commonName');
+    },
+    get scientificName() {
+      return t('plants:register.scientificName');
+    },
+    get submit() {
+      return t('plants:register.submit');
+    },
+    get busy() {
+      return t('plants:register.busy');
+    },
+    get missingLocation() {
+      return t('plants:register.missingLocation');
+    },
   },
   propagate: {
-    title: 'Propagate this plant',
-    lead: 'Record an offspring: it inherits the species and is one generation below.',
-    type: 'Propagation type',
-    types: {
-      clone: 'Clone: a genetically identical copy',
-      seed: 'Seed: sexual reproduction',
-      cutting: 'Cutting: a rooted stem, leaf or root piece',
-      graft: 'Graft: a scion joined to a rootstock',
-      division: 'Division: a clump split into parts',
-      layering: 'Layering: a stem rooted while still attached',
-      'tissue-culture': 'Tissue culture: grown from cells in a sterile medium',
+    get title() {
+      return t('plants:propagate.title');
     },
-    sameLocation: 'The offspring is where the parent is; change the location below if not.',
-    submit: 'Record the offspring',
-    busy: 'Mining the block…',
-    done: 'Offspring recorded:',
+    get lead() {
+      return t('plants:propagate.lead');
+    },
+    get type() {
+      return t('plants:propagate.type');
+    },
+    types: {
+      get clone() {
+        return t('plants:propagate.types.clone');
+      },
+      get seed() {
+        return t('plants:propagate.types.seed');
+      },
+      get cutting() {
+        return t('plants:propagate.types.cutting');
+      },
+      get graft() {
+        return t('plants:propagate.types.graft');
+      },
+      get division() {
+        return t('plants:propagate.types.division');
+      },
+      get layering() {
+        return t('plants:propagate.types.layering');
+      },
+      get 'tissue-culture'() {
+        return t('plants:propagate.types.tissue-culture');
+      },
+    },
+    get sameLocation() {
+      return t('plants:propagate.sameLocation');
+    },
+    get submit() {
+      return t('plants:propagate.submit');
+    },
+    get busy() {
+      return t('plants:propagate.busy');
+    },
+    get done() {
+      return t('plants:propagate.done');
+    },
   },
   mine: {
-    title: 'My plants',
-    lead: 'The plants you registered or propagated, newest first.',
-    none: 'You have no plants yet.',
-    register: 'Register a plant',
-    columns: { name: 'Plant', generation: 'Generation', place: 'Place', registered: 'Registered' },
-    previous: 'Previous page',
-    next: 'Next page',
-    page: (page: number, pages: number) => `Page ${page} of ${pages}`,
+    get title() {
+      return t('plants:mine.title');
+    },
+    get lead() {
+      return t('plants:mine.lead');
+    },
+    get none() {
+      return t('plants:mine.none');
+    },
+    get register() {
+      return t('plants:mine.register');
+    },
+    columns: {
+      get name() {
+        return t('plants:mine.columns.name');
+      },
+      get generation() {
+        return t('plants:mine.columns.generation');
+      },
+      get place() {
+        return t('plants:mine.columns.place');
+      },
+      get registered() {
+        return t('plants:mine.columns.registered');
+      },
+    },
+    get previous() {
+      return t('plants:mine.previous');
+    },
+    get next() {
+      return t('plants:mine.next');
+    },
+    page: (page: number, pages: number) => t('plants:mine.page', { page, pages }),
     labels: {
-      all: 'Choose every plant on this page for labels',
-      one: (name: string) => `Choose ${name} for labels`,
-      chosen: (n: number) => `${countOf(n, 'plant')} chosen.`,
-      clear: 'Clear the choice',
+      get all() {
+        return t('plants:mine.labels.all');
+      },
+      one: (name: string) => t('plants:mine.labels.one', { name }),
+      chosen: (n: number) => t('plants:mine.labels.chosen', { count: n }),
+      get clear() {
+        return t('plants:mine.labels.clear');
+      },
     },
   },
   facts: {
-    title: 'Facts',
-    scientificName: 'Scientific name',
-    owner: 'Owner',
-    generation: 'Generation',
-    propagation: 'Propagation',
-    parent: 'Parent',
-    location: 'Location',
-    privacy: 'Privacy level',
-    hidden: 'hidden',
-    registered: 'Registered',
-    block: 'Block',
-    wallet: 'Wallet address',
-    root: 'registered (no parent)',
-    parentPlant: 'the parent plant',
-    blockNumber: (index: number) => `Block ${index}`,
-    ids: { plant: 'Plant id', parent: 'Parent plant id', owner: 'Owner’s account id', block: 'Block hash' },
+    get title() {
+      return t('plants:facts.title');
+    },
+    get scientificName() {
+      return t('plants:facts.scientificName');
+    },
+    get owner() {
+      return t('plants:facts.owner');
+    },
+    get generation() {
+      return t('plants:facts.generation');
+    },
+    get propagation() {
+      return t('plants:facts.propagation');
+    },
+    get parent() {
+      return t('plants:facts.parent');
+    },
+    get location() {
+      return t('plants:facts.location');
+    },
+    get privacy() {
+      return t('plants:facts.privacy');
+    },
+    get hidden() {
+      return t('plants:facts.hidden');
+    },
+    get registered() {
+      return t('plants:facts.registered');
+    },
+    get block() {
+      return t('plants:facts.block');
+    },
+    get wallet() {
+      return t('plants:facts.wallet');
+    },
+    get root() {
+      return t('plants:facts.root');
+    },
+    get parentPlant() {
+      return t('plants:facts.parentPlant');
+    },
+    blockNumber: (index: number) => t('plants:facts.blockNumber', { index }),
+    ids: {
+      get plant() {
+        return t('plants:facts.ids.plant');
+      },
+      get parent() {
+        return t('plants:facts.ids.parent');
+      },
+      get owner() {
+        return t('plants:facts.ids.owner');
+      },
+      get block() {
+        return t('plants:facts.ids.block');
+      },
+    },
   },
-} as const;
+  page: {
+    get sections() {
+      return t('plants:page.sections');
+    },
+    tabs: {
+      get facts() {
+        return t('plants:page.tabs.facts');
+      },
+      get lineage() {
+        return t('plants:page.tabs.lineage');
+      },
+      get journey() {
+        return t('plants:page.tabs.journey');
+      },
+      get environment() {
+        return t('plants:page.tabs.environment');
+      },
+      get certificate() {
+        return t('plants:page.tabs.certificate');
+      },
+    },
+    get environmentSignedOut() {
+      return t('plants:page.environmentSignedOut');
+    },
+    get signIn() {
+      return t('plants:page.signIn');
+    },
+  },
+};

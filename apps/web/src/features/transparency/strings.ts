@@ -1,212 +1,582 @@
-import { countOf } from '../../lib/plural';
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/transparency.json';
 import type { PublicEventKind } from './api/network';
+
+registerEnglish('transparency', english);
 
 /** Every text of the transparency pages, in one place. */
 export const TRANSPARENCY = {
   sections: {
-    label: 'Transparency',
-    network: 'Network',
-    audit: 'Audit log',
-    webhooks: 'Webhooks',
-    signatures: 'Signatures',
-    exports: 'Exports and reports',
+    get label() {
+      return t('transparency:sections.label');
+    },
+    get network() {
+      return t('transparency:sections.network');
+    },
+    get audit() {
+      return t('transparency:sections.audit');
+    },
+    get webhooks() {
+      return t('transparency:sections.webhooks');
+    },
+    get signatures() {
+      return t('transparency:sections.signatures');
+    },
+    get exports() {
+      return t('transparency:sections.exports');
+    },
   },
   network: {
-    title: 'The network',
-    lead: 'What happens on Rootline, in aggregates that name no one, and the public events as they are recorded.',
-    figures: 'Figures',
-    auditEntries: 'Audit log entries',
-    events: 'Public events',
-    last24h: 'in the last 24 hours',
-    plants: 'Plants registered',
-    last30d: 'in the last 30 days',
-    transport: 'Transport events',
-    km: (km: string, co2: string) => `${km} km, ${co2} kg CO2e`,
-    byKind: 'Public events by kind',
-    byKindSummary: (top: string) => `The most frequent kind is ${top}.`,
-    perDay: 'Public events per day, last 30 days',
+    get title() {
+      return t('transparency:network.title');
+    },
+    get lead() {
+      return t('transparency:network.lead');
+    },
+    get figures() {
+      return t('transparency:network.figures');
+    },
+    get auditEntries() {
+      return t('transparency:network.auditEntries');
+    },
+    get events() {
+      return t('transparency:network.events');
+    },
+    get last24h() {
+      return t('transparency:network.last24h');
+    },
+    get plants() {
+      return t('transparency:network.plants');
+    },
+    get last30d() {
+      return t('transparency:network.last30d');
+    },
+    get transport() {
+      return t('transparency:network.transport');
+    },
+    km: (km: string, co2: string) => t('transparency:network.km', { km, co2 }),
+    get byKind() {
+      return t('transparency:network.byKind');
+    },
+    byKindSummary: (top: string) => t('transparency:network.byKindSummary', { top }),
+    get perDay() {
+      return t('transparency:network.perDay');
+    },
     perDaySummary: (total: number, days: number) =>
-      `${countOf(total, 'event')} over ${countOf(days, 'day')} with events.`,
-    deliveries: 'Webhook deliveries by status',
-    deliveriesSummary: (delivered: number, failed: number) => `${delivered} delivered, ${failed} failed.`,
-    none: 'No events yet.',
-    count: 'Events',
-    kind: 'Kind',
-    day: 'Day',
-    status: 'Status',
+      t('transparency:network.perDaySummary', {
+        events: t('transparency:network.events', { count: total }),
+        days: t('transparency:network.days', { count: days }),
+      }),
+    get deliveries() {
+      return t('transparency:network.deliveries');
+    },
+    deliveriesSummary: (delivered: number, failed: number) =>
+      t('transparency:network.deliveriesSummary', { delivered, failed }),
+    get none() {
+      return t('transparency:network.none');
+    },
+    get count() {
+      return t('transparency:network.count');
+    },
+    get kind() {
+      return t('transparency:network.kind');
+    },
+    get day() {
+      return t('transparency:network.day');
+    },
+    get status() {
+      return t('transparency:network.status');
+    },
   },
   feed: {
-    title: 'Live feed',
-    lead: 'Public events appear here as the network records them.',
-    empty: 'No public events yet.',
-    arrived: (kind: string) => `New event: ${kind}`,
+    get title() {
+      return t('transparency:feed.title');
+    },
+    get lead() {
+      return t('transparency:feed.lead');
+    },
+    get empty() {
+      return t('transparency:feed.empty');
+    },
+    arrived: (kind: string) => t('transparency:feed.arrived', { kind }),
   },
   audit: {
-    title: 'Audit log',
-    lead: 'Every event and administrative action, in a Merkle tree whose signed head anyone can check. Each check runs in your browser.',
-    filters: 'Filters',
-    kind: 'Kind',
-    actor: 'Actor (user id)',
-    entity: 'Record id',
-    from: 'From',
-    to: 'Before',
-    apply: 'Apply filters',
-    clear: 'Clear',
-    none: 'No entries match.',
-    publicLead: 'You see the public form of the newest entries. Administrators see every entry in full, with filters.',
-    columns: { index: 'Index', what: 'What happened', actor: 'By', occurred: 'Occurred', check: 'Check' },
-    someone: '—',
-    ids: { entity: 'Record id', actor: 'Account id', event: 'Event id', kind: 'Kind' },
-    verify: (index: number) => `Verify entry ${index}`,
-    checking: 'Checking…',
-    head: 'Signed tree head',
-    size: 'Entries',
-    root: 'Root',
-    signedAt: 'Signed',
-    valid: (index: number) => `Entry ${index} verified: every check passed.`,
-    invalid: (index: number) => `Entry ${index} not verified: a check failed.`,
-    checks: {
-      content: 'The entry’s content hashes to its leaf (SHA-256 of 0x00 and its RFC 8785 JSON)',
-      contentHidden: 'The entry’s content is not public: only its leaf hash is proven',
-      inclusion: (n: string) =>
-        `Inclusion proof: ${countOf(Number(n), 'hash', 'hashes')} ${n === '1' ? 'leads' : 'lead'} from the leaf to the signed root (RFC 9162)`,
-      signature: 'Ed25519 signature of the tree head by a published platform key',
+    get title() {
+      return t('transparency:audit.title');
     },
-    pass: 'passed',
-    fail: 'failed',
-    skipped: 'not checkable',
-    previous: 'Previous page',
-    next: 'Next page',
-    page: (page: number, pages: number) => `Page ${page} of ${pages}`,
+    get lead() {
+      return t('transparency:audit.lead');
+    },
+    get filters() {
+      return t('transparency:audit.filters');
+    },
+    get kind() {
+      return t('transparency:audit.kind');
+    },
+    get actor() {
+      return t('transparency:audit.actor');
+    },
+    get entity() {
+      return t('transparency:audit.entity');
+    },
+    get from() {
+      return t('transparency:audit.from');
+    },
+    get to() {
+      return t('transparency:audit.to');
+    },
+    get apply() {
+      return t('transparency:audit.apply');
+    },
+    get clear() {
+      return t('transparency:audit.clear');
+    },
+    get none() {
+      return t('transparency:audit.none');
+    },
+    get publicLead() {
+      return t('transparency:audit.publicLead');
+    },
+    columns: {
+      get index() {
+        return t('transparency:audit.columns.index');
+      },
+      get what() {
+        return t('transparency:audit.columns.what');
+      },
+      get actor() {
+        return t('transparency:audit.columns.actor');
+      },
+      get occurred() {
+        return t('transparency:audit.columns.occurred');
+      },
+      get check() {
+        return t('transparency:audit.columns.check');
+      },
+    },
+    get someone() {
+      return t('transparency:audit.someone');
+    },
+    ids: {
+      get entity() {
+        return t('transparency:audit.ids.entity');
+      },
+      get actor() {
+        return t('transparency:audit.ids.actor');
+      },
+      get event() {
+        return t('transparency:audit.ids.event');
+      },
+      get kind() {
+        return t('transparency:audit.ids.kind');
+      },
+    },
+    verify: (index: number) => t('transparency:audit.verify', { index }),
+    get checking() {
+      return t('transparency:audit.checking');
+    },
+    get head() {
+      return t('transparency:audit.head');
+    },
+    get size() {
+      return t('transparency:audit.size');
+    },
+    get root() {
+      return t('transparency:audit.root');
+    },
+    get signedAt() {
+      return t('transparency:audit.signedAt');
+    },
+    valid: (index: number) => t('transparency:audit.valid', { index }),
+    invalid: (index: number) => t('transparency:audit.invalid', { index }),
+    checks: {
+      get content() {
+        return t('transparency:audit.checks.content');
+      },
+      get contentHidden() {
+        return t('transparency:audit.checks.contentHidden');
+      },
+      inclusion: (n: string) => t('transparency:audit.checks.inclusion', { count: Number(n) }),
+      get signature() {
+        return t('transparency:audit.checks.signature');
+      },
+    },
+    get pass() {
+      return t('transparency:audit.pass');
+    },
+    get fail() {
+      return t('transparency:audit.fail');
+    },
+    get skipped() {
+      return t('transparency:audit.skipped');
+    },
+    get previous() {
+      return t('transparency:audit.previous');
+    },
+    get next() {
+      return t('transparency:audit.next');
+    },
+    page: (page: number, pages: number) => t('transparency:audit.page', { page, pages }),
   },
   webhooks: {
-    title: 'Webhooks',
-    lead: 'Rootline POSTs the events you choose to your address, signed with your secret, and retries for three days.',
-    create: 'New webhook',
-    url: 'Address (URL)',
-    events: 'Events',
-    scope: 'Whose events',
-    scopes: { own: 'Mine: events that concern me', public: 'Public: every event of these kinds' },
-    secret: 'Secret (16–200 characters)',
-    secretHint: 'Keys the HMAC signature of each delivery. Leave it to make a random one.',
-    save: 'Save the webhook',
-    saving: 'Saving…',
-    none: 'You have no webhooks yet.',
-    status: 'Status',
-    created: 'Created',
-    edit: 'Edit',
-    cancel: 'Cancel',
-    saveChanges: 'Save changes',
-    rotate: 'Rotate the secret',
-    test: 'Send a test',
-    delete: 'Delete',
-    enable: 'Enable again',
-    deliveries: 'Deliveries',
-    secretOnce: 'The signing secret, shown this once: copy it now.',
-    tested: (ok: boolean, status: number | null, ms: number) =>
-      ok ? `Test delivered (HTTP ${status}, ${ms} ms).` : `Test not delivered${status ? ` (HTTP ${status})` : ''}.`,
-    disabled: (reason: string | null) => `Disabled${reason ? ` (${reason})` : ''}`,
-    columns: {
-      kind: 'Event',
-      status: 'Status',
-      attempts: 'Attempts',
-      last: 'Last answer',
-      next: 'Next attempt',
-      action: 'Action',
+    get title() {
+      return t('transparency:webhooks.title');
     },
-    redeliver: 'Redeliver',
-    noDeliveries: 'No deliveries yet.',
-    refresh: 'Refresh',
-    of: (url: string) => `Deliveries to ${url}`,
+    get lead() {
+      return t('transparency:webhooks.lead');
+    },
+    get create() {
+      return t('transparency:webhooks.create');
+    },
+    get url() {
+      return t('transparency:webhooks.url');
+    },
+    get events() {
+      return t('transparency:webhooks.events');
+    },
+    get scope() {
+      return t('transparency:webhooks.scope');
+    },
+    scopes: {
+      get own() {
+        return t('transparency:webhooks.scopes.own');
+      },
+      get public() {
+        return t('transparency:webhooks.scopes.public');
+      },
+    },
+    get secret() {
+      return t('transparency:webhooks.secret');
+    },
+    get secretHint() {
+      return t('transparency:webhooks.secretHint');
+    },
+    get save() {
+      return t('transparency:webhooks.save');
+    },
+    get saving() {
+      return t('transparency:webhooks.saving');
+    },
+    get none() {
+      return t('transparency:webhooks.none');
+    },
+    get status() {
+      return t('transparency:webhooks.status');
+    },
+    get created() {
+      return t('transparency:webhooks.created');
+    },
+    get edit() {
+      return t('transparency:webhooks.edit');
+    },
+    get cancel() {
+      return t('transparency:webhooks.cancel');
+    },
+    get saveChanges() {
+      return t('transparency:webhooks.saveChanges');
+    },
+    get rotate() {
+      return t('transparency:webhooks.rotate');
+    },
+    get test() {
+      return t('transparency:webhooks.test');
+    },
+    get delete() {
+      return t('transparency:webhooks.delete');
+    },
+    get enable() {
+      return t('transparency:webhooks.enable');
+    },
+    get deliveries() {
+      return t('transparency:webhooks.deliveries');
+    },
+    get secretOnce() {
+      return t('transparency:webhooks.secretOnce');
+    },
+    tested: (ok: boolean, status: number | null, ms: number) =>
+      ok
+        ? t('transparency:webhooks.tested', { status, ms })
+        : status
+          ? t('transparency:webhooks.notDeliveredStatus', { status })
+          : t('transparency:webhooks.notDelivered'),
+    disabled: (reason: string | null) =>
+      reason ? t('transparency:webhooks.disabledBecause', { reason }) : t('transparency:webhooks.disabled'),
+    columns: {
+      get kind() {
+        return t('transparency:webhooks.columns.kind');
+      },
+      get status() {
+        return t('transparency:webhooks.columns.status');
+      },
+      get attempts() {
+        return t('transparency:webhooks.columns.attempts');
+      },
+      get last() {
+        return t('transparency:webhooks.columns.last');
+      },
+      get next() {
+        return t('transparency:webhooks.columns.next');
+      },
+      get action() {
+        return t('transparency:webhooks.columns.action');
+      },
+    },
+    get redeliver() {
+      return t('transparency:webhooks.redeliver');
+    },
+    get noDeliveries() {
+      return t('transparency:webhooks.noDeliveries');
+    },
+    get refresh() {
+      return t('transparency:webhooks.refresh');
+    },
+    of: (url: string) => t('transparency:webhooks.of', { url }),
   },
   signatures: {
-    title: 'Signatures',
-    lead: 'Sign handoffs, ownership transfers and certificates with your own Ed25519 key, made and kept in this browser.',
-    keys: 'Your keys',
-    label: 'Label (optional)',
-    register: 'Make and register a key',
-    registering: 'Registering…',
-    unsupported:
-      'This browser has no Ed25519 in WebCrypto: use a current browser, or sign with the API (see the docs).',
-    noKeys: 'You have no keys yet.',
-    inBrowser: 'private key in this browser',
-    elsewhere: 'private key elsewhere',
-    revoked: 'revoked',
-    revoke: 'Revoke',
-    sign: 'Sign',
-    subjectType: 'What to sign',
-    subjectTypes: {
-      'transport-event': 'A transport handoff (transport event id)',
-      'ownership-transfer': 'An ownership transfer (accepted offer id)',
-      certificate: 'A certificate (plant id)',
+    get title() {
+      return t('transparency:signatures.title');
     },
-    subjectId: 'Its id',
-    load: 'Show the statement',
-    statement: 'The statement (RFC 8785 JSON, the bytes signed)',
-    key: 'Key',
-    signIt: 'Sign in this browser',
-    signed: 'Signed and accepted.',
-    list: 'Signatures of this subject',
-    checkHere: 'Check in this browser',
-    checkedHere: 'verified in this browser',
-    failedHere: 'does not verify in this browser',
-    none: 'No signatures yet.',
-    verify: 'Verify a signature',
-    verifyLead: 'Any statement, signature and public key: the API checks it and stores nothing.',
-    statementJson: 'Statement (JSON)',
-    signature: 'Signature (base64url)',
-    publicKey: 'Public key (raw base64url or PEM)',
-    check: 'Verify',
-    valid: 'The signature is valid.',
-    invalid: 'The signature does not verify.',
-    badJson: 'The statement is not valid JSON.',
+    get lead() {
+      return t('transparency:signatures.lead');
+    },
+    get keys() {
+      return t('transparency:signatures.keys');
+    },
+    get label() {
+      return t('transparency:signatures.label');
+    },
+    get register() {
+      return t('transparency:signatures.register');
+    },
+    get registering() {
+      return t('transparency:signatures.registering');
+    },
+    get unsupported() {
+      return t('transparency:signatures.unsupported');
+    },
+    get noKeys() {
+      return t('transparency:signatures.noKeys');
+    },
+    get inBrowser() {
+      return t('transparency:signatures.inBrowser');
+    },
+    get elsewhere() {
+      return t('transparency:signatures.elsewhere');
+    },
+    get revoked() {
+      return t('transparency:signatures.revoked');
+    },
+    get revoke() {
+      return t('transparency:signatures.revoke');
+    },
+    get sign() {
+      return t('transparency:signatures.sign');
+    },
+    get subjectType() {
+      return t('transparency:signatures.subjectType');
+    },
+    subjectTypes: {
+      get 'transport-event'() {
+        return t('transparency:signatures.subjectTypes.transport-event');
+      },
+      get 'ownership-transfer'() {
+        return t('transparency:signatures.subjectTypes.ownership-transfer');
+      },
+      get certificate() {
+        return t('transparency:signatures.subjectTypes.certificate');
+      },
+    },
+    get subjectId() {
+      return t('transparency:signatures.subjectId');
+    },
+    get load() {
+      return t('transparency:signatures.load');
+    },
+    get statement() {
+      return t('transparency:signatures.statement');
+    },
+    get key() {
+      return t('transparency:signatures.key');
+    },
+    get signIt() {
+      return t('transparency:signatures.signIt');
+    },
+    get signed() {
+      return t('transparency:signatures.signed');
+    },
+    get list() {
+      return t('transparency:signatures.list');
+    },
+    get checkHere() {
+      return t('transparency:signatures.checkHere');
+    },
+    get checkedHere() {
+      return t('transparency:signatures.checkedHere');
+    },
+    get failedHere() {
+      return t('transparency:signatures.failedHere');
+    },
+    get none() {
+      return t('transparency:signatures.none');
+    },
+    get verify() {
+      return t('transparency:signatures.verify');
+    },
+    get verifyLead() {
+      return t('transparency:signatures.verifyLead');
+    },
+    get statementJson() {
+      return t('transparency:signatures.statementJson');
+    },
+    get signature() {
+      return t('transparency:signatures.signature');
+    },
+    get publicKey() {
+      return t('transparency:signatures.publicKey');
+    },
+    get check() {
+      return t('transparency:signatures.check');
+    },
+    get valid() {
+      return t('transparency:signatures.valid');
+    },
+    get invalid() {
+      return t('transparency:signatures.invalid');
+    },
+    get badJson() {
+      return t('transparency:signatures.badJson');
+    },
   },
   exports: {
-    title: 'Exports and reports',
-    lead: 'The public event history as files, and the platform’s compliance report.',
-    history: 'Export the public history',
-    types: 'Kinds (comma-separated, all if empty)',
-    from: 'From',
-    to: 'Before',
-    formats: { json: 'JSON', csv: 'CSV', epcis: 'EPCIS 2.0 (transport)' },
-    download: (format: string) => `Download ${format}`,
-    preparing: 'Preparing…',
-    downloaded: (name: string) => `Downloaded ${name}.`,
-    report: 'Compliance report',
-    adminOnly: 'The compliance report is for administrators. You can export the public history above.',
-    auditValid: 'Audit log re-verified',
-    ledgerValid: 'Ledger verified',
-    yes: 'yes',
-    no: 'no',
-    entries: 'Entries in the period',
-    adminActions: 'Admin actions in the period',
-    blocks: 'Blocks checked',
-    successRate: 'Webhook success rate',
-    averageAttempts: 'Average attempts',
-    events: 'Public events in the period',
-    privacy: 'Plants by privacy level',
-    retention: 'Retention',
-    level: 'Level',
-    count: 'Plants',
+    get title() {
+      return t('transparency:exports.title');
+    },
+    get lead() {
+      return t('transparency:exports.lead');
+    },
+    get history() {
+      return t('transparency:exports.history');
+    },
+    get types() {
+      return t('transparency:exports.types');
+    },
+    get from() {
+      return t('transparency:exports.from');
+    },
+    get to() {
+      return t('transparency:exports.to');
+    },
+    formats: {
+      get json() {
+        return t('transparency:exports.formats.json');
+      },
+      get csv() {
+        return t('transparency:exports.formats.csv');
+      },
+      get epcis() {
+        return t('transparency:exports.formats.epcis');
+      },
+    },
+    download: (format: string) => t('transparency:exports.download', { format }),
+    get preparing() {
+      return t('transparency:exports.preparing');
+    },
+    downloaded: (name: string) => t('transparency:exports.downloaded', { name }),
+    get report() {
+      return t('transparency:exports.report');
+    },
+    get adminOnly() {
+      return t('transparency:exports.adminOnly');
+    },
+    get auditValid() {
+      return t('transparency:exports.auditValid');
+    },
+    get ledgerValid() {
+      return t('transparency:exports.ledgerValid');
+    },
+    get yes() {
+      return t('transparency:exports.yes');
+    },
+    get no() {
+      return t('transparency:exports.no');
+    },
+    get entries() {
+      return t('transparency:exports.entries');
+    },
+    get adminActions() {
+      return t('transparency:exports.adminActions');
+    },
+    get blocks() {
+      return t('transparency:exports.blocks');
+    },
+    get successRate() {
+      return t('transparency:exports.successRate');
+    },
+    get averageAttempts() {
+      return t('transparency:exports.averageAttempts');
+    },
+    get events() {
+      return t('transparency:exports.events');
+    },
+    get privacy() {
+      return t('transparency:exports.privacy');
+    },
+    get retention() {
+      return t('transparency:exports.retention');
+    },
+    get level() {
+      return t('transparency:exports.level');
+    },
+    get count() {
+      return t('transparency:exports.count');
+    },
   },
-} as const;
+};
 
 /** A person's name for each public event kind (the Record makes the compiler ask for a new kind). */
 export const KIND_LABELS: Record<PublicEventKind, string> = {
-  'demand.match': 'Demand match',
-  'demand.signal': 'Demand signal',
-  'farm.harvest': 'Farm harvest',
-  'listing.cancelled': 'Listing cancelled',
-  'listing.published': 'Listing published',
-  'listing.sold': 'Listing sold',
-  'offer.accepted': 'Offer accepted',
-  'offer.countered': 'Offer countered',
-  'offer.made': 'Offer made',
-  'offer.rejected': 'Offer rejected',
-  'offer.withdrawn': 'Offer withdrawn',
-  'plant.registered': 'Plant registered',
-  'supply.committed': 'Supply committed',
-  'transport.completed': 'Transport completed',
+  get 'demand.match'() {
+    return t('transparency:kindLabels.demand-match');
+  },
+  get 'demand.signal'() {
+    return t('transparency:kindLabels.demand-signal');
+  },
+  get 'farm.harvest'() {
+    return t('transparency:kindLabels.farm-harvest');
+  },
+  get 'listing.cancelled'() {
+    return t('transparency:kindLabels.listing-cancelled');
+  },
+  get 'listing.published'() {
+    return t('transparency:kindLabels.listing-published');
+  },
+  get 'listing.sold'() {
+    return t('transparency:kindLabels.listing-sold');
+  },
+  get 'offer.accepted'() {
+    return t('transparency:kindLabels.offer-accepted');
+  },
+  get 'offer.countered'() {
+    return t('transparency:kindLabels.offer-countered');
+  },
+  get 'offer.made'() {
+    return t('transparency:kindLabels.offer-made');
+  },
+  get 'offer.rejected'() {
+    return t('transparency:kindLabels.offer-rejected');
+  },
+  get 'offer.withdrawn'() {
+    return t('transparency:kindLabels.offer-withdrawn');
+  },
+  get 'plant.registered'() {
+    return t('transparency:kindLabels.plant-registered');
+  },
+  get 'supply.committed'() {
+    return t('transparency:kindLabels.supply-committed');
+  },
+  get 'transport.completed'() {
+    return t('transparency:kindLabels.transport-completed');
+  },
 };
 
 export const EVENT_KINDS = Object.keys(KIND_LABELS) as PublicEventKind[];

@@ -1,4 +1,4 @@
-import type { Location, OrganizationKind, OrgRole, Permission, PrivacyLevel, Role } from '@rootline/contracts';
+import type { Locale, Location, OrganizationKind, OrgRole, Permission, PrivacyLevel, Role } from '@rootline/contracts';
 import { outboxTable } from '@rootline/db';
 import { index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
@@ -18,6 +18,8 @@ export const users = identitySchema.table(
     /** bcrypt or argon2id hash; null for accounts that only sign in through a provider. */
     passwordHash: text('password_hash'),
     emailVerifiedAt: at('email_verified_at'),
+    /** The language chosen for the app and the emails; null until the owner chooses one. */
+    locale: text('locale').$type<Locale>(),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },

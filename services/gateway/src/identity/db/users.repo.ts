@@ -1,4 +1,4 @@
-import type { Role } from '@rootline/contracts';
+import type { Locale, Role } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import { and, asc, count, eq, gt, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { users } from './schema.js';
@@ -58,6 +58,11 @@ export async function markEmailVerified(db: Db, id: string): Promise<UserRow | n
 
 export async function setRole(db: Db, id: string, role: Role): Promise<UserRow | null> {
   const [row] = await db.update(users).set({ role, updatedAt: sql`now()` }).where(eq(users.id, id)).returning();
+  return row ?? null;
+}
+
+export async function setLocale(db: Db, id: string, locale: Locale | null): Promise<UserRow | null> {
+  const [row] = await db.update(users).set({ locale, updatedAt: sql`now()` }).where(eq(users.id, id)).returning();
   return row ?? null;
 }
 

@@ -68,7 +68,14 @@ export function createOAuthFlow(deps: IdentityDeps, opts: OAuthFlowOptions) {
       await deps.outbox.enqueue(
         tx,
         userRegistered,
-        { userId: user.id, email, name: user.name, method: p.id, registeredAt: user.createdAt.toISOString() },
+        {
+          userId: user.id,
+          email,
+          name: user.name,
+          locale: null,
+          method: p.id,
+          registeredAt: user.createdAt.toISOString(),
+        },
         ctx,
       );
       return user;

@@ -18,14 +18,14 @@ export const registrationRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = asyn
       'Creates an account with the USER role and sends a verification link to the address (event ' +
       '`evt.gateway.email-verification.requested`). Email addresses are compared without regard to case. ' +
       `Password policy: ${PASSWORD_POLICY} Limited per client IP (AUTH_RATE_LIMIT_PER_MINUTE, default 10 a ` +
-      'minute) and to 5 attempts per address per hour.',
+      'minute) and to 5 attempts per address per hour. `locale` is the language of its emails (and of the app).',
     tags: TAGS,
     policy: { public: true, idempotent: true, object: { rule: 'none', why: 'a new account' } },
     body: RegisterInput,
     reply: User,
     status: 201,
     errors: ['DUPLICATE'],
-    example: { email: 'ada@example.org', password: 'correct horse battery staple', name: 'Ada Grower' },
+    example: { email: 'ada@example.org', password: 'correct horse battery staple', name: 'Ada Grower', locale: 'nl' },
     replyExample: EXAMPLE_USER,
     handler: async (req, reply) => {
       await attempt(deps, reply, 'register', req.ip, normalizeEmail(req.body.email));

@@ -7,9 +7,12 @@ import {
   SessionInfo,
   SignInInput,
   SignInResult,
+  UpdateAccountInput,
+  User,
 } from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
 import { localRoute } from '../../http/local-route.js';
+import { callContext } from '../../http/request-context.js';
 import { csrfTokenFor } from '../../identity/domain/csrf.js';
 import { normalizeEmail } from '../../identity/domain/email.js';
 import { BAD_CREDENTIALS } from '../../identity/sessions.js';
@@ -82,6 +85,24 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (ap
       const p = principal(req);
       return { user: userView(p.user), credential: p.credential, expiresAt: p.expiresAt?.toISOString() ?? null };
     },
+  });
+
+  localRoute(app, {
+    method: 'PATCH',
+    url: '/account',
+    operationId: 'updateMyAccount',
+    summary: 'Change the signed-in account',
+    description:
+      'Saves the language of the app and of the emails, push and in-app notifications sent to the account ' +
+      '(`en`, `nl`, `de`, `fr`, `es`; null to follow the browser again). Publishes `evt.gateway.user.locale-changed`. ' +
+      'With the cookie, send `X-CSRF-Token`.',
+    tags: TAGS,
+    policy: { permission: 'account:write', object: { rule: 'own' } },
+    body: UpdateAccountInput,
+    reply: User,
+    example: { locale: 'nl' },
+    replyExample: EXAMPLE_USER,
+    handler: async (req) => deps.accounts.setLocale(principal(req).user.id, req.body.locale, callContext(req)),
   });
 
   localRoute(app, {

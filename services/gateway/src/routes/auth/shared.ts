@@ -29,6 +29,7 @@ export const EXAMPLE_USER: User = {
   name: 'Ada Grower',
   role: 'USER',
   emailVerified: false,
+  locale: 'nl',
   createdAt: '2026-01-02T03:04:05.000Z',
 };
 

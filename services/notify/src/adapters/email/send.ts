@@ -18,12 +18,16 @@ import type { MailTransport } from './transport.js';
  */
 export function createEmailSend(ctx: ServiceContext<NotifyConfig>, transport: MailTransport, unsubscribeKey: Buffer) {
   const { config } = ctx;
-  async function resolve(d: DeliveryRow, base: string): Promise<{ to: string; name: string; action?: string }> {
+  async function resolve(
+    d: DeliveryRow,
+    base: string,
+  ): Promise<{ to: string; name: string; locale: string | null; action?: string }> {
     const template = { name: d.template, params: d.params } as Template;
     if (template.name === 'verify-email' || template.name === 'reset-password') {
       // The secret exists only in this reply and in this message (ADR 034).
       const link = await call(ctx.bus, emailLinkIssue, { linkId: template.params.linkId }, { requestId: d.id });
-      return { to: link.email, name: link.name, action: `${base}${link.linkPath}` };
+      const locale = (await findRecipient(ctx.db, d.userId))?.locale ?? null;
+      return { to: link.email, name: link.name, locale, action: `${base}${link.linkPath}` };
     }
     if (template.name === 'organization-invitation') {
       // An address that may have no account yet: the gateway names it with the link's secret (ADR 236).
@@ -37,7 +41,7 @@ export function createEmailSend(ctx: ServiceContext<NotifyConfig>, transport: Ma
     }
     const r = await findRecipient(ctx.db, d.userId);
     if (!r) throw new Error(`no email address known for ${d.userId} yet`);
-    return { to: r.email, name: r.name };
+    return { to: r.email, name: r.name, locale: r.locale };
   }
 
   return async function sendEmail(d: DeliveryRow): Promise<void> {
@@ -52,8 +56,10 @@ export function createEmailSend(ctx: ServiceContext<NotifyConfig>, transport: Ma
     // POST the one-click header's address, the API itself (RFC 8058).
     const unsubscribeUrl = token ? `${base}/api/notifications/unsubscribe?token=${token}` : undefined;
     const unsubscribePage = token ? `${base}${appLink('unsubscribe')}?token=${token}` : undefined;
-    const content = emailContent(render(template, to.action), {
+    // In the recipient's language (the account's, as its events told notify).
+    const content = emailContent(render(template, to.action, to.locale), {
       name: to.name,
+      locale: to.locale,
       publicUrl: base,
       ...(unsubscribePage ? { unsubscribeUrl: unsubscribePage } : {}),
     });

@@ -6,6 +6,7 @@ import type webpushModule from 'web-push';
 import type { NotifyConfig } from '../../config.js';
 import type { DeliveryRow } from '../../db/deliveries.repo.js';
 import { deletePushSubscription, userPushSubscriptions } from '../../db/push.repo.js';
+import { findRecipient } from '../../db/recipients.repo.js';
 import { render, type Template } from '../../domain/messages.js';
 import type { VapidKeys } from './vapid.js';
 
@@ -31,7 +32,8 @@ export function createPushSender(ctx: ServiceContext<NotifyConfig>, keys: VapidK
   // Through the SOCKS5 proxy when SOCKS_PROXY_URL is set (the extra CAs still apply inside the tunnel).
   const proxied = outgoingAgent(config.SOCKS_PROXY_URL, ca);
   return async function sendPush(d: DeliveryRow): Promise<void> {
-    const m = render({ name: d.template, params: d.params } as Template);
+    const locale = (await findRecipient(ctx.db, d.userId))?.locale;
+    const m = render({ name: d.template, params: d.params } as Template, undefined, locale);
     const payload = JSON.stringify({
       id: d.id,
       type: d.type,

@@ -1,5 +1,6 @@
 import type { components } from '@rootline/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { currentLanguage } from '../../../i18n';
 import { api, unwrap } from '../../../lib/api-client';
 import { isUnauthorized } from '../../../lib/errors';
 import { clearRuntimeCaches } from '../../../lib/service-worker';
@@ -37,8 +38,9 @@ export function useSignIn() {
 
 export function useSignUp() {
   return useMutation({
+    // The account starts in the language the app is shown in: its welcome email is written in it.
     mutationFn: (body: { email: string; password: string; name: string }) =>
-      unwrap(api.POST('/api/auth/register', { body })),
+      unwrap(api.POST('/api/auth/register', { body: { ...body, locale: currentLanguage() } })),
   });
 }
 
@@ -60,5 +62,16 @@ export function useProviders() {
     queryKey: ['auth', 'providers'],
     queryFn: () => unwrap(api.GET('/api/auth/providers')),
     staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** Changes the signed-in account's settings (its language); the session then shows the account as saved. */
+export function useUpdateAccount() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { locale: User['locale'] }) => unwrap(api.PATCH('/api/auth/account', { body })),
+    onSuccess: (user) => {
+      client.setQueryData(SESSION, user);
+    },
   });
 }

@@ -95,6 +95,7 @@ const SENTENCES: Readonly<Record<string, Sentence>> = {
   'evt.gateway.password-reset.requested': (d, who) =>
     `${text(d, 'name') ?? who('userId', 'Someone')} asked to reset a password`,
   'evt.gateway.password.changed': (d, who) => `${text(d, 'name') ?? who('userId', 'Someone')} changed a password`,
+  'evt.gateway.user.locale-changed': (_d, who) => `${who('userId', 'Someone')} chose the language of their account`,
   'evt.gateway.user.role-changed': (d, who) =>
     `${who('changedBy', 'An administrator')} made ${who('userId', 'an account')} ${text(d, 'role') ?? 'a new role'}${text(d, 'previousRole') ? ` (was ${text(d, 'previousRole')})` : ''}`,
   'evt.media.file.stored': (d, who) =>

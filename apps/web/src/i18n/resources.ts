@@ -1,0 +1,40 @@
+import type admin from '../locales/en/admin.json';
+import type anonymous from '../locales/en/anonymous.json';
+import type app from '../locales/en/app.json';
+import type auth from '../locales/en/auth.json';
+import type demand from '../locales/en/demand.json';
+import type farms from '../locales/en/farms.json';
+import type notifications from '../locales/en/notifications.json';
+import type plants from '../locales/en/plants.json';
+import type transparency from '../locales/en/transparency.json';
+
+/**
+ * The English catalogs' shapes, one per namespace: the source of the key types (i18next.d.ts), so a missing or
+ * misspelt key fails the type check. The catalogs themselves travel with their features: each feature's
+ * `strings.ts` registers its English catalog (`registerEnglish`), so a page's first load carries only the texts of
+ * the code it runs.
+ */
+export interface EnglishCatalogs {
+  app: typeof app;
+  auth: typeof auth;
+  plants: typeof plants;
+  anonymous: typeof anonymous;
+  notifications: typeof notifications;
+  demand: typeof demand;
+  transparency: typeof transparency;
+  admin: typeof admin;
+  farms: typeof farms;
+}
+
+export type Namespace = keyof EnglishCatalogs;
+export const NAMESPACES = [
+  'app',
+  'auth',
+  'plants',
+  'anonymous',
+  'notifications',
+  'demand',
+  'transparency',
+  'admin',
+  'farms',
+] as const satisfies readonly Namespace[];

@@ -1,0 +1,169 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BrowserRig, call, RIG_START_MS, startBrowserRig } from './support/browser.js';
+
+const STEP_MS = 240_000;
+const PASSWORD = 'correct horse battery staple';
+
+/** The browser's language (`navigator.languages`) that asks for each of the app's languages. */
+const BROWSER_LOCALE = { en: 'en-US', nl: 'nl-NL', de: 'de-DE', fr: 'fr-FR', es: 'es-ES' } as const;
+type Language = keyof typeof BROWSER_LOCALE;
+
+type Catalog = { [key: string]: string | Catalog };
+/** A text of a catalog, by its key (`app:home.title`): the tests read the same texts the app shows. */
+function text(lng: Language, key: string): string {
+  const [ns, path] = key.split(':') as [string, string];
+  const catalog = JSON.parse(readFileSync(new URL(`../src/locales/${lng}/${ns}.json`, import.meta.url), 'utf8'));
+  const value = path.split('.').reduce<Catalog | string>((o, k) => (o as Catalog)[k]!, catalog);
+  if (typeof value !== 'string') throw new Error(`${key} is not a text`);
+  return value;
+}
+
+async function expectHeading(page: Page, level: number, name: string): Promise<void> {
+  await page.getByRole('heading', { level, name, exact: true }).waitFor({ timeout: 30_000 });
+}
+
+/** Signs in through the form, whose labels are in the page's language. */
+async function signInIn(page: Page, lng: Language, who: { email: string; password: string }): Promise<void> {
+  await page.goto('/signin');
+  await expectHeading(page, 1, text(lng, 'auth:signIn.title'));
+  await page.getByLabel(text(lng, 'auth:signIn.email'), { exact: true }).fill(who.email);
+  await page.getByLabel(text(lng, 'auth:signIn.password'), { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: text(lng, 'auth:signIn.submit'), exact: true }).click();
+  await page
+    .getByRole('heading', { level: 1 })
+    .filter({ hasNotText: text(lng, 'auth:signIn.title') })
+    .waitFor();
+}
+
+describe('the app in English, Dutch, German, French and Spanish', () => {
+  let rig: BrowserRig;
+  let plantId: string;
+  const people = new Map<Language, { email: string; password: string }>();
+
+  beforeAll(async () => {
+    rig = await startBrowserRig();
+    const session = await call(rig, rig.adminToken, 'GET', '/api/auth/session');
+    const user = session.user as { id: string; name: string };
+    const admin = { id: user.id, name: user.name };
+    const plant = await call(rig, rig.adminToken, 'POST', '/api/plants/register', {
+      commonName: 'Polyglot pear',
+      scientificName: 'Pyrus communis',
+      location: { latitude: 52.0907, longitude: 5.1214, city: 'Utrecht', country: 'NL' },
+      owner: admin,
+      privacyLevel: 'city',
+    });
+    plantId = String(plant.id);
+    for (const lng of Object.keys(BROWSER_LOCALE) as Language[]) {
+      const who = { email: `reader-${lng}-${Date.now()}@example.org`, password: PASSWORD };
+      const res = await fetch(`${rig.base}/api/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...who, name: `Reader ${lng}` }),
+      });
+      expect(res.status).toBe(201);
+      people.set(lng, who);
+    }
+  }, RIG_START_MS);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  for (const lng of Object.keys(BROWSER_LOCALE) as Language[]) {
+    it(
+      `shows the main pages in the browser's language (${lng}), with html[lang] set`,
+      async () => {
+        const context = await rig.context(undefined, { locale: BROWSER_LOCALE[lng] });
+        const page = await context.newPage();
+        await page.goto('/');
+        await expectHeading(page, 1, text(lng, 'app:home.title'));
+        expect(await page.locator('html').getAttribute('lang')).toBe(lng);
+        await expect
+          .poll(() => page.getByRole('combobox', { name: text(lng, 'app:nav.language') }).inputValue())
+          .toBe(lng);
+
+        await page.goto('/discover');
+        await expectHeading(page, 1, text(lng, 'app:discover.title'));
+
+        await page.goto(`/plants/${plantId}`);
+        await expectHeading(page, 1, 'Polyglot pear');
+        await page.getByRole('tab', { name: text(lng, 'plants:page.tabs.facts'), exact: true }).waitFor();
+        await expectHeading(page, 2, text(lng, 'plants:facts.title'));
+
+        await signInIn(page, lng, people.get(lng)!);
+        await page.goto('/plants/mine');
+        await expectHeading(page, 1, text(lng, 'plants:mine.title'));
+
+        await page.goto('/demand');
+        await expectHeading(page, 1, text(lng, 'demand:tabs.preferences'));
+        await page.getByRole('heading', { level: 2, name: text(lng, 'demand:preferences.title') }).waitFor();
+
+        await page.goto('/network');
+        await expectHeading(page, 1, text(lng, 'transparency:network.title'));
+        await page.getByRole('navigation', { name: text(lng, 'transparency:sections.label') }).waitFor();
+        expect(await page.locator('html').getAttribute('lang')).toBe(lng);
+        await context.close();
+      },
+      STEP_MS,
+    );
+  }
+
+  it(
+    'keeps the language chosen on the account: Dutch chosen, signed out, signed in again in another browser',
+    async () => {
+      const who = { email: `kees-${Date.now()}@example.org`, password: PASSWORD };
+      await fetch(`${rig.base}/api/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...who, name: 'Kees' }),
+      });
+      const first = await rig.context();
+      const page = await first.newPage();
+      await signInIn(page, 'en', who);
+      await page.goto('/account');
+      await expectHeading(page, 1, text('en', 'auth:account.title'));
+      await page.getByLabel(text('en', 'auth:account.language'), { exact: true }).selectOption('nl');
+      await expectHeading(page, 1, text('nl', 'auth:account.title'));
+      expect(await page.locator('html').getAttribute('lang')).toBe('nl');
+      await page.getByRole('button', { name: text('nl', 'auth:account.signOut'), exact: true }).click();
+      // Signed out, the menu offers to sign in again, still in Dutch; so does the start page.
+      await page
+        .getByRole('navigation', { name: text('nl', 'app:nav.label') })
+        .getByRole('link', { name: text('nl', 'app:nav.signIn'), exact: true })
+        .waitFor();
+      await page.goto('/');
+      await expectHeading(page, 1, text('nl', 'app:home.title'));
+      await first.close();
+
+      // A new browser, in English, knows nothing of the choice until the account signs in.
+      const second = await rig.context(undefined, { locale: 'en-US' });
+      const again = await second.newPage();
+      await signInIn(again, 'en', who);
+      await again.goto('/plants/mine');
+      await expectHeading(again, 1, text('nl', 'plants:mine.title'));
+      expect(await again.locator('html').getAttribute('lang')).toBe('nl');
+      const session = await again.evaluate(async () => (await fetch('/api/auth/session')).json());
+      expect(session.data.user.locale).toBe('nl');
+      await second.close();
+    },
+    STEP_MS,
+  );
+
+  it(
+    'remembers a visitor’s choice in this browser while signed out',
+    async () => {
+      const context = await rig.context(undefined, { locale: 'en-US' });
+      const page = await context.newPage();
+      await page.goto('/discover');
+      await expectHeading(page, 1, text('en', 'app:discover.title'));
+      await page.getByRole('combobox', { name: text('en', 'app:nav.language') }).selectOption('de');
+      await expectHeading(page, 1, text('de', 'app:discover.title'));
+      await page.reload();
+      await expectHeading(page, 1, text('de', 'app:discover.title'));
+      expect(await page.locator('html').getAttribute('lang')).toBe('de');
+      await context.close();
+    },
+    STEP_MS,
+  );
+});

@@ -1,0 +1,1 @@
+ALTER TABLE "notify"."recipients" ADD COLUMN "locale" text;

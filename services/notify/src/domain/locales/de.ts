@@ -1,0 +1,71 @@
+import type { Catalog } from './en.js';
+
+export const de: Catalog = {
+  welcome: {
+    title: 'Willkommen bei Rootline',
+    body: 'Dein Konto ist bereit. Registriere deine erste Pflanze, um ihre Abstammung im Register zu beginnen.',
+  },
+  plantRegistered: {
+    title: '{{commonName}} ist registriert',
+    body: '{{commonName}} ist im Register als {{plantId}} eingetragen.',
+  },
+  demandMatchGrower: {
+    title: 'Ein Haushalt in deiner Nähe möchte {{crop}}',
+    body: 'Dein Angebot passt zu {{quantityKg}} kg {{crop}}, im Umkreis von {{band}} km.',
+  },
+  demandMatchConsumer: {
+    title: '{{crop}} aus deiner Nähe',
+    body: 'Ein Erzeuger kann {{quantityKg}} kg {{crop}} liefern, {{distance}} entfernt.',
+  },
+  offerMade: { title: 'Neues Angebot für dein Inserat', body: 'Ein Angebot über {{quantity}} zu je {{price}}.' },
+  offerAccepted: {
+    title: 'Angebot angenommen',
+    body: 'Das Angebot über {{quantity}} zu je {{price}} wurde angenommen.',
+  },
+  verifyEmail: {
+    title: 'Bestätige deine E-Mail-Adresse',
+    body: 'Öffne diesen Link, um deine Adresse zu bestätigen: {{link}}\nWenn du ihn nicht angefordert hast, ignoriere diese E-Mail.',
+  },
+  resetPassword: {
+    title: 'Setze dein Passwort zurück',
+    body:
+      'Öffne diesen Link, um ein neues Passwort zu wählen: {{link}}\n' +
+      'Wenn du ihn nicht angefordert hast, ignoriere diese E-Mail; dein Passwort bleibt unverändert.',
+  },
+  weeklyDigest: { title: 'Deine Woche bei Rootline', body: 'In der Woche vom {{weekStart}}:' },
+  transportArriving: {
+    plant: 'Pflanze {{id}}',
+    seedLot: 'Saatgutpartie {{id}}',
+    title: '{{what}} ist auf dem Weg zu dir',
+    body: '{{what}} wurde an dich weitergegeben ({{kind}}).',
+    bodyDistance: '{{what}} wurde an dich weitergegeben ({{kind}}, {{distance}}).',
+  },
+  farmAlert: {
+    title: '{{farmName}}: Messwerte außerhalb des Bereichs',
+    body_one: '{{count}} Messwert der Charge {{batchId}} lag außerhalb der Zielwerte ({{metrics}}).',
+    body_other: '{{count}} Messwerte der Charge {{batchId}} lagen außerhalb der Zielwerte ({{metrics}}).',
+  },
+  harvestReady: {
+    title: '{{crop}} ist erntereif',
+    body: 'Die Charge {{batchId}} bei {{farmName}} hat ihr erwartetes Erntedatum erreicht.',
+  },
+  webhookDisabled: {
+    title: 'Einer deiner Webhooks wurde deaktiviert',
+    gone: 'sein Empfänger mit 410 Gone antwortete',
+    failing: 'jede Zustellung an ihn fehlgeschlagen ist',
+    failingSince: 'jede Zustellung an ihn seit {{since}} fehlgeschlagen ist',
+    body:
+      'Dein Webhook {{webhookId}} ({{url}}) wurde deaktiviert, weil {{why}}. Es wird nichts mehr an ihn zugestellt; ' +
+      'repariere den Empfänger, setze den Webhook dann wieder aktiv (PATCH /api/transparency/webhooks/{{webhookId}} ' +
+      'mit {"status":"active"}) und stelle erneut zu, was er verpasst hat.',
+  },
+  passwordChanged: {
+    title: 'Dein Passwort wurde geändert',
+    body: 'Das Passwort deines Rootline-Kontos wurde gerade geändert. Warst du es nicht, setze es sofort zurück.',
+  },
+  email: {
+    greeting: 'Hallo {{name}},',
+    unsubscribe: 'Um diese E-Mails abzubestellen, öffne {{url}}',
+    signature: 'Rootline',
+  },
+};

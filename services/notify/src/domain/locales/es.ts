@@ -1,0 +1,72 @@
+import type { Catalog } from './en.js';
+
+export const es: Catalog = {
+  welcome: {
+    title: 'Te damos la bienvenida a Rootline',
+    body: 'Tu cuenta está lista. Registra tu primera planta para empezar su linaje en el registro.',
+  },
+  plantRegistered: {
+    title: '{{commonName}} está registrada',
+    body: '{{commonName}} consta en el registro como {{plantId}}.',
+  },
+  demandMatchGrower: {
+    title: 'Un hogar cerca de ti quiere {{crop}}',
+    body: 'Tu oferta encaja con {{quantityKg}} kg de {{crop}}, a menos de {{band}} km.',
+  },
+  demandMatchConsumer: {
+    title: '{{crop}} cultivado cerca de ti',
+    body: 'Un productor puede suministrar {{quantityKg}} kg de {{crop}}, a {{distance}}.',
+  },
+  offerMade: { title: 'Nueva oferta en tu anuncio', body: 'Una oferta por {{quantity}} a {{price}} cada uno.' },
+  offerAccepted: {
+    title: 'Oferta aceptada',
+    body: 'La oferta por {{quantity}} a {{price}} cada uno ha sido aceptada.',
+  },
+  verifyEmail: {
+    title: 'Confirma tu dirección de correo',
+    body: 'Abre este enlace para confirmar tu dirección: {{link}}\nSi no lo has pedido, ignora este correo.',
+  },
+  resetPassword: {
+    title: 'Restablece tu contraseña',
+    body:
+      'Abre este enlace para elegir una contraseña nueva: {{link}}\n' +
+      'Si no lo has pedido, ignora este correo; tu contraseña sigue igual.',
+  },
+  weeklyDigest: { title: 'Tu semana en Rootline', body: 'En la semana del {{weekStart}}:' },
+  transportArriving: {
+    plant: 'La planta {{id}}',
+    seedLot: 'El lote de semillas {{id}}',
+    title: '{{what}} va de camino hacia ti',
+    body: '{{what}} se te ha entregado ({{kind}}).',
+    bodyDistance: '{{what}} se te ha entregado ({{kind}}, {{distance}}).',
+  },
+  farmAlert: {
+    title: '{{farmName}}: lecturas fuera de rango',
+    body_one: '{{count}} lectura del lote {{batchId}} quedó fuera de los objetivos ({{metrics}}).',
+    body_many: '{{count}} de lecturas del lote {{batchId}} quedaron fuera de los objetivos ({{metrics}}).',
+    body_other: '{{count}} lecturas del lote {{batchId}} quedaron fuera de los objetivos ({{metrics}}).',
+  },
+  harvestReady: {
+    title: '{{crop}} está listo para cosechar',
+    body: 'El lote {{batchId}} en {{farmName}} ha llegado a su fecha de cosecha prevista.',
+  },
+  webhookDisabled: {
+    title: 'Se ha desactivado uno de tus webhooks',
+    gone: 'su receptor respondió 410 Gone',
+    failing: 'todas las entregas han fallado',
+    failingSince: 'todas las entregas fallan desde {{since}}',
+    body:
+      'Tu webhook {{webhookId}} ({{url}}) se ha desactivado porque {{why}}. Ya no se le entrega nada; arregla el ' +
+      'receptor, vuelve a activar el webhook (PATCH /api/transparency/webhooks/{{webhookId}} con ' +
+      '{"status":"active"}) y reenvía lo que se perdió.',
+  },
+  passwordChanged: {
+    title: 'Tu contraseña ha cambiado',
+    body: 'La contraseña de tu cuenta de Rootline se acaba de cambiar. Si no has sido tú, restablécela enseguida.',
+  },
+  email: {
+    greeting: 'Hola, {{name}}:',
+    unsubscribe: 'Para dejar de recibir estos correos, abre {{url}}',
+    signature: 'Rootline',
+  },
+};

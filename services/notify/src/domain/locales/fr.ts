@@ -1,0 +1,69 @@
+import type { Catalog } from './en.js';
+
+export const fr: Catalog = {
+  welcome: {
+    title: 'Bienvenue sur Rootline',
+    body: 'Votre compte est prêt. Enregistrez votre première plante pour commencer sa lignée dans le registre.',
+  },
+  plantRegistered: {
+    title: '{{commonName}} est enregistrée',
+    body: '{{commonName}} est inscrite au registre sous {{plantId}}.',
+  },
+  demandMatchGrower: {
+    title: 'Un foyer près de chez vous cherche : {{crop}}',
+    body: 'Votre offre correspond à {{quantityKg}} kg de {{crop}}, à moins de {{band}} km.',
+  },
+  demandMatchConsumer: {
+    title: '{{crop}} cultivé près de chez vous',
+    body: 'Un producteur peut fournir {{quantityKg}} kg de {{crop}}, à {{distance}}.',
+  },
+  offerMade: { title: 'Nouvelle offre sur votre annonce', body: 'Une offre pour {{quantity}} à {{price}} l’unité.' },
+  offerAccepted: { title: 'Offre acceptée', body: 'L’offre pour {{quantity}} à {{price}} l’unité a été acceptée.' },
+  verifyEmail: {
+    title: 'Confirmez votre adresse e-mail',
+    body: 'Ouvrez ce lien pour confirmer votre adresse : {{link}}\nSi vous ne l’avez pas demandé, ignorez cet e-mail.',
+  },
+  resetPassword: {
+    title: 'Réinitialisez votre mot de passe',
+    body:
+      'Ouvrez ce lien pour choisir un nouveau mot de passe : {{link}}\n' +
+      'Si vous ne l’avez pas demandé, ignorez cet e-mail ; votre mot de passe reste inchangé.',
+  },
+  weeklyDigest: { title: 'Votre semaine sur Rootline', body: 'Pendant la semaine du {{weekStart}} :' },
+  transportArriving: {
+    plant: 'La plante {{id}}',
+    seedLot: 'Le lot de semences {{id}}',
+    title: '{{what}} arrive chez vous',
+    body: '{{what}} vous a été transmis ({{kind}}).',
+    bodyDistance: '{{what}} vous a été transmis ({{kind}}, {{distance}}).',
+  },
+  farmAlert: {
+    title: '{{farmName}} : mesures hors plage',
+    body_one: '{{count}} mesure du lot {{batchId}} est sortie des cibles ({{metrics}}).',
+    body_many: '{{count}} mesures du lot {{batchId}} sont sorties des cibles ({{metrics}}).',
+    body_other: '{{count}} mesures du lot {{batchId}} sont sorties des cibles ({{metrics}}).',
+  },
+  harvestReady: {
+    title: '{{crop}} est prêt à récolter',
+    body: 'Le lot {{batchId}} chez {{farmName}} a atteint sa date de récolte prévue.',
+  },
+  webhookDisabled: {
+    title: 'Un de vos webhooks a été désactivé',
+    gone: 'son destinataire a répondu 410 Gone',
+    failing: 'chaque envoi vers lui a échoué',
+    failingSince: 'chaque envoi vers lui échoue depuis {{since}}',
+    body:
+      'Votre webhook {{webhookId}} ({{url}}) a été désactivé parce que {{why}}. Plus rien ne lui est envoyé ; ' +
+      'réparez le destinataire, puis réactivez le webhook (PATCH /api/transparency/webhooks/{{webhookId}} avec ' +
+      '{"status":"active"}) et renvoyez ce qu’il a manqué.',
+  },
+  passwordChanged: {
+    title: 'Votre mot de passe a été modifié',
+    body: 'Le mot de passe de votre compte Rootline vient d’être modifié. Si ce n’était pas vous, réinitialisez-le tout de suite.',
+  },
+  email: {
+    greeting: 'Bonjour {{name}},',
+    unsubscribe: 'Pour ne plus recevoir ces e-mails, ouvrez {{url}}',
+    signature: 'Rootline',
+  },
+};

@@ -1,0 +1,68 @@
+import type { Catalog } from './en.js';
+
+export const nl: Catalog = {
+  welcome: {
+    title: 'Welkom bij Rootline',
+    body: 'Je account is klaar. Registreer je eerste plant om haar afstamming in het grootboek te beginnen.',
+  },
+  plantRegistered: {
+    title: '{{commonName}} is geregistreerd',
+    body: '{{commonName}} staat in het grootboek als {{plantId}}.',
+  },
+  demandMatchGrower: {
+    title: 'Een huishouden bij jou in de buurt wil {{crop}}',
+    body: 'Je aanbod past bij {{quantityKg}} kg {{crop}}, binnen {{band}} km.',
+  },
+  demandMatchConsumer: {
+    title: '{{crop}} gekweekt bij jou in de buurt',
+    body: 'Een kweker kan {{quantityKg}} kg {{crop}} leveren, op {{distance}} afstand.',
+  },
+  offerMade: { title: 'Nieuw bod op je aanbieding', body: 'Een bod voor {{quantity}} à {{price}} per stuk.' },
+  offerAccepted: { title: 'Bod aanvaard', body: 'Het bod voor {{quantity}} à {{price}} per stuk is aanvaard.' },
+  verifyEmail: {
+    title: 'Bevestig je e-mailadres',
+    body: 'Open deze link om je adres te bevestigen: {{link}}\nHeb je hier niet om gevraagd, negeer dan deze e-mail.',
+  },
+  resetPassword: {
+    title: 'Stel je wachtwoord opnieuw in',
+    body:
+      'Open deze link om een nieuw wachtwoord te kiezen: {{link}}\n' +
+      'Heb je hier niet om gevraagd, negeer dan deze e-mail; je wachtwoord blijft zoals het is.',
+  },
+  weeklyDigest: { title: 'Jouw week op Rootline', body: 'In de week van {{weekStart}}:' },
+  transportArriving: {
+    plant: 'Plant {{id}}',
+    seedLot: 'Zaadpartij {{id}}',
+    title: '{{what}} komt naar je toe',
+    body: '{{what}} is aan je doorgegeven ({{kind}}).',
+    bodyDistance: '{{what}} is aan je doorgegeven ({{kind}}, {{distance}}).',
+  },
+  farmAlert: {
+    title: '{{farmName}}: metingen buiten bereik',
+    body_one: '{{count}} meting van partij {{batchId}} viel buiten de streefwaarden ({{metrics}}).',
+    body_other: '{{count}} metingen van partij {{batchId}} vielen buiten de streefwaarden ({{metrics}}).',
+  },
+  harvestReady: {
+    title: '{{crop}} is klaar om te oogsten',
+    body: 'Partij {{batchId}} bij {{farmName}} heeft de verwachte oogstdatum bereikt.',
+  },
+  webhookDisabled: {
+    title: 'Een webhook van je is uitgeschakeld',
+    gone: 'de ontvanger antwoordde 410 Gone',
+    failing: 'elke levering eraan is mislukt',
+    failingSince: 'elke levering eraan is mislukt sinds {{since}}',
+    body:
+      'Je webhook {{webhookId}} ({{url}}) is uitgeschakeld omdat {{why}}. Er wordt niets meer aan geleverd; herstel ' +
+      'de ontvanger, zet de webhook dan weer actief (PATCH /api/transparency/webhooks/{{webhookId}} met ' +
+      '{"status":"active"}) en lever opnieuw wat hij gemist heeft.',
+  },
+  passwordChanged: {
+    title: 'Je wachtwoord is gewijzigd',
+    body: 'Het wachtwoord van je Rootline-account is zojuist gewijzigd. Was jij het niet, stel het dan meteen opnieuw in.',
+  },
+  email: {
+    greeting: 'Hallo {{name}},',
+    unsubscribe: 'Wil je deze e-mails niet meer ontvangen, open dan {{url}}',
+    signature: 'Rootline',
+  },
+};
