@@ -5,6 +5,7 @@ import { LiveStatus } from '../components/live-status';
 import { Loading } from '../components/status';
 import { type User, useSession } from '../features/auth/api/session';
 import { InboxLink } from '../features/notifications/components/inbox-link';
+import { AccountMenu } from './account-menu';
 import './layout.css';
 
 const NAV = {
@@ -31,7 +32,7 @@ const NAV = {
 } as const;
 
 /** The main menu's links: who is signed in decides which. */
-function MainNav({ user }: { user: User | null }) {
+function MainNav({ user, inSheet = false }: { user: User | null; inSheet?: boolean }) {
   return (
     <nav className="site-nav" aria-label={NAV.label}>
       <ul>
@@ -64,10 +65,13 @@ function MainNav({ user }: { user: User | null }) {
             <li>
               <InboxLink userId={user.id} />
             </li>
-            <li>
-              <NavLink to="/account">{NAV.account}</NavLink>
-            </li>
-            {user.role === 'ADMIN' && (
+            {/* From 768 px the account's links are in the account menu beside the navigation. */}
+            {inSheet && (
+              <li>
+                <NavLink to="/account">{NAV.account}</NavLink>
+              </li>
+            )}
+            {inSheet && user.role === 'ADMIN' && (
               <li>
                 <NavLink to="/admin/users">{NAV.admin}</NavLink>
               </li>
@@ -115,6 +119,7 @@ export function AppLayout() {
             {NAV.home}
           </Link>
           <MainNav user={user} />
+          {user && <AccountMenu user={user} labels={{ account: NAV.account, admin: NAV.admin }} />}
           <LiveStatus />
           <Dialog.Root open={menuOpen} onOpenChange={(open) => setMenuOpenOn(open ? pathname : null)}>
             <Dialog.Trigger className="menu-button">{NAV.menu}</Dialog.Trigger>
@@ -125,7 +130,7 @@ export function AppLayout() {
                   <Dialog.Title>{NAV.menu}</Dialog.Title>
                   <Dialog.Close className="secondary small">{NAV.close}</Dialog.Close>
                 </div>
-                <MainNav user={user} />
+                <MainNav user={user} inSheet />
               </Dialog.Content>
             </Dialog.Portal>
           </Dialog.Root>

@@ -62,6 +62,7 @@ export const AUTH = {
     role: (role: string) => `Your role: ${ROLE_NAMES[role] ?? role}`,
     unverified: 'Your email address is not confirmed yet.',
     signOut: 'Sign out',
+    menu: 'Account menu:',
   },
   tokens: {
     title: 'API tokens',
