@@ -72,6 +72,7 @@ describe('the web app shell, served by the gateway in cluster mode', () => {
     const nav = banner.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: /^Inbox/ }).waitFor();
     const button = banner.getByRole('button', { name: `Account menu: ${who.name}` });
+    await screenshot(desk, 'header-desktop-signed-in');
     // One line: the links, the account button and the brand share a row.
     const tops = await banner
       .locator('a, button')
@@ -82,7 +83,6 @@ describe('the web app shell, served by the gateway in cluster mode', () => {
       );
     expect(Math.max(...tops) - Math.min(...tops)).toBeLessThanOrEqual(4);
     expect((await banner.boundingBox())!.height).toBeLessThanOrEqual(80);
-    await screenshot(desk, 'header-desktop-signed-in');
 
     // The account menu opens from the keyboard, moves with the arrows and gives focus back on Escape.
     await button.focus();

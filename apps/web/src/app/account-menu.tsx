@@ -35,7 +35,11 @@ export function AccountMenu({ user, labels }: { user: User; labels: { account: s
           <DropdownMenu.Separator className="account-menu-separator" />
           <DropdownMenu.Item
             className="account-menu-item"
-            onSelect={() => signOut.mutate(undefined, { onSuccess: () => navigate('/') })}
+            onSelect={() => {
+              // Home first: a page of one's own would otherwise send to sign in once the session is gone.
+              navigate('/');
+              signOut.mutate();
+            }}
           >
             {AUTH.account.signOut}
           </DropdownMenu.Item>
