@@ -83,7 +83,14 @@ export function ListingSearchPanel() {
             setPage(1);
           }}
         >
-          <Field label={S.q} name="q" type="search" value={form.q} onChange={(e) => set({ q: e.target.value })} />
+          <Field
+            label={S.q}
+            name="q"
+            type="search"
+            value={form.q}
+            onChange={(e) => set({ q: e.target.value })}
+            error={errorFor(search.error, 'q')}
+          />
           <div className="row">
             <SelectField
               label={S.category}
@@ -103,6 +110,7 @@ export function ListingSearchPanel() {
               max="500"
               value={form.radius}
               onChange={(e) => set({ radius: e.target.value })}
+              error={errorFor(search.error, 'radius')}
             />
           </div>
           <div className="row">
@@ -161,6 +169,7 @@ export function ListingSearchPanel() {
                 inputMode="decimal"
                 value={form.lat}
                 onChange={(e) => set({ lat: e.target.value, place: '' })}
+                error={errorFor(search.error, 'lat')}
               />
               <Field
                 label={S.longitude}
@@ -168,6 +177,7 @@ export function ListingSearchPanel() {
                 inputMode="decimal"
                 value={form.lon}
                 onChange={(e) => set({ lon: e.target.value, place: '' })}
+                error={errorFor(search.error, 'lon')}
               />
             </div>
             {hasPoint && (
