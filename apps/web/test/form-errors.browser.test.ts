@@ -349,23 +349,23 @@ describe('every form shows a refusal beside its field, in plain words', () => {
       inexact: true,
       fill: [
         ['Sheet', 'select:Seed packets, 8 a page (A4)'],
-        ['Harvest date', '2026-13'],
+        ['Harvest date', '09/2026'],
       ],
       submit: /^Download labels/,
       field: 'Harvest date',
-      said: /^(Enter|Use|This|Choose)/,
+      said: 'Enter a date as YYYY, YYYY-MM or YYYY-MM-DD.',
     },
     {
       form: 'compare two plants',
       as: 'alice',
       path: () => '/environment/compare',
       fill: [
-        ['First plant (id)', ids.plant || 'plt_x'],
+        ['First plant (id)', 'my lemon balm'],
         ['Second plant (id)', 'my other balm'],
       ],
       submit: 'Compare',
-      field: 'Second plant (id)',
-      said: /^(Enter|Use|This|No plant)/,
+      field: 'First plant (id)',
+      said: 'Enter an id starting with plt_, as its page shows it.',
     },
     {
       form: 'environment analysis',
@@ -421,8 +421,9 @@ describe('every form shows a refusal beside its field, in plain words', () => {
       form: 'counter an offer',
       as: 'alice',
       path: () => `/market/listings/${ids.listing}`,
-      fill: [['Counter price per unit (EUR)', '0']],
-      submit: 'Send the counter',
+      // A price the app cannot read is refused before sending, beside the field.
+      fill: [['Counter price per unit (EUR)', 'two euros']],
+      submit: /^(Send the counter|Counter again)$/,
       field: 'Counter price per unit (EUR)',
       said: /^(Enter|Give|Use)/,
     },
@@ -439,10 +440,10 @@ describe('every form shows a refusal beside its field, in plain words', () => {
       form: 'wishlist',
       as: 'alice',
       path: () => '/market/wishlist',
-      fill: [['Words (optional)', '...']],
+      fill: [['Words (optional)', 'heirloom '.repeat(30)]],
       submit: 'Add',
       field: 'Words (optional)',
-      said: 'Use at least one letter or digit.',
+      said: 'Use at most 200 characters.',
     },
     // Demand.
     {
@@ -662,7 +663,7 @@ describe('every form shows a refusal beside its field, in plain words', () => {
       ],
       submit: 'Show the statement',
       field: 'Its id',
-      said: /^(This is not|Enter|Use|No plant)/,
+      said: /^(Enter an id starting with|This is not in the expected form)/,
     },
     {
       form: 'verify a signature',

@@ -1,12 +1,15 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigation } from 'react-router';
 import { LiveStatus } from '../components/live-status';
 import { Loading } from '../components/status';
 import { type User, useSession } from '../features/auth/api/session';
 import { InboxLink } from '../features/notifications/components/inbox-link';
-import { AccountMenu } from './account-menu';
 import './layout.css';
+
+// Neither is needed for a page's first paint: the account menu comes once someone is signed in, the phone menu's
+// sheet when its button is first pressed.
+const AccountMenu = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
+const PhoneMenu = lazy(() => import('./phone-menu'));
 
 const NAV = {
   label: 'Main',
@@ -107,6 +110,7 @@ export function AppLayout() {
   const { pathname } = useLocation();
   const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
   const menuOpen = menuOpenOn === pathname;
+  const menuButton = useRef<HTMLButtonElement>(null);
   return (
     <>
       <a className="skip-link" href="#main">
@@ -119,21 +123,29 @@ export function AppLayout() {
             {NAV.home}
           </Link>
           <MainNav user={user} />
-          {user && <AccountMenu user={user} labels={{ account: NAV.account, admin: NAV.admin }} />}
+          {user && (
+            <Suspense fallback={null}>
+              <AccountMenu user={user} labels={{ account: NAV.account, admin: NAV.admin }} />
+            </Suspense>
+          )}
           <LiveStatus />
-          <Dialog.Root open={menuOpen} onOpenChange={(open) => setMenuOpenOn(open ? pathname : null)}>
-            <Dialog.Trigger className="menu-button">{NAV.menu}</Dialog.Trigger>
-            <Dialog.Portal>
-              <Dialog.Overlay className="menu-overlay" />
-              <Dialog.Content className="menu-sheet" aria-describedby={undefined}>
-                <div className="menu-sheet-head">
-                  <Dialog.Title>{NAV.menu}</Dialog.Title>
-                  <Dialog.Close className="secondary small">{NAV.close}</Dialog.Close>
-                </div>
+          <button
+            type="button"
+            className="menu-button"
+            ref={menuButton}
+            aria-haspopup="dialog"
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpenOn(pathname)}
+          >
+            {NAV.menu}
+          </button>
+          {menuOpen && (
+            <Suspense fallback={null}>
+              <PhoneMenu title={NAV.menu} close={NAV.close} button={menuButton} onClose={() => setMenuOpenOn(null)}>
                 <MainNav user={user} inSheet />
-              </Dialog.Content>
-            </Dialog.Portal>
-          </Dialog.Root>
+              </PhoneMenu>
+            </Suspense>
+          )}
         </div>
       </header>
       <main id="main" className="container" tabIndex={-1} aria-busy={navigation.state === 'loading'}>

@@ -1,14 +1,7 @@
-import * as Toast from '@radix-ui/react-toast';
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
-import './toaster.css';
+import { createContext, lazy, type ReactNode, Suspense, useCallback, useContext, useState } from 'react';
 
-const S = {
-  region: 'Confirmations ({hotkey})',
-  dismiss: 'Dismiss',
-} as const;
-
-/** How long a confirmation stays (Radix pauses the timer while the pointer or focus is on it). */
-const SHOW_MS = 5000;
+/** Radix toasts, loaded with the first confirmation: no page needs them for its first paint. */
+const Toasts = lazy(() => import('./toasts'));
 
 type Say = (text: string) => void;
 const ToastContext = createContext<Say>(() => {});
@@ -20,29 +13,20 @@ const ToastContext = createContext<Say>(() => {});
  */
 export function Toaster({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<{ id: number; text: string }[]>([]);
+  const [used, setUsed] = useState(false);
   const say = useCallback<Say>((text) => {
+    setUsed(true);
     setToasts((list) => [...list.filter((t) => t.text !== text), { id: Date.now() + Math.random(), text }]);
   }, []);
-  const value = useMemo(() => say, [say]);
+  const close = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
   return (
-    <ToastContext.Provider value={value}>
-      <Toast.Provider duration={SHOW_MS} label={S.dismiss}>
-        {children}
-        {toasts.map((t) => (
-          <Toast.Root
-            key={t.id}
-            className="toast"
-            type="background"
-            onOpenChange={(open) => {
-              if (!open) setToasts((list) => list.filter((x) => x.id !== t.id));
-            }}
-          >
-            <Toast.Description>{t.text}</Toast.Description>
-            <Toast.Close className="secondary small">{S.dismiss}</Toast.Close>
-          </Toast.Root>
-        ))}
-        <Toast.Viewport className="toast-viewport" label={S.region} />
-      </Toast.Provider>
+    <ToastContext.Provider value={say}>
+      {children}
+      {used && (
+        <Suspense fallback={null}>
+          <Toasts toasts={toasts} onClose={close} />
+        </Suspense>
+      )}
     </ToastContext.Provider>
   );
 }
