@@ -342,7 +342,7 @@ describe('administration and environment, in the browser', () => {
     expect(await uma.getByLabel('First plant (id)').inputValue()).toBe(plants.basil);
     await expectAccessible(uma);
     await screenshot(uma, 'environment-compare');
-  });
+  }, 120_000);
 
   it('lets only the owner record a plant’s environment', async () => {
     await uma.goto(`/plants/${plants.greenhouse}/environment`);

@@ -114,5 +114,5 @@ describe('the web app shell, served by the gateway in cluster mode', () => {
     await (await accountMenu(desk)).getByRole('menuitem', { name: 'Sign out' }).click();
     await nav.getByRole('link', { name: 'Sign in' }).waitFor();
     expect(new URL(desk.url()).pathname).toBe('/');
-  });
+  }, 120_000);
 });
