@@ -2,6 +2,7 @@ import { signInOverHttp, TEST_ADMIN } from '@rootline/testing';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  accountMenu,
   type BrowserRig,
   call,
   expectAccessible,
@@ -144,12 +145,14 @@ describe('administration and environment, in the browser', () => {
     await uma.getByRole('heading', { level: 1, name: 'Administrators only' }).waitFor();
     expect(await uma.getByText('You are signed in as a user, so they are not open to you.').count()).toBe(1);
     expect(await mainNav(uma).getByRole('link', { name: 'Administration' }).count()).toBe(0);
+    expect(await (await accountMenu(uma)).getByRole('menuitem', { name: 'Administration' }).count()).toBe(0);
+    await uma.keyboard.press('Escape');
     await expectAccessible(uma);
     await screenshot(uma, 'admin-only');
   });
 
   it('lists accounts a page at a time and finds one by its email address', async () => {
-    await mainNav(admin).getByRole('link', { name: 'Administration' }).click();
+    await (await accountMenu(admin)).getByRole('menuitem', { name: 'Administration' }).click();
     await admin.getByRole('heading', { level: 1, name: 'Users and roles' }).waitFor();
     await admin.getByText('Page 1 of 2').waitFor();
     expect(await admin.getByRole('table').getByRole('row').count()).toBe(21);
@@ -187,7 +190,7 @@ describe('administration and environment, in the browser', () => {
     await screenshot(admin, 'admin-users');
 
     await uma.getByText('Your role: administrator').waitFor({ timeout: 30_000 });
-    const link = mainNav(uma).getByRole('link', { name: 'Administration' });
+    const link = (await accountMenu(uma)).getByRole('menuitem', { name: 'Administration' });
     await link.waitFor();
     await link.click();
     await uma.getByRole('heading', { level: 1, name: 'Users and roles' }).waitFor();
@@ -197,7 +200,13 @@ describe('administration and environment, in the browser', () => {
     await admin.getByRole('button', { name: `Change role of ${UMA.name}` }).click();
     await uma.getByRole('heading', { level: 1, name: 'Administrators only' }).waitFor({ timeout: 30_000 });
     await uma.getByText('You are signed in as a grower, so they are not open to you.').waitFor();
-    await expect.poll(() => mainNav(uma).getByRole('link', { name: 'Administration' }).count()).toBe(0);
+    await expect
+      .poll(async () => {
+        const items = await (await accountMenu(uma)).getByRole('menuitem', { name: 'Administration' }).count();
+        await uma.keyboard.press('Escape');
+        return items;
+      })
+      .toBe(0);
   });
 
   it('starts, pauses and stops the lineage agent and shows what its scan found', async () => {
@@ -333,7 +342,7 @@ describe('administration and environment, in the browser', () => {
     expect(await uma.getByLabel('First plant (id)').inputValue()).toBe(plants.basil);
     await expectAccessible(uma);
     await screenshot(uma, 'environment-compare');
-  });
+  }, 120_000);
 
   it('lets only the owner record a plant’s environment', async () => {
     await uma.goto(`/plants/${plants.greenhouse}/environment`);

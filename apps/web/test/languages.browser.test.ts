@@ -143,7 +143,9 @@ describe('the app in English, Dutch, German, French and Spanish', () => {
       await again.goto('/plants/mine');
       await expectHeading(again, 1, text('nl', 'plants:mine.title'));
       expect(await again.locator('html').getAttribute('lang')).toBe('nl');
-      const session = await again.evaluate(async () => (await fetch('/api/auth/session')).json());
+      const session = (await again.evaluate(async () => (await fetch('/api/auth/session')).json())) as {
+        data: { user: { locale: string | null } };
+      };
       expect(session.data.user.locale).toBe('nl');
       await second.close();
     },

@@ -231,6 +231,9 @@ describe('the marketplace in the browser: list, browse, offer, counter, sell', (
       await page.getByRole('button', { name: 'Search', exact: true }).click();
       await results.getByRole('heading', { name: '1 listing found' }).waitFor();
       expect(await results.getByRole('link').allTextContents()).toEqual(['Lettuce heads']);
+      // A card names who sells it, as a shop would.
+      await results.getByRole('listitem').getByText(`Sold by ${SELLER.name}`).waitFor();
+      await screenshot(page, 'market-cards');
 
       await page.getByLabel('Category').selectOption('');
       await page.getByLabel('Lowest price per unit').fill('50');

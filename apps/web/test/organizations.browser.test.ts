@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  accountMenu,
   type BrowserRig,
   emailedLink,
   expectAccessible,
-  mainMenu,
   RIG_START_MS,
   screenshot,
   signIn,
@@ -47,7 +47,7 @@ describe('organizations, in the browser', () => {
 
   it('creates an organization from the Organizations menu entry, with its creator as owner', async () => {
     await signIn(ada, ADA);
-    await (await mainMenu(ada)).getByRole('link', { name: 'Organizations' }).click();
+    await (await accountMenu(ada)).getByRole('menuitem', { name: 'Organizations' }).click();
     await ada.getByRole('heading', { level: 1, name: 'Organizations' }).waitFor();
     await expectAccessible(ada);
     await ada.getByRole('link', { name: 'Create an organization' }).click();

@@ -293,7 +293,11 @@ describe('transparency and notifications in the browser', () => {
       await box.check();
       await page.getByRole('checkbox', { name: 'Demand matches by push' }).uncheck();
       await page.getByRole('button', { name: 'Save settings' }).click();
-      await page.getByText('Your settings are saved.').waitFor();
+      // A toast confirms it, in the region of confirmations (F8 reaches it from the keyboard).
+      await page
+        .getByRole('region', { name: /^Confirmations/ })
+        .getByText('Your settings are saved.')
+        .waitFor();
       const prefs = (await call(rig, token, 'GET', '/api/notifications/preferences')) as Record<
         string,
         Record<string, boolean>

@@ -100,7 +100,10 @@ describe('messages in the recipient’s language', () => {
     // notify learns the choice from the account's event, before the reset is asked for.
     await expect
       .poll(
-        async () => (await p.database.db.execute(sql`select locale from notify.recipients where user_id = ${id}`))[0],
+        async () =>
+          (
+            (await p.database.db.execute(sql`select locale from notify.recipients where user_id = ${id}`)) as unknown[]
+          )[0],
       )
       .toMatchObject({ locale: 'de' });
     await p.http('POST', '/api/auth/forgot-password', { body: { email: 'jonas@example.org' } });

@@ -1,5 +1,4 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigation } from 'react-router';
 import { LiveStatus } from '../components/live-status';
 import { Loading } from '../components/status';
@@ -10,8 +9,13 @@ import { OutboxStatus } from '../features/outbox/components/outbox-status';
 import './layout.css';
 import { NAV } from './strings';
 
+// Neither is needed for a page's first paint: the account menu comes once someone is signed in, the phone menu's
+// sheet when its button is first pressed.
+const AccountMenu = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
+const PhoneMenu = lazy(() => import('./phone-menu'));
+
 /** The main menu's links: who is signed in decides which. */
-function MainNav({ user }: { user: User | null }) {
+function MainNav({ user, inSheet = false }: { user: User | null; inSheet?: boolean }) {
   return (
     <nav className="site-nav" aria-label={NAV.label}>
       <ul>
@@ -42,15 +46,20 @@ function MainNav({ user }: { user: User | null }) {
               <NavLink to="/network">{NAV.network}</NavLink>
             </li>
             <li>
-              <NavLink to="/organizations">{NAV.organizations}</NavLink>
-            </li>
-            <li>
               <InboxLink userId={user.id} />
             </li>
-            <li>
-              <NavLink to="/account">{NAV.account}</NavLink>
-            </li>
-            {user.role === 'ADMIN' && (
+            {/* From 768 px the account's links are in the account menu beside the navigation. */}
+            {inSheet && (
+              <li>
+                <NavLink to="/organizations">{NAV.organizations}</NavLink>
+              </li>
+            )}
+            {inSheet && (
+              <li>
+                <NavLink to="/account">{NAV.account}</NavLink>
+              </li>
+            )}
+            {inSheet && user.role === 'ADMIN' && (
               <li>
                 <NavLink to="/admin/users">{NAV.admin}</NavLink>
               </li>
@@ -86,6 +95,7 @@ export function AppLayout() {
   const { pathname } = useLocation();
   const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
   const menuOpen = menuOpenOn === pathname;
+  const menuButton = useRef<HTMLButtonElement>(null);
   return (
     <>
       <a className="skip-link" href="#main">
@@ -99,20 +109,32 @@ export function AppLayout() {
           </Link>
           <MainNav user={user} />
           <OutboxStatus />
+          {user && (
+            <Suspense fallback={null}>
+              <AccountMenu
+                user={user}
+                labels={{ account: NAV.account, organizations: NAV.organizations, admin: NAV.admin }}
+              />
+            </Suspense>
+          )}
           <LiveStatus />
-          <Dialog.Root open={menuOpen} onOpenChange={(open) => setMenuOpenOn(open ? pathname : null)}>
-            <Dialog.Trigger className="menu-button">{NAV.menu}</Dialog.Trigger>
-            <Dialog.Portal>
-              <Dialog.Overlay className="menu-overlay" />
-              <Dialog.Content className="menu-sheet" aria-describedby={undefined}>
-                <div className="menu-sheet-head">
-                  <Dialog.Title>{NAV.menu}</Dialog.Title>
-                  <Dialog.Close className="secondary small">{NAV.close}</Dialog.Close>
-                </div>
-                <MainNav user={user} />
-              </Dialog.Content>
-            </Dialog.Portal>
-          </Dialog.Root>
+          <button
+            type="button"
+            className="menu-button"
+            ref={menuButton}
+            aria-haspopup="dialog"
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpenOn(pathname)}
+          >
+            {NAV.menu}
+          </button>
+          {menuOpen && (
+            <Suspense fallback={null}>
+              <PhoneMenu title={NAV.menu} close={NAV.close} button={menuButton} onClose={() => setMenuOpenOn(null)}>
+                <MainNav user={user} inSheet />
+              </PhoneMenu>
+            </Suspense>
+          )}
         </div>
       </header>
       <main id="main" className="container" tabIndex={-1} aria-busy={navigation.state === 'loading'}>

@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Toaster } from '../components/toaster';
 import { LiveProvider } from '../lib/live';
 import { queryClient } from '../lib/query-client';
 
@@ -14,7 +15,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <LiveProvider>
-        <LanguageBoundary>{children}</LanguageBoundary>
+        <LanguageBoundary>
+          <Toaster>{children}</Toaster>
+        </LanguageBoundary>
       </LiveProvider>
     </QueryClientProvider>
   );

@@ -1,19 +1,20 @@
-import { useState } from 'react';
+import { useToast } from './toaster';
 
-/** Copies a text to the clipboard; its name says what it copies. */
+const S = { copied: 'Copied to the clipboard.' } as const;
+
+/** Copies a text to the clipboard; its name says what it copies, and a toast confirms it. */
 export function CopyButton({ text, label }: { text: string; label: string }) {
-  const [done, setDone] = useState(false);
+  const toast = useToast();
   return (
     <button
       type="button"
       className="secondary small"
       onClick={async () => {
         await navigator.clipboard?.writeText(text).catch(() => {});
-        setDone(true);
-        setTimeout(() => setDone(false), 1500);
+        toast(S.copied);
       }}
     >
-      {done ? 'Copied' : label}
+      {label}
     </button>
   );
 }

@@ -80,4 +80,14 @@ describe('field errors in words', () => {
     expect(errorMessage(new RootlineError(404, 'NOT_FOUND', 'Listing not found'))).toBe('Listing not found.');
     expect(fieldErrors(new Error('x'))).toEqual([]);
   });
+
+  it('says which id or date form a pattern wants, without the pattern', () => {
+    expect(plainMessage('must match pattern "^plt_[A-Za-z0-9]{10,40}$"')).toBe(
+      'Enter an id starting with plt_, as its page shows it.',
+    );
+    expect(plainMessage('must match pattern "^\\d{4}(-\\d{2}(-\\d{2})?)?$"')).toBe(
+      'Enter a date as YYYY, YYYY-MM or YYYY-MM-DD.',
+    );
+    expect(plainMessage('must match pattern "^[A-Za-z0-9_.:-]+$"')).toBe('This is not in the expected form.');
+  });
 });

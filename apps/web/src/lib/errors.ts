@@ -95,6 +95,8 @@ const RULES: readonly [RegExp, (m: RegExpMatchArray, allowed?: readonly unknown[
   [/^must be (integer|number|string|boolean|array)(,null)?$/, (m) => TYPES[m[1] as string] as string],
   [/^must match format "([^"]+)"$/, (m) => FORMATS[m[1] as string] ?? 'This is not in the expected form.'],
   [/^must match pattern "\^https\?:/, () => 'Enter a web address starting with https:// (or http://).'],
+  [/^must match pattern "\^([a-z]{3})_\[/, (m) => `Enter an id starting with ${m[1]}_, as its page shows it.`],
+  [/^must match pattern "\^\\d\{4\}\(-/, () => 'Enter a date as YYYY, YYYY-MM or YYYY-MM-DD.'],
   [/^must match pattern/, () => 'This is not in the expected form.'],
   [
     /must be equal to one of the allowed values/,

@@ -202,6 +202,18 @@ export async function mainMenu(page: Page) {
 }
 
 /**
+ * The account menu of the header (from 768 px wide), opened: its links (Account, Administration) and Sign out are
+ * menu items. Escape closes it and returns focus to its button.
+ */
+export async function accountMenu(page: Page) {
+  const button = page.getByRole('banner').getByRole('button', { name: /^Account menu/ });
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+  const menu = page.getByRole('menu');
+  await menu.waitFor();
+  return menu;
+}
+
+/**
  * Signs `who` in through the sign-in form and waits for the page it lands on: the level-1 heading `landing` when
  * given, else any level-1 heading but the sign-in form's own.
  */

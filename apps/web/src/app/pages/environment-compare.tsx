@@ -1,5 +1,6 @@
 import { useSearchParams } from 'react-router';
 import { PageTitle } from '../../components/page-title';
+import { useComparison } from '../../features/environment/api/environment';
 import { CompareForm } from '../../features/environment/components/compare-form';
 import { Comparison } from '../../features/environment/components/comparison';
 import { EnvironmentNav } from '../../features/environment/components/environment-nav';
@@ -11,13 +12,21 @@ export function Page() {
   const [params, setParams] = useSearchParams();
   const a = params.get('a') ?? '';
   const b = params.get('b') ?? '';
+  // The same read as the comparison's (one request): its refusal is also shown beside the plant it concerns.
+  const comparison = useComparison(a, b);
   return (
     <RequireSession>
       {() => (
         <>
           <PageTitle lead={ENVIRONMENT.compare.lead}>{ENVIRONMENT.compare.title}</PageTitle>
           <EnvironmentNav />
-          <CompareForm key={`${a}-${b}`} plantA={a} plantB={b} onCompare={(x, y) => setParams({ a: x, b: y })} />
+          <CompareForm
+            key={`${a}-${b}`}
+            plantA={a}
+            plantB={b}
+            onCompare={(x, y) => setParams({ a: x, b: y })}
+            error={comparison.error}
+          />
           {a && b && <Comparison plantA={a} plantB={b} />}
         </>
       )}

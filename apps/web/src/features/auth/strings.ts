@@ -157,6 +157,9 @@ export const AUTH = {
     get signOut() {
       return t('auth:account.signOut');
     },
+    get menu() {
+      return t('auth:account.menu');
+    },
   },
   tokens: {
     get title() {

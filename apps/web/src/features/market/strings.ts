@@ -57,6 +57,7 @@ export const MARKET = {
     hiddenOnMap: (n: number) => `${n} of these have a hidden location and are not on the map.`,
     distance: (km: string) => `${km} km away`,
     left: (n: number) => `${n} left`,
+    soldBy: (name: string) => `Sold by ${name}`,
     pages: 'Result pages',
   },
   listing: {

@@ -37,7 +37,8 @@ export function createEmailSend(ctx: ServiceContext<NotifyConfig>, transport: Ma
         { invitationId: template.params.invitationId },
         { requestId: d.id },
       );
-      return { to: link.email, name: link.email, action: `${base}${link.linkPath}` };
+      // The invitee may have no account, so no language of their own: the message is in English.
+      return { to: link.email, name: link.email, locale: null, action: `${base}${link.linkPath}` };
     }
     const r = await findRecipient(ctx.db, d.userId);
     if (!r) throw new Error(`no email address known for ${d.userId} yet`);

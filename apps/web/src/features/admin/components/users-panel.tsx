@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { SelectField } from '../../../components/field';
+import { Field, SelectField } from '../../../components/field';
 import { Pager } from '../../../components/pager';
 import { ScrollTable } from '../../../components/scroll-table';
 import { ErrorAlert, Loading, Notice } from '../../../components/status';
+import { errorFor } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { ROLES, type Role, type User, useSetRole, useUsers } from '../api/users';
 import { ADMIN } from '../strings';
@@ -28,10 +29,15 @@ export function UsersPanel({ me, roleNames }: { me: string; roleNames: Record<st
           setFilter({ ...filter, q: text.trim(), page: 1 });
         }}
       >
-        <div className="field">
-          <label htmlFor="user-search">{S.search}</label>
-          <input id="user-search" type="search" value={text} onChange={(e) => setText(e.target.value)} />
-        </div>
+        <Field
+          id="user-search"
+          label={S.search}
+          name="q"
+          type="search"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          error={errorFor(users.error, 'q')}
+        />
         <SelectField
           label={S.roleFilter}
           name="role"

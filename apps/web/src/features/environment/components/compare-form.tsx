@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Field } from '../../../components/field';
+import { errorFor } from '../../../lib/errors';
 import { ENVIRONMENT } from '../strings';
 
 const S = ENVIRONMENT.compare;
@@ -9,10 +10,13 @@ export function CompareForm({
   plantA,
   plantB,
   onCompare,
+  error,
 }: {
   plantA: string;
   plantB: string;
   onCompare: (a: string, b: string) => void;
+  /** The comparison's refusal, shown beside the plant it concerns. */
+  error?: unknown;
 }) {
   const [a, setA] = useState(plantA);
   const [b, setB] = useState(plantB);
@@ -24,8 +28,22 @@ export function CompareForm({
         onCompare(a.trim(), b.trim());
       }}
     >
-      <Field label={S.plantA} name="plantA" required value={a} onChange={(e) => setA(e.target.value)} />
-      <Field label={S.plantB} name="plantB" required value={b} onChange={(e) => setB(e.target.value)} />
+      <Field
+        label={S.plantA}
+        name="plantA"
+        required
+        value={a}
+        onChange={(e) => setA(e.target.value)}
+        error={errorFor(error, 'plantA')}
+      />
+      <Field
+        label={S.plantB}
+        name="plantB"
+        required
+        value={b}
+        onChange={(e) => setB(e.target.value)}
+        error={errorFor(error, 'plantB')}
+      />
       <div className="actions">
         <button type="submit">{S.submit}</button>
       </div>

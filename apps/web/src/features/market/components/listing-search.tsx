@@ -6,11 +6,13 @@ import { Pager } from '../../../components/pager';
 import { PhotoFrame } from '../../../components/photo';
 import { PlaceSearch } from '../../../components/place-search';
 import { ErrorAlert, Loading } from '../../../components/status';
+import { usePeople } from '../../../hooks/use-people';
 import { errorFor } from '../../../lib/errors';
 import { formatNumber } from '../../../lib/format';
 import { LISTING_CATEGORIES, type ListingHit, type ListingSearch, useListingSearch } from '../api/listings';
 import { formatMoney, toMinor } from '../lib/money';
 import { MARKET } from '../strings';
+import './listing-cards.css';
 
 const WorldMap = lazy(() => import('../../../components/map/world-map').then((m) => ({ default: m.WorldMap })));
 
@@ -81,7 +83,14 @@ export function ListingSearchPanel() {
             setPage(1);
           }}
         >
-          <Field label={S.q} name="q" type="search" value={form.q} onChange={(e) => set({ q: e.target.value })} />
+          <Field
+            label={S.q}
+            name="q"
+            type="search"
+            value={form.q}
+            onChange={(e) => set({ q: e.target.value })}
+            error={errorFor(search.error, 'q')}
+          />
           <div className="row">
             <SelectField
               label={S.category}
@@ -101,6 +110,7 @@ export function ListingSearchPanel() {
               max="500"
               value={form.radius}
               onChange={(e) => set({ radius: e.target.value })}
+              error={errorFor(search.error, 'radius')}
             />
           </div>
           <div className="row">
@@ -159,6 +169,7 @@ export function ListingSearchPanel() {
                 inputMode="decimal"
                 value={form.lat}
                 onChange={(e) => set({ lat: e.target.value, place: '' })}
+                error={errorFor(search.error, 'lat')}
               />
               <Field
                 label={S.longitude}
@@ -166,6 +177,7 @@ export function ListingSearchPanel() {
                 inputMode="decimal"
                 value={form.lon}
                 onChange={(e) => set({ lon: e.target.value, place: '' })}
+                error={errorFor(search.error, 'lon')}
               />
             </div>
             {hasPoint && (
@@ -220,23 +232,39 @@ export function ListingSearchPanel() {
   );
 }
 
-/** Listings as a list of links with their price, what is left and where. */
-export function ListingList({ items }: { items: readonly (ListingHit | Omit<ListingHit, 'distanceKm'>)[] }) {
+/**
+ * Listings as a shop's cards: the cover photo (its alt text says what it shows), the title as the link, the price,
+ * who sells it by name (one read for the whole page, ADR 200), then category, what is left and where. The seller is
+ * left out where the page is the seller's own.
+ */
+export function ListingList({
+  items,
+  showSeller = true,
+}: {
+  items: readonly (ListingHit | Omit<ListingHit, 'distanceKm'>)[];
+  showSeller?: boolean;
+}) {
+  const people = usePeople(showSeller ? items.map((l) => l.sellerId) : []);
   return (
-    <ul className="results">
-      {items.map((l) => (
-        <li key={l.id} className="photo-row">
-          <PhotoFrame photo={l.coverPhoto} />
-          <span>
-            <Link to={`/market/listings/${l.id}`}>{l.title}</Link> · {formatMoney(l.price, l.currency)} ·{' '}
-            {MARKET.categories[l.category]} · {S.left(l.quantity)}
-            {l.location?.city && ` · ${l.location.city}`}
-            {'distanceKm' in l && l.distanceKm !== null && (
-              <span className="muted"> · {S.distance(formatNumber(l.distanceKm))}</span>
-            )}
-          </span>
-        </li>
-      ))}
+    <ul className="listing-cards">
+      {items.map((l) => {
+        const seller = showSeller ? people.nameOf(l.sellerId) : undefined;
+        return (
+          <li key={l.id} className="listing-card">
+            <PhotoFrame photo={l.coverPhoto} size="medium" />
+            <Link className="listing-card-title" to={`/market/listings/${l.id}`}>
+              {l.title}
+            </Link>
+            <span className="listing-card-price">{formatMoney(l.price, l.currency)}</span>
+            {seller && <span className="listing-card-seller">{S.soldBy(seller)}</span>}
+            <span className="muted">
+              {MARKET.categories[l.category]} · {S.left(l.quantity)}
+              {l.location?.city && ` · ${l.location.city}`}
+              {'distanceKm' in l && l.distanceKm !== null && <> · {S.distance(formatNumber(l.distanceKm))}</>}
+            </span>
+          </li>
+        );
+      })}
     </ul>
   );
 }

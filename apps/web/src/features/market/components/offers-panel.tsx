@@ -279,7 +279,13 @@ function ReviewForm({ offerId }: { offerId: string }) {
           onChange={setRating}
           options={['5', '4', '3', '2', '1'].map((v) => ({ value: v, label: v }))}
         />
-        <Field label={S.comment} name="comment" value={comment} onChange={(e) => setComment(e.target.value)} />
+        <Field
+          label={S.comment}
+          name="comment"
+          value={comment}
+          onChange={(e) => setComment(e.target.value)}
+          error={errorFor(review.error, 'comment')}
+        />
         <ErrorAlert error={review.error} />
         <p className="actions">
           <button type="submit" className="secondary" disabled={review.isPending}>

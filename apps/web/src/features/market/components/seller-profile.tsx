@@ -51,7 +51,7 @@ export function SellerProfilePanel({ sellerId }: { sellerId: string }) {
           <p>{S.noListings}</p>
         ) : (
           <>
-            <ListingList items={listings.data.items} />
+            <ListingList items={listings.data.items} showSeller={false} />
             <Pager
               page={listings.data.pagination.page}
               totalPages={listings.data.pagination.totalPages}

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ErrorAlert, Loading, Notice } from '../../../components/status';
+import { ErrorAlert, Loading } from '../../../components/status';
+import { useToast } from '../../../components/toaster';
 import {
   type Channel,
   type PreferenceChange,
@@ -17,6 +18,7 @@ const CHANNELS: Channel[] = ['in-app', 'email', 'push'];
 export function PreferencesForm() {
   const prefs = usePreferences();
   const save = useSavePreferences();
+  const toast = useToast();
   const [draft, setDraft] = useState<Preferences | null>(null);
   useEffect(() => {
     if (prefs.data) setDraft(prefs.data);
@@ -31,7 +33,7 @@ export function PreferencesForm() {
       aria-labelledby="preferences-heading"
       onSubmit={(e) => {
         e.preventDefault();
-        save.mutate(draft as PreferenceChange);
+        save.mutate(draft as PreferenceChange, { onSuccess: () => toast(S.saved) });
       }}
     >
       <h2 id="preferences-heading">{S.table}</h2>
@@ -70,7 +72,6 @@ export function PreferencesForm() {
       <button type="submit" disabled={save.isPending}>
         {save.isPending ? S.saving : S.save}
       </button>
-      {save.isSuccess && !save.isPending && <Notice>{S.saved}</Notice>}
     </form>
   );
 }

@@ -7,6 +7,7 @@ import { PhotoFrame } from '../../../components/photo';
 import { PlaceSearch } from '../../../components/place-search';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { WhenNear } from '../../../components/when-near';
+import { errorFor } from '../../../lib/errors';
 import { formatNumber } from '../../../lib/format';
 import { useNearby, useSearch } from '../api/discover';
 
@@ -136,7 +137,14 @@ export function PlantSearch() {
           setPage(1);
         }}
       >
-        <Field label={S.query} name="q" type="search" value={text} onChange={(e) => setText(e.target.value)} />
+        <Field
+          label={S.query}
+          name="q"
+          type="search"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          error={errorFor(search.error, 'q')}
+        />
         <button type="submit">{S.submit}</button>
       </form>
       <ErrorAlert error={search.error} />

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { ErrorAlert } from '../../../components/status';
+import { errorFor } from '../../../lib/errors';
 import { countOf } from '../../../lib/plural';
 import { type LabelLayout, useDownloadLabels } from '../api/labels';
 import './print-labels.css';
@@ -35,6 +36,7 @@ export function PrintLabels({ plantIds, heading = 'h2' }: { plantIds: string[]; 
   const [startAt, setStartAt] = useState(1);
   const [harvestedOn, setHarvestedOn] = useState('');
   const download = useDownloadLabels();
+  const harvestError = errorFor(download.error, 'harvestedOn');
   const perPage = LAYOUTS.find((l) => l.value === layout)?.perPage ?? 24;
   const Heading = heading;
   const problem = plantIds.length === 0 ? S.none : plantIds.length > LABELS_MAX_PLANTS ? S.tooMany : null;
@@ -81,9 +83,11 @@ export function PrintLabels({ plantIds, heading = 'h2' }: { plantIds: string[]; 
           <label>
             {S.harvested}
             <input
+              name="harvestedOn"
               value={harvestedOn}
               placeholder="2026-09"
-              aria-describedby={`${id}-harvest`}
+              aria-invalid={harvestError ? true : undefined}
+              aria-describedby={harvestError ? `${id}-harvest ${id}-harvest-error` : `${id}-harvest`}
               onChange={(e) => setHarvestedOn(e.target.value)}
             />
           </label>
@@ -98,6 +102,11 @@ export function PrintLabels({ plantIds, heading = 'h2' }: { plantIds: string[]; 
       {layout === 'seed-packet' && (
         <p className="hint" id={`${id}-harvest`}>
           {S.harvestedHint}
+        </p>
+      )}
+      {harvestError && (
+        <p className="field-error" id={`${id}-harvest-error`}>
+          {harvestError}
         </p>
       )}
       {problem && plantIds.length > 0 && <p className="field-error">{problem}</p>}

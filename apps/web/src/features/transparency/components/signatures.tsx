@@ -245,8 +245,13 @@ export function VerifySignature() {
           value={statement}
           onChange={(e) => setStatement(e.target.value)}
           aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? 'verify-statement-error' : undefined}
         />
-        {problem && <p className="field-error">{problem}</p>}
+        {problem && (
+          <p className="field-error" id="verify-statement-error">
+            {problem}
+          </p>
+        )}
       </div>
       <Field
         label={S.signature}
