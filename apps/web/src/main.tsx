@@ -3,8 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { AppProviders } from './app/providers';
 import { AppRouter } from './app/router';
 import { UpdatePrompt } from './features/app/components/update-prompt';
-import { registerServiceWorker } from './lib/service-worker';
 import { startLanguage } from './i18n';
+import { registerServiceWorker } from './lib/service-worker';
 import './styles.css';
 
 // English is in the bundle; another language's catalogs are fetched before the first paint.
