@@ -212,7 +212,7 @@ describe('photos first: a plant page that shows a new photo at once, and lists t
       await page.getByRole('button', { name: 'Search' }).click();
       const card = page.getByRole('img', { name: `Photo of ${LISTING}`, exact: true });
       await card.waitFor({ timeout: 30_000 });
-      await expectThumbnailed(card, 72);
+      await expectThumbnailed(card, 180);
       await screenshot(page, 'photos-market-search');
 
       await page.goto(`/market/listings/${listingId}`);

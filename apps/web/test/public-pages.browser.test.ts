@@ -244,7 +244,7 @@ describe('public pages, limits made for people, links that open, and the phone m
       await signIn(page, TEST_ADMIN);
       await page.goto('/discover');
       await page.getByRole('heading', { level: 1, name: 'Discover' }).waitFor();
-      const menu = page.getByRole('banner').getByRole('button', { name: 'Menu' });
+      const menu = page.getByRole('banner').getByRole('button', { name: 'Menu', exact: true });
       expect(await menu.getAttribute('aria-expanded')).toBe('false');
       expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
       const header = await page.getByRole('banner').boundingBox();

@@ -196,7 +196,7 @@ export async function emailedLink(dataDir: string, to: string, path: string, tim
 
 /** The main navigation, opened first with the Menu button where the screen is narrow enough to hide it. */
 export async function mainMenu(page: Page) {
-  const button = page.getByRole('banner').getByRole('button', { name: 'Menu' });
+  const button = page.getByRole('banner').getByRole('button', { name: 'Menu', exact: true });
   if ((await button.isVisible()) && (await button.getAttribute('aria-expanded')) === 'false') await button.click();
   return page.getByRole('navigation', { name: 'Main' });
 }
