@@ -195,36 +195,24 @@ export async function listPendingInvitations(db: Db, organizationId: string, now
     .orderBy(desc(organizationInvitations.createdAt), desc(organizationInvitations.id));
 }
 
-/** An open, unexpired invitation by its id; null otherwise. */
-export async function findOpenInvitation(db: Db, id: string, now: Date): Promise<InvitationRow | null> {
+/** The invitation matching `match` while it is open and unexpired; null otherwise. */
+async function findOpen(db: Db, match: SQL, now: Date): Promise<InvitationRow | null> {
   const [row] = await db
     .select()
     .from(organizationInvitations)
-    .where(
-      and(
-        eq(organizationInvitations.id, id),
-        isNull(organizationInvitations.closedAt),
-        gt(organizationInvitations.expiresAt, now),
-      ),
-    )
+    .where(and(match, isNull(organizationInvitations.closedAt), gt(organizationInvitations.expiresAt, now)))
     .limit(1);
   return row ?? null;
 }
 
+/** An open, unexpired invitation by its id; null otherwise. */
+export function findOpenInvitation(db: Db, id: string, now: Date): Promise<InvitationRow | null> {
+  return findOpen(db, eq(organizationInvitations.id, id), now);
+}
+
 /** An open, unexpired invitation by the hash of its secret; null otherwise. */
-export async function findOpenInvitationByHash(db: Db, tokenHash: string, now: Date): Promise<InvitationRow | null> {
-  const [row] = await db
-    .select()
-    .from(organizationInvitations)
-    .where(
-      and(
-        eq(organizationInvitations.tokenHash, tokenHash),
-        isNull(organizationInvitations.closedAt),
-        gt(organizationInvitations.expiresAt, now),
-      ),
-    )
-    .limit(1);
-  return row ?? null;
+export function findOpenInvitationByHash(db: Db, tokenHash: string, now: Date): Promise<InvitationRow | null> {
+  return findOpen(db, eq(organizationInvitations.tokenHash, tokenHash), now);
 }
 
 /** Gives an open invitation a new secret (the previous link stops working); null when it is closed or expired. */
