@@ -3,7 +3,12 @@ import type anonymous from '../locales/en/anonymous.json';
 import type app from '../locales/en/app.json';
 import type auth from '../locales/en/auth.json';
 import type demand from '../locales/en/demand.json';
+import type environment from '../locales/en/environment.json';
 import type farms from '../locales/en/farms.json';
+import type journeys from '../locales/en/journeys.json';
+import type lineage from '../locales/en/lineage.json';
+import type market from '../locales/en/market.json';
+import type media from '../locales/en/media.json';
 import type notifications from '../locales/en/notifications.json';
 import type plants from '../locales/en/plants.json';
 import type transparency from '../locales/en/transparency.json';
@@ -24,6 +29,11 @@ export interface EnglishCatalogs {
   transparency: typeof transparency;
   admin: typeof admin;
   farms: typeof farms;
+  market: typeof market;
+  media: typeof media;
+  lineage: typeof lineage;
+  journeys: typeof journeys;
+  environment: typeof environment;
 }
 
 export type Namespace = keyof EnglishCatalogs;
@@ -37,4 +47,9 @@ export const NAMESPACES = [
   'transparency',
   'admin',
   'farms',
+  'market',
+  'media',
+  'lineage',
+  'journeys',
+  'environment',
 ] as const satisfies readonly Namespace[];

@@ -23,12 +23,6 @@ const CertificatePanel = lazy(() =>
   import('../../features/transparency/components/certificate-panel').then((m) => ({ default: m.CertificatePanel })),
 );
 
-const VISITOR = {
-  title: 'Make an offer',
-  lead: 'Sign in to make an offer on this listing or to follow it.',
-  signIn: 'Sign in to make an offer',
-} as const;
-
 /**
  * A listing: its facts and state, the seller's controls, the offers, and its plant's lineage and certificate. Public:
  * a visitor sees the listing and is asked to sign in to make an offer.
@@ -44,10 +38,10 @@ function SignInToOffer() {
   const location = useLocation();
   return (
     <section className="card" aria-labelledby="offer-visitor-heading">
-      <h2 id="offer-visitor-heading">{VISITOR.title}</h2>
-      <p className="hint">{VISITOR.lead}</p>
+      <h2 id="offer-visitor-heading">{MARKET.visitor.title}</h2>
+      <p className="hint">{MARKET.visitor.lead}</p>
       <Link className="button" to={`/signin?next=${encodeURIComponent(location.pathname)}`}>
-        {VISITOR.signIn}
+        {MARKET.visitor.signIn}
       </Link>
     </section>
   );

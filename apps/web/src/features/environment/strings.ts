@@ -1,128 +1,300 @@
-import { countOf } from '../../lib/plural';
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/environment.json';
+
+registerEnglish('environment', english);
+
+/**
+ * A text whose key is made from the API's names (a category, a field's path, a choice), which the catalog's types
+ * cannot check: a name the catalog does not know is shown as the API wrote it.
+ */
+export function lookup(key: string, fallback: string): string {
+  return (t as (key: string, options: { defaultValue: string }) => string)(key, { defaultValue: fallback });
+}
 
 /** Every text of the environment pages, in one place. */
 export const ENVIRONMENT = {
   panel: {
-    title: 'Environment and health',
-    score: 'Health score',
-    none: 'Nothing measured yet: record the climate below to get a score.',
-    ranges: { species: 'ranges of this species', fallback: 'generic ranges (species not in the table)' },
-    recommendations: 'Recommendations',
-    noRecommendations: 'Nothing to improve.',
-    record: 'Record the climate now',
-    temperature: 'Temperature (°C)',
-    humidity: 'Humidity (%)',
-    submit: 'Save the reading',
-    details: 'Environment in detail, similar plants and comparison',
+    get title() {
+      return t('environment:panel.title');
+    },
+    get score() {
+      return t('environment:panel.score');
+    },
+    outOf: (score: string) => t('environment:panel.outOf', { score }),
+    get none() {
+      return t('environment:panel.none');
+    },
+    ranges: (ranges: 'species' | 'fallback') => t(`environment:panel.ranges.${ranges}`),
+    priority: (priority: 'high' | 'medium' | 'low') => t(`environment:panel.priorities.${priority}`),
+    get recommendations() {
+      return t('environment:panel.recommendations');
+    },
+    get noRecommendations() {
+      return t('environment:panel.noRecommendations');
+    },
+    get record() {
+      return t('environment:panel.record');
+    },
+    get temperature() {
+      return t('environment:panel.temperature');
+    },
+    get humidity() {
+      return t('environment:panel.humidity');
+    },
+    get submit() {
+      return t('environment:panel.submit');
+    },
+    get details() {
+      return t('environment:panel.details');
+    },
   },
   page: {
-    title: (plant: string) => `Environment of ${plant}`,
-    lead: 'What was measured around the plant, in nine categories, and the plants growing in the most similar conditions.',
-    back: 'Back to the plant',
-    current: 'Current environment',
-    currentLead: 'For each category, the values of its newest record.',
-    nothing: 'Nothing recorded yet.',
-    notRecorded: 'Not recorded',
-    history: 'Records',
-    recordedAt: 'Recorded',
-    categories: 'Categories',
-    noHistory: 'No records yet.',
-    newer: 'Newer records',
-    older: 'Older records',
-    pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
-    analysis: 'Conditions and growth across the network',
+    title: (plant: string) => t('environment:page.title', { plant }),
+    get lead() {
+      return t('environment:page.lead');
+    },
+    get back() {
+      return t('environment:page.back');
+    },
+    get current() {
+      return t('environment:page.current');
+    },
+    get currentLead() {
+      return t('environment:page.currentLead');
+    },
+    get nothing() {
+      return t('environment:page.nothing');
+    },
+    get notRecorded() {
+      return t('environment:page.notRecorded');
+    },
+    get history() {
+      return t('environment:page.history');
+    },
+    get recordedAt() {
+      return t('environment:page.recordedAt');
+    },
+    get categories() {
+      return t('environment:page.categories');
+    },
+    get noHistory() {
+      return t('environment:page.noHistory');
+    },
+    get newer() {
+      return t('environment:page.newer');
+    },
+    get older() {
+      return t('environment:page.older');
+    },
+    pageOf: (page: number, pages: number) => t('environment:page.pageOf', { page, pages }),
+    get analysis() {
+      return t('environment:page.analysis');
+    },
   },
   edit: {
-    title: 'Update the environment',
-    lead:
-      'The form holds the current values. Change what you measured and save: a new record is added with the ' +
-      'categories you changed (each replaces that category whole; the history keeps the earlier values).',
-    ownerOnly: 'Only the plant’s owner (or an administrator) can record its environment. You can read it and compare.',
-    recordedAt: 'Measured at (optional, default now)',
-    more: 'More values',
-    notSaid: 'Not recorded',
-    yes: 'Yes',
-    no: 'No',
-    listHint: 'Separate entries with commas.',
-    submit: 'Save the environment',
-    busy: 'Saving…',
-    nothingChanged: 'Nothing changed: change a value first.',
-    saved: (categories: string) => `Saved: ${categories}.`,
+    get title() {
+      return t('environment:edit.title');
+    },
+    get lead() {
+      return t('environment:edit.lead');
+    },
+    get ownerOnly() {
+      return t('environment:edit.ownerOnly');
+    },
+    get recordedAt() {
+      return t('environment:edit.recordedAt');
+    },
+    /** The summary of a category's rarer values; `category` as written inside a sentence. */
+    more: (category: string) => t('environment:edit.more', { category }),
+    get notSaid() {
+      return t('environment:edit.notSaid');
+    },
+    get yes() {
+      return t('environment:edit.yes');
+    },
+    get no() {
+      return t('environment:edit.no');
+    },
+    get listHint() {
+      return t('environment:edit.listHint');
+    },
+    get submit() {
+      return t('environment:edit.submit');
+    },
+    get busy() {
+      return t('environment:edit.busy');
+    },
+    get nothingChanged() {
+      return t('environment:edit.nothingChanged');
+    },
+    saved: (categories: string) => t('environment:edit.saved', { categories }),
   },
   similar: {
-    title: 'Plants in similar conditions',
-    lead: (compared: number) =>
-      `Compared with ${countOf(compared, 'plant')} that have an environment; conditions only, growth is not compared.`,
-    none: 'No plant shares a measured category with this one yet.',
-    plant: 'Plant',
-    species: 'Species',
-    similarity: 'Similarity',
-    similarityOf: (score: string) => `${score} / 100 similar`,
-    shared: 'Categories in common',
-    compare: 'Compare',
-    compareWith: (name: string) => `Compare with ${name}`,
+    get title() {
+      return t('environment:similar.title');
+    },
+    lead: (compared: number) => t('environment:similar.lead', { count: compared }),
+    get none() {
+      return t('environment:similar.none');
+    },
+    get plant() {
+      return t('environment:similar.plant');
+    },
+    get species() {
+      return t('environment:similar.species');
+    },
+    get similarity() {
+      return t('environment:similar.similarity');
+    },
+    similarityOf: (score: string) => t('environment:similar.similarityOf', { score }),
+    get shared() {
+      return t('environment:similar.shared');
+    },
+    get compare() {
+      return t('environment:similar.compare');
+    },
+    compareWith: (name: string) => t('environment:similar.compareWith', { name }),
   },
-  tabs: { label: 'Environment pages', compare: 'Compare two plants', analysis: 'Conditions and growth' },
+  tabs: {
+    get label() {
+      return t('environment:tabs.label');
+    },
+    get compare() {
+      return t('environment:tabs.compare');
+    },
+    get analysis() {
+      return t('environment:tabs.analysis');
+    },
+  },
   compare: {
-    title: 'Compare two plants',
-    lead: 'The environments of two plants side by side, category by category, with the difference of each value.',
-    plantA: 'First plant (id)',
-    plantB: 'Second plant (id)',
-    submit: 'Compare',
-    overall: 'Overall similarity',
-    noOverlap: 'The two plants share no measured category: nothing to compare.',
-    category: 'Category',
-    weight: (w: number) => `weight ${w}`,
-    parameter: 'Value',
-    difference: 'Difference',
-    differenceIs: 'Each difference is the second plant’s value minus the first’s.',
-    notBoth: 'Neither plant has a value here.',
-    missing: '—',
+    get title() {
+      return t('environment:compare.title');
+    },
+    get lead() {
+      return t('environment:compare.lead');
+    },
+    get plantA() {
+      return t('environment:compare.plantA');
+    },
+    get plantB() {
+      return t('environment:compare.plantB');
+    },
+    get submit() {
+      return t('environment:compare.submit');
+    },
+    get overall() {
+      return t('environment:compare.overall');
+    },
+    outOf: (score: string) => t('environment:compare.outOf', { score }),
+    get noOverlap() {
+      return t('environment:compare.noOverlap');
+    },
+    get category() {
+      return t('environment:compare.category');
+    },
+    weight: (weight: number) => t('environment:compare.weight', { weight }),
+    get parameter() {
+      return t('environment:compare.parameter');
+    },
+    get difference() {
+      return t('environment:compare.difference');
+    },
+    get differenceIs() {
+      return t('environment:compare.differenceIs');
+    },
+    get notBoth() {
+      return t('environment:compare.notBoth');
+    },
+    get missing() {
+      return t('environment:compare.missing');
+    },
   },
   analysis: {
-    title: 'Conditions and growth',
-    lead:
-      'Across all plants of a species, does a condition go with better growth? Each row is a correlation between ' +
-      'a condition and an outcome, over the plants that recorded both.',
-    results: 'Correlations',
-    species: 'Species (scientific name, optional)',
-    minSamples: 'Fewest plants per correlation',
-    submit: 'Analyse',
-    summary: (plants: number, tests: number, skipped: number) =>
-      `${countOf(plants, 'plant')} analysed; ${countOf(tests, 'correlation')} computed; ${countOf(skipped, 'pair')} skipped for too few plants or a constant value.`,
-    none: 'No correlation could be computed: too few plants recorded both values. Try a lower number of plants.',
-    columns: {
-      species: 'Species',
-      condition: 'Condition',
-      outcome: 'Outcome',
-      n: 'Plants',
-      r: 'Correlation r',
-      ci: '95 % interval',
-      p: 'p',
-      q: 'q (corrected)',
-      significant: 'Significant',
+    get title() {
+      return t('environment:analysis.title');
     },
-    yes: 'yes',
-    no: 'no',
-    explainTitle: 'How to read this',
-    explain: [
-      'r runs from −1 to 1: above 0, plants with more of the condition tend to grow better (or taller, or faster); below 0, worse. 0 means no straight-line relation.',
-      'p is the chance of a correlation at least this strong if there were none at all. With many correlations tested at once, some will look strong by luck alone: at p < 0.05, about one in twenty would.',
-      'So each p is corrected for the number of tests in this answer (Benjamini–Hochberg). The corrected value, q, keeps the share of false discoveries among the rows marked significant at about 5 %. A row is significant only when q < 0.05.',
-      'A correlation is not a cause: a plant given better light may also be better tended in other ways.',
-    ],
-    conditions: {
-      'soil.ph': 'Soil pH',
-      'lighting.hoursPerDay': 'Light per day (h)',
-      'lighting.dli': 'Daily light integral',
-      'climate.temperatureC': 'Temperature (°C)',
-      'climate.humidityPercent': 'Relative humidity (%)',
-      'watering.frequencyPerWeek': 'Waterings per week',
-      'watering.ph': 'Water pH',
-      'nutrients.ecMsCm': 'EC (mS/cm)',
-      'growth.healthScore': 'Grower’s health rating',
-      'growth.growthRateCmPerWeek': 'Growth rate (cm/week)',
-      'growth.heightCm': 'Height (cm)',
-    } as Record<string, string>,
+    get lead() {
+      return t('environment:analysis.lead');
+    },
+    get results() {
+      return t('environment:analysis.results');
+    },
+    get species() {
+      return t('environment:analysis.species');
+    },
+    get minSamples() {
+      return t('environment:analysis.minSamples');
+    },
+    get submit() {
+      return t('environment:analysis.submit');
+    },
+    summary: (plants: number, tests: number, skipped: number) =>
+      t('environment:analysis.summary', {
+        plants: t('environment:analysis.plants', { count: plants }),
+        tests: t('environment:analysis.tests', { count: tests }),
+        skipped: t('environment:analysis.skipped', { count: skipped }),
+      }),
+    get none() {
+      return t('environment:analysis.none');
+    },
+    columns: {
+      get species() {
+        return t('environment:analysis.columns.species');
+      },
+      get condition() {
+        return t('environment:analysis.columns.condition');
+      },
+      get outcome() {
+        return t('environment:analysis.columns.outcome');
+      },
+      get n() {
+        return t('environment:analysis.columns.n');
+      },
+      get r() {
+        return t('environment:analysis.columns.r');
+      },
+      get ci() {
+        return t('environment:analysis.columns.ci');
+      },
+      get p() {
+        return t('environment:analysis.columns.p');
+      },
+      get q() {
+        return t('environment:analysis.columns.q');
+      },
+      get significant() {
+        return t('environment:analysis.columns.significant');
+      },
+    },
+    interval: (low: string, high: string) => t('environment:analysis.interval', { low, high }),
+    get yes() {
+      return t('environment:analysis.yes');
+    },
+    get no() {
+      return t('environment:analysis.no');
+    },
+    get explainTitle() {
+      return t('environment:analysis.explainTitle');
+    },
+    /** How to read the table, a paragraph each. */
+    get explain() {
+      return [
+        t('environment:analysis.explain.r'),
+        t('environment:analysis.explain.p'),
+        t('environment:analysis.explain.q'),
+        t('environment:analysis.explain.cause'),
+      ];
+    },
+    /** A condition or outcome by its API name (`climate.temperatureC`); an unknown one as it is. */
+    condition: (name: string) => lookup(`environment:analysis.conditions.${name}`, name),
+  },
+  values: {
+    get yes() {
+      return t('environment:values.yes');
+    },
+    get no() {
+      return t('environment:values.no');
+    },
+    withUnit: (label: string, unit: string) => t('environment:values.withUnit', { label, unit }),
   },
 } as const;

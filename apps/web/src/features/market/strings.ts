@@ -1,260 +1,725 @@
-import { countOf } from '../../lib/plural';
-import type { Listing, ListingCategory } from './api/listings';
-import type { Offer, OfferRejectionReason } from './api/offers';
+import { currentLanguage, registerEnglish, t } from '../../i18n';
+import { formatNumber } from '../../lib/format';
+import english from '../../locales/en/market.json';
+import { LISTING_CATEGORIES, type ListingCategory } from './api/listings';
 
-const MARKET_CATEGORY_NAMES: Record<ListingCategory, string> = {
-  seeds: 'Seeds',
-  seedlings: 'Seedlings',
-  cuttings: 'Cuttings',
-  plants: 'Plants',
-  produce: 'Produce',
-};
+registerEnglish('market', english);
+
+/** A number with exactly `digits` decimals, as the reader's language writes it (a rating of 4.00, a price). */
+const fixed = (n: number, digits: number) =>
+  n.toLocaleString(currentLanguage(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const PROPAGATION_TYPES = ['clone', 'seed', 'cutting', 'graft', 'division', 'layering', 'tissue-culture'] as const;
+const isPropagation = (p: string): p is (typeof PROPAGATION_TYPES)[number] =>
+  (PROPAGATION_TYPES as readonly string[]).includes(p);
+const isCategory = (c: string): c is ListingCategory => (LISTING_CATEGORIES as readonly string[]).includes(c);
 
 /** Every text of the marketplace pages, in one place. */
 export const MARKET = {
   nav: {
-    label: 'Marketplace',
-    browse: 'Browse',
-    mine: 'My listings',
-    offers: 'My offers',
-    sell: 'Sell something',
-    wishlist: 'Wishlist',
+    get label() {
+      return t('market:nav.label');
+    },
+    get browse() {
+      return t('market:nav.browse');
+    },
+    get mine() {
+      return t('market:nav.mine');
+    },
+    get offers() {
+      return t('market:nav.offers');
+    },
+    get sell() {
+      return t('market:nav.sell');
+    },
+    get wishlist() {
+      return t('market:nav.wishlist');
+    },
   },
-  categories: MARKET_CATEGORY_NAMES,
+  categories: {
+    get seeds() {
+      return t('market:categories.seeds');
+    },
+    get seedlings() {
+      return t('market:categories.seedlings');
+    },
+    get cuttings() {
+      return t('market:categories.cuttings');
+    },
+    get plants() {
+      return t('market:categories.plants');
+    },
+    get produce() {
+      return t('market:categories.produce');
+    },
+  },
   statuses: {
-    draft: 'Draft',
-    active: 'Active',
-    sold: 'Sold',
-    cancelled: 'Cancelled',
-  } satisfies Record<Listing['status'], string>,
+    get draft() {
+      return t('market:statuses.draft');
+    },
+    get active() {
+      return t('market:statuses.active');
+    },
+    get sold() {
+      return t('market:statuses.sold');
+    },
+    get cancelled() {
+      return t('market:statuses.cancelled');
+    },
+  },
+  /** How a plant was propagated, from the API's code (an unknown code is shown as it is). */
+  propagation: (type: string) => (isPropagation(type) ? t(`market:propagation.${type}`) : type),
   browse: {
-    title: 'Marketplace',
-    lead: 'Seeds, seedlings, cuttings, plants and produce offered by growers, with their plant’s lineage.',
-    filters: 'Find listings',
-    q: 'Words in the title or description',
-    category: 'Category',
-    anyCategory: 'Any category',
-    minPrice: 'Lowest price per unit',
-    maxPrice: 'Highest price per unit',
-    priceHint: 'In the listing’s currency, e.g. 2.50.',
-    latitude: 'Latitude',
-    longitude: 'Longitude',
-    near: 'Near a point',
-    nearHint: 'Find a town by name or click the map to search around a point; leave it empty to search everywhere.',
-    place: 'Find listings near a town',
-    placeHint: 'A town or city, e.g. “Lyon” or “Paris, France”. Choosing one searches around it at once.',
-    pickMap: 'Map: click to choose the point to search around',
-    clearPoint: 'Clear the point',
-    point: (lat: number, lon: number) => `Around ${lat.toFixed(3)}, ${lon.toFixed(3)}`,
-    radius: 'Radius in km',
-    submit: 'Search',
-    view: 'Show results as',
-    list: 'List',
-    map: 'Map',
-    resultsMap: 'Map of the listings found',
-    found: (total: number) => `${countOf(total, 'listing')} found`,
-    none: 'No active listing matches. Try fewer words, another category or a wider radius.',
-    hiddenOnMap: (n: number) => `${n} of these have a hidden location and are not on the map.`,
-    distance: (km: string) => `${km} km away`,
-    left: (n: number) => `${n} left`,
-    soldBy: (name: string) => `Sold by ${name}`,
-    pages: 'Result pages',
+    get title() {
+      return t('market:browse.title');
+    },
+    get lead() {
+      return t('market:browse.lead');
+    },
+    get filters() {
+      return t('market:browse.filters');
+    },
+    get q() {
+      return t('market:browse.q');
+    },
+    get category() {
+      return t('market:browse.category');
+    },
+    get anyCategory() {
+      return t('market:browse.anyCategory');
+    },
+    get minPrice() {
+      return t('market:browse.minPrice');
+    },
+    get maxPrice() {
+      return t('market:browse.maxPrice');
+    },
+    get priceHint() {
+      return t('market:browse.priceHint');
+    },
+    get latitude() {
+      return t('market:browse.latitude');
+    },
+    get longitude() {
+      return t('market:browse.longitude');
+    },
+    get near() {
+      return t('market:browse.near');
+    },
+    get nearHint() {
+      return t('market:browse.nearHint');
+    },
+    get place() {
+      return t('market:browse.place');
+    },
+    get placeHint() {
+      return t('market:browse.placeHint');
+    },
+    get pickMap() {
+      return t('market:browse.pickMap');
+    },
+    get clearPoint() {
+      return t('market:browse.clearPoint');
+    },
+    point: (lat: number, lon: number) =>
+      t('market:browse.point', { lat: formatNumber(lat, 3), lon: formatNumber(lon, 3) }),
+    get radius() {
+      return t('market:browse.radius');
+    },
+    get submit() {
+      return t('market:browse.submit');
+    },
+    get view() {
+      return t('market:browse.view');
+    },
+    get list() {
+      return t('market:browse.list');
+    },
+    get map() {
+      return t('market:browse.map');
+    },
+    get resultsMap() {
+      return t('market:browse.resultsMap');
+    },
+    found: (count: number) => t('market:browse.found', { count }),
+    get none() {
+      return t('market:browse.none');
+    },
+    hiddenOnMap: (count: number) => t('market:browse.hiddenOnMap', { count }),
+    distance: (km: string) => t('market:browse.distance', { km }),
+    left: (count: number) => t('market:browse.left', { count }),
+    soldBy: (name: string) => t('market:browse.soldBy', { name }),
+    get pages() {
+      return t('market:browse.pages');
+    },
   },
   listing: {
-    details: 'Details',
-    seller: 'Seller',
-    sellerProfile: 'See the seller’s profile',
-    ids: { listing: 'Listing id', seller: 'Seller’s account id', plant: 'Plant id' },
-    price: 'Price per unit',
-    left: 'Quantity left',
-    category: 'Category',
-    status: 'Status',
-    location: 'Location',
-    hidden: 'hidden by the seller',
-    listed: 'Listed',
-    plant: 'Plant',
-    lineage: 'Lineage on the listing',
-    lineageLead: 'As recorded on the ledger when the listing was made: parent first.',
-    generation: (n: number) => `generation ${n}`,
-    noAncestors: 'A first-generation plant: no recorded parents.',
-    noPlant: 'This listing is not linked to a registered plant, so it has no lineage or certificate.',
-    sold: 'Sold: every unit has gone to a buyer. This listing is no longer available.',
-    cancelled: 'Cancelled by the seller. This listing is no longer available.',
-    draft: 'A draft: only you can see it. Publish it to take offers.',
-    yours: 'This is your listing.',
-    missing: 'Listing',
+    get details() {
+      return t('market:listing.details');
+    },
+    get seller() {
+      return t('market:listing.seller');
+    },
+    get sellerProfile() {
+      return t('market:listing.sellerProfile');
+    },
+    ids: {
+      get listing() {
+        return t('market:listing.ids.listing');
+      },
+      get seller() {
+        return t('market:listing.ids.seller');
+      },
+      get plant() {
+        return t('market:listing.ids.plant');
+      },
+    },
+    get price() {
+      return t('market:listing.price');
+    },
+    get left() {
+      return t('market:listing.left');
+    },
+    get category() {
+      return t('market:listing.category');
+    },
+    get status() {
+      return t('market:listing.status');
+    },
+    get location() {
+      return t('market:listing.location');
+    },
+    get hidden() {
+      return t('market:listing.hidden');
+    },
+    get listed() {
+      return t('market:listing.listed');
+    },
+    get plant() {
+      return t('market:listing.plant');
+    },
+    get lineage() {
+      return t('market:listing.lineage');
+    },
+    get lineageLead() {
+      return t('market:listing.lineageLead');
+    },
+    generation: (generation: number) => t('market:listing.generation', { generation }),
+    get noAncestors() {
+      return t('market:listing.noAncestors');
+    },
+    get noPlant() {
+      return t('market:listing.noPlant');
+    },
+    get sold() {
+      return t('market:listing.sold');
+    },
+    get cancelled() {
+      return t('market:listing.cancelled');
+    },
+    get draft() {
+      return t('market:listing.draft');
+    },
+    get yours() {
+      return t('market:listing.yours');
+    },
+    get missing() {
+      return t('market:listing.missing');
+    },
+  },
+  visitor: {
+    get title() {
+      return t('market:visitor.title');
+    },
+    get lead() {
+      return t('market:visitor.lead');
+    },
+    get signIn() {
+      return t('market:visitor.signIn');
+    },
+  },
+  gallery: {
+    get title() {
+      return t('market:gallery.title');
+    },
+    open: (alt: string) => t('market:gallery.open', { alt }),
+  },
+  photos: {
+    get label() {
+      return t('market:photos.label');
+    },
+    hint: (max: number) => t('market:photos.hint', { max }),
+    get busy() {
+      return t('market:photos.busy');
+    },
+    get untitled() {
+      return t('market:photos.untitled');
+    },
+    /** What the i-th of n photos shows, as the lists say it (ADR 203). */
+    alt: (title: string, i: number, n: number) =>
+      n > 1 ? t('market:photos.altOf', { index: i + 1, total: n, title }) : t('market:photos.alt', { title }),
+    remove: (i: number) => t('market:photos.remove', { index: i + 1 }),
   },
   moves: {
-    title: 'Manage this listing',
-    publish: 'Publish',
-    unpublish: 'Pause (back to draft)',
-    cancel: 'Cancel the listing',
-    confirmCancel: 'Cancel this listing for good? Open offers are rejected and it cannot be published again.',
-    final: (status: string) => `This listing is ${status}: nothing more can be done with it.`,
-    leavingActive: 'Pausing or cancelling rejects the open offers.',
-    done: (status: string) => `The listing is now ${status}.`,
-    edit: 'Edit',
+    get title() {
+      return t('market:moves.title');
+    },
+    get publish() {
+      return t('market:moves.publish');
+    },
+    get unpublish() {
+      return t('market:moves.unpublish');
+    },
+    get cancel() {
+      return t('market:moves.cancel');
+    },
+    get confirmCancel() {
+      return t('market:moves.confirmCancel');
+    },
+    final: {
+      get draft() {
+        return t('market:moves.final.draft');
+      },
+      get active() {
+        return t('market:moves.final.active');
+      },
+      get sold() {
+        return t('market:moves.final.sold');
+      },
+      get cancelled() {
+        return t('market:moves.final.cancelled');
+      },
+    },
+    get leavingActive() {
+      return t('market:moves.leavingActive');
+    },
+    done: {
+      get draft() {
+        return t('market:moves.done.draft');
+      },
+      get active() {
+        return t('market:moves.done.active');
+      },
+      get sold() {
+        return t('market:moves.done.sold');
+      },
+      get cancelled() {
+        return t('market:moves.done.cancelled');
+      },
+    },
+    get edit() {
+      return t('market:moves.edit');
+    },
   },
   form: {
-    createTitle: 'Sell something',
-    createLead: 'List something you grew. Link it to one of your plants to show its lineage and certificate.',
-    editTitle: 'Edit the listing',
-    plant: 'Plant',
-    noPlant: 'Not linked to a plant',
-    plantOption: (name: string, generation: number) => `${name} · generation ${generation}`,
-    plantHint: 'Choosing a plant fills the title and the location from it.',
-    title: 'Title',
-    description: 'Description',
-    category: 'Category',
-    price: (currency: string) => `Price per unit (${currency})`,
-    currency: 'Currency',
-    currencyHint: 'Three letters, e.g. EUR',
-    quantity: 'Quantity',
-    asDraft: 'Save as a draft (publish it later)',
-    create: 'Create the listing',
-    save: 'Save changes',
-    cancelEdit: 'Stop editing',
-    busy: 'Saving…',
-    badPrice: 'Give the price as a number, e.g. 2.50.',
-    missingLocation: 'Pick the location on the map or type its latitude and longitude.',
+    get createTitle() {
+      return t('market:form.createTitle');
+    },
+    get createLead() {
+      return t('market:form.createLead');
+    },
+    get editTitle() {
+      return t('market:form.editTitle');
+    },
+    get plant() {
+      return t('market:form.plant');
+    },
+    get noPlant() {
+      return t('market:form.noPlant');
+    },
+    plantOption: (name: string, generation: number) => t('market:form.plantOption', { name, generation }),
+    get plantHint() {
+      return t('market:form.plantHint');
+    },
+    get title() {
+      return t('market:form.title');
+    },
+    get description() {
+      return t('market:form.description');
+    },
+    get category() {
+      return t('market:form.category');
+    },
+    price: (currency: string) => t('market:form.price', { currency }),
+    get currency() {
+      return t('market:form.currency');
+    },
+    get currencyHint() {
+      return t('market:form.currencyHint');
+    },
+    get quantity() {
+      return t('market:form.quantity');
+    },
+    get asDraft() {
+      return t('market:form.asDraft');
+    },
+    get create() {
+      return t('market:form.create');
+    },
+    get save() {
+      return t('market:form.save');
+    },
+    get cancelEdit() {
+      return t('market:form.cancelEdit');
+    },
+    get busy() {
+      return t('market:form.busy');
+    },
+    get badPrice() {
+      return t('market:form.badPrice');
+    },
+    get missingLocation() {
+      return t('market:form.missingLocation');
+    },
   },
   offers: {
-    title: 'Offers',
-    leadSeller: 'Every offer on your listing, oldest first.',
-    leadBuyer: 'Your offers on this listing. Only you and the seller see them.',
-    none: 'No offers yet.',
-    buyer: 'Buyer',
-    someBuyer: 'a buyer',
-    ids: { offer: 'Offer id', buyer: 'Buyer’s account id' },
-    quantity: 'Quantity',
-    price: 'Offered per unit',
-    counter: 'Counter per unit',
-    status: 'Status',
-    message: 'Message',
-    actions: 'Actions',
+    get title() {
+      return t('market:offers.title');
+    },
+    get leadSeller() {
+      return t('market:offers.leadSeller');
+    },
+    get leadBuyer() {
+      return t('market:offers.leadBuyer');
+    },
+    get none() {
+      return t('market:offers.none');
+    },
+    get buyer() {
+      return t('market:offers.buyer');
+    },
+    get someBuyer() {
+      return t('market:offers.someBuyer');
+    },
+    ids: {
+      get offer() {
+        return t('market:offers.ids.offer');
+      },
+      get buyer() {
+        return t('market:offers.ids.buyer');
+      },
+    },
+    get quantity() {
+      return t('market:offers.quantity');
+    },
+    get price() {
+      return t('market:offers.price');
+    },
+    get counter() {
+      return t('market:offers.counter');
+    },
+    get status() {
+      return t('market:offers.status');
+    },
+    get message() {
+      return t('market:offers.message');
+    },
+    get actions() {
+      return t('market:offers.actions');
+    },
     statuses: {
-      pending: 'Awaiting the seller',
-      countered: 'Countered: awaiting the buyer',
-      accepted: 'Accepted: sold',
-      rejected: 'Rejected',
-      withdrawn: 'Withdrawn',
-    } satisfies Record<Offer['status'], string>,
-    /** What a rejected offer shows instead of a bare "Rejected", by its reason. */
+      get pending() {
+        return t('market:offers.statuses.pending');
+      },
+      get countered() {
+        return t('market:offers.statuses.countered');
+      },
+      get accepted() {
+        return t('market:offers.statuses.accepted');
+      },
+      get rejected() {
+        return t('market:offers.statuses.rejected');
+      },
+      get withdrawn() {
+        return t('market:offers.statuses.withdrawn');
+      },
+    },
     reasons: {
-      declined: 'Declined by the seller',
-      'counter-declined': 'Counter declined by the buyer',
-      'sold-out': 'Sold to another buyer',
-      'listing-cancelled': 'Listing cancelled by the seller',
-      'listing-unpublished': 'Listing taken off sale by the seller',
-    } satisfies Record<OfferRejectionReason, string>,
-    accept: 'Accept',
-    acceptCounter: 'Accept the counter',
-    reject: 'Reject',
-    rejectCounter: 'Reject the counter',
-    withdraw: 'Withdraw',
-    counterPrice: (currency: string) => `Counter price per unit (${currency})`,
-    sendCounter: 'Send the counter',
-    counterAgain: 'Counter again',
-    awaitingBuyer: 'Waiting for the buyer’s answer.',
-    awaitingSeller: 'Waiting for the seller’s answer.',
-    bought: (quantity: number, price: string) => `You bought ${quantity} at ${price} each.`,
-    sold: (quantity: number, price: string) => `Sold ${quantity} at ${price} each.`,
-    lost: 'No longer available: the listing was sold or withdrawn from sale.',
-    soldOut: 'Sold to another buyer: their offer was accepted first and took the units yours asked for.',
-    raceLost:
-      'Too late: another buyer bought just before you accepted, and not enough is left for this offer. Nothing was bought, and this offer is closed.',
-    fewerLeft: (left: number) =>
-      `Only ${left} ${left === 1 ? 'is' : 'are'} left now, fewer than this offer asks for. Nothing was bought.`,
-    offSale: 'The seller took this listing off sale before you accepted. Nothing was bought.',
-    make: 'Make an offer',
-    makeLead: (left: number) => `Up to ${left} available. The seller may accept, reject or counter.`,
-    offerQuantity: 'Quantity',
-    offerPrice: (currency: string) => `Your price per unit (${currency})`,
-    offerMessage: 'Message to the seller (optional)',
-    send: 'Send the offer',
-    sent: 'Offer sent. The seller has been told.',
-    closed: 'This listing takes no offers now.',
-    review: 'Rate the seller',
-    rating: 'Rating (1 poor – 5 excellent)',
-    comment: 'Comment (optional)',
-    sendReview: 'Send the rating',
-    reviewed: 'Thank you: your rating counts towards the seller’s profile.',
-    count: (n: number, total: number) => `${countOf(total, 'offer')}, ${n} open`,
-    item: (quantity: number, price: string) => `Offer of ${quantity} at ${price}`,
+      get declined() {
+        return t('market:offers.reasons.declined');
+      },
+      get 'counter-declined'() {
+        return t('market:offers.reasons.counter-declined');
+      },
+      get 'sold-out'() {
+        return t('market:offers.reasons.sold-out');
+      },
+      get 'listing-cancelled'() {
+        return t('market:offers.reasons.listing-cancelled');
+      },
+      get 'listing-unpublished'() {
+        return t('market:offers.reasons.listing-unpublished');
+      },
+    },
+    get accept() {
+      return t('market:offers.accept');
+    },
+    get acceptCounter() {
+      return t('market:offers.acceptCounter');
+    },
+    get reject() {
+      return t('market:offers.reject');
+    },
+    get rejectCounter() {
+      return t('market:offers.rejectCounter');
+    },
+    get withdraw() {
+      return t('market:offers.withdraw');
+    },
+    counterPrice: (currency: string) => t('market:offers.counterPrice', { currency }),
+    get sendCounter() {
+      return t('market:offers.sendCounter');
+    },
+    get counterAgain() {
+      return t('market:offers.counterAgain');
+    },
+    get awaitingBuyer() {
+      return t('market:offers.awaitingBuyer');
+    },
+    get awaitingSeller() {
+      return t('market:offers.awaitingSeller');
+    },
+    bought: (quantity: number, price: string) => t('market:offers.bought', { price, quantity }),
+    sold: (quantity: number, price: string) => t('market:offers.sold', { price, quantity }),
+    get lost() {
+      return t('market:offers.lost');
+    },
+    get soldOut() {
+      return t('market:offers.soldOut');
+    },
+    get raceLost() {
+      return t('market:offers.raceLost');
+    },
+    fewerLeft: (count: number) => t('market:offers.fewerLeft', { count }),
+    get offSale() {
+      return t('market:offers.offSale');
+    },
+    get make() {
+      return t('market:offers.make');
+    },
+    makeLead: (left: number) => t('market:offers.makeLead', { left }),
+    get offerQuantity() {
+      return t('market:offers.offerQuantity');
+    },
+    offerPrice: (currency: string) => t('market:offers.offerPrice', { currency }),
+    get offerMessage() {
+      return t('market:offers.offerMessage');
+    },
+    get send() {
+      return t('market:offers.send');
+    },
+    get sent() {
+      return t('market:offers.sent');
+    },
+    get closed() {
+      return t('market:offers.closed');
+    },
+    get review() {
+      return t('market:offers.review');
+    },
+    get rating() {
+      return t('market:offers.rating');
+    },
+    get comment() {
+      return t('market:offers.comment');
+    },
+    get sendReview() {
+      return t('market:offers.sendReview');
+    },
+    get reviewed() {
+      return t('market:offers.reviewed');
+    },
+    /** `open` of the `total` offers are still open. */
+    count: (open: number, total: number) => t('market:offers.count', { count: total, open }),
+    item: (quantity: number, price: string) => t('market:offers.item', { price, quantity }),
   },
   mine: {
-    title: 'My listings',
-    lead: 'Everything you have listed, in every state. Open one to see its offers.',
-    status: 'Show',
-    all: 'Every state',
-    none: 'You have no listings in this state.',
-    create: 'Sell something',
-    columns: { title: 'Listing', status: 'Status', price: 'Price', left: 'Left', updated: 'Changed' },
+    get title() {
+      return t('market:mine.title');
+    },
+    get lead() {
+      return t('market:mine.lead');
+    },
+    get status() {
+      return t('market:mine.status');
+    },
+    get all() {
+      return t('market:mine.all');
+    },
+    get none() {
+      return t('market:mine.none');
+    },
+    get create() {
+      return t('market:mine.create');
+    },
+    columns: {
+      get title() {
+        return t('market:mine.columns.title');
+      },
+      get status() {
+        return t('market:mine.columns.status');
+      },
+      get price() {
+        return t('market:mine.columns.price');
+      },
+      get left() {
+        return t('market:mine.columns.left');
+      },
+      get updated() {
+        return t('market:mine.columns.updated');
+      },
+    },
   },
   buyerOffers: {
-    title: 'My offers',
-    lead: 'Every offer you have made, newest first, and what became of it. Open a listing to answer a counter.',
-    status: 'Show',
-    all: 'Every state',
-    none: 'You have made no offers in this state.',
-    browse: 'Browse the marketplace',
-    columns: {
-      listing: 'Listing',
-      seller: 'Seller',
-      offer: 'Your offer',
-      status: 'Status',
-      listingState: 'Listing now',
-      updated: 'Changed',
+    get title() {
+      return t('market:buyerOffers.title');
     },
-    offer: (quantity: number, price: string) => `${quantity} × ${price}`,
-    counter: (price: string) => `countered at ${price}`,
-    aSeller: 'a seller',
+    get lead() {
+      return t('market:buyerOffers.lead');
+    },
+    get status() {
+      return t('market:buyerOffers.status');
+    },
+    get all() {
+      return t('market:buyerOffers.all');
+    },
+    get none() {
+      return t('market:buyerOffers.none');
+    },
+    get browse() {
+      return t('market:buyerOffers.browse');
+    },
+    columns: {
+      get listing() {
+        return t('market:buyerOffers.columns.listing');
+      },
+      get seller() {
+        return t('market:buyerOffers.columns.seller');
+      },
+      get offer() {
+        return t('market:buyerOffers.columns.offer');
+      },
+      get status() {
+        return t('market:buyerOffers.columns.status');
+      },
+      get listingState() {
+        return t('market:buyerOffers.columns.listingState');
+      },
+      get updated() {
+        return t('market:buyerOffers.columns.updated');
+      },
+    },
+    offer: (quantity: number, price: string) => t('market:buyerOffers.offer', { price, quantity }),
+    counter: (price: string) => t('market:buyerOffers.counter', { price }),
+    get aSeller() {
+      return t('market:buyerOffers.aSeller');
+    },
   },
   seller: {
-    title: 'Seller',
-    lead: 'A public record of this seller’s listings and completed sales.',
-    id: 'Seller’s account id',
-    unnamed: 'This seller',
-    active: 'Active listings',
-    sales: 'Completed sales',
-    units: 'Units sold',
-    rating: 'Rating',
-    noRating: 'no ratings yet',
-    ratingOf: (avg: number, count: number) => `${avg.toFixed(2)} of 5 (${countOf(count, 'rating')})`,
-    categories: 'Sells',
-    since: 'Listing since',
-    listings: 'Active listings',
-    noListings: 'No active listings now.',
+    get title() {
+      return t('market:seller.title');
+    },
+    get lead() {
+      return t('market:seller.lead');
+    },
+    get id() {
+      return t('market:seller.id');
+    },
+    get unnamed() {
+      return t('market:seller.unnamed');
+    },
+    get active() {
+      return t('market:seller.active');
+    },
+    get sales() {
+      return t('market:seller.sales');
+    },
+    get units() {
+      return t('market:seller.units');
+    },
+    get rating() {
+      return t('market:seller.rating');
+    },
+    get noRating() {
+      return t('market:seller.noRating');
+    },
+    ratingOf: (average: number, count: number) => t('market:seller.ratingOf', { count, average: fixed(average, 2) }),
+    get categories() {
+      return t('market:seller.categories');
+    },
+    get since() {
+      return t('market:seller.since');
+    },
+    get listings() {
+      return t('market:seller.listings');
+    },
+    get noListings() {
+      return t('market:seller.noListings');
+    },
   },
   wishlist: {
-    page: 'Wishlist and recommendations',
-    title: 'Your wishlist',
-    lead: 'Say what you are looking for; listings that match are recommended to you.',
-    private: 'Private: only you see it.',
-    add: 'Add to the wishlist',
-    q: 'Words (optional)',
-    category: 'Category (optional)',
-    anyCategory: 'Any category',
-    maxPrice: 'Highest price per unit (optional)',
-    maxPriceHint: 'In the listing’s currency, e.g. 2.50.',
-    submit: 'Add',
-    none: 'Your wishlist is empty.',
-    remove: (what: string) => `Remove ${what} from the wishlist`,
-    removed: 'Removed from your wishlist.',
+    get page() {
+      return t('market:wishlist.page');
+    },
+    get title() {
+      return t('market:wishlist.title');
+    },
+    get lead() {
+      return t('market:wishlist.lead');
+    },
+    get private() {
+      return t('market:wishlist.private');
+    },
+    get add() {
+      return t('market:wishlist.add');
+    },
+    get q() {
+      return t('market:wishlist.q');
+    },
+    get category() {
+      return t('market:wishlist.category');
+    },
+    get anyCategory() {
+      return t('market:wishlist.anyCategory');
+    },
+    get maxPrice() {
+      return t('market:wishlist.maxPrice');
+    },
+    get maxPriceHint() {
+      return t('market:wishlist.maxPriceHint');
+    },
+    get submit() {
+      return t('market:wishlist.submit');
+    },
+    get none() {
+      return t('market:wishlist.none');
+    },
+    remove: (what: string) => t('market:wishlist.remove', { what }),
+    get removed() {
+      return t('market:wishlist.removed');
+    },
+    quoted: (words: string) => t('market:wishlist.quoted', { words }),
+    atMost: (price: string) => t('market:wishlist.atMost', { price }),
+    /** A wish as the list says it: its words, category, crop and highest price, as far as given. */
     describe: (item: { q: string | null; category: string | null; maxPrice: number | null; crop: string | null }) =>
       [
-        item.q && `“${item.q}”`,
-        item.category && (MARKET_CATEGORY_NAMES[item.category as ListingCategory] ?? item.category),
+        item.q && t('market:wishlist.quoted', { words: item.q }),
+        item.category && (isCategory(item.category) ? t(`market:categories.${item.category}`) : item.category),
         item.crop,
-        item.maxPrice !== null && `at most ${(item.maxPrice / 100).toFixed(2)} per unit`,
+        item.maxPrice !== null && t('market:wishlist.atMost', { price: fixed(item.maxPrice / 100, 2) }),
       ]
         .filter(Boolean)
         .join(', '),
   },
   recommendations: {
-    title: 'Recommended for you',
-    lead: 'Active listings of other sellers that match your wishlist or your demand preferences, best match first.',
-    none: 'Nothing matches yet. Add something to your wishlist.',
-    score: (score: number) => `score ${score.toFixed(2)}`,
+    get title() {
+      return t('market:recommendations.title');
+    },
+    get lead() {
+      return t('market:recommendations.lead');
+    },
+    get none() {
+      return t('market:recommendations.none');
+    },
+    score: (score: number) => t('market:recommendations.score', { score: fixed(score, 2) }),
   },
 } as const;

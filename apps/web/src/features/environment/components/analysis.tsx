@@ -8,7 +8,6 @@ import { type AnalysisQuery, useAnalysis } from '../api/environment';
 import { ENVIRONMENT } from '../strings';
 
 const S = ENVIRONMENT.analysis;
-const name = (key: string) => S.conditions[key] ?? key;
 const pValue = (p: number) => (p < 0.001 ? '< 0.001' : formatNumber(p, 3));
 
 /**
@@ -90,13 +89,11 @@ export function Analysis() {
                   {analysis.data.correlations.map((c) => (
                     <tr key={`${c.species}-${c.condition}-${c.outcome}`}>
                       <td>{c.species}</td>
-                      <td>{name(c.condition)}</td>
-                      <td>{name(c.outcome)}</td>
+                      <td>{S.condition(c.condition)}</td>
+                      <td>{S.condition(c.outcome)}</td>
                       <td>{c.n}</td>
                       <td>{formatNumber(c.r, 3)}</td>
-                      <td>
-                        {formatNumber(c.ci95.low, 2)} to {formatNumber(c.ci95.high, 2)}
-                      </td>
+                      <td>{S.interval(formatNumber(c.ci95.low, 2), formatNumber(c.ci95.high, 2))}</td>
                       <td>{pValue(c.pValue)}</td>
                       <td>{pValue(c.qValue)}</td>
                       <td>

@@ -1,14 +1,20 @@
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatNumber } from '../../../lib/format';
 import { useComparison, usePlantNames } from '../api/environment';
-import { CATEGORIES, labelWithUnit } from '../lib/fields';
+import { CATEGORIES, type FieldSpec, labelWithUnit, readableValue } from '../lib/fields';
 import { ENVIRONMENT } from '../strings';
 
 const S = ENVIRONMENT.compare;
 const BY_KEY = Object.fromEntries(CATEGORIES.map((c) => [c.key, c]));
 
-const show = (v: number | string | null | undefined) =>
-  v === null || v === undefined ? S.missing : typeof v === 'number' ? formatNumber(v, 2) : v.replace(/-/g, ' ');
+const show = (spec: (typeof CATEGORIES)[number] | undefined, field: FieldSpec | undefined, v: unknown) =>
+  v === null || v === undefined
+    ? S.missing
+    : spec && field
+      ? readableValue(spec.key, field, v)
+      : typeof v === 'number'
+        ? formatNumber(v, 2)
+        : String(v);
 
 /** Two plants' environments side by side: overall and per-category similarity, each value of both and b − a. */
 export function Comparison({ plantA, plantB }: { plantA: string; plantB: string }) {
@@ -29,7 +35,7 @@ export function Comparison({ plantA, plantB }: { plantA: string; plantB: string 
           S.noOverlap
         ) : (
           <>
-            {S.overall}: <strong>{formatNumber(c.similarity, 1)} / 100</strong>
+            {S.overall}: <strong>{S.outOf(formatNumber(c.similarity, 1))}</strong>
           </>
         )}
       </p>
@@ -46,7 +52,7 @@ export function Comparison({ plantA, plantB }: { plantA: string; plantB: string 
               <h3>
                 {title}{' '}
                 <span className="muted">
-                  {cat.similarity === null ? '' : `${formatNumber(cat.similarity, 1)} / 100`} ({S.weight(cat.weight)})
+                  {cat.similarity === null ? '' : S.outOf(formatNumber(cat.similarity, 1))} ({S.weight(cat.weight)})
                 </span>
               </h3>
               {rows.length === 0 ? (
@@ -69,8 +75,8 @@ export function Comparison({ plantA, plantB }: { plantA: string; plantB: string 
                         return (
                           <tr key={d.parameter}>
                             <th scope="row">{field ? labelWithUnit(field) : d.parameter}</th>
-                            <td>{show(d.a)}</td>
-                            <td>{show(d.b)}</td>
+                            <td>{show(spec, field, d.a)}</td>
+                            <td>{show(spec, field, d.b)}</td>
                             <td>{d.difference === null ? S.missing : formatNumber(d.difference, 2)}</td>
                           </tr>
                         );

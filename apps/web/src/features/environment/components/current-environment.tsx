@@ -1,4 +1,4 @@
-import { CATEGORIES, type Category, displayValue, keyOf, valueAt } from '../lib/fields';
+import { CATEGORIES, type Category, keyOf, readableValue, valueAt } from '../lib/fields';
 import { ENVIRONMENT } from '../strings';
 
 const S = ENVIRONMENT.page;
@@ -16,7 +16,7 @@ export function CurrentEnvironment({ current }: { current: Partial<Record<Catego
         <div className="env-categories">
           {CATEGORIES.map((c) => {
             const rows = c.fields
-              .map((f) => ({ f, text: displayValue(valueAt(current[c.key], f.path)) }))
+              .map((f) => ({ f, text: readableValue(c.key, f, valueAt(current[c.key], f.path)) }))
               .filter((r) => r.text !== '');
             return (
               <div key={c.key}>

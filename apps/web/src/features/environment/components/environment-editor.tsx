@@ -14,6 +14,7 @@ import {
   fromForm,
   keyOf,
   labelWithUnit,
+  optionLabel,
   toForm,
 } from '../lib/fields';
 import { ENVIRONMENT } from '../strings';
@@ -76,9 +77,7 @@ export function EnvironmentEditor({ plantId, current }: { plantId: string; curre
             <div className="env-grid">{main.map(render)}</div>
             {more.length > 0 && (
               <details>
-                <summary>
-                  {S.more}: {c.title.toLowerCase()}
-                </summary>
+                <summary>{S.more(c.inText)}</summary>
                 <div className="env-grid">{more.map(render)}</div>
               </details>
             )}
@@ -100,7 +99,7 @@ export function EnvironmentEditor({ plantId, current }: { plantId: string; curre
         <Notice>
           {S.saved(
             CATEGORIES.filter((c) => c.key in (save.variables ?? {}))
-              .map((c) => c.title.toLowerCase())
+              .map((c) => c.inText)
               .join(', '),
           )}
         </Notice>
@@ -136,7 +135,7 @@ function EnvironmentField({
             { value: 'yes', label: S.yes },
             { value: 'no', label: S.no },
           ]
-        : (field.options ?? []).map((o) => ({ value: o, label: o.replace(/-/g, ' ') }));
+        : (field.options ?? []).map((o) => ({ value: o, label: optionLabel(category, field, o) }));
     return (
       <SelectField
         label={label}

@@ -30,9 +30,9 @@ export function EnvironmentPanel({ plantId, canWrite }: { plantId: string; canWr
           ) : (
             <p>
               <strong>
-                {S.score}: {formatNumber(env.data.health.score, 0)} / 100
+                {S.score}: {S.outOf(formatNumber(env.data.health.score, 0))}
               </strong>{' '}
-              <span className="muted">({S.ranges[env.data.health.ranges]})</span>
+              <span className="muted">({S.ranges(env.data.health.ranges)})</span>
             </p>
           )}
           <h3>{S.recommendations}</h3>
@@ -42,7 +42,8 @@ export function EnvironmentPanel({ plantId, canWrite }: { plantId: string; canWr
             <ul>
               {env.data.recommendations.slice(0, 6).map((r) => (
                 <li key={`${r.category}-${r.parameter}`}>
-                  <span className={r.priority === 'high' ? 'badge bad' : 'badge'}>{r.priority}</span> {r.advice}
+                  <span className={r.priority === 'high' ? 'badge bad' : 'badge'}>{S.priority(r.priority)}</span>{' '}
+                  {r.advice}
                 </li>
               ))}
             </ul>

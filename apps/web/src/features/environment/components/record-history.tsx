@@ -27,7 +27,7 @@ export function RecordHistory({
             <li key={r.id}>
               <strong>{formatDateTime(r.recordedAt)}</strong>:{' '}
               {CATEGORIES.filter((c) => r[c.key] !== undefined)
-                .map((c) => c.title.toLowerCase())
+                .map((c) => c.inText)
                 .join(', ')}
             </li>
           ))}

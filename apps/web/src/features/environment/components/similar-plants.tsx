@@ -6,7 +6,8 @@ import { CATEGORIES } from '../lib/fields';
 import { ENVIRONMENT } from '../strings';
 
 const S = ENVIRONMENT.similar;
-const TITLES = Object.fromEntries(CATEGORIES.map((c) => [c.key, c.title.toLowerCase()]));
+/** A category as a sentence names it; an unknown one as the API wrote it. */
+const inText = (key: string) => CATEGORIES.find((c) => c.key === key)?.inText ?? key;
 
 /** The plants growing in the most similar conditions, each with a link to compare it with this one. */
 export function SimilarPlants({ plantId }: { plantId: string }) {
@@ -36,7 +37,7 @@ export function SimilarPlants({ plantId }: { plantId: string }) {
                       <div>
                         <strong>{S.similarityOf(formatNumber(p.similarity, 1))}</strong>{' '}
                         <span className="muted">
-                          {S.shared}: {p.sharedCategories.map((c) => TITLES[c] ?? c).join(', ')}
+                          {S.shared}: {p.sharedCategories.map(inText).join(', ')}
                         </span>
                       </div>
                     </div>

@@ -1,4 +1,6 @@
 import type { components } from '@rootline/sdk';
+import { formatNumber } from '../../../lib/format';
+import { ENVIRONMENT, lookup } from '../strings';
 
 /** The nine categories of a record as the API takes them. */
 export type EnvironmentInput = Omit<
@@ -7,12 +9,17 @@ export type EnvironmentInput = Omit<
 >;
 export type Category = keyof EnvironmentInput;
 
+/** A unit written in words, so in the reader's language (`hours`, `per week`); symbols (`°C`, `ppm`) are not. */
+type UnitWord = 'hours' | 'perWeek' | 'dli' | 'cmPerWeek' | 'hardiness' | 'score';
+
 /** One editable value of a category: where it sits in the record, how it is named and in which unit. */
 export interface FieldSpec {
   /** Path inside the category, e.g. ['secondary', 'calciumPpm']. */
   path: readonly string[];
-  label: string;
-  unit?: string;
+  /** The name, in the reader's language. */
+  readonly label: string;
+  /** The unit, in the reader's language; undefined for a value without one (pH). */
+  readonly unit: string | undefined;
   kind: 'number' | 'integer' | 'choice' | 'text' | 'list' | 'yes-no';
   min?: number;
   max?: number;
@@ -21,129 +28,156 @@ export interface FieldSpec {
   more?: boolean;
 }
 
-const num = (key: string, label: string, unit: string | undefined, min: number, max: number, more?: boolean) =>
-  ({ path: [key], label, kind: 'number', min, max, ...(unit ? { unit } : {}), ...(more ? { more } : {}) }) as const;
-const nested = (group: string, key: string, label: string, unit: string, max: number) =>
-  ({ path: [group, key], label, unit, kind: 'number', min: 0, max, more: true }) as const;
-const choice = (key: string, label: string, options: readonly string[]) =>
-  ({ path: [key], label, kind: 'choice', options }) as const;
+/** A field as written below: its unit a symbol or, between braces, a word to translate. */
+type FieldDef = Omit<FieldSpec, 'label' | 'unit'> & { unit?: string | { word: UnitWord } };
+
+const num = (key: string, unit: FieldDef['unit'], min: number, max: number): FieldDef => ({
+  path: [key],
+  kind: 'number',
+  min,
+  max,
+  ...(unit ? { unit } : {}),
+});
+const nested = (group: string, key: string, unit: string, max: number): FieldDef => ({
+  path: [group, key],
+  unit,
+  kind: 'number',
+  min: 0,
+  max,
+  more: true,
+});
+const choice = (key: string, options: readonly string[]): FieldDef => ({ path: [key], kind: 'choice', options });
+const word = (w: UnitWord) => ({ word: w });
+
+/** A category with its fields named in the reader's language (read when shown, so a change of language follows). */
+function category(key: Category, defs: readonly FieldDef[]) {
+  return {
+    key,
+    /** The category's heading ("Soil"). */
+    get title() {
+      return lookup(`environment:categories.${key}.title`, key);
+    },
+    /** The category inside a sentence ("Saved: soil, climate."). */
+    get inText() {
+      return lookup(`environment:categories.${key}.inText`, key);
+    },
+    fields: defs.map((def): FieldSpec => {
+      const { unit, ...rest } = def;
+      return {
+        ...rest,
+        get label() {
+          return lookup(`environment:fields.${key}.${def.path.join('.')}`, def.path.join(' '));
+        },
+        get unit() {
+          return typeof unit === 'object' ? lookup(`environment:units.${unit.word}`, unit.word) : unit;
+        },
+      };
+    }),
+  };
+}
 
 /** Every category with its fields, in the order of the API's documentation (docs/environment.md). */
-export const CATEGORIES: readonly { key: Category; title: string; fields: readonly FieldSpec[] }[] = [
-  {
-    key: 'soil',
-    title: 'Soil',
-    fields: [
-      choice('type', 'Soil type', ['clay', 'loam', 'sand', 'silt', 'peat', 'chalk', 'potting-mix', 'soilless']),
-      num('ph', 'Soil pH', undefined, 0, 14),
-      { path: ['texture'], label: 'Texture', kind: 'text' },
-      choice('drainage', 'Drainage', ['poor', 'moderate', 'good', 'excessive']),
-      num('organicMatterPercent', 'Organic matter', '%', 0, 100),
-      { path: ['amendments'], label: 'Amendments', kind: 'list' },
-    ],
-  },
-  {
-    key: 'nutrients',
-    title: 'Nutrients',
-    fields: [
-      num('nitrogenPpm', 'Nitrogen (N)', 'ppm', 0, 10_000),
-      num('phosphorusPpm', 'Phosphorus (P)', 'ppm', 0, 10_000),
-      num('potassiumPpm', 'Potassium (K)', 'ppm', 0, 10_000),
-      num('ecMsCm', 'Electrical conductivity (EC)', 'mS/cm', 0, 20),
-      num('tdsPpm', 'Total dissolved solids', 'ppm', 0, 20_000),
-      nested('secondary', 'calciumPpm', 'Calcium', 'ppm', 10_000),
-      nested('secondary', 'magnesiumPpm', 'Magnesium', 'ppm', 10_000),
-      nested('secondary', 'sulfurPpm', 'Sulfur', 'ppm', 10_000),
-      nested('micronutrients', 'ironPpm', 'Iron', 'ppm', 1000),
-      nested('micronutrients', 'manganesePpm', 'Manganese', 'ppm', 1000),
-      nested('micronutrients', 'zincPpm', 'Zinc', 'ppm', 1000),
-      nested('micronutrients', 'copperPpm', 'Copper', 'ppm', 1000),
-      nested('micronutrients', 'boronPpm', 'Boron', 'ppm', 1000),
-      nested('micronutrients', 'molybdenumPpm', 'Molybdenum', 'ppm', 1000),
-    ],
-  },
-  {
-    key: 'lighting',
-    title: 'Lighting',
-    fields: [
-      choice('source', 'Light source', ['natural', 'artificial', 'mixed']),
-      num('hoursPerDay', 'Light per day', 'hours', 0, 24),
-      { path: ['spectrum'], label: 'Spectrum', kind: 'text' },
-      num('ppfd', 'Light intensity (PPFD)', 'µmol/m²/s', 0, 3000),
-      num('dli', 'Daily light integral (DLI)', 'mol/m²/day', 0, 100),
-    ],
-  },
-  {
-    key: 'climate',
-    title: 'Climate',
-    fields: [
-      num('temperatureC', 'Temperature', '°C', -60, 60),
-      num('humidityPercent', 'Relative humidity', '%', 0, 100),
-      choice('airflow', 'Airflow', ['still', 'light', 'moderate', 'strong']),
-      num('co2Ppm', 'CO2', 'ppm', 0, 10_000),
-      { path: ['hardinessZone'], label: 'Hardiness zone', unit: 'USDA 1–13, a or b', kind: 'text' },
-    ],
-  },
-  {
-    key: 'location',
-    title: 'Growing location',
-    fields: [
-      choice('setting', 'Setting', ['indoor', 'outdoor', 'greenhouse']),
-      { path: ['details'], label: 'Details', kind: 'text' },
-      { path: ['greenhouse', 'heated'], label: 'Greenhouse heated', kind: 'yes-no' },
-      { path: ['greenhouse', 'ventilated'], label: 'Greenhouse ventilated', kind: 'yes-no' },
-      { path: ['greenhouse', 'covering'], label: 'Greenhouse covering', kind: 'text' },
-    ],
-  },
-  {
-    key: 'container',
-    title: 'Container',
-    fields: [
-      choice('type', 'Container type', ['pot', 'raised-bed', 'ground', 'grow-bag', 'hydroponic', 'hanging-basket']),
-      choice('material', 'Material', ['plastic', 'terracotta', 'ceramic', 'wood', 'fabric', 'metal', 'concrete']),
-      num('volumeLiters', 'Volume', 'L', 0, 100_000),
-      { path: ['hasDrainage'], label: 'Drainage holes', kind: 'yes-no' },
-    ],
-  },
-  {
-    key: 'watering',
-    title: 'Watering',
-    fields: [
-      choice('method', 'Method', ['hand', 'drip', 'sprinkler', 'bottom', 'self-watering', 'hydroponic', 'rain']),
-      num('frequencyPerWeek', 'Waterings per week', 'per week', 0, 100),
-      choice('source', 'Water source', ['tap', 'rain', 'well', 'filtered', 'distilled', 'reverse-osmosis', 'recycled']),
-      num('ph', 'Water pH', undefined, 0, 14),
-      num('tdsPpm', 'Water total dissolved solids', 'ppm', 0, 20_000),
-      num('chlorinePpm', 'Chlorine', 'mg/L', 0, 50),
-    ],
-  },
-  {
-    key: 'surroundings',
-    title: 'Surroundings',
-    fields: [
-      { path: ['companionPlants'], label: 'Companion plants', kind: 'list' },
-      { path: ['pests'], label: 'Pests seen', kind: 'list' },
-      { path: ['diseases'], label: 'Diseases seen', kind: 'list' },
-      { path: ['ecosystem'], label: 'Ecosystem', kind: 'text' },
-    ],
-  },
-  {
-    key: 'growth',
-    title: 'Growth',
-    fields: [
-      num('heightCm', 'Height', 'cm', 0, 20_000),
-      num('stemDiameterMm', 'Stem diameter', 'mm', 0, 5000),
-      { path: ['leafCount'], label: 'Leaves', kind: 'integer', min: 0, max: 1_000_000 },
-      num('growthRateCmPerWeek', 'Growth rate', 'cm/week', 0, 500),
-      num('healthScore', 'Your health rating', '0–100', 0, 100),
-      choice('vigor', 'Vigor', ['poor', 'fair', 'good', 'excellent']),
-    ],
-  },
+export const CATEGORIES: readonly {
+  key: Category;
+  readonly title: string;
+  readonly inText: string;
+  fields: readonly FieldSpec[];
+}[] = [
+  category('soil', [
+    choice('type', ['clay', 'loam', 'sand', 'silt', 'peat', 'chalk', 'potting-mix', 'soilless']),
+    num('ph', undefined, 0, 14),
+    { path: ['texture'], kind: 'text' },
+    choice('drainage', ['poor', 'moderate', 'good', 'excessive']),
+    num('organicMatterPercent', '%', 0, 100),
+    { path: ['amendments'], kind: 'list' },
+  ]),
+  category('nutrients', [
+    num('nitrogenPpm', 'ppm', 0, 10_000),
+    num('phosphorusPpm', 'ppm', 0, 10_000),
+    num('potassiumPpm', 'ppm', 0, 10_000),
+    num('ecMsCm', 'mS/cm', 0, 20),
+    num('tdsPpm', 'ppm', 0, 20_000),
+    nested('secondary', 'calciumPpm', 'ppm', 10_000),
+    nested('secondary', 'magnesiumPpm', 'ppm', 10_000),
+    nested('secondary', 'sulfurPpm', 'ppm', 10_000),
+    nested('micronutrients', 'ironPpm', 'ppm', 1000),
+    nested('micronutrients', 'manganesePpm', 'ppm', 1000),
+    nested('micronutrients', 'zincPpm', 'ppm', 1000),
+    nested('micronutrients', 'copperPpm', 'ppm', 1000),
+    nested('micronutrients', 'boronPpm', 'ppm', 1000),
+    nested('micronutrients', 'molybdenumPpm', 'ppm', 1000),
+  ]),
+  category('lighting', [
+    choice('source', ['natural', 'artificial', 'mixed']),
+    num('hoursPerDay', word('hours'), 0, 24),
+    { path: ['spectrum'], kind: 'text' },
+    num('ppfd', 'µmol/m²/s', 0, 3000),
+    num('dli', word('dli'), 0, 100),
+  ]),
+  category('climate', [
+    num('temperatureC', '°C', -60, 60),
+    num('humidityPercent', '%', 0, 100),
+    choice('airflow', ['still', 'light', 'moderate', 'strong']),
+    num('co2Ppm', 'ppm', 0, 10_000),
+    { path: ['hardinessZone'], unit: word('hardiness'), kind: 'text' },
+  ]),
+  category('location', [
+    choice('setting', ['indoor', 'outdoor', 'greenhouse']),
+    { path: ['details'], kind: 'text' },
+    { path: ['greenhouse', 'heated'], kind: 'yes-no' },
+    { path: ['greenhouse', 'ventilated'], kind: 'yes-no' },
+    { path: ['greenhouse', 'covering'], kind: 'text' },
+  ]),
+  category('container', [
+    choice('type', ['pot', 'raised-bed', 'ground', 'grow-bag', 'hydroponic', 'hanging-basket']),
+    choice('material', ['plastic', 'terracotta', 'ceramic', 'wood', 'fabric', 'metal', 'concrete']),
+    num('volumeLiters', 'L', 0, 100_000),
+    { path: ['hasDrainage'], kind: 'yes-no' },
+  ]),
+  category('watering', [
+    choice('method', ['hand', 'drip', 'sprinkler', 'bottom', 'self-watering', 'hydroponic', 'rain']),
+    num('frequencyPerWeek', word('perWeek'), 0, 100),
+    choice('source', ['tap', 'rain', 'well', 'filtered', 'distilled', 'reverse-osmosis', 'recycled']),
+    num('ph', undefined, 0, 14),
+    num('tdsPpm', 'ppm', 0, 20_000),
+    num('chlorinePpm', 'mg/L', 0, 50),
+  ]),
+  category('surroundings', [
+    { path: ['companionPlants'], kind: 'list' },
+    { path: ['pests'], kind: 'list' },
+    { path: ['diseases'], kind: 'list' },
+    { path: ['ecosystem'], kind: 'text' },
+  ]),
+  category('growth', [
+    num('heightCm', 'cm', 0, 20_000),
+    num('stemDiameterMm', 'mm', 0, 5000),
+    { path: ['leafCount'], kind: 'integer', min: 0, max: 1_000_000 },
+    num('growthRateCmPerWeek', word('cmPerWeek'), 0, 500),
+    num('healthScore', word('score'), 0, 100),
+    choice('vigor', ['poor', 'fair', 'good', 'excellent']),
+  ]),
 ];
 
 /** The label with its unit, as every page shows it: "Temperature (°C)". */
 export function labelWithUnit(field: FieldSpec): string {
-  return field.unit ? `${field.label} (${field.unit})` : field.label;
+  return field.unit ? ENVIRONMENT.values.withUnit(field.label, field.unit) : field.label;
+}
+
+/** A choice of a field in the reader's language ("potting-mix" → "potting mix"). */
+export function optionLabel(category: Category, field: FieldSpec, option: string): string {
+  return lookup(`environment:options.${category}.${field.path.join('.')}.${option}`, option.replace(/-/g, ' '));
+}
+
+/**
+ * A recorded value as a person reads it, in their language: numbers as the language writes them, choices and yes/no
+ * translated, lists joined by commas. Empty when not recorded.
+ */
+export function readableValue(category: Category, field: FieldSpec, value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'number') return formatNumber(value, 2);
+  if (typeof value === 'boolean') return value ? ENVIRONMENT.values.yes : ENVIRONMENT.values.no;
+  if (field.kind === 'choice' && typeof value === 'string') return optionLabel(category, field, value);
+  return displayValue(value);
 }
 
 /** The form's text for each field of one category (empty when not recorded). */
@@ -158,7 +192,7 @@ export function valueAt(object: unknown, path: readonly string[]): unknown {
   return at;
 }
 
-/** A recorded value as a person reads it (lists joined by commas, yes/no). */
+/** A recorded value as the form holds it (lists joined by commas, yes/no, choices by their code). */
 export function displayValue(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (Array.isArray(value)) return value.join(', ');

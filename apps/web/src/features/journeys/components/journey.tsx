@@ -2,29 +2,15 @@ import { lazy, Suspense } from 'react';
 import { PartyName } from '../../../components/party-name';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatDateTime, formatNumber } from '../../../lib/format';
-import { countOf } from '../../../lib/plural';
 import { type TransportEvent, useJourney } from '../api/journey';
+import { JOURNEYS } from '../strings';
 
 const WorldMap = lazy(() => import('../../../components/map/world-map').then((m) => ({ default: m.WorldMap })));
 
-const S = {
-  title: 'Journey',
-  none: 'No journey events yet.',
-  map: 'Map of the journey: one line per leg',
-  totals: (events: number, km: string, co2: string) => `${countOf(events, 'event')} · ${km} km · ${co2} kg CO2e in all`,
-  leg: (km: string, co2: string) => `${km} km · ${co2} kg CO2e`,
-  // A hidden leg shows no distance to others (its end would be on a ring around the other).
-  hiddenLeg: 'distance not shown (hidden place)',
-  by: (mode: string) => `by ${mode}`,
-  to: 'to',
-  from: 'from',
-  corrected: 'corrected by a later event',
-  handledBy: 'handled by',
-  handedTo: 'handed to',
-} as const;
+const S = JOURNEYS.journey;
 
 function placeName(l: TransportEvent['to']): string {
-  if (!l) return 'a hidden place';
+  if (!l) return S.hiddenPlace;
   return [l.city, l.country].filter(Boolean).join(', ') || `${l.latitude.toFixed(3)}, ${l.longitude.toFixed(3)}`;
 }
 
@@ -46,13 +32,13 @@ export function Journey({ plantId }: { plantId: string }) {
           {
             from: { lat: e.from.latitude, lon: e.from.longitude },
             to: { lat: e.to.latitude, lon: e.to.longitude },
-            label: `${e.kind}: ${legText(e)}`,
+            label: `${JOURNEYS.kind(e.kind)}: ${legText(e)}`,
           },
         ]
       : [],
   );
   const markers = events.flatMap((e) =>
-    e.to ? [{ lat: e.to.latitude, lon: e.to.longitude, label: `${e.kind} · ${placeName(e.to)}` }] : [],
+    e.to ? [{ lat: e.to.latitude, lon: e.to.longitude, label: `${JOURNEYS.kind(e.kind)} · ${placeName(e.to)}` }] : [],
   );
   return (
     <section className="card" aria-labelledby="journey-heading">
@@ -67,14 +53,15 @@ export function Journey({ plantId }: { plantId: string }) {
           <Suspense fallback={<Loading />}>
             <WorldMap label={S.map} markers={markers} lines={lines} />
           </Suspense>
-          <ol className="timeline" aria-label="Timeline">
+          <ol className="timeline" aria-label={S.timeline}>
             {events.map((e) => (
               <li key={e.id}>
-                <strong>{e.kind}</strong> · <time dateTime={e.eventTime}>{formatDateTime(e.eventTime)}</time>
+                <strong>{JOURNEYS.kind(e.kind)}</strong> ·{' '}
+                <time dateTime={e.eventTime}>{formatDateTime(e.eventTime)}</time>
                 <br />
                 {e.from && `${S.from} ${placeName(e.from)} `}
                 {S.to} {placeName(e.to)}
-                {e.transportMode !== 'none' && ` ${S.by(e.transportMode)}`}
+                {e.transportMode !== 'none' && ` ${JOURNEYS.by(e.transportMode)}`}
                 <br />
                 {S.handledBy} <PartyName party={e.handler} />
                 {e.recipient && (

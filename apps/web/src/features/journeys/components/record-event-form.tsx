@@ -6,30 +6,9 @@ import { errorFor } from '../../../lib/errors';
 import { KeptNotice } from '../../outbox/components/kept-notice';
 import { EVENT_KINDS, type EventKind, TRANSPORT_MODES, type TransportMode, useRecordEvent } from '../api/journey';
 import { nowLocal, withLocalOffset } from '../lib/time';
+import { JOURNEYS } from '../strings';
 
-const S = {
-  title: 'Record a journey event',
-  kind: 'What happened',
-  kinds: {
-    planting: 'Planting',
-    growing: 'Growing (moved while growing)',
-    harvest: 'Harvest',
-    distribution: 'Distribution (taken somewhere)',
-    'seed-acquisition': 'Seed acquisition',
-    'seed-saving': 'Seed saving',
-  } satisfies Record<EventKind, string>,
-  when: 'When',
-  mode: 'Transport',
-  mass: 'Mass carried in kg (optional)',
-  quantity: 'Harvest in kg',
-  from: 'From where (optional)',
-  addFrom: 'It came from somewhere else',
-  to: 'Where to',
-  submit: 'Record the event',
-  busy: 'Recording…',
-  done: 'Event recorded on the ledger.',
-  missingTo: 'Pick where it went on the map or type it.',
-} as const;
+const S = JOURNEYS.record;
 
 /** Records one event of the plant's journey; distance and CO2e are computed by Rootline from the legs. */
 export function RecordEventForm({ plantId, start }: { plantId: string; start: LocationValue }) {
@@ -78,7 +57,7 @@ export function RecordEventForm({ plantId, start }: { plantId: string; start: Lo
           name="kind"
           value={kind}
           onChange={(v) => setKind(v as EventKind)}
-          options={EVENT_KINDS.map((k) => ({ value: k, label: S.kinds[k] }))}
+          options={EVENT_KINDS.map((k) => ({ value: k, label: S.kinds(k) }))}
         />
         <Field
           label={S.when}
@@ -94,7 +73,7 @@ export function RecordEventForm({ plantId, start }: { plantId: string; start: Lo
           name="transportMode"
           value={mode}
           onChange={(v) => setMode(v as TransportMode)}
-          options={TRANSPORT_MODES.map((m) => ({ value: m, label: m }))}
+          options={TRANSPORT_MODES.map((m) => ({ value: m, label: JOURNEYS.mode(m) }))}
         />
         <Field
           label={kind === 'harvest' ? S.quantity : S.mass}

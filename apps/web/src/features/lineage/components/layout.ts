@@ -1,6 +1,7 @@
 import dagre from '@dagrejs/dagre';
 import type { Edge, Node } from '@xyflow/react';
 import type { Lineage, LineageNode } from '../api/lineage';
+import { LINEAGE } from '../strings';
 
 export const NODE_WIDTH = 180;
 export const NODE_HEIGHT = 56;
@@ -33,7 +34,7 @@ export function layoutFamily(lineage: Lineage): { nodes: Node<FamilyNodeData>[];
         id: `${p.parentId}->${p.id}`,
         source: p.parentId,
         target: p.id,
-        label: p.propagationType ?? '',
+        label: p.propagationType ? LINEAGE.propagation(p.propagationType) : '',
         labelBgPadding: [4, 2],
         style: { strokeWidth: 2 },
       });
@@ -47,7 +48,7 @@ export function layoutFamily(lineage: Lineage): { nodes: Node<FamilyNodeData>[];
       type: 'plant',
       position: { x: at.x - NODE_WIDTH / 2, y: at.y - NODE_HEIGHT / 2 },
       data: { plant: p, current: p.id === lineage.plant.id },
-      ariaLabel: `${p.commonName}, generation ${p.generation}${p.id === lineage.plant.id ? ', this plant' : ''}`,
+      ariaLabel: LINEAGE.node(p.commonName, p.generation, p.id === lineage.plant.id),
     } satisfies Node<FamilyNodeData>;
   });
   return { nodes, edges };

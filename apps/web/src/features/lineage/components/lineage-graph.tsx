@@ -4,17 +4,10 @@ import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { useLineage } from '../api/lineage';
+import { LINEAGE } from '../strings';
 import { type FamilyNodeData, familyOf, layoutFamily, NODE_HEIGHT, NODE_WIDTH } from './layout';
 
-const S = {
-  title: 'Lineage',
-  lead: 'Ancestors above, offspring below; each line names how the offspring was propagated. Select a plant to move to it.',
-  graph: 'Lineage graph',
-  list: 'The family as a list',
-  generation: (n: number) => `generation ${n}`,
-  truncated: 'More offspring exist than are shown.',
-  thisPlant: 'this plant',
-} as const;
+const S = LINEAGE;
 
 function PlantNode({ data }: NodeProps<Node<FamilyNodeData>>) {
   return (
@@ -85,7 +78,7 @@ export function LineageGraph({ plantId, onOpen }: { plantId: string; onOpen: (pl
                     <Link to={`/plants/${p.id}`}>{p.commonName}</Link>
                   )}{' '}
                   — {S.generation(p.generation)}
-                  {p.propagationType ? `, ${p.propagationType}` : ''}
+                  {p.propagationType ? `, ${S.propagation(p.propagationType)}` : ''}
                 </li>
               ))}
             </ul>

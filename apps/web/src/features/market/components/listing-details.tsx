@@ -96,7 +96,7 @@ export function ListingLineage({ listing }: { listing: Listing }) {
           {ancestors.map((a) => (
             <li key={a.id}>
               <Link to={`/plants/${a.id}`}>{a.commonName}</Link> · {S.generation(a.generation)}
-              {a.propagationType && <span className="muted"> ({a.propagationType})</span>}
+              {a.propagationType && <span className="muted"> ({MARKET.propagation(a.propagationType)})</span>}
             </li>
           ))}
         </ol>

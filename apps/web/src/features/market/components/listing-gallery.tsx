@@ -1,7 +1,8 @@
 import { PhotoFrame } from '../../../components/photo';
 import type { Listing } from '../api/listings';
+import { MARKET } from '../strings';
 
-const S = { title: 'Photos', open: (alt: string) => `${alt}, full size` } as const;
+const S = MARKET.gallery;
 
 /**
  * A listing's gallery: its images in the seller's order, the first one large and the others as tiles; each opens

@@ -15,7 +15,7 @@ export function ListingMoves({ listing, onEdit }: { listing: Listing; onEdit: ()
     <section className="card" aria-labelledby="listing-moves">
       <h2 id="listing-moves">{S.title}</h2>
       {moves.length === 0 ? (
-        <p>{S.final(MARKET.statuses[listing.status].toLowerCase())}</p>
+        <p>{S.final[listing.status]}</p>
       ) : (
         <>
           {listing.status === 'active' && <p className="hint">{S.leavingActive}</p>}
@@ -35,7 +35,7 @@ export function ListingMoves({ listing, onEdit }: { listing: Listing; onEdit: ()
                   if (m === 'cancel' && !window.confirm(S.confirmCancel)) return;
                   setDone(null);
                   move.mutate(MOVE_TARGET[m], {
-                    onSuccess: (l) => setDone(S.done(MARKET.statuses[l.status].toLowerCase())),
+                    onSuccess: (l) => setDone(S.done[l.status]),
                   });
                 }}
               >

@@ -2,17 +2,12 @@ import { useId } from 'react';
 import { PhotoFrame } from '../../../components/photo';
 import { ErrorAlert } from '../../../components/status';
 import { type UploadedImage, useUploadListingImage } from '../api/listings';
+import { MARKET } from '../strings';
 
 /** Images a listing shows at most (the API's limit on `imageFileIds`). */
 const MAX_IMAGES = 10;
 
-const S = {
-  label: 'Photos (optional)',
-  hint: `JPEG, PNG, WebP or AVIF, up to 15 MB each, at most ${MAX_IMAGES}. The first is shown in lists.`,
-  busy: 'Uploading…',
-  alt: (title: string, i: number, n: number) => (n > 1 ? `Photo ${i + 1} of ${n} of ${title}` : `Photo of ${title}`),
-  remove: (i: number) => `Remove photo ${i + 1}`,
-} as const;
+const S = MARKET.photos;
 
 /**
  * The photos of a listing being written: each chosen image is uploaded at once and shown as it will be, and the form
@@ -29,7 +24,7 @@ export function ListingPhotosField({
 }) {
   const upload = useUploadListingImage();
   const id = useId();
-  const name = title.trim() || 'the listing';
+  const name = title.trim() || S.untitled;
   return (
     <div className="field">
       <label htmlFor={id}>{S.label}</label>
@@ -56,7 +51,7 @@ export function ListingPhotosField({
         }}
       />
       <p className="hint" id={`${id}-hint`} role="status">
-        {upload.isPending ? S.busy : S.hint}
+        {upload.isPending ? S.busy : S.hint(MAX_IMAGES)}
       </p>
       <ErrorAlert error={upload.error} />
       {images.length > 0 && (

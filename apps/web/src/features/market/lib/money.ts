@@ -1,3 +1,5 @@
+import { currentLanguage } from '../../../i18n';
+
 /** Decimals of a currency's minor unit (2 for EUR, 0 for JPY); 2 when the browser does not know the code. */
 export function currencyDigits(currency: string): number {
   try {
@@ -11,7 +13,7 @@ export function currencyDigits(currency: string): number {
 export function formatMoney(minor: number, currency: string): string {
   const major = minor / 10 ** currencyDigits(currency);
   try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(major);
+    return new Intl.NumberFormat(currentLanguage(), { style: 'currency', currency }).format(major);
   } catch {
     return `${major.toFixed(currencyDigits(currency))} ${currency}`;
   }
