@@ -149,7 +149,7 @@ describe('a grower, in the browser: sign up, register on the map, propagate, jou
     await form.getByText('Event recorded on the ledger.').waitFor({ timeout: 60_000 });
     const journey = page.getByRole('region', { name: 'Journey' });
     await journey.getByText(/1 event · [\d.,]+ km · [\d.,]+ kg CO2e in all/).waitFor();
-    expect(await journey.getByRole('listitem').first().textContent()).toContain('to Leiden, NL by electric-van');
+    expect(await journey.getByRole('listitem').first().textContent()).toContain('to Leiden, NL by electric van');
     const map = journey.getByRole('region', { name: 'Map of the journey: one line per leg' });
     await expect.poll(() => map.getAttribute('data-lines')).toBe('1');
     expect(await map.locator('path.leaflet-interactive').count()).toBeGreaterThanOrEqual(2);

@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserRig, call, RIG_START_MS, startBrowserRig } from './support/browser.js';
+import {
+  type BrowserRig,
+  call,
+  expectAccessible,
+  RIG_START_MS,
+  screenshot,
+  startBrowserRig,
+} from './support/browser.js';
 
 const STEP_MS = 240_000;
 const PASSWORD = 'correct horse battery staple';
@@ -40,6 +47,7 @@ async function signInIn(page: Page, lng: Language, who: { email: string; passwor
 describe('the app in English, Dutch, German, French and Spanish', () => {
   let rig: BrowserRig;
   let plantId: string;
+  let listingId: string;
   const people = new Map<Language, { email: string; password: string }>();
 
   beforeAll(async () => {
@@ -55,6 +63,26 @@ describe('the app in English, Dutch, German, French and Spanish', () => {
       privacyLevel: 'city',
     });
     plantId = String(plant.id);
+    // A step of its journey and a listing of it: the marketplace and the plant's panels have something to say.
+    await call(rig, rig.adminToken, 'POST', '/api/transport/distribution', {
+      plantId,
+      eventTime: new Date().toISOString(),
+      from: { latitude: 52.0907, longitude: 5.1214 },
+      to: { latitude: 52.16, longitude: 4.49, city: 'Leiden', country: 'NL' },
+      transportMode: 'bicycle',
+    });
+    const listing = await call(rig, rig.adminToken, 'POST', '/api/marketplace/listings', {
+      title: 'Polyglot pear graftwood',
+      description: 'Scions cut in winter.',
+      category: 'cuttings',
+      price: 450,
+      currency: 'EUR',
+      quantity: 4,
+      location: { latitude: 52.0907, longitude: 5.1214, city: 'Utrecht', country: 'NL' },
+      privacyLevel: 'city',
+      plantId,
+    });
+    listingId = String(listing.id);
     for (const lng of Object.keys(BROWSER_LOCALE) as Language[]) {
       const who = { email: `reader-${lng}-${Date.now()}@example.org`, password: PASSWORD };
       const res = await fetch(`${rig.base}/api/auth/register`, {
@@ -103,6 +131,64 @@ describe('the app in English, Dutch, German, French and Spanish', () => {
         await expectHeading(page, 1, text(lng, 'transparency:network.title'));
         await page.getByRole('navigation', { name: text(lng, 'transparency:sections.label') }).waitFor();
         expect(await page.locator('html').getAttribute('lang')).toBe(lng);
+        await context.close();
+      },
+      STEP_MS,
+    );
+  }
+
+  for (const lng of ['de', 'es'] as const) {
+    it(
+      `shows the marketplace, a listing and a plant's photos, lineage, journey and environment in ${lng}`,
+      async () => {
+        const context = await rig.context(undefined, { locale: BROWSER_LOCALE[lng] });
+        const page = await context.newPage();
+        await signInIn(page, lng, people.get(lng)!);
+
+        await page.goto('/market');
+        await expectHeading(page, 1, text(lng, 'market:browse.title'));
+        await expectHeading(page, 2, text(lng, 'market:browse.filters'));
+        await page.getByRole('navigation', { name: text(lng, 'market:nav.label') }).waitFor();
+        await page.getByRole('link', { name: 'Polyglot pear graftwood' }).waitFor();
+        // A count in the language's words and plural form, not "1 listings".
+        await page
+          .getByRole('heading', {
+            level: 2,
+            name: new RegExp(text(lng, 'market:browse.found_one').replace('{{count, number}}', '\\d+')),
+          })
+          .waitFor();
+
+        await page.goto(`/market/listings/${listingId}`);
+        await expectHeading(page, 1, 'Polyglot pear graftwood');
+        await expectHeading(page, 2, text(lng, 'market:listing.details'));
+        await expectHeading(page, 2, text(lng, 'market:offers.title'));
+        await expectHeading(page, 3, text(lng, 'market:offers.make'));
+        await expectHeading(page, 2, text(lng, 'market:listing.lineage'));
+
+        await page.goto(`/plants/${plantId}`);
+        await expectHeading(page, 1, 'Polyglot pear');
+        const photos = page.getByRole('region', { name: text(lng, 'media:title') });
+        await photos.getByText(text(lng, 'media:none')).waitFor();
+        await page.getByRole('tab', { name: text(lng, 'plants:page.tabs.lineage'), exact: true }).click();
+        await expectHeading(page, 2, text(lng, 'lineage:title'));
+        await page.getByRole('region', { name: text(lng, 'lineage:graph') }).waitFor();
+        await page.getByRole('tab', { name: text(lng, 'plants:page.tabs.journey'), exact: true }).click();
+        const journey = page.getByRole('region', { name: text(lng, 'journeys:journey.title') });
+        const step = journey.getByRole('list', { name: text(lng, 'journeys:journey.timeline') }).getByRole('listitem');
+        await step.waitFor();
+        // The kind and the way it travelled in words, not the API's codes.
+        expect(await step.textContent()).toContain(text(lng, 'journeys:kinds.distribution'));
+        expect(await step.textContent()).toContain(text(lng, 'journeys:by.bicycle'));
+        await screenshot(page, `languages-${lng}-journey`);
+        await page.getByRole('tab', { name: text(lng, 'plants:page.tabs.environment'), exact: true }).click();
+        await expectHeading(page, 2, text(lng, 'environment:panel.title'));
+
+        await page.goto(`/plants/${plantId}/environment`);
+        await expectHeading(page, 1, text(lng, 'environment:page.title').replace('{{plant}}', 'Polyglot pear'));
+        await expectHeading(page, 2, text(lng, 'environment:page.current'));
+        await expectHeading(page, 2, text(lng, 'environment:similar.title'));
+        await expectAccessible(page);
+        await screenshot(page, `languages-${lng}-environment`);
         await context.close();
       },
       STEP_MS,
