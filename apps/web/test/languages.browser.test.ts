@@ -71,6 +71,11 @@ describe('the app in English, Dutch, German, French and Spanish', () => {
       to: { latitude: 52.16, longitude: 4.49, city: 'Leiden', country: 'NL' },
       transportMode: 'bicycle',
     });
+    await call(rig, rig.adminToken, 'POST', '/api/environment/records', {
+      plantId,
+      soil: { type: 'potting-mix', ph: 6.5 },
+      climate: { temperatureC: 21.5 },
+    });
     const listing = await call(rig, rig.adminToken, 'POST', '/api/marketplace/listings', {
       title: 'Polyglot pear graftwood',
       description: 'Scions cut in winter.',
@@ -185,7 +190,12 @@ describe('the app in English, Dutch, German, French and Spanish', () => {
 
         await page.goto(`/plants/${plantId}/environment`);
         await expectHeading(page, 1, text(lng, 'environment:page.title').replace('{{plant}}', 'Polyglot pear'));
-        await expectHeading(page, 2, text(lng, 'environment:page.current'));
+        const current = page.getByRole('region', { name: text(lng, 'environment:page.current') });
+        // Categories, fields and choices in words of the language, numbers written its way (21,5).
+        await expectHeading(page, 3, text(lng, 'environment:categories.soil.title'));
+        await current.getByText(text(lng, 'environment:fields.soil.type'), { exact: true }).waitFor();
+        await current.getByText(text(lng, 'environment:options.soil.type.potting-mix'), { exact: true }).waitFor();
+        await current.getByText('21,5 °C', { exact: true }).waitFor();
         await expectHeading(page, 2, text(lng, 'environment:similar.title'));
         await expectAccessible(page);
         await screenshot(page, `languages-${lng}-environment`);

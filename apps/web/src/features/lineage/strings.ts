@@ -1,11 +1,10 @@
 import { registerEnglish, t } from '../../i18n';
+import { isOneOf } from '../../lib/one-of';
 import english from '../../locales/en/lineage.json';
 
 registerEnglish('lineage', english);
 
 const PROPAGATION_TYPES = ['clone', 'seed', 'cutting', 'graft', 'division', 'layering', 'tissue-culture'] as const;
-const isPropagation = (p: string): p is (typeof PROPAGATION_TYPES)[number] =>
-  (PROPAGATION_TYPES as readonly string[]).includes(p);
 
 /** Every text of the lineage graph, in one place. */
 export const LINEAGE = {
@@ -32,5 +31,5 @@ export const LINEAGE = {
   node: (name: string, generation: number, current: boolean) =>
     current ? t('lineage:nodeCurrent', { name, generation }) : t('lineage:node', { name, generation }),
   /** How an offspring was propagated, from the API's code (an unknown code is shown as it is). */
-  propagation: (type: string) => (isPropagation(type) ? t(`lineage:propagation.${type}`) : type),
+  propagation: (type: string) => (isOneOf(PROPAGATION_TYPES, type) ? t(`lineage:propagation.${type}`) : type),
 } as const;

@@ -1,7 +1,8 @@
 import { currentLanguage, registerEnglish, t } from '../../i18n';
 import { formatNumber } from '../../lib/format';
+import { isOneOf } from '../../lib/one-of';
 import english from '../../locales/en/market.json';
-import { LISTING_CATEGORIES, type ListingCategory } from './api/listings';
+import { LISTING_CATEGORIES } from './api/listings';
 
 registerEnglish('market', english);
 
@@ -9,9 +10,6 @@ registerEnglish('market', english);
 const fixed = (n: number, digits: number) =>
   n.toLocaleString(currentLanguage(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const PROPAGATION_TYPES = ['clone', 'seed', 'cutting', 'graft', 'division', 'layering', 'tissue-culture'] as const;
-const isPropagation = (p: string): p is (typeof PROPAGATION_TYPES)[number] =>
-  (PROPAGATION_TYPES as readonly string[]).includes(p);
-const isCategory = (c: string): c is ListingCategory => (LISTING_CATEGORIES as readonly string[]).includes(c);
 
 /** Every text of the marketplace pages, in one place. */
 export const MARKET = {
@@ -67,7 +65,7 @@ export const MARKET = {
     },
   },
   /** How a plant was propagated, from the API's code (an unknown code is shown as it is). */
-  propagation: (type: string) => (isPropagation(type) ? t(`market:propagation.${type}`) : type),
+  propagation: (type: string) => (isOneOf(PROPAGATION_TYPES, type) ? t(`market:propagation.${type}`) : type),
   browse: {
     get title() {
       return t('market:browse.title');
@@ -703,7 +701,8 @@ export const MARKET = {
     describe: (item: { q: string | null; category: string | null; maxPrice: number | null; crop: string | null }) =>
       [
         item.q && t('market:wishlist.quoted', { words: item.q }),
-        item.category && (isCategory(item.category) ? t(`market:categories.${item.category}`) : item.category),
+        item.category &&
+          (isOneOf(LISTING_CATEGORIES, item.category) ? t(`market:categories.${item.category}`) : item.category),
         item.crop,
         item.maxPrice !== null && t('market:wishlist.atMost', { price: fixed(item.maxPrice / 100, 2) }),
       ]
