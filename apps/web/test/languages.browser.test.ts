@@ -11,6 +11,7 @@ import {
 } from './support/browser.js';
 
 const STEP_MS = 240_000;
+const PHONE = { width: 390, height: 844 };
 const PASSWORD = 'correct horse battery staple';
 
 /** The browser's language (`navigator.languages`) that asks for each of the app's languages. */
@@ -146,7 +147,8 @@ describe('the app in English, Dutch, German, French and Spanish', () => {
     it(
       `shows the marketplace, a listing and a plant's photos, lineage, journey and environment in ${lng}`,
       async () => {
-        const context = await rig.context(undefined, { locale: BROWSER_LOCALE[lng] });
+        // Spanish on a phone, German on a laptop: the longer words fit both.
+        const context = await rig.context(lng === 'es' ? PHONE : undefined, { locale: BROWSER_LOCALE[lng] });
         const page = await context.newPage();
         await signInIn(page, lng, people.get(lng)!);
 
@@ -155,6 +157,7 @@ describe('the app in English, Dutch, German, French and Spanish', () => {
         await expectHeading(page, 2, text(lng, 'market:browse.filters'));
         await page.getByRole('navigation', { name: text(lng, 'market:nav.label') }).waitFor();
         await page.getByRole('link', { name: 'Polyglot pear graftwood' }).waitFor();
+        await screenshot(page, `languages-${lng}-market`);
         // A count in the language's words and plural form, not "1 listings".
         await page
           .getByRole('heading', {

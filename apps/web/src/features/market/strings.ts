@@ -1,5 +1,4 @@
 import { currentLanguage, registerEnglish, t } from '../../i18n';
-import { formatNumber } from '../../lib/format';
 import { isOneOf } from '../../lib/one-of';
 import english from '../../locales/en/market.json';
 import { LISTING_CATEGORIES } from './api/listings';
@@ -118,8 +117,8 @@ export const MARKET = {
     get clearPoint() {
       return t('market:browse.clearPoint');
     },
-    point: (lat: number, lon: number) =>
-      t('market:browse.point', { lat: formatNumber(lat, 3), lon: formatNumber(lon, 3) }),
+    /** Coordinates keep the decimal point in every language: a comma would run into the one between them. */
+    point: (lat: number, lon: number) => t('market:browse.point', { lat: lat.toFixed(3), lon: lon.toFixed(3) }),
     get radius() {
       return t('market:browse.radius');
     },
