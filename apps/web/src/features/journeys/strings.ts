@@ -27,12 +27,9 @@ export const JOURNEYS = {
     get hiddenPlace() {
       return t('journeys:journey.hiddenPlace');
     },
-    get to() {
-      return t('journeys:journey.to');
-    },
-    get from() {
-      return t('journeys:journey.from');
-    },
+    /** Where a step went, and from where when known. */
+    route: (from: string, to: string) => t('journeys:journey.route', { from, to }),
+    routeTo: (to: string) => t('journeys:journey.routeTo', { to }),
     get corrected() {
       return t('journeys:journey.corrected');
     },

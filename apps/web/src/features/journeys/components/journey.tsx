@@ -59,8 +59,7 @@ export function Journey({ plantId }: { plantId: string }) {
                 <strong>{JOURNEYS.kind(e.kind)}</strong> ·{' '}
                 <time dateTime={e.eventTime}>{formatDateTime(e.eventTime)}</time>
                 <br />
-                {e.from && `${S.from} ${placeName(e.from)} `}
-                {S.to} {placeName(e.to)}
+                {e.from ? S.route(placeName(e.from), placeName(e.to)) : S.routeTo(placeName(e.to))}
                 {e.transportMode !== 'none' && ` ${JOURNEYS.by(e.transportMode)}`}
                 <br />
                 {S.handledBy} <PartyName party={e.handler} />
