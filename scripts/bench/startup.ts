@@ -3,7 +3,8 @@
 // an empty DATA_DIR, then a warm restart on the same one, each also after a walkthrough of 200 requests: an
 // account, registrations and reads) and cluster (every process after the same walkthrough), each against its
 // target. `tsx` runs the TypeScript sources as development does; `node` runs the compiled JavaScript (built
-// first) with the V8 flags of `pnpm start` and `pnpm start:cluster`; for node, a third embedded start runs
+// first) with the V8 flags of `pnpm start` and `pnpm start:cluster`, embedded from its bundle as `pnpm start` runs
+// it (ADR 241); for node, a third embedded start runs
 // `pnpm start` itself on the built checkout, its build steps skipped (ADR 187). Rewrites its section of
 // docs/benchmarks.md (not with --embedded-only, which leaves the cluster and the stack floor out).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -46,10 +47,10 @@ const { values } = parseArgs({
 });
 const runtimes: Runtime[] = values.runtime === 'both' ? ['tsx', 'node'] : [values.runtime as Runtime];
 
-/** The command of each runtime, run in scripts/ as the package scripts do. */
+/** The command of each runtime, run in scripts/ as the package scripts do; embedded node runs what `pnpm start` runs. */
 function command(runtime: Runtime, entry: 'embedded' | 'cluster'): string[] {
   return runtime === 'node'
-    ? [process.execPath, ...NODE_FLAGS, `dist/${entry}.js`]
+    ? [process.execPath, ...NODE_FLAGS, entry === 'embedded' ? 'dist/bundle/embedded.js' : `dist/${entry}.js`]
     : [join(SCRIPTS_DIR, 'node_modules', '.bin', 'tsx'), '--conditions=development', `src/${entry}.ts`];
 }
 

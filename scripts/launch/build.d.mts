@@ -1,6 +1,7 @@
 // Types of build.mjs, for the tests that drive it.
 export const ROOT: string;
 export const CACHE_DIR: string;
+export const EMBEDDED_BUNDLE: { entry: string; output: string };
 export class Interrupted extends Error {}
 export interface Step {
   id: string;

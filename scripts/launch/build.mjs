@@ -143,6 +143,9 @@ function projects() {
   return references.map((r) => dirname(r.path));
 }
 
+/** The embedded runner and the bundle of it that `pnpm start` runs (ADR 241), relative to the root. */
+export const EMBEDDED_BUNDLE = { entry: 'scripts/dist/embedded.js', output: 'scripts/dist/bundle/embedded.js' };
+
 /** Files every step depends on: the installed dependencies and the shared compiler settings. */
 const SHARED_INPUTS = ['pnpm-lock.yaml', 'package.json', 'tsconfig.base.json', 'tsconfig.build-base.json'];
 
@@ -190,6 +193,19 @@ export function steps() {
         ...RUNTIME_FILES.map(([, to]) => to),
         'packages/host/dist/serializers',
       ],
+    },
+    {
+      id: 'bundle',
+      label: 'Bundling the embedded server',
+      // Loaded here, not at the top: a warm start that skips the step does not load esbuild.
+      run: async () => {
+        const { bundle } = await import('./bundle.mjs');
+        await bundle({ entry: join(ROOT, EMBEDDED_BUNDLE.entry), outDir: join(ROOT, dirname(EMBEDDED_BUNDLE.output)) });
+      },
+      // What the compiled code was built from (the TypeScript step's inputs), the installed packages it takes in,
+      // and the bundler.
+      inputs: [...SHARED_INPUTS, 'tsconfig.build.json', ...sources, 'scripts/launch/bundle.mjs'],
+      outputs: [EMBEDDED_BUNDLE.output],
     },
     {
       id: 'web',

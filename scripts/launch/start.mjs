@@ -1,5 +1,6 @@
 // `pnpm start` (embedded) and `pnpm start:cluster`: builds, saying what it does, then runs the compiled runner
-// in this same process (the package.json line gives node the V8 flags of scripts/src/node-flags.ts).
+// in this same process (the package.json line gives node the V8 flags of scripts/src/node-flags.ts); the embedded
+// runner from its bundle (ADR 241).
 import { build, Interrupted } from './build.mjs';
 
 const mode = process.argv[2] === 'cluster' ? 'cluster' : 'embedded';
@@ -26,7 +27,7 @@ process.stdout.write(
 const ignore = () => {};
 process.on('SIGINT', ignore);
 process.on('SIGTERM', ignore);
-const runner = mode === 'cluster' ? import('../dist/cluster.js') : import('../dist/embedded.js');
+const runner = mode === 'cluster' ? import('../dist/cluster.js') : import('../dist/bundle/embedded.js');
 await runner;
 process.off('SIGINT', ignore);
 process.off('SIGTERM', ignore);

@@ -25,6 +25,23 @@ export interface EmbeddedOptions {
   tracing?: false;
 }
 
+/**
+ * CPU time of this process (user and system, all its threads), in milliseconds, spent in each phase marked: read at
+ * `LOG_LEVEL=debug` to see where a start's time goes on a machine whose wall clock other work distorts.
+ */
+export function cpuPhases() {
+  let last = process.cpuUsage();
+  const phases: Record<string, number> = {};
+  return {
+    phases,
+    mark(name: string) {
+      const { user, system } = process.cpuUsage(last);
+      phases[name] = Math.round((user + system) / 1000);
+      last = process.cpuUsage();
+    },
+  };
+}
+
 export interface EmbeddedHandle {
   url: string;
   app: FastifyInstance;
@@ -39,6 +56,7 @@ export interface EmbeddedHandle {
  * database under DATA_DIR (each service in its own schema). The services' code is the same as in cluster mode.
  */
 export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<EmbeddedHandle> {
+  const cpu = cpuPhases();
   const baseEnv = opts.env ?? process.env;
   const dataDir = localDataDir(baseEnv);
   // Embedded mode always uses PGlite: a DATABASE_URL meant for the cluster must not leak in.
@@ -59,6 +77,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   const metrics = createMetricsRegistry();
   // Spans are exported only when an OTLP endpoint is set; one tracer provider per process.
   const tracing: Tracing | undefined = opts.tracing === false ? undefined : await startTracing('rootline', env);
+  cpu.mark('config');
   const database = await openDatabase({
     dataDir,
     pgliteCompiler: config.PGLITE_COMPILER,
@@ -67,10 +86,12 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       mod.db ? [{ schema: mod.db.schema, migrationsFolder: mod.db.migrationsFolder }] : [],
     ),
   });
+  cpu.mark('database');
   // The event log is kept in the same database, so events published and not yet consumed survive a restart.
   const busLog = host.child({ component: 'bus' });
   const eventLog = await openEventLog({ database, log: busLog });
   const broker = await openMemoryBroker({ store: eventLog, log: busLog });
+  cpu.mark('bus');
   const running: RunningService[] = [];
   try {
     for (const mod of SERVICES) {
@@ -91,13 +112,16 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     await tracing?.shutdown();
     throw err;
   }
+  cpu.mark('services');
   const gatewayBus = broker.connect('gateway');
   let app: FastifyInstance | undefined;
   let address: string;
   try {
     // The gateway keeps identity in its own schema of the same PGlite database.
     app = await buildGateway({ bus: gatewayBus, log: serviceLogger(host, 'gateway'), config, database, metrics });
+    cpu.mark('gateway');
     address = await app.listen({ port: config.PORT, host: config.HOST });
+    cpu.mark('listen');
   } catch (err) {
     await app?.close().catch(() => {});
     await gatewayBus.close();
@@ -108,6 +132,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     throw err;
   }
   const gateway = app;
+  log.debug({ cpuMs: cpu.phases }, 'started: CPU time by phase');
   const url = address.replace('[::]', 'localhost').replace('0.0.0.0', 'localhost');
 
   return {

@@ -34,8 +34,10 @@ if (signalled) {
   process.exit(0);
 }
 
+const before = process.cpuUsage();
 const { exitOnStartupError, onShutdown } = await import('@rootline/host');
 const { startEmbedded } = await import('./embedded-host.js');
+const load = process.cpuUsage(before);
 const starting = startEmbedded();
 // Registered before start-up ends: Ctrl-C while the database opens waits for it, then stops cleanly.
 onShutdown(undefined, async () => {
@@ -46,6 +48,17 @@ onShutdown(undefined, async () => {
 });
 try {
   const rootline = await starting;
+  const { user, system } = process.cpuUsage();
+  rootline.log.debug(
+    {
+      cpuMs: {
+        beforeLoad: Math.round((before.user + before.system) / 1000),
+        load: Math.round((load.user + load.system) / 1000),
+        total: Math.round((user + system) / 1000),
+      },
+    },
+    'started: CPU time of the process and of loading its modules',
+  );
   // No token is printed: sessions are accounts' now. The README explains how the first ADMIN is created.
   const admin = process.env.ADMIN_EMAIL
     ? `  ADMIN:    ${process.env.ADMIN_EMAIL} (created at first start; sign in with POST /api/auth/signin)`

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, runSteps, type Step, steps } from '../launch/build.mjs';
+import { EMBEDDED_BUNDLE, ROOT, runSteps, type Step, steps } from '../launch/build.mjs';
 
 const exec = promisify(execFile);
 
@@ -113,15 +113,27 @@ describe('build steps skip when their inputs did not change', () => {
     expect(sdk?.inputs).toContain('packages/contracts/src');
   });
 
+  // The bundle is made from the compiled code: whatever rebuilds that must rebuild it, or `pnpm start` runs old code.
+  it('bundles again when a source of the compiled code or the bundler changes', () => {
+    const list = steps();
+    const typescript = list.find((s) => s.id === 'typescript');
+    const bundle = list.find((s) => s.id === 'bundle');
+    expect(list.map((s) => s.id).slice(-3)).toEqual(['typescript', 'bundle', 'web']);
+    for (const input of typescript?.inputs ?? []) expect(bundle?.inputs).toContain(input);
+    expect(bundle?.inputs).toContain('scripts/launch/bundle.mjs');
+    expect(bundle?.outputs).toEqual([EMBEDDED_BUNDLE.output]);
+  });
+
   // The real build, twice: the second run is what a warm `pnpm start` does before it starts the server.
   it('pnpm build a second time on an unchanged checkout skips every step', async () => {
     await exec(process.execPath, ['scripts/launch/build.mjs'], { cwd: ROOT, maxBuffer: 1 << 24 });
     const { stdout } = await exec(process.execPath, ['scripts/launch/build.mjs'], { cwd: ROOT });
     expect(stdout).toBe(
       [
-        '[1/3] Generating the SDK from the API routes… unchanged, skipped',
-        '[2/3] Building packages and services (TypeScript)… unchanged, skipped',
-        '[3/3] Building the web app… unchanged, skipped',
+        '[1/4] Generating the SDK from the API routes… unchanged, skipped',
+        '[2/4] Building packages and services (TypeScript)… unchanged, skipped',
+        '[3/4] Bundling the embedded server… unchanged, skipped',
+        '[4/4] Building the web app… unchanged, skipped',
         '',
       ].join('\n'),
     );

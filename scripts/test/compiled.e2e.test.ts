@@ -48,13 +48,14 @@ function stop(child: ChildProcess | undefined): Promise<void> {
   });
 }
 
-// What `pnpm start` and `pnpm start:cluster` run: the compiled JavaScript under plain node, no tsx.
+// What `pnpm start` and `pnpm start:cluster` run: the compiled JavaScript under plain node, no tsx; embedded from
+// its bundle (ADR 241), where every module must still find the files beside it.
 describe('the compiled runtime', () => {
   beforeAll(async () => {
     await run('pnpm', ['build'], { cwd: REPO_ROOT });
   }, 180_000);
 
-  describe('embedded: node dist/embedded.js', () => {
+  describe('embedded: node dist/bundle/embedded.js', () => {
     let dataDir: string;
     let child: ChildProcess | undefined;
     afterAll(async () => {
@@ -62,11 +63,11 @@ describe('the compiled runtime', () => {
       await rm(dataDir, { recursive: true, force: true });
     });
 
-    it('starts, migrates, mines (worker and search from dist) and serves', async () => {
+    it('starts, migrates, mines (worker and search from dist), serves the docs and the app, and loads on first use', async () => {
       dataDir = await mkdtemp(join(tmpdir(), 'rootline-compiled-'));
       const port = await freePort();
       const env = { ...process.env, ...TEST_ADMIN_ENV, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
-      child = spawn(process.execPath, ['dist/embedded.js'], {
+      child = spawn(process.execPath, ['dist/bundle/embedded.js'], {
         cwd: SCRIPTS,
         env: { ...env, JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'warn', NODE_OPTIONS: '' },
         stdio: 'ignore',
@@ -79,6 +80,21 @@ describe('the compiled runtime', () => {
       expect(res.body.data.blockHash).toMatch(/^0000/);
       const got = await api(url, `/api/plants/${res.body.data.id}`, { token });
       expect(got.body.data).toMatchObject({ commonName: 'Chives' });
+      // Files found from a module's own location: Swagger UI's assets, the web app's build, the recorded examples.
+      const docs = await fetch(`${url}/api/docs/static/swagger-ui-bundle.js`);
+      expect(docs.status).toBe(200);
+      expect((await docs.text()).length).toBeGreaterThan(100_000);
+      const page = await fetch(`${url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root">');
+      const openapi = await api(url, '/api/openapi.json');
+      expect(openapi.status).toBe(200);
+      // A package left out of the bundle, imported on first use: the QR code of a plant (qrcode).
+      const qr = await fetch(`${url}/api/transport/qr/${res.body.data.id}?format=png`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(qr.status).toBe(200);
+      expect(qr.headers.get('content-type')).toBe('image/png');
     }, 120_000);
   });
 

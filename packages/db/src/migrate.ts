@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import type { MigrationConfig } from 'drizzle-orm/migrator';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
@@ -31,9 +34,12 @@ export async function migrateSchema(database: Database, opts: MigrateOptions): P
   const handle = driverHandle(database);
   if (handle.driver === 'pglite') {
     // One PGlite per process: an in-process queue is all the serialisation it needs.
-    // Loaded here: a process on PostgreSQL never needs drizzle's PGlite migrator.
-    const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
-    return serialise(database, `migrate:${opts.schema}`, () => migratePglite(handle.db, config));
+    return serialise(database, `migrate:${opts.schema}`, async () => {
+      if (await appliedAlready(handle.pg, opts)) return;
+      // Loaded here: a process on PostgreSQL never needs drizzle's PGlite migrator.
+      const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
+      await migratePglite(handle.db, config);
+    });
   }
   const client = handle.connect();
   try {
@@ -44,6 +50,25 @@ export async function migrateSchema(database: Database, opts: MigrateOptions): P
     // Ending the session releases the advisory lock.
     await client.end({ timeout: 5 });
   }
+}
+
+/**
+ * Whether the schema's bookkeeping already holds its newest migration: drizzle's own test (it applies a migration
+ * whose folder time is later than the last one recorded), made with one query and the journal alone, instead of
+ * its four statements and reading and hashing every migration's SQL. An embedded start makes it for every schema
+ * (ADR 242). A missing bookkeeping table (a new schema) answers false, and drizzle's migrator runs.
+ */
+async function appliedAlready(pg: PGlite, opts: MigrateOptions): Promise<boolean> {
+  const journal = JSON.parse(await readFile(join(opts.migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { when: number }[];
+  };
+  const newest = Math.max(...journal.entries.map((e) => e.when));
+  const table = `"${BOOKKEEPING_SCHEMA}"."${migrationsTableOf(opts.schema)}"`;
+  const found = await pg.query<{ t: string | null }>('select to_regclass($1)::text as t', [table]);
+  if (!found.rows[0]?.t) return false;
+  const last = await pg.query<{ last: string | null }>(`select max(created_at)::text as last from ${table}`);
+  const recorded = last.rows[0]?.last;
+  return recorded != null && Number(recorded) >= newest;
 }
 
 /**

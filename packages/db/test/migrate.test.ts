@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase } from '@rootline/testing';
@@ -63,6 +63,51 @@ describe.each(DRIVERS)('migrateSchema on %s', (driver) => {
     ).resolves.toHaveLength(2);
     expect(await appliedCount(database)).toBe(2);
   });
+});
+
+describe('migrateSchema on pglite, a schema already up to date', () => {
+  let dir: string;
+  let database: Database;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rl-migrations-pglite-'));
+    database = await openDatabase({ dataDir: join(dir, 'data') });
+  }, 120_000);
+
+  afterAll(async () => {
+    await database?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("reads no migration's SQL once the newest is recorded, and applies a migration added later", async () => {
+    const folder = join(dir, 'svc_fast');
+    await writeMigrations(folder, 'svc_fast');
+    const opts = { schema: 'svc_fast', migrationsFolder: folder };
+    await migrateSchema(database, opts);
+    expect(await appliedCount(database, 'svc_fast')).toBe(1);
+
+    // Up to date: drizzle's migrator would read every SQL file of the journal, and fail on the one removed.
+    await rm(join(folder, '0000_init.sql'));
+    await migrateSchema(database, opts);
+    expect(await appliedCount(database, 'svc_fast')).toBe(1);
+
+    // A newer migration in the journal is applied, as drizzle's migrator decides.
+    await writeMigrations(folder, 'svc_fast');
+    await writeFile(
+      join(folder, '0001_more.sql'),
+      'CREATE TABLE "svc_fast"."more" ("id" text PRIMARY KEY NOT NULL);\n',
+    );
+    const journal = JSON.parse(await readFile(join(folder, 'meta', '_journal.json'), 'utf8'));
+    journal.entries.push({ idx: 1, version: '7', when: 1_700_000_100_000, tag: '0001_more', breakpoints: true });
+    await writeFile(join(folder, 'meta', '_journal.json'), JSON.stringify(journal));
+    await migrateSchema(database, opts);
+    expect(await appliedCount(database, 'svc_fast')).toBe(2);
+    const tables = await rowsOf<{ table_name: string }>(
+      database,
+      sql`select table_name from information_schema.tables where table_schema = 'svc_fast' order by 1`,
+    );
+    expect(tables.map((t) => t.table_name)).toEqual(['more', 'things']);
+  }, 120_000);
 });
 
 describe('migrateSchema on postgres, replicas starting together', () => {
