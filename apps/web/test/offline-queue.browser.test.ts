@@ -112,6 +112,9 @@ describe('writes that work offline: kept on the device, sent in order once, per 
       await page.getByRole('tab', { name: 'Environment' }).click();
       await page.getByRole('region', { name: 'Environment and health' }).getByLabel('Temperature (°C)').waitFor();
       await page.getByRole('tab', { name: 'Facts' }).click();
+      // The app's service worker keeps its shell: it controls the page before the network goes.
+      await page.evaluate('navigator.serviceWorker.ready.then(() => undefined)');
+      await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 30_000 });
 
       await context.setOffline(true);
 
@@ -175,13 +178,13 @@ describe('writes that work offline: kept on the device, sent in order once, per 
       await expectAccessible(page);
       await screenshot(page, 'outbox-offline');
 
-      // A reload while Rootline is still out of reach: the same four writes wait.
-      await context.setOffline(false);
-      await page.route('**/api/**', (route) => route.abort());
+      // A reload with the network still cut: the page comes from the service worker, and the same four writes wait.
       await page.reload();
-      await page.getByRole('heading', { level: 1, name: 'Outbox' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Outbox' }).waitFor({ timeout: 30_000 });
       await expect.poll(lines, { timeout: 20_000 }).toEqual(expected.map((t) => t.split(' — ')[0]));
       await header().getByRole('link', { name: '4 items waiting to be sent' }).waitFor();
+      await page.getByText('This device is offline: they are sent when it is back online.').waitFor();
+      await screenshot(page, 'outbox-offline-reloaded');
       expect(await plantsNamed('Tomato')).toBe(0);
 
       // Rootline is back. The plant's first answer is lost on the way (its outcome unknown to the app): it is sent
@@ -199,7 +202,7 @@ describe('writes that work offline: kept on the device, sent in order once, per 
         },
         { times: 1 },
       );
-      await page.unroute('**/api/**');
+      await context.setOffline(false);
       await waitingRegion()
         .getByText('Nothing is waiting to be sent.')
         .waitFor({ timeout: SEND_MS * 2 });
