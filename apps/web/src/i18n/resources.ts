@@ -2,9 +2,11 @@ import type admin from '../locales/en/admin.json';
 import type anonymous from '../locales/en/anonymous.json';
 import type app from '../locales/en/app.json';
 import type auth from '../locales/en/auth.json';
+import type common from '../locales/en/common.json';
 import type demand from '../locales/en/demand.json';
 import type farms from '../locales/en/farms.json';
 import type notifications from '../locales/en/notifications.json';
+import type outbox from '../locales/en/outbox.json';
 import type plants from '../locales/en/plants.json';
 import type transparency from '../locales/en/transparency.json';
 
@@ -24,6 +26,8 @@ export interface EnglishCatalogs {
   transparency: typeof transparency;
   admin: typeof admin;
   farms: typeof farms;
+  common: typeof common;
+  outbox: typeof outbox;
 }
 
 export type Namespace = keyof EnglishCatalogs;
@@ -37,4 +41,6 @@ export const NAMESPACES = [
   'transparency',
   'admin',
   'farms',
+  'common',
+  'outbox',
 ] as const satisfies readonly Namespace[];

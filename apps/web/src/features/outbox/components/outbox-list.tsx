@@ -28,7 +28,7 @@ function reasonOf(item: OutboxItem): string {
   const fields = fieldErrors(error);
   if (fields.length === 0) return errorMessage(error);
   return fields
-    .map((f) => `${S.fields[fieldPath(f.field).split('.').pop() ?? ''] ?? fieldLabel(f.field)}: ${f.message}`)
+    .map((f) => `${S.field(fieldPath(f.field).split('.').pop() ?? '') ?? fieldLabel(f.field)}: ${f.message}`)
     .join(' ');
 }
 
@@ -134,7 +134,7 @@ export function OutboxList({ account, canSend }: { account: string; canSend: boo
             {sent.map((item) => (
               <li key={item.id}>
                 <strong>{S.line(item)}</strong>{' '}
-                <Link to={pageOf(item)} aria-label={`${S.open}: ${S.what(item)}`}>
+                <Link to={pageOf(item)} aria-label={S.openLabel(item)}>
                   {S.open}
                 </Link>
                 <br />
