@@ -135,4 +135,68 @@ export const COMMON = {
     level: (level: Levels) => t(`common:privacy.levels.${level}.label`),
     shows: (level: Levels) => t(`common:privacy.levels.${level}.shows`),
   },
+  location: {
+    get legend() {
+      return t('common:location.legend');
+    },
+    get hint() {
+      return t('common:location.hint');
+    },
+    get hintWithoutSearch() {
+      return t('common:location.hintWithoutSearch');
+    },
+    get noSearch() {
+      return t('common:location.noSearch');
+    },
+    get map() {
+      return t('common:location.map');
+    },
+    get latitude() {
+      return t('common:location.latitude');
+    },
+    get longitude() {
+      return t('common:location.longitude');
+    },
+    get city() {
+      return t('common:location.city');
+    },
+    get country() {
+      return t('common:location.country');
+    },
+    get countryHint() {
+      return t('common:location.countryHint');
+    },
+    get picked() {
+      return t('common:location.picked');
+    },
+    get pickCentre() {
+      return t('common:location.pickCentre');
+    },
+  },
+  place: {
+    get label() {
+      return t('common:place.label');
+    },
+    get hint() {
+      return t('common:place.hint');
+    },
+    get results() {
+      return t('common:place.results');
+    },
+    tooShort: (count: number) => t('common:place.tooShort', { count }),
+    get searching() {
+      return t('common:place.searching');
+    },
+    found: (count: number) => t('common:place.found', { count }),
+    none: (query: string) => t('common:place.none', { query }),
+    chosen: (name: string, latitude: number, longitude: number) =>
+      t('common:place.chosen', { name, latitude, longitude }),
+    get failed() {
+      return t('common:place.failed');
+    },
+    people: (count: number) => t('common:place.people', { count }),
+  },
+  get details() {
+    return t('common:details');
+  },
 };

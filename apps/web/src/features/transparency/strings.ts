@@ -219,6 +219,9 @@ export const TRANSPARENCY = {
     page: (page: number, pages: number) => t('transparency:audit.page', { page, pages }),
   },
   webhooks: {
+    get active() {
+      return t('transparency:webhooks.active');
+    },
     get title() {
       return t('transparency:webhooks.title');
     },
