@@ -1,4 +1,5 @@
 import type { LabelLayout } from '@rootline/contracts/transparency-labels';
+import { embedPdfFonts, type PdfFont, pdfFonts } from '../adapters/pdf-fonts.js';
 
 /** What one label says. Never a location: a label is stuck on a pot anyone can read (docs/transparency.md). */
 export interface LabelPlant {
@@ -123,7 +124,11 @@ export async function renderLabelsPdf(
   layout: LabelLayout,
   options: { startAt?: number; harvestedOn: string },
 ): Promise<{ pdf: Buffer; pages: number }> {
-  const [{ default: PDFDocument }, { default: QRCode }] = await Promise.all([import('pdfkit'), import('qrcode')]);
+  const [{ default: PDFDocument }, { default: QRCode }, files] = await Promise.all([
+    import('pdfkit'),
+    import('qrcode'),
+    pdfFonts(),
+  ]);
   const g = SHEETS[layout];
   const slots = labelSlots(layout, plants.length, options.startAt ?? 1);
   const doc = new PDFDocument({
@@ -132,6 +137,7 @@ export async function renderLabelsPdf(
     autoFirstPage: false,
     info: { Title: `Rootline plant labels (${layout})`, Author: 'Rootline' },
   });
+  embedPdfFonts(doc, files);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -152,7 +158,7 @@ export async function renderLabelsPdf(
     const qrX = layout === 'seed-packet' ? slot.x + g.width - pad - side : slot.x + pad;
     drawQr(doc, qr.modules, qrX, slot.y + pad, side);
     /** Writes up to `lines` lines (cut with an ellipsis) and answers where the text ended. */
-    const text = (value: string, x: number, y: number, width: number, font: string, size: number, lines = 1) => {
+    const text = (value: string, x: number, y: number, width: number, font: PdfFont, size: number, lines = 1) => {
       doc.font(font).fontSize(size).fillColor('black');
       doc.text(value, x, y, {
         width,
@@ -169,25 +175,25 @@ export async function renderLabelsPdf(
       const x = slot.x + pad;
       const w = g.width - 3 * pad - side;
       let y = slot.y + pad;
-      const line = (value: string, font: string, size: number, gap = 4, lines = 1) => {
+      const line = (value: string, font: PdfFont, size: number, gap = 4, lines = 1) => {
         y = text(value, x, y, w, font, size, lines) + gap;
       };
-      line('Seeds', 'Helvetica', 9);
-      line(plant.commonName, 'Helvetica-Bold', 14, 2, 2);
-      line(plant.scientificName ?? 'Variety not recorded', 'Helvetica-Oblique', 10, 10);
-      line(`Saved from: ${plant.commonName}`, 'Helvetica', 9);
-      line(`Plant #${id}`, 'Courier-Bold', 9);
-      line(`Harvested: ${options.harvestedOn}`, 'Helvetica', 9, 10);
-      line('Scan for the plant’s story and lineage', 'Helvetica', 7);
+      line('Seeds', 'regular', 9);
+      line(plant.commonName, 'bold', 14, 2, 2);
+      line(plant.scientificName ?? 'Variety not recorded', 'italic', 10, 10);
+      line(`Saved from: ${plant.commonName}`, 'regular', 9);
+      line(`Plant #${id}`, 'monoBold', 9);
+      line(`Harvested: ${options.harvestedOn}`, 'regular', 9, 10);
+      line('Scan for the plant’s story and lineage', 'regular', 7);
     } else {
       const x = qrX + side + 6;
       const w = slot.x + g.width - pad - x;
       const top = slot.y + pad;
       const big = layout === 'a4-3x8' ? 11 : 10;
-      const below = text(plant.commonName, x, top, w, 'Helvetica-Bold', big, 2);
-      if (plant.scientificName) text(plant.scientificName, x, below + 1, w, 'Helvetica-Oblique', 7.5);
-      text(date, x, slot.y + g.height - pad - 2 * 8.5, w, 'Helvetica', 7.5);
-      text(`#${id}`, x, slot.y + g.height - pad - 8.5, w, 'Courier-Bold', 7.5);
+      const below = text(plant.commonName, x, top, w, 'bold', big, 2);
+      if (plant.scientificName) text(plant.scientificName, x, below + 1, w, 'italic', 7.5);
+      text(date, x, slot.y + g.height - pad - 2 * 8.5, w, 'regular', 7.5);
+      text(`#${id}`, x, slot.y + g.height - pad - 8.5, w, 'monoBold', 7.5);
     }
   });
   doc.end();
