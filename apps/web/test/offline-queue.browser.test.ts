@@ -289,6 +289,44 @@ describe('writes that work offline: kept on the device, sent in order once, per 
           .getByRole('link', { name: /not accepted/ })
           .count(),
       ).toBe(0);
+
+      // A refused plant offers Edit: its form opens with the fields it had, and the corrected plant replaces it.
+      await page.goto('/plants/new');
+      await page.getByRole('heading', { level: 1, name: 'Register a plant' }).waitFor();
+      await context.setOffline(true);
+      await page.getByLabel('Common name').fill('Chili');
+      await page.getByLabel('Scientific name').fill('Capsicum annuum');
+      await page.getByLabel('Latitude').fill('95');
+      await page.getByLabel('Longitude').fill('5.1214');
+      await page.getByRole('button', { name: 'Register the plant' }).click();
+      await page.getByText(KEPT).waitFor({ timeout: 20_000 });
+      await context.setOffline(false);
+      await header().getByRole('link', { name: '1 not accepted' }).click({ timeout: SEND_MS });
+      const chili = page
+        .getByRole('region', { name: 'Not accepted' })
+        .getByRole('listitem')
+        .filter({ hasText: "Plant 'Chili' — not accepted" });
+      await chili.getByText('Latitude: Enter 90 or less.').waitFor();
+      await chili.getByRole('button', { name: "Discard: Plant 'Chili'" }).waitFor();
+      await chili.getByRole('link', { name: "Edit: Plant 'Chili'" }).click();
+      await page.getByRole('heading', { level: 1, name: 'Register a plant' }).waitFor();
+      expect(await page.getByLabel('Common name').inputValue()).toBe('Chili');
+      expect(await page.getByLabel('Scientific name').inputValue()).toBe('Capsicum annuum');
+      expect(await page.getByLabel('Latitude').inputValue()).toBe('95');
+      expect(await page.getByLabel('Longitude').inputValue()).toBe('5.1214');
+      await screenshot(page, 'outbox-edit-refused');
+      await page.getByLabel('Latitude').fill('52.0907');
+      await page.getByRole('button', { name: 'Register the plant' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Chili' }).waitFor({ timeout: 30_000 });
+      expect(await plantsNamed('Chili')).toBe(1);
+      await page.goto('/outbox');
+      await waitingRegion().getByText('Nothing is waiting to be sent.').waitFor();
+      expect(await page.getByRole('region', { name: 'Not accepted' }).count()).toBe(0);
+      expect(
+        await header()
+          .getByRole('link', { name: /not accepted/ })
+          .count(),
+      ).toBe(0);
     },
     STEP_MS,
   );
