@@ -81,7 +81,8 @@ async function signedInAs(): Promise<string | null | undefined> {
  */
 export async function sendOrKeep<T>({ replaces, ...write }: NewWrite): Promise<Sent<T>> {
   const sent = await sendOrKeepWrite<T>(write);
-  if (replaces) await deleteItem(replaces);
+  // The write went through or is kept: the refused item it was edited from has no more use.
+  if (replaces) await deleteItem(replaces).catch(() => {});
   return sent;
 }
 
