@@ -183,6 +183,22 @@ describe('plant labels over HTTP (NATS + PostgreSQL)', () => {
         await rm(dir, { recursive: true, force: true });
       }
     }
+    // A seed packet's own words in the language asked for.
+    const dutch = await labels({
+      plantIds: chosen.slice(0, 1),
+      layout: 'seed-packet',
+      harvestedOn: '2026-08',
+      language: 'nl',
+    });
+    expect(dutch.statusCode).toBe(200);
+    const text = (await new PDFParse({ data: new Uint8Array(dutch.rawPayload) }).getText()).text;
+    expect(text).toContain('Zaden');
+    expect(text).toContain('Gewonnen van: Żółta fasola');
+    expect(text).toContain('Geoogst: 2026-08');
+    expect(text).not.toContain('Harvested');
+    const unknown = await labels({ plantIds: chosen.slice(0, 1), layout: 'seed-packet', language: 'xx' });
+    expect(unknown.statusCode).toBe(400);
+    expect(JSON.parse(unknown.payload).error.code).toBe('VALIDATION_ERROR');
   });
 
   it('is open to visitors, a bad credential included', async () => {

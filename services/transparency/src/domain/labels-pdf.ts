@@ -1,3 +1,4 @@
+import type { Locale } from '@rootline/contracts';
 import type { LabelLayout } from '@rootline/contracts/transparency-labels';
 import { embedPdfFonts, type PdfFont, pdfFonts } from '../adapters/pdf-fonts.js';
 
@@ -84,6 +85,53 @@ export function labelSlots(layout: LabelLayout, count: number, startAt = 1): { p
   });
 }
 
+/** The words a seed packet prints beside the plant's own, in each language of the app. */
+export const SEED_PACKET_WORDS: Record<
+  Locale,
+  { seeds: string; noVariety: string; savedFrom: string; plant: string; harvested: string; scan: string }
+> = {
+  en: {
+    seeds: 'Seeds',
+    noVariety: 'Variety not recorded',
+    savedFrom: 'Saved from',
+    plant: 'Plant',
+    harvested: 'Harvested',
+    scan: 'Scan for the plant’s story and lineage',
+  },
+  nl: {
+    seeds: 'Zaden',
+    noVariety: 'Ras niet vastgelegd',
+    savedFrom: 'Gewonnen van',
+    plant: 'Plant',
+    harvested: 'Geoogst',
+    scan: 'Scan voor het verhaal en de afstamming van de plant',
+  },
+  de: {
+    seeds: 'Saatgut',
+    noVariety: 'Sorte nicht erfasst',
+    savedFrom: 'Gewonnen von',
+    plant: 'Pflanze',
+    harvested: 'Geerntet',
+    scan: 'Scannen für Geschichte und Abstammung der Pflanze',
+  },
+  fr: {
+    seeds: 'Semences',
+    noVariety: 'Variété non enregistrée',
+    savedFrom: 'Récoltées sur',
+    plant: 'Plante',
+    harvested: 'Récolte',
+    scan: 'Scannez pour l’histoire et la lignée de la plante',
+  },
+  es: {
+    seeds: 'Semillas',
+    noVariety: 'Variedad no registrada',
+    savedFrom: 'Obtenidas de',
+    plant: 'Planta',
+    harvested: 'Cosechadas',
+    scan: 'Escanea para ver la historia y el linaje de la planta',
+  },
+};
+
 /** The short id printed on a label: the last 8 characters of the plant's id, which are random. */
 export const shortId = (plantId: string) => plantId.slice(-8).toUpperCase();
 
@@ -122,7 +170,7 @@ function drawQr(
 export async function renderLabelsPdf(
   plants: LabelPlant[],
   layout: LabelLayout,
-  options: { startAt?: number; harvestedOn: string },
+  options: { startAt?: number; harvestedOn: string; language?: Locale },
 ): Promise<{ pdf: Buffer; pages: number }> {
   const [{ default: PDFDocument }, { default: QRCode }, files] = await Promise.all([
     import('pdfkit'),
@@ -178,13 +226,14 @@ export async function renderLabelsPdf(
       const line = (value: string, font: PdfFont, size: number, gap = 4, lines = 1) => {
         y = text(value, x, y, w, font, size, lines) + gap;
       };
-      line('Seeds', 'regular', 9);
+      const words = SEED_PACKET_WORDS[options.language ?? 'en'];
+      line(words.seeds, 'regular', 9);
       line(plant.commonName, 'bold', 14, 2, 2);
-      line(plant.scientificName ?? 'Variety not recorded', 'italic', 10, 10);
-      line(`Saved from: ${plant.commonName}`, 'regular', 9);
-      line(`Plant #${id}`, 'monoBold', 9);
-      line(`Harvested: ${options.harvestedOn}`, 'regular', 9, 10);
-      line('Scan for the plant’s story and lineage', 'regular', 7);
+      line(plant.scientificName ?? words.noVariety, 'italic', 10, 10);
+      line(`${words.savedFrom}: ${plant.commonName}`, 'regular', 9);
+      line(`${words.plant} #${id}`, 'monoBold', 9);
+      line(`${words.harvested}: ${options.harvestedOn}`, 'regular', 9, 10);
+      line(words.scan, 'regular', 7);
     } else {
       const x = qrX + side + 6;
       const w = slot.x + g.width - pad - x;

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { ErrorAlert } from '../../../components/status';
+import { currentLanguage } from '../../../i18n';
 import { errorFor } from '../../../lib/errors';
 import { type LabelLayout, useDownloadLabels } from '../api/labels';
 import { LABELS } from '../strings';
@@ -39,6 +40,8 @@ export function PrintLabels({ plantIds, heading = 'h2' }: { plantIds: string[]; 
           plantIds,
           layout,
           startAt: Math.min(startAt, perPage),
+          // A seed packet's own words ("Seeds", "Harvested") in the language the app is shown in.
+          language: currentLanguage(),
           ...(layout === 'seed-packet' && harvestedOn.trim() ? { harvestedOn: harvestedOn.trim() } : {}),
         });
       }}
