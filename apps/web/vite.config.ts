@@ -1,5 +1,5 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 /** The design tokens --green and --bg (src/styles.css): the installed app's title bar and splash screen. */
@@ -10,15 +10,37 @@ const BACKGROUND = '#f7f8f5';
 // workspace's compiled output. Pages are split by area through the router's lazy routes.
 // The service worker (src/sw/sw.ts) is built to /sw.js with the list of the build's files to keep
 // offline (ADR 225); the app registers it itself (src/lib/service-worker.ts).
+
+/**
+ * In the dev server the worker is compiled on the fly by vite-plugin-pwa (devOptions) at `/dev-sw.js?dev-sw`, as an
+ * ES module; this serves it at `/sw.js` too, so the app registers the same address in dev and in a build.
+ */
+function devServiceWorkerAtSwJs(): Plugin {
+  return {
+    name: 'rootline:dev-service-worker',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        if (req.url === '/sw.js') req.url = '/dev-sw.js?dev-sw';
+        next();
+      });
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
+    devServiceWorkerAtSwJs(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src/sw',
       filename: 'sw.ts',
       injectRegister: false,
       registerType: 'prompt',
+      // The worker runs in the dev server too (Chromium: a module worker), its precache only index.html: the dev
+      // server's files are many small modules that change at every edit, so only the shell is kept offline there.
+      devOptions: { enabled: true, type: 'module', navigateFallback: 'index.html' },
       includeManifestIcons: false,
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],

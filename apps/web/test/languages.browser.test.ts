@@ -119,6 +119,7 @@ describe('the app in English, Dutch, German, French and Spanish', () => {
 
         await page.goto('/discover');
         await expectHeading(page, 1, text(lng, 'app:discover.title'));
+        await expectHeading(page, 2, text(lng, 'plants:discover.nearby'));
 
         await page.goto(`/plants/${plantId}`);
         await expectHeading(page, 1, 'Polyglot pear');
@@ -128,6 +129,21 @@ describe('the app in English, Dutch, German, French and Spanish', () => {
         await signInIn(page, lng, people.get(lng)!);
         await page.goto('/plants/mine');
         await expectHeading(page, 1, text(lng, 'plants:mine.title'));
+
+        await page.goto('/plants/new');
+        await page.getByRole('group', { name: text(lng, 'common:location.legend') }).waitFor({ timeout: 30_000 });
+        await page.getByLabel(text(lng, 'common:privacy.label'), { exact: true }).waitFor();
+
+        // A plant's certificate, QR code and labels, and the outbox.
+        await page.goto(`/plants/${plantId}?tab=certificate`);
+        await expectHeading(page, 2, text(lng, 'transparency:certificate.title'));
+        await expectHeading(page, 2, text(lng, 'transparency:qr.title'));
+        await expectHeading(page, 2, text(lng, 'transparency:labels.title'));
+        await page.getByRole('combobox', { name: text(lng, 'transparency:labels.layout') }).waitFor();
+        await screenshot(page, `languages-certificate-${lng}`);
+        await page.goto('/outbox');
+        await expectHeading(page, 1, text(lng, 'outbox:title'));
+        await page.getByText(text(lng, 'outbox:nothingWaiting'), { exact: true }).waitFor();
 
         await page.goto('/demand');
         await expectHeading(page, 1, text(lng, 'demand:tabs.preferences'));

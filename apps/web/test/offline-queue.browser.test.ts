@@ -112,6 +112,9 @@ describe('writes that work offline: kept on the device, sent in order once, per 
       await page.getByRole('tab', { name: 'Environment' }).click();
       await page.getByRole('region', { name: 'Environment and health' }).getByLabel('Temperature (°C)').waitFor();
       await page.getByRole('tab', { name: 'Facts' }).click();
+      // The app's service worker keeps its shell: it controls the page before the network goes.
+      await page.evaluate('navigator.serviceWorker.ready.then(() => undefined)');
+      await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, { timeout: 30_000 });
 
       await context.setOffline(true);
 
@@ -175,13 +178,13 @@ describe('writes that work offline: kept on the device, sent in order once, per 
       await expectAccessible(page);
       await screenshot(page, 'outbox-offline');
 
-      // A reload while Rootline is still out of reach: the same four writes wait.
-      await context.setOffline(false);
-      await page.route('**/api/**', (route) => route.abort());
+      // A reload with the network still cut: the page comes from the service worker, and the same four writes wait.
       await page.reload();
-      await page.getByRole('heading', { level: 1, name: 'Outbox' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Outbox' }).waitFor({ timeout: 30_000 });
       await expect.poll(lines, { timeout: 20_000 }).toEqual(expected.map((t) => t.split(' — ')[0]));
       await header().getByRole('link', { name: '4 items waiting to be sent' }).waitFor();
+      await page.getByText('This device is offline: they are sent when it is back online.').waitFor();
+      await screenshot(page, 'outbox-offline-reloaded');
       expect(await plantsNamed('Tomato')).toBe(0);
 
       // Rootline is back. The plant's first answer is lost on the way (its outcome unknown to the app): it is sent
@@ -199,7 +202,7 @@ describe('writes that work offline: kept on the device, sent in order once, per 
         },
         { times: 1 },
       );
-      await page.unroute('**/api/**');
+      await context.setOffline(false);
       await waitingRegion()
         .getByText('Nothing is waiting to be sent.')
         .waitFor({ timeout: SEND_MS * 2 });
@@ -281,6 +284,44 @@ describe('writes that work offline: kept on the device, sent in order once, per 
 
       await item.getByRole('button', { name: "Discard: Environment reading for 'Basil'" }).click();
       await expect.poll(() => page.getByRole('region', { name: 'Not accepted' }).count()).toBe(0);
+      expect(
+        await header()
+          .getByRole('link', { name: /not accepted/ })
+          .count(),
+      ).toBe(0);
+
+      // A refused plant offers Edit: its form opens with the fields it had, and the corrected plant replaces it.
+      await page.goto('/plants/new');
+      await page.getByRole('heading', { level: 1, name: 'Register a plant' }).waitFor();
+      await context.setOffline(true);
+      await page.getByLabel('Common name').fill('Chili');
+      await page.getByLabel('Scientific name').fill('Capsicum annuum');
+      await page.getByLabel('Latitude').fill('95');
+      await page.getByLabel('Longitude').fill('5.1214');
+      await page.getByRole('button', { name: 'Register the plant' }).click();
+      await page.getByText(KEPT).waitFor({ timeout: 20_000 });
+      await context.setOffline(false);
+      await header().getByRole('link', { name: '1 not accepted' }).click({ timeout: SEND_MS });
+      const chili = page
+        .getByRole('region', { name: 'Not accepted' })
+        .getByRole('listitem')
+        .filter({ hasText: "Plant 'Chili' — not accepted" });
+      await chili.getByText('Latitude: Enter 90 or less.').waitFor();
+      await chili.getByRole('button', { name: "Discard: Plant 'Chili'" }).waitFor();
+      await chili.getByRole('link', { name: "Edit: Plant 'Chili'" }).click();
+      await page.getByRole('heading', { level: 1, name: 'Register a plant' }).waitFor();
+      expect(await page.getByLabel('Common name').inputValue()).toBe('Chili');
+      expect(await page.getByLabel('Scientific name').inputValue()).toBe('Capsicum annuum');
+      expect(await page.getByLabel('Latitude').inputValue()).toBe('95');
+      expect(await page.getByLabel('Longitude').inputValue()).toBe('5.1214');
+      await screenshot(page, 'outbox-edit-refused');
+      await page.getByLabel('Latitude').fill('52.0907');
+      await page.getByRole('button', { name: 'Register the plant' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Chili' }).waitFor({ timeout: 30_000 });
+      expect(await plantsNamed('Chili')).toBe(1);
+      await page.goto('/outbox');
+      await waitingRegion().getByText('Nothing is waiting to be sent.').waitFor();
+      expect(await page.getByRole('region', { name: 'Not accepted' }).count()).toBe(0);
       expect(
         await header()
           .getByRole('link', { name: /not accepted/ })

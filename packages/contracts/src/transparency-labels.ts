@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { LOCALES } from './auth.js';
 import { Defaulted, defineSubject } from './define.js';
 import { PlantId, StringEnum } from './plants.js';
 
@@ -42,6 +43,12 @@ export const LabelsRequest = Type.Object(
       Type.String({
         pattern: '^\\d{4}(-\\d{2}(-\\d{2})?)?$',
         description: 'seed-packet: when the seed was harvested (YYYY, YYYY-MM or YYYY-MM-DD); default: today',
+      }),
+    ),
+    language: Type.Optional(
+      StringEnum(LOCALES, {
+        description:
+          'The language of the words printed beside the names (a seed packet\'s "Seeds", "Harvested"); default en',
       }),
     ),
   },

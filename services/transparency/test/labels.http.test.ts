@@ -146,6 +146,61 @@ describe('plant labels over HTTP (NATS + PostgreSQL)', () => {
     expect(text).not.toContain('Secretville');
   });
 
+  it('prints names beyond Latin-1 as written: Polish, German, Spanish, Greek and Cyrillic', async () => {
+    const grower = await p.token('USER', 'usr_grower', 'Ada Grower');
+    const names = [
+      { commonName: 'Żółta fasola', scientificName: 'Phaseolus vulgaris' },
+      { commonName: 'Kürbis', scientificName: 'Cucurbita pepo' },
+      { commonName: 'Ñora', scientificName: 'Capsicum annuum' },
+      { commonName: 'Ντομάτα', scientificName: 'Solanum lycopersicum' },
+      { commonName: 'Огурец', scientificName: 'Cucumis sativus' },
+    ];
+    const chosen: string[] = [];
+    for (const name of names) {
+      const res = await p.http('POST', '/api/plants/register', {
+        token: grower,
+        body: plantInput({ ...name, owner: { id: 'usr_grower', name: 'Ada Grower' } }),
+      });
+      expect(res.status).toBe(201);
+      chosen.push(res.body.data.id);
+    }
+    for (const layout of ['a4-3x8', 'seed-packet'] as const) {
+      const res = await labels({ plantIds: chosen, layout, harvestedOn: '2026-08' });
+      expect(res.statusCode).toBe(200);
+      expect((await decodeSheet(res.rawPayload, layout)).flat().filter(Boolean)).toEqual(chosen.map(page));
+      // pdftotext reads the glyphs back through the embedded font's Unicode map: each letter printed as written.
+      const dir = await mkdtemp(join(tmpdir(), 'labels-text-'));
+      try {
+        await writeFile(join(dir, 'labels.pdf'), res.rawPayload);
+        const { stdout } = await run('pdftotext', ['-enc', 'UTF-8', join(dir, 'labels.pdf'), '-']);
+        for (const { commonName } of names) expect(stdout, layout).toContain(commonName);
+        if (layout === 'seed-packet') expect(stdout).toContain('Saved from: Żółta fasola');
+        // The fonts are embedded subsets of DejaVu, not the standard fonts that know only Latin-1.
+        const fonts = (await run('pdffonts', [join(dir, 'labels.pdf')])).stdout;
+        expect(fonts).toMatch(/DejaVuSans-Bold/);
+        expect(fonts).not.toMatch(/Helvetica|Courier/);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+    // A seed packet's own words in the language asked for.
+    const dutch = await labels({
+      plantIds: chosen.slice(0, 1),
+      layout: 'seed-packet',
+      harvestedOn: '2026-08',
+      language: 'nl',
+    });
+    expect(dutch.statusCode).toBe(200);
+    const text = (await new PDFParse({ data: new Uint8Array(dutch.rawPayload) }).getText()).text;
+    expect(text).toContain('Zaden');
+    expect(text).toContain('Gewonnen van: Żółta fasola');
+    expect(text).toContain('Geoogst: 2026-08');
+    expect(text).not.toContain('Harvested');
+    const unknown = await labels({ plantIds: chosen.slice(0, 1), layout: 'seed-packet', language: 'xx' });
+    expect(unknown.statusCode).toBe(400);
+    expect(JSON.parse(unknown.payload).error.code).toBe('VALIDATION_ERROR');
+  });
+
   it('is open to visitors, a bad credential included', async () => {
     const res = await labels({ plantIds: [hiddenId], layout: 'a4-3x8' }, { authorization: 'Bearer not-a-token' });
     expect(res.statusCode).toBe(200);

@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { errorMessage } from '../lib/errors';
+import { ROUTE_ERROR } from './strings';
 
 /** What a page that failed to load or render shows, inside the layout's landmarks. */
 export function RouteError() {
@@ -7,10 +8,10 @@ export function RouteError() {
   const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : errorMessage(error);
   return (
     <main id="main" className="container">
-      <h1>Something went wrong</h1>
+      <h1>{ROUTE_ERROR.title}</h1>
       <p role="alert">{message}</p>
       <p>
-        <Link to="/">Back to the start page</Link>
+        <Link to="/">{ROUTE_ERROR.back}</Link>
       </p>
     </main>
   );

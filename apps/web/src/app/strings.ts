@@ -143,3 +143,13 @@ export const NOT_FOUND = {
     return t('app:notFound.home');
   },
 };
+
+/** What a page that failed to load or render says. */
+export const ROUTE_ERROR = {
+  get title() {
+    return t('app:routeError.title');
+  },
+  get back() {
+    return t('app:routeError.back');
+  },
+};

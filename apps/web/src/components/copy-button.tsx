@@ -1,6 +1,5 @@
+import { COMMON } from '../lib/strings';
 import { useToast } from './toaster';
-
-const S = { copied: 'Copied to the clipboard.' } as const;
 
 /** Copies a text to the clipboard; its name says what it copies, and a toast confirms it. */
 export function CopyButton({ text, label }: { text: string; label: string }) {
@@ -11,7 +10,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
       className="secondary small"
       onClick={async () => {
         await navigator.clipboard?.writeText(text).catch(() => {});
-        toast(S.copied);
+        toast(COMMON.copied);
       }}
     >
       {label}

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import type { GeocodedPlace } from '../hooks/use-place-search';
+import { COMMON } from '../lib/strings';
 import { Field } from './field';
 import { PlaceSearch } from './place-search';
 import { Loading } from './status';
@@ -15,19 +16,7 @@ export interface LocationValue {
 
 export const EMPTY_LOCATION: LocationValue = { latitude: '', longitude: '', city: '', country: '' };
 
-const S = {
-  legend: 'Location',
-  hint: 'Find the place by name, click the map to pick the point, or type it.',
-  hintWithoutSearch: 'Click the map to pick the point, or type it.',
-  noSearch: 'Finding a place by name is not offered here, so no search of yours is tied to this plant’s place.',
-  map: 'Map: click to pick the location',
-  latitude: 'Latitude',
-  longitude: 'Longitude',
-  city: 'City (optional)',
-  country: 'Country code (optional)',
-  countryHint: 'Two letters, e.g. NL',
-  picked: 'Picked location',
-} as const;
+const S = COMMON.location;
 
 /** The location as the API wants it, or null while latitude or longitude is not a number. */
 export function toApiLocation(v: LocationValue) {

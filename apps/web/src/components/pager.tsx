@@ -1,8 +1,6 @@
-const S = {
-  previous: 'Previous page',
-  next: 'Next page',
-  page: (page: number, pages: number) => `Page ${page} of ${pages}`,
-};
+import { COMMON } from '../lib/strings';
+
+const S = COMMON.pager;
 
 /** Previous and next buttons around "Page n of m", shown when there is more than one page. */
 export function Pager({

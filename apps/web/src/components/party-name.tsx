@@ -1,12 +1,10 @@
 import type { components } from '@rootline/sdk';
+import { COMMON } from '../lib/strings';
 
 /** A party as the API shows it: the name recorded, and what the gateway adds beside it (ADR 194). */
 export type RecordedParty = components['schemas']['RecordedParty'];
 
-const S = {
-  statedBy: (name: string) => `stated by ${name}`,
-  now: (name: string) => `account now named ${name}`,
-} as const;
+const S = COMMON.party;
 
 /** The words shown beside a recorded name, if any: who stated it, or the account's current name when it differs. */
 export function partyNote(party: RecordedParty): string | null {

@@ -2,22 +2,10 @@ import { type KeyboardEvent, useId, useState } from 'react';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { type GeocodedPlace, PLACE_SEARCH_MIN, usePlaceSearch } from '../hooks/use-place-search';
 import { errorMessage } from '../lib/errors';
-import { countOf } from '../lib/plural';
+import { COMMON } from '../lib/strings';
 import './place-search.css';
 
-const S = {
-  label: 'Find a place',
-  hint: 'A town or city, e.g. “Utrecht” or “Paris, France”. Choosing one fills in the fields below.',
-  results: 'Places found',
-  tooShort: `Type at least ${PLACE_SEARCH_MIN} letters.`,
-  searching: 'Searching…',
-  found: (n: number) =>
-    `${countOf(n, 'place')} found. Arrow down to ${n === 1 ? 'it' : 'them'}${n === 1 ? '' : ', Enter to choose'}.`,
-  none: (q: string) => `No place found for “${q}”. Check the spelling, or pick the point on the map.`,
-  chosen: (p: GeocodedPlace) => `${p.displayName} chosen: latitude ${p.latitude}, longitude ${p.longitude}.`,
-  failed: 'The place search failed:',
-  people: (n: number) => `${n.toLocaleString('en')} people`,
-} as const;
+const S = COMMON.place;
 
 /** Time typing must pause before a search is sent. */
 const DEBOUNCE_MS = 250;
@@ -56,8 +44,8 @@ export function PlaceSearch({
   const optionId = (i: number) => `${id}-option-${i}`;
 
   let status = '';
-  if (chosen && text === chosen.displayName) status = S.chosen(chosen);
-  else if (length > 0 && !searching) status = S.tooShort;
+  if (chosen && text === chosen.displayName) status = S.chosen(chosen.displayName, chosen.latitude, chosen.longitude);
+  else if (length > 0 && !searching) status = S.tooShort(PLACE_SEARCH_MIN);
   else if (searching && !current && !search.isError) status = S.searching;
   else if (searching && current && search.isSuccess) status = places.length > 0 ? S.found(places.length) : S.none(q);
 

@@ -1,5 +1,6 @@
 import { CopyButton } from './copy-button';
 import './record-ids.css';
+import { COMMON } from '../lib/strings';
 
 /** One identifier of a record, with what it identifies (`Listing id`). */
 export interface RecordId {
@@ -11,7 +12,7 @@ export interface RecordId {
  * The identifiers behind what a page shows, folded away in a "Details" area with a copy button each: people read
  * names, and ids are there for whoever needs to quote one (support, the API).
  */
-export function RecordIds({ ids, summary = 'Details' }: { ids: readonly RecordId[]; summary?: string }) {
+export function RecordIds({ ids, summary = COMMON.details }: { ids: readonly RecordId[]; summary?: string }) {
   const shown = ids.filter((i): i is { label: string; value: string } => !!i.value);
   if (shown.length === 0) return null;
   return (

@@ -1,15 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { errorMessage, isRateLimited, retryAfterSeconds } from '../lib/errors';
+import { COMMON } from '../lib/strings';
 
-const STRINGS = {
-  busyTitle: 'A short pause.',
-  busy: (seconds: number) =>
-    seconds > 0
-      ? `Many requests arrived at once, so this part waits a moment. It tries again in ${seconds} s.`
-      : 'Trying again…',
-  retry: 'Try again now',
-} as const;
+const STRINGS = COMMON.status;
 
 /** An error from the API, announced when it appears; a 429 is a calm pause that tries again by itself. */
 export function ErrorAlert({ error, title }: { error: unknown; title?: string }) {
@@ -61,7 +55,7 @@ export function Notice({ children }: { children: React.ReactNode }) {
   );
 }
 
-export function Loading({ label = 'Loading…' }: { label?: string }) {
+export function Loading({ label = COMMON.status.loading }: { label?: string }) {
   return (
     <p className="loading" role="status">
       {label}

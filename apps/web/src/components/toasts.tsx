@@ -1,10 +1,8 @@
 import * as Toast from '@radix-ui/react-toast';
 import './toaster.css';
+import { COMMON } from '../lib/strings';
 
-const S = {
-  region: 'Confirmations ({hotkey})',
-  dismiss: 'Dismiss',
-} as const;
+const S = COMMON.toasts;
 
 /** How long a confirmation stays (Radix pauses the timer while the pointer or focus is on it). */
 const SHOW_MS = 5000;

@@ -2,6 +2,7 @@ import type admin from '../locales/en/admin.json';
 import type anonymous from '../locales/en/anonymous.json';
 import type app from '../locales/en/app.json';
 import type auth from '../locales/en/auth.json';
+import type common from '../locales/en/common.json';
 import type demand from '../locales/en/demand.json';
 import type environment from '../locales/en/environment.json';
 import type farms from '../locales/en/farms.json';
@@ -10,6 +11,7 @@ import type lineage from '../locales/en/lineage.json';
 import type market from '../locales/en/market.json';
 import type media from '../locales/en/media.json';
 import type notifications from '../locales/en/notifications.json';
+import type outbox from '../locales/en/outbox.json';
 import type plants from '../locales/en/plants.json';
 import type transparency from '../locales/en/transparency.json';
 
@@ -34,6 +36,8 @@ export interface EnglishCatalogs {
   lineage: typeof lineage;
   journeys: typeof journeys;
   environment: typeof environment;
+  common: typeof common;
+  outbox: typeof outbox;
 }
 
 export type Namespace = keyof EnglishCatalogs;
@@ -52,4 +56,6 @@ export const NAMESPACES = [
   'lineage',
   'journeys',
   'environment',
+  'common',
+  'outbox',
 ] as const satisfies readonly Namespace[];

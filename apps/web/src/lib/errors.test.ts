@@ -1,5 +1,6 @@
 import { RootlineError } from '@rootline/sdk';
-import { describe, expect, it } from 'vitest';
+import i18next from 'i18next';
+import { afterAll, describe, expect, it } from 'vitest';
 import { errorFor, errorMessage, fieldErrors, fieldLabel, plainMessage } from './errors';
 
 const invalid = (message: string, details?: unknown) => new RootlineError(400, 'VALIDATION_ERROR', message, details);
@@ -89,5 +90,30 @@ describe('field errors in words', () => {
       'Enter a date as YYYY, YYYY-MM or YYYY-MM-DD.',
     );
     expect(plainMessage('must match pattern "^[A-Za-z0-9_.:-]+$"')).toBe('This is not in the expected form.');
+  });
+});
+
+describe('field errors in the reader’s language', () => {
+  afterAll(async () => {
+    await i18next.changeLanguage('en');
+  });
+
+  it('rewords a refusal in German and French, numbers and plurals included', async () => {
+    for (const lng of ['de', 'fr']) {
+      const { default: catalog } = await import(`../locales/${lng}/common.json`);
+      i18next.addResourceBundle(lng, 'common', catalog, true, true);
+    }
+    const error = invalid('two fields', [
+      { field: 'body/location/latitude', message: 'must be <= 90' },
+      { field: 'body/comment', message: 'must NOT have more than 1000 characters' },
+    ]);
+    await i18next.changeLanguage('de');
+    expect(errorFor(error, 'latitude')).toBe('Gib 90 oder weniger ein.');
+    expect(errorMessage(error)).toBe(
+      'Bitte prüfe diese Felder. Breitengrad: Gib 90 oder weniger ein. Comment: Verwende höchstens 1.000 Zeichen.',
+    );
+    await i18next.changeLanguage('fr');
+    expect(errorFor(error, 'comment')).toBe('Utilisez au plus 1\u202f000 caractères.');
+    expect(plainMessage('is required')).toBe('Remplissez ce champ.');
   });
 });

@@ -1,4 +1,7 @@
 import { RootlineError } from '@rootline/sdk';
+import { COMMON } from './strings';
+
+const S = COMMON.errors;
 
 /** A field error as the envelope names it (`body/email`, `querystring/q`, `readings.0.at`), in plain words. */
 export interface FieldError {
@@ -20,16 +23,6 @@ export function fieldPath(field: string): string {
   return segments.join('.');
 }
 
-/** Field names that are abbreviations, in words. */
-const LABELS: Readonly<Record<string, string>> = {
-  url: 'Web address',
-  q: 'Search words',
-  lat: 'Latitude',
-  lon: 'Longitude',
-  at: 'Time',
-  m2: 'Area',
-};
-
 /** A field's name as a person reads it: `commonName` → `Common name`, `readings.0.at` → `Time`. */
 export function fieldLabel(field: string): string {
   const last =
@@ -37,30 +30,14 @@ export function fieldLabel(field: string): string {
       .split('.')
       .filter((s) => !/^\d+$/.test(s))
       .pop() ?? field;
-  if (LABELS[last]) return LABELS[last] as string;
+  const known = S.label(last);
+  if (known) return known;
   const words = last
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/[-_]/g, ' ')
     .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
-
-const FORMATS: Readonly<Record<string, string>> = {
-  email: 'Enter an email address, like name@example.org.',
-  uri: 'Enter a full web address, starting with https://.',
-  url: 'Enter a full web address, starting with https://.',
-  'date-time': 'Enter a date and time.',
-  date: 'Enter a date.',
-  'letter-or-digit': 'Use at least one letter or digit.',
-};
-
-const TYPES: Readonly<Record<string, string>> = {
-  integer: 'Enter a whole number.',
-  number: 'Enter a number.',
-  string: 'Enter some text.',
-  boolean: 'Choose yes or no.',
-  array: 'Choose one or more.',
-};
 
 const sentence = (text: string) => {
   const t = text.trim().replace(/\s+/g, ' ');
@@ -77,42 +54,33 @@ const withoutPaths = (text: string) =>
 
 /** Rules from a failure's wording to what the person should do; the first that matches wins. */
 const RULES: readonly [RegExp, (m: RegExpMatchArray, allowed?: readonly unknown[]) => string][] = [
-  [/^is required$|must have required property/i, () => 'Fill this in.'],
-  [
-    /^must NOT have fewer than (\d+) characters?$/i,
-    (m) => (m[1] === '1' ? 'Fill this in.' : `Use at least ${m[1]} characters.`),
-  ],
-  [/^must NOT have more than (\d+) characters?$/i, (m) => `Use at most ${m[1]} characters.`],
-  [
-    /^must NOT have fewer than (\d+) items?$/i,
-    (m) => (m[1] === '1' ? 'Choose at least one.' : `Choose at least ${m[1]}.`),
-  ],
-  [/^must NOT have more than (\d+) items?$/i, (m) => `Choose at most ${m[1]}.`],
-  [/^must be <= (.+)$/, (m) => `Enter ${m[1]} or less.`],
-  [/^must be >= (.+)$/, (m) => `Enter ${m[1]} or more.`],
-  [/^must be < (.+)$/, (m) => `Enter less than ${m[1]}.`],
-  [/^must be > (.+)$/, (m) => `Enter more than ${m[1]}.`],
-  [/^must be (integer|number|string|boolean|array)(,null)?$/, (m) => TYPES[m[1] as string] as string],
-  [/^must match format "([^"]+)"$/, (m) => FORMATS[m[1] as string] ?? 'This is not in the expected form.'],
-  [/^must match pattern "\^https\?:/, () => 'Enter a web address starting with https:// (or http://).'],
-  [/^must match pattern "\^([a-z]{3})_\[/, (m) => `Enter an id starting with ${m[1]}_, as its page shows it.`],
-  [/^must match pattern "\^\\d\{4\}\(-/, () => 'Enter a date as YYYY, YYYY-MM or YYYY-MM-DD.'],
-  [/^must match pattern/, () => 'This is not in the expected form.'],
+  [/^is required$|must have required property/i, () => S.required],
+  [/^must NOT have fewer than (\d+) characters?$/i, (m) => (m[1] === '1' ? S.required : S.minLength(Number(m[1])))],
+  [/^must NOT have more than (\d+) characters?$/i, (m) => S.maxLength(Number(m[1]))],
+  [/^must NOT have fewer than (\d+) items?$/i, (m) => (m[1] === '1' ? S.minItemsOne : S.minItems(Number(m[1])))],
+  [/^must NOT have more than (\d+) items?$/i, (m) => S.maxItems(Number(m[1]))],
+  [/^must be <= (.+)$/, (m) => S.max(m[1] as string)],
+  [/^must be >= (.+)$/, (m) => S.min(m[1] as string)],
+  [/^must be < (.+)$/, (m) => S.below(m[1] as string)],
+  [/^must be > (.+)$/, (m) => S.above(m[1] as string)],
+  [/^must be (integer|number|string|boolean|array)(,null)?$/, (m) => S.type(m[1] as string)],
+  [/^must match format "([^"]+)"$/, (m) => S.format(m[1] as string)],
+  [/^must match pattern "\^https\?:/, () => S.webAddress],
+  [/^must match pattern "\^([a-z]{3})_\[/, (m) => S.idPrefix(m[1] as string)],
+  [/^must match pattern "\^\\d\{4\}\(-/, () => S.partialDate],
+  [/^must match pattern/, () => S.format('other')],
   [
     /must be equal to one of the allowed values/,
-    (_m, allowed) => (allowed?.length ? `Choose one of: ${allowed.join(', ')}.` : 'Choose one of the offered values.'),
+    (_m, allowed) => (allowed?.length ? S.oneOf(allowed.join(', ')) : S.oneOfOffered),
   ],
-  [/^is not an accepted property$/, () => 'This cannot be given here.'],
-  [
-    /private, loopback or link-local|resolves to refused address/,
-    () => 'This address is on a private network: give a public web address Rootline can reach.',
-  ],
-  [/is invalid, used or expired/, () => 'This link is no longer valid: ask for a new one.'],
-  [/is not the name of account/, () => 'This is not the account’s name: leave it empty to use it.'],
-  [/email.*already exists|already exists.*email/i, () => 'An account with this email address already exists.'],
-  [/^must be in the future$/, () => 'Choose a time in the future.'],
-  [/^must not be in the future$/, () => 'Choose a time that is not in the future.'],
-  [/^not a valid time$/, () => 'Enter a valid date and time.'],
+  [/^is not an accepted property$/, () => S.notAccepted],
+  [/private, loopback or link-local|resolves to refused address/, () => S.privateAddress],
+  [/is invalid, used or expired/, () => S.linkExpired],
+  [/is not the name of account/, () => S.notAccountName],
+  [/email.*already exists|already exists.*email/i, () => S.emailExists],
+  [/^must be in the future$/, () => S.future],
+  [/^must not be in the future$/, () => S.notFuture],
+  [/^not a valid time$/, () => S.validTime],
 ];
 
 /**
@@ -178,8 +146,8 @@ export function errorFor(error: unknown, name: string): string | undefined {
 export function errorMessage(error: unknown): string {
   const fields = fieldErrors(error);
   if (fields.length) {
-    const each = fields.map((f) => `${fieldLabel(f.field)}: ${f.message}`).join(' ');
-    return `Please check ${fields.length === 1 ? 'this field' : 'these fields'}. ${each}`;
+    const each = fields.map((f) => S.field(fieldLabel(f.field), f.message)).join(' ');
+    return `${S.checkFields(fields.length)} ${each}`;
   }
   if (error instanceof RootlineError) return sentence(withoutPaths(error.message));
   if (error instanceof Error) return error.message;

@@ -26,12 +26,12 @@ export function serviceWorkerSupported(): boolean {
 }
 
 /**
- * Registers the worker once the page has loaded (workbox-window waits for `load`), not in the Vite dev server, which
- * builds no worker. Safe to call more than once.
+ * Registers the worker once the page has loaded (workbox-window waits for `load`). In the Vite dev server the worker
+ * is an ES module compiled on the fly (vite.config.ts), at the same address. Safe to call more than once.
  */
 export function registerServiceWorker(): void {
-  if (workbox || !serviceWorkerSupported() || import.meta.env.DEV) return;
-  workbox = new Workbox(SERVICE_WORKER_URL, { scope: '/' });
+  if (workbox || !serviceWorkerSupported()) return;
+  workbox = new Workbox(SERVICE_WORKER_URL, { scope: '/', ...(import.meta.env.DEV ? { type: 'module' } : {}) });
   workbox.addEventListener('waiting', () => setWaiting(true));
   // A page that was controlled before reloads when a new version takes over (from this page or another one).
   const controlled = Boolean(navigator.serviceWorker.controller);

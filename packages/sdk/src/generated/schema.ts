@@ -27966,6 +27966,11 @@ export interface operations {
                     startAt?: number;
                     /** @description seed-packet: when the seed was harvested (YYYY, YYYY-MM or YYYY-MM-DD); default: today */
                     harvestedOn?: string;
+                    /**
+                     * @description The language of the words printed beside the names (a seed packet's "Seeds", "Harvested"); default en
+                     * @enum {string}
+                     */
+                    language?: "en" | "nl" | "de" | "fr" | "es";
                 };
             };
         };

@@ -1,4 +1,5 @@
 import type { SignedCertificate } from '@rootline/contracts/transparency-certificates';
+import { embedPdfFonts, pdfFonts } from '../adapters/pdf-fonts.js';
 
 /** Breaks a long hex or base64 value into lines that fit the page. */
 const wrap = (value: string, width = 64) => value.match(new RegExp(`.{1,${width}}`, 'g'))?.join('\n') ?? value;
@@ -14,7 +15,11 @@ export const CERTIFICATE_ATTACHMENT = 'certificate.json';
 export async function renderCertificatePdf(signed: SignedCertificate): Promise<Buffer> {
   // Loaded on the first PDF: pdfkit and its font modules are some 2 MiB of source and more of heap, which a
   // process that never renders a certificate should not hold (docs/perf/startup.md).
-  const [{ default: PDFDocument }, { default: QRCode }] = await Promise.all([import('pdfkit'), import('qrcode')]);
+  const [{ default: PDFDocument }, { default: QRCode }, fonts] = await Promise.all([
+    import('pdfkit'),
+    import('qrcode'),
+    pdfFonts(),
+  ]);
   const { certificate: c, signature } = signed;
   const qr = await QRCode.toBuffer(c.verificationUrl, {
     type: 'png',
@@ -32,6 +37,7 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<B
     type: 'application/json',
     description: 'The signed certificate, to verify',
   });
+  embedPdfFonts(doc, fonts);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -39,16 +45,16 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<B
     doc.on('error', reject);
   });
 
-  doc.font('Helvetica-Bold').fontSize(20).text('Certificate of authenticity');
-  doc.moveDown(0.3).font('Helvetica').fontSize(10).fillColor('#444').text(`Issued ${c.issuedAt} by Rootline`);
+  doc.font('bold').fontSize(20).text('Certificate of authenticity');
+  doc.moveDown(0.3).font('regular').fontSize(10).fillColor('#444').text(`Issued ${c.issuedAt} by Rootline`);
   doc.image(qr, 425, 45, { width: 120 });
   doc.fillColor('black').moveDown(1.2);
 
   const field = (label: string, value: string) => {
-    doc.font('Helvetica-Bold').fontSize(10).text(`${label}: `, { continued: true });
-    doc.font('Helvetica').text(value);
+    doc.font('bold').fontSize(10).text(`${label}: `, { continued: true });
+    doc.font('regular').text(value);
   };
-  const heading = (text: string) => doc.moveDown(0.8).font('Helvetica-Bold').fontSize(13).text(text).moveDown(0.2);
+  const heading = (text: string) => doc.moveDown(0.8).font('bold').fontSize(13).text(text).moveDown(0.2);
 
   heading('Plant');
   field('Plant id', c.plant.id);
@@ -73,26 +79,26 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<B
 
   heading('Ledger');
   field('Block', `#${c.block.index}`);
-  doc.font('Courier').fontSize(8).text(`hash        ${c.block.hash}\nmerkle root ${c.block.merkleRoot}`);
+  doc.font('mono').fontSize(8).text(`hash        ${c.block.hash}\nmerkle root ${c.block.merkleRoot}`);
   field('Transaction', `${c.ledgerProof.txId} (leaf ${c.ledgerProof.leafIndex} of ${c.ledgerProof.treeSize})`);
 
   heading('Audit log');
   if (c.auditLog) {
     field('Entry', `#${c.auditLog.index} of ${c.auditLog.treeSize}`);
-    doc.font('Courier').fontSize(8).text(`root hash   ${c.auditLog.rootHash}`);
+    doc.font('mono').fontSize(8).text(`root hash   ${c.auditLog.rootHash}`);
   } else {
-    doc.font('Helvetica').fontSize(10).text('Not yet recorded when this certificate was issued.');
+    doc.font('regular').fontSize(10).text('Not yet recorded when this certificate was issued.');
   }
 
   heading('Signature');
   field('Algorithm', `${signature.algorithm} over the RFC 8785 canonical JSON of the certificate`);
   doc
-    .font('Courier')
+    .font('mono')
     .fontSize(8)
     .text(`key id      ${signature.keyId}\n${wrap(signature.value, 88)}`);
   doc
     .moveDown(1)
-    .font('Helvetica')
+    .font('regular')
     .fontSize(9)
     .fillColor('#444')
     .text(

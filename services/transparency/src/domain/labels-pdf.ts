@@ -1,4 +1,6 @@
+import type { Locale } from '@rootline/contracts';
 import type { LabelLayout } from '@rootline/contracts/transparency-labels';
+import { embedPdfFonts, type PdfFont, pdfFonts } from '../adapters/pdf-fonts.js';
 
 /** What one label says. Never a location: a label is stuck on a pot anyone can read (docs/transparency.md). */
 export interface LabelPlant {
@@ -83,6 +85,53 @@ export function labelSlots(layout: LabelLayout, count: number, startAt = 1): { p
   });
 }
 
+/** The words a seed packet prints beside the plant's own, in each language of the app. */
+export const SEED_PACKET_WORDS: Record<
+  Locale,
+  { seeds: string; noVariety: string; savedFrom: string; plant: string; harvested: string; scan: string }
+> = {
+  en: {
+    seeds: 'Seeds',
+    noVariety: 'Variety not recorded',
+    savedFrom: 'Saved from',
+    plant: 'Plant',
+    harvested: 'Harvested',
+    scan: 'Scan for the plant’s story and lineage',
+  },
+  nl: {
+    seeds: 'Zaden',
+    noVariety: 'Ras niet vastgelegd',
+    savedFrom: 'Gewonnen van',
+    plant: 'Plant',
+    harvested: 'Geoogst',
+    scan: 'Scan voor het verhaal en de afstamming van de plant',
+  },
+  de: {
+    seeds: 'Saatgut',
+    noVariety: 'Sorte nicht erfasst',
+    savedFrom: 'Gewonnen von',
+    plant: 'Pflanze',
+    harvested: 'Geerntet',
+    scan: 'Scannen für Geschichte und Abstammung der Pflanze',
+  },
+  fr: {
+    seeds: 'Semences',
+    noVariety: 'Variété non enregistrée',
+    savedFrom: 'Récoltées sur',
+    plant: 'Plante',
+    harvested: 'Récolte',
+    scan: 'Scannez pour l’histoire et la lignée de la plante',
+  },
+  es: {
+    seeds: 'Semillas',
+    noVariety: 'Variedad no registrada',
+    savedFrom: 'Obtenidas de',
+    plant: 'Planta',
+    harvested: 'Cosechadas',
+    scan: 'Escanea para ver la historia y el linaje de la planta',
+  },
+};
+
 /** The short id printed on a label: the last 8 characters of the plant's id, which are random. */
 export const shortId = (plantId: string) => plantId.slice(-8).toUpperCase();
 
@@ -121,9 +170,13 @@ function drawQr(
 export async function renderLabelsPdf(
   plants: LabelPlant[],
   layout: LabelLayout,
-  options: { startAt?: number; harvestedOn: string },
+  options: { startAt?: number; harvestedOn: string; language?: Locale },
 ): Promise<{ pdf: Buffer; pages: number }> {
-  const [{ default: PDFDocument }, { default: QRCode }] = await Promise.all([import('pdfkit'), import('qrcode')]);
+  const [{ default: PDFDocument }, { default: QRCode }, files] = await Promise.all([
+    import('pdfkit'),
+    import('qrcode'),
+    pdfFonts(),
+  ]);
   const g = SHEETS[layout];
   const slots = labelSlots(layout, plants.length, options.startAt ?? 1);
   const doc = new PDFDocument({
@@ -132,6 +185,7 @@ export async function renderLabelsPdf(
     autoFirstPage: false,
     info: { Title: `Rootline plant labels (${layout})`, Author: 'Rootline' },
   });
+  embedPdfFonts(doc, files);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -152,7 +206,7 @@ export async function renderLabelsPdf(
     const qrX = layout === 'seed-packet' ? slot.x + g.width - pad - side : slot.x + pad;
     drawQr(doc, qr.modules, qrX, slot.y + pad, side);
     /** Writes up to `lines` lines (cut with an ellipsis) and answers where the text ended. */
-    const text = (value: string, x: number, y: number, width: number, font: string, size: number, lines = 1) => {
+    const text = (value: string, x: number, y: number, width: number, font: PdfFont, size: number, lines = 1) => {
       doc.font(font).fontSize(size).fillColor('black');
       doc.text(value, x, y, {
         width,
@@ -169,25 +223,26 @@ export async function renderLabelsPdf(
       const x = slot.x + pad;
       const w = g.width - 3 * pad - side;
       let y = slot.y + pad;
-      const line = (value: string, font: string, size: number, gap = 4, lines = 1) => {
+      const line = (value: string, font: PdfFont, size: number, gap = 4, lines = 1) => {
         y = text(value, x, y, w, font, size, lines) + gap;
       };
-      line('Seeds', 'Helvetica', 9);
-      line(plant.commonName, 'Helvetica-Bold', 14, 2, 2);
-      line(plant.scientificName ?? 'Variety not recorded', 'Helvetica-Oblique', 10, 10);
-      line(`Saved from: ${plant.commonName}`, 'Helvetica', 9);
-      line(`Plant #${id}`, 'Courier-Bold', 9);
-      line(`Harvested: ${options.harvestedOn}`, 'Helvetica', 9, 10);
-      line('Scan for the plant’s story and lineage', 'Helvetica', 7);
+      const words = SEED_PACKET_WORDS[options.language ?? 'en'];
+      line(words.seeds, 'regular', 9);
+      line(plant.commonName, 'bold', 14, 2, 2);
+      line(plant.scientificName ?? words.noVariety, 'italic', 10, 10);
+      line(`${words.savedFrom}: ${plant.commonName}`, 'regular', 9);
+      line(`${words.plant} #${id}`, 'monoBold', 9);
+      line(`${words.harvested}: ${options.harvestedOn}`, 'regular', 9, 10);
+      line(words.scan, 'regular', 7);
     } else {
       const x = qrX + side + 6;
       const w = slot.x + g.width - pad - x;
       const top = slot.y + pad;
       const big = layout === 'a4-3x8' ? 11 : 10;
-      const below = text(plant.commonName, x, top, w, 'Helvetica-Bold', big, 2);
-      if (plant.scientificName) text(plant.scientificName, x, below + 1, w, 'Helvetica-Oblique', 7.5);
-      text(date, x, slot.y + g.height - pad - 2 * 8.5, w, 'Helvetica', 7.5);
-      text(`#${id}`, x, slot.y + g.height - pad - 8.5, w, 'Courier-Bold', 7.5);
+      const below = text(plant.commonName, x, top, w, 'bold', big, 2);
+      if (plant.scientificName) text(plant.scientificName, x, below + 1, w, 'italic', 7.5);
+      text(date, x, slot.y + g.height - pad - 2 * 8.5, w, 'regular', 7.5);
+      text(`#${id}`, x, slot.y + g.height - pad - 8.5, w, 'monoBold', 7.5);
     }
   });
   doc.end();

@@ -12,7 +12,7 @@ const READ_CONCURRENCY = 8;
  * plant's page in the app at the service's PUBLIC_URL, else the public address the request came through.
  */
 export const renderLabels = (ctx: ServiceContext, publicUrl: string | undefined) =>
-  handle(transparencyLabelsRender, async ({ plantIds, layout, startAt, harvestedOn }, caller) => {
+  handle(transparencyLabelsRender, async ({ plantIds, layout, startAt, harvestedOn, language }, caller) => {
     const perPage = LABELS_PER_PAGE[layout];
     const first = startAt ?? 1;
     if (first > perPage) {
@@ -39,6 +39,7 @@ export const renderLabels = (ctx: ServiceContext, publicUrl: string | undefined)
     const { pdf, pages } = await renderLabelsPdf(labels, layout, {
       startAt: first,
       harvestedOn: harvestedOn ?? ctx.clock.now().toISOString().slice(0, 10),
+      ...(language ? { language } : {}),
     });
     return { pdf: pdf.toString('base64'), pages, labels: labels.length };
   });

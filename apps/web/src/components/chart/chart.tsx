@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import uPlot, { type AlignedData, type Options } from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { COMMON } from '../../lib/strings';
 
 // Charts drawn with uPlot (ADR 141): a canvas for the eye, and the same numbers as a table for everyone else.
 
@@ -161,7 +162,7 @@ export function Chart(props: ChartProps) {
       <figcaption id={captionId}>{props.title}</figcaption>
       <div ref={box} role="img" aria-label={props.summary} className="chart-canvas" data-points={props.x.length} />
       <details className="chart-data">
-        <summary>Show the data</summary>
+        <summary>{COMMON.showData}</summary>
         <div className="table-wrap">
           <table>
             <caption className="visually-hidden">{props.title}</caption>

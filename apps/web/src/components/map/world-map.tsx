@@ -3,6 +3,7 @@ import 'leaflet/dist/leaflet.css';
 import './map.css';
 import { useEffect, useId, useRef } from 'react';
 import { pageSetting } from '../../lib/settings';
+import { COMMON } from '../../lib/strings';
 import { worldOutlines } from './basemap';
 import { boundsAround, extendBounds, type Town, townsToLabel } from './geo';
 
@@ -74,7 +75,7 @@ export function WorldMap({
   markers = [],
   lines = [],
   onPick,
-  pickCentreLabel = 'Pick the map’s centre',
+  pickCentreLabel = COMMON.location.pickCentre,
   area,
   center,
   zoom,

@@ -1,7 +1,16 @@
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/app.json';
+
+registerEnglish('app', english);
+
 /** Words of the app itself, outside any one feature. */
 export const APP = {
   update: {
-    message: 'A new version of Rootline is ready.',
-    reload: 'Reload',
+    get message() {
+      return t('app:update.message');
+    },
+    get reload() {
+      return t('app:update.reload');
+    },
   },
-} as const;
+};

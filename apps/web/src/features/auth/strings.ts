@@ -89,6 +89,9 @@ export const AUTH = {
     },
   },
   verify: {
+    get mine() {
+      return t('auth:verify.mine');
+    },
     get title() {
       return t('auth:verify.title');
     },
@@ -126,6 +129,9 @@ export const AUTH = {
     },
   },
   reset: {
+    get signIn() {
+      return t('auth:reset.signIn');
+    },
     get title() {
       return t('auth:reset.title');
     },

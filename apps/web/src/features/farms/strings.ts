@@ -5,7 +5,13 @@ registerEnglish('farms', english);
 
 /** Every text of the vertical-farm pages, in one place. */
 export const FARMS = {
+  get batchPages() {
+    return t('farms:batchPages');
+  },
   gate: {
+    get heading() {
+      return t('farms:gate.heading');
+    },
     get title() {
       return t('farms:gate.title');
     },

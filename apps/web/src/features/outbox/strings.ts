@@ -1,72 +1,98 @@
-import { countOf } from '../../lib/plural';
-import type { EventKind, OutboxItem } from './lib/order';
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/outbox.json';
+import type { OutboxItem } from './lib/order';
 
-const EVENT_KINDS: Record<EventKind, string> = {
-  planting: 'Planting',
-  growing: 'Growing',
-  harvest: 'Harvest',
-  distribution: 'Distribution',
-  'seed-acquisition': 'Seed acquisition',
-  'seed-saving': 'Seed saving',
-};
+registerEnglish('outbox', english);
 
 /** What a kept write is, in words: "Plant 'Tomato'", "Environment reading for 'Tomato'". */
 function what(item: Pick<OutboxItem, 'kind' | 'plantName' | 'eventKind'>): string {
-  const name = `'${item.plantName}'`;
+  const name = item.plantName;
   switch (item.kind) {
     case 'plant':
-      return `Plant ${name}`;
+      return t('outbox:what.plant', { name });
     case 'event':
-      return `${item.eventKind ? EVENT_KINDS[item.eventKind] : 'Journey'} event for ${name}`;
+      return t('outbox:what.event', { name, kind: t(`outbox:eventKinds.${item.eventKind ?? 'journey'}`) });
     case 'reading':
-      return `Environment reading for ${name}`;
+      return t('outbox:what.reading', { name });
     case 'photo':
-      return `Photo of ${name}`;
+      return t('outbox:what.photo', { name });
   }
 }
 
 /** Every text of the outbox: writes kept on this device until they can be sent. */
 export const OUTBOX = {
   /** The header's link to the outbox. */
-  nav: (waiting: number, refused: number) =>
-    [waiting > 0 ? `${countOf(waiting, 'item')} waiting to be sent` : '', refused > 0 ? `${refused} not accepted` : '']
-      .filter(Boolean)
-      .join(', '),
-  title: 'Outbox',
-  lead: 'What you recorded without a network is kept on this device and sent, in the order you made it, as soon as Rootline can be reached.',
-  waiting: 'Waiting to be sent',
-  refused: 'Not accepted',
-  refusedLead: 'Rootline did not accept these. Discard them, or open the form and record them again.',
-  sent: 'Sent',
-  nothingWaiting: 'Nothing is waiting to be sent.',
+  nav: (waiting: number, refused: number) => {
+    const w = waiting > 0 ? t('outbox:nav.waiting', { count: waiting }) : '';
+    const r = refused > 0 ? t('outbox:nav.refused', { count: refused }) : '';
+    return w && r ? t('outbox:nav.both', { waiting: w, refused: r }) : w || r;
+  },
+  get title() {
+    return t('outbox:title');
+  },
+  get lead() {
+    return t('outbox:lead');
+  },
+  get waiting() {
+    return t('outbox:waiting');
+  },
+  get refused() {
+    return t('outbox:refused');
+  },
+  get refusedLead() {
+    return t('outbox:refusedLead');
+  },
+  get sent() {
+    return t('outbox:sent');
+  },
+  get nothingWaiting() {
+    return t('outbox:nothingWaiting');
+  },
   what,
   /** One item's sentence. */
-  line: (item: OutboxItem) =>
-    item.state === 'waiting'
-      ? `${what(item)} — waiting to be sent`
-      : item.state === 'sent'
-        ? `${what(item)} — sent`
-        : `${what(item)} — not accepted`,
-  made: 'Made',
-  sentAt: 'Sent',
-  tries: (n: number) => `${countOf(n, 'attempt')} so far`,
-  open: 'Open it',
-  openForm: 'Open the form',
-  discard: 'Discard',
-  discardLabel: (item: OutboxItem) => `Discard: ${what(item)}`,
-  sendNow: 'Send now',
-  sending: 'Sending…',
-  offline: 'This device is offline: they are sent when it is back online.',
-  signedOut: 'Sign in again to send them.',
+  line: (item: OutboxItem) => t(`outbox:line.${item.state}`, { what: what(item) }),
+  get made() {
+    return t('outbox:made');
+  },
+  get sentAt() {
+    return t('outbox:sentAt');
+  },
+  tries: (n: number) => t('outbox:tries', { count: n }),
+  get open() {
+    return t('outbox:open');
+  },
+  openLabel: (item: OutboxItem) => t('outbox:openLabel', { what: what(item) }),
+  get openForm() {
+    return t('outbox:openForm');
+  },
+  get edit() {
+    return t('outbox:edit');
+  },
+  editLabel: (item: OutboxItem) => t('outbox:editLabel', { what: what(item) }),
+  get discard() {
+    return t('outbox:discard');
+  },
+  discardLabel: (item: OutboxItem) => t('outbox:discardLabel', { what: what(item) }),
+  get sendNow() {
+    return t('outbox:sendNow');
+  },
+  get sending() {
+    return t('outbox:sending');
+  },
+  get offline() {
+    return t('outbox:offline');
+  },
+  get signedOut() {
+    return t('outbox:signedOut');
+  },
   /** What a form says when its write was kept. */
-  kept: 'Saved on this device — will be sent when you’re back online.',
-  /** Names of fields whose last word says too little ("Temperature c"). */
-  fields: {
-    temperatureC: 'Temperature',
-    humidityPercent: 'Relative humidity',
-    massKg: 'Mass',
-    eventTime: 'When',
-    recordedAt: 'When measured',
-  } as Readonly<Record<string, string>>,
-  keptLink: 'See what is waiting',
-} as const;
+  get kept() {
+    return t('outbox:kept');
+  },
+  /** Names of fields whose last word says too little ("Temperature c"), by the API's field name. */
+  field: (name: string): string | undefined =>
+    name in english.fields ? t(`outbox:fields.${name as keyof typeof english.fields}`) : undefined,
+  get keptLink() {
+    return t('outbox:keptLink');
+  },
+};

@@ -73,7 +73,65 @@ export const PLANTS = {
       return t('plants:propagate.done');
     },
   },
+  discover: {
+    get nearby() {
+      return t('plants:discover.nearby');
+    },
+    get nearbyHint() {
+      return t('plants:discover.nearbyHint');
+    },
+    get place() {
+      return t('plants:discover.place');
+    },
+    get placeHint() {
+      return t('plants:discover.placeHint');
+    },
+    get chosenPoint() {
+      return t('plants:discover.chosenPoint');
+    },
+    near: (where: string) => t('plants:discover.near', { where }),
+    get map() {
+      return t('plants:discover.map');
+    },
+    get radius() {
+      return t('plants:discover.radius');
+    },
+    found: (shown: number, total: string, estimate: boolean) =>
+      estimate ? t('plants:discover.foundAbout', { shown, total }) : t('plants:discover.found', { shown, total }),
+    get pick() {
+      return t('plants:discover.pick');
+    },
+    get search() {
+      return t('plants:discover.search');
+    },
+    get query() {
+      return t('plants:discover.query');
+    },
+    get submit() {
+      return t('plants:discover.submit');
+    },
+    results: (total: string, estimate: boolean) =>
+      estimate ? t('plants:discover.resultsAbout', { total }) : t('plants:discover.results', { total }),
+    get previous() {
+      return t('plants:discover.previous');
+    },
+    get next() {
+      return t('plants:discover.next');
+    },
+    page: (page: number, pages: number) => t('plants:discover.page', { page, pages }),
+    matched: (field: 'species' | 'location' | 'owner', kind: 'exact' | 'prefix' | 'word' | 'substring') =>
+      t('plants:discover.matched', {
+        field: t(`plants:discover.fields.${field}`),
+        kind: t(`plants:discover.matchKinds.${kind}`),
+      }),
+    get pages() {
+      return t('plants:discover.pages');
+    },
+  },
   mine: {
+    get pages() {
+      return t('plants:mine.pages');
+    },
     get title() {
       return t('plants:mine.title');
     },

@@ -219,6 +219,9 @@ export const TRANSPARENCY = {
     page: (page: number, pages: number) => t('transparency:audit.page', { page, pages }),
   },
   webhooks: {
+    get active() {
+      return t('transparency:webhooks.active');
+    },
     get title() {
       return t('transparency:webhooks.title');
     },
@@ -585,3 +588,118 @@ export const EVENT_KINDS = Object.keys(KIND_LABELS) as PublicEventKind[];
 export function kindLabel(kind: string): string {
   return (KIND_LABELS as Record<string, string>)[kind] ?? kind;
 }
+
+/** The QR code panel of a plant's page. */
+export const QR = {
+  get title() {
+    return t('transparency:qr.title');
+  },
+  get lead() {
+    return t('transparency:qr.lead');
+  },
+  get image() {
+    return t('transparency:qr.image');
+  },
+};
+
+type CertificateStep = keyof typeof english.certificate.steps;
+
+/** The certificate panel of a plant's page. */
+export const CERTIFICATE = {
+  get title() {
+    return t('transparency:certificate.title');
+  },
+  get lead() {
+    return t('transparency:certificate.lead');
+  },
+  get verify() {
+    return t('transparency:certificate.verify');
+  },
+  get verifying() {
+    return t('transparency:certificate.verifying');
+  },
+  get download() {
+    return t('transparency:certificate.download');
+  },
+  get downloading() {
+    return t('transparency:certificate.downloading');
+  },
+  get valid() {
+    return t('transparency:certificate.valid');
+  },
+  get invalid() {
+    return t('transparency:certificate.invalid');
+  },
+  get keyId() {
+    return t('transparency:certificate.keyId');
+  },
+  get issued() {
+    return t('transparency:certificate.issued');
+  },
+  get block() {
+    return t('transparency:certificate.block');
+  },
+  get checks() {
+    return t('transparency:certificate.checks');
+  },
+  get pass() {
+    return t('transparency:certificate.pass');
+  },
+  get fail() {
+    return t('transparency:certificate.fail');
+  },
+  step: (step: CertificateStep) => t(`transparency:certificate.steps.${step}`),
+};
+
+type LabelLayoutKey = keyof typeof english.labels.layouts;
+
+/** The form that prints label sheets and seed packets. */
+export const LABELS = {
+  get title() {
+    return t('transparency:labels.title');
+  },
+  get lead() {
+    return t('transparency:labels.lead');
+  },
+  get layout() {
+    return t('transparency:labels.layout');
+  },
+  layoutName: (layout: LabelLayoutKey) => t(`transparency:labels.layouts.${layout}`),
+  get startAt() {
+    return t('transparency:labels.startAt');
+  },
+  startHint: (perPage: number) => t('transparency:labels.startHint', { perPage }),
+  get harvested() {
+    return t('transparency:labels.harvested');
+  },
+  get harvestedHint() {
+    return t('transparency:labels.harvestedHint');
+  },
+  download: (count: number) => t('transparency:labels.download', { count }),
+  get downloading() {
+    return t('transparency:labels.downloading');
+  },
+  get none() {
+    return t('transparency:labels.none');
+  },
+  tooMany: (count: number) => t('transparency:labels.tooMany', { count }),
+  get done() {
+    return t('transparency:labels.done');
+  },
+};
+
+type Plain<K> = K extends `${infer Base}_${'one' | 'other'}` ? Base : K;
+/** The keys of the audit log's sentences (a plural's base key once). */
+export type SentenceKey = Plain<
+  Exclude<keyof typeof english.sentences, 'who' | 'things' | 'transportKinds' | 'propagation'>
+>;
+type Group = 'who' | 'things' | 'transportKinds' | 'propagation';
+const translate = t as unknown as (key: string, values?: Record<string, unknown>) => string;
+
+/** The audit log's sentences and their parts (features/transparency/lib/audit-sentences.ts puts them together). */
+export const SENTENCES = {
+  say: (key: SentenceKey, values?: Record<string, unknown>) => translate(`transparency:sentences.${key}`, values),
+  /** A word of a group (`who.grower`), or undefined when the group has no such word. */
+  word: (group: Group, key: string, values?: Record<string, unknown>): string | undefined =>
+    key in english.sentences[group] ? translate(`transparency:sentences.${group}.${key}`, values) : undefined,
+};

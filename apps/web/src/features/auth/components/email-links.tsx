@@ -22,7 +22,7 @@ export function VerifyEmail({ token }: { token: string | null }) {
   if (verify.isSuccess) {
     return (
       <Notice>
-        {AUTH.verify.done} <Link to="/plants/mine">My plants</Link>
+        {AUTH.verify.done} <Link to="/plants/mine">{AUTH.verify.mine}</Link>
       </Notice>
     );
   }
@@ -79,7 +79,7 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
   if (reset.isSuccess) {
     return (
       <Notice>
-        {AUTH.reset.done} <Link to="/signin">Sign in</Link>
+        {AUTH.reset.done} <Link to="/signin">{AUTH.reset.signIn}</Link>
       </Notice>
     );
   }

@@ -51,7 +51,7 @@ export function BatchList({ farmId }: { farmId: string }) {
         </table>
       </div>
       {pagination.totalPages > 1 && (
-        <nav className="pager" aria-label="Pages of batches">
+        <nav className="pager" aria-label={FARMS.batchPages}>
           <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
             {S.previous}
           </button>

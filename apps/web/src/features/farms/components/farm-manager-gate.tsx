@@ -15,7 +15,7 @@ export function FarmManagerOnly() {
     <>
       <PageTitle lead={S.lead}>{S.title}</PageTitle>
       <section className="card" aria-labelledby="farm-role">
-        <h2 id="farm-role">Farm manager role needed</h2>
+        <h2 id="farm-role">{S.heading}</h2>
         <p>{S.body}</p>
         <p>{S.who}</p>
         <p>

@@ -11,8 +11,28 @@ export const SYNC_TAG = 'rootline-outbox';
 /** The message a service worker posts to the page to have the outbox sent. */
 export const SYNC_MESSAGE = 'outbox-sync';
 
-/** A write as a form makes it: what the outbox keeps until it is sent. */
-export type NewWrite = Pick<OutboxItem, 'account' | 'kind' | 'plantName' | 'plantId' | 'eventKind' | 'body' | 'file'>;
+/**
+ * A write as a form makes it: what the outbox keeps until it is sent. `replaces`: the refused item the form was
+ * opened to edit, removed once this write is sent or kept.
+ */
+export type NewWrite = Pick<
+  OutboxItem,
+  'account' | 'kind' | 'plantName' | 'plantId' | 'eventKind' | 'body' | 'file'
+> & {
+  replaces?: string | undefined;
+};
+
+/** What "Edit" on a refused item hands its form (as the router's location state): the item and its fields. */
+export interface OutboxEdit {
+  id: string;
+  body: Record<string, unknown>;
+}
+
+/** The refused item a form was opened to edit, from the router's location state; null when it was opened plainly. */
+export function outboxEditOf(state: unknown): OutboxEdit | null {
+  const edit = (state as { outboxEdit?: Partial<OutboxEdit> } | null)?.outboxEdit;
+  return typeof edit?.id === 'string' && edit.body && typeof edit.body === 'object' ? (edit as OutboxEdit) : null;
+}
 
 /** What became of a write: sent (with the record made), or kept on this device to be sent later. */
 export type Sent<T> = { status: 'sent'; data: T } | { status: 'kept'; itemId: string };
@@ -59,7 +79,14 @@ async function signedInAs(): Promise<string | null | undefined> {
  * the gateway answers 502/503/504): it goes at the end of its account's queue, with its Idempotency-Key, and the
  * queue is sent in order. A write the API refuses now is not kept: its error is thrown, as before, for the form.
  */
-export async function sendOrKeep<T>(write: NewWrite): Promise<Sent<T>> {
+export async function sendOrKeep<T>({ replaces, ...write }: NewWrite): Promise<Sent<T>> {
+  const sent = await sendOrKeepWrite<T>(write);
+  // The write went through or is kept: the refused item it was edited from has no more use.
+  if (replaces) await deleteItem(replaces).catch(() => {});
+  return sent;
+}
+
+async function sendOrKeepWrite<T>(write: Omit<NewWrite, 'replaces'>): Promise<Sent<T>> {
   const id = idempotencyKey();
   if (!write.account || !(await canKeep())) {
     const attempt = await sendItem(

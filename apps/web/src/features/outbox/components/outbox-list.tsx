@@ -16,6 +16,9 @@ function formOf(item: OutboxItem): string {
   return item.kind === 'event' ? `${plant}?tab=journey` : item.kind === 'reading' ? `${plant}?tab=environment` : plant;
 }
 
+/** The kinds whose form opens prefilled with a refused item's fields ("Edit"); the others offer their form empty. */
+const EDITABLE = new Set<OutboxItem['kind']>(['plant']);
+
 function pageOf(item: OutboxItem): string {
   const plant = `/plants/${encodeURIComponent(item.result?.plantId ?? item.plantId)}`;
   return item.kind === 'event' ? `${plant}?tab=journey` : item.kind === 'reading' ? `${plant}/environment` : plant;
@@ -28,7 +31,7 @@ function reasonOf(item: OutboxItem): string {
   const fields = fieldErrors(error);
   if (fields.length === 0) return errorMessage(error);
   return fields
-    .map((f) => `${S.fields[fieldPath(f.field).split('.').pop() ?? ''] ?? fieldLabel(f.field)}: ${f.message}`)
+    .map((f) => `${S.field(fieldPath(f.field).split('.').pop() ?? '') ?? fieldLabel(f.field)}: ${f.message}`)
     .join(' ');
 }
 
@@ -120,7 +123,17 @@ export function OutboxList({ account, canSend }: { account: string; canSend: boo
                   >
                     {S.discard}
                   </button>
-                  <Link to={formOf(item)}>{S.openForm}</Link>
+                  {EDITABLE.has(item.kind) ? (
+                    <Link
+                      to={formOf(item)}
+                      state={{ outboxEdit: { id: item.id, body: item.body } }}
+                      aria-label={S.editLabel(item)}
+                    >
+                      {S.edit}
+                    </Link>
+                  ) : (
+                    <Link to={formOf(item)}>{S.openForm}</Link>
+                  )}
                 </div>
               </li>
             ))}
@@ -134,7 +147,7 @@ export function OutboxList({ account, canSend }: { account: string; canSend: boo
             {sent.map((item) => (
               <li key={item.id}>
                 <strong>{S.line(item)}</strong>{' '}
-                <Link to={pageOf(item)} aria-label={`${S.open}: ${S.what(item)}`}>
+                <Link to={pageOf(item)} aria-label={S.openLabel(item)}>
                   {S.open}
                 </Link>
                 <br />

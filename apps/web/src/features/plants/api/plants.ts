@@ -52,8 +52,16 @@ export function useRegisterPlant() {
   return useMutation({
     // Run offline too (not paused): the outbox keeps the write.
     networkMode: 'always',
-    mutationFn: (body: RegisterInput) =>
-      sendOrKeep<Plant>({ account: account ?? '', kind: 'plant', plantName: body.commonName, plantId: '', body }),
+    /** `replaces`: the refused outbox item this registration was edited from. */
+    mutationFn: ({ replaces, ...body }: RegisterInput & { replaces?: string | undefined }) =>
+      sendOrKeep<Plant>({
+        account: account ?? '',
+        kind: 'plant',
+        plantName: body.commonName,
+        plantId: '',
+        body,
+        replaces,
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['plants', 'owned'] }),
   });
 }

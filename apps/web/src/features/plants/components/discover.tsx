@@ -10,31 +10,11 @@ import { WhenNear } from '../../../components/when-near';
 import { errorFor } from '../../../lib/errors';
 import { formatNumber } from '../../../lib/format';
 import { useNearby, useSearch } from '../api/discover';
+import { PLANTS } from '../strings';
 
 const WorldMap = lazy(() => import('../../../components/map/world-map').then((m) => ({ default: m.WorldMap })));
 
-const S = {
-  nearby: 'Plants near a point',
-  nearbyHint:
-    'Find a town by name, or click the map to choose the point. Positions are shown as each plant’s privacy level allows.',
-  place: 'Find plants near a town',
-  placeHint: 'A town or city, e.g. “Lyon” or “Paris, France”. The map moves there and the plants near it are listed.',
-  chosenPoint: 'Chosen point',
-  near: (where: string) => `Plants near ${where}`,
-  map: 'Map of plants near the chosen point',
-  radius: 'Radius in km',
-  found: (n: number, total: number, estimate: boolean) =>
-    `${n} shown of ${estimate ? 'about ' : ''}${formatNumber(total)} within the radius`,
-  pick: 'Find a town by name, or choose a point on the map.',
-  search: 'Search',
-  query: 'Name, place or owner',
-  submit: 'Search',
-  results: (total: number, estimate: boolean) => `${estimate ? 'about ' : ''}${formatNumber(total)} found`,
-  previous: 'Previous page',
-  next: 'Next page',
-  page: (page: number, pages: number) => `Page ${page} of ${pages}`,
-  matched: (field: string, kind: string) => `${kind} match on ${field}`,
-} as const;
+const S = PLANTS.discover;
 
 export function NearbyMap() {
   // The point searched around: a town found by name (which also moves the map there) or a click on the map.
@@ -101,7 +81,7 @@ export function NearbyMap() {
       ) : nearby.data ? (
         <>
           <p role="status">
-            {S.found(items.length, nearby.data.pagination.total, nearby.data.pagination.totalIsEstimate)}
+            {S.found(items.length, formatNumber(nearby.data.pagination.total), nearby.data.pagination.totalIsEstimate)}
           </p>
           <ul className="results" aria-label={S.near(point.name ?? formatPoint(point))}>
             {items.map((p) => (
@@ -150,7 +130,9 @@ export function PlantSearch() {
       <ErrorAlert error={search.error} />
       {search.data && (
         <>
-          <p role="status">{S.results(search.data.pagination.total, search.data.pagination.totalIsEstimate)}</p>
+          <p role="status">
+            {S.results(formatNumber(search.data.pagination.total), search.data.pagination.totalIsEstimate)}
+          </p>
           <ul className="results">
             {search.data.items.map((p) => (
               <li key={p.id} className="photo-row">
@@ -164,7 +146,7 @@ export function PlantSearch() {
             ))}
           </ul>
           {search.data.pagination.totalPages > 1 && (
-            <nav className="pager" aria-label="Result pages">
+            <nav className="pager" aria-label={S.pages}>
               <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
                 {S.previous}
               </button>

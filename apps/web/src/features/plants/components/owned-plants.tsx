@@ -79,7 +79,7 @@ export function OwnedPlants({ ownerId }: { ownerId: string }) {
         </table>
       </div>
       {pagination.totalPages > 1 && (
-        <nav className="pager" aria-label="Pages">
+        <nav className="pager" aria-label={PLANTS.mine.pages}>
           <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
             {S.previous}
           </button>

@@ -1,16 +1,32 @@
 import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { Field } from '../../../components/field';
 import { EMPTY_LOCATION, LocationPicker, toApiLocation } from '../../../components/location-picker';
 import { type PrivacyLevel, PrivacyLevelField } from '../../../components/privacy-level-field';
 import { ErrorAlert } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
+import { outboxEditOf } from '../../outbox/api/outbox';
 import { KeptNotice } from '../../outbox/components/kept-notice';
 import { type Plant, useRegisterPlant } from '../api/plants';
 import { PLANTS } from '../strings';
 
 const S = PLANTS.register;
 
-/** Registers a plant owned by the signed-in person. */
+/** The form's fields from a kept registration's body (its "Edit" in the outbox). */
+function fieldsOf(body: Record<string, unknown> | undefined) {
+  const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+  const at = (body?.location ?? {}) as Record<string, unknown>;
+  return {
+    commonName: text(body?.commonName),
+    scientificName: text(body?.scientificName),
+    location: body
+      ? { latitude: text(at.latitude), longitude: text(at.longitude), city: text(at.city), country: text(at.country) }
+      : EMPTY_LOCATION,
+    privacyLevel: (typeof body?.privacyLevel === 'string' ? body.privacyLevel : 'city') as PrivacyLevel,
+  };
+}
+
+/** Registers a plant owned by the signed-in person; opened from a refused outbox item, with that item's fields. */
 export function RegisterPlantForm({
   owner,
   onRegistered,
@@ -19,10 +35,13 @@ export function RegisterPlantForm({
   onRegistered: (plant: { id: string }) => void;
 }) {
   const register = useRegisterPlant();
-  const [commonName, setCommonName] = useState('');
-  const [scientificName, setScientificName] = useState('');
-  const [location, setLocation] = useState(EMPTY_LOCATION);
-  const [privacyLevel, setPrivacyLevel] = useState<PrivacyLevel>('city');
+  const edit = outboxEditOf(useLocation().state);
+  const navigate = useNavigate();
+  const [initial] = useState(() => fieldsOf(edit?.body));
+  const [commonName, setCommonName] = useState(initial.commonName);
+  const [scientificName, setScientificName] = useState(initial.scientificName);
+  const [location, setLocation] = useState(initial.location);
+  const [privacyLevel, setPrivacyLevel] = useState<PrivacyLevel>(initial.privacyLevel);
   const [problem, setProblem] = useState<string | null>(null);
   const error = problem ?? register.error;
   return (
@@ -40,10 +59,13 @@ export function RegisterPlantForm({
             location: point,
             owner,
             privacyLevel,
+            replaces: edit?.id,
           },
           {
             onSuccess: (result) => {
               if (result.status === 'sent') return onRegistered(result.data);
+              // The refused item it was edited from is gone: the form is a plain one again.
+              if (edit) navigate('.', { replace: true, state: null });
               // Kept on this device: the form is ready for the next plant (at the same place, most likely).
               setCommonName('');
               setScientificName('');

@@ -1,15 +1,9 @@
-import { RootlineError } from '@rootline/sdk';
+import { type paths, RootlineError } from '@rootline/sdk';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
-export type LabelLayout = 'a4-3x8' | 'letter-3x10' | 'seed-packet';
-
-export interface LabelsRequest {
-  plantIds: string[];
-  layout: LabelLayout;
-  startAt?: number;
-  harvestedOn?: string;
-}
+export type LabelsRequest = paths['/api/transparency/labels']['post']['requestBody']['content']['application/json'];
+export type LabelLayout = LabelsRequest['layout'];
 
 /** The label sheet as a PDF (a blob to offer for download); a refused request throws its RootlineError. */
 export async function labelsPdf(body: LabelsRequest): Promise<Blob> {

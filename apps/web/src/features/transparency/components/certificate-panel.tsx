@@ -3,40 +3,17 @@ import { useState } from 'react';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { formatDateTime } from '../../../lib/format';
 import { certificatePdf, useCertificate, useVerifyCertificate } from '../api/certificate';
+import { CERTIFICATE } from '../strings';
 
-const S = {
-  title: 'Certificate of authenticity',
-  lead: 'Signed by Rootline. Verify it here: your browser checks every proof itself, with no trust in this server.',
-  verify: 'Verify in this browser',
-  verifying: 'Checking…',
-  download: 'Download the PDF',
-  downloading: 'Preparing the PDF…',
-  valid: 'Verified: every check passed.',
-  invalid: 'Not verified: a check failed.',
-  keyId: 'Published key',
-  issued: 'Issued',
-  block: 'Block',
-  checks: 'What was checked',
-  pass: 'passed',
-  fail: 'failed',
-} as const;
+const S = CERTIFICATE;
 
 /** The steps of `verifyCertificate`, each with the words its problems start with. */
-const CHECKS: { label: string; problems: RegExp }[] = [
-  {
-    label: 'Rootline’s Ed25519 signature over the certificate, by the published key',
-    problems: /signature does not verify over|names another key|unknown signature/,
-  },
-  {
-    label: 'The registration hashes to the ledger leaf, which names this plant',
-    problems: /payload|leaf names|another plant/,
-  },
-  { label: 'Merkle proof: the transaction is in the block', problems: /^ledger proof/ },
-  {
-    label: 'Proof of work: the block header hashes to the block hash, with its difficulty',
-    problems: /block header|difficulty/,
-  },
-  { label: 'Audit log: inclusion proof under a tree head Rootline signed', problems: /audit|tree head/ },
+const CHECKS: { step: Parameters<typeof CERTIFICATE.step>[0]; problems: RegExp }[] = [
+  { step: 'signature', problems: /signature does not verify over|names another key|unknown signature/ },
+  { step: 'leaf', problems: /payload|leaf names|another plant/ },
+  { step: 'merkle', problems: /^ledger proof/ },
+  { step: 'work', problems: /block header|difficulty/ },
+  { step: 'audit', problems: /audit|tree head/ },
 ];
 
 export function CertificatePanel({ plantId }: { plantId: string }) {
@@ -104,9 +81,9 @@ export function CertificatePanel({ plantId }: { plantId: string }) {
                 {CHECKS.map((c) => {
                   const failed = verify.data.verdict.problems.filter((p) => c.problems.test(p));
                   return (
-                    <li key={c.label}>
+                    <li key={c.step}>
                       <span className={failed.length ? 'badge bad' : 'badge'}>{failed.length ? S.fail : S.pass}</span>{' '}
-                      {c.label}
+                      {S.step(c.step)}
                       {failed.map((p) => (
                         <div key={p} className="field-error">
                           {p}

@@ -1,33 +1,21 @@
 import { useId, useState } from 'react';
 import { ErrorAlert } from '../../../components/status';
+import { currentLanguage } from '../../../i18n';
 import { errorFor } from '../../../lib/errors';
-import { countOf } from '../../../lib/plural';
 import { type LabelLayout, useDownloadLabels } from '../api/labels';
+import { LABELS } from '../strings';
 import './print-labels.css';
 
 /** The most plants one sheet request may hold (the API's limit). */
 export const LABELS_MAX_PLANTS = 240;
 
-const LAYOUTS: { value: LabelLayout; label: string; perPage: number }[] = [
-  { value: 'a4-3x8', label: 'A4, 24 labels a page (3 × 8, 70 × 37 mm)', perPage: 24 },
-  { value: 'letter-3x10', label: 'US Letter, 30 labels a page (3 × 10, 2⅝ × 1 in)', perPage: 30 },
-  { value: 'seed-packet', label: 'Seed packets, 8 a page (A4)', perPage: 8 },
+const LAYOUTS: { value: LabelLayout; perPage: number }[] = [
+  { value: 'a4-3x8', perPage: 24 },
+  { value: 'letter-3x10', perPage: 30 },
+  { value: 'seed-packet', perPage: 8 },
 ];
 
-const S = {
-  title: 'Print labels',
-  lead: 'A PDF of QR labels to print on label sheets: name, date and short id; the QR code opens the plant’s page. Labels never show a location.',
-  layout: 'Sheet',
-  startAt: 'Start at position',
-  startHint: (perPage: number) => `1 is top left; up to ${perPage}, to use up a partly used sheet.`,
-  harvested: 'Harvest date',
-  harvestedHint: 'YYYY, YYYY-MM or YYYY-MM-DD; empty for today.',
-  download: (n: number) => `Download labels (${countOf(n, 'plant')})`,
-  downloading: 'Preparing the labels…',
-  none: 'Choose the plants to label.',
-  tooMany: `At most ${countOf(LABELS_MAX_PLANTS, 'plant')} at once.`,
-  done: 'The labels were downloaded.',
-} as const;
+const S = LABELS;
 
 /** Layout, starting position and download of a label sheet for the plants given. */
 export function PrintLabels({ plantIds, heading = 'h2' }: { plantIds: string[]; heading?: 'h2' | 'h3' }) {
@@ -39,7 +27,8 @@ export function PrintLabels({ plantIds, heading = 'h2' }: { plantIds: string[]; 
   const harvestError = errorFor(download.error, 'harvestedOn');
   const perPage = LAYOUTS.find((l) => l.value === layout)?.perPage ?? 24;
   const Heading = heading;
-  const problem = plantIds.length === 0 ? S.none : plantIds.length > LABELS_MAX_PLANTS ? S.tooMany : null;
+  const problem =
+    plantIds.length === 0 ? S.none : plantIds.length > LABELS_MAX_PLANTS ? S.tooMany(LABELS_MAX_PLANTS) : null;
   return (
     <form
       className="print-labels"
@@ -51,6 +40,8 @@ export function PrintLabels({ plantIds, heading = 'h2' }: { plantIds: string[]; 
           plantIds,
           layout,
           startAt: Math.min(startAt, perPage),
+          // A seed packet's own words ("Seeds", "Harvested") in the language the app is shown in.
+          language: currentLanguage(),
           ...(layout === 'seed-packet' && harvestedOn.trim() ? { harvestedOn: harvestedOn.trim() } : {}),
         });
       }}
@@ -63,7 +54,7 @@ export function PrintLabels({ plantIds, heading = 'h2' }: { plantIds: string[]; 
           <select value={layout} onChange={(e) => setLayout(e.target.value as LabelLayout)}>
             {LAYOUTS.map((l) => (
               <option key={l.value} value={l.value}>
-                {l.label}
+                {S.layoutName(l.value)}
               </option>
             ))}
           </select>

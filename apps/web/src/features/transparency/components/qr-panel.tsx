@@ -1,11 +1,8 @@
 import { ErrorAlert, Loading } from '../../../components/status';
 import { useQrCode } from '../api/certificate';
+import { QR } from '../strings';
 
-const S = {
-  title: 'QR code',
-  lead: 'Print it on a label: a scan opens the public page that shows the plant, its lineage and its journey.',
-  image: 'QR code of the plant’s verification page',
-} as const;
+const S = QR;
 
 export function QrPanel({ plantId }: { plantId: string }) {
   const qr = useQrCode(plantId);

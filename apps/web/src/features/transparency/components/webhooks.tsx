@@ -256,7 +256,7 @@ function WebhookItem({ webhook }: { webhook: Webhook }) {
         <dt>{S.status}</dt>
         <dd>
           {webhook.status === 'active' ? (
-            <span className="badge">active</span>
+            <span className="badge">{S.active}</span>
           ) : (
             <span className="badge bad">{S.disabled(webhook.disabledReason)}</span>
           )}

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { declaredEvents } from '@rootline/contracts';
-import { describe, expect, it } from 'vitest';
+import i18next from 'i18next';
+import { afterAll, describe, expect, it } from 'vitest';
 import { auditSentence, SENTENCE_KEYS } from './audit-sentences';
 
 /** Every public kind and its domain event, as docs/event-kinds.md lists them. */
@@ -73,5 +74,36 @@ describe('audit entries in people’s words', () => {
       ),
     ).toBe('Alice recorded: certificate revoked (“Lost key”)');
     expect(auditSentence({ source: 'event', kind: 'evt.garden.bed.dug', data: {} })).toBe('Bed dug');
+  });
+});
+
+describe('audit entries in the reader’s language', () => {
+  afterAll(async () => {
+    await i18next.changeLanguage('en');
+  });
+
+  it('reads in Dutch and French, with the language’s plurals and numbers', async () => {
+    for (const lng of ['nl', 'fr']) {
+      const { default: catalog } = await import(`../../../locales/${lng}/transparency.json`);
+      i18next.addResourceBundle(lng, 'transparency', catalog, true, true);
+    }
+    const mined = (txCount: number) => auditSentence({ kind: 'evt.chain.block.mined', data: { index: 7, txCount } });
+    await i18next.changeLanguage('nl');
+    expect([mined(1), mined(3)]).toEqual(['Blok 7 gedolven met 1 transactie', 'Blok 7 gedolven met 3 transacties']);
+    expect(
+      auditSentence({ kind: 'plant.registered', data: { commonName: 'Tomaat', ownerId: 'usr_alice' } }, nameOf),
+    ).toBe('Alice registreerde Tomaat');
+    expect(auditSentence({ kind: 'listing.published', data: { title: 'Basilicum' } })).toBe(
+      'Een verkoper bood ‘Basilicum’ aan',
+    );
+    await i18next.changeLanguage('fr');
+    expect([mined(1), mined(2), mined(1_000_000)]).toEqual([
+      'Bloc 7 miné avec 1 transaction',
+      'Bloc 7 miné avec 2 transactions',
+      'Bloc 7 miné avec 1\u202f000\u202f000 de transactions',
+    ]);
+    expect(auditSentence({ kind: 'supply.committed', data: { quantityKg: 2.5, crop: 'tomates' } })).toBe(
+      'Un cultivateur s’est engagé sur 2,5 kg de tomates',
+    );
   });
 });

@@ -1,4 +1,5 @@
-import { countOf } from '../../../lib/plural';
+import { currentLanguage } from '../../../i18n';
+import { SENTENCES, type SentenceKey } from '../strings';
 
 /** What a sentence is made from: an audit entry, whole (ADMIN) or in its public form. */
 export interface AuditFacts {
@@ -19,108 +20,160 @@ export type NameOf = (id: string) => string | undefined;
 type Data = Record<string, unknown>;
 const text = (d: Data, key: string) => (typeof d[key] === 'string' ? (d[key] as string) : undefined);
 const num = (d: Data, key: string) => (typeof d[key] === 'number' ? (d[key] as number) : undefined);
+const say = SENTENCES.say;
+/** A fallback word: a person's part (`A grower`) or a thing (`a crop`). */
+const who0 = (key: string) => SENTENCES.word('who', key) ?? key;
+const thing = (key: string, values?: Record<string, unknown>) => SENTENCES.word('things', key, values) ?? key;
 const kg = (n: number | undefined) =>
-  n === undefined ? 'some' : `${n.toLocaleString(undefined, { maximumFractionDigits: 1 })} kg`;
+  n === undefined
+    ? thing('some')
+    : thing('kg', { amount: n.toLocaleString(currentLanguage(), { maximumFractionDigits: 1 }) });
 const words = (s: string) => s.replace(/[-_.]/g, ' ');
-const quoted = (s: string | undefined) => (s ? `“${s}”` : 'a listing');
-const org = (d: Data) => (text(d, 'organizationName') ? `“${text(d, 'organizationName')}”` : 'an organization');
+const quoted = (s: string | undefined) => (s ? thing('quoted', { text: s }) : thing('listing'));
+const org = (d: Data) => {
+  const name = text(d, 'organizationName');
+  return name ? thing('quoted', { text: name }) : thing('organization');
+};
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** An optional part of a sentence: its words when `value` is given, else nothing. */
+const part = (key: SentenceKey, values: Record<string, unknown> | false | undefined) =>
+  values ? say(key, values) : '';
 
 /** The people a sentence names (by a payload key, or `null` for the actor): their name, else their part. */
 function people(d: Data, actor: string | null | undefined, nameOf: NameOf) {
   return (key: string | null, fallback: string): string => {
     const id = key === null ? actor : text(d, key);
-    return (id ? nameOf(id) : undefined) ?? fallback;
+    return (id ? nameOf(id) : undefined) ?? who0(fallback);
   };
 }
 
 type Sentence = (d: Data, who: ReturnType<typeof people>, facts: AuditFacts) => string;
 
+const roleWas = (d: Data) => part('was', text(d, 'previousRole') ? { role: text(d, 'previousRole') } : false);
+const asRole = (d: Data) => part('as', text(d, 'role') ? { role: text(d, 'role') } : false);
+const crop = (d: Data, fallback = 'crop') => text(d, 'crop') ?? thing(fallback);
+const nameOr = (d: Data, who: ReturnType<typeof people>) => text(d, 'name') ?? who('userId', 'someone');
+
 /** One sentence per public event kind (docs/event-kinds.md) and per internal event subject. */
-const SENTENCES: Readonly<Record<string, Sentence>> = {
+const SENTENCES_BY_KIND: Readonly<Record<string, Sentence>> = {
   'plant.registered': (d, who) => {
-    const name = text(d, 'commonName') ?? 'a plant';
+    const name = text(d, 'commonName') ?? thing('plant');
     const species = text(d, 'scientificName');
-    const owner = text(d, 'ownerId') ? who('ownerId', 'A grower') : 'An anonymous grower';
-    return `${owner} registered ${name}${species ? ` (${species})` : ''}`;
+    const owner = text(d, 'ownerId') ? who('ownerId', 'grower') : who0('anonymousGrower');
+    return species ? say('plantRegisteredSpecies', { owner, name, species }) : say('plantRegistered', { owner, name });
   },
   'demand.match': (d, who) =>
-    `${who('growerId', 'A grower')}’s ${kg(num(d, 'quantityKg'))} of ${text(d, 'crop') ?? 'a crop'} was matched with a household nearby`,
+    say('demandMatch', { grower: who('growerId', 'grower'), amount: kg(num(d, 'quantityKg')), crop: crop(d) }),
   'demand.signal': (d) => {
-    const crops = Array.isArray(d.crops) ? d.crops.length : 0;
-    return `Demand signal: ${countOf(crops, 'crop')} asked for${text(d, 'regionKey') ? ' in a region' : ''}`;
+    const count = Array.isArray(d.crops) ? d.crops.length : 0;
+    return say(text(d, 'regionKey') ? 'demandSignalRegion' : 'demandSignal', { count });
   },
   'supply.committed': (d, who) =>
-    `${who('growerId', 'A grower')} committed ${kg(num(d, 'quantityKg'))} of ${text(d, 'crop') ?? 'a crop'}`,
+    say('supplyCommitted', { grower: who('growerId', 'grower'), amount: kg(num(d, 'quantityKg')), crop: crop(d) }),
   'farm.harvest': (d) =>
-    `${capital(kg(num(d, 'yieldKg')))} of ${text(d, 'crop') ?? 'a crop'} harvested${text(d, 'qualityGrade') ? `, grade ${text(d, 'qualityGrade')}` : ''}${d.early === true ? ', early' : ''}`,
-  'listing.published': (d, who) => `${who('sellerId', 'A seller')} listed ${quoted(text(d, 'title'))}`,
-  'listing.sold': (d, who) => `${who('sellerId', 'A seller')} sold out ${quoted(text(d, 'title'))}`,
-  'listing.cancelled': (_d, who) => `${who('sellerId', 'A seller')} cancelled a listing`,
-  'offer.made': (d, who) =>
-    `${who('buyerId', 'A buyer')} made an offer${num(d, 'quantity') ? ` for ${countOf(num(d, 'quantity') as number, 'unit')}` : ''} to ${who('sellerId', 'a seller')}`,
-  'offer.countered': (_d, who) => `${who('sellerId', 'A seller')} answered an offer with a counter price`,
-  'offer.accepted': (_d, who) => `An offer to ${who('sellerId', 'a seller')} was accepted`,
+    capital(say('farmHarvest', { amount: kg(num(d, 'yieldKg')), crop: crop(d) })) +
+    part('grade', text(d, 'qualityGrade') ? { grade: text(d, 'qualityGrade') } : false) +
+    (d.early === true ? say('early') : ''),
+  'listing.published': (d, who) =>
+    say('listingPublished', { seller: who('sellerId', 'seller'), title: quoted(text(d, 'title')) }),
+  'listing.sold': (d, who) =>
+    say('listingSold', { seller: who('sellerId', 'seller'), title: quoted(text(d, 'title')) }),
+  'listing.cancelled': (_d, who) => say('listingCancelled', { seller: who('sellerId', 'seller') }),
+  'offer.made': (d, who) => {
+    const values = { buyer: who('buyerId', 'buyer'), seller: who('sellerId', 'sellerLower') };
+    const units = num(d, 'quantity');
+    return units ? say('offerMadeUnits', { ...values, count: units }) : say('offerMade', values);
+  },
+  'offer.countered': (_d, who) => say('offerCountered', { seller: who('sellerId', 'seller') }),
+  'offer.accepted': (_d, who) => say('offerAccepted', { seller: who('sellerId', 'sellerLower') }),
   'offer.rejected': (d, who) =>
-    d.reason === 'sold-out'
-      ? `An offer to ${who('sellerId', 'a seller')} lapsed: the listing sold out`
-      : `An offer to ${who('sellerId', 'a seller')} was declined`,
-  'offer.withdrawn': (_d, who) => `${who('buyerId', 'A buyer')} withdrew an offer`,
+    say(d.reason === 'sold-out' ? 'offerLapsed' : 'offerDeclined', { seller: who('sellerId', 'sellerLower') }),
+  'offer.withdrawn': (_d, who) => say('offerWithdrawn', { buyer: who('buyerId', 'buyer') }),
   'transport.completed': (d, who) => {
     const km = num(d, 'distanceKm');
-    const what = text(d, 'kind') ? words(text(d, 'kind') as string) : 'transport';
-    const to = text(d, 'recipientId') ? ` for ${who('recipientId', 'someone')}` : '';
-    return `${who('handlerId', 'A handler')} recorded a ${what}${to}${km ? ` over ${km.toLocaleString()} km` : ''}`;
+    const kind = text(d, 'kind');
+    const what = kind ? (SENTENCES.word('transportKinds', kind) ?? words(kind)) : thing('transport');
+    return (
+      say('transport', { handler: who('handlerId', 'handler'), what }) +
+      part('transportFor', text(d, 'recipientId') ? { recipient: who('recipientId', 'someoneLower') } : false) +
+      part('transportOver', km ? { km: km.toLocaleString(currentLanguage()) } : false)
+    );
   },
   'evt.chain.block.mined': (d) =>
-    `Block ${num(d, 'index') ?? ''} mined with ${countOf(num(d, 'txCount') ?? 0, 'transaction')}`.replace('  ', ' '),
+    say('blockMined', { index: num(d, 'index') ?? '', count: num(d, 'txCount') ?? 0 }).replace('  ', ' '),
   'evt.demand.history.imported': (d, who) =>
-    `${who('adminId', 'An administrator')} imported demand history: ${countOf(Array.isArray(d.households) ? d.households.length : 0, 'household')} settled, ${countOf(num(d, 'weeks') ?? 0, 'week')} of demand`,
+    say('historyImported', {
+      admin: who('adminId', 'administrator'),
+      households: say('households', { count: Array.isArray(d.households) ? d.households.length : 0 }),
+      weeks: say('weeks', { count: num(d, 'weeks') ?? 0 }),
+    }),
   'evt.demand.probe.recorded': (d, who) =>
-    `${who('growerId', 'A grower')} looked for demand for ${text(d, 'crop') ?? 'every crop'}${d.refused === true ? ', refused: the day’s limit was reached' : ''}`,
+    say('probe', { grower: who('growerId', 'grower'), crop: crop(d, 'everyCrop') }) +
+    (d.refused === true ? say('probeRefused') : ''),
   'evt.environment.record.added': (d, who) => {
     const cats = Array.isArray(d.categories) ? d.categories.filter((c) => typeof c === 'string') : [];
-    return `${who(null, 'A grower')} added an environment record${cats.length ? ` (${cats.join(', ')})` : ''}`;
+    return (
+      say('environmentRecord', { who: who(null, 'grower') }) +
+      part('list', cats.length > 0 && { items: cats.join(', ') })
+    );
   },
-  'evt.farm.batch.started': (d, who) =>
-    `${who(null, 'A farm manager')} started a batch of ${text(d, 'crop') ?? 'a crop'}`,
+  'evt.farm.batch.started': (d, who) => say('batchStarted', { who: who(null, 'farmManager'), crop: crop(d) }),
   'evt.farm.batch.alerted': (d) =>
-    `${countOf(num(d, 'deviationCount') ?? 0, 'reading')} out of range at ${text(d, 'farmName') ?? 'a farm'}`,
+    say('batchAlerted', { count: num(d, 'deviationCount') ?? 0, farm: text(d, 'farmName') ?? thing('farm') }),
   'evt.farm.batch.ready': (d) =>
-    `${capital(text(d, 'crop') ?? 'a batch')} at ${text(d, 'farmName') ?? 'a farm'} is ready to harvest`,
-  'evt.farm.batch.failed': (d) => `A batch failed${text(d, 'reason') ? `: ${text(d, 'reason')}` : ''}`,
-  'evt.gateway.user.registered': (d, who) => `${text(d, 'name') ?? who('userId', 'Someone')} joined Rootline`,
-  'evt.gateway.email-verification.requested': (d, who) =>
-    `${text(d, 'name') ?? who('userId', 'Someone')} asked to confirm an email address`,
-  'evt.gateway.password-reset.requested': (d, who) =>
-    `${text(d, 'name') ?? who('userId', 'Someone')} asked to reset a password`,
-  'evt.gateway.password.changed': (d, who) => `${text(d, 'name') ?? who('userId', 'Someone')} changed a password`,
-  'evt.gateway.user.locale-changed': (_d, who) => `${who('userId', 'Someone')} chose the language of their account`,
+    capital(say('batchReady', { crop: text(d, 'crop') ?? thing('batch'), farm: text(d, 'farmName') ?? thing('farm') })),
+  'evt.farm.batch.failed': (d) =>
+    say('batchFailed') + part('because', text(d, 'reason') ? { reason: text(d, 'reason') } : false),
+  'evt.gateway.user.registered': (d, who) => say('userRegistered', { name: nameOr(d, who) }),
+  'evt.gateway.email-verification.requested': (d, who) => say('emailVerification', { name: nameOr(d, who) }),
+  'evt.gateway.password-reset.requested': (d, who) => say('passwordReset', { name: nameOr(d, who) }),
+  'evt.gateway.password.changed': (d, who) => say('passwordChanged', { name: nameOr(d, who) }),
+  'evt.gateway.user.locale-changed': (_d, who) => say('localeChanged', { name: who('userId', 'someone') }),
   'evt.gateway.user.role-changed': (d, who) =>
-    `${who('changedBy', 'An administrator')} made ${who('userId', 'an account')} ${text(d, 'role') ?? 'a new role'}${text(d, 'previousRole') ? ` (was ${text(d, 'previousRole')})` : ''}`,
+    say('roleChanged', {
+      by: who('changedBy', 'administrator'),
+      user: who('userId', 'accountLower'),
+      role: text(d, 'role') ?? thing('newRole'),
+    }) + roleWas(d),
   'evt.media.file.stored': (d, who) =>
-    `${who('ownerId', 'Someone')} uploaded ${d.kind === 'image' ? 'a photo' : 'a document'}`,
-  'evt.media.file.deleted': (_d, who) => `${who('ownerId', 'Someone')} deleted a file`,
-  'evt.organization.profile.created': (d, who) => `${who('createdBy', 'Someone')} created the organization ${org(d)}`,
+    say(d.kind === 'image' ? 'photoStored' : 'documentStored', { owner: who('ownerId', 'someone') }),
+  'evt.media.file.deleted': (_d, who) => say('fileDeleted', { owner: who('ownerId', 'someone') }),
+  'evt.organization.profile.created': (d, who) => say('orgCreated', { who: who('createdBy', 'someone'), org: org(d) }),
   'evt.organization.profile.updated': (d, who) =>
-    `${who('changedBy', 'A manager')} edited the profile of ${org(d)}${Array.isArray(d.fields) && d.fields.length ? ` (${d.fields.join(', ')})` : ''}`,
-  'evt.organization.profile.dissolved': (d, who) => `${who('dissolvedBy', 'An owner')} dissolved ${org(d)}`,
+    say('orgUpdated', { who: who('changedBy', 'manager'), org: org(d) }) +
+    part('list', Array.isArray(d.fields) && d.fields.length > 0 && { items: d.fields.join(', ') }),
+  'evt.organization.profile.dissolved': (d, who) =>
+    say('orgDissolved', { who: who('dissolvedBy', 'owner'), org: org(d) }),
   'evt.organization.member.added': (d, who) =>
-    `${who('userId', 'Someone')} joined ${org(d)}${text(d, 'role') ? ` as ${text(d, 'role')}` : ''}`,
+    say('memberAdded', { who: who('userId', 'someone'), org: org(d) }) + asRole(d),
   'evt.organization.member.role-changed': (d, who) =>
-    `${who('changedBy', 'A manager')} made ${who('userId', 'a member')} ${text(d, 'role') ?? 'a new role'} of ${org(d)}${text(d, 'previousRole') ? ` (was ${text(d, 'previousRole')})` : ''}`,
+    say('memberRoleChanged', {
+      by: who('changedBy', 'manager'),
+      user: who('userId', 'memberLower'),
+      role: text(d, 'role') ?? thing('newRole'),
+      org: org(d),
+    }) + roleWas(d),
   'evt.organization.member.removed': (d, who) =>
-    `${who('removedBy', 'A manager')} removed ${who('userId', 'a member')} from ${org(d)}`,
-  'evt.organization.member.left': (d, who) => `${who('userId', 'A member')} left ${org(d)}`,
+    say('memberRemoved', { by: who('removedBy', 'manager'), user: who('userId', 'memberLower'), org: org(d) }),
+  'evt.organization.member.left': (d, who) => say('memberLeft', { who: who('userId', 'member'), org: org(d) }),
   'evt.organization.invitation.sent': (d, who) =>
-    `${who('invitedBy', 'A manager')} invited someone to ${org(d)}${text(d, 'role') ? ` as ${text(d, 'role')}` : ''}`,
-  'evt.organization.invitation.declined': (d, who) => `${who('userId', 'Someone')} declined an invitation to ${org(d)}`,
+    say('invitationSent', { by: who('invitedBy', 'manager'), org: org(d) }) + asRole(d),
+  'evt.organization.invitation.declined': (d, who) =>
+    say('invitationDeclined', { who: who('userId', 'someone'), org: org(d) }),
   'evt.organization.invitation.revoked': (d, who) =>
-    `${who('revokedBy', 'A manager')} revoked an invitation to ${org(d)}`,
-  'evt.plants.plant.cloned': (d, who) =>
-    `${who(null, 'A grower')} propagated a plant${text(d, 'propagationType') ? ` by ${words(text(d, 'propagationType') as string)}` : ''}${num(d, 'generation') !== undefined ? `, generation ${num(d, 'generation')}` : ''}`,
+    say('invitationRevoked', { by: who('revokedBy', 'manager'), org: org(d) }),
+  'evt.plants.plant.cloned': (d, who) => {
+    const method = text(d, 'propagationType');
+    const generation = num(d, 'generation');
+    return (
+      say('propagated', { who: who(null, 'grower') }) +
+      part('propagatedBy', method ? { method: SENTENCES.word('propagation', method) ?? words(method) } : false) +
+      part('generation', generation !== undefined && { generation })
+    );
+  },
   'evt.transparency.webhook.disabled': (d, who) =>
-    `A webhook of ${who('ownerId', 'an account')} was turned off${text(d, 'reason') ? ` (${words(text(d, 'reason') as string)})` : ''}`,
+    say('webhookDisabled', { owner: who('ownerId', 'accountLower') }) +
+    part('list', text(d, 'reason') ? { items: words(text(d, 'reason') as string) } : false),
 };
 
 /** The payload keys that hold account ids: a page reads those accounts' names once for all its entries. */
@@ -148,7 +201,7 @@ export function peopleIn(facts: AuditFacts): string[] {
 }
 
 /** The kinds and subjects the sentences know, for tests and documentation. */
-export const SENTENCE_KEYS = Object.keys(SENTENCES);
+export const SENTENCE_KEYS = Object.keys(SENTENCES_BY_KIND);
 
 /**
  * An audit entry in people's words: `Block 12 mined with 3 transactions`, `Alice registered Tomato (Solanum
@@ -160,11 +213,14 @@ export function auditSentence(facts: AuditFacts, nameOf: NameOf = () => undefine
   const d = (facts.data && typeof facts.data === 'object' ? facts.data : {}) as Data;
   const who = people(d, facts.actor, nameOf);
   const subject = facts.subject ?? facts.kind;
-  const sentence = SENTENCES[facts.kind] ?? SENTENCES[subject];
+  const sentence = SENTENCES_BY_KIND[facts.kind] ?? SENTENCES_BY_KIND[subject];
   if (sentence) return sentence(d, who, facts);
   if (facts.source === 'admin' || subject.startsWith('admin.')) {
     const action = words(subject.replace(/^admin\./, ''));
-    return `${who(null, 'An administrator')} recorded: ${action}${facts.reason ? ` (“${facts.reason}”)` : ''}`;
+    return (
+      say('adminRecorded', { who: who(null, 'administrator'), action }) +
+      part('adminReason', facts.reason ? { reason: facts.reason } : false)
+    );
   }
   // evt.<service>.<entity>.<past-tense> → "Entity past-tense"
   const parts = subject.split('.');
