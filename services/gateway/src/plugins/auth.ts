@@ -1,6 +1,16 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyJwt from '@fastify/jwt';
-import { type Actor, AppError, PERMISSIONS, type Permission, RoleSchema, roleHas } from '@rootline/contracts';
+import {
+  type Actor,
+  AppError,
+  ORG_ROLE_PERMISSIONS,
+  type OrgRole,
+  orgRoleAtLeast,
+  PERMISSIONS,
+  type Permission,
+  RoleSchema,
+  roleHas,
+} from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type {
@@ -118,6 +128,62 @@ export interface AuthOptions {
   apiTokens: ApiTokens;
   /** Key of the session-bound CSRF tokens. */
   csrfKey: Buffer;
+  /**
+   * The account's role in a live organization and the organization's name, read afresh on every call (ADR 235);
+   * null when it is no member or no such live organization exists.
+   */
+  membership: (organizationId: string, userId: string) => Promise<{ role: OrgRole; name: string } | null>;
+}
+
+/** The request header that makes a request act for an organization (ADR 237). */
+export const ACT_AS_HEADER = 'rootline-act-as';
+/** An organization id as the header must carry it. */
+const ORGANIZATION_ID = /^org_[A-Za-z0-9]{10,40}$/;
+
+/**
+ * The principal acting for the organization the request's `Rootline-Act-As` header names, if it names one: the
+ * caller must be a member with the role the method needs (viewer to read, member to change anything), read on this
+ * request. An unknown or dissolved organization and one the caller is no member of get the same 403
+ * (`not-a-member`), so the answer tells nothing the public profile does not. Acting adds what the organization role
+ * grants (`ORG_ROLE_PERMISSIONS`), narrowed to an API token's scopes.
+ */
+export async function actingPrincipal(
+  req: FastifyRequest,
+  principal: Principal,
+  membership: AuthOptions['membership'],
+): Promise<Principal> {
+  const header = req.headers[ACT_AS_HEADER];
+  if (header === undefined) return principal;
+  const organizationId = Array.isArray(header) ? header[0] : header;
+  if (!organizationId || !ORGANIZATION_ID.test(organizationId)) {
+    throw new AppError('VALIDATION_ERROR', 'The Rootline-Act-As header must be an organization id (org_…)', {
+      field: 'header/rootline-act-as',
+      reason: 'not-an-organization-id',
+    });
+  }
+  const found = await membership(organizationId, principal.user.id);
+  if (!found) {
+    throw new AppError('FORBIDDEN', `You cannot act for organization ${organizationId}: you are not a member`, {
+      reason: 'not-a-member',
+      organizationId,
+    });
+  }
+  const required: OrgRole = isStateChanging(req.method) ? 'member' : 'viewer';
+  if (!orgRoleAtLeast(found.role, required)) {
+    throw new AppError(
+      'FORBIDDEN',
+      `Acting for organization ${organizationId} in a change needs the role ${required} or above; you are ${found.role}`,
+      { reason: 'org-role', organizationId, required, role: found.role },
+    );
+  }
+  const granted = ORG_ROLE_PERMISSIONS[found.role].filter(
+    (p) => principal.scopes === null || principal.scopes.includes(p),
+  );
+  return {
+    ...principal,
+    actor: { ...principal.actor, org: { id: organizationId, role: found.role, name: found.name } },
+    permissions: granted.length === 0 ? principal.permissions : new Set([...principal.permissions, ...granted]),
+  };
 }
 
 /** Claims a session token must carry; `sid` names the session, which must still be live. */
@@ -185,6 +251,7 @@ function principalOf(
     via,
     sessionId: extra.sessionId ?? null,
     apiTokenId: extra.apiTokenId ?? null,
+    scopes: extra.scopes ?? null,
     // The role is read from the account on every request, so a role change applies at once.
     permissions: effectivePermissions(user.role, extra.scopes ?? null),
     expiresAt: extra.expiresAt,
@@ -327,8 +394,9 @@ export const authPlugin = fp<AuthOptions>(
         record('public');
         if (route.config?.identifiesCaller) {
           const identifyCaller: onRequestHookHandler = async (req) => {
-            const principal = await app.identify(req);
-            if (!principal) return;
+            const identified = await app.identify(req);
+            if (!identified) return;
+            const principal = await actingPrincipal(req, identified, opts.membership);
             req.principal = principal;
             req.actor = principal.actor;
           };
@@ -346,11 +414,11 @@ export const authPlugin = fp<AuthOptions>(
       record(permission);
 
       const guard: onRequestHookHandler = async (req) => {
-        const principal = await authenticate(req);
-        if (principal.via === 'cookie' && isStateChanging(req.method)) {
+        const verified = await authenticate(req);
+        if (verified.via === 'cookie' && isStateChanging(req.method)) {
           const presented = req.headers[CSRF_HEADER];
           if (
-            !csrfTokenMatches(opts.csrfKey, principal.sessionId!, Array.isArray(presented) ? presented[0] : presented)
+            !csrfTokenMatches(opts.csrfKey, verified.sessionId!, Array.isArray(presented) ? presented[0] : presented)
           ) {
             throw new AppError(
               'FORBIDDEN',
@@ -359,6 +427,7 @@ export const authPlugin = fp<AuthOptions>(
             );
           }
         }
+        const principal = await actingPrincipal(req, verified, opts.membership);
         if (!principal.permissions.has(permission)) {
           const message =
             principal.credential === 'api-token' && roleHas(principal.actor.role, permission)
