@@ -657,7 +657,7 @@ export interface paths {
         };
         /**
          * Display names of accounts
-         * @description The display names of the accounts whose ids are given, in the order given, in one read: what a page shows for a seller, buyer, owner or handler that a record names by id. Ids no account has are left out. Only the name, as records that name the account already show it: never an email address or a role.
+         * @description The display names of the accounts whose ids are given, in the order given, in one read: what a page shows for a seller, buyer, owner or handler that a record names by id. An organization's id (an owner of records, docs/organizations.md) answers the organization's name. Ids no account or organization has are left out. Only the name, as records that name the account already show it: never an email address or a role.
          */
         get: operations["listPeople"];
         put?: never;
@@ -683,7 +683,7 @@ export interface paths {
          *
          *     Required: `commonName` (1–200 characters), `location.latitude` (−90 to 90), `location.longitude` (−180 to 180) and `owner.id` (1–120 characters). Optional: `owner.name` (1–200 characters), `scientificName` (1–200), `location.city` and `location.country` (up to 120 each), `privacyLevel` (default `exact`). Unknown fields are refused.
          *
-         *     The owner is the caller: `owner.id` must be the caller's own id (403 FORBIDDEN otherwise), except for an ADMIN registering for someone else (recorded as the registering user). `owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ledger as the account has it when the plant is recorded. A name other than the account’s is 400 VALIDATION_ERROR (`details: { field: owner.name, reason: not-account-name }`); the account’s own name is accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated, and reads show who stated it (`owner.statedBy`: the registering account, by id and current name). Reads show an account’s current name beside a recorded one that differs (`owner.accountName`).
+         *     The owner is the caller: `owner.id` must be the caller's own id (403 FORBIDDEN otherwise), except for an ADMIN registering for someone else (recorded as the registering user). Acting for an organization (`Rootline-Act-As`, role member or above), `owner.id` may be the organization's id: it owns the plant, by its name. `owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ledger as the account has it when the plant is recorded. A name other than the account’s is 400 VALIDATION_ERROR (`details: { field: owner.name, reason: not-account-name }`); the account’s own name is accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated, and reads show who stated it (`owner.statedBy`: the registering account, by id and current name). Reads show an account’s current name beside a recorded one that differs (`owner.accountName`).
          *
          *     `privacyLevel` is applied before the location is stored or written to the ledger, so no answer, export or block ever holds the exact point of a non-exact plant: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km, city dropped), hidden (no location; never listed by nearby).
          *
