@@ -4714,7 +4714,7 @@ export interface components {
             lightingSystem: "led" | "hps" | "fluorescent" | "induction" | "hybrid";
             /** @enum {string} */
             climateSystem: "hvac" | "hvac-dehumidification" | "heat-pump" | "evaporative" | "passive";
-            /** @description The account that registered the farm; only it (or an ADMIN) changes it */
+            /** @description The account that registered the farm, or the organization it was registered for (run by its owners and managers) */
             ownerId: string;
             zoneCount: number;
             /** @description Sum of the zones’ areas */
