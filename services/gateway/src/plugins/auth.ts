@@ -53,6 +53,11 @@ declare module 'fastify' {
     permission?: Permission;
     /** A former path of an operation, kept working: the operation's path, relative to the plugin's prefix. */
     aliasOf?: string;
+    /**
+     * The weakest role in the owning organization that may call the route while acting for it (`Rootline-Act-As`),
+     * when the service asks more than the method's default (viewer to read, member to change): docs/permissions.md.
+     */
+    orgRole?: OrgRole;
     /** The route creates something and takes an `Idempotency-Key` (see the idempotency plugin). */
     idempotent?: boolean;
     /** Which records of its kind the route may touch (object-rules.ts); required on every /api route. */
@@ -96,6 +101,7 @@ export type AccessPolicy = { public: true; identifiesCaller?: boolean } | { perm
 
 export type RoutePolicy = AccessPolicy & {
   idempotent?: boolean;
+  orgRole?: OrgRole;
   replayWithout?: readonly string[];
   object: ObjectRules;
 };
@@ -106,6 +112,11 @@ export interface RoutePolicyEntry {
   url: string;
   access: 'public' | Permission;
   object: ObjectRules;
+  /**
+   * The weakest organization role acting for the owning organization needs (ADR 237); null where the header is not
+   * read (a public route that does not identify its caller).
+   */
+  orgRole: OrgRole | null;
   /** For a former path kept working (left out of the OpenAPI document): the path of the operation it answers as. */
   aliasOf?: string;
 }
@@ -388,7 +399,13 @@ export const authPlugin = fp<AuthOptions>(
         const problem = objectRulesProblem(object);
         if (problem) throw new Error(`${where} ${problem}`);
         const aliasOf = route.config?.aliasOf === undefined ? {} : { aliasOf: route.prefix + route.config.aliasOf };
-        for (const method of methods) policies.push({ method, url: route.url, access, object, ...aliasOf });
+        const readsHeader = access !== 'public' || route.config?.identifiesCaller === true;
+        for (const method of methods) {
+          const orgRole = readsHeader
+            ? (route.config?.orgRole ?? (isStateChanging(method) ? 'member' : 'viewer'))
+            : null;
+          policies.push({ method, url: route.url, access, object, orgRole, ...aliasOf });
+        }
       };
       if (isPublic || thirdParty) {
         record('public');
