@@ -10,12 +10,15 @@ import { PLANTS } from '../strings';
 
 const S = PLANTS.register;
 
-/** Registers a plant owned by the signed-in person. */
+/**
+ * Registers a plant owned by the signed-in person, or by the organization the tab acts for (its name left out: the
+ * API fills it in).
+ */
 export function RegisterPlantForm({
   owner,
   onRegistered,
 }: {
-  owner: { id: string; name: string };
+  owner: { id: string; name?: string };
   onRegistered: (plant: { id: string }) => void;
 }) {
   const register = useRegisterPlant();
