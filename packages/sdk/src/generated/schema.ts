@@ -1346,7 +1346,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel a listing
-         * @description Moves it to cancelled (it is kept, not erased); seller or ADMIN only. States: `draft` (seen only by its seller), `active` (public, takes offers), `sold` (nothing left), `cancelled`. Moves: draft→active, draft→cancelled, active→draft, active→cancelled, and active→sold when an accepted offer takes the last unit. sold and cancelled are final; any other move is 409 CONFLICT with the reason. Leaving active rejects the open offers (`rejectionReason` `listing-cancelled` or `listing-unpublished`).
+         * @description Moves it to cancelled (it is kept, not erased); seller or ADMIN only (of an organization’s listing, its owners and managers). States: `draft` (seen only by its seller), `active` (public, takes offers), `sold` (nothing left), `cancelled`. Moves: draft→active, draft→cancelled, active→draft, active→cancelled, and active→sold when an accepted offer takes the last unit. sold and cancelled are final; any other move is 409 CONFLICT with the reason. Leaving active rejects the open offers (`rejectionReason` `listing-cancelled` or `listing-unpublished`).
          */
         delete: operations["cancelListing"];
         options?: never;
