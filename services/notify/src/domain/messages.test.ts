@@ -31,7 +31,7 @@ describe('messages', () => {
     expect(dutch.title).toBe('Ada nodigt je uit voor Zaadbibliotheek');
     expect(dutch.body).toContain('met de rol: lid.');
     expect(dutch.body).toContain(link);
-    expect(render(invitation, link, null).body).toContain('with the role: member.');
+    expect(render(invitation, link, null).body).toContain('on Rootline as a member.');
     expect(() => render(invitation, undefined, 'de')).toThrow();
   });
 

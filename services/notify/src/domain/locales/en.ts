@@ -65,11 +65,11 @@ export const en = {
   },
   organizationInvitation: {
     title: '{{invitedByName}} invited you to {{organizationName}}',
-    body: '{{invitedByName}} invited you to join {{organizationName}} on Rootline with the role: {{role}}. Open this link to accept or decline (sign in or create an account first): {{action}}\nThe link works once. If you do not know them, ignore this email.',
-    roleOwner: 'owner',
-    roleManager: 'manager',
-    roleMember: 'member',
-    roleViewer: 'viewer',
+    body: '{{invitedByName}} invited you to join {{organizationName}} on Rootline as {{role}}. Open this link to accept or decline (sign in or create an account first): {{action}}\nThe link works once. If you do not know them, ignore this email.',
+    roleOwner: 'an owner',
+    roleManager: 'a manager',
+    roleMember: 'a member',
+    roleViewer: 'a viewer',
   },
   email: {
     greeting: 'Hello {{name}},',
