@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemandPlatform, type TestPlatform } from './support.js';
 
 // A listing made while acting for an organization is the organization's: its members keep it up to date, a manager
-// cancels it, a viewer only reads (ADR 237).
-describe('marketplace listings of an organization, over HTTP', () => {
+// cancels it, a viewer only reads (ADR 237). Its supply commitments likewise.
+describe('marketplace listings and supply of an organization, over HTTP', () => {
   let p: TestPlatform;
   let orgId: string;
   let listingId: string;
@@ -51,5 +51,21 @@ describe('marketplace listings of an organization, over HTTP', () => {
     const manager = await as('usr_orgl_manager', 'DELETE', url);
     expect(manager.status, JSON.stringify(manager.body)).toBe(200);
     expect(manager.body.data.status).toBe('cancelled');
+  });
+
+  it('commits supply for the organization, listed to whoever acts for it', async () => {
+    const made = await as('usr_orgl_member', 'POST', '/api/demand/supply', {
+      crop: 'tomato',
+      quantity: 14,
+      unit: 'kg',
+      window: { from: '2027-01-04', to: '2027-01-17' },
+      price: 300,
+      currency: 'EUR',
+      location: { latitude: 52.35, longitude: 4.9, city: 'Amsterdam', country: 'NL' },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const listed = await as('usr_orgl_viewer', 'GET', '/api/demand/supply');
+    expect(listed.body.data.map((s: { id: string }) => s.id)).toEqual([made.body.data.id]);
+    expect((await as('usr_orgl_viewer', 'GET', `/api/demand/supply/${made.body.data.id}/matches`)).status).toBe(200);
   });
 });
