@@ -91,7 +91,8 @@ describe('acting for an organization (Rootline-Act-As)', () => {
     expect(write.json()).toMatchObject({
       success: false,
       data: null,
-      error: { code: 'FORBIDDEN', details: { reason: 'org-role', required: 'member', role: 'viewer' } },
+      // Registering a farm asks the route's organization role (manager), declared with the route.
+      error: { code: 'FORBIDDEN', details: { reason: 'org-role', required: 'manager', role: 'viewer' } },
     });
     expect(seen).toHaveLength(1);
   });
@@ -160,6 +161,38 @@ describe('acting for an organization (Rootline-Act-As)', () => {
       expect(res.statusCode).toBe(403);
       expect(res.json().error.details).toMatchObject({ reason: 'not-a-member' });
     }
+  });
+
+  it('issues a token for the organization to its managers only, which then always acts for it, and for it alone', async () => {
+    const issue = async (sub: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/auth/tokens',
+        headers: await as(sub, orgId),
+        payload: { name: 'co-op greenhouse', scopes: ['plants:read'] },
+      });
+    const byViewer = await issue('usr_act_viewer');
+    expect(byViewer.statusCode).toBe(403);
+    expect(byViewer.json().error.details).toMatchObject({ reason: 'org-role', required: 'manager' });
+    const issued = await issue('usr_act_manager');
+    expect(issued.statusCode, issued.body).toBe(201);
+    expect(issued.json().data.organizationId).toBe(orgId);
+    const bearer = { authorization: `Bearer ${issued.json().data.token}` };
+
+    expect((await app.inject({ url: `/api/plants/owned/${orgId}`, headers: bearer })).statusCode).toBe(404);
+    expect(seen.at(-1)).toMatchObject({ id: 'usr_act_manager', org: { id: orgId, role: 'manager' } });
+    const other = await seedOrganization(bus.database, 'Other Co-op', { usr_act_manager: 'owner' });
+    const elsewhere = await app.inject({
+      url: `/api/plants/owned/${other}`,
+      headers: { ...bearer, 'rootline-act-as': other },
+    });
+    expect(elsewhere.statusCode).toBe(403);
+    expect(elsewhere.json().error.details).toMatchObject({ reason: 'token-organization', organizationId: orgId });
+
+    await bus.database.db.delete(organizationMembers).where(eq(organizationMembers.userId, 'usr_act_manager'));
+    const removed = await app.inject({ url: `/api/plants/owned/${orgId}`, headers: bearer });
+    expect(removed.statusCode).toBe(403);
+    expect(removed.json().error.details).toMatchObject({ reason: 'not-a-member' });
   });
 
   it('refuses to act for a dissolved organization', async () => {

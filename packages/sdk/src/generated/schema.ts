@@ -339,7 +339,7 @@ export interface paths {
         put?: never;
         /**
          * Issue an API token
-         * @description Issues a token for scripts and devices: `Authorization: Bearer rlpat_…`. The secret is in this answer only; Rootline keeps a hash. Scopes default to all of your permissions and cannot exceed them (403); a token never does more than its owner's current role allows. Issued from a signed-in session only.
+         * @description Issues a token for scripts and devices: `Authorization: Bearer rlpat_…`. The secret is in this answer only; Rootline keeps a hash. Scopes default to all of your permissions and cannot exceed them (403); a token never does more than its owner's current role allows. Issued from a signed-in session only. Issued while acting for an organization (`Rootline-Act-As`, owners and managers), the token always acts for it (`organizationId`), and for it alone, as its owner’s role there allows on each request (none once they leave).
          */
         post: operations["createApiToken"];
         delete?: never;
@@ -4154,6 +4154,8 @@ export interface components {
             id: string;
             name: string;
             scopes: ("plants:read" | "plants:write" | "transport:read" | "transport:write" | "demand:read" | "demand:write" | "farm:read" | "farm:write" | "environment:read" | "environment:write" | "marketplace:read" | "marketplace:write" | "uploads:write" | "notifications:read" | "notifications:write" | "transparency:read" | "transparency:write" | "audit:read" | "webhooks:manage" | "signatures:write" | "analytics:read" | "agents:read" | "agents:control" | "account:read" | "account:write" | "admin:users")[];
+            /** @description The organization the token always acts for: issued while acting for it (`Rootline-Act-As`) by an owner or manager. Null for a token of the account alone. */
+            organizationId: string | null;
             /** @description Prefix and last four characters, to recognise the token */
             hint: string;
             /**
@@ -8015,6 +8017,7 @@ export interface operations {
                      *             "plants:read",
                      *             "plants:write"
                      *           ],
+                     *           "organizationId": null,
                      *           "hint": "rlpat_…x9Qz",
                      *           "createdAt": "2026-01-02T03:04:05.000Z",
                      *           "expiresAt": "2026-07-01T00:00:00.000Z",
@@ -8139,6 +8142,7 @@ export interface operations {
                      *           "plants:read",
                      *           "plants:write"
                      *         ],
+                     *         "organizationId": null,
                      *         "hint": "rlpat_…x9Qz",
                      *         "createdAt": "2026-01-02T03:04:05.000Z",
                      *         "expiresAt": "2026-07-01T00:00:00.000Z",
@@ -8159,6 +8163,8 @@ export interface operations {
                             id: string;
                             name: string;
                             scopes: ("plants:read" | "plants:write" | "transport:read" | "transport:write" | "demand:read" | "demand:write" | "farm:read" | "farm:write" | "environment:read" | "environment:write" | "marketplace:read" | "marketplace:write" | "uploads:write" | "notifications:read" | "notifications:write" | "transparency:read" | "transparency:write" | "audit:read" | "webhooks:manage" | "signatures:write" | "analytics:read" | "agents:read" | "agents:control" | "account:read" | "account:write" | "admin:users")[];
+                            /** @description The organization the token always acts for: issued while acting for it (`Rootline-Act-As`) by an owner or manager. Null for a token of the account alone. */
+                            organizationId: string | null;
                             /** @description Prefix and last four characters, to recognise the token */
                             hint: string;
                             /**
@@ -8265,6 +8271,7 @@ export interface operations {
                      *           "plants:read",
                      *           "plants:write"
                      *         ],
+                     *         "organizationId": null,
                      *         "hint": "rlpat_…x9Qz",
                      *         "createdAt": "2026-01-02T03:04:05.000Z",
                      *         "expiresAt": "2026-07-01T00:00:00.000Z",

@@ -162,10 +162,19 @@ export async function actingPrincipal(
   req: FastifyRequest,
   principal: Principal,
   membership: AuthOptions['membership'],
+  routeRole?: OrgRole,
 ): Promise<Principal> {
   const header = req.headers[ACT_AS_HEADER];
-  if (header === undefined) return principal;
-  const organizationId = Array.isArray(header) ? header[0] : header;
+  const bound = principal.boundOrganizationId;
+  if (header === undefined && bound === null) return principal;
+  const organizationId = header === undefined ? bound : Array.isArray(header) ? header[0] : header;
+  // A token issued for an organization acts for it alone.
+  if (bound !== null && organizationId !== bound) {
+    throw new AppError('FORBIDDEN', `This API token acts for organization ${bound} only`, {
+      reason: 'token-organization',
+      organizationId: bound,
+    });
+  }
   if (!organizationId || !ORGANIZATION_ID.test(organizationId)) {
     throw new AppError('VALIDATION_ERROR', 'The Rootline-Act-As header must be an organization id (org_…)', {
       field: 'header/rootline-act-as',
@@ -179,11 +188,11 @@ export async function actingPrincipal(
       organizationId,
     });
   }
-  const required: OrgRole = isStateChanging(req.method) ? 'member' : 'viewer';
+  const required: OrgRole = routeRole ?? (isStateChanging(req.method) ? 'member' : 'viewer');
   if (!orgRoleAtLeast(found.role, required)) {
     throw new AppError(
       'FORBIDDEN',
-      `Acting for organization ${organizationId} in a change needs the role ${required} or above; you are ${found.role}`,
+      `Acting for organization ${organizationId} here needs the role ${required} or above; you are ${found.role}`,
       { reason: 'org-role', organizationId, required, role: found.role },
     );
   }
@@ -253,7 +262,13 @@ function principalOf(
   user: UserRow,
   credential: Principal['credential'],
   via: Principal['via'],
-  extra: { sessionId?: string; apiTokenId?: string; scopes?: Permission[]; expiresAt: Date | null },
+  extra: {
+    sessionId?: string;
+    apiTokenId?: string;
+    scopes?: Permission[];
+    boundOrganizationId?: string | null;
+    expiresAt: Date | null;
+  },
 ): Principal {
   return {
     user,
@@ -262,6 +277,7 @@ function principalOf(
     via,
     sessionId: extra.sessionId ?? null,
     apiTokenId: extra.apiTokenId ?? null,
+    boundOrganizationId: extra.boundOrganizationId ?? null,
     scopes: extra.scopes ?? null,
     // The role is read from the account on every request, so a role change applies at once.
     permissions: effectivePermissions(user.role, extra.scopes ?? null),
@@ -308,6 +324,7 @@ function bearer(opts: AuthOptions, tokens: SessionTokens): Authenticator {
       return principalOf(found.user, 'api-token', 'bearer', {
         apiTokenId: found.token.id,
         scopes: found.token.scopes,
+        boundOrganizationId: found.token.organizationId,
         expiresAt: found.token.expiresAt,
       });
     }
@@ -413,7 +430,7 @@ export const authPlugin = fp<AuthOptions>(
           const identifyCaller: onRequestHookHandler = async (req) => {
             const identified = await app.identify(req);
             if (!identified) return;
-            const principal = await actingPrincipal(req, identified, opts.membership);
+            const principal = await actingPrincipal(req, identified, opts.membership, route.config?.orgRole);
             req.principal = principal;
             req.actor = principal.actor;
           };
@@ -444,7 +461,7 @@ export const authPlugin = fp<AuthOptions>(
             );
           }
         }
-        const principal = await actingPrincipal(req, verified, opts.membership);
+        const principal = await actingPrincipal(req, verified, opts.membership, route.config?.orgRole);
         if (!principal.permissions.has(permission)) {
           const message =
             principal.credential === 'api-token' && roleHas(principal.actor.role, permission)
