@@ -3,8 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Role, roleHas } from '@rootline/contracts';
-import { ORG_ROLES, type OrgRole, organizationInvitationIssue } from '@rootline/contracts/organizations';
+import { ORG_ROLE_PERMISSIONS, type Permission, type Role, roleHas } from '@rootline/contracts';
+import {
+  ORG_ROLES,
+  type OrgRole,
+  organizationInvitationIssue,
+  orgRoleAtLeast,
+} from '@rootline/contracts/organizations';
 import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { call as busCall } from '@rootline/host';
 import { listingInput, plantInput } from '@rootline/testing';
@@ -18,6 +23,8 @@ import { SERVICES } from '../src/services.js';
  * A write that must be refused is followed by a re-read of the records it names, which must be unchanged. The
  * operations and their request bodies come from the OpenAPI document (its examples, with ids replaced by Alice's);
  * the rules from the gateway's route declarations. A route that names a record and cannot be called this way fails.
+ * Alice also makes records for her organization (acting for it, ADR 237): every `owner` route over them is called by
+ * its member, its viewer and an outsider, each acting for it, and held to the route's organization role.
  */
 
 type Rule = { rule: string; field?: string; record?: string; role?: string };
@@ -26,6 +33,8 @@ interface RouteEntry {
   url: string;
   access: string;
   object: Rule | Rule[];
+  /** The weakest organization role acting for the owning organization needs; null where the header is not read. */
+  orgRole: OrgRole | null;
 }
 interface Answer {
   status: number;
@@ -59,6 +68,8 @@ let doc: { paths: Record<string, Record<string, OpenApiOperation>> };
 const tokens = new Map<string, string>();
 /** Alice's record of each kind, by the `record` name the rules use. */
 const records = new Map<string, string>();
+/** Records Alice made acting for her organization, which owns them, by the `record` name the rules use. */
+const orgRecords = new Map<string, string>();
 /** Ids of Alice's records that nobody else may see. */
 const privateIds: string[] = [];
 
@@ -92,8 +103,14 @@ async function call(
   return { status: res.status, text: await res.text() };
 }
 
-async function created(who: string, method: string, url: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await call(who, method, url, body, { 'idempotency-key': crypto.randomUUID() });
+async function created(
+  who: string,
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
+  const res = await call(who, method, url, body, { 'idempotency-key': crypto.randomUUID(), ...headers });
   if (res.status >= 300) throw new Error(`${method} ${url} as ${who}: ${res.status} ${res.text}`);
   return (JSON.parse(res.text) as { data: Record<string, unknown> }).data;
 }
@@ -161,7 +178,7 @@ interface Request {
  * when it is the route's only rule (the caller claims her account), else the caller (who names themself and
  * reaches for her records).
  */
-function requestFor(route: RouteEntry, caller: string): Request {
+function requestFor(route: RouteEntry, caller: string, from: ReadonlyMap<string, string> = records): Request {
   const rules = recordRules(route);
   const onlySelf = rules.every((x) => x.rule === 'self');
   const values: Record<string, unknown> = {};
@@ -169,7 +186,7 @@ function requestFor(route: RouteEntry, caller: string): Request {
     const field = x.field as string;
     if (x.rule === 'self') values[field] = onlySelf ? ALICE : caller;
     else {
-      const id = records.get(x.record as string);
+      const id = from.get(x.record as string);
       if (id === undefined) throw new Error(`no record of kind "${x.record}" for ${route.method} ${route.url}`);
       values[field] = field.endsWith('Ids') ? [id] : id;
     }
@@ -235,10 +252,10 @@ const normalised = (a: Answer) =>
       a.text.includes('rootline.certificate-revocations') ? `"${key}":"*"` : m,
     )}`;
 
-async function snapshot(route: RouteEntry): Promise<string[]> {
+async function snapshot(route: RouteEntry, from: ReadonlyMap<string, string> = records): Promise<string[]> {
   const out: string[] = [];
   for (const x of recordRules(route)) {
-    const id = x.record ? records.get(x.record) : undefined;
+    const id = x.record ? from.get(x.record) : undefined;
     const reader = x.record ? READERS[x.record] : undefined;
     if (!id || !reader) continue;
     for (const url of reader(id)) out.push(`${url}: ${normalised(await call(ALICE, 'GET', url))}`);
@@ -413,6 +430,43 @@ beforeAll(async () => {
   records.set('param:invitationId', pending.id as string);
   records.set('user', ALICE);
 
+  // What the organization owns: a plant and a farm with a zone and a batch, made by Alice acting for it.
+  const actAs = { 'rootline-act-as': org.id as string };
+  const orgPlant = await created(
+    ALICE,
+    'POST',
+    '/api/plants/register',
+    plantInput({ owner: { id: org.id as string } }),
+    actAs,
+  );
+  orgRecords.set('plant', orgPlant.id as string);
+  orgRecords.set('record the file is attached to', orgPlant.id as string);
+  const orgFarm = await created(
+    ALICE,
+    'POST',
+    '/api/vertical-farm/register',
+    example('POST', '/api/vertical-farm/register'),
+    actAs,
+  );
+  orgRecords.set('farm', orgFarm.id as string);
+  const orgZone = await created(
+    ALICE,
+    'POST',
+    `/api/vertical-farm/${orgFarm.id}/zones`,
+    example('POST', '/api/vertical-farm/farms/:farmId/zones'),
+    actAs,
+  );
+  orgRecords.set('zone', orgZone.id as string);
+  const batchBody = withAlicesIds(example('POST', '/api/vertical-farm/batch/start'), ALICE) as Record<string, unknown>;
+  const orgBatch = await created(
+    ALICE,
+    'POST',
+    '/api/vertical-farm/batch/start',
+    { ...batchBody, farmId: orgFarm.id, zoneId: orgZone.id },
+    actAs,
+  );
+  orgRecords.set('batch', orgBatch.id as string);
+
   // Her plant's certificate gets its id once the audit log has recorded the registration.
   for (let i = 0; i < 100 && !records.has('certificate'); i++) {
     const cert = JSON.parse((await call(ALICE, 'GET', `/api/transparency/certificate/${plant.id}`)).text) as {
@@ -543,6 +597,52 @@ describe('object authorization: every operation that names a record, held to its
       expect(failures).toEqual([]);
     }, 240_000);
   }
+
+  // Before the routes of the organization itself, whose last one (leaving) ends the memberships.
+  it('answers a member, a viewer and an outsider acting for her organization on its records as each route’s organization role says', async () => {
+    const failures: string[] = [];
+    const orgId = records.get('organization') as string;
+    const rules = (r: RouteEntry) => recordRules(r);
+    // Every route held to the owner of a record the organization owns (other rules on it: public ones).
+    const owned = routes().filter(
+      (r) =>
+        r.orgRole !== null &&
+        rules(r).some((x) => x.rule === 'owner') &&
+        rules(r).every((x) => (x.rule === 'owner' || x.rule === 'public') && orgRecords.has(x.record as string)),
+    );
+    expect(owned.map((r) => r.url)).toEqual(expect.arrayContaining(['/api/vertical-farm/batch/:batchId/environment']));
+    expect(owned.length).toBeGreaterThan(8);
+    const lent = (held: OrgRole, access: string) =>
+      [...ORG_ROLES].some((r) => orgRoleAtLeast(held, r) && ORG_ROLE_PERMISSIONS[r].includes(access as Permission));
+    for (const [who, held] of [
+      [MIA, 'member'],
+      [VIC, 'viewer'],
+      [CAROL, null],
+    ] as const) {
+      for (const route of owned) {
+        const floor = route.orgRole as OrgRole;
+        const permitted = route.access === 'public' || roleHas(ROLE[who] as Role, route.access as never);
+        const allowed = held !== null && orgRoleAtLeast(held, floor) && (permitted || lent(held, route.access));
+        const req = requestFor(route, who, orgRecords);
+        const write = route.method !== 'GET';
+        const before = write ? await snapshot(route, orgRecords) : [];
+        const res = await call(who, route.method, req.url, req.body, {
+          'idempotency-key': crypto.randomUUID(),
+          'rootline-act-as': orgId,
+        });
+        const where = `${route.method} ${route.url} as ${held ?? 'an outsider'} acting (needs ${floor})`;
+        // Allowed: past every check of who may (a write may still find nothing to do: 400, 404 of another record,
+        // 409); a read answers. Refused: 403 in the envelope.
+        const passed = write ? ![401, 403].includes(res.status) && res.status < 500 : isOk(res.status);
+        if (allowed ? !passed : res.status !== 403) failures.push(`${where}: ${res.status} ${res.text.slice(0, 160)}`);
+        if (!allowed && write) {
+          const after = await snapshot(route, orgRecords);
+          if (JSON.stringify(after) !== JSON.stringify(before)) failures.push(`${where}: changed ${after.join(' | ')}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 240_000);
 
   it('answers a member, a viewer and an outsider of her organization as each route’s organization role says', async () => {
     const failures: string[] = [];

@@ -5,6 +5,7 @@ import {
   type BrowserRig,
   emailedLink,
   expectAccessible,
+  mainMenu,
   RIG_START_MS,
   screenshot,
   signIn,
@@ -122,6 +123,51 @@ describe('organizations, in the browser', () => {
     await grace.reload();
     await grace.getByRole('alert').waitFor();
     expect(await grace.getByRole('table', { name: 'Members' }).count()).toBe(0);
+  }, 120_000);
+
+  it('acts for the organization from the account menu: the plant registered is its own, by its name', async () => {
+    await ada.goto('/');
+    let menu = await accountMenu(ada);
+    expect(await menu.getByRole('menuitemradio', { name: `You (${ADA.name})` }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
+    await expectAccessible(ada);
+    await menu.getByRole('menuitemradio', { name: ORG }).click();
+    await ada
+      .getByRole('banner')
+      .getByRole('button', { name: new RegExp(`${ADA.name} · ${ORG}`) })
+      .waitFor();
+
+    await ada.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Register a plant' }).click();
+    await ada.getByLabel('Common name').fill('Calendula');
+    await ada.getByLabel('Latitude').fill('52.0907');
+    await ada.getByLabel('Longitude').fill('5.1214');
+    await ada.getByRole('button', { name: 'Register the plant' }).click();
+    await ada.getByRole('heading', { level: 1, name: 'Calendula' }).waitFor({ timeout: 30_000 });
+    await ada.getByRole('link', { name: `Owned by ${ORG}` }).waitFor();
+    await expectAccessible(ada);
+    await screenshot(ada, 'organization-owned-plant');
+
+    // The choice is the tab's: another tab acts for Ada alone until she chooses there too.
+    const other = await ada.context().newPage();
+    await other.goto('/');
+    menu = await accountMenu(other);
+    expect(await menu.getByRole('menuitemradio', { name: `You (${ADA.name})` }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
+    await other.close();
+  }, 120_000);
+
+  it('offers the same choice in the phone menu', async () => {
+    const phone = await (await rig.context({ width: 390, height: 844 })).newPage();
+    await signIn(phone, ADA);
+    const nav = await mainMenu(phone);
+    await nav.waitFor();
+    const choice = phone.getByLabel('Acting as');
+    await expect.poll(() => choice.locator('option').allTextContents()).toEqual([`You (${ADA.name})`, ORG]);
+    await choice.selectOption({ label: ORG });
+    await expectAccessible(phone);
+    await screenshot(phone, 'organization-acting-as-phone');
   }, 120_000);
 
   it('shows the public profile to a visitor, at the location’s privacy level', async () => {

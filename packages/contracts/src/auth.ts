@@ -162,6 +162,11 @@ export const ApiToken = Named(
     id: ApiTokenId,
     name: Type.String(),
     scopes: Type.Array(PermissionSchema),
+    organizationId: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'The organization the token always acts for: issued while acting for it (`Rootline-Act-As`) by an owner or ' +
+        'manager. Null for a token of the account alone.',
+    }),
     hint: Type.String({ description: 'Prefix and last four characters, to recognise the token' }),
     createdAt: Timestamp,
     expiresAt: Type.Union([Timestamp, Type.Null()]),

@@ -60,7 +60,17 @@ export function headersToContext(h: Record<string, string | undefined>, fallback
   if (actor) {
     try {
       const parsed = JSON.parse(actor) as Actor;
-      if (typeof parsed?.id === 'string' && typeof parsed?.role === 'string') ctx.actor = parsed;
+      if (typeof parsed?.id === 'string' && typeof parsed?.role === 'string') {
+        const org = parsed.org;
+        // An organization named without its id, role or name is dropped: the call acts for the account alone.
+        const orgOk =
+          typeof org === 'object' &&
+          org !== null &&
+          typeof org.id === 'string' &&
+          typeof org.role === 'string' &&
+          typeof org.name === 'string';
+        ctx.actor = { id: parsed.id, role: parsed.role, ...(orgOk ? { org } : {}) };
+      }
     } catch {
       // A malformed actor header means no actor: the service treats the call as anonymous.
     }

@@ -37,7 +37,10 @@ export const Farm = Named(
     levels: Type.Integer(),
     lightingSystem: StringEnum(LIGHTING_SYSTEMS),
     climateSystem: StringEnum(CLIMATE_SYSTEMS),
-    ownerId: Type.String({ description: 'The account that registered the farm; only it (or an ADMIN) changes it' }),
+    ownerId: Type.String({
+      description:
+        'The account that registered the farm, or the organization it was registered for (run by its owners and managers)',
+    }),
     zoneCount: Type.Integer({ minimum: 0 }),
     growingAreaM2: Type.Number({ minimum: 0, description: 'Sum of the zones’ areas' }),
     createdAt: Timestamp,

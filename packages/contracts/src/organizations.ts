@@ -4,6 +4,7 @@ import { Location, PrefixedId, Text, Timestamp } from './common.js';
 import { defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery } from './envelope.js';
 import { PrivacyLevelSchema, StringEnum } from './plants.js';
+import { ORG_ROLES } from './roles.js';
 
 /**
  * Organizations: co-ops, seed libraries, farms with staff and companies, with a public profile and members who hold
@@ -19,21 +20,11 @@ export const OrganizationKindSchema = StringEnum(ORGANIZATION_KINDS, {
   description: 'What the organization is: a co-op, a seed library, a farm, a company, or other',
 });
 
-/**
- * Roles in an organization, strongest first: an owner may do everything (dissolve it, make owners); a manager edits
- * the profile and manages members below owner and invitations; a member and a viewer read its members (a member will
- * act for it once records can belong to it; a viewer only reads).
- */
-export const ORG_ROLES = ['owner', 'manager', 'member', 'viewer'] as const;
-export type OrgRole = (typeof ORG_ROLES)[number];
+export { ORG_ROLES, type OrgRole, orgRoleAtLeast } from './roles.js';
+
 export const OrgRoleSchema = StringEnum(ORG_ROLES, {
   description: 'Role in the organization: owner, manager, member or viewer (strongest first)',
 });
-
-/** Whether `role` is at least `floor` (owner > manager > member > viewer). */
-export function orgRoleAtLeast(role: OrgRole, floor: OrgRole): boolean {
-  return ORG_ROLES.indexOf(role) <= ORG_ROLES.indexOf(floor);
-}
 
 /** Days an invitation link works by default (ORG_INVITATION_TTL_DAYS). */
 export const ORG_INVITATION_TTL_DAYS = 7;

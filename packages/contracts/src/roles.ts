@@ -79,22 +79,63 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> =
   ADMIN: new Set(PERMISSIONS),
 };
 
+/**
+ * What acting for an organization adds to the caller's permissions, by organization role: its members run the
+ * batches and readings of its farms and its owners and managers the farms themselves (the service checks which), so
+ * nobody needs the account role FARM_MANAGER for an organization's farm. Everything else comes from the account role.
+ */
+export const ORG_ROLE_PERMISSIONS: Readonly<Record<OrgRole, readonly Permission[]>> = {
+  owner: ['farm:write'],
+  manager: ['farm:write'],
+  member: ['farm:write'],
+  viewer: [],
+};
+
 /** True when the role grants the permission. */
 export function roleHas(role: Role, permission: Permission): boolean {
   return ROLE_PERMISSIONS[role].has(permission);
 }
 
-/** The acting user as it travels in message headers. */
+/**
+ * Roles in an organization, strongest first: an owner may do everything (dissolve it, make owners); a manager edits
+ * the profile, manages members below owner and invitations, runs its farms and deletes or transfers its records; a
+ * member acts for it on its records; a viewer reads them.
+ */
+export const ORG_ROLES = ['owner', 'manager', 'member', 'viewer'] as const;
+export type OrgRole = (typeof ORG_ROLES)[number];
+
+/** Whether `role` is at least `floor` (owner > manager > member > viewer). */
+export function orgRoleAtLeast(role: OrgRole, floor: OrgRole): boolean {
+  return ORG_ROLES.indexOf(role) <= ORG_ROLES.indexOf(floor);
+}
+
+/**
+ * The organization a request acts for (header `Rootline-Act-As`), with the caller's role in it as read on that
+ * request and its name (recorded as the owner's name of what it creates).
+ */
+export const ActingOrganization = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  role: Type.Union(ORG_ROLES.map((r) => Type.Literal(r))),
+  name: Type.String({ minLength: 1 }),
+});
+export type ActingOrganization = Static<typeof ActingOrganization>;
+
+/** The acting user as it travels in message headers; `org` when the request acts for an organization. */
 export const Actor = Type.Object({
   id: Type.String({ minLength: 1 }),
   role: RoleSchema,
+  org: Type.Optional(ActingOrganization),
 });
 export type Actor = Static<typeof Actor>;
 
 /**
- * The ownership rule of writes to owned records (a plant, a listing, a farm): a permission lets a role write
- * that kind of record, and only the record's owner or an ADMIN may change a given one.
+ * The ownership rule of owned records (a plant, a listing, a farm): a permission lets a role touch that kind of
+ * record, and only the record's owner, an ADMIN, or a caller acting for the owning organization with at least the
+ * organization role `floor` (reading: viewer; writing: member, the default; deleting, transferring and running a
+ * farm: manager) may touch a given one.
  */
-export function isOwnerOrAdmin(actor: Actor | undefined, ownerId: string): boolean {
-  return actor !== undefined && (actor.role === 'ADMIN' || actor.id === ownerId);
+export function isOwnerOrAdmin(actor: Actor | undefined, ownerId: string, floor: OrgRole = 'member'): boolean {
+  if (actor === undefined) return false;
+  if (actor.role === 'ADMIN' || actor.id === ownerId) return true;
+  return actor.org !== undefined && actor.org.id === ownerId && orgRoleAtLeast(actor.org.role, floor);
 }

@@ -3,6 +3,8 @@ import type { paths } from './generated/schema.js';
 
 /** The request header of idempotent POSTs (ADR 029). */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** The header that makes a request act for an organization the caller belongs to (docs/organizations.md). */
+export const ACT_AS_HEADER = 'Rootline-Act-As';
 /** The header that carries the CSRF token on state-changing requests authenticated by the session cookie. */
 export const CSRF_HEADER = 'X-CSRF-Token';
 
@@ -22,6 +24,12 @@ export interface RootlineOptions {
   fetch?: ClientOptions['fetch'];
   /** Headers sent with every request. */
   headers?: Record<string, string>;
+  /**
+   * The organization (`org_…`) requests act for, sent as `Rootline-Act-As`; null or undefined for the caller alone.
+   * A function is asked on every request (a browser tab's choice that may change), a string fixes it. One call
+   * acts for the caller alone when it sends the header empty (`headers: { 'Rootline-Act-As': '' }`).
+   */
+  actAs?: string | null | (() => string | null | undefined);
 }
 
 export type SignInResult = NonNullable<
@@ -36,6 +44,10 @@ export interface RootlineClient extends Client<paths> {
   readonly token: string | undefined;
   /** Sets (or with undefined, clears) the bearer token. */
   setToken(token: string | undefined): void;
+}
+
+function actingFor(actAs: RootlineOptions['actAs']): string | null | undefined {
+  return typeof actAs === 'function' ? actAs() : actAs;
 }
 
 /** A failed call, with the API's error code and message. */
@@ -106,6 +118,12 @@ export function createRootline(options: RootlineOptions): RootlineClient {
       const method = request.method.toUpperCase();
       if (method === 'POST' && !request.headers.has(IDEMPOTENCY_HEADER)) {
         request.headers.set(IDEMPOTENCY_HEADER, idempotencyKey());
+      }
+      // A call that sends the header empty acts for the caller alone, whatever the client acts for.
+      if (request.headers.get(ACT_AS_HEADER) === '') request.headers.delete(ACT_AS_HEADER);
+      else if (!request.headers.has(ACT_AS_HEADER)) {
+        const org = actingFor(options.actAs);
+        if (org) request.headers.set(ACT_AS_HEADER, org);
       }
       if (token !== undefined) {
         if (!request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${token}`);

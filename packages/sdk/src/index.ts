@@ -1,4 +1,5 @@
 export {
+  ACT_AS_HEADER,
   CSRF_HEADER,
   createRootline,
   IDEMPOTENCY_HEADER,

@@ -36,6 +36,21 @@ describe('createRootline', () => {
     expect(c!.headers.get('idempotency-key')).toBeNull();
   });
 
+  it('acts for the organization the actAs option names at the time of each request, and for nobody without it', async () => {
+    const f = fakeFetch(() => ok({}));
+    let acting: string | null = 'org_01HZX3K6Q2W8N4B7T5R9V0C1MD';
+    const client = createRootline({ baseUrl: 'http://api.test', token: 'tok', fetch: f.fetch, actAs: () => acting });
+    await client.POST('/api/plants/register', { body: plantBody });
+    await client.GET('/api/organizations/mine', { headers: { 'Rootline-Act-As': '' } });
+    acting = null;
+    await client.GET('/api/plants/{plantId}', { params: { path: { plantId: 'plt_1' } } });
+    expect(f.requests.map((r) => r.headers.get('rootline-act-as'))).toEqual([
+      'org_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+      null,
+      null,
+    ]);
+  });
+
   it('keeps a key the caller gives', async () => {
     const f = fakeFetch(() => ok({}));
     const client = createRootline({ baseUrl: 'http://api.test', fetch: f.fetch });

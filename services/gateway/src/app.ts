@@ -181,6 +181,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
     sessions: identity.sessions,
     apiTokens: identity.apiTokens,
     csrfKey: identity.csrfKey,
+    membership: identity.organizations.membership,
   });
   await app.register(readYourWritesPlugin, { bus, clock, windowMs: config.READ_YOUR_WRITES_MS });
   // Before the routes: it hooks the routes whose config says `idempotent: true`.
@@ -231,13 +232,23 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   await app.register(adminRoutes, { prefix: '/api/admin', accounts: identity.accounts });
   await app.register(organizationRoutes, { prefix: '/api/organizations', organizations: identity.organizations });
   // Writes that name people bind an account's name to its id (ADR 176): the accounts are the gateway's.
-  const accountName = async (id: string) => (await identity.accounts.findUser(id))?.name ?? null;
+  // An organization's id names the organization (records it owns, ADR 237), by its name.
+  const accountName = async (id: string) =>
+    id.startsWith('org_')
+      ? ((await identity.organizations.names([id])).get(id) ?? null)
+      : ((await identity.accounts.findUser(id))?.name ?? null);
   // Reads that name people show the accounts' current names beside the recorded ones (ADR 194).
-  const accountNames = cachedAccountNames((ids) => identity.accounts.names(ids), {
-    ttlMs: config.ACCOUNT_NAMES_CACHE_MS,
-    max: 100_000,
-    now: () => clock.now().getTime(),
-  });
+  const accountNames = cachedAccountNames(
+    async (ids) => {
+      const [people, orgs] = await Promise.all([identity.accounts.names(ids), identity.organizations.names(ids)]);
+      return orgs.size === 0 ? people : new Map([...people, ...orgs]);
+    },
+    {
+      ttlMs: config.ACCOUNT_NAMES_CACHE_MS,
+      max: 100_000,
+      now: () => clock.now().getTime(),
+    },
+  );
   await app.register(peopleRoutes, { prefix: '/api/people', accountNames });
   await app.register(plantRoutes, { prefix: '/api/plants', ...routeDeps, accountName, accountNames });
   await app.register(geocodeRoutes, { prefix: '/api/geocode', ...routeDeps });

@@ -33,11 +33,14 @@ interface Document {
 /** Every schema object of the document: components, parameters, request bodies and responses. */
 function collectSchemas(document: Document): [string, object][] {
   const found: [string, object][] = Object.entries(document.components.schemas).map(([k, v]) => [k, v as object]);
+  const shared = (document.components as { parameters?: Record<string, { schema: object }> }).parameters ?? {};
+  for (const [name, p] of Object.entries(shared)) found.push([`parameter ${name}`, p.schema]);
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       const where = `${method.toUpperCase()} ${path}`;
       const withParams = op as Operation & { parameters?: { name: string; schema: object }[] };
-      for (const p of withParams.parameters ?? []) found.push([`${where} ${p.name}`, p.schema]);
+      // A parameter by reference ($ref) is checked once, among the shared ones above.
+      for (const p of withParams.parameters ?? []) if (p.schema) found.push([`${where} ${p.name}`, p.schema]);
       const body = op.requestBody as { content: Record<string, { schema?: object }> } | undefined;
       for (const media of Object.values(body?.content ?? {}))
         if (media.schema) found.push([`${where} body`, media.schema]);
@@ -217,6 +220,19 @@ describe('OpenAPI document', () => {
       expect(keyOf(doc.paths[path]?.post), path).toMatchObject({ in: 'header', required: false });
     }
     expect(keyOf(doc.paths['/api/plants/{plantId}']?.get)).toBeUndefined();
+  });
+
+  it('documents Rootline-Act-As once, as a reusable header, on every operation that takes a credential', () => {
+    const components = doc.components as { parameters?: Record<string, { name: string; in: string }> };
+    expect(components.parameters?.ActAs).toMatchObject({ name: 'Rootline-Act-As', in: 'header', required: false });
+    const refers = (op: unknown) =>
+      JSON.stringify((op as { parameters?: unknown[] } | undefined)?.parameters ?? []).includes(
+        '#/components/parameters/ActAs',
+      );
+    expect(refers(doc.paths['/api/plants/register']?.post)).toBe(true);
+    // A public read that names the caller when a credential comes: acting applies there too.
+    expect(refers(doc.paths['/api/plants/{plantId}']?.get)).toBe(true);
+    expect(refers(doc.paths['/api/plants/register-anonymous']?.post)).toBe(false);
   });
 
   it('documents reading a plant (public, a credential optional) with summary, security and 404', () => {

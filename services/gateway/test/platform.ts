@@ -32,7 +32,7 @@ export interface TestPlatform {
   http(
     method: string,
     url: string,
-    opts?: { role?: Role; sub?: string; token?: string; body?: unknown },
+    opts?: { role?: Role; sub?: string; token?: string; body?: unknown; headers?: Record<string, string> },
   ): Promise<ApiResponse>;
   stop(): Promise<void>;
 }
@@ -104,7 +104,7 @@ export async function startTestPlatform(
       const res = await app.inject({
         method: method as 'GET',
         url,
-        headers: token ? { authorization: `Bearer ${token}` } : {},
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...opts.headers },
         ...(opts.body === undefined ? {} : { payload: opts.body as object }),
       });
       let body: unknown = res.body;

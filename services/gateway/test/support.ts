@@ -9,6 +9,7 @@ import {
   type Role,
   type SubjectDef,
 } from '@rootline/contracts';
+import type { OrgRole } from '@rootline/contracts/organizations';
 import { type Database, openDatabase } from '@rootline/db';
 import { call, createLogger, type Logger, loadConfig } from '@rootline/host';
 import {
@@ -24,7 +25,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildGateway } from '../src/app.js';
 import { GatewayConfig } from '../src/config.js';
 import { migrateIdentity } from '../src/identity/db/migrate.js';
-import { sessions, users } from '../src/identity/db/schema.js';
+import { organizationMembers, organizations, sessions, users } from '../src/identity/db/schema.js';
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -75,6 +76,16 @@ const migrated = new WeakMap<Database, Promise<void>>();
  * token as the gateway issues them. Calling it again for the same `sub` changes its role, which applies to
  * its earlier sessions too (the role is read from the account on every request).
  */
+/** The gateway's identity schema migrated in `database`, once. */
+function identityReady(database: Database): Promise<void> {
+  let ready = migrated.get(database);
+  if (!ready) {
+    ready = migrateIdentity(database);
+    migrated.set(database, ready);
+  }
+  return ready;
+}
+
 export async function seedSession(
   database: Database,
   role: Role = 'USER',
@@ -83,12 +94,7 @@ export async function seedSession(
   // The account's display name when this call creates it: what records naming the account carry.
   name = `Test ${role}`,
 ): Promise<{ token: string; sessionId: string }> {
-  let ready = migrated.get(database);
-  if (!ready) {
-    ready = migrateIdentity(database);
-    migrated.set(database, ready);
-  }
-  await ready;
+  await identityReady(database);
   // Tests seed the same account concurrently: an upsert on the id alone would still fail when two inserts race
   // on the unique email (ON CONFLICT handles only its target), so insert-if-absent on any key, then set the role.
   await database.db
@@ -104,6 +110,36 @@ export async function seedSession(
     expiresAt: new Date(Date.now() + expiresInSeconds * 1000),
   });
   return { token: mintToken({ role, sub, sid: sessionId, expiresInSeconds }), sessionId };
+}
+
+/**
+ * An organization with the given members and their roles, written straight to the gateway's tables (each member's
+ * account seeded as a USER with a session of its own first, by `seedSession`, if it is not there yet). Answers its id.
+ */
+export async function seedOrganization(
+  database: Database,
+  name: string,
+  members: Record<string, OrgRole>,
+): Promise<string> {
+  await identityReady(database);
+  const id = newId('org', Date.now());
+  const creator = Object.keys(members)[0] ?? 'usr_test';
+  for (const userId of Object.keys(members)) {
+    await database.db
+      .insert(users)
+      .values({
+        id: userId,
+        email: `${userId.toLowerCase()}@test.rootline.example`,
+        name: `Test ${userId}`,
+        role: 'USER',
+      })
+      .onConflictDoNothing();
+  }
+  await database.db.insert(organizations).values({ id, name, kind: 'co-op', privacyLevel: 'city', createdBy: creator });
+  for (const [userId, role] of Object.entries(members)) {
+    await database.db.insert(organizationMembers).values({ organizationId: id, userId, role });
+  }
+  return id;
 }
 
 /** Settings of a test gateway: a short reply timeout keeps the "service too slow" tests quick. */

@@ -13,6 +13,7 @@ export { startTestPlatform, type TestPlatform } from './platform.js';
 export {
   collectEvents,
   type EventLog,
+  seedOrganization,
   seedSession,
   serve,
   startTestBus,

@@ -13,6 +13,7 @@ import { NAV } from './strings';
 // sheet when its button is first pressed.
 const AccountMenu = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
 const PhoneMenu = lazy(() => import('./phone-menu'));
+const ActingAsSelect = lazy(() => import('./acting-as').then((m) => ({ default: m.ActingAsSelect })));
 
 /** The main menu's links: who is signed in decides which. */
 function MainNav({ user, inSheet = false }: { user: User | null; inSheet?: boolean }) {
@@ -132,6 +133,7 @@ export function AppLayout() {
             <Suspense fallback={null}>
               <PhoneMenu title={NAV.menu} close={NAV.close} button={menuButton} onClose={() => setMenuOpenOn(null)}>
                 <MainNav user={user} inSheet />
+                {user && <ActingAsSelect user={user} />}
               </PhoneMenu>
             </Suspense>
           )}

@@ -55,6 +55,10 @@ export const NAV = {
   get organizations() {
     return t('app:nav.organizations');
   },
+  get actingAs() {
+    return t('app:nav.actingAs');
+  },
+  actingAsYou: (name: string) => t('app:nav.actingAsYou', { name }),
   get signIn() {
     return t('app:nav.signIn');
   },

@@ -1,10 +1,11 @@
 import { createRootline, RootlineError } from '@rootline/sdk';
+import { actingAs } from './acting-as';
 
 /**
  * The one API client of the app: same origin, session cookie with its CSRF token on every state-changing
- * request (the SDK fetches the token once per session).
+ * request (the SDK fetches the token once per session), acting for the organization this tab acts for, if any.
  */
-export const api = createRootline({ baseUrl: window.location.origin, credentials: 'include' });
+export const api = createRootline({ baseUrl: window.location.origin, credentials: 'include', actAs: actingAs });
 
 type Answer<T> = { data?: { data: T }; error?: unknown; response: Response };
 

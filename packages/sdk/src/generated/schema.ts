@@ -339,7 +339,7 @@ export interface paths {
         put?: never;
         /**
          * Issue an API token
-         * @description Issues a token for scripts and devices: `Authorization: Bearer rlpat_…`. The secret is in this answer only; Rootline keeps a hash. Scopes default to all of your permissions and cannot exceed them (403); a token never does more than its owner's current role allows. Issued from a signed-in session only.
+         * @description Issues a token for scripts and devices: `Authorization: Bearer rlpat_…`. The secret is in this answer only; Rootline keeps a hash. Scopes default to all of your permissions and cannot exceed them (403); a token never does more than its owner's current role allows. Issued from a signed-in session only. Issued while acting for an organization (`Rootline-Act-As`, owners and managers), the token always acts for it (`organizationId`), and for it alone, as its owner’s role there allows on each request (none once they leave).
          */
         post: operations["createApiToken"];
         delete?: never;
@@ -657,7 +657,7 @@ export interface paths {
         };
         /**
          * Display names of accounts
-         * @description The display names of the accounts whose ids are given, in the order given, in one read: what a page shows for a seller, buyer, owner or handler that a record names by id. Ids no account has are left out. Only the name, as records that name the account already show it: never an email address or a role.
+         * @description The display names of the accounts whose ids are given, in the order given, in one read: what a page shows for a seller, buyer, owner or handler that a record names by id. An organization's id (an owner of records, docs/organizations.md) answers the organization's name. Ids no account or organization has are left out. Only the name, as records that name the account already show it: never an email address or a role.
          */
         get: operations["listPeople"];
         put?: never;
@@ -683,7 +683,7 @@ export interface paths {
          *
          *     Required: `commonName` (1–200 characters), `location.latitude` (−90 to 90), `location.longitude` (−180 to 180) and `owner.id` (1–120 characters). Optional: `owner.name` (1–200 characters), `scientificName` (1–200), `location.city` and `location.country` (up to 120 each), `privacyLevel` (default `exact`). Unknown fields are refused.
          *
-         *     The owner is the caller: `owner.id` must be the caller's own id (403 FORBIDDEN otherwise), except for an ADMIN registering for someone else (recorded as the registering user). `owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ledger as the account has it when the plant is recorded. A name other than the account’s is 400 VALIDATION_ERROR (`details: { field: owner.name, reason: not-account-name }`); the account’s own name is accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated, and reads show who stated it (`owner.statedBy`: the registering account, by id and current name). Reads show an account’s current name beside a recorded one that differs (`owner.accountName`).
+         *     The owner is the caller: `owner.id` must be the caller's own id (403 FORBIDDEN otherwise), except for an ADMIN registering for someone else (recorded as the registering user). Acting for an organization (`Rootline-Act-As`, role member or above), `owner.id` may be the organization's id: it owns the plant, by its name. `owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ledger as the account has it when the plant is recorded. A name other than the account’s is 400 VALIDATION_ERROR (`details: { field: owner.name, reason: not-account-name }`); the account’s own name is accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated, and reads show who stated it (`owner.statedBy`: the registering account, by id and current name). Reads show an account’s current name beside a recorded one that differs (`owner.accountName`).
          *
          *     `privacyLevel` is applied before the location is stored or written to the ledger, so no answer, export or block ever holds the exact point of a non-exact plant: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km, city dropped), hidden (no location; never listed by nearby).
          *
@@ -1346,7 +1346,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel a listing
-         * @description Moves it to cancelled (it is kept, not erased); seller or ADMIN only. States: `draft` (seen only by its seller), `active` (public, takes offers), `sold` (nothing left), `cancelled`. Moves: draft→active, draft→cancelled, active→draft, active→cancelled, and active→sold when an accepted offer takes the last unit. sold and cancelled are final; any other move is 409 CONFLICT with the reason. Leaving active rejects the open offers (`rejectionReason` `listing-cancelled` or `listing-unpublished`).
+         * @description Moves it to cancelled (it is kept, not erased); seller or ADMIN only (of an organization’s listing, its owners and managers). States: `draft` (seen only by its seller), `active` (public, takes offers), `sold` (nothing left), `cancelled`. Moves: draft→active, draft→cancelled, active→draft, active→cancelled, and active→sold when an accepted offer takes the last unit. sold and cancelled are final; any other move is 409 CONFLICT with the reason. Leaving active rejects the open offers (`rejectionReason` `listing-cancelled` or `listing-unpublished`).
          */
         delete: operations["cancelListing"];
         options?: never;
@@ -4154,6 +4154,8 @@ export interface components {
             id: string;
             name: string;
             scopes: ("plants:read" | "plants:write" | "transport:read" | "transport:write" | "demand:read" | "demand:write" | "farm:read" | "farm:write" | "environment:read" | "environment:write" | "marketplace:read" | "marketplace:write" | "uploads:write" | "notifications:read" | "notifications:write" | "transparency:read" | "transparency:write" | "audit:read" | "webhooks:manage" | "signatures:write" | "analytics:read" | "agents:read" | "agents:control" | "account:read" | "account:write" | "admin:users")[];
+            /** @description The organization the token always acts for: issued while acting for it (`Rootline-Act-As`) by an owner or manager. Null for a token of the account alone. */
+            organizationId: string | null;
             /** @description Prefix and last four characters, to recognise the token */
             hint: string;
             /**
@@ -4714,7 +4716,7 @@ export interface components {
             lightingSystem: "led" | "hps" | "fluorescent" | "induction" | "hybrid";
             /** @enum {string} */
             climateSystem: "hvac" | "hvac-dehumidification" | "heat-pump" | "evaporative" | "passive";
-            /** @description The account that registered the farm; only it (or an ADMIN) changes it */
+            /** @description The account that registered the farm, or the organization it was registered for (run by its owners and managers) */
             ownerId: string;
             zoneCount: number;
             /** @description Sum of the zones’ areas */
@@ -6677,7 +6679,10 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+        ActAs: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -7039,7 +7044,10 @@ export interface operations {
     getSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7134,7 +7142,10 @@ export interface operations {
     updateMyAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7240,7 +7251,10 @@ export interface operations {
     signOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7893,7 +7907,10 @@ export interface operations {
     resendVerificationEmail: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7974,7 +7991,10 @@ export interface operations {
     listApiTokens: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7997,6 +8017,7 @@ export interface operations {
                      *             "plants:read",
                      *             "plants:write"
                      *           ],
+                     *           "organizationId": null,
                      *           "hint": "rlpat_…x9Qz",
                      *           "createdAt": "2026-01-02T03:04:05.000Z",
                      *           "expiresAt": "2026-07-01T00:00:00.000Z",
@@ -8074,6 +8095,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -8119,6 +8142,7 @@ export interface operations {
                      *           "plants:read",
                      *           "plants:write"
                      *         ],
+                     *         "organizationId": null,
                      *         "hint": "rlpat_…x9Qz",
                      *         "createdAt": "2026-01-02T03:04:05.000Z",
                      *         "expiresAt": "2026-07-01T00:00:00.000Z",
@@ -8139,6 +8163,8 @@ export interface operations {
                             id: string;
                             name: string;
                             scopes: ("plants:read" | "plants:write" | "transport:read" | "transport:write" | "demand:read" | "demand:write" | "farm:read" | "farm:write" | "environment:read" | "environment:write" | "marketplace:read" | "marketplace:write" | "uploads:write" | "notifications:read" | "notifications:write" | "transparency:read" | "transparency:write" | "audit:read" | "webhooks:manage" | "signatures:write" | "analytics:read" | "agents:read" | "agents:control" | "account:read" | "account:write" | "admin:users")[];
+                            /** @description The organization the token always acts for: issued while acting for it (`Rootline-Act-As`) by an owner or manager. Null for a token of the account alone. */
+                            organizationId: string | null;
                             /** @description Prefix and last four characters, to recognise the token */
                             hint: string;
                             /**
@@ -8214,7 +8240,10 @@ export interface operations {
     revokeApiToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description API token identifier
@@ -8242,6 +8271,7 @@ export interface operations {
                      *           "plants:read",
                      *           "plants:write"
                      *         ],
+                     *         "organizationId": null,
                      *         "hint": "rlpat_…x9Qz",
                      *         "createdAt": "2026-01-02T03:04:05.000Z",
                      *         "expiresAt": "2026-07-01T00:00:00.000Z",
@@ -8332,7 +8362,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8426,7 +8459,10 @@ export interface operations {
     setUserRole: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description The account whose role changes
@@ -8650,6 +8686,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -8773,7 +8811,10 @@ export interface operations {
     listMyOrganizations: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8968,7 +9009,10 @@ export interface operations {
     dissolveOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Organization identifier
@@ -9077,7 +9121,10 @@ export interface operations {
     updateOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Organization identifier
@@ -9205,7 +9252,10 @@ export interface operations {
     listOrganizationMembers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Organization identifier
@@ -9311,7 +9361,10 @@ export interface operations {
     removeOrganizationMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Organization identifier
@@ -9422,7 +9475,10 @@ export interface operations {
     changeOrganizationMemberRole: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Organization identifier
@@ -9557,7 +9613,10 @@ export interface operations {
     leaveOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Organization identifier
@@ -9663,7 +9722,10 @@ export interface operations {
     listOrganizationInvitations: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Organization identifier
@@ -9776,6 +9838,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path: {
                 /**
@@ -9896,7 +9960,10 @@ export interface operations {
     revokeOrganizationInvitation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Organization identifier
@@ -10105,7 +10172,10 @@ export interface operations {
     acceptOrganizationInvitation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10223,7 +10293,10 @@ export interface operations {
     declineOrganizationInvitation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10421,6 +10494,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -10690,6 +10765,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -10843,7 +10920,10 @@ export interface operations {
                 /** @description Descendant levels to include (1 = children…); default 10, at most 100; at most 1000 descendants are returned */
                 progenyDepth?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Plant identifier
@@ -10936,7 +11016,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11010,7 +11093,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11077,7 +11163,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description The owner: the caller
@@ -11168,7 +11257,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11230,7 +11322,10 @@ export interface operations {
     getNetworkStats: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11291,7 +11386,10 @@ export interface operations {
     getPlant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Plant identifier
@@ -11377,7 +11475,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11794,7 +11895,10 @@ export interface operations {
     getLineageAgent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11910,7 +12014,10 @@ export interface operations {
     controlLineageAgent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12066,7 +12173,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12146,7 +12256,10 @@ export interface operations {
     analysePlantLineage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Plant identifier
@@ -12284,7 +12397,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12364,7 +12480,10 @@ export interface operations {
     savePreference: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12534,7 +12653,10 @@ export interface operations {
     getPreference: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /** @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD */
                 consumerId: string;
@@ -12628,6 +12750,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -12760,7 +12884,10 @@ export interface operations {
     importHistory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12921,7 +13048,10 @@ export interface operations {
                 radius?: number;
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13029,7 +13159,10 @@ export interface operations {
                 region: string;
                 weeks?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13124,7 +13257,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13207,6 +13343,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -13363,7 +13501,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Supply commitment identifier
@@ -13461,6 +13602,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -13603,7 +13746,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13668,6 +13814,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -13861,7 +14009,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13923,7 +14074,10 @@ export interface operations {
     getListing: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Listing identifier
@@ -13999,7 +14153,10 @@ export interface operations {
     cancelListing: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Listing identifier
@@ -14102,7 +14259,10 @@ export interface operations {
     updateListing: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Listing identifier
@@ -14236,7 +14396,10 @@ export interface operations {
     setListingStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Listing identifier
@@ -14368,7 +14531,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Listing identifier
@@ -14466,6 +14632,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path: {
                 /**
@@ -14617,7 +14785,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14697,7 +14868,10 @@ export interface operations {
     counterOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Offer identifier
@@ -14821,7 +14995,10 @@ export interface operations {
     acceptOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Offer identifier
@@ -14924,7 +15101,10 @@ export interface operations {
     rejectOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Offer identifier
@@ -15027,7 +15207,10 @@ export interface operations {
     withdrawOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Offer identifier
@@ -15130,7 +15313,10 @@ export interface operations {
     reviewOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Offer identifier
@@ -15272,7 +15458,10 @@ export interface operations {
                 /** @description At most 50 */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15437,7 +15626,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15520,6 +15712,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -15644,7 +15838,10 @@ export interface operations {
     removeWishlistItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Wishlist item identifier
@@ -15748,6 +15945,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -15879,6 +16078,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -16010,6 +16211,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -16175,7 +16378,10 @@ export interface operations {
     completeUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description File identifier
@@ -16278,7 +16484,10 @@ export interface operations {
     listPlantFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Plant identifier
@@ -16346,7 +16555,10 @@ export interface operations {
     getFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description File identifier
@@ -16440,7 +16652,10 @@ export interface operations {
     deleteFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description File identifier
@@ -16545,7 +16760,10 @@ export interface operations {
     createIdentification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16674,7 +16892,10 @@ export interface operations {
     identifyPlantPhotos: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16771,7 +16992,10 @@ export interface operations {
     acceptSpecies: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Plant identifier
@@ -16895,6 +17119,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -17262,7 +17488,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Plant identifier
@@ -17521,7 +17750,10 @@ export interface operations {
     getPlantHealth: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Plant identifier
@@ -17654,7 +17886,10 @@ export interface operations {
                  */
                 plantId: string;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17812,7 +18047,10 @@ export interface operations {
                 /** @description Plants to return (default 10, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17931,7 +18169,10 @@ export interface operations {
                  */
                 plantB: string;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18051,7 +18292,10 @@ export interface operations {
                 /** @description Fewest plants a correlation is computed from (default 10) */
                 minSamples?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18166,6 +18410,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -18290,7 +18536,10 @@ export interface operations {
     listOwnedFarms: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18376,7 +18625,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18459,6 +18711,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -18705,6 +18959,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -18863,7 +19119,10 @@ export interface operations {
     getBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description FarmCrop batch identifier
@@ -18963,7 +19222,10 @@ export interface operations {
                  */
                 limit: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description FarmCrop batch identifier
@@ -19109,6 +19371,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path: {
                 /**
@@ -19297,6 +19561,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path: {
                 /**
@@ -19425,7 +19691,10 @@ export interface operations {
     failBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description FarmCrop batch identifier
@@ -19548,7 +19817,10 @@ export interface operations {
     getFarm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Farm identifier
@@ -19642,7 +19914,10 @@ export interface operations {
     listZones: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Farm identifier
@@ -19740,6 +20015,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path: {
                 /**
@@ -19893,7 +20170,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Farm identifier
@@ -19993,7 +20273,10 @@ export interface operations {
                 /** @description End of the period (default: now) */
                 to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Farm identifier
@@ -20166,6 +20449,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -20371,6 +20656,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -20570,6 +20857,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -20773,6 +21062,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -20971,6 +21262,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -21188,6 +21481,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -21387,6 +21682,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -21594,7 +21891,10 @@ export interface operations {
     acceptHandoff: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Transport event identifier
@@ -21739,7 +22039,10 @@ export interface operations {
                  */
                 after?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Plant identifier
@@ -21817,7 +22120,10 @@ export interface operations {
     getFootprint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /** @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD */
                 userId: string;
@@ -21899,7 +22205,10 @@ export interface operations {
     verifyTransportBlock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Block hash, 64 lowercase hex digits
@@ -22024,7 +22333,10 @@ export interface operations {
                 /** @description json (default), png or svg */
                 format?: "json" | "png" | "svg";
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description A plant id or a seed lot id
@@ -22202,7 +22514,10 @@ export interface operations {
     getTransportTracker: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -22310,7 +22625,10 @@ export interface operations {
     controlTransportTracker: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -22451,7 +22769,10 @@ export interface operations {
     getTransportTrackerAnalytics: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -22567,7 +22888,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -22663,7 +22987,10 @@ export interface operations {
     getTransportSavings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -22769,7 +23096,10 @@ export interface operations {
                 /** @description Only unread notifications */
                 unread?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -22849,7 +23179,10 @@ export interface operations {
     countUnreadNotifications: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -22930,7 +23263,10 @@ export interface operations {
     markNotificationRead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Notification identifier
@@ -23024,7 +23360,10 @@ export interface operations {
     markAllNotificationsRead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -23105,7 +23444,10 @@ export interface operations {
     deleteNotification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Notification identifier
@@ -23206,7 +23548,10 @@ export interface operations {
     getNotificationPreferences: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -23285,7 +23630,10 @@ export interface operations {
     updateNotificationPreferences: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -23433,7 +23781,10 @@ export interface operations {
     getPushPublicKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -23518,6 +23869,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -23630,7 +23983,10 @@ export interface operations {
     deletePushSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Push subscription identifier
@@ -23888,6 +24244,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -24077,6 +24435,8 @@ export interface operations {
             header?: {
                 /** @description The last event received */
                 "last-event-id"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -24161,7 +24521,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24259,7 +24622,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24342,6 +24708,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -24463,7 +24831,10 @@ export interface operations {
     verifyAuditLog: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24556,7 +24927,10 @@ export interface operations {
     getAuditEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /** @example 0 */
                 index: number;
@@ -24652,7 +25026,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24735,6 +25112,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -24918,7 +25297,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Webhook identifier
@@ -25013,7 +25395,10 @@ export interface operations {
     getWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Webhook identifier
@@ -25107,7 +25492,10 @@ export interface operations {
     deleteWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Webhook identifier
@@ -25208,7 +25596,10 @@ export interface operations {
     updateWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Webhook identifier
@@ -25380,7 +25771,10 @@ export interface operations {
     connectRealtime: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25486,7 +25880,10 @@ export interface operations {
     getRealtimeStats: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -26339,7 +26736,10 @@ export interface operations {
     revokeCertificate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description The certificate’s id: one per plant until it is revoked, so the revocation list can name it (absent on certificates issued before ids were given)
@@ -26571,7 +26971,10 @@ export interface operations {
     testWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Webhook identifier
@@ -26676,7 +27079,10 @@ export interface operations {
     redeliverWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Webhook identifier
@@ -26784,7 +27190,10 @@ export interface operations {
     createSigningKeyChallenge: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -26888,7 +27297,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -26971,6 +27383,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -27101,7 +27515,10 @@ export interface operations {
     getSigningKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Signing key identifier
@@ -27195,7 +27612,10 @@ export interface operations {
     deleteSigningKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path: {
                 /**
                  * @description Signing key identifier
@@ -27300,7 +27720,10 @@ export interface operations {
                  */
                 subjectId: string;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -27427,7 +27850,10 @@ export interface operations {
                 /** @description Items per page (default 20, at most 100) */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -27519,6 +27945,8 @@ export interface operations {
             header?: {
                 /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
                 "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
             };
             path?: never;
             cookie?: never;
@@ -27667,7 +28095,10 @@ export interface operations {
     verifySignature: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -28061,7 +28492,10 @@ export interface operations {
                  */
                 to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -28182,7 +28616,10 @@ export interface operations {
                  */
                 to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -28346,7 +28783,10 @@ export interface operations {
     getTransparencyDashboard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -28500,7 +28940,10 @@ export interface operations {
     getTransparencyHealth: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -28634,7 +29077,10 @@ export interface operations {
                 /** @description Length of a period: day, week (from Monday) or month; periods are named by their first day */
                 groupBy?: "day" | "week" | "month";
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -28828,7 +29274,10 @@ export interface operations {
                 /** @description Split rows by species (scientific name, else common name) or by location privacy level */
                 by?: "none" | "species" | "privacyLevel";
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -28984,7 +29433,10 @@ export interface operations {
                 /** @description Split rows by event kind or transport mode */
                 by?: "none" | "kind" | "mode";
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -29153,7 +29605,10 @@ export interface operations {
                 /** @description Split rows by crop */
                 by?: "none" | "crop";
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -29341,7 +29796,10 @@ export interface operations {
                  */
                 userId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -29591,7 +30049,10 @@ export interface operations {
                 /** @description A dimension of the dataset (as its own endpoint takes); `mode` for sustainability */
                 by?: "none" | "species" | "privacyLevel" | "kind" | "mode" | "crop";
             };
-            header?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
             path?: never;
             cookie?: never;
         };

@@ -77,7 +77,9 @@ async function assertSellerImages(ctx: ServiceContext, ids: readonly string[], s
 /** A listing the caller may see: drafts only to their seller and ADMINs (others get NOT_FOUND, as if absent). */
 export async function visibleListing(db: Db, id: string, caller: CallContext, lock = false): Promise<ListingRow> {
   const row = await findListing(db, id, lock);
-  if (!row || (row.status === 'draft' && !isOwnerOrAdmin(caller.actor, row.sellerId))) throw notFound('Listing', id);
+  // A draft is its seller's: an organization's is read by whoever acts for it, viewers too.
+  if (!row || (row.status === 'draft' && !isOwnerOrAdmin(caller.actor, row.sellerId, 'viewer')))
+    throw notFound('Listing', id);
   return row;
 }
 
@@ -176,11 +178,14 @@ export const updateListingHandler = (ctx: ServiceContext) =>
     return listingView(row);
   });
 
-/** Moves a listing (seller or ADMIN) along the state machine; leaving active rejects its open offers. */
+/**
+ * Moves a listing (seller or ADMIN; for an organization's listing a member, and a manager to cancel it) along the
+ * state machine; leaving active rejects its open offers.
+ */
 async function moveListing(ctx: ServiceContext, listingId: string, to: ListingStatus, caller: CallContext) {
   const row = await ctx.db.transaction(async (tx) => {
     const current = await visibleListing(tx, listingId, caller, true);
-    assertOwnerOrAdmin(caller, current.sellerId);
+    assertOwnerOrAdmin(caller, current.sellerId, to === 'cancelled' ? 'manager' : 'member');
     const refusal = refusedMove(current.status as ListingStatus, to);
     if (refusal) throw new AppError('CONFLICT', refusal, { from: current.status, to });
     const at = ctx.clock.now().toISOString();

@@ -110,7 +110,10 @@ export const commitSupply = (ctx: ServiceContext, limits: ProbeLimits) =>
     return supplyView(row);
   });
 
-/** The caller's supply commitments, newest first, or every grower's for an ADMIN asking `scope=all`. */
+/**
+ * The caller's supply commitments (or those of the organization it acts for), newest first, or every grower's for an
+ * ADMIN asking `scope=all`.
+ */
 export const listSupplyHandler = (ctx: ServiceContext) =>
   handle(supplyList, async (input, caller) => {
     const actor = actingUser(caller);
@@ -118,7 +121,8 @@ export const listSupplyHandler = (ctx: ServiceContext) =>
       throw new AppError('FORBIDDEN', 'Only an administrator may list every grower’s supply', { field: 'scope' });
     }
     const { page, limit, offset } = pageWindow(input);
-    const { rows, total } = await listSupplies(ctx.db, input.scope === 'all' ? undefined : actor.id, offset, limit);
+    const mine = actor.org?.id ?? actor.id;
+    const { rows, total } = await listSupplies(ctx.db, input.scope === 'all' ? undefined : mine, offset, limit);
     return pageOf(rows.map(supplyView), page, limit, total);
   });
 
@@ -130,7 +134,8 @@ export const listSupplyMatchesHandler = (ctx: ServiceContext) =>
   handle(supplyMatchList, async (input, caller) => {
     const actor = actingUser(caller);
     const supply = await findSupply(ctx.db, input.supplyId);
-    if (!supply || !isOwnerOrAdmin(actor, supply.growerId)) throw notFound('Supply commitment', input.supplyId);
+    if (!supply || !isOwnerOrAdmin(actor, supply.growerId, 'viewer'))
+      throw notFound('Supply commitment', input.supplyId);
     const { page, limit, offset } = pageWindow(input);
     const { rows, total } = await listMatchesOfSupply(ctx.db, supply.id, offset, limit);
     return pageOf(

@@ -28,7 +28,7 @@ import { findZoneRow, plantsGrowing } from '../db/farms.repo.js';
 import type { HarvestRecorder } from '../db/ledger.js';
 import { findRecipeRow, type StoredPhase } from '../db/recipes.repo.js';
 import { type BatchStatus, expectedHarvestAt, failRefusal, harvestIdOf, startRefusal } from '../domain/batch-state.js';
-import { assertOperator, requireFarm } from './farm.js';
+import { assertOperator, FARM_RUNNER, requireFarm } from './farm.js';
 
 /** The batch or NOT_FOUND. */
 export async function requireBatch(ctx: ServiceContext, batchId: string): Promise<BatchRow> {
@@ -173,7 +173,7 @@ export const getBatch = (ctx: ServiceContext) =>
 export const failBatchHandler = (ctx: ServiceContext, recorder: HarvestRecorder) =>
   handle(batchFail, async ({ batchId, reason }, caller) => {
     const batch = await requireBatch(ctx, batchId);
-    assertOwnerOrAdmin(caller, batch.ownerId);
+    assertOwnerOrAdmin(caller, batch.ownerId, FARM_RUNNER);
     const row = await ctx.db.transaction(async (tx) => {
       const locked = (await lockBatchRow(tx, batchId)) ?? batch;
       const harvesting = locked.status === 'open' && (await recorder.hasIntent(ledgerTxId(harvestIdOf(batchId)), tx));

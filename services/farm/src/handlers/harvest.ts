@@ -14,6 +14,7 @@ import {
   isOwnHarvest,
 } from '../domain/batch-state.js';
 import { batchPhases, batchView, requireBatch } from './batch.js';
+import { FARM_RUNNER } from './farm.js';
 
 const alreadyHarvested = (state: 'harvested' | 'harvesting' = 'harvested') =>
   new AppError(
@@ -47,7 +48,7 @@ type HarvestWrite = Parameters<HarvestRecorder['record']>[0];
 export const harvestBatch = (ctx: ServiceContext, recorder: HarvestRecorder) =>
   handle(batchHarvest, async ({ batchId, yieldKg, qualityGrade, notes }, caller) => {
     const batch = await requireBatch(ctx, batchId);
-    const actor = assertOwnerOrAdmin(caller, batch.ownerId);
+    const actor = assertOwnerOrAdmin(caller, batch.ownerId, FARM_RUNNER);
     const id = harvestIdOf(batchId);
     const requestRef = caller.idempotencyRef ?? newId('hrq', ctx.clock.now().getTime());
     // A retry of a recorded harvest is answered from what is stored; anyone else's harvest is a duplicate.

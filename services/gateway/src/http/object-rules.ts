@@ -9,8 +9,9 @@ import type { FastifyRequest } from 'fastify';
  * - `none`: the route names no record of anyone's (a create for oneself with no owner field, a search or a
  *   statistic over public data, the platform's own state).
  * - `own`: the route acts only on the caller's own records and takes no id that could name another's.
- * - `self`: `field` names an account, which must be the caller's (an ADMIN may name anyone's). Enforced here, in
- *   the gateway, before the request reaches a service.
+ * - `self`: `field` names an account, which must be the caller's, or the organization the request acts for
+ *   (`Rootline-Act-As`, ADR 237); an ADMIN may name anyone's. Enforced here, in the gateway, before the request
+ *   reaches a service.
  * - `public`: any caller the permission lets in may read the named record; what the public form shows is in
  *   docs/privacy.md.
  * - `role`: the permission alone decides, over every record of the kind (administration).
@@ -112,16 +113,17 @@ function fieldValue(req: FastifyRequest, field: string): unknown {
 }
 
 /**
- * Enforces the `self` rules of a route for a verified caller: a field naming an account must name the caller's,
- * unless the caller is an ADMIN. FORBIDDEN with the field and reason `not-self` otherwise.
+ * Enforces the `self` rules of a route for a verified caller: a field naming an account must name the caller's or
+ * the organization the request acts for, unless the caller is an ADMIN. FORBIDDEN with the field and reason
+ * `not-self` otherwise.
  */
 export function assertSelfRules(rules: ObjectRules, actor: Actor, req: FastifyRequest): void {
   if (actor.role === 'ADMIN') return;
   for (const r of objectRuleList(rules)) {
     if (r.rule !== 'self') continue;
     const value = fieldValue(req, r.field);
-    if (value !== undefined && value !== actor.id) {
-      throw new AppError('FORBIDDEN', `${r.field} must be your own account id`, {
+    if (value !== undefined && value !== actor.id && value !== actor.org?.id) {
+      throw new AppError('FORBIDDEN', `${r.field} must be your own account id or the organization you act for`, {
         field: r.field,
         reason: 'not-self',
       });

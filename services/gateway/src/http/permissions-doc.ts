@@ -1,4 +1,11 @@
-import { PERMISSIONS, type Permission, ROLE_PERMISSIONS, ROLES } from '@rootline/contracts';
+import {
+  ORG_ROLE_PERMISSIONS,
+  ORG_ROLES,
+  PERMISSIONS,
+  type Permission,
+  ROLE_PERMISSIONS,
+  ROLES,
+} from '@rootline/contracts';
 import type { RoutePolicyEntry } from '../plugins/auth.js';
 import { describeObjectRules } from './object-rules.js';
 
@@ -6,6 +13,9 @@ import { describeObjectRules } from './object-rules.js';
 export const PERMISSIONS_DOC = 'docs/permissions.md';
 
 const rolesWith = (permission: Permission) => ROLES.filter((r) => ROLE_PERMISSIONS[r].has(permission));
+/** The weakest organization role whose members acting for it are lent the permission, if any. */
+const lentFrom = (permission: Permission) =>
+  [...ORG_ROLES].reverse().find((r) => ORG_ROLE_PERMISSIONS[r].includes(permission));
 
 /** A Markdown table with its columns padded to one width, as the formatter writes them. */
 function table(header: string[], rows: string[][]): string[] {
@@ -22,14 +32,22 @@ export function renderPermissionsDoc(policies: readonly RoutePolicyEntry[]): str
   const routes = [...new Map(policies.map((p) => [`${p.method} ${p.url}`, p])).values()].sort(
     (a, b) => a.url.localeCompare(b.url) || a.method.localeCompare(b.method),
   );
-  const roleRows = PERMISSIONS.map((p) => [`\`${p}\``, ...ROLES.map((r) => (ROLE_PERMISSIONS[r].has(p) ? 'yes' : ''))]);
-  const routeRows = routes.map((r) => [
-    r.method,
-    r.aliasOf ? `\`${r.url}\` (former path)` : `\`${r.url}\``,
-    r.access === 'public' ? 'public' : `\`${r.access}\``,
-    r.access === 'public' ? 'anyone' : rolesWith(r.access).join(', '),
-    describeObjectRules(r.object),
+  const roleRows = PERMISSIONS.map((p) => [
+    `\`${p}\``,
+    ...ROLES.map((r) => (ROLE_PERMISSIONS[r].has(p) ? 'yes' : '')),
+    lentFrom(p) ? `${lentFrom(p)} and up` : '',
   ]);
+  const routeRows = routes.map((r) => {
+    const lent = r.access === 'public' ? undefined : lentFrom(r.access);
+    return [
+      r.method,
+      r.aliasOf ? `\`${r.url}\` (former path)` : `\`${r.url}\``,
+      r.access === 'public' ? 'public' : `\`${r.access}\``,
+      r.access === 'public' ? 'anyone' : rolesWith(r.access).join(', ') + (lent ? `; org ${lent}+ acting` : ''),
+      describeObjectRules(r.object),
+      r.orgRole ?? 'not read',
+    ];
+  });
   return [
     '# Permissions',
     '',
@@ -50,7 +68,17 @@ export function renderPermissionsDoc(policies: readonly RoutePolicyEntry[]): str
     '',
     '## Roles and permissions',
     '',
-    ...table(['permission', ...ROLES], roleRows),
+    ...table(['permission', ...ROLES, 'lent when acting for an organization'], roleRows),
+    '',
+    '## Acting for an organization',
+    '',
+    'A request with `Rootline-Act-As: org_…` acts for that organization ([docs/organizations.md](organizations.md),',
+    "ADR 237). The gateway reads the caller's role in it on that request: a caller below the route's organization",
+    "role (last column of the routes' table) gets 403 FORBIDDEN, reason `org-role`; one who is no member of a live",
+    'organization of that id, reason `not-a-member`. Acting lends the permissions of the last column above (an API',
+    "token's scopes still narrow them); records created while acting are the organization's, and the rules `owner`",
+    "and `self` accept a caller acting for the owning organization with the route's organization role.",
+    'Public routes that do not identify their caller do not read the header ("not read").',
     '',
     '## Object rules',
     '',
@@ -83,7 +111,7 @@ export function renderPermissionsDoc(policies: readonly RoutePolicyEntry[]): str
     '',
     '## Routes',
     '',
-    ...table(['method', 'path', 'requires', 'roles', 'object rule'], routeRows),
+    ...table(['method', 'path', 'requires', 'roles', 'object rule', 'org role acting'], routeRows),
     '',
   ].join('\n');
 }

@@ -46,6 +46,15 @@ export function createApiTokens(deps: IdentityDeps) {
           { field: 'body/expiresAt', message: 'must be in the future' },
         ]);
       }
+      // Issued while acting for an organization: the token always acts for it, so only its owners and managers may.
+      const org = caller.actor.org;
+      if (org && org.role !== 'owner' && org.role !== 'manager') {
+        throw new AppError('FORBIDDEN', `A token for organization ${org.id} is issued by its owners and managers`, {
+          reason: 'org-role',
+          required: 'manager',
+          role: org.role,
+        });
+      }
       const { token, hint } = generateApiToken();
       const row = await insertApiToken(db, {
         id: newId('tok', deps.clock.now().getTime()),
@@ -54,6 +63,7 @@ export function createApiTokens(deps: IdentityDeps) {
         tokenHash: hashSecret(token),
         hint,
         scopes: scopes.scopes,
+        organizationId: org?.id ?? null,
         expiresAt,
       });
       return { ...apiTokenView(row), token };

@@ -11,6 +11,10 @@ export interface Principal {
   via: 'bearer' | 'cookie' | 'ticket';
   sessionId: string | null;
   apiTokenId: string | null;
+  /** The organization an API token always acts for (ADR 237); null otherwise. */
+  boundOrganizationId: string | null;
+  /** An API token's scopes; null for a session (the role decides alone). */
+  scopes: readonly Permission[] | null;
   /** The role's permissions, narrowed to an API token's scopes. */
   permissions: ReadonlySet<Permission>;
   expiresAt: Date | null;

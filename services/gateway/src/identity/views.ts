@@ -21,6 +21,7 @@ export function apiTokenView(row: ApiTokenRow): ApiToken {
     id: row.id,
     name: row.name,
     scopes: row.scopes,
+    organizationId: row.organizationId ?? null,
     hint: row.hint,
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt?.toISOString() ?? null,

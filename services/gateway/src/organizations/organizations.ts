@@ -45,8 +45,10 @@ import {
   listOrganizations,
   listPendingInvitations,
   lockOrganization,
+  membershipOf,
   membersWithRoles,
   type OrganizationWithCount,
+  organizationNames,
   rekeyInvitation,
   roleOf,
   setMemberRole,
@@ -160,6 +162,17 @@ export function createOrganizations(deps: OrganizationDeps) {
 
   return {
     requireRole,
+
+    /** The caller's role in a live organization and its name, read afresh (ADR 235): acting for it (ADR 237). */
+    membership(organizationId: string, userId: string): Promise<{ role: OrgRole; name: string } | null> {
+      return membershipOf(db, organizationId, userId);
+    },
+
+    /** The names of those of `ids` that are organizations, dissolved ones too (records they owned still name them). */
+    names(ids: readonly string[]): Promise<ReadonlyMap<string, string>> {
+      const orgIds = ids.filter((id) => id.startsWith('org_'));
+      return orgIds.length === 0 ? Promise.resolve(new Map()) : organizationNames(db, orgIds);
+    },
 
     async create(userId: string, input: OrganizationInput, ctx: CallContext): Promise<MyOrganization> {
       const now = clock.now();

@@ -1,6 +1,16 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyJwt from '@fastify/jwt';
-import { type Actor, AppError, PERMISSIONS, type Permission, RoleSchema, roleHas } from '@rootline/contracts';
+import {
+  type Actor,
+  AppError,
+  ORG_ROLE_PERMISSIONS,
+  type OrgRole,
+  orgRoleAtLeast,
+  PERMISSIONS,
+  type Permission,
+  RoleSchema,
+  roleHas,
+} from '@rootline/contracts';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type {
@@ -43,6 +53,11 @@ declare module 'fastify' {
     permission?: Permission;
     /** A former path of an operation, kept working: the operation's path, relative to the plugin's prefix. */
     aliasOf?: string;
+    /**
+     * The weakest role in the owning organization that may call the route while acting for it (`Rootline-Act-As`),
+     * when the service asks more than the method's default (viewer to read, member to change): docs/permissions.md.
+     */
+    orgRole?: OrgRole;
     /** The route creates something and takes an `Idempotency-Key` (see the idempotency plugin). */
     idempotent?: boolean;
     /** Which records of its kind the route may touch (object-rules.ts); required on every /api route. */
@@ -86,6 +101,7 @@ export type AccessPolicy = { public: true; identifiesCaller?: boolean } | { perm
 
 export type RoutePolicy = AccessPolicy & {
   idempotent?: boolean;
+  orgRole?: OrgRole;
   replayWithout?: readonly string[];
   object: ObjectRules;
 };
@@ -96,6 +112,11 @@ export interface RoutePolicyEntry {
   url: string;
   access: 'public' | Permission;
   object: ObjectRules;
+  /**
+   * The weakest organization role acting for the owning organization needs (ADR 237); null where the header is not
+   * read (a public route that does not identify its caller).
+   */
+  orgRole: OrgRole | null;
   /** For a former path kept working (left out of the OpenAPI document): the path of the operation it answers as. */
   aliasOf?: string;
 }
@@ -118,6 +139,71 @@ export interface AuthOptions {
   apiTokens: ApiTokens;
   /** Key of the session-bound CSRF tokens. */
   csrfKey: Buffer;
+  /**
+   * The account's role in a live organization and the organization's name, read afresh on every call (ADR 235);
+   * null when it is no member or no such live organization exists.
+   */
+  membership: (organizationId: string, userId: string) => Promise<{ role: OrgRole; name: string } | null>;
+}
+
+/** The request header that makes a request act for an organization (ADR 237). */
+export const ACT_AS_HEADER = 'rootline-act-as';
+/** An organization id as the header must carry it. */
+const ORGANIZATION_ID = /^org_[A-Za-z0-9]{10,40}$/;
+
+/**
+ * The principal acting for the organization the request's `Rootline-Act-As` header names, if it names one: the
+ * caller must be a member with the role the method needs (viewer to read, member to change anything), read on this
+ * request. An unknown or dissolved organization and one the caller is no member of get the same 403
+ * (`not-a-member`), so the answer tells nothing the public profile does not. Acting adds what the organization role
+ * grants (`ORG_ROLE_PERMISSIONS`), narrowed to an API token's scopes.
+ */
+export async function actingPrincipal(
+  req: FastifyRequest,
+  principal: Principal,
+  membership: AuthOptions['membership'],
+  routeRole?: OrgRole,
+): Promise<Principal> {
+  const header = req.headers[ACT_AS_HEADER];
+  const bound = principal.boundOrganizationId;
+  if (header === undefined && bound === null) return principal;
+  const organizationId = header === undefined ? bound : Array.isArray(header) ? header[0] : header;
+  // A token issued for an organization acts for it alone.
+  if (bound !== null && organizationId !== bound) {
+    throw new AppError('FORBIDDEN', `This API token acts for organization ${bound} only`, {
+      reason: 'token-organization',
+      organizationId: bound,
+    });
+  }
+  if (!organizationId || !ORGANIZATION_ID.test(organizationId)) {
+    throw new AppError('VALIDATION_ERROR', 'The Rootline-Act-As header must be an organization id (org_…)', {
+      field: 'header/rootline-act-as',
+      reason: 'not-an-organization-id',
+    });
+  }
+  const found = await membership(organizationId, principal.user.id);
+  if (!found) {
+    throw new AppError('FORBIDDEN', `You cannot act for organization ${organizationId}: you are not a member`, {
+      reason: 'not-a-member',
+      organizationId,
+    });
+  }
+  const required: OrgRole = routeRole ?? (isStateChanging(req.method) ? 'member' : 'viewer');
+  if (!orgRoleAtLeast(found.role, required)) {
+    throw new AppError(
+      'FORBIDDEN',
+      `Acting for organization ${organizationId} here needs the role ${required} or above; you are ${found.role}`,
+      { reason: 'org-role', organizationId, required, role: found.role },
+    );
+  }
+  const granted = ORG_ROLE_PERMISSIONS[found.role].filter(
+    (p) => principal.scopes === null || principal.scopes.includes(p),
+  );
+  return {
+    ...principal,
+    actor: { ...principal.actor, org: { id: organizationId, role: found.role, name: found.name } },
+    permissions: granted.length === 0 ? principal.permissions : new Set([...principal.permissions, ...granted]),
+  };
 }
 
 /** Claims a session token must carry; `sid` names the session, which must still be live. */
@@ -176,7 +262,13 @@ function principalOf(
   user: UserRow,
   credential: Principal['credential'],
   via: Principal['via'],
-  extra: { sessionId?: string; apiTokenId?: string; scopes?: Permission[]; expiresAt: Date | null },
+  extra: {
+    sessionId?: string;
+    apiTokenId?: string;
+    scopes?: Permission[];
+    boundOrganizationId?: string | null;
+    expiresAt: Date | null;
+  },
 ): Principal {
   return {
     user,
@@ -185,6 +277,8 @@ function principalOf(
     via,
     sessionId: extra.sessionId ?? null,
     apiTokenId: extra.apiTokenId ?? null,
+    boundOrganizationId: extra.boundOrganizationId ?? null,
+    scopes: extra.scopes ?? null,
     // The role is read from the account on every request, so a role change applies at once.
     permissions: effectivePermissions(user.role, extra.scopes ?? null),
     expiresAt: extra.expiresAt,
@@ -230,6 +324,7 @@ function bearer(opts: AuthOptions, tokens: SessionTokens): Authenticator {
       return principalOf(found.user, 'api-token', 'bearer', {
         apiTokenId: found.token.id,
         scopes: found.token.scopes,
+        boundOrganizationId: found.token.organizationId,
         expiresAt: found.token.expiresAt,
       });
     }
@@ -321,14 +416,21 @@ export const authPlugin = fp<AuthOptions>(
         const problem = objectRulesProblem(object);
         if (problem) throw new Error(`${where} ${problem}`);
         const aliasOf = route.config?.aliasOf === undefined ? {} : { aliasOf: route.prefix + route.config.aliasOf };
-        for (const method of methods) policies.push({ method, url: route.url, access, object, ...aliasOf });
+        const readsHeader = access !== 'public' || route.config?.identifiesCaller === true;
+        for (const method of methods) {
+          const orgRole = readsHeader
+            ? (route.config?.orgRole ?? (isStateChanging(method) ? 'member' : 'viewer'))
+            : null;
+          policies.push({ method, url: route.url, access, object, orgRole, ...aliasOf });
+        }
       };
       if (isPublic || thirdParty) {
         record('public');
         if (route.config?.identifiesCaller) {
           const identifyCaller: onRequestHookHandler = async (req) => {
-            const principal = await app.identify(req);
-            if (!principal) return;
+            const identified = await app.identify(req);
+            if (!identified) return;
+            const principal = await actingPrincipal(req, identified, opts.membership, route.config?.orgRole);
             req.principal = principal;
             req.actor = principal.actor;
           };
@@ -346,11 +448,11 @@ export const authPlugin = fp<AuthOptions>(
       record(permission);
 
       const guard: onRequestHookHandler = async (req) => {
-        const principal = await authenticate(req);
-        if (principal.via === 'cookie' && isStateChanging(req.method)) {
+        const verified = await authenticate(req);
+        if (verified.via === 'cookie' && isStateChanging(req.method)) {
           const presented = req.headers[CSRF_HEADER];
           if (
-            !csrfTokenMatches(opts.csrfKey, principal.sessionId!, Array.isArray(presented) ? presented[0] : presented)
+            !csrfTokenMatches(opts.csrfKey, verified.sessionId!, Array.isArray(presented) ? presented[0] : presented)
           ) {
             throw new AppError(
               'FORBIDDEN',
@@ -359,6 +461,7 @@ export const authPlugin = fp<AuthOptions>(
             );
           }
         }
+        const principal = await actingPrincipal(req, verified, opts.membership, route.config?.orgRole);
         if (!principal.permissions.has(permission)) {
           const message =
             principal.credential === 'api-token' && roleHas(principal.actor.role, permission)

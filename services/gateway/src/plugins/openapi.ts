@@ -136,6 +136,42 @@ const IDEMPOTENCY_KEY_HEADER = Type.Object({
   ),
 });
 
+/** Name of the reusable parameter `Rootline-Act-As` under components/parameters (ADR 237). */
+export const ACT_AS_PARAMETER = 'ActAs';
+
+/** The `Rootline-Act-As` request header: acting for an organization, on every operation that takes a credential. */
+const ACT_AS = {
+  name: 'Rootline-Act-As',
+  in: 'header' as const,
+  required: false,
+  description:
+    'Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a ' +
+    'member with the role viewer or above to read, member or above to change anything, read on this very request; ' +
+    'otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or ' +
+    '`org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting ' +
+    'belong to the organization; its members touch its records as their organization role allows. Without the ' +
+    'header a request acts for the account alone.',
+  schema: {
+    type: 'string' as const,
+    pattern: '^org_[A-Za-z0-9]{10,40}$',
+    examples: ['org_01HZX3K6Q2W8N4B7T5R9V0C1MD'],
+  },
+};
+
+/** Adds the `Rootline-Act-As` parameter, by reference, to every operation that takes a credential. */
+function addActAsParameter<T extends { paths?: object }>(doc: T): T {
+  for (const methods of Object.values(doc.paths ?? {}) as Record<
+    string,
+    { security?: object[]; parameters?: object[] }
+  >[]) {
+    for (const op of Object.values(methods)) {
+      if (typeof op !== 'object' || op === null || !op.security?.some((s) => Object.keys(s).length > 0)) continue;
+      op.parameters = [...(op.parameters ?? []), { $ref: `#/components/parameters/${ACT_AS_PARAMETER}` }];
+    }
+  }
+  return doc;
+}
+
 interface DocumentResponse {
   description?: string;
   content?: Record<string, { example?: unknown; examples?: Record<string, { summary: string; value: unknown }> }>;
@@ -537,6 +573,7 @@ export const openApiPlugin = fp<OpenApiOptions>(
         servers: [{ url: opts.publicUrl ?? '/' }],
         tags: [...TAGS],
         components: {
+          parameters: { [ACT_AS_PARAMETER]: ACT_AS },
           securitySchemes: {
             [BEARER_SCHEME]: {
               type: 'http',
@@ -559,8 +596,10 @@ export const openApiPlugin = fp<OpenApiOptions>(
       },
       transformObject: (documents) =>
         'openapiObject' in documents
-          ? addWebhooks(
-              addResponseExamples(addErrorExamples(addForms(liftNamedSchemas(documents.openapiObject), forms))),
+          ? addActAsParameter(
+              addWebhooks(
+                addResponseExamples(addErrorExamples(addForms(liftNamedSchemas(documents.openapiObject), forms))),
+              ),
             )
           : documents.swaggerObject,
       transform: ({ schema, url: routeUrl, route }) => {

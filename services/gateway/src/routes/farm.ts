@@ -35,7 +35,12 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     summary: 'Register a vertical farm',
     description: `Registers a farm owned by the caller (FARM_MANAGER or ADMIN). ${RETRIES}`,
     tags: TAGS,
-    policy: { permission: 'farm:write', idempotent: true, object: { rule: 'own', why: 'a farm of the caller' } },
+    policy: {
+      permission: 'farm:write',
+      idempotent: true,
+      orgRole: 'manager',
+      object: { rule: 'own', why: 'a farm of the caller, or of the organization it acts for' },
+    },
     subject: farmRegister,
     status: 201,
     example: {
@@ -219,6 +224,7 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     policy: {
       permission: 'farm:write',
       idempotent: true,
+      orgRole: 'manager',
       object: { rule: 'owner', field: 'batchId', record: 'batch', why: 'the farm’s manager' },
     },
     subject: batchHarvest,
@@ -239,6 +245,7 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     tags: TAGS,
     policy: {
       permission: 'farm:write',
+      orgRole: 'manager',
       object: { rule: 'owner', field: 'batchId', record: 'batch', why: 'the farm’s manager' },
     },
     subject: batchFail,
@@ -312,7 +319,12 @@ export const farmRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, d
     summary: 'Add a zone',
     description: `A growing zone on a level of the farm. ${OWNER_ONLY} ${RETRIES}`,
     tags: TAGS,
-    policy: { permission: 'farm:write', idempotent: true, object: { rule: 'owner', field: 'farmId', record: 'farm' } },
+    policy: {
+      permission: 'farm:write',
+      idempotent: true,
+      orgRole: 'manager',
+      object: { rule: 'owner', field: 'farmId', record: 'farm' },
+    },
     subject: zoneAdd,
     status: 201,
     errors: ['NOT_FOUND'],

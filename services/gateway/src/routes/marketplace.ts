@@ -175,9 +175,15 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async 
     method: 'DELETE',
     url: '/listings/:listingId',
     summary: 'Cancel a listing',
-    description: `Moves it to cancelled (it is kept, not erased); seller or ADMIN only. ${STATES}`,
+    description:
+      'Moves it to cancelled (it is kept, not erased); seller or ADMIN only (of an organization’s listing, its ' +
+      `owners and managers). ${STATES}`,
     tags: TAGS,
-    policy: { ...WRITE, object: { rule: 'owner', field: 'listingId', record: 'listing', why: 'its seller' } },
+    policy: {
+      ...WRITE,
+      orgRole: 'manager',
+      object: { rule: 'owner', field: 'listingId', record: 'listing', why: 'its seller' },
+    },
     subject: listingCancel,
     errors: ['NOT_FOUND', 'CONFLICT'],
   });

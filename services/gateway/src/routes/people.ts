@@ -18,7 +18,8 @@ export const peopleRoutes: FastifyPluginAsyncTypebox<PeopleRouteDeps> = async (a
     summary: 'Display names of accounts',
     description:
       'The display names of the accounts whose ids are given, in the order given, in one read: what a page shows ' +
-      'for a seller, buyer, owner or handler that a record names by id. Ids no account has are left out. Only the ' +
+      "for a seller, buyer, owner or handler that a record names by id. An organization's id (an owner of records, " +
+      "docs/organizations.md) answers the organization's name. Ids no account or organization has are left out. Only the " +
       'name, as records that name the account already show it: never an email address or a role.',
     tags: ['People'],
     policy: {

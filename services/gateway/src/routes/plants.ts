@@ -93,7 +93,9 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
       '180) and `owner.id` (1–120 characters). Optional: `owner.name` (1–200 characters), `scientificName` (1–200), ' +
       '`location.city` and `location.country` (up to 120 each), `privacyLevel` (default `exact`). Unknown fields ' +
       `are refused.\n\nThe owner is the caller: \`owner.id\` must be the caller's own id (403 FORBIDDEN otherwise), ` +
-      `except for an ADMIN registering for someone else (recorded as the registering user). ${OWNER_NAME}\n\n` +
+      `except for an ADMIN registering for someone else (recorded as the registering user). Acting for an ` +
+      `organization (\`Rootline-Act-As\`, role member or above), \`owner.id\` may be the organization's id: it owns ` +
+      `the plant, by its name. ${OWNER_NAME}\n\n` +
       `${PRIVACY}\n\n${RETRIES}`,
     tags: TAGS,
     policy: { permission: 'plants:write', idempotent: true, object: { rule: 'self', field: 'owner.id' } },

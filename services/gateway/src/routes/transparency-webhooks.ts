@@ -17,7 +17,11 @@ export const transparencyWebhookRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> 
       'One webhook (never its secret): status, `disabledReason` (`gone` after a 410, `failing` after failing for the ' +
       'configured time) and `failingSince`. Owner or ADMIN.',
     tags: TAGS,
-    policy: { permission: 'webhooks:manage', object: { rule: 'owner', field: 'webhookId', record: 'webhook' } },
+    policy: {
+      permission: 'webhooks:manage',
+      orgRole: 'manager',
+      object: { rule: 'owner', field: 'webhookId', record: 'webhook' },
+    },
     subject: webhookGet,
     errors: ['NOT_FOUND'],
   });
@@ -33,7 +37,11 @@ export const transparencyWebhookRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> 
       'failure clock starts afresh, as it does on a new address). Deliveries stopped by a disabling stay failed: ' +
       'redeliver them. Owner only.',
     tags: TAGS,
-    policy: { permission: 'webhooks:manage', object: { rule: 'owner', field: 'webhookId', record: 'webhook' } },
+    policy: {
+      permission: 'webhooks:manage',
+      orgRole: 'manager',
+      object: { rule: 'owner', field: 'webhookId', record: 'webhook' },
+    },
     subject: webhookUpdate,
     errors: ['NOT_FOUND'],
     example: WebhookUpdateInput.examples?.[0],
@@ -48,7 +56,11 @@ export const transparencyWebhookRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> 
       'and a message), also to a disabled webhook, and answers the outcome: `delivered` (2xx), the HTTP status or ' +
       'the error, and the time taken. It is not stored, not retried and does not count as a failure. Owner only.',
     tags: TAGS,
-    policy: { permission: 'webhooks:manage', object: { rule: 'owner', field: 'webhookId', record: 'webhook' } },
+    policy: {
+      permission: 'webhooks:manage',
+      orgRole: 'manager',
+      object: { rule: 'owner', field: 'webhookId', record: 'webhook' },
+    },
     subject: webhookTest,
     errors: ['NOT_FOUND'],
   });
@@ -64,6 +76,7 @@ export const transparencyWebhookRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> 
     tags: TAGS,
     policy: {
       permission: 'webhooks:manage',
+      orgRole: 'manager',
       object: [
         { rule: 'owner', field: 'webhookId', record: 'webhook' },
         { rule: 'attached-to', field: 'deliveryId', record: 'webhook delivery' },

@@ -226,6 +226,7 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
     tags: TAGS,
     policy: {
       permission: 'webhooks:manage',
+      orgRole: 'manager',
       idempotent: true,
       object: { rule: 'own', why: 'a webhook of the caller' },
     },
@@ -241,7 +242,7 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
     summary: 'Your webhooks',
     description: 'The caller’s own webhooks (never their secrets), oldest first.',
     tags: TAGS,
-    policy: { permission: 'webhooks:manage', object: { rule: 'own' } },
+    policy: { permission: 'webhooks:manage', orgRole: 'manager', object: { rule: 'own' } },
     subject: webhookList,
     page: { item: Webhook },
   });
@@ -254,7 +255,11 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
       'Each event sent to the webhook, newest first: status (`pending`, `delivered`, `failed`), attempts, the last HTTP ' +
       'status or error, and the next attempt. Owner or ADMIN.',
     tags: TAGS,
-    policy: { permission: 'webhooks:manage', object: { rule: 'owner', field: 'webhookId', record: 'webhook' } },
+    policy: {
+      permission: 'webhooks:manage',
+      orgRole: 'manager',
+      object: { rule: 'owner', field: 'webhookId', record: 'webhook' },
+    },
     subject: webhookDeliveryList,
     errors: ['NOT_FOUND'],
     page: { item: WebhookDelivery },
@@ -266,7 +271,11 @@ export const transparencyRoutes: FastifyPluginAsyncTypebox<TransparencyRouteDeps
     summary: 'Delete a webhook',
     description: 'Deletes the webhook and its deliveries; nothing more is sent to it. Owner or ADMIN.',
     tags: TAGS,
-    policy: { permission: 'webhooks:manage', object: { rule: 'owner', field: 'webhookId', record: 'webhook' } },
+    policy: {
+      permission: 'webhooks:manage',
+      orgRole: 'manager',
+      object: { rule: 'owner', field: 'webhookId', record: 'webhook' },
+    },
     subject: webhookDelete,
     errors: ['NOT_FOUND'],
   });
@@ -283,6 +292,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app
     tags: TAGS,
     policy: {
       permission: 'webhooks:manage',
+      orgRole: 'manager',
       idempotent: true,
       object: { rule: 'own', why: 'a webhook of the caller' },
     },

@@ -21,6 +21,20 @@ describe('messages', () => {
     );
   });
 
+  it('writes an organization invitation in the language asked (the inviter’s), its role too', () => {
+    const invitation = {
+      name: 'organization-invitation' as const,
+      params: { invitationId: 'oin_1', organizationName: 'Zaadbibliotheek', role: 'member', invitedByName: 'Ada' },
+    };
+    const link = 'https://rootline.example/organizations/join?token=t';
+    const dutch = render(invitation, link, 'nl');
+    expect(dutch.title).toBe('Ada nodigt je uit voor Zaadbibliotheek');
+    expect(dutch.body).toContain('met de rol: lid.');
+    expect(dutch.body).toContain(link);
+    expect(render(invitation, link, null).body).toContain('on Rootline as a member.');
+    expect(() => render(invitation, undefined, 'de')).toThrow();
+  });
+
   it('needs the one-time link for a reset email', () => {
     expect(() => render({ name: 'reset-password', params: { linkId: 'atk_1' } })).toThrow(/one-time link/);
     expect(render({ name: 'reset-password', params: { linkId: 'atk_1' } }, 'https://x/reset?t=1').body).toContain(

@@ -36,7 +36,14 @@ export type Template =
   | { name: 'weekly-digest'; params: { weekStart: string; lines: string[] } }
   | {
       name: 'organization-invitation';
-      params: { invitationId: string; organizationName: string; role: string; invitedByName: string };
+      /** `invitedBy`: the inviting account, whose language the email is written in (the address may have none). */
+      params: {
+        invitationId: string;
+        organizationName: string;
+        role: string;
+        invitedByName: string;
+        invitedBy?: string;
+      };
     }
   | {
       name: 'organization-change';
@@ -209,13 +216,17 @@ export function render(t: Template, action?: string, locale?: string | null): Me
       };
     }
     case 'organization-invitation': {
-      const { organizationName, role, invitedByName } = t.params;
+      const { organizationName, invitedByName } = t.params;
+      const key = `organizationInvitation.role${t.params.role.charAt(0).toUpperCase()}${t.params.role.slice(1)}`;
+      const role = s(key, { defaultValue: t.params.role });
       return {
-        title: `${invitedByName} invited you to ${organizationName}`,
-        body:
-          `${invitedByName} invited you to join ${organizationName} on Rootline as ${article(role)} ${role}. ` +
-          `Open this link to accept or decline (sign in or create an account first): ${requireAction(action)}\n` +
-          'The link works once. If you do not know them, ignore this email.',
+        title: s('organizationInvitation.title', { invitedByName, organizationName }),
+        body: s('organizationInvitation.body', {
+          invitedByName,
+          organizationName,
+          role,
+          action: requireAction(action),
+        }),
         link: null,
       };
     }

@@ -95,6 +95,7 @@ export const onOrganizationInvitationSent = (ctx: ServiceContext) =>
             organizationName: p.organizationName,
             role: p.role,
             invitedByName: p.invitedByName,
+            invitedBy: p.invitedBy,
           },
         },
         data: { organizationId: p.organizationId },

@@ -15,7 +15,7 @@ import {
   webhookTest,
   webhookUpdate,
 } from '@rootline/contracts';
-import { actingUser, assertOwnerOrAdmin } from '@rootline/domain';
+import { actingOwner, actingUser, assertOwnerOrAdmin } from '@rootline/domain';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { checkWebhookUrl, type SendOptions, sendWebhook } from '../adapters/webhook-sender.js';
 import {
@@ -58,11 +58,24 @@ async function assertReachable(url: string, allowPrivate: boolean): Promise<void
   }
 }
 
-/** A webhook the caller owns: NOT_FOUND, or FORBIDDEN for anyone else (an ADMIN too: they may only read). */
+/**
+ * An organization's webhooks (its integrations, with their secrets) are managed by its owners and managers acting for
+ * it (ADR 237).
+ */
+const HOOK_KEEPER = 'manager' as const;
+
+/**
+ * A webhook the caller owns (or the organization it acts for, as a manager): NOT_FOUND, or FORBIDDEN for anyone else
+ * (an ADMIN too: they may only read).
+ */
 async function ownWebhook(ctx: ServiceContext, webhookId: string, call: CallContext) {
   const actor = actingUser(call);
   const hook = await findWebhook(ctx.db, webhookId);
   if (!hook) throw notFound('Webhook', webhookId);
+  if (hook.ownerId === actor.org?.id && actor.org) {
+    assertOwnerOrAdmin(call, hook.ownerId, HOOK_KEEPER);
+    return hook;
+  }
   if (hook.ownerId !== actor.id) {
     throw new AppError('FORBIDDEN', 'Only the owner of a webhook may change it', { reason: 'not-owner' });
   }
@@ -76,13 +89,13 @@ async function ownWebhook(ctx: ServiceContext, webhookId: string, call: CallCont
  */
 export const createWebhook = (ctx: ServiceContext, allowPrivate: boolean, secretKey: SecretKeyring) =>
   handle(webhookCreate, async (input, call) => {
-    const actor = actingUser(call);
+    const { ownerId } = actingOwner(call, undefined, HOOK_KEEPER);
     assertPublicKinds(input.events);
     assertArea(input.area);
     await assertReachable(input.url, allowPrivate);
     const secret = input.secret ?? generatedWebhookSecret();
     const hook = await insertWebhook(ctx.db, {
-      ownerId: actor.id,
+      ownerId,
       url: input.url,
       events: input.events,
       scope: input.scope,
@@ -93,11 +106,11 @@ export const createWebhook = (ctx: ServiceContext, allowPrivate: boolean, secret
     return { ...hook, signingSecret: standardWebhooksSecret(secret) };
   });
 
-/** transparency.webhook.list: the caller's own webhooks. */
+/** transparency.webhook.list: the caller's own webhooks, or those of the organization it acts for (a manager). */
 export const listOwnWebhooks = (ctx: ServiceContext) =>
   handle(webhookList, async ({ page, limit }, call) => {
-    const actor = actingUser(call);
-    const { items, total } = await listWebhooks(ctx.db, actor.id, page, limit);
+    const { ownerId } = actingOwner(call, undefined, HOOK_KEEPER);
+    const { items, total } = await listWebhooks(ctx.db, ownerId, page, limit);
     return { items, pagination: paginate(page, limit, total) };
   });
 
@@ -106,7 +119,7 @@ export const listWebhookDeliveries = (ctx: ServiceContext) =>
   handle(webhookDeliveryList, async ({ webhookId, page, limit }, call) => {
     const hook = await findWebhook(ctx.db, webhookId);
     if (!hook) throw notFound('Webhook', webhookId);
-    assertOwnerOrAdmin(call, hook.ownerId);
+    assertOwnerOrAdmin(call, hook.ownerId, HOOK_KEEPER);
     const { items, total } = await listDeliveries(ctx.db, webhookId, page, limit);
     return { items, pagination: paginate(page, limit, total) };
   });
@@ -116,7 +129,7 @@ export const removeWebhook = (ctx: ServiceContext) =>
   handle(webhookDelete, async ({ webhookId }, call) => {
     const hook = await findWebhook(ctx.db, webhookId);
     if (!hook) throw notFound('Webhook', webhookId);
-    assertOwnerOrAdmin(call, hook.ownerId);
+    assertOwnerOrAdmin(call, hook.ownerId, HOOK_KEEPER);
     // Deleted by a concurrent request meanwhile: only one delete is told it deleted the webhook.
     if (!(await deleteWebhook(ctx.db, webhookId))) throw notFound('Webhook', webhookId);
     return { id: webhookId, deleted: true };
@@ -127,7 +140,7 @@ export const getWebhook = (ctx: ServiceContext) =>
   handle(webhookGet, async ({ webhookId }, call) => {
     const hook = await findWebhook(ctx.db, webhookId);
     if (!hook) throw notFound('Webhook', webhookId);
-    assertOwnerOrAdmin(call, hook.ownerId);
+    assertOwnerOrAdmin(call, hook.ownerId, HOOK_KEEPER);
     return toWebhook(hook);
   });
 

@@ -1,15 +1,18 @@
 import { PageTitle } from '../../components/page-title';
 import { OwnedPlants } from '../../features/plants/components/owned-plants';
 import { PLANTS } from '../../features/plants/strings';
+import { useActingAs } from '../../lib/acting-as';
 import { RequireSession } from '../require-session';
 
 export function Page() {
+  // Acting for an organization, its plants are the ones listed.
+  const acting = useActingAs();
   return (
     <RequireSession>
       {(user) => (
         <>
           <PageTitle lead={PLANTS.mine.lead}>{PLANTS.mine.title}</PageTitle>
-          <OwnedPlants ownerId={user.id} />
+          <OwnedPlants ownerId={acting ?? user.id} />
         </>
       )}
     </RequireSession>

@@ -10,6 +10,7 @@ import { RecordHistory } from '../../features/environment/components/record-hist
 import { SimilarPlants } from '../../features/environment/components/similar-plants';
 import { ENVIRONMENT } from '../../features/environment/strings';
 import { usePlant } from '../../features/plants/api/plants';
+import { useActingAs } from '../../lib/acting-as';
 import { RequireSession } from '../require-session';
 
 const S = ENVIRONMENT.page;
@@ -25,12 +26,13 @@ function PlantEnvironmentPage() {
   const [page, setPage] = useState(1);
   const history = useEnvironmentHistory(plantId, page);
   const session = useSession();
+  const acting = useActingAs();
   if (plant.isPending || history.isPending) return <Loading />;
   if (plant.error) return <ErrorAlert error={plant.error} />;
   if (history.error) return <ErrorAlert error={history.error} />;
   const p = plant.data;
   const user = session.data;
-  const canWrite = user?.id === p.owner.id || user?.role === 'ADMIN';
+  const canWrite = user?.id === p.owner.id || (user && acting === p.owner.id) || user?.role === 'ADMIN';
   const current = history.data.current;
   return (
     <>

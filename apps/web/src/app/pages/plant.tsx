@@ -16,6 +16,7 @@ import { locationOf } from '../../features/plants/components/register-plant-form
 import { PLANTS } from '../../features/plants/strings';
 import { PrintLabels } from '../../features/transparency/components/print-labels';
 import { QrPanel } from '../../features/transparency/components/qr-panel';
+import { useActingAs } from '../../lib/acting-as';
 import { useLiveRefresh } from '../../lib/live';
 
 // The graph drawing and the certificate's checks are fetched when their tab is opened, not with the page.
@@ -52,6 +53,7 @@ function PlantPage({ user }: { user: User | null }) {
   const asked = params.get('tab') as Tab | null;
   const tab: Tab = asked && TABS.includes(asked) ? asked : 'facts';
   const plant = usePlant(plantId);
+  const acting = useActingAs();
   // What happens to the plant (a journey step, a new offspring, a certificate, a photo) shows without reloading.
   useLiveRefresh(plantId ? `plant:${plantId}` : null, [
     ['plants', 'plant', plantId],
@@ -61,7 +63,8 @@ function PlantPage({ user }: { user: User | null }) {
   if (plant.isPending) return <Loading />;
   if (plant.error) return <ErrorAlert error={plant.error} />;
   const p = plant.data;
-  const owns = user?.id === p.owner.id;
+  // The plant is the person's own, or that of the organization the tab acts for (as a member or more).
+  const owns = user !== null && (user.id === p.owner.id || acting === p.owner.id);
   return (
     <>
       <PageTitle lead={p.scientificName ?? undefined}>{p.commonName}</PageTitle>
@@ -91,7 +94,13 @@ function PlantPage({ user }: { user: User | null }) {
         <Tabs.Content value="facts" className="tab-panel">
           <PlantFacts plant={p} />
           {p.walletAddress && <OwnershipProof plantId={p.id} walletAddress={p.walletAddress} />}
-          {user && <PropagateForm key={`propagate-${p.id}`} parent={p} owner={{ id: user.id, name: user.name }} />}
+          {user && (
+            <PropagateForm
+              key={`propagate-${p.id}`}
+              parent={p}
+              owner={acting ? { id: acting } : { id: user.id, name: user.name }}
+            />
+          )}
         </Tabs.Content>
         <Tabs.Content value="lineage" className="tab-panel">
           <Suspense fallback={<Loading />}>

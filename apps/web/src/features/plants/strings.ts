@@ -220,6 +220,7 @@ export const PLANTS = {
       return t('plants:facts.parentPlant');
     },
     blockNumber: (index: number) => t('plants:facts.blockNumber', { index }),
+    ownedBy: (name: string) => t('plants:facts.ownedBy', { name }),
     ids: {
       get plant() {
         return t('plants:facts.ids.plant');

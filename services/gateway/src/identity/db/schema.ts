@@ -55,6 +55,8 @@ export const apiTokens = identitySchema.table(
     tokenHash: text('token_hash').notNull(),
     hint: text('hint').notNull(),
     scopes: jsonb('scopes').$type<Permission[]>().notNull(),
+    /** The organization the token always acts for (issued by one of its owners or managers acting for it); ADR 237. */
+    organizationId: text('organization_id'),
     createdAt: at('created_at').notNull().defaultNow(),
     expiresAt: at('expires_at'),
     lastUsedAt: at('last_used_at'),

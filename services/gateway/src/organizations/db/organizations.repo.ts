@@ -114,6 +114,40 @@ export async function roleOf(db: Db, organizationId: string, userId: string): Pr
   return row?.role ?? null;
 }
 
+/**
+ * The account's role in a live organization with the organization's name, read afresh (never cached): null when it is
+ * not a member or the organization is unknown or dissolved. One primary-key read joined to the organization.
+ */
+export async function membershipOf(
+  db: Db,
+  organizationId: string,
+  userId: string,
+): Promise<{ role: OrgRole; name: string } | null> {
+  const [row] = await db
+    .select({ role: organizationMembers.role, name: organizations.name })
+    .from(organizationMembers)
+    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+    .where(
+      and(
+        eq(organizationMembers.organizationId, organizationId),
+        eq(organizationMembers.userId, userId),
+        isNull(organizations.dissolvedAt),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** The names of those of `ids` that are live organizations (a dissolved one keeps its name: records still name it). */
+export async function organizationNames(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: organizations.id, name: organizations.name })
+    .from(organizations)
+    .where(inArray(organizations.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
 export async function insertMember(db: Db, row: typeof organizationMembers.$inferInsert): Promise<MemberRow> {
   const [created] = await db
     .insert(organizationMembers)

@@ -8,6 +8,7 @@ const EXAMPLE_TOKEN: ApiToken = {
   id: 'tok_01HZX3K6Q2W8N4B7T5R9V0C1MD',
   name: 'greenhouse sensor uploader',
   scopes: ['plants:read', 'plants:write'],
+  organizationId: null,
   hint: 'rlpat_…x9Qz',
   createdAt: '2026-01-02T03:04:05.000Z',
   expiresAt: '2026-07-01T00:00:00.000Z',
@@ -24,9 +25,11 @@ export const apiTokenRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (a
     description:
       'Issues a token for scripts and devices: `Authorization: Bearer rlpat_…`. The secret is in this answer ' +
       'only; Rootline keeps a hash. Scopes default to all of your permissions and cannot exceed them (403); a ' +
-      "token never does more than its owner's current role allows. Issued from a signed-in session only.",
+      "token never does more than its owner's current role allows. Issued from a signed-in session only. Issued " +
+      'while acting for an organization (`Rootline-Act-As`, owners and managers), the token always acts for it ' +
+      '(`organizationId`), and for it alone, as its owner’s role there allows on each request (none once they leave).',
     tags: TAGS,
-    policy: { permission: 'account:write', idempotent: true, object: { rule: 'own' } },
+    policy: { permission: 'account:write', idempotent: true, orgRole: 'manager', object: { rule: 'own' } },
     body: ApiTokenInput,
     reply: ApiTokenCreated,
     status: 201,

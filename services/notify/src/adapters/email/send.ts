@@ -37,8 +37,9 @@ export function createEmailSend(ctx: ServiceContext<NotifyConfig>, transport: Ma
         { invitationId: template.params.invitationId },
         { requestId: d.id },
       );
-      // The invitee may have no account, so no language of their own: the message is in English.
-      return { to: link.email, name: link.email, locale: null, action: `${base}${link.linkPath}` };
+      // The invitee may have no account, so no language of their own: the message is in the inviter's.
+      const inviter = template.params.invitedBy ? await findRecipient(ctx.db, template.params.invitedBy) : null;
+      return { to: link.email, name: link.email, locale: inviter?.locale ?? null, action: `${base}${link.linkPath}` };
     }
     const r = await findRecipient(ctx.db, d.userId);
     if (!r) throw new Error(`no email address known for ${d.userId} yet`);

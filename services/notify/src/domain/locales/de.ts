@@ -63,6 +63,14 @@ export const de: Catalog = {
     title: 'Dein Passwort wurde geändert',
     body: 'Das Passwort deines Rootline-Kontos wurde gerade geändert. Warst du es nicht, setze es sofort zurück.',
   },
+  organizationInvitation: {
+    title: '{{invitedByName}} lädt Sie zu {{organizationName}} ein',
+    body: '{{invitedByName}} lädt Sie ein, {{organizationName}} auf Rootline beizutreten, mit der Rolle: {{role}}. Öffnen Sie diesen Link, um anzunehmen oder abzulehnen (melden Sie sich zuerst an oder legen Sie ein Konto an): {{action}}\nDer Link funktioniert einmal. Wenn Sie die Person nicht kennen, ignorieren Sie diese E-Mail.',
+    roleOwner: 'Eigentümer',
+    roleManager: 'Verwalter',
+    roleMember: 'Mitglied',
+    roleViewer: 'Betrachter',
+  },
   email: {
     greeting: 'Hallo {{name}},',
     unsubscribe: 'Um diese E-Mails abzubestellen, öffne {{url}}',

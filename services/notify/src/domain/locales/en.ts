@@ -63,6 +63,14 @@ export const en = {
     title: 'Your password was changed',
     body: 'The password of your Rootline account was just changed. If it was not you, reset it at once.',
   },
+  organizationInvitation: {
+    title: '{{invitedByName}} invited you to {{organizationName}}',
+    body: '{{invitedByName}} invited you to join {{organizationName}} on Rootline as {{role}}. Open this link to accept or decline (sign in or create an account first): {{action}}\nThe link works once. If you do not know them, ignore this email.',
+    roleOwner: 'an owner',
+    roleManager: 'a manager',
+    roleMember: 'a member',
+    roleViewer: 'a viewer',
+  },
   email: {
     greeting: 'Hello {{name}},',
     unsubscribe: 'To stop these emails, open {{url}}',

@@ -64,6 +64,14 @@ export const es: Catalog = {
     title: 'Tu contraseña ha cambiado',
     body: 'La contraseña de tu cuenta de Rootline se acaba de cambiar. Si no has sido tú, restablécela enseguida.',
   },
+  organizationInvitation: {
+    title: '{{invitedByName}} te invita a {{organizationName}}',
+    body: '{{invitedByName}} te invita a unirte a {{organizationName}} en Rootline con el rol: {{role}}. Abre este enlace para aceptar o rechazar (inicia sesión o crea una cuenta primero): {{action}}\nEl enlace funciona una vez. Si no conoces a esta persona, ignora este correo.',
+    roleOwner: 'propietario',
+    roleManager: 'gestor',
+    roleMember: 'miembro',
+    roleViewer: 'observador',
+  },
   email: {
     greeting: 'Hola, {{name}}:',
     unsubscribe: 'Para dejar de recibir estos correos, abre {{url}}',

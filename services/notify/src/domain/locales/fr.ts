@@ -61,6 +61,14 @@ export const fr: Catalog = {
     title: 'Votre mot de passe a été modifié',
     body: 'Le mot de passe de votre compte Rootline vient d’être modifié. Si ce n’était pas vous, réinitialisez-le tout de suite.',
   },
+  organizationInvitation: {
+    title: '{{invitedByName}} vous invite à rejoindre {{organizationName}}',
+    body: '{{invitedByName}} vous invite à rejoindre {{organizationName}} sur Rootline avec le rôle : {{role}}. Ouvrez ce lien pour accepter ou refuser (connectez-vous ou créez un compte d’abord) : {{action}}\nLe lien ne fonctionne qu’une fois. Si vous ne connaissez pas cette personne, ignorez cet e-mail.',
+    roleOwner: 'propriétaire',
+    roleManager: 'gestionnaire',
+    roleMember: 'membre',
+    roleViewer: 'observateur',
+  },
   email: {
     greeting: 'Bonjour {{name}},',
     unsubscribe: 'Pour ne plus recevoir ces e-mails, ouvrez {{url}}',

@@ -60,6 +60,14 @@ export const nl: Catalog = {
     title: 'Je wachtwoord is gewijzigd',
     body: 'Het wachtwoord van je Rootline-account is zojuist gewijzigd. Was jij het niet, stel het dan meteen opnieuw in.',
   },
+  organizationInvitation: {
+    title: '{{invitedByName}} nodigt je uit voor {{organizationName}}',
+    body: '{{invitedByName}} nodigt je uit om lid te worden van {{organizationName}} op Rootline met de rol: {{role}}. Open deze link om aan te nemen of af te slaan (log eerst in of maak een account aan): {{action}}\nDe link werkt één keer. Ken je de afzender niet, negeer deze e-mail dan.',
+    roleOwner: 'eigenaar',
+    roleManager: 'beheerder',
+    roleMember: 'lid',
+    roleViewer: 'kijker',
+  },
   email: {
     greeting: 'Hallo {{name}},',
     unsubscribe: 'Wil je deze e-mails niet meer ontvangen, open dan {{url}}',

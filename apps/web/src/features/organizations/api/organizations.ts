@@ -36,12 +36,16 @@ export function useOrganizations(filter: { q: string; kind: OrgKind | ''; page: 
   });
 }
 
+/** The signed-in person's organizations with their role, asked for them alone (whomever the tab acts for). */
 export function useMyOrganizations() {
   return useQuery({
     queryKey: [...ORGS, 'mine'],
-    queryFn: () => unwrap(api.GET('/api/organizations/mine')),
+    queryFn: () => unwrap(api.GET('/api/organizations/mine', { headers: { 'Rootline-Act-As': '' } })),
   });
 }
+
+/** Whether a role may act for its organization in the app (change things for it): member and up. */
+export const actsFor = (role: OrgRole) => role !== 'viewer';
 
 export function useOrganization(organizationId: string) {
   return useQuery({

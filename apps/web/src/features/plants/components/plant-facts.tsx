@@ -14,7 +14,10 @@ export function placeOf(plant: Plant): string {
   return `${named ? `${named} · ` : ''}${l.latitude.toFixed(4)}, ${l.longitude.toFixed(4)}`;
 }
 
-/** What the registry knows of a plant. */
+/** Whether an owner id names an organization (which owns records its members act on), not an account. */
+export const isOrganization = (ownerId: string) => ownerId.startsWith('org_');
+
+/** What the registry knows of a plant; one an organization owns says so first, by the organization's name. */
 export function PlantFacts({ plant }: { plant: Plant }) {
   // The parent is named by its own record: one read, cached for its page.
   const parent = useRelatedPlant(plant.parentId);
@@ -22,6 +25,11 @@ export function PlantFacts({ plant }: { plant: Plant }) {
   return (
     <section className="card" aria-labelledby="facts-heading">
       <h2 id="facts-heading">{S.title}</h2>
+      {isOrganization(plant.owner.id) && (
+        <p className="facts-owned-by">
+          <Link to={`/organizations/${plant.owner.id}`}>{S.ownedBy(plant.owner.accountName ?? plant.owner.name)}</Link>
+        </p>
+      )}
       <dl className="facts">
         {plant.scientificName && (
           <>

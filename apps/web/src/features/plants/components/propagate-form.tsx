@@ -12,7 +12,7 @@ import { locationOf } from './register-plant-form';
 const S = PLANTS.propagate;
 
 /** Records an offspring of the plant (clone, seed, cutting…), owned by the signed-in person. */
-export function PropagateForm({ parent, owner }: { parent: Plant; owner: { id: string; name: string } }) {
+export function PropagateForm({ parent, owner }: { parent: Plant; owner: { id: string; name?: string } }) {
   const clone = useClonePlant();
   const [type, setType] = useState<PropagationType>('cutting');
   const [location, setLocation] = useState(() => locationOf(parent));

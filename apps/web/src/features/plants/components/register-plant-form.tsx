@@ -26,12 +26,15 @@ function fieldsOf(body: Record<string, unknown> | undefined) {
   };
 }
 
-/** Registers a plant owned by the signed-in person; opened from a refused outbox item, with that item's fields. */
+/**
+ * Registers a plant owned by the signed-in person, or by the organization the tab acts for (its name left out: the
+ * API fills it in); opened from a refused outbox item, with that item's fields.
+ */
 export function RegisterPlantForm({
   owner,
   onRegistered,
 }: {
-  owner: { id: string; name: string };
+  owner: { id: string; name?: string };
   onRegistered: (plant: { id: string }) => void;
 }) {
   const register = useRegisterPlant();

@@ -1,0 +1,1 @@
+ALTER TABLE "identity"."api_tokens" ADD COLUMN "organization_id" text;
