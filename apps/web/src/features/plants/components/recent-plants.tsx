@@ -4,6 +4,7 @@ import { PhotoFrame } from '../../../components/photo';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { WhenNear } from '../../../components/when-near';
 import { formatDateTime } from '../../../lib/format';
+import { RECENT_PLANTS } from '../api/plant-queries';
 import type { Plant } from '../api/plants';
 import { useRecentPlants } from '../api/plants';
 
@@ -30,9 +31,6 @@ function Sprout() {
     </svg>
   );
 }
-
-/** How many plants the landing page shows. */
-export const RECENT_PLANTS = 8;
 
 /**
  * The network's newest plants as cards led by their cover photo (a sprout drawn in its place for a plant without
