@@ -83,8 +83,9 @@ export function RecentPlants({ signedIn }: { signedIn: boolean }) {
             ))}
           </ul>
           {markers.length > 0 && (
-            // Under the cards on a phone: the map's code and outlines come when it is scrolled near.
-            <WhenNear height="340px">
+            // Under the cards on a phone: the map's code, outlines and town names (some 230 KB compressed) come when
+            // it is scrolled into view, not for every visitor of the landing page (ADR 239).
+            <WhenNear height="340px" margin="0px">
               <WorldMap label={S.map} markers={markers} />
             </WhenNear>
           )}
