@@ -3,17 +3,15 @@
 // local Chromium; nothing is fetched from outside. Writes its section of docs/benchmarks.md. Usage:
 //   pnpm --filter @rootline/web bench:lighthouse
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestPlatform } from '@rootline/gateway/testing';
-import { SERVICES } from '@rootline/scripts/services';
-import { freePort, signInOverHttp, TEST_ADMIN, TEST_ADMIN_ENV } from '@rootline/testing';
+import { freePort } from '@rootline/testing';
 import lighthouse, { type Flags } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
+import { startBenchRootline } from './platform.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const BENCHMARKS = join(ROOT, 'docs', 'benchmarks.md');
@@ -27,64 +25,9 @@ execFileSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@rootline/web',
   stdio: 'inherit',
 });
 
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const dataDir = mkdtempSync(join(tmpdir(), 'rootline-lighthouse-'));
-const platform = await startTestPlatform(SERVICES, {
-  ...TEST_ADMIN_ENV,
-  CHAIN_DIFFICULTY: '8',
-  LOG_LEVEL: 'warn',
-  DATA_DIR: dataDir,
-  PUBLIC_URL: base,
-  STORAGE_DIR: join(dataDir, 'media'),
-  STORAGE_SIGNING_SECRET: randomBytes(32).toString('hex'),
-  STORAGE_PUBLIC_URL: base,
-});
-await platform.app.listen({ port, host: '127.0.0.1' });
-
-async function post(token: string, path: string, body: unknown): Promise<{ id: string; user?: unknown }> {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as { data: { id: string } };
-  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
-
-const token = await signInOverHttp(base, TEST_ADMIN.email, TEST_ADMIN.password);
-const session = (await (
-  await fetch(`${base}/api/auth/session`, { headers: { authorization: `Bearer ${token}` } })
-).json()) as {
-  data: { user: { id: string; name: string } };
-};
-const owner = { id: session.data.user.id, name: session.data.user.name };
-const place = { latitude: 52.0907, longitude: 5.1214, city: 'Utrecht', country: 'NL' };
-const plant = await post(token, '/api/plants/register', { commonName: 'Bench pear', location: place, owner });
-await post(token, '/api/plants/clone', {
-  parentPlantId: plant.id,
-  propagationType: 'seed',
-  newPlant: { location: place, owner },
-});
-const listing = await post(token, '/api/marketplace/listings', {
-  title: 'Pear seedlings',
-  description: 'Grafted last spring.',
-  category: 'seedlings',
-  price: 450,
-  currency: 'EUR',
-  quantity: 4,
-  location: place,
-  privacyLevel: 'city',
-  plantId: plant.id,
-});
-
-const PAGES: [string, string][] = [
-  ['landing', '/'],
-  ['Discover', '/discover'],
-  ['a plant', `/plants/${plant.id}`],
-  ['a listing', `/market/listings/${listing.id}`],
-];
+const rootline = await startBenchRootline();
+const { base } = rootline;
+const PAGES = rootline.pages;
 const debugPort = await freePort();
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -122,8 +65,7 @@ try {
   }
 } finally {
   await browser.close();
-  await platform.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await rootline.stop();
 }
 
 const section = [

@@ -2,10 +2,9 @@ import { lazy, Suspense, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigation } from 'react-router';
 import { LiveStatus } from '../components/live-status';
 import { Loading } from '../components/status';
+import { WhenIdle } from '../components/when-idle';
 import { type User, useSession } from '../features/auth/api/session';
-import { LanguageSwitcher } from '../features/auth/components/language-switcher';
 import { InboxLink } from '../features/notifications/components/inbox-link';
-import { OutboxStatus } from '../features/outbox/components/outbox-status';
 import './layout.css';
 import { NAV } from './strings';
 
@@ -14,6 +13,14 @@ import { NAV } from './strings';
 const AccountMenu = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
 const PhoneMenu = lazy(() => import('./phone-menu'));
 const ActingAsSelect = lazy(() => import('./acting-as').then((m) => ({ default: m.ActingAsSelect })));
+// Nor these, which come once the page has painted and the browser is idle (ADR 239): the count of writes kept on this
+// device (with IndexedDB and what sends them) and the footer's language select.
+const OutboxStatus = lazy(() =>
+  import('../features/outbox/components/outbox-status').then((m) => ({ default: m.OutboxStatus })),
+);
+const LanguageSwitcher = lazy(() =>
+  import('../features/auth/components/language-switcher').then((m) => ({ default: m.LanguageSwitcher })),
+);
 
 /** The main menu's links: who is signed in decides which. */
 function MainNav({ user, inSheet = false }: { user: User | null; inSheet?: boolean }) {
@@ -109,7 +116,9 @@ export function AppLayout() {
             {NAV.home}
           </Link>
           <MainNav user={user} />
-          <OutboxStatus />
+          <WhenIdle>
+            <OutboxStatus />
+          </WhenIdle>
           {user && (
             <Suspense fallback={null}>
               <AccountMenu
@@ -150,7 +159,9 @@ export function AppLayout() {
           <p>
             <a href="/api/docs">{NAV.api}</a>
           </p>
-          <LanguageSwitcher id="footer-language" />
+          <WhenIdle fallback={<p className="language-switcher" aria-hidden="true" />}>
+            <LanguageSwitcher id="footer-language" />
+          </WhenIdle>
         </div>
       </footer>
     </>

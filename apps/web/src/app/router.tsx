@@ -1,18 +1,36 @@
 import { APP_PAGES, type AppPage } from '@rootline/contracts/app-links';
-import { createBrowserRouter, type RouteObject, RouterProvider, redirect } from 'react-router';
+import { createBrowserRouter, type LoaderFunctionArgs, type RouteObject, RouterProvider, redirect } from 'react-router';
+import { sessionQuery } from '../features/auth/api/session';
+import { listingQuery } from '../features/market/api/listing-queries';
+import { networkStatsQuery, plantQuery, RECENT_PLANTS, recentPlantsQuery } from '../features/plants/api/plant-queries';
+import { queryClient } from '../lib/query-client';
 import { AppLayout } from './layout';
-import { Page as OutboxPage } from './pages/outbox';
 import { RouteError } from './route-error';
 
 // Each page is its own chunk, loaded on first visit: the first page sends only the shell and itself.
 const page = (load: () => Promise<{ Page: React.ComponentType }>) => async () => ({ Component: (await load()).Page });
 
 /**
+ * A loader that starts the reads a page's first paint waits for, beside its code rather than after it (ADR 239). It
+ * does not wait for them: the page shows its own loading and errors from the query cache, as on any other visit.
+ */
+const prefetch =
+  (start: (params: LoaderFunctionArgs['params']) => Promise<void>[]) =>
+  ({ params }: LoaderFunctionArgs) => {
+    void Promise.all(start(params));
+    return null;
+  };
+const read = queryClient.prefetchQuery.bind(queryClient);
+
+/**
  * What each page of APP_PAGES (@rootline/contracts/app-links, the table message links are made from) shows: the
  * router has exactly those paths, so a link in an email, a push message or an inbox item opens a page of the app.
  */
 const PAGES: Record<AppPage, Omit<RouteObject, 'path' | 'index' | 'children'>> = {
-  home: { lazy: page(() => import('./pages/home')) },
+  home: {
+    loader: prefetch(() => [read(recentPlantsQuery(RECENT_PLANTS)), read(networkStatsQuery())]),
+    lazy: page(() => import('./pages/home')),
+  },
   signIn: { lazy: page(() => import('./pages/sign-in')) },
   signUp: { lazy: page(() => import('./pages/sign-up')) },
   verifyEmail: { lazy: page(() => import('./pages/verify-email')) },
@@ -22,7 +40,7 @@ const PAGES: Record<AppPage, Omit<RouteObject, 'path' | 'index' | 'children'>> =
   registerAnonymous: { lazy: page(() => import('./pages/register-anonymous')) },
   registerPlant: { lazy: page(() => import('./pages/register-plant')) },
   myPlants: { lazy: page(() => import('./pages/my-plants')) },
-  plant: { lazy: page(() => import('./pages/plant')) },
+  plant: { loader: prefetch((p) => [read(plantQuery(p.plantId ?? ''))]), lazy: page(() => import('./pages/plant')) },
   plantEnvironment: { lazy: page(() => import('./pages/plant-environment')) },
   // The main menu's Environment entry: its first page.
   environment: { loader: () => redirect(APP_PAGES.environmentCompare) },
@@ -42,7 +60,10 @@ const PAGES: Record<AppPage, Omit<RouteObject, 'path' | 'index' | 'children'>> =
   marketOffers: { lazy: page(() => import('./pages/market-offers')) },
   marketSell: { lazy: page(() => import('./pages/market-sell')) },
   marketWishlist: { lazy: page(() => import('./pages/market-wishlist')) },
-  listing: { lazy: page(() => import('./pages/market-listing')) },
+  listing: {
+    loader: prefetch((p) => [read(listingQuery(p.listingId ?? ''))]),
+    lazy: page(() => import('./pages/market-listing')),
+  },
   seller: { lazy: page(() => import('./pages/market-seller')) },
   admin: { lazy: page(() => import('./pages/admin-users')) },
   adminUsers: { lazy: page(() => import('./pages/admin-users')) },
@@ -54,8 +75,8 @@ const PAGES: Record<AppPage, Omit<RouteObject, 'path' | 'index' | 'children'>> =
   networkSignatures: { lazy: page(() => import('./pages/network-signatures')) },
   networkExports: { lazy: page(() => import('./pages/network-exports')) },
   inbox: { lazy: page(() => import('./pages/inbox')) },
-  // In the first chunk: the writes kept on this device can be seen without the network.
-  outbox: { Component: OutboxPage },
+  // Offline, its code comes from the worker's precache like every page's (ADR 225).
+  outbox: { lazy: page(() => import('./pages/outbox')) },
   notificationSettings: { lazy: page(() => import('./pages/notification-settings')) },
   unsubscribe: { lazy: page(() => import('./pages/unsubscribe')) },
   organizations: { lazy: page(() => import('./pages/organizations')) },
@@ -77,6 +98,8 @@ const children: RouteObject[] = [
 const router = createBrowserRouter([
   {
     path: '/',
+    // Who is signed in: asked at once, beside the page's code, as every page's header needs it.
+    loader: prefetch(() => [read(sessionQuery())]),
     Component: AppLayout,
     ErrorBoundary: RouteError,
     HydrateFallback: () => null,

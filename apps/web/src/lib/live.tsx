@@ -1,4 +1,4 @@
-import { connectRealtime, type Realtime, type RealtimeEvent, type RealtimeState } from '@rootline/sdk';
+import type { Realtime, RealtimeEvent, RealtimeState } from '@rootline/sdk';
 import { type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import { SESSION, useSession } from '../features/auth/api/session';
@@ -22,21 +22,30 @@ export function LiveProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!userId) return;
-    const realtime = connectRealtime({ baseUrl: window.location.origin, credentials: 'include' });
-    setLive({ realtime, state: realtime.state });
-    const off = realtime.onState((state) => {
-      setLive({ realtime, state });
-      // Signed out elsewhere, a password reset or a role change: every open page follows the session as it is now,
-      // and a session that lives on (a new role) gets its socket back.
-      if (state === 'signed-out') {
-        void client.invalidateQueries().then(() => {
-          if (client.getQueryData(SESSION)) realtime.restart();
-        });
-      }
+    let realtime: Realtime | null = null;
+    let off = () => {};
+    let ended = false;
+    // The realtime client's code comes once someone is signed in, not with every visitor's first paint.
+    void import('./realtime-client').then(({ connectRealtime }) => {
+      if (ended) return;
+      const opened = connectRealtime({ baseUrl: window.location.origin, credentials: 'include' });
+      realtime = opened;
+      setLive({ realtime: opened, state: opened.state });
+      off = opened.onState((state) => {
+        setLive({ realtime: opened, state });
+        // Signed out elsewhere, a password reset or a role change: every open page follows the session as it is
+        // now, and a session that lives on (a new role) gets its socket back.
+        if (state === 'signed-out') {
+          void client.invalidateQueries().then(() => {
+            if (client.getQueryData(SESSION)) opened.restart();
+          });
+        }
+      });
     });
     return () => {
+      ended = true;
       off();
-      realtime.close();
+      realtime?.close();
       setLive({ realtime: null, state: 'off' });
     };
   }, [userId, client]);

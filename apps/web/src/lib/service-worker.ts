@@ -1,6 +1,7 @@
-import { Workbox } from 'workbox-window';
+import type { Workbox } from 'workbox-window';
 
-// The app's service worker (src/sw/sw.ts, built to /sw.js; ADR 225–227): registered once the page has loaded. A new
+// The app's service worker (src/sw/sw.ts, built to /sw.js; ADR 225–227): registered once the page has loaded and the
+// browser is idle (ADR 239), with workbox-window fetched then, so neither competes with the first paint. A new
 // version waits until the person chooses "Reload" (the update prompt), then takes over and every open page of the
 // app reloads on it, so no page runs old code against the new worker's files.
 
@@ -25,12 +26,30 @@ export function serviceWorkerSupported(): boolean {
   return 'serviceWorker' in navigator && window.isSecureContext;
 }
 
+/** Calls `run` once the page has loaded and the browser has a quiet moment (at most `IDLE_WAIT_MS` later). */
+function afterLoadWhenIdle(run: () => void): void {
+  const idle = () =>
+    'requestIdleCallback' in window ? window.requestIdleCallback(run, { timeout: IDLE_WAIT_MS }) : setTimeout(run, 1);
+  if (document.readyState === 'complete') idle();
+  else window.addEventListener('load', idle, { once: true });
+}
+
+/** The longest the registration waits for an idle moment after `load`. */
+const IDLE_WAIT_MS = 5000;
+let registering = false;
+
 /**
- * Registers the worker once the page has loaded (workbox-window waits for `load`). In the Vite dev server the worker
- * is an ES module compiled on the fly (vite.config.ts), at the same address. Safe to call more than once.
+ * Registers the worker once the page has loaded and the browser is idle. In the Vite dev server the worker is an ES
+ * module compiled on the fly (vite.config.ts), at the same address. Safe to call more than once.
  */
 export function registerServiceWorker(): void {
-  if (workbox || !serviceWorkerSupported()) return;
+  if (registering || !serviceWorkerSupported()) return;
+  registering = true;
+  afterLoadWhenIdle(() => void start().catch(() => undefined));
+}
+
+async function start(): Promise<void> {
+  const { Workbox } = await import('workbox-window');
   workbox = new Workbox(SERVICE_WORKER_URL, { scope: '/', ...(import.meta.env.DEV ? { type: 'module' } : {}) });
   workbox.addEventListener('waiting', () => setWaiting(true));
   // A page that was controlled before reloads when a new version takes over (from this page or another one).
@@ -38,7 +57,8 @@ export function registerServiceWorker(): void {
   navigator.serviceWorker.addEventListener('controllerchange', () => {
     if (controlled) window.location.reload();
   });
-  void workbox.register().catch(() => undefined);
+  // Immediately: the page has loaded already, so workbox-window need not wait for `load` again.
+  void workbox.register({ immediate: true }).catch(() => undefined);
   const check = () => void workbox?.update().catch(() => undefined);
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') check();

@@ -1,9 +1,10 @@
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { useSession } from '../../features/auth/api/session';
+import { RECENT_PLANTS } from '../../features/plants/api/plant-queries';
 import { useRecentPlants } from '../../features/plants/api/plants';
 import { NetworkCounts } from '../../features/plants/components/network-counts';
-import { RECENT_PLANTS, RecentPlants } from '../../features/plants/components/recent-plants';
+import { RecentPlants } from '../../features/plants/components/recent-plants';
 import { useLiveRefresh } from '../../lib/live';
 import { HOME } from '../strings';
 

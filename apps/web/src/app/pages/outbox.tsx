@@ -7,7 +7,7 @@ import { OUTBOX } from '../../features/outbox/strings';
 
 /**
  * The outbox: the signed-in account's writes kept on this device. It opens without the network (the last account
- * signed in on this device, while the session cannot be checked), so it is part of the app's first chunk.
+ * signed in on this device, while the session cannot be checked); offline, its code comes from the worker's precache.
  */
 export function Page() {
   const { account, confirmed, signedOut } = useOutboxAccount();

@@ -1,5 +1,5 @@
 import type { components } from '@rootline/sdk';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { currentLanguage } from '../../../i18n';
 import { api, unwrap } from '../../../lib/api-client';
 import { isUnauthorized } from '../../../lib/errors';
@@ -10,9 +10,9 @@ export type User = components['schemas']['User'];
 /** The query key of the session: invalidate it to ask the server again who is signed in. */
 export const SESSION = ['auth', 'session'] as const;
 
-/** The signed-in user, or null when there is no session. */
-export function useSession() {
-  return useQuery({
+/** Who is signed in: the user, or null when there is no session. The router starts it with the page's code. */
+export const sessionQuery = () =>
+  queryOptions({
     queryKey: SESSION,
     queryFn: async () => {
       try {
@@ -24,6 +24,10 @@ export function useSession() {
     },
     staleTime: 60_000,
   });
+
+/** The signed-in user, or null when there is no session. */
+export function useSession() {
+  return useQuery(sessionQuery());
 }
 
 export function useSignIn() {

@@ -2,6 +2,7 @@ import type { components, paths } from '@rootline/sdk';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, unwrapPage } from '../../../lib/api-client';
 import { preparePhoto } from '../../media/lib/prepare-photo';
+import { listingQuery, MARKET_KEY } from './listing-queries';
 
 export type Listing = components['schemas']['Listing'];
 export type ListingHit = components['schemas']['ListingHit'];
@@ -20,10 +21,6 @@ export const LISTING_CATEGORIES = [
   'plants',
   'produce',
 ] as const satisfies readonly ListingCategory[];
-
-/** Every marketplace query lives under this key, so one live event can refresh what a page shows. */
-export const MARKET_KEY = ['market'] as const;
-export const listingKey = (listingId: string) => ['market', 'listing', listingId] as const;
 
 export function useListingSearch(query: ListingSearch) {
   return useQuery({
@@ -48,10 +45,7 @@ export function useSellerListings(sellerId: string, status: ListingStatus | unde
 }
 
 export function useListing(listingId: string) {
-  return useQuery({
-    queryKey: listingKey(listingId),
-    queryFn: () => unwrap(api.GET('/api/marketplace/listings/{listingId}', { params: { path: { listingId } } })),
-  });
+  return useQuery(listingQuery(listingId));
 }
 
 export function useCreateListing() {

@@ -1,6 +1,6 @@
 import type { RealtimeEvent } from '@rootline/sdk';
 import { useLiveRefresh } from '../../../lib/live';
-import { listingKey, MARKET_KEY } from './listings';
+import { listingKey, MARKET_KEY } from './listing-queries';
 import { offersKey } from './offers';
 
 /** The listing an event is about: a marketplace event's `listingId`, or that of an in-app notification's data. */

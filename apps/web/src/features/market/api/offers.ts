@@ -1,7 +1,7 @@
 import type { components, paths } from '@rootline/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, unwrapPage } from '../../../lib/api-client';
-import { MARKET_KEY } from './listings';
+import { MARKET_KEY } from './listing-queries';
 
 export type Offer = components['schemas']['Offer'];
 export type BuyerOffer = components['schemas']['BuyerOffer'];

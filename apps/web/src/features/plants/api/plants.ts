@@ -3,6 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { api, unwrap, unwrapPage } from '../../../lib/api-client';
 import { sendOrKeep } from '../../outbox/api/outbox';
 import { useOutboxAccount } from '../../outbox/api/use-outbox';
+import { networkStatsQuery, plantQuery, recentPlantsQuery } from './plant-queries';
 
 export type Plant = components['schemas']['Plant'];
 export type RegisterInput = paths['/api/plants/register']['post']['requestBody']['content']['application/json'];
@@ -20,10 +21,7 @@ export const PROPAGATION_TYPES = [
 ] as const satisfies readonly PropagationType[];
 
 export function usePlant(plantId: string) {
-  return useQuery({
-    queryKey: ['plants', 'plant', plantId],
-    queryFn: () => unwrap(api.GET('/api/plants/{plantId}', { params: { path: { plantId } } })),
-  });
+  return useQuery(plantQuery(plantId));
 }
 
 /** A plant other pages name (a parent, say): read only when there is one; its name is all that is shown. */
@@ -76,16 +74,10 @@ export function useClonePlant() {
 
 /** The network's newest plants (the landing page), public. */
 export function useRecentPlants(limit: number) {
-  return useQuery({
-    queryKey: ['plants', 'recent', limit],
-    queryFn: () => unwrapPage(api.GET('/api/plants/recent', { params: { query: { page: 1, limit } } })),
-  });
+  return useQuery(recentPlantsQuery(limit));
 }
 
 /** The network's counts (plants, growers, countries, ledger length), public. */
 export function useNetworkStats() {
-  return useQuery({
-    queryKey: ['plants', 'network'],
-    queryFn: () => unwrap(api.GET('/api/plants/network')),
-  });
+  return useQuery(networkStatsQuery());
 }

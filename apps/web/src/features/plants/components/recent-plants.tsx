@@ -4,6 +4,7 @@ import { PhotoFrame } from '../../../components/photo';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { WhenNear } from '../../../components/when-near';
 import { formatDateTime } from '../../../lib/format';
+import { RECENT_PLANTS } from '../api/plant-queries';
 import type { Plant } from '../api/plants';
 import { useRecentPlants } from '../api/plants';
 
@@ -30,9 +31,6 @@ function Sprout() {
     </svg>
   );
 }
-
-/** How many plants the landing page shows. */
-export const RECENT_PLANTS = 8;
 
 /**
  * The network's newest plants as cards led by their cover photo (a sprout drawn in its place for a plant without
@@ -85,8 +83,9 @@ export function RecentPlants({ signedIn }: { signedIn: boolean }) {
             ))}
           </ul>
           {markers.length > 0 && (
-            // Under the cards on a phone: the map's code and outlines come when it is scrolled near.
-            <WhenNear height="340px">
+            // Under the cards on a phone: the map's code, outlines and town names (some 230 KB compressed) come when
+            // it is scrolled into view, not for every visitor of the landing page (ADR 239).
+            <WhenNear height="340px" margin="0px">
               <WorldMap label={S.map} markers={markers} />
             </WhenNear>
           )}
