@@ -4,6 +4,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // Files that start whole clusters, kill processes or time a block interval: each wants the machine to itself, so
 // they run one at a time after the rest.
 const ALONE = [
+  // Counts the memory arenas of child processes, which compete with the workers beside it for the cores.
+  'packages/db/test/pglite-memory.test.ts',
   'scripts/test/build-cache.e2e.test.ts',
   'scripts/test/cluster.e2e.test.ts',
   'scripts/test/compiled.e2e.test.ts',
