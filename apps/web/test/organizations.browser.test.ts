@@ -106,7 +106,7 @@ describe('organizations, in the browser', () => {
     await row.waitFor();
     await ada.getByLabel(`Role of ${GRACE.name}`, { exact: true }).selectOption('manager');
     await ada.getByRole('button', { name: `Change the role of ${GRACE.name}` }).click();
-    await ada.getByText(`${GRACE.name} is now Manager.`).waitFor();
+    await ada.getByText(`${GRACE.name} is now manager.`).waitFor();
     await expectAccessible(ada);
     await screenshot(ada, 'organization-members');
 
@@ -182,5 +182,21 @@ describe('organizations, in the browser', () => {
     await visitor.getByLabel('Search organizations').fill('riverside');
     await visitor.getByRole('button', { name: 'Search' }).click();
     await visitor.getByRole('link', { name: ORG }).waitFor();
+  }, 120_000);
+
+  it('speaks German to a browser that asks for German: the list, the profile and its kind', async () => {
+    const visitor = await (await rig.context(undefined, { locale: 'de-DE' })).newPage();
+    await visitor.goto('/organizations');
+    await visitor.getByRole('heading', { level: 1, name: 'Organisationen' }).waitFor();
+    await visitor.getByLabel('Organisationen durchsuchen').fill('riverside');
+    await visitor.getByLabel('Art').selectOption({ label: 'Saatgutbibliothek' });
+    await visitor.getByRole('button', { name: 'Suchen' }).click();
+    await visitor.getByRole('status').getByText('1 Organisation', { exact: true }).waitFor();
+    await visitor.getByRole('link', { name: ORG }).click();
+    await visitor.getByRole('heading', { level: 1, name: ORG }).waitFor();
+    await visitor.getByText('Saatgutbibliothek · 1 Mitglied').waitFor();
+    await visitor.getByRole('term').getByText('Wo', { exact: true }).waitFor();
+    await expectAccessible(visitor);
+    await screenshot(visitor, 'organization-profile-de');
   }, 120_000);
 });

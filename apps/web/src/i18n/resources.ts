@@ -11,6 +11,7 @@ import type lineage from '../locales/en/lineage.json';
 import type market from '../locales/en/market.json';
 import type media from '../locales/en/media.json';
 import type notifications from '../locales/en/notifications.json';
+import type organizations from '../locales/en/organizations.json';
 import type outbox from '../locales/en/outbox.json';
 import type plants from '../locales/en/plants.json';
 import type transparency from '../locales/en/transparency.json';
@@ -38,6 +39,7 @@ export interface EnglishCatalogs {
   environment: typeof environment;
   common: typeof common;
   outbox: typeof outbox;
+  organizations: typeof organizations;
 }
 
 export type Namespace = keyof EnglishCatalogs;
@@ -58,4 +60,5 @@ export const NAMESPACES = [
   'environment',
   'common',
   'outbox',
+  'organizations',
 ] as const satisfies readonly Namespace[];

@@ -51,8 +51,8 @@ export type Template =
         organizationId: string;
         organizationName: string;
         change: OrganizationChange;
-        /** The member the change is about, by name (or their part when unknown). */
-        memberName: string;
+        /** The member the change is about (or who made it), by name; null when unknown (then by their part). */
+        memberName: string | null;
         /** Whether the reader is that member. */
         you: boolean;
         role: string | null;
@@ -217,8 +217,7 @@ export function render(t: Template, action?: string, locale?: string | null): Me
     }
     case 'organization-invitation': {
       const { organizationName, invitedByName } = t.params;
-      const key = `organizationInvitation.role${t.params.role.charAt(0).toUpperCase()}${t.params.role.slice(1)}`;
-      const role = s(key, { defaultValue: t.params.role });
+      const role = s(`organizationInvitation.${roleKey(t.params.role)}`, { defaultValue: t.params.role });
       return {
         title: s('organizationInvitation.title', { invitedByName, organizationName }),
         body: s('organizationInvitation.body', {
@@ -231,48 +230,53 @@ export function render(t: Template, action?: string, locale?: string | null): Me
       };
     }
     case 'organization-change':
-      return organizationChange(t.params);
+      return organizationChange(s, t.params);
     case 'password-changed':
       return { title: s('passwordChanged.title'), body: s('passwordChanged.body'), link: null };
   }
 }
 
-const article = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
+/** The template keys of each organization change: the title, and the body about someone else or about "you". */
+const CHANGE_KEYS: Record<OrganizationChange, { title: string; body: string; you?: string }> = {
+  'invitation-sent': { title: 'invitationSentTitle', body: 'invitationSent' },
+  'member-added': { title: 'memberAddedTitle', body: 'memberAdded', you: 'youJoined' },
+  'role-changed': { title: 'roleChangedTitle', body: 'roleChanged', you: 'youRoleChanged' },
+  'member-removed': { title: 'memberRemovedTitle', body: 'memberRemoved', you: 'youRemoved' },
+  'member-left': { title: 'memberLeftTitle', body: 'memberLeft', you: 'youLeft' },
+  'invitation-declined': { title: 'invitationDeclinedTitle', body: 'invitationDeclined' },
+  'invitation-revoked': { title: 'invitationRevokedTitle', body: 'invitationRevoked' },
+  dissolved: { title: 'dissolvedTitle', body: 'dissolved' },
+};
 
-function organizationChange(p: Extract<Template, { name: 'organization-change' }>['params']): Message {
+/** The catalog key of a role's word (`roleOwner`…). */
+const roleKey = (role: string) => `role${role.charAt(0).toUpperCase()}${role.slice(1)}`;
+
+function organizationChange(
+  s: ReturnType<typeof textsIn>,
+  p: Extract<Template, { name: 'organization-change' }>['params'],
+): Message {
   const org = p.organizationName;
-  const who = p.you ? 'You' : p.memberName;
+  const keys = CHANGE_KEYS[p.change];
   const link =
     p.change === 'dissolved' || (p.you && (p.change === 'member-removed' || p.change === 'member-left'))
       ? appLink('myOrganizations')
       : appLink('organizationMembers', { organizationId: p.organizationId });
-  const as = p.role ? ` as ${article(p.role)} ${p.role}` : '';
-  switch (p.change) {
-    case 'invitation-sent':
-      return { title: `${org}: invitation sent`, body: `${p.memberName} invited someone to ${org}${as}.`, link };
-    case 'member-added':
-      return { title: `${org}: new member`, body: `${who} joined ${org}${as}.`, link };
-    case 'role-changed':
-      return {
-        title: `${org}: role changed`,
-        body: `${who} ${p.you ? 'are' : 'is'} now ${article(p.role ?? '')} ${p.role} of ${org}${p.previousRole ? ` (was ${p.previousRole})` : ''}.`,
-        link,
-      };
-    case 'member-removed':
-      return {
-        title: `${org}: member removed`,
-        body: p.you ? `You were removed from ${org}.` : `${who} was removed from ${org}.`,
-        link,
-      };
-    case 'member-left':
-      return { title: `${org}: member left`, body: `${who} left ${org}.`, link };
-    case 'invitation-declined':
-      return { title: `${org}: invitation declined`, body: `${who} declined the invitation to ${org}.`, link };
-    case 'invitation-revoked':
-      return { title: `${org}: invitation revoked`, body: `${p.memberName} revoked an invitation to ${org}.`, link };
-    case 'dissolved':
-      return { title: `${org} was dissolved`, body: `${p.memberName} dissolved ${org}.`, link };
-  }
+  const aboutMember = keys.you !== undefined;
+  const name = p.memberName ?? s(`organizationChange.${aboutMember ? 'someMember' : 'someManager'}`);
+  // "as a manager" reads with the invitation's word for the role (with its article where the language has one),
+  // "(was member)" with the bare word.
+  const role = p.role ? s(`organizationInvitation.${roleKey(p.role)}`, { defaultValue: p.role }) : null;
+  const previous = p.previousRole
+    ? s(`organizationChange.${roleKey(p.previousRole)}`, { defaultValue: p.previousRole })
+    : null;
+  let body = p.you && keys.you ? keys.you : keys.body;
+  if (p.change === 'role-changed' && previous) body = `${body}Was`;
+  else if ((p.change === 'member-added' || p.change === 'invitation-sent') && role) body = `${body}As`;
+  return {
+    title: s(`organizationChange.${keys.title}`, { org }),
+    body: s(`organizationChange.${body}`, { org, name, role: role ?? '', previous }),
+    link,
+  };
 }
 
 function requireAction(action: string | undefined): string {

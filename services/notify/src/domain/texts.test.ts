@@ -55,6 +55,41 @@ describe('a message in the recipient’s language', () => {
     expect(render({ name: 'offer-made', params: offer }, undefined, 'fr').body).toContain('12,50 EUR');
   });
 
+  it('tells of an organization change in the reader’s language, its roles and the unknown member too', () => {
+    const change = {
+      organizationId: 'org_1',
+      organizationName: 'Zaadbibliotheek',
+      change: 'role-changed' as const,
+      memberName: 'Grace',
+      you: true,
+      role: 'manager',
+      previousRole: 'member',
+    };
+    expect(render({ name: 'organization-change', params: change }, undefined, 'de')).toEqual({
+      title: 'Zaadbibliotheek: Rolle geändert',
+      body: 'Du bist jetzt Verwalter von Zaadbibliotheek (vorher Mitglied).',
+      link: '/organizations/org_1/members',
+    });
+    expect(render({ name: 'organization-change', params: { ...change, you: false } }, undefined, 'en').body).toBe(
+      'Grace is now a manager of Zaadbibliotheek (was member).',
+    );
+    const added = { ...change, change: 'member-added' as const, you: false, previousRole: null };
+    expect(render({ name: 'organization-change', params: added }, undefined, 'nl').body).toBe(
+      'Grace is bij Zaadbibliotheek gekomen als beheerder.',
+    );
+    const left = { ...added, change: 'member-left' as const, memberName: null, role: null };
+    expect(render({ name: 'organization-change', params: left }, undefined, 'es')).toMatchObject({
+      title: 'Zaadbibliotheek: un miembro se fue',
+      body: 'Un miembro ha salido de Zaadbibliotheek.',
+    });
+    const dissolved = { ...left, change: 'dissolved' as const };
+    expect(render({ name: 'organization-change', params: dissolved }, undefined, 'fr')).toEqual({
+      title: 'L’organisation Zaadbibliotheek a été dissoute',
+      body: 'Un propriétaire ou un gestionnaire a dissous Zaadbibliotheek.',
+      link: '/organizations/mine',
+    });
+  });
+
   it('writes English to an account without a language, or with one it does not know', () => {
     expect(render({ name: 'welcome', params: {} }, undefined, null).title).toBe('Welcome to Rootline');
     expect(render({ name: 'welcome', params: {} }, undefined, 'xx').title).toBe('Welcome to Rootline');

@@ -37,7 +37,7 @@ async function noticeOfChange(
   const readers = [...new Set([...p.audience, ...(c.member ? [c.member] : [])])].filter((id) => id !== c.actor);
   if (readers.length === 0) return;
   const named = c.member ?? c.actor;
-  const memberName = (await findRecipient(meta.tx, named))?.name ?? (c.member ? 'A member' : 'An owner or manager');
+  const memberName = (await findRecipient(meta.tx, named))?.name ?? null;
   const notices = await recordNotices(
     ctx,
     meta.tx,

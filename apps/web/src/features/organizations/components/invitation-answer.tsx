@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { ErrorAlert, Loading, Notice } from '../../../components/status';
 import { useAnswerInvitation, useInvitationPreview } from '../api/organizations';
-import { ORGS, ROLE_LABELS } from '../strings';
+import { ORGS, ROLE_IN_TEXT } from '../strings';
 
 const S = ORGS.accept;
 
@@ -24,7 +24,7 @@ export function InvitationAnswer({ token }: { token: string | null }) {
       <>
         <Notice>
           {answer.data.role
-            ? S.accepted(org.name, (ROLE_LABELS[answer.data.role] ?? answer.data.role).toLowerCase())
+            ? S.accepted(org.name, ROLE_IN_TEXT[answer.data.role] ?? answer.data.role)
             : S.declined(org.name)}
         </Notice>
         <p>
@@ -37,9 +37,7 @@ export function InvitationAnswer({ token }: { token: string | null }) {
   if (!p) return null;
   return (
     <>
-      <p className="lead">
-        {S.lead(p.invitedByName, p.organization.name, (ROLE_LABELS[p.role] ?? p.role).toLowerCase())}
-      </p>
+      <p className="lead">{S.lead(p.invitedByName, p.organization.name, ROLE_IN_TEXT[p.role] ?? p.role)}</p>
       {p.organization.description && <p>{p.organization.description}</p>}
       <div className="actions">
         <button type="button" disabled={answer.isPending} onClick={() => answer.mutate({ token, accept: true })}>

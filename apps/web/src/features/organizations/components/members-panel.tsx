@@ -13,7 +13,7 @@ import {
   useRemoveMember,
 } from '../api/organizations';
 import './organizations.css';
-import { ORGS, ROLE_LABELS } from '../strings';
+import { ORGS, ROLE_IN_TEXT, ROLE_LABELS } from '../strings';
 
 const S = ORGS.members;
 
@@ -136,7 +136,7 @@ function MemberRow({
           ROLE_LABELS[member.role]
         )}
         <RefusalAlert error={change.error} />
-        {change.isSuccess && <Notice>{S.changed(member.name, ROLE_LABELS[change.data.role] ?? role)}</Notice>}
+        {change.isSuccess && <Notice>{S.changed(member.name, ROLE_IN_TEXT[change.data.role] ?? role)}</Notice>}
       </td>
       <td>{formatDateTime(member.joinedAt)}</td>
       <td>
