@@ -381,7 +381,7 @@ describe('writes that work offline: kept on the device, sent in order once, per 
   );
 
   it(
-    'keeps an account’s writes from another account, and sends them when their account signs in again',
+    'keeps an account’s writes from another account, and sends them when their account signs in again (also after a session that ended while offline)',
     async () => {
       await page.goto('/plants/new');
       await page.getByRole('heading', { level: 1, name: 'Register a plant' }).waitFor();
@@ -425,6 +425,26 @@ describe('writes that work offline: kept on the device, sent in order once, per 
       await page.goto('/outbox');
       await page.getByRole('region', { name: 'Sent' }).getByText("Plant 'Pepper' — sent").waitFor();
       expect(await plantsNamed('Pepper')).toBe(1);
+
+      // Offline after a reload the device still knows the grower; when the network is back the session turns out to
+      // have ended: the grower is asked to sign in, and the write kept meanwhile waits for them.
+      await page.goto('/plants/new');
+      await page.getByRole('heading', { level: 1, name: 'Register a plant' }).waitFor();
+      await context.setOffline(true);
+      await page.reload();
+      await header().getByText('Offline', { exact: true }).waitFor({ timeout: 30_000 });
+      await page.getByLabel('Common name').fill('Sage');
+      await page.getByLabel('Latitude').fill('52.0907');
+      await page.getByLabel('Longitude').fill('5.1214');
+      await page.getByRole('button', { name: 'Register the plant' }).click();
+      await page.getByText(KEPT).waitFor({ timeout: 20_000 });
+      await context.clearCookies();
+      await context.setOffline(false);
+      await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor({ timeout: SEND_MS });
+      expect(await header().getByText('Offline', { exact: true }).count()).toBe(0);
+      expect(await plantsNamed('Sage')).toBe(0);
+      await signIn(page, GROWER, 'My plants');
+      await expect.poll(() => plantsNamed('Sage'), { timeout: SEND_MS }).toBe(1);
     },
     STEP_MS,
   );
