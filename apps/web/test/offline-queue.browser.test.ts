@@ -100,7 +100,7 @@ describe('writes that work offline: kept on the device, sent in order once, per 
   });
 
   it(
-    'keeps four writes made offline through a reload, then sends them in order, each stored once',
+    'keeps four writes made offline through a reload, and a fifth made after it, then sends them in order, each stored once',
     async () => {
       await signIn(page, GROWER, 'My plants');
       // The pages used offline are opened once while online (the app keeps their code), as a grower would have.
@@ -187,6 +187,26 @@ describe('writes that work offline: kept on the device, sent in order once, per 
       await screenshot(page, 'outbox-offline-reloaded');
       expect(await plantsNamed('Tomato')).toBe(0);
 
+      // The session cannot be checked, so the person is the one this device last knew, marked offline: the pages
+      // that need a session open, and a new plant is kept like the others.
+      await header().getByText('Offline', { exact: true }).waitFor({ timeout: 20_000 });
+      await header()
+        .getByRole('button', { name: /^Account menu.*Gita Gardener/ })
+        .waitFor();
+      await (await mainMenu(page)).getByRole('link', { name: 'Register a plant' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Register a plant' }).waitFor();
+      await page.getByLabel('Common name').fill('Parsley');
+      await page.getByLabel('Latitude').fill('52.0907');
+      await page.getByLabel('Longitude').fill('5.1214');
+      await page.getByRole('button', { name: 'Register the plant' }).click();
+      await page.getByText(KEPT).waitFor({ timeout: 20_000 });
+      await expectAccessible(page);
+      await screenshot(page, 'register-offline-reloaded');
+      await header().getByRole('link', { name: '5 items waiting to be sent' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Outbox' }).waitFor();
+      expected.push("Plant 'Parsley' — waiting to be sent");
+      await expect.poll(lines).toEqual(expected.map((t) => t.split(' — ')[0]));
+
       // Rootline is back. The plant's first answer is lost on the way (its outcome unknown to the app): it is sent
       // again with the same Idempotency-Key and answered from the first.
       const sent: { path: string; key: string }[] = [];
@@ -217,13 +237,18 @@ describe('writes that work offline: kept on the device, sent in order once, per 
         '/api/environment/records',
         '/api/plants/register',
         '/api/plants/register',
+        '/api/plants/register',
       ]);
-      const [first, again] = sent.filter((r) => r.path === '/api/plants/register');
+      const [first, again, parsley] = sent.filter((r) => r.path === '/api/plants/register');
       expect(first?.key).toMatch(/^[0-9a-f-]{36}$/);
       expect(again?.key).toBe(first?.key);
+      expect(parsley?.key).not.toBe(first?.key);
+      // The session was in fact there: the header shows the person without the offline mark.
+      expect(await header().getByText('Offline', { exact: true }).count()).toBe(0);
 
       // Each is stored exactly once.
       expect(await plantsNamed('Tomato')).toBe(1);
+      expect(await plantsNamed('Parsley')).toBe(1);
       expect(await journeyEvents()).toBe(1);
       expect(await readings()).toBe(1);
       expect(await photos()).toBe(1);
@@ -256,6 +281,10 @@ describe('writes that work offline: kept on the device, sent in order once, per 
       await climate.getByLabel('Humidity (%)').fill('50');
       await climate.getByRole('button', { name: 'Save the reading' }).click();
       await climate.getByText(KEPT).waitFor({ timeout: 20_000 });
+      // A second one, to correct later through Edit.
+      await climate.getByLabel('Temperature (°C)').fill('85');
+      await climate.getByRole('button', { name: 'Save the reading' }).click();
+      await header().getByRole('link', { name: '2 items waiting to be sent' }).waitFor({ timeout: 20_000 });
       await page.getByRole('tab', { name: 'Journey' }).click();
       const eventForm = page.getByRole('region', { name: 'Record a journey event' });
       await eventForm.getByLabel('What happened').selectOption('harvest');
@@ -264,16 +293,21 @@ describe('writes that work offline: kept on the device, sent in order once, per 
       await to.getByLabel('Longitude').fill('5.1214');
       await eventForm.getByRole('button', { name: 'Record the event' }).click();
       await eventForm.getByText(KEPT).waitFor({ timeout: 20_000 });
-      await header().getByRole('link', { name: '2 items waiting to be sent' }).waitFor();
+      await header().getByRole('link', { name: '3 items waiting to be sent' }).waitFor();
 
       // Back online: the browser's online event sends them.
       await context.setOffline(false);
-      await header().getByRole('link', { name: '1 not accepted' }).click({ timeout: SEND_MS });
+      await header().getByRole('link', { name: '2 not accepted' }).click({ timeout: SEND_MS });
       const refused = page.getByRole('region', { name: 'Not accepted' });
-      const item = refused.getByRole('listitem').filter({ hasText: "Environment reading for 'Basil' — not accepted" });
+      const readingItems = refused
+        .getByRole('listitem')
+        .filter({ hasText: "Environment reading for 'Basil' — not accepted" });
+      await expect.poll(() => readingItems.count()).toBe(2);
+      const item = readingItems.first();
       await item.getByText('Temperature: Enter 60 or less.').waitFor();
-      expect(await item.getByRole('link', { name: 'Open the form' }).getAttribute('href')).toBe(
-        `/plants/${plantId}?tab=environment`,
+      // A refused reading offers Edit, on the plant's full environment form.
+      expect(await item.getByRole('link', { name: "Edit: Environment reading for 'Basil'" }).getAttribute('href')).toBe(
+        `/plants/${plantId}/environment`,
       );
       await waitingRegion().getByText('Nothing is waiting to be sent.').waitFor();
       await page.getByRole('region', { name: 'Sent' }).getByText("Harvest event for 'Basil' — sent").waitFor();
@@ -283,7 +317,22 @@ describe('writes that work offline: kept on the device, sent in order once, per 
       await screenshot(page, 'outbox-refused');
 
       await item.getByRole('button', { name: "Discard: Environment reading for 'Basil'" }).click();
-      await expect.poll(() => page.getByRole('region', { name: 'Not accepted' }).count()).toBe(0);
+      await expect.poll(() => readingItems.count()).toBe(1);
+      await header().getByRole('link', { name: '1 not accepted' }).waitFor();
+
+      // Edit opens the environment form with the refused reading's values; the corrected one replaces it.
+      await readingItems.getByRole('link', { name: "Edit: Environment reading for 'Basil'" }).click();
+      const editor = page.getByRole('form', { name: 'Update the environment' });
+      await editor.getByLabel('Temperature (°C)', { exact: true }).waitFor({ timeout: 30_000 });
+      expect(await editor.getByLabel('Temperature (°C)', { exact: true }).inputValue()).toBe('85');
+      expect(await editor.getByLabel('Relative humidity (%)', { exact: true }).inputValue()).toBe('50');
+      await screenshot(page, 'outbox-edit-refused-reading');
+      await editor.getByLabel('Temperature (°C)', { exact: true }).fill('22');
+      await editor.getByRole('button', { name: 'Save the environment' }).click();
+      await expect.poll(readings, { timeout: 30_000 }).toBe(2);
+      await page.goto('/outbox');
+      await waitingRegion().getByText('Nothing is waiting to be sent.').waitFor();
+      expect(await page.getByRole('region', { name: 'Not accepted' }).count()).toBe(0);
       expect(
         await header()
           .getByRole('link', { name: /not accepted/ })
@@ -332,7 +381,7 @@ describe('writes that work offline: kept on the device, sent in order once, per 
   );
 
   it(
-    'keeps an account’s writes from another account, and sends them when their account signs in again',
+    'keeps an account’s writes from another account, and sends them when their account signs in again (also after a session that ended while offline)',
     async () => {
       await page.goto('/plants/new');
       await page.getByRole('heading', { level: 1, name: 'Register a plant' }).waitFor();
@@ -376,6 +425,26 @@ describe('writes that work offline: kept on the device, sent in order once, per 
       await page.goto('/outbox');
       await page.getByRole('region', { name: 'Sent' }).getByText("Plant 'Pepper' — sent").waitFor();
       expect(await plantsNamed('Pepper')).toBe(1);
+
+      // Offline after a reload the device still knows the grower; when the network is back the session turns out to
+      // have ended: the grower is asked to sign in, and the write kept meanwhile waits for them.
+      await page.goto('/plants/new');
+      await page.getByRole('heading', { level: 1, name: 'Register a plant' }).waitFor();
+      await context.setOffline(true);
+      await page.reload();
+      await header().getByText('Offline', { exact: true }).waitFor({ timeout: 30_000 });
+      await page.getByLabel('Common name').fill('Sage');
+      await page.getByLabel('Latitude').fill('52.0907');
+      await page.getByLabel('Longitude').fill('5.1214');
+      await page.getByRole('button', { name: 'Register the plant' }).click();
+      await page.getByText(KEPT).waitFor({ timeout: 20_000 });
+      await context.clearCookies();
+      await context.setOffline(false);
+      await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor({ timeout: SEND_MS });
+      expect(await header().getByText('Offline', { exact: true }).count()).toBe(0);
+      expect(await plantsNamed('Sage')).toBe(0);
+      await signIn(page, GROWER, 'My plants');
+      await expect.poll(() => plantsNamed('Sage'), { timeout: SEND_MS }).toBe(1);
     },
     STEP_MS,
   );

@@ -119,6 +119,8 @@ export function AppLayout() {
           <WhenIdle>
             <OutboxStatus />
           </WhenIdle>
+          {/* The API could not be reached: the person is shown as this device last knew them (ADR 252). */}
+          {user?.onDevice && <span className="session-offline">{NAV.offline}</span>}
           {user && (
             <Suspense fallback={null}>
               <AccountMenu

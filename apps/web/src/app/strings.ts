@@ -58,6 +58,10 @@ export const NAV = {
   get actingAs() {
     return t('app:nav.actingAs');
   },
+  /** Beside the person in the header while the API cannot be reached. */
+  get offline() {
+    return t('app:nav.offline');
+  },
   actingAsYou: (name: string) => t('app:nav.actingAsYou', { name }),
   get signIn() {
     return t('app:nav.signIn');

@@ -16,6 +16,13 @@ export interface LocationValue {
 
 export const EMPTY_LOCATION: LocationValue = { latitude: '', longitude: '', city: '', country: '' };
 
+/** The picker's value from a location as the API takes it (a kept write's body), empty where it has none. */
+export function locationValueOf(location: unknown): LocationValue {
+  const at = (location ?? {}) as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+  return { latitude: text(at.latitude), longitude: text(at.longitude), city: text(at.city), country: text(at.country) };
+}
+
 const S = COMMON.location;
 
 /** The location as the API wants it, or null while latitude or longitude is not a number. */

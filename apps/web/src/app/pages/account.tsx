@@ -16,10 +16,12 @@ export function Page() {
     <RequireSession>
       {(user) => (
         <>
-          <PageTitle lead={AUTH.account.signedInAs(user.name, user.email)}>{AUTH.account.title}</PageTitle>
+          <PageTitle lead={user.email ? AUTH.account.signedInAs(user.name, user.email) : user.name}>
+            {AUTH.account.title}
+          </PageTitle>
           {params.get('welcome') && <Notice>{AUTH.signUp.done}</Notice>}
           <p>{AUTH.account.role(user.role)}</p>
-          {!user.emailVerified && <p className="muted">{AUTH.account.unverified}</p>}
+          {user.emailVerified === false && <p className="muted">{AUTH.account.unverified}</p>}
           <LanguageSwitcher id="account-language" label={AUTH.account.language} />
           <p>
             <button

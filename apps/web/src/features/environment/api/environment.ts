@@ -47,6 +47,8 @@ type RecordFields = Omit<RecordInput, 'plantId'>;
 export function useRecordEnvironment<V = RecordFields>(
   plantId: string,
   toRecord: (value: V) => RecordFields = (value) => value as RecordFields,
+  /** The refused outbox item this record was edited from, removed once it is sent or kept. */
+  replaces?: string,
 ) {
   const client = useQueryClient();
   const { account } = useOutboxAccount();
@@ -60,6 +62,7 @@ export function useRecordEnvironment<V = RecordFields>(
         plantName: plantNameOf(plantId),
         plantId,
         body: toRecord(value) as Record<string, unknown>,
+        replaces,
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: [...ENVIRONMENT, plantId] }),
   });

@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { Field, SelectField } from '../../../components/field';
 import { ErrorAlert, Notice } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
+import { outboxEditOf } from '../../outbox/api/outbox';
 import { KeptNotice } from '../../outbox/components/kept-notice';
 import { type RecordInput, useRecordEnvironment } from '../api/environment';
 import {
@@ -22,17 +24,28 @@ import { ENVIRONMENT } from '../strings';
 const S = ENVIRONMENT.edit;
 type Current = Partial<Record<Category, unknown>>;
 
+/** A stored time as a `datetime-local` value in the browser's time zone. */
+function localInput(iso: unknown): string {
+  if (typeof iso !== 'string' || Number.isNaN(Date.parse(iso))) return '';
+  const d = new Date(iso);
+  d.setMinutes(d.getMinutes() - d.getTimezoneOffset());
+  return d.toISOString().slice(0, 16);
+}
+
 /**
- * The plant's environment as a form in its nine categories, filled with the current values. Saving adds one
- * record with the categories that changed; the API's refusals show next to the field they name.
+ * The plant's environment as a form in its nine categories, filled with the current values (or, opened from a
+ * refused outbox reading, with that reading's values where it has them). Saving adds one record with the categories
+ * that changed; the API's refusals show next to the field they name.
  */
 export function EnvironmentEditor({ plantId, current }: { plantId: string; current: Current }) {
+  const edit = outboxEditOf(useLocation().state, 'reading');
+  const navigate = useNavigate();
   const [forms, setForms] = useState<Record<string, CategoryForm>>(() =>
-    Object.fromEntries(CATEGORIES.map((c) => [c.key, toForm(c, current[c.key])])),
+    Object.fromEntries(CATEGORIES.map((c) => [c.key, toForm(c, edit?.body[c.key] ?? current[c.key])])),
   );
-  const [recordedAt, setRecordedAt] = useState('');
+  const [recordedAt, setRecordedAt] = useState(() => localInput(edit?.body.recordedAt));
   const [nothing, setNothing] = useState(false);
-  const save = useRecordEnvironment(plantId);
+  const save = useRecordEnvironment(plantId, undefined, edit?.id);
 
   const set = (category: Category, key: string, value: string) =>
     setForms((all) => ({ ...all, [category]: { ...all[category], [key]: value } }));
@@ -53,7 +66,10 @@ export function EnvironmentEditor({ plantId, current }: { plantId: string; curre
         setNothing(Object.keys(record).length === 0);
         if (Object.keys(record).length === 0) return;
         if (recordedAt) record.recordedAt = new Date(recordedAt).toISOString();
-        save.mutate(record as Omit<RecordInput, 'plantId'>);
+        save.mutate(record as Omit<RecordInput, 'plantId'>, {
+          // The refused item it was edited from is gone: the form is a plain one again.
+          onSuccess: () => edit && navigate('.', { replace: true, state: null }),
+        });
       }}
     >
       <h2 id="environment-edit-heading">{S.title}</h2>

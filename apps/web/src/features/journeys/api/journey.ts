@@ -48,7 +48,7 @@ export function useJourney(plantId: string) {
 }
 
 /** Records a journey event, or keeps it on this device while Rootline cannot be reached (the outbox). */
-export function useRecordEvent(plantId: string) {
+export function useRecordEvent(plantId: string, replaces?: string) {
   const client = useQueryClient();
   const { account } = useOutboxAccount();
   return useMutation({
@@ -64,6 +64,7 @@ export function useRecordEvent(plantId: string) {
         plantName: plantNameOf(plantId),
         plantId,
         body: rest,
+        replaces,
       });
     },
     onSuccess: () => client.invalidateQueries({ queryKey: ['journeys', plantId] }),

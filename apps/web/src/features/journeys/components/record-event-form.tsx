@@ -1,8 +1,16 @@
 import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { Field, SelectField } from '../../../components/field';
-import { EMPTY_LOCATION, LocationPicker, type LocationValue, toApiLocation } from '../../../components/location-picker';
+import {
+  EMPTY_LOCATION,
+  LocationPicker,
+  type LocationValue,
+  locationValueOf,
+  toApiLocation,
+} from '../../../components/location-picker';
 import { ErrorAlert, Notice } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
+import { type OutboxEdit, outboxEditOf } from '../../outbox/api/outbox';
 import { KeptNotice } from '../../outbox/components/kept-notice';
 import { EVENT_KINDS, type EventKind, TRANSPORT_MODES, type TransportMode, useRecordEvent } from '../api/journey';
 import { nowLocal, withLocalOffset } from '../lib/time';
@@ -10,16 +18,42 @@ import { JOURNEYS } from '../strings';
 
 const S = JOURNEYS.record;
 
-/** Records one event of the plant's journey; distance and CO2e are computed by Rootline from the legs. */
+/** The form's fields: empty, or from a refused event's body (its "Edit" in the outbox). */
+function fieldsOf(edit: OutboxEdit | null, start: LocationValue) {
+  const body = edit?.body;
+  const quantity = body?.quantity as { value?: unknown } | undefined;
+  const mass = body?.massKg ?? quantity?.value;
+  return {
+    kind: (EVENT_KINDS as readonly string[]).includes(edit?.eventKind ?? '')
+      ? (edit?.eventKind as EventKind)
+      : 'distribution',
+    // The time was sent as typed with the browser's offset after it: its first 16 characters are what was typed.
+    when: typeof body?.eventTime === 'string' ? body.eventTime.slice(0, 16) : nowLocal(),
+    mode: (typeof body?.transportMode === 'string' ? body.transportMode : 'bicycle') as TransportMode,
+    mass: typeof mass === 'number' ? String(mass) : '',
+    withFrom: body ? body.from !== undefined : true,
+    from: body?.from ? locationValueOf(body.from) : start,
+    to: body ? locationValueOf(body.to) : EMPTY_LOCATION,
+  };
+}
+
+/**
+ * Records one event of the plant's journey; distance and CO2e are computed by Rootline from the legs. Opened from a
+ * refused outbox item, it has that item's fields, and the event recorded replaces it.
+ */
 export function RecordEventForm({ plantId, start }: { plantId: string; start: LocationValue }) {
-  const record = useRecordEvent(plantId);
-  const [kind, setKind] = useState<EventKind>('distribution');
-  const [when, setWhen] = useState(nowLocal);
-  const [mode, setMode] = useState<TransportMode>('bicycle');
-  const [mass, setMass] = useState('');
-  const [withFrom, setWithFrom] = useState(true);
-  const [from, setFrom] = useState(start);
-  const [to, setTo] = useState(EMPTY_LOCATION);
+  const here = useLocation();
+  const edit = outboxEditOf(here.state, 'event');
+  const navigate = useNavigate();
+  const record = useRecordEvent(plantId, edit?.id);
+  const [initial] = useState(() => fieldsOf(edit, start));
+  const [kind, setKind] = useState<EventKind>(initial.kind);
+  const [when, setWhen] = useState(initial.when);
+  const [mode, setMode] = useState<TransportMode>(initial.mode);
+  const [mass, setMass] = useState(initial.mass);
+  const [withFrom, setWithFrom] = useState(initial.withFrom);
+  const [from, setFrom] = useState(initial.from);
+  const [to, setTo] = useState(initial.to);
   const [problem, setProblem] = useState<string | null>(null);
   return (
     <section className="card" aria-labelledby="record-heading">
@@ -45,7 +79,13 @@ export function RecordEventForm({ plantId, start }: { plantId: string; start: Lo
                 ...(kind === 'harvest' ? { quantity: { value: Number(mass || 1), unit: 'kg' as const } } : {}),
               },
             },
-            { onSuccess: () => setTo(EMPTY_LOCATION) },
+            {
+              onSuccess: () => {
+                setTo(EMPTY_LOCATION);
+                // The refused item it was edited from is gone: the form is a plain one again.
+                if (edit) navigate(`${here.pathname}${here.search}`, { replace: true, state: null });
+              },
+            },
           );
         }}
       >

@@ -25,13 +25,21 @@ export type NewWrite = Pick<
 /** What "Edit" on a refused item hands its form (as the router's location state): the item and its fields. */
 export interface OutboxEdit {
   id: string;
+  kind: OutboxItem['kind'];
   body: Record<string, unknown>;
+  /** A journey event's kind (the last segment of its path, not in its body). */
+  eventKind?: string | undefined;
 }
 
-/** The refused item a form was opened to edit, from the router's location state; null when it was opened plainly. */
-export function outboxEditOf(state: unknown): OutboxEdit | null {
+/**
+ * The refused item of `kind` a form was opened to edit, from the router's location state; null when it was opened
+ * plainly (or to edit another kind of write).
+ */
+export function outboxEditOf(state: unknown, kind: OutboxItem['kind']): OutboxEdit | null {
   const edit = (state as { outboxEdit?: Partial<OutboxEdit> } | null)?.outboxEdit;
-  return typeof edit?.id === 'string' && edit.body && typeof edit.body === 'object' ? (edit as OutboxEdit) : null;
+  return typeof edit?.id === 'string' && edit.kind === kind && edit.body && typeof edit.body === 'object'
+    ? (edit as OutboxEdit)
+    : null;
 }
 
 /** What became of a write: sent (with the record made), or kept on this device to be sent later. */

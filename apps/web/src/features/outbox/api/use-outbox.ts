@@ -15,8 +15,8 @@ function remembered(): string | null {
 }
 
 /**
- * The account whose outbox this tab shows: the signed-in one (`confirmed`), or, while the session cannot be checked
- * (offline), the last one signed in on this device. None when signed out: another person's writes are never shown.
+ * The account whose outbox this tab shows: the signed-in one (`confirmed` when the API said so, not when the identity
+ * kept on the device stands in), or, while the session cannot be checked (offline), the last one signed in here. None when signed out: another person's writes are never shown.
  */
 export function useOutboxAccount(): { account: string | null; confirmed: boolean; signedOut: boolean } {
   const session = useSession();
@@ -29,7 +29,7 @@ export function useOutboxAccount(): { account: string | null; confirmed: boolean
       // Storage refused (private mode): the outbox shows once the session is known.
     }
   }, [user]);
-  if (user) return { account: user.id, confirmed: true, signedOut: false };
+  if (user) return { account: user.id, confirmed: !user.onDevice, signedOut: false };
   if (user === null) return { account: null, confirmed: false, signedOut: true };
   return { account: remembered(), confirmed: false, signedOut: false };
 }

@@ -17,7 +17,12 @@ function formOf(item: OutboxItem): string {
 }
 
 /** The kinds whose form opens prefilled with a refused item's fields ("Edit"); the others offer their form empty. */
-const EDITABLE = new Set<OutboxItem['kind']>(['plant']);
+const EDITABLE = new Set<OutboxItem['kind']>(['plant', 'event', 'reading']);
+
+/** The form that edits a refused item: a reading's is the plant's full environment form, which has every field. */
+function editFormOf(item: OutboxItem): string {
+  return item.kind === 'reading' ? `/plants/${encodeURIComponent(item.plantId)}/environment` : formOf(item);
+}
 
 function pageOf(item: OutboxItem): string {
   const plant = `/plants/${encodeURIComponent(item.result?.plantId ?? item.plantId)}`;
@@ -125,8 +130,10 @@ export function OutboxList({ account, canSend }: { account: string; canSend: boo
                   </button>
                   {EDITABLE.has(item.kind) ? (
                     <Link
-                      to={formOf(item)}
-                      state={{ outboxEdit: { id: item.id, body: item.body } }}
+                      to={editFormOf(item)}
+                      state={{
+                        outboxEdit: { id: item.id, kind: item.kind, body: item.body, eventKind: item.eventKind },
+                      }}
                       aria-label={S.editLabel(item)}
                     >
                       {S.edit}

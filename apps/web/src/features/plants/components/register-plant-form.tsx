@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Field } from '../../../components/field';
-import { EMPTY_LOCATION, LocationPicker, toApiLocation } from '../../../components/location-picker';
+import { EMPTY_LOCATION, LocationPicker, locationValueOf, toApiLocation } from '../../../components/location-picker';
 import { type PrivacyLevel, PrivacyLevelField } from '../../../components/privacy-level-field';
 import { ErrorAlert } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
@@ -15,13 +15,10 @@ const S = PLANTS.register;
 /** The form's fields from a kept registration's body (its "Edit" in the outbox). */
 function fieldsOf(body: Record<string, unknown> | undefined) {
   const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
-  const at = (body?.location ?? {}) as Record<string, unknown>;
   return {
     commonName: text(body?.commonName),
     scientificName: text(body?.scientificName),
-    location: body
-      ? { latitude: text(at.latitude), longitude: text(at.longitude), city: text(at.city), country: text(at.country) }
-      : EMPTY_LOCATION,
+    location: body ? locationValueOf(body.location) : EMPTY_LOCATION,
     privacyLevel: (typeof body?.privacyLevel === 'string' ? body.privacyLevel : 'city') as PrivacyLevel,
   };
 }
@@ -38,7 +35,7 @@ export function RegisterPlantForm({
   onRegistered: (plant: { id: string }) => void;
 }) {
   const register = useRegisterPlant();
-  const edit = outboxEditOf(useLocation().state);
+  const edit = outboxEditOf(useLocation().state, 'plant');
   const navigate = useNavigate();
   const [initial] = useState(() => fieldsOf(edit?.body));
   const [commonName, setCommonName] = useState(initial.commonName);
