@@ -1,26 +1,24 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import type { PdfFont, PdfFontFiles } from '../domain/pdf-fonts.js';
 
 /**
  * The fonts of Rootline's PDFs (labels, certificates): DejaVu Sans, from the dejavu-fonts-ttf package (Bitstream Vera
  * licence), embedded and subset by pdfkit, so a name in Polish, Greek, Cyrillic or with any letter beyond Latin-1
  * prints as written. The PDF standard fonts (Helvetica, Courier) know only WinAnsi and print such letters as others.
  */
-const FONT_FILES = {
+const FONT_FILES: Record<PdfFont, string> = {
   regular: 'DejaVuSans.ttf',
   bold: 'DejaVuSans-Bold.ttf',
   italic: 'DejaVuSans-Oblique.ttf',
   mono: 'DejaVuSansMono.ttf',
   monoBold: 'DejaVuSansMono-Bold.ttf',
-} as const;
+};
 
-/** A font's name in a document that `embedPdfFonts` prepared. */
-export type PdfFont = keyof typeof FONT_FILES;
-
-let loaded: Promise<Record<PdfFont, Buffer>> | undefined;
+let loaded: Promise<PdfFontFiles> | undefined;
 
 /** The font files, read once, on the first PDF (a process that renders none never holds them). */
-export function pdfFonts(): Promise<Record<PdfFont, Buffer>> {
+export function pdfFonts(): Promise<PdfFontFiles> {
   loaded ??= (async () => {
     const require = createRequire(import.meta.url);
     const entries = await Promise.all(
@@ -28,15 +26,10 @@ export function pdfFonts(): Promise<Record<PdfFont, Buffer>> {
         async ([name, file]) => [name, await readFile(require.resolve(`dejavu-fonts-ttf/ttf/${file}`))] as const,
       ),
     );
-    return Object.fromEntries(entries) as Record<PdfFont, Buffer>;
+    return Object.fromEntries(entries) as PdfFontFiles;
   })().catch((err: unknown) => {
     loaded = undefined;
     throw err;
   });
   return loaded;
-}
-
-/** Registers the fonts in a document under their `PdfFont` names; pdfkit embeds only the glyphs used. */
-export function embedPdfFonts(doc: PDFKit.PDFDocument, files: Record<PdfFont, Buffer>): void {
-  for (const [name, file] of Object.entries(files)) doc.registerFont(name, file);
 }

@@ -1,5 +1,5 @@
 import type { SignedCertificate } from '@rootline/contracts/transparency-certificates';
-import { embedPdfFonts, pdfFonts } from '../adapters/pdf-fonts.js';
+import { embedPdfFonts, type PdfFontFiles } from './pdf-fonts.js';
 
 /** Breaks a long hex or base64 value into lines that fit the page. */
 const wrap = (value: string, width = 64) => value.match(new RegExp(`.{1,${width}}`, 'g'))?.join('\n') ?? value;
@@ -12,14 +12,10 @@ export const CERTIFICATE_ATTACHMENT = 'certificate.json';
  * opens the public verification page. The signed JSON is embedded as the attachment `certificate.json` (a PDF
  * embedded file), so the PDF alone can be verified (`rootline-verify certificate file.pdf`).
  */
-export async function renderCertificatePdf(signed: SignedCertificate): Promise<Buffer> {
+export async function renderCertificatePdf(signed: SignedCertificate, fonts: PdfFontFiles): Promise<Buffer> {
   // Loaded on the first PDF: pdfkit and its font modules are some 2 MiB of source and more of heap, which a
   // process that never renders a certificate should not hold (docs/perf/startup.md).
-  const [{ default: PDFDocument }, { default: QRCode }, fonts] = await Promise.all([
-    import('pdfkit'),
-    import('qrcode'),
-    pdfFonts(),
-  ]);
+  const [{ default: PDFDocument }, { default: QRCode }] = await Promise.all([import('pdfkit'), import('qrcode')]);
   const { certificate: c, signature } = signed;
   const qr = await QRCode.toBuffer(c.verificationUrl, {
     type: 'png',

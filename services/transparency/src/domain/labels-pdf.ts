@@ -1,6 +1,6 @@
-import type { Locale } from '@rootline/contracts';
+import type { Locale } from '@rootline/contracts/auth';
 import type { LabelLayout } from '@rootline/contracts/transparency-labels';
-import { embedPdfFonts, type PdfFont, pdfFonts } from '../adapters/pdf-fonts.js';
+import { embedPdfFonts, type PdfFont, type PdfFontFiles } from './pdf-fonts.js';
 
 /** What one label says. Never a location: a label is stuck on a pot anyone can read (docs/transparency.md). */
 export interface LabelPlant {
@@ -170,13 +170,9 @@ function drawQr(
 export async function renderLabelsPdf(
   plants: LabelPlant[],
   layout: LabelLayout,
-  options: { startAt?: number; harvestedOn: string; language?: Locale },
+  options: { startAt?: number; harvestedOn: string; language?: Locale; fonts: PdfFontFiles },
 ): Promise<{ pdf: Buffer; pages: number }> {
-  const [{ default: PDFDocument }, { default: QRCode }, files] = await Promise.all([
-    import('pdfkit'),
-    import('qrcode'),
-    pdfFonts(),
-  ]);
+  const [{ default: PDFDocument }, { default: QRCode }] = await Promise.all([import('pdfkit'), import('qrcode')]);
   const g = SHEETS[layout];
   const slots = labelSlots(layout, plants.length, options.startAt ?? 1);
   const doc = new PDFDocument({
@@ -185,7 +181,7 @@ export async function renderLabelsPdf(
     autoFirstPage: false,
     info: { Title: `Rootline plant labels (${layout})`, Author: 'Rootline' },
   });
-  embedPdfFonts(doc, files);
+  embedPdfFonts(doc, options.fonts);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {

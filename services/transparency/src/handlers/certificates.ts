@@ -14,6 +14,7 @@ import {
 import { assertOwnerOrAdmin, inclusionRanges } from '@rootline/domain';
 import { call, handle, notFound, publicUrlOf, type ServiceContext } from '@rootline/host';
 import canonicalize from 'canonicalize';
+import { pdfFonts } from '../adapters/pdf-fonts.js';
 import type { SigningKey } from '../adapters/signing-key.js';
 import { appendEntry, readHead } from '../db/audit.repo.js';
 import {
@@ -123,7 +124,7 @@ export const getCertificate = (ctx: ServiceContext, key: SigningKey, publicUrl: 
   handle(transparencyCertificateGet, async ({ plantId, format }, caller) => {
     const base = publicUrlOf(caller, publicUrl);
     const signed = signCertificate(await buildCertificate(ctx, key, base, plantId, caller), key.privateKey);
-    const pdf = format === 'pdf' ? (await renderCertificatePdf(signed)).toString('base64') : null;
+    const pdf = format === 'pdf' ? (await renderCertificatePdf(signed, await pdfFonts())).toString('base64') : null;
     return { signed, pdf };
   });
 

@@ -1,6 +1,7 @@
 import { AppError, LABELS_PER_PAGE, type Plant, plantGet, transparencyLabelsRender } from '@rootline/contracts';
 import { appLink } from '@rootline/contracts/app-links';
 import { call, handle, publicUrlOf, type ServiceContext } from '@rootline/host';
+import { pdfFonts } from '../adapters/pdf-fonts.js';
 import { type LabelPlant, renderLabelsPdf } from '../domain/labels-pdf.js';
 
 /** Plants read at once from the plants service while a sheet is made. */
@@ -39,6 +40,7 @@ export const renderLabels = (ctx: ServiceContext, publicUrl: string | undefined)
     const { pdf, pages } = await renderLabelsPdf(labels, layout, {
       startAt: first,
       harvestedOn: harvestedOn ?? ctx.clock.now().toISOString().slice(0, 10),
+      fonts: await pdfFonts(),
       ...(language ? { language } : {}),
     });
     return { pdf: pdf.toString('base64'), pages, labels: labels.length };
