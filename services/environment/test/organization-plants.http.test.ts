@@ -1,5 +1,11 @@
 import { service as chainMiner } from '@rootline/chain-miner';
-import { ledgerTransaction, seedOrganization, startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
+import {
+  actingCaller,
+  ledgerTransaction,
+  seedOrganization,
+  startTestPlatform,
+  type TestPlatform,
+} from '@rootline/gateway/testing';
 import { service as plants } from '@rootline/plants';
 import { cloneInput, plantInput } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
@@ -15,12 +21,11 @@ describe('plants owned by an organization, over HTTP', () => {
   const CO_OP = 'Riverbank Growers Co-op';
 
   /** A call by one of the accounts, acting for the organization unless `alone`. */
-  const as = (sub: string, method: string, url: string, body?: unknown, alone = false) =>
-    p.http(method, url, {
-      token: tokens[sub] as string,
-      ...(body === undefined ? {} : { body }),
-      ...(alone ? {} : { headers: { 'rootline-act-as': orgId } }),
-    });
+  const as = actingCaller(
+    () => p,
+    tokens,
+    () => orgId,
+  );
   const record = (sub: string, alone = false) =>
     as(sub, 'POST', '/api/environment/records', { plantId, climate: { temperatureC: 21 } }, alone);
 

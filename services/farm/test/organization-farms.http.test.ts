@@ -1,4 +1,4 @@
-import { seedOrganization } from '@rootline/gateway/testing';
+import { actingCaller, seedOrganization } from '@rootline/gateway/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { farmInput, startFarmPlatform, type TestPlatform, zoneInput } from './support.js';
@@ -15,13 +15,12 @@ describe('farms owned by an organization, over HTTP', () => {
   let batchId: string;
   const tokens: Record<string, string> = {};
 
-  /** A call by one of the accounts (all USERs), acting for the organization unless `alone`. */
-  const as = (sub: string, method: string, url: string, body?: unknown, alone = false) =>
-    p.http(method, url, {
-      token: tokens[sub] as string,
-      ...(body === undefined ? {} : { body }),
-      ...(alone ? {} : { headers: { 'rootline-act-as': orgId } }),
-    });
+  /** A call by one of the accounts, acting for the organization unless `alone`. */
+  const as = actingCaller(
+    () => p,
+    tokens,
+    () => orgId,
+  );
   const batchBody = () => ({
     farmId,
     zoneId,

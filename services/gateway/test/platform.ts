@@ -124,3 +124,21 @@ export async function startTestPlatform(
     },
   };
 }
+
+/**
+ * The call of tests on an organization's records: one of `tokens`' accounts calls the gateway acting for the
+ * organization `organizationId()` names, or for itself when `alone`. Platform and id are read at each call, since
+ * tests set them in `beforeAll`.
+ */
+export function actingCaller(
+  platform: () => TestPlatform,
+  tokens: Record<string, string>,
+  organizationId: () => string,
+) {
+  return (sub: string, method: string, url: string, body?: unknown, alone = false) =>
+    platform().http(method, url, {
+      token: tokens[sub] as string,
+      ...(body === undefined ? {} : { body }),
+      ...(alone ? {} : { headers: { 'rootline-act-as': organizationId() } }),
+    });
+}

@@ -9,7 +9,7 @@ export { GatewayConfig } from '../src/config.js';
 export { openStoredAnswer } from '../src/plugins/idempotency.js';
 export { type GatewayReader, ledgerTransaction, ledgerTransactions } from './ledger.js';
 export { publishEvent } from './notify-support.js';
-export { startTestPlatform, type TestPlatform } from './platform.js';
+export { actingCaller, startTestPlatform, type TestPlatform } from './platform.js';
 export {
   collectEvents,
   type EventLog,

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { seedOrganization, startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
+import { actingCaller, seedOrganization, startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { service as transparency } from '../src/service.js';
 
@@ -10,12 +10,12 @@ describe('webhooks of an organization, over HTTP', () => {
   let orgId: string;
   let hookId: string;
   const tokens: Record<string, string> = {};
-  const as = (sub: string, method: string, url: string, body?: unknown, alone = false) =>
-    p.http(method, url, {
-      token: tokens[sub] as string,
-      ...(body === undefined ? {} : { body }),
-      ...(alone ? {} : { headers: { 'rootline-act-as': orgId } }),
-    });
+  /** A call by one of the accounts, acting for the organization unless `alone`. */
+  const as = actingCaller(
+    () => p,
+    tokens,
+    () => orgId,
+  );
   const hook = { url: 'http://127.0.0.1:9/hook', events: ['plant.registered'] };
 
   beforeAll(async () => {

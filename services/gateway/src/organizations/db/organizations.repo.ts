@@ -99,19 +99,7 @@ export async function listMemberships(db: Db, userId: string): Promise<(Organiza
 
 /** The account's role in a live organization, read afresh (never cached): null when it is not a member. */
 export async function roleOf(db: Db, organizationId: string, userId: string): Promise<OrgRole | null> {
-  const [row] = await db
-    .select({ role: organizationMembers.role })
-    .from(organizationMembers)
-    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
-    .where(
-      and(
-        eq(organizationMembers.organizationId, organizationId),
-        eq(organizationMembers.userId, userId),
-        isNull(organizations.dissolvedAt),
-      ),
-    )
-    .limit(1);
-  return row?.role ?? null;
+  return (await membershipOf(db, organizationId, userId))?.role ?? null;
 }
 
 /**
