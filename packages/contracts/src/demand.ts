@@ -1,4 +1,4 @@
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TProperties, type TSchema, Type } from '@sinclair/typebox';
 import { Location, PrefixedId, Text, Timestamp } from './common.js';
 import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
@@ -215,6 +215,83 @@ export const RecommendationQuery = Type.Object({
   limit: Defaulted(Type.Integer({ minimum: 1, maximum: 18, default: 10 })),
 });
 
+const reason = <C extends string, P extends TProperties>(code: C, params: P, description: string) =>
+  Type.Object({ code: Type.Literal(code), params: Type.Object(params) }, { description });
+const Kg = (description: string) => Type.Number({ description: `${description}, kg (one decimal)` });
+const PricePerKg = Type.Number({ description: 'Price per kg in currency units (EUR 2.5, not cents)' });
+
+/**
+ * Why a crop is recommended, as a stable code with the values its sentence uses: `reasons[i]` in English is
+ * `reasonCodes[i]` in words. An app words each code in its reader's language (docs/languages.md, ADR 255).
+ */
+export const CropReason = Named(
+  'CropReason',
+  Type.Union(
+    [
+      reason(
+        'not-grown',
+        { crop: CropSchema, method: StringEnum(GROWING_METHODS) },
+        'The method does not grow the crop (e.g. no microgreens in the open field)',
+      ),
+      reason(
+        'not-sowable',
+        { month: Type.Integer({ minimum: 1, maximum: 12 }), method: StringEnum(GROWING_METHODS) },
+        'The start month (mirrored south of the equator) is not a sowing month of the crop with the method',
+      ),
+      reason(
+        'sowable',
+        { month: Type.Integer({ minimum: 1, maximum: 12 }), method: StringEnum(GROWING_METHODS) },
+        'The crop can be sown in the start month with the method',
+      ),
+      reason(
+        'first-harvest',
+        { date: Type.String({ pattern: DATE_ONLY_PATTERN }), days: Type.Integer({ minimum: 0 }) },
+        'The first harvest date, days after the start',
+      ),
+      reason(
+        'unmet-demand',
+        {
+          unmetKg: Kg('Nearby demand not covered by committed supply'),
+          weeks: Type.Integer({ minimum: 1, description: 'Harvest weeks counted' }),
+          wantedKg: Kg('Nearby demand'),
+          committedKg: Kg('Committed nearby supply'),
+        },
+        'Unmet nearby demand over the harvest weeks',
+      ),
+      reason(
+        'withheld',
+        { minHouseholds: Type.Integer({ minimum: 1 }) },
+        'Fewer households than minHouseholds nearby ask for the crop: their demand is not counted',
+      ),
+      reason(
+        'expected-yield',
+        { yieldKg: Kg('Expected yield'), areaM2: Type.Number(), kgPerM2: Type.Number() },
+        'The expected yield: area × yield per m² of the method',
+      ),
+      reason(
+        'reference-price',
+        { pricePerKg: PricePerKg, currency: Type.String() },
+        'Priced at the crop table’s reference price (too few households state one)',
+      ),
+      reason(
+        'median-price',
+        { pricePerKg: PricePerKg, currency: Type.String() },
+        'Priced at the median maximum price nearby households accept',
+      ),
+    ],
+    {
+      examples: [
+        { code: 'sowable', params: { month: 4, method: 'open-field' } },
+        { code: 'first-harvest', params: { date: '2026-07-13', days: 80 } },
+        { code: 'unmet-demand', params: { unmetKg: 16, weeks: 4, wantedKg: 20, committedKg: 4 } },
+      ],
+    },
+  ),
+);
+export type CropReason = Static<typeof CropReason>;
+/** Every code a crop recommendation's reasons may carry, read from the schema. */
+export const CROP_REASON_CODES = CropReason.anyOf.map((s) => s.properties.code.const) as readonly CropReason['code'][];
+
 export const CropRecommendation = Type.Object({
   crop: Type.String(),
   rank: Type.Integer({ minimum: 1 }),
@@ -225,7 +302,8 @@ export const CropRecommendation = Type.Object({
   expectedYieldKg: Type.Number(),
   unmetDemandKg: Type.Number({ description: 'Nearby demand in the harvest weeks not covered by committed supply' }),
   expectedRevenue: Type.Object({ amount: Type.Integer(), currency: Type.String() }),
-  reasons: Type.Array(Type.String()),
+  reasons: Type.Array(Type.String(), { description: 'Why, in English: the sentences of `reasonCodes`' }),
+  reasonCodes: Type.Array(CropReason, { description: 'The reasons as codes with their values, in the same order' }),
 });
 
 export const ForecastQuery = Type.Object({

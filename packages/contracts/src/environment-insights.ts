@@ -42,17 +42,76 @@ export type HealthScore = Static<typeof HealthScore>;
 
 export const RECOMMENDATION_PRIORITIES = ['high', 'medium', 'low'] as const;
 
-export const Recommendation = Type.Object({
-  priority: StringEnum(RECOMMENDATION_PRIORITIES, {
-    description: 'high: far outside the range (score below 50); medium: outside it; low: not measured',
-  }),
-  category: EnvironmentCategorySchema,
-  parameter: Type.String(),
-  measured: Nullable(Type.Number(), 'null when the parameter was never recorded'),
-  target: OptimalRange,
-  advice: Type.String({ description: 'What to do' }),
-  reason: Type.String({ description: 'Why, with the range and its source' }),
-});
+/** The parameters the health score looks at and advice is given on, as `category.field` of an environment record. */
+export const SCORED_PARAMETERS = [
+  'soil.ph',
+  'climate.temperatureC',
+  'climate.humidityPercent',
+  'lighting.dli',
+  'lighting.hoursPerDay',
+  'nutrients.ecMsCm',
+  'watering.ph',
+] as const;
+export type ScoredParameter = (typeof SCORED_PARAMETERS)[number];
+
+/** Where a parameter stands: below its range, above it, or never measured. */
+export const ADVICE_KINDS = ['too-low', 'too-high', 'unmeasured'] as const;
+export type AdviceKind = (typeof ADVICE_KINDS)[number];
+
+/** A piece of advice by its code, `<parameter>.<kind>` (`soil.ph.too-high`): one sentence each, in every language. */
+export type AdviceCode = `${ScoredParameter}.${AdviceKind}`;
+export const ADVICE_CODES: readonly AdviceCode[] = SCORED_PARAMETERS.flatMap((p) =>
+  ADVICE_KINDS.map((k): AdviceCode => `${p}.${k}`),
+);
+export const adviceCode = (parameter: ScoredParameter, kind: AdviceKind): AdviceCode => `${parameter}.${kind}`;
+
+export const AdviceParams = Type.Object(
+  {
+    parameter: StringEnum(SCORED_PARAMETERS),
+    kind: StringEnum(ADVICE_KINDS),
+    measured: Nullable(Type.Number(), 'null when the parameter was never recorded'),
+    min: Type.Number({ description: 'Lower end of the optimal range' }),
+    max: Type.Number({ description: 'Upper end of the optimal range' }),
+    unit: Type.String({ description: 'The unit of the values, a symbol (`pH`, `°C`, `%`, `mol/m²/day`)' }),
+  },
+  { description: 'The values a sentence for the code may use' },
+);
+
+export const Recommendation = Type.Object(
+  {
+    priority: StringEnum(RECOMMENDATION_PRIORITIES, {
+      description: 'high: far outside the range (score below 50); medium: outside it; low: not measured',
+    }),
+    category: EnvironmentCategorySchema,
+    parameter: StringEnum(SCORED_PARAMETERS),
+    measured: Nullable(Type.Number(), 'null when the parameter was never recorded'),
+    target: OptimalRange,
+    code: StringEnum(ADVICE_CODES, {
+      description:
+        'The advice as a stable code, `<parameter>.<kind>` with kind `too-low`, `too-high` or `unmeasured`: ' +
+        'an app words it in its reader’s language from the code and `params` (docs/languages.md)',
+      examples: ['soil.ph.too-high'],
+    }),
+    params: AdviceParams,
+    advice: Type.String({ description: 'What to do, in English (the sentence for `code`)' }),
+    reason: Type.String({ description: 'Why, with the range and its source, in English' }),
+  },
+  {
+    examples: [
+      {
+        priority: 'high',
+        category: 'soil',
+        parameter: 'soil.ph',
+        measured: 7,
+        target: { min: 4.5, max: 5.5, unit: 'pH' },
+        code: 'soil.ph.too-high',
+        params: { parameter: 'soil.ph', kind: 'too-high', measured: 7, min: 4.5, max: 5.5, unit: 'pH' },
+        advice: 'Lower the soil pH: add elemental sulfur or an acidic mulch (pine needles, peat) and re-test',
+        reason: '7 pH is above the optimal range 4.5–5.5 pH for highbush blueberry (MSU Extension (blueberry soil pH 4.5–5.5); UMN Extension (blueberries))',
+      },
+    ],
+  },
+);
 export type Recommendation = Static<typeof Recommendation>;
 
 export const Recommendations = Type.Object({

@@ -368,10 +368,51 @@ export const ListingRecommendationQuery = Type.Object({
   limit: Defaulted(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'At most 50' })),
 });
 
+/**
+ * Why a listing is recommended, as a stable code with the values its sentence uses: `reasons[i]` in English is
+ * `reasonCodes[i]` in words. An app words each code in its reader's language (docs/languages.md, ADR 255).
+ */
+export const ListingReason = Named(
+  'ListingReason',
+  Type.Union(
+    [
+      Type.Object(
+        { code: Type.Literal('wishlist'), params: Type.Object({}) },
+        { description: 'An item of your wishlist matches it' },
+      ),
+      Type.Object(
+        { code: Type.Literal('preference'), params: Type.Object({ crop: CropSchema }) },
+        { description: 'Its crop is in your demand preferences, at a price you accept' },
+      ),
+      Type.Object(
+        {
+          code: Type.Literal('distance'),
+          params: Type.Object({ km: Type.Number({ minimum: 0, description: 'Distance, km (one decimal)' }) }),
+        },
+        { description: 'How far away it is' },
+      ),
+    ],
+    {
+      examples: [
+        { code: 'wishlist', params: {} },
+        { code: 'distance', params: { km: 3.2 } },
+      ],
+    },
+  ),
+);
+export type ListingReason = Static<typeof ListingReason>;
+/** Every code a listing recommendation's reasons may carry, read from the schema. */
+export const LISTING_REASON_CODES = ListingReason.anyOf.map(
+  (s) => s.properties.code.const,
+) as readonly ListingReason['code'][];
+
 export const ListingRecommendation = Type.Object({
   listing: ListingHit,
   score: Type.Number(),
-  reasons: Type.Array(Type.String()),
+  reasons: Type.Array(Type.String(), { description: 'Why, in English: the sentences of `reasonCodes`' }),
+  reasonCodes: Type.Array(ListingReason, {
+    description: 'The reasons as codes with their values, in the same order',
+  }),
 });
 
 const page = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>

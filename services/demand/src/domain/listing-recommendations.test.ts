@@ -22,6 +22,11 @@ describe('listing recommendation score', () => {
     });
     expect(s.score).toBe(6);
     expect(s.reasons).toEqual(['matches your wishlist', 'tomato is in your demand preferences', '0.0 km away']);
+    expect(s.reasonCodes).toEqual([
+      { code: 'wishlist', params: {} },
+      { code: 'preference', params: { crop: 'tomato' } },
+      { code: 'distance', params: { km: 0 } },
+    ]);
   });
 
   it('does not count a wishlist item whose price or words do not fit', () => {
@@ -32,7 +37,7 @@ describe('listing recommendation score', () => {
       ],
       preferences: [{ crop: 'tomato', maxPrice: 300, currency: 'EUR' }],
     });
-    expect(s).toEqual({ score: 0, reasons: [], distanceKm: null });
+    expect(s).toEqual({ score: 0, reasons: [], reasonCodes: [], distanceKm: null });
   });
 
   it('halves the nearness term at 10 km', () => {

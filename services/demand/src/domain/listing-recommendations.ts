@@ -1,3 +1,5 @@
+import type { Crop } from '@rootline/contracts/demand';
+import type { ListingReason } from '@rootline/contracts/marketplace';
 import { haversineKm, normaliseSearchText, type Point } from '@rootline/domain';
 
 /** What recommendations know of a candidate listing. */
@@ -25,6 +27,18 @@ export interface PreferenceWant {
   currency: string;
 }
 
+/** The English sentence of a reason (`reasons` of the answer); the web app words the code itself (ADR 255). */
+export function listingReasonText(r: ListingReason): string {
+  switch (r.code) {
+    case 'wishlist':
+      return 'matches your wishlist';
+    case 'preference':
+      return `${r.params.crop} is in your demand preferences`;
+    case 'distance':
+      return `${r.params.km.toFixed(1)} km away`;
+  }
+}
+
 /** Weights of the score: a wishlist hit outranks a preference hit, which outranks nearness alone. */
 export const WEIGHTS = { wishlist: 3, preference: 2, nearness: 1 } as const;
 /** Distance at which the nearness term halves. */
@@ -50,27 +64,32 @@ function wishlistHit(l: CandidateListing, w: WishlistWant): boolean {
 export function scoreListing(
   l: CandidateListing,
   wants: { wishlist: WishlistWant[]; preferences: PreferenceWant[]; from?: Point | undefined },
-): { score: number; reasons: string[]; distanceKm: number | null } {
-  const reasons: string[] = [];
+): { score: number; reasons: string[]; reasonCodes: ListingReason[]; distanceKm: number | null } {
+  const why: ListingReason[] = [];
   let score = 0;
   if (wants.wishlist.some((w) => wishlistHit(l, w))) {
     score += WEIGHTS.wishlist;
-    reasons.push('matches your wishlist');
+    why.push({ code: 'wishlist', params: {} });
   }
   const pref = wants.preferences.find(
     (p) => p.crop === l.crop && (p.maxPrice === undefined || p.currency !== l.currency || l.price <= p.maxPrice),
   );
   if (pref) {
     score += WEIGHTS.preference;
-    reasons.push(`${pref.crop} is in your demand preferences`);
+    why.push({ code: 'preference', params: { crop: pref.crop as Crop } });
   }
   let distanceKm: number | null = null;
   if (wants.from && l.latitude !== null && l.longitude !== null) {
     distanceKm = haversineKm(wants.from, { latitude: l.latitude, longitude: l.longitude });
     if (score > 0) {
       score += (WEIGHTS.nearness * NEARNESS_HALF_KM) / (NEARNESS_HALF_KM + distanceKm);
-      reasons.push(`${distanceKm.toFixed(1)} km away`);
+      why.push({ code: 'distance', params: { km: Math.round(distanceKm * 10) / 10 } });
     }
   }
-  return { score: Math.round(score * 1000) / 1000, reasons, distanceKm };
+  return {
+    score: Math.round(score * 1000) / 1000,
+    reasons: why.map(listingReasonText),
+    reasonCodes: why,
+    distanceKm,
+  };
 }

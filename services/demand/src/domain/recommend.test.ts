@@ -55,6 +55,13 @@ describe('crop recommendations', () => {
     expect(lettuce?.reasons.join(' ')).not.toContain('9 EUR');
     const radish = recommendCrops(grower, homes, [], new Set(['radish'])).find((a) => a.crop === 'radish');
     expect(radish?.reasons).toContain('fewer than 5 households nearby ask for it: not counted');
+    expect(radish?.reasonCodes).toContainEqual({ code: 'withheld', params: { minHouseholds: 5 } });
+    expect(lettuce?.reasonCodes.at(-1)).toEqual({
+      code: 'reference-price',
+      params: { pricePerKg: 2.5, currency: 'EUR' },
+    });
+    // Each English sentence is its code's, in the same order.
+    expect(lettuce?.reasons).toHaveLength(lettuce?.reasonCodes.length ?? -1);
   });
 
   it('nets committed supply and scores unsuitable crops 0 with the reason', () => {
@@ -80,8 +87,10 @@ describe('crop recommendations', () => {
     const garlic = advice.find((a) => a.crop === 'garlic');
     expect(garlic).toMatchObject({ suitable: false, score: 0 });
     expect(garlic?.reasons[0]).toBe('month 4 is outside its open-field sowing months');
+    expect(garlic?.reasonCodes[0]).toEqual({ code: 'not-sowable', params: { month: 4, method: 'open-field' } });
     const micro = recommendCrops({ ...grower, method: 'open-field' }, homes, []).find((a) => a.crop === 'microgreens');
     expect(micro?.reasons[0]).toBe('microgreens is not grown by open-field');
+    expect(micro?.reasonCodes[0]).toEqual({ code: 'not-grown', params: { crop: 'microgreens', method: 'open-field' } });
   });
 
   it('puts what can be sown now first, even when no demand nearby separates the crops', () => {

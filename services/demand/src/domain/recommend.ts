@@ -1,4 +1,4 @@
-import { CROPS, type Crop, type GrowingMethod } from '@rootline/contracts/demand';
+import { CROPS, type Crop, type CropReason, type GrowingMethod } from '@rootline/contracts/demand';
 import { addDays, climateMonth, isoDate, weekStarts } from './calendar.js';
 import { CROP_TABLE, kgPerUnit, sowingMonths } from './crops.js';
 import { type Household, type SupplyWindow, supplyInWeek, weeklyKg } from './demand.js';
@@ -28,6 +28,32 @@ export interface CropAdvice {
   unmetDemandKg: number;
   expectedRevenue: { amount: number; currency: string };
   reasons: string[];
+  /** The reasons as codes with their values, in the order of `reasons`. */
+  reasonCodes: CropReason[];
+}
+
+/** The English sentence of a reason (`reasons` of the answer); the web app words the code itself (ADR 255). */
+export function reasonText(r: CropReason): string {
+  switch (r.code) {
+    case 'not-grown':
+      return `${r.params.crop} is not grown ${r.params.method === 'vertical' ? 'in vertical farms' : `by ${r.params.method}`}`;
+    case 'not-sowable':
+      return `month ${r.params.month} is outside its ${r.params.method} sowing months`;
+    case 'sowable':
+      return `sowable in month ${r.params.month} (${r.params.method})`;
+    case 'first-harvest':
+      return `first harvest ${r.params.date} after ${r.params.days} days`;
+    case 'unmet-demand':
+      return `${r.params.unmetKg} kg unmet nearby demand over ${r.params.weeks} harvest weeks (${r.params.wantedKg} kg wanted, ${r.params.committedKg} kg committed)`;
+    case 'withheld':
+      return `fewer than ${r.params.minHouseholds} households nearby ask for it: not counted`;
+    case 'expected-yield':
+      return `${r.params.yieldKg} kg expected from ${r.params.areaM2} m² at ${r.params.kgPerM2} kg/m²`;
+    case 'reference-price':
+      return `reference price ${r.params.pricePerKg} ${r.params.currency}/kg`;
+    case 'median-price':
+      return `median price nearby households accept: ${r.params.pricePerKg} ${r.params.currency}/kg`;
+  }
 }
 
 const r1 = (x: number) => Math.round(x * 10) / 10;
@@ -100,23 +126,23 @@ export function recommendCrops(
     const stated = medianPricePerKg(households, crop);
     const pricePerKg = stated ?? c.referencePricePerKg;
     const revenue = Math.round(sellable * pricePerKg);
-    const reasons: string[] = [];
-    if (yieldPerM2 === null)
-      reasons.push(
-        `${crop} is not grown ${grower.method === 'vertical' ? 'in vertical farms' : `by ${grower.method}`}`,
-      );
-    else if (!sowable) reasons.push(`month ${month} is outside its ${grower.method} sowing months`);
-    else reasons.push(`sowable in month ${month} (${grower.method})`);
-    reasons.push(`first harvest ${isoDate(harvest)} after ${c.daysToHarvest} days`);
-    reasons.push(
-      `${r1(unmet)} kg unmet nearby demand over ${HARVEST_WEEKS} harvest weeks (${r1(demand)} kg wanted, ${r1(supply)} kg committed)`,
-    );
-    if (withheld.has(crop)) reasons.push(`fewer than ${MIN_HOUSEHOLDS} households nearby ask for it: not counted`);
-    reasons.push(`${r1(yieldKg)} kg expected from ${grower.areaM2} m² at ${yieldPerM2 ?? 0} kg/m²`);
-    reasons.push(
+    const why: CropReason[] = [];
+    if (yieldPerM2 === null) why.push({ code: 'not-grown', params: { crop, method: grower.method } });
+    else why.push({ code: sowable ? 'sowable' : 'not-sowable', params: { month, method: grower.method } });
+    why.push({ code: 'first-harvest', params: { date: isoDate(harvest), days: c.daysToHarvest } });
+    why.push({
+      code: 'unmet-demand',
+      params: { unmetKg: r1(unmet), weeks: HARVEST_WEEKS, wantedKg: r1(demand), committedKg: r1(supply) },
+    });
+    if (withheld.has(crop)) why.push({ code: 'withheld', params: { minHouseholds: MIN_HOUSEHOLDS } });
+    why.push({
+      code: 'expected-yield',
+      params: { yieldKg: r1(yieldKg), areaM2: grower.areaM2, kgPerM2: yieldPerM2 ?? 0 },
+    });
+    why.push(
       stated === undefined
-        ? `reference price ${c.referencePricePerKg / 100} EUR/kg`
-        : `median price nearby households accept: ${r1(stated / 100)} EUR/kg`,
+        ? { code: 'reference-price', params: { pricePerKg: c.referencePricePerKg / 100, currency: TABLE_CURRENCY } }
+        : { code: 'median-price', params: { pricePerKg: r1(stated / 100), currency: TABLE_CURRENCY } },
     );
     return {
       crop,
@@ -127,7 +153,8 @@ export function recommendCrops(
       expectedYieldKg: r1(yieldKg),
       unmetDemandKg: r1(unmet),
       expectedRevenue: { amount: suitable ? revenue : 0, currency: TABLE_CURRENCY },
-      reasons,
+      reasons: why.map(reasonText),
+      reasonCodes: why,
     };
   }).sort(
     (a, b) =>

@@ -107,6 +107,7 @@ export const recommendListings = (ctx: ServiceContext) =>
         listing: { ...listingView(s.row), distanceKm: s.distanceKm },
         score: s.score,
         reasons: s.reasons,
+        reasonCodes: s.reasonCodes,
       }));
   });
 

@@ -3,17 +3,10 @@
  * sources is in docs/environment.md); a species not in the table is scored against FALLBACK_RANGES.
  */
 
-/** The parameters the health score looks at, as `category.field` of an environment record. */
-export const SCORED_PARAMETERS = [
-  'soil.ph',
-  'climate.temperatureC',
-  'climate.humidityPercent',
-  'lighting.dli',
-  'lighting.hoursPerDay',
-  'nutrients.ecMsCm',
-  'watering.ph',
-] as const;
-export type ScoredParameter = (typeof SCORED_PARAMETERS)[number];
+import type { ScoredParameter } from '@rootline/contracts/environment-insights';
+
+/** The parameters the health score looks at (declared in the contracts, which name advice after them). */
+export { SCORED_PARAMETERS, type ScoredParameter } from '@rootline/contracts/environment-insights';
 
 export interface Range {
   min: number;
