@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { LOCALES } from './auth.js';
 import { Location, Text, Timestamp } from './common.js';
 import { Defaulted, defineSubject, Named } from './define.js';
 import { PlantId, PrivacyLevelSchema, PropagationTypeSchema, StringEnum } from './plants.js';
@@ -117,6 +118,14 @@ export const transparencyCertificateGet = defineSubject({
       StringEnum(CERTIFICATE_FORMATS, {
         default: 'json',
         description: '`json` (default): the signed certificate; `pdf`: the same as a printable PDF with a QR code',
+      }),
+    ),
+    language: Type.Optional(
+      StringEnum(LOCALES, {
+        description:
+          'The language of the PDF’s words, dates and numbers (`format=pdf`); default: the language saved on the ' +
+          'caller’s account, else the best of `Accept-Language`, else en. The signed JSON is the same in every language',
+        examples: ['nl'],
       }),
     ),
   }),

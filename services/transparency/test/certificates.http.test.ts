@@ -1,4 +1,9 @@
+import { execFile } from 'node:child_process';
 import { createHash, generateKeyPairSync, verify } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { service as chainMiner } from '@rootline/chain-miner';
 import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as plants } from '@rootline/plants';
@@ -7,6 +12,19 @@ import canonicalize from 'canonicalize';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { service as transparency } from '../src/service.js';
+
+const run = promisify(execFile);
+
+/** The text of a PDF as pdftotext reads it back (through the embedded fonts' Unicode maps). */
+async function pdfText(pdf: Buffer): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'certificate-'));
+  try {
+    await writeFile(join(dir, 'certificate.pdf'), pdf);
+    return (await run('pdftotext', ['-enc', 'UTF-8', join(dir, 'certificate.pdf'), '-'])).stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 // A verifier written from docs/transparency.md ("Verifying a certificate") and docs/ledger.md, sharing no code with
 // the service: SHA-256, RFC 6962 leaf and node hashes, the RFC 9162 §2.1.3.2 inclusion check, Ed25519.
@@ -226,6 +244,62 @@ describe('certificates of authenticity over HTTP', () => {
     } finally {
       await parser.destroy();
     }
+  });
+
+  it('writes the PDF in the language asked for, else the account’s, else Accept-Language, else English', async () => {
+    const { registeredAt } = (await p.http('GET', `/api/transparency/certificate/${childId}`)).body.data.certificate
+      .plant as { registeredAt: string };
+    const day = (lng: string) =>
+      new Intl.DateTimeFormat(lng, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(registeredAt));
+    const pdf = async (query: string, headers: Record<string, string> = {}) => {
+      const res = await p.app.inject({
+        method: 'GET',
+        url: `/api/transparency/certificate/${childId}?format=pdf${query}`,
+        headers,
+      });
+      expect(res.statusCode).toBe(200);
+      return { language: res.headers['content-language'], text: await pdfText(res.rawPayload) };
+    };
+
+    // Asked for by name: German words, the registration date as German writes it, the propagation in words.
+    const german = await pdf('&language=de', { 'accept-language': 'fr' });
+    expect(german.language).toBe('de');
+    expect(german.text).toContain('Echtheitszertifikat');
+    expect(german.text).toContain('Ausgestellt am');
+    expect(german.text).toContain('Wissenschaftlicher Name');
+    expect(german.text).toContain(`Registriert: ${day('de')}`);
+    expect(german.text).toContain('(Steckling)');
+    expect(german.text).toContain('Datenschutzstufe: Stadt');
+    expect(german.text).not.toContain('Certificate of authenticity');
+    expect(german.text).toContain(childId);
+
+    // No language: the best of Accept-Language the platform writes (a region falls back to its language).
+    const french = await pdf('', { 'accept-language': 'ja, fr-CA;q=0.9, nl;q=0.5' });
+    expect(french.language).toBe('fr');
+    expect(french.text).toContain('Certificat d’authenticité');
+    expect(french.text).toContain(day('fr'));
+
+    // Signed in with a language saved on the account: that one, over Accept-Language; `language` still wins.
+    const reader = await p.token('USER', 'usr_reader', 'Rosa Reader');
+    const saved = await p.http('PATCH', '/api/auth/account', { token: reader, body: { locale: 'es' } });
+    expect(saved.status).toBe(200);
+    const spanish = await pdf('', { authorization: `Bearer ${reader}`, 'accept-language': 'fr' });
+    expect(spanish.language).toBe('es');
+    expect(spanish.text).toContain('Certificado de autenticidad');
+    expect(spanish.text).toContain(`Registrada: ${day('es')}`);
+    const dutch = await pdf('&language=nl', { authorization: `Bearer ${reader}` });
+    expect(dutch.text).toContain('Certificaat van echtheid');
+
+    // Nothing to go by, or only languages the platform does not write: English.
+    for (const headers of [{}, { 'accept-language': 'ja, zh' }]) {
+      const english = await pdf('', headers);
+      expect(english.language).toBe('en');
+      expect(english.text).toContain('Certificate of authenticity');
+      expect(english.text).toContain(`Registered: ${day('en')}`);
+    }
+    const unknown = await p.http('GET', `/api/transparency/certificate/${childId}?format=pdf&language=xx`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.code).toBe('VALIDATION_ERROR');
   });
 
   it('answers 404 for an unknown plant and 400 for a malformed id or format', async () => {

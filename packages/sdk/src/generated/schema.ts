@@ -3523,7 +3523,7 @@ export interface paths {
         };
         /**
          * Certificate of authenticity of a plant
-         * @description A certificate of authenticity of a plant, public (no session): the plant (location as its privacy level allows), a lineage summary, the ledger block header, the RFC 6962 inclusion proof of its registration transaction in the block’s Merkle root (with its payload as the public ledger shows it), the RFC 6962 inclusion proof of its `plant.registered` entry in the audit log with the tree head signed at that size, and `signature`: Ed25519 by the platform key (`/api/transparency/audit/public-key`) over the RFC 8785 canonical JSON (UTF-8) of `certificate`. It verifies offline (docs/transparency.md gives the steps). `format=pdf` answers the same as a printable PDF (`application/pdf`) with a QR code that opens the public verification page.
+         * @description A certificate of authenticity of a plant, public (no session): the plant (location as its privacy level allows), a lineage summary, the ledger block header, the RFC 6962 inclusion proof of its registration transaction in the block’s Merkle root (with its payload as the public ledger shows it), the RFC 6962 inclusion proof of its `plant.registered` entry in the audit log with the tree head signed at that size, and `signature`: Ed25519 by the platform key (`/api/transparency/audit/public-key`) over the RFC 8785 canonical JSON (UTF-8) of `certificate`. It verifies offline (docs/transparency.md gives the steps). `format=pdf` answers the same as a printable PDF (`application/pdf`) with a QR code that opens the public verification page, its words, dates and numbers in `language` (`en`, `nl`, `de`, `fr`, `es`), else the language saved on the caller’s account (when the request carries a session or token), else the best of `Accept-Language`, else English; `Content-Language` names it.
          */
         get: operations["getPlantCertificate"];
         put?: never;
@@ -4467,6 +4467,113 @@ export interface components {
             /** @description The signed note: `<origin>\n<tree size>\n<base64 root hash>\n`, a blank line, and `— <origin> base64(key id ‖ Ed25519 signature over the text)\n` (c2sp.org/tlog-checkpoint, c2sp.org/signed-note) */
             note: string;
         };
+        /**
+         * CropReason
+         * @example {
+         *       "code": "sowable",
+         *       "params": {
+         *         "month": 4,
+         *         "method": "open-field"
+         *       }
+         *     }
+         * @example {
+         *       "code": "first-harvest",
+         *       "params": {
+         *         "date": "2026-07-13",
+         *         "days": 80
+         *       }
+         *     }
+         * @example {
+         *       "code": "unmet-demand",
+         *       "params": {
+         *         "unmetKg": 16,
+         *         "weeks": 4,
+         *         "wantedKg": 20,
+         *         "committedKg": 4
+         *       }
+         *     }
+         */
+        CropReason: {
+            /** @enum {string} */
+            code: "not-grown";
+            params: {
+                /**
+                 * @description A crop of the demand model
+                 * @example tomato
+                 * @enum {string}
+                 */
+                crop: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
+                /** @enum {string} */
+                method: "open-field" | "greenhouse" | "vertical";
+            };
+        } | {
+            /** @enum {string} */
+            code: "not-sowable";
+            params: {
+                month: number;
+                /** @enum {string} */
+                method: "open-field" | "greenhouse" | "vertical";
+            };
+        } | {
+            /** @enum {string} */
+            code: "sowable";
+            params: {
+                month: number;
+                /** @enum {string} */
+                method: "open-field" | "greenhouse" | "vertical";
+            };
+        } | {
+            /** @enum {string} */
+            code: "first-harvest";
+            params: {
+                date: string;
+                days: number;
+            };
+        } | {
+            /** @enum {string} */
+            code: "unmet-demand";
+            params: {
+                /** @description Nearby demand not covered by committed supply, kg (one decimal) */
+                unmetKg: number;
+                /** @description Harvest weeks counted */
+                weeks: number;
+                /** @description Nearby demand, kg (one decimal) */
+                wantedKg: number;
+                /** @description Committed nearby supply, kg (one decimal) */
+                committedKg: number;
+            };
+        } | {
+            /** @enum {string} */
+            code: "withheld";
+            params: {
+                minHouseholds: number;
+            };
+        } | {
+            /** @enum {string} */
+            code: "expected-yield";
+            params: {
+                /** @description Expected yield, kg (one decimal) */
+                yieldKg: number;
+                areaM2: number;
+                kgPerM2: number;
+            };
+        } | {
+            /** @enum {string} */
+            code: "reference-price";
+            params: {
+                /** @description Price per kg in currency units (EUR 2.5, not cents) */
+                pricePerKg: number;
+                currency: string;
+            };
+        } | {
+            /** @enum {string} */
+            code: "median-price";
+            params: {
+                /** @description Price per kg in currency units (EUR 2.5, not cents) */
+                pricePerKg: number;
+                currency: string;
+            };
+        };
         /** DemandSignal */
         DemandSignal: {
             /**
@@ -5294,6 +5401,42 @@ export interface components {
             updatedAt: string;
             /** @description From lat/lon when given */
             distanceKm: number | null;
+        };
+        /**
+         * ListingReason
+         * @example {
+         *       "code": "wishlist",
+         *       "params": {}
+         *     }
+         * @example {
+         *       "code": "distance",
+         *       "params": {
+         *         "km": 3.2
+         *       }
+         *     }
+         */
+        ListingReason: {
+            /** @enum {string} */
+            code: "wishlist";
+            params: Record<string, never>;
+        } | {
+            /** @enum {string} */
+            code: "preference";
+            params: {
+                /**
+                 * @description A crop of the demand model
+                 * @example tomato
+                 * @enum {string}
+                 */
+                crop: "tomato" | "lettuce" | "spinach" | "kale" | "carrot" | "beetroot" | "radish" | "potato" | "onion" | "garlic" | "cucumber" | "zucchini" | "pepper" | "green-bean" | "pea" | "strawberry" | "basil" | "microgreens";
+            };
+        } | {
+            /** @enum {string} */
+            code: "distance";
+            params: {
+                /** @description Distance, km (one decimal) */
+                km: number;
+            };
         };
         /**
          * Locale
@@ -13081,7 +13224,10 @@ export interface operations {
                                 amount: number;
                                 currency: string;
                             };
+                            /** @description Why, in English: the sentences of `reasonCodes` */
                             reasons: string[];
+                            /** @description The reasons as codes with their values, in the same order */
+                            reasonCodes: components["schemas"]["CropReason"][];
                         }[];
                         error: null;
                         pagination: components["schemas"]["Pagination"];
@@ -15479,7 +15625,10 @@ export interface operations {
                         data: {
                             listing: components["schemas"]["ListingHit"];
                             score: number;
+                            /** @description Why, in English: the sentences of `reasonCodes` */
                             reasons: string[];
+                            /** @description The reasons as codes with their values, in the same order */
+                            reasonCodes: components["schemas"]["ListingReason"][];
                         }[];
                         error: null;
                         pagination: components["schemas"]["Pagination"];
@@ -17953,7 +18102,8 @@ export interface operations {
                                 priority: "high" | "medium" | "low";
                                 /** @enum {string} */
                                 category: "soil" | "nutrients" | "lighting" | "climate" | "location" | "container" | "watering" | "surroundings" | "growth";
-                                parameter: string;
+                                /** @enum {string} */
+                                parameter: "soil.ph" | "climate.temperatureC" | "climate.humidityPercent" | "lighting.dli" | "lighting.hoursPerDay" | "nutrients.ecMsCm" | "watering.ph";
                                 /** @description null when the parameter was never recorded */
                                 measured: number | null;
                                 target: {
@@ -17961,9 +18111,30 @@ export interface operations {
                                     max: number;
                                     unit: string;
                                 };
-                                /** @description What to do */
+                                /**
+                                 * @description The advice as a stable code, `<parameter>.<kind>` with kind `too-low`, `too-high` or `unmeasured`: an app words it in its reader’s language from the code and `params` (docs/languages.md)
+                                 * @example soil.ph.too-high
+                                 * @enum {string}
+                                 */
+                                code: "soil.ph.too-low" | "soil.ph.too-high" | "soil.ph.unmeasured" | "climate.temperatureC.too-low" | "climate.temperatureC.too-high" | "climate.temperatureC.unmeasured" | "climate.humidityPercent.too-low" | "climate.humidityPercent.too-high" | "climate.humidityPercent.unmeasured" | "lighting.dli.too-low" | "lighting.dli.too-high" | "lighting.dli.unmeasured" | "lighting.hoursPerDay.too-low" | "lighting.hoursPerDay.too-high" | "lighting.hoursPerDay.unmeasured" | "nutrients.ecMsCm.too-low" | "nutrients.ecMsCm.too-high" | "nutrients.ecMsCm.unmeasured" | "watering.ph.too-low" | "watering.ph.too-high" | "watering.ph.unmeasured";
+                                /** @description The values a sentence for the code may use */
+                                params: {
+                                    /** @enum {string} */
+                                    parameter: "soil.ph" | "climate.temperatureC" | "climate.humidityPercent" | "lighting.dli" | "lighting.hoursPerDay" | "nutrients.ecMsCm" | "watering.ph";
+                                    /** @enum {string} */
+                                    kind: "too-low" | "too-high" | "unmeasured";
+                                    /** @description null when the parameter was never recorded */
+                                    measured: number | null;
+                                    /** @description Lower end of the optimal range */
+                                    min: number;
+                                    /** @description Upper end of the optimal range */
+                                    max: number;
+                                    /** @description The unit of the values, a symbol (`pH`, `°C`, `%`, `mol/m²/day`) */
+                                    unit: string;
+                                };
+                                /** @description What to do, in English (the sentence for `code`) */
                                 advice: string;
-                                /** @description Why, with the range and its source */
+                                /** @description Why, with the range and its source, in English */
                                 reason: string;
                             }[];
                         };
@@ -28217,6 +28388,11 @@ export interface operations {
             query?: {
                 /** @description `json` (default): the signed certificate; `pdf`: the same as a printable PDF with a QR code */
                 format?: "json" | "pdf";
+                /**
+                 * @description The language of the PDF’s words, dates and numbers (`format=pdf`); default: the language saved on the caller’s account, else the best of `Accept-Language`, else en. The signed JSON is the same in every language
+                 * @example nl
+                 */
+                language?: "en" | "nl" | "de" | "fr" | "es";
             };
             header?: never;
             path: {

@@ -15,10 +15,12 @@ import {
   transparencyLabelsRender,
   transparencyReportGet,
 } from '@rootline/contracts';
+import type { Locale } from '@rootline/contracts/auth';
 import { call } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import { type BusRouteDeps, busRoute, requestParts } from '../http/bus-route.js';
 import { ok } from '../http/envelope.js';
+import { readerLanguage } from '../http/reader-language.js';
 import { callContext } from '../http/request-context.js';
 import { gatewayErrorCodes, operationSchema } from '../plugins/openapi.js';
 import { CsvFile, downloadResponse, EXPORT_RULE } from './export-docs.js';
@@ -33,7 +35,9 @@ const CERTIFICATE =
   'the platform key ' +
   '(`/api/transparency/audit/public-key`) over the RFC 8785 canonical JSON (UTF-8) of `certificate`. It verifies ' +
   'offline (docs/transparency.md gives the steps). `format=pdf` answers the same as a printable PDF ' +
-  '(`application/pdf`) with a QR code that opens the public verification page.';
+  '(`application/pdf`) with a QR code that opens the public verification page, its words, dates and numbers in ' +
+  '`language` (`en`, `nl`, `de`, `fr`, `es`), else the language saved on the caller’s account (when the request ' +
+  'carries a session or token), else the best of `Accept-Language`, else English; `Content-Language` names it.';
 
 const CERTIFICATE_EXAMPLE = {
   certificate: {
@@ -145,7 +149,9 @@ export const transparencyRecordRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> =
       errors: [...gatewayErrorCodes({ ...certParts, policy: { public: true } }), 'NOT_FOUND', 'UNAVAILABLE'],
     }),
     handler: async (req, reply) => {
-      const input = { ...(req.params as { plantId: string }), ...(req.query as { format?: 'json' | 'pdf' }) };
+      const query = req.query as { format?: 'json' | 'pdf'; language?: Locale };
+      const language = query.format === 'pdf' ? await readerLanguage(app, req, query.language) : undefined;
+      const input = { ...(req.params as { plantId: string }), ...query, ...(language ? { language } : {}) };
       const { signed, pdf } = await call(
         deps.bus,
         transparencyCertificateGet,
@@ -156,6 +162,8 @@ export const transparencyRecordRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> =
       if (pdf === null) return ok(signed);
       reply.type('application/pdf');
       reply.header('content-disposition', `inline; filename="certificate-${signed.certificate.plant.id}.pdf"`);
+      if (language) reply.header('content-language', language);
+      reply.header('vary', 'accept-language, authorization, cookie');
       return Buffer.from(pdf, 'base64');
     },
   });

@@ -1,4 +1,6 @@
+import type { Locale } from '@rootline/contracts/auth';
 import type { SignedCertificate } from '@rootline/contracts/transparency-certificates';
+import { CERTIFICATE_WORDS, certificateDate, certificateNumber } from './certificate-words.js';
 import { embedPdfFonts, type PdfFontFiles } from './pdf-fonts.js';
 
 /** Breaks a long hex or base64 value into lines that fit the page. */
@@ -10,9 +12,17 @@ export const CERTIFICATE_ATTACHMENT = 'certificate.json';
 /**
  * The certificate as a one-page A4 PDF: what it states, the proofs' anchors, the signature, and a QR code that
  * opens the public verification page. The signed JSON is embedded as the attachment `certificate.json` (a PDF
- * embedded file), so the PDF alone can be verified (`rootline-verify certificate file.pdf`).
+ * embedded file), so the PDF alone can be verified (`rootline-verify certificate file.pdf`). Its words, dates and
+ * numbers are in `language` (ADR 256); what is signed, the JSON, is the same in every language.
  */
-export async function renderCertificatePdf(signed: SignedCertificate, fonts: PdfFontFiles): Promise<Buffer> {
+export async function renderCertificatePdf(
+  signed: SignedCertificate,
+  fonts: PdfFontFiles,
+  language: Locale = 'en',
+): Promise<Buffer> {
+  const w = CERTIFICATE_WORDS[language];
+  const date = (iso: string) => certificateDate(iso, language);
+  const num = (n: number) => certificateNumber(n, language);
   // Loaded on the first PDF: pdfkit and its font modules are some 2 MiB of source and more of heap, which a
   // process that never renders a certificate should not hold (docs/perf/startup.md).
   const [{ default: PDFDocument }, { default: QRCode }] = await Promise.all([import('pdfkit'), import('qrcode')]);
@@ -26,12 +36,13 @@ export async function renderCertificatePdf(signed: SignedCertificate, fonts: Pdf
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,
-    info: { Title: `Certificate of authenticity ${c.plant.id}`, Author: 'Rootline', Subject: c.plant.commonName },
+    lang: language,
+    info: { Title: `${w.title} ${c.plant.id}`, Author: 'Rootline', Subject: c.plant.commonName },
   });
   doc.file(Buffer.from(JSON.stringify(signed), 'utf8'), {
     name: CERTIFICATE_ATTACHMENT,
     type: 'application/json',
-    description: 'The signed certificate, to verify',
+    description: w.attachment,
   });
   embedPdfFonts(doc, fonts);
   const chunks: Buffer[] = [];
@@ -41,53 +52,60 @@ export async function renderCertificatePdf(signed: SignedCertificate, fonts: Pdf
     doc.on('error', reject);
   });
 
-  doc.font('bold').fontSize(20).text('Certificate of authenticity');
-  doc.moveDown(0.3).font('regular').fontSize(10).fillColor('#444').text(`Issued ${c.issuedAt} by Rootline`);
+  doc.font('bold').fontSize(20).text(w.title);
+  doc.moveDown(0.3).font('regular').fontSize(10).fillColor('#444').text(w.issued(date(c.issuedAt)));
   doc.image(qr, 425, 45, { width: 120 });
   doc.fillColor('black').moveDown(1.2);
 
   const field = (label: string, value: string) => {
-    doc.font('bold').fontSize(10).text(`${label}: `, { continued: true });
+    doc.font('bold').fontSize(10).text(`${label}${w.colon}`, { continued: true });
     doc.font('regular').text(value);
   };
   const heading = (text: string) => doc.moveDown(0.8).font('bold').fontSize(13).text(text).moveDown(0.2);
 
-  heading('Plant');
-  field('Plant id', c.plant.id);
-  field('Common name', c.plant.commonName);
-  if (c.plant.scientificName) field('Scientific name', c.plant.scientificName);
-  field('Registered', c.plant.registeredAt);
-  field('Generation', String(c.plant.generation));
-  if (c.plant.parentId) field('Parent', `${c.plant.parentId} (${c.plant.propagationType ?? 'unknown'})`);
+  const f = w.fields;
+  heading(w.headings.plant);
+  field(f.plantId, c.plant.id);
+  field(f.commonName, c.plant.commonName);
+  if (c.plant.scientificName) field(f.scientificName, c.plant.scientificName);
+  field(f.registered, date(c.plant.registeredAt));
+  field(f.generation, num(c.plant.generation));
+  if (c.plant.parentId) {
+    const how = c.plant.propagationType ? w.propagation[c.plant.propagationType] : w.unknownPropagation;
+    field(f.parent, `${c.plant.parentId} (${how})`);
+  }
   const where = c.plant.location;
   field(
-    'Location',
+    f.location,
     where
       ? [where.city, where.country].filter(Boolean).join(', ') || `${where.latitude}, ${where.longitude}`
-      : 'hidden',
+      : w.hidden,
   );
-  field('Privacy level', c.plant.privacyLevel);
+  field(f.privacy, w.privacy[c.plant.privacyLevel]);
 
-  heading('Lineage');
-  field('Ancestors', String(c.lineage.ancestors));
-  if (c.lineage.rootId) field('Root plant', c.lineage.rootId);
-  field('Direct offspring', String(c.lineage.children));
+  heading(w.headings.lineage);
+  field(f.ancestors, num(c.lineage.ancestors));
+  if (c.lineage.rootId) field(f.root, c.lineage.rootId);
+  field(f.offspring, num(c.lineage.children));
 
-  heading('Ledger');
-  field('Block', `#${c.block.index}`);
+  heading(w.headings.ledger);
+  field(f.block, `#${c.block.index}`);
   doc.font('mono').fontSize(8).text(`hash        ${c.block.hash}\nmerkle root ${c.block.merkleRoot}`);
-  field('Transaction', `${c.ledgerProof.txId} (leaf ${c.ledgerProof.leafIndex} of ${c.ledgerProof.treeSize})`);
+  field(
+    f.transaction,
+    `${c.ledgerProof.txId} (${w.leaf(num(c.ledgerProof.leafIndex), num(c.ledgerProof.treeSize))})`,
+  );
 
-  heading('Audit log');
+  heading(w.headings.audit);
   if (c.auditLog) {
-    field('Entry', `#${c.auditLog.index} of ${c.auditLog.treeSize}`);
+    field(f.entry, w.entryOf(String(c.auditLog.index), num(c.auditLog.treeSize)));
     doc.font('mono').fontSize(8).text(`root hash   ${c.auditLog.rootHash}`);
   } else {
-    doc.font('regular').fontSize(10).text('Not yet recorded when this certificate was issued.');
+    doc.font('regular').fontSize(10).text(w.notRecorded);
   }
 
-  heading('Signature');
-  field('Algorithm', `${signature.algorithm} over the RFC 8785 canonical JSON of the certificate`);
+  heading(w.headings.signature);
+  field(f.algorithm, w.algorithm(signature.algorithm));
   doc
     .font('mono')
     .fontSize(8)
@@ -98,8 +116,11 @@ export async function renderCertificatePdf(signed: SignedCertificate, fonts: Pdf
     .fontSize(9)
     .fillColor('#444')
     .text(
-      `Verify: scan the code or open ${c.verificationUrl}. The signed JSON is at ` +
-        `/api/transparency/certificate/${c.plant.id}; the public key at /api/transparency/audit/public-key.`,
+      w.verify(
+        c.verificationUrl,
+        `/api/transparency/certificate/${c.plant.id}`,
+        '/api/transparency/audit/public-key',
+      ),
     );
   doc.end();
   return done;

@@ -117,14 +117,16 @@ async function buildCertificate(
 }
 
 /**
- * transparency.certificate.get: the signed certificate of authenticity of a plant, and its PDF when asked. Its
- * verificationUrl starts with the service's PUBLIC_URL, else the public address the request came through.
+ * transparency.certificate.get: the signed certificate of authenticity of a plant, and its PDF when asked, in
+ * `language` (English without one; the gateway picks it for HTTP callers). Its verificationUrl starts with the
+ * service's PUBLIC_URL, else the public address the request came through.
  */
 export const getCertificate = (ctx: ServiceContext, key: SigningKey, publicUrl: string | undefined) =>
-  handle(transparencyCertificateGet, async ({ plantId, format }, caller) => {
+  handle(transparencyCertificateGet, async ({ plantId, format, language }, caller) => {
     const base = publicUrlOf(caller, publicUrl);
     const signed = signCertificate(await buildCertificate(ctx, key, base, plantId, caller), key.privateKey);
-    const pdf = format === 'pdf' ? (await renderCertificatePdf(signed, await pdfFonts())).toString('base64') : null;
+    const pdf =
+      format === 'pdf' ? (await renderCertificatePdf(signed, await pdfFonts(), language)).toString('base64') : null;
     return { signed, pdf };
   });
 
