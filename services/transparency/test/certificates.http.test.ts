@@ -291,7 +291,7 @@ describe('certificates of authenticity over HTTP', () => {
     expect(dutch.text).toContain('Certificaat van echtheid');
 
     // Nothing to go by, or only languages the platform does not write: English.
-    for (const headers of [{}, { 'accept-language': 'ja, zh' }]) {
+    for (const headers of [{}, { 'accept-language': 'ja, zh' }] as Record<string, string>[]) {
       const english = await pdf('', headers);
       expect(english.language).toBe('en');
       expect(english.text).toContain('Certificate of authenticity');
