@@ -1,4 +1,6 @@
-import { registerEnglish, t } from '../../i18n';
+import type { components } from '@rootline/sdk';
+import { currentLanguage, registerEnglish, t } from '../../i18n';
+import { formatNumber } from '../../lib/format';
 import english from '../../locales/en/demand.json';
 import type { PreferenceItem, RecommendationQuery } from './api/demand';
 
@@ -33,6 +35,52 @@ export const SEASONS = ['spring', 'summer', 'autumn', 'winter'] as const satisfi
 export const METHODS = ['open-field', 'greenhouse', 'vertical'] as const satisfies readonly NonNullable<
   RecommendationQuery['method']
 >[];
+
+/** Why a crop is recommended, as the API names it: a code with the values of its sentence. */
+export type CropReason = components['schemas']['CropReason'];
+
+const kg = (n: number) => formatNumber(n, 1);
+const price = (amount: number, currency: string) =>
+  amount.toLocaleString(currentLanguage(), { style: 'currency', currency });
+/** A `YYYY-MM-DD` date as the reader's language writes it. */
+const day = (date: string) =>
+  new Date(`${date}T00:00:00Z`).toLocaleDateString(currentLanguage(), { dateStyle: 'medium', timeZone: 'UTC' });
+/** A growing method as a sentence names it ("in a greenhouse"). */
+const inText = (method: (typeof METHODS)[number]) => t(`demand:recommend.methodInText.${method}`);
+
+/**
+ * A reason in words, from its code and values (ADR 255): the key is the code's, the values are written the reader's
+ * way (numbers, dates, prices; a crop stays the API's name, as elsewhere).
+ */
+function cropReason(r: CropReason): string {
+  switch (r.code) {
+    case 'not-grown':
+      return t('demand:recommend.reasons.not-grown', { crop: r.params.crop, method: inText(r.params.method) });
+    case 'not-sowable':
+    case 'sowable':
+      return t(`demand:recommend.reasons.${r.code}`, { month: r.params.month, method: inText(r.params.method) });
+    case 'first-harvest':
+      return t('demand:recommend.reasons.first-harvest', { date: day(r.params.date), count: r.params.days });
+    case 'unmet-demand':
+      return t('demand:recommend.reasons.unmet-demand', {
+        unmetKg: kg(r.params.unmetKg),
+        wantedKg: kg(r.params.wantedKg),
+        committedKg: kg(r.params.committedKg),
+        count: r.params.weeks,
+      });
+    case 'withheld':
+      return t('demand:recommend.reasons.withheld', { minHouseholds: formatNumber(r.params.minHouseholds, 0) });
+    case 'expected-yield':
+      return t('demand:recommend.reasons.expected-yield', {
+        yieldKg: kg(r.params.yieldKg),
+        areaM2: formatNumber(r.params.areaM2, 2),
+        kgPerM2: formatNumber(r.params.kgPerM2, 2),
+      });
+    case 'reference-price':
+    case 'median-price':
+      return t(`demand:recommend.reasons.${r.code}`, { price: price(r.params.pricePerKg, r.params.currency) });
+  }
+}
 
 /** Every text of the demand pages, in one place. */
 export const DEMAND = {
@@ -266,6 +314,7 @@ export const DEMAND = {
     get notSuitable() {
       return t('demand:recommend.notSuitable');
     },
+    reason: cropReason,
     get none() {
       return t('demand:recommend.none');
     },

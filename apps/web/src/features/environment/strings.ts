@@ -1,5 +1,6 @@
 import { registerEnglish, t } from '../../i18n';
 import english from '../../locales/en/environment.json';
+import type { Recommendation } from './api/environment';
 
 registerEnglish('environment', english);
 
@@ -47,6 +48,12 @@ export const ENVIRONMENT = {
     get details() {
       return t('environment:panel.details');
     },
+    /** The advice the API names by its code (`soil.ph.too-high`), in the language shown (ADR 255). */
+    advice: (code: Recommendation['code']) => t(`environment:advice.${code}`),
+    /** The measured value beside its optimal range; numbers already written in the reader's language. */
+    measured: (values: { measured: string; min: string; max: string; unit: string }) =>
+      t('environment:panel.measured', values),
+    optimal: (values: { min: string; max: string; unit: string }) => t('environment:panel.optimal', values),
   },
   page: {
     title: (plant: string) => t('environment:page.title', { plant }),

@@ -2,6 +2,7 @@ import { currentLanguage, registerEnglish, t } from '../../i18n';
 import { isOneOf } from '../../lib/one-of';
 import english from '../../locales/en/market.json';
 import { LISTING_CATEGORIES } from './api/listings';
+import { listingReason } from './lib/reasons';
 
 registerEnglish('market', english);
 
@@ -719,5 +720,6 @@ export const MARKET = {
       return t('market:recommendations.none');
     },
     score: (score: number) => t('market:recommendations.score', { score: fixed(score, 2) }),
+    reason: listingReason,
   },
 } as const;

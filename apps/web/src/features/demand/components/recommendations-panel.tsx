@@ -122,8 +122,8 @@ export function RecommendationsPanel() {
                     </td>
                     <td>
                       <ul>
-                        {r.reasons.map((reason) => (
-                          <li key={reason}>{reason}</li>
+                        {r.reasonCodes.map((reason) => (
+                          <li key={reason.code}>{S.reason(reason)}</li>
                         ))}
                       </ul>
                     </td>

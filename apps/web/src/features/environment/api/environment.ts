@@ -10,6 +10,10 @@ export type AnalysisQuery = NonNullable<paths['/api/environment/analysis']['get'
 
 const ENVIRONMENT = ['environment'] as const;
 
+/** One piece of advice: `code` names its sentence in the catalogs, `params` the values it may use. */
+export type Recommendation =
+  paths['/api/environment/recommendations']['get']['responses'][200]['content']['application/json']['data']['recommendations'][number];
+
 /** The plant's health score with its recommendations, highest priority first. */
 export function useRecommendations(plantId: string) {
   return useQuery({

@@ -5,10 +5,16 @@ import { ErrorAlert, Loading } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
 import { formatNumber } from '../../../lib/format';
 import { KeptNotice } from '../../outbox/components/kept-notice';
-import { useRecommendations, useRecordClimate } from '../api/environment';
+import { type Recommendation, useRecommendations, useRecordClimate } from '../api/environment';
 import { ENVIRONMENT } from '../strings';
 
 const S = ENVIRONMENT.panel;
+
+/** What was measured and the range it is judged against, the numbers as the reader's language writes them. */
+function rangeOf({ params: p }: Recommendation): string {
+  const range = { min: formatNumber(p.min, 2), max: formatNumber(p.max, 2), unit: p.unit };
+  return p.measured === null ? S.optimal(range) : S.measured({ ...range, measured: formatNumber(p.measured, 2) });
+}
 
 /** The health score from the plant's current environment, the advice, and a quick climate reading. */
 export function EnvironmentPanel({ plantId, canWrite }: { plantId: string; canWrite: boolean }) {
@@ -43,7 +49,7 @@ export function EnvironmentPanel({ plantId, canWrite }: { plantId: string; canWr
               {env.data.recommendations.slice(0, 6).map((r) => (
                 <li key={`${r.category}-${r.parameter}`}>
                   <span className={r.priority === 'high' ? 'badge bad' : 'badge'}>{S.priority(r.priority)}</span>{' '}
-                  {r.advice}
+                  {S.advice(r.code)} <span className="muted">({rangeOf(r)})</span>
                 </li>
               ))}
             </ul>

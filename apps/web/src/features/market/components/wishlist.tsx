@@ -133,10 +133,10 @@ export function RecommendationsPanel() {
         <p>{R.none}</p>
       ) : (
         <ul className="results">
-          {recommended.data.map(({ listing, reasons, score }) => (
+          {recommended.data.map(({ listing, reasonCodes, score }) => (
             <li key={listing.id}>
               <Link to={`/market/listings/${listing.id}`}>{listing.title}</Link> ·{' '}
-              {formatMoney(listing.price, listing.currency)} · {reasons.join('; ')}{' '}
+              {formatMoney(listing.price, listing.currency)} · {reasonCodes.map(R.reason).join('; ')}{' '}
               <span className="muted">({R.score(score)})</span>
             </li>
           ))}
