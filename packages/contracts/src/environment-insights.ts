@@ -107,7 +107,8 @@ export const Recommendation = Type.Object(
         code: 'soil.ph.too-high',
         params: { parameter: 'soil.ph', kind: 'too-high', measured: 7, min: 4.5, max: 5.5, unit: 'pH' },
         advice: 'Lower the soil pH: add elemental sulfur or an acidic mulch (pine needles, peat) and re-test',
-        reason: '7 pH is above the optimal range 4.5–5.5 pH for highbush blueberry (MSU Extension (blueberry soil pH 4.5–5.5); UMN Extension (blueberries))',
+        reason:
+          '7 pH is above the optimal range 4.5–5.5 pH for highbush blueberry (MSU Extension (blueberry soil pH 4.5–5.5); UMN Extension (blueberries))',
       },
     ],
   },

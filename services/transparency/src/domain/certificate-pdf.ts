@@ -53,7 +53,12 @@ export async function renderCertificatePdf(
   });
 
   doc.font('bold').fontSize(20).text(w.title);
-  doc.moveDown(0.3).font('regular').fontSize(10).fillColor('#444').text(w.issued(date(c.issuedAt)));
+  doc
+    .moveDown(0.3)
+    .font('regular')
+    .fontSize(10)
+    .fillColor('#444')
+    .text(w.issued(date(c.issuedAt)));
   doc.image(qr, 425, 45, { width: 120 });
   doc.fillColor('black').moveDown(1.2);
 
@@ -91,10 +96,7 @@ export async function renderCertificatePdf(
   heading(w.headings.ledger);
   field(f.block, `#${c.block.index}`);
   doc.font('mono').fontSize(8).text(`hash        ${c.block.hash}\nmerkle root ${c.block.merkleRoot}`);
-  field(
-    f.transaction,
-    `${c.ledgerProof.txId} (${w.leaf(num(c.ledgerProof.leafIndex), num(c.ledgerProof.treeSize))})`,
-  );
+  field(f.transaction, `${c.ledgerProof.txId} (${w.leaf(num(c.ledgerProof.leafIndex), num(c.ledgerProof.treeSize))})`);
 
   heading(w.headings.audit);
   if (c.auditLog) {
@@ -116,11 +118,7 @@ export async function renderCertificatePdf(
     .fontSize(9)
     .fillColor('#444')
     .text(
-      w.verify(
-        c.verificationUrl,
-        `/api/transparency/certificate/${c.plant.id}`,
-        '/api/transparency/audit/public-key',
-      ),
+      w.verify(c.verificationUrl, `/api/transparency/certificate/${c.plant.id}`, '/api/transparency/audit/public-key'),
     );
   doc.end();
   return done;

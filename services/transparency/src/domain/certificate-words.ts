@@ -85,7 +85,13 @@ export const CERTIFICATE_WORDS: Record<Locale, CertificateWords> = {
     colon: ': ',
     title: 'Certificaat van echtheid',
     issued: (date) => `Uitgegeven op ${date} door Rootline`,
-    headings: { plant: 'Plant', lineage: 'Afstamming', ledger: 'Grootboek', audit: 'Auditlog', signature: 'Handtekening' },
+    headings: {
+      plant: 'Plant',
+      lineage: 'Afstamming',
+      ledger: 'Grootboek',
+      audit: 'Auditlog',
+      signature: 'Handtekening',
+    },
     fields: {
       plantId: 'Plant-id',
       commonName: 'Gewone naam',
@@ -127,7 +133,13 @@ export const CERTIFICATE_WORDS: Record<Locale, CertificateWords> = {
     colon: ': ',
     title: 'Echtheitszertifikat',
     issued: (date) => `Ausgestellt am ${date} von Rootline`,
-    headings: { plant: 'Pflanze', lineage: 'Abstammung', ledger: 'Ledger', audit: 'Prüfprotokoll', signature: 'Signatur' },
+    headings: {
+      plant: 'Pflanze',
+      lineage: 'Abstammung',
+      ledger: 'Ledger',
+      audit: 'Prüfprotokoll',
+      signature: 'Signatur',
+    },
     fields: {
       plantId: 'Pflanzen-ID',
       commonName: 'Name',
@@ -218,7 +230,13 @@ export const CERTIFICATE_WORDS: Record<Locale, CertificateWords> = {
     colon: ': ',
     title: 'Certificado de autenticidad',
     issued: (date) => `Emitido el ${date} por Rootline`,
-    headings: { plant: 'Planta', lineage: 'Linaje', ledger: 'Registro', audit: 'Registro de auditoría', signature: 'Firma' },
+    headings: {
+      plant: 'Planta',
+      lineage: 'Linaje',
+      ledger: 'Registro',
+      audit: 'Registro de auditoría',
+      signature: 'Firma',
+    },
     fields: {
       plantId: 'Id. de la planta',
       commonName: 'Nombre común',
