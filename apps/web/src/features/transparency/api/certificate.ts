@@ -1,5 +1,6 @@
 import { type SignedCertificate, verifyCertificate } from '@rootline/sdk';
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { currentLanguage } from '../../../i18n';
 import { api, unwrap } from '../../../lib/api-client';
 
 export function useCertificate(plantId: string) {
@@ -22,10 +23,10 @@ export function useVerifyCertificate() {
   });
 }
 
-/** The certificate as a PDF file (a blob to offer for download). */
+/** The certificate as a PDF file (a blob to offer for download), in the language the app is shown in. */
 export async function certificatePdf(plantId: string): Promise<Blob> {
   const { data, error, response } = await api.GET('/api/transparency/certificate/{plantId}', {
-    params: { path: { plantId }, query: { format: 'pdf' } },
+    params: { path: { plantId }, query: { format: 'pdf', language: currentLanguage() } },
     parseAs: 'blob',
   });
   if (!data) throw new Error(`The PDF could not be fetched (${response.status}): ${JSON.stringify(error)}`);
