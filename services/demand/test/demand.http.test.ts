@@ -351,6 +351,11 @@ describe('demand planning over HTTP', () => {
       expect(tomato).toMatchObject({ suitable: true, daysToHarvest: 75, expectedYieldKg: 240 });
       expect(tomato.harvestDate).toBe('2027-06-19');
       expect(tomato.reasons.join(' ')).toContain('reference price 3.5 EUR/kg');
+      expect(tomato.reasonCodes).toContainEqual({
+        code: 'reference-price',
+        params: { pricePerKg: 3.5, currency: 'EUR' },
+      });
+      expect(tomato.reasonCodes).toHaveLength(tomato.reasons.length);
       // The demand it is ranked by is the published one (noisy, by cell), the same a signal over the same
       // region and harvest weeks shows: nothing finer comes out of recommendations.
       const signal = await p.http('POST', '/api/demand/signal', {

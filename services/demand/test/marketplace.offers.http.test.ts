@@ -333,6 +333,7 @@ describe('marketplace offers over HTTP', () => {
     expect(recs.status).toBe(200);
     expect(recs.body.data[0].listing.title).toBe('Genovese basil plants');
     expect(recs.body.data[0].reasons).toContain('matches your wishlist');
+    expect(recs.body.data[0].reasonCodes).toContainEqual({ code: 'wishlist', params: {} });
     const removeOther = await p.http('DELETE', `/api/marketplace/wishlist/${added.body.data.id}`, {
       role: 'ADMIN',
       sub: 'usr_admin',

@@ -219,12 +219,18 @@ describe('environment records over HTTP on NATS and PostgreSQL', () => {
         target: { min: 6.2, max: 6.8 },
       });
       expect(first.reason).toMatch(/above the optimal range 6\.2–6\.8 pH for tomato/);
+      // The advice by its code and values, for an app to word in its reader's language.
+      expect(first).toMatchObject({
+        code: 'soil.ph.too-high',
+        params: { parameter: 'soil.ph', kind: 'too-high', measured: 7.3, min: 6.2, max: 6.8, unit: 'pH' },
+      });
       expect(second).toMatchObject({
         priority: 'medium',
         category: 'climate',
         parameter: 'climate.humidityPercent',
         measured: 50,
         target: { min: 60, max: 80, unit: '%' },
+        code: 'climate.humidityPercent.too-low',
       });
       expect(res.body.data.health.score).toBe(84);
     });
