@@ -206,6 +206,10 @@ describe('the app in English, Dutch, German, French and Spanish', () => {
         await screenshot(page, `languages-${lng}-journey`);
         await page.getByRole('tab', { name: text(lng, 'plants:page.tabs.environment'), exact: true }).click();
         await expectHeading(page, 2, text(lng, 'environment:panel.title'));
+        // The advice the API names by its code, in the language's words (nothing but soil and temperature measured).
+        const panel = page.getByRole('region', { name: text(lng, 'environment:panel.title') });
+        await panel.getByText(text(lng, 'environment:advice.climate.humidityPercent.unmeasured')).waitFor();
+        await screenshot(page, `languages-${lng}-environment-panel`);
 
         await page.goto(`/plants/${plantId}/environment`);
         await expectHeading(page, 1, text(lng, 'environment:page.title').replace('{{plant}}', 'Polyglot pear'));
