@@ -92,6 +92,8 @@ describe('the codes the API words its advice and reasons by', () => {
     }
     await i18next.changeLanguage('de');
     expect(S.advice('soil.ph.too-high')).toMatch(/^Boden-pH senken/);
+    expect(S.unit('h/day')).toBe('h/Tag');
+    expect(S.unit('°C')).toBe('°C');
     expect(DEMAND.recommend.reason(CROP_REASONS['unmet-demand'])).toBe(
       '1.234,5 kg ungedeckte Nachfrage in der Nähe über 4 Erntewochen (1.500 kg gewünscht, 265,5 kg zugesagt)',
     );

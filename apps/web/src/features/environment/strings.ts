@@ -54,6 +54,8 @@ export const ENVIRONMENT = {
     measured: (values: { measured: string; min: string; max: string; unit: string }) =>
       t('environment:panel.measured', values),
     optimal: (values: { min: string; max: string; unit: string }) => t('environment:panel.optimal', values),
+    /** A unit of the advice's range: symbols as the API writes them, units with words in the reader's language. */
+    unit: (unit: string) => lookup(`environment:panel.units.${unit}`, unit),
   },
   page: {
     title: (plant: string) => t('environment:page.title', { plant }),

@@ -12,7 +12,7 @@ const S = ENVIRONMENT.panel;
 
 /** What was measured and the range it is judged against, the numbers as the reader's language writes them. */
 function rangeOf({ params: p }: Recommendation): string {
-  const range = { min: formatNumber(p.min, 2), max: formatNumber(p.max, 2), unit: p.unit };
+  const range = { min: formatNumber(p.min, 2), max: formatNumber(p.max, 2), unit: S.unit(p.unit) };
   return p.measured === null ? S.optimal(range) : S.measured({ ...range, measured: formatNumber(p.measured, 2) });
 }
 
