@@ -36,10 +36,11 @@ export function createWitnessRequester(o: WitnessRequesterOptions) {
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<unknown>>();
   let stopped = true;
-  let sizes = new Map<string, number>();
 
   async function ask(peer: WitnessPeer): Promise<Asked | 'current'> {
     const head = await readHead(o.db);
+    // Read each time (one row per witness): replicas share it, and a log that lost it learns the size again by 409.
+    const sizes = await cosignedSizes(o.db);
     let old = sizes.get(peer.vkey) ?? 0;
     if (head.size === 0 || (sizes.has(peer.vkey) && old === head.size)) return 'current';
     const text = checkpointText(o.origin, head.size, head.rootHash);
@@ -63,7 +64,6 @@ export function createWitnessRequester(o: WitnessRequesterOptions) {
           { witness: peer.vkey, treeSize: head.size, rootHash: head.rootHash, line: line.line },
           o.clock.now(),
         );
-        sizes.set(peer.vkey, head.size);
         return 'cosigned';
       }
       const reported = /^(0|[1-9][0-9]{0,15})\n$/.exec(answer.body);
@@ -107,7 +107,6 @@ export function createWitnessRequester(o: WitnessRequesterOptions) {
     ask,
     async start() {
       if (o.peers.length === 0) return;
-      sizes = await cosignedSizes(o.db);
       stopped = false;
       for (const peer of o.peers) loop(peer);
     },
