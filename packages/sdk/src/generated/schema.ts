@@ -3636,6 +3636,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transparency/witness/add-checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cosign a log’s checkpoint (c2sp.org/tlog-witness add-checkpoint)
+         * @description The witness side of c2sp.org/tlog-witness. The body (any content type, read as text) is `old <size>`, up to 63 base64 consistency proof lines (RFC 6962 §2.1.2, from the old size to the checkpoint’s), a blank line and the checkpoint as a signed note. The witness follows only the logs set in WITNESS_LOGS (origin and verifier key). It checks a signature by the log, that the old size is the size it last cosigned for that log, and the proof, then records the checkpoint and answers its timestamped Ed25519 `cosignature/v1` line (c2sp.org/tlog-cosignature, key in `GET /witness`). Refusals: 400 malformed or old size above the checkpoint’s; 403 no valid signature by the log; 404 a log it does not follow; 409 the old size is not the one it holds, or another root at that size (body: the size it holds and a newline, `text/x.tlog.size`); 422 the proof does not verify. No account needed.
+         */
+        post: operations["witnessAddCheckpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/witness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The witness’s key and followed logs
+         * @description The name and cosigner verifier key (`<name>+<id>+base64(0x04 ‖ key)`, c2sp.org/tlog-cosignature) of the witness this node runs, and each log it follows with the size it last cosigned. A log operator adds the key and `<origin>/api/transparency/witness` to its witnesses (AUDIT_WITNESSES here). No account needed.
+         */
+        get: operations["getWitness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analytics/overview": {
         parameters: {
             query?: never;
@@ -4695,7 +4735,7 @@ export interface components {
         /** ErrorBody */
         ErrorBody: {
             /** @description Machine-readable error code */
-            code: "VALIDATION_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "FORBIDDEN" | "CHAIN_ERROR" | "DUPLICATE" | "RATE_LIMITED" | "UNAVAILABLE" | "PAYLOAD_TOO_LARGE" | "INTERNAL" | "METHOD_NOT_ALLOWED" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "CONFLICT";
+            code: "VALIDATION_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "FORBIDDEN" | "CHAIN_ERROR" | "DUPLICATE" | "RATE_LIMITED" | "UNAVAILABLE" | "PAYLOAD_TOO_LARGE" | "INTERNAL" | "METHOD_NOT_ALLOWED" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "CONFLICT" | "UNPROCESSABLE";
             /** @description Human-readable explanation */
             message: string;
             /** @description Finer reasons, e.g. the failing field */
@@ -6638,6 +6678,20 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             createdAt: string;
+        };
+        /** WitnessInfo */
+        WitnessInfo: {
+            /** @description The witness’s key name in cosignature lines */
+            name: string;
+            /** @description The cosigner verifier key `<name>+<key id>+base64(0x04 ‖ Ed25519 public key)` (c2sp.org/tlog-cosignature) */
+            verifierKey: string;
+            /** @description Every log the witness follows (a handful, set in WITNESS_LOGS) */
+            logs: {
+                /** @description The checkpoint origin of a followed log */
+                origin: string;
+                /** @description The size the witness last cosigned; null before the first */
+                size: number | null;
+            }[];
         };
         /** Zone */
         Zone: {
@@ -29025,6 +29079,174 @@ export interface operations {
             };
             /** @description Error: FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    witnessAddCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example old 8
+                 *     mbI5qSthg8l2u6wD4uMuzkeNXzZ2ZJhCfLsy8GZhsCQ=
+                 *     Yh4RjgJtvDhEjxXrBbqTpHnMOTRpUcGEsRWwoPxI4cY=
+                 *
+                 *     rootline.example/api/transparency/log
+                 *     12
+                 *     n7zwEjFnYh7kBd0V9lUVeuw2Jq4v2HyEgW6GQnKDkXs=
+                 *
+                 *     — rootline.example/api/transparency/log qPZ6xAl5cMm8C7mTtiR7t7bnV0dRWmcXHvQMYzgx2gm8rFUcVfAk34qC8r9tSkPZPmAHCr4Xhkvl3gx4Z2MNM+7OXgQ=
+                 */
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The cosignature line(s), `text/plain` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The size the witness last cosigned for this log, in decimal, then a newline */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/x.tlog.size": string;
+                };
+            };
+            /** @description Error: UNPROCESSABLE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWitness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WitnessInfo"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
