@@ -4504,7 +4504,7 @@ export interface components {
             keyId: string;
             /** @description The signed note’s key id: SHA-256(key name ‖ 0x0A ‖ 0x01 ‖ public key)[:4], hex */
             noteKeyId: string;
-            /** @description The signed note: `<origin>\n<tree size>\n<base64 root hash>\n`, a blank line, and `— <origin> base64(key id ‖ Ed25519 signature over the text)\n` (c2sp.org/tlog-checkpoint, c2sp.org/signed-note) */
+            /** @description The signed note: `<origin>\n<tree size>\n<base64 root hash>\n`, a blank line, and `— <origin> base64(key id ‖ Ed25519 signature over the text)\n` (c2sp.org/tlog-checkpoint, c2sp.org/signed-note), then one `— <witness name> base64(key id ‖ time ‖ signature)\n` line per witness cosignature held for this checkpoint (c2sp.org/tlog-cosignature; AUDIT_WITNESSES) */
             note: string;
         };
         /** DemandSignal */
@@ -29126,14 +29126,13 @@ export interface operations {
             content: {
                 /**
                  * @example old 8
-                 *     mbI5qSthg8l2u6wD4uMuzkeNXzZ2ZJhCfLsy8GZhsCQ=
-                 *     Yh4RjgJtvDhEjxXrBbqTpHnMOTRpUcGEsRWwoPxI4cY=
+                 *     wUangc8yvkucIt6sH6xVv48vPP588PCBqV+nTOLZ0/w=
                  *
                  *     rootline.example/api/transparency/log
                  *     12
-                 *     n7zwEjFnYh7kBd0V9lUVeuw2Jq4v2HyEgW6GQnKDkXs=
+                 *     Z1ITGNKsIBtsb/ynvfF/2RfXgAasM93eLJ2J5p4Di5E=
                  *
-                 *     — rootline.example/api/transparency/log qPZ6xAl5cMm8C7mTtiR7t7bnV0dRWmcXHvQMYzgx2gm8rFUcVfAk34qC8r9tSkPZPmAHCr4Xhkvl3gx4Z2MNM+7OXgQ=
+                 *     — rootline.example/api/transparency/log uU4OowuX02ilN1SpbAfmuSDzw2Ffs1m62cT5gQNArVg0dNXNS92nsKd+3Mko6StdiRuDYamdObW2ORkPntb3zHlDQAQ=
                  */
                 "text/plain": string;
             };

@@ -7,20 +7,21 @@ import { errorResponses } from '../plugins/openapi.js';
 
 const TAGS = ['Transparency'];
 
+// A real exchange: a log of 12 entries (`entry 0`…`entry 11`, key of seed 0x01…) asks a witness holding size 8
+// (key of seed 0x02…); the cosignature is of time 1764417600.
 const EXAMPLE_REQUEST = [
   'old 8',
-  'mbI5qSthg8l2u6wD4uMuzkeNXzZ2ZJhCfLsy8GZhsCQ=',
-  'Yh4RjgJtvDhEjxXrBbqTpHnMOTRpUcGEsRWwoPxI4cY=',
+  'wUangc8yvkucIt6sH6xVv48vPP588PCBqV+nTOLZ0/w=',
   '',
   'rootline.example/api/transparency/log',
   '12',
-  'n7zwEjFnYh7kBd0V9lUVeuw2Jq4v2HyEgW6GQnKDkXs=',
+  'Z1ITGNKsIBtsb/ynvfF/2RfXgAasM93eLJ2J5p4Di5E=',
   '',
-  '— rootline.example/api/transparency/log qPZ6xAl5cMm8C7mTtiR7t7bnV0dRWmcXHvQMYzgx2gm8rFUcVfAk34qC8r9tSkPZPmAHCr4Xhkvl3gx4Z2MNM+7OXgQ=',
+  '\u2014 rootline.example/api/transparency/log uU4OowuX02ilN1SpbAfmuSDzw2Ffs1m62cT5gQNArVg0dNXNS92nsKd+3Mko6StdiRuDYamdObW2ORkPntb3zHlDQAQ=',
   '',
 ].join('\n');
 const EXAMPLE_COSIGNATURE =
-  '— witness.example/api/transparency/witness 7ybiegAAAABpKzj8pLXUwKZ3Z1pQXvbB1XpsrGE95Q5+L+VKl7LJzqAU3FhRT7c7EnwDvfO1MgsPxN3y2FquR0l3DrPYg7gKAgC7mWxMDA==\n';
+  '\u2014 witness.example/api/transparency/witness YDw/bgAAAABpKuBAWgZsLZ2H1OIeQOMXiMB9PUzpF5CjLCzy4AurdFRdFTAE81JOzlPWJjzerNWe/UqWsJpzMBU0Jz6yfm2NcOZhCQ==\n';
 
 /**
  * The witness this node runs, speaking c2sp.org/tlog-witness under the submission prefix
