@@ -1,4 +1,5 @@
 import { createHash, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
 import { contextToHeaders, newId, plantRegistered } from '@rootline/contracts';
 import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import {
@@ -80,6 +81,8 @@ describe('witnessed checkpoints (c2sp.org/tlog-witness) between two nodes', () =
   let w: TestPlatform;
   let l: TestPlatform;
   let witnessUrl: string;
+  let hanging: Server;
+  const sockets: Socket[] = [];
   const witnessKeys = generateKeyPairSync('ed25519');
   const logKeys = generateKeyPairSync('ed25519');
   const W_NAME = 'witness.test/api/transparency/witness';
@@ -114,16 +117,27 @@ describe('witnessed checkpoints (c2sp.org/tlog-witness) between two nodes', () =
       WITNESS_LOGS: [test.vkey, `${L_ORIGIN} ${vkey(L_ORIGIN, 1, logKeys.publicKey)}`, LW_VKEY].join(', '),
     });
     witnessUrl = `${await w.app.listen({ host: '127.0.0.1', port: 0 })}/api/transparency/witness`;
+    // A second witness that takes every request and never answers.
+    hanging = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const { port } = hanging.address() as { port: number };
+    const silent = vkey('silent.test/w', 4, generateKeyPairSync('ed25519').publicKey);
     l = await startTestPlatform([transparency], {
       AUDIT_SIGNING_KEY: pem(logKeys.privateKey),
       PUBLIC_URL: 'https://log.test',
-      AUDIT_WITNESSES: `${W_VKEY} ${witnessUrl}`,
+      AUDIT_WITNESSES: `${W_VKEY} ${witnessUrl}, ${silent} http://127.0.0.1:${port}/w`,
       AUDIT_WITNESS_POLL_MS: '50',
+      AUDIT_WITNESS_TIMEOUT_MS: '120000',
     });
   }, 120_000);
   afterAll(async () => {
+    // The silent witness's request is still open: stopping cuts it instead of waiting for its timeout.
+    const started = Date.now();
     await l?.stop();
+    expect(Date.now() - started).toBeLessThan(5000);
     await w?.stop();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => hanging?.close(resolve));
   });
 
   it('cosigns a followed log’s first checkpoint with a cosignature/v1 line the verifier accepts', async () => {
@@ -232,7 +246,9 @@ describe('witnessed checkpoints (c2sp.org/tlog-witness) between two nodes', () =
       throw new Error(`the log never served a cosigned checkpoint of ${size} entries`);
     };
     await publish(3, 0);
+    // A witness that never answers holds up neither the log nor the other witness.
     const first = await cosignedAt(3);
+    expect(sockets.length).toBeGreaterThan(0);
     expect(first.startsWith(`${L_ORIGIN}\n3\n`)).toBe(true);
     // More entries: the log sends the witness a consistency proof from 3.
     await publish(4, 3);

@@ -14,12 +14,12 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
  * POSTs an add-checkpoint body to `<prefix>/add-checkpoint` (c2sp.org/tlog-witness) and reads the answer, within
- * `timeoutMs` for the whole exchange; through the outgoing proxy when one is set.
+ * `timeoutMs` for the whole exchange (or until `signal` aborts); through the outgoing proxy when one is set.
  */
 export function postAddCheckpoint(
   prefix: string,
   body: string,
-  opts: { timeoutMs: number; agent?: Agent | undefined },
+  opts: { timeoutMs: number; agent?: Agent | undefined; signal?: AbortSignal },
 ): Promise<WitnessAnswer> {
   const url = new URL(`${prefix}/add-checkpoint`);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -29,7 +29,9 @@ export function postAddCheckpoint(
       {
         method: 'POST',
         headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body) },
-        signal: AbortSignal.timeout(opts.timeoutMs),
+        signal: opts.signal
+          ? AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)])
+          : AbortSignal.timeout(opts.timeoutMs),
         ...(opts.agent ? { agent: opts.agent } : {}),
       },
       (res) => {

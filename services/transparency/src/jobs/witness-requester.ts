@@ -36,6 +36,7 @@ export function createWitnessRequester(o: WitnessRequesterOptions) {
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<unknown>>();
   let stopped = true;
+  let stopping = new AbortController();
 
   async function ask(peer: WitnessPeer): Promise<Asked | 'current'> {
     const head = await readHead(o.db);
@@ -52,7 +53,11 @@ export function createWitnessRequester(o: WitnessRequesterOptions) {
       }
       const proof = old === 0 || old === head.size ? [] : await o.proof(old, head.size);
       const body = `old ${old}\n${proof.map((h) => `${h.toString('base64')}\n`).join('')}\n${note}`;
-      const answer = await postAddCheckpoint(peer.url, body, { timeoutMs: o.timeoutMs, agent: o.agent });
+      const answer = await postAddCheckpoint(peer.url, body, {
+        timeoutMs: o.timeoutMs,
+        agent: o.agent,
+        signal: stopping.signal,
+      });
       if (answer.status === 200) {
         const line = signatureLines(answer.body).find((l) => verifyCosignature(text, l, peer.key) !== null);
         if (!line) {
@@ -89,7 +94,9 @@ export function createWitnessRequester(o: WitnessRequesterOptions) {
   function loop(peer: WitnessPeer) {
     if (stopped) return;
     const run = ask(peer)
-      .catch((err: Error) => o.log.warn({ witness: peer.key.name, err: err.message }, 'witness: not reached'))
+      .catch((err: Error) => {
+        if (!stopped) o.log.warn({ witness: peer.key.name, err: err.message }, 'witness: not reached');
+      })
       .finally(() => {
         running.delete(run);
         if (stopped) return;
@@ -108,10 +115,13 @@ export function createWitnessRequester(o: WitnessRequesterOptions) {
     async start() {
       if (o.peers.length === 0) return;
       stopped = false;
+      stopping = new AbortController();
       for (const peer of o.peers) loop(peer);
     },
     async stop() {
       stopped = true;
+      // Requests under way are cut: a witness that does not answer must not hold up a shutdown either.
+      stopping.abort();
       for (const t of timers) clearTimeout(t);
       timers.clear();
       await Promise.allSettled([...running]);
