@@ -14,7 +14,7 @@ import { cosignaturesOf, NotEnoughCosignatures, parseWitnessPolicy, type Witness
 const USAGE = `rootline-verify: check Rootline's certificates, ledger proofs and audit log offline
 
   rootline-verify certificate <certificate.json|certificate.pdf> --keys <keys.json> [--revocations <list.json>]
-  rootline-verify bundle <bundle.json> --keys <keys.json>
+  rootline-verify bundle <bundle.json> --keys <keys.json> [--witnesses <policy.json>]
   rootline-verify inclusion <proof.json> --checkpoint <checkpoint.json|note> --keys <keys.json> [--entry <entry.json>]
                   [--witnesses <policy.json>]
   rootline-verify consistency <older> <newer> --proof <proof.json> --keys <keys.json> [--witnesses <policy.json>]
@@ -119,7 +119,7 @@ export async function run(argv: string[], out: (line: string) => void = console.
       }
       case 'bundle': {
         if (!args[0]) throw new Error('name the bundle file');
-        return print(verifyBundle(dataOf<ProofBundle>(await json(args[0])), await keys()), out);
+        return print(verifyBundle(dataOf<ProofBundle>(await json(args[0])), await keys(), await policy()), out);
       }
       case 'inclusion': {
         if (!args[0] || !values.checkpoint) throw new Error('name the proof file and --checkpoint');
