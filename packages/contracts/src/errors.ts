@@ -13,7 +13,7 @@ export const ERROR_CODES = [
   // Rootline additions: a service did not answer in time, a body over the size limit, an unexpected failure,
   // a method the path does not support, a request line and headers over the size limit, an Idempotency-Key
   // sent again with another request body, a change the record's current state does not allow (a listing that is
-  // sold, an offer already accepted).
+  // sold, an offer already accepted), a well-formed request whose content fails a check (a witness's consistency proof).
   'UNAVAILABLE',
   'PAYLOAD_TOO_LARGE',
   'INTERNAL',
@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'HEADERS_TOO_LARGE',
   'IDEMPOTENCY_KEY_REUSED',
   'CONFLICT',
+  'UNPROCESSABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -35,6 +35,7 @@ export * from './transparency-exports.js';
 export * from './transparency-labels.js';
 export * from './transparency-public.js';
 export * from './transparency-reports.js';
+export * from './transparency-witness.js';
 export * from './transport.js';
 export * from './transport-tracker.js';
 export * from './webhooks.js';

@@ -62,7 +62,9 @@ export const Checkpoint = Named(
     note: Type.String({
       description:
         'The signed note: `<origin>\\n<tree size>\\n<base64 root hash>\\n`, a blank line, and `— <origin> ' +
-        'base64(key id ‖ Ed25519 signature over the text)\\n` (c2sp.org/tlog-checkpoint, c2sp.org/signed-note)',
+        'base64(key id ‖ Ed25519 signature over the text)\\n` (c2sp.org/tlog-checkpoint, c2sp.org/signed-note), then ' +
+        'one `— <witness name> base64(key id ‖ time ‖ signature)\\n` line per witness cosignature held for this ' +
+        'checkpoint (c2sp.org/tlog-cosignature; AUDIT_WITNESSES)',
     }),
   }),
 );

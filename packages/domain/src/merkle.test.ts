@@ -19,6 +19,7 @@ import {
   rootFromInclusionProof,
   rootOfHashes,
   type StoredNode,
+  verifyConsistency,
   verifyInclusion,
 } from './merkle.js';
 
@@ -302,5 +303,45 @@ describe('appendLeaves', () => {
   it('leaves the tree as it was when given no leaves', () => {
     const { frontier } = appendLeaves([], 0, leaves.slice(0, 3));
     expect(appendLeaves(frontier, 3, [])).toEqual({ frontier, nodes: [] });
+  });
+});
+
+describe('verifyConsistency (RFC 9162 §2.1.4.2)', () => {
+  // RFC 6962 §2.1.2 SUBPROOF, written from the text, over the reference leaves.
+  const mth = (ls: Buffer[]) => merkleRoot(ls);
+  function subproof(m: number, ls: Buffer[], whole: boolean): Buffer[] {
+    const n = ls.length;
+    if (m === n) return whole ? [] : [mth(ls)];
+    let k = 1;
+    while (k * 2 < n) k *= 2;
+    if (m <= k) return [...subproof(m, ls.slice(0, k), whole), mth(ls.slice(k))];
+    return [...subproof(m - k, ls.slice(k), false), mth(ls.slice(0, k))];
+  }
+
+  it('accepts every proof between sizes of the reference tree and refuses a changed one', () => {
+    for (let n = 1; n <= LEAVES.length; n++) {
+      for (let m = 1; m <= n; m++) {
+        const proof = m === n ? [] : subproof(m, LEAVES.slice(0, n), true);
+        const a = mth(LEAVES.slice(0, m));
+        const b = mth(LEAVES.slice(0, n));
+        expect(verifyConsistency(m, n, a, b, proof)).toBe(true);
+        if (proof.length > 0) {
+          const bad = proof.map((p, i) => (i === proof.length - 1 ? leafHash(p) : p));
+          expect(verifyConsistency(m, n, a, b, bad)).toBe(false);
+          expect(verifyConsistency(m, n, a, b, proof.slice(0, -1))).toBe(false);
+          expect(verifyConsistency(m, n, leafHash(a), b, proof)).toBe(false);
+        }
+      }
+    }
+  });
+
+  it('holds the edge cases: empty first tree, equal sizes, a first tree larger than the second', () => {
+    const root = mth(LEAVES.slice(0, 3));
+    const empty = Buffer.from(EMPTY_ROOT_HEX, 'hex');
+    expect(verifyConsistency(0, 3, empty, root, [])).toBe(true);
+    expect(verifyConsistency(0, 3, empty, root, [root])).toBe(false);
+    expect(verifyConsistency(3, 3, root, root, [])).toBe(true);
+    expect(verifyConsistency(3, 3, root, leafHash(root), [])).toBe(false);
+    expect(verifyConsistency(4, 3, root, root, [])).toBe(false);
   });
 });

@@ -119,6 +119,59 @@ export function verifyInclusion(
   return computed !== undefined && root.length === HASH_BYTES && computed.equals(root);
 }
 
+/** Whether n (a safe integer ≥ 1) is a power of two, without 32-bit bitwise operators. */
+function powerOfTwo(n: number): boolean {
+  let m = n;
+  while (m % 2 === 0) m /= 2;
+  return m === 1;
+}
+
+/**
+ * RFC 9162 §2.1.4.2: true when `proof` shows the tree of `first` leaves (root `firstRoot`) is a prefix of the tree of
+ * `second` leaves (root `secondRoot`). Equal sizes need an empty proof and equal roots; from the empty tree, an empty
+ * proof. Witnesses check the proofs other logs send with it.
+ */
+export function verifyConsistency(
+  first: number,
+  second: number,
+  firstRoot: Buffer,
+  secondRoot: Buffer,
+  proof: readonly Buffer[],
+): boolean {
+  if (!Number.isSafeInteger(first) || !Number.isSafeInteger(second) || first < 0 || first > second) return false;
+  if (firstRoot.length !== HASH_BYTES || secondRoot.length !== HASH_BYTES) return false;
+  if (proof.some((p) => p.length !== HASH_BYTES)) return false;
+  if (first === second) return proof.length === 0 && firstRoot.equals(secondRoot);
+  if (first === 0) return proof.length === 0;
+  if (proof.length === 0) return false;
+  // A first tree of a power-of-two size is a complete subtree of the second: its root starts the path.
+  const path = powerOfTwo(first) ? [firstRoot, ...proof] : [...proof];
+  let fn = first - 1;
+  let sn = second - 1;
+  while (fn % 2 === 1) {
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  let fr = path[0]!;
+  let sr = path[0]!;
+  for (const c of path.slice(1)) {
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      fr = nodeHash(c, fr);
+      sr = nodeHash(c, sr);
+      while (fn % 2 === 0 && fn !== 0) {
+        fn = Math.floor(fn / 2);
+        sn = Math.floor(sn / 2);
+      }
+    } else {
+      sr = nodeHash(sr, c);
+    }
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  return sn === 0 && fr.equals(firstRoot) && sr.equals(secondRoot);
+}
+
 // A tree kept as stored nodes (the audit log): the perfect subtrees (2^level leaves starting at idx·2^level), in
 // hex. Every other subtree hash a proof needs is built from them, so a proof reads O(log² n) stored nodes and never
 // the whole log.

@@ -4,6 +4,7 @@ import { type BlockHeader, headerProblems, linkProblems, txProblems } from './le
 import { hash32, leafHash, sha256, verifyInclusion } from './merkle.js';
 import { openNote, parseCheckpoint } from './note.js';
 import { type Report, reporter } from './report.js';
+import { cosignaturesOf, type WitnessPolicy } from './witness.js';
 
 /** A public proof bundle of a ledger transaction (for a plant: its registration), as the platform serves it. */
 export interface ProofBundle {
@@ -29,7 +30,7 @@ export interface ProofBundle {
  * block's hash and proof of work and its link to the block before, and the audit entry (recomputed from its
  * content when that is public) with its path to a checkpoint signed by a platform key.
  */
-export function verifyBundle(b: ProofBundle, keys: readonly TrustedKey[]): Report {
+export function verifyBundle(b: ProofBundle, keys: readonly TrustedKey[], witnesses?: WitnessPolicy): Report {
   const r = reporter();
   const t = b.transaction;
   const payloadHash = sha256(Buffer.from(t.payload, 'utf8')).toString('hex');
@@ -82,6 +83,14 @@ export function verifyBundle(b: ProofBundle, keys: readonly TrustedKey[]): Repor
     const cp = parseCheckpoint(text);
     r.check('checkpoint signature', true);
     r.check('checkpoint is of the proof’s tree', cp.size === p.treeSize && cp.rootHash === p.rootHash);
+    if (witnesses) {
+      const valid = cosignaturesOf(b.checkpoint, witnesses);
+      r.check(
+        'checkpoint cosigned by enough witnesses',
+        valid.length >= witnesses.threshold,
+        `${valid.length} of ${witnesses.witnesses.length}, ${witnesses.threshold} needed`,
+      );
+    }
   } catch (err) {
     r.check('checkpoint signature', false, (err as Error).message);
   }

@@ -8,3 +8,4 @@ export * from './monitor.js';
 export * from './note.js';
 export * from './pdf.js';
 export * from './report.js';
+export * from './witness.js';

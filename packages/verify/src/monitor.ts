@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { keySetFrom, type PublishedKey, type TrustedKey } from './keys.js';
 import { hash32, verifyConsistency } from './merkle.js';
 import { BadSignature, openNote, parseCheckpoint } from './note.js';
+import { cosignaturesOf, requireCosignatures, type WitnessPolicy } from './witness.js';
 
 /** The log presented two views that cannot both be true: a fork, a shrink, or a bad consistency proof. */
 export class ForkDetected extends Error {}
@@ -13,6 +14,8 @@ export interface MonitorOptions {
   /** Where the checkpoints seen and the keys pinned are kept between runs. */
   stateDir: string;
   log?: (line: string) => void;
+  /** When set, a checkpoint counts only with the policy's threshold of valid witness cosignatures. */
+  witnesses?: WitnessPolicy;
 }
 
 interface Seen {
@@ -75,6 +78,7 @@ export async function pollOnce(opts: MonitorOptions): Promise<{ size: number; ro
     keys.map((k) => k.note),
   );
   const cp = parseCheckpoint(text);
+  const cosigned = opts.witnesses ? requireCosignatures(note, opts.witnesses) : [];
   const latestFile = join(opts.stateDir, 'latest.json');
   const last = await readJson<Seen>(latestFile);
   if (last) {
@@ -83,7 +87,14 @@ export async function pollOnce(opts: MonitorOptions): Promise<{ size: number; ro
       throw new ForkDetected(`the log shrank from ${last.size} to ${cp.size} entries: history was rewritten`);
     }
     if (cp.size === last.size && cp.rootHash !== last.rootHash) {
-      throw new ForkDetected(`two roots for ${cp.size} entries (${last.rootHash} and ${cp.rootHash}): a fork`);
+      // Two checkpoints of one size, both signed by the log (and, under a policy, both cosigned): a split view.
+      const by = (n: typeof cosigned) =>
+        n.length ? `cosigned by ${n.map((c) => c.witness).join(', ')}` : 'uncosigned';
+      const before = opts.witnesses ? by(cosignaturesOf(last.note, opts.witnesses)) : '';
+      throw new ForkDetected(
+        `two roots for ${cp.size} entries (${last.rootHash}${before ? `, ${before}` : ''} and ${cp.rootHash}` +
+          `${opts.witnesses ? `, ${by(cosigned)}` : ''}): a fork`,
+      );
     }
     if (cp.size > last.size && last.size > 0) {
       const proof = (await getJson(
@@ -108,7 +119,10 @@ export async function pollOnce(opts: MonitorOptions): Promise<{ size: number; ro
     const seen: Seen = { origin: cp.origin, size: cp.size, rootHash: cp.rootHash, note };
     await writeFile(latestFile, `${JSON.stringify(seen, null, 2)}\n`);
     await appendFile(join(opts.stateDir, 'checkpoints.jsonl'), `${JSON.stringify(seen)}\n`);
-    opts.log?.(`checkpoint ${cp.size} ${cp.rootHash} ${last ? `consistent with ${last.size}` : 'first seen'}`);
+    const witnessed = opts.witnesses ? `, cosigned by ${cosigned.map((c) => c.witness).join(', ')}` : '';
+    opts.log?.(
+      `checkpoint ${cp.size} ${cp.rootHash} ${last ? `consistent with ${last.size}` : 'first seen'}${witnessed}`,
+    );
   }
   return { size: cp.size, rootHash: cp.rootHash, grew };
 }

@@ -55,6 +55,7 @@ import { transparencyLogRoutes } from './routes/transparency-log.js';
 import { transparencyRecordRoutes } from './routes/transparency-records.js';
 import { transparencySignatureRoutes } from './routes/transparency-signatures.js';
 import { transparencyWebhookRoutes } from './routes/transparency-webhooks.js';
+import { transparencyWitnessRoutes } from './routes/transparency-witness.js';
 import { transportPublicRoutes, transportRoutes } from './routes/transport.js';
 import { transportTrackerRoutes } from './routes/transport-tracker.js';
 import { uploadRoutes } from './routes/upload.js';
@@ -307,6 +308,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   await app.register(transparencyWebhookRoutes, { prefix: '/api/transparency', ...routeDeps });
   await app.register(transparencySignatureRoutes, { prefix: '/api/transparency', ...routeDeps });
   await app.register(transparencyRecordRoutes, { prefix: '/api/transparency', ...routeDeps });
+  await app.register(transparencyWitnessRoutes, { prefix: '/api/transparency', ...routeDeps });
   await app.register(analyticsRoutes, { prefix: '/api/analytics', ...routeDeps });
 
   return app;

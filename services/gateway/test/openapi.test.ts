@@ -103,6 +103,8 @@ describe('OpenAPI document', () => {
             | { example?: unknown; examples?: Record<string, { value: unknown }> }
             | undefined;
           const where = `${method.toUpperCase()} ${path} ${status}`;
+          // The one error body a protocol fixes: a witness's 409 is the size it holds (c2sp.org/tlog-witness).
+          if (status === '409' && response.content?.['text/x.tlog.size'] && !media) continue;
           if (Number(status) >= 400) {
             const codes = response.description.replace('Error: ', '').split(', ');
             expect(Object.keys(media?.examples ?? {}), where).toEqual(codes);

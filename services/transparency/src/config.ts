@@ -32,6 +32,54 @@ export const TransparencyConfig = withBase({
         'followed by `/api/transparency/log`, else `rootline.localhost/api/transparency/log`',
     }),
   ),
+  AUDIT_WITNESSES: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'Witnesses asked to cosign each new checkpoint (c2sp.org/tlog-witness), comma-separated, each `<verifier ' +
+        'key> <submission prefix URL>` (the witness vkey of type 0x04; the request goes to `<prefix>/add-checkpoint`). ' +
+        'Their cosignatures are served as extra signature lines of the checkpoint note',
+    }),
+  ),
+  AUDIT_WITNESS_POLL_MS: Type.Integer({
+    default: 5000,
+    minimum: 20,
+    maximum: 3_600_000,
+    description: 'How often the log looks for a checkpoint its witnesses have not cosigned yet',
+  }),
+  AUDIT_WITNESS_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    maximum: 120_000,
+    description: 'Wait for one witness’s answer; a slow witness delays only its own cosignature, never the log',
+  }),
+  WITNESS_LOGS: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'Logs this node witnesses (c2sp.org/tlog-witness at /api/transparency/witness/add-checkpoint), ' +
+        'comma-separated, each `[<origin> ]<log verifier key>` (type 0x01); the origin defaults to the key name. ' +
+        'Unset, the witness cosigns nothing',
+    }),
+  ),
+  WITNESS_NAME: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[^\\s+]+$',
+      description:
+        'The witness’s key name in cosignatures, a URL without scheme; unset, the host of PUBLIC_URL followed by ' +
+        '`/api/transparency/witness`, else `rootline.localhost/api/transparency/witness`',
+    }),
+  ),
+  WITNESS_SIGNING_KEY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'Ed25519 private key (PKCS#8 PEM) the witness cosigns with, never the log’s own key; without it one is ' +
+        'generated once into DATA_DIR (set it when replicas do not share DATA_DIR)',
+    }),
+  ),
   WEBHOOK_SECRET_KEY: Type.Optional(
     Type.String({
       minLength: 44,

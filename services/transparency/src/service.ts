@@ -1,13 +1,16 @@
 import { fileURLToPath } from 'node:url';
+import { consistencyRanges } from '@rootline/domain';
 import { ConfigError, outgoingAgent, type ServiceModule } from '@rootline/host';
 import { establishSigningKey } from './adapters/platform-keys.js';
 import { loadWebhookKeyring } from './adapters/webhook-secret-key.js';
+import { witnessKey } from './adapters/witness-key.js';
 import { TransparencyConfig } from './config.js';
 import { buildAnalyticsFromAudit } from './db/analytics-rebuild.js';
 import { ensureHead } from './db/audit.repo.js';
 import { inbox, outbox } from './db/schema.js';
 import { resealSecrets, sealedSecretKeys } from './db/webhooks.repo.js';
 import { isSealedUnderCurrent, openSecret, sealSecret } from './domain/secret-box.js';
+import { parseFollowedLogs, parseWitnessPeers } from './domain/witness-config.js';
 import {
   exportAnalytics,
   getFarmAnalytics,
@@ -30,6 +33,7 @@ import {
   getPlatformKeys,
   getPublicKey,
   getTreeHead,
+  hashesOf,
 } from './handlers/proofs.js';
 import { getDashboard, getReport } from './handlers/reports.js';
 import {
@@ -54,7 +58,9 @@ import {
   removeWebhook,
   testWebhook,
 } from './handlers/webhooks.js';
+import { addCheckpoint, getWitness } from './handlers/witness.js';
 import { createWebhookWorker } from './jobs/webhook-worker.js';
+import { createWitnessRequester } from './jobs/witness-requester.js';
 import { onDomainEvent } from './subscribers/domain-event.js';
 
 /** Where the gateway serves the log as tiles; the default origin names it, as c2sp.org/tlog-tiles recommends. */
@@ -66,6 +72,26 @@ export function logOrigin(config: { AUDIT_LOG_ORIGIN?: string | undefined; PUBLI
   if (!config.PUBLIC_URL) return `rootline.localhost${TILES_PATH}`;
   const url = new URL(config.PUBLIC_URL);
   return `${url.host}${url.pathname.replace(/\/$/, '')}${TILES_PATH}`;
+}
+
+/** Where the gateway serves the witness (c2sp.org/tlog-witness submission prefix). */
+const WITNESS_PATH = '/api/transparency/witness';
+
+/** The witness's key name: WITNESS_NAME, else PUBLIC_URL's host and path + the witness path. */
+export function witnessName(config: { WITNESS_NAME?: string | undefined; PUBLIC_URL?: string | undefined }): string {
+  if (config.WITNESS_NAME) return config.WITNESS_NAME;
+  if (!config.PUBLIC_URL) return `rootline.localhost${WITNESS_PATH}`;
+  const url = new URL(config.PUBLIC_URL);
+  return `${url.host}${url.pathname.replace(/\/$/, '')}${WITNESS_PATH}`;
+}
+
+/** A setting parsed at start; a bad one stops the start with its name and reason. */
+function setting<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
 }
 
 /** transparency: the verifiable audit log, the public event stream and history, webhooks and analytics. */
@@ -105,6 +131,25 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
       );
     }
     const agent = outgoingAgent(ctx.config.SOCKS_PROXY_URL);
+    const peers = setting(() => parseWitnessPeers(ctx.config.AUDIT_WITNESSES));
+    const witness = {
+      name: witnessName(ctx.config),
+      ...witnessKey(ctx.config),
+      logs: setting(() => parseFollowedLogs(ctx.config.WITNESS_LOGS)),
+    };
+    const requester = createWitnessRequester({
+      db: ctx.db,
+      log: ctx.log,
+      clock: ctx.clock,
+      key,
+      origin,
+      peers,
+      proof: async (first, second) =>
+        (await hashesOf(ctx, consistencyRanges(first, second))).map((h) => Buffer.from(h, 'hex')),
+      pollMs: ctx.config.AUDIT_WITNESS_POLL_MS,
+      timeoutMs: ctx.config.AUDIT_WITNESS_TIMEOUT_MS,
+      agent,
+    });
     const replayed = await buildAnalyticsFromAudit(ctx.db, ctx.clock.now());
     if (replayed > 0) ctx.log.info({ entries: replayed }, 'analytics: counters built from the audit log');
     const worker = createWebhookWorker({
@@ -137,6 +182,8 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         getPlantProofBundle(ctx, key, origin),
         getTxProofBundle(ctx, key, origin),
         getLogTile(ctx),
+        addCheckpoint(ctx, witness),
+        getWitness(ctx, witness),
         getInclusionProof(ctx),
         getConsistencyProof(ctx),
         listEventHistory(ctx),
@@ -174,8 +221,14 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         exportAnalytics(ctx),
       ],
       subscribers: [onDomainEvent(ctx, worker)],
-      start: async () => worker.start(),
-      stop: () => worker.stop(),
+      start: async () => {
+        await worker.start();
+        await requester.start();
+      },
+      stop: async () => {
+        await requester.stop();
+        await worker.stop();
+      },
     };
   },
 };

@@ -3636,6 +3636,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transparency/witness/add-checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cosign a log’s checkpoint (c2sp.org/tlog-witness add-checkpoint)
+         * @description The witness side of c2sp.org/tlog-witness. The body (any content type, read as text) is `old <size>`, up to 63 base64 consistency proof lines (RFC 6962 §2.1.2, from the old size to the checkpoint’s), a blank line and the checkpoint as a signed note. The witness follows only the logs set in WITNESS_LOGS (origin and verifier key). It checks a signature by the log, that the old size is the size it last cosigned for that log, and the proof, then records the checkpoint and answers its timestamped Ed25519 `cosignature/v1` line (c2sp.org/tlog-cosignature, key in `GET /witness`). Refusals: 400 malformed or old size above the checkpoint’s; 403 no valid signature by the log; 404 a log it does not follow; 409 the old size is not the one it holds, or another root at that size (body: the size it holds and a newline, `text/x.tlog.size`); 422 the proof does not verify. No account needed.
+         */
+        post: operations["witnessAddCheckpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/witness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The witness’s key and followed logs
+         * @description The name and cosigner verifier key (`<name>+<id>+base64(0x04 ‖ key)`, c2sp.org/tlog-cosignature) of the witness this node runs, and each log it follows with the size it last cosigned. A log operator adds the key and `<origin>/api/transparency/witness` to its witnesses (AUDIT_WITNESSES here). No account needed.
+         */
+        get: operations["getWitness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analytics/overview": {
         parameters: {
             query?: never;
@@ -4464,7 +4504,7 @@ export interface components {
             keyId: string;
             /** @description The signed note’s key id: SHA-256(key name ‖ 0x0A ‖ 0x01 ‖ public key)[:4], hex */
             noteKeyId: string;
-            /** @description The signed note: `<origin>\n<tree size>\n<base64 root hash>\n`, a blank line, and `— <origin> base64(key id ‖ Ed25519 signature over the text)\n` (c2sp.org/tlog-checkpoint, c2sp.org/signed-note) */
+            /** @description The signed note: `<origin>\n<tree size>\n<base64 root hash>\n`, a blank line, and `— <origin> base64(key id ‖ Ed25519 signature over the text)\n` (c2sp.org/tlog-checkpoint, c2sp.org/signed-note), then one `— <witness name> base64(key id ‖ time ‖ signature)\n` line per witness cosignature held for this checkpoint (c2sp.org/tlog-cosignature; AUDIT_WITNESSES) */
             note: string;
         };
         /**
@@ -4802,7 +4842,7 @@ export interface components {
         /** ErrorBody */
         ErrorBody: {
             /** @description Machine-readable error code */
-            code: "VALIDATION_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "FORBIDDEN" | "CHAIN_ERROR" | "DUPLICATE" | "RATE_LIMITED" | "UNAVAILABLE" | "PAYLOAD_TOO_LARGE" | "INTERNAL" | "METHOD_NOT_ALLOWED" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "CONFLICT";
+            code: "VALIDATION_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "FORBIDDEN" | "CHAIN_ERROR" | "DUPLICATE" | "RATE_LIMITED" | "UNAVAILABLE" | "PAYLOAD_TOO_LARGE" | "INTERNAL" | "METHOD_NOT_ALLOWED" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "CONFLICT" | "UNPROCESSABLE";
             /** @description Human-readable explanation */
             message: string;
             /** @description Finer reasons, e.g. the failing field */
@@ -6781,6 +6821,20 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             createdAt: string;
+        };
+        /** WitnessInfo */
+        WitnessInfo: {
+            /** @description The witness’s key name in cosignature lines */
+            name: string;
+            /** @description The cosigner verifier key `<name>+<key id>+base64(0x04 ‖ Ed25519 public key)` (c2sp.org/tlog-cosignature) */
+            verifierKey: string;
+            /** @description Every log the witness follows (a handful, set in WITNESS_LOGS) */
+            logs: {
+                /** @description The checkpoint origin of a followed log */
+                origin: string;
+                /** @description The size the witness last cosigned; null before the first */
+                size: number | null;
+            }[];
         };
         /** Zone */
         Zone: {
@@ -29201,6 +29255,173 @@ export interface operations {
             };
             /** @description Error: FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    witnessAddCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example old 8
+                 *     wUangc8yvkucIt6sH6xVv48vPP588PCBqV+nTOLZ0/w=
+                 *
+                 *     rootline.example/api/transparency/log
+                 *     12
+                 *     Z1ITGNKsIBtsb/ynvfF/2RfXgAasM93eLJ2J5p4Di5E=
+                 *
+                 *     — rootline.example/api/transparency/log uU4OowuX02ilN1SpbAfmuSDzw2Ffs1m62cT5gQNArVg0dNXNS92nsKd+3Mko6StdiRuDYamdObW2ORkPntb3zHlDQAQ=
+                 */
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The cosignature line(s), `text/plain` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The size the witness last cosigned for this log, in decimal, then a newline */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/x.tlog.size": string;
+                };
+            };
+            /** @description Error: UNPROCESSABLE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWitness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WitnessInfo"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

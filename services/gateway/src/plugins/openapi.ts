@@ -38,6 +38,8 @@ const MEANING: Readonly<Record<ErrorCode, string>> = {
   INTERNAL: 'unexpected failure; the message is generic and the detail is only logged',
   UNAVAILABLE: 'a back-end service did not answer in time (with `Retry-After`)',
   IDEMPOTENCY_KEY_REUSED: 'the `Idempotency-Key` was already used with a different request body',
+  UNPROCESSABLE:
+    'the request is well-formed but what it carries fails a check (e.g. a consistency proof that does not verify)',
   CONFLICT:
     'the current state of the record does not allow the change (e.g. a sold listing, an answered offer, an agent move its state machine refuses)',
 };
@@ -351,6 +353,10 @@ const EXAMPLE: Readonly<Record<ErrorCode, ErrorBody>> = {
   IDEMPOTENCY_KEY_REUSED: {
     code: 'IDEMPOTENCY_KEY_REUSED',
     message: 'This Idempotency-Key was already used with a different request body',
+  },
+  UNPROCESSABLE: {
+    code: 'UNPROCESSABLE',
+    message: 'The consistency proof from size 12 to size 20 does not verify',
   },
   PAYLOAD_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is over the size limit' },
   HEADERS_TOO_LARGE: {

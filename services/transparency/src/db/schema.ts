@@ -260,3 +260,27 @@ export const certificates = transparencySchema.table(
 
 export const outbox = outboxTable(transparencySchema);
 export const inbox = inboxTable(transparencySchema);
+
+/** Witness side (c2sp.org/tlog-witness): the latest checkpoint cosigned for each log this node follows. */
+export const witnessedLogs = transparencySchema.table('witnessed_logs', {
+  origin: text('origin').primaryKey(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  rootHash: text('root_hash').notNull(),
+  /** The checkpoint note as received, kept as evidence of what the log signed. */
+  note: text('note').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+});
+
+/** Log side: the latest cosignature of each witness (by its verifier key) over one of the log's checkpoints. */
+export const checkpointCosignatures = transparencySchema.table(
+  'checkpoint_cosignatures',
+  {
+    witness: text('witness').primaryKey(),
+    treeSize: bigint('tree_size', { mode: 'number' }).notNull(),
+    rootHash: text('root_hash').notNull(),
+    /** The signature line as the witness sent it, newline included. */
+    line: text('line').notNull(),
+    cosignedAt: timestamp('cosigned_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (t) => [index('checkpoint_cosignatures_size_idx').on(t.treeSize)],
+);

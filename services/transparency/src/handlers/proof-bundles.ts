@@ -13,6 +13,7 @@ import { call, handle, type ServiceContext } from '@rootline/host';
 import type { SigningKey } from '../adapters/signing-key.js';
 import { getEntry, readHead } from '../db/audit.repo.js';
 import { registrationEntry } from '../db/certificates.repo.js';
+import { cosignaturesOf } from '../db/witness.repo.js';
 import { publicEntryOf } from '../domain/public-entry.js';
 import { checkpointOf, hashesOf } from './proofs.js';
 
@@ -48,7 +49,9 @@ async function auditPart(ctx: ServiceContext, key: SigningKey, origin: string, p
   return {
     auditEntry: publicEntryOf(entry.entry, entry.leafHash, bySubject.get(entry.entry.subject)),
     auditProof: { index: found.index, treeSize: head.size, leafHash: found.leafHash, auditPath, rootHash: root! },
-    checkpoint: checkpointOf(key, origin, head.size, root!).note,
+    // With the witnesses' cosignatures of that checkpoint, when it has them (ADR 282).
+    checkpoint:
+      checkpointOf(key, origin, head.size, root!).note + (await cosignaturesOf(ctx.db, head.size, root!)).join(''),
   };
 }
 

@@ -21,6 +21,7 @@ import { handle, type ServiceContext } from '@rootline/host';
 import type { SigningKey } from '../adapters/signing-key.js';
 import { readHead, readNodes } from '../db/audit.repo.js';
 import { listPlatformKeys } from '../db/platform-keys.repo.js';
+import { cosignaturesOf } from '../db/witness.repo.js';
 import { checkpointText, noteKeyId, signNote, verifierKey } from '../domain/signed-note.js';
 import { rawPublicKey, signTreeHead } from '../domain/tree-head.js';
 
@@ -106,11 +107,14 @@ export function checkpointOf(key: SigningKey, origin: string, treeSize: number, 
   };
 }
 
-/** transparency.checkpoint.get: the current size and root as a C2SP checkpoint, signed. */
+/** transparency.checkpoint.get: the current size and root as a C2SP checkpoint, signed, with the cosignatures held. */
 export const getCheckpoint = (ctx: ServiceContext, key: SigningKey, origin: string) =>
   handle(checkpointGet, async () => {
     const head = await readHead(ctx.db);
-    return checkpointOf(key, origin, head.size, head.rootHash);
+    const checkpoint = checkpointOf(key, origin, head.size, head.rootHash);
+    // Witnesses' cosignatures of this very checkpoint are further signature lines of the one note.
+    const cosignatures = await cosignaturesOf(ctx.db, head.size, head.rootHash);
+    return { ...checkpoint, note: checkpoint.note + cosignatures.join('') };
   });
 
 /** transparency.platform-keys.get: every key the platform has signed with, with its validity. */
