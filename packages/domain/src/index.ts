@@ -8,3 +8,4 @@ export * from './ownership.js';
 export * from './photo-alt.js';
 export * from './privacy.js';
 export * from './search-text.js';
+export * from './epcis.js';
