@@ -35,7 +35,11 @@ describe('EPCIS identifiers', () => {
     expect(`12345678${ref}`.length).toBeLessThanOrEqual(30);
     expect(plantIdOfGiai(`9520000${ref}`, '9520000')).toBe(PLANT);
     expect(plantIdOfGiai(`9520001${ref}`, '9520000')).toBeNull();
-    for (const id of ['plt_00000000000000000000000000', 'plt_7ZZZZZZZZZZZZZZZZZZZZZZZZZ', 'plt_ZZZZZZZZZZZZZZZZZZZZZZZZZZ']) {
+    for (const id of [
+      'plt_00000000000000000000000000',
+      'plt_7ZZZZZZZZZZZZZZZZZZZZZZZZZ',
+      'plt_ZZZZZZZZZZZZZZZZZZZZZZZZZZ',
+    ]) {
       expect(plantIdOfGiai(`9520000${plantAssetReference(id)}`, '9520000')).toBe(id);
     }
   });

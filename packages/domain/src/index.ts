@@ -2,10 +2,10 @@
 // the database, the host): a domain unit test that imports this package starts in milliseconds.
 export * from './agent-control.js';
 export * from './country-name.js';
+export * from './epcis.js';
 export * from './geo.js';
 export * from './merkle.js';
 export * from './ownership.js';
 export * from './photo-alt.js';
 export * from './privacy.js';
 export * from './search-text.js';
-export * from './epcis.js';

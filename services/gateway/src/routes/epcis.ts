@@ -12,9 +12,9 @@ import { EPCIS_CONTEXT_URL, GIAI_AI, plantIdOfGiai, rootlineNamespace } from '@r
 import { call, DEFAULT_PUBLIC_URL } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { BusRouteDeps } from '../http/bus-route.js';
 import { toHttpError } from '../http/errors.js';
 import { callContext } from '../http/request-context.js';
-import type { BusRouteDeps } from '../http/bus-route.js';
 
 const TAGS = ['Transport'];
 
@@ -287,7 +287,11 @@ export const epcisRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
         .type('application/ld+json; charset=utf-8')
         .send(
           // Written here: the route's schema documents it, no serialiser needs compiling.
-          JSON.stringify({ '@context': [EPCIS_CONTEXT_URL], type: 'Collection', member: [...EPCIS_EVENT_TYPES] }) as never,
+          JSON.stringify({
+            '@context': [EPCIS_CONTEXT_URL],
+            type: 'Collection',
+            member: [...EPCIS_EVENT_TYPES],
+          }) as never,
         ),
   });
 };

@@ -60,4 +60,3 @@ export async function epcisRows(db: Db, f: EpcisFilter): Promise<EpcisRow[]> {
     .limit(f.limit);
   return rows.map((r) => ({ ...r.event, correctedBy: r.correctedBy, correctedAt: r.correctedAt }));
 }
-

@@ -2,7 +2,7 @@ import { AppError, type Location, plantGet, transportEpcisEvents } from '@rootli
 import { epcisContext, epcisObjectEvent, plantIdOfEpc } from '@rootline/domain';
 import { call, handle, publicUrlOf, type ServiceContext } from '@rootline/host';
 import { epcisRows } from '../db/epcis.repo.js';
-import { planEpcisQuery, pageToken } from '../domain/epcis-query.js';
+import { pageToken, planEpcisQuery } from '../domain/epcis-query.js';
 
 const iso = (t: string) => new Date(t).toISOString();
 

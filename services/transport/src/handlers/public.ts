@@ -64,7 +64,11 @@ export const getQr = (ctx: ServiceContext, publicUrl: string | undefined, compan
     }
     if (format === 'svg') {
       const QRCode = await qrEncoder();
-      return { ...common, contentType: 'image/svg+xml', body: await QRCode.toString(payload, { ...options, type: 'svg' }) };
+      return {
+        ...common,
+        contentType: 'image/svg+xml',
+        body: await QRCode.toString(payload, { ...options, type: 'svg' }),
+      };
     }
     return { ...common, contentType: 'application/json', body: null };
   });
