@@ -57,7 +57,7 @@ export const EpcisProblem = Type.Object(
     code: Type.String({ description: 'Rootline’s error code (docs: the error envelope of the other routes)' }),
     details: Type.Optional(Type.Unknown()),
   },
-  { $id: 'EpcisProblem', description: 'An RFC 7807 problem (`application/problem+json`), as EPCIS 2.0 defines it' },
+  { description: 'An RFC 7807 problem (`application/problem+json`), as EPCIS 2.0 defines it' },
 );
 
 /** Sends the problem for anything thrown while serving an EPCIS route. */
@@ -91,7 +91,7 @@ function problemResponses(codes: Record<number, ErrorCode>): Record<number, unkn
         description: `${TITLES[Number(status)]} (RFC 7807 problem, type ${PROBLEM_TYPES[code] ?? IMPLEMENTATION})`,
         content: {
           'application/problem+json': {
-            schema: { $ref: 'EpcisProblem#' },
+            schema: EpcisProblem,
             example: {
               type: PROBLEM_TYPES[code] ?? IMPLEMENTATION,
               title: TITLES[Number(status)],
@@ -113,6 +113,9 @@ const QUERY_ERRORS: Record<number, ErrorCode> = {
   500: 'INTERNAL',
   503: 'UNAVAILABLE',
 };
+
+/** The query string: the standard's names only; any other parameter is refused (a QueryParameterException). */
+const Query = Type.Object(EpcisEventsQuery.properties, { additionalProperties: false });
 
 /** An EPCISQueryDocument, loosely: the events are checked against GS1's JSON schema in the tests. */
 const QueryDocument = Type.Object(
@@ -182,7 +185,6 @@ const QUERY_DESCRIPTION =
 
 /** The EPCIS 2.0 query interface under /api/epcis, with the standard's error model. */
 export const epcisRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
-  app.addSchema(EpcisProblem);
   app.setErrorHandler((err, req, reply) => sendProblem(err, req, reply));
 
   async function answer(req: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>) {
@@ -220,7 +222,7 @@ export const epcisRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       summary: 'EPCIS 2.0 events query',
       description: QUERY_DESCRIPTION,
       tags: TAGS,
-      querystring: EpcisEventsQuery,
+      querystring: Query,
       response: { ...success, ...problemResponses(QUERY_ERRORS) },
     },
     handler: async (req, reply) => answer(req, reply, req.query as Record<string, unknown>),
@@ -245,7 +247,7 @@ export const epcisRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
         '(`epcisException:NoSuchResourceException`).',
       tags: TAGS,
       params: Type.Object({ epc: EpcisEpc }),
-      querystring: EpcisEventsQuery,
+      querystring: Query,
       response: { ...success, ...problemResponses({ ...QUERY_ERRORS, 404: 'NOT_FOUND' }) },
     },
     handler: async (req, reply) =>
