@@ -103,6 +103,17 @@ describe('OpenAPI document', () => {
             | { example?: unknown; examples?: Record<string, { value: unknown }> }
             | undefined;
           const where = `${method.toUpperCase()} ${path} ${status}`;
+          // The EPCIS 2.0 routes answer the standard's RFC 7807 problems instead of the envelope (ADR 277).
+          const problem = response.content?.['application/problem+json'] as { example?: unknown } | undefined;
+          if (Number(status) >= 400 && problem) {
+            expect(path, where).toMatch(/^\/api\/epcis\//);
+            expect(problem.example, where).toMatchObject({
+              type: expect.stringMatching(/^(epcisException:[A-Za-z]+|about:blank)$/),
+              title: expect.any(String),
+              status: Number(status),
+            });
+            continue;
+          }
           if (Number(status) >= 400) {
             const codes = response.description.replace('Error: ', '').split(', ');
             expect(Object.keys(media?.examples ?? {}), where).toEqual(codes);

@@ -22632,11 +22632,11 @@ export interface operations {
             200: {
                 headers: {
                     /** @description `<…>; rel="next"` with the URL of the next page (its `nextPageToken`) while there are more events; absent on the last page */
-                    Link?: unknown;
+                    Link?: string;
                     /** @description EPCIS version of the answer */
-                    "GS1-EPCIS-Version"?: unknown;
+                    "GS1-EPCIS-Version"?: string;
                     /** @description CBV version of the answer */
-                    "GS1-CBV-Version"?: unknown;
+                    "GS1-CBV-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22899,11 +22899,11 @@ export interface operations {
             200: {
                 headers: {
                     /** @description `<…>; rel="next"` with the URL of the next page (its `nextPageToken`) while there are more events; absent on the last page */
-                    Link?: unknown;
+                    Link?: string;
                     /** @description EPCIS version of the answer */
-                    "GS1-EPCIS-Version"?: unknown;
+                    "GS1-EPCIS-Version"?: string;
                     /** @description CBV version of the answer */
-                    "GS1-CBV-Version"?: unknown;
+                    "GS1-CBV-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23141,7 +23141,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description EPCIS version of the answer */
-                    "GS1-EPCIS-Version"?: unknown;
+                    "GS1-EPCIS-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -136,13 +136,13 @@ const QueryDocument = Type.Object(
 
 const PAGE_HEADERS = {
   Link: {
+    type: 'string',
     description:
       '`<…>; rel="next"` with the URL of the next page (its `nextPageToken`) while there are more events; absent on ' +
       'the last page',
-    schema: { type: 'string' },
   },
-  'GS1-EPCIS-Version': { description: 'EPCIS version of the answer', schema: { type: 'string' } },
-  'GS1-CBV-Version': { description: 'CBV version of the answer', schema: { type: 'string' } },
+  'GS1-EPCIS-Version': { type: 'string', description: 'EPCIS version of the answer' },
+  'GS1-CBV-Version': { type: 'string', description: 'CBV version of the answer' },
 };
 
 const EXAMPLE_EVENT = {
