@@ -74,8 +74,10 @@ export type EpcisEventsQuery = Static<typeof EpcisEventsQuery>;
 export const EpcisEpc = Type.String({
   minLength: 1,
   maxLength: 1000,
-  description: 'A plant’s GS1 Digital Link URI or `urn:rootline:plant:<id>`, URL-encoded',
-  examples: ['https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN'],
+  description:
+    'A plant’s GS1 Digital Link URI (`https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN`) or ' +
+    '`urn:rootline:plant:<id>`, URL-encoded',
+  examples: ['urn:rootline:plant:plt_01HZX3K6Q2W8N4B7T5R9V0C1MD'],
 });
 
 export const EpcisQueryAnswer = Type.Object({

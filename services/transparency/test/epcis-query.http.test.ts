@@ -75,7 +75,10 @@ describe('the EPCIS 2.0 query interface over journey events', () => {
     plantA = await register('Cherry tomato');
     plantB = await register('Basil');
     const post = async (name: string, kind: string, body: object) => {
-      const res = await p.http('POST', `/api/transport/${kind}`, { token: grower, body: { handler: HANDLER, ...body } });
+      const res = await p.http('POST', `/api/transport/${kind}`, {
+        token: grower,
+        body: { handler: HANDLER, ...body },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       ids[name] = res.body.data.id;
     };
@@ -220,9 +223,9 @@ describe('the EPCIS 2.0 query interface over journey events', () => {
     expect(
       kinds((await query('/api/epcis/events?EQ_bizStep=https://ref.gs1.org/cbv/BizStep-commissioning')).body),
     ).toEqual(['planting', 'planting']);
-    expect(kinds((await query('/api/epcis/events?EQ_disposition=active&EQ_bizStep=creating_class_instance')).body)).toEqual(
-      ['harvest'],
-    );
+    expect(
+      kinds((await query('/api/epcis/events?EQ_disposition=active&EQ_bizStep=creating_class_instance')).body),
+    ).toEqual(['harvest']);
     const window = '/api/epcis/events?GE_eventTime=2026-06-01T07:00:00Z&LT_eventTime=2026-07-01T08:00:00.000Z';
     expect(kinds((await query(window)).body)).toEqual(['growing', 'growing', 'harvest']);
     const epcA = encodeURIComponent(plantEpc(plantA, BASE, PREFIX));

@@ -22886,8 +22886,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description A plant’s GS1 Digital Link URI or `urn:rootline:plant:<id>`, URL-encoded
-                 * @example https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN
+                 * @description A plant’s GS1 Digital Link URI (`https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN`) or `urn:rootline:plant:<id>`, URL-encoded
+                 * @example urn:rootline:plant:plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
                  */
                 epc: string;
             };
