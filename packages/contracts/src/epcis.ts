@@ -76,7 +76,7 @@ export const EpcisEpc = Type.String({
   maxLength: 1000,
   description:
     'A plant’s GS1 Digital Link URI (`https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN`) or ' +
-    '`urn:rootline:plant:<id>`, URL-encoded',
+    '`urn:rootline:plant:<id>`, URL-encoded, or the bare plant id',
   examples: ['urn:rootline:plant:plt_01HZX3K6Q2W8N4B7T5R9V0C1MD'],
 });
 

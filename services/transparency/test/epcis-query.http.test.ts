@@ -284,6 +284,7 @@ describe('the EPCIS 2.0 query interface over journey events', () => {
     expect(kinds(res.body)).toEqual(['growing', 'growing', 'distribution']);
     const b = await query(`/api/epcis/epcs/${encodeURIComponent(`urn:rootline:plant:${plantB}`)}/events`);
     expect(kinds(b.body)).toEqual(['planting']);
+    expect(kinds((await query(`/api/epcis/epcs/${plantB}/events`)).body)).toEqual(['planting']);
     for (const epc of [
       plantEpc('plt_01HZX3K6Q2W8N4B7T5R9V0C1MD', BASE, PREFIX),
       'urn:epc:id:sgtin:0614141.107346.2018',

@@ -2561,7 +2561,7 @@ export interface paths {
         };
         /**
          * EPCIS 2.0 events of an EPC
-         * @description The events whose `epcList` names the EPC (a plant’s GS1 Digital Link URI or `urn:rootline:plant:<id>`, URL-encoded in the path), with the query parameters and pages of `GET /api/epcis/events`. A harvest names its plant in `rootline:harvestedFrom` (its `epcList` is empty: it creates the plant’s produce, a class), so it is not among them. An EPC that names no plant here, or an unknown plant, is 404 (`epcisException:NoSuchResourceException`).
+         * @description The events whose `epcList` names the EPC (a plant’s GS1 Digital Link URI or `urn:rootline:plant:<id>`, URL-encoded in the path, or the bare plant id), with the query parameters and pages of `GET /api/epcis/events`. A harvest names its plant in `rootline:harvestedFrom` (its `epcList` is empty: it creates the plant’s produce, a class), so it is not among them. An EPC that names no plant here, or an unknown plant, is 404 (`epcisException:NoSuchResourceException`).
          */
         get: operations["queryEpcisEventsOfEpc"];
         put?: never;
@@ -22886,7 +22886,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description A plant’s GS1 Digital Link URI (`https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN`) or `urn:rootline:plant:<id>`, URL-encoded
+                 * @description A plant’s GS1 Digital Link URI (`https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN`) or `urn:rootline:plant:<id>`, URL-encoded, or the bare plant id
                  * @example urn:rootline:plant:plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
                  */
                 epc: string;

@@ -241,7 +241,7 @@ export const epcisRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, 
       summary: 'EPCIS 2.0 events of an EPC',
       description:
         'The events whose `epcList` names the EPC (a plant’s GS1 Digital Link URI or `urn:rootline:plant:<id>`, ' +
-        'URL-encoded in the path), with the query parameters and pages of `GET /api/epcis/events`. A harvest names ' +
+        'URL-encoded in the path, or the bare plant id), with the query parameters and pages of `GET /api/epcis/events`. A harvest names ' +
         'its plant in `rootline:harvestedFrom` (its `epcList` is empty: it creates the plant’s produce, a class), so ' +
         'it is not among them. An EPC that names no plant here, or an unknown plant, is 404 ' +
         '(`epcisException:NoSuchResourceException`).',

@@ -5,6 +5,7 @@ import { epcisRows } from '../db/epcis.repo.js';
 import { pageToken, planEpcisQuery } from '../domain/epcis-query.js';
 
 const iso = (t: string) => new Date(t).toISOString();
+const PLANT_ID = /^plt_[A-Za-z0-9]{10,40}$/;
 
 /**
  * transport.epcis.events: a page of journey events as an EPCIS 2.0 query document. Everything in it is what the
@@ -16,7 +17,8 @@ export const queryEpcisEvents = (ctx: ServiceContext, publicUrl: string | undefi
   handle(transportEpcisEvents, async ({ epc, perPage, ...query }, caller) => {
     const plan = planEpcisQuery(query, companyPrefix);
     if (epc !== undefined) {
-      const plantId = plantIdOfEpc(epc, companyPrefix);
+      // A bare plant id is taken as the plant's EPC too: the path a person types.
+      const plantId = PLANT_ID.test(epc) ? epc : plantIdOfEpc(epc, companyPrefix);
       if (!plantId) throw new AppError('NOT_FOUND', `${epc} is not an EPC this repository names`, { field: 'epc' });
       await call(ctx.bus, plantGet, { plantId }, caller);
       plan.plantIds = plan.plantIds === null ? [plantId] : plan.plantIds.filter((id) => id === plantId);
