@@ -426,6 +426,9 @@ const isBinary = (type: string, media: Media) =>
 /** Ids of the examples replaced by the walk's own, prefix by prefix; client-chosen ids stay as written. */
 function substitute(value: unknown): unknown {
   if (typeof value === 'string') {
+    // An id inside a Rootline URN (an EPC such as `urn:rootline:plant:plt_…`) is replaced as the id alone.
+    const urn = /^(urn:rootline:[a-z-]+:)(.+)$/.exec(value);
+    if (urn) return `${urn[1]}${substitute(urn[2])}`;
     const prefix = value.match(ID)?.[1];
     if (prefix && !CLIENT_CHOSEN.has(prefix)) return made.get(prefix) ?? value;
     return value;
@@ -444,7 +447,7 @@ function waitingFor(o: Operation): string[] {
   const prefixes = new Set<string>();
   const visit = (v: unknown): void => {
     if (typeof v === 'string') {
-      const prefix = v.match(ID)?.[1];
+      const prefix = v.replace(/^urn:rootline:[a-z-]+:/, '').match(ID)?.[1];
       if (prefix && !CLIENT_CHOSEN.has(prefix) && !made.has(prefix)) prefixes.add(prefix);
     } else if (Array.isArray(v)) v.forEach(visit);
     else if (v && typeof v === 'object') Object.values(v).forEach(visit);

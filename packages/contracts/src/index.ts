@@ -9,6 +9,7 @@ export * from './demand.js';
 export * from './envelope.js';
 export * from './environment.js';
 export * from './environment-insights.js';
+export * from './epcis.js';
 export * from './errors.js';
 export * from './event-kinds.js';
 export * from './farm.js';

@@ -20,7 +20,11 @@ export const Certificate = Type.Object(
     type: Type.Literal('rootline.certificate-of-authenticity'),
     version: Type.Literal(1),
     issuedAt: Timestamp,
-    verificationUrl: Type.String({ description: 'The public verification page the QR code opens' }),
+    verificationUrl: Type.String({
+      description:
+        'What the QR code encodes: the plant’s GS1 Digital Link URI (`<PUBLIC_URL>/8004/<GIAI>`), which redirects to ' +
+        'its public verification page',
+    }),
     plant: Type.Object({
       id: PlantId,
       commonName: Type.String(),

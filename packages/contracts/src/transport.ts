@@ -444,7 +444,11 @@ export const QrData = Type.Object({
   id: Type.String(),
   subject: StringEnum(['plant', 'seed-lot'] as const),
   url: Type.String({ description: 'The public verification page a shopper opens' }),
-  payload: Type.String({ description: 'The exact text encoded in the QR code (the URL)' }),
+  payload: Type.String({
+    description:
+      'The exact text encoded in the QR code: a plant’s GS1 Digital Link URI (`<PUBLIC_URL>/8004/<GIAI>`, which ' +
+      'redirects to the page), a seed lot’s page URL',
+  }),
   format: StringEnum(QR_FORMATS),
   contentType: Type.String(),
   body: Type.Union([Type.String(), Type.Null()], {
@@ -467,7 +471,7 @@ export const transportQrGet = defineSubject({
   subject: 'transport.qr.get',
   request: Type.Object({ id: QrTarget, ...QrQuery.properties }),
   reply: QrData,
-  summary: 'QR code of a plant or seed lot, pointing at its public verification page',
+  summary: 'QR code of a plant (its GS1 Digital Link URI) or seed lot, leading to its public verification page',
 });
 
 export const transportPageRender = defineSubject({

@@ -2,6 +2,7 @@
 // the database, the host): a domain unit test that imports this package starts in milliseconds.
 export * from './agent-control.js';
 export * from './country-name.js';
+export * from './epcis.js';
 export * from './geo.js';
 export * from './merkle.js';
 export * from './ownership.js';

@@ -33,3 +33,15 @@ export function warnIfNoPublicUrl(log: Logger, configured: string | undefined, w
     `PUBLIC_URL is not set: ${what} follow the address of the request that caused them, and ${DEFAULT_PUBLIC_URL} without one`,
   );
 }
+
+/**
+ * The operator's GS1 company prefix, which plants' GS1 Digital Link URIs (`<PUBLIC_URL>/8004/<GIAI>`) start their
+ * GIAI with (ADR 275). Unset: 9520000, in GS1's 952 range for demonstrations, so no real asset is named by it.
+ */
+export const Gs1CompanyPrefixSetting = Type.String({
+  pattern: '^[0-9]{6,8}$',
+  default: '9520000',
+  description:
+    'GS1 company prefix (6 to 8 digits) of plants’ GIAIs in their GS1 Digital Link URIs; default 9520000, a ' +
+    'placeholder in GS1’s range for demonstrations',
+});

@@ -38,6 +38,7 @@ import { chainRoutes } from './routes/chain.js';
 import { demandRoutes } from './routes/demand.js';
 import { DOCS_PREFIX, docsRoutes } from './routes/docs.js';
 import { environmentRoutes } from './routes/environment.js';
+import { epcisRoutes, identifierRoutes } from './routes/epcis.js';
 import { farmRoutes } from './routes/farm.js';
 import { geocodeRoutes } from './routes/geocode.js';
 import { healthRoutes } from './routes/health.js';
@@ -266,6 +267,8 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   await app.register(farmRoutes, { prefix: '/api/vertical-farm', ...routeDeps });
   await app.register(transportRoutes, { prefix: '/api/transport', ...routeDeps, accountName, accountNames });
   await app.register(transportPublicRoutes, { prefix: '/api/transport', ...routeDeps });
+  await app.register(epcisRoutes, { prefix: '/api/epcis', ...routeDeps });
+  await app.register(identifierRoutes, { companyPrefix: config.GS1_COMPANY_PREFIX });
   await app.register(transportTrackerRoutes, { prefix: '/api/agents', ...routeDeps });
   await app.register(notificationRoutes, { prefix: '/api/notifications', ...routeDeps });
   await app.register(webhookRoutes, { prefix: '/api/webhooks', ...routeDeps });

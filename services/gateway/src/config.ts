@@ -1,4 +1,4 @@
-import { ConfigError, withBase } from '@rootline/host';
+import { ConfigError, Gs1CompanyPrefixSetting, withBase } from '@rootline/host';
 import { StorageConfigProperties } from '@rootline/storage';
 import { type Static, Type } from '@sinclair/typebox';
 
@@ -118,6 +118,8 @@ export const GatewayConfig = withBase({
    * of the OpenAPI document, and third-party sign-in needs it. Unset: each request's own origin.
    */
   PUBLIC_URL: Url('Public address of the API; unset: the origin of each request'),
+  /** Plants' GS1 Digital Link URIs (`/8004/<GIAI>`) resolve when their GIAI starts with it (ADR 275). */
+  GS1_COMPANY_PREFIX: Gs1CompanyPrefixSetting,
   /** The web app's built files (index.html and assets/); unset: apps/web/dist of this repository. */
   WEB_APP_DIR: Type.Optional(
     Type.String({ minLength: 1, description: "Folder of the web app's build; unset: apps/web/dist of the repository" }),

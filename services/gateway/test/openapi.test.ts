@@ -105,6 +105,17 @@ describe('OpenAPI document', () => {
           const where = `${method.toUpperCase()} ${path} ${status}`;
           // The one error body a protocol fixes: a witness's 409 is the size it holds (c2sp.org/tlog-witness).
           if (status === '409' && response.content?.['text/x.tlog.size'] && !media) continue;
+          // The EPCIS 2.0 routes answer the standard's RFC 7807 problems instead of the envelope (ADR 277).
+          const problem = response.content?.['application/problem+json'] as { example?: unknown } | undefined;
+          if (Number(status) >= 400 && problem) {
+            expect(path, where).toMatch(/^\/api\/epcis\//);
+            expect(problem.example, where).toMatchObject({
+              type: expect.stringMatching(/^(epcisException:[A-Za-z]+|about:blank)$/),
+              title: expect.any(String),
+              status: Number(status),
+            });
+            continue;
+          }
           if (Number(status) >= 400) {
             const codes = response.description.replace('Error: ', '').split(', ');
             expect(Object.keys(media?.examples ?? {}), where).toEqual(codes);

@@ -1,4 +1,4 @@
-import { PublicUrlSetting, withBase } from '@rootline/host';
+import { Gs1CompanyPrefixSetting, PublicUrlSetting, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 
 /**
@@ -131,8 +131,10 @@ export const TransparencyConfig = withBase({
     description: 'Disable a webhook (and tell its owner) whose every attempt has failed for this long',
   }),
   /**
-   * Certificate QR codes open <PUBLIC_URL>/api/transport/trace/<plantId>, and EPCIS exports name their extension
-   * fields under <PUBLIC_URL>/ns/epcis#; unset, the address the request came through.
+   * Certificate and label QR codes encode plants' GS1 Digital Link URIs <PUBLIC_URL>/8004/<GIAI>, and EPCIS exports
+   * name their extension fields under <PUBLIC_URL>/ns/epcis#; unset, the address the request came through.
    */
   PUBLIC_URL: PublicUrlSetting,
+  /** The company prefix of plants' GIAIs in their Digital Link URIs (ADR 275). */
+  GS1_COMPANY_PREFIX: Gs1CompanyPrefixSetting,
 });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { service as chainMiner } from '@rootline/chain-miner';
+import { plantEpc } from '@rootline/domain';
 import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as plants } from '@rootline/plants';
 import { cloneInput, plantInput } from '@rootline/testing';
@@ -195,7 +196,7 @@ describe('certificates of authenticity over HTTP', () => {
     const c = signed.certificate;
     expect(c.plant).toMatchObject({ id: childId, commonName: 'Heirloom tomato', generation: 1 });
     expect(c.lineage).toEqual({ ancestors: 1, rootId: parentId, children: 0 });
-    expect(c.verificationUrl).toBe(`https://rootline.example/api/transport/trace/${childId}`);
+    expect(c.verificationUrl).toBe(plantEpc(childId, 'https://rootline.example', '9520000'));
     expect(verifyOffline(signed, publicKeyPem)).toEqual({
       signature: true,
       payload: true,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { service as chainMiner } from '@rootline/chain-miner';
+import { plantEpc } from '@rootline/domain';
 import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
@@ -62,7 +63,7 @@ describe('plant labels over HTTP (NATS + PostgreSQL)', () => {
   let p: TestPlatform;
   const ids: string[] = [];
   let hiddenId = '';
-  const page = (id: string) => `https://rootline.example/plants/${id}`;
+  const page = (id: string) => plantEpc(id, 'https://rootline.example', '9520000');
   const labels = (body: object, headers: Record<string, string> = {}) =>
     p.app.inject({ method: 'POST', url: '/api/transparency/labels', payload: body, headers });
 

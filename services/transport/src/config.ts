@@ -1,4 +1,4 @@
-import { PublicUrlSetting, withBase } from '@rootline/host';
+import { Gs1CompanyPrefixSetting, PublicUrlSetting, withBase } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 
 /** The settings of transport: the shared base settings and its own. */
@@ -17,4 +17,6 @@ export const TransportConfig = withBase({
   }),
   /** QR codes point at <PUBLIC_URL>/api/transport/trace/<id>; unset, at the address the request came through. */
   PUBLIC_URL: PublicUrlSetting,
+  /** Plants' GS1 Digital Link URIs in QR codes and EPCIS events carry GIAIs with this prefix (ADR 275). */
+  GS1_COMPANY_PREFIX: Gs1CompanyPrefixSetting,
 });

@@ -3,6 +3,7 @@ import type { ServiceModule } from '@rootline/host';
 import { TransportConfig } from './config.js';
 import { type EventRecord, transportLedger } from './db/ledger.js';
 import { outbox } from './db/schema.js';
+import { queryEpcisEvents } from './handlers/epcis.js';
 import { recordEventHandlers } from './handlers/events.js';
 import { acceptHandoff } from './handlers/handoffs.js';
 import { getFootprint, getJourney } from './handlers/journey.js';
@@ -47,7 +48,8 @@ export const service: ServiceModule<typeof TransportConfig, EventRecord> = {
         getJourney(ctx),
         getFootprint(ctx),
         verifyBlock(ctx),
-        getQr(ctx, ctx.config.PUBLIC_URL),
+        getQr(ctx, ctx.config.PUBLIC_URL, ctx.config.GS1_COMPANY_PREFIX),
+        queryEpcisEvents(ctx, ctx.config.PUBLIC_URL, ctx.config.GS1_COMPANY_PREFIX),
         renderTracePage(ctx),
         getTracker(ctx, tracker, intervalMs),
         controlTracker(ctx, tracker, intervalMs),

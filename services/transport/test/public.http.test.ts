@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { plantEpc } from '@rootline/domain';
 import { plantInput } from '@rootline/testing';
 import { sql } from 'drizzle-orm';
 import { type Browser, chromium } from 'playwright-core';
@@ -76,9 +77,10 @@ describe('QR codes and the public verification page, in headless Chromium', () =
       id: plantId,
       subject: 'plant',
       url: `${base}/api/transport/trace/${plantId}`,
-      payload: `${base}/api/transport/trace/${plantId}`,
+      payload: plantEpc(plantId, base, '9520000'),
       format: 'json',
     });
+    expect(json.body.data.payload).toMatch(new RegExp(`^${base}/8004/9520000[A-Za-z0-9_-]{22}$`));
     const png = await fetch(`${base}/api/transport/qr/${plantId}?format=png`, {
       headers: { authorization: `Bearer ${grower}` },
     });

@@ -2532,6 +2532,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/epcis/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * EPCIS 2.0 events query
+         * @description GS1’s EPCIS 2.0 REST query binding (the standard’s OpenAPI, `REST Bindings/openapi.yaml`) over every plant’s journey events, as an `EPCISQueryDocument` (`application/ld+json`) of ObjectEvents with GS1’s JSON-LD context. Parameters have the standard’s names; lists are pipe-delimited (`EQ_bizStep=shipping|receiving`). Pages: `perPage` events (default 30, at most 1000); while there are more, the `Link` header names the next page (`rel="next"`, with its `nextPageToken`). Identifiers (docs/epcis.md): events as `urn:uuid:`, plants as GS1 Digital Link URIs (`<PUBLIC_URL>/8004/<GIAI>`), places as geo URIs at each event’s privacy level (none when hidden). Each event links its ledger proof bundle (`rootline:proofBundle`). The events show what the public journey shows, to anyone: no names, no notes. Errors are RFC 7807 problems with the standard’s types.
+         */
+        get: operations["queryEpcisEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/epcis/epcs/{epc}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * EPCIS 2.0 events of an EPC
+         * @description The events whose `epcList` names the EPC (a plant’s GS1 Digital Link URI or `urn:rootline:plant:<id>`, URL-encoded in the path, or the bare plant id), with the query parameters and pages of `GET /api/epcis/events`. A harvest names its plant in `rootline:harvestedFrom` (its `epcList` is empty: it creates the plant’s produce, a class), so it is not among them. An EPC that names no plant here, or an unknown plant, is 404 (`epcisException:NoSuchResourceException`).
+         */
+        get: operations["queryEpcisEventsOfEpc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/epcis/eventTypes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * EPCIS 2.0 event types
+         * @description The event types this repository holds, as the standard’s `Collection` (journey events are ObjectEvents). One page: no `Link` header.
+         */
+        get: operations["listEpcisEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents/transport-tracker": {
         parameters: {
             query?: never;
@@ -6451,7 +6511,7 @@ export interface components {
                  * @description ISO 8601 UTC timestamp
                  */
                 issuedAt: string;
-                /** @description The public verification page the QR code opens */
+                /** @description What the QR code encodes: the plant’s GS1 Digital Link URI (`<PUBLIC_URL>/8004/<GIAI>`), which redirects to its public verification page */
                 verificationUrl: string;
                 plant: {
                     /**
@@ -22588,7 +22648,7 @@ export interface operations {
                             subject: "plant" | "seed-lot";
                             /** @description The public verification page a shopper opens */
                             url: string;
-                            /** @description The exact text encoded in the QR code (the URL) */
+                            /** @description The exact text encoded in the QR code: a plant’s GS1 Digital Link URI (`<PUBLIC_URL>/8004/<GIAI>`, which redirects to the page), a seed lot’s page URL */
                             payload: string;
                             /** @enum {string} */
                             format: "json" | "png" | "svg";
@@ -22732,6 +22792,659 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    queryEpcisEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only events of these types (`ObjectEvent`; other standard types match nothing here)
+                 * @example ObjectEvent
+                 */
+                eventType?: string;
+                /**
+                 * @description Only events with `eventTime` at or after this instant
+                 * @example 2026-05-01T00:00:00.000+02:00
+                 */
+                GE_eventTime?: string;
+                /**
+                 * @description Only events with `eventTime` before this instant
+                 * @example 2026-05-01T00:00:00.000+02:00
+                 */
+                LT_eventTime?: string;
+                /**
+                 * @description Only events with one of these business steps: CBV bare words (`shipping`) or their URIs
+                 * @example shipping|receiving
+                 */
+                EQ_bizStep?: string;
+                /**
+                 * @description Only events with one of these dispositions: CBV bare words or their URIs
+                 * @example in_transit
+                 */
+                EQ_disposition?: string;
+                /**
+                 * @description Only events whose `epcList` holds one of these EPCs: plants’ GS1 Digital Link URIs (any host) or `urn:rootline:plant:<id>`. Patterns (`urn:epc:idpat:…`) are not supported
+                 * @example https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN
+                 */
+                MATCH_epc?: string;
+                /**
+                 * @description As MATCH_epc: ObjectEvents have no parentID, childEPCs, inputEPCList or outputEPCList
+                 * @example https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN
+                 */
+                MATCH_anyEPC?: string;
+                /**
+                 * @description Only events whose `bizLocation` is one of these geo URIs (`geo:<lat>,<lon>`, as the events carry them)
+                 * @example geo:52.37,4.89
+                 */
+                EQ_bizLocation?: string;
+                /** @description Most events in the answer (default 30, at most 1000) */
+                perPage?: number;
+                /** @description Where the next page starts: the token of the `Link: <…>; rel="next"` header of the page before */
+                nextPageToken?: string;
+            };
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: an EPCIS query document */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"` with the URL of the next page (its `nextPageToken`) while there are more events; absent on the last page */
+                    Link?: string;
+                    /** @description EPCIS version of the answer */
+                    "GS1-EPCIS-Version"?: string;
+                    /** @description CBV version of the answer */
+                    "GS1-CBV-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "@context": [
+                     *         "https://ref.gs1.org/standards/epcis/epcis-context.jsonld",
+                     *         {
+                     *           "rootline": "https://rootline.example/ns/epcis#"
+                     *         }
+                     *       ],
+                     *       "type": "EPCISQueryDocument",
+                     *       "schemaVersion": "2.0",
+                     *       "creationDate": "2026-05-02T09:00:00.000Z",
+                     *       "epcisBody": {
+                     *         "queryResults": {
+                     *           "queryName": "SimpleEventQuery",
+                     *           "resultsBody": {
+                     *             "eventList": [
+                     *               {
+                     *                 "type": "ObjectEvent",
+                     *                 "eventTime": "2026-05-01T10:00:00+02:00",
+                     *                 "eventTimeZoneOffset": "+02:00",
+                     *                 "recordTime": "2026-05-01T08:00:01.000Z",
+                     *                 "eventID": "urn:uuid:2f0b5c1e-4a0b-5d8e-9c1f-3b2a1d0e9f87",
+                     *                 "epcList": [
+                     *                   "https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN"
+                     *                 ],
+                     *                 "action": "OBSERVE",
+                     *                 "bizStep": "shipping",
+                     *                 "disposition": "in_transit",
+                     *                 "readPoint": {
+                     *                   "id": "geo:52.37,4.89"
+                     *                 },
+                     *                 "sourceList": [
+                     *                   {
+                     *                     "type": "location",
+                     *                     "source": "geo:52.37,4.89"
+                     *                   }
+                     *                 ],
+                     *                 "destinationList": [
+                     *                   {
+                     *                     "type": "location",
+                     *                     "destination": "geo:52.16,4.5"
+                     *                   }
+                     *                 ],
+                     *                 "rootline:kind": "distribution",
+                     *                 "rootline:transportMode": "bicycle",
+                     *                 "rootline:distanceKm": 35,
+                     *                 "rootline:kgCo2e": 0,
+                     *                 "rootline:proofBundle": "https://rootline.example/api/transparency/proofs/transactions/tx_01HZX3K6Q2W8N4B7T5R9V0C1MD"
+                     *               }
+                     *             ]
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/ld+json": {
+                        "@context": unknown[];
+                        /** @enum {string} */
+                        type: "EPCISQueryDocument";
+                        /** @enum {string} */
+                        schemaVersion: "2.0";
+                        creationDate: string;
+                        epcisBody: {
+                            queryResults: {
+                                /** @enum {string} */
+                                queryName: "SimpleEventQuery";
+                                resultsBody: {
+                                    eventList: unknown[];
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid query parameter (RFC 7807 problem, type epcisException:QueryParameterException) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:QueryParameterException",
+                     *       "title": "Invalid query parameter",
+                     *       "status": 400,
+                     *       "detail": "EQ_bizLocation: x is not a geo URI (geo:<lat>,<lon>)",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Too many requests (RFC 7807 problem, type about:blank) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "RATE_LIMITED",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Implementation exception (RFC 7807 problem, type epcisException:ImplementationException) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 500,
+                     *       "detail": "INTERNAL",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Service unavailable (RFC 7807 problem, type epcisException:ImplementationException) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "UNAVAILABLE",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "UNAVAILABLE"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    queryEpcisEventsOfEpc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only events of these types (`ObjectEvent`; other standard types match nothing here)
+                 * @example ObjectEvent
+                 */
+                eventType?: string;
+                /**
+                 * @description Only events with `eventTime` at or after this instant
+                 * @example 2026-05-01T00:00:00.000+02:00
+                 */
+                GE_eventTime?: string;
+                /**
+                 * @description Only events with `eventTime` before this instant
+                 * @example 2026-05-01T00:00:00.000+02:00
+                 */
+                LT_eventTime?: string;
+                /**
+                 * @description Only events with one of these business steps: CBV bare words (`shipping`) or their URIs
+                 * @example shipping|receiving
+                 */
+                EQ_bizStep?: string;
+                /**
+                 * @description Only events with one of these dispositions: CBV bare words or their URIs
+                 * @example in_transit
+                 */
+                EQ_disposition?: string;
+                /**
+                 * @description Only events whose `epcList` holds one of these EPCs: plants’ GS1 Digital Link URIs (any host) or `urn:rootline:plant:<id>`. Patterns (`urn:epc:idpat:…`) are not supported
+                 * @example https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN
+                 */
+                MATCH_epc?: string;
+                /**
+                 * @description As MATCH_epc: ObjectEvents have no parentID, childEPCs, inputEPCList or outputEPCList
+                 * @example https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN
+                 */
+                MATCH_anyEPC?: string;
+                /**
+                 * @description Only events whose `bizLocation` is one of these geo URIs (`geo:<lat>,<lon>`, as the events carry them)
+                 * @example geo:52.37,4.89
+                 */
+                EQ_bizLocation?: string;
+                /** @description Most events in the answer (default 30, at most 1000) */
+                perPage?: number;
+                /** @description Where the next page starts: the token of the `Link: <…>; rel="next"` header of the page before */
+                nextPageToken?: string;
+            };
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description A plant’s GS1 Digital Link URI (`https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN`) or `urn:rootline:plant:<id>`, URL-encoded, or the bare plant id
+                 * @example urn:rootline:plant:plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                epc: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: an EPCIS query document */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"` with the URL of the next page (its `nextPageToken`) while there are more events; absent on the last page */
+                    Link?: string;
+                    /** @description EPCIS version of the answer */
+                    "GS1-EPCIS-Version"?: string;
+                    /** @description CBV version of the answer */
+                    "GS1-CBV-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "@context": [
+                     *         "https://ref.gs1.org/standards/epcis/epcis-context.jsonld",
+                     *         {
+                     *           "rootline": "https://rootline.example/ns/epcis#"
+                     *         }
+                     *       ],
+                     *       "type": "EPCISQueryDocument",
+                     *       "schemaVersion": "2.0",
+                     *       "creationDate": "2026-05-02T09:00:00.000Z",
+                     *       "epcisBody": {
+                     *         "queryResults": {
+                     *           "queryName": "SimpleEventQuery",
+                     *           "resultsBody": {
+                     *             "eventList": [
+                     *               {
+                     *                 "type": "ObjectEvent",
+                     *                 "eventTime": "2026-05-01T10:00:00+02:00",
+                     *                 "eventTimeZoneOffset": "+02:00",
+                     *                 "recordTime": "2026-05-01T08:00:01.000Z",
+                     *                 "eventID": "urn:uuid:2f0b5c1e-4a0b-5d8e-9c1f-3b2a1d0e9f87",
+                     *                 "epcList": [
+                     *                   "https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN"
+                     *                 ],
+                     *                 "action": "OBSERVE",
+                     *                 "bizStep": "shipping",
+                     *                 "disposition": "in_transit",
+                     *                 "readPoint": {
+                     *                   "id": "geo:52.37,4.89"
+                     *                 },
+                     *                 "sourceList": [
+                     *                   {
+                     *                     "type": "location",
+                     *                     "source": "geo:52.37,4.89"
+                     *                   }
+                     *                 ],
+                     *                 "destinationList": [
+                     *                   {
+                     *                     "type": "location",
+                     *                     "destination": "geo:52.16,4.5"
+                     *                   }
+                     *                 ],
+                     *                 "rootline:kind": "distribution",
+                     *                 "rootline:transportMode": "bicycle",
+                     *                 "rootline:distanceKm": 35,
+                     *                 "rootline:kgCo2e": 0,
+                     *                 "rootline:proofBundle": "https://rootline.example/api/transparency/proofs/transactions/tx_01HZX3K6Q2W8N4B7T5R9V0C1MD"
+                     *               }
+                     *             ]
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/ld+json": {
+                        "@context": unknown[];
+                        /** @enum {string} */
+                        type: "EPCISQueryDocument";
+                        /** @enum {string} */
+                        schemaVersion: "2.0";
+                        creationDate: string;
+                        epcisBody: {
+                            queryResults: {
+                                /** @enum {string} */
+                                queryName: "SimpleEventQuery";
+                                resultsBody: {
+                                    eventList: unknown[];
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid query parameter (RFC 7807 problem, type epcisException:QueryParameterException) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:QueryParameterException",
+                     *       "title": "Invalid query parameter",
+                     *       "status": 400,
+                     *       "detail": "EQ_bizLocation: x is not a geo URI (geo:<lat>,<lon>)",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Resource not found (RFC 7807 problem, type epcisException:NoSuchResourceException) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:NoSuchResourceException",
+                     *       "title": "Resource not found",
+                     *       "status": 404,
+                     *       "detail": "NOT_FOUND",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Too many requests (RFC 7807 problem, type about:blank) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "RATE_LIMITED",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Implementation exception (RFC 7807 problem, type epcisException:ImplementationException) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 500,
+                     *       "detail": "INTERNAL",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Service unavailable (RFC 7807 problem, type epcisException:ImplementationException) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "UNAVAILABLE",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "UNAVAILABLE"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listEpcisEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the event types */
+            200: {
+                headers: {
+                    /** @description EPCIS version of the answer */
+                    "GS1-EPCIS-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "@context": [
+                     *         "https://ref.gs1.org/standards/epcis/epcis-context.jsonld"
+                     *       ],
+                     *       "type": "Collection",
+                     *       "member": [
+                     *         "ObjectEvent"
+                     *       ]
+                     *     }
+                     */
+                    "application/ld+json": {
+                        "@context": unknown[];
+                        /** @enum {string} */
+                        type: "Collection";
+                        member: string[];
+                    };
+                };
+            };
+            /** @description Too many requests (RFC 7807 problem, type about:blank) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "RATE_LIMITED",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Implementation exception (RFC 7807 problem, type epcisException:ImplementationException) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 500,
+                     *       "detail": "INTERNAL",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
                 };
             };
         };

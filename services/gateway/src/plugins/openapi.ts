@@ -65,7 +65,7 @@ export const TAGS: readonly { name: string; description: string }[] = [
   {
     name: 'Transport',
     description:
-      'A plant’s journey from seed to seed, as transport events (modelled on EPCIS), handoffs, carbon footprint, QR codes and the public verification page.',
+      'A plant’s journey from seed to seed, as transport events (modelled on EPCIS), handoffs, carbon footprint, QR codes, the public verification page and the EPCIS 2.0 query interface.',
   },
   {
     name: 'Agents',
@@ -396,7 +396,7 @@ export const AREAS: readonly { area: string; tag: string; what: string }[] = [
   {
     area: 'Transport and carbon',
     tag: 'Transport',
-    what: 'transport events from seed to seed, handoffs, carbon footprint, QR codes and the verification page under `/api/transport`.',
+    what: 'transport events from seed to seed, handoffs, carbon footprint, QR codes and the verification page under `/api/transport`; the same events through the EPCIS 2.0 REST query interface under `/api/epcis`.',
   },
   {
     area: 'Demand planning',

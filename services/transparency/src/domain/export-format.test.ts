@@ -9,6 +9,8 @@ const row = (data: object) => ({
   data: JSON.stringify(data),
 });
 
+const CTX = { publicUrl: 'https://rootline.example', companyPrefix: '9520000' };
+
 describe('export formats', () => {
   it('quotes CSV fields only when RFC 4180 needs it', () => {
     expect(csvField('plain')).toBe('plain');
@@ -18,14 +20,14 @@ describe('export formats', () => {
   });
 
   it('writes JSON items with the stored data and separators after the first', () => {
-    expect(JSON.parse(exportItem('json', row({ a: 1 }), true))).toEqual({
+    expect(JSON.parse(exportItem('json', row({ a: 1 }), true, CTX))).toEqual({
       seq: 7,
       id: 'evt_1',
       kind: 'transport.completed',
       occurredAt: '2026-05-04T07:30:01.000Z',
       data: { a: 1 },
     });
-    expect(exportItem('json', row({ a: 1 }), false).startsWith(',\n{')).toBe(true);
+    expect(exportItem('json', row({ a: 1 }), false, CTX).startsWith(',\n{')).toBe(true);
   });
 
   it('takes the time zone offset of the event time', () => {
@@ -47,6 +49,7 @@ describe('export formats', () => {
         eventTime: '2026-05-04T09:30:00+02:00',
         corrects: null,
       }),
+      { publicUrl: 'https://rootline.example', companyPrefix: '9520000' },
     );
     expect(e).toMatchObject({
       type: 'ObjectEvent',

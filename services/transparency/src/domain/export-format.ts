@@ -1,4 +1,10 @@
 import type { ExportFormat } from '@rootline/contracts/transparency-exports';
+import {
+  type EpcisContext,
+  epcisContext,
+  epcisObjectEvent as sharedObjectEvent,
+  timeZoneOffset,
+} from '@rootline/domain';
 
 /** One public event as an export reads it; `data` is the payload's JSON text as stored. */
 export interface ExportRow {
@@ -11,17 +17,6 @@ export interface ExportRow {
 
 /** The kind EPCIS exports carry: journey events of the transport service. */
 export const EPCIS_KIND = 'transport.completed';
-
-/** EPCIS 2.0 business step and disposition of each transport event kind (docs/transport.md). */
-const EPCIS_STEPS: Record<string, { bizStep: string; disposition: string }> = {
-  'seed-acquisition': { bizStep: 'receiving', disposition: 'in_progress' },
-  planting: { bizStep: 'commissioning', disposition: 'active' },
-  growing: { bizStep: 'transporting', disposition: 'in_transit' },
-  harvest: { bizStep: 'creating_class_instance', disposition: 'active' },
-  distribution: { bizStep: 'shipping', disposition: 'in_transit' },
-  'seed-saving': { bizStep: 'storing', disposition: 'in_progress' },
-  'seed-sharing': { bizStep: 'shipping', disposition: 'in_transit' },
-};
 
 /** RFC 4180 field: quoted when it holds a comma, a quote or a line break; quotes doubled. */
 export function csvField(value: string): string {
@@ -45,54 +40,53 @@ interface TransportPayload {
   kind: string;
   plantId: string | null;
   seedLotId: string | null;
+  handlerId: string;
+  recipientId: string | null;
   transportMode: string;
-  distanceKm: number;
-  kgCo2e: number;
+  distanceKm: number | null;
+  kgCo2e: number | null;
   eventTime: string;
   corrects: string | null;
 }
 
-/** `+02:00` from an RFC 3339 time; `Z` is `+00:00`. */
-export function timeZoneOffset(time: string): string {
-  const m = /([+-]\d{2}:\d{2})$/.exec(time);
-  return m ? (m[1] as string) : '+00:00';
-}
+export { timeZoneOffset };
 
-/** The EPCIS identifiers Rootline uses: URNs in its own namespace (plants are instances, seed lots classes). */
-export const epcisIds = {
-  plant: (id: string) => `urn:rootline:plant:${id}`,
-  seedLot: (id: string) => `urn:rootline:seed-lot:${id}`,
-  event: (id: string) => `urn:rootline:transport-event:${id}`,
-};
-
-/** A `transport.completed` event as an EPCIS 2.0 ObjectEvent (JSON-LD, extension fields under `rootline:`). */
-export function epcisObjectEvent(row: ExportRow): Record<string, unknown> {
+/**
+ * A `transport.completed` event as an EPCIS 2.0 ObjectEvent, mapped as the EPCIS query interface maps journey events
+ * (`epcisObjectEvent` of `@rootline/domain`, docs/epcis.md): the public event holds no place, quantity or ledger
+ * transaction, so the export has no readPoint, bizLocation, quantities or proof bundle link.
+ */
+export function epcisObjectEvent(row: ExportRow, ctx: EpcisContext): Record<string, unknown> {
   const p = JSON.parse(row.data) as TransportPayload;
-  const step = EPCIS_STEPS[p.kind] ?? { bizStep: 'other', disposition: 'unknown' };
-  return {
-    type: 'ObjectEvent',
-    eventTime: p.eventTime,
-    eventTimeZoneOffset: timeZoneOffset(p.eventTime),
-    recordTime: row.occurredAt,
-    eventID: epcisIds.event(p.eventId),
-    epcList: p.plantId ? [epcisIds.plant(p.plantId)] : [],
-    ...(p.seedLotId ? { quantityList: [{ epcClass: epcisIds.seedLot(p.seedLotId) }] } : {}),
-    action: p.kind === 'planting' ? 'ADD' : 'OBSERVE',
-    bizStep: step.bizStep,
-    disposition: step.disposition,
-    'rootline:kind': p.kind,
-    'rootline:transportMode': p.transportMode,
-    'rootline:distanceKm': p.distanceKm,
-    'rootline:kgCo2e': p.kgCo2e,
-    ...(p.corrects ? { 'rootline:corrects': epcisIds.event(p.corrects) } : {}),
-  };
+  return sharedObjectEvent(
+    {
+      id: p.eventId,
+      kind: p.kind,
+      plantId: p.plantId,
+      seedLotId: p.seedLotId,
+      quantity: null,
+      eventTime: p.eventTime,
+      recordedAt: row.occurredAt,
+      from: null,
+      to: null,
+      transportMode: p.transportMode,
+      distanceKm: p.distanceKm ?? null,
+      kgCo2e: p.kgCo2e ?? null,
+      handlerId: p.handlerId ?? null,
+      recipientId: p.recipientId ?? null,
+      corrects: p.corrects,
+      correctedBy: null,
+      txId: null,
+    },
+    ctx,
+  );
 }
 
 /** What comes before the first event of a document. */
-export function exportPrologue(format: ExportFormat, creationDate: string, namespace: string): string {
+export function exportPrologue(format: ExportFormat, creationDate: string, publicUrl: string): string {
   if (format === 'csv') return CSV_HEADER;
   if (format === 'json') return '[';
-  const context = ['https://ref.gs1.org/standards/epcis/epcis-context.jsonld', { rootline: namespace }];
+  const context = epcisContext(publicUrl);
   const head = JSON.stringify({ '@context': context, type: 'EPCISDocument', schemaVersion: '2.0', creationDate });
   return `${head.slice(0, -1)},"epcisBody":{"eventList":[`;
 }
@@ -105,10 +99,10 @@ export function exportEpilogue(format: ExportFormat): string {
 }
 
 /** One event in the format, with the separator that precedes it unless it is the first of the document. */
-export function exportItem(format: ExportFormat, row: ExportRow, first: boolean): string {
+export function exportItem(format: ExportFormat, row: ExportRow, first: boolean, ctx: EpcisContext): string {
   if (format === 'csv') return csvLine(row);
   const sep = first ? '\n' : ',\n';
-  return sep + (format === 'json' ? jsonItem(row) : JSON.stringify(epcisObjectEvent(row)));
+  return sep + (format === 'json' ? jsonItem(row) : JSON.stringify(epcisObjectEvent(row, ctx)));
 }
 
 /**

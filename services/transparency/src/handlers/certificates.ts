@@ -11,7 +11,7 @@ import {
   plantLineageGet,
   transparencyCertificateGet,
 } from '@rootline/contracts';
-import { assertOwnerOrAdmin, inclusionRanges } from '@rootline/domain';
+import { assertOwnerOrAdmin, inclusionRanges, plantEpc } from '@rootline/domain';
 import { call, handle, notFound, publicUrlOf, type ServiceContext } from '@rootline/host';
 import canonicalize from 'canonicalize';
 import { pdfFonts } from '../adapters/pdf-fonts.js';
@@ -29,9 +29,12 @@ import { renderCertificatePdf } from '../domain/certificate-pdf.js';
 import { signTreeHead } from '../domain/tree-head.js';
 import { checkpointOf, hashesOf } from './proofs.js';
 
-/** The public verification page a certificate's QR code opens (the transport service serves it). */
-export function verificationUrl(publicUrl: string, plantId: string): string {
-  return `${publicUrl.replace(/\/$/, '')}/api/transport/trace/${plantId}`;
+/**
+ * What a certificate's QR code encodes: the plant's GS1 Digital Link URI, which the gateway redirects to the public
+ * verification page (the transport service serves it; ADR 275).
+ */
+export function verificationUrl(publicUrl: string, plantId: string, companyPrefix: string): string {
+  return plantEpc(plantId, publicUrl, companyPrefix);
 }
 
 /** The plant's `plant.registered` entry with its inclusion proof in the current tree, and that tree signed now. */
@@ -59,6 +62,7 @@ async function buildCertificate(
   ctx: ServiceContext,
   key: SigningKey,
   publicUrl: string,
+  companyPrefix: string,
   plantId: string,
   caller: CallContext,
 ): Promise<Certificate> {
@@ -76,7 +80,7 @@ async function buildCertificate(
     type: 'rootline.certificate-of-authenticity',
     version: 1,
     issuedAt: ctx.clock.now().toISOString(),
-    verificationUrl: verificationUrl(publicUrl, plantId),
+    verificationUrl: verificationUrl(publicUrl, plantId, companyPrefix),
     plant: {
       id: plant.id,
       commonName: plant.commonName,
@@ -118,13 +122,21 @@ async function buildCertificate(
 
 /**
  * transparency.certificate.get: the signed certificate of authenticity of a plant, and its PDF when asked, in
- * `language` (English without one; the gateway picks it for HTTP callers). Its verificationUrl starts with the
- * service's PUBLIC_URL, else the public address the request came through.
+ * `language` (English without one; the gateway picks it for HTTP callers). Its verificationUrl (the plant's Digital
+ * Link URI) starts with the service's PUBLIC_URL, else the public address the request came through.
  */
-export const getCertificate = (ctx: ServiceContext, key: SigningKey, publicUrl: string | undefined) =>
+export const getCertificate = (
+  ctx: ServiceContext,
+  key: SigningKey,
+  publicUrl: string | undefined,
+  companyPrefix: string,
+) =>
   handle(transparencyCertificateGet, async ({ plantId, format, language }, caller) => {
     const base = publicUrlOf(caller, publicUrl);
-    const signed = signCertificate(await buildCertificate(ctx, key, base, plantId, caller), key.privateKey);
+    const signed = signCertificate(
+      await buildCertificate(ctx, key, base, companyPrefix, plantId, caller),
+      key.privateKey,
+    );
     const pdf =
       format === 'pdf' ? (await renderCertificatePdf(signed, await pdfFonts(), language)).toString('base64') : null;
     return { signed, pdf };

@@ -37,21 +37,22 @@ function filterOf(q: ExportQuery, epcis = false): ExportFilter {
  * seq now) and starts the document; each answer carries the cursor of the next, and the last ends the document.
  * Nothing is held between calls, so any replica answers any piece and the caller sets the pace.
  */
-export const exportChunk = (ctx: ServiceContext, publicUrl: string | undefined) =>
+export const exportChunk = (ctx: ServiceContext, publicUrl: string | undefined, companyPrefix: string) =>
   handle(transparencyExportChunk, async (input, caller) => {
-    // EPCIS extension fields are named under the API's public address (PUBLIC_URL, else the request's).
-    const namespace = `${publicUrlOf(caller, publicUrl)}/ns/epcis#`;
+    // EPCIS extension fields and plants' Digital Link URIs are on the API's public address (PUBLIC_URL, else the
+    // request's).
+    const epcis = { publicUrl: publicUrlOf(caller, publicUrl), companyPrefix };
     const filter = filterOf(input, input.format === 'epcis');
     const first = input.cursor === undefined;
     const until = input.cursor?.until ?? (await latestSeq(ctx.db));
     const after = input.cursor?.after ?? 0;
     const rows = await exportRows(ctx.db, filter, after, until, ROWS_PER_PIECE);
-    let text = first ? exportPrologue(input.format, ctx.clock.now().toISOString(), namespace) : '';
+    let text = first ? exportPrologue(input.format, ctx.clock.now().toISOString(), epcis.publicUrl) : '';
     let bytes = encodedSize(text);
     let last = after;
     let count = 0;
     for (const row of rows) {
-      const item = exportItem(input.format, row, first && count === 0);
+      const item = exportItem(input.format, row, first && count === 0, epcis);
       bytes += encodedSize(item);
       // The first row always goes in, so every piece moves on.
       if (count > 0 && bytes > BYTES_PER_PIECE) break;

@@ -1,5 +1,5 @@
 import { AppError, LABELS_PER_PAGE, type Plant, plantGet, transparencyLabelsRender } from '@rootline/contracts';
-import { appLink } from '@rootline/contracts/app-links';
+import { plantEpc } from '@rootline/domain';
 import { call, handle, publicUrlOf, type ServiceContext } from '@rootline/host';
 import { pdfFonts } from '../adapters/pdf-fonts.js';
 import { type LabelPlant, renderLabelsPdf } from '../domain/labels-pdf.js';
@@ -9,10 +9,11 @@ const READ_CONCURRENCY = 8;
 
 /**
  * transparency.labels.render: a PDF sheet of QR labels for the chosen plants. Plants are public records, so anyone
- * may label any plant; a label carries the plant's public facts only (never its location). Its QR code opens the
- * plant's page in the app at the service's PUBLIC_URL, else the public address the request came through.
+ * may label any plant; a label carries the plant's public facts only (never its location). Its QR code encodes the
+ * plant's GS1 Digital Link URI (ADR 275) at the service's PUBLIC_URL, else the public address the request came
+ * through; the gateway redirects it to the plant's public page.
  */
-export const renderLabels = (ctx: ServiceContext, publicUrl: string | undefined) =>
+export const renderLabels = (ctx: ServiceContext, publicUrl: string | undefined, companyPrefix: string) =>
   handle(transparencyLabelsRender, async ({ plantIds, layout, startAt, harvestedOn, language }, caller) => {
     const perPage = LABELS_PER_PAGE[layout];
     const first = startAt ?? 1;
@@ -35,7 +36,7 @@ export const renderLabels = (ctx: ServiceContext, publicUrl: string | undefined)
       commonName: p.commonName,
       scientificName: p.scientificName,
       registeredAt: p.registeredAt,
-      url: `${base}${appLink('plant', { plantId: p.id })}`,
+      url: plantEpc(p.id, base, companyPrefix),
     }));
     const { pdf, pages } = await renderLabelsPdf(labels, layout, {
       startAt: first,

@@ -64,6 +64,8 @@ export const events = transportSchema.table(
     // Journey pages read in this order straight off the index (see journeyPage).
     index('events_plant_idx').on(t.plantId, t.eventAt, t.recordedAt, t.id),
     index('events_seed_lot_idx').on(t.seedLotId, t.eventAt, t.recordedAt, t.id),
+    // EPCIS queries over every journey read their pages in this order (see epcisRows).
+    index('events_event_at_idx').on(t.eventAt, t.recordedAt, t.id),
     index('events_handler_idx').on(t.handlerId),
     index('events_corrects_idx').on(t.corrects),
     index('events_tx_idx').on(t.txId),

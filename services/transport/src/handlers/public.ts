@@ -8,6 +8,7 @@ import {
   transportPageRender,
   transportQrGet,
 } from '@rootline/contracts';
+import { plantEpc } from '@rootline/domain';
 import { call, handle, notFound, publicUrlOf, type ServiceContext } from '@rootline/host';
 import { type EventRow, journeyRows, seedLotRows, toStoredEvent } from '../db/events.repo.js';
 import { journeyTotals, linkCorrections } from '../domain/journey.js';
@@ -43,23 +44,31 @@ async function assertKnown(ctx: ServiceContext, id: string, caller: CallContext)
 }
 
 /**
- * transport.qr.get: the verification URL, the payload encoded, and the code as PNG (base64) or SVG. The URL starts
- * with the service's PUBLIC_URL, else the public address the request came through.
+ * transport.qr.get: the verification URL, the payload encoded, and the code as PNG (base64) or SVG. Both start with
+ * the service's PUBLIC_URL, else the public address the request came through. A plant's code encodes its GS1
+ * Digital Link URI (`<address>/8004/<GIAI>`, ADR 275), which redirects to the verification page; a seed lot's, the
+ * page itself.
  */
-export const getQr = (ctx: ServiceContext, publicUrl: string | undefined) =>
+export const getQr = (ctx: ServiceContext, publicUrl: string | undefined, companyPrefix: string) =>
   handle(transportQrGet, async ({ id, format }, caller) => {
     await assertKnown(ctx, id, caller);
-    const url = pageUrl(publicUrlOf(caller, publicUrl), id);
-    const common = { id, subject: isPlant(id) ? ('plant' as const) : ('seed-lot' as const), url, payload: url, format };
+    const base = publicUrlOf(caller, publicUrl);
+    const url = pageUrl(base, id);
+    const payload = isPlant(id) ? plantEpc(id, base, companyPrefix) : url;
+    const common = { id, subject: isPlant(id) ? ('plant' as const) : ('seed-lot' as const), url, payload, format };
     const options = { errorCorrectionLevel: 'M' as const, margin: 2 };
     if (format === 'png') {
       const QRCode = await qrEncoder();
-      const png = await QRCode.toBuffer(url, { ...options, type: 'png', width: 320 });
+      const png = await QRCode.toBuffer(payload, { ...options, type: 'png', width: 320 });
       return { ...common, contentType: 'image/png', body: png.toString('base64') };
     }
     if (format === 'svg') {
       const QRCode = await qrEncoder();
-      return { ...common, contentType: 'image/svg+xml', body: await QRCode.toString(url, { ...options, type: 'svg' }) };
+      return {
+        ...common,
+        contentType: 'image/svg+xml',
+        body: await QRCode.toString(payload, { ...options, type: 'svg' }),
+      };
     }
     return { ...common, contentType: 'application/json', body: null };
   });

@@ -1,0 +1,98 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Defaulted, defineSubject } from './define.js';
+
+/**
+ * The EPCIS 2.0 REST query binding (GS1's EPCIS 2.0 OpenAPI, `REST Bindings/openapi.yaml`) over the journey events:
+ * the query parameters Rootline answers, with the standard's names. Lists are pipe-delimited, as the standard's
+ * `style: pipeDelimited` says (`EQ_bizStep=shipping|receiving`).
+ */
+
+/** Event types Rootline's repository holds: journey events are ObjectEvents. */
+export const EPCIS_EVENT_TYPES = ['ObjectEvent'] as const;
+
+/** Events per page when `perPage` is absent (the standard's default) and at most. */
+export const EPCIS_PER_PAGE_DEFAULT = 30;
+export const EPCIS_PER_PAGE_MAX = 1000;
+
+const PipeList = (description: string, example: string) =>
+  Type.Optional(Type.String({ minLength: 1, maxLength: 4000, description, examples: [example] }));
+
+/** An instant with its offset (the standard's `format: date-time`). */
+const QueryTime = (description: string) =>
+  Type.Optional(
+    Type.String({
+      pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$',
+      maxLength: 40,
+      description,
+      examples: ['2026-05-01T00:00:00.000+02:00'],
+    }),
+  );
+
+export const EpcisEventsQuery = Type.Object({
+  eventType: PipeList(
+    'Only events of these types (`ObjectEvent`; other standard types match nothing here)',
+    'ObjectEvent',
+  ),
+  GE_eventTime: QueryTime('Only events with `eventTime` at or after this instant'),
+  LT_eventTime: QueryTime('Only events with `eventTime` before this instant'),
+  EQ_bizStep: PipeList(
+    'Only events with one of these business steps: CBV bare words (`shipping`) or their URIs',
+    'shipping|receiving',
+  ),
+  EQ_disposition: PipeList('Only events with one of these dispositions: CBV bare words or their URIs', 'in_transit'),
+  MATCH_epc: PipeList(
+    'Only events whose `epcList` holds one of these EPCs: plants’ GS1 Digital Link URIs (any host) or ' +
+      '`urn:rootline:plant:<id>`. Patterns (`urn:epc:idpat:…`) are not supported',
+    'https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN',
+  ),
+  MATCH_anyEPC: PipeList(
+    'As MATCH_epc: ObjectEvents have no parentID, childEPCs, inputEPCList or outputEPCList',
+    'https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN',
+  ),
+  EQ_bizLocation: PipeList(
+    'Only events whose `bizLocation` is one of these geo URIs (`geo:<lat>,<lon>`, as the events carry them)',
+    'geo:52.37,4.89',
+  ),
+  perPage: Defaulted(
+    Type.Integer({
+      minimum: 1,
+      maximum: EPCIS_PER_PAGE_MAX,
+      default: EPCIS_PER_PAGE_DEFAULT,
+      description: `Most events in the answer (default ${EPCIS_PER_PAGE_DEFAULT}, at most ${EPCIS_PER_PAGE_MAX})`,
+    }),
+  ),
+  nextPageToken: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9_-]{1,400}$',
+      description: 'Where the next page starts: the token of the `Link: <…>; rel="next"` header of the page before',
+    }),
+  ),
+});
+export type EpcisEventsQuery = Static<typeof EpcisEventsQuery>;
+
+/** An EPC as the path of `/epcs/{epc}/events` names it (URL-encoded in the path). */
+export const EpcisEpc = Type.String({
+  minLength: 1,
+  maxLength: 1000,
+  description:
+    'A plant’s GS1 Digital Link URI (`https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN`) or ' +
+    '`urn:rootline:plant:<id>`, URL-encoded, or the bare plant id',
+  examples: ['urn:rootline:plant:plt_01HZX3K6Q2W8N4B7T5R9V0C1MD'],
+});
+
+export const EpcisQueryAnswer = Type.Object({
+  document: Type.Unknown({ description: 'An EPCIS 2.0 EPCISQueryDocument (JSON-LD)' }),
+  nextPageToken: Type.Union([Type.String(), Type.Null()], {
+    description: 'The token of the next page; null on the last page',
+  }),
+});
+export type EpcisQueryAnswer = Static<typeof EpcisQueryAnswer>;
+
+export const transportEpcisEvents = defineSubject({
+  subject: 'transport.epcis.events',
+  request: Type.Object({ ...EpcisEventsQuery.properties, epc: Type.Optional(EpcisEpc) }),
+  reply: EpcisQueryAnswer,
+  summary:
+    'Journey events as an EPCIS 2.0 query document: filtered as the standard says, a page at a time (`epc`: only ' +
+    'the events of that EPC, as GET /epcs/{epc}/events)',
+});

@@ -1,0 +1,1 @@
+CREATE INDEX "events_event_at_idx" ON "transport"."events" USING btree ("event_at","recorded_at","id");

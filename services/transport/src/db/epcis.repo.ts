@@ -1,0 +1,62 @@
+import type { Db } from '@rootline/db';
+import { and, asc, eq, gte, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { EventRow } from './events.repo.js';
+import { correctedEvents, events } from './schema.js';
+
+/** What an EPCIS query asks of the journey events (see docs/epcis.md); null: no constraint. */
+export interface EpcisFilter {
+  /** Kinds whose business step and disposition match; an empty list matches nothing. */
+  kinds: string[] | null;
+  /** `eventTime` at or after / before these instants. */
+  from: string | null;
+  to: string | null;
+  /** Plants named in `epcList` (harvests name theirs elsewhere). */
+  plantIds: string[] | null;
+  /** Business locations (points, at the events' privacy level): only for kinds that have one. */
+  bizLocations: { latitude: number; longitude: number }[] | null;
+  /** Kinds that have a business location (not a movement). */
+  placedKinds: string[];
+  /** The last event of the page before. */
+  after: { eventAt: string; recordedAt: string; id: string } | null;
+  limit: number;
+}
+
+export type EpcisRow = EventRow & { correctedBy: string | null; correctedAt: string | null };
+
+/**
+ * One page of journey events matching the filter, in time order (instant, recording order, id: the
+ * `events_event_at_idx` order), each with its latest correction.
+ */
+export async function epcisRows(db: Db, f: EpcisFilter): Promise<EpcisRow[]> {
+  const where: SQL[] = [];
+  if (f.kinds) where.push(f.kinds.length ? inArray(events.kind, f.kinds) : sql`false`);
+  if (f.from) where.push(gte(events.eventAt, f.from));
+  if (f.to) where.push(lt(events.eventAt, f.to));
+  if (f.plantIds) {
+    where.push(f.plantIds.length ? inArray(events.plantId, f.plantIds) : sql`false`);
+    where.push(ne(events.kind, 'harvest'));
+  }
+  if (f.bizLocations) {
+    const place = sql`coalesce(${events.toLocation}, ${events.fromLocation})`;
+    const points = f.bizLocations.map(
+      (p) =>
+        sql`((${place}->>'latitude')::float8 = ${p.latitude}::float8 and (${place}->>'longitude')::float8 = ${p.longitude}::float8)`,
+    );
+    where.push(f.placedKinds.length ? inArray(events.kind, f.placedKinds) : sql`false`);
+    where.push(points.length ? (or(...points) as SQL) : sql`false`);
+  }
+  if (f.after) {
+    const { eventAt, recordedAt, id } = f.after;
+    where.push(
+      sql`(${events.eventAt}, ${events.recordedAt}, ${events.id}) > (${eventAt}::timestamptz, ${recordedAt}::timestamptz, ${id}::text)`,
+    );
+  }
+  const rows = await db
+    .select({ event: events, correctedBy: correctedEvents.correctedBy, correctedAt: correctedEvents.correctedAt })
+    .from(events)
+    .leftJoin(correctedEvents, eq(correctedEvents.id, events.id))
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(asc(events.eventAt), asc(events.recordedAt), asc(events.id))
+    .limit(f.limit);
+  return rows.map((r) => ({ ...r.event, correctedBy: r.correctedBy, correctedAt: r.correctedAt }));
+}
