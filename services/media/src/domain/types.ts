@@ -1,4 +1,5 @@
 import { AppError } from '@rootline/contracts/errors';
+import type { RefusalReason } from '@rootline/contracts/refusal-reasons';
 import {
   DOCUMENT_TYPES,
   type ExifData,
@@ -10,7 +11,7 @@ import {
 } from '@rootline/contracts/media';
 
 /** A refusal of a file's content, with the reason in `details.reason` for clients and tests. */
-export function refused(message: string, reason: string, extra: Record<string, unknown> = {}): AppError {
+export function refused(message: string, reason: RefusalReason, extra: Record<string, unknown> = {}): AppError {
   return new AppError('VALIDATION_ERROR', message, { field: 'file', reason, ...extra });
 }
 
