@@ -42,7 +42,10 @@ export const ErrorBody = Named(
           'Finer reasons: an object, or a list of one per failing field, with `field` (the failing field) and ' +
           '`reason`, a stable code for a client to word in its own language (ADR 260), one of: ' +
           REFUSAL_REASONS.map((r) => `\`${r}\``).join(', '),
-        examples: [{ field: 'buyerId', reason: 'not-self' }, [{ field: 'body/quantity', reason: 'quantity-over-available' }]],
+        examples: [
+          { field: 'buyerId', reason: 'not-self' },
+          [{ field: 'body/quantity', reason: 'quantity-over-available' }],
+        ],
       }),
     ),
   }),

@@ -65,6 +65,7 @@ export function ledgerError({ code, message, details }: ErrorBody): AppError {
       retryAfterSeconds: LEDGER_RETRY_AFTER_SECONDS,
     });
   }
-  if (code === 'CHAIN_ERROR' || code === 'VALIDATION_ERROR') return new AppError('CHAIN_ERROR', message, details as ErrorDetails | undefined);
+  if (code === 'CHAIN_ERROR' || code === 'VALIDATION_ERROR')
+    return new AppError('CHAIN_ERROR', message, details as ErrorDetails | undefined);
   return new AppError('CHAIN_ERROR', 'The ledger could not record the write', { cause: code });
 }

@@ -118,7 +118,10 @@ export const listSupplyHandler = (ctx: ServiceContext) =>
   handle(supplyList, async (input, caller) => {
     const actor = actingUser(caller);
     if (input.scope === 'all' && actor.role !== 'ADMIN') {
-      throw new AppError('FORBIDDEN', 'Only an administrator may list every grower’s supply', { field: 'scope' });
+      throw new AppError('FORBIDDEN', 'Only an administrator may list every grower’s supply', {
+        field: 'scope',
+        reason: 'admin-only',
+      });
     }
     const { page, limit, offset } = pageWindow(input);
     const mine = actor.org?.id ?? actor.id;

@@ -1,5 +1,4 @@
 import { AppError } from '@rootline/contracts/errors';
-import type { RefusalReason } from '@rootline/contracts/refusal-reasons';
 import {
   DOCUMENT_TYPES,
   type ExifData,
@@ -9,6 +8,7 @@ import {
   MEDIA_LIMITS,
   type MediaType,
 } from '@rootline/contracts/media';
+import type { RefusalReason } from '@rootline/contracts/refusal-reasons';
 
 /** A refusal of a file's content, with the reason in `details.reason` for clients and tests. */
 export function refused(message: string, reason: RefusalReason, extra: Record<string, unknown> = {}): AppError {

@@ -6,9 +6,9 @@ import {
   identificationCreateStreamed,
   identificationGet,
   MEDIA_LIMITS,
-  type RefusalReason,
   newId,
   type Organ,
+  type RefusalReason,
   type SpeciesCandidate,
 } from '@rootline/contracts';
 import { actingUser } from '@rootline/domain';

@@ -137,12 +137,16 @@ export const presignUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage
     if (!(acceptedTypes(input.kind) as readonly string[]).includes(input.contentType)) {
       throw new AppError('VALIDATION_ERROR', `${input.contentType} is not an accepted ${input.kind} type`, {
         field: 'contentType',
+        reason: 'type',
         accepted: acceptedTypes(input.kind),
       });
     }
     const max = maxBytesOf(input.kind);
     if (input.bytes > max) {
-      throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${max} bytes`, { maxBytes: max });
+      throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${max} bytes`, {
+        reason: 'file-too-large',
+        maxBytes: max,
+      });
     }
     await checkAttachment(ctx, c, input, ownerId);
     const now = ctx.clock.now();
