@@ -184,7 +184,7 @@ describe('codes an audit sentence quotes, in the reader’s language', () => {
         }[group] as string;
         const sentence = auditSentence({ kind, actor: 'usr_alice', data }, nameOf);
         expect(sentence, `${group} ${code}`).toContain(
-          (catalog.sentences as Record<string, Record<string, string>>)[group]?.[code],
+          (catalog.sentences as unknown as Record<string, Record<string, string>>)[group]?.[code],
         );
       }
     }
