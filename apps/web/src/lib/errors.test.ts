@@ -114,7 +114,7 @@ describe('field errors in the reader’s language', () => {
     await i18next.changeLanguage('de');
     expect(errorFor(error, 'latitude')).toBe('Gib 90 oder weniger ein.');
     expect(errorMessage(error)).toBe(
-      'Bitte prüfe diese Felder. Breitengrad: Gib 90 oder weniger ein. Comment: Verwende höchstens 1.000 Zeichen.',
+      'Bitte prüfe diese Felder. Breitengrad: Gib 90 oder weniger ein. Kommentar: Verwende höchstens 1.000 Zeichen.',
     );
     await i18next.changeLanguage('fr');
     expect(errorFor(error, 'comment')).toBe('Utilisez au plus 1\u202f000 caractères.');
