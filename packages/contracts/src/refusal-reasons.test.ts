@@ -41,6 +41,11 @@ describe('refusal reasons', () => {
     expect(unused).toEqual([]);
   });
 
+  it('are each documented in docs/languages.md', () => {
+    const doc = readFileSync(join(ROOT, 'docs/languages.md'), 'utf8');
+    expect(REFUSAL_REASONS.filter((r) => !doc.includes(`\`${r}\``))).toEqual([]);
+  });
+
   it('an AppError names only a listed reason', () => {
     // @ts-expect-error: a reason outside REFUSAL_REASONS does not compile
     const unlisted = new AppError('FORBIDDEN', 'No', { reason: 'no-such-reason' });
