@@ -20,6 +20,7 @@ export const REFUSAL_REASON_TEXTS = {
   'not-owner': 'Only the record’s owner (or an ADMIN) may do this',
   'not-self': 'The account named must be the caller’s own',
   'admin-only': 'Only an ADMIN may do this',
+  'scopes-exceed': 'The scopes asked exceed the caller’s permissions',
   CSRF: 'The request did not come from a page of this site',
   origin: 'The socket did not come from this site',
   // Accounts
@@ -110,6 +111,8 @@ export const REFUSAL_REASON_TEXTS = {
   error: 'The file could not be checked',
   'not-configured': 'Plant identification is not set up here',
   'provider-failed': 'The identification service did not answer',
+  'photo-count': 'Identification takes one to five photos',
+  'organ-per-photo': 'Each photo needs the part of the plant it shows',
   // Signatures and webhooks
   'proof-invalid': 'The proof of the key does not verify',
   'key-of-another-user': 'The key is registered by another user',
@@ -121,6 +124,9 @@ export const REFUSAL_REASON_TEXTS = {
   'key-revoked': 'The key was deleted',
   'signature-invalid': 'The signature does not verify',
   'webhook-disabled': 'The webhook is disabled',
+  'not-public-kind': 'Not a public event kind',
+  'area-invalid': 'The area cannot be matched',
+  'already-revoked': 'The certificate is revoked already',
   // Requests
   'in-flight': 'A request with this Idempotency-Key is still in progress',
 } as const satisfies Record<string, string>;
