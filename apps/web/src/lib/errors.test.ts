@@ -156,6 +156,13 @@ describe('refusals in the reader’s language', () => {
       reason: 'own-listing',
     });
     expect(refusalReason(own)).toBe('own-listing');
+    const custody = new RootlineError(403, 'FORBIDDEN', 'plantId: the handler is not a custodian', {
+      field: 'plantId',
+      reason: 'not-custodian',
+    });
+    expect(errorMessage(custody)).toBe(
+      'Du hast diese Pflanze oder Saatgutpartie nicht in Obhut: Ihr Eigentümer oder wer eine Übergabe angenommen hat, erfasst ihre Schritte.',
+    );
     expect(errorMessage(own)).toBe('Du kannst kein Angebot auf dein eigenes Inserat machen.');
     const quantity = invalid('body/quantity is more than the 3 available', [
       { field: 'body/quantity', message: 'must be at most 3', reason: 'quantity-over-available' },

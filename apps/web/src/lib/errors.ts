@@ -199,6 +199,8 @@ export function errorFor(error: unknown, name: string): string | undefined {
 
 /** The error's message for a person: validation failures name their fields in words, never as paths. */
 export function errorMessage(error: unknown): string {
+  // A refusal other than a form's (a 403, a 409) is one sentence, even when it names the field it concerns.
+  if (error instanceof RootlineError && error.code !== 'VALIDATION_ERROR') return refusalMessage(error);
   const fields = fieldErrors(error);
   if (fields.length) {
     const each = fields.map((f) => S.field(fieldLabel(f.field), f.message)).join(' ');
