@@ -58,6 +58,7 @@ export const REFUSAL_REASON_TEXTS = {
   'journey-backwards': 'A journey cannot run backwards in time',
   'plant-or-lot': 'An event names a plant or a seed lot',
   'correction-subject': 'A correction names the plant and seed lot of the event it corrects',
+  'not-in-journey': 'Not an event of this journey',
   'bad-public-key': 'Not an Ed25519 public key',
   // Marketplace
   'own-listing': 'A seller cannot make an offer on their own listing',
@@ -81,6 +82,13 @@ export const REFUSAL_REASON_TEXTS = {
   'in-future': 'The time is in the future',
   'invalid-time': 'Not a valid time',
   'from-after-to': 'The start is after the end',
+  'invalid-date': 'Not a real calendar day',
+  'range-too-long': 'The period is longer than allowed',
+  'window-invalid': 'The window runs backwards or is too long',
+  'lat-lon-together': 'Latitude and longitude go together',
+  'too-many-kinds': 'Too many kinds of events asked for',
+  'epcis-kind': 'An EPCIS export holds transport events only',
+  'label-start': 'The first label is beyond the page',
   // Farms
   'batch-germinating': 'The batch is germinating',
   'batch-growing': 'The batch is growing',
@@ -98,6 +106,7 @@ export const REFUSAL_REASON_TEXTS = {
   // Files and photos
   'file-too-large': 'The file is larger than the limit',
   'attach-not-allowed': 'Files cannot be attached to this kind of record',
+  'entity-pair': 'The kind of record and its id go together',
   type: 'The file’s type is not accepted',
   corrupt: 'The file cannot be read as its type',
   unreadable: 'The image cannot be read',

@@ -131,7 +131,7 @@ describe('transport events, journeys and block verification over HTTP on NATS an
       token: other,
     });
     expect(stranger.status).toBe(400);
-    expect(stranger.body.error.details).toEqual({ field: 'after' });
+    expect(stranger.body.error.details).toEqual({ field: 'after', reason: 'not-in-journey' });
     const whole = await wholeJourney(plantId);
     expect(whole.totals).toEqual(whole.expected);
     expect(totals.distanceKm).toBeGreaterThan(100);

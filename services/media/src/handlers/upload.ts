@@ -39,7 +39,10 @@ async function checkAttachment(
   ownerId: string,
 ): Promise<void> {
   if (!e.entityType !== !e.entityId) {
-    throw new AppError('VALIDATION_ERROR', 'entityType and entityId go together', { field: 'entityId' });
+    throw new AppError('VALIDATION_ERROR', 'entityType and entityId go together', {
+      field: 'entityId',
+      reason: 'entity-pair',
+    });
   }
   if (!e.entityType || !e.entityId) return;
   const record = await recordOf(ctx, c, e.entityType, e.entityId);
