@@ -172,7 +172,11 @@ describe('administration and environment, in the browser', () => {
     await row.waitFor();
     await row.getByRole('combobox').selectOption('USER');
     await row.getByRole('button', { name: /^Change role of/ }).click();
-    await row.getByRole('alert').getByText('The last ADMIN cannot be demoted; promote another account first').waitFor();
+    // Worded by its reason (LAST_ADMIN), in the reader's language.
+    await row
+      .getByRole('alert')
+      .getByText('The last administrator cannot be demoted: make another account administrator first.')
+      .waitFor();
   });
 
   it('changes a user’s role, and the user’s open pages follow: the account’s role and the Administration link', async () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { signInOverHttp, TEST_ADMIN } from '@rootline/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -227,6 +228,53 @@ describe('the app in English, Dutch, German, French and Spanish', () => {
       STEP_MS,
     );
   }
+
+  it(
+    'says refusals and the codes an audit sentence quotes in German',
+    async () => {
+      const reader = people.get('de')!;
+      const context = await rig.context(undefined, { locale: BROWSER_LOCALE.de });
+      const page = await context.newPage();
+
+      // A wrong password: the API's English message is worded by its reason (ADR 260).
+      await page.goto('/signin');
+      await expectHeading(page, 1, text('de', 'auth:signIn.title'));
+      await page.getByLabel(text('de', 'auth:signIn.email'), { exact: true }).fill(reader.email);
+      await page.getByLabel(text('de', 'auth:signIn.password'), { exact: true }).fill('not the right one at all');
+      await page.getByRole('button', { name: text('de', 'auth:signIn.submit'), exact: true }).click();
+      await page
+        .getByRole('alert')
+        .getByText(text('de', 'common:refusals.reasons.bad-credentials'), { exact: true })
+        .waitFor();
+
+      // A common password at sign-up: said beside the field, in German.
+      await page.goto('/signup');
+      await expectHeading(page, 1, text('de', 'auth:signUp.title'));
+      await page.getByLabel(text('de', 'auth:signUp.name'), { exact: true }).fill('Gerda');
+      await page.getByLabel(text('de', 'auth:signUp.email'), { exact: true }).fill(`gerda-${Date.now()}@example.org`);
+      await page.getByLabel(text('de', 'auth:signUp.password'), { exact: true }).fill('password123');
+      await page.getByRole('button', { name: text('de', 'auth:signUp.submit'), exact: true }).click();
+      const password = page.getByLabel(text('de', 'auth:signUp.password'), { exact: true });
+      await expect.poll(() => password.getAttribute('aria-invalid'), { timeout: 30_000 }).toBe('true');
+      await page.getByText(text('de', 'common:refusals.reasons.password-common'), { exact: true }).waitFor();
+      await screenshot(page, 'languages-de-refusals');
+
+      // An administrator makes the reader a grower: the audit log says the roles in German, not USER and GROWER.
+      const token = await signInOverHttp(rig.base, reader.email, reader.password);
+      const session = (await call(rig, token, 'GET', '/api/auth/session')) as { user: { id: string } };
+      await call(rig, rig.adminToken, 'PUT', `/api/admin/users/${session.user.id}/role`, { role: 'GROWER' });
+      await signInIn(page, 'de', TEST_ADMIN);
+      await page.goto('/network/audit');
+      await expectHeading(page, 1, text('de', 'transparency:audit.title'));
+      const roles = `${text('de', 'transparency:sentences.roles.GROWER')} gemacht (vorher ${text('de', 'transparency:sentences.roles.USER')})`;
+      await page.getByText(roles).first().waitFor({ timeout: 60_000 });
+      expect(await page.getByText(/GROWER|USER/).count()).toBe(0);
+      await expectAccessible(page);
+      await screenshot(page, 'languages-de-audit');
+      await context.close();
+    },
+    STEP_MS,
+  );
 
   it(
     'keeps the language chosen on the account: Dutch chosen, signed out, signed in again in another browser',

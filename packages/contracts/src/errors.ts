@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Named } from './define.js';
+import { type ErrorDetails, REFUSAL_REASONS } from './refusal-reasons.js';
 
 /** Error codes of the interface spec, plus the few Rootline adds (listed last). */
 export const ERROR_CODES = [
@@ -36,7 +37,18 @@ export const ErrorBody = Named(
   Type.Object({
     code: ErrorCodeSchema,
     message: Type.String({ description: 'Human-readable explanation' }),
-    details: Type.Optional(Type.Unknown({ description: 'Finer reasons, e.g. the failing field' })),
+    details: Type.Optional(
+      Type.Unknown({
+        description:
+          'Finer reasons: an object, or a list of one per failing field, with `field` (the failing field) and ' +
+          '`reason`, a stable code for a client to word in its own language (ADR 260), one of: ' +
+          REFUSAL_REASONS.map((r) => `\`${r}\``).join(', '),
+        examples: [
+          { field: 'buyerId', reason: 'not-self' },
+          [{ field: 'body/quantity', reason: 'quantity-over-available' }],
+        ],
+      }),
+    ),
   }),
 );
 export type ErrorBody = Static<typeof ErrorBody>;
@@ -46,9 +58,10 @@ export type ErrorBody = Static<typeof ErrorBody>;
  */
 export class AppError extends Error {
   readonly code: ErrorCode;
-  readonly details?: unknown;
+  readonly details?: ErrorDetails;
 
-  constructor(code: ErrorCode, message: string, details?: unknown) {
+  /** `details.reason`, when given, is one of REFUSAL_REASONS: a client words the refusal by it. */
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails) {
     super(message);
     this.name = 'AppError';
     this.code = code;

@@ -26,6 +26,7 @@ export * from './photos.js';
 export * from './plants.js';
 export * from './plants-privacy.js';
 export * from './realtime.js';
+export * from './refusal-reasons.js';
 export * from './reply.js';
 export * from './roles.js';
 export * from './services.js';

@@ -6,7 +6,8 @@ import { isOwnerOrAdmin } from '@rootline/contracts/roles';
 
 /** The user a call acts as; UNAUTHORIZED when the call carries none (a route open to the public). */
 export function actingUser(call: CallContext): Actor {
-  if (!call.actor) throw new AppError('UNAUTHORIZED', 'This action needs a signed-in user');
+  if (!call.actor)
+    throw new AppError('UNAUTHORIZED', 'This action needs a signed-in user', { reason: 'sign-in-required' });
   return call.actor;
 }
 

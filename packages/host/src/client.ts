@@ -5,6 +5,7 @@ import {
   type CallContext,
   contextToHeaders,
   ERROR_CODES,
+  type ErrorDetails,
   type ReplyOf,
   type RequestOf,
   type SubjectDef,
@@ -35,7 +36,7 @@ function replyData<D extends SubjectDef>(def: D, value: unknown): ReplyOf<D> {
     return (reply as { shaped?: unknown }).shaped === 'page' ? (joinPage(reply as never) as ReplyOf<D>) : reply.data;
   }
   if (reply?.ok === false && ERROR_CODES.includes(reply.error?.code)) {
-    throw new AppError(reply.error.code, reply.error.message, reply.error.details);
+    throw new AppError(reply.error.code, reply.error.message, reply.error.details as ErrorDetails | undefined);
   }
   throw new AppError('INTERNAL', `malformed reply on ${def.subject}`);
 }

@@ -4,6 +4,7 @@ import { AppError } from '@rootline/contracts';
 /** The error a stream over its size limit fails with. */
 export function tooLarge(maxBytes: number): AppError {
   return new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${maxBytes} bytes`, {
+    reason: 'file-too-large',
     maxBytes,
   });
 }

@@ -147,7 +147,9 @@ describe('password reset', () => {
     expect(short.json().error.message).toBe('body/password must NOT have fewer than 10 characters');
     const weak = await post('/api/auth/reset-password', { token, password: 'password123' });
     expect(weak.statusCode).toBe(400);
-    expect(weak.json().error.details).toEqual([{ field: 'body/password', message: 'is too common' }]);
+    expect(weak.json().error.details).toEqual([
+      { field: 'body/password', message: 'is too common', reason: 'password-common' },
+    ]);
     expect((await post('/api/auth/reset-password', { token, password: NEW_PASSWORD })).statusCode).toBe(200);
   });
 

@@ -131,7 +131,7 @@ describe('transport events, journeys and block verification over HTTP on NATS an
       token: other,
     });
     expect(stranger.status).toBe(400);
-    expect(stranger.body.error.details).toEqual({ field: 'after' });
+    expect(stranger.body.error.details).toEqual({ field: 'after', reason: 'not-in-journey' });
     const whole = await wholeJourney(plantId);
     expect(whole.totals).toEqual(whole.expected);
     expect(totals.distanceKm).toBeGreaterThan(100);
@@ -151,7 +151,7 @@ describe('transport events, journeys and block verification over HTTP on NATS an
     expect(sharing.status).toBe(400);
     const nothing = await post('growing', { eventTime: at(20), handler: HANDLER, to: AMSTERDAM });
     expect(nothing.status).toBe(400);
-    expect(nothing.body.error.details).toEqual({ field: 'plantId' });
+    expect(nothing.body.error.details).toEqual({ field: 'plantId', reason: 'plant-or-lot' });
     const noOffset = await post('growing', {
       plantId,
       eventTime: '2026-05-20T09:30:00',

@@ -1,7 +1,8 @@
+import { REFUSAL_REASONS } from '@rootline/contracts/refusal-reasons';
 import { RootlineError } from '@rootline/sdk';
 import i18next from 'i18next';
 import { afterAll, describe, expect, it } from 'vitest';
-import { errorFor, errorMessage, fieldErrors, fieldLabel, plainMessage } from './errors';
+import { errorFor, errorMessage, fieldErrors, fieldLabel, plainMessage, refusalReason } from './errors';
 
 const invalid = (message: string, details?: unknown) => new RootlineError(400, 'VALIDATION_ERROR', message, details);
 
@@ -62,7 +63,8 @@ describe('field errors in words', () => {
     ['is not an accepted property', 'This cannot be given here.'],
     ['must be in the future', 'Choose a time in the future.'],
     ['recordedAt: must not be in the future', 'Choose a time that is not in the future.'],
-    ['must be at most 3', 'Must be at most 3.'],
+    ['must be at most 3', 'Enter 3 or less.'],
+    ['not a Monday', 'The service said: “Not a Monday.”'],
   ])('%s → %s', (raw, plain) => {
     expect(plainMessage(raw)).toBe(plain);
   });
@@ -78,7 +80,9 @@ describe('field errors in words', () => {
       { field: 'body/title', message: 'must NOT have fewer than 1 characters' },
     ]);
     expect(errorMessage(error)).toBe('Please check this field. Title: Fill this in.');
-    expect(errorMessage(new RootlineError(404, 'NOT_FOUND', 'Listing not found'))).toBe('Listing not found.');
+    expect(errorMessage(new RootlineError(404, 'NOT_FOUND', 'Listing not found'))).toBe(
+      'This could not be found: it may have been removed. The service said: “Listing not found.”',
+    );
     expect(fieldErrors(new Error('x'))).toEqual([]);
   });
 
@@ -110,10 +114,69 @@ describe('field errors in the reader’s language', () => {
     await i18next.changeLanguage('de');
     expect(errorFor(error, 'latitude')).toBe('Gib 90 oder weniger ein.');
     expect(errorMessage(error)).toBe(
-      'Bitte prüfe diese Felder. Breitengrad: Gib 90 oder weniger ein. Comment: Verwende höchstens 1.000 Zeichen.',
+      'Bitte prüfe diese Felder. Breitengrad: Gib 90 oder weniger ein. Kommentar: Verwende höchstens 1.000 Zeichen.',
     );
     await i18next.changeLanguage('fr');
     expect(errorFor(error, 'comment')).toBe('Utilisez au plus 1\u202f000 caractères.');
     expect(plainMessage('is required')).toBe('Remplissez ce champ.');
+  });
+});
+
+describe('refusals in the reader’s language', () => {
+  const LANGUAGES = ['en', 'nl', 'de', 'fr', 'es'] as const;
+  const catalogs: Record<string, { refusals: { reasons: Record<string, string>; codes: Record<string, string> } }> = {};
+
+  afterAll(async () => {
+    await i18next.changeLanguage('en');
+  });
+
+  it('word every reason the services can give, in all five languages', async () => {
+    for (const lng of LANGUAGES) catalogs[lng] = (await import(`../locales/${lng}/common.json`)).default;
+    const missing = LANGUAGES.flatMap((lng) =>
+      REFUSAL_REASONS.filter((r) => !catalogs[lng]?.refusals.reasons[r]?.trim()).map((r) => `${lng}: ${r}`),
+    );
+    expect(missing).toEqual([]);
+    // No wording is left over for a reason the services no longer give.
+    expect(Object.keys(catalogs.en?.refusals.reasons ?? {}).sort()).toEqual([...REFUSAL_REASONS].sort());
+  });
+
+  it('word every error code, in all five languages', async () => {
+    const { ERROR_CODES } = await import('@rootline/contracts/errors');
+    for (const lng of LANGUAGES) {
+      const catalog = (await import(`../locales/${lng}/common.json`)).default;
+      for (const code of [...ERROR_CODES, 'other']) expect(catalog.refusals.codes[code], `${lng} ${code}`).toBeTruthy();
+    }
+  });
+
+  it('say a refusal by its reason, else by its code with the API’s words as a detail', async () => {
+    const de = (await import('../locales/de/common.json')).default;
+    i18next.addResourceBundle('de', 'common', de, true, true);
+    await i18next.changeLanguage('de');
+    const own = new RootlineError(403, 'FORBIDDEN', 'A seller cannot make an offer on their own listing', {
+      reason: 'own-listing',
+    });
+    expect(refusalReason(own)).toBe('own-listing');
+    const custody = new RootlineError(403, 'FORBIDDEN', 'plantId: the handler is not a custodian', {
+      field: 'plantId',
+      reason: 'not-custodian',
+    });
+    expect(errorMessage(custody)).toBe(
+      'Du hast diese Pflanze oder Saatgutpartie nicht in Obhut: Ihr Eigentümer oder wer eine Übergabe angenommen hat, erfasst ihre Schritte.',
+    );
+    expect(errorMessage(own)).toBe('Du kannst kein Angebot auf dein eigenes Inserat machen.');
+    const quantity = invalid('body/quantity is more than the 3 available', [
+      { field: 'body/quantity', message: 'must be at most 3', reason: 'quantity-over-available' },
+    ]);
+    expect(errorFor(quantity, 'quantity')).toBe('Frag nicht mehr an, als das Inserat verfügbar hat.');
+    const unknown = new RootlineError(409, 'CONFLICT', 'Something new', { reason: 'a-reason-of-a-later-version' });
+    expect(errorMessage(unknown)).toBe(
+      'Das geht im jetzigen Stand nicht: Lade neu, um den Stand zu sehen. Der Dienst meldete: „Something new.“',
+    );
+    expect(errorMessage(new RootlineError(503, 'UNAVAILABLE', 'plants.plant.get did not answer within 5000 ms'))).toBe(
+      'Rootline kann das gerade nicht: Versuche es gleich noch einmal.',
+    );
+    expect(errorMessage(new RootlineError(502, 'HTTP_ERROR', 'HTTP 502'))).toBe(
+      'Rootline hat das abgelehnt. Der Dienst meldete: „HTTP 502.“',
+    );
   });
 });

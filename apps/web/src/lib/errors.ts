@@ -2,6 +2,7 @@ import { RootlineError } from '@rootline/sdk';
 import { COMMON } from './strings';
 
 const S = COMMON.errors;
+const R = COMMON.refusals;
 
 /** A field error as the envelope names it (`body/email`, `querystring/q`, `readings.0.at`), in plain words. */
 export interface FieldError {
@@ -59,7 +60,8 @@ const RULES: readonly [RegExp, (m: RegExpMatchArray, allowed?: readonly unknown[
   [/^must NOT have more than (\d+) characters?$/i, (m) => S.maxLength(Number(m[1]))],
   [/^must NOT have fewer than (\d+) items?$/i, (m) => (m[1] === '1' ? S.minItemsOne : S.minItems(Number(m[1])))],
   [/^must NOT have more than (\d+) items?$/i, (m) => S.maxItems(Number(m[1]))],
-  [/^must be <= (.+)$/, (m) => S.max(m[1] as string)],
+  [/^must be (?:<=|at most) (\S+)$/, (m) => S.max(m[1] as string)],
+  [/^must be at least (\S+)$/, (m) => S.min(m[1] as string)],
   [/^must be >= (.+)$/, (m) => S.min(m[1] as string)],
   [/^must be < (.+)$/, (m) => S.below(m[1] as string)],
   [/^must be > (.+)$/, (m) => S.above(m[1] as string)],
@@ -86,15 +88,64 @@ const RULES: readonly [RegExp, (m: RegExpMatchArray, allowed?: readonly unknown[
 /**
  * The message for a person of one validation failure: the JSON-schema wording of the gateway (`must be <= 90`,
  * `must NOT have fewer than 1 characters`, `must match format "email"`) and the services' own reasons, rewritten
- * as what to do, with no field path, no id and no jargon. `allowed` lists the values an enum accepts.
+ * as what to do, with no field path, no id and no jargon. `allowed` lists the values an enum accepts. A wording
+ * no rule knows is shown as the API's words, marked as such, in a sentence of the reader's language.
  */
 export function plainMessage(raw: string, allowed?: readonly unknown[]): string {
   const text = raw.trim().replace(/^[\w.[\]/-]+: /, '');
+  return ruleFor(text, allowed) ?? R.detail(sentence(withoutPaths(text)));
+}
+
+/** The words of the first rule that matches a failure's wording, if one does. */
+function ruleFor(text: string, allowed?: readonly unknown[]): string | undefined {
   for (const [pattern, say] of RULES) {
     const m = text.match(pattern);
     if (m) return say(m, allowed);
   }
-  return sentence(withoutPaths(text));
+  return undefined;
+}
+
+/** The objects of an answer's `error.details`: its list, or the one object. */
+function detailList(error: RootlineError): RawIssue[] {
+  const details = error.details;
+  return Array.isArray(details) ? details : details && typeof details === 'object' ? [details as RawIssue] : [];
+}
+
+/**
+ * The stable reason of a refusal (`details.reason`, or the first field's in a list: ADR 260), which the app words
+ * in the reader's language.
+ */
+export function refusalReason(error: unknown): string | undefined {
+  if (!(error instanceof RootlineError)) return undefined;
+  const found = detailList(error).find((d) => typeof d?.reason === 'string');
+  return found?.reason as string | undefined;
+}
+
+/** Codes whose general sentence says all a person can act on: their English message is for developers. */
+const SELF_EXPLAINED = new Set([
+  'RATE_LIMITED',
+  'UNAVAILABLE',
+  'INTERNAL',
+  'PAYLOAD_TOO_LARGE',
+  'HEADERS_TOO_LARGE',
+  'METHOD_NOT_ALLOWED',
+  'IDEMPOTENCY_KEY_REUSED',
+]);
+
+/**
+ * A refusal in the reader's language: the words for its reason; else the words of a rule its message matches;
+ * else the general sentence of its code, with the API's English message beside it as a detail (a reason this
+ * version of the app does not know, or none), never the English message alone.
+ */
+function refusalMessage(error: RootlineError): string {
+  const reason = refusalReason(error);
+  const known = reason ? R.reason(reason) : undefined;
+  if (known) return known;
+  const rule = ruleFor(error.message.trim().replace(/^[\w.[\]/-]+: /, ''));
+  if (rule) return rule;
+  const general = R.code(error.code);
+  if (SELF_EXPLAINED.has(error.code) || !error.message.trim()) return general;
+  return `${general} ${R.detail(sentence(withoutPaths(error.message)))}`;
 }
 
 /** A `field: message` or `field message` the API wrote into its message when it gave no details. */
@@ -110,6 +161,7 @@ interface RawIssue {
   field?: unknown;
   message?: unknown;
   allowed?: unknown;
+  reason?: unknown;
 }
 
 /**
@@ -118,19 +170,22 @@ interface RawIssue {
  */
 export function fieldErrors(error: unknown): FieldError[] {
   if (!(error instanceof RootlineError)) return [];
-  const details = error.details;
-  const list: RawIssue[] = Array.isArray(details) ? details : details && typeof details === 'object' ? [details] : [];
-  const named = list.filter((d): d is RawIssue & { field: string } => typeof d?.field === 'string');
+  const named = detailList(error).filter((d): d is RawIssue & { field: string } => typeof d?.field === 'string');
   const issues = named.length
     ? named.map((d) => {
         const own = typeof d.message === 'string' ? d.message : (fromMessage(error.message)?.message ?? error.message);
-        return { field: d.field, raw: own, allowed: Array.isArray(d.allowed) ? d.allowed : undefined };
+        const reason = typeof d.reason === 'string' ? R.reason(d.reason) : undefined;
+        return { field: d.field, raw: own, allowed: Array.isArray(d.allowed) ? d.allowed : undefined, reason };
       })
     : (() => {
         const parsed = error.status === 400 ? fromMessage(error.message) : null;
-        return parsed ? [{ field: parsed.field, raw: parsed.message, allowed: undefined }] : [];
+        return parsed ? [{ field: parsed.field, raw: parsed.message, allowed: undefined, reason: undefined }] : [];
       })();
-  return issues.map((i) => ({ field: i.field, path: fieldPath(i.field), message: plainMessage(i.raw, i.allowed) }));
+  return issues.map((i) => ({
+    field: i.field,
+    path: fieldPath(i.field),
+    message: i.reason ?? plainMessage(i.raw, i.allowed),
+  }));
 }
 
 /**
@@ -144,12 +199,14 @@ export function errorFor(error: unknown, name: string): string | undefined {
 
 /** The error's message for a person: validation failures name their fields in words, never as paths. */
 export function errorMessage(error: unknown): string {
+  // A refusal other than a form's (a 403, a 409) is one sentence, even when it names the field it concerns.
+  if (error instanceof RootlineError && error.code !== 'VALIDATION_ERROR') return refusalMessage(error);
   const fields = fieldErrors(error);
   if (fields.length) {
     const each = fields.map((f) => S.field(fieldLabel(f.field), f.message)).join(' ');
     return `${S.checkFields(fields.length)} ${each}`;
   }
-  if (error instanceof RootlineError) return sentence(withoutPaths(error.message));
+  if (error instanceof RootlineError) return refusalMessage(error);
   if (error instanceof Error) return error.message;
   return String(error);
 }

@@ -7,6 +7,8 @@ type Levels = keyof typeof english.privacy.levels;
 type Formats = keyof typeof english.errors.formats;
 type Types = keyof typeof english.errors.types;
 type Labels = keyof typeof english.errors.labels;
+type Reasons = keyof typeof english.refusals.reasons;
+type Codes = keyof typeof english.refusals.codes;
 
 /** The texts of the shared components and of the plain-words rewording of the API's refusals. */
 export const COMMON = {
@@ -69,6 +71,16 @@ export const COMMON = {
     },
     checkFields: (count: number) => t('common:errors.checkField', { count }),
     field: (label: string, message: string) => t('common:errors.field', { label, message }),
+  },
+  refusals: {
+    /** The words for a refusal's `details.reason`, or undefined for a reason this app does not know. */
+    reason: (reason: string) =>
+      Object.hasOwn(english.refusals.reasons, reason) ? t(`common:refusals.reasons.${reason as Reasons}`) : undefined,
+    /** The general sentence for an error code (`FORBIDDEN`), or for an unknown code. */
+    code: (code: string) =>
+      t(`common:refusals.codes.${(Object.hasOwn(english.refusals.codes, code) ? code : 'other') as Codes}`),
+    /** The API's own (English) words, shown beside the general sentence when the app knows no better. */
+    detail: (message: string) => t('common:refusals.detail', { message }),
   },
   status: {
     get busyTitle() {

@@ -1,4 +1,4 @@
-import { AppError, type ErrorBody, type TxReceipt } from '@rootline/contracts';
+import { AppError, type ErrorBody, type ErrorDetails, type TxReceipt } from '@rootline/contracts';
 import type { PendingEvent } from '@rootline/db';
 
 /** One write that must be on the ledger: its transaction, and what is stored once its block is known. */
@@ -65,6 +65,7 @@ export function ledgerError({ code, message, details }: ErrorBody): AppError {
       retryAfterSeconds: LEDGER_RETRY_AFTER_SECONDS,
     });
   }
-  if (code === 'CHAIN_ERROR' || code === 'VALIDATION_ERROR') return new AppError('CHAIN_ERROR', message, details);
+  if (code === 'CHAIN_ERROR' || code === 'VALIDATION_ERROR')
+    return new AppError('CHAIN_ERROR', message, details as ErrorDetails | undefined);
   return new AppError('CHAIN_ERROR', 'The ledger could not record the write', { cause: code });
 }

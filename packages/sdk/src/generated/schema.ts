@@ -4905,7 +4905,19 @@ export interface components {
             code: "VALIDATION_ERROR" | "NOT_FOUND" | "UNAUTHORIZED" | "FORBIDDEN" | "CHAIN_ERROR" | "DUPLICATE" | "RATE_LIMITED" | "UNAVAILABLE" | "PAYLOAD_TOO_LARGE" | "INTERNAL" | "METHOD_NOT_ALLOWED" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "CONFLICT" | "UNPROCESSABLE";
             /** @description Human-readable explanation */
             message: string;
-            /** @description Finer reasons, e.g. the failing field */
+            /**
+             * @description Finer reasons: an object, or a list of one per failing field, with `field` (the failing field) and `reason`, a stable code for a client to word in its own language (ADR 260), one of: `sign-in-required`, `bad-credentials`, `session-ended`, `token-expired`, `token-invalid`, `token-organization`, `not-an-organization-id`, `not-a-member`, `org-role`, `not-owner`, `not-self`, `admin-only`, `scopes-exceed`, `CSRF`, `origin`, `account-not-found`, `link-invalid`, `email-taken`, `password-too-short`, `password-too-long`, `password-repeated`, `password-common`, `password-is-email`, `LAST_ADMIN`, `ACCOUNT_GONE`, `EMAIL_NOT_VERIFIED`, `ACCOUNT_NOT_LINKED`, `STATE_MISSING`, `STATE_MISMATCH`, `PROVIDER_REFUSED`, `CODE_MISSING`, `PROVIDER_ERROR`, `OWNER_ONLY`, `LAST_OWNER`, `member-not-found`, `invitation-invalid`, `organization-not-found`, `not-account-name`, `name-required`, `not-handler`, `not-custodian`, `not-recipient`, `corrected`, `journey-backwards`, `plant-or-lot`, `correction-subject`, `not-in-journey`, `bad-public-key`, `own-listing`, `not-your-turn`, `listing-closed`, `listing-state`, `listing-sold-out`, `listing-not-open`, `offer-state`, `quantity-over-available`, `not-enough-left`, `not-buyer`, `offer-not-accepted`, `already-reviewed`, `not-an-image`, `too-few-households`, `probe-limit`, `no-category`, `in-future`, `invalid-time`, `from-after-to`, `invalid-date`, `range-too-long`, `window-invalid`, `lat-lon-together`, `too-many-kinds`, `epcis-kind`, `label-start`, `batch-germinating`, `batch-growing`, `batch-ready`, `batch-harvested`, `batch-failed`, `batch-harvesting`, `batch-closed`, `zone-capacity`, `before-start`, `start-too-early`, `recipe-crop`, `phase-twice`, `min-above-max`, `file-too-large`, `attach-not-allowed`, `entity-pair`, `type`, `corrupt`, `unreadable`, `pixel-limit`, `zip-bomb`, `zip-path`, `not-uploaded`, `expired`, `entry`, `file`, `error`, `not-configured`, `provider-failed`, `photo-count`, `organ-per-photo`, `proof-invalid`, `key-of-another-user`, `challenge-unknown`, `challenge-not-yours`, `challenge-used`, `challenge-expired`, `not-a-party`, `key-revoked`, `signature-invalid`, `webhook-disabled`, `not-public-kind`, `area-invalid`, `already-revoked`, `not-a-geo-uri`, `unknown-token`, `in-flight`
+             * @example {
+             *       "field": "buyerId",
+             *       "reason": "not-self"
+             *     }
+             * @example [
+             *       {
+             *         "field": "body/quantity",
+             *         "reason": "quantity-over-available"
+             *       }
+             *     ]
+             */
             details?: unknown;
         };
         /** Farm */

@@ -15,7 +15,8 @@ import { regionKey } from './regions.js';
 export const importDemand = (ctx: ServiceContext) =>
   handle(demandImport, async (input, caller) => {
     const actor = actingUser(caller);
-    if (actor.role !== 'ADMIN') throw new AppError('FORBIDDEN', 'Only an administrator may import demand data');
+    if (actor.role !== 'ADMIN')
+      throw new AppError('FORBIDDEN', 'Only an administrator may import demand data', { reason: 'admin-only' });
     const now = ctx.clock.now();
     const thisWeek = publicationWeek(now);
     const households = (input.households ?? []).map((h, i) => {

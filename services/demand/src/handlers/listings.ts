@@ -165,7 +165,10 @@ export const updateListingHandler = (ctx: ServiceContext) =>
       const current = await visibleListing(tx, listingId, caller, true);
       assertOwnerOrAdmin(caller, current.sellerId);
       if (!editable(current.status as ListingStatus)) {
-        throw new AppError('CONFLICT', `A ${current.status} listing cannot be changed`, { status: current.status });
+        throw new AppError('CONFLICT', `A ${current.status} listing cannot be changed`, {
+          reason: 'listing-closed',
+          status: current.status,
+        });
       }
       const title = change.title ?? current.title;
       const description = change.description ?? current.description;
@@ -187,7 +190,7 @@ async function moveListing(ctx: ServiceContext, listingId: string, to: ListingSt
     const current = await visibleListing(tx, listingId, caller, true);
     assertOwnerOrAdmin(caller, current.sellerId, to === 'cancelled' ? 'manager' : 'member');
     const refusal = refusedMove(current.status as ListingStatus, to);
-    if (refusal) throw new AppError('CONFLICT', refusal, { from: current.status, to });
+    if (refusal) throw new AppError('CONFLICT', refusal, { reason: 'listing-state', from: current.status, to });
     const at = ctx.clock.now().toISOString();
     const moved = await updateListing(tx, listingId, { status: to, updatedAt: at });
     if (to === 'active') await ctx.outbox.enqueue(tx, listingPublished, published(moved), caller);

@@ -36,7 +36,7 @@ export const searchListingsHandler = (ctx: ServiceContext) =>
     if ((input.lat === undefined) !== (input.lon === undefined)) {
       const field = input.lat === undefined ? 'querystring/lat' : 'querystring/lon';
       throw new AppError('VALIDATION_ERROR', `${field} is required with ${field.endsWith('lat') ? 'lon' : 'lat'}`, [
-        { field, message: 'lat and lon go together' },
+        { field, message: 'lat and lon go together', reason: 'lat-lon-together' },
       ]);
     }
     const { page, limit, offset } = pageWindow(input);

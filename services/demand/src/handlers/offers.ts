@@ -74,10 +74,12 @@ async function withOffer<T>(
     if (refusal?.code === 'FORBIDDEN') throw new AppError('FORBIDDEN', refusal.message, { reason: 'not-your-turn' });
     if (action === 'accept' && listing.status !== 'active') {
       throw new AppError('CONFLICT', `The listing is ${listing.status}: nothing left to sell`, {
+        reason: 'listing-sold-out',
         listingStatus: listing.status,
       });
     }
-    if (refusal) throw new AppError(refusal.code, refusal.message, { offerStatus: offer.status });
+    if (refusal)
+      throw new AppError(refusal.code, refusal.message, { reason: 'offer-state', offerStatus: offer.status });
     return fn(tx, offer, listing, ctx.clock.now().toISOString());
   });
 }
@@ -98,12 +100,18 @@ export const makeOffer = (ctx: ServiceContext) =>
       }
       if (listing.status !== 'active') {
         throw new AppError('CONFLICT', `The listing is ${listing.status}: it takes no offers`, {
+          reason: 'listing-not-open',
           listingStatus: listing.status,
         });
       }
       if (quantity > listing.quantity) {
         throw new AppError('VALIDATION_ERROR', `body/quantity is more than the ${listing.quantity} available`, [
-          { field: 'body/quantity', message: `must be at most ${listing.quantity}` },
+          {
+            field: 'body/quantity',
+            message: `must be at most ${listing.quantity}`,
+            reason: 'quantity-over-available',
+            available: listing.quantity,
+          },
         ]);
       }
       const at = now.toISOString();
@@ -173,6 +181,7 @@ export const acceptOffer = (ctx: ServiceContext) =>
     const row = await withOffer(ctx, offerId, 'accept', caller, async (tx, offer, listing, at) => {
       if (offer.quantity > listing.quantity) {
         throw new AppError('CONFLICT', `Only ${listing.quantity} left: the offer asks for ${offer.quantity}`, {
+          reason: 'not-enough-left',
           available: listing.quantity,
         });
       }
@@ -227,10 +236,12 @@ export const reviewOffer = (ctx: ServiceContext) =>
     if (!offer || (!isOwnerOrAdmin(actor, offer.buyerId) && !isOwnerOrAdmin(actor, offer.sellerId))) {
       throw notFound('Offer', offerId);
     }
-    if (actor.id !== offer.buyerId) throw new AppError('FORBIDDEN', 'Only the buyer may review a sale');
-    if (offer.status !== 'accepted') throw new AppError('CONFLICT', 'Only an accepted offer can be reviewed');
+    if (actor.id !== offer.buyerId)
+      throw new AppError('FORBIDDEN', 'Only the buyer may review a sale', { reason: 'not-buyer' });
+    if (offer.status !== 'accepted')
+      throw new AppError('CONFLICT', 'Only an accepted offer can be reviewed', { reason: 'offer-not-accepted' });
     if (!(await reviewOnce(ctx.db, offerId, rating, comment))) {
-      throw new AppError('DUPLICATE', 'This sale has already been reviewed');
+      throw new AppError('DUPLICATE', 'This sale has already been reviewed', { reason: 'already-reviewed' });
     }
     return { offerId, rating, comment };
   });

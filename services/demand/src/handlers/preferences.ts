@@ -50,7 +50,10 @@ export const listPreferencesHandler = (ctx: ServiceContext) =>
   handle(preferenceList, async (input, caller) => {
     const actor = actingUser(caller);
     if (input.scope === 'all' && actor.role !== 'ADMIN') {
-      throw new AppError('FORBIDDEN', 'Only an administrator may list everyone’s preferences', { field: 'scope' });
+      throw new AppError('FORBIDDEN', 'Only an administrator may list everyone’s preferences', {
+        field: 'scope',
+        reason: 'admin-only',
+      });
     }
     const { page, limit, offset } = pageWindow(input);
     const { rows, total } = await listPreferences(ctx.db, input.scope === 'all' ? undefined : actor.id, offset, limit);

@@ -100,6 +100,8 @@ export async function inRegion(db: Db, region: Region, from: string, to: string,
 export function dateField(value: string, field: string): Date {
   const d = parseDate(value);
   if (!d)
-    throw new AppError('VALIDATION_ERROR', `${field} is not a real date`, [{ field, message: 'is not a real date' }]);
+    throw new AppError('VALIDATION_ERROR', `${field} is not a real date`, [
+      { field, message: 'is not a real date', reason: 'invalid-date' },
+    ]);
   return d;
 }

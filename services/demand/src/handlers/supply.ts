@@ -57,7 +57,11 @@ export const commitSupply = (ctx: ServiceContext, limits: ProbeLimits) =>
     const days = daysBetween(from, to);
     if (days < 0 || days >= MAX_WINDOW_DAYS) {
       throw new AppError('VALIDATION_ERROR', `body/window must run forwards, at most ${MAX_WINDOW_DAYS} days`, [
-        { field: 'body/window/to', message: `must be on or after window.from, within ${MAX_WINDOW_DAYS} days` },
+        {
+          field: 'body/window/to',
+          message: `must be on or after window.from, within ${MAX_WINDOW_DAYS} days`,
+          reason: 'window-invalid',
+        },
       ]);
     }
     const now = ctx.clock.now();
@@ -118,7 +122,10 @@ export const listSupplyHandler = (ctx: ServiceContext) =>
   handle(supplyList, async (input, caller) => {
     const actor = actingUser(caller);
     if (input.scope === 'all' && actor.role !== 'ADMIN') {
-      throw new AppError('FORBIDDEN', 'Only an administrator may list every grower’s supply', { field: 'scope' });
+      throw new AppError('FORBIDDEN', 'Only an administrator may list every grower’s supply', {
+        field: 'scope',
+        reason: 'admin-only',
+      });
     }
     const { page, limit, offset } = pageWindow(input);
     const mine = actor.org?.id ?? actor.id;

@@ -57,7 +57,10 @@ export const addRecord = (ctx: ServiceContext) =>
     const now = ctx.clock.now();
     const recordedAt = at ? iso(at) : now.toISOString();
     if (Date.parse(recordedAt) > now.getTime() + FUTURE_SLACK_MS) {
-      throw new AppError('VALIDATION_ERROR', 'recordedAt: must not be in the future', { field: 'recordedAt' });
+      throw new AppError('VALIDATION_ERROR', 'recordedAt: must not be in the future', {
+        field: 'recordedAt',
+        reason: 'in-future',
+      });
     }
     const plant = await askPlants(ctx, caller, plantId);
     assertOwnerOrAdmin(caller, plant.ownerId);

@@ -66,7 +66,7 @@ export function batchState(
 export interface TransitionRefusal {
   code: 'CONFLICT' | 'DUPLICATE';
   message: string;
-  details: { reason: string; state: CropBatchState | 'harvesting' };
+  details: { reason: `batch-${CropBatchState | 'harvesting'}`; state: CropBatchState | 'harvesting' };
 }
 
 const refusal = (

@@ -9,7 +9,8 @@ const YEAR_MS = 365 * 86_400_000;
 function time(value: string | undefined, field: string, fallback: Date): Date {
   if (value === undefined) return fallback;
   const t = new Date(value);
-  if (Number.isNaN(t.getTime())) throw new AppError('VALIDATION_ERROR', `${field}: not a valid time`, { field });
+  if (Number.isNaN(t.getTime()))
+    throw new AppError('VALIDATION_ERROR', `${field}: not a valid time`, { field, reason: 'invalid-time' });
   return t;
 }
 
@@ -21,7 +22,7 @@ export const getAnalytics = (ctx: ServiceContext) =>
     const to = time(input.to, 'to', ctx.clock.now());
     const from = time(input.from, 'from', new Date(to.getTime() - YEAR_MS));
     if (from.getTime() >= to.getTime()) {
-      throw new AppError('VALIDATION_ERROR', 'from: must be before to', { field: 'from' });
+      throw new AppError('VALIDATION_ERROR', 'from: must be before to', { field: 'from', reason: 'from-after-to' });
     }
     // On a read replica when one serves (docs/read-replicas.md); the farm's owner check above reads the primary.
     const { zones, batches, readings, names } = await ctx.reads.run(caller, async (db) => {

@@ -81,12 +81,16 @@ export const startBatch = (ctx: ServiceContext) =>
     if (recipe.crop !== input.crop) {
       throw new AppError('VALIDATION_ERROR', `crop: the recipe is for ${recipe.crop}, not ${input.crop}`, {
         field: 'crop',
+        reason: 'recipe-crop',
       });
     }
     const phases = recipe.phases as StoredPhase[];
     const startedAt = input.startedAt === undefined ? ctx.clock.now() : new Date(input.startedAt);
     const refused = startRefusal(startedAt, phases, ctx.clock.now());
-    if (refused) throw new AppError('VALIDATION_ERROR', refused, { field: 'startedAt' });
+    if (refused) {
+      const reason = refused.includes('future') ? 'in-future' : 'start-too-early';
+      throw new AppError('VALIDATION_ERROR', refused, { field: 'startedAt', reason });
+    }
     let seedSource: StoredSeedSource;
     if (input.seedSource.type === 'plant') {
       const plant = await call(ctx.bus, plantGet, { plantId: input.seedSource.plantId }, caller);

@@ -57,11 +57,15 @@ export const recordReadings = (ctx: ServiceContext) =>
       const r: TimedFarmReading = { ...sent, at: sent.at ?? now.toISOString() };
       const at = new Date(r.at);
       if (Number.isNaN(at.getTime())) {
-        throw new AppError('VALIDATION_ERROR', `readings/${i}/at: not a valid time`, { field: `readings.${i}.at` });
+        throw new AppError('VALIDATION_ERROR', `readings/${i}/at: not a valid time`, {
+          field: `readings.${i}.at`,
+          reason: 'invalid-time',
+        });
       }
       if (at.getTime() > latest) {
         throw new AppError('VALIDATION_ERROR', `readings/${i}/at: the reading is in the future`, {
           field: `readings.${i}.at`,
+          reason: 'in-future',
         });
       }
       if (at.getTime() < startedAt.getTime() - FUTURE_SLACK_MS) {

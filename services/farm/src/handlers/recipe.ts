@@ -19,13 +19,17 @@ export const createRecipe = (ctx: ServiceContext) =>
     const seen = new Set<string>();
     for (const [i, p] of input.phases.entries()) {
       if (seen.has(p.phase)) {
-        throw new AppError('VALIDATION_ERROR', `phases/${i}/phase: ${p.phase} appears twice`, { field: 'phases' });
+        throw new AppError('VALIDATION_ERROR', `phases/${i}/phase: ${p.phase} appears twice`, {
+          field: 'phases',
+          reason: 'phase-twice',
+        });
       }
       seen.add(p.phase);
       for (const key of ['ppfd', 'humidityPct', 'co2Ppm', 'ecMsCm', 'ph'] as const) {
         if (p.targets[key].min > p.targets[key].max) {
           throw new AppError('VALIDATION_ERROR', `phases/${i}/targets/${key}: min is above max`, {
             field: `phases.${i}.targets.${key}`,
+            reason: 'min-above-max',
           });
         }
       }

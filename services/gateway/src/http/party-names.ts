@@ -1,4 +1,4 @@
-import { AppError } from '@rootline/contracts';
+import { AppError, type RefusalReason } from '@rootline/contracts';
 
 /** The display name of a registered account, or null when no account has the id. */
 export type AccountName = (id: string) => Promise<string | null>;
@@ -13,7 +13,7 @@ export interface GivenParty {
 const sameName = (a: string, b: string) =>
   a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
 
-const refused = (field: string, message: string, reason: string) =>
+const refused = (field: string, message: string, reason: RefusalReason) =>
   new AppError('VALIDATION_ERROR', `${field}: ${message}`, { field, reason });
 
 /** A party as the gateway sends it on: `nameStatedBy` (the caller's account name) only for one without an account. */

@@ -8,6 +8,7 @@ import {
   newId,
   passwordChanged,
   passwordResetRequested,
+  type RefusalReason,
   type ReplyOf,
   type Role,
   type User,
@@ -58,17 +59,32 @@ const LINK_PATH: Record<AccountTokenPurpose, string> = {
 };
 
 /** A password that breaks the policy: 400 naming the field. */
-export function weakPassword(reason: string, field = 'body/password'): AppError {
-  return new AppError('VALIDATION_ERROR', `${field} ${reason}`, [{ field, message: reason }]);
+export function weakPassword(problem: string, field = 'body/password'): AppError {
+  const reason = PASSWORD_REASONS.find(([pattern]) => pattern.test(problem))?.[1];
+  return new AppError('VALIDATION_ERROR', `${field} ${problem}`, [
+    { field, message: problem, ...(reason ? { reason } : {}) },
+  ]);
 }
+
+/** The reason code of each of the password policy's problems (`passwordPolicyViolation`). */
+const PASSWORD_REASONS: readonly [RegExp, RefusalReason][] = [
+  [/at least/, 'password-too-short'],
+  [/at most/, 'password-too-long'],
+  [/repeated/, 'password-repeated'],
+  [/too common/, 'password-common'],
+  [/email/, 'password-is-email'],
+];
 
 const invalidLink = (field = 'body/token') =>
   new AppError('VALIDATION_ERROR', `${field} is invalid, used or expired`, [
-    { field, message: 'is invalid, used or expired' },
+    { field, message: 'is invalid, used or expired', reason: 'link-invalid' },
   ]);
 
 const duplicateEmail = () =>
-  new AppError('DUPLICATE', 'An account with this email address already exists', { field: 'body/email' });
+  new AppError('DUPLICATE', 'An account with this email address already exists', {
+    field: 'body/email',
+    reason: 'email-taken',
+  });
 
 /**
  * Creates a one-time link for an account in the caller's transaction and enqueues the event that asks notify
@@ -164,7 +180,7 @@ export function createAccounts(deps: IdentityDeps) {
     /** Sends a new verification link; false when the address is already confirmed. */
     async requestEmailVerification(userId: string, ctx: CallContext): Promise<boolean> {
       const user = await findUserById(db, userId);
-      if (!user) throw new AppError('NOT_FOUND', 'Account not found');
+      if (!user) throw new AppError('NOT_FOUND', 'Account not found', { reason: 'account-not-found' });
       if (user.emailVerifiedAt) return false;
       await db.transaction((tx) => issueAccountToken(deps, tx, user, 'email-verification', ctx));
       return true;
@@ -179,7 +195,8 @@ export function createAccounts(deps: IdentityDeps) {
       const token = randomSecret();
       const link = await rekeyAccountToken(db, linkId, hashSecret(token));
       const user = link && (await findUserById(db, link.userId));
-      if (!link || !user) throw new AppError('NOT_FOUND', 'The link is used, replaced or expired');
+      if (!link || !user)
+        throw new AppError('NOT_FOUND', 'The link is used, replaced or expired', { reason: 'link-invalid' });
       return {
         linkId,
         userId: user.id,
@@ -251,7 +268,7 @@ export function createAccounts(deps: IdentityDeps) {
         // Lock the ADMIN rows so two demotions at once cannot both pass the last-ADMIN check.
         await tx.execute(sql`select id from ${users} where ${users.role} = 'ADMIN' for update`);
         const current = await findUserById(tx, userId);
-        if (!current) throw new AppError('NOT_FOUND', `Account ${userId} not found`);
+        if (!current) throw new AppError('NOT_FOUND', `Account ${userId} not found`, { reason: 'account-not-found' });
         if (current.role === role) return current;
         if (current.role === 'ADMIN' && (await countByRole(tx, 'ADMIN')) <= 1) {
           throw new AppError('FORBIDDEN', 'The last ADMIN cannot be demoted; promote another account first', {
@@ -276,7 +293,7 @@ export function createAccounts(deps: IdentityDeps) {
     async setLocale(userId: string, locale: Locale | null, ctx: CallContext): Promise<User> {
       const row = await db.transaction(async (tx) => {
         const updated = await setLocale(tx, userId, locale);
-        if (!updated) throw new AppError('NOT_FOUND', 'Account not found');
+        if (!updated) throw new AppError('NOT_FOUND', 'Account not found', { reason: 'account-not-found' });
         await deps.outbox.enqueue(
           tx,
           userLocaleChanged,

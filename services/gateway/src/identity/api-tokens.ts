@@ -37,6 +37,7 @@ export function createApiTokens(deps: IdentityDeps) {
       if (!scopes.ok) {
         throw new AppError('FORBIDDEN', `Scopes exceed your permissions: ${scopes.excess.join(', ')}`, {
           field: 'body/scopes',
+          reason: 'scopes-exceed',
           excess: scopes.excess,
         });
       }

@@ -61,7 +61,7 @@ export function createSessions(deps: IdentityDeps, cache: SessionCache<LiveSessi
     async end(sessionId: string, userId: string): Promise<void> {
       const ended = await revokeSession(db, sessionId, userId);
       await deps.announceSessionChange({ sessionId });
-      if (!ended) throw new AppError('UNAUTHORIZED', 'The session has ended');
+      if (!ended) throw new AppError('UNAUTHORIZED', 'The session has ended', { reason: 'session-ended' });
     },
   };
 }

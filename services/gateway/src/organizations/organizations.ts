@@ -101,10 +101,11 @@ function invitationView(row: InvitationRow, now: Date): OrganizationInvitation {
   };
 }
 
-const notFound = (id: string) => new AppError('NOT_FOUND', `Organization ${id} not found`);
+const notFound = (id: string) =>
+  new AppError('NOT_FOUND', `Organization ${id} not found`, { reason: 'organization-not-found' });
 const invalidInvitation = () =>
   new AppError('VALIDATION_ERROR', 'body/token is invalid, used, revoked or expired', [
-    { field: 'body/token', message: 'is invalid, used, revoked or expired' },
+    { field: 'body/token', message: 'is invalid, used, revoked or expired', reason: 'invitation-invalid' },
   ]);
 const lastOwner = () =>
   new AppError('CONFLICT', 'An organization keeps at least one owner: make another member owner first', {
@@ -278,7 +279,8 @@ export function createOrganizations(deps: OrganizationDeps) {
       await db.transaction(async (tx) => {
         if (!(await lockOrganization(tx, id))) throw notFound(id);
         const currentRole = await roleOf(tx, id, memberId);
-        if (currentRole === null) throw new AppError('NOT_FOUND', `Account ${memberId} is not a member`);
+        if (currentRole === null)
+          throw new AppError('NOT_FOUND', `Account ${memberId} is not a member`, { reason: 'member-not-found' });
         if (currentRole === role) return;
         if (!mayChangeMember(actorRole, currentRole, role)) throw ownerOnly();
         const owners = (await membersWithRoles(tx, id, ['owner'])).length;
@@ -293,7 +295,8 @@ export function createOrganizations(deps: OrganizationDeps) {
         );
       });
       const member = (await listMembers(db, id)).find((m) => m.userId === memberId);
-      if (!member) throw new AppError('NOT_FOUND', `Account ${memberId} is not a member`);
+      if (!member)
+        throw new AppError('NOT_FOUND', `Account ${memberId} is not a member`, { reason: 'member-not-found' });
       return { ...member, joinedAt: member.joinedAt.toISOString() };
     },
 
@@ -308,11 +311,12 @@ export function createOrganizations(deps: OrganizationDeps) {
       const actorRole = await requireRole(id, actorId, leaving ? 'viewer' : 'manager');
       const members = await listMembers(db, id);
       const gone = members.find((m) => m.userId === memberId);
-      if (!gone) throw new AppError('NOT_FOUND', `Account ${memberId} is not a member`);
+      if (!gone) throw new AppError('NOT_FOUND', `Account ${memberId} is not a member`, { reason: 'member-not-found' });
       await db.transaction(async (tx) => {
         if (!(await lockOrganization(tx, id))) throw notFound(id);
         const currentRole = await roleOf(tx, id, memberId);
-        if (currentRole === null) throw new AppError('NOT_FOUND', `Account ${memberId} is not a member`);
+        if (currentRole === null)
+          throw new AppError('NOT_FOUND', `Account ${memberId} is not a member`, { reason: 'member-not-found' });
         if (!leaving && !mayChangeMember(actorRole, currentRole, null)) throw ownerOnly();
         const owners = (await membersWithRoles(tx, id, ['owner'])).length;
         if (leavesNoOwner(owners, currentRole, null)) throw lastOwner();
@@ -384,10 +388,15 @@ export function createOrganizations(deps: OrganizationDeps) {
       const row = await db.transaction(async (tx) => {
         const open = await findOpenInvitation(tx, invitationId, now);
         if (!open || open.organizationId !== id) {
-          throw new AppError('NOT_FOUND', `No pending invitation ${invitationId} in organization ${id}`);
+          throw new AppError('NOT_FOUND', `No pending invitation ${invitationId} in organization ${id}`, {
+            reason: 'invitation-invalid',
+          });
         }
         const closed = await closeInvitation(tx, invitationId, 'revoked', actorId, now);
-        if (!closed) throw new AppError('NOT_FOUND', `No pending invitation ${invitationId} in organization ${id}`);
+        if (!closed)
+          throw new AppError('NOT_FOUND', `No pending invitation ${invitationId} in organization ${id}`, {
+            reason: 'invitation-invalid',
+          });
         const org = (await findOrganization(tx, id)) as OrganizationWithCount;
         await emit(
           tx,
@@ -453,7 +462,10 @@ export function createOrganizations(deps: OrganizationDeps) {
     async issueLink(invitationId: string): Promise<ReplyOf<typeof organizationInvitationIssue>> {
       const token = randomSecret();
       const row = await rekeyInvitation(db, invitationId, hashSecret(token), clock.now());
-      if (!row) throw new AppError('NOT_FOUND', 'The invitation is answered, revoked or expired');
+      if (!row)
+        throw new AppError('NOT_FOUND', 'The invitation is answered, revoked or expired', {
+          reason: 'invitation-invalid',
+        });
       return {
         invitationId,
         email: row.email,

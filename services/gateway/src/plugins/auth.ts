@@ -299,13 +299,15 @@ async function sessionFromJwt(
     claims = tokens.claims(token);
   } catch (err) {
     const expired = (err as { code?: unknown }).code === 'FAST_JWT_EXPIRED';
-    throw new AppError('UNAUTHORIZED', expired ? 'The token has expired' : 'The token is invalid');
+    throw new AppError('UNAUTHORIZED', expired ? 'The token has expired' : 'The token is invalid', {
+      reason: expired ? 'token-expired' : 'token-invalid',
+    });
   }
   if (!tokenClaims.Check(claims)) {
     throw new AppError('UNAUTHORIZED', 'The token must carry the claims sub, sid, role and exp');
   }
   const live = await sessions.resolve(claims.sid, claims.sub);
-  if (!live) throw new AppError('UNAUTHORIZED', 'The session has ended: sign in again');
+  if (!live) throw new AppError('UNAUTHORIZED', 'The session has ended: sign in again', { reason: 'session-ended' });
   return principalOf(live.user, 'session', via, { sessionId: live.session.id, expiresAt: live.session.expiresAt });
 }
 

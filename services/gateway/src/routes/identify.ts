@@ -67,16 +67,21 @@ async function streamPhotos(req: FastifyRequest, storage: Storage): Promise<{ up
       });
       if (part.file.truncated) {
         throw new AppError('PAYLOAD_TOO_LARGE', `A photo is larger than ${MEDIA_LIMITS.imageMaxBytes} bytes`, {
+          reason: 'file-too-large',
           maxBytes: MEDIA_LIMITS.imageMaxBytes,
         });
       }
     }
     if (keys.length < IDENTIFY_LIMITS.minPhotos || keys.length > IDENTIFY_LIMITS.maxPhotos) {
-      throw new AppError('VALIDATION_ERROR', 'Send one to five photos in fields "images"', { field: 'images' });
+      throw new AppError('VALIDATION_ERROR', 'Send one to five photos in fields "images"', {
+        field: 'images',
+        reason: 'photo-count',
+      });
     }
     if (organs.length !== keys.length || organs.some((o) => !(ORGANS as readonly string[]).includes(o))) {
       throw new AppError('VALIDATION_ERROR', `Send one "organs" field per photo, each one of ${ORGANS.join(', ')}`, {
         field: 'organs',
+        reason: 'organ-per-photo',
       });
     }
     return keys.map((uploadKey, i) => ({ uploadKey, organ: organs[i] as Organ }));
@@ -85,6 +90,7 @@ async function streamPhotos(req: FastifyRequest, storage: Storage): Promise<{ up
     const status = (err as { statusCode?: number }).statusCode;
     if (status === 413) {
       throw new AppError('PAYLOAD_TOO_LARGE', `A photo is larger than ${MEDIA_LIMITS.imageMaxBytes} bytes`, {
+        reason: 'file-too-large',
         maxBytes: MEDIA_LIMITS.imageMaxBytes,
       });
     }

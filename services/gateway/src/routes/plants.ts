@@ -68,7 +68,7 @@ export interface NamingRouteDeps extends BusRouteDeps {
 /** The caller's account name, recorded as who stated the name of a party without an account. */
 export function stater(req: FastifyRequest): string {
   const user = req.principal?.user;
-  if (!user) throw new AppError('UNAUTHORIZED', 'This action needs a signed-in user');
+  if (!user) throw new AppError('UNAUTHORIZED', 'This action needs a signed-in user', { reason: 'sign-in-required' });
   return user.name;
 }
 

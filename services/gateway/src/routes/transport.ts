@@ -152,7 +152,7 @@ const EVENT_FIELDS =
 export async function withParties(req: FastifyRequest, accountName: AccountName): Promise<Record<string, unknown>> {
   const body = { ...(req.body as Record<string, unknown>) };
   const user = req.principal?.user;
-  if (!user) throw new AppError('UNAUTHORIZED', 'This action needs a signed-in user');
+  if (!user) throw new AppError('UNAUTHORIZED', 'This action needs a signed-in user', { reason: 'sign-in-required' });
   // Who stated the name of a party without an account is the caller, by their account's name (never the body's).
   const given = (body.handler as GivenParty | undefined) ?? { id: user.id };
   body.handler = await boundParty({ id: given.id, name: given.name }, 'handler', accountName, user.name);

@@ -59,13 +59,19 @@ export async function streamUpload(req: FastifyRequest, storage: Storage, maxByt
     } catch (err) {
       const status = (err as { statusCode?: number }).statusCode;
       if (status === 413)
-        throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${maxBytes} bytes`, { maxBytes });
+        throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${maxBytes} bytes`, {
+          reason: 'file-too-large',
+          maxBytes,
+        });
       throw err;
     }
     // busboy stops at its own limit (one byte past ours) and marks the stream truncated.
     if (part.file.truncated) {
       await storage.delete([uploadKey]);
-      throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${maxBytes} bytes`, { maxBytes });
+      throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${maxBytes} bytes`, {
+        reason: 'file-too-large',
+        maxBytes,
+      });
     }
     return { uploadKey, filename: cleanName(part.filename), fields };
   }

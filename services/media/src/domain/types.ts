@@ -8,9 +8,10 @@ import {
   MEDIA_LIMITS,
   type MediaType,
 } from '@rootline/contracts/media';
+import type { RefusalReason } from '@rootline/contracts/refusal-reasons';
 
 /** A refusal of a file's content, with the reason in `details.reason` for clients and tests. */
-export function refused(message: string, reason: string, extra: Record<string, unknown> = {}): AppError {
+export function refused(message: string, reason: RefusalReason, extra: Record<string, unknown> = {}): AppError {
   return new AppError('VALIDATION_ERROR', message, { field: 'file', reason, ...extra });
 }
 

@@ -8,6 +8,7 @@ import {
   MEDIA_LIMITS,
   newId,
   type Organ,
+  type RefusalReason,
   type SpeciesCandidate,
 } from '@rootline/contracts';
 import { actingUser } from '@rootline/domain';
@@ -20,7 +21,7 @@ import { findFile } from '../db/files.repo.js';
 import { findIdentification, insertIdentification } from '../db/identifications.repo.js';
 import { mayChange } from '../domain/access.js';
 
-const unavailable = (message: string, reason: string) => new AppError('UNAVAILABLE', message, { reason });
+const unavailable = (message: string, reason: RefusalReason) => new AppError('UNAVAILABLE', message, { reason });
 
 type Photo = { fileId?: string; uploadKey?: string; organ: Organ };
 

@@ -45,7 +45,10 @@ export async function recordOf(
       case 'user':
         return { ownerId: entityId };
       default:
-        throw new AppError('VALIDATION_ERROR', `Files cannot be attached to a ${entityType}`, { field: 'entityType' });
+        throw new AppError('VALIDATION_ERROR', `Files cannot be attached to a ${entityType}`, {
+          field: 'entityType',
+          reason: 'attach-not-allowed',
+        });
     }
   } catch (err) {
     if (isAppError(err) && (err.code === 'NOT_FOUND' || err.code === 'VALIDATION_ERROR') && entityType !== 'user') {

@@ -39,7 +39,10 @@ async function checkAttachment(
   ownerId: string,
 ): Promise<void> {
   if (!e.entityType !== !e.entityId) {
-    throw new AppError('VALIDATION_ERROR', 'entityType and entityId go together', { field: 'entityId' });
+    throw new AppError('VALIDATION_ERROR', 'entityType and entityId go together', {
+      field: 'entityId',
+      reason: 'entity-pair',
+    });
   }
   if (!e.entityType || !e.entityId) return;
   const record = await recordOf(ctx, c, e.entityType, e.entityId);
@@ -137,12 +140,16 @@ export const presignUpload = (ctx: ServiceContext<MediaConfig>, storage: Storage
     if (!(acceptedTypes(input.kind) as readonly string[]).includes(input.contentType)) {
       throw new AppError('VALIDATION_ERROR', `${input.contentType} is not an accepted ${input.kind} type`, {
         field: 'contentType',
+        reason: 'type',
         accepted: acceptedTypes(input.kind),
       });
     }
     const max = maxBytesOf(input.kind);
     if (input.bytes > max) {
-      throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${max} bytes`, { maxBytes: max });
+      throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${max} bytes`, {
+        reason: 'file-too-large',
+        maxBytes: max,
+      });
     }
     await checkAttachment(ctx, c, input, ownerId);
     const now = ctx.clock.now();

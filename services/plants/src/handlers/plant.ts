@@ -65,7 +65,10 @@ function checkedName(
  */
 function namedOwner(owner: PartyInput, field: string): NewOwner {
   if (owner.name === undefined) {
-    throw new AppError('VALIDATION_ERROR', `${field}.name: name the owner`, { field: `${field}.name` });
+    throw new AppError('VALIDATION_ERROR', `${field}.name: name the owner`, {
+      field: `${field}.name`,
+      reason: 'name-required',
+    });
   }
   return { id: owner.id, name: owner.name, nameStatedBy: owner.nameStatedBy ?? null };
 }
@@ -281,7 +284,7 @@ export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) 
     let identity: ReturnType<typeof createAnonymousIdentity>;
     if (input.publicKey !== undefined && !isEd25519PublicKey(input.publicKey)) {
       throw new AppError('VALIDATION_ERROR', 'publicKey: not an Ed25519 public key', [
-        { field: 'body/publicKey', message: 'is not an Ed25519 public key' },
+        { field: 'body/publicKey', message: 'is not an Ed25519 public key', reason: 'bad-public-key' },
       ]);
     }
     if (input.publicKey !== undefined && input.keyEncryptionPublicKey !== undefined) {

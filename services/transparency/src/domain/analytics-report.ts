@@ -33,7 +33,10 @@ const DAY_MS = 86_400_000;
 function parseDay(value: string, field: 'from' | 'to'): number {
   const ms = Date.parse(`${value}T00:00:00Z`);
   if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) {
-    throw new AppError('VALIDATION_ERROR', `${field}: ${value} is not a calendar day (YYYY-MM-DD)`, { field });
+    throw new AppError('VALIDATION_ERROR', `${field}: ${value} is not a calendar day (YYYY-MM-DD)`, {
+      field,
+      reason: 'invalid-date',
+    });
   }
   return ms;
 }
@@ -50,11 +53,16 @@ export function resolveRange(
   const toMs = parseDay(to, 'to');
   const from = input.from ?? new Date(toMs - (ANALYTICS_DEFAULT_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
   const fromMs = parseDay(from, 'from');
-  if (fromMs > toMs) throw new AppError('VALIDATION_ERROR', `from (${from}) is after to (${to})`, { field: 'from' });
+  if (fromMs > toMs)
+    throw new AppError('VALIDATION_ERROR', `from (${from}) is after to (${to})`, {
+      field: 'from',
+      reason: 'from-after-to',
+    });
   const days = (toMs - fromMs) / DAY_MS + 1;
   if (days > ANALYTICS_MAX_DAYS) {
     throw new AppError('VALIDATION_ERROR', `from–to covers ${days} days; at most ${ANALYTICS_MAX_DAYS}`, {
       field: 'from',
+      reason: 'range-too-long',
     });
   }
   return { from, to, groupBy: input.groupBy };

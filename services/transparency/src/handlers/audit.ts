@@ -47,7 +47,8 @@ export const getPublicAudit = (ctx: ServiceContext) => {
 export const appendAudit = (ctx: ServiceContext) =>
   handle(auditAppend, async (input, call) => {
     const actor = actingUser(call);
-    if (actor.role !== 'ADMIN') throw new AppError('FORBIDDEN', 'Only an ADMIN appends audit entries');
+    if (actor.role !== 'ADMIN')
+      throw new AppError('FORBIDDEN', 'Only an ADMIN appends audit entries', { reason: 'admin-only' });
     const now = ctx.clock.now();
     const entry = await ctx.db.transaction((tx) =>
       appendEntry(

@@ -152,7 +152,10 @@ export const revokeCertificate = (ctx: ServiceContext) =>
     if (!found) throw notFound('Certificate', certificateId);
     const plant = await call(ctx.bus, plantGet, { plantId: found.plantId }, caller);
     const actor = assertOwnerOrAdmin(caller, plant.owner.id);
-    if (found.revokedAt) throw new AppError('CONFLICT', `Certificate ${certificateId} is already revoked`);
+    if (found.revokedAt)
+      throw new AppError('CONFLICT', `Certificate ${certificateId} is already revoked`, {
+        reason: 'already-revoked',
+      });
     const now = ctx.clock.now();
     const at = now.toISOString();
     const revocation = await ctx.db.transaction(async (tx) => {
@@ -174,7 +177,10 @@ export const revokeCertificate = (ctx: ServiceContext) =>
       );
       if (!entry) throw new Error('the revocation was not appended to the audit log');
       const done = await markRevoked(tx, { id: certificateId, by: actor.id, reason, at, auditIndex: entry.index });
-      if (!done) throw new AppError('CONFLICT', `Certificate ${certificateId} is already revoked`);
+      if (!done)
+        throw new AppError('CONFLICT', `Certificate ${certificateId} is already revoked`, {
+          reason: 'already-revoked',
+        });
       return { certificateId, plantId: found.plantId, revokedAt: at, reason, auditIndex: entry.index };
     });
     return revocation;

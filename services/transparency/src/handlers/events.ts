@@ -7,7 +7,10 @@ export const listEventHistory = (ctx: ServiceContext) =>
   handle(eventHistory, async (input, caller) => {
     const kinds = input.kind ? [...new Set(input.kind.split(','))] : undefined;
     if (kinds && kinds.length > MAX_KIND_FILTER) {
-      throw new AppError('VALIDATION_ERROR', `kind: at most ${MAX_KIND_FILTER} kinds`);
+      throw new AppError('VALIDATION_ERROR', `kind: at most ${MAX_KIND_FILTER} kinds`, {
+        field: 'kind',
+        reason: 'too-many-kinds',
+      });
     }
     const { page, limit } = input;
     const { items, total, latestSeq } = await ctx.reads.run(caller, (db) =>

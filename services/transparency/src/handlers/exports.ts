@@ -16,15 +16,19 @@ const BYTES_PER_PIECE = 750_000;
 function filterOf(q: ExportQuery, epcis = false): ExportFilter {
   const kinds = q.type ? [...new Set(q.type.split(','))] : undefined;
   if (kinds && kinds.length > EXPORT_MAX_KINDS) {
-    throw new AppError('VALIDATION_ERROR', `type: at most ${EXPORT_MAX_KINDS} kinds`);
+    throw new AppError('VALIDATION_ERROR', `type: at most ${EXPORT_MAX_KINDS} kinds`, {
+      field: 'type',
+      reason: 'too-many-kinds',
+    });
   }
   if (q.from && q.to && Date.parse(q.from) >= Date.parse(q.to)) {
-    throw new AppError('VALIDATION_ERROR', 'from must be before to', { field: 'from' });
+    throw new AppError('VALIDATION_ERROR', 'from must be before to', { field: 'from', reason: 'from-after-to' });
   }
   if (epcis) {
     if (kinds?.some((k) => k !== EPCIS_KIND)) {
       throw new AppError('VALIDATION_ERROR', `type: an EPCIS export holds ${EPCIS_KIND} events only`, {
         field: 'type',
+        reason: 'epcis-kind',
       });
     }
     return { kinds: [EPCIS_KIND], from: q.from, to: q.to };

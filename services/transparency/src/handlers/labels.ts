@@ -20,6 +20,7 @@ export const renderLabels = (ctx: ServiceContext, publicUrl: string | undefined,
     if (first > perPage) {
       throw new AppError('VALIDATION_ERROR', `startAt: a ${layout} page holds ${perPage} labels`, {
         field: 'startAt',
+        reason: 'label-start',
       });
     }
     const base = publicUrlOf(caller, publicUrl);

@@ -65,7 +65,8 @@ export const getReport = (ctx: ServiceContext) =>
     const now = ctx.clock.now();
     const to = input.to ? new Date(input.to) : now;
     const from = input.from ? new Date(input.from) : new Date(to.getTime() - 30 * DAY_MS);
-    if (from >= to) throw new AppError('VALIDATION_ERROR', 'from must be before to', { field: 'from' });
+    if (from >= to)
+      throw new AppError('VALIDATION_ERROR', 'from must be before to', { field: 'from', reason: 'from-after-to' });
     const [fromIso, toIso] = [from.toISOString(), to.toISOString()];
     const [audit, entries, ledger, deliveries, hooks, privacy, byKind, retention] = await Promise.all([
       // The service's own verification, asked over the bus like any caller would.

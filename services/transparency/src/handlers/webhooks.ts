@@ -38,6 +38,8 @@ function assertPublicKinds(events: string[]): void {
   const unknown = events.filter((k) => !known.has(k));
   if (unknown.length > 0) {
     throw new AppError('VALIDATION_ERROR', `events: not public event kinds: ${unknown.join(', ')}`, {
+      field: 'events',
+      reason: 'not-public-kind',
       known: [...known].sort(),
     });
   }
@@ -46,7 +48,7 @@ function assertPublicKinds(events: string[]): void {
 /** Refuses an area that cannot be matched (a box out of range or upside down, a city without its country). */
 function assertArea(area: WebhookArea | null | undefined): void {
   const problem = area ? areaProblem(area) : null;
-  if (problem) throw new AppError('VALIDATION_ERROR', problem, { field: 'area' });
+  if (problem) throw new AppError('VALIDATION_ERROR', problem, { field: 'area', reason: 'area-invalid' });
 }
 
 /** Refuses an address the platform may not reach (checked at registration and on every change of address). */

@@ -1,6 +1,7 @@
 import type { EpcisEventsQuery } from '@rootline/contracts/epcis';
 import { EPCIS_EVENT_TYPES } from '@rootline/contracts/epcis';
 import { AppError } from '@rootline/contracts/errors';
+import type { RefusalReason } from '@rootline/contracts/refusal-reasons';
 import { EPCIS_STEPS, kindsWith, plantIdOfEpc, pointOfGeoUri } from '@rootline/domain';
 
 /** Where a page of an EPCIS query starts: after this event (instant, recording time, id). */
@@ -21,7 +22,7 @@ export interface EpcisQueryPlan {
   after: EpcisCursor | null;
 }
 
-const invalid = (field: string, reason: string, message: string) =>
+const invalid = (field: string, reason: RefusalReason, message: string) =>
   new AppError('VALIDATION_ERROR', `${field}: ${message}`, { field, reason });
 
 /** The values of a pipe-delimited parameter (the standard's `style: pipeDelimited`), blanks dropped. */
@@ -36,7 +37,7 @@ export function pipeList(value: string | undefined): string[] | null {
 function instant(field: string, value: string | undefined): string | null {
   if (value === undefined) return null;
   const t = Date.parse(value);
-  if (Number.isNaN(t)) throw invalid(field, 'not-a-time', `${value} is not a date-time`);
+  if (Number.isNaN(t)) throw invalid(field, 'invalid-time', `${value} is not a date-time`);
   return new Date(t).toISOString();
 }
 

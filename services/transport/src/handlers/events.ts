@@ -3,6 +3,7 @@ import {
   AppError,
   type Owner,
   plantGet,
+  type RefusalReason,
   TRANSPORT_EVENT_KINDS,
   type TransportEventInput,
   type TransportEventKind,
@@ -22,7 +23,8 @@ import { emissionsKg, quantityKg, roundKg } from '../domain/carbon.js';
 import { assertCustodian, assertMayCorrect } from '../domain/custody.js';
 import { backwardsInTime, instantOf } from '../domain/journey.js';
 
-const invalid = (field: string, message: string) => new AppError('VALIDATION_ERROR', `${field}: ${message}`, { field });
+const invalid = (field: string, message: string, reason?: RefusalReason) =>
+  new AppError('VALIDATION_ERROR', `${field}: ${message}`, { field, ...(reason ? { reason } : {}) });
 
 /**
  * The event's handler, named in full. Over HTTP the gateway fills in the caller and their account's name when the
@@ -30,7 +32,7 @@ const invalid = (field: string, message: string) => new AppError('VALIDATION_ERR
  */
 function handlerOf(input: TransportEventInput): Owner & { nameStatedBy: string | null } {
   const { handler } = input;
-  if (!handler?.name) throw invalid('handler', 'name the handler with its id and name');
+  if (!handler?.name) throw invalid('handler', 'name the handler with its id and name', 'name-required');
   return { id: handler.id, name: handler.name, nameStatedBy: handler.nameStatedBy ?? null };
 }
 
@@ -38,7 +40,7 @@ function handlerOf(input: TransportEventInput): Owner & { nameStatedBy: string |
 function recipientOf(input: TransportEventInput): (Owner & { nameStatedBy: string | null }) | null {
   const { recipient } = input;
   if (!recipient) return null;
-  if (!recipient.name) throw invalid('recipient.name', 'name the recipient');
+  if (!recipient.name) throw invalid('recipient.name', 'name the recipient', 'name-required');
   return { id: recipient.id, name: recipient.name, nameStatedBy: recipient.nameStatedBy ?? null };
 }
 
@@ -69,17 +71,23 @@ async function checkEvent(
   actor: Actor,
   caller: HandlerContext,
 ): Promise<void> {
-  if (!input.plantId && !input.seedLotId) throw invalid('plantId', 'name a plant (plantId) or a seed lot (seedLotId)');
-  if (Number.isNaN(instantOf(input.eventTime))) throw invalid('eventTime', 'not a valid date and time');
+  if (!input.plantId && !input.seedLotId)
+    throw invalid('plantId', 'name a plant (plantId) or a seed lot (seedLotId)', 'plant-or-lot');
+  if (Number.isNaN(instantOf(input.eventTime))) throw invalid('eventTime', 'not a valid date and time', 'invalid-time');
   for (const r of input.sensorReadings ?? []) {
-    if (Number.isNaN(instantOf(r.at))) throw invalid('sensorReadings', 'every reading needs a valid time');
+    if (Number.isNaN(instantOf(r.at)))
+      throw invalid('sensorReadings', 'every reading needs a valid time', 'invalid-time');
   }
   if (input.corrects) {
     const corrected = await findEvent(ctx.db, input.corrects);
     if (!corrected) throw notFound('Transport event', input.corrects);
     assertMayCorrect(actor, corrected);
     if (corrected.plantId !== (input.plantId ?? null) || corrected.seedLotId !== (input.seedLotId ?? null)) {
-      throw invalid('corrects', 'a correction names the same plant and seed lot as the event it corrects');
+      throw invalid(
+        'corrects',
+        'a correction names the same plant and seed lot as the event it corrects',
+        'correction-subject',
+      );
     }
   }
   const handlerId = handler.id;
@@ -120,7 +128,7 @@ async function putInOrder(ctx: ServiceContext, recoverAfterMs: number, id: strin
     },
   );
   const backwards = backwardsInTime(input.eventTime, latest);
-  if (backwards) throw invalid('eventTime', backwards);
+  if (backwards) throw invalid('eventTime', backwards, 'journey-backwards');
 }
 
 /**

@@ -17,7 +17,10 @@ async function pageStart(ctx: ServiceContext, plantId: string, page: number, lim
         row.seedLotId !== null &&
         (await journeySummaryOf(ctx.db, plantId)).seedLots.includes(row.seedLotId)));
   if (!row || !ofJourney) {
-    throw new AppError('VALIDATION_ERROR', `after: ${after} is not an event of this journey`, { field: 'after' });
+    throw new AppError('VALIDATION_ERROR', `after: ${after} is not an event of this journey`, {
+      field: 'after',
+      reason: 'not-in-journey',
+    });
   }
   return { after: row } satisfies PageStart;
 }

@@ -690,10 +690,20 @@ export const LABELS = {
 
 type Plain<K> = K extends `${infer Base}_${'one' | 'other'}` ? Base : K;
 /** The keys of the audit log's sentences (a plural's base key once). */
-export type SentenceKey = Plain<
-  Exclude<keyof typeof english.sentences, 'who' | 'things' | 'transportKinds' | 'propagation'>
->;
-type Group = 'who' | 'things' | 'transportKinds' | 'propagation';
+export type SentenceKey = Plain<Exclude<keyof typeof english.sentences, Group>>;
+/** The groups of words a sentence takes its parts from: people, things, and the API's codes in words. */
+export type Group =
+  | 'who'
+  | 'things'
+  | 'transportKinds'
+  | 'propagation'
+  | 'roles'
+  | 'crops'
+  | 'grades'
+  | 'categories'
+  | 'organizationFields'
+  | 'webhookReasons'
+  | 'adminActions';
 const translate = t as unknown as (key: string, values?: Record<string, unknown>) => string;
 
 /** The audit log's sentences and their parts (features/transparency/lib/audit-sentences.ts puts them together). */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, type CallContext, newId, userRegistered } from '@rootline/contracts';
+import { AppError, type CallContext, newId, type RefusalReason, userRegistered } from '@rootline/contracts';
 import { calculatePKCECodeChallenge, randomPKCECodeVerifier } from 'openid-client';
 import { findLinkedUserId, linkOAuthAccount } from '../db/oauth-accounts.repo.js';
 import type { SessionRow } from '../db/sessions.repo.js';
@@ -36,7 +36,7 @@ export interface OAuthFlowOptions {
 /** An unguessable value for the `state` or `nonce` parameter (24 random bytes, 32 characters). */
 const randomValue = () => randomBytes(24).toString('base64url');
 
-const failed = (message: string, reason: string) => new AppError('UNAUTHORIZED', message, { reason });
+const failed = (message: string, reason: RefusalReason) => new AppError('UNAUTHORIZED', message, { reason });
 
 /** Third-party sign-in: the redirect to the provider, and the callback that ends in a session. */
 export function createOAuthFlow(deps: IdentityDeps, opts: OAuthFlowOptions) {

@@ -61,7 +61,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (ap
       const user = await deps.sessions.checkPassword(email, req.body.password);
       if (!user) {
         await deps.throttle.signInFailed(req.ip, email);
-        throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
+        throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS, { reason: 'bad-credentials' });
       }
       await deps.throttle.signInSucceeded(email);
       const session = await deps.sessions.start(user, 'password');

@@ -56,6 +56,6 @@ export function attempt(
 
 /** The caller of a protected route (set by the auth guard). */
 export function principal(req: FastifyRequest): Principal {
-  if (!req.principal) throw new AppError('UNAUTHORIZED', 'Authentication required');
+  if (!req.principal) throw new AppError('UNAUTHORIZED', 'Authentication required', { reason: 'sign-in-required' });
   return req.principal;
 }

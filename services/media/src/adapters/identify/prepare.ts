@@ -13,7 +13,10 @@ export async function readAll(stream: Readable, maxBytes: number): Promise<Buffe
     size += (chunk as Buffer).length;
     if (size > maxBytes) {
       stream.destroy();
-      throw new AppError('PAYLOAD_TOO_LARGE', `A photo is larger than the limit of ${maxBytes} bytes`, { maxBytes });
+      throw new AppError('PAYLOAD_TOO_LARGE', `A photo is larger than the limit of ${maxBytes} bytes`, {
+        reason: 'file-too-large',
+        maxBytes,
+      });
     }
     chunks.push(chunk as Buffer);
   }

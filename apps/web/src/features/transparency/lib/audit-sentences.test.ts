@@ -1,5 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { declaredEvents } from '@rootline/contracts';
+import {
+  CROPS,
+  declaredEvents,
+  ENVIRONMENT_CATEGORIES,
+  FARM_CROPS,
+  HARVEST_QUALITY_GRADES,
+  ORG_ROLES,
+  OrganizationUpdate,
+  ROLES,
+  WEBHOOK_DISABLED_REASONS,
+} from '@rootline/contracts';
 import i18next from 'i18next';
 import { afterAll, describe, expect, it } from 'vitest';
 import { auditSentence, SENTENCE_KEYS } from './audit-sentences';
@@ -105,5 +115,78 @@ describe('audit entries in the reader’s language', () => {
     expect(auditSentence({ kind: 'supply.committed', data: { quantityKg: 2.5, crop: 'tomates' } })).toBe(
       'Un cultivateur s’est engagé sur 2,5 kg de tomates',
     );
+  });
+});
+
+describe('codes an audit sentence quotes, in the reader’s language', () => {
+  /** Every code the contracts define that a sentence may quote, by the group of words that says it. */
+  const CODES: Record<string, readonly string[]> = {
+    roles: [...ROLES, ...ORG_ROLES],
+    crops: [...new Set([...CROPS, ...FARM_CROPS])],
+    grades: HARVEST_QUALITY_GRADES,
+    categories: ENVIRONMENT_CATEGORIES,
+    organizationFields: Object.keys(OrganizationUpdate.properties),
+    webhookReasons: WEBHOOK_DISABLED_REASONS,
+  };
+
+  afterAll(async () => {
+    await i18next.changeLanguage('en');
+  });
+
+  it.each(['en', 'nl', 'de', 'fr', 'es'])('%s has words for every code', async (lng) => {
+    const { default: catalog } = await import(`../../../locales/${lng}/transparency.json`);
+    const words = catalog.sentences as Record<string, Record<string, string>>;
+    const missing = Object.entries(CODES).flatMap(([group, codes]) =>
+      codes.filter((code) => !words[group]?.[code]?.trim()).map((code) => `${group}.${code}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('says roles, crops, grades, categories, fields and reasons in German, never as codes', async () => {
+    const { default: catalog } = await import('../../../locales/de/transparency.json');
+    i18next.addResourceBundle('de', 'transparency', catalog, true, true);
+    await i18next.changeLanguage('de');
+    const say = (kind: string, data: Record<string, unknown>) => auditSentence({ kind, data }, nameOf);
+    expect(
+      say('evt.gateway.user.role-changed', {
+        userId: 'usr_bob',
+        changedBy: 'usr_alice',
+        role: 'FARM_MANAGER',
+        previousRole: 'USER',
+      }),
+    ).toBe('Alice hat Bob zu Farmleitung gemacht (vorher Nutzer)');
+    expect(say('evt.organization.member.added', { userId: 'usr_bob', organizationName: 'Zaad', role: 'viewer' })).toBe(
+      'Bob ist „Zaad“ beigetreten als Betrachter',
+    );
+    expect(say('farm.harvest', { yieldKg: 3, crop: 'basil', qualityGrade: 'grade-a' })).toBe(
+      '3 kg Basilikum geerntet, Klasse A',
+    );
+    expect(say('evt.transparency.webhook.disabled', { ownerId: 'usr_alice', reason: 'gone' })).toBe(
+      'Ein Webhook von Alice wurde abgeschaltet (der Empfänger ist nicht mehr da)',
+    );
+    for (const [group, codes] of Object.entries(CODES)) {
+      for (const code of codes) {
+        const data = {
+          roles: { userId: 'usr_bob', role: code },
+          crops: { crop: code, quantityKg: 1 },
+          grades: { yieldKg: 1, crop: 'kale', qualityGrade: code },
+          categories: { categories: [code] },
+          organizationFields: { changedBy: 'usr_alice', fields: [code] },
+          webhookReasons: { ownerId: 'usr_alice', reason: code },
+        }[group] as Record<string, unknown>;
+        const kind = {
+          roles: 'evt.gateway.user.role-changed',
+          crops: 'supply.committed',
+          grades: 'farm.harvest',
+          categories: 'evt.environment.record.added',
+          organizationFields: 'evt.organization.profile.updated',
+          webhookReasons: 'evt.transparency.webhook.disabled',
+        }[group] as string;
+        const sentence = auditSentence({ kind, actor: 'usr_alice', data }, nameOf);
+        expect(sentence, `${group} ${code}`).toContain(
+          (catalog.sentences as unknown as Record<string, Record<string, string>>)[group]?.[code],
+        );
+      }
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { currentLanguage } from '../../../i18n';
-import { SENTENCES, type SentenceKey } from '../strings';
+import { type Group, SENTENCES, type SentenceKey } from '../strings';
 
 /** What a sentence is made from: an audit entry, whole (ADMIN) or in its public form. */
 export interface AuditFacts {
@@ -29,6 +29,13 @@ const kg = (n: number | undefined) =>
     ? thing('some')
     : thing('kg', { amount: n.toLocaleString(currentLanguage(), { maximumFractionDigits: 1 }) });
 const words = (s: string) => s.replace(/[-_.]/g, ' ');
+/** A code the API sends (a role, a crop, a grade…) in the reader's words; one this app does not know, in words. */
+const coded = (group: Group, code: string) => SENTENCES.word(group, code) ?? words(code);
+const codedList = (group: Group, codes: unknown[]) =>
+  codes
+    .filter((c): c is string => typeof c === 'string')
+    .map((c) => coded(group, c))
+    .join(', ');
 const quoted = (s: string | undefined) => (s ? thing('quoted', { text: s }) : thing('listing'));
 const org = (d: Data) => {
   const name = text(d, 'organizationName');
@@ -49,9 +56,11 @@ function people(d: Data, actor: string | null | undefined, nameOf: NameOf) {
 
 type Sentence = (d: Data, who: ReturnType<typeof people>, facts: AuditFacts) => string;
 
-const roleWas = (d: Data) => part('was', text(d, 'previousRole') ? { role: text(d, 'previousRole') } : false);
-const asRole = (d: Data) => part('as', text(d, 'role') ? { role: text(d, 'role') } : false);
-const crop = (d: Data, fallback = 'crop') => text(d, 'crop') ?? thing(fallback);
+const role = (code: string | undefined) => (code ? coded('roles', code) : undefined);
+const roleWas = (d: Data) => part('was', text(d, 'previousRole') ? { role: role(text(d, 'previousRole')) } : false);
+const asRole = (d: Data) => part('as', text(d, 'role') ? { role: role(text(d, 'role')) } : false);
+const cropOf = (d: Data) => (text(d, 'crop') ? coded('crops', text(d, 'crop') as string) : undefined);
+const crop = (d: Data, fallback = 'crop') => cropOf(d) ?? thing(fallback);
 const nameOr = (d: Data, who: ReturnType<typeof people>) => text(d, 'name') ?? who('userId', 'someone');
 
 /** One sentence per public event kind (docs/event-kinds.md) and per internal event subject. */
@@ -72,7 +81,7 @@ const SENTENCES_BY_KIND: Readonly<Record<string, Sentence>> = {
     say('supplyCommitted', { grower: who('growerId', 'grower'), amount: kg(num(d, 'quantityKg')), crop: crop(d) }),
   'farm.harvest': (d) =>
     capital(say('farmHarvest', { amount: kg(num(d, 'yieldKg')), crop: crop(d) })) +
-    part('grade', text(d, 'qualityGrade') ? { grade: text(d, 'qualityGrade') } : false) +
+    part('grade', text(d, 'qualityGrade') ? { grade: coded('grades', text(d, 'qualityGrade') as string) } : false) +
     (d.early === true ? say('early') : ''),
   'listing.published': (d, who) =>
     say('listingPublished', { seller: who('sellerId', 'seller'), title: quoted(text(d, 'title')) }),
@@ -111,17 +120,17 @@ const SENTENCES_BY_KIND: Readonly<Record<string, Sentence>> = {
     say('probe', { grower: who('growerId', 'grower'), crop: crop(d, 'everyCrop') }) +
     (d.refused === true ? say('probeRefused') : ''),
   'evt.environment.record.added': (d, who) => {
-    const cats = Array.isArray(d.categories) ? d.categories.filter((c) => typeof c === 'string') : [];
+    const cats = Array.isArray(d.categories) ? d.categories : [];
     return (
       say('environmentRecord', { who: who(null, 'grower') }) +
-      part('list', cats.length > 0 && { items: cats.join(', ') })
+      part('list', cats.length > 0 && { items: codedList('categories', cats) })
     );
   },
   'evt.farm.batch.started': (d, who) => say('batchStarted', { who: who(null, 'farmManager'), crop: crop(d) }),
   'evt.farm.batch.alerted': (d) =>
     say('batchAlerted', { count: num(d, 'deviationCount') ?? 0, farm: text(d, 'farmName') ?? thing('farm') }),
   'evt.farm.batch.ready': (d) =>
-    capital(say('batchReady', { crop: text(d, 'crop') ?? thing('batch'), farm: text(d, 'farmName') ?? thing('farm') })),
+    capital(say('batchReady', { crop: cropOf(d) ?? thing('batch'), farm: text(d, 'farmName') ?? thing('farm') })),
   'evt.farm.batch.failed': (d) =>
     say('batchFailed') + part('because', text(d, 'reason') ? { reason: text(d, 'reason') } : false),
   'evt.gateway.user.registered': (d, who) => say('userRegistered', { name: nameOr(d, who) }),
@@ -133,7 +142,7 @@ const SENTENCES_BY_KIND: Readonly<Record<string, Sentence>> = {
     say('roleChanged', {
       by: who('changedBy', 'administrator'),
       user: who('userId', 'accountLower'),
-      role: text(d, 'role') ?? thing('newRole'),
+      role: role(text(d, 'role')) ?? thing('newRole'),
     }) + roleWas(d),
   'evt.media.file.stored': (d, who) =>
     say(d.kind === 'image' ? 'photoStored' : 'documentStored', { owner: who('ownerId', 'someone') }),
@@ -141,7 +150,10 @@ const SENTENCES_BY_KIND: Readonly<Record<string, Sentence>> = {
   'evt.organization.profile.created': (d, who) => say('orgCreated', { who: who('createdBy', 'someone'), org: org(d) }),
   'evt.organization.profile.updated': (d, who) =>
     say('orgUpdated', { who: who('changedBy', 'manager'), org: org(d) }) +
-    part('list', Array.isArray(d.fields) && d.fields.length > 0 && { items: d.fields.join(', ') }),
+    part(
+      'list',
+      Array.isArray(d.fields) && d.fields.length > 0 && { items: codedList('organizationFields', d.fields) },
+    ),
   'evt.organization.profile.dissolved': (d, who) =>
     say('orgDissolved', { who: who('dissolvedBy', 'owner'), org: org(d) }),
   'evt.organization.member.added': (d, who) =>
@@ -150,7 +162,7 @@ const SENTENCES_BY_KIND: Readonly<Record<string, Sentence>> = {
     say('memberRoleChanged', {
       by: who('changedBy', 'manager'),
       user: who('userId', 'memberLower'),
-      role: text(d, 'role') ?? thing('newRole'),
+      role: role(text(d, 'role')) ?? thing('newRole'),
       org: org(d),
     }) + roleWas(d),
   'evt.organization.member.removed': (d, who) =>
@@ -173,7 +185,7 @@ const SENTENCES_BY_KIND: Readonly<Record<string, Sentence>> = {
   },
   'evt.transparency.webhook.disabled': (d, who) =>
     say('webhookDisabled', { owner: who('ownerId', 'accountLower') }) +
-    part('list', text(d, 'reason') ? { items: words(text(d, 'reason') as string) } : false),
+    part('list', text(d, 'reason') ? { items: coded('webhookReasons', text(d, 'reason') as string) } : false),
 };
 
 /** The payload keys that hold account ids: a page reads those accounts' names once for all its entries. */
@@ -216,7 +228,7 @@ export function auditSentence(facts: AuditFacts, nameOf: NameOf = () => undefine
   const sentence = SENTENCES_BY_KIND[facts.kind] ?? SENTENCES_BY_KIND[subject];
   if (sentence) return sentence(d, who, facts);
   if (facts.source === 'admin' || subject.startsWith('admin.')) {
-    const action = words(subject.replace(/^admin\./, ''));
+    const action = coded('adminActions', subject.replace(/^admin\./, ''));
     return (
       say('adminRecorded', { who: who(null, 'administrator'), action }) +
       part('adminReason', facts.reason ? { reason: facts.reason } : false)
