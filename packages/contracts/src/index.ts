@@ -27,6 +27,7 @@ export * from './plants-privacy.js';
 export * from './realtime.js';
 export * from './reply.js';
 export * from './roles.js';
+export * from './seed-lots.js';
 export * from './services.js';
 export * from './signatures.js';
 export * from './transparency.js';
