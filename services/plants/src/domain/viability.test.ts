@@ -22,12 +22,11 @@ describe('seed longevity table', () => {
     expect(longevityYears('sunflower')).toBeNull();
     // The table as cited: lettuce is the longest-lived, onion, parsley, parsnip and salsify the shortest.
     expect(Math.max(...Object.values(SEED_LONGEVITY_YEARS))).toBe(6);
-    expect(Object.entries(SEED_LONGEVITY_YEARS).filter(([, y]) => y === 1).map(([k]) => k)).toEqual([
-      'onion',
-      'parsley',
-      'parsnip',
-      'salsify',
-    ]);
+    expect(
+      Object.entries(SEED_LONGEVITY_YEARS)
+        .filter(([, y]) => y === 1)
+        .map(([k]) => k),
+    ).toEqual(['onion', 'parsley', 'parsnip', 'salsify']);
   });
 });
 
