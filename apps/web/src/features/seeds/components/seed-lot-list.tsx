@@ -31,10 +31,7 @@ export function SeedLotList() {
   const [filter, setFilter] = useState<SeedLotFilter>({ crop: '', harvestYear: '', lowOnly: false, page: 1 });
   const lots = useSeedLots(filter);
   return (
-    <section className="stack" aria-labelledby="seed-lots-list">
-      <h2 id="seed-lots-list" className="visually-hidden">
-        {S.tableLabel}
-      </h2>
+    <div className="stack">
       <form
         className="filters seed-filters"
         aria-label={S.filters}
@@ -121,6 +118,6 @@ export function SeedLotList() {
           />
         </>
       )}
-    </section>
+    </div>
   );
 }
