@@ -62,7 +62,7 @@ describe('seed lots, in the browser', () => {
     await add.getByLabel('Relative humidity (%)').fill('35');
     await add.getByLabel('Container').fill('Glass jar');
     await add.getByRole('button', { name: 'Add the seed lot' }).click();
-    await page.getByText('Seed lot Tomato ‘Brandywine’ added.').waitFor();
+    await page.getByText('Seed lot Tomato ‘Brandywine’ added.', { exact: true }).waitFor();
 
     const table = page.getByRole('region', { name: 'Seed lots' }).getByRole('table');
     const row = table.getByRole('row', { name: /Brandywine/ });
@@ -104,7 +104,7 @@ describe('seed lots, in the browser', () => {
     await form.getByLabel('Seeds germinated').fill('45');
     await form.getByLabel('Method').selectOption('between-paper');
     await form.getByRole('button', { name: 'Record the test' }).click();
-    await page.getByText('Test recorded: 90 % germinated.').waitFor();
+    await page.getByText('Test recorded: 90 % germinated.', { exact: true }).waitFor();
 
     const tests = page.getByRole('region', { name: 'Germination tests' }).getByRole('table');
     const row = tests.getByRole('row').nth(1);
