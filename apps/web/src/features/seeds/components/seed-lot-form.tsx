@@ -36,7 +36,7 @@ export function SeedLotForm() {
   const err = (name: string) => errorFor(create.error, name);
   return (
     <form
-      className="stack seed-form"
+      className="card stack seed-form"
       aria-labelledby="seed-lot-form"
       onSubmit={(e) => {
         e.preventDefault();
