@@ -169,8 +169,8 @@ const FROM_ANSWERS: Record<string, string> = {
   txId: 'txId',
 };
 
-/** Prefixes of ids a client chooses itself (seed lots, recipes): used as written. */
-const CLIENT_CHOSEN = new Set(['lot', 'rcp', 'usr']);
+/** Prefixes of ids a client chooses itself (recipes, accounts): used as written. Seed lots are minted (ADR 270). */
+const CLIENT_CHOSEN = new Set(['rcp', 'usr']);
 const ID = /^([a-z]{3})_[A-Za-z0-9_-]{6,}$/;
 
 /** The walk's own Ed25519 key: what the signature operations register and sign with. */

@@ -56,7 +56,6 @@ const ROLE: Record<string, Role> = {
   [MIA]: 'USER',
   [VIC]: 'USER',
 };
-const SEED_LOT = 'lot_authz-alice-1';
 
 /** Rules under which a caller other than the record's people must be refused. */
 const PRIVATE = new Set(['owner', 'party', 'custodian', 'attached-to', 'org-role']);
@@ -219,7 +218,11 @@ const READERS: Record<string, (id: string) => string[]> = {
   plant: (id) => [`/api/plants/${id}`, `/api/transport/journey/${id}`, `/api/environment/records/${id}`],
   'transport event': () => [`/api/transport/journey/${records.get('plant')}`],
   handoff: () => [`/api/transport/journey/${records.get('plant')}`],
-  'seed lot': () => [`/api/transport/journey/${records.get('plant')}`],
+  'seed lot': (id) => [
+    `/api/seed-lots/${id}`,
+    `/api/seed-lots/${id}/germination-tests`,
+    `/api/transport/journey/${records.get('plant')}`,
+  ],
   listing: (id) => [`/api/marketplace/listings/${id}`, `/api/marketplace/listings/${id}/offers`],
   offer: () => [`/api/marketplace/listings/${records.get('listing')}/offers`],
   'wishlist item': () => ['/api/marketplace/wishlist'],
@@ -293,7 +296,16 @@ beforeAll(async () => {
   records.set('block', plant.blockHash as string);
   const seen = (await created(ALICE, 'GET', `/api/plants/${plant.id}`)) as { block: { txId: string } };
   records.set('ledger transaction', seen.block.txId);
+  // Her seed lot in the inventory, whose minted id her journey events name too.
+  const seedLot = await created(ALICE, 'POST', '/api/seed-lots', {
+    ...example('POST', '/api/seed-lots'),
+    parentPlantIds: [plant.id],
+  });
+  const SEED_LOT = seedLot.id as string;
   records.set('seed lot', SEED_LOT);
+  await created(ALICE, 'POST', `/api/seed-lots/${SEED_LOT}/germination-tests`, {
+    ...example('POST', '/api/seed-lots/:seedLotId/germination-tests'),
+  });
   const lot = example('POST', '/api/transport/seed-acquisition') as Record<string, unknown>;
   await created(ALICE, 'POST', '/api/transport/seed-acquisition', {
     ...(withAlicesIds(lot, ALICE) as object),
@@ -466,6 +478,14 @@ beforeAll(async () => {
     actAs,
   );
   orgRecords.set('batch', orgBatch.id as string);
+  const orgLot = await created(
+    ALICE,
+    'POST',
+    '/api/seed-lots',
+    { ...example('POST', '/api/seed-lots'), parentPlantIds: [orgPlant.id] },
+    actAs,
+  );
+  orgRecords.set('seed lot', orgLot.id as string);
 
   // Her plant's certificate gets its id once the audit log has recorded the registration.
   for (let i = 0; i < 100 && !records.has('certificate'); i++) {

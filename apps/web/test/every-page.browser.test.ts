@@ -85,7 +85,21 @@ describe('every page, at phone and laptop width, signed out and signed in', () =
       description: 'Seeds saved by the harbour’s gardeners.',
       location: { latitude: 51.9225, longitude: 4.4792, city: 'Rotterdam', country: 'NL' },
     });
+    const seedLot = await call(rig, t, 'POST', '/api/seed-lots', {
+      crop: 'walnut',
+      variety: 'Franquette with a rather long variety name',
+      parentPlantIds: [plantId],
+      harvestYear: 2025,
+      quantity: { amount: 40, unit: 'seeds' },
+      storage: { place: 'Shed', temperatureC: 5, humidityPct: 40, container: 'Paper bag' },
+    });
+    await call(rig, t, 'POST', `/api/seed-lots/${seedLot.id}/germination-tests`, {
+      testedOn: '2026-01-15',
+      seedsSown: 20,
+      germinated: 15,
+    });
     const params: Record<string, string> = {
+      seedLotId: String(seedLot.id),
       organizationId: String(organization.id),
       plantId,
       listingId: String(listing.id),

@@ -16,6 +16,8 @@ export const APP_PAGES = {
   myPlants: '/plants/mine',
   plant: '/plants/:plantId',
   plantEnvironment: '/plants/:plantId/environment',
+  seedLots: '/seed-lots',
+  seedLot: '/seed-lots/:seedLotId',
   environment: '/environment',
   environmentCompare: '/environment/compare',
   environmentAnalysis: '/environment/analysis',

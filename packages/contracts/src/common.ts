@@ -116,6 +116,16 @@ export function PrefixedId(prefix: string, description: string) {
   });
 }
 
+/**
+ * A seed lot: a lot recorded in the seed inventory has a minted id (`lot_` + 26 characters, ADR 270); a journey
+ * event may still name a lot chosen by the grower (EPCIS class-level identification: a lot, not a single item).
+ */
+export const SeedLotId = Type.String({
+  pattern: '^lot_[A-Za-z0-9-]{3,60}$',
+  description: 'Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)',
+  examples: ['lot_tomato-2026-a'],
+});
+
 export const Location = Named(
   'Location',
   Type.Object(

@@ -1,5 +1,14 @@
 import { Kind, type SchemaOptions, type Static, Type, TypeRegistry } from '@sinclair/typebox';
-import { groupedDigits, Location, PartyInput, PrefixedId, RecordedParty, Text, Timestamp } from './common.js';
+import {
+  groupedDigits,
+  Location,
+  PartyInput,
+  PrefixedId,
+  RecordedParty,
+  SeedLotId,
+  Text,
+  Timestamp,
+} from './common.js';
 import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 import { CoverPhoto } from './photos.js';
@@ -67,6 +76,16 @@ export const PlantInput = Type.Object(
     owner: PartyInput,
     privacyLevel: Defaulted(
       StringEnum(PRIVACY_LEVELS, { default: 'exact', description: `${PRIVACY_DESCRIPTION} Default: exact.` }),
+    ),
+    seedLotId: Type.Optional(
+      Type.String({
+        pattern: SeedLotId.pattern,
+        examples: ['lot_01HZX3K6Q2W8N4B7T5R9V0C1MD'],
+        description:
+          'The recorded seed lot the plant was grown from: the plant becomes a seedling of the lot’s first parent ' +
+          'plant (generation + 1, propagation seed), or a root plant when the lot names no parent; 404 NOT_FOUND for ' +
+          'an unknown lot, 409 CONFLICT for a discarded one',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -301,6 +320,19 @@ export const LineageQuery = Type.Object({
   ),
 });
 
+/** A seed lot as a plant's lineage shows it, between the plants it was saved from and the plant grown from it. */
+export const LineageSeedLot = Named(
+  'LineageSeedLot',
+  Type.Object({
+    id: SeedLotId,
+    crop: Type.String(),
+    variety: Type.Union([Type.String(), Type.Null()]),
+    harvestYear: Type.Integer(),
+    parentPlantIds: Type.Array(PlantId, { description: 'The plants the seed was saved from, mother first' }),
+  }),
+);
+export type LineageSeedLot = Static<typeof LineageSeedLot>;
+
 export const LineageNode = Named(
   'LineageNode',
   Type.Object({
@@ -311,6 +343,11 @@ export const LineageNode = Named(
     propagationType: Type.Union([PropagationTypeSchema, Type.Null()]),
     parentId: Type.Union([PlantId, Type.Null()]),
     owner: RecordedParty,
+    seedLot: Type.Union([LineageSeedLot, Type.Null()], {
+      description:
+        'The seed lot the plant was grown from (its parent is the lot’s first parent plant), null for none: the ' +
+        'lot stands between this generation and the one before',
+    }),
     depth: Type.Integer({ minimum: 0, description: 'Levels away from the requested plant' }),
   }),
 );

@@ -136,6 +136,9 @@ export const REFUSAL_REASON_TEXTS = {
   'not-public-kind': 'Not a public event kind',
   'area-invalid': 'The area cannot be matched',
   'already-revoked': 'The certificate is revoked already',
+  // Seed lots
+  discarded: 'The seed lot was discarded and no longer changes',
+  'empty-change': 'A change names at least one field',
   // EPCIS queries
   'not-a-geo-uri': 'Not a geo URI (geo:<latitude>,<longitude>)',
   'unknown-token': 'The page token is not one this server gave',

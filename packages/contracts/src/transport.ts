@@ -1,5 +1,5 @@
 import { type Static, type TObject, Type } from '@sinclair/typebox';
-import { Location, Owner, PartyInput, PrefixedId, RecordedParty, Text, Timestamp } from './common.js';
+import { Location, Owner, PartyInput, PrefixedId, RecordedParty, SeedLotId, Text, Timestamp } from './common.js';
 import { Defaulted, defineEvent, defineSubject, type InputOf, Named, type SubjectDef } from './define.js';
 import { Pagination } from './envelope.js';
 import { PlantId, PRIVACY_LEVELS, StringEnum } from './plants.js';
@@ -36,13 +36,6 @@ export type TransportMode = (typeof TRANSPORT_MODES)[number];
 export const QUANTITY_UNITS = ['kg', 'g', 'seeds', 'plants', 'packets'] as const;
 
 export const TransportEventId = PrefixedId('tev', 'Transport event identifier');
-
-/** A seed lot named by the grower (EPCIS class-level identification: a lot, not a single item). */
-export const SeedLotId = Type.String({
-  pattern: '^lot_[A-Za-z0-9-]{3,60}$',
-  description: 'Seed lot identifier chosen by the grower, `lot_` and 3–60 letters, digits or hyphens',
-  examples: ['lot_tomato-2026-a'],
-});
 
 /** Event time with its offset (EPCIS eventTime + eventTimeZoneOffset in one RFC 3339 string). */
 const EventTime = Type.String({

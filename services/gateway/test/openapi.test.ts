@@ -213,7 +213,8 @@ describe('OpenAPI document', () => {
     expect(op?.security).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
     expect(op?.requestBody?.content['application/json']?.example).toMatchObject({ commonName: 'Tomato' });
     expect(Object.keys(op?.responses ?? {}).sort()).toEqual(
-      ['201', '400', '401', '403', '409', '413', '422', '429', '500', '503'].sort(),
+      // 404 and 409: a seed lot named by `seedLotId` that does not exist, or was discarded.
+      ['201', '400', '401', '403', '404', '409', '413', '422', '429', '500', '503'].sort(),
     );
     const created = op?.responses['201']?.content?.['application/json']?.schema as {
       properties: Record<string, unknown>;

@@ -17,11 +17,23 @@ import { searchPlacesHandler } from './handlers/places.js';
 import { clonePlant, getPlant, registerAnonymousPlant, registerPlant } from './handlers/plant.js';
 import { privacyDistribution } from './handlers/privacy-distribution.js';
 import { createSearchCache } from './handlers/search-cache.js';
+import {
+  createSeedLot,
+  discardSeedLot,
+  getSeedLot,
+  listGerminationTestsHandler,
+  listSeedLotsHandler,
+  recordGerminationTest,
+  updateSeedLotHandler,
+} from './handlers/seed-lots.js';
 import { acceptSpecies } from './handlers/species.js';
 import { fillPlantPlaces } from './jobs/backfill-places.js';
 import { createLineageAgent } from './jobs/lineage-agent.js';
 
-/** plants: the plant registry (registration, propagation, lineage, discovery) and the lineage agent it hosts. */
+/**
+ * plants: the plant registry (registration, propagation, lineage, discovery), the seed inventory that extends the
+ * lineage (seed lots, ADR 270) and the lineage agent it hosts.
+ */
 /** How long after start the gazetteer is loaded: after the rest of a process's start-up, before most first uses. */
 const GEOCODER_WARM_DELAY_MS = 3000;
 
@@ -78,6 +90,13 @@ export const service: ServiceModule<typeof PlantsConfig, PlantRecord> = {
         privacyDistribution(ctx),
         searchPlacesHandler(ctx, geocoder),
         acceptSpecies(ctx),
+        createSeedLot(ctx),
+        getSeedLot(ctx),
+        listSeedLotsHandler(ctx),
+        updateSeedLotHandler(ctx),
+        discardSeedLot(ctx),
+        recordGerminationTest(ctx),
+        listGerminationTestsHandler(ctx),
       ],
       subscribers: [],
       agents: [agent],

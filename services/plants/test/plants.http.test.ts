@@ -250,6 +250,7 @@ describe('plants over HTTP on NATS and PostgreSQL', () => {
         parentId: a.id,
         // usr_test has no account here: the ADMIN who registered it stated its name.
         owner: { id: 'usr_test', name: 'Test Grower', statedBy: { id: 'usr_actor', name: 'Test ADMIN' } },
+        seedLot: null,
         depth: 0,
       });
       expect(

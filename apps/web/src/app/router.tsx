@@ -42,6 +42,8 @@ const PAGES: Record<AppPage, Omit<RouteObject, 'path' | 'index' | 'children'>> =
   myPlants: { lazy: page(() => import('./pages/my-plants')) },
   plant: { loader: prefetch((p) => [read(plantQuery(p.plantId ?? ''))]), lazy: page(() => import('./pages/plant')) },
   plantEnvironment: { lazy: page(() => import('./pages/plant-environment')) },
+  seedLots: { lazy: page(() => import('./pages/seed-lots')) },
+  seedLot: { lazy: page(() => import('./pages/seed-lot')) },
   // The main menu's Environment entry: its first page.
   environment: { loader: () => redirect(APP_PAGES.environmentCompare) },
   environmentCompare: { lazy: page(() => import('./pages/environment-compare')) },

@@ -14,6 +14,7 @@ import type notifications from '../locales/en/notifications.json';
 import type organizations from '../locales/en/organizations.json';
 import type outbox from '../locales/en/outbox.json';
 import type plants from '../locales/en/plants.json';
+import type seeds from '../locales/en/seeds.json';
 import type transparency from '../locales/en/transparency.json';
 
 /**
@@ -40,6 +41,7 @@ export interface EnglishCatalogs {
   common: typeof common;
   outbox: typeof outbox;
   organizations: typeof organizations;
+  seeds: typeof seeds;
 }
 
 export type Namespace = keyof EnglishCatalogs;
@@ -61,4 +63,5 @@ export const NAMESPACES = [
   'common',
   'outbox',
   'organizations',
+  'seeds',
 ] as const satisfies readonly Namespace[];

@@ -685,6 +685,8 @@ export interface paths {
          *
          *     The owner is the caller: `owner.id` must be the caller's own id (403 FORBIDDEN otherwise), except for an ADMIN registering for someone else (recorded as the registering user). Acting for an organization (`Rootline-Act-As`, role member or above), `owner.id` may be the organization's id: it owns the plant, by its name. `owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ledger as the account has it when the plant is recorded. A name other than the account’s is 400 VALIDATION_ERROR (`details: { field: owner.name, reason: not-account-name }`); the account’s own name is accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated, and reads show who stated it (`owner.statedBy`: the registering account, by id and current name). Reads show an account’s current name beside a recorded one that differs (`owner.accountName`).
          *
+         *     Grown from a recorded seed lot, `seedLotId` names it (docs/seed-lots.md): the plant is then a seedling of the lot’s first parent plant (generation + 1, propagation `seed`, ledger transaction `plant.clone` naming the lot), or a root plant naming the lot when the lot has no parent; its lineage shows the lot between the generations. 404 NOT_FOUND for an unknown lot, 409 CONFLICT for a discarded one.
+         *
          *     `privacyLevel` is applied before the location is stored or written to the ledger, so no answer, export or block ever holds the exact point of a non-exact plant: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km, city dropped), hidden (no location; never listed by nearby).
          *
          *     Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is recorded once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409. 503 UNAVAILABLE (with Retry-After) means the ledger did not answer: retry with the same key.
@@ -761,7 +763,7 @@ export interface paths {
         };
         /**
          * Lineage of a plant
-         * @description The plant, its ancestors (parent first, up to the root) and its descendants (breadth first), each with id, names, generation, propagation type, parent, owner and depth. Depths work like BrAPI’s: `pedigreeDepth` levels up (default 1000, which reaches the root; at most 1000), `progenyDepth` levels down (default 10, at most 100); at most 1000 descendants, with `truncated` set when there are more. A plant gets its one parent when it is created and the parent already exists then, so a lineage can never contain a cycle.
+         * @description The plant, its ancestors (parent first, up to the root) and its descendants (breadth first), each with id, names, generation, propagation type, parent, owner and depth. Depths work like BrAPI’s: `pedigreeDepth` levels up (default 1000, which reaches the root; at most 1000), `progenyDepth` levels down (default 10, at most 100); at most 1000 descendants, with `truncated` set when there are more. A plant gets its one parent when it is created and the parent already exists then, so a lineage can never contain a cycle. A plant grown from a recorded seed lot carries it as `seedLot` (id, crop, variety, harvest year and the lot’s parent plants, mother first): the lot stands between the plant and its parent, the lot’s mother (docs/seed-lots.md).
          */
         get: operations["getPlantLineage"];
         put?: never;
@@ -886,6 +888,82 @@ export interface paths {
         get: operations["getPlant"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seed-lots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List seed lots
+         * @description The lots an owner holds that are not discarded, newest harvest first (ties: newest first). `ownerId` is your own account id or the organization you act for (403 FORBIDDEN otherwise; an ADMIN may name anyone); left out, the organization you act for, else you. Filters: `crop` (equal, case ignored), `harvestYear`, `lowViability` (true: only lots whose expected viability is below 0.5; false: only the others, lots with no expected viability included; computed over the owner’s first 5,000 lots). `viability.expected` is the share of seed expected to germinate today: the last germination test carried from its day to today, or an assumed 90 % at harvest (1 July of the harvest year) without a test, along the crop’s decline: the Ellis–Roberts viability curve calibrated so that seed falls to 50 % at the crop’s life expectancy in Knott’s Handbook for Vegetable Growers (docs/seed-lots.md). A crop the table does not list keeps its last test’s rate, or has none (`basis` none). `low` is true below 0.5. `page` from 1 (default 1); `limit` default 20, at most 100.
+         */
+        get: operations["listSeedLots"];
+        put?: never;
+        /**
+         * Record a seed lot
+         * @description Records a lot of seed for the caller, or for the organization the request acts for (role member or above), with a minted id (`lot_…`) that journey events and plant registrations can name. Required: `crop` (English name, 1–120 characters: its life expectancy is looked up by it), `harvestYear`, `quantity` (`amount` with `unit` seeds, grams or packets). Optional: `variety`, `parentPlantIds` (the registered plants the seed was saved from, mother first; each must exist: 404 NOT_FOUND with `details.field` parentPlantIds and `details.missing`), `storage` (place, temperature °C, relative humidity %, container), `notes`. The first quantity is recorded as the lot’s first quantity change. The lot is not written to the ledger (ADR 270): the plants grown from it and the journeys that name it are. Send an `Idempotency-Key` header: a retry with the same key and body gets the first answer.
+         */
+        post: operations["createSeedLot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seed-lots/{seedLotId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a seed lot
+         * @description To its holder every field with its expected viability and last test (`access` holder). The holder is the owning account, or, acting for the owning organization (`Rootline-Act-As`), its viewers and up to read, its members and up to change, its managers and owners to discard; an ADMIN may too. To anyone else, signed in or not, the public fields: crop, variety, harvest year, parent plants and owner, as a plant’s lineage shows them; quantity, storage, notes and viability are null (`access` public). A discarded lot is still read, with `discardedAt`. `viability.expected` is the share of seed expected to germinate today: the last germination test carried from its day to today, or an assumed 90 % at harvest (1 July of the harvest year) without a test, along the crop’s decline: the Ellis–Roberts viability curve calibrated so that seed falls to 50 % at the crop’s life expectancy in Knott’s Handbook for Vegetable Growers (docs/seed-lots.md). A crop the table does not list keeps its last test’s rate, or has none (`basis` none). `low` is true below 0.5.
+         */
+        get: operations["getSeedLot"];
+        put?: never;
+        post?: never;
+        /**
+         * Discard a seed lot
+         * @description Marks the lot discarded (`discardedAt`): it leaves the list and no longer changes or takes tests (409), and new plants can no longer be registered from it; it is kept, so the plants grown from it, their lineage and the journeys that name it still find it (ADR 270). Discarding it again answers the same. The holder is the owning account, or, acting for the owning organization (`Rootline-Act-As`), its viewers and up to read, its members and up to change, its managers and owners to discard; an ADMIN may too.
+         */
+        delete: operations["discardSeedLot"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a seed lot
+         * @description Changes the fields sent (at least one); `variety`, `storage` and `notes` may be null to clear them. The holder is the owning account, or, acting for the owning organization (`Rootline-Act-As`), its viewers and up to read, its members and up to change, its managers and owners to discard; an ADMIN may too. A new `quantity` is recorded as a quantity change, with `quantityNote` as its reason. A discarded lot is 409 CONFLICT. The parent plants do not change: a lot with other parents is another lot.
+         */
+        patch: operations["updateSeedLot"];
+        trace?: never;
+    };
+    "/api/seed-lots/{seedLotId}/germination-tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Germination tests of a seed lot
+         * @description The lot’s tests, latest day first (ties: latest recorded first). The holder is the owning account, or, acting for the owning organization (`Rootline-Act-As`), its viewers and up to read, its members and up to change, its managers and owners to discard; an ADMIN may too. `page` from 1 (default 1); `limit` default 20, at most 100.
+         */
+        get: operations["listTestsSeedLot"];
+        put?: never;
+        /**
+         * Record a germination test
+         * @description A test of the lot read on `testedOn` (YYYY-MM-DD, not in the future, not before the harvest year): `seedsSown`, `germinated` (at most seedsSown), `method` (paper-towel by default, between-paper, sand, soil, tetrazolium, other) and `notes`; the answer carries its `rate` (germinated ÷ seedsSown). The latest test by day is the one the lot’s expected viability starts from. The holder is the owning account, or, acting for the owning organization (`Rootline-Act-As`), its viewers and up to read, its members and up to change, its managers and owners to discard; an ADMIN may too. A discarded lot is 409 CONFLICT. Send an `Idempotency-Key` header: a retry with the same key and body gets the first answer.
+         */
+        post: operations["recordTestSeedLot"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4906,7 +4984,7 @@ export interface components {
             /** @description Human-readable explanation */
             message: string;
             /**
-             * @description Finer reasons: an object, or a list of one per failing field, with `field` (the failing field) and `reason`, a stable code for a client to word in its own language (ADR 260), one of: `sign-in-required`, `bad-credentials`, `session-ended`, `token-expired`, `token-invalid`, `token-organization`, `not-an-organization-id`, `not-a-member`, `org-role`, `not-owner`, `not-self`, `admin-only`, `scopes-exceed`, `CSRF`, `origin`, `account-not-found`, `link-invalid`, `email-taken`, `password-too-short`, `password-too-long`, `password-repeated`, `password-common`, `password-is-email`, `LAST_ADMIN`, `ACCOUNT_GONE`, `EMAIL_NOT_VERIFIED`, `ACCOUNT_NOT_LINKED`, `STATE_MISSING`, `STATE_MISMATCH`, `PROVIDER_REFUSED`, `CODE_MISSING`, `PROVIDER_ERROR`, `OWNER_ONLY`, `LAST_OWNER`, `member-not-found`, `invitation-invalid`, `organization-not-found`, `not-account-name`, `name-required`, `not-handler`, `not-custodian`, `not-recipient`, `corrected`, `journey-backwards`, `plant-or-lot`, `correction-subject`, `not-in-journey`, `bad-public-key`, `own-listing`, `not-your-turn`, `listing-closed`, `listing-state`, `listing-sold-out`, `listing-not-open`, `offer-state`, `quantity-over-available`, `not-enough-left`, `not-buyer`, `offer-not-accepted`, `already-reviewed`, `not-an-image`, `too-few-households`, `probe-limit`, `no-category`, `in-future`, `invalid-time`, `from-after-to`, `invalid-date`, `range-too-long`, `window-invalid`, `lat-lon-together`, `too-many-kinds`, `epcis-kind`, `label-start`, `batch-germinating`, `batch-growing`, `batch-ready`, `batch-harvested`, `batch-failed`, `batch-harvesting`, `batch-closed`, `zone-capacity`, `before-start`, `start-too-early`, `recipe-crop`, `phase-twice`, `min-above-max`, `file-too-large`, `attach-not-allowed`, `entity-pair`, `type`, `corrupt`, `unreadable`, `pixel-limit`, `zip-bomb`, `zip-path`, `not-uploaded`, `expired`, `entry`, `file`, `error`, `not-configured`, `provider-failed`, `photo-count`, `organ-per-photo`, `proof-invalid`, `key-of-another-user`, `challenge-unknown`, `challenge-not-yours`, `challenge-used`, `challenge-expired`, `not-a-party`, `key-revoked`, `signature-invalid`, `webhook-disabled`, `not-public-kind`, `area-invalid`, `already-revoked`, `not-a-geo-uri`, `unknown-token`, `in-flight`
+             * @description Finer reasons: an object, or a list of one per failing field, with `field` (the failing field) and `reason`, a stable code for a client to word in its own language (ADR 260), one of: `sign-in-required`, `bad-credentials`, `session-ended`, `token-expired`, `token-invalid`, `token-organization`, `not-an-organization-id`, `not-a-member`, `org-role`, `not-owner`, `not-self`, `admin-only`, `scopes-exceed`, `CSRF`, `origin`, `account-not-found`, `link-invalid`, `email-taken`, `password-too-short`, `password-too-long`, `password-repeated`, `password-common`, `password-is-email`, `LAST_ADMIN`, `ACCOUNT_GONE`, `EMAIL_NOT_VERIFIED`, `ACCOUNT_NOT_LINKED`, `STATE_MISSING`, `STATE_MISMATCH`, `PROVIDER_REFUSED`, `CODE_MISSING`, `PROVIDER_ERROR`, `OWNER_ONLY`, `LAST_OWNER`, `member-not-found`, `invitation-invalid`, `organization-not-found`, `not-account-name`, `name-required`, `not-handler`, `not-custodian`, `not-recipient`, `corrected`, `journey-backwards`, `plant-or-lot`, `correction-subject`, `not-in-journey`, `bad-public-key`, `own-listing`, `not-your-turn`, `listing-closed`, `listing-state`, `listing-sold-out`, `listing-not-open`, `offer-state`, `quantity-over-available`, `not-enough-left`, `not-buyer`, `offer-not-accepted`, `already-reviewed`, `not-an-image`, `too-few-households`, `probe-limit`, `no-category`, `in-future`, `invalid-time`, `from-after-to`, `invalid-date`, `range-too-long`, `window-invalid`, `lat-lon-together`, `too-many-kinds`, `epcis-kind`, `label-start`, `batch-germinating`, `batch-growing`, `batch-ready`, `batch-harvested`, `batch-failed`, `batch-harvesting`, `batch-closed`, `zone-capacity`, `before-start`, `start-too-early`, `recipe-crop`, `phase-twice`, `min-above-max`, `file-too-large`, `attach-not-allowed`, `entity-pair`, `type`, `corrupt`, `unreadable`, `pixel-limit`, `zip-bomb`, `zip-path`, `not-uploaded`, `expired`, `entry`, `file`, `error`, `not-configured`, `provider-failed`, `photo-count`, `organ-per-photo`, `proof-invalid`, `key-of-another-user`, `challenge-unknown`, `challenge-not-yours`, `challenge-used`, `challenge-expired`, `not-a-party`, `key-revoked`, `signature-invalid`, `webhook-disabled`, `not-public-kind`, `area-invalid`, `already-revoked`, `discarded`, `empty-change`, `not-a-geo-uri`, `unknown-token`, `in-flight`
              * @example {
              *       "field": "buyerId",
              *       "reason": "not-self"
@@ -5118,6 +5196,33 @@ export interface components {
              * @enum {string}
              */
             source: "gazetteer" | "geocoder";
+        };
+        /** GerminationTest */
+        GerminationTest: {
+            /**
+             * @description Germination test identifier
+             * @example gmt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            id: string;
+            /**
+             * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
+             * @example lot_tomato-2026-a
+             */
+            seedLotId: string;
+            /** @description YYYY-MM-DD */
+            testedOn: string;
+            seedsSown: number;
+            germinated: number;
+            /** @description germinated ÷ seedsSown */
+            rate: number;
+            /** @enum {string} */
+            method: "paper-towel" | "between-paper" | "sand" | "soil" | "tetrazolium" | "other";
+            notes: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            recordedAt: string;
         };
         /** Harvest */
         Harvest: {
@@ -5369,8 +5474,23 @@ export interface components {
             propagationType: ("clone" | "seed" | "cutting" | "graft" | "division" | "layering" | "tissue-culture") | null;
             parentId: string | null;
             owner: components["schemas"]["RecordedParty"];
+            /** @description The seed lot the plant was grown from (its parent is the lot’s first parent plant), null for none: the lot stands between this generation and the one before */
+            seedLot: components["schemas"]["LineageSeedLot"] | null;
             /** @description Levels away from the requested plant */
             depth: number;
+        };
+        /** LineageSeedLot */
+        LineageSeedLot: {
+            /**
+             * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
+             * @example lot_tomato-2026-a
+             */
+            id: string;
+            crop: string;
+            variety: string | null;
+            harvestYear: number;
+            /** @description The plants the seed was saved from, mother first */
+            parentPlantIds: string[];
         };
         /** Listing */
         Listing: {
@@ -6460,6 +6580,76 @@ export interface components {
                  */
                 kind: "exact" | "prefix" | "word" | "substring";
             };
+        };
+        /** SeedLot */
+        SeedLot: {
+            /**
+             * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
+             * @example lot_tomato-2026-a
+             */
+            id: string;
+            /** @description The account or organization that holds the lot */
+            ownerId: string;
+            crop: string;
+            variety: string | null;
+            /** @description The plants the seed was saved from, mother first */
+            parentPlantIds: string[];
+            harvestYear: number;
+            /**
+             * @description holder: the caller holds the lot (or reads for its organization): every field; public: the fields below are null
+             * @enum {string}
+             */
+            access: "holder" | "public";
+            quantity: {
+                /** @description How much is left, in `unit` */
+                amount: number;
+                /**
+                 * @description seeds (a count), grams, or packets
+                 * @enum {string}
+                 */
+                unit: "seeds" | "grams" | "packets";
+            } | null;
+            storage: {
+                /** @description Where the lot is kept, e.g. "cellar, shelf 2" */
+                place?: string;
+                /** @description Storage temperature, °C (−196: liquid nitrogen) */
+                temperatureC?: number;
+                /** @description Relative humidity, % */
+                humidityPct?: number;
+                /** @description e.g. "glass jar with silica gel" */
+                container?: string;
+            } | null;
+            notes: string | null;
+            viability: components["schemas"]["SeedLotViability"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            updatedAt: string;
+            /** @description When the lot was discarded: kept for the lineage and journeys that name it, no longer listed */
+            discardedAt: string | null;
+        };
+        /** SeedLotViability */
+        SeedLotViability: {
+            /** @description The share of seeds expected to germinate today; null when neither a test nor the crop tells */
+            expected: number | null;
+            /**
+             * @description test: the last germination test carried to today by the crop’s decline; age: an assumed 90 % at harvest carried to today; none: no test and a crop not in the longevity table
+             * @enum {string}
+             */
+            basis: "test" | "age" | "none";
+            /** @description expected below 0.5 */
+            low: boolean;
+            /** @description Years since the middle of the harvest year */
+            ageYears: number;
+            /** @description The crop’s life expectancy under favourable storage (Knott’s Handbook), null when not listed */
+            longevityYears: number | null;
+            lastTest: components["schemas"]["GerminationTest"] | null;
         };
         /** SellerProfile */
         SellerProfile: {
@@ -10800,6 +10990,11 @@ export interface operations {
                      * @enum {string}
                      */
                     privacyLevel?: "exact" | "fuzzy" | "city" | "country" | "hidden";
+                    /**
+                     * @description The recorded seed lot the plant was grown from: the plant becomes a seedling of the lot’s first parent plant (generation + 1, propagation seed), or a root plant when the lot names no parent; 404 NOT_FOUND for an unknown lot, 409 CONFLICT for a discarded one
+                     * @example lot_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                     */
+                    seedLotId?: string;
                 };
             };
         };
@@ -10845,7 +11040,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: DUPLICATE */
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: DUPLICATE, CONFLICT */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11695,6 +11899,861 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listSeedLots: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Your own account id, or the organization you act for (the default: the one you act for, else you)
+                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                ownerId?: string;
+                /** @description Equal to the crop, case ignored */
+                crop?: string;
+                harvestYear?: number;
+                /** @description Only lots whose expected viability is below 0.5 */
+                lowViability?: boolean;
+                /** @description Page number, from 1 (at most 1000000) */
+                page?: number;
+                /** @description Items per page (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SeedLot"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createSeedLot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
+                "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "crop": "tomato",
+                 *       "variety": "Brandywine",
+                 *       "parentPlantIds": [
+                 *         "plt_01HZX3K6Q2W8N4B7T5R9V0C1MD"
+                 *       ],
+                 *       "harvestYear": 2026,
+                 *       "quantity": {
+                 *         "amount": 120,
+                 *         "unit": "seeds"
+                 *       },
+                 *       "storage": {
+                 *         "place": "cellar, shelf 2",
+                 *         "temperatureC": 8,
+                 *         "humidityPct": 35,
+                 *         "container": "glass jar with silica gel"
+                 *       },
+                 *       "notes": "From the best-tasting fruit of the south bed"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The crop in English, e.g. "tomato": its expected viability by age is looked up by this name (docs/seed-lots.md)
+                     * @example tomato
+                     */
+                    crop: string;
+                    /** @description e.g. "Brandywine" */
+                    variety?: string;
+                    /** @description The registered plants the seed was saved from (mother first); each must exist (404 NOT_FOUND, `details.field` parentPlantIds). Empty for bought or received seed of unknown plants. */
+                    parentPlantIds?: string[];
+                    harvestYear: number;
+                    quantity: {
+                        /** @description How much is left, in `unit` */
+                        amount: number;
+                        /**
+                         * @description seeds (a count), grams, or packets
+                         * @enum {string}
+                         */
+                        unit: "seeds" | "grams" | "packets";
+                    };
+                    storage?: {
+                        /** @description Where the lot is kept, e.g. "cellar, shelf 2" */
+                        place?: string;
+                        /** @description Storage temperature, °C (−196: liquid nitrogen) */
+                        temperatureC?: number;
+                        /** @description Relative humidity, % */
+                        humidityPct?: number;
+                        /** @description e.g. "glass jar with silica gel" */
+                        container?: string;
+                    };
+                    notes?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SeedLot"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSeedLot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
+                 * @example lot_tomato-2026-a
+                 */
+                seedLotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SeedLot"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    discardSeedLot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
+                 * @example lot_tomato-2026-a
+                 */
+                seedLotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SeedLot"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateSeedLot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
+                 * @example lot_tomato-2026-a
+                 */
+                seedLotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "quantity": {
+                 *         "amount": 80,
+                 *         "unit": "seeds"
+                 *       },
+                 *       "quantityNote": "Sown 40 in the greenhouse"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The crop in English, e.g. "tomato": its expected viability by age is looked up by this name (docs/seed-lots.md)
+                     * @example tomato
+                     */
+                    crop?: string;
+                    variety?: string | null;
+                    harvestYear?: number;
+                    quantity?: {
+                        /** @description How much is left, in `unit` */
+                        amount: number;
+                        /**
+                         * @description seeds (a count), grams, or packets
+                         * @enum {string}
+                         */
+                        unit: "seeds" | "grams" | "packets";
+                    };
+                    /** @description Why the quantity changed, kept with the change */
+                    quantityNote?: string;
+                    storage?: {
+                        /** @description Where the lot is kept, e.g. "cellar, shelf 2" */
+                        place?: string;
+                        /** @description Storage temperature, °C (−196: liquid nitrogen) */
+                        temperatureC?: number;
+                        /** @description Relative humidity, % */
+                        humidityPct?: number;
+                        /** @description e.g. "glass jar with silica gel" */
+                        container?: string;
+                    } | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SeedLot"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listTestsSeedLot: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (at most 1000000) */
+                page?: number;
+                /** @description Items per page (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
+                 * @example lot_tomato-2026-a
+                 */
+                seedLotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["GerminationTest"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    recordTestSeedLot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
+                "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
+                 * @example lot_tomato-2026-a
+                 */
+                seedLotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "testedOn": "2026-11-20",
+                 *       "seedsSown": 50,
+                 *       "germinated": 43,
+                 *       "method": "paper-towel"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The day the test was read (YYYY-MM-DD); not in the future, not before the harvest year
+                     * @example 2026-11-20
+                     */
+                    testedOn: string;
+                    seedsSown: number;
+                    /** @description At most seedsSown */
+                    germinated: number;
+                    /**
+                     * @default paper-towel
+                     * @enum {string}
+                     */
+                    method?: "paper-towel" | "between-paper" | "sand" | "soil" | "tetrazolium" | "other";
+                    notes?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["GerminationTest"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20786,7 +21845,7 @@ export interface operations {
                      */
                     plantId?: string;
                     /**
-                     * @description Seed lot identifier chosen by the grower, `lot_` and 3–60 letters, digits or hyphens
+                     * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
                      * @example lot_tomato-2026-a
                      */
                     seedLotId?: string;
@@ -20987,7 +22046,7 @@ export interface operations {
                      */
                     plantId?: string;
                     /**
-                     * @description Seed lot identifier chosen by the grower, `lot_` and 3–60 letters, digits or hyphens
+                     * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
                      * @example lot_tomato-2026-a
                      */
                     seedLotId?: string;
@@ -21192,7 +22251,7 @@ export interface operations {
                      */
                     plantId?: string;
                     /**
-                     * @description Seed lot identifier chosen by the grower, `lot_` and 3–60 letters, digits or hyphens
+                     * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
                      * @example lot_tomato-2026-a
                      */
                     seedLotId?: string;
@@ -21392,7 +22451,7 @@ export interface operations {
                      */
                     plantId?: string;
                     /**
-                     * @description Seed lot identifier chosen by the grower, `lot_` and 3–60 letters, digits or hyphens
+                     * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
                      * @example lot_tomato-2026-a
                      */
                     seedLotId?: string;
@@ -21611,7 +22670,7 @@ export interface operations {
                      */
                     plantId?: string;
                     /**
-                     * @description Seed lot identifier chosen by the grower, `lot_` and 3–60 letters, digits or hyphens
+                     * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
                      * @example lot_tomato-2026-a
                      */
                     seedLotId?: string;
@@ -21812,7 +22871,7 @@ export interface operations {
                      */
                     plantId?: string;
                     /**
-                     * @description Seed lot identifier chosen by the grower, `lot_` and 3–60 letters, digits or hyphens
+                     * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
                      * @example lot_tomato-2026-a
                      */
                     seedLotId?: string;
@@ -22024,7 +23083,7 @@ export interface operations {
                      */
                     plantId?: string;
                     /**
-                     * @description Seed lot identifier chosen by the grower, `lot_` and 3–60 letters, digits or hyphens
+                     * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
                      * @example lot_tomato-2026-a
                      */
                     seedLotId?: string;

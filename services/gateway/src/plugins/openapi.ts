@@ -54,6 +54,11 @@ export const TAGS: readonly { name: string; description: string }[] = [
       'The plant registry: registration (with an account or anonymously), propagation, lineage, nearby and text search, network statistics.',
   },
   {
+    name: 'Seed lots',
+    description:
+      'The seed inventory: lots of saved seed with their parent plants, quantity and storage, germination tests and expected viability by age.',
+  },
+  {
     name: 'Places',
     description:
       'Geocoding: places by name from the bundled gazetteer (and a configured Nominatim-compatible geocoder); coordinates get their country and place on the machine itself.',
@@ -380,6 +385,11 @@ export const AREAS: readonly { area: string; tag: string; what: string }[] = [
     area: 'Discovery',
     tag: 'Plants',
     what: 'nearby and text search of plants, network statistics under `/api/plants`.',
+  },
+  {
+    area: 'Seed inventory',
+    tag: 'Seed lots',
+    what: 'seed lots with their parent plants, quantity, storage, germination tests and expected viability under `/api/seed-lots`.',
   },
   {
     area: 'Places',

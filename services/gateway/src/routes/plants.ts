@@ -96,12 +96,28 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
       `except for an ADMIN registering for someone else (recorded as the registering user). Acting for an ` +
       `organization (\`Rootline-Act-As\`, role member or above), \`owner.id\` may be the organization's id: it owns ` +
       `the plant, by its name. ${OWNER_NAME}\n\n` +
+      'Grown from a recorded seed lot, `seedLotId` names it (docs/seed-lots.md): the plant is then a seedling of ' +
+      'the lot’s first parent plant (generation + 1, propagation `seed`, ledger transaction `plant.clone` naming ' +
+      'the lot), or a root plant naming the lot when the lot has no parent; its lineage shows the lot between ' +
+      'the generations. 404 NOT_FOUND for an unknown lot, 409 CONFLICT for a discarded one.\n\n' +
       `${PRIVACY}\n\n${RETRIES}`,
     tags: TAGS,
-    policy: { permission: 'plants:write', idempotent: true, object: { rule: 'self', field: 'owner.id' } },
+    policy: {
+      permission: 'plants:write',
+      idempotent: true,
+      object: [
+        { rule: 'self', field: 'owner.id' },
+        {
+          rule: 'public',
+          field: 'seedLotId',
+          record: 'seed lot',
+          why: 'anyone may grow seed of a lot they were given',
+        },
+      ],
+    },
     subject: plantRegister,
     status: 201,
-    errors: ['DUPLICATE', 'CHAIN_ERROR', 'IDEMPOTENCY_KEY_REUSED'],
+    errors: ['DUPLICATE', 'NOT_FOUND', 'CONFLICT', 'CHAIN_ERROR', 'IDEMPOTENCY_KEY_REUSED'],
     example: {
       commonName: 'Tomato',
       scientificName: 'Solanum lycopersicum',
@@ -217,7 +233,9 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
       `${LINEAGE_LIMITS.maxPedigreeDepth}), \`progenyDepth\` levels down (default ${LINEAGE_LIMITS.defaultProgenyDepth}, ` +
       `at most ${LINEAGE_LIMITS.maxProgenyDepth}); at most ${LINEAGE_LIMITS.maxDescendants} descendants, with ` +
       '`truncated` set when there are more. A plant gets its one parent when it is created and the parent already ' +
-      'exists then, so a lineage can never contain a cycle.',
+      'exists then, so a lineage can never contain a cycle. A plant grown from a recorded seed lot carries it as ' +
+      '`seedLot` (id, crop, variety, harvest year and the lot’s parent plants, mother first): the lot stands ' +
+      'between the plant and its parent, the lot’s mother (docs/seed-lots.md).',
     tags: TAGS,
     policy: { public: true, identifiesCaller: true, object: { rule: 'public', field: 'plantId', record: 'plant' } },
     subject: plantLineageGet,

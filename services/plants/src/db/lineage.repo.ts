@@ -18,13 +18,15 @@ interface LineageRow {
   latitude: number | null;
   longitude: number | null;
   country: string | null;
+  seed_lot_id: string | null;
   depth: number;
 }
 
 const LINEAGE_COLUMNS = sql.raw(
   'p.id, p.common_name, p.scientific_name, p.generation, p.propagation_type, p.parent_id, p.owner_id, p.owner_name, ' +
     'p.owner_name_stated_by, p.registered_by, ' +
-    '(extract(epoch from p.registered_at) * 1000)::float8 as registered_ms, p.latitude, p.longitude, p.country',
+    '(extract(epoch from p.registered_at) * 1000)::float8 as registered_ms, p.latitude, p.longitude, p.country, ' +
+    'p.seed_lot_id',
 );
 
 function toLineagePlant(r: LineageRow): LineagePlant {
@@ -43,6 +45,7 @@ function toLineagePlant(r: LineageRow): LineagePlant {
     latitude: r.latitude,
     longitude: r.longitude,
     country: r.country,
+    seedLotId: r.seed_lot_id,
     depth: Number(r.depth),
   };
 }

@@ -38,6 +38,8 @@ export const plants = plantsSchema.table(
     txId: text('tx_id').notNull(),
     registeredAt: timestamp('registered_at', { withTimezone: true, mode: 'string' }).notNull(),
     registeredBy: text('registered_by'),
+    /** The seed lot the plant was grown from (ADR 270); its parent is then the lot's first parent plant. */
+    seedLotId: text('seed_lot_id'),
     /** Latitude band of the nearby index (see domain/geo.ts); null for hidden plants, so they are never found. */
     geoBand: integer('geo_band').generatedAlwaysAs(sql.raw(`floor(latitude * ${GEO_BANDS_PER_DEGREE})::integer`)),
     // Normalised texts (lower case, no accents) computed in code (domain/search.ts), so that PostgreSQL and
@@ -49,6 +51,7 @@ export const plants = plantsSchema.table(
   (t) => [
     index('plants_owner_idx').on(t.ownerId),
     index('plants_parent_idx').on(t.parentId),
+    index('plants_seed_lot_idx').on(t.seedLotId),
     // Nearby: one index range per latitude band over longitude; latitude is checked inside the index, and with
     // the id there too the candidates come from the index alone (an index-only scan), without a heap visit each.
     index('plants_geo_idx').on(t.geoBand, t.longitude, t.latitude, t.id),
@@ -115,6 +118,76 @@ export const lineageAnomalies = plantsSchema.table(
     detectedAt: timestamp('detected_at', { withTimezone: true, mode: 'string' }).notNull(),
   },
   (t) => [index('lineage_anomalies_kind_idx').on(t.kind, t.id)],
+);
+
+/**
+ * Seed lots: the seed inventory (ADR 270, docs/seed-lots.md). Identity (crop, variety, harvest year, parents) is
+ * public like a plant's lineage; quantity, storage and notes are the holder's.
+ */
+export const seedLots = plantsSchema.table(
+  'seed_lots',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id').notNull(),
+    crop: text('crop').notNull(),
+    /** The crop lower-cased and trimmed: the list's `crop` filter compares with it. */
+    cropKey: text('crop_key').notNull(),
+    variety: text('variety'),
+    /** The plants the seed was saved from, mother first; each existed when named. */
+    parentPlantIds: text('parent_plant_ids').array().notNull().default(sql`'{}'::text[]`),
+    harvestYear: integer('harvest_year').notNull(),
+    quantityAmount: doublePrecision('quantity_amount').notNull(),
+    quantityUnit: text('quantity_unit').notNull(),
+    storagePlace: text('storage_place'),
+    storageTemperatureC: doublePrecision('storage_temperature_c'),
+    storageHumidityPct: doublePrecision('storage_humidity_pct'),
+    storageContainer: text('storage_container'),
+    notes: text('notes'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    createdBy: text('created_by').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+    /** Set when discarded: the lot is kept for the plants and journeys that name it, and no longer listed. */
+    discardedAt: timestamp('discarded_at', { withTimezone: true, mode: 'string' }),
+  },
+  (t) => [index('seed_lots_owner_idx').on(t.ownerId, t.harvestYear, t.id)],
+);
+
+/** Germination tests of seed lots (date, seeds sown, germinated, method). */
+export const germinationTests = plantsSchema.table(
+  'germination_tests',
+  {
+    id: text('id').primaryKey(),
+    seedLotId: text('seed_lot_id').notNull(),
+    testedOn: text('tested_on').notNull(),
+    seedsSown: integer('seeds_sown').notNull(),
+    germinated: integer('germinated').notNull(),
+    method: text('method').notNull(),
+    notes: text('notes'),
+    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'string' }).notNull(),
+    recordedBy: text('recorded_by').notNull(),
+  },
+  (t) => [index('germination_tests_lot_idx').on(t.seedLotId, t.testedOn, t.id)],
+);
+
+/**
+ * Every change of a lot's quantity, its first amount included: the ledger of the inventory that lending, returns
+ * and sowing will add to (docs/seed-lots.md).
+ */
+export const seedLotQuantityChanges = plantsSchema.table(
+  'seed_lot_quantity_changes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    seedLotId: text('seed_lot_id').notNull(),
+    /** recorded (the first amount) or adjusted (an update); lending and returns will add theirs. */
+    reason: text('reason').notNull(),
+    amount: doublePrecision('amount').notNull(),
+    delta: doublePrecision('delta').notNull(),
+    unit: text('unit').notNull(),
+    note: text('note'),
+    at: timestamp('at', { withTimezone: true, mode: 'string' }).notNull(),
+    by: text('by').notNull(),
+  },
+  (t) => [index('seed_lot_quantity_changes_lot_idx').on(t.seedLotId, t.id)],
 );
 
 export const outbox = outboxTable(plantsSchema);

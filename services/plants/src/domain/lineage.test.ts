@@ -57,6 +57,7 @@ describe('buildLineage', () => {
       propagationType: 'cutting',
       parentId: mid.id,
       owner: { id: 'usr_1', name: 'Ada' },
+      seedLot: null,
       depth: 0,
     });
     expect(l.reachedRoot).toBe(true);
@@ -67,6 +68,17 @@ describe('buildLineage', () => {
     const l = buildLineage(self, [mid], [], { pedigreeDepth: 1, progenyDepth: 0 });
     expect(l.reachedRoot).toBe(false);
     expect(buildLineage(root, [], [], { pedigreeDepth: 0, progenyDepth: 0 }).reachedRoot).toBe(true);
+  });
+
+  it('shows the seed lot a plant was grown from between it and its parent', () => {
+    const lot = { id: 'lot_01', crop: 'tomato', variety: null, harvestYear: 2025, parentPlantIds: [mid.id, root.id] };
+    const sown = { ...self, seedLotId: lot.id };
+    const l = buildLineage(sown, [mid], [kidA], { pedigreeDepth: 1, progenyDepth: 1 }, 10, new Map([[lot.id, lot]]));
+    expect(l.plant.seedLot).toEqual(lot);
+    expect(l.ancestors[0]?.seedLot).toBeNull();
+    expect(l.descendants[0]?.seedLot).toBeNull();
+    // A lot the read did not find (none should be missing) leaves the plant without one rather than failing.
+    expect(buildLineage(sown, [], [], { pedigreeDepth: 0, progenyDepth: 0 }).plant.seedLot).toBeNull();
   });
 
   it('cuts the descendants at the maximum and says so', () => {

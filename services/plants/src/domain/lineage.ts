@@ -3,6 +3,7 @@ import {
   LINEAGE_LIMITS,
   type Lineage,
   type LineageNode,
+  type LineageSeedLot,
   PROPAGATION_TYPES,
   type PropagationType,
 } from '@rootline/contracts/plants';
@@ -26,6 +27,8 @@ export interface LineagePlant {
   latitude: number | null;
   longitude: number | null;
   country: string | null;
+  /** The seed lot the plant was grown from (ADR 270), else null or absent. */
+  seedLotId?: string | null;
   depth: number;
 }
 
@@ -45,7 +48,7 @@ export function byLevel(a: LineagePlant, b: LineagePlant): number {
   return a.depth - b.depth || a.registeredAt.localeCompare(b.registeredAt) || a.id.localeCompare(b.id);
 }
 
-function toNode(p: LineagePlant): LineageNode {
+function toNode(p: LineagePlant, lots: ReadonlyMap<string, LineageSeedLot>): LineageNode {
   return {
     id: p.id,
     commonName: p.commonName,
@@ -56,13 +59,14 @@ function toNode(p: LineagePlant): LineageNode {
     owner: p.ownerNameStatedBy
       ? { id: p.ownerId, name: p.ownerName, statedBy: { id: p.registeredBy ?? null, name: p.ownerNameStatedBy } }
       : { id: p.ownerId, name: p.ownerName },
+    seedLot: p.seedLotId ? (lots.get(p.seedLotId) ?? null) : null,
     depth: p.depth,
   };
 }
 
 /**
  * The lineage answer from what the repository read: the ancestors (nearest first) and at most `maxDescendants + 1`
- * descendants (one more than returned, to tell whether the list was cut). Every plant has at most one parent and a
+ * descendants (one more than returned, to tell whether the list was cut), with the seed lots they name (`lots`). Every plant has at most one parent and a
  * parent always exists before its child, so a lineage is a tree and the walks end.
  */
 export function buildLineage(
@@ -71,14 +75,16 @@ export function buildLineage(
   descendants: LineagePlant[],
   depths: { pedigreeDepth: number; progenyDepth: number },
   maxDescendants: number = LINEAGE_LIMITS.maxDescendants,
+  lots: ReadonlyMap<string, LineageSeedLot> = new Map(),
 ): Lineage {
+  const node = (p: LineagePlant) => toNode(p, lots);
   const up = [...ancestors].sort((a, b) => a.depth - b.depth);
   const down = [...descendants].sort(byLevel);
   const top = up.length > 0 ? up[up.length - 1]! : plant;
   return {
-    plant: toNode(plant),
-    ancestors: up.map(toNode),
-    descendants: down.slice(0, maxDescendants).map(toNode),
+    plant: node(plant),
+    ancestors: up.map(node),
+    descendants: down.slice(0, maxDescendants).map(node),
     pedigreeDepth: depths.pedigreeDepth,
     progenyDepth: depths.progenyDepth,
     reachedRoot: top.parentId === null,

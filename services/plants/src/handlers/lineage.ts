@@ -1,6 +1,7 @@
 import { LINEAGE_LIMITS, plantLineageGet } from '@rootline/contracts';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
 import { findAncestors, findDescendants, findLineagePlant } from '../db/lineage.repo.js';
+import { findLineageSeedLots } from '../db/seed-lots.repo.js';
 import { buildLineage, lineageDepths } from '../domain/lineage.js';
 
 /** plants.lineage.get: the plant, its ancestors up to pedigreeDepth and its descendants down to progenyDepth. */
@@ -16,6 +17,9 @@ export const getLineage = (ctx: ServiceContext) =>
         // One more than returned, to tell whether the list was cut.
         findDescendants(db, plant.id, depths.progenyDepth, LINEAGE_LIMITS.maxDescendants + 1),
       ]);
-      return buildLineage(plant, ancestors, descendants, depths);
+      // The seed lots the plants were grown from, shown between their generations (ADR 270).
+      const lotIds = [...new Set([plant, ...ancestors, ...descendants].flatMap((p) => p.seedLotId ?? []))];
+      const lots = await findLineageSeedLots(db, lotIds);
+      return buildLineage(plant, ancestors, descendants, depths, LINEAGE_LIMITS.maxDescendants, lots);
     }),
   );

@@ -31,6 +31,7 @@ import {
   findPlant,
   type StoredAnonymousRegistration,
 } from '../db/plants.repo.js';
+import { findSeedLot } from '../db/seed-lots.repo.js';
 import { createAnonymousIdentity, isEd25519PublicKey, UnusableKeyError } from '../domain/anonymous.js';
 import { checkScientificName } from '../domain/checklist.js';
 import { searchTexts } from '../domain/search.js';
@@ -90,6 +91,8 @@ interface NewPlant {
   walletAddress: string | null;
   generation: number;
   parent: { id: string; blockHash: string; propagationType: PropagationType } | null;
+  /** The seed lot the plant was grown from (ADR 270). */
+  seedLotId?: string | null;
 }
 
 /** The answer a registration gave, rebuilt from its stored plant (a retry of a finished one gets the same). */
@@ -132,6 +135,7 @@ async function recordPlant(
     generation: p.generation,
     parentId: p.parent?.id ?? null,
     ...(p.parent ? { parentBlockHash: p.parent.blockHash, propagationType: p.parent.propagationType } : {}),
+    ...(p.seedLotId ? { seedLotId: p.seedLotId } : {}),
     registeredAt,
   };
   const texts = searchTexts({
@@ -195,6 +199,7 @@ async function recordPlant(
           propagationType: p.parent?.propagationType ?? null,
           registeredAt,
           registeredBy: caller.actor?.id ?? null,
+          seedLotId: p.seedLotId ?? null,
           searchSpecies: texts.species,
           searchLocation: texts.location,
           searchOwner: texts.owner,
@@ -211,12 +216,39 @@ async function recordPlant(
   return { id, blockHash: receipt.blockHash, timestamp: registeredAt };
 }
 
-/** plants.plant.register: a new root plant (generation 0) for an account holder. */
+/**
+ * The parent of a plant grown from a seed lot: the lot's first parent plant (its mother), sown (`seed`); null for a
+ * lot that names no parent. NOT_FOUND for an unknown lot, CONFLICT for a discarded one.
+ */
+async function seedLotParent(
+  ctx: ServiceContext,
+  seedLotId: string,
+): Promise<{ id: string; blockHash: string; propagationType: PropagationType; generation: number } | null> {
+  const lot = await findSeedLot(ctx.db, seedLotId);
+  if (!lot) throw notFound('Seed lot', seedLotId);
+  if (lot.discardedAt) {
+    throw new AppError('CONFLICT', 'seedLotId: the seed lot was discarded', {
+      field: 'seedLotId',
+      reason: 'discarded',
+    });
+  }
+  const motherId = lot.parentPlantIds[0];
+  const mother = motherId ? await findParent(ctx.db, motherId) : undefined;
+  return mother
+    ? { id: mother.id, blockHash: mother.blockHash, propagationType: 'seed', generation: mother.generation }
+    : null;
+}
+
+/**
+ * plants.plant.register: a new plant for an account holder: a root plant (generation 0), or, grown from a recorded
+ * seed lot (`seedLotId`), a seedling of the lot's mother plant with the lot recorded between them.
+ */
 export const registerPlant = (ctx: ServiceContext, recorder: Recorder) =>
   handle(plantRegister, async (input, caller) => {
     // The owner is the caller; only an ADMIN registers for someone else (recorded as registeredBy).
     actingOwner(caller, input.owner.id);
     const privacyLevel = input.privacyLevel;
+    const fromLot = input.seedLotId ? await seedLotParent(ctx, input.seedLotId) : null;
     return recordPlant(ctx, recorder, caller, {
       commonName: input.commonName,
       ...checkedName(input.scientificName, ctx.clock.now()),
@@ -224,8 +256,9 @@ export const registerPlant = (ctx: ServiceContext, recorder: Recorder) =>
       privacyLevel,
       owner: namedOwner(input.owner, 'owner'),
       walletAddress: null,
-      generation: 0,
-      parent: null,
+      generation: fromLot ? fromLot.generation + 1 : 0,
+      parent: fromLot && { id: fromLot.id, blockHash: fromLot.blockHash, propagationType: fromLot.propagationType },
+      seedLotId: input.seedLotId ?? null,
     });
   });
 

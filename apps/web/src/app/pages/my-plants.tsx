@@ -1,6 +1,8 @@
+import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { OwnedPlants } from '../../features/plants/components/owned-plants';
 import { PLANTS } from '../../features/plants/strings';
+import { SEEDS } from '../../features/seeds/strings';
 import { useActingAs } from '../../lib/acting-as';
 import { RequireSession } from '../require-session';
 
@@ -12,6 +14,9 @@ export function Page() {
       {(user) => (
         <>
           <PageTitle lead={PLANTS.mine.lead}>{PLANTS.mine.title}</PageTitle>
+          <p className="actions">
+            <Link to="/seed-lots">{SEEDS.list.mine}</Link>
+          </p>
           <OwnedPlants ownerId={acting ?? user.id} />
         </>
       )}

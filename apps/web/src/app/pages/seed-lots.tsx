@@ -1,0 +1,20 @@
+import { PageTitle } from '../../components/page-title';
+import { SeedLotForm } from '../../features/seeds/components/seed-lot-form';
+import { SeedLotList } from '../../features/seeds/components/seed-lot-list';
+import { SEEDS } from '../../features/seeds/strings';
+import { RequireSession } from '../require-session';
+
+/** The seed inventory of whoever the tab acts as: the list with its filters, and the form to add a lot. */
+export function Page() {
+  return (
+    <RequireSession>
+      {() => (
+        <>
+          <PageTitle lead={SEEDS.list.lead}>{SEEDS.list.title}</PageTitle>
+          <SeedLotList />
+          <SeedLotForm />
+        </>
+      )}
+    </RequireSession>
+  );
+}

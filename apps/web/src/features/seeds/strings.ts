@@ -1,0 +1,253 @@
+import { registerEnglish, t } from '../../i18n';
+import english from '../../locales/en/seeds.json';
+
+registerEnglish('seeds', english);
+
+/** Every text of the seed inventory pages (seed lots, their germination tests and viability), in one place. */
+export const SEEDS = {
+  list: {
+    get title() {
+      return t('seeds:list.title');
+    },
+    get lead() {
+      return t('seeds:list.lead');
+    },
+    get filters() {
+      return t('seeds:list.filters');
+    },
+    get crop() {
+      return t('seeds:list.crop');
+    },
+    get year() {
+      return t('seeds:list.year');
+    },
+    get lowOnly() {
+      return t('seeds:list.lowOnly');
+    },
+    get apply() {
+      return t('seeds:list.apply');
+    },
+    get tableLabel() {
+      return t('seeds:list.tableLabel');
+    },
+    columns: {
+      get lot() {
+        return t('seeds:list.columns.lot');
+      },
+      get year() {
+        return t('seeds:list.columns.year');
+      },
+      get quantity() {
+        return t('seeds:list.columns.quantity');
+      },
+      get viability() {
+        return t('seeds:list.columns.viability');
+      },
+    },
+    get none() {
+      return t('seeds:list.none');
+    },
+    found: (count: number) => t('seeds:list.found', { count }),
+    get pager() {
+      return t('seeds:list.pager');
+    },
+    get mine() {
+      return t('seeds:list.mine');
+    },
+    get low() {
+      return t('seeds:list.low');
+    },
+  },
+  form: {
+    get title() {
+      return t('seeds:form.title');
+    },
+    get crop() {
+      return t('seeds:form.crop');
+    },
+    get cropHint() {
+      return t('seeds:form.cropHint');
+    },
+    get variety() {
+      return t('seeds:form.variety');
+    },
+    get year() {
+      return t('seeds:form.year');
+    },
+    get amount() {
+      return t('seeds:form.amount');
+    },
+    get unit() {
+      return t('seeds:form.unit');
+    },
+    get parents() {
+      return t('seeds:form.parents');
+    },
+    get parentsHint() {
+      return t('seeds:form.parentsHint');
+    },
+    get place() {
+      return t('seeds:form.place');
+    },
+    get temperature() {
+      return t('seeds:form.temperature');
+    },
+    get humidity() {
+      return t('seeds:form.humidity');
+    },
+    get container() {
+      return t('seeds:form.container');
+    },
+    get notes() {
+      return t('seeds:form.notes');
+    },
+    get submit() {
+      return t('seeds:form.submit');
+    },
+    get busy() {
+      return t('seeds:form.busy');
+    },
+    added: (name: string) => t('seeds:form.added', { name }),
+  },
+  units: {
+    get seeds() {
+      return t('seeds:units.seeds');
+    },
+    get grams() {
+      return t('seeds:units.grams');
+    },
+    get packets() {
+      return t('seeds:units.packets');
+    },
+  },
+  lot: {
+    get notFound() {
+      return t('seeds:lot.notFound');
+    },
+    get facts() {
+      return t('seeds:lot.facts');
+    },
+    get owner() {
+      return t('seeds:lot.owner');
+    },
+    get parents() {
+      return t('seeds:lot.parents');
+    },
+    get noParents() {
+      return t('seeds:lot.noParents');
+    },
+    get storage() {
+      return t('seeds:lot.storage');
+    },
+    get noStorage() {
+      return t('seeds:lot.noStorage');
+    },
+    get notes() {
+      return t('seeds:lot.notes');
+    },
+    discarded: (when: string) => t('seeds:lot.discarded', { when }),
+    get publicOnly() {
+      return t('seeds:lot.publicOnly');
+    },
+    get viability() {
+      return t('seeds:lot.viability');
+    },
+    expected: (percent: string) => t('seeds:lot.expected', { percent }),
+    get unknown() {
+      return t('seeds:lot.unknown');
+    },
+    basisTest: (date: string, percent: string) => t('seeds:lot.basisTest', { date, percent }),
+    basisAge: (years: string, life: string) => t('seeds:lot.basisAge', { years, life }),
+    get basisNone() {
+      return t('seeds:lot.basisNone');
+    },
+    get lowWarning() {
+      return t('seeds:lot.lowWarning');
+    },
+    get source() {
+      return t('seeds:lot.source');
+    },
+    get discard() {
+      return t('seeds:lot.discard');
+    },
+    get discardedToast() {
+      return t('seeds:lot.discardedToast');
+    },
+  },
+  tests: {
+    get title() {
+      return t('seeds:tests.title');
+    },
+    get tableLabel() {
+      return t('seeds:tests.tableLabel');
+    },
+    columns: {
+      get date() {
+        return t('seeds:tests.columns.date');
+      },
+      get sown() {
+        return t('seeds:tests.columns.sown');
+      },
+      get germinated() {
+        return t('seeds:tests.columns.germinated');
+      },
+      get rate() {
+        return t('seeds:tests.columns.rate');
+      },
+      get method() {
+        return t('seeds:tests.columns.method');
+      },
+    },
+    get none() {
+      return t('seeds:tests.none');
+    },
+    get pager() {
+      return t('seeds:tests.pager');
+    },
+    get add() {
+      return t('seeds:tests.add');
+    },
+    get date() {
+      return t('seeds:tests.date');
+    },
+    get sown() {
+      return t('seeds:tests.sown');
+    },
+    get germinated() {
+      return t('seeds:tests.germinated');
+    },
+    get method() {
+      return t('seeds:tests.method');
+    },
+    get notes() {
+      return t('seeds:tests.notes');
+    },
+    get submit() {
+      return t('seeds:tests.submit');
+    },
+    get busy() {
+      return t('seeds:tests.busy');
+    },
+    recorded: (percent: string) => t('seeds:tests.recorded', { percent }),
+  },
+  methods: {
+    get 'paper-towel'() {
+      return t('seeds:methods.paper-towel');
+    },
+    get 'between-paper'() {
+      return t('seeds:methods.between-paper');
+    },
+    get sand() {
+      return t('seeds:methods.sand');
+    },
+    get soil() {
+      return t('seeds:methods.soil');
+    },
+    get tetrazolium() {
+      return t('seeds:methods.tetrazolium');
+    },
+    get other() {
+      return t('seeds:methods.other');
+    },
+  },
+};
