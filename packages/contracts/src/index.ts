@@ -38,3 +38,4 @@ export * from './transparency-reports.js';
 export * from './transport.js';
 export * from './transport-tracker.js';
 export * from './webhooks.js';
+export * from './transfers.js';

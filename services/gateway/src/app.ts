@@ -48,6 +48,7 @@ import { notificationRoutes } from './routes/notifications.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { peopleRoutes } from './routes/people.js';
 import { plantRoutes } from './routes/plants.js';
+import { ownershipHistoryRoute, transferRoutes } from './routes/transfers.js';
 import { privacyRoutes } from './routes/privacy.js';
 import { realtimeRoutes } from './routes/realtime.js';
 import { transparencyRoutes, webhookRoutes } from './routes/transparency.js';
@@ -251,6 +252,8 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   );
   await app.register(peopleRoutes, { prefix: '/api/people', accountNames });
   await app.register(plantRoutes, { prefix: '/api/plants', ...routeDeps, accountName, accountNames });
+  await app.register(ownershipHistoryRoute, { prefix: '/api/plants', ...routeDeps, accountName, accountNames });
+  await app.register(transferRoutes, { prefix: '/api/transfers', ...routeDeps, accountName, accountNames });
   await app.register(geocodeRoutes, { prefix: '/api/geocode', ...routeDeps });
   await app.register(chainRoutes, { prefix: '/api/chain', ...routeDeps });
   await app.register(agentRoutes, { prefix: '/api/agents', ...routeDeps });
