@@ -55,7 +55,12 @@ export const transferRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async 
       permission: 'plants:write',
       idempotent: true,
       orgRole: 'manager',
-      object: { rule: 'owner', field: 'subjectId', record: 'plant', why: 'the giving side: the owner, or an owner or manager of the owning organization' },
+      object: {
+        rule: 'owner',
+        field: 'subjectId',
+        record: 'plant',
+        why: 'the giving side: the owner, or an owner or manager of the owning organization',
+      },
     },
     subject: transferPropose,
     status: 201,
@@ -89,7 +94,10 @@ export const transferRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async 
       '(any member acting for it reads them), newest first; both directions by default. `status` and `subjectId` ' +
       'narrow it. `page` from 1; `limit` default 20, at most 100.',
     tags: TAGS,
-    policy: { permission: 'plants:read', object: { rule: 'own', why: 'the transfers of the caller or the organization it acts for' } },
+    policy: {
+      permission: 'plants:read',
+      object: { rule: 'own', why: 'the transfers of the caller or the organization it acts for' },
+    },
     subject: transferList,
     answer: names,
     page: { item: OwnershipTransfer },
@@ -103,7 +111,10 @@ export const transferRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async 
       'A transfer, to its sides only (a person, or any member of a side’s organization acting for it) and ADMINs; ' +
       'anyone else gets 404 NOT_FOUND, as for an unknown id.',
     tags: TAGS,
-    policy: { permission: 'plants:read', object: { rule: 'party', field: 'transferId', record: 'transfer', why: 'its giving and receiving sides' } },
+    policy: {
+      permission: 'plants:read',
+      object: { rule: 'party', field: 'transferId', record: 'transfer', why: 'its giving and receiving sides' },
+    },
     subject: transferGet,
     answer: names,
     errors: ['NOT_FOUND'],

@@ -1,5 +1,10 @@
-import type { OwnershipChange, OwnershipTransfer, TransferStatus, TransferSubjectType } from '@rootline/contracts';
-import type { TxReceipt } from '@rootline/contracts';
+import type {
+  OwnershipChange,
+  OwnershipTransfer,
+  TransferStatus,
+  TransferSubjectType,
+  TxReceipt,
+} from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import { insertFromJson } from '@rootline/db';
 import { and, asc, count, desc, eq, or, type SQL, sql } from 'drizzle-orm';

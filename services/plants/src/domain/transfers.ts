@@ -17,7 +17,11 @@ export function signerOf(actor: Actor, partyId: string): TransferSigner {
  * organization `partyId` who acts for it. An ADMIN is no exception: a transfer is its parties' act. FORBIDDEN with
  * `details.reason` `org-role` (a weaker role in that organization) or `reason` otherwise.
  */
-export function assertSide(actor: Actor, partyId: string, reason: 'not-owner' | 'not-recipient' | 'not-giver'): TransferSigner {
+export function assertSide(
+  actor: Actor,
+  partyId: string,
+  reason: 'not-owner' | 'not-recipient' | 'not-giver',
+): TransferSigner {
   if (actor.id === partyId) return signerOf(actor, partyId);
   if (actor.org?.id === partyId) {
     if (orgRoleAtLeast(actor.org.role, TRANSFER_ROLE)) return signerOf(actor, partyId);
@@ -29,7 +33,8 @@ export function assertSide(actor: Actor, partyId: string, reason: 'not-owner' | 
   }
   const says = {
     'not-owner': 'Only the owner (or an owner or manager of the owning organization, acting for it) may transfer it',
-    'not-recipient': 'Only the recipient (or an owner or manager of the receiving organization, acting for it) may answer',
+    'not-recipient':
+      'Only the recipient (or an owner or manager of the receiving organization, acting for it) may answer',
     'not-giver': 'Only the giving side (or an owner or manager of the giving organization, acting for it) may cancel',
   } as const;
   throw new AppError('FORBIDDEN', says[reason], { reason });

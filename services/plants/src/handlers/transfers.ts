@@ -3,6 +3,7 @@ import {
   type CallContext,
   type OwnershipTransfer,
   paginate,
+  plantOwnershipHistory,
   transferAccept,
   transferAccepted,
   transferCancel,
@@ -13,7 +14,6 @@ import {
   transferList,
   transferPropose,
   transferProposed,
-  plantOwnershipHistory,
 } from '@rootline/contracts';
 import { organizationAudienceGet } from '@rootline/contracts/organizations';
 import { pendingEvent } from '@rootline/db';
@@ -54,7 +54,10 @@ async function readableTransfer(ctx: ServiceContext, id: string, caller: CallCon
   return t;
 }
 
-const eventBase = (t: Pick<TransferRow, 'id' | 'subjectType' | 'subjectId' | 'subjectName' | 'fromId' | 'fromName' | 'toId' | 'toName'>, audience: string[]) => ({
+const eventBase = (
+  t: Pick<TransferRow, 'id' | 'subjectType' | 'subjectId' | 'subjectName' | 'fromId' | 'fromName' | 'toId' | 'toName'>,
+  audience: string[],
+) => ({
   transferId: t.id,
   subjectType: t.subjectType,
   subjectId: t.subjectId,
@@ -256,7 +259,8 @@ async function closeWith(
     }
     await closeTransfer(tx, transferId, status, actor.id, at);
     const base = eventBase(locked, audience);
-    if (status === 'declined') await ctx.outbox.enqueue(tx, transferDeclined, { ...base, declinedBy: actor.id }, caller);
+    if (status === 'declined')
+      await ctx.outbox.enqueue(tx, transferDeclined, { ...base, declinedBy: actor.id }, caller);
     else await ctx.outbox.enqueue(tx, transferCancelled, { ...base, cancelledBy: actor.id }, caller);
   });
   return (await findTransfer(ctx.db, transferId)) as OwnershipTransfer;
@@ -276,4 +280,3 @@ export const getOwnershipHistory = (ctx: ServiceContext) =>
     if (!(await findPlant(ctx.db, plantId))) throw notFound('Plant', plantId);
     return { items: await ownershipHistory(ctx.db, 'plant', plantId) };
   });
-
