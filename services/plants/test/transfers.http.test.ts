@@ -144,7 +144,7 @@ describe('ownership transfers over HTTP', () => {
     // The plant is the organization's now, publicly, with its ownership history.
     const plant = await p.http('GET', `/api/plants/${plantId}`);
     expect(plant.body.data.owner).toMatchObject({ id: riverside, name: 'Riverside Seed Library' });
-    const history = await p.http('GET', `/api/plants/${plantId}/ownership`);
+    const history = await p.http('GET', `/api/plants/ownership/${plantId}`);
     expect(history.status).toBe(200);
     expect(history.body.data).toEqual([
       expect.objectContaining({

@@ -892,7 +892,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/plants/{plantId}/ownership": {
+    "/api/plants/ownership/{plantId}": {
         parameters: {
             query?: never;
             header?: never;

@@ -171,11 +171,11 @@ export const transferRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async 
   });
 };
 
-/** GET /api/plants/:plantId/ownership: a plant's ownership history (registered beside the plant routes). */
+/** GET /api/plants/ownership/:plantId: a plant's ownership history (registered beside the plant routes). */
 export const ownershipHistoryRoute: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (app, deps) => {
   busRoute(app, deps, {
     method: 'GET',
-    url: '/:plantId/ownership',
+    url: '/ownership/:plantId',
     summary: 'Ownership history of a plant',
     description:
       'The accepted transfers of a plant, oldest first, as the ledger recorded them (`ownership.transfer`): from, ' +
