@@ -28,6 +28,7 @@ import { onHarvestReady } from './subscribers/harvest-ready.js';
 import { onOfferAccepted } from './subscribers/offer-accepted.js';
 import { onOfferMade } from './subscribers/offer-made.js';
 import { onOrganizationChanged, onOrganizationInvitationSent } from './subscribers/organization-changed.js';
+import { onTransferChanged } from './subscribers/transfer-changed.js';
 import { onPasswordChanged } from './subscribers/password-changed.js';
 import { onPasswordResetRequested } from './subscribers/password-reset-requested.js';
 import { onPlantRegistered } from './subscribers/plant-registered.js';
@@ -111,6 +112,7 @@ export const service: ServiceModule<typeof NotifyConfig> = {
         onHarvestReady(ctx),
         onOrganizationInvitationSent(ctx),
         ...onOrganizationChanged(ctx),
+        ...onTransferChanged(ctx),
       ],
       async start() {
         sender.start();
