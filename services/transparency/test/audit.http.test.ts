@@ -102,7 +102,10 @@ interface Entry {
 const alice: Actor = { id: 'usr_alice', role: 'GROWER' };
 const bob: Actor = { id: 'usr_bob', role: 'USER' };
 /** Alice acting for her co-op (Rootline-Act-As): the entry names both. */
-const aliceForCoop: Actor = { ...alice, org: { id: 'org_riverside0001', role: 'member', name: 'Riverside Seed Library' } };
+const aliceForCoop: Actor = {
+  ...alice,
+  org: { id: 'org_riverside0001', role: 'member', name: 'Riverside Seed Library' },
+};
 
 describe('audit log over HTTP', () => {
   let p: TestPlatform;

@@ -73,7 +73,8 @@ export const de: Catalog = {
   },
   transfer: {
     proposedTitle: '{{name}} wird dir angeboten',
-    proposed: '{{from}} möchte {{name}} an {{to}} übertragen. Nimm es auf deiner Seite der Übertragungen an oder lehne es ab.',
+    proposed:
+      '{{from}} möchte {{name}} an {{to}} übertragen. Nimm es auf deiner Seite der Übertragungen an oder lehne es ab.',
     acceptedTitle: '{{name}} hat den Besitzer gewechselt',
     accepted: '{{to}} hat {{name}} von {{from}} übernommen. Die Übertragung steht im Ledger.',
     declinedTitle: 'Übertragung von {{name}} abgelehnt',
