@@ -1,6 +1,7 @@
 import { PageTitle } from '../../components/page-title';
 import { OwnedPlants } from '../../features/plants/components/owned-plants';
 import { PLANTS } from '../../features/plants/strings';
+import { TransferList } from '../../features/transfers/components/transfer-list';
 import { useActingAs } from '../../lib/acting-as';
 import { RequireSession } from '../require-session';
 
@@ -12,6 +13,8 @@ export function Page() {
       {(user) => (
         <>
           <PageTitle lead={PLANTS.mine.lead}>{PLANTS.mine.title}</PageTitle>
+          {/* Plants offered to the person, or to the organization the tab acts for, wait for an answer here. */}
+          <TransferList side="incoming" pendingOnly />
           <OwnedPlants ownerId={acting ?? user.id} />
         </>
       )}

@@ -1,6 +1,6 @@
 import { idempotencyKey } from '@rootline/sdk';
-import { api } from '../../../lib/api-client';
 import { actingAs } from '../../../lib/acting-as';
+import { api } from '../../../lib/api-client';
 import { queryClient } from '../../../lib/query-client';
 import { SESSION } from '../../auth/api/session';
 import { classify, nextStep, type OutboxItem } from '../lib/order';
