@@ -180,8 +180,8 @@ export const transferAccepted = defineEvent({
   subject: 'evt.plants.transfer.accepted',
   payload: Type.Object({
     ...TransferEventBase,
-    givenBy: Type.String(),
-    acceptedBy: Type.String(),
+    givenById: Type.String({ description: 'The account that gave it (for the giving side)' }),
+    acceptedById: Type.String({ description: 'The account that accepted it (for the receiving side)' }),
     txId: Type.String({ description: 'The ledger transaction `ownership.transfer` that recorded it' }),
   }),
 });

@@ -160,8 +160,8 @@ describe('notifications of ownership transfers', () => {
       {
         ...transfer,
         audience: ['usr_trgiver'],
-        givenBy: 'usr_trgiver',
-        acceptedBy: 'usr_trmanager',
+        givenById: 'usr_trgiver',
+        acceptedById: 'usr_trmanager',
         txId: 'tx_01HZX3K6Q2W8N4B7T5R9V0C1MD',
       },
       undefined,

@@ -139,7 +139,11 @@ describe('ownership transfers over HTTP', () => {
       acceptedBy: { accountId: 'usr_tr_manager', organizationId: riverside, role: 'manager' },
     });
     const event = await accepted.next((e) => e.transferId === t.id);
-    expect(event).toMatchObject({ givenBy: 'usr_tr_alice', acceptedBy: 'usr_tr_manager', audience: ['usr_tr_alice'] });
+    expect(event).toMatchObject({
+      givenById: 'usr_tr_alice',
+      acceptedById: 'usr_tr_manager',
+      audience: ['usr_tr_alice'],
+    });
 
     // The plant is the organization's now, publicly, with its ownership history.
     const plant = await p.http('GET', `/api/plants/${plantId}`);

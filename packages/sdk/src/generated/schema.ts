@@ -3583,7 +3583,7 @@ export interface paths {
         };
         /**
          * What to sign
-         * @description The statement of a subject, its canonical JSON and the SHA-256 of it. An `ownership-transfer` (an accepted offer: buyer, quantity, price) is private to its parties: anyone else is 403 FORBIDDEN `not-a-party`. The statement of a subject is `{ type, id, event: { subject, eventId, occurredAt, data }, audit: { index, leafHash } }` built from the audit-log entry of the event that recorded it (`transport-event`: the `transport.completed` event of that transport event id; `ownership-transfer`: the `offer.accepted` event of that offer id; `certificate`: the `plant.registered` event of that plant id). The bytes signed are the UTF-8 of its RFC 8785 canonical JSON; the signature is Ed25519 (RFC 8032, pure, no pre-hash), 64 bytes in base64url.
+         * @description The statement of a subject, its canonical JSON and the SHA-256 of it. An `ownership-transfer` (an accepted offer: buyer, quantity, price) is private to its parties: anyone else is 403 FORBIDDEN `not-a-party`. The statement of a subject is `{ type, id, event: { subject, eventId, occurredAt, data }, audit: { index, leafHash } }` built from the audit-log entry of the event that recorded it (`transport-event`: the `transport.completed` event of that transport event id; `ownership-transfer`: the `offer.accepted` event of that offer id, or the `evt.plants.transfer.accepted` event of that transfer id (`trf_…`, its parties: the accounts that gave and accepted it and the people it moved between); `certificate`: the `plant.registered` event of that plant id). The bytes signed are the UTF-8 of its RFC 8785 canonical JSON; the signature is Ed25519 (RFC 8032, pure, no pre-hash), 64 bytes in base64url.
          */
         get: operations["getSignatureStatement"];
         put?: never;
@@ -3609,7 +3609,7 @@ export interface paths {
         put?: never;
         /**
          * Sign a subject
-         * @description Submits the caller’s signature over the statement of a subject with one of the caller’s keys. Only a party to the subject may sign (a user who caused the event or whom its payload names, such as the handler and the recipient of a transport event, the seller and the buyer of an offer, the owner of a plant), or an ADMIN. The signature is verified first: a signature that does not verify is 400 VALIDATION_ERROR with `details.reason` `signature-invalid`. The statement of a subject is `{ type, id, event: { subject, eventId, occurredAt, data }, audit: { index, leafHash } }` built from the audit-log entry of the event that recorded it (`transport-event`: the `transport.completed` event of that transport event id; `ownership-transfer`: the `offer.accepted` event of that offer id; `certificate`: the `plant.registered` event of that plant id). The bytes signed are the UTF-8 of its RFC 8785 canonical JSON; the signature is Ed25519 (RFC 8032, pure, no pre-hash), 64 bytes in base64url.
+         * @description Submits the caller’s signature over the statement of a subject with one of the caller’s keys. Only a party to the subject may sign (a user who caused the event or whom its payload names, such as the handler and the recipient of a transport event, the seller and the buyer of an offer, the owner of a plant), or an ADMIN. The signature is verified first: a signature that does not verify is 400 VALIDATION_ERROR with `details.reason` `signature-invalid`. The statement of a subject is `{ type, id, event: { subject, eventId, occurredAt, data }, audit: { index, leafHash } }` built from the audit-log entry of the event that recorded it (`transport-event`: the `transport.completed` event of that transport event id; `ownership-transfer`: the `offer.accepted` event of that offer id, or the `evt.plants.transfer.accepted` event of that transfer id (`trf_…`, its parties: the accounts that gave and accepted it and the people it moved between); `certificate`: the `plant.registered` event of that plant id). The bytes signed are the UTF-8 of its RFC 8785 canonical JSON; the signature is Ed25519 (RFC 8032, pure, no pre-hash), 64 bytes in base64url.
          */
         post: operations["createSignature"];
         delete?: never;
@@ -5572,7 +5572,7 @@ export interface components {
              * @description Kind of notification
              * @enum {string}
              */
-            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "organization" | "account";
+            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "organization" | "transfer" | "account";
             title: string;
             body: string;
             /** @description Path of the page it is about, if any */
@@ -5635,6 +5635,11 @@ export interface components {
                 "in-app": boolean;
             };
             organization: {
+                email: boolean;
+                push: boolean;
+                "in-app": boolean;
+            };
+            transfer: {
                 email: boolean;
                 push: boolean;
                 "in-app": boolean;
@@ -6425,7 +6430,7 @@ export interface components {
              */
             id: string;
             /**
-             * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+             * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id, or an accepted transfer id (`trf_…`); `certificate`: a plant id (the certificate of authenticity of its registration)
              * @example transport-event
              */
             subjectType: "transport-event" | "ownership-transfer" | "certificate";
@@ -24665,6 +24670,11 @@ export interface operations {
                         push?: boolean;
                         "in-app"?: boolean;
                     };
+                    transfer?: {
+                        email?: boolean;
+                        push?: boolean;
+                        "in-app"?: boolean;
+                    };
                 };
             };
         };
@@ -25083,7 +25093,7 @@ export interface operations {
                              * @description Kind of notification
                              * @enum {string}
                              */
-                            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "organization" | "account";
+                            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "organization" | "transfer" | "account";
                             /** @enum {string} */
                             channel: "email";
                             /** @enum {boolean} */
@@ -25160,7 +25170,7 @@ export interface operations {
                              * @description Kind of notification
                              * @enum {string}
                              */
-                            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "organization" | "account";
+                            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "organization" | "transfer" | "account";
                             /** @enum {string} */
                             channel: "email";
                             /** @enum {boolean} */
@@ -28680,7 +28690,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id, or an accepted transfer id (`trf_…`); `certificate`: a plant id (the certificate of authenticity of its registration)
                  * @example transport-event
                  */
                 subjectType: "transport-event" | "ownership-transfer" | "certificate";
@@ -28712,7 +28722,7 @@ export interface operations {
                             /** @description The facts signed, from the audit log entry of the event that recorded the subject */
                             statement: {
                                 /**
-                                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+                                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id, or an accepted transfer id (`trf_…`); `certificate`: a plant id (the certificate of authenticity of its registration)
                                  * @example transport-event
                                  */
                                 type: "transport-event" | "ownership-transfer" | "certificate";
@@ -28806,7 +28816,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id, or an accepted transfer id (`trf_…`); `certificate`: a plant id (the certificate of authenticity of its registration)
                  * @example transport-event
                  */
                 subjectType: "transport-event" | "ownership-transfer" | "certificate";
@@ -28933,7 +28943,7 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+                     * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id, or an accepted transfer id (`trf_…`); `certificate`: a plant id (the certificate of authenticity of its registration)
                      * @example transport-event
                      */
                     subjectType: "transport-event" | "ownership-transfer" | "certificate";
