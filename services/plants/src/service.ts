@@ -87,7 +87,7 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
         privacyDistribution(ctx),
         searchPlacesHandler(ctx, geocoder),
         acceptSpecies(ctx),
-        proposeTransfer(ctx),
+        proposeTransfer(ctx, ctx.ledger),
         getTransfer(ctx),
         listTransfersHandler(ctx),
         acceptTransfer(ctx, ctx.ledger),

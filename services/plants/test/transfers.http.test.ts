@@ -93,10 +93,17 @@ describe('ownership transfers over HTTP', () => {
     // The receiving organization's owners and managers are told.
     const told = await proposed.next((e) => e.transferId === t.id);
     expect(told.audience.sort()).toEqual(['usr_tr_manager', 'usr_tr_owner']);
-    // One pending transfer per plant.
+    // One pending transfer per plant: a new proposal withdraws the pending one, and the last one stands.
     const again = await propose('usr_tr_alice', null, hilltop);
-    expect(again.status).toBe(409);
-    expect(again.body.error.details).toMatchObject({ reason: 'transfer-pending', transferId: t.id });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    const withdrawn = await call('usr_tr_alice', null, 'GET', `/api/transfers/${t.id}`);
+    expect(withdrawn.body.data).toMatchObject({ status: 'cancelled', decidedBy: 'usr_tr_alice' });
+    const back = await propose('usr_tr_alice', null, riverside, 'For the library');
+    expect(back.status).toBe(201);
+    expect((await call('usr_tr_alice', null, 'GET', `/api/transfers/${again.body.data.id}`)).body.data.status).toBe(
+      'cancelled',
+    );
+    Object.assign(t, back.body.data);
 
     // The receiving organization's members and viewers see it, but only owners and managers answer it.
     const incoming = await call('usr_tr_viewer', riverside, 'GET', '/api/transfers?direction=incoming&status=pending');

@@ -903,7 +903,7 @@ export interface paths {
          * Ownership history of a plant
          * @description The accepted transfers of a plant, oldest first, as the ledger recorded them (`ownership.transfer`): from, to, who signed for each side, when, and the block. Public, like the ledger.
          */
-        get: operations["historyOwnership"];
+        get: operations["getPlantOwnershipHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -927,7 +927,7 @@ export interface paths {
         put?: never;
         /**
          * Propose an ownership transfer
-         * @description Proposes to give a record one owns (`subjectType` `plant`, `subjectId` its id) to a person or an organization (`to.id`, an account id or an organization id; `to.name` is filled in with its name). The giving side is the record’s owner: the person, or an owner or manager of the owning organization acting for it. A side is a person (its account) or an organization; an owner or manager of the organization acts for it (`Rootline-Act-As`, ADR 237): a member or viewer acting for it is 403 FORBIDDEN (`details.reason: org-role`, `required: manager`). An ADMIN is no side of anyone’s transfer. The recipient hears of it (in the app and by email, as their preferences say; an organization’s owners and managers). A record has at most one pending transfer: another is 409 CONFLICT (`details.reason: transfer-pending`, `details.transferId`). Nothing is on the ledger until it is accepted. `to.id` of no account or organization is 404 NOT_FOUND (`details.field: to.id`); the owner itself is 400 VALIDATION_ERROR (`reason: same-owner`). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h and is recorded once.
+         * @description Proposes to give a record one owns (`subjectType` `plant`, `subjectId` its id) to a person or an organization (`to.id`, an account id or an organization id; `to.name` is filled in with its name). The giving side is the record’s owner: the person, or an owner or manager of the owning organization acting for it. A side is a person (its account) or an organization; an owner or manager of the organization acts for it (`Rootline-Act-As`, ADR 237): a member or viewer acting for it is 403 FORBIDDEN (`details.reason: org-role`, `required: manager`). An ADMIN is no side of anyone’s transfer. The recipient hears of it (in the app and by email, as their preferences say; an organization’s owners and managers). A record has at most one pending transfer: a new proposal withdraws the pending one (`cancelled`, its recipient told), unless it is being accepted (409 CONFLICT, `details.reason: accepting`); of two proposals at once one is 409 CONFLICT (`transfer-pending`, `details.transferId`). Nothing is on the ledger until it is accepted. `to.id` of no account or organization is 404 NOT_FOUND (`details.field: to.id`); the owner itself is 400 VALIDATION_ERROR (`reason: same-owner`). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h and is recorded once.
          */
         post: operations["proposeTransfer"];
         delete?: never;
@@ -11670,7 +11670,7 @@ export interface operations {
             };
         };
     };
-    historyOwnership: {
+    getPlantOwnershipHistory: {
         parameters: {
             query?: never;
             header?: {
@@ -11863,9 +11863,9 @@ export interface operations {
                  *       "subjectType": "plant",
                  *       "subjectId": "plt_01HZX3K6Q2W8N4B7T5R9V0C1MD",
                  *       "to": {
-                 *         "id": "org_01HZX3K6Q2W8N4B7T5R9V0C1MD"
+                 *         "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1ME"
                  *       },
-                 *       "message": "For the seed library’s collection"
+                 *       "message": "A cutting of the tomato you liked"
                  *     }
                  */
                 "application/json": {

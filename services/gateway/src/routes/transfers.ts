@@ -46,8 +46,9 @@ export const transferRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async 
       'organization (`to.id`, an account id or an organization id; `to.name` is filled in with its name). The ' +
       'giving side is the record’s owner: the person, or an owner or manager of the owning organization acting for ' +
       `it. ${SIDES} The recipient hears of it (in the app and by email, as their preferences say; an ` +
-      'organization’s owners and managers). A record has at most one pending transfer: another is 409 CONFLICT ' +
-      '(`details.reason: transfer-pending`, `details.transferId`). Nothing is on the ledger until it is accepted. ' +
+      'organization’s owners and managers). A record has at most one pending transfer: a new proposal withdraws the ' +
+      'pending one (`cancelled`, its recipient told), unless it is being accepted (409 CONFLICT, `details.reason: ' +
+      'accepting`); of two proposals at once one is 409 CONFLICT (`transfer-pending`, `details.transferId`). Nothing is on the ledger until it is accepted. ' +
       '`to.id` of no account or organization is 404 NOT_FOUND (`details.field: to.id`); the owner itself is 400 ' +
       `VALIDATION_ERROR (\`reason: same-owner\`). ${RETRIES}`,
     tags: TAGS,
@@ -69,8 +70,8 @@ export const transferRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async 
     example: {
       subjectType: 'plant',
       subjectId: 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MD',
-      to: { id: 'org_01HZX3K6Q2W8N4B7T5R9V0C1MD' },
-      message: 'For the seed library’s collection',
+      to: { id: 'usr_01HZX3K6Q2W8N4B7T5R9V0C1ME' },
+      message: 'A cutting of the tomato you liked',
     },
     input: async (req) => {
       const body = req.body as { to: { id: string; name?: string } };

@@ -71,10 +71,12 @@ const eventBase = (
 
 /**
  * plants.transfer.propose: the owner of a plant (or an owner or manager of the owning organization acting for it)
- * proposes to give it to a person or an organization. One transfer is pending per plant at a time (409 CONFLICT
- * `transfer-pending` with its id). The recipient side hears of it (`evt.plants.transfer.proposed`).
+ * proposes to give it to a person or an organization. One transfer is pending per plant at a time: a new proposal
+ * withdraws the pending one (cancelled, its recipient told), unless it is being accepted (409 CONFLICT `accepting`);
+ * two proposals at once leave one (409 CONFLICT `transfer-pending` for the other). The recipient side hears of it
+ * (`evt.plants.transfer.proposed`).
  */
-export const proposeTransfer = (ctx: ServiceContext) =>
+export const proposeTransfer = (ctx: ServiceContext, recorder: Recorder) =>
   handle(transferPropose, async (input, caller) => {
     const actor = actingUser(caller);
     const id = ctx.newId('trf', caller);
@@ -95,6 +97,10 @@ export const proposeTransfer = (ctx: ServiceContext) =>
       throw new AppError('VALIDATION_ERROR', 'to.name: name the recipient', { field: 'to.name' });
     }
     const audience = await audienceOf(ctx, input.to.id, caller);
+    // A new proposal replaces the pending one (withdrawn, its recipient told): asked for before the transaction.
+    const replaced = await pendingTransferOf(ctx.db, input.subjectType, plant.id);
+    const replacedRow = replaced ? await findTransfer(ctx.db, replaced) : undefined;
+    const replacedAudience = replacedRow ? await audienceOf(ctx, replacedRow.to.id, caller) : [];
     const row = {
       id,
       subjectType: input.subjectType,
@@ -110,6 +116,24 @@ export const proposeTransfer = (ctx: ServiceContext) =>
       createdAt: ctx.clock.now().toISOString(),
     };
     const inserted = await ctx.db.transaction(async (tx) => {
+      if (replaced) {
+        const locked = await lockTransfer(tx, replaced);
+        if (locked?.status === 'pending') {
+          if (await recorder.hasIntent(ledgerTxId(replaced), tx)) {
+            throw new AppError('CONFLICT', 'The pending transfer of this plant is being accepted', {
+              reason: 'accepting',
+              transferId: replaced,
+            });
+          }
+          await closeTransfer(tx, replaced, 'cancelled', actor.id, row.createdAt);
+          await ctx.outbox.enqueue(
+            tx,
+            transferCancelled,
+            { ...eventBase(locked, replacedAudience), cancelledBy: actor.id },
+            caller,
+          );
+        }
+      }
       if (!(await insertTransfer(tx, row))) return false;
       await ctx.outbox.enqueue(tx, transferProposed, { ...eventBase(row, audience), proposedBy: actor.id }, caller);
       return true;
