@@ -115,6 +115,9 @@ const CALLER: Record<string, string> = {
   acceptOrganizationInvitation: BOB,
   leaveOrganization: BOB,
   declineOrganizationInvitation: CY,
+  // Ada offers a plant to Bob, who accepts or declines it.
+  acceptTransfer: BOB,
+  declineTransfer: BOB,
 };
 
 /** Demand is shown over at least five households: four more people state the example's preferences too. */
@@ -183,6 +186,16 @@ const signed = (text: string) => sign(null, Buffer.from(text, 'utf8'), key.priva
  * value the server chose, or the one-time token of an email. The example's other fields are used as written.
  */
 const BODIES: Record<string, (example: Record<string, unknown>) => Promise<Record<string, unknown>>> = {
+  // A plant of its own, given away when Bob accepts (the walk's first plant stays Ada's for what follows).
+  proposeTransfer: async (ex) => {
+    const res = await fetch(`${base}/api/plants/register`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.get(ADA)}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ commonName: 'Basil', location: { latitude: 52.09, longitude: 5.12 }, owner: { id: ADA } }),
+    });
+    if (res.status !== 201) throw new Error(`a plant to give: ${res.status} ${await res.text()}`);
+    return { ...ex, subjectId: ((await res.json()) as { data: { id: string } }).data.id };
+  },
   createSigningKey: async (ex) => ({
     ...ex,
     publicKey: rawKey,

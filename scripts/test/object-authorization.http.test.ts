@@ -243,6 +243,7 @@ const READERS: Record<string, (id: string) => string[]> = {
     `/api/organizations/${id}/invitations`,
   ],
   certificate: () => ['/api/transparency/certificates/revocations'],
+  transfer: (id) => [`/api/transfers/${id}`],
 };
 
 /** An answer without what changes by itself between two reads (signed URLs' expiry and signature). */
@@ -413,6 +414,14 @@ beforeAll(async () => {
   const org = await created(ALICE, 'POST', '/api/organizations', example('POST', '/api/organizations'));
   records.set('organization', org.id as string);
   records.set('param:userId', ALICE);
+  // A plant of hers offered to her organization, waiting for its answer: only its sides read or answer it.
+  const given = await created(ALICE, 'POST', '/api/plants/register', plantInput({ owner: { id: ALICE } }));
+  const offered = await created(ALICE, 'POST', '/api/transfers', {
+    subjectType: 'plant',
+    subjectId: given.id,
+    to: { id: org.id },
+  });
+  records.set('transfer', offered.id as string);
   for (const [who, role] of [
     [MIA, 'member'],
     [VIC, 'viewer'],

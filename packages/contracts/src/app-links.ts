@@ -48,6 +48,7 @@ export const APP_PAGES = {
   networkExports: '/network/exports',
   inbox: '/inbox',
   outbox: '/outbox',
+  transfers: '/transfers',
   notificationSettings: '/settings/notifications',
   unsubscribe: '/unsubscribe',
   organizations: '/organizations',

@@ -32,6 +32,7 @@ export * from './roles.js';
 export * from './seed-lots.js';
 export * from './services.js';
 export * from './signatures.js';
+export * from './transfers.js';
 export * from './transparency.js';
 export * from './transparency-certificates.js';
 export * from './transparency-exports.js';

@@ -20,6 +20,7 @@ export const NOTIFICATION_TYPES = [
   'marketplace',
   'weekly-digest',
   'organization',
+  'transfer',
   'account',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

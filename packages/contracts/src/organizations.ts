@@ -192,6 +192,18 @@ export const organizationInvitationIssue = defineSubject({
   summary: 'Mints the secret of an organization invitation link for the email being sent',
 });
 
+/**
+ * The owners and managers of an organization now, by account id, for a service that tells an organization of
+ * something (the recipient side of an ownership transfer): asked over the bus before the service's transaction,
+ * carried as the event's `audience`. An unknown or dissolved organization has none.
+ */
+export const organizationAudienceGet = defineSubject({
+  subject: 'gateway.organization-audience.get',
+  request: Type.Object({ organizationId: Type.String() }, { additionalProperties: false }),
+  reply: Type.Object({ accountIds: Type.Array(Type.String()) }),
+  summary: 'The account ids of an organization’s owners and managers',
+});
+
 /** Who hears of a change: the organization's owners and managers at the time (notify: in-app and email). */
 const Audience = Type.Array(Type.String(), { description: 'Account ids of its owners and managers, to notify' });
 const Base = {

@@ -136,6 +136,14 @@ export const REFUSAL_REASON_TEXTS = {
   'not-public-kind': 'Not a public event kind',
   'area-invalid': 'The area cannot be matched',
   'already-revoked': 'The certificate is revoked already',
+  // Transfers
+  'same-owner': 'The recipient owns the record already',
+  'transfer-pending': 'The record has a pending transfer already',
+  accepting: 'The pending transfer is being accepted',
+  'owner-changed': 'The record changed owner since the transfer was proposed',
+  'not-giver': 'Only the giving side may cancel the transfer',
+  'not-pending': 'The transfer is no longer pending',
+  'unknown-recipient': 'No account or organization has the id',
   // Seed lots
   discarded: 'The seed lot was discarded and no longer changes',
   'empty-change': 'A change names at least one field',

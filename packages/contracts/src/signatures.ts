@@ -3,7 +3,10 @@ import { PrefixedId, Text, Timestamp } from './common.js';
 import { defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 
-/** What users sign: a transport event (a handoff), an ownership transfer (an accepted offer), a certificate. */
+/**
+ * What users sign: a transport event (a handoff), an ownership transfer (an accepted offer, or an accepted transfer
+ * between people and organizations), a certificate.
+ */
 export const SIGNATURE_SUBJECT_TYPES = ['transport-event', 'ownership-transfer', 'certificate'] as const;
 export type SignatureSubjectType = (typeof SIGNATURE_SUBJECT_TYPES)[number];
 
@@ -12,7 +15,8 @@ export const SignatureSubjectTypeSchema = Type.Union(
   {
     examples: ['transport-event'],
     description:
-      '`transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id ' +
+      '`transport-event`: a transport event id; `ownership-transfer`: an accepted offer id, or an accepted transfer id ' +
+      '(`trf_…`); `certificate`: a plant id ' +
       '(the certificate of authenticity of its registration)',
   },
 );

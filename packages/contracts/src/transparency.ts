@@ -40,6 +40,16 @@ export const AuditEntry = Named(
         description: 'Id of the domain event; null for admin entries',
       }),
       actor: Type.Union([Type.String(), Type.Null()], { description: 'User who caused it, when known' }),
+      actingFor: Type.Optional(
+        Type.Object(
+          { id: Type.String(), name: Type.String() },
+          {
+            description:
+              'The organization `actor` acted for (`Rootline-Act-As`), by id and its name then; absent when it acted ' +
+              'for itself (and on entries recorded before it was kept)',
+          },
+        ),
+      ),
       entity: Type.Union([Type.String(), Type.Null()], { description: 'Main record it concerns (plant, listing…)' }),
       occurredAt: Timestamp,
       recordedAt: Timestamp,

@@ -52,6 +52,7 @@ import { plantRoutes } from './routes/plants.js';
 import { privacyRoutes } from './routes/privacy.js';
 import { realtimeRoutes } from './routes/realtime.js';
 import { seedLotRoutes } from './routes/seed-lots.js';
+import { ownershipHistoryRoute, transferRoutes } from './routes/transfers.js';
 import { transparencyRoutes, webhookRoutes } from './routes/transparency.js';
 import { transparencyLogRoutes } from './routes/transparency-log.js';
 import { transparencyRecordRoutes } from './routes/transparency-records.js';
@@ -255,6 +256,8 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   await app.register(peopleRoutes, { prefix: '/api/people', accountNames });
   await app.register(plantRoutes, { prefix: '/api/plants', ...routeDeps, accountName, accountNames });
   await app.register(seedLotRoutes, { prefix: '/api/seed-lots', ...routeDeps });
+  await app.register(ownershipHistoryRoute, { prefix: '/api/plants', ...routeDeps, accountName, accountNames });
+  await app.register(transferRoutes, { prefix: '/api/transfers', ...routeDeps, accountName, accountNames });
   await app.register(geocodeRoutes, { prefix: '/api/geocode', ...routeDeps });
   await app.register(chainRoutes, { prefix: '/api/chain', ...routeDeps });
   await app.register(agentRoutes, { prefix: '/api/agents', ...routeDeps });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type Bus, createNatsBus } from '@rootline/bus';
 import { farmAlerted, harvestReady, transportCompleted, webhookDisabled } from '@rootline/contracts';
 import { organizationMemberRoleChanged } from '@rootline/contracts/organizations';
+import { transferAccepted, transferProposed } from '@rootline/contracts/transfers';
 import { publishEvent, seedSession, startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { createLogger, type RunningService, startService } from '@rootline/host';
 import { service as notify } from '@rootline/notify';
@@ -124,6 +125,56 @@ describe('notifications from organizations', () => {
     const [theirs] = await notificationsOf('usr_orgmanager');
     expect(theirs?.body).toMatch(/ is now a manager of Riverside Seed Library \(was member\)\.$/);
     expect(await notificationsOf('usr_orgowner')).toEqual([]);
+  });
+});
+
+describe('notifications of ownership transfers', () => {
+  const transfer = {
+    transferId: 'trf_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+    subjectType: 'plant',
+    subjectId: 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+    subjectName: 'Tomato',
+    fromId: 'usr_trgiver',
+    fromName: 'Alice',
+    toId: 'org_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+    toName: 'Riverside Seed Library',
+  };
+  it('tells the receiving side of an offer and the giving side of its acceptance, in their words, not the actor', async () => {
+    await publishEvent(
+      p.bus,
+      transferProposed,
+      { ...transfer, audience: ['usr_trowner', 'usr_trmanager'], proposedBy: 'usr_trgiver' },
+      undefined,
+      { id: 'usr_trgiver', role: 'USER' },
+    );
+    await expect.poll(async () => (await notificationsOf('usr_trmanager')).length, { timeout: 10_000 }).toBe(1);
+    expect((await notificationsOf('usr_trmanager'))[0]).toMatchObject({
+      type: 'transfer',
+      title: 'Tomato is offered to you',
+      body: 'Alice offers to transfer Tomato to Riverside Seed Library. Accept or decline it on your transfers page.',
+      link: '/transfers',
+    });
+    await publishEvent(
+      p.bus,
+      transferAccepted,
+      {
+        ...transfer,
+        audience: ['usr_trgiver'],
+        givenById: 'usr_trgiver',
+        acceptedById: 'usr_trmanager',
+        txId: 'tx_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+      },
+      undefined,
+      { id: 'usr_trmanager', role: 'USER', org: { id: transfer.toId, role: 'manager', name: transfer.toName } },
+    );
+    await expect.poll(async () => (await notificationsOf('usr_trgiver')).length, { timeout: 10_000 }).toBe(1);
+    expect((await notificationsOf('usr_trgiver'))[0]).toMatchObject({
+      type: 'transfer',
+      title: 'Tomato changed hands',
+      link: '/plants/plt_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+    });
+    // The manager who accepted heard of the offer only, not of its own acceptance.
+    expect(await notificationsOf('usr_trmanager')).toHaveLength(1);
   });
 });
 

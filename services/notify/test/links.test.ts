@@ -77,6 +77,19 @@ const EVERY: Template[] = [
       }),
     ),
   ),
+  ...(['proposed', 'accepted', 'declined', 'cancelled'] as const).map(
+    (change): Template => ({
+      name: 'transfer',
+      params: {
+        transferId: 'trf_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+        change,
+        subjectId: 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+        subjectName: 'Tomato',
+        fromName: 'Alice',
+        toName: 'Riverside',
+      },
+    }),
+  ),
 ];
 
 /** The one-time links the gateway mints for verification and reset (identity/accounts.ts's LINK_PATH). */
@@ -102,7 +115,7 @@ describe('links of every notification open a page of the web app', () => {
       'side' in template.params
         ? ` (${template.params.side})`
         : 'change' in template.params
-          ? ` (${template.params.change}${template.params.you ? ', you' : ''})`
+          ? ` (${template.params.change}${'you' in template.params && template.params.you ? ', you' : ''})`
           : '';
     it(`${template.name}${variant}: the in-app and push link and every email link name a route`, () => {
       const message = render(template, ACTION[template.name]);

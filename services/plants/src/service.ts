@@ -3,7 +3,7 @@ import type { SearchHit } from '@rootline/contracts';
 import { createNominatim, warmGeocoder } from '@rootline/geocoder';
 import { outgoingAgent, type ServiceModule } from '@rootline/host';
 import { PlantsConfig } from './config.js';
-import { type PlantRecord, plantsLedger } from './db/ledger.js';
+import { type PlantsLedgerRecord, plantsLedger } from './db/ledger.js';
 import { outbox } from './db/schema.js';
 import { nearbyPlants, networkStats, ownedPlants, recentPlants, searchPlantsHandler } from './handlers/discovery.js';
 import { getLineage } from './handlers/lineage.js';
@@ -27,6 +27,15 @@ import {
   updateSeedLotHandler,
 } from './handlers/seed-lots.js';
 import { acceptSpecies } from './handlers/species.js';
+import {
+  acceptTransfer,
+  cancelTransfer,
+  declineTransfer,
+  getOwnershipHistory,
+  getTransfer,
+  listTransfersHandler,
+  proposeTransfer,
+} from './handlers/transfers.js';
 import { fillPlantPlaces } from './jobs/backfill-places.js';
 import { createLineageAgent } from './jobs/lineage-agent.js';
 
@@ -37,7 +46,7 @@ import { createLineageAgent } from './jobs/lineage-agent.js';
 /** How long after start the gazetteer is loaded: after the rest of a process's start-up, before most first uses. */
 const GEOCODER_WARM_DELAY_MS = 3000;
 
-export const service: ServiceModule<typeof PlantsConfig, PlantRecord> = {
+export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
   name: 'plants',
   version: '0.2.0',
   config: PlantsConfig,
@@ -97,6 +106,13 @@ export const service: ServiceModule<typeof PlantsConfig, PlantRecord> = {
         discardSeedLot(ctx),
         recordGerminationTest(ctx),
         listGerminationTestsHandler(ctx),
+        proposeTransfer(ctx, ctx.ledger),
+        getTransfer(ctx),
+        listTransfersHandler(ctx),
+        acceptTransfer(ctx, ctx.ledger),
+        declineTransfer(ctx, ctx.ledger),
+        cancelTransfer(ctx, ctx.ledger),
+        getOwnershipHistory(ctx),
       ],
       subscribers: [],
       agents: [agent],

@@ -101,6 +101,11 @@ interface Entry {
 
 const alice: Actor = { id: 'usr_alice', role: 'GROWER' };
 const bob: Actor = { id: 'usr_bob', role: 'USER' };
+/** Alice acting for her co-op (Rootline-Act-As): the entry names both. */
+const aliceForCoop: Actor = {
+  ...alice,
+  org: { id: 'org_riverside0001', role: 'member', name: 'Riverside Seed Library' },
+};
 
 describe('audit log over HTTP', () => {
   let p: TestPlatform;
@@ -133,7 +138,12 @@ describe('audit log over HTTP', () => {
     // One at a time: concurrent deliveries may be appended in either order, and the assertions name indexes.
     const steps: [string, object, Actor | undefined, string | undefined][] = [
       [plantRegistered.subject, { plantId: 'plt_tomato1', commonName: 'Tomato' }, alice, '2026-01-01T10:00:00.000Z'],
-      [plantRegistered.subject, { plantId: 'plt_basil01', commonName: 'Basil' }, alice, '2026-02-01T10:00:00.000Z'],
+      [
+        plantRegistered.subject,
+        { plantId: 'plt_basil01', commonName: 'Basil', ownerId: 'org_riverside0001' },
+        aliceForCoop,
+        '2026-02-01T10:00:00.000Z',
+      ],
       [
         listingPublished.subject,
         {
@@ -179,6 +189,12 @@ describe('audit log over HTTP', () => {
     expect(entries.map((e) => e.index)).toEqual([0, 1, 2, 3, 4]);
     expect(entries[0]).toMatchObject({ source: 'event', actor: 'usr_alice', entity: 'plt_tomato1', prevHash: null });
     expect(entries[3]).toMatchObject({ actor: null, entity: 'usr_bob' });
+    // An act for an organization names the person as actor and the organization beside it, in the hashed entry.
+    expect(entries[1]).toMatchObject({
+      actor: 'usr_alice',
+      actingFor: { id: 'org_riverside0001', name: 'Riverside Seed Library' },
+    });
+    expect(entries[0]).not.toHaveProperty('actingFor');
     for (let i = 1; i < entries.length; i++) expect(entries[i]!.prevHash).toBe(hex(leafOf(entries[i - 1])));
   });
 

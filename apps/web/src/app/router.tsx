@@ -79,6 +79,7 @@ const PAGES: Record<AppPage, Omit<RouteObject, 'path' | 'index' | 'children'>> =
   inbox: { lazy: page(() => import('./pages/inbox')) },
   // Offline, its code comes from the worker's precache like every page's (ADR 225).
   outbox: { lazy: page(() => import('./pages/outbox')) },
+  transfers: { lazy: page(() => import('./pages/transfers')) },
   notificationSettings: { lazy: page(() => import('./pages/notification-settings')) },
   unsubscribe: { lazy: page(() => import('./pages/unsubscribe')) },
   organizations: { lazy: page(() => import('./pages/organizations')) },

@@ -970,6 +970,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plants/ownership/{plantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ownership history of a plant
+         * @description The accepted transfers of a plant, oldest first, as the ledger recorded them (`ownership.transfer`): from, to, who signed for each side, when, and the block. Public, like the ledger.
+         */
+        get: operations["getPlantOwnershipHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my transfers
+         * @description The transfers to (`direction=incoming`) or from (`outgoing`) the caller, or the organization it acts for (any member acting for it reads them), newest first; both directions by default. `status` and `subjectId` narrow it. `page` from 1; `limit` default 20, at most 100.
+         */
+        get: operations["listTransfers"];
+        put?: never;
+        /**
+         * Propose an ownership transfer
+         * @description Proposes to give a record one owns (`subjectType` `plant`, `subjectId` its id) to a person or an organization (`to.id`, an account id or an organization id; `to.name` is filled in with its name). The giving side is the record’s owner: the person, or an owner or manager of the owning organization acting for it. A side is a person (its account) or an organization; an owner or manager of the organization acts for it (`Rootline-Act-As`, ADR 237): a member or viewer acting for it is 403 FORBIDDEN (`details.reason: org-role`, `required: manager`). An ADMIN is no side of anyone’s transfer. The recipient hears of it (in the app and by email, as their preferences say; an organization’s owners and managers). A record has at most one pending transfer: a new proposal withdraws the pending one (`cancelled`, its recipient told), unless it is being accepted (409 CONFLICT, `details.reason: accepting`); of two proposals at once one is 409 CONFLICT (`transfer-pending`, `details.transferId`). Nothing is on the ledger until it is accepted. `to.id` of no account or organization is 404 NOT_FOUND (`details.field: to.id`); the owner itself is 400 VALIDATION_ERROR (`reason: same-owner`). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h and is recorded once.
+         */
+        post: operations["proposeTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfers/{transferId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a transfer
+         * @description A transfer, to its sides only (a person, or any member of a side’s organization acting for it) and ADMINs; anyone else gets 404 NOT_FOUND, as for an unknown id.
+         */
+        get: operations["getTransfer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfers/{transferId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a transfer
+         * @description The recipient accepts a pending transfer: it is recorded on the ledger as an `ownership.transfer` transaction naming the record, both sides and who signed for each (`givenBy`, `acceptedBy`: the account and the organization it acted for), and the record’s owner becomes the recipient. Answers the transfer with its block. A side is a person (its account) or an organization; an owner or manager of the organization acts for it (`Rootline-Act-As`, ADR 237): a member or viewer acting for it is 403 FORBIDDEN (`details.reason: org-role`, `required: manager`). An ADMIN is no side of anyone’s transfer. A transfer no longer pending is 409 CONFLICT (`reason: not-pending`, `status`). 503 UNAVAILABLE (with Retry-After) means the ledger did not answer: retry. Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h and is recorded once.
+         */
+        post: operations["acceptTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfers/{transferId}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a transfer
+         * @description The recipient declines a pending transfer; the giving side hears of it. A side is a person (its account) or an organization; an owner or manager of the organization acts for it (`Rootline-Act-As`, ADR 237): a member or viewer acting for it is 403 FORBIDDEN (`details.reason: org-role`, `required: manager`). An ADMIN is no side of anyone’s transfer. Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h and is recorded once.
+         */
+        post: operations["declineTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transfers/{transferId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a transfer
+         * @description The giving side withdraws a pending transfer; the recipient hears of it. A side is a person (its account) or an organization; an owner or manager of the organization acts for it (`Rootline-Act-As`, ADR 237): a member or viewer acting for it is 403 FORBIDDEN (`details.reason: org-role`, `required: manager`). An ADMIN is no side of anyone’s transfer. Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h and is recorded once.
+         */
+        post: operations["cancelTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/geocode": {
         parameters: {
             query?: never;
@@ -3597,7 +3721,7 @@ export interface paths {
         };
         /**
          * What to sign
-         * @description The statement of a subject, its canonical JSON and the SHA-256 of it. An `ownership-transfer` (an accepted offer: buyer, quantity, price) is private to its parties: anyone else is 403 FORBIDDEN `not-a-party`. The statement of a subject is `{ type, id, event: { subject, eventId, occurredAt, data }, audit: { index, leafHash } }` built from the audit-log entry of the event that recorded it (`transport-event`: the `transport.completed` event of that transport event id; `ownership-transfer`: the `offer.accepted` event of that offer id; `certificate`: the `plant.registered` event of that plant id). The bytes signed are the UTF-8 of its RFC 8785 canonical JSON; the signature is Ed25519 (RFC 8032, pure, no pre-hash), 64 bytes in base64url.
+         * @description The statement of a subject, its canonical JSON and the SHA-256 of it. An `ownership-transfer` (an accepted offer: buyer, quantity, price) is private to its parties: anyone else is 403 FORBIDDEN `not-a-party`. The statement of a subject is `{ type, id, event: { subject, eventId, occurredAt, data }, audit: { index, leafHash } }` built from the audit-log entry of the event that recorded it (`transport-event`: the `transport.completed` event of that transport event id; `ownership-transfer`: the `offer.accepted` event of that offer id, or the `evt.plants.transfer.accepted` event of that transfer id (`trf_…`, its parties: the accounts that gave and accepted it and the people it moved between); `certificate`: the `plant.registered` event of that plant id). The bytes signed are the UTF-8 of its RFC 8785 canonical JSON; the signature is Ed25519 (RFC 8032, pure, no pre-hash), 64 bytes in base64url.
          */
         get: operations["getSignatureStatement"];
         put?: never;
@@ -3623,7 +3747,7 @@ export interface paths {
         put?: never;
         /**
          * Sign a subject
-         * @description Submits the caller’s signature over the statement of a subject with one of the caller’s keys. Only a party to the subject may sign (a user who caused the event or whom its payload names, such as the handler and the recipient of a transport event, the seller and the buyer of an offer, the owner of a plant), or an ADMIN. The signature is verified first: a signature that does not verify is 400 VALIDATION_ERROR with `details.reason` `signature-invalid`. The statement of a subject is `{ type, id, event: { subject, eventId, occurredAt, data }, audit: { index, leafHash } }` built from the audit-log entry of the event that recorded it (`transport-event`: the `transport.completed` event of that transport event id; `ownership-transfer`: the `offer.accepted` event of that offer id; `certificate`: the `plant.registered` event of that plant id). The bytes signed are the UTF-8 of its RFC 8785 canonical JSON; the signature is Ed25519 (RFC 8032, pure, no pre-hash), 64 bytes in base64url.
+         * @description Submits the caller’s signature over the statement of a subject with one of the caller’s keys. Only a party to the subject may sign (a user who caused the event or whom its payload names, such as the handler and the recipient of a transport event, the seller and the buyer of an offer, the owner of a plant), or an ADMIN. The signature is verified first: a signature that does not verify is 400 VALIDATION_ERROR with `details.reason` `signature-invalid`. The statement of a subject is `{ type, id, event: { subject, eventId, occurredAt, data }, audit: { index, leafHash } }` built from the audit-log entry of the event that recorded it (`transport-event`: the `transport.completed` event of that transport event id; `ownership-transfer`: the `offer.accepted` event of that offer id, or the `evt.plants.transfer.accepted` event of that transfer id (`trf_…`, its parties: the accounts that gave and accepted it and the people it moved between); `certificate`: the `plant.registered` event of that plant id). The bytes signed are the UTF-8 of its RFC 8785 canonical JSON; the signature is Ed25519 (RFC 8032, pure, no pre-hash), 64 bytes in base64url.
          */
         post: operations["createSignature"];
         delete?: never;
@@ -4360,6 +4484,11 @@ export interface components {
             eventId: string | null;
             /** @description User who caused it, when known */
             actor: string | null;
+            /** @description The organization `actor` acted for (`Rootline-Act-As`), by id and its name then; absent when it acted for itself (and on entries recorded before it was kept) */
+            actingFor?: {
+                id: string;
+                name: string;
+            };
             /** @description Main record it concerns (plant, listing…) */
             entity: string | null;
             /**
@@ -4984,7 +5113,7 @@ export interface components {
             /** @description Human-readable explanation */
             message: string;
             /**
-             * @description Finer reasons: an object, or a list of one per failing field, with `field` (the failing field) and `reason`, a stable code for a client to word in its own language (ADR 260), one of: `sign-in-required`, `bad-credentials`, `session-ended`, `token-expired`, `token-invalid`, `token-organization`, `not-an-organization-id`, `not-a-member`, `org-role`, `not-owner`, `not-self`, `admin-only`, `scopes-exceed`, `CSRF`, `origin`, `account-not-found`, `link-invalid`, `email-taken`, `password-too-short`, `password-too-long`, `password-repeated`, `password-common`, `password-is-email`, `LAST_ADMIN`, `ACCOUNT_GONE`, `EMAIL_NOT_VERIFIED`, `ACCOUNT_NOT_LINKED`, `STATE_MISSING`, `STATE_MISMATCH`, `PROVIDER_REFUSED`, `CODE_MISSING`, `PROVIDER_ERROR`, `OWNER_ONLY`, `LAST_OWNER`, `member-not-found`, `invitation-invalid`, `organization-not-found`, `not-account-name`, `name-required`, `not-handler`, `not-custodian`, `not-recipient`, `corrected`, `journey-backwards`, `plant-or-lot`, `correction-subject`, `not-in-journey`, `bad-public-key`, `own-listing`, `not-your-turn`, `listing-closed`, `listing-state`, `listing-sold-out`, `listing-not-open`, `offer-state`, `quantity-over-available`, `not-enough-left`, `not-buyer`, `offer-not-accepted`, `already-reviewed`, `not-an-image`, `too-few-households`, `probe-limit`, `no-category`, `in-future`, `invalid-time`, `from-after-to`, `invalid-date`, `range-too-long`, `window-invalid`, `lat-lon-together`, `too-many-kinds`, `epcis-kind`, `label-start`, `batch-germinating`, `batch-growing`, `batch-ready`, `batch-harvested`, `batch-failed`, `batch-harvesting`, `batch-closed`, `zone-capacity`, `before-start`, `start-too-early`, `recipe-crop`, `phase-twice`, `min-above-max`, `file-too-large`, `attach-not-allowed`, `entity-pair`, `type`, `corrupt`, `unreadable`, `pixel-limit`, `zip-bomb`, `zip-path`, `not-uploaded`, `expired`, `entry`, `file`, `error`, `not-configured`, `provider-failed`, `photo-count`, `organ-per-photo`, `proof-invalid`, `key-of-another-user`, `challenge-unknown`, `challenge-not-yours`, `challenge-used`, `challenge-expired`, `not-a-party`, `key-revoked`, `signature-invalid`, `webhook-disabled`, `not-public-kind`, `area-invalid`, `already-revoked`, `discarded`, `empty-change`, `not-a-geo-uri`, `unknown-token`, `in-flight`
+             * @description Finer reasons: an object, or a list of one per failing field, with `field` (the failing field) and `reason`, a stable code for a client to word in its own language (ADR 260), one of: `sign-in-required`, `bad-credentials`, `session-ended`, `token-expired`, `token-invalid`, `token-organization`, `not-an-organization-id`, `not-a-member`, `org-role`, `not-owner`, `not-self`, `admin-only`, `scopes-exceed`, `CSRF`, `origin`, `account-not-found`, `link-invalid`, `email-taken`, `password-too-short`, `password-too-long`, `password-repeated`, `password-common`, `password-is-email`, `LAST_ADMIN`, `ACCOUNT_GONE`, `EMAIL_NOT_VERIFIED`, `ACCOUNT_NOT_LINKED`, `STATE_MISSING`, `STATE_MISMATCH`, `PROVIDER_REFUSED`, `CODE_MISSING`, `PROVIDER_ERROR`, `OWNER_ONLY`, `LAST_OWNER`, `member-not-found`, `invitation-invalid`, `organization-not-found`, `not-account-name`, `name-required`, `not-handler`, `not-custodian`, `not-recipient`, `corrected`, `journey-backwards`, `plant-or-lot`, `correction-subject`, `not-in-journey`, `bad-public-key`, `own-listing`, `not-your-turn`, `listing-closed`, `listing-state`, `listing-sold-out`, `listing-not-open`, `offer-state`, `quantity-over-available`, `not-enough-left`, `not-buyer`, `offer-not-accepted`, `already-reviewed`, `not-an-image`, `too-few-households`, `probe-limit`, `no-category`, `in-future`, `invalid-time`, `from-after-to`, `invalid-date`, `range-too-long`, `window-invalid`, `lat-lon-together`, `too-many-kinds`, `epcis-kind`, `label-start`, `batch-germinating`, `batch-growing`, `batch-ready`, `batch-harvested`, `batch-failed`, `batch-harvesting`, `batch-closed`, `zone-capacity`, `before-start`, `start-too-early`, `recipe-crop`, `phase-twice`, `min-above-max`, `file-too-large`, `attach-not-allowed`, `entity-pair`, `type`, `corrupt`, `unreadable`, `pixel-limit`, `zip-bomb`, `zip-path`, `not-uploaded`, `expired`, `entry`, `file`, `error`, `not-configured`, `provider-failed`, `photo-count`, `organ-per-photo`, `proof-invalid`, `key-of-another-user`, `challenge-unknown`, `challenge-not-yours`, `challenge-used`, `challenge-expired`, `not-a-party`, `key-revoked`, `signature-invalid`, `webhook-disabled`, `not-public-kind`, `area-invalid`, `already-revoked`, `same-owner`, `transfer-pending`, `accepting`, `owner-changed`, `not-giver`, `not-pending`, `unknown-recipient`, `discarded`, `empty-change`, `not-a-geo-uri`, `unknown-token`, `in-flight`
              * @example {
              *       "field": "buyerId",
              *       "reason": "not-self"
@@ -5818,7 +5947,7 @@ export interface components {
              * @description Kind of notification
              * @enum {string}
              */
-            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "organization" | "account";
+            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "organization" | "transfer" | "account";
             title: string;
             body: string;
             /** @description Path of the page it is about, if any */
@@ -5881,6 +6010,11 @@ export interface components {
                 "in-app": boolean;
             };
             organization: {
+                email: boolean;
+                push: boolean;
+                "in-app": boolean;
+            };
+            transfer: {
                 email: boolean;
                 push: boolean;
                 "in-app": boolean;
@@ -6099,6 +6233,71 @@ export interface components {
         Owner: {
             id: string;
             name: string;
+        };
+        /** OwnershipChange */
+        OwnershipChange: {
+            /**
+             * @description Ownership transfer identifier
+             * @example trf_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            transferId: string;
+            from: components["schemas"]["RecordedParty"];
+            to: components["schemas"]["RecordedParty"];
+            givenBy: components["schemas"]["TransferSigner"];
+            acceptedBy: components["schemas"]["TransferSigner"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            at: string;
+            block: {
+                index: number;
+                hash: string;
+                txId: string;
+            };
+        };
+        /** OwnershipTransfer */
+        OwnershipTransfer: {
+            /**
+             * @description Ownership transfer identifier
+             * @example trf_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            id: string;
+            /**
+             * @description The kind of record transferred: `plant` (more kinds, such as `seed-lot`, may join)
+             * @enum {string}
+             */
+            subjectType: "plant";
+            /** @description The id of the record transferred (a plant id) */
+            subjectId: string;
+            /** @description Its name when the transfer was proposed (a plant’s common name) */
+            subjectName: string;
+            /**
+             * @description `pending` until the recipient accepts (`accepted`, on the ledger) or declines (`declined`), or the giver cancels (`cancelled`)
+             * @enum {string}
+             */
+            status: "pending" | "accepted" | "declined" | "cancelled";
+            from: components["schemas"]["RecordedParty"];
+            to: components["schemas"]["RecordedParty"];
+            /** @description A word from the giver to the recipient */
+            message: string | null;
+            givenBy: components["schemas"]["TransferSigner"];
+            /** @description Who accepted; null unless accepted */
+            acceptedBy: components["schemas"]["TransferSigner"] | null;
+            /** @description The account that accepted, declined or cancelled it; null while pending */
+            decidedBy: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            createdAt: string;
+            decidedAt: string | null;
+            /** @description The block of its `ownership.transfer` transaction once accepted; null otherwise */
+            block: {
+                index: number;
+                hash: string;
+                txId: string;
+            } | null;
         };
         /** PartyInput */
         PartyInput: {
@@ -6676,7 +6875,7 @@ export interface components {
              */
             id: string;
             /**
-             * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+             * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id, or an accepted transfer id (`trf_…`); `certificate`: a plant id (the certificate of authenticity of its registration)
              * @example transport-event
              */
             subjectType: "transport-event" | "ownership-transfer" | "certificate";
@@ -6906,6 +7105,15 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             createdAt: string;
+        };
+        /** TransferSigner */
+        TransferSigner: {
+            /** @description The account that acted */
+            accountId: string;
+            /** @description The organization the account acted for, with its role there; null when it acted for itself */
+            organizationId: string | null;
+            /** @description Its organization role then; null for a person */
+            role: string | null;
         };
         /** TransportEvent */
         TransportEvent: {
@@ -12745,6 +12953,773 @@ export interface operations {
             };
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPlantOwnershipHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Plant identifier
+                 * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                plantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OwnershipChange"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listTransfers: {
+        parameters: {
+            query?: {
+                /** @description `incoming`: to the caller (or the organization acted for); `outgoing`: from them. Both when left out */
+                direction?: "incoming" | "outgoing";
+                /** @description `pending` until the recipient accepts (`accepted`, on the ledger) or declines (`declined`), or the giver cancels (`cancelled`) */
+                status?: "pending" | "accepted" | "declined" | "cancelled";
+                /** @description Only those of this record */
+                subjectId?: string;
+                /** @description Page number, from 1 (at most 1000000) */
+                page?: number;
+                /** @description Items per page (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OwnershipTransfer"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    proposeTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
+                "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "subjectType": "plant",
+                 *       "subjectId": "plt_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                 *       "to": {
+                 *         "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1ME"
+                 *       },
+                 *       "message": "A cutting of the tomato you liked"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The kind of record transferred: `plant` (more kinds, such as `seed-lot`, may join)
+                     * @enum {string}
+                     */
+                    subjectType: "plant";
+                    /** @description The id of the record to transfer (a plant id) */
+                    subjectId: string;
+                    to: components["schemas"]["PartyInput"];
+                    /** @description A word for the recipient */
+                    message?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OwnershipTransfer"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Ownership transfer identifier
+                 * @example trf_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                transferId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OwnershipTransfer"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    acceptTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
+                "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Ownership transfer identifier
+                 * @example trf_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                transferId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OwnershipTransfer"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CHAIN_ERROR, INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    declineTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
+                "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Ownership transfer identifier
+                 * @example trf_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                transferId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OwnershipTransfer"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancelTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
+                "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Ownership transfer identifier
+                 * @example trf_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                transferId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OwnershipTransfer"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25704,6 +26679,11 @@ export interface operations {
                         push?: boolean;
                         "in-app"?: boolean;
                     };
+                    transfer?: {
+                        email?: boolean;
+                        push?: boolean;
+                        "in-app"?: boolean;
+                    };
                 };
             };
         };
@@ -26122,7 +27102,7 @@ export interface operations {
                              * @description Kind of notification
                              * @enum {string}
                              */
-                            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "organization" | "account";
+                            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "organization" | "transfer" | "account";
                             /** @enum {string} */
                             channel: "email";
                             /** @enum {boolean} */
@@ -26199,7 +27179,7 @@ export interface operations {
                              * @description Kind of notification
                              * @enum {string}
                              */
-                            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "organization" | "account";
+                            type: "welcome" | "plant-registered" | "transport-alert" | "farm-alert" | "harvest-ready" | "demand-match" | "marketplace" | "weekly-digest" | "organization" | "transfer" | "account";
                             /** @enum {string} */
                             channel: "email";
                             /** @enum {boolean} */
@@ -29719,7 +30699,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id, or an accepted transfer id (`trf_…`); `certificate`: a plant id (the certificate of authenticity of its registration)
                  * @example transport-event
                  */
                 subjectType: "transport-event" | "ownership-transfer" | "certificate";
@@ -29751,7 +30731,7 @@ export interface operations {
                             /** @description The facts signed, from the audit log entry of the event that recorded the subject */
                             statement: {
                                 /**
-                                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+                                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id, or an accepted transfer id (`trf_…`); `certificate`: a plant id (the certificate of authenticity of its registration)
                                  * @example transport-event
                                  */
                                 type: "transport-event" | "ownership-transfer" | "certificate";
@@ -29845,7 +30825,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+                 * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id, or an accepted transfer id (`trf_…`); `certificate`: a plant id (the certificate of authenticity of its registration)
                  * @example transport-event
                  */
                 subjectType: "transport-event" | "ownership-transfer" | "certificate";
@@ -29972,7 +30952,7 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id; `certificate`: a plant id (the certificate of authenticity of its registration)
+                     * @description `transport-event`: a transport event id; `ownership-transfer`: an accepted offer id, or an accepted transfer id (`trf_…`); `certificate`: a plant id (the certificate of authenticity of its registration)
                      * @example transport-event
                      */
                     subjectType: "transport-event" | "ownership-transfer" | "certificate";

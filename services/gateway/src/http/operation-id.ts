@@ -11,6 +11,7 @@ export const OPERATION_ID = /^[a-z][A-Za-z0-9]+$/;
 /** Subjects whose derived name reads badly, is vague without its service, or is taken by another service. */
 const BY_SUBJECT: Readonly<Record<string, string>> = {
   'plants.lineage.get': 'getPlantLineage',
+  'plants.ownership.history': 'getPlantOwnershipHistory',
   'plants.plant.nearby': 'listNearbyPlants',
   'plants.plant.search': 'searchPlants',
   'plants.network.get': 'getNetworkStats',

@@ -1,6 +1,6 @@
 import type { Bus, ServedService, Subscription } from '@rootline/bus';
 import { emailLinkIssue, notifyRecipientList, sessionsChanged } from '@rootline/contracts';
-import { organizationInvitationIssue } from '@rootline/contracts/organizations';
+import { organizationAudienceGet, organizationInvitationIssue } from '@rootline/contracts/organizations';
 import { createOutbox, type Database } from '@rootline/db';
 import { type Clock, handle, type Logger, statisticsKeeper, toEndpoint } from '@rootline/host';
 import type { GatewayConfig } from '../config.js';
@@ -131,6 +131,9 @@ export function createIdentity(opts: IdentityOptions) {
       const issueInvitation = handle(organizationInvitationIssue, ({ invitationId }) =>
         organizations.issueLink(invitationId),
       );
+      const audience = handle(organizationAudienceGet, async ({ organizationId }) => ({
+        accountIds: await organizations.audience(organizationId),
+      }));
       // notify learns the accounts that existed before it ran from here (a page at a time, in id order).
       const listRecipients = handle(notifyRecipientList, async ({ after, limit }) => ({
         items: (await usersAfter(database.db, after, limit)).map((u) => ({
@@ -144,6 +147,7 @@ export function createIdentity(opts: IdentityOptions) {
       served = await bus.serve({ name: 'gateway', version: '0.1.0' }, [
         toEndpoint(issueLink, log),
         toEndpoint(issueInvitation, log),
+        toEndpoint(audience, log),
         toEndpoint(listRecipients, log),
       ]);
     },

@@ -459,6 +459,11 @@ export function createOrganizations(deps: OrganizationDeps) {
      * The secret of an invitation's link, for the email that sends it: a new secret on each call (the previous one
      * stops working); NOT_FOUND when the invitation is closed or expired. The secret lives only in this reply.
      */
+    /** The account ids of its owners and managers now (none for an unknown or dissolved organization). */
+    async audience(id: string): Promise<string[]> {
+      return membersWithRoles(db, id, ['owner', 'manager']);
+    },
+
     async issueLink(invitationId: string): Promise<ReplyOf<typeof organizationInvitationIssue>> {
       const token = randomSecret();
       const row = await rekeyInvitation(db, invitationId, hashSecret(token), clock.now());

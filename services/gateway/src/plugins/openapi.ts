@@ -122,6 +122,12 @@ export const TAGS: readonly { name: string; description: string }[] = [
       'Co-ops, seed libraries, farms with staff and companies: public profiles, members with roles (owner, ' +
       'manager, member, viewer) and invitations by email.',
   },
+  {
+    name: 'Transfers',
+    description:
+      'Ownership transfers of records (plants) between people and organizations: proposed by the owner, accepted ' +
+      'or declined by the recipient, and on the ledger once accepted.',
+  },
   { name: 'Operations', description: 'Liveness and readiness probes and Prometheus metrics, for monitoring.' },
 ];
 
@@ -464,6 +470,11 @@ export const AREAS: readonly { area: string; tag: string; what: string }[] = [
     area: 'Organizations',
     tag: 'Organizations',
     what: 'organizations’ public profiles, members with roles and invitations under `/api/organizations`.',
+  },
+  {
+    area: 'Ownership transfers',
+    tag: 'Transfers',
+    what: 'transfers of plants between people and organizations, and their answers, under `/api/transfers`.',
   },
   {
     area: 'Operations',

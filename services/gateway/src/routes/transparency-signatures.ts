@@ -24,7 +24,9 @@ const STATEMENT =
   'The statement of a subject is `{ type, id, event: { subject, eventId, occurredAt, data }, audit: { index, ' +
   'leafHash } }` built from the audit-log entry of the event that recorded it (`transport-event`: the ' +
   '`transport.completed` event of that transport event id; `ownership-transfer`: the `offer.accepted` event of that ' +
-  'offer id; `certificate`: the `plant.registered` event of that plant id). The bytes signed are the UTF-8 of its ' +
+  'offer id, or the `evt.plants.transfer.accepted` event of that transfer id (`trf_…`, its parties: the accounts ' +
+  'that gave and accepted it and the people it moved between); `certificate`: the `plant.registered` event of that ' +
+  'plant id). The bytes signed are the UTF-8 of its ' +
   'RFC 8785 canonical JSON; the signature is Ed25519 (RFC 8032, pure, no pre-hash), 64 bytes in base64url.';
 
 /** Statements and signatures of public records are public; an ownership transfer's only to the offer's parties. */

@@ -18,6 +18,7 @@ const LABEL: Partial<Record<NotificationType, [string, string]>> = {
   'harvest-ready': ['harvest ready', 'harvests ready'],
   'demand-match': ['demand match', 'demand matches'],
   marketplace: ['marketplace update', 'marketplace updates'],
+  transfer: ['ownership transfer', 'ownership transfers'],
 };
 
 /** One line per kind of news in the week, most frequent first (welcome and account messages left out). */

@@ -60,11 +60,25 @@ export type Template =
       };
     }
   | {
+      name: 'transfer';
+      params: {
+        transferId: string;
+        change: TransferChange;
+        subjectId: string;
+        subjectName: string;
+        fromName: string;
+        toName: string;
+      };
+    }
+  | {
       name: 'webhook-disabled';
       params: { webhookId: string; url: string; reason: 'gone' | 'failing'; failingSince: string | null };
     };
 
 export type TemplateName = Template['name'];
+
+/** What happened to an ownership transfer, told to the other side. */
+export type TransferChange = 'proposed' | 'accepted' | 'declined' | 'cancelled';
 
 /** What happened in an organization, for its owners and managers (and the member it is about). */
 export type OrganizationChange =
@@ -95,6 +109,7 @@ export const TEMPLATE_TYPE: Record<TemplateName, NotificationType> = {
   // Sent to an address that may have no account yet, always and by email only.
   'organization-invitation': 'account',
   'organization-change': 'organization',
+  transfer: 'transfer',
 };
 
 /** A rendered message: the in-app title and body, the page it is about, and the email's paragraphs. */
@@ -231,6 +246,15 @@ export function render(t: Template, action?: string, locale?: string | null): Me
     }
     case 'organization-change':
       return organizationChange(s, t.params);
+    case 'transfer': {
+      const { change, subjectName: name, fromName: from, toName: to } = t.params;
+      return {
+        title: s(`transfer.${change}Title`, { name }),
+        body: s(`transfer.${change}`, { name, from, to }),
+        // An offer is answered on the transfers page; an accepted plant is seen on its own page.
+        link: change === 'accepted' ? appLink('plant', { plantId: t.params.subjectId }) : appLink('transfers'),
+      };
+    }
     case 'password-changed':
       return { title: s('passwordChanged.title'), body: s('passwordChanged.body'), link: null };
   }

@@ -23,6 +23,7 @@ export const DEFAULT_PREFERENCES: NotificationPreferences = {
   marketplace: { email: true, push: true, 'in-app': true },
   'weekly-digest': { email: true, push: false, 'in-app': false },
   organization: { email: true, push: false, 'in-app': true },
+  transfer: { email: true, push: true, 'in-app': true },
 };
 
 /** A stored switch: a user's change to one type and channel. */

@@ -1,6 +1,7 @@
 import { type LedgerRecorder, type LedgerWrite, serviceLedger } from '@rootline/host';
 import { type AnonymousOwnerRow, anonymousOwnersInsert, type PlantRow, plantsInsert } from './plants.repo.js';
 import { ledgerIntents } from './schema.js';
+import { type AcceptedTransfer, acceptedTransferChanges } from './transfers.repo.js';
 
 /** What is stored for a plant once its block is known. */
 export interface PlantRecord {
@@ -10,25 +11,45 @@ export interface PlantRecord {
   anonymousOwner?: AnonymousOwnerRow;
 }
 
+/** What is stored for an accepted ownership transfer once its block is known (`ownership.transfer`). */
+export interface TransferRecord {
+  transfer: AcceptedTransfer;
+}
+
+/** Everything the plants' ledger records: plants, and the transfers of their ownership. */
+export type PlantsLedgerRecord = PlantRecord | TransferRecord;
+
 /** A plant ready to be recorded: its ledger transaction (`plant.register` or `plant.clone`), row and events. */
 export type PlantWrite = LedgerWrite<PlantRecord>;
 
+const isTransfer = (r: PlantsLedgerRecord): r is TransferRecord => 'transfer' in r;
+
 /**
  * The plants' ledger (docs/ledger-writes.md), with its intents in `plants.ledger_intents`: a batch of recorded
- * plants is stored as one INSERT of their anonymous owners and one of their rows, the plant id being the unique key.
+ * plants is stored as one INSERT of their anonymous owners and one of their rows, the plant id being the unique key;
+ * an accepted transfer as the INSERT of its ownership record (the transfer id being the unique key), the transfer's
+ * new status and the plant's new owner.
  */
-export const plantsLedger = serviceLedger<PlantRecord>({
+export const plantsLedger = serviceLedger<PlantsLedgerRecord>({
   intents: ledgerIntents,
   store: (recorded) => {
-    const owners = recorded.flatMap((r) => (r.record.anonymousOwner ? [r.record.anonymousOwner] : []));
-    const rows = recorded.map(({ record, receipt }) => ({
+    const plantsRecorded = recorded.flatMap(({ record, receipt }) => (isTransfer(record) ? [] : [{ record, receipt }]));
+    const owners = plantsRecorded.flatMap((r) => (r.record.anonymousOwner ? [r.record.anonymousOwner] : []));
+    const rows = plantsRecorded.map(({ record, receipt }) => ({
       ...record.row,
       blockIndex: receipt.blockIndex,
       blockHash: receipt.blockHash,
       txId: receipt.txId,
     }));
-    return [...(owners.length > 0 ? [anonymousOwnersInsert(owners)] : []), plantsInsert(rows)];
+    const transfers = recorded.flatMap(({ record, receipt }) =>
+      isTransfer(record) ? acceptedTransferChanges(record.transfer, receipt) : [],
+    );
+    return [
+      ...(owners.length > 0 ? [anonymousOwnersInsert(owners)] : []),
+      ...(rows.length > 0 ? [plantsInsert(rows)] : []),
+      ...transfers,
+    ];
   },
 });
 
-export type Recorder = LedgerRecorder<PlantRecord>;
+export type Recorder = LedgerRecorder<PlantsLedgerRecord>;

@@ -1,8 +1,19 @@
 import type { ScientificNameSource, SearchType } from '@rootline/contracts';
+import type { TransferSigner } from '@rootline/contracts/transfers';
 import { agentsTable, ledgerIntentsTable, outboxTable } from '@rootline/db';
 import { GEO_BANDS_PER_DEGREE } from '@rootline/domain';
 import { sql } from 'drizzle-orm';
-import { doublePrecision, index, integer, jsonb, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 export const plantsSchema = pgSchema('plants');
 
@@ -188,6 +199,62 @@ export const seedLotQuantityChanges = plantsSchema.table(
     by: text('by').notNull(),
   },
   (t) => [index('seed_lot_quantity_changes_lot_idx').on(t.seedLotId, t.id)],
+);
+
+/**
+ * Ownership transfers (docs/transfers.md): proposed by the giving side, answered by the recipient or cancelled by
+ * the giver. At most one is pending per record (a partial unique index), so two recipients never compete.
+ */
+export const ownershipTransfers = plantsSchema.table(
+  'ownership_transfers',
+  {
+    id: text('id').primaryKey(),
+    subjectType: text('subject_type').notNull(),
+    subjectId: text('subject_id').notNull(),
+    subjectName: text('subject_name').notNull(),
+    status: text('status').notNull().default('pending'),
+    fromId: text('from_id').notNull(),
+    fromName: text('from_name').notNull(),
+    toId: text('to_id').notNull(),
+    toName: text('to_name').notNull(),
+    message: text('message'),
+    givenBy: jsonb('given_by').$type<TransferSigner>().notNull(),
+    acceptedBy: jsonb('accepted_by').$type<TransferSigner>(),
+    decidedBy: text('decided_by'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'string' }),
+  },
+  (t) => [
+    index('ownership_transfers_to_idx').on(t.toId, t.createdAt),
+    index('ownership_transfers_from_idx').on(t.fromId, t.createdAt),
+    uniqueIndex('ownership_transfers_one_pending_idx')
+      .on(t.subjectType, t.subjectId)
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/**
+ * Accepted transfers as the ledger recorded them (`ownership.transfer`), one row per transfer: a record's ownership
+ * history. Inserted by the ledger's store with the owner change, on the transfer id (a second store fails).
+ */
+export const ownershipRecords = plantsSchema.table(
+  'ownership_records',
+  {
+    transferId: text('transfer_id').primaryKey(),
+    subjectType: text('subject_type').notNull(),
+    subjectId: text('subject_id').notNull(),
+    fromId: text('from_id').notNull(),
+    fromName: text('from_name').notNull(),
+    toId: text('to_id').notNull(),
+    toName: text('to_name').notNull(),
+    givenBy: jsonb('given_by').$type<TransferSigner>().notNull(),
+    acceptedBy: jsonb('accepted_by').$type<TransferSigner>().notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'string' }).notNull(),
+    blockIndex: integer('block_index').notNull(),
+    blockHash: text('block_hash').notNull(),
+    txId: text('tx_id').notNull(),
+  },
+  (t) => [index('ownership_records_subject_idx').on(t.subjectType, t.subjectId, t.recordedAt)],
 );
 
 export const outbox = outboxTable(plantsSchema);

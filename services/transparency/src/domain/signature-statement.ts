@@ -2,6 +2,7 @@ import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto
 import { offerAccepted } from '@rootline/contracts/marketplace';
 import { plantRegistered } from '@rootline/contracts/plants';
 import type { SignatureSubjectType } from '@rootline/contracts/signatures';
+import { transferAccepted } from '@rootline/contracts/transfers';
 import { transportCompleted } from '@rootline/contracts/transport';
 import canonicalize from 'canonicalize';
 
@@ -15,6 +16,15 @@ export const SUBJECT_EVENT_KIND: Record<SignatureSubjectType, string> = {
   'ownership-transfer': offerAccepted.kind as string,
   certificate: plantRegistered.kind as string,
 };
+
+/**
+ * The audit-log kind of the event that records a subject: an ownership transfer is an accepted offer (`ofr_…`), or an
+ * accepted transfer of a record between people and organizations (`trf_…`, ADR 265), recorded by its event.
+ */
+export function subjectEventKind(type: SignatureSubjectType, id: string): string {
+  if (type === 'ownership-transfer' && id.startsWith('trf_')) return transferAccepted.subject;
+  return SUBJECT_EVENT_KIND[type];
+}
 
 /** The part of an audit entry a statement is made of. */
 export interface StatementSource {

@@ -44,8 +44,8 @@ import {
   canonicalJson,
   keyFingerprint,
   parsePublicKey,
-  SUBJECT_EVENT_KIND,
   sha256Hex,
+  subjectEventKind,
   subjectStatement,
   verifyEd25519,
 } from '../domain/signature-statement.js';
@@ -63,7 +63,7 @@ function publicKeyOf(input: string) {
 
 /** The statement of a subject from the audit log, with the users it concerns; NOT_FOUND when none is recorded. */
 async function statementOf(ctx: ServiceContext, type: SignatureSubjectType, id: string) {
-  const found = await subjectEntry(ctx.db, SUBJECT_EVENT_KIND[type], id);
+  const found = await subjectEntry(ctx.db, subjectEventKind(type, id), id);
   if (!found?.entry.eventId) throw notFound(`Recorded ${type}`, id);
   const { entry, leafHash } = found;
   const statement = subjectStatement(type, id, {

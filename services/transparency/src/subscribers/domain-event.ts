@@ -49,6 +49,8 @@ export const onDomainEvent = (ctx: ServiceContext, webhookWorker: { kick(): void
           kind: declared?.def.kind ?? subject,
           eventId: meta.eventId,
           actor: meta.actor?.id ?? null,
+          // Who acted for an organization: the person is the actor, the organization is named beside it.
+          ...(meta.actor?.org ? { actingFor: { id: meta.actor.org.id, name: meta.actor.org.name } } : {}),
           entity: entityOf(payload, subject),
           occurredAt: meta.occurredAt,
           recordedAt: now.toISOString(),

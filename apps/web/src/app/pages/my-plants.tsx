@@ -3,6 +3,7 @@ import { PageTitle } from '../../components/page-title';
 import { OwnedPlants } from '../../features/plants/components/owned-plants';
 import { PLANTS } from '../../features/plants/strings';
 import { SEEDS } from '../../features/seeds/strings';
+import { TransferList } from '../../features/transfers/components/transfer-list';
 import { useActingAs } from '../../lib/acting-as';
 import { RequireSession } from '../require-session';
 
@@ -17,6 +18,8 @@ export function Page() {
           <p className="actions">
             <Link to="/seed-lots">{SEEDS.list.mine}</Link>
           </p>
+          {/* Plants offered to the person, or to the organization the tab acts for, wait for an answer here. */}
+          <TransferList side="incoming" pendingOnly />
           <OwnedPlants ownerId={acting ?? user.id} />
         </>
       )}

@@ -9,11 +9,14 @@ import { EnvironmentPanel } from '../../features/environment/components/environm
 import { Journey } from '../../features/journeys/components/journey';
 import { RecordEventForm } from '../../features/journeys/components/record-event-form';
 import { PhotosPanel } from '../../features/media/components/photos-panel';
+import { useMyOrganizations } from '../../features/organizations/api/organizations';
 import { usePlant } from '../../features/plants/api/plants';
 import { PlantFacts } from '../../features/plants/components/plant-facts';
 import { PropagateForm } from '../../features/plants/components/propagate-form';
 import { locationOf } from '../../features/plants/components/register-plant-form';
 import { PLANTS } from '../../features/plants/strings';
+import { OwnershipHistory } from '../../features/transfers/components/ownership-history';
+import { TransferForm } from '../../features/transfers/components/transfer-form';
 import { PrintLabels } from '../../features/transparency/components/print-labels';
 import { QrPanel } from '../../features/transparency/components/qr-panel';
 import { useActingAs } from '../../lib/acting-as';
@@ -54,6 +57,7 @@ function PlantPage({ user }: { user: User | null }) {
   const tab: Tab = asked && TABS.includes(asked) ? asked : 'facts';
   const plant = usePlant(plantId);
   const acting = useActingAs();
+  const mine = useMyOrganizations();
   // What happens to the plant (a journey step, a new offspring, a certificate, a photo) shows without reloading.
   useLiveRefresh(plantId ? `plant:${plantId}` : null, [
     ['plants', 'plant', plantId],
@@ -65,6 +69,12 @@ function PlantPage({ user }: { user: User | null }) {
   const p = plant.data;
   // The plant is the person's own, or that of the organization the tab acts for (as a member or more).
   const owns = user !== null && (user.id === p.owner.id || acting === p.owner.id);
+  // Transferring is the owner's act: the person acting alone, or an owner or manager acting for the organization.
+  const actingRole = acting ? mine.data?.find((o) => o.id === acting)?.role : undefined;
+  const mayTransfer =
+    user !== null &&
+    ((!acting && user.id === p.owner.id) ||
+      (acting === p.owner.id && (actingRole === 'owner' || actingRole === 'manager')));
   return (
     <>
       <PageTitle lead={p.scientificName ?? undefined}>{p.commonName}</PageTitle>
@@ -93,6 +103,10 @@ function PlantPage({ user }: { user: User | null }) {
         </Tabs.List>
         <Tabs.Content value="facts" className="tab-panel">
           <PlantFacts plant={p} />
+          <OwnershipHistory plantId={p.id} ownerName={p.owner.name} />
+          {user && mayTransfer && (
+            <TransferForm key={`transfer-${p.id}`} plantId={p.id} ownerId={p.owner.id} user={user} />
+          )}
           {p.walletAddress && <OwnershipProof plantId={p.id} walletAddress={p.walletAddress} />}
           {user && (
             <PropagateForm

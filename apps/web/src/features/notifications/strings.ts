@@ -157,6 +157,9 @@ export const TYPE_LABELS: Record<PreferenceType | 'account', string> = {
   get organization() {
     return t('notifications:typeLabels.organization');
   },
+  get transfer() {
+    return t('notifications:typeLabels.transfer');
+  },
   get account() {
     return t('notifications:typeLabels.account');
   },

@@ -265,3 +265,101 @@ export const PLANTS = {
     },
   },
 };
+
+/** The texts of ownership transfers: the plant page's form and owners, and the transfers page. */
+export const TRANSFERS = {
+  get title() {
+    return t('plants:transfers.title');
+  },
+  get lead() {
+    return t('plants:transfers.lead');
+  },
+  get incoming() {
+    return t('plants:transfers.incoming');
+  },
+  get outgoing() {
+    return t('plants:transfers.outgoing');
+  },
+  get noneIncoming() {
+    return t('plants:transfers.noneIncoming');
+  },
+  get noneOutgoing() {
+    return t('plants:transfers.noneOutgoing');
+  },
+  offer: (v: { from: string; name: string; to: string }) => t('plants:transfers.offer', v),
+  note: (message: string) => t('plants:transfers.note', { message }),
+  status: {
+    get pending() {
+      return t('plants:transfers.status.pending');
+    },
+    get accepted() {
+      return t('plants:transfers.status.accepted');
+    },
+    get declined() {
+      return t('plants:transfers.status.declined');
+    },
+    get cancelled() {
+      return t('plants:transfers.status.cancelled');
+    },
+  },
+  get accept() {
+    return t('plants:transfers.accept');
+  },
+  get decline() {
+    return t('plants:transfers.decline');
+  },
+  get cancel() {
+    return t('plants:transfers.cancel');
+  },
+  get all() {
+    return t('plants:transfers.all');
+  },
+  acceptLabel: (v: { name: string; from: string }) => t('plants:transfers.acceptLabel', v),
+  declineLabel: (v: { name: string; from: string }) => t('plants:transfers.declineLabel', v),
+  cancelLabel: (v: { name: string; to: string }) => t('plants:transfers.cancelLabel', v),
+  form: {
+    get title() {
+      return t('plants:transfers.form.title');
+    },
+    get lead() {
+      return t('plants:transfers.form.lead');
+    },
+    get recipient() {
+      return t('plants:transfers.form.recipient');
+    },
+    get recipientHint() {
+      return t('plants:transfers.form.recipientHint');
+    },
+    get choose() {
+      return t('plants:transfers.form.choose');
+    },
+    get chooseNone() {
+      return t('plants:transfers.form.chooseNone');
+    },
+    you: (name: string) => t('plants:transfers.form.you', { name }),
+    get message() {
+      return t('plants:transfers.form.message');
+    },
+    get submit() {
+      return t('plants:transfers.form.submit');
+    },
+    get busy() {
+      return t('plants:transfers.form.busy');
+    },
+    done: (to: string) => t('plants:transfers.form.done', { to }),
+    pending: (to: string) => t('plants:transfers.form.pending', { to }),
+  },
+  history: {
+    get title() {
+      return t('plants:transfers.history.title');
+    },
+    registered: (owner: string) => t('plants:transfers.history.registered', { owner }),
+    moved: (v: { from: string; to: string }) => t('plants:transfers.history.moved', v),
+    signed: (v: { given: string; accepted: string }) => t('plants:transfers.history.signed', v),
+    forOrg: (v: { person: string; org: string }) => t('plants:transfers.history.forOrg', v),
+    block: (index: number) => t('plants:transfers.history.block', { index }),
+    get none() {
+      return t('plants:transfers.history.none');
+    },
+  },
+};

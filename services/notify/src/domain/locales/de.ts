@@ -71,6 +71,17 @@ export const de: Catalog = {
     roleMember: 'Mitglied',
     roleViewer: 'Betrachter',
   },
+  transfer: {
+    proposedTitle: '{{name}} wird dir angeboten',
+    proposed:
+      '{{from}} möchte {{name}} an {{to}} übertragen. Nimm es auf deiner Seite der Übertragungen an oder lehne es ab.',
+    acceptedTitle: '{{name}} hat den Besitzer gewechselt',
+    accepted: '{{to}} hat {{name}} von {{from}} übernommen. Die Übertragung steht im Ledger.',
+    declinedTitle: 'Übertragung von {{name}} abgelehnt',
+    declined: '{{to}} hat {{name}} von {{from}} abgelehnt.',
+    cancelledTitle: 'Übertragung von {{name}} zurückgezogen',
+    cancelled: '{{from}} hat das Angebot von {{name}} an {{to}} zurückgezogen.',
+  },
   organizationChange: {
     roleOwner: 'Eigentümer',
     roleManager: 'Verwalter',

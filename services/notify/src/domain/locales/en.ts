@@ -71,6 +71,16 @@ export const en = {
     roleMember: 'a member',
     roleViewer: 'a viewer',
   },
+  transfer: {
+    proposedTitle: '{{name}} is offered to you',
+    proposed: '{{from}} offers to transfer {{name}} to {{to}}. Accept or decline it on your transfers page.',
+    acceptedTitle: '{{name}} changed hands',
+    accepted: '{{to}} accepted {{name}} from {{from}}. The transfer is on the ledger.',
+    declinedTitle: 'Transfer of {{name}} declined',
+    declined: '{{to}} declined {{name}} from {{from}}.',
+    cancelledTitle: 'Transfer of {{name}} withdrawn',
+    cancelled: '{{from}} withdrew the offer of {{name}} to {{to}}.',
+  },
   organizationChange: {
     roleOwner: 'owner',
     roleManager: 'manager',

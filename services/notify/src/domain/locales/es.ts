@@ -72,6 +72,16 @@ export const es: Catalog = {
     roleMember: 'miembro',
     roleViewer: 'observador',
   },
+  transfer: {
+    proposedTitle: 'Te ofrecen {{name}}',
+    proposed: '{{from}} propone transferir {{name}} a {{to}}. Acéptalo o recházalo en tu página de transferencias.',
+    acceptedTitle: '{{name}} cambió de manos',
+    accepted: '{{to}} aceptó {{name}} de {{from}}. La transferencia consta en el registro.',
+    declinedTitle: 'Transferencia de {{name}} rechazada',
+    declined: '{{to}} rechazó {{name}} de {{from}}.',
+    cancelledTitle: 'Transferencia de {{name}} retirada',
+    cancelled: '{{from}} retiró la oferta de {{name}} a {{to}}.',
+  },
   organizationChange: {
     roleOwner: 'propietario',
     roleManager: 'gestor',

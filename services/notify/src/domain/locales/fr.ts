@@ -69,6 +69,16 @@ export const fr: Catalog = {
     roleMember: 'membre',
     roleViewer: 'observateur',
   },
+  transfer: {
+    proposedTitle: '{{name}} vous est proposé',
+    proposed: '{{from}} propose de transférer {{name}} à {{to}}. Acceptez ou refusez sur votre page des transferts.',
+    acceptedTitle: '{{name}} a changé de mains',
+    accepted: '{{to}} a accepté {{name}} de {{from}}. Le transfert est inscrit au registre.',
+    declinedTitle: 'Transfert de {{name}} refusé',
+    declined: '{{to}} a refusé {{name}} de {{from}}.',
+    cancelledTitle: 'Transfert de {{name}} retiré',
+    cancelled: '{{from}} a retiré l’offre de {{name}} à {{to}}.',
+  },
   organizationChange: {
     roleOwner: 'propriétaire',
     roleManager: 'gestionnaire',

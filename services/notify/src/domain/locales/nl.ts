@@ -68,6 +68,16 @@ export const nl: Catalog = {
     roleMember: 'lid',
     roleViewer: 'kijker',
   },
+  transfer: {
+    proposedTitle: '{{name}} wordt je aangeboden',
+    proposed: '{{from}} wil {{name}} overdragen aan {{to}}. Neem het aan of sla het af op je overdrachtenpagina.',
+    acceptedTitle: '{{name}} is overgedragen',
+    accepted: '{{to}} heeft {{name}} van {{from}} aangenomen. De overdracht staat in het grootboek.',
+    declinedTitle: 'Overdracht van {{name}} afgeslagen',
+    declined: '{{to}} heeft {{name}} van {{from}} afgeslagen.',
+    cancelledTitle: 'Overdracht van {{name}} ingetrokken',
+    cancelled: '{{from}} heeft het aanbod van {{name}} aan {{to}} ingetrokken.',
+  },
   organizationChange: {
     roleOwner: 'eigenaar',
     roleManager: 'beheerder',

@@ -1,4 +1,5 @@
 import { idempotencyKey } from '@rootline/sdk';
+import { actingAs } from '../../../lib/acting-as';
 import { api } from '../../../lib/api-client';
 import { queryClient } from '../../../lib/query-client';
 import { SESSION } from '../../auth/api/session';
@@ -94,8 +95,10 @@ export async function sendOrKeep<T>({ replaces, ...write }: NewWrite): Promise<S
   return sent;
 }
 
-async function sendOrKeepWrite<T>(write: Omit<NewWrite, 'replaces'>): Promise<Sent<T>> {
+async function sendOrKeepWrite<T>(given: Omit<NewWrite, 'replaces'>): Promise<Sent<T>> {
   const id = idempotencyKey();
+  // The organization the tab acts for now goes with the write: it is sent for it even if the tab acts otherwise later.
+  const write = { ...given, actAs: actingAs() };
   if (!write.account || !(await canKeep())) {
     const attempt = await sendItem(
       { ...write, id, seq: 0, createdAt: '', state: 'waiting', attempts: 0 },

@@ -1,6 +1,6 @@
-import { IDEMPOTENCY_HEADER, RootlineError } from '@rootline/sdk';
+import { ACT_AS_HEADER, IDEMPOTENCY_HEADER, RootlineError } from '@rootline/sdk';
 import { api } from '../../../lib/api-client';
-import type { OutboxItem, Outcome, Refusal } from '../lib/order';
+import { actAsHeaderOf, type OutboxItem, type Outcome, type Refusal } from '../lib/order';
 
 /** The answer to one attempt: what it came to, and the record made or the refusal. */
 export interface Attempt {
@@ -17,7 +17,9 @@ type Answer = { data?: unknown; error?: unknown; response: Response };
  * a plant still waiting). A fetch that fails (offline, the gateway unreachable) is `{ network: true }`.
  */
 export async function sendItem(item: OutboxItem, plantId: string): Promise<Attempt> {
-  const headers = { [IDEMPOTENCY_HEADER]: item.id };
+  // Sent for whom the tab acted when the write was kept, not for whom it acts now (ADR 265).
+  const actAs = actAsHeaderOf(item);
+  const headers = { [IDEMPOTENCY_HEADER]: item.id, ...(actAs === undefined ? {} : { [ACT_AS_HEADER]: actAs }) };
   let answer: Answer;
   try {
     answer = await request(item, plantId, headers);

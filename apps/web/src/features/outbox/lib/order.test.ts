@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  actAsHeaderOf,
   classify,
   counts,
   DEPENDENCY_REFUSED,
@@ -135,5 +136,15 @@ describe('forgettable and counts', () => {
     ];
     expect(counts(items, 'usr_a')).toEqual({ waiting: 2, refused: 1 });
     expect(counts(items, 'usr_c')).toEqual({ waiting: 0, refused: 0 });
+  });
+});
+
+describe('actAsHeaderOf', () => {
+  it('sends a write for the organization the tab acted for when it was kept, or alone, whatever the tab acts for now', () => {
+    expect(actAsHeaderOf(item('a', 1, { actAs: 'org_riverside0001' }))).toBe('org_riverside0001');
+    // Kept while acting alone: the header goes empty, which the SDK sends as no header (the account alone).
+    expect(actAsHeaderOf(item('b', 2, { actAs: null }))).toBe('');
+    // Kept before the organization was recorded: sent as the tab acts then.
+    expect(actAsHeaderOf(item('c', 3))).toBeUndefined();
   });
 });

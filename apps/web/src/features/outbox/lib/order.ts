@@ -26,6 +26,11 @@ export interface OutboxItem {
   id: string;
   /** The account that made it: it is sent and shown only while that account is signed in. */
   account: string;
+  /**
+   * The organization the tab acted for when the write was kept (`Rootline-Act-As`), null when it acted alone: the
+   * write is sent for it whatever the tab acts for by then. Absent on items kept before it was recorded.
+   */
+  actAs?: string | null;
   /** Its place in the account's queue: writes are sent in this order. */
   seq: number;
   /** When it was made (ISO 8601). */
@@ -154,4 +159,13 @@ export function counts(items: readonly OutboxItem[], account: string): { waiting
     waiting: mine.filter((i) => i.state === 'waiting').length,
     refused: mine.filter((i) => i.state === 'refused').length,
   };
+}
+
+/**
+ * The `Rootline-Act-As` header a kept write is sent with: the organization the tab acted for when it was kept, or
+ * empty (the SDK then sends none: the account alone) when it acted alone; undefined for an item kept before this was
+ * recorded, which goes as the tab acts when it is sent (ADR 249's first rule).
+ */
+export function actAsHeaderOf(item: Pick<OutboxItem, 'actAs'>): string | undefined {
+  return item.actAs === undefined ? undefined : (item.actAs ?? '');
 }

@@ -76,6 +76,37 @@ describe('audit entries in people’s words', () => {
     );
   });
 
+  it('names the person and the organization of an act for an organization, and tells transfers', () => {
+    const names2 = { ...names, org_river: 'Riverside Seed Library' };
+    const of = (id: string) => names2[id as keyof typeof names2];
+    expect(
+      auditSentence(
+        {
+          kind: 'plant.registered',
+          actor: 'usr_alice',
+          actingFor: { id: 'org_river', name: 'Riverside Seed Library' },
+          data: { plantId: 'plt_1', commonName: 'Tomato', ownerId: 'org_river' },
+        },
+        of,
+      ),
+    ).toBe('Riverside Seed Library registered Tomato (Alice acting for “Riverside Seed Library”)');
+    const transfer = { subjectName: 'Tomato', fromName: 'Alice', toName: 'Riverside Seed Library' };
+    expect(
+      auditSentence(
+        {
+          kind: 'evt.plants.transfer.accepted',
+          actor: 'usr_bob',
+          actingFor: { id: 'org_river', name: 'Riverside Seed Library' },
+          data: transfer,
+        },
+        of,
+      ),
+    ).toBe('Riverside Seed Library accepted Tomato from Alice (Bob acting for “Riverside Seed Library”)');
+    expect(auditSentence({ kind: 'evt.plants.transfer.proposed', data: transfer })).toBe(
+      'Alice offered Tomato to Riverside Seed Library',
+    );
+  });
+
   it('says what an administrator did and why, and words an unknown subject', () => {
     expect(
       auditSentence(

@@ -12,6 +12,8 @@ export interface AuditFacts {
   actor?: string | null;
   data: unknown;
   reason?: string | null;
+  /** The organization the actor acted for, when it acted for one (the sentence names both). */
+  actingFor?: { id: string; name: string } | undefined;
 }
 
 /** An account's display name by id, when it is known. */
@@ -62,6 +64,13 @@ const asRole = (d: Data) => part('as', text(d, 'role') ? { role: role(text(d, 'r
 const cropOf = (d: Data) => (text(d, 'crop') ? coded('crops', text(d, 'crop') as string) : undefined);
 const crop = (d: Data, fallback = 'crop') => cropOf(d) ?? thing(fallback);
 const nameOr = (d: Data, who: ReturnType<typeof people>) => text(d, 'name') ?? who('userId', 'someone');
+
+/** The parts of a transfer's sentence: its record and both sides, by the names recorded with it. */
+const transferParts = (d: Data) => ({
+  name: text(d, 'subjectName') ?? thing('plant'),
+  from: text(d, 'fromName') ?? who0('someone'),
+  to: text(d, 'toName') ?? who0('someoneLower'),
+});
 
 /** One sentence per public event kind (docs/event-kinds.md) and per internal event subject. */
 const SENTENCES_BY_KIND: Readonly<Record<string, Sentence>> = {
@@ -183,6 +192,10 @@ const SENTENCES_BY_KIND: Readonly<Record<string, Sentence>> = {
       part('generation', generation !== undefined && { generation })
     );
   },
+  'evt.plants.transfer.proposed': (d) => say('transferProposed', transferParts(d)),
+  'evt.plants.transfer.accepted': (d) => say('transferAccepted', transferParts(d)),
+  'evt.plants.transfer.declined': (d) => say('transferDeclined', transferParts(d)),
+  'evt.plants.transfer.cancelled': (d) => say('transferCancelled', transferParts(d)),
   'evt.transparency.webhook.disabled': (d, who) =>
     say('webhookDisabled', { owner: who('ownerId', 'accountLower') }) +
     part('list', text(d, 'reason') ? { items: coded('webhookReasons', text(d, 'reason') as string) } : false),
@@ -224,6 +237,14 @@ export const SENTENCE_KEYS = Object.keys(SENTENCES_BY_KIND);
 export function auditSentence(facts: AuditFacts, nameOf: NameOf = () => undefined): string {
   const d = (facts.data && typeof facts.data === 'object' ? facts.data : {}) as Data;
   const who = people(d, facts.actor, nameOf);
+  // An act for an organization names the person who acted and the organization (`… (Alice acting for Riverside)`).
+  const acting = facts.actingFor
+    ? say('actedFor', { person: who(null, 'member'), org: thing('quoted', { text: facts.actingFor.name }) })
+    : '';
+  return sentenceOf(facts, d, who) + acting;
+}
+
+function sentenceOf(facts: AuditFacts, d: Data, who: ReturnType<typeof people>): string {
   const subject = facts.subject ?? facts.kind;
   const sentence = SENTENCES_BY_KIND[facts.kind] ?? SENTENCES_BY_KIND[subject];
   if (sentence) return sentence(d, who, facts);

@@ -1,0 +1,112 @@
+import { signInOverHttp } from '@rootline/testing';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  accountMenu,
+  type BrowserRig,
+  call,
+  expectAccessible,
+  RIG_START_MS,
+  screenshot,
+  signIn,
+  startBrowserRig,
+} from './support/browser.js';
+
+// A plant changes hands in the browser: Ada offers her tomato to Grace's seed library from the plant's page, Grace
+// acting for the library accepts it on the transfers page, and the plant's page then names the library as owner and
+// tells who gave it and who accepted it for the library.
+
+const STEP_MS = 180_000;
+const stamp = Date.now();
+const ADA = { name: 'Ada Grower', email: `ada-tr-${stamp}@example.org`, password: 'a grower giving a plant' };
+const GRACE = { name: 'Grace Keeper', email: `grace-tr-${stamp}@example.org`, password: 'keeper of the seed library' };
+const ORG = 'Riverside Seed Library';
+
+async function account(rig: BrowserRig, who: typeof ADA): Promise<string> {
+  await fetch(`${rig.base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(who),
+  });
+  return signInOverHttp(rig.base, who.email, who.password);
+}
+
+describe('ownership transfers, in the browser', () => {
+  let rig: BrowserRig;
+  let ada: Page;
+  let grace: Page;
+  let plantId: string;
+  let orgId: string;
+
+  beforeAll(async () => {
+    rig = await startBrowserRig();
+    const adaToken = await account(rig, ADA);
+    const graceToken = await account(rig, GRACE);
+    const adaId = ((await call(rig, adaToken, 'GET', '/api/auth/session')) as { user: { id: string } }).user.id;
+    orgId = (await call(rig, graceToken, 'POST', '/api/organizations', { name: ORG, kind: 'seed-library' }))
+      .id as string;
+    plantId = (
+      await call(rig, adaToken, 'POST', '/api/plants/register', {
+        commonName: 'Tomato',
+        location: { latitude: 52.09, longitude: 5.12, city: 'Utrecht', country: 'NL' },
+        owner: { id: adaId },
+        privacyLevel: 'city',
+      })
+    ).id as string;
+    ada = await (await rig.context()).newPage();
+    grace = await (await rig.context()).newPage();
+  }, RIG_START_MS);
+  afterAll(async () => {
+    await rig?.stop();
+  }, 120_000);
+
+  it(
+    'offers the plant from its page to an organization',
+    async () => {
+      await signIn(ada, ADA);
+      await ada.goto(`/plants/${plantId}`);
+      const form = ada.getByRole('region', { name: 'Transfer this plant' });
+      await form.waitFor();
+      await ada.getByRole('region', { name: 'Owners' }).getByText(`Registered by ${ADA.name}`).waitFor();
+      await form.getByLabel('Recipient').fill(orgId);
+      await form.getByLabel('Message (optional)').fill('For the library’s collection');
+      await form.getByRole('button', { name: 'Offer the transfer' }).click();
+      await form.getByText(`A transfer to ${ORG} waits for an answer.`).waitFor();
+      await expectAccessible(ada);
+      await screenshot(ada, 'transfer-offered');
+    },
+    STEP_MS,
+  );
+
+  it(
+    'is accepted by the organization’s owner acting for it, and the plant page shows the new owner and who signed',
+    async () => {
+      await signIn(grace, GRACE);
+      await (await accountMenu(grace)).getByRole('menuitemradio', { name: ORG }).click();
+      await grace.goto('/transfers');
+      await grace.getByRole('heading', { level: 1, name: 'Transfers' }).waitFor();
+      const incoming = grace.getByRole('region', { name: 'Offered to you' });
+      await incoming.getByRole('link', { name: `${ADA.name} offers Tomato to ${ORG}` }).waitFor();
+      await incoming.getByText('Their word: “For the library’s collection”').waitFor();
+      await expectAccessible(grace);
+      await screenshot(grace, 'transfer-incoming');
+      await incoming.getByRole('button', { name: `Accept Tomato from ${ADA.name}` }).click();
+      await incoming.getByText('Accepted', { exact: true }).first().waitFor();
+
+      await grace.goto(`/plants/${plantId}`);
+      const owners = grace.getByRole('region', { name: 'Owners' });
+      await owners.getByText(`${ADA.name} gave it to ${ORG}`).waitFor();
+      await owners.getByText(`Given by ${ADA.name}, accepted by ${GRACE.name} for ${ORG}`, { exact: false }).waitFor();
+      // Grace owns the library: she may give the plant on, acting for it.
+      await grace.getByRole('region', { name: 'Transfer this plant' }).waitFor();
+      await expectAccessible(grace);
+      await screenshot(grace, 'transfer-history');
+
+      // Ada is no longer its owner: no transfer form for her, and the plant is the library's.
+      await ada.goto(`/plants/${plantId}`);
+      await ada.getByRole('region', { name: 'Owners' }).getByText(`${ADA.name} gave it to ${ORG}`).waitFor();
+      expect(await ada.getByRole('region', { name: 'Transfer this plant' }).count()).toBe(0);
+    },
+    STEP_MS,
+  );
+});
