@@ -329,7 +329,7 @@ const requests = new Map<string, unknown>();
 const answers = new Map<string, unknown>();
 const results = new Map<string, string>();
 
-type RequestBody = { json: unknown } | { form: FormData };
+type RequestBody = { json: unknown } | { form: FormData } | { text: string };
 
 beforeAll(async () => {
   oidc = new OAuth2Server();
@@ -347,6 +347,8 @@ beforeAll(async () => {
     PUBLIC_URL: base,
     PLANT_ID_URL: provider.url,
     PLANT_ID_API_KEY: 'walk-key',
+    // The log of the witness's documented example, so that its add-checkpoint runs as written.
+    WITNESS_LOGS: 'rootline.example/api/transparency/log+b94e0ea3+AYqI4910CfGV/VLbLTy6XXLKZwm/HZQSG/N0iAG0D29c',
     GOOGLE_CLIENT_ID: 'rootline-google',
     GOOGLE_CLIENT_SECRET: 'google-client-secret',
     GOOGLE_ISSUER: oidc.issuer.url as string,
@@ -505,6 +507,8 @@ async function bodyOf(o: Operation): Promise<RequestBody | undefined> {
   const example = substitute(mediaExample(media));
   const build = BODIES[o.op.operationId];
   if (build) return { json: await build(example as Record<string, unknown>) };
+  // A protocol's text body (the witness's add-checkpoint) goes as written.
+  if (type === 'text/plain' && typeof example === 'string') return { text: example };
   if (type !== 'multipart/form-data') return { json: example };
   // A form: its fields as the example gives them, a real file where the schema takes bytes.
   const form = new FormData();
@@ -597,11 +601,12 @@ async function call(o: Operation, url: string, body: RequestBody | undefined, wh
   const headers: Record<string, string> = { authorization: `Bearer ${tokens.get(who)}` };
   if (o.method === 'POST' || o.method === 'PUT') headers['idempotency-key'] = crypto.randomUUID();
   if (body && 'json' in body) headers['content-type'] = 'application/json';
+  if (body && 'text' in body) headers['content-type'] = 'text/plain';
   const controller = new AbortController();
   const res = await fetch(`${base}${url}`, {
     method: o.method,
     headers,
-    ...(body ? { body: 'json' in body ? JSON.stringify(body.json) : body.form } : {}),
+    ...(body ? { body: 'json' in body ? JSON.stringify(body.json) : 'text' in body ? body.text : body.form } : {}),
     redirect: 'manual',
     signal: controller.signal,
   });

@@ -27,22 +27,33 @@ export const witnessAddCheckpoint = defineSubject({
 /** The witness this node runs: its name and key, and the logs it follows. */
 export const WitnessInfo = Named(
   'WitnessInfo',
-  Type.Object({
-    name: Type.String({ description: 'The witness’s key name in cosignature lines' }),
-    verifierKey: Type.String({
-      description:
-        'The cosigner verifier key `<name>+<key id>+base64(0x04 ‖ Ed25519 public key)` (c2sp.org/tlog-cosignature)',
-    }),
-    logs: Type.Array(
-      Type.Object({
-        origin: Type.String({ description: 'The checkpoint origin of a followed log' }),
-        size: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
-          description: 'The size the witness last cosigned; null before the first',
-        }),
+  Type.Object(
+    {
+      name: Type.String({ description: 'The witness’s key name in cosignature lines' }),
+      verifierKey: Type.String({
+        description:
+          'The cosigner verifier key `<name>+<key id>+base64(0x04 ‖ Ed25519 public key)` (c2sp.org/tlog-cosignature)',
       }),
-      { description: 'Every log the witness follows (a handful, set in WITNESS_LOGS)' },
-    ),
-  }),
+      logs: Type.Array(
+        Type.Object({
+          origin: Type.String({ description: 'The checkpoint origin of a followed log' }),
+          size: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+            description: 'The size the witness last cosigned; null before the first',
+          }),
+        }),
+        { description: 'Every log the witness follows (a handful, set in WITNESS_LOGS)' },
+      ),
+    },
+    {
+      examples: [
+        {
+          name: 'witness.example/api/transparency/witness',
+          verifierKey: 'witness.example/api/transparency/witness+603c3f6e+BIE5dw6ofRdfVqNUZsNMfszLjYqRtO43ol32D1uPybOU',
+          logs: [{ origin: 'rootline.example/api/transparency/log', size: 12 }],
+        },
+      ],
+    },
+  ),
 );
 export type WitnessInfo = Static<typeof WitnessInfo>;
 

@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { service as chainMiner } from '@rootline/chain-miner';
+import { PLACEHOLDER_GS1_COMPANY_PREFIX, plantEpc } from '@rootline/domain';
 import { buildGateway, GatewayConfig, startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { createLogger, loadConfig } from '@rootline/host';
 import { service as notify } from '@rootline/notify';
@@ -66,8 +67,9 @@ describe('public URLs from the setting or the request', () => {
       req.on('error', reject);
       req.end();
     });
+  /** What the plant's QR code encodes: its Digital Link (ADR 275). */
   const qrUrl = async (base: string, headers?: Record<string, string>) =>
-    JSON.parse(await get(base, `/api/transport/qr/${plantId}`, headers)).data.url as string;
+    JSON.parse(await get(base, `/api/transport/qr/${plantId}`, headers)).data.payload as string;
   const certificateUrl = async (base: string, headers?: Record<string, string>) =>
     JSON.parse(await get(base, `/api/transparency/certificate/${plantId}`, headers)).data.certificate
       .verificationUrl as string;
@@ -134,31 +136,36 @@ describe('public URLs from the setting or the request', () => {
   it('uses the origin of the request: the QR code, the certificate, the trace link and EPCIS identifiers', async () => {
     expect(trusting).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(trusting).not.toContain(':3000');
-    const trace = `${trusting}/api/transport/trace/${plantId}`;
-    expect(await qrUrl(trusting)).toBe(trace);
-    expect(await certificateUrl(trusting)).toBe(trace);
+    // The plant's GS1 Digital Link at that address (ADR 275), which redirects to the public verification page there.
+    const link = plantEpc(plantId, trusting, PLACEHOLDER_GS1_COMPANY_PREFIX);
+    expect(await qrUrl(trusting)).toBe(link);
+    expect(await certificateUrl(trusting)).toBe(link);
     expect(await epcisNamespace(trusting)).toBe(`${trusting}/ns/epcis#`);
-    // The link opens the public verification page at that address.
-    const page = await fetch(trace);
+    const redirect = await fetch(link, { redirect: 'manual' });
+    expect(redirect.status).toBe(307);
+    expect(new URL(redirect.headers.get('location') ?? '', link).href).toBe(
+      `${trusting}/api/transport/trace/${plantId}`,
+    );
+    const page = await fetch(link);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
   });
 
   it('uses X-Forwarded-Proto and X-Forwarded-Host from a trusted proxy', async () => {
-    const trace = `https://rootline.example/api/transport/trace/${plantId}`;
+    const trace = plantEpc(plantId, 'https://rootline.example', PLACEHOLDER_GS1_COMPANY_PREFIX);
     expect(await qrUrl(trusting, FORWARDED)).toBe(trace);
     expect(await certificateUrl(trusting, FORWARDED)).toBe(trace);
     expect(await epcisNamespace(trusting, FORWARDED)).toBe('https://rootline.example/ns/epcis#');
   });
 
   it('ignores the same headers from an address that is not a trusted proxy', async () => {
-    const trace = `${untrusting}/api/transport/trace/${plantId}`;
+    const trace = plantEpc(plantId, untrusting, PLACEHOLDER_GS1_COMPANY_PREFIX);
     expect(await qrUrl(untrusting, FORWARDED)).toBe(trace);
     expect(await certificateUrl(untrusting, FORWARDED)).toBe(trace);
   });
 
   it('uses PUBLIC_URL when it is set, whatever the request says', async () => {
-    const trace = `https://public.example/api/transport/trace/${plantId}`;
+    const trace = plantEpc(plantId, 'https://public.example', PLACEHOLDER_GS1_COMPANY_PREFIX);
     expect(await qrUrl(configured)).toBe(trace);
     expect(await qrUrl(configured, FORWARDED)).toBe(trace);
     expect(await certificateUrl(configured, { host: 'elsewhere.example' })).toBe(trace);
@@ -168,7 +175,7 @@ describe('public URLs from the setting or the request', () => {
   it('ignores a Host that is not a host name: links fall back to the default address', async () => {
     // Node refuses most odd Host headers itself; one with a path gets through and is not used as an address.
     expect(await qrUrl(untrusting, { host: 'rootline.example/evil' })).toBe(
-      `http://localhost:3000/api/transport/trace/${plantId}`,
+      plantEpc(plantId, 'http://localhost:3000', PLACEHOLDER_GS1_COMPANY_PREFIX),
     );
   });
 

@@ -67,19 +67,20 @@ describe('registration', () => {
   });
 
   it('answers 400 VALIDATION_ERROR naming the field for a password that breaks the policy', async () => {
-    for (const [password, reason] of [
-      // The length rule is in the schema (clients can read it in the OpenAPI document); the rest is the policy's.
-      ['short', 'must NOT have fewer than 10 characters'],
-      ['password123', 'is too common'],
-      ['x'.repeat(73), 'must be at most 72 bytes long (UTF-8)'],
-      ['grace.hopper', 'must not be the email address'],
+    for (const [password, reason, code] of [
+      // The length rule is in the schema (clients can read it in the OpenAPI document); the rest is the policy's,
+      // each with its stable reason (ADR 260).
+      ['short', 'must NOT have fewer than 10 characters', undefined],
+      ['password123', 'is too common', 'password-common'],
+      ['x'.repeat(73), 'must be at most 72 bytes long (UTF-8)', 'password-too-long'],
+      ['grace.hopper', 'must not be the email address', 'password-is-email'],
     ] as const) {
       const res = await register('grace.hopper@example.org', password);
       expect(res.statusCode, password).toBe(400);
       expect(res.json().error).toEqual({
         code: 'VALIDATION_ERROR',
         message: `body/password ${reason}`,
-        details: [{ field: 'body/password', message: reason }],
+        details: [{ field: 'body/password', message: reason, ...(code ? { reason: code } : {}) }],
       });
     }
   });
@@ -134,7 +135,11 @@ describe('sign-in', () => {
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.json()).toEqual(unknown.json());
-    expect(wrong.json().error).toEqual({ code: 'UNAUTHORIZED', message: 'Email or password is incorrect' });
+    expect(wrong.json().error).toEqual({
+      code: 'UNAUTHORIZED',
+      message: 'Email or password is incorrect',
+      details: { reason: 'bad-credentials' },
+    });
   });
 
   it('marks the cookie Secure when served over TLS (behind a proxy that says so)', async () => {

@@ -7292,7 +7292,19 @@ export interface components {
              */
             createdAt: string;
         };
-        /** WitnessInfo */
+        /**
+         * WitnessInfo
+         * @example {
+         *       "name": "witness.example/api/transparency/witness",
+         *       "verifierKey": "witness.example/api/transparency/witness+603c3f6e+BIE5dw6ofRdfVqNUZsNMfszLjYqRtO43ol32D1uPybOU",
+         *       "logs": [
+         *         {
+         *           "origin": "rootline.example/api/transparency/log",
+         *           "size": 12
+         *         }
+         *       ]
+         *     }
+         */
         WitnessInfo: {
             /** @description The witness’s key name in cosignature lines */
             name: string;
@@ -32065,8 +32077,7 @@ export interface operations {
         requestBody: {
             content: {
                 /**
-                 * @example old 8
-                 *     wUangc8yvkucIt6sH6xVv48vPP588PCBqV+nTOLZ0/w=
+                 * @example old 0
                  *
                  *     rootline.example/api/transparency/log
                  *     12

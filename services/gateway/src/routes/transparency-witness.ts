@@ -7,11 +7,12 @@ import { errorResponses } from '../plugins/openapi.js';
 
 const TAGS = ['Transparency'];
 
-// A real exchange: a log of 12 entries (`entry 0`…`entry 11`, key of seed 0x01…) asks a witness holding size 8
-// (key of seed 0x02…); the cosignature is of time 1764417600.
+// A real exchange: a log of 12 entries (`entry 0`…`entry 11`, key of seed 0x01…, verifier key
+// `rootline.example/api/transparency/log+b94e0ea3+AYqI4910CfGV/VLbLTy6XXLKZwm/HZQSG/N0iAG0D29c`) asks a witness
+// (key of seed 0x02…) that holds nothing of it yet, so from size 0 and without proof lines; the cosignature is of
+// time 1764417600. Once the witness holds a size, the request starts `old <that size>` and carries the proof from it.
 const EXAMPLE_REQUEST = [
-  'old 8',
-  'wUangc8yvkucIt6sH6xVv48vPP588PCBqV+nTOLZ0/w=',
+  'old 0',
   '',
   'rootline.example/api/transparency/log',
   '12',
