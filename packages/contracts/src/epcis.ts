@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Text } from './common.js';
 import { Defaulted, defineSubject } from './define.js';
 
 /**
@@ -15,7 +16,7 @@ export const EPCIS_PER_PAGE_DEFAULT = 30;
 export const EPCIS_PER_PAGE_MAX = 1000;
 
 const PipeList = (description: string, example: string) =>
-  Type.Optional(Type.String({ minLength: 1, maxLength: 4000, description, examples: [example] }));
+  Type.Optional(Text({ minLength: 1, maxLength: 4000, description, examples: [example] }));
 
 /** An instant with its offset (the standard's `format: date-time`). */
 const QueryTime = (description: string) =>
@@ -71,7 +72,7 @@ export const EpcisEventsQuery = Type.Object({
 export type EpcisEventsQuery = Static<typeof EpcisEventsQuery>;
 
 /** An EPC as the path of `/epcs/{epc}/events` names it (URL-encoded in the path). */
-export const EpcisEpc = Type.String({
+export const EpcisEpc = Text({
   minLength: 1,
   maxLength: 1000,
   description:

@@ -199,7 +199,7 @@ export const organizationInvitationIssue = defineSubject({
  */
 export const organizationAudienceGet = defineSubject({
   subject: 'gateway.organization-audience.get',
-  request: Type.Object({ organizationId: Type.String() }, { additionalProperties: false }),
+  request: Type.Object({ organizationId: OrganizationId }, { additionalProperties: false }),
   reply: Type.Object({ accountIds: Type.Array(Type.String()) }),
   summary: 'The account ids of an organization’s owners and managers',
 });

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Text } from './common.js';
 import { defineSubject, Named } from './define.js';
 
 /** The largest add-checkpoint body a witness reads: 63 proof lines and a checkpoint with its signatures fit. */
@@ -14,7 +15,7 @@ export const WITNESS_BODY_MAX = 16_384;
 export const witnessAddCheckpoint = defineSubject({
   subject: 'transparency.witness.add-checkpoint',
   request: Type.Object({
-    body: Type.String({ maxLength: WITNESS_BODY_MAX, description: 'The add-checkpoint request body, as sent' }),
+    body: Text({ maxLength: WITNESS_BODY_MAX, description: 'The add-checkpoint request body, as sent' }),
   }),
   reply: Type.Object({
     cosignatures: Type.String({
