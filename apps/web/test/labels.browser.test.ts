@@ -3,6 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { PLACEHOLDER_GS1_COMPANY_PREFIX, plantEpc } from '@rootline/domain';
 import { signInOverHttp } from '@rootline/testing';
 import jsQRModule from 'jsqr';
 import type { BrowserContext, Download, Page } from 'playwright-core';
@@ -21,6 +22,8 @@ import {
 // its Certificate tab. Each downloaded PDF is rendered with pdftoppm and every QR code decoded.
 
 const run = promisify(execFile);
+/** What a plant's label QR encodes: its GS1 Digital Link on the app's address (ADR 275). */
+const linkAt = (base: string, id: string) => plantEpc(id, base, PLACEHOLDER_GS1_COMPANY_PREFIX);
 const jsQR = (jsQRModule as unknown as { default: typeof jsQRModule.default }).default;
 const STEP_MS = 120_000;
 const DPI = 150;
@@ -119,7 +122,7 @@ describe('printing plant labels in the browser', () => {
       const codes = await decodeFirstPage(file, LETTER);
       // Chosen in this order, from position 4: the second row's first two labels.
       expect(codes.filter(Boolean)).toHaveLength(2);
-      expect(codes.slice(3, 5)).toEqual([`${rig.base}/plants/${ids[1]}`, `${rig.base}/plants/${ids[0]}`]);
+      expect(codes.slice(3, 5)).toEqual([linkAt(rig.base, ids[1] as string), linkAt(rig.base, ids[0] as string)]);
       await form.getByRole('status').filter({ hasText: 'The labels were downloaded.' }).waitFor();
     },
     STEP_MS,
@@ -138,7 +141,7 @@ describe('printing plant labels in the browser', () => {
         form.getByRole('button', { name: 'Download labels (3 plants)' }).click(),
       ]);
       const codes = await decodeFirstPage(file, A4);
-      expect(codes.filter(Boolean).sort()).toEqual(ids.map((id) => `${rig.base}/plants/${id}`).sort());
+      expect(codes.filter(Boolean).sort()).toEqual(ids.map((id) => linkAt(rig.base, id)).sort());
     },
     STEP_MS,
   );
@@ -157,7 +160,7 @@ describe('printing plant labels in the browser', () => {
         form.getByRole('button', { name: 'Download labels (1 plant)' }).click(),
       ]);
       const codes = await decodeFirstPage(file, LETTER);
-      expect(codes[0]).toBe(`${rig.base}/plants/${ids[2]}`);
+      expect(codes[0]).toBe(linkAt(rig.base, ids[2] as string));
       expect(codes.filter(Boolean)).toHaveLength(1);
     },
     STEP_MS,

@@ -57,7 +57,8 @@ function PlantPage({ user }: { user: User | null }) {
   const tab: Tab = asked && TABS.includes(asked) ? asked : 'facts';
   const plant = usePlant(plantId);
   const acting = useActingAs();
-  const mine = useMyOrganizations();
+  // The role acted with decides who may transfer: asked only of a person signed in and acting for an organization.
+  const mine = useMyOrganizations(user !== null && Boolean(acting));
   // What happens to the plant (a journey step, a new offspring, a certificate, a photo) shows without reloading.
   useLiveRefresh(plantId ? `plant:${plantId}` : null, [
     ['plants', 'plant', plantId],

@@ -37,8 +37,10 @@ export function useOrganizations(filter: { q: string; kind: OrgKind | ''; page: 
 }
 
 /** The signed-in person's organizations with their role, asked for them alone (whomever the tab acts for). */
-export function useMyOrganizations() {
+/** The organizations of the person signed in; `enabled` false asks nothing (a visitor has none). */
+export function useMyOrganizations(enabled = true) {
   return useQuery({
+    enabled,
     queryKey: [...ORGS, 'mine'],
     queryFn: () => unwrap(api.GET('/api/organizations/mine', { headers: { 'Rootline-Act-As': '' } })),
   });
