@@ -40,6 +40,7 @@ export * from './transparency-labels.js';
 export * from './transparency-public.js';
 export * from './transparency-reports.js';
 export * from './transparency-witness.js';
+export * from './transparency-federation.js';
 export * from './transport.js';
 export * from './transport-tracker.js';
 export * from './webhooks.js';
