@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import type { ProofBundle } from '@rootline/contracts';
+import type { ProofBundle } from '@rootline/contracts/transparency-public';
 import { consistencyRanges, inclusionProof, leafHash, rootOfHashes } from '@rootline/domain';
 import { describe, expect, it } from 'vitest';
 import { COSIGNATURE_V1, ED25519, parseCheckpoint, vkeyOf } from './cosignature.js';

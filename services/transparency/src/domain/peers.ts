@@ -1,4 +1,5 @@
-import { PEER_NAME_PATTERN, type ProofBundle } from '@rootline/contracts';
+import { PEER_NAME_PATTERN } from '@rootline/contracts/transparency-federation';
+import type { ProofBundle } from '@rootline/contracts/transparency-public';
 import { verifyConsistency, verifyInclusion } from '@rootline/domain';
 import {
   type Checkpoint,
