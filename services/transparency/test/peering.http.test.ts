@@ -58,6 +58,12 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
   const nodes = {} as Record<'a' | 'b' | 'c', Node>;
   let plantId: string;
   let dir: string;
+  /** A fourth peer of A's that never answers: nothing listens at its address. */
+  const gone = {
+    log: vkey('d.peering.test/api/transparency/log', 1, generateKeyPairSync('ed25519').publicKey),
+    witness: vkey('d.peering.test/api/transparency/witness', 4, generateKeyPairSync('ed25519').publicKey),
+    port: 0,
+  };
 
   const noteOf = async (n: Node) =>
     (await n.p.app.inject({ method: 'GET', url: '/api/transparency/log/checkpoint' })).body;
@@ -93,11 +99,12 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
         p: undefined as unknown as TestPlatform,
       };
     }
+    gone.port = await freePort();
     for (const n of Object.values(nodes)) {
       // Each node lists the two others once: name, address, log key and witness key.
-      const peers = others(n)
-        .map((o) => `${o.name} ${o.url} ${o.logVkey} ${o.witnessVkey}`)
-        .join(', ');
+      const listed = others(n).map((o) => `${o.name} ${o.url} ${o.logVkey} ${o.witnessVkey}`);
+      if (n.name === 'a') listed.push(`d http://127.0.0.1:${gone.port} ${gone.log} ${gone.witness}`);
+      const peers = listed.join(', ');
       n.p = await startTestPlatform(n.name === 'b' ? [chainMiner, plants, transparency] : [transparency], {
         CHAIN_DIFFICULTY: '8',
         AUDIT_SIGNING_KEY: pem(n.log.privateKey),
@@ -163,6 +170,15 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
         );
       }
     }
+    // A peer that does not answer is listed as unreachable, with nothing mirrored, and its bundles are unavailable.
+    const d = await until('A lists D unreachable', async () =>
+      (await peersOf(nodes.a)).find((x) => x.name === 'd' && x.state === 'unreachable'),
+    );
+    expect(d).toMatchObject({ treeSize: null, rootHash: null, checkpoint: null, verifiedAt: null });
+    expect((d as unknown as { problem: string }).problem).toMatch(/not reached/);
+    const unavailable = await nodes.a.p.http('GET', '/api/federation/peers/d/bundles/plt_0000000000000000000000');
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.body.error.code).toBe('UNAVAILABLE');
   }, 60_000);
 
   it('node A serves a bundle of node B’s plant, verified against its mirror of B’s log; rootline-verify accepts it', async () => {
@@ -254,5 +270,19 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
     }
     // C is not affected in A's list.
     expect((await peersOf(a)).find((x) => x.name === 'c')?.state).toBe('ok');
+    // The evidence A holds convinces anyone with B's keys: two checkpoints of one size, both signed by B, differ.
+    const listed = (await peersOf(a)).find((x) => x.name === 'b') as unknown as {
+      checkpoint: string;
+      forkCheckpoint: string;
+    };
+    const keys = join(dir, 'keys.json');
+    await writeFile(join(dir, 'mirrored.txt'), listed.checkpoint);
+    await writeFile(join(dir, 'forked.txt'), listed.forkCheckpoint);
+    const out: string[] = [];
+    const status = await run(['compare', join(dir, 'mirrored.txt'), join(dir, 'forked.txt'), '--keys', keys], (l) =>
+      out.push(l),
+    );
+    expect(status, out.join('\n')).toBe(2);
+    expect(out.join('\n')).toMatch(/FAIL one root for \d+ entries \(no fork\).*fork: [0-9a-f]{64} and [0-9a-f]{64}/);
   }, 90_000);
 });
