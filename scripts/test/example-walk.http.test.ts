@@ -1,4 +1,4 @@
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { createHash, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
@@ -130,6 +130,15 @@ const ALSO_AS: Record<string, string[]> = {
  * weekly signals of past weeks recorded the history a forecast reads.
  */
 const AFTER: Record<string, () => Promise<void>> = {
+  // The node is its own peer (PEERS): a peer's bundle of the plant needs its registration in the log.
+  registerPlant: async () => {
+    for (let i = 0; i < 150; i++) {
+      const res = await fetch(`${base}/api/transparency/proofs/plants/${made.get('plt')}`);
+      if (res.ok && ((await res.json()) as { data: { auditEntry: unknown } }).data.auditEntry) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`the log never recorded the registration of ${made.get('plt')}`);
+  },
   savePreference: () => settleDemandHouseholds(p.infra.pg.url),
   generateDemandSignal: () =>
     recordDemandHistory(
@@ -275,6 +284,18 @@ const FLOWS: Record<string, (o: Operation, url: string) => Promise<Answer>> = {
   },
 };
 
+/** The node's log and witness keys, set so that it can name itself as its own peer (PEERS). */
+const logKey = generateKeyPairSync('ed25519');
+const witnessKey = generateKeyPairSync('ed25519');
+const pem = (k: KeyObject) => k.export({ format: 'pem', type: 'pkcs8' }).toString();
+/** A note verifier key (c2sp.org/signed-note): `<name>+<key id>+base64(type ‖ key)`. */
+function verifierKeyOf(name: string, type: number, k: KeyObject): string {
+  const raw = k.export({ format: 'der', type: 'spki' }).subarray(-32);
+  const body = Buffer.concat([Buffer.from([type]), raw]);
+  const id = createHash('sha256').update(`${name}\n`).update(body).digest().subarray(0, 4).toString('hex');
+  return `${name}+${id}+${body.toString('base64')}`;
+}
+
 let p: TestPlatform;
 let dataDir: string;
 let oidc: OAuth2Server;
@@ -349,6 +370,10 @@ beforeAll(async () => {
     PLANT_ID_API_KEY: 'walk-key',
     // The log of the witness's documented example, so that its add-checkpoint runs as written.
     WITNESS_LOGS: 'rootline.example/api/transparency/log+b94e0ea3+AYqI4910CfGV/VLbLTy6XXLKZwm/HZQSG/N0iAG0D29c',
+    // The node is the peer of the federation examples' name, so that its peer operations run against itself.
+    AUDIT_SIGNING_KEY: pem(logKey.privateKey),
+    WITNESS_SIGNING_KEY: pem(witnessKey.privateKey),
+    PEERS: `north-farm ${base} ${verifierKeyOf(`127.0.0.1:${port}/api/transparency/log`, 1, logKey.publicKey)} ${verifierKeyOf(`127.0.0.1:${port}/api/transparency/witness`, 4, witnessKey.publicKey)}`,
     GOOGLE_CLIENT_ID: 'rootline-google',
     GOOGLE_CLIENT_SECRET: 'google-client-secret',
     GOOGLE_ISSUER: oidc.issuer.url as string,

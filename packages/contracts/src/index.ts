@@ -36,6 +36,7 @@ export * from './transfers.js';
 export * from './transparency.js';
 export * from './transparency-certificates.js';
 export * from './transparency-exports.js';
+export * from './transparency-federation.js';
 export * from './transparency-labels.js';
 export * from './transparency-public.js';
 export * from './transparency-reports.js';

@@ -40,6 +40,7 @@ import { DOCS_PREFIX, docsRoutes } from './routes/docs.js';
 import { environmentRoutes } from './routes/environment.js';
 import { epcisRoutes, identifierRoutes } from './routes/epcis.js';
 import { farmRoutes } from './routes/farm.js';
+import { federationRoutes } from './routes/federation.js';
 import { geocodeRoutes } from './routes/geocode.js';
 import { healthRoutes } from './routes/health.js';
 import { identifyRoutes } from './routes/identify.js';
@@ -317,6 +318,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   await app.register(transparencySignatureRoutes, { prefix: '/api/transparency', ...routeDeps });
   await app.register(transparencyRecordRoutes, { prefix: '/api/transparency', ...routeDeps });
   await app.register(transparencyWitnessRoutes, { prefix: '/api/transparency', ...routeDeps });
+  await app.register(federationRoutes, { prefix: '/api/federation', ...routeDeps });
   await app.register(analyticsRoutes, { prefix: '/api/analytics', ...routeDeps });
 
   return app;

@@ -80,6 +80,29 @@ export const TransparencyConfig = withBase({
         'generated once into DATA_DIR (set it when replicas do not share DATA_DIR)',
     }),
   ),
+  PEERS: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'Other Rootline nodes this node peers with (docs/federation.md, Peering), comma-separated, each `<name> ' +
+        '<base URL> <log verifier key> <witness verifier key>` (name: lowercase letters, digits, dashes; the log ' +
+        'key of type 0x01 names its origin; the witness key of type 0x04). A peer is a log this node witnesses (as ' +
+        'in WITNESS_LOGS), a witness this node asks (as in AUDIT_WITNESSES, at `<base URL>/api/transparency/witness`) ' +
+        'and a log this node mirrors',
+    }),
+  ),
+  PEER_POLL_MS: Type.Integer({
+    default: 30_000,
+    minimum: 20,
+    maximum: 3_600_000,
+    description: 'How often each peer’s checkpoint is fetched, verified and mirrored',
+  }),
+  PEER_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    maximum: 120_000,
+    description: 'Wait for one answer of a peer (a checkpoint, a proof, a bundle)',
+  }),
   WEBHOOK_SECRET_KEY: Type.Optional(
     Type.String({
       minLength: 44,

@@ -9,6 +9,7 @@ import { buildAnalyticsFromAudit } from './db/analytics-rebuild.js';
 import { ensureHead } from './db/audit.repo.js';
 import { inbox, outbox } from './db/schema.js';
 import { resealSecrets, sealedSecretKeys } from './db/webhooks.repo.js';
+import { parsePeers, withPeerLogs, withPeerWitnesses } from './domain/peers.js';
 import { isSealedUnderCurrent, openSecret, sealSecret } from './domain/secret-box.js';
 import { parseFollowedLogs, parseWitnessPeers } from './domain/witness-config.js';
 import {
@@ -23,6 +24,7 @@ import { appendAudit, getAudit, getPublicAudit, listAudit, verifyAudit } from '.
 import { getCertificate, getRevocationList, revokeCertificate } from './handlers/certificates.js';
 import { listEventHistory } from './handlers/events.js';
 import { exportChunk, exportSummaryOf } from './handlers/exports.js';
+import { getPeerBundle, listPeers } from './handlers/federation.js';
 import { getHealth } from './handlers/health.js';
 import { renderLabels } from './handlers/labels.js';
 import { getPlantProofBundle, getTxProofBundle } from './handlers/proof-bundles.js';
@@ -59,6 +61,7 @@ import {
   testWebhook,
 } from './handlers/webhooks.js';
 import { addCheckpoint, getWitness } from './handlers/witness.js';
+import { createPeerMirror } from './jobs/peer-mirror.js';
 import { createWebhookWorker } from './jobs/webhook-worker.js';
 import { createWitnessRequester } from './jobs/witness-requester.js';
 import { onDomainEvent } from './subscribers/domain-event.js';
@@ -131,12 +134,29 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
       );
     }
     const agent = outgoingAgent(ctx.config.SOCKS_PROXY_URL);
-    const peers = setting(() => parseWitnessPeers(ctx.config.AUDIT_WITNESSES));
+    // A peer is a log this node witnesses and mirrors, and a witness it asks: one setting, three roles.
+    const nodes = setting(() => parsePeers(ctx.config.PEERS));
+    const peers = withPeerWitnesses(
+      setting(() => parseWitnessPeers(ctx.config.AUDIT_WITNESSES)),
+      nodes,
+    );
     const witness = {
       name: witnessName(ctx.config),
       ...witnessKey(ctx.config),
-      logs: setting(() => parseFollowedLogs(ctx.config.WITNESS_LOGS)),
+      logs: withPeerLogs(
+        setting(() => parseFollowedLogs(ctx.config.WITNESS_LOGS)),
+        nodes,
+      ),
     };
+    const mirror = createPeerMirror({
+      db: ctx.db,
+      log: ctx.log,
+      clock: ctx.clock,
+      peers: nodes,
+      pollMs: ctx.config.PEER_POLL_MS,
+      timeoutMs: ctx.config.PEER_TIMEOUT_MS,
+      agent,
+    });
     const requester = createWitnessRequester({
       db: ctx.db,
       log: ctx.log,
@@ -184,6 +204,8 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         getLogTile(ctx),
         addCheckpoint(ctx, witness),
         getWitness(ctx, witness),
+        listPeers(ctx, nodes),
+        getPeerBundle(ctx, nodes, mirror),
         getInclusionProof(ctx),
         getConsistencyProof(ctx),
         listEventHistory(ctx),
@@ -224,8 +246,10 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
       start: async () => {
         await worker.start();
         await requester.start();
+        await mirror.start();
       },
       stop: async () => {
+        await mirror.stop();
         await requester.stop();
         await worker.stop();
       },

@@ -3938,6 +3938,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/federation/peers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Peers and their mirrored checkpoints
+         * @description Every peer set in PEERS with the latest checkpoint of its log this node verified (signed by the peer’s log key and consistent with every checkpoint mirrored before), when, and the peer’s state: `pending` before the first fetch, `ok`, `unreachable` (the last fetch failed or did not verify) or `fork` (the peer showed a checkpoint inconsistent with the mirror; `forkCheckpoint` is that signed checkpoint, evidence anyone can check). No account needed.
+         */
+        get: operations["listFederationPeers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/federation/peers/{peer}/bundles/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A peer’s proof bundle, verified here
+         * @description The proof bundle of a plant’s registration (`plt_…`) or a ledger transaction (`tx_…`) on the peer, fetched from it the first time and kept: its audit proof leads to the root of its checkpoint, the checkpoint is signed by the peer’s log key, and it is the mirrored checkpoint or consistent with it (`mirrored`). The ledger part (block and proof of work) is as the peer served it: `rootline-verify bundle` checks it. 404 for an unknown peer or entry, 409 when the peer’s log forked, 422 when the bundle does not verify (a transaction that is not a plant’s registration has no audit proof), 503 when the peer cannot be reached. No account needed.
+         */
+        get: operations["getPeerProofBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analytics/overview": {
         parameters: {
             query?: never;
@@ -5153,6 +5193,34 @@ export interface components {
              */
             createdAt: string;
         };
+        /** FederationPeer */
+        FederationPeer: {
+            /** @description The peer’s name in PEERS */
+            name: string;
+            /** @description The peer’s base URL */
+            url: string;
+            /** @description The checkpoint origin of the peer’s log */
+            origin: string;
+            /**
+             * @description `pending` before the first fetch; `ok` when its latest checkpoint verified and was consistent with what this node mirrored before; `unreachable` when the last fetch failed or did not verify (the mirror keeps its last verified checkpoint); `fork` once the peer showed a checkpoint inconsistent with the mirrored one (kept until an operator clears it)
+             * @enum {string}
+             */
+            state: "pending" | "ok" | "unreachable" | "fork";
+            /** @description Size of the last verified checkpoint; null before the first */
+            treeSize: number | null;
+            /** @description Its root hash */
+            rootHash: string | null;
+            /** @description The last verified checkpoint, as the peer signed it (C2SP signed note) */
+            checkpoint: string | null;
+            /** @description When it was verified */
+            verifiedAt: string | null;
+            /** @description When this node last asked the peer */
+            checkedAt: string | null;
+            /** @description Why the last fetch failed, or what the fork is; null when `ok` */
+            problem: string | null;
+            /** @description For a fork: the signed checkpoint the peer showed that is inconsistent with the mirrored one */
+            forkCheckpoint: string | null;
+        };
         /** File */
         File: {
             /**
@@ -6307,6 +6375,25 @@ export interface components {
             name?: string;
             /** @description Set by the gateway, whatever the body says: the caller’s account name when the party has no account (its name is then as stated), absent for an account */
             nameStatedBy?: string;
+        };
+        /** PeerProofBundle */
+        PeerProofBundle: {
+            /** @description The peer’s name */
+            peer: string;
+            /** @description The plant or ledger transaction asked for */
+            entryId: string;
+            /** @description The mirrored checkpoint of the peer’s log the bundle was verified against: its audit proof leads to the bundle’s checkpoint, and that checkpoint is the mirrored one or consistent with it */
+            mirrored: {
+                treeSize: number;
+                /** @description SHA-256, 64 lowercase hex digits */
+                rootHash: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            fetchedAt: string;
+            bundle: components["schemas"]["ProofBundle"];
         };
         /** PersonName */
         PersonName: {
@@ -32197,6 +32284,167 @@ export interface operations {
             };
             /** @description Error: VALIDATION_ERROR */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listFederationPeers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["FederationPeer"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPeerProofBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The peer’s name in this node’s PEERS setting
+                 * @example north-farm
+                 */
+                peer: string;
+                /**
+                 * @description A plant id (the bundle of its registration) or a ledger transaction id of the peer
+                 * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PeerProofBundle"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNPROCESSABLE */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -19,6 +19,8 @@ const BY_SUBJECT: Readonly<Record<string, string>> = {
   'plants.plant.list-recent': 'listRecentPlants',
   'plants.lineage-agent.analyse': 'analysePlantLineage',
   'chain.block.verify': 'verifyBlock',
+  'transparency.peer.list': 'listFederationPeers',
+  'transparency.peer-bundle.get': 'getPeerProofBundle',
   'chain.tx.proof': 'getTransactionProof',
   'chain.stats.get': 'getChainStats',
   'demand.signal.generate': 'generateDemandSignal',

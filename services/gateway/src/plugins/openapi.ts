@@ -105,7 +105,7 @@ export const TAGS: readonly { name: string; description: string }[] = [
   {
     name: 'Transparency',
     description:
-      'Public events (history and stream), the append-only audit log and its proofs, webhooks, signatures, certificates, exports and reports.',
+      'Public events (history and stream), the append-only audit log and its proofs, webhooks, signatures, certificates, exports and reports; peers of this node and their mirrored logs.',
   },
   { name: 'Analytics', description: 'Aggregate figures of the network over time, and dataset exports.' },
   { name: 'Real-time', description: 'The WebSocket of live events: its connection ticket and statistics.' },
@@ -445,7 +445,8 @@ export const AREAS: readonly { area: string; tag: string; what: string }[] = [
     tag: 'Transparency',
     what:
       'the audit log, public events (history and stream), webhooks, signatures, certificates, exports, reports and ' +
-      'the dashboard under `/api/transparency` (and `/api/webhooks`).',
+      'the dashboard under `/api/transparency` (and `/api/webhooks`); peers and their mirrored logs under ' +
+      '`/api/federation`.',
   },
   { area: 'Real-time', tag: 'Real-time', what: 'the WebSocket of live events and its tickets under `/api/realtime`.' },
   {

@@ -284,3 +284,38 @@ export const checkpointCosignatures = transparencySchema.table(
   },
   (t) => [index('checkpoint_cosignatures_size_idx').on(t.treeSize)],
 );
+
+/**
+ * Peering (docs/federation.md): per peer of PEERS, the latest of its checkpoints this node verified (signature, and
+ * consistency with the one mirrored before), and the peer's state. A row of another origin than the peer's setting
+ * is of an earlier setting and starts again.
+ */
+export const federationPeers = transparencySchema.table('federation_peers', {
+  name: text('name').primaryKey(),
+  origin: text('origin').notNull(),
+  /** `pending`, `ok`, `unreachable` or `fork` (a fork stays until an operator deletes the row). */
+  state: text('state').notNull(),
+  size: bigint('size', { mode: 'number' }),
+  rootHash: text('root_hash'),
+  /** The verified checkpoint note as the peer served it. */
+  note: text('note'),
+  verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'string' }),
+  checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'string' }),
+  problem: text('problem'),
+  /** For a fork: the signed checkpoint inconsistent with the mirrored one, kept as evidence. */
+  forkNote: text('fork_note'),
+});
+
+/** A peer's proof bundles this node fetched and verified against its mirror, by peer and plant or transaction id. */
+export const federationBundles = transparencySchema.table(
+  'federation_bundles',
+  {
+    peer: text('peer').notNull(),
+    entryId: text('entry_id').notNull(),
+    treeSize: bigint('tree_size', { mode: 'number' }).notNull(),
+    rootHash: text('root_hash').notNull(),
+    bundle: jsonb('bundle').notNull(),
+    fetchedAt: timestamp('fetched_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.peer, t.entryId] })],
+);

@@ -1,0 +1,96 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Timestamp } from './common.js';
+import { defineSubject, Named } from './define.js';
+import { StringEnum } from './plants.js';
+import { ProofBundle } from './transparency-public.js';
+
+/** A peer's name as set in PEERS: lowercase letters, digits and dashes. */
+export const PEER_NAME_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$';
+export const PeerName = Type.String({
+  pattern: PEER_NAME_PATTERN,
+  description: 'The peer’s name in this node’s PEERS setting',
+  examples: ['north-farm'],
+});
+
+/** The states of a mirrored peer. */
+export const PEER_STATES = ['pending', 'ok', 'unreachable', 'fork'] as const;
+export type PeerState = (typeof PEER_STATES)[number];
+
+const Hash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256, 64 lowercase hex digits' });
+
+/** A peer of this node and what this node last verified of its log. */
+export const FederationPeer = Named(
+  'FederationPeer',
+  Type.Object({
+    name: Type.String({ description: 'The peer’s name in PEERS' }),
+    url: Type.String({ description: 'The peer’s base URL' }),
+    origin: Type.String({ description: 'The checkpoint origin of the peer’s log' }),
+    state: StringEnum(PEER_STATES, {
+      description:
+        '`pending` before the first fetch; `ok` when its latest checkpoint verified and was consistent with what ' +
+        'this node mirrored before; `unreachable` when the last fetch failed or did not verify (the mirror keeps ' +
+        'its last verified checkpoint); `fork` once the peer showed a checkpoint inconsistent with the mirrored one ' +
+        '(kept until an operator clears it)',
+    }),
+    treeSize: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description: 'Size of the last verified checkpoint; null before the first',
+    }),
+    rootHash: Type.Union([Hash, Type.Null()], { description: 'Its root hash' }),
+    checkpoint: Type.Union([Type.String(), Type.Null()], {
+      description: 'The last verified checkpoint, as the peer signed it (C2SP signed note)',
+    }),
+    verifiedAt: Type.Union([Timestamp, Type.Null()], { description: 'When it was verified' }),
+    checkedAt: Type.Union([Timestamp, Type.Null()], { description: 'When this node last asked the peer' }),
+    problem: Type.Union([Type.String(), Type.Null()], {
+      description: 'Why the last fetch failed, or what the fork is; null when `ok`',
+    }),
+    forkCheckpoint: Type.Union([Type.String(), Type.Null()], {
+      description: 'For a fork: the signed checkpoint the peer showed that is inconsistent with the mirrored one',
+    }),
+  }),
+);
+export type FederationPeer = Static<typeof FederationPeer>;
+
+export const federationPeersList = defineSubject({
+  subject: 'transparency.peer.list',
+  request: Type.Object({}),
+  reply: Type.Object({ items: Type.Array(FederationPeer) }),
+  summary: 'This node’s peers, each with its last verified checkpoint and its state',
+});
+
+/** A peer's proof bundle as this node verified it against its mirror of the peer's log. */
+export const PeerProofBundle = Named(
+  'PeerProofBundle',
+  Type.Object({
+    peer: Type.String({ description: 'The peer’s name' }),
+    entryId: Type.String({ description: 'The plant or ledger transaction asked for' }),
+    mirrored: Type.Object(
+      {
+        treeSize: Type.Integer({ minimum: 1 }),
+        rootHash: Hash,
+      },
+      {
+        description:
+          'The mirrored checkpoint of the peer’s log the bundle was verified against: its audit proof leads to ' +
+          'the bundle’s checkpoint, and that checkpoint is the mirrored one or consistent with it',
+      },
+    ),
+    fetchedAt: Timestamp,
+    bundle: ProofBundle,
+  }),
+);
+export type PeerProofBundle = Static<typeof PeerProofBundle>;
+
+export const peerBundleGet = defineSubject({
+  subject: 'transparency.peer-bundle.get',
+  request: Type.Object({
+    peer: PeerName,
+    entryId: Type.String({
+      pattern: '^(plt|tx)_[A-Za-z0-9]{10,40}$',
+      description: 'A plant id (the bundle of its registration) or a ledger transaction id of the peer',
+      examples: ['plt_01HZX3K6Q2W8N4B7T5R9V0C1MD'],
+    }),
+  }),
+  reply: PeerProofBundle,
+  summary: 'A peer’s proof bundle of a plant or transaction, verified against this node’s mirror of its log',
+});

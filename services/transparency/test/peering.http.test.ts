@@ -1,0 +1,288 @@
+import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { service as chainMiner } from '@rootline/chain-miner';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
+import { service as plants } from '@rootline/plants';
+import { plantInput } from '@rootline/testing';
+import { cosignaturesOf, parseWitnessPolicy, run } from '@rootline/verify';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { service as transparency } from '../src/service.js';
+
+// Verifier keys (c2sp.org/signed-note, c2sp.org/tlog-cosignature) computed here, sharing no code with the service.
+const sha256 = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
+const raw = (k: KeyObject) => k.export({ format: 'der', type: 'spki' }).subarray(-32);
+const vkey = (name: string, type: number, k: KeyObject) =>
+  `${name}+${sha256(Buffer.from(`${name}\n`), Buffer.from([type]), raw(k))
+    .subarray(0, 4)
+    .toString('hex')}+${Buffer.concat([Buffer.from([type]), raw(k)]).toString('base64')}`;
+const pem = (k: KeyObject) => k.export({ format: 'pem', type: 'pkcs8' }).toString();
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Polls until `check` answers a value (not undefined), or fails naming what never happened. */
+async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 45_000): Promise<T> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what}: not within ${ms} ms`);
+}
+
+/** One Rootline node of the three: its keys, names and address. */
+interface Node {
+  name: 'a' | 'b' | 'c';
+  log: ReturnType<typeof generateKeyPairSync>;
+  witness: ReturnType<typeof generateKeyPairSync>;
+  origin: string;
+  witnessName: string;
+  port: number;
+  url: string;
+  logVkey: string;
+  witnessVkey: string;
+  p: TestPlatform;
+}
+
+describe('three nodes peering: each witnesses and mirrors the other two', () => {
+  const nodes = {} as Record<'a' | 'b' | 'c', Node>;
+  let plantId: string;
+  let dir: string;
+  /** A fourth peer of A's that never answers: nothing listens at its address. */
+  const gone = {
+    log: vkey('d.peering.test/api/transparency/log', 1, generateKeyPairSync('ed25519').publicKey),
+    witness: vkey('d.peering.test/api/transparency/witness', 4, generateKeyPairSync('ed25519').publicKey),
+    port: 0,
+  };
+
+  const noteOf = async (n: Node) =>
+    (await n.p.app.inject({ method: 'GET', url: '/api/transparency/log/checkpoint' })).body;
+  const peersOf = async (n: Node) => {
+    const res = await n.p.http('GET', '/api/federation/peers');
+    expect(res.status).toBe(200);
+    return res.body.data as { name: string; state: string; treeSize: number | null; rootHash: string | null }[];
+  };
+  const headOf = async (n: Node) => {
+    const [, size, root] = (await noteOf(n)).split('\n');
+    return { size: Number(size), rootHash: Buffer.from(root!, 'base64').toString('hex') };
+  };
+  const others = (n: Node) => Object.values(nodes).filter((o) => o !== n);
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rootline-peering-'));
+    for (const name of ['a', 'b', 'c'] as const) {
+      const log = generateKeyPairSync('ed25519');
+      const witness = generateKeyPairSync('ed25519');
+      const origin = `${name}.peering.test/api/transparency/log`;
+      const witnessName = `${name}.peering.test/api/transparency/witness`;
+      const port = await freePort();
+      nodes[name] = {
+        name,
+        log,
+        witness,
+        origin,
+        witnessName,
+        port,
+        url: `http://127.0.0.1:${port}`,
+        logVkey: vkey(origin, 1, log.publicKey),
+        witnessVkey: vkey(witnessName, 4, witness.publicKey),
+        p: undefined as unknown as TestPlatform,
+      };
+    }
+    gone.port = await freePort();
+    for (const n of Object.values(nodes)) {
+      // Each node lists the two others once: name, address, log key and witness key.
+      const listed = others(n).map((o) => `${o.name} ${o.url} ${o.logVkey} ${o.witnessVkey}`);
+      if (n.name === 'a') listed.push(`d http://127.0.0.1:${gone.port} ${gone.log} ${gone.witness}`);
+      const peers = listed.join(', ');
+      n.p = await startTestPlatform(n.name === 'b' ? [chainMiner, plants, transparency] : [transparency], {
+        CHAIN_DIFFICULTY: '8',
+        AUDIT_SIGNING_KEY: pem(n.log.privateKey),
+        AUDIT_LOG_ORIGIN: n.origin,
+        WITNESS_SIGNING_KEY: pem(n.witness.privateKey),
+        WITNESS_NAME: n.witnessName,
+        PEERS: peers,
+        AUDIT_WITNESS_POLL_MS: '100',
+        PEER_POLL_MS: '100',
+        AUDIT_WITNESS_TIMEOUT_MS: '5000',
+        PEER_TIMEOUT_MS: '5000',
+      });
+      await n.p.app.listen({ host: '127.0.0.1', port: n.port });
+      // Something in each log to cosign and mirror.
+      const appended = await n.p.http('POST', '/api/transparency/audit', {
+        role: 'ADMIN',
+        sub: 'usr_admin',
+        body: { action: 'account-suspended', reason: `Fraudulent listings on node ${n.name}`, entity: 'usr_bob' },
+      });
+      expect(appended.status).toBe(201);
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const n of Object.values(nodes)) await n.p?.stop();
+  });
+
+  it('each node serves its checkpoint cosigned by the witnesses of both its peers', async () => {
+    for (const n of Object.values(nodes)) {
+      const policy = parseWitnessPolicy({ witnesses: others(n).map((o) => o.witnessVkey), threshold: 2 });
+      const note = await until(`${n.name} cosigned by both peers`, async () => {
+        const served = await noteOf(n);
+        return cosignaturesOf(served, policy).length === 2 ? served : undefined;
+      });
+      expect(note.startsWith(`${n.origin}\n`)).toBe(true);
+      // Each peer's witness shows the size it cosigned of this node's log.
+      for (const o of others(n)) {
+        const info = await o.p.http('GET', '/api/transparency/witness');
+        expect(info.body.data.logs).toContainEqual({ origin: n.origin, size: (await headOf(n)).size });
+      }
+    }
+  }, 60_000);
+
+  it('each node mirrors the checkpoints of both its peers, verified, and lists them ok', async () => {
+    for (const n of Object.values(nodes)) {
+      for (const o of others(n)) {
+        const head = await headOf(o);
+        const peer = await until(`${n.name} mirrors ${o.name}`, async () =>
+          (await peersOf(n)).find((x) => x.name === o.name && x.state === 'ok' && x.treeSize === head.size),
+        );
+        expect(peer).toMatchObject({
+          name: o.name,
+          url: o.url,
+          origin: o.origin,
+          state: 'ok',
+          treeSize: head.size,
+          rootHash: head.rootHash,
+          problem: null,
+          forkCheckpoint: null,
+        });
+        expect((peer as unknown as { checkpoint: string }).checkpoint.startsWith(`${o.origin}\n${head.size}\n`)).toBe(
+          true,
+        );
+      }
+    }
+    // A peer that does not answer is listed as unreachable, with nothing mirrored, and its bundles are unavailable.
+    const d = await until('A lists D unreachable', async () =>
+      (await peersOf(nodes.a)).find((x) => x.name === 'd' && x.state === 'unreachable'),
+    );
+    expect(d).toMatchObject({ treeSize: null, rootHash: null, checkpoint: null, verifiedAt: null });
+    expect((d as unknown as { problem: string }).problem).toMatch(/not reached/);
+    const unavailable = await nodes.a.p.http('GET', '/api/federation/peers/d/bundles/plt_0000000000000000000000');
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.body.error.code).toBe('UNAVAILABLE');
+  }, 60_000);
+
+  it('node A serves a bundle of node B’s plant, verified against its mirror of B’s log; rootline-verify accepts it', async () => {
+    const { a, b } = nodes;
+    const grower = await b.p.token('USER', 'usr_grower', 'Ada Grower');
+    const made = await b.p.http('POST', '/api/plants/register', {
+      token: grower,
+      body: plantInput({ commonName: 'Heirloom tomato', owner: { id: 'usr_grower', name: 'Ada Grower' } }),
+    });
+    expect(made.status).toBe(201);
+    plantId = made.body.data.id;
+    // B records the registration in its log.
+    await until('B logs the registration', async () => {
+      const res = await b.p.http('GET', `/api/transparency/proofs/plants/${plantId}`);
+      return res.status === 200 && res.body.data.auditEntry ? true : undefined;
+    });
+    const res = await a.p.http('GET', `/api/federation/peers/b/bundles/${plantId}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const served = res.body.data;
+    expect(served).toMatchObject({ peer: 'b', entryId: plantId, bundle: { plantId, type: 'rootline.proof-bundle' } });
+    expect(served.bundle.checkpoint.startsWith(`${b.origin}\n`)).toBe(true);
+    expect(served.mirrored.treeSize).toBeGreaterThanOrEqual(served.bundle.auditProof.index + 1);
+    // A's mirror of B took the bundle's checkpoint in, if it was newer.
+    const mirrored = (await peersOf(a)).find((x) => x.name === 'b');
+    expect(mirrored!.treeSize).toBeGreaterThanOrEqual(served.mirrored.treeSize);
+    // Kept: the second answer is the first.
+    const again = await a.p.http('GET', `/api/federation/peers/b/bundles/${plantId}`);
+    expect(again.body.data.fetchedAt).toBe(served.fetchedAt);
+    // Anyone holding B's keys checks the bundle A served.
+    const keys = join(dir, 'keys.json');
+    await writeFile(keys, JSON.stringify((await b.p.http('GET', '/api/transparency/audit/keys')).body));
+    const file = join(dir, 'bundle.json');
+    await writeFile(file, JSON.stringify(served.bundle));
+    const out: string[] = [];
+    expect(await run(['bundle', file, '--keys', keys], (l) => out.push(l)), out.join('\n')).toBe(0);
+
+    // An unknown peer, a plant B does not have, a bad id.
+    expect((await a.p.http('GET', `/api/federation/peers/nobody/bundles/${plantId}`)).status).toBe(404);
+    const missing = await a.p.http('GET', '/api/federation/peers/b/bundles/plt_0000000000000000000000');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('NOT_FOUND');
+    const bad = await a.p.http('GET', '/api/federation/peers/b/bundles/not-an-id');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('VALIDATION_ERROR');
+  }, 90_000);
+
+  it('when B rewrites its history, A and C refuse to cosign it (409) and list B as a fork', async () => {
+    const { a, b, c } = nodes;
+    // Both witnesses hold B's current size, and both mirrors are at it.
+    const head = await headOf(b);
+    for (const w of [a, c]) {
+      await until(`${w.name} cosigned B at ${head.size}`, async () => {
+        const info = await w.p.http('GET', '/api/transparency/witness');
+        return (info.body.data.logs as { origin: string; size: number }[]).some(
+          (l) => l.origin === b.origin && l.size === head.size,
+        )
+          ? true
+          : undefined;
+      });
+    }
+    // B's stored tree rewritten under the same size: it now signs another root for what its peers saw.
+    const rewritten = createHash('sha256').update('another history').digest('hex');
+    await b.p.database.db.execute(sql`update transparency.audit_head set root_hash = ${rewritten}`);
+    const forked = await noteOf(b);
+    expect(forked.split('\n')[2]).toBe(Buffer.from(rewritten, 'hex').toString('base64'));
+    for (const w of [a, c]) {
+      // The witness protocol's answer: 409 with the size it holds (another root at that size).
+      const res = await w.p.app.inject({
+        method: 'POST',
+        url: '/api/transparency/witness/add-checkpoint',
+        headers: { 'content-type': 'text/plain' },
+        payload: `old ${head.size}\n\n${forked}`,
+      });
+      expect(res.statusCode).toBe(409);
+      expect(res.headers['content-type']).toBe('text/x.tlog.size');
+      expect(res.body).toBe(`${head.size}\n`);
+      // The mirror sees the rewritten checkpoint and keeps B as a fork, with the evidence.
+      const peer = await until(`${w.name} lists B as a fork`, async () =>
+        (await peersOf(w)).find((x) => x.name === 'b' && x.state === 'fork'),
+      );
+      expect(peer).toMatchObject({ treeSize: head.size, rootHash: head.rootHash });
+      const listed = peer as unknown as { forkCheckpoint: string; problem: string };
+      expect(listed.forkCheckpoint.startsWith(`${b.origin}\n${head.size}\n`)).toBe(true);
+      expect(listed.problem).toMatch(/another root/);
+      // And serves no more of B's bundles.
+      const refused = await w.p.http('GET', '/api/federation/peers/b/bundles/plt_1111111111111111111111');
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('CONFLICT');
+    }
+    // C is not affected in A's list.
+    expect((await peersOf(a)).find((x) => x.name === 'c')?.state).toBe('ok');
+    // The evidence A holds convinces anyone with B's keys: two checkpoints of one size, both signed by B, differ.
+    const listed = (await peersOf(a)).find((x) => x.name === 'b') as unknown as {
+      checkpoint: string;
+      forkCheckpoint: string;
+    };
+    const keys = join(dir, 'keys.json');
+    await writeFile(join(dir, 'mirrored.txt'), listed.checkpoint);
+    await writeFile(join(dir, 'forked.txt'), listed.forkCheckpoint);
+    const out: string[] = [];
+    const status = await run(['compare', join(dir, 'mirrored.txt'), join(dir, 'forked.txt'), '--keys', keys], (l) =>
+      out.push(l),
+    );
+    expect(status, out.join('\n')).toBe(2);
+    expect(out.join('\n')).toMatch(/FAIL one root for \d+ entries \(no fork\).*fork: [0-9a-f]{64} and [0-9a-f]{64}/);
+  }, 90_000);
+});
