@@ -216,11 +216,13 @@ const QUERY: Record<string, Record<string, string>> = {
 /** What re-reads a record as Alice, to prove a refused write changed nothing. */
 const READERS: Record<string, (id: string) => string[]> = {
   plant: (id) => [`/api/plants/${id}`, `/api/transport/journey/${id}`, `/api/environment/records/${id}`],
+  'plant or seed lot': (id) => [`/api/plants/${id}`, `/api/transfers?subjectId=${id}`],
   'transport event': () => [`/api/transport/journey/${records.get('plant')}`],
   handoff: () => [`/api/transport/journey/${records.get('plant')}`],
   'seed lot': (id) => [
     `/api/seed-lots/${id}`,
     `/api/seed-lots/${id}/germination-tests`,
+    `/api/seed-lots/${id}/ownership`,
     `/api/transport/journey/${records.get('plant')}`,
   ],
   listing: (id) => [`/api/marketplace/listings/${id}`, `/api/marketplace/listings/${id}/offers`],
@@ -293,6 +295,8 @@ beforeAll(async () => {
   const plant = await created(ALICE, 'POST', '/api/plants/register', plantInput({ owner: { id: ALICE } }));
   records.set('plant', plant.id as string);
   records.set('plant or transport event', plant.id as string);
+  // A transfer names a plant or a seed lot by `subjectId`: her plant stands for both (the lot's own are tested beside).
+  records.set('plant or seed lot', plant.id as string);
   records.set('record the file is attached to', plant.id as string);
   records.set('block', plant.blockHash as string);
   const seen = (await created(ALICE, 'GET', `/api/plants/${plant.id}`)) as { block: { txId: string } };
@@ -462,6 +466,7 @@ beforeAll(async () => {
   );
   orgRecords.set('plant', orgPlant.id as string);
   orgRecords.set('record the file is attached to', orgPlant.id as string);
+  orgRecords.set('plant or seed lot', orgPlant.id as string);
   const orgFarm = await created(
     ALICE,
     'POST',

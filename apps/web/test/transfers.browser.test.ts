@@ -14,7 +14,8 @@ import {
 
 // A plant changes hands in the browser: Ada offers her tomato to Grace's seed library from the plant's page, Grace
 // acting for the library accepts it on the transfers page, and the plant's page then names the library as owner and
-// tells who gave it and who accepted it for the library.
+// tells who gave it and who accepted it for the library. Then a seed lot of Ada's changes hands the same way, from the
+// lot's page, and is listed on the transfers page by the lot's name.
 
 const STEP_MS = 180_000;
 const stamp = Date.now();
@@ -36,6 +37,7 @@ describe('ownership transfers, in the browser', () => {
   let ada: Page;
   let grace: Page;
   let plantId: string;
+  let lotId: string;
   let orgId: string;
 
   beforeAll(async () => {
@@ -51,6 +53,14 @@ describe('ownership transfers, in the browser', () => {
         location: { latitude: 52.09, longitude: 5.12, city: 'Utrecht', country: 'NL' },
         owner: { id: adaId },
         privacyLevel: 'city',
+      })
+    ).id as string;
+    lotId = (
+      await call(rig, adaToken, 'POST', '/api/seed-lots', {
+        crop: 'tomato',
+        variety: 'Brandywine',
+        harvestYear: 2026,
+        quantity: { amount: 120, unit: 'seeds' },
       })
     ).id as string;
     ada = await (await rig.context()).newPage();
@@ -106,6 +116,47 @@ describe('ownership transfers, in the browser', () => {
       await ada.goto(`/plants/${plantId}`);
       await ada.getByRole('region', { name: 'Owners' }).getByText(`${ADA.name} gave it to ${ORG}`).waitFor();
       expect(await ada.getByRole('region', { name: 'Transfer this plant' }).count()).toBe(0);
+    },
+    STEP_MS,
+  );
+
+  it(
+    'gives a seed lot from its page to the organization, which accepts it on the transfers page',
+    async () => {
+      const LOT = 'tomato, Brandywine (2026)';
+      await ada.goto(`/seed-lots/${lotId}`);
+      const form = ada.getByRole('region', { name: 'Transfer this seed lot' });
+      await form.waitFor();
+      await ada.getByRole('region', { name: 'Owners' }).getByText(`Recorded by ${ADA.name}`).waitFor();
+      await form.getByLabel('Recipient').fill(orgId);
+      await form.getByRole('button', { name: 'Offer the transfer' }).click();
+      await form.getByText(`A transfer to ${ORG} waits for an answer.`).waitFor();
+      await expectAccessible(ada);
+      await screenshot(ada, 'transfer-lot-offered');
+
+      // Grace, still acting for the library, finds it among the offers by the lot's name.
+      await grace.goto('/transfers');
+      const incoming = grace.getByRole('region', { name: 'Offered to you' });
+      const offer = incoming.getByRole('listitem').filter({ hasText: LOT });
+      await offer.getByRole('link', { name: `${ADA.name} offers ${LOT} to ${ORG}` }).waitFor();
+      await offer.getByText('Seed lot', { exact: true }).waitFor();
+      await expectAccessible(grace);
+      await screenshot(grace, 'transfer-lot-incoming');
+      await offer.getByRole('button', { name: `Accept ${LOT} from ${ADA.name}` }).click();
+      await offer.getByText('Accepted', { exact: true }).first().waitFor();
+
+      await offer.getByRole('link', { name: `${ADA.name} offers ${LOT} to ${ORG}` }).click();
+      const owners = grace.getByRole('region', { name: 'Owners' });
+      await owners.getByText(`${ADA.name} gave it to ${ORG}`).waitFor();
+      await owners.getByText(`Given by ${ADA.name}, accepted by ${GRACE.name} for ${ORG}`, { exact: false }).waitFor();
+      // The library holds the lot now: Grace sees its quantity and may give it on.
+      await grace.getByRole('region', { name: 'Transfer this seed lot' }).waitFor();
+      await expectAccessible(grace);
+      await screenshot(grace, 'transfer-lot-history');
+
+      await ada.goto(`/seed-lots/${lotId}`);
+      await ada.getByRole('region', { name: 'Owners' }).getByText(`${ADA.name} gave it to ${ORG}`).waitFor();
+      expect(await ada.getByRole('region', { name: 'Transfer this seed lot' }).count()).toBe(0);
     },
     STEP_MS,
   );

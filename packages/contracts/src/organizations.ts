@@ -204,6 +204,20 @@ export const organizationAudienceGet = defineSubject({
   summary: 'The account ids of an organization’s owners and managers',
 });
 
+/**
+ * The display name of a party now: an account's name, or an organization's (null for an id of neither), for a
+ * service that records a party it keeps only by id (the giving side of a seed lot's transfer, ADR 290).
+ */
+export const partyNameGet = defineSubject({
+  subject: 'gateway.party-name.get',
+  request: Type.Object(
+    { partyId: Text({ minLength: 1, maxLength: 120, description: 'An account id or an organization id' }) },
+    { additionalProperties: false },
+  ),
+  reply: Type.Object({ name: Type.Union([Type.String(), Type.Null()]) }),
+  summary: 'The name of an account or an organization',
+});
+
 /** Who hears of a change: the organization's owners and managers at the time (notify: in-app and email). */
 const Audience = Type.Array(Type.String(), { description: 'Account ids of its owners and managers, to notify' });
 const Base = {

@@ -138,6 +138,8 @@ export const REFUSAL_REASON_TEXTS = {
   'already-revoked': 'The certificate is revoked already',
   // Transfers
   'same-owner': 'The recipient owns the record already',
+  'lot-discarded': 'A discarded seed lot cannot be transferred',
+  'lot-empty': 'A seed lot with nothing left cannot be transferred',
   'transfer-pending': 'The record has a pending transfer already',
   accepting: 'The pending transfer is being accepted',
   'owner-changed': 'The record changed owner since the transfer was proposed',

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PartyInput, PrefixedId, RecordedParty, Text, Timestamp } from './common.js';
+import { PartyInput, PrefixedId, RecordedParty, SeedLotId, Text, Timestamp } from './common.js';
 import { defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 import { PlantId, StringEnum } from './plants.js';
@@ -13,11 +13,11 @@ import { PlantId, StringEnum } from './plants.js';
 
 export const TransferId = PrefixedId('trf', 'Ownership transfer identifier');
 
-/** What may be transferred: plants now; seed lots join with their own service's owner change (ADR 265). */
-export const TRANSFER_SUBJECT_TYPES = ['plant'] as const;
+/** What may be transferred: plants and seed lots, both kept by the plants service (ADR 265, 290). */
+export const TRANSFER_SUBJECT_TYPES = ['plant', 'seed-lot'] as const;
 export type TransferSubjectType = (typeof TRANSFER_SUBJECT_TYPES)[number];
 export const TransferSubjectTypeSchema = StringEnum(TRANSFER_SUBJECT_TYPES, {
-  description: 'The kind of record transferred: `plant` (more kinds, such as `seed-lot`, may join)',
+  description: 'The kind of record transferred: `plant` (a plant id, `plt_…`) or `seed-lot` (a seed lot id, `lot_…`)',
 });
 
 export const TRANSFER_STATUSES = ['pending', 'accepted', 'declined', 'cancelled'] as const;
@@ -46,8 +46,12 @@ export const OwnershipTransfer = Named(
   Type.Object({
     id: TransferId,
     subjectType: TransferSubjectTypeSchema,
-    subjectId: Type.String({ description: 'The id of the record transferred (a plant id)' }),
-    subjectName: Type.String({ description: 'Its name when the transfer was proposed (a plant’s common name)' }),
+    subjectId: Type.String({ description: 'The id of the record transferred (a plant id or a seed lot id)' }),
+    subjectName: Type.String({
+      description:
+        'Its name when the transfer was proposed: a plant’s common name; a seed lot’s crop, variety and harvest ' +
+        'year, e.g. "tomato, Brandywine (2026)"',
+    }),
     status: TransferStatusSchema,
     from: RecordedParty,
     to: RecordedParty,
@@ -71,7 +75,11 @@ export const TransferInput = Named(
   Type.Object(
     {
       subjectType: TransferSubjectTypeSchema,
-      subjectId: Text({ minLength: 1, maxLength: 120, description: 'The id of the record to transfer (a plant id)' }),
+      subjectId: Text({
+        minLength: 1,
+        maxLength: 120,
+        description: 'The id of the record to transfer: a plant id for `plant`, a seed lot id for `seed-lot`',
+      }),
       to: PartyInput,
       message: Type.Optional(Text({ maxLength: 500, description: 'A word for the recipient' })),
     },
@@ -135,7 +143,7 @@ export const transferCancel = defineSubject({
   summary: 'Cancel a pending transfer one proposed',
 });
 
-/** A plant's accepted transfers, oldest first: its ownership history (public, like the ledger). */
+/** A plant's or seed lot's accepted transfers, oldest first: its ownership history (public, like the ledger). */
 export const OwnershipChange = Named(
   'OwnershipChange',
   Type.Object({
@@ -155,6 +163,13 @@ export const plantOwnershipHistory = defineSubject({
   request: Type.Object({ plantId: PlantId }),
   reply: Type.Object({ items: Type.Array(OwnershipChange) }),
   summary: 'The accepted transfers of a plant, oldest first',
+});
+
+export const seedLotOwnershipHistory = defineSubject({
+  subject: 'plants.seed-lot.ownership',
+  request: Type.Object({ seedLotId: SeedLotId }),
+  reply: Type.Object({ items: Type.Array(OwnershipChange) }),
+  summary: 'The accepted transfers of a seed lot, oldest first',
 });
 
 const TransferEventBase = {

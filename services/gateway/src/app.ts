@@ -256,7 +256,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   );
   await app.register(peopleRoutes, { prefix: '/api/people', accountNames });
   await app.register(plantRoutes, { prefix: '/api/plants', ...routeDeps, accountName, accountNames });
-  await app.register(seedLotRoutes, { prefix: '/api/seed-lots', ...routeDeps });
+  await app.register(seedLotRoutes, { prefix: '/api/seed-lots', ...routeDeps, accountName, accountNames });
   await app.register(ownershipHistoryRoute, { prefix: '/api/plants', ...routeDeps, accountName, accountNames });
   await app.register(transferRoutes, { prefix: '/api/transfers', ...routeDeps, accountName, accountNames });
   await app.register(geocodeRoutes, { prefix: '/api/geocode', ...routeDeps });

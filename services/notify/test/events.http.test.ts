@@ -176,6 +176,33 @@ describe('notifications of ownership transfers', () => {
     // The manager who accepted heard of the offer only, not of its own acceptance.
     expect(await notificationsOf('usr_trmanager')).toHaveLength(1);
   });
+
+  it('links the giver of an accepted seed lot to the lot’s page, named by crop, variety and harvest year', async () => {
+    await publishEvent(
+      p.bus,
+      transferAccepted,
+      {
+        ...transfer,
+        transferId: 'trf_01HZX3K6Q2W8N4B7T5R9V0C1MF',
+        subjectType: 'seed-lot',
+        subjectId: 'lot_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+        subjectName: 'tomato, Brandywine (2026)',
+        fromId: 'usr_trlotgiver',
+        audience: ['usr_trlotgiver'],
+        givenById: 'usr_trlotgiver',
+        acceptedById: 'usr_trmanager',
+        txId: 'tx_01HZX3K6Q2W8N4B7T5R9V0C1MF',
+      },
+      undefined,
+      { id: 'usr_trmanager', role: 'USER', org: { id: transfer.toId, role: 'manager', name: transfer.toName } },
+    );
+    await expect.poll(async () => (await notificationsOf('usr_trlotgiver')).length, { timeout: 10_000 }).toBe(1);
+    expect((await notificationsOf('usr_trlotgiver'))[0]).toMatchObject({
+      type: 'transfer',
+      title: 'tomato, Brandywine (2026) changed hands',
+      link: '/seed-lots/lot_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+    });
+  });
 });
 
 describe('recipients resynchronised from the gateway', () => {

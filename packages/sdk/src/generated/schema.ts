@@ -946,6 +946,26 @@ export interface paths {
         patch: operations["updateSeedLot"];
         trace?: never;
     };
+    "/api/seed-lots/{seedLotId}/ownership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ownership history of a seed lot
+         * @description The accepted transfers of a seed lot (`POST /api/transfers` with `subjectType` seed-lot), oldest first, as the ledger recorded them (`ownership.transfer`): from and to with their names, who signed for each side (the account, and the organization it acted for), when, and the block. Whoever may read the lot reads it: anyone, signed in or not, like the lot’s public fields and the ledger; a discarded lot’s too. An empty list: the lot never changed owner.
+         */
+        get: operations["getSeedLotOwnershipHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/seed-lots/{seedLotId}/germination-tests": {
         parameters: {
             query?: never;
@@ -1005,7 +1025,7 @@ export interface paths {
         put?: never;
         /**
          * Propose an ownership transfer
-         * @description Proposes to give a record one owns (`subjectType` `plant`, `subjectId` its id) to a person or an organization (`to.id`, an account id or an organization id; `to.name` is filled in with its name). The giving side is the record’s owner: the person, or an owner or manager of the owning organization acting for it. A side is a person (its account) or an organization; an owner or manager of the organization acts for it (`Rootline-Act-As`, ADR 237): a member or viewer acting for it is 403 FORBIDDEN (`details.reason: org-role`, `required: manager`). An ADMIN is no side of anyone’s transfer. The recipient hears of it (in the app and by email, as their preferences say; an organization’s owners and managers). A record has at most one pending transfer: a new proposal withdraws the pending one (`cancelled`, its recipient told), unless it is being accepted (409 CONFLICT, `details.reason: accepting`); of two proposals at once one is 409 CONFLICT (`transfer-pending`, `details.transferId`). Nothing is on the ledger until it is accepted. `to.id` of no account or organization is 404 NOT_FOUND (`details.field: to.id`); the owner itself is 400 VALIDATION_ERROR (`reason: same-owner`). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h and is recorded once.
+         * @description Proposes to give a record one owns (`subjectType` `plant` or `seed-lot`, `subjectId` its id) to a person or an organization (`to.id`, an account id or an organization id; `to.name` is filled in with its name). The giving side is the record’s owner: the person, or an owner or manager of the owning organization acting for it. A side is a person (its account) or an organization; an owner or manager of the organization acts for it (`Rootline-Act-As`, ADR 237): a member or viewer acting for it is 403 FORBIDDEN (`details.reason: org-role`, `required: manager`). An ADMIN is no side of anyone’s transfer. The recipient hears of it (in the app and by email, as their preferences say; an organization’s owners and managers). A record has at most one pending transfer: a new proposal withdraws the pending one (`cancelled`, its recipient told), unless it is being accepted (409 CONFLICT, `details.reason: accepting`); of two proposals at once one is 409 CONFLICT (`transfer-pending`, `details.transferId`). Nothing is on the ledger until it is accepted. A discarded seed lot, or one with nothing left, is 409 CONFLICT (`details.reason: lot-discarded`, `lot-empty`); accepting the transfer of a lot discarded or emptied meanwhile is refused the same way. `to.id` of no account or organization is 404 NOT_FOUND (`details.field: to.id`); the owner itself is 400 VALIDATION_ERROR (`reason: same-owner`). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h and is recorded once.
          */
         post: operations["proposeTransfer"];
         delete?: never;
@@ -5153,7 +5173,7 @@ export interface components {
             /** @description Human-readable explanation */
             message: string;
             /**
-             * @description Finer reasons: an object, or a list of one per failing field, with `field` (the failing field) and `reason`, a stable code for a client to word in its own language (ADR 260), one of: `sign-in-required`, `bad-credentials`, `session-ended`, `token-expired`, `token-invalid`, `token-organization`, `not-an-organization-id`, `not-a-member`, `org-role`, `not-owner`, `not-self`, `admin-only`, `scopes-exceed`, `CSRF`, `origin`, `account-not-found`, `link-invalid`, `email-taken`, `password-too-short`, `password-too-long`, `password-repeated`, `password-common`, `password-is-email`, `LAST_ADMIN`, `ACCOUNT_GONE`, `EMAIL_NOT_VERIFIED`, `ACCOUNT_NOT_LINKED`, `STATE_MISSING`, `STATE_MISMATCH`, `PROVIDER_REFUSED`, `CODE_MISSING`, `PROVIDER_ERROR`, `OWNER_ONLY`, `LAST_OWNER`, `member-not-found`, `invitation-invalid`, `organization-not-found`, `not-account-name`, `name-required`, `not-handler`, `not-custodian`, `not-recipient`, `corrected`, `journey-backwards`, `plant-or-lot`, `correction-subject`, `not-in-journey`, `bad-public-key`, `own-listing`, `not-your-turn`, `listing-closed`, `listing-state`, `listing-sold-out`, `listing-not-open`, `offer-state`, `quantity-over-available`, `not-enough-left`, `not-buyer`, `offer-not-accepted`, `already-reviewed`, `not-an-image`, `too-few-households`, `probe-limit`, `no-category`, `in-future`, `invalid-time`, `from-after-to`, `invalid-date`, `range-too-long`, `window-invalid`, `lat-lon-together`, `too-many-kinds`, `epcis-kind`, `label-start`, `batch-germinating`, `batch-growing`, `batch-ready`, `batch-harvested`, `batch-failed`, `batch-harvesting`, `batch-closed`, `zone-capacity`, `before-start`, `start-too-early`, `recipe-crop`, `phase-twice`, `min-above-max`, `file-too-large`, `attach-not-allowed`, `entity-pair`, `type`, `corrupt`, `unreadable`, `pixel-limit`, `zip-bomb`, `zip-path`, `not-uploaded`, `expired`, `entry`, `file`, `error`, `not-configured`, `provider-failed`, `photo-count`, `organ-per-photo`, `proof-invalid`, `key-of-another-user`, `challenge-unknown`, `challenge-not-yours`, `challenge-used`, `challenge-expired`, `not-a-party`, `key-revoked`, `signature-invalid`, `webhook-disabled`, `not-public-kind`, `area-invalid`, `already-revoked`, `same-owner`, `transfer-pending`, `accepting`, `owner-changed`, `not-giver`, `not-pending`, `unknown-recipient`, `discarded`, `empty-change`, `not-a-geo-uri`, `unknown-token`, `in-flight`
+             * @description Finer reasons: an object, or a list of one per failing field, with `field` (the failing field) and `reason`, a stable code for a client to word in its own language (ADR 260), one of: `sign-in-required`, `bad-credentials`, `session-ended`, `token-expired`, `token-invalid`, `token-organization`, `not-an-organization-id`, `not-a-member`, `org-role`, `not-owner`, `not-self`, `admin-only`, `scopes-exceed`, `CSRF`, `origin`, `account-not-found`, `link-invalid`, `email-taken`, `password-too-short`, `password-too-long`, `password-repeated`, `password-common`, `password-is-email`, `LAST_ADMIN`, `ACCOUNT_GONE`, `EMAIL_NOT_VERIFIED`, `ACCOUNT_NOT_LINKED`, `STATE_MISSING`, `STATE_MISMATCH`, `PROVIDER_REFUSED`, `CODE_MISSING`, `PROVIDER_ERROR`, `OWNER_ONLY`, `LAST_OWNER`, `member-not-found`, `invitation-invalid`, `organization-not-found`, `not-account-name`, `name-required`, `not-handler`, `not-custodian`, `not-recipient`, `corrected`, `journey-backwards`, `plant-or-lot`, `correction-subject`, `not-in-journey`, `bad-public-key`, `own-listing`, `not-your-turn`, `listing-closed`, `listing-state`, `listing-sold-out`, `listing-not-open`, `offer-state`, `quantity-over-available`, `not-enough-left`, `not-buyer`, `offer-not-accepted`, `already-reviewed`, `not-an-image`, `too-few-households`, `probe-limit`, `no-category`, `in-future`, `invalid-time`, `from-after-to`, `invalid-date`, `range-too-long`, `window-invalid`, `lat-lon-together`, `too-many-kinds`, `epcis-kind`, `label-start`, `batch-germinating`, `batch-growing`, `batch-ready`, `batch-harvested`, `batch-failed`, `batch-harvesting`, `batch-closed`, `zone-capacity`, `before-start`, `start-too-early`, `recipe-crop`, `phase-twice`, `min-above-max`, `file-too-large`, `attach-not-allowed`, `entity-pair`, `type`, `corrupt`, `unreadable`, `pixel-limit`, `zip-bomb`, `zip-path`, `not-uploaded`, `expired`, `entry`, `file`, `error`, `not-configured`, `provider-failed`, `photo-count`, `organ-per-photo`, `proof-invalid`, `key-of-another-user`, `challenge-unknown`, `challenge-not-yours`, `challenge-used`, `challenge-expired`, `not-a-party`, `key-revoked`, `signature-invalid`, `webhook-disabled`, `not-public-kind`, `area-invalid`, `already-revoked`, `same-owner`, `lot-discarded`, `lot-empty`, `transfer-pending`, `accepting`, `owner-changed`, `not-giver`, `not-pending`, `unknown-recipient`, `discarded`, `empty-change`, `not-a-geo-uri`, `unknown-token`, `in-flight`
              * @example {
              *       "field": "buyerId",
              *       "reason": "not-self"
@@ -6332,13 +6352,13 @@ export interface components {
              */
             id: string;
             /**
-             * @description The kind of record transferred: `plant` (more kinds, such as `seed-lot`, may join)
+             * @description The kind of record transferred: `plant` (a plant id, `plt_…`) or `seed-lot` (a seed lot id, `lot_…`)
              * @enum {string}
              */
-            subjectType: "plant";
-            /** @description The id of the record transferred (a plant id) */
+            subjectType: "plant" | "seed-lot";
+            /** @description The id of the record transferred (a plant id or a seed lot id) */
             subjectId: string;
-            /** @description Its name when the transfer was proposed (a plant’s common name) */
+            /** @description Its name when the transfer was proposed: a plant’s common name; a seed lot’s crop, variety and harvest year, e.g. "tomato, Brandywine (2026)" */
             subjectName: string;
             /**
              * @description `pending` until the recipient accepts (`accepted`, on the ledger) or declines (`declined`), or the giver cancels (`cancelled`)
@@ -12841,6 +12861,86 @@ export interface operations {
             };
         };
     };
+    getSeedLotOwnershipHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
+                 * @example lot_tomato-2026-a
+                 */
+                seedLotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OwnershipChange"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listTestsSeedLot: {
         parameters: {
             query?: {
@@ -13297,11 +13397,11 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description The kind of record transferred: `plant` (more kinds, such as `seed-lot`, may join)
+                     * @description The kind of record transferred: `plant` (a plant id, `plt_…`) or `seed-lot` (a seed lot id, `lot_…`)
                      * @enum {string}
                      */
-                    subjectType: "plant";
-                    /** @description The id of the record to transfer (a plant id) */
+                    subjectType: "plant" | "seed-lot";
+                    /** @description The id of the record to transfer: a plant id for `plant`, a seed lot id for `seed-lot` */
                     subjectId: string;
                     to: components["schemas"]["PartyInput"];
                     /** @description A word for the recipient */

@@ -12,6 +12,7 @@ export const OPERATION_ID = /^[a-z][A-Za-z0-9]+$/;
 const BY_SUBJECT: Readonly<Record<string, string>> = {
   'plants.lineage.get': 'getPlantLineage',
   'plants.ownership.history': 'getPlantOwnershipHistory',
+  'plants.seed-lot.ownership': 'getSeedLotOwnershipHistory',
   'plants.plant.nearby': 'listNearbyPlants',
   'plants.plant.search': 'searchPlants',
   'plants.network.get': 'getNetworkStats',

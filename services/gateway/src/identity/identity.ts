@@ -1,6 +1,6 @@
 import type { Bus, ServedService, Subscription } from '@rootline/bus';
 import { emailLinkIssue, notifyRecipientList, sessionsChanged } from '@rootline/contracts';
-import { organizationAudienceGet, organizationInvitationIssue } from '@rootline/contracts/organizations';
+import { organizationAudienceGet, organizationInvitationIssue, partyNameGet } from '@rootline/contracts/organizations';
 import { createOutbox, type Database } from '@rootline/db';
 import { type Clock, handle, type Logger, statisticsKeeper, toEndpoint } from '@rootline/host';
 import type { GatewayConfig } from '../config.js';
@@ -134,6 +134,12 @@ export function createIdentity(opts: IdentityOptions) {
       const audience = handle(organizationAudienceGet, async ({ organizationId }) => ({
         accountIds: await organizations.audience(organizationId),
       }));
+      // A service that keeps a party by id alone asks its name when it records it (a seed lot's giving side).
+      const partyName = handle(partyNameGet, async ({ partyId }) => ({
+        name: partyId.startsWith('org_')
+          ? ((await organizations.names([partyId])).get(partyId) ?? null)
+          : ((await accounts.findUser(partyId))?.name ?? null),
+      }));
       // notify learns the accounts that existed before it ran from here (a page at a time, in id order).
       const listRecipients = handle(notifyRecipientList, async ({ after, limit }) => ({
         items: (await usersAfter(database.db, after, limit)).map((u) => ({
@@ -148,6 +154,7 @@ export function createIdentity(opts: IdentityOptions) {
         toEndpoint(issueLink, log),
         toEndpoint(issueInvitation, log),
         toEndpoint(audience, log),
+        toEndpoint(partyName, log),
         toEndpoint(listRecipients, log),
       ]);
     },

@@ -4,15 +4,19 @@ import {
   germinationTestList,
   germinationTestRecord,
   LOW_VIABILITY,
+  OwnershipChange,
   PAGE_DEFAULTS,
   SeedLot,
   seedLotCreate,
   seedLotDiscard,
   seedLotGet,
   seedLotList,
+  seedLotOwnershipHistory,
   seedLotUpdate,
 } from '@rootline/contracts';
-import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
+import { busRoute } from '../http/bus-route.js';
+import { withAccountNames } from '../http/party-names.js';
+import type { NamingRouteDeps } from './plants.js';
 
 const TAGS = ['Seed lots'];
 const PAGING = `\`page\` from 1 (default ${PAGE_DEFAULTS.page}); \`limit\` default ${PAGE_DEFAULTS.limit}, at most ${PAGE_DEFAULTS.maxLimit}.`;
@@ -28,7 +32,7 @@ const VIABILITY =
 const LOT = { rule: 'owner', field: 'seedLotId', record: 'seed lot' } as const;
 
 /** The seed inventory under /api/seed-lots: seed lots, their germination tests and expected viability (ADR 270). */
-export const seedLotRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
+export const seedLotRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (app, deps) => {
   busRoute(app, deps, {
     method: 'POST',
     url: '',
@@ -96,6 +100,33 @@ export const seedLotRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app
       },
     },
     subject: seedLotGet,
+    errors: ['NOT_FOUND'],
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/:seedLotId/ownership',
+    summary: 'Ownership history of a seed lot',
+    description:
+      'The accepted transfers of a seed lot (`POST /api/transfers` with `subjectType` seed-lot), oldest first, as ' +
+      'the ledger recorded them (`ownership.transfer`): from and to with their names, who signed for each side ' +
+      '(the account, and the organization it acted for), when, and the block. Whoever may read the lot reads it: ' +
+      'anyone, signed in or not, like the lot’s public fields and the ledger; a discarded lot’s too. An empty list: ' +
+      'the lot never changed owner.',
+    tags: TAGS,
+    policy: {
+      public: true,
+      identifiesCaller: true,
+      object: {
+        rule: 'public',
+        field: 'seedLotId',
+        record: 'seed lot',
+        why: 'as the lot’s public fields: its owners are on the ledger',
+      },
+    },
+    subject: seedLotOwnershipHistory,
+    answer: (data) => withAccountNames(data, deps.accountNames),
+    list: { item: OwnershipChange },
     errors: ['NOT_FOUND'],
   });
 

@@ -42,13 +42,15 @@ export const transferRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async 
     url: '',
     summary: 'Propose an ownership transfer',
     description:
-      'Proposes to give a record one owns (`subjectType` `plant`, `subjectId` its id) to a person or an ' +
+      'Proposes to give a record one owns (`subjectType` `plant` or `seed-lot`, `subjectId` its id) to a person or an ' +
       'organization (`to.id`, an account id or an organization id; `to.name` is filled in with its name). The ' +
       'giving side is the record’s owner: the person, or an owner or manager of the owning organization acting for ' +
       `it. ${SIDES} The recipient hears of it (in the app and by email, as their preferences say; an ` +
       'organization’s owners and managers). A record has at most one pending transfer: a new proposal withdraws the ' +
       'pending one (`cancelled`, its recipient told), unless it is being accepted (409 CONFLICT, `details.reason: ' +
       'accepting`); of two proposals at once one is 409 CONFLICT (`transfer-pending`, `details.transferId`). Nothing is on the ledger until it is accepted. ' +
+      'A discarded seed lot, or one with nothing left, is 409 CONFLICT (`details.reason: lot-discarded`, ' +
+      '`lot-empty`); accepting the transfer of a lot discarded or emptied meanwhile is refused the same way. ' +
       '`to.id` of no account or organization is 404 NOT_FOUND (`details.field: to.id`); the owner itself is 400 ' +
       `VALIDATION_ERROR (\`reason: same-owner\`). ${RETRIES}`,
     tags: TAGS,
@@ -59,7 +61,7 @@ export const transferRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async 
       object: {
         rule: 'owner',
         field: 'subjectId',
-        record: 'plant',
+        record: 'plant or seed lot',
         why: 'the giving side: the owner, or an owner or manager of the owning organization',
       },
     },

@@ -64,6 +64,8 @@ export type Template =
       params: {
         transferId: string;
         change: TransferChange;
+        /** `plant` or `seed-lot`; left out (a plant) in notices recorded before seed lots were transferred. */
+        subjectType?: string;
         subjectId: string;
         subjectName: string;
         fromName: string;
@@ -251,8 +253,13 @@ export function render(t: Template, action?: string, locale?: string | null): Me
       return {
         title: s(`transfer.${change}Title`, { name }),
         body: s(`transfer.${change}`, { name, from, to }),
-        // An offer is answered on the transfers page; an accepted plant is seen on its own page.
-        link: change === 'accepted' ? appLink('plant', { plantId: t.params.subjectId }) : appLink('transfers'),
+        // An offer is answered on the transfers page; an accepted plant or seed lot is seen on its own page.
+        link:
+          change !== 'accepted'
+            ? appLink('transfers')
+            : t.params.subjectType === 'seed-lot'
+              ? appLink('seedLot', { seedLotId: t.params.subjectId })
+              : appLink('plant', { plantId: t.params.subjectId }),
       };
     }
     case 'password-changed':

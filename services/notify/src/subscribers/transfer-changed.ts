@@ -27,6 +27,7 @@ function onTransfer<E extends EventDef>(ctx: ServiceContext, def: E, durable: st
           params: {
             transferId: p.transferId,
             change,
+            subjectType: p.subjectType,
             subjectId: p.subjectId,
             subjectName: p.subjectName,
             fromName: p.fromName,

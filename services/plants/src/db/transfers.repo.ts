@@ -8,23 +8,24 @@ import type {
 import type { Db } from '@rootline/db';
 import { insertFromJson } from '@rootline/db';
 import { and, asc, count, desc, eq, or, type SQL, sql } from 'drizzle-orm';
-import { ownershipRecords, ownershipTransfers, plants } from './schema.js';
+import { ownershipRecords, ownershipTransfers, plants, seedLots } from './schema.js';
 
 export type TransferRow = typeof ownershipTransfers.$inferSelect;
 type RecordRow = typeof ownershipRecords.$inferSelect;
 
-/** An accepted transfer about to be stored with its block: its ownership record and the plant's new owner. */
+/** An accepted transfer about to be stored with its block: its ownership record and the record's new owner. */
 export interface AcceptedTransfer {
   record: Omit<RecordRow, 'blockIndex' | 'blockHash' | 'txId'>;
   /** Who accepted, by account id (the transfer row's `decidedBy`). */
   decidedBy: string;
-  /** The plant's owner search text for the new owner's name (domain/search.ts). */
-  searchOwner: string;
+  /** A plant's owner search text for the new owner's name (domain/search.ts); null for a seed lot. */
+  searchOwner: string | null;
 }
 
 /**
  * The statements that store an accepted transfer: its ownership record (the transfer id is the unique key, so a
- * second store fails), the transfer's status and the plant's owner, all in the recorder's one transaction.
+ * second store fails), the transfer's status and the owner of the plant or seed lot, all in the recorder's one
+ * transaction.
  */
 export function acceptedTransferChanges(t: AcceptedTransfer, receipt: TxReceipt): SQL[] {
   const r = t.record;
@@ -35,8 +36,11 @@ export function acceptedTransferChanges(t: AcceptedTransfer, receipt: TxReceipt)
     sql`update ${ownershipTransfers} set status = 'accepted', accepted_by = ${JSON.stringify(r.acceptedBy)}::jsonb,
       decided_by = ${t.decidedBy}, decided_at = ${r.recordedAt}::timestamptz
       where ${ownershipTransfers.id} = ${r.transferId}`,
-    sql`update ${plants} set owner_id = ${r.toId}, owner_name = ${r.toName}, owner_name_stated_by = null,
-      search_owner = ${t.searchOwner} where ${plants.id} = ${r.subjectId}`,
+    r.subjectType === 'seed-lot'
+      ? sql`update ${seedLots} set owner_id = ${r.toId}, updated_at = ${r.recordedAt}::timestamptz
+        where ${seedLots.id} = ${r.subjectId}`
+      : sql`update ${plants} set owner_id = ${r.toId}, owner_name = ${r.toName}, owner_name_stated_by = null,
+        search_owner = ${t.searchOwner} where ${plants.id} = ${r.subjectId}`,
   ];
 }
 

@@ -91,3 +91,20 @@ export function seedLotView(
     discardedAt: r.discardedAt === null ? null : new Date(r.discardedAt).toISOString(),
   };
 }
+
+/** A lot's name on a transfer and its notices: crop, variety and harvest year, e.g. "tomato, Brandywine (2026)". */
+export function lotName(lot: Pick<StoredSeedLot, 'crop' | 'variety' | 'harvestYear'>): string {
+  return `${lot.variety ? `${lot.crop}, ${lot.variety}` : lot.crop} (${lot.harvestYear})`;
+}
+
+/**
+ * Why a lot cannot change owner, or null when it can: a discarded lot is kept only for what names it
+ * (`lot-discarded`), and a lot with nothing left holds no seed to give (`lot-empty`).
+ */
+export function lotTransferProblem(
+  lot: Pick<StoredSeedLot, 'discardedAt' | 'quantityAmount'>,
+): 'lot-discarded' | 'lot-empty' | null {
+  if (lot.discardedAt) return 'lot-discarded';
+  if (lot.quantityAmount <= 0) return 'lot-empty';
+  return null;
+}

@@ -4,6 +4,8 @@ import {
   type OwnershipTransfer,
   paginate,
   plantOwnershipHistory,
+  seedLotOwnershipHistory,
+  type TransferInput,
   transferAccept,
   transferAccepted,
   transferCancel,
@@ -15,12 +17,13 @@ import {
   transferPropose,
   transferProposed,
 } from '@rootline/contracts';
-import { organizationAudienceGet } from '@rootline/contracts/organizations';
+import { organizationAudienceGet, partyNameGet } from '@rootline/contracts/organizations';
 import { pendingEvent } from '@rootline/db';
 import { actingUser } from '@rootline/domain';
 import { call, handle, ledgerTxId, notFound, type ServiceContext } from '@rootline/host';
 import type { Recorder } from '../db/ledger.js';
 import { findPlant } from '../db/plants.repo.js';
+import { findSeedLot } from '../db/seed-lots.repo.js';
 import {
   closeTransfer,
   findTransfer,
@@ -32,6 +35,7 @@ import {
   type TransferRow,
 } from '../db/transfers.repo.js';
 import { searchTexts } from '../domain/search.js';
+import { lotName, lotTransferProblem } from '../domain/seed-lots.js';
 import { assertSide, listingParty, mayReadTransfer, notPending } from '../domain/transfers.js';
 
 /** The ledger transaction type of an accepted transfer. */
@@ -44,6 +48,63 @@ export const OWNERSHIP_TRANSFER_TX = 'ownership.transfer';
 async function audienceOf(ctx: ServiceContext, partyId: string, caller: CallContext): Promise<string[]> {
   if (!partyId.startsWith('org_')) return [partyId];
   return (await call(ctx.bus, organizationAudienceGet, { organizationId: partyId }, caller)).accountIds;
+}
+
+/** What a transfer gives, as its proposal and its acceptance see it. */
+interface Subject {
+  id: string;
+  /** Its name on the transfer: a plant's common name, a lot's crop, variety and harvest year. */
+  name: string;
+  ownerId: string;
+  /** A plant's recorded owner name; a lot keeps its owner by id alone (its name is asked when proposed). */
+  ownerName: string | null;
+  /** Why it cannot change owner now (a discarded or empty lot), or null. */
+  problem: 'lot-discarded' | 'lot-empty' | null;
+}
+
+const LABEL = { plant: 'plant', 'seed-lot': 'seed lot' } as const;
+
+/** The plant or seed lot a transfer names, read in `db` (locked for the transaction when `forUpdate`). */
+async function findSubject(
+  db: ServiceContext['db'],
+  type: TransferInput['subjectType'],
+  id: string,
+  forUpdate = false,
+): Promise<Subject | undefined> {
+  if (type === 'seed-lot') {
+    const lot = await findSeedLot(db, id, forUpdate);
+    return (
+      lot && { id: lot.id, name: lotName(lot), ownerId: lot.ownerId, ownerName: null, problem: lotTransferProblem(lot) }
+    );
+  }
+  const plant = await findPlant(db, id);
+  return (
+    plant && {
+      id: plant.id,
+      name: plant.commonName,
+      ownerId: plant.owner.id,
+      ownerName: plant.owner.name,
+      problem: null,
+    }
+  );
+}
+
+/** CONFLICT for a lot that cannot change owner (`lot-discarded`, `lot-empty`). */
+function unmovable(problem: 'lot-discarded' | 'lot-empty'): AppError {
+  return new AppError(
+    'CONFLICT',
+    problem === 'lot-discarded'
+      ? 'The seed lot was discarded: it can no longer be transferred'
+      : 'The seed lot has nothing left: there is no seed to transfer',
+    { reason: problem },
+  );
+}
+
+/** The giving side's name: a plant's recorded owner, the organization acted for, else asked of the gateway. */
+async function giverName(ctx: ServiceContext, subject: Subject, caller: CallContext): Promise<string> {
+  if (subject.ownerName !== null) return subject.ownerName;
+  if (caller.actor?.org?.id === subject.ownerId) return caller.actor.org.name;
+  return (await call(ctx.bus, partyNameGet, { partyId: subject.ownerId }, caller)).name ?? subject.ownerId;
 }
 
 /** The transfer, if the caller is one of its sides (or an ADMIN); 404 for anyone else, as for an unknown one. */
@@ -70,8 +131,9 @@ const eventBase = (
 });
 
 /**
- * plants.transfer.propose: the owner of a plant (or an owner or manager of the owning organization acting for it)
- * proposes to give it to a person or an organization. One transfer is pending per plant at a time: a new proposal
+ * plants.transfer.propose: the owner of a plant or seed lot (or an owner or manager of the owning organization acting
+ * for it) proposes to give it to a person or an organization; a discarded or empty lot is refused (409 CONFLICT
+ * `lot-discarded`, `lot-empty`). One transfer is pending per record at a time: a new proposal
  * withdraws the pending one (cancelled, its recipient told), unless it is being accepted (409 CONFLICT `accepting`);
  * two proposals at once leave one (409 CONFLICT `transfer-pending` for the other). The recipient side hears of it
  * (`evt.plants.transfer.proposed`).
@@ -84,10 +146,12 @@ export const proposeTransfer = (ctx: ServiceContext, recorder: Recorder) =>
       const done = await findTransfer(ctx.db, id);
       if (done) return done;
     }
-    const plant = await findPlant(ctx.db, input.subjectId);
-    if (!plant) throw notFound('Plant', input.subjectId);
-    const givenBy = assertSide(actor, plant.owner.id, 'not-owner');
-    if (input.to.id === plant.owner.id) {
+    const subject = await findSubject(ctx.db, input.subjectType, input.subjectId);
+    const label = LABEL[input.subjectType];
+    if (!subject) throw notFound(input.subjectType === 'seed-lot' ? 'Seed lot' : 'Plant', input.subjectId);
+    const givenBy = assertSide(actor, subject.ownerId, 'not-owner');
+    if (subject.problem) throw unmovable(subject.problem);
+    if (input.to.id === subject.ownerId) {
       throw new AppError('VALIDATION_ERROR', 'to.id: the recipient owns it already', {
         field: 'to.id',
         reason: 'same-owner',
@@ -96,19 +160,20 @@ export const proposeTransfer = (ctx: ServiceContext, recorder: Recorder) =>
     if (input.to.name === undefined) {
       throw new AppError('VALIDATION_ERROR', 'to.name: name the recipient', { field: 'to.name' });
     }
+    const fromName = await giverName(ctx, subject, caller);
     const audience = await audienceOf(ctx, input.to.id, caller);
     // A new proposal replaces the pending one (withdrawn, its recipient told): asked for before the transaction.
-    const replaced = await pendingTransferOf(ctx.db, input.subjectType, plant.id);
+    const replaced = await pendingTransferOf(ctx.db, input.subjectType, subject.id);
     const replacedRow = replaced ? await findTransfer(ctx.db, replaced) : undefined;
     const replacedAudience = replacedRow ? await audienceOf(ctx, replacedRow.to.id, caller) : [];
     const row = {
       id,
       subjectType: input.subjectType,
-      subjectId: plant.id,
-      subjectName: plant.commonName,
+      subjectId: subject.id,
+      subjectName: subject.name,
       status: 'pending',
-      fromId: plant.owner.id,
-      fromName: plant.owner.name,
+      fromId: subject.ownerId,
+      fromName,
       toId: input.to.id,
       toName: input.to.name,
       message: input.message ?? null,
@@ -120,7 +185,7 @@ export const proposeTransfer = (ctx: ServiceContext, recorder: Recorder) =>
         const locked = await lockTransfer(tx, replaced);
         if (locked?.status === 'pending') {
           if (await recorder.hasIntent(ledgerTxId(replaced), tx)) {
-            throw new AppError('CONFLICT', 'The pending transfer of this plant is being accepted', {
+            throw new AppError('CONFLICT', `The pending transfer of this ${label} is being accepted`, {
               reason: 'accepting',
               transferId: replaced,
             });
@@ -139,8 +204,8 @@ export const proposeTransfer = (ctx: ServiceContext, recorder: Recorder) =>
       return true;
     });
     if (!inserted) {
-      const pending = await pendingTransferOf(ctx.db, input.subjectType, plant.id);
-      throw new AppError('CONFLICT', 'This plant has a pending transfer already: cancel it first', {
+      const pending = await pendingTransferOf(ctx.db, input.subjectType, subject.id);
+      throw new AppError('CONFLICT', `This ${label} has a pending transfer already: cancel it first`, {
         reason: 'transfer-pending',
         ...(pending ? { transferId: pending } : {}),
       });
@@ -173,8 +238,8 @@ export const listTransfersHandler = (ctx: ServiceContext) =>
 /**
  * plants.transfer.accept: the recipient (or an owner or manager of the receiving organization acting for it)
  * accepts. The transfer is claimed in one transaction (its row locked, its ledger intent written, ADR 181), then
- * recorded on the ledger as `ownership.transfer` naming both sides and who signed for each; the plant's owner
- * changes with the stored record. A decline or cancel meanwhile finds the intent and is refused.
+ * recorded on the ledger as `ownership.transfer` naming both sides and who signed for each; the owner of the plant
+ * or seed lot changes with the stored record. A lot discarded or emptied since the proposal is refused. A decline or cancel meanwhile finds the intent and is refused.
  */
 export const acceptTransfer = (ctx: ServiceContext, recorder: Recorder) =>
   handle(transferAccept, async ({ transferId }, caller) => {
@@ -216,7 +281,10 @@ export const acceptTransfer = (ctx: ServiceContext, recorder: Recorder) =>
             recordedAt,
           },
           decidedBy: actor.id,
-          searchOwner: searchTexts({ commonName: t.subjectName, scientificName: null, ownerName: t.to.name }).owner,
+          searchOwner:
+            t.subjectType === 'plant'
+              ? searchTexts({ commonName: t.subjectName, scientificName: null, ownerName: t.to.name }).owner
+              : null,
         },
       },
       events: [
@@ -245,12 +313,13 @@ export const acceptTransfer = (ctx: ServiceContext, recorder: Recorder) =>
       if (!locked) throw notFound('Transfer', transferId);
       if (locked.status === 'accepted') return undefined;
       if (locked.status !== 'pending') throw notPending(locked.status as OwnershipTransfer['status']);
-      const owner = await findPlant(tx, t.subjectId);
-      if (!owner || owner.owner.id !== t.from.id) {
-        throw new AppError('CONFLICT', 'The plant changed owner since the transfer was proposed', {
+      const subject = await findSubject(tx, t.subjectType, t.subjectId, true);
+      if (!subject || subject.ownerId !== t.from.id) {
+        throw new AppError('CONFLICT', `The ${LABEL[t.subjectType]} changed owner since the transfer was proposed`, {
           reason: 'owner-changed',
         });
       }
+      if (subject.problem) throw unmovable(subject.problem);
       return (await recorder.intend(tx, write)).write;
     });
     if (claimed) await recorder.recordIntended(claimed, caller);
@@ -303,4 +372,11 @@ export const getOwnershipHistory = (ctx: ServiceContext) =>
   handle(plantOwnershipHistory, async ({ plantId }) => {
     if (!(await findPlant(ctx.db, plantId))) throw notFound('Plant', plantId);
     return { items: await ownershipHistory(ctx.db, 'plant', plantId) };
+  });
+
+/** plants.seed-lot.ownership: a seed lot's accepted transfers as the ledger recorded them (public, like the lot's identity). */
+export const getSeedLotOwnershipHistory = (ctx: ServiceContext) =>
+  handle(seedLotOwnershipHistory, async ({ seedLotId }) => {
+    if (!(await findSeedLot(ctx.db, seedLotId))) throw notFound('Seed lot', seedLotId);
+    return { items: await ownershipHistory(ctx.db, 'seed-lot', seedLotId) };
   });

@@ -104,9 +104,9 @@ function PlantPage({ user }: { user: User | null }) {
         </Tabs.List>
         <Tabs.Content value="facts" className="tab-panel">
           <PlantFacts plant={p} />
-          <OwnershipHistory plantId={p.id} ownerName={p.owner.name} />
+          <OwnershipHistory subjectId={p.id} ownerName={p.owner.name} />
           {user && mayTransfer && (
-            <TransferForm key={`transfer-${p.id}`} plantId={p.id} ownerId={p.owner.id} user={user} />
+            <TransferForm key={`transfer-${p.id}`} subjectId={p.id} ownerId={p.owner.id} user={user} />
           )}
           {p.walletAddress && <OwnershipProof plantId={p.id} walletAddress={p.walletAddress} />}
           {user && (

@@ -287,6 +287,9 @@ export const TRANSFERS = {
     return t('plants:transfers.noneOutgoing');
   },
   offer: (v: { from: string; name: string; to: string }) => t('plants:transfers.offer', v),
+  get kindSeedLot() {
+    return t('plants:transfers.kindSeedLot');
+  },
   note: (message: string) => t('plants:transfers.note', { message }),
   status: {
     get pending() {
@@ -348,6 +351,9 @@ export const TRANSFERS = {
     },
     done: (to: string) => t('plants:transfers.form.done', { to }),
     pending: (to: string) => t('plants:transfers.form.pending', { to }),
+    get lotTitle() {
+      return t('plants:transfers.form.lotTitle');
+    },
   },
   history: {
     get title() {
@@ -360,6 +366,11 @@ export const TRANSFERS = {
     block: (index: number) => t('plants:transfers.history.block', { index }),
     get none() {
       return t('plants:transfers.history.none');
+    },
+    lotRecorded: (owner: string) => t('plants:transfers.history.lotRecorded', { owner }),
+    lotMoved: (v: { from: string; to: string }) => t('plants:transfers.history.lotMoved', v),
+    get lotNone() {
+      return t('plants:transfers.history.lotNone');
     },
   },
 };

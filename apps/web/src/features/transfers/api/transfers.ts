@@ -6,6 +6,7 @@ import { api, unwrap, unwrapPage } from '../../../lib/api-client';
 export type Transfer = components['schemas']['OwnershipTransfer'];
 export type OwnershipChange = components['schemas']['OwnershipChange'];
 export type TransferStatus = Transfer['status'];
+export type TransferSubjectType = Transfer['subjectType'];
 
 const TRANSFERS = ['transfers'] as const;
 
@@ -35,19 +36,26 @@ export function useTransfers(filter: {
   });
 }
 
-/** A plant's accepted transfers, oldest first (public). */
-export function useOwnershipHistory(plantId: string) {
+/** The accepted transfers of a plant or a seed lot, oldest first (public). */
+export function useOwnershipHistory(subjectType: TransferSubjectType, subjectId: string) {
   return useQuery({
-    queryKey: ['plants', 'ownership', plantId],
-    queryFn: () => unwrap(api.GET('/api/plants/ownership/{plantId}', { params: { path: { plantId } } })),
+    queryKey: subjectType === 'seed-lot' ? ['seed-lots', 'ownership', subjectId] : ['plants', 'ownership', subjectId],
+    queryFn: () =>
+      subjectType === 'seed-lot'
+        ? unwrap(api.GET('/api/seed-lots/{seedLotId}/ownership', { params: { path: { seedLotId: subjectId } } }))
+        : unwrap(api.GET('/api/plants/ownership/{plantId}', { params: { path: { plantId: subjectId } } })),
   });
 }
 
-/** After a transfer changes: the lists, the plant (its owner) and its history are asked again. */
+/** After a transfer changes: the lists, the plant or seed lot (its owner) and its history are asked again. */
 function useRefresh() {
   const client = useQueryClient();
   return (t: Transfer) => {
     void client.invalidateQueries({ queryKey: TRANSFERS });
+    if (t.subjectType === 'seed-lot') {
+      void client.invalidateQueries({ queryKey: ['seed-lots'] });
+      return;
+    }
     void client.invalidateQueries({ queryKey: ['plants', 'plant', t.subjectId] });
     void client.invalidateQueries({ queryKey: ['plants', 'ownership', t.subjectId] });
   };
@@ -56,11 +64,11 @@ function useRefresh() {
 export function useProposeTransfer() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (body: { subjectId: string; to: string; message?: string }) =>
+    mutationFn: (body: { subjectType: TransferSubjectType; subjectId: string; to: string; message?: string }) =>
       unwrap(
         api.POST('/api/transfers', {
           body: {
-            subjectType: 'plant',
+            subjectType: body.subjectType,
             subjectId: body.subjectId,
             to: { id: body.to },
             ...(body.message ? { message: body.message } : {}),

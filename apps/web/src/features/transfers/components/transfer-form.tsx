@@ -5,19 +5,29 @@ import { errorFor } from '../../../lib/errors';
 import type { User } from '../../auth/api/session';
 import { useMyOrganizations } from '../../organizations/api/organizations';
 import { TRANSFERS } from '../../plants/strings';
-import { useAnswerTransfer, useProposeTransfer, useTransfers } from '../api/transfers';
+import { type TransferSubjectType, useAnswerTransfer, useProposeTransfer, useTransfers } from '../api/transfers';
 
 const S = TRANSFERS.form;
 
 /**
- * "Transfer this plant", for its giving side (the owner, or an owner or manager acting for the owning organization):
- * the recipient by id, or one of a quick choice (oneself, one's organizations). A pending transfer is shown with its
- * withdrawal instead.
+ * "Transfer this plant" or "Transfer this seed lot", for its giving side (the owner, or an owner or manager acting for
+ * the owning organization): the recipient by id, or one of a quick choice (oneself, one's organizations). A pending
+ * transfer is shown with its withdrawal instead.
  */
-export function TransferForm({ plantId, ownerId, user }: { plantId: string; ownerId: string; user: User }) {
+export function TransferForm({
+  subjectType = 'plant',
+  subjectId,
+  ownerId,
+  user,
+}: {
+  subjectType?: TransferSubjectType;
+  subjectId: string;
+  ownerId: string;
+  user: User;
+}) {
   const propose = useProposeTransfer();
   const cancel = useAnswerTransfer();
-  const pending = useTransfers({ direction: 'outgoing', status: 'pending', subjectId: plantId });
+  const pending = useTransfers({ direction: 'outgoing', status: 'pending', subjectId });
   const mine = useMyOrganizations();
   const [to, setTo] = useState('');
   const [message, setMessage] = useState('');
@@ -28,7 +38,7 @@ export function TransferForm({ plantId, ownerId, user }: { plantId: string; owne
   const waiting = pending.data?.items[0];
   return (
     <section className="card" aria-labelledby="transfer-heading">
-      <h2 id="transfer-heading">{S.title}</h2>
+      <h2 id="transfer-heading">{subjectType === 'seed-lot' ? S.lotTitle : S.title}</h2>
       <p>{S.lead}</p>
       {waiting ? (
         <>
@@ -49,7 +59,8 @@ export function TransferForm({ plantId, ownerId, user }: { plantId: string; owne
           onSubmit={(e) => {
             e.preventDefault();
             propose.mutate({
-              subjectId: plantId,
+              subjectType,
+              subjectId,
               to: to.trim(),
               ...(message.trim() ? { message: message.trim() } : {}),
             });

@@ -12,7 +12,14 @@ function TransferItem({ t, side }: { t: Transfer; side: 'incoming' | 'outgoing' 
   return (
     <li className="card transfer">
       <p>
-        <Link to={`/plants/${t.subjectId}`}>{S.offer(names)}</Link>
+        {t.subjectType === 'seed-lot' ? (
+          <>
+            <span className="badge">{S.kindSeedLot}</span>{' '}
+            <Link to={`/seed-lots/${t.subjectId}`}>{S.offer(names)}</Link>
+          </>
+        ) : (
+          <Link to={`/plants/${t.subjectId}`}>{S.offer(names)}</Link>
+        )}
       </p>
       {t.message && <p className="hint">{S.note(t.message)}</p>}
       <p>
