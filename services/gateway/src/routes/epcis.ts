@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  EPCIS_CAPTURE_FILE_SIZE_LIMIT,
+  EPCIS_CAPTURE_LIMIT,
   EPCIS_EVENT_TYPES,
   EPCIS_PER_PAGE_MAX,
   EpcisEpc,
@@ -14,12 +16,24 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BusRouteDeps } from '../http/bus-route.js';
 import { toHttpError } from '../http/errors.js';
+import type { AccountName } from '../http/party-names.js';
 import { callContext } from '../http/request-context.js';
+import { captureRoutes } from './epcis-capture.js';
 
 const TAGS = ['Transport'];
 
 /** The EPCIS and CBV versions the interface speaks (the standard's `GS1-EPCIS-Version` and `GS1-CBV-Version`). */
-const VERSION_HEADERS = { 'GS1-EPCIS-Version': '2.0.0', 'GS1-CBV-Version': '2.0.0' };
+export const VERSION_HEADERS = { 'GS1-EPCIS-Version': '2.0.0', 'GS1-CBV-Version': '2.0.0' };
+
+/** The capture interface's limits, as the standard's headers advertise them (on OPTIONS and every capture answer). */
+export const CAPTURE_LIMIT_HEADERS = {
+  'GS1-EPCIS-Capture-Limit': String(EPCIS_CAPTURE_LIMIT),
+  'GS1-EPCIS-Capture-File-Size-Limit': String(EPCIS_CAPTURE_FILE_SIZE_LIMIT),
+};
+export const CAPTURE_LIMIT_DOC_HEADERS = {
+  'GS1-EPCIS-Capture-Limit': { type: 'string', description: 'Most events one capture may hold' },
+  'GS1-EPCIS-Capture-File-Size-Limit': { type: 'string', description: 'Most bytes one capture may have' },
+};
 
 /**
  * The standard's problem types (EPCIS 2.0 OpenAPI, RFC 7807) for the errors these routes answer: a refused query
@@ -36,11 +50,23 @@ const PROBLEM_TYPES: Partial<Record<ErrorCode, string>> = {
 };
 const IMPLEMENTATION = 'epcisException:ImplementationException';
 
+/**
+ * The capture routes' types where they differ: a refused document is a ValidationException, one over the limits a
+ * CaptureLimitExceededException (the standard's 413).
+ */
+const CAPTURE_PROBLEM_TYPES: Partial<Record<ErrorCode, string>> = {
+  VALIDATION_ERROR: 'epcisException:ValidationException',
+  PAYLOAD_TOO_LARGE: 'epcisException:CaptureLimitExceededException',
+  NOT_FOUND: 'epcisException:NoSuchNameException',
+};
+
 const TITLES: Record<number, string> = {
   400: 'Invalid query parameter',
   401: 'Unauthorised request',
   403: 'Access to resource forbidden',
   404: 'Resource not found',
+  413: 'Capture payload too large',
+  415: 'Unsupported Media Type',
   429: 'Too many requests',
   500: 'Implementation exception',
   503: 'Service unavailable',
@@ -60,15 +86,21 @@ export const EpcisProblem = Type.Object(
   { description: 'An RFC 7807 problem (`application/problem+json`), as EPCIS 2.0 defines it' },
 );
 
+const isCapture = (req: FastifyRequest) => (req.routeOptions.url ?? req.url).startsWith('/api/epcis/capture');
+
 /** Sends the problem for anything thrown while serving an EPCIS route. */
 function sendProblem(err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { status, body, unexpected, retryAfterSeconds } = toHttpError(err);
+  const capture = isCapture(req);
+  const types = capture ? { ...PROBLEM_TYPES, ...CAPTURE_PROBLEM_TYPES } : PROBLEM_TYPES;
+  const title = capture && status === 400 ? 'Invalid EPCIS document' : TITLES[status];
+  if (capture) reply.headers(CAPTURE_LIMIT_HEADERS);
   if (retryAfterSeconds !== undefined) reply.header('retry-after', retryAfterSeconds);
   if (unexpected) reply.log.error({ err }, 'unexpected error');
   else if (status >= 500) reply.log.warn({ code: body.code, details: body.details }, body.message);
   const problem = {
-    type: PROBLEM_TYPES[body.code] ?? IMPLEMENTATION,
-    title: TITLES[status] ?? 'Error',
+    type: status === 415 ? IMPLEMENTATION : (types[body.code] ?? IMPLEMENTATION),
+    title: title ?? 'Error',
     status,
     detail: body.message,
     instance: req.url,
@@ -83,27 +115,39 @@ function sendProblem(err: unknown, req: FastifyRequest, reply: FastifyReply): Fa
 }
 
 /** The documented error responses of an EPCIS route: one problem per status, with an example. */
-function problemResponses(codes: Record<number, ErrorCode>): Record<number, unknown> {
+export function problemResponses(codes: Record<number, ErrorCode>, capture = false): Record<number, unknown> {
+  const types = capture ? { ...PROBLEM_TYPES, ...CAPTURE_PROBLEM_TYPES } : PROBLEM_TYPES;
   return Object.fromEntries(
-    Object.entries(codes).map(([status, code]) => [
-      status,
-      {
-        description: `${TITLES[Number(status)]} (RFC 7807 problem, type ${PROBLEM_TYPES[code] ?? IMPLEMENTATION})`,
-        content: {
-          'application/problem+json': {
-            schema: EpcisProblem,
-            example: {
-              type: PROBLEM_TYPES[code] ?? IMPLEMENTATION,
-              title: TITLES[Number(status)],
-              status: Number(status),
-              detail: code === 'VALIDATION_ERROR' ? 'EQ_bizLocation: x is not a geo URI (geo:<lat>,<lon>)' : code,
-              instance: '/api/epcis/events',
-              code,
+    Object.entries(codes).map(([status, code]) => {
+      const type = Number(status) === 415 ? IMPLEMENTATION : (types[code] ?? IMPLEMENTATION);
+      const title = capture && Number(status) === 400 ? 'Invalid EPCIS document' : TITLES[Number(status)];
+      const detail =
+        code !== 'VALIDATION_ERROR'
+          ? code
+          : capture
+            ? '/epcisBody/eventList/0: must have required property eventTime'
+            : 'EQ_bizLocation: x is not a geo URI (geo:<lat>,<lon>)';
+      return [
+        status,
+        {
+          description: `${title} (RFC 7807 problem, type ${type})`,
+          ...(capture && Number(status) === 413 ? { headers: CAPTURE_LIMIT_DOC_HEADERS } : {}),
+          content: {
+            'application/problem+json': {
+              schema: EpcisProblem,
+              example: {
+                type,
+                title,
+                status: Number(status),
+                detail,
+                instance: capture ? '/api/epcis/capture' : '/api/epcis/events',
+                code,
+              },
             },
           },
         },
-      },
-    ]),
+      ];
+    }),
   );
 }
 
@@ -184,8 +228,12 @@ const QUERY_DESCRIPTION =
   'public journey shows, to anyone: no names, no notes. Errors are RFC 7807 problems with the standard’s types.';
 
 /** The EPCIS 2.0 query interface under /api/epcis, with the standard's error model. */
-export const epcisRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
+export const epcisRoutes: FastifyPluginAsyncTypebox<BusRouteDeps & { accountName: AccountName }> = async (
+  app,
+  deps,
+) => {
   app.setErrorHandler((err, req, reply) => sendProblem(err, req, reply));
+  captureRoutes(app, deps);
 
   async function answer(req: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>) {
     const out = await call(deps.bus, transportEpcisEvents, input as never, callContext(req), deps.timeoutMs);
