@@ -358,6 +358,16 @@ describe('EPCIS 2.0 capture: documents become journey events under the native ru
     ]);
   }, 60_000);
 
+  it('advertises its limits as the standard says: OPTIONS /capture answers them in headers', async () => {
+    const res = await p.http('OPTIONS', '/api/epcis/capture');
+    expect(res.status).toBe(204);
+    expect(res.headers.get('allow')).toBe('OPTIONS, POST, GET');
+    expect(res.headers.get('gs1-epcis-capture-limit')).toBe(String(EPCIS_CAPTURE_LIMIT));
+    expect(res.headers.get('gs1-epcis-capture-file-size-limit')).toBe(String(EPCIS_CAPTURE_FILE_SIZE_LIMIT));
+    expect(res.headers.get('gs1-capture-error-behaviour')).toBe('rollback');
+    expect(res.headers.get('gs1-epcis-version')).toBe('2.0.0');
+  });
+
   it('refuses documents that are not valid EPCIS, over the limits, or from no one, with problems', async () => {
     const broken = document([{ type: 'ObjectEvent', action: 'OBSERVE', epcList: [epcA] }]);
     const invalid = await capture(broken, ada);
@@ -372,7 +382,11 @@ describe('EPCIS 2.0 capture: documents become journey events under the native ru
       epcList: [epcA],
       action: 'OBSERVE',
     };
-    const tooMany = await capture(document(Array.from({ length: EPCIS_CAPTURE_LIMIT + 1 }, () => event)), ada);
+    const many = Array.from({ length: EPCIS_CAPTURE_LIMIT + 1 }, (_, i) => ({
+      ...event,
+      eventTime: new Date(Date.UTC(2026, 8, 1) + i * 60_000).toISOString(),
+    }));
+    const tooMany = await capture(document(many), ada);
     expect(tooMany.status).toBe(413);
     expect(tooMany.body).toMatchObject({ type: 'epcisException:CaptureLimitExceededException', status: 413 });
     expect(tooMany.headers.get('gs1-epcis-capture-limit')).toBe(String(EPCIS_CAPTURE_LIMIT));

@@ -22,7 +22,7 @@ import type { FastifyReply } from 'fastify';
 import type { BusRouteDeps } from '../http/bus-route.js';
 import { type AccountName, boundParty } from '../http/party-names.js';
 import { callContext } from '../http/request-context.js';
-import { CAPTURE_LIMIT_DOC_HEADERS, CAPTURE_LIMIT_HEADERS, problemResponses, VERSION_HEADERS } from './epcis.js';
+import { CAPTURE_LIMIT_DOC_HEADERS, CAPTURE_LIMIT_HEADERS, problemResponses, VERSION_HEADERS } from './epcis-common.js';
 
 const TAGS = ['Transport'];
 
@@ -119,7 +119,10 @@ const CaptureDocument = Type.Object(
       eventList: Type.Array(Type.Unknown(), { description: `At most ${EPCIS_CAPTURE_LIMIT} events` }),
     }),
   },
-  { description: 'An EPCIS 2.0 EPCISDocument (JSON or JSON-LD), valid under GS1’s EPCIS JSON schema' },
+  {
+    description: 'An EPCIS 2.0 EPCISDocument (JSON or JSON-LD), valid under GS1’s EPCIS JSON schema',
+    examples: [EXAMPLE_DOCUMENT],
+  },
 );
 
 const JOB_HEADERS = {
@@ -158,7 +161,7 @@ function withCaptureHeaders(reply: FastifyReply): FastifyReply {
   return reply.headers({ ...VERSION_HEADERS, ...CAPTURE_LIMIT_HEADERS }).header('cache-control', 'no-store');
 }
 
-/** `POST /capture`, `GET /capture`, `GET /capture/{captureId}` and `OPTIONS /capture` (ADR 301). */
+/** `OPTIONS /capture`, `POST /capture`, `GET /capture` and `GET /capture/{captureId}` (ADR 301). */
 export function captureRoutes(
   app: Parameters<FastifyPluginAsyncTypebox>[0],
   deps: BusRouteDeps & { accountName: AccountName },
@@ -252,6 +255,40 @@ export function captureRoutes(
         .type('application/json; charset=utf-8')
         .send(JSON.stringify(job) as never);
     },
+  });
+
+  app.route({
+    method: 'OPTIONS',
+    url: '/capture',
+    config: { public: true, object: { rule: 'none', why: 'the capture interface’s own settings' } },
+    schema: {
+      operationId: 'discoverEpcisCapture',
+      summary: 'EPCIS 2.0 capture settings',
+      description:
+        'The standard’s discovery of the capture interface (`OPTIONS /capture`): 204 with the methods (`Allow`), the ' +
+        'EPCIS and CBV versions, the limits (`GS1-EPCIS-Capture-Limit`: events per capture; ' +
+        '`GS1-EPCIS-Capture-File-Size-Limit`: bytes) and the default `GS1-Capture-Error-Behaviour` (`rollback`). ' +
+        'The limits are on every capture answer too.',
+      tags: TAGS,
+      response: {
+        204: {
+          description: 'The capture interface’s settings, in headers',
+          headers: {
+            Allow: { type: 'string', description: '`OPTIONS, POST, GET`' },
+            'GS1-EPCIS-Version': JOB_HEADERS['GS1-EPCIS-Version'],
+            'GS1-CBV-Version': JOB_HEADERS['GS1-CBV-Version'],
+            'GS1-Capture-Error-Behaviour': { type: 'string', description: 'The default: `rollback`' },
+            ...CAPTURE_LIMIT_DOC_HEADERS,
+          },
+        },
+        ...problemResponses({ 429: 'RATE_LIMITED', 500: 'INTERNAL' }, true),
+      },
+    },
+    handler: async (_req, reply) =>
+      withCaptureHeaders(reply)
+        .headers({ allow: 'OPTIONS, POST, GET', 'gs1-capture-error-behaviour': 'rollback' })
+        .code(204)
+        .send(),
   });
 
   app.route({
