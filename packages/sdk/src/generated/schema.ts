@@ -25501,9 +25501,7 @@ export interface operations {
                     "GS1-EPCIS-Capture-File-Size-Limit"?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
             /** @description Too many requests (RFC 7807 problem, type about:blank) */
             429: {

@@ -272,6 +272,7 @@ export function captureRoutes(
       tags: TAGS,
       response: {
         204: {
+          type: 'null',
           description: 'The capture interface’s settings, in headers',
           headers: {
             Allow: { type: 'string', description: '`OPTIONS, POST, GET`' },
