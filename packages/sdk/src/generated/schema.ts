@@ -2749,7 +2749,7 @@ export interface paths {
         put?: never;
         /**
          * EPCIS 2.0 capture
-         * @description The capture interface of GS1’s EPCIS 2.0 REST binding (the standard’s OpenAPI, `REST Bindings/openapi.yaml`, `POST /capture`): an `EPCISDocument` (`application/json` or `application/ld+json`, GS1’s JSON-LD context) is checked against GS1’s EPCIS JSON schema (400 `epcisException:ValidationException` otherwise) and the limits (`GS1-EPCIS-Capture-Limit`: 500 events; `GS1-EPCIS-Capture-File-Size-Limit`: 1048576 bytes; 413 `epcisException:CaptureLimitExceededException` over them), then answered 202 with the capture job (`Location: /api/epcis/capture/{captureID}`) while its events are recorded in the background.
+         * @description The capture interface of GS1’s EPCIS 2.0 REST binding (the standard’s OpenAPI, `REST Bindings/openapi.yaml`, `POST /capture`): an `EPCISDocument` (`application/json` or `application/ld+json`, GS1’s JSON-LD context), or an `EPCISQueryDocument` (a query’s answer), is checked against GS1’s EPCIS JSON schema (400 `epcisException:ValidationException` otherwise) and the limits (`GS1-EPCIS-Capture-Limit`: 500 events; `GS1-EPCIS-Capture-File-Size-Limit`: 1048576 bytes; 413 `epcisException:CaptureLimitExceededException` over them), then answered 202 with the capture job (`Location: /api/epcis/capture/{captureID}`) while its events are recorded in the background.
          *
          *     **What is captured** (docs/epcis.md): ObjectEvents (ADD or OBSERVE) on one plant each (its GS1 Digital Link or `urn:rootline:plant:<id>` in `epcList`) with business step `commissioning` (planting), `transporting` (growing), `creating_class_instance` (harvest: the mass in `quantityList`, KGM or GRM), `shipping` (distribution) or `storing` (seed saving), and TransformationEvents turning a plant (`inputEPCList`) into a mass of produce (`outputQuantityList`: a harvest). Places are geo URIs (`bizLocation` or `readPoint`; a movement’s `sourceList` / `destinationList` of type `location`), recorded at the city privacy level. Each becomes a journey event recorded as `POST /api/transport/{kind}` records it, by you as its handler: the same custody rule, time order and ledger transaction. Its `eventID` is kept: capturing it again records nothing more.
          *
@@ -25129,7 +25129,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description An EPCIS 2.0 EPCISDocument (JSON or JSON-LD), valid under GS1’s EPCIS JSON schema */
+        /** @description An EPCIS 2.0 EPCISDocument (JSON or JSON-LD), or an EPCISQueryDocument, valid under GS1’s EPCIS JSON schema */
         requestBody: {
             content: {
                 /**
@@ -25191,15 +25191,20 @@ export interface operations {
                 "application/json": {
                     /** @description JSON-LD context: GS1’s EPCIS context, and any of your own */
                     "@context": unknown;
-                    /** @enum {string} */
-                    type: "EPCISDocument";
+                    type: "EPCISDocument" | "EPCISQueryDocument";
                     /** @description `2.0` */
                     schemaVersion: string;
                     /** Format: date-time */
                     creationDate: string;
                     epcisBody: {
                         /** @description At most 500 events */
-                        eventList: unknown[];
+                        eventList?: unknown[];
+                        queryResults?: {
+                            resultsBody: {
+                                /** @description At most 500 events */
+                                eventList: unknown[];
+                            };
+                        };
                     };
                 };
             };

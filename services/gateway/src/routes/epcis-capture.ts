@@ -108,22 +108,34 @@ const EXAMPLE_JOB = {
   ],
 };
 
-/** An EPCISDocument, loosely: GS1's JSON schema checks it in full. */
+const EventList = Type.Array(Type.Unknown(), { description: `At most ${EPCIS_CAPTURE_LIMIT} events` });
+
+/**
+ * An EPCISDocument, or an EPCISQueryDocument (a query's answer, captured as the standard says it may be), loosely:
+ * GS1's JSON schema checks it in full.
+ */
 const CaptureDocument = Type.Object(
   {
     '@context': Type.Unknown({ description: 'JSON-LD context: GS1’s EPCIS context, and any of your own' }),
-    type: Type.Literal('EPCISDocument'),
+    type: Type.Union([Type.Literal('EPCISDocument'), Type.Literal('EPCISQueryDocument')]),
     schemaVersion: Type.String({ maxLength: 10, description: '`2.0`' }),
     creationDate: Type.String({ format: 'date-time' }),
     epcisBody: Type.Object({
-      eventList: Type.Array(Type.Unknown(), { description: `At most ${EPCIS_CAPTURE_LIMIT} events` }),
+      eventList: Type.Optional(EventList),
+      queryResults: Type.Optional(Type.Object({ resultsBody: Type.Object({ eventList: EventList }) })),
     }),
   },
   {
-    description: 'An EPCIS 2.0 EPCISDocument (JSON or JSON-LD), valid under GS1’s EPCIS JSON schema',
+    description:
+      'An EPCIS 2.0 EPCISDocument (JSON or JSON-LD), or an EPCISQueryDocument, valid under GS1’s EPCIS JSON schema',
     examples: [EXAMPLE_DOCUMENT],
   },
 );
+
+/** The events of a captured document, either kind. */
+const eventsOf = (doc: {
+  epcisBody: { eventList?: unknown[]; queryResults?: { resultsBody: { eventList: unknown[] } } };
+}) => doc.epcisBody.eventList ?? doc.epcisBody.queryResults?.resultsBody.eventList ?? [];
 
 const JOB_HEADERS = {
   Location: { type: 'string', description: 'The capture job: `/api/epcis/capture/{captureID}`' },
@@ -134,7 +146,8 @@ const JOB_HEADERS = {
 
 const CAPTURE_DESCRIPTION =
   'The capture interface of GS1’s EPCIS 2.0 REST binding (the standard’s OpenAPI, `REST Bindings/openapi.yaml`, ' +
-  '`POST /capture`): an `EPCISDocument` (`application/json` or `application/ld+json`, GS1’s JSON-LD context) is ' +
+  '`POST /capture`): an `EPCISDocument` (`application/json` or `application/ld+json`, GS1’s JSON-LD context), or an ' +
+  '`EPCISQueryDocument` (a query’s answer), is ' +
   'checked against GS1’s EPCIS JSON schema (400 `epcisException:ValidationException` otherwise) and the limits ' +
   `(\`GS1-EPCIS-Capture-Limit\`: ${EPCIS_CAPTURE_LIMIT} events; \`GS1-EPCIS-Capture-File-Size-Limit\`: ` +
   `${EPCIS_CAPTURE_FILE_SIZE_LIMIT} bytes; 413 \`epcisException:CaptureLimitExceededException\` over them), then ` +
@@ -227,8 +240,8 @@ export function captureRoutes(
       },
     },
     handler: async (req, reply) => {
-      const document = req.body as { epcisBody: { eventList: unknown[] } };
-      if (document.epcisBody.eventList.length > EPCIS_CAPTURE_LIMIT) {
+      const document = req.body as Parameters<typeof eventsOf>[0];
+      if (eventsOf(document).length > EPCIS_CAPTURE_LIMIT) {
         throw new AppError('PAYLOAD_TOO_LARGE', `At most ${EPCIS_CAPTURE_LIMIT} events per capture`);
       }
       const validate = gs1Validator();

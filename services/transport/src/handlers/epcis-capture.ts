@@ -106,9 +106,16 @@ export function captureJob(row: CaptureRow): EpcisCaptureJob {
   };
 }
 
-const eventsOf = (document: unknown): Record<string, unknown>[] =>
-  ((document as { epcisBody?: { eventList?: unknown } } | null)?.epcisBody?.eventList as Record<string, unknown>[]) ??
-  [];
+/** The events of an EPCISDocument, or of an EPCISQueryDocument (a query's answer captured back). */
+function eventsOf(document: unknown): Record<string, unknown>[] {
+  const body = (
+    document as {
+      epcisBody?: { eventList?: unknown; queryResults?: { resultsBody?: { eventList?: unknown } } };
+    } | null
+  )?.epcisBody;
+  const list = body?.eventList ?? body?.queryResults?.resultsBody?.eventList;
+  return Array.isArray(list) ? (list as Record<string, unknown>[]) : [];
+}
 
 /** One event of the document on its way to the journey. */
 interface Planned {
