@@ -53,7 +53,7 @@ export const service: ServiceModule<typeof TransportConfig, EventRecord> = {
         verifyBlock(ctx),
         getQr(ctx, ctx.config.PUBLIC_URL, ctx.config.GS1_COMPANY_PREFIX),
         queryEpcisEvents(ctx, ctx.config.PUBLIC_URL, ctx.config.GS1_COMPANY_PREFIX),
-        ...epcisCaptureHandlers(ctx, ctx.config.GS1_COMPANY_PREFIX, captures),
+        ...epcisCaptureHandlers(ctx, ctx.config.GS1_COMPANY_PREFIX, captures, () => stopping),
         renderTracePage(ctx),
         getTracker(ctx, tracker, intervalMs),
         controlTracker(ctx, tracker, intervalMs),

@@ -124,15 +124,23 @@ interface Planned {
   event: CapturedJourneyEvent;
 }
 
+/** The problem of a job that ended before all its events were recorded. */
+const INTERRUPTED: EpcisCaptureError = {
+  ...IMPLEMENTATION,
+  detail: 'The capture was interrupted; capture the document again (events already recorded are not repeated)',
+  instance: 'capture',
+  code: 'INTERNAL',
+};
+
 /** Fails jobs a process left running (ADR 301). */
 export async function failInterruptedCaptures(ctx: ServiceContext): Promise<void> {
   const now = ctx.clock.now();
-  await failStaleCaptures(ctx.db, new Date(now.getTime() - CAPTURE_STALE_MS).toISOString(), now.toISOString(), {
-    ...IMPLEMENTATION,
-    detail: 'The capture was interrupted; capture the document again (events already recorded are not repeated)',
-    instance: 'capture',
-    code: 'INTERNAL',
-  });
+  await failStaleCaptures(
+    ctx.db,
+    new Date(now.getTime() - CAPTURE_STALE_MS).toISOString(),
+    now.toISOString(),
+    INTERRUPTED,
+  );
 }
 
 /**
@@ -142,7 +150,13 @@ export async function failInterruptedCaptures(ctx: ServiceContext): Promise<void
  * account is counted as captured and recorded nothing more. With `rollback`, nothing is recorded once an event
  * is refused by the checks, and recording stops at the first failure.
  */
-async function runCapture(ctx: ServiceContext, job: CaptureRow, caller: CallContext, companyPrefix: string) {
+async function runCapture(
+  ctx: ServiceContext,
+  job: CaptureRow,
+  caller: CallContext,
+  companyPrefix: string,
+  stopping: () => boolean,
+) {
   const handler = job.handler as { id: string; name: string };
   const { actor } = actingOwner(caller, handler.id);
   const errors: EpcisCaptureError[] = [];
@@ -206,6 +220,7 @@ async function runCapture(ctx: ServiceContext, job: CaptureRow, caller: CallCont
         }
       }
       const input = { ...mapped.event, privacyLevel: CAPTURE_PRIVACY } as unknown as TransportEventInput;
+      // The id names a seed lot's first event only: captured events name none.
       await checkEvent(ctx, 'tev_capture', input, handler, actor, { ...caller, log: ctx.log } as HandlerContext);
       planned.push({ instance, eventID, event: mapped.event });
     } catch (err) {
@@ -217,6 +232,11 @@ async function runCapture(ctx: ServiceContext, job: CaptureRow, caller: CallCont
     // In time order: a plant's journey may not run backwards.
     planned.sort((a, b) => instantOf(a.event.eventTime) - instantOf(b.event.eventTime));
     for (const [n, p] of planned.entries()) {
+      if (stopping()) {
+        // The service is stopping: the rest is left to a capture of the document again (idempotent).
+        errors.push({ ...INTERRUPTED, instance: p.instance });
+        break;
+      }
       const { kind, ...fields } = p.event;
       // The journey event's id derives from the account and eventID: a retry (or a race) names the same one.
       const ref = `epcis-capture:${job.accountId}:${p.eventID ?? `${job.id}:${p.instance}`}`;
@@ -255,8 +275,16 @@ async function runCapture(ctx: ServiceContext, job: CaptureRow, caller: CallCont
   });
 }
 
-/** The capture subjects; `running` holds the jobs under way, which the service waits for when it stops. */
-export function epcisCaptureHandlers(ctx: ServiceContext, companyPrefix: string, running: Set<Promise<void>>) {
+/**
+ * The capture subjects; `running` holds the jobs under way, which the service waits for when it stops (a job records
+ * no further event once `stopping`).
+ */
+export function epcisCaptureHandlers(
+  ctx: ServiceContext,
+  companyPrefix: string,
+  running: Set<Promise<void>>,
+  stopping: () => boolean,
+) {
   const capture = handle(transportEpcisCapture, async ({ document, errorBehaviour, handler }, caller) => {
     const actor = actingUser(caller);
     const row = await insertCapture(ctx.db, {
@@ -269,7 +297,7 @@ export function epcisCaptureHandlers(ctx: ServiceContext, companyPrefix: string,
       createdAt: ctx.clock.now().toISOString(),
     });
     const { log: _log, ...context } = caller;
-    const job = runCapture(ctx, row, context, companyPrefix)
+    const job = runCapture(ctx, row, context, companyPrefix, stopping)
       .catch(async (err: unknown) => {
         ctx.log.error({ err, captureId: row.id }, 'capture job failed');
         await updateCapture(ctx.db, row.id, {
