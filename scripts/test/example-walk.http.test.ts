@@ -262,6 +262,18 @@ const FLOWS: Record<string, (o: Operation, url: string) => Promise<Answer>> = {
     if (!put.ok) throw new Error(`the presigned upload: ${put.status} ${await put.text()}`);
     return call(o, url, undefined, ADA);
   },
+  getEpcisCaptureJob: async (o) => {
+    // A capture job of Ada's: the capture answers its place in `Location`, not an id in an envelope.
+    const capture = byId('captureEpcisDocument');
+    const body = (await bodyOf(capture)) as { json: unknown };
+    const res = await fetch(`${base}/api/epcis/capture`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.get(ADA)}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body.json),
+    });
+    if (res.status !== 202) throw new Error(`a capture job: ${res.status} ${await res.text()}`);
+    return call(o, res.headers.get('location') as string, undefined, ADA);
+  },
   revokeOrganizationInvitation: async (o) => {
     // An invitation still pending: one of its own (the walk's first was accepted).
     const { id } = await freshInvitation();

@@ -327,6 +327,15 @@ beforeAll(async () => {
     recipient: { id: DAN },
   });
   records.set('handoff', sent.id as string);
+  // Her capture job (EPCIS 2.0): the capture answers it whole, not in the envelope.
+  const captureRes = await call(
+    ALICE,
+    'POST',
+    '/api/epcis/capture',
+    withAlicesIds(example('POST', '/api/epcis/capture'), ALICE),
+  );
+  if (captureRes.status !== 202) throw new Error(`capture: ${captureRes.status} ${captureRes.text}`);
+  records.set('capture job', (JSON.parse(captureRes.text) as { captureID: string }).captureID);
 
   const farm = await created(
     ALICE,

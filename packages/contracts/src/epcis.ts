@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Text } from './common.js';
-import { Defaulted, defineSubject } from './define.js';
+import { Text, Timestamp } from './common.js';
+import { Defaulted, defineSubject, Named } from './define.js';
 
 /**
  * The EPCIS 2.0 REST query binding (GS1's EPCIS 2.0 OpenAPI, `REST Bindings/openapi.yaml`) over the journey events:
@@ -96,4 +96,91 @@ export const transportEpcisEvents = defineSubject({
   summary:
     'Journey events as an EPCIS 2.0 query document: filtered as the standard says, a page at a time (`epc`: only ' +
     'the events of that EPC, as GET /epcs/{epc}/events)',
+});
+
+/**
+ * The capture side of the binding (ADR 301, 302): `POST /capture` takes an EPCISDocument, answers 202 with the
+ * capture job, and the transport service records its events as journey events in the background.
+ */
+
+/** Most events one capture may hold (`GS1-EPCIS-Capture-Limit`) and most bytes (`GS1-EPCIS-Capture-File-Size-Limit`). */
+export const EPCIS_CAPTURE_LIMIT = 500;
+export const EPCIS_CAPTURE_FILE_SIZE_LIMIT = 1_048_576;
+/** Capture jobs one list answers: the caller's latest. */
+export const EPCIS_CAPTURE_LIST_LIMIT = 100;
+
+/** What happens when an event is refused (`GS1-Capture-Error-Behaviour`). */
+export const EPCIS_CAPTURE_ERROR_BEHAVIOURS = ['rollback', 'proceed'] as const;
+export type EpcisCaptureErrorBehaviour = (typeof EPCIS_CAPTURE_ERROR_BEHAVIOURS)[number];
+
+export const EpcisCaptureId = Type.String({
+  pattern: '^cap_[A-Za-z0-9]{10,40}$',
+  description: 'A capture job id',
+  examples: ['cap_01HZX3K6Q2W8N4B7T5R9V0C1MD'],
+});
+
+/** An RFC 7807 problem about one event of a capture (the standard's `errors` of a capture job). */
+export const EpcisCaptureError = Named(
+  'EpcisCaptureError',
+  Type.Object({
+    type: Type.String({ description: 'The problem type: `epcisException:<name>` of the EPCIS 2.0 standard' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    instance: Type.String({ description: 'The refused event: its `eventID`, or its place in the document' }),
+    code: Type.String({ description: 'Rootline’s error code' }),
+    details: Type.Optional(Type.Unknown()),
+  }),
+);
+export type EpcisCaptureError = Static<typeof EpcisCaptureError>;
+
+/** A capture job as the standard's `CaptureJob`, with the counts and the finishing time beside it. */
+export const EpcisCaptureJob = Named(
+  'EpcisCaptureJob',
+  Type.Object({
+    captureID: EpcisCaptureId,
+    createdAt: Timestamp,
+    finishedAt: Type.Union([Timestamp, Type.Null()], { description: 'When it ended; null while running' }),
+    running: Type.Boolean({ description: 'Still recording events' }),
+    success: Type.Boolean({ description: 'No event was refused (so far)' }),
+    captureErrorBehaviour: Type.Union(
+      EPCIS_CAPTURE_ERROR_BEHAVIOURS.map((b) => Type.Literal(b)),
+      { description: 'rollback: nothing recorded if any event is refused; proceed: the others are' },
+    ),
+    eventCount: Type.Integer({ minimum: 0, description: 'Events in the document' }),
+    capturedCount: Type.Integer({ minimum: 0, description: 'Events recorded (or already recorded before)' }),
+    errors: Type.Array(EpcisCaptureError, { description: 'One problem per refused event; empty on success' }),
+  }),
+);
+export type EpcisCaptureJob = Static<typeof EpcisCaptureJob>;
+
+export const transportEpcisCapture = defineSubject({
+  subject: 'transport.epcis-captures.create',
+  request: Type.Object({
+    document: Type.Unknown({ description: 'The EPCISDocument, already checked against GS1’s JSON schema' }),
+    errorBehaviour: Type.Union(
+      EPCIS_CAPTURE_ERROR_BEHAVIOURS.map((b) => Type.Literal(b)),
+      { description: 'GS1-Capture-Error-Behaviour' },
+    ),
+    handler: Type.Object({
+      id: Text({ minLength: 1, maxLength: 120, description: 'The caller’s account' }),
+      name: Text({ minLength: 1, maxLength: 200, description: 'Its name, as the handler of the events' }),
+    }),
+  }),
+  reply: EpcisCaptureJob,
+  summary: 'Start a capture job: its events are recorded as journey events in the background',
+});
+
+export const transportEpcisCaptureGet = defineSubject({
+  subject: 'transport.epcis-captures.get',
+  request: Type.Object({ captureId: EpcisCaptureId }),
+  reply: EpcisCaptureJob,
+  summary: 'A capture job of the caller’s',
+});
+
+export const transportEpcisCaptureList = defineSubject({
+  subject: 'transport.epcis-captures.list',
+  request: Type.Object({}),
+  reply: Type.Object({ jobs: Type.Array(EpcisCaptureJob) }),
+  summary: 'The caller’s latest capture jobs, newest first',
 });

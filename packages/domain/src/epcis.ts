@@ -200,6 +200,8 @@ export interface EpcisSource {
   correctedBy: { id: string; at: string } | null;
   /** The ledger transaction that recorded it: its proof bundle is linked. */
   txId: string | null;
+  /** The `eventID` it was captured under through EPCIS capture, kept as its id; else one is derived from `id`. */
+  eventID?: string | null;
 }
 
 /** Where links and identifiers point. */
@@ -254,7 +256,7 @@ export function epcisObjectEvent(e: EpcisSource, ctx: EpcisContext): Record<stri
     eventTime: e.eventTime,
     eventTimeZoneOffset: timeZoneOffset(e.eventTime),
     recordTime: e.recordedAt,
-    eventID: epcisEventId(e.id),
+    eventID: e.eventID ?? epcisEventId(e.id),
     ...(e.correctedBy
       ? {
           errorDeclaration: {

@@ -273,7 +273,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   await app.register(farmRoutes, { prefix: '/api/vertical-farm', ...routeDeps });
   await app.register(transportRoutes, { prefix: '/api/transport', ...routeDeps, accountName, accountNames });
   await app.register(transportPublicRoutes, { prefix: '/api/transport', ...routeDeps });
-  await app.register(epcisRoutes, { prefix: '/api/epcis', ...routeDeps });
+  await app.register(epcisRoutes, { prefix: '/api/epcis', ...routeDeps, accountName });
   await app.register(identifierRoutes, { companyPrefix: config.GS1_COMPANY_PREFIX });
   await app.register(transportTrackerRoutes, { prefix: '/api/agents', ...routeDeps });
   await app.register(notificationRoutes, { prefix: '/api/notifications', ...routeDeps });

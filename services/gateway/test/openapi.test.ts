@@ -129,6 +129,11 @@ describe('OpenAPI document', () => {
               });
               errors++;
             }
+          } else if (media?.example !== undefined && path.startsWith('/api/epcis/capture')) {
+            // The EPCIS 2.0 capture routes answer the standard's CaptureJob, not the envelope (ADR 301).
+            for (const job of [media.example].flat()) {
+              expect(job, where).toMatchObject({ captureID: expect.stringMatching(/^cap_/) });
+            }
           } else if (media?.example !== undefined) {
             expect(media.example, where).toMatchObject({ success: true, error: null });
             successes++;

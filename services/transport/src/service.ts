@@ -4,6 +4,7 @@ import { TransportConfig } from './config.js';
 import { type EventRecord, transportLedger } from './db/ledger.js';
 import { outbox } from './db/schema.js';
 import { queryEpcisEvents } from './handlers/epcis.js';
+import { epcisCaptureHandlers, failInterruptedCaptures } from './handlers/epcis-capture.js';
 import { recordEventHandlers } from './handlers/events.js';
 import { acceptHandoff } from './handlers/handoffs.js';
 import { getFootprint, getJourney } from './handlers/journey.js';
@@ -40,6 +41,8 @@ export const service: ServiceModule<typeof TransportConfig, EventRecord> = {
       metrics: ctx.metrics,
     });
     let stopping = false;
+    // Capture jobs under way (ADR 301): stopping waits for them.
+    const captures = new Set<Promise<void>>();
     let backfill: Promise<void> = Promise.resolve();
     return {
       handlers: [
@@ -50,6 +53,7 @@ export const service: ServiceModule<typeof TransportConfig, EventRecord> = {
         verifyBlock(ctx),
         getQr(ctx, ctx.config.PUBLIC_URL, ctx.config.GS1_COMPANY_PREFIX),
         queryEpcisEvents(ctx, ctx.config.PUBLIC_URL, ctx.config.GS1_COMPANY_PREFIX),
+        ...epcisCaptureHandlers(ctx, ctx.config.GS1_COMPANY_PREFIX, captures, () => stopping),
         renderTracePage(ctx),
         getTracker(ctx, tracker, intervalMs),
         controlTracker(ctx, tracker, intervalMs),
@@ -61,10 +65,12 @@ export const service: ServiceModule<typeof TransportConfig, EventRecord> = {
       agents: [tracker],
       start: async () => {
         backfill = fillEventPlaces(ctx, () => stopping);
+        await failInterruptedCaptures(ctx);
       },
       stop: async () => {
         stopping = true;
         await backfill;
+        await Promise.allSettled([...captures]);
       },
     };
   },

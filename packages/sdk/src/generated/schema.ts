@@ -2754,6 +2754,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/epcis/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * EPCIS 2.0 capture jobs
+         * @description Your latest capture jobs (at most 100), newest first, as the standard’s list of `CaptureJob`s (one page: no `Link` header).
+         */
+        get: operations["listEpcisCaptureJobs"];
+        put?: never;
+        /**
+         * EPCIS 2.0 capture
+         * @description The capture interface of GS1’s EPCIS 2.0 REST binding (the standard’s OpenAPI, `REST Bindings/openapi.yaml`, `POST /capture`): an `EPCISDocument` (`application/json` or `application/ld+json`, GS1’s JSON-LD context), or an `EPCISQueryDocument` (a query’s answer), is checked against GS1’s EPCIS JSON schema (400 `epcisException:ValidationException` otherwise) and the limits (`GS1-EPCIS-Capture-Limit`: 500 events; `GS1-EPCIS-Capture-File-Size-Limit`: 1048576 bytes; 413 `epcisException:CaptureLimitExceededException` over them), then answered 202 with the capture job (`Location: /api/epcis/capture/{captureID}`) while its events are recorded in the background.
+         *
+         *     **What is captured** (docs/epcis.md): ObjectEvents (ADD or OBSERVE) on one plant each (its GS1 Digital Link or `urn:rootline:plant:<id>` in `epcList`) with business step `commissioning` (planting), `transporting` (growing), `creating_class_instance` (harvest: the mass in `quantityList`, KGM or GRM), `shipping` (distribution) or `storing` (seed saving), and TransformationEvents turning a plant (`inputEPCList`) into a mass of produce (`outputQuantityList`: a harvest). Places are geo URIs (`bizLocation` or `readPoint`; a movement’s `sourceList` / `destinationList` of type `location`), recorded at the city privacy level. Each becomes a journey event recorded as `POST /api/transport/{kind}` records it, by you as its handler: the same custody rule, time order and ledger transaction. Its `eventID` is kept: capturing it again records nothing more.
+         *
+         *     **Refused per event**, as problems in the job’s `errors` (`instance`: the eventID): an EPC that names no plant here or an unknown plant (`NoSuchResourceException`, 404), a plant you do not hold (`SecurityException`, 403), an event the checks refuse (`ValidationException`, 400), another event type, business step, DELETE, an error declaration or a handoff to a party (`ImplementationException`, 501: record those through /api/transport).
+         *
+         *     `GS1-Capture-Error-Behaviour`: `rollback` (default) records nothing when any event is refused by the checks; `proceed` records the others. Errors are RFC 7807 problems with the standard’s types.
+         */
+        post: operations["captureEpcisDocument"];
+        delete?: never;
+        /**
+         * EPCIS 2.0 capture settings
+         * @description The standard’s discovery of the capture interface (`OPTIONS /capture`): 204 with the methods (`Allow`), the EPCIS and CBV versions, the limits (`GS1-EPCIS-Capture-Limit`: events per capture; `GS1-EPCIS-Capture-File-Size-Limit`: bytes) and the default `GS1-Capture-Error-Behaviour` (`rollback`). The limits are on every capture answer too.
+         */
+        options: operations["discoverEpcisCapture"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/epcis/capture/{captureId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * EPCIS 2.0 capture job
+         * @description The state of a capture job, as the standard’s `CaptureJob`: `running` while its events are being recorded, `success` false once any event was refused, with one RFC 7807 problem per refused event in `errors` (`instance`: its eventID, or its place in the document) and `capturedCount`, the events recorded. Only the account that captured it (or an ADMIN) reads it (403 `epcisException:SecurityException`); an unknown id is 404 `epcisException:NoSuchNameException`. A job left running by a restart is ended as failed after 15 minutes: capture the document again (what was recorded is not repeated).
+         */
+        get: operations["getEpcisCaptureJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/epcis/events": {
         parameters: {
             query?: never;
@@ -5165,6 +5219,46 @@ export interface components {
                 /** @enum {string} */
                 vigor?: "poor" | "fair" | "good" | "excellent";
             };
+        };
+        /** EpcisCaptureError */
+        EpcisCaptureError: {
+            /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            /** @description The refused event: its `eventID`, or its place in the document */
+            instance: string;
+            /** @description Rootline’s error code */
+            code: string;
+            details?: unknown;
+        };
+        /** EpcisCaptureJob */
+        EpcisCaptureJob: {
+            /**
+             * @description A capture job id
+             * @example cap_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            captureID: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            createdAt: string;
+            /** @description When it ended; null while running */
+            finishedAt: string | null;
+            /** @description Still recording events */
+            running: boolean;
+            /** @description No event was refused (so far) */
+            success: boolean;
+            /** @description rollback: nothing recorded if any event is refused; proceed: the others are */
+            captureErrorBehaviour: "rollback" | "proceed";
+            /** @description Events in the document */
+            eventCount: number;
+            /** @description Events recorded (or already recorded before) */
+            capturedCount: number;
+            /** @description One problem per refused event; empty on success */
+            errors: components["schemas"]["EpcisCaptureError"][];
         };
         /** ErrorBody */
         ErrorBody: {
@@ -25037,6 +25131,828 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listEpcisCaptureJobs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the capture jobs */
+            200: {
+                headers: {
+                    /** @description EPCIS version */
+                    "GS1-EPCIS-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "captureID": "cap_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "createdAt": "2026-10-02T09:00:00.000Z",
+                     *         "finishedAt": "2026-10-02T09:00:04.000Z",
+                     *         "running": false,
+                     *         "success": false,
+                     *         "captureErrorBehaviour": "proceed",
+                     *         "eventCount": 2,
+                     *         "capturedCount": 1,
+                     *         "errors": [
+                     *           {
+                     *             "type": "epcisException:SecurityException",
+                     *             "title": "Access to resource forbidden",
+                     *             "status": 403,
+                     *             "detail": "plantId: only a custodian of the plant may record its events",
+                     *             "instance": "urn:uuid:0b7d4f3a-8a55-4e8e-8a51-2e6f0f9d3c12",
+                     *             "code": "FORBIDDEN",
+                     *             "details": {
+                     *               "field": "plantId",
+                     *               "reason": "not-custodian"
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["EpcisCaptureJob"][];
+                };
+            };
+            /** @description Unauthorised request (RFC 7807 problem, type epcisException:SecurityException) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Unauthorised request",
+                     *       "status": 401,
+                     *       "detail": "UNAUTHORIZED",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Access to resource forbidden (RFC 7807 problem, type epcisException:SecurityException) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Access to resource forbidden",
+                     *       "status": 403,
+                     *       "detail": "FORBIDDEN",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Too many requests (RFC 7807 problem, type about:blank) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "RATE_LIMITED",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Implementation exception (RFC 7807 problem, type epcisException:ImplementationException) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 500,
+                     *       "detail": "INTERNAL",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    captureEpcisDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description rollback (default): nothing is recorded when an event is refused; proceed: the others are */
+                "gs1-capture-error-behaviour"?: "rollback" | "proceed";
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description An EPCIS 2.0 EPCISDocument (JSON or JSON-LD), or an EPCISQueryDocument, valid under GS1’s EPCIS JSON schema */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "@context": [
+                 *         "https://ref.gs1.org/standards/epcis/epcis-context.jsonld"
+                 *       ],
+                 *       "type": "EPCISDocument",
+                 *       "schemaVersion": "2.0",
+                 *       "creationDate": "2026-10-02T09:00:00Z",
+                 *       "epcisBody": {
+                 *         "eventList": [
+                 *           {
+                 *             "type": "ObjectEvent",
+                 *             "eventID": "urn:uuid:6f1c2b1e-1d0a-4c49-9a7e-3b2f1d0c9e81",
+                 *             "eventTime": "2026-10-01T09:00:00+02:00",
+                 *             "eventTimeZoneOffset": "+02:00",
+                 *             "epcList": [
+                 *               "urn:rootline:plant:plt_01HZX3K6Q2W8N4B7T5R9V0C1MD"
+                 *             ],
+                 *             "action": "OBSERVE",
+                 *             "bizStep": "storing",
+                 *             "disposition": "in_progress",
+                 *             "readPoint": {
+                 *               "id": "geo:52.37,4.89"
+                 *             },
+                 *             "bizLocation": {
+                 *               "id": "geo:52.37,4.89"
+                 *             }
+                 *           },
+                 *           {
+                 *             "type": "ObjectEvent",
+                 *             "eventID": "urn:uuid:0b7d4f3a-8a55-4e8e-8a51-2e6f0f9d3c12",
+                 *             "eventTime": "2026-10-01T15:00:00+02:00",
+                 *             "eventTimeZoneOffset": "+02:00",
+                 *             "epcList": [
+                 *               "urn:rootline:plant:plt_01HZX3K6Q2W8N4B7T5R9V0C1MD"
+                 *             ],
+                 *             "action": "OBSERVE",
+                 *             "bizStep": "shipping",
+                 *             "disposition": "in_transit",
+                 *             "sourceList": [
+                 *               {
+                 *                 "type": "location",
+                 *                 "source": "geo:52.37,4.89"
+                 *               }
+                 *             ],
+                 *             "destinationList": [
+                 *               {
+                 *                 "type": "location",
+                 *                 "destination": "geo:52.16,4.5"
+                 *               }
+                 *             ]
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description JSON-LD context: GS1’s EPCIS context, and any of your own */
+                    "@context": unknown;
+                    type: "EPCISDocument" | "EPCISQueryDocument";
+                    /** @description `2.0` */
+                    schemaVersion: string;
+                    /** Format: date-time */
+                    creationDate: string;
+                    epcisBody: {
+                        /** @description At most 500 events */
+                        eventList?: unknown[];
+                        queryResults?: {
+                            resultsBody: {
+                                /** @description At most 500 events */
+                                eventList: unknown[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the capture job, running */
+            202: {
+                headers: {
+                    /** @description The capture job: `/api/epcis/capture/{captureID}` */
+                    Location?: string;
+                    /** @description EPCIS version */
+                    "GS1-EPCIS-Version"?: string;
+                    /** @description CBV version */
+                    "GS1-CBV-Version"?: string;
+                    /** @description Most events one capture may hold */
+                    "GS1-EPCIS-Capture-Limit"?: string;
+                    /** @description Most bytes one capture may have */
+                    "GS1-EPCIS-Capture-File-Size-Limit"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "captureID": "cap_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *       "createdAt": "2026-10-02T09:00:00.000Z",
+                     *       "finishedAt": null,
+                     *       "running": true,
+                     *       "success": true,
+                     *       "captureErrorBehaviour": "proceed",
+                     *       "eventCount": 2,
+                     *       "capturedCount": 0,
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EpcisCaptureJob"];
+                };
+            };
+            /** @description Invalid EPCIS document (RFC 7807 problem, type epcisException:ValidationException) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ValidationException",
+                     *       "title": "Invalid EPCIS document",
+                     *       "status": 400,
+                     *       "detail": "/epcisBody/eventList/0: must have required property eventTime",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Unauthorised request (RFC 7807 problem, type epcisException:SecurityException) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Unauthorised request",
+                     *       "status": 401,
+                     *       "detail": "UNAUTHORIZED",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Access to resource forbidden (RFC 7807 problem, type epcisException:SecurityException) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Access to resource forbidden",
+                     *       "status": 403,
+                     *       "detail": "FORBIDDEN",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Capture payload too large (RFC 7807 problem, type epcisException:CaptureLimitExceededException) */
+            413: {
+                headers: {
+                    /** @description Most events one capture may hold */
+                    "GS1-EPCIS-Capture-Limit"?: string;
+                    /** @description Most bytes one capture may have */
+                    "GS1-EPCIS-Capture-File-Size-Limit"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:CaptureLimitExceededException",
+                     *       "title": "Capture payload too large",
+                     *       "status": 413,
+                     *       "detail": "PAYLOAD_TOO_LARGE",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type (RFC 7807 problem, type epcisException:ImplementationException) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "/epcisBody/eventList/0: must have required property eventTime",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Too many requests (RFC 7807 problem, type about:blank) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "RATE_LIMITED",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Implementation exception (RFC 7807 problem, type epcisException:ImplementationException) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 500,
+                     *       "detail": "INTERNAL",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Service unavailable (RFC 7807 problem, type epcisException:ImplementationException) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "UNAVAILABLE",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "UNAVAILABLE"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    discoverEpcisCapture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The capture interface’s settings, in headers */
+            204: {
+                headers: {
+                    /** @description `OPTIONS, POST, GET` */
+                    Allow?: string;
+                    /** @description EPCIS version */
+                    "GS1-EPCIS-Version"?: string;
+                    /** @description CBV version */
+                    "GS1-CBV-Version"?: string;
+                    /** @description The default: `rollback` */
+                    "GS1-Capture-Error-Behaviour"?: string;
+                    /** @description Most events one capture may hold */
+                    "GS1-EPCIS-Capture-Limit"?: string;
+                    /** @description Most bytes one capture may have */
+                    "GS1-EPCIS-Capture-File-Size-Limit"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests (RFC 7807 problem, type about:blank) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "RATE_LIMITED",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Implementation exception (RFC 7807 problem, type epcisException:ImplementationException) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 500,
+                     *       "detail": "INTERNAL",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getEpcisCaptureJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description A capture job id
+                 * @example cap_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                captureId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the capture job */
+            200: {
+                headers: {
+                    /** @description EPCIS version */
+                    "GS1-EPCIS-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "captureID": "cap_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *       "createdAt": "2026-10-02T09:00:00.000Z",
+                     *       "finishedAt": "2026-10-02T09:00:04.000Z",
+                     *       "running": false,
+                     *       "success": false,
+                     *       "captureErrorBehaviour": "proceed",
+                     *       "eventCount": 2,
+                     *       "capturedCount": 1,
+                     *       "errors": [
+                     *         {
+                     *           "type": "epcisException:SecurityException",
+                     *           "title": "Access to resource forbidden",
+                     *           "status": 403,
+                     *           "detail": "plantId: only a custodian of the plant may record its events",
+                     *           "instance": "urn:uuid:0b7d4f3a-8a55-4e8e-8a51-2e6f0f9d3c12",
+                     *           "code": "FORBIDDEN",
+                     *           "details": {
+                     *             "field": "plantId",
+                     *             "reason": "not-custodian"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EpcisCaptureJob"];
+                };
+            };
+            /** @description Invalid EPCIS document (RFC 7807 problem, type epcisException:ValidationException) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ValidationException",
+                     *       "title": "Invalid EPCIS document",
+                     *       "status": 400,
+                     *       "detail": "/epcisBody/eventList/0: must have required property eventTime",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Unauthorised request (RFC 7807 problem, type epcisException:SecurityException) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Unauthorised request",
+                     *       "status": 401,
+                     *       "detail": "UNAUTHORIZED",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Access to resource forbidden (RFC 7807 problem, type epcisException:SecurityException) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Access to resource forbidden",
+                     *       "status": 403,
+                     *       "detail": "FORBIDDEN",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Resource not found (RFC 7807 problem, type epcisException:NoSuchNameException) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:NoSuchNameException",
+                     *       "title": "Resource not found",
+                     *       "status": 404,
+                     *       "detail": "NOT_FOUND",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Implementation exception (RFC 7807 problem, type epcisException:ImplementationException) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 500,
+                     *       "detail": "INTERNAL",
+                     *       "instance": "/api/epcis/capture",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
                 };
             };
         };

@@ -13,99 +13,12 @@ import { call, DEFAULT_PUBLIC_URL } from '@rootline/host';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BusRouteDeps } from '../http/bus-route.js';
-import { toHttpError } from '../http/errors.js';
+import type { AccountName } from '../http/party-names.js';
 import { callContext } from '../http/request-context.js';
+import { captureRoutes } from './epcis-capture.js';
+import { problemResponses, sendProblem, VERSION_HEADERS } from './epcis-common.js';
 
 const TAGS = ['Transport'];
-
-/** The EPCIS and CBV versions the interface speaks (the standard's `GS1-EPCIS-Version` and `GS1-CBV-Version`). */
-const VERSION_HEADERS = { 'GS1-EPCIS-Version': '2.0.0', 'GS1-CBV-Version': '2.0.0' };
-
-/**
- * The standard's problem types (EPCIS 2.0 OpenAPI, RFC 7807) for the errors these routes answer: a refused query
- * parameter is a QueryParameterException, an unknown EPC a NoSuchResourceException, a refused credential a
- * SecurityException, and anything on our side an ImplementationException.
- */
-const PROBLEM_TYPES: Partial<Record<ErrorCode, string>> = {
-  VALIDATION_ERROR: 'epcisException:QueryParameterException',
-  NOT_FOUND: 'epcisException:NoSuchResourceException',
-  UNAUTHORIZED: 'epcisException:SecurityException',
-  FORBIDDEN: 'epcisException:SecurityException',
-  // The standard names no type for it: RFC 7807's own, whose title is the status's.
-  RATE_LIMITED: 'about:blank',
-};
-const IMPLEMENTATION = 'epcisException:ImplementationException';
-
-const TITLES: Record<number, string> = {
-  400: 'Invalid query parameter',
-  401: 'Unauthorised request',
-  403: 'Access to resource forbidden',
-  404: 'Resource not found',
-  429: 'Too many requests',
-  500: 'Implementation exception',
-  503: 'Service unavailable',
-};
-
-/** An RFC 7807 problem as the EPCIS 2.0 OpenAPI describes it, with Rootline's error code and details beside. */
-export const EpcisProblem = Type.Object(
-  {
-    type: Type.String({ description: 'The problem type: `epcisException:<name>` of the EPCIS 2.0 standard' }),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.Optional(Type.String()),
-    instance: Type.Optional(Type.String()),
-    code: Type.String({ description: 'Rootline’s error code (docs: the error envelope of the other routes)' }),
-    details: Type.Optional(Type.Unknown()),
-  },
-  { description: 'An RFC 7807 problem (`application/problem+json`), as EPCIS 2.0 defines it' },
-);
-
-/** Sends the problem for anything thrown while serving an EPCIS route. */
-function sendProblem(err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const { status, body, unexpected, retryAfterSeconds } = toHttpError(err);
-  if (retryAfterSeconds !== undefined) reply.header('retry-after', retryAfterSeconds);
-  if (unexpected) reply.log.error({ err }, 'unexpected error');
-  else if (status >= 500) reply.log.warn({ code: body.code, details: body.details }, body.message);
-  const problem = {
-    type: PROBLEM_TYPES[body.code] ?? IMPLEMENTATION,
-    title: TITLES[status] ?? 'Error',
-    status,
-    detail: body.message,
-    instance: req.url,
-    code: body.code,
-    ...(body.details !== undefined ? { details: body.details } : {}),
-  };
-  return reply
-    .code(status)
-    .headers(VERSION_HEADERS)
-    .type('application/problem+json; charset=utf-8')
-    .send(JSON.stringify(problem));
-}
-
-/** The documented error responses of an EPCIS route: one problem per status, with an example. */
-function problemResponses(codes: Record<number, ErrorCode>): Record<number, unknown> {
-  return Object.fromEntries(
-    Object.entries(codes).map(([status, code]) => [
-      status,
-      {
-        description: `${TITLES[Number(status)]} (RFC 7807 problem, type ${PROBLEM_TYPES[code] ?? IMPLEMENTATION})`,
-        content: {
-          'application/problem+json': {
-            schema: EpcisProblem,
-            example: {
-              type: PROBLEM_TYPES[code] ?? IMPLEMENTATION,
-              title: TITLES[Number(status)],
-              status: Number(status),
-              detail: code === 'VALIDATION_ERROR' ? 'EQ_bizLocation: x is not a geo URI (geo:<lat>,<lon>)' : code,
-              instance: '/api/epcis/events',
-              code,
-            },
-          },
-        },
-      },
-    ]),
-  );
-}
 
 const QUERY_ERRORS: Record<number, ErrorCode> = {
   400: 'VALIDATION_ERROR',
@@ -184,8 +97,12 @@ const QUERY_DESCRIPTION =
   'public journey shows, to anyone: no names, no notes. Errors are RFC 7807 problems with the standard’s types.';
 
 /** The EPCIS 2.0 query interface under /api/epcis, with the standard's error model. */
-export const epcisRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (app, deps) => {
+export const epcisRoutes: FastifyPluginAsyncTypebox<BusRouteDeps & { accountName: AccountName }> = async (
+  app,
+  deps,
+) => {
   app.setErrorHandler((err, req, reply) => sendProblem(err, req, reply));
+  captureRoutes(app, deps);
 
   async function answer(req: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>) {
     const out = await call(deps.bus, transportEpcisEvents, input as never, callContext(req), deps.timeoutMs);

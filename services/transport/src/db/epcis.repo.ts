@@ -1,7 +1,7 @@
 import type { Db } from '@rootline/db';
 import { and, asc, eq, gte, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { EventRow } from './events.repo.js';
-import { correctedEvents, events } from './schema.js';
+import { correctedEvents, epcisCapturedEvents, events } from './schema.js';
 
 /** What an EPCIS query asks of the journey events (see docs/epcis.md); null: no constraint. */
 export interface EpcisFilter {
@@ -21,7 +21,12 @@ export interface EpcisFilter {
   limit: number;
 }
 
-export type EpcisRow = EventRow & { correctedBy: string | null; correctedAt: string | null };
+export type EpcisRow = EventRow & {
+  correctedBy: string | null;
+  correctedAt: string | null;
+  /** The `eventID` it was captured under (ADR 302); null for an event recorded through /api/transport. */
+  capturedEventId: string | null;
+};
 
 /**
  * One page of journey events matching the filter, in time order (instant, recording order, id: the
@@ -52,11 +57,22 @@ export async function epcisRows(db: Db, f: EpcisFilter): Promise<EpcisRow[]> {
     );
   }
   const rows = await db
-    .select({ event: events, correctedBy: correctedEvents.correctedBy, correctedAt: correctedEvents.correctedAt })
+    .select({
+      event: events,
+      correctedBy: correctedEvents.correctedBy,
+      correctedAt: correctedEvents.correctedAt,
+      capturedEventId: epcisCapturedEvents.eventId,
+    })
     .from(events)
     .leftJoin(correctedEvents, eq(correctedEvents.id, events.id))
+    .leftJoin(epcisCapturedEvents, eq(epcisCapturedEvents.transportEventId, events.id))
     .where(where.length ? and(...where) : undefined)
     .orderBy(asc(events.eventAt), asc(events.recordedAt), asc(events.id))
     .limit(f.limit);
-  return rows.map((r) => ({ ...r.event, correctedBy: r.correctedBy, correctedAt: r.correctedAt }));
+  return rows.map((r) => ({
+    ...r.event,
+    correctedBy: r.correctedBy,
+    correctedAt: r.correctedAt,
+    capturedEventId: r.capturedEventId,
+  }));
 }

@@ -1,6 +1,7 @@
 import { agentsTable, ledgerIntentsTable, outboxTable } from '@rootline/db';
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   doublePrecision,
   index,
   integer,
@@ -182,3 +183,40 @@ export const outbox = outboxTable(transportSchema);
 
 /** Events being recorded: written before the ledger transaction, deleted with the event's row (see the recorder). */
 export const ledgerIntents = ledgerIntentsTable(transportSchema);
+
+/**
+ * EPCIS capture jobs (ADR 301): one per `POST /api/epcis/capture`, kept with the document while it runs and with
+ * its per-event errors (RFC 7807 problems) once done. The account that captured is the only one that reads it.
+ */
+export const epcisCaptures = transportSchema.table(
+  'epcis_captures',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    /** `rollback` (nothing is recorded if any event is refused) or `proceed` (GS1-Capture-Error-Behaviour). */
+    errorBehaviour: text('error_behaviour').notNull(),
+    /** The EPCISDocument as received; cleared once the job is done. */
+    document: jsonb('document').$type<Record<string, unknown> | null>(),
+    /** The handler the events are recorded for: the account and its name at capture. */
+    handler: jsonb('handler').$type<{ id: string; name: string; nameStatedBy?: string | null }>().notNull(),
+    eventCount: integer('event_count').notNull(),
+    capturedCount: integer('captured_count').notNull().default(0),
+    running: boolean('running').notNull().default(true),
+    success: boolean('success').notNull().default(true),
+    errors: jsonb('errors').$type<Record<string, unknown>[]>().notNull().default(sql`'[]'::jsonb`),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'string' }),
+  },
+  (t) => [index('epcis_captures_account_idx').on(t.accountId, t.createdAt)],
+);
+
+/**
+ * The EPCIS `eventID` of each captured event and the journey event it became: a capture of an event id already
+ * here records nothing more, and the query answers the event under the id it was captured with.
+ */
+export const epcisCapturedEvents = transportSchema.table('epcis_captured_events', {
+  eventId: text('epcis_event_id').primaryKey(),
+  transportEventId: text('transport_event_id').notNull().unique(),
+  captureId: text('capture_id').notNull(),
+  accountId: text('account_id').notNull(),
+});

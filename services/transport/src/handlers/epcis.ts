@@ -46,6 +46,7 @@ export const queryEpcisEvents = (ctx: ServiceContext, publicUrl: string | undefi
           corrects: r.corrects,
           correctedBy: r.correctedBy && r.correctedAt ? { id: r.correctedBy, at: iso(r.correctedAt) } : null,
           txId: r.txId,
+          eventID: r.capturedEventId,
         },
         { publicUrl: base, companyPrefix },
       ),

@@ -63,7 +63,7 @@ async function storedResult(ctx: ServiceContext, id: string): Promise<TransportE
  * event's handler's (or an ADMIN's), and the handler is a custodian of the plant and the seed lot named (see
  * domain/custody.ts). A seed lot nobody holds yet becomes the handler's, once everything else passed.
  */
-async function checkEvent(
+export async function checkEvent(
   ctx: ServiceContext,
   id: string,
   input: TransportEventInput,

@@ -1,0 +1,69 @@
+import type { Db } from '@rootline/db';
+import { and, desc, eq, lt } from 'drizzle-orm';
+import { epcisCapturedEvents, epcisCaptures } from './schema.js';
+
+export type CaptureRow = typeof epcisCaptures.$inferSelect;
+export type NewCaptureRow = typeof epcisCaptures.$inferInsert;
+
+export async function insertCapture(db: Db, row: NewCaptureRow): Promise<CaptureRow> {
+  const [stored] = await db.insert(epcisCaptures).values(row).returning();
+  return stored as CaptureRow;
+}
+
+export async function findCapture(db: Db, id: string): Promise<CaptureRow | undefined> {
+  const [row] = await db.select().from(epcisCaptures).where(eq(epcisCaptures.id, id)).limit(1);
+  return row;
+}
+
+/** The account's latest capture jobs, newest first. */
+export async function listCaptures(db: Db, accountId: string, limit: number): Promise<CaptureRow[]> {
+  return db
+    .select()
+    .from(epcisCaptures)
+    .where(eq(epcisCaptures.accountId, accountId))
+    .orderBy(desc(epcisCaptures.createdAt), desc(epcisCaptures.id))
+    .limit(limit);
+}
+
+/** Progress of a running job. */
+export async function updateCapture(
+  db: Db,
+  id: string,
+  change: Partial<Pick<CaptureRow, 'capturedCount' | 'errors' | 'success' | 'running' | 'finishedAt' | 'document'>>,
+): Promise<void> {
+  await db.update(epcisCaptures).set(change).where(eq(epcisCaptures.id, id));
+}
+
+/**
+ * Jobs still marked running that started before `before`: their process ended without finishing them (a restart).
+ * They end as failed with the given error; capturing the document again records only what is missing.
+ */
+export async function failStaleCaptures(
+  db: Db,
+  before: string,
+  now: string,
+  error: Record<string, unknown>,
+): Promise<void> {
+  const stale = await db
+    .select({ id: epcisCaptures.id, errors: epcisCaptures.errors })
+    .from(epcisCaptures)
+    .where(and(eq(epcisCaptures.running, true), lt(epcisCaptures.createdAt, before)));
+  for (const job of stale) {
+    await db
+      .update(epcisCaptures)
+      .set({ running: false, success: false, finishedAt: now, document: null, errors: [...job.errors, error] })
+      .where(and(eq(epcisCaptures.id, job.id), eq(epcisCaptures.running, true)));
+  }
+}
+
+export type CapturedEventRow = typeof epcisCapturedEvents.$inferSelect;
+
+export async function findCapturedEvent(db: Db, eventId: string): Promise<CapturedEventRow | undefined> {
+  const [row] = await db.select().from(epcisCapturedEvents).where(eq(epcisCapturedEvents.eventId, eventId)).limit(1);
+  return row;
+}
+
+/** Remembers the eventID a journey event was captured under (a second capture of it records nothing). */
+export async function insertCapturedEvent(db: Db, row: CapturedEventRow): Promise<void> {
+  await db.insert(epcisCapturedEvents).values(row).onConflictDoNothing();
+}
