@@ -1,6 +1,7 @@
 import { service as chainMiner } from '@rootline/chain-miner';
 import { ledgerTransaction, seedOrganization, startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
 import { ledgerTxId, type ServiceModule } from '@rootline/host';
+import { service as notify } from '@rootline/notify';
 import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
 import { service as transport } from '@rootline/transport';
@@ -43,7 +44,7 @@ describe('seed loans over HTTP', () => {
 
   beforeAll(async () => {
     p = await startTestPlatform(
-      [chainMiner, plants, transport] as unknown as ServiceModule<TObject>[],
+      [chainMiner, plants, transport, notify] as unknown as ServiceModule<TObject>[],
       { CHAIN_DIFFICULTY: '8' },
       { clock: { now: () => new Date(Date.now() + ahead) } },
     );
@@ -76,7 +77,7 @@ describe('seed loans over HTTP', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     loanId = res.body.data.id;
-    expect(loanId).toMatch(/^loan_/);
+    expect(loanId).toMatch(/^sln_/);
     expect(res.body.data).toMatchObject({
       seedLotId: lotId,
       crop: 'Tomato',
@@ -100,6 +101,22 @@ describe('seed loans over HTTP', () => {
       sql`select reason, amount, delta from plants.seed_lot_quantity_changes where seed_lot_id = ${lotId} order by id`,
     )) as unknown as { reason: string; amount: number; delta: number }[];
     expect(changes.at(-1)).toEqual({ reason: 'lent', amount: 70, delta: -30 });
+
+    // The borrower is told, with a link to the loans page.
+    let notice: { title: string; body: string; link: string | null } | undefined;
+    for (let i = 0; i < 100 && !notice; i++) {
+      const list = await as(BOB, 'GET', '/api/notifications');
+      notice = (list.body.data as { title: string; body: string; link: string | null }[]).find((n) =>
+        n.title.includes('lent to you'),
+      );
+      if (!notice) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(notice).toMatchObject({
+      title: 'Tomato ‘Brandywine’ lent to you',
+      body: expect.stringContaining('Utrecht Seed Library lent you 30 seeds of Tomato ‘Brandywine’'),
+    });
+    expect(notice?.body).toContain('by the end of autumn 2030');
+    expect(notice?.link).toContain('/loans');
   });
 
   it('refuses to lend more than the lot holds, and of two loans at once that together do, one', async () => {

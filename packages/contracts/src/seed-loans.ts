@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PartyInput, PrefixedId, SeedLotId, Text, Timestamp } from './common.js';
-import { defineSubject, Named } from './define.js';
+import { defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 import { PlantId, StringEnum } from './plants.js';
 import { MAX_SEED_LOT_PARENTS, SEED_LOT_UNITS, SEED_LOT_YEARS } from './seed-lots.js';
@@ -11,7 +11,7 @@ import { MAX_SEED_LOT_PARENTS, SEED_LOT_UNITS, SEED_LOT_YEARS } from './seed-lot
  * from it as a new lot of the library, whose parents are those plants. Each loan and return is a journey event.
  */
 
-export const SeedLoanId = PrefixedId('loan', 'Seed loan identifier');
+export const SeedLoanId = PrefixedId('sln', 'Seed loan identifier');
 
 /** The seasons a loan falls due at the end of (meteorological; ADR 293). */
 export const LOAN_SEASONS = ['spring', 'summer', 'autumn', 'winter'] as const;
@@ -172,4 +172,22 @@ export const seedLoanReturn = defineSubject({
   request: Type.Object({ ...ByLoan.properties, ...SeedLoanReturnInput.properties }, { additionalProperties: false }),
   reply: SeedLoan,
   summary: 'Return a loan as a new lot of the lender, saved from the plants grown from it',
+});
+
+/** Seed was lent: the borrower (`audience`) is told (ADR 296). */
+export const seedLoanLent = defineEvent({
+  subject: 'evt.plants.seed-loan.lent',
+  payload: Type.Object({
+    loanId: Type.String(),
+    seedLotId: Type.String(),
+    crop: Type.String(),
+    variety: Type.Union([Type.String(), Type.Null()]),
+    lenderId: Type.String(),
+    lenderName: Type.String(),
+    borrowerId: Type.String(),
+    amount: Type.Number(),
+    unit: Type.String(),
+    dueSeason: Type.String(),
+    audience: Type.Array(Type.String(), { description: 'Who is told: the borrower' }),
+  }),
 });

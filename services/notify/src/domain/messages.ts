@@ -71,6 +71,10 @@ export type Template =
       };
     }
   | {
+      name: 'seed-loan';
+      params: { loanId: string; lotName: string; lenderName: string; amount: number; unit: string; dueSeason: string };
+    }
+  | {
       name: 'webhook-disabled';
       params: { webhookId: string; url: string; reason: 'gone' | 'failing'; failingSince: string | null };
     };
@@ -110,6 +114,8 @@ export const TEMPLATE_TYPE: Record<TemplateName, NotificationType> = {
   'organization-invitation': 'account',
   'organization-change': 'organization',
   transfer: 'transfer',
+  // Seed handed over on loan: told as a transfer is (ADR 296).
+  'seed-loan': 'transfer',
 };
 
 /** A rendered message: the in-app title and body, the page it is about, and the email's paragraphs. */
@@ -253,6 +259,17 @@ export function render(t: Template, action?: string, locale?: string | null): Me
         body: s(`transfer.${change}`, { name, from, to }),
         // An offer is answered on the transfers page; an accepted plant is seen on its own page.
         link: change === 'accepted' ? appLink('plant', { plantId: t.params.subjectId }) : appLink('transfers'),
+      };
+    }
+    case 'seed-loan': {
+      const { lotName: name, lenderName: from, amount, unit, dueSeason } = t.params;
+      const quantity = `${amount} ${s(`seedLoan.${unit}`, { defaultValue: unit })}`;
+      const [year, season] = dueSeason.split('-');
+      const due = `${s(`seedLoan.${season}`, { defaultValue: season })} ${year}`;
+      return {
+        title: s('seedLoan.lentTitle', { name }),
+        body: s('seedLoan.lent', { name, from, quantity, due }),
+        link: appLink('loans'),
       };
     }
     case 'password-changed':

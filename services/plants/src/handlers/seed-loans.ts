@@ -5,6 +5,7 @@ import {
   pageWindow,
   seedLoanCreate,
   seedLoanGet,
+  seedLoanLent,
   seedLoanList,
   seedLoanReturn,
   transportEventRecord,
@@ -85,7 +86,7 @@ function assertParty(caller: CallContext, loan: SeedLoanRow): void {
  */
 export const lendSeedLot = (ctx: ServiceContext) =>
   handle(seedLoanCreate, async ({ seedLotId, borrower, quantity, dueSeason, notes, callerName }, caller) => {
-    const id = ctx.newId('loan', caller);
+    const id = ctx.newId('sln', caller);
     const now = ctx.clock.now();
     let loan = caller.idempotencyRef ? await findSeedLoan(ctx.db, id) : undefined;
     if (!loan) {
@@ -136,7 +137,7 @@ export const lendSeedLot = (ctx: ServiceContext) =>
         });
         const lenderName =
           actor.org?.id === lot.ownerId ? actor.org.name : actor.id === lot.ownerId ? callerName : undefined;
-        return insertSeedLoan(tx, {
+        const created = await insertSeedLoan(tx, {
           id,
           seedLotId,
           lenderId: lot.ownerId,
@@ -151,6 +152,26 @@ export const lendSeedLot = (ctx: ServiceContext) =>
           lentAt: at,
           lentBy: actor.id,
         });
+        // The borrower is told (ADR 296), committed with the loan.
+        await ctx.outbox.enqueue(
+          tx,
+          seedLoanLent,
+          {
+            loanId: id,
+            seedLotId,
+            crop: lot.crop,
+            variety: lot.variety,
+            lenderId: created.lenderId,
+            lenderName: created.lenderName,
+            borrowerId: created.borrowerId,
+            amount: created.amount,
+            unit: created.unit,
+            dueSeason,
+            audience: [created.borrowerId],
+          },
+          caller,
+        );
+        return created;
       });
     }
     if (!loan.lendEventId) {

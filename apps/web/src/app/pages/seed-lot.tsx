@@ -1,6 +1,7 @@
 import { useParams } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { Loading } from '../../components/status';
+import { LendSeedsForm } from '../../features/loans/components/lend-seeds-form';
 import { useSeedLot } from '../../features/seeds/api/seed-lots';
 import {
   DiscardSeedLot,
@@ -40,6 +41,7 @@ export function Page() {
         {holder && l.viability && <SeedLotViability viability={l.viability} />}
         {holder && <GerminationTests seedLotId={l.id} />}
         {holder && !l.discardedAt && <GerminationTestForm seedLotId={l.id} />}
+        {holder && !l.discardedAt && <LendSeedsForm lot={l} />}
         {holder && !l.discardedAt && <DiscardSeedLot seedLotId={l.id} />}
       </div>
     </>
