@@ -72,7 +72,7 @@ describe('seed loans, in the browser', () => {
       await form.getByLabel('Due year').fill('2030');
       await form.getByRole('button', { name: 'Lend seeds' }).click();
       // More than the lot holds: refused in words.
-      await form.getByText('The lot holds less seed than this loan: lend less.').waitFor();
+      await form.getByText('The lot holds less seed than this loan: lend less.').first().waitFor();
       await form.getByLabel('Quantity (seeds)').fill('30');
       await form.getByRole('button', { name: 'Lend seeds' }).click();
       await form
