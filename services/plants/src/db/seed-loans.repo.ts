@@ -1,5 +1,5 @@
 import type { Db } from '@rootline/db';
-import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, or, type SQL } from 'drizzle-orm';
 import { plants, seedLotLoans, seedLots } from './schema.js';
 
 export type SeedLoanRow = typeof seedLotLoans.$inferSelect;
@@ -39,7 +39,7 @@ function where(f: SeedLoanFilter): SQL | undefined {
       : f.status === 'open'
         ? and(isNull(seedLotLoans.returnedAt), gte(seedLotLoans.dueAt, f.now))
         : f.status === 'overdue'
-          ? and(isNull(seedLotLoans.returnedAt), lte(seedLotLoans.dueAt, f.now))
+          ? and(isNull(seedLotLoans.returnedAt), lt(seedLotLoans.dueAt, f.now))
           : undefined;
   return and(
     f.lenderId === undefined ? undefined : eq(seedLotLoans.lenderId, f.lenderId),
@@ -99,7 +99,7 @@ export async function plantsGrownFrom(
     .where(
       or(
         ...loans.map((l) =>
-          and(eq(plants.seedLotId, l.seedLotId), eq(plants.ownerId, l.borrowerId), gt(plants.registeredAt, l.lentAt)),
+          and(eq(plants.seedLotId, l.seedLotId), eq(plants.ownerId, l.borrowerId), gte(plants.registeredAt, l.lentAt)),
         ),
       ),
     )
@@ -111,7 +111,7 @@ export async function plantsGrownFrom(
       rows
         .filter(
           (p) =>
-            p.seedLotId === l.seedLotId && p.ownerId === l.borrowerId && new Date(p.registeredAt).getTime() > lentAt,
+            p.seedLotId === l.seedLotId && p.ownerId === l.borrowerId && new Date(p.registeredAt).getTime() >= lentAt,
         )
         .map((p) => p.id),
     );
