@@ -118,6 +118,8 @@ const CALLER: Record<string, string> = {
   // Ada offers a plant to Bob, who accepts or declines it.
   acceptTransfer: BOB,
   declineTransfer: BOB,
+  // Ada's lot lends seed to Bob, who returns seed saved from a plant he grew from it.
+  returnSeedLoan: BOB,
 };
 
 /** Demand is shown over at least five households: four more people state the example's preferences too. */
@@ -204,6 +206,21 @@ const BODIES: Record<string, (example: Record<string, unknown>) => Promise<Recor
     });
     if (res.status !== 201) throw new Error(`a plant to give: ${res.status} ${await res.text()}`);
     return { ...ex, subjectId: ((await res.json()) as { data: { id: string } }).data.id };
+  },
+  // The plant Bob grew from the loaned lot: the returned seed's parent.
+  returnSeedLoan: async (ex) => {
+    const res = await fetch(`${base}/api/plants/register`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.get(BOB)}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        commonName: 'Tomato',
+        location: { latitude: 52.09, longitude: 5.12 },
+        owner: { id: BOB },
+        seedLotId: made.get('lot'),
+      }),
+    });
+    if (res.status !== 201) throw new Error(`a plant grown from the loan: ${res.status} ${await res.text()}`);
+    return { ...ex, parentPlantIds: [((await res.json()) as { data: { id: string } }).data.id] };
   },
   createSigningKey: async (ex) => ({
     ...ex,

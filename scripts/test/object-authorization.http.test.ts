@@ -246,6 +246,7 @@ const READERS: Record<string, (id: string) => string[]> = {
   ],
   certificate: () => ['/api/transparency/certificates/revocations'],
   transfer: (id) => [`/api/transfers/${id}`],
+  'seed loan': (id) => [`/api/loans/${id}`],
 };
 
 /** An answer without what changes by itself between two reads (signed URLs' expiry and signature). */
@@ -509,6 +510,15 @@ beforeAll(async () => {
     actAs,
   );
   orgRecords.set('seed lot', orgLot.id as string);
+  // Her organization's lot lends seed to her: the organization is the loan's lender, she its borrower.
+  const loan = await created(
+    ALICE,
+    'POST',
+    `/api/seed-lots/${orgLot.id}/loans`,
+    { borrower: { id: ALICE }, quantity: { amount: 10 }, dueSeason: '2030-autumn' },
+    actAs,
+  );
+  records.set('seed loan', loan.id as string);
 
   // Her plant's certificate gets its id once the audit log has recorded the registration.
   for (let i = 0; i < 100 && !records.has('certificate'); i++) {

@@ -149,6 +149,11 @@ export const REFUSAL_REASON_TEXTS = {
   // Seed lots
   discarded: 'The seed lot was discarded and no longer changes',
   'empty-change': 'A change names at least one field',
+  'loan-exceeds-lot': 'The loan asks more seed than the lot holds',
+  'due-passed': 'The loan’s due season has ended already',
+  'not-grown-from-loan': 'A plant was not grown by the borrower from the loaned lot',
+  'loan-returned': 'The loan has been returned already',
+  'not-borrower': 'Only the borrower returns a loan',
   // EPCIS queries
   'not-a-geo-uri': 'Not a geo URI (geo:<latitude>,<longitude>)',
   'unknown-token': 'The page token is not one this server gave',

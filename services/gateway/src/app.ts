@@ -52,6 +52,7 @@ import { peopleRoutes } from './routes/people.js';
 import { plantRoutes } from './routes/plants.js';
 import { privacyRoutes } from './routes/privacy.js';
 import { realtimeRoutes } from './routes/realtime.js';
+import { seedLoanRoutes, seedLotLendRoute } from './routes/seed-loans.js';
 import { seedLotRoutes } from './routes/seed-lots.js';
 import { ownershipHistoryRoute, transferRoutes } from './routes/transfers.js';
 import { transparencyRoutes, webhookRoutes } from './routes/transparency.js';
@@ -257,6 +258,8 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   await app.register(peopleRoutes, { prefix: '/api/people', accountNames });
   await app.register(plantRoutes, { prefix: '/api/plants', ...routeDeps, accountName, accountNames });
   await app.register(seedLotRoutes, { prefix: '/api/seed-lots', ...routeDeps, accountName, accountNames });
+  await app.register(seedLotLendRoute, { prefix: '/api/seed-lots', ...routeDeps, accountName, accountNames });
+  await app.register(seedLoanRoutes, { prefix: '/api/loans', ...routeDeps, accountName, accountNames });
   await app.register(ownershipHistoryRoute, { prefix: '/api/plants', ...routeDeps, accountName, accountNames });
   await app.register(transferRoutes, { prefix: '/api/transfers', ...routeDeps, accountName, accountNames });
   await app.register(geocodeRoutes, { prefix: '/api/geocode', ...routeDeps });

@@ -1,7 +1,14 @@
 import { type Bus, createNatsBus } from '@rootline/bus';
 import type { Role } from '@rootline/contracts';
 import { type Database, openDatabase } from '@rootline/db';
-import { createLogger, loadConfig, type RunningService, type ServiceModule, startService } from '@rootline/host';
+import {
+  type Clock,
+  createLogger,
+  loadConfig,
+  type RunningService,
+  type ServiceModule,
+  startService,
+} from '@rootline/host';
 import { type ApiResponse, startTestInfra, TEST_JWT_SECRET, type TestInfra } from '@rootline/testing';
 import type { TObject } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
@@ -46,9 +53,10 @@ export async function startTestPlatform(
   env: Record<string, string> = {},
   /**
    * `metrics`: one registry for services and gateway, as embedded mode has (served at /api/metrics). `infra`: NATS
-   * and a database of the test's own (e.g. on a private PostgreSQL server), stopped with the platform.
+   * and a database of the test's own (e.g. on a private PostgreSQL server), stopped with the platform. `clock`: the
+   * services' clock (e.g. one a test moves past a due date); the system's by default.
    */
-  opts: { metrics?: Registry; infra?: TestInfra } = {},
+  opts: { metrics?: Registry; infra?: TestInfra; clock?: Clock } = {},
 ): Promise<TestPlatform> {
   const infra = opts.infra ?? (await startTestInfra());
   const database = await openDatabase({ url: infra.pg.url, dataDir: '.' });
@@ -66,6 +74,7 @@ export async function startTestPlatform(
         log,
         env: { ...env },
         ...(opts.metrics ? { metrics: opts.metrics } : {}),
+        ...(opts.clock ? { clock: opts.clock } : {}),
       }),
     );
   }

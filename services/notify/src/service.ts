@@ -31,6 +31,7 @@ import { onOrganizationChanged, onOrganizationInvitationSent } from './subscribe
 import { onPasswordChanged } from './subscribers/password-changed.js';
 import { onPasswordResetRequested } from './subscribers/password-reset-requested.js';
 import { onPlantRegistered } from './subscribers/plant-registered.js';
+import { onSeedLoanLent } from './subscribers/seed-loan-lent.js';
 import { onTransferChanged } from './subscribers/transfer-changed.js';
 import { onTransportCompleted } from './subscribers/transport-completed.js';
 import { onUserLocaleChanged } from './subscribers/user-locale-changed.js';
@@ -113,6 +114,7 @@ export const service: ServiceModule<typeof NotifyConfig> = {
         onOrganizationInvitationSent(ctx),
         ...onOrganizationChanged(ctx),
         ...onTransferChanged(ctx),
+        onSeedLoanLent(ctx),
       ],
       async start() {
         sender.start();

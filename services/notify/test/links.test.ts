@@ -90,6 +90,17 @@ const EVERY: Template[] = [
       },
     }),
   ),
+  {
+    name: 'seed-loan',
+    params: {
+      loanId: 'sln_01HZX3K6Q2W8N4B7T5R9V0C1MD',
+      lotName: 'Tomato ‘Brandywine’',
+      lenderName: 'Riverside Seed Library',
+      amount: 30,
+      unit: 'seeds',
+      dueSeason: '2027-autumn',
+    },
+  },
 ];
 
 /** The one-time links the gateway mints for verification and reset (identity/accounts.ts's LINK_PATH). */

@@ -17,6 +17,7 @@ import { searchPlacesHandler } from './handlers/places.js';
 import { clonePlant, getPlant, registerAnonymousPlant, registerPlant } from './handlers/plant.js';
 import { privacyDistribution } from './handlers/privacy-distribution.js';
 import { createSearchCache } from './handlers/search-cache.js';
+import { getSeedLoan, lendSeedLot, listSeedLoansHandler, returnSeedLoan } from './handlers/seed-loans.js';
 import {
   createSeedLot,
   discardSeedLot,
@@ -107,6 +108,10 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
         discardSeedLot(ctx),
         recordGerminationTest(ctx),
         listGerminationTestsHandler(ctx),
+        lendSeedLot(ctx),
+        getSeedLoan(ctx),
+        listSeedLoansHandler(ctx),
+        returnSeedLoan(ctx),
         proposeTransfer(ctx, ctx.ledger),
         getTransfer(ctx),
         listTransfersHandler(ctx),

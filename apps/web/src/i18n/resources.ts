@@ -8,6 +8,7 @@ import type environment from '../locales/en/environment.json';
 import type farms from '../locales/en/farms.json';
 import type journeys from '../locales/en/journeys.json';
 import type lineage from '../locales/en/lineage.json';
+import type loans from '../locales/en/loans.json';
 import type market from '../locales/en/market.json';
 import type media from '../locales/en/media.json';
 import type notifications from '../locales/en/notifications.json';
@@ -42,6 +43,7 @@ export interface EnglishCatalogs {
   outbox: typeof outbox;
   organizations: typeof organizations;
   seeds: typeof seeds;
+  loans: typeof loans;
 }
 
 export type Namespace = keyof EnglishCatalogs;
@@ -64,4 +66,5 @@ export const NAMESPACES = [
   'outbox',
   'organizations',
   'seeds',
+  'loans',
 ] as const satisfies readonly Namespace[];

@@ -990,6 +990,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seed-lots/{seedLotId}/loans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lend seed of a lot
+         * @description The lot’s holder lends part of it to a borrower: the account itself, or an owner or manager of the owning organization acting for it (`Rootline-Act-As`; a member or viewer is 403 FORBIDDEN, `reason: org-role`). `borrower.id` is an account id (`borrower.name` is filled in with its name; no such account is 404 NOT_FOUND, `details.field: borrower.id`, `reason: unknown-recipient`; the holder itself is 400 `reason: same-owner`). `quantity.amount` is in the lot’s unit: the lot’s quantity goes down by it under the lot’s lock and never below zero; more than the lot holds is 409 CONFLICT (`reason: loan-exceeds-lot`, `details.available`, `details.unit`). `dueSeason` is a year and a season, `YYYY-spring|summer|autumn|winter` (e.g. `2027-autumn`); the loan falls due at the end of the season’s last day, UTC (meteorological seasons: spring March–May, summer June–August, autumn September–November, winter December to February of the next year), `dueAt` in the answer. A loan still open after it is `overdue`, by the service’s clock. A season already over is 400 (`reason: due-passed`); a discarded lot is 409 (`reason: discarded`). The loan is a `seed-sharing` journey event on the ledger from the holder to the borrower naming the lot and the quantity (`lendEventId`; no place is recorded: privacy level hidden), and the change of quantity is recorded with reason `lent`. Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h and is recorded once.
+         */
+        post: operations["createSeedLoan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/loans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List seed loans
+         * @description The loans lent by the caller, or by the organization it acts for (any member acting for it reads them), newest first; `role=borrower`: the caller’s own borrowed loans. `status` narrows it: `open` (not returned, not yet due), `overdue` (not returned after `dueAt`, by the service’s clock) or `returned`; `seedLotId` to one lot. Each loan carries `plantsGrown`: the plants its borrower registered from the lot since. `page` from 1 (default 1); `limit` default 20, at most 100.
+         */
+        get: operations["listSeedLoans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/loans/{loanId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a seed loan
+         * @description A loan with its status (open, overdue, returned), due instant, journey events and, once returned, the lot the seed became. `plantsGrown` lists the plants the borrower registered from the loaned lot since it was lent: the ones a return may name. A loan is read by its lender (the account, or anyone acting for the lending organization, viewer and up), its borrower and ADMINs; anyone else gets 404 NOT_FOUND, as for an unknown id.
+         */
+        get: operations["getSeedLoan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/loans/{loanId}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return a seed loan
+         * @description The borrower returns seed saved from plants grown from the loan: a NEW seed lot held by the lender (the account or organization that lent), of the loaned lot’s crop and variety, whose `parentPlantIds` are the plants named, so the lineage runs lot → plants → new lot. Each plant must be one the borrower registered from the loaned lot since it was lent (`plantsGrown` of the loan): any other is 400 VALIDATION_ERROR (`reason: not-grown-from-loan`, `details.plantIds`). Also `quantity` (amount and unit), `harvestYear` and `notes`. A loan returns once: again is 409 CONFLICT (`reason: loan-returned`). Only the borrower returns (the lender is 403 FORBIDDEN, `reason: not-borrower`; anyone else 404). The return is a `seed-saving` journey event on the ledger of the first plant named, handled by the borrower with the lender as recipient (`returnEventId`), and the new lot’s first quantity is recorded with reason `returned`. Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h and is recorded once.
+         */
+        post: operations["returnSeedLoan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/plants/ownership/{plantId}": {
         parameters: {
             query?: never;
@@ -5267,7 +5347,7 @@ export interface components {
             /** @description Human-readable explanation */
             message: string;
             /**
-             * @description Finer reasons: an object, or a list of one per failing field, with `field` (the failing field) and `reason`, a stable code for a client to word in its own language (ADR 260), one of: `sign-in-required`, `bad-credentials`, `session-ended`, `token-expired`, `token-invalid`, `token-organization`, `not-an-organization-id`, `not-a-member`, `org-role`, `not-owner`, `not-self`, `admin-only`, `scopes-exceed`, `CSRF`, `origin`, `account-not-found`, `link-invalid`, `email-taken`, `password-too-short`, `password-too-long`, `password-repeated`, `password-common`, `password-is-email`, `LAST_ADMIN`, `ACCOUNT_GONE`, `EMAIL_NOT_VERIFIED`, `ACCOUNT_NOT_LINKED`, `STATE_MISSING`, `STATE_MISMATCH`, `PROVIDER_REFUSED`, `CODE_MISSING`, `PROVIDER_ERROR`, `OWNER_ONLY`, `LAST_OWNER`, `member-not-found`, `invitation-invalid`, `organization-not-found`, `not-account-name`, `name-required`, `not-handler`, `not-custodian`, `not-recipient`, `corrected`, `journey-backwards`, `plant-or-lot`, `correction-subject`, `not-in-journey`, `bad-public-key`, `own-listing`, `not-your-turn`, `listing-closed`, `listing-state`, `listing-sold-out`, `listing-not-open`, `offer-state`, `quantity-over-available`, `not-enough-left`, `not-buyer`, `offer-not-accepted`, `already-reviewed`, `not-an-image`, `too-few-households`, `probe-limit`, `no-category`, `in-future`, `invalid-time`, `from-after-to`, `invalid-date`, `range-too-long`, `window-invalid`, `lat-lon-together`, `too-many-kinds`, `epcis-kind`, `label-start`, `batch-germinating`, `batch-growing`, `batch-ready`, `batch-harvested`, `batch-failed`, `batch-harvesting`, `batch-closed`, `zone-capacity`, `before-start`, `start-too-early`, `recipe-crop`, `phase-twice`, `min-above-max`, `file-too-large`, `attach-not-allowed`, `entity-pair`, `type`, `corrupt`, `unreadable`, `pixel-limit`, `zip-bomb`, `zip-path`, `not-uploaded`, `expired`, `entry`, `file`, `error`, `not-configured`, `provider-failed`, `photo-count`, `organ-per-photo`, `proof-invalid`, `key-of-another-user`, `challenge-unknown`, `challenge-not-yours`, `challenge-used`, `challenge-expired`, `not-a-party`, `key-revoked`, `signature-invalid`, `webhook-disabled`, `not-public-kind`, `area-invalid`, `already-revoked`, `same-owner`, `lot-discarded`, `lot-empty`, `transfer-pending`, `accepting`, `owner-changed`, `not-giver`, `not-pending`, `unknown-recipient`, `discarded`, `empty-change`, `not-a-geo-uri`, `unknown-token`, `in-flight`
+             * @description Finer reasons: an object, or a list of one per failing field, with `field` (the failing field) and `reason`, a stable code for a client to word in its own language (ADR 260), one of: `sign-in-required`, `bad-credentials`, `session-ended`, `token-expired`, `token-invalid`, `token-organization`, `not-an-organization-id`, `not-a-member`, `org-role`, `not-owner`, `not-self`, `admin-only`, `scopes-exceed`, `CSRF`, `origin`, `account-not-found`, `link-invalid`, `email-taken`, `password-too-short`, `password-too-long`, `password-repeated`, `password-common`, `password-is-email`, `LAST_ADMIN`, `ACCOUNT_GONE`, `EMAIL_NOT_VERIFIED`, `ACCOUNT_NOT_LINKED`, `STATE_MISSING`, `STATE_MISMATCH`, `PROVIDER_REFUSED`, `CODE_MISSING`, `PROVIDER_ERROR`, `OWNER_ONLY`, `LAST_OWNER`, `member-not-found`, `invitation-invalid`, `organization-not-found`, `not-account-name`, `name-required`, `not-handler`, `not-custodian`, `not-recipient`, `corrected`, `journey-backwards`, `plant-or-lot`, `correction-subject`, `not-in-journey`, `bad-public-key`, `own-listing`, `not-your-turn`, `listing-closed`, `listing-state`, `listing-sold-out`, `listing-not-open`, `offer-state`, `quantity-over-available`, `not-enough-left`, `not-buyer`, `offer-not-accepted`, `already-reviewed`, `not-an-image`, `too-few-households`, `probe-limit`, `no-category`, `in-future`, `invalid-time`, `from-after-to`, `invalid-date`, `range-too-long`, `window-invalid`, `lat-lon-together`, `too-many-kinds`, `epcis-kind`, `label-start`, `batch-germinating`, `batch-growing`, `batch-ready`, `batch-harvested`, `batch-failed`, `batch-harvesting`, `batch-closed`, `zone-capacity`, `before-start`, `start-too-early`, `recipe-crop`, `phase-twice`, `min-above-max`, `file-too-large`, `attach-not-allowed`, `entity-pair`, `type`, `corrupt`, `unreadable`, `pixel-limit`, `zip-bomb`, `zip-path`, `not-uploaded`, `expired`, `entry`, `file`, `error`, `not-configured`, `provider-failed`, `photo-count`, `organ-per-photo`, `proof-invalid`, `key-of-another-user`, `challenge-unknown`, `challenge-not-yours`, `challenge-used`, `challenge-expired`, `not-a-party`, `key-revoked`, `signature-invalid`, `webhook-disabled`, `not-public-kind`, `area-invalid`, `already-revoked`, `same-owner`, `lot-discarded`, `lot-empty`, `transfer-pending`, `accepting`, `owner-changed`, `not-giver`, `not-pending`, `unknown-recipient`, `discarded`, `empty-change`, `loan-exceeds-lot`, `due-passed`, `not-grown-from-loan`, `loan-returned`, `not-borrower`, `not-a-geo-uri`, `unknown-token`, `in-flight`
              * @example {
              *       "field": "buyerId",
              *       "reason": "not-self"
@@ -6980,6 +7060,62 @@ export interface components {
                  */
                 kind: "exact" | "prefix" | "word" | "substring";
             };
+        };
+        /** SeedLoan */
+        SeedLoan: {
+            /**
+             * @description Seed loan identifier
+             * @example sln_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            id: string;
+            /**
+             * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
+             * @example lot_tomato-2026-a
+             */
+            seedLotId: string;
+            /** @description The loaned lot’s crop */
+            crop: string;
+            variety: string | null;
+            /** @description The library: the lot’s holder when lent, an account or an organization */
+            lender: {
+                id: string;
+                name: string;
+            };
+            borrower: {
+                id: string;
+                name: string;
+            };
+            quantity: {
+                amount: number;
+                /** @enum {string} */
+                unit: "seeds" | "grams" | "packets";
+            };
+            dueSeason: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            dueAt: string;
+            /**
+             * @description open; overdue: open after `dueAt` (by the service’s clock); returned
+             * @enum {string}
+             */
+            status: "open" | "overdue" | "returned";
+            notes: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            lentAt: string;
+            /** @description The seed-sharing journey event that records the loan on the ledger */
+            lendEventId: string | null;
+            /** @description The plants the borrower registered from the loaned lot: the ones a return may name */
+            plantsGrown: string[];
+            returnedAt: string | null;
+            /** @description The new lot the returned seed became, held by the lender; its parents are the plants named */
+            returnLotId: string | null;
+            /** @description The seed-saving journey event that records the return on the ledger */
+            returnEventId: string | null;
         };
         /** SeedLot */
         SeedLot: {
@@ -13272,6 +13408,516 @@ export interface operations {
                 };
             };
             /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createSeedLoan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
+                "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
+                 * @example lot_tomato-2026-a
+                 */
+                seedLotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "borrower": {
+                 *         "id": "usr_01HZX3K6Q2W8N4B7T5R9V0C1ME"
+                 *       },
+                 *       "quantity": {
+                 *         "amount": 20
+                 *       },
+                 *       "dueSeason": "2027-autumn",
+                 *       "notes": "Grow them apart from other tomatoes, please"
+                 *     }
+                 */
+                "application/json": {
+                    borrower: components["schemas"]["PartyInput"];
+                    quantity: {
+                        /** @description How much is lent, in the lot’s unit; at most what the lot holds */
+                        amount: number;
+                    };
+                    /**
+                     * @description When the seed saved from the loan is due back: a year and a season, e.g. `2027-autumn`. The loan falls due at the end of the season’s last day, UTC (meteorological seasons: spring March–May, summer June–August, autumn September–November, winter December to February of the next year)
+                     * @example 2027-autumn
+                     */
+                    dueSeason: string;
+                    /** @description A word for the borrower */
+                    notes?: string;
+                    /** @description Set by the gateway, whatever the body says: the caller’s account name, named on the journey event */
+                    callerName?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SeedLoan"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CHAIN_ERROR, INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listSeedLoans: {
+        parameters: {
+            query?: {
+                /** @description lender (default): the loans of the caller or the organization it acts for; borrower: the caller’s own */
+                role?: "lender" | "borrower";
+                status?: "open" | "overdue" | "returned";
+                /**
+                 * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
+                 * @example lot_tomato-2026-a
+                 */
+                seedLotId?: string;
+                /** @description Page number, from 1 (at most 1000000) */
+                page?: number;
+                /** @description Items per page (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SeedLoan"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSeedLoan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Seed loan identifier
+                 * @example sln_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                loanId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SeedLoan"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    returnSeedLoan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
+                "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Seed loan identifier
+                 * @example sln_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                loanId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "parentPlantIds": [
+                 *         "plt_01HZX3K6Q2W8N4B7T5R9V0C1MF"
+                 *       ],
+                 *       "quantity": {
+                 *         "amount": 150,
+                 *         "unit": "seeds"
+                 *       },
+                 *       "harvestYear": 2027,
+                 *       "notes": "Saved from the two best plants"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The plants the returned seed was saved from, mother first: each one the borrower registered from the loaned lot (400 `reason: not-grown-from-loan` otherwise) */
+                    parentPlantIds: string[];
+                    quantity: {
+                        /** @description How much seed comes back */
+                        amount: number;
+                        /**
+                         * @description seeds (a count), grams, or packets
+                         * @enum {string}
+                         */
+                        unit: "seeds" | "grams" | "packets";
+                    };
+                    harvestYear: number;
+                    /** @description Kept as the new lot’s notes */
+                    notes?: string;
+                    /** @description Set by the gateway, whatever the body says: the caller’s account name, named on the journey event */
+                    callerName?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SeedLoan"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CHAIN_ERROR, INTERNAL */
             500: {
                 headers: {
                     [name: string]: unknown;

@@ -59,6 +59,11 @@ export const TAGS: readonly { name: string; description: string }[] = [
       'The seed inventory: lots of saved seed with their parent plants, quantity and storage, germination tests and expected viability by age.',
   },
   {
+    name: 'Seed loans',
+    description:
+      'Seed lending: a library lends seed of a lot until the end of a season; the borrower returns seed saved from the plants grown from it as a new lot of the library. Each loan and return is a journey event on the ledger.',
+  },
+  {
     name: 'Places',
     description:
       'Geocoding: places by name from the bundled gazetteer (and a configured Nominatim-compatible geocoder); coordinates get their country and place on the machine itself.',
@@ -396,6 +401,13 @@ export const AREAS: readonly { area: string; tag: string; what: string }[] = [
     area: 'Seed inventory',
     tag: 'Seed lots',
     what: 'seed lots with their parent plants, quantity, storage, germination tests and expected viability under `/api/seed-lots`.',
+  },
+  {
+    area: 'Seed lending',
+    tag: 'Seed loans',
+    what:
+      'loans of seed from a lot (`/api/seed-lots/{seedLotId}/loans`), their returns as new lots and the lists of ' +
+      'open, overdue and returned loans under `/api/loans`.',
   },
   {
     area: 'Places',

@@ -35,6 +35,30 @@ describe('messages', () => {
     expect(() => render(invitation, undefined, 'de')).toThrow();
   });
 
+  it('tells a borrower what was lent, by whom and until when, in their language, with the loans page', () => {
+    const loan = {
+      name: 'seed-loan' as const,
+      params: {
+        loanId: 'sln_1',
+        lotName: 'Tomato ‘Brandywine’',
+        lenderName: 'Zaadbibliotheek Utrecht',
+        amount: 30,
+        unit: 'seeds',
+        dueSeason: '2027-autumn',
+      },
+    };
+    expect(render(loan)).toEqual({
+      title: 'Tomato ‘Brandywine’ lent to you',
+      body:
+        'Zaadbibliotheek Utrecht lent you 30 seeds of Tomato ‘Brandywine’. Bring back seed saved from what you grow ' +
+        'by the end of autumn 2027: return it on your loans page.',
+      link: '/loans',
+    });
+    const dutch = render(loan, undefined, 'nl');
+    expect(dutch.body).toContain('30 zaden van Tomato ‘Brandywine’');
+    expect(dutch.body).toContain('eind herfst 2027');
+  });
+
   it('needs the one-time link for a reset email', () => {
     expect(() => render({ name: 'reset-password', params: { linkId: 'atk_1' } })).toThrow(/one-time link/);
     expect(render({ name: 'reset-password', params: { linkId: 'atk_1' } }, 'https://x/reset?t=1').body).toContain(

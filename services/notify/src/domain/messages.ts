@@ -73,6 +73,10 @@ export type Template =
       };
     }
   | {
+      name: 'seed-loan';
+      params: { loanId: string; lotName: string; lenderName: string; amount: number; unit: string; dueSeason: string };
+    }
+  | {
       name: 'webhook-disabled';
       params: { webhookId: string; url: string; reason: 'gone' | 'failing'; failingSince: string | null };
     };
@@ -112,6 +116,8 @@ export const TEMPLATE_TYPE: Record<TemplateName, NotificationType> = {
   'organization-invitation': 'account',
   'organization-change': 'organization',
   transfer: 'transfer',
+  // Seed handed over on loan: told as a transfer is (ADR 296).
+  'seed-loan': 'transfer',
 };
 
 /** A rendered message: the in-app title and body, the page it is about, and the email's paragraphs. */
@@ -260,6 +266,17 @@ export function render(t: Template, action?: string, locale?: string | null): Me
             : t.params.subjectType === 'seed-lot'
               ? appLink('seedLot', { seedLotId: t.params.subjectId })
               : appLink('plant', { plantId: t.params.subjectId }),
+      };
+    }
+    case 'seed-loan': {
+      const { lotName: name, lenderName: from, amount, unit, dueSeason } = t.params;
+      const quantity = `${amount} ${s(`seedLoan.${unit}`, { defaultValue: unit })}`;
+      const [year, season] = dueSeason.split('-');
+      const due = `${s(`seedLoan.${season}`, { defaultValue: season })} ${year}`;
+      return {
+        title: s('seedLoan.lentTitle', { name }),
+        body: s('seedLoan.lent', { name, from, quantity, due }),
+        link: appLink('loans'),
       };
     }
     case 'password-changed':

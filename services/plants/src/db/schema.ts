@@ -261,3 +261,42 @@ export const outbox = outboxTable(plantsSchema);
 
 /** Plants being recorded: written before the ledger transaction, deleted with the plant's row (see the recorder). */
 export const ledgerIntents = ledgerIntentsTable(plantsSchema);
+
+/**
+ * Loans of seed from a lot (docs/seed-lots.md, Lending; ADR 293, 294): a library lends a quantity of a lot to a
+ * borrower until the end of a season; the borrower returns seed saved from the plants grown from it as a new lot.
+ */
+export const seedLotLoans = plantsSchema.table(
+  'seed_lot_loans',
+  {
+    id: text('id').primaryKey(),
+    seedLotId: text('seed_lot_id').notNull(),
+    /** The lot's holder when lent (an account or an organization): the library. */
+    lenderId: text('lender_id').notNull(),
+    lenderName: text('lender_name').notNull(),
+    borrowerId: text('borrower_id').notNull(),
+    borrowerName: text('borrower_name').notNull(),
+    amount: doublePrecision('amount').notNull(),
+    unit: text('unit').notNull(),
+    /** `YYYY-season`, e.g. 2027-autumn. */
+    dueSeason: text('due_season').notNull(),
+    /** The last instant of the due season: overdue after it while not returned. */
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'string' }).notNull(),
+    notes: text('notes'),
+    lentAt: timestamp('lent_at', { withTimezone: true, mode: 'string' }).notNull(),
+    lentBy: text('lent_by').notNull(),
+    /** The seed-sharing journey event that records the loan on the ledger; null until recorded. */
+    lendEventId: text('lend_event_id'),
+    returnedAt: timestamp('returned_at', { withTimezone: true, mode: 'string' }),
+    returnedBy: text('returned_by'),
+    /** The lot the returned seed became (held by the lender). */
+    returnLotId: text('return_lot_id'),
+    /** The seed-saving journey event that records the return on the ledger. */
+    returnEventId: text('return_event_id'),
+  },
+  (t) => [
+    index('seed_lot_loans_lender_idx').on(t.lenderId, t.id),
+    index('seed_lot_loans_borrower_idx').on(t.borrowerId, t.id),
+    index('seed_lot_loans_lot_idx').on(t.seedLotId),
+  ],
+);

@@ -2,6 +2,7 @@ import { useParams } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { Loading } from '../../components/status';
 import { useSession } from '../../features/auth/api/session';
+import { LendSeedsForm } from '../../features/loans/components/lend-seeds-form';
 import { useMyOrganizations } from '../../features/organizations/api/organizations';
 import { useSeedLot } from '../../features/seeds/api/seed-lots';
 import {
@@ -70,6 +71,7 @@ export function Page() {
             user={user}
           />
         )}
+        {holder && !l.discardedAt && <LendSeedsForm lot={l} />}
         {holder && !l.discardedAt && <DiscardSeedLot seedLotId={l.id} />}
       </div>
     </>

@@ -1,4 +1,6 @@
+import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
+import { LOANS } from '../../features/loans/strings';
 import { SeedLotForm } from '../../features/seeds/components/seed-lot-form';
 import { SeedLotList } from '../../features/seeds/components/seed-lot-list';
 import { SEEDS } from '../../features/seeds/strings';
@@ -11,6 +13,9 @@ export function Page() {
       {() => (
         <>
           <PageTitle lead={SEEDS.list.lead}>{SEEDS.list.title}</PageTitle>
+          <p>
+            <Link to="/loans">{LOANS.list.link}</Link>
+          </p>
           <SeedLotList />
           <SeedLotForm />
         </>

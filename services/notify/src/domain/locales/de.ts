@@ -71,6 +71,17 @@ export const de: Catalog = {
     roleMember: 'Mitglied',
     roleViewer: 'Betrachter',
   },
+  seedLoan: {
+    lentTitle: '{{name}} an dich verliehen',
+    lent: '{{from}} hat dir {{quantity}} von {{name}} verliehen. Bring bis Ende {{due}} Saatgut zurück, das du aus dem Angebauten gewonnen hast: auf deiner Seite der Ausleihen.',
+    spring: 'Frühling',
+    summer: 'Sommer',
+    autumn: 'Herbst',
+    winter: 'Winter',
+    seeds: 'Samen',
+    grams: 'Gramm',
+    packets: 'Tütchen',
+  },
   transfer: {
     proposedTitle: '{{name}} wird dir angeboten',
     proposed:

@@ -71,6 +71,17 @@ export const en = {
     roleMember: 'a member',
     roleViewer: 'a viewer',
   },
+  seedLoan: {
+    lentTitle: '{{name}} lent to you',
+    lent: '{{from}} lent you {{quantity}} of {{name}}. Bring back seed saved from what you grow by the end of {{due}}: return it on your loans page.',
+    spring: 'spring',
+    summer: 'summer',
+    autumn: 'autumn',
+    winter: 'winter',
+    seeds: 'seeds',
+    grams: 'grams',
+    packets: 'packets',
+  },
   transfer: {
     proposedTitle: '{{name}} is offered to you',
     proposed: '{{from}} offers to transfer {{name}} to {{to}}. Accept or decline it on your transfers page.',

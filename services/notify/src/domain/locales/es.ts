@@ -72,6 +72,17 @@ export const es: Catalog = {
     roleMember: 'miembro',
     roleViewer: 'observador',
   },
+  seedLoan: {
+    lentTitle: 'Te prestaron {{name}}',
+    lent: '{{from}} te prestó {{quantity}} de {{name}}. Devuelve semillas guardadas de lo que cultives antes del final de {{due}}: hazlo en tu página de préstamos.',
+    spring: 'primavera',
+    summer: 'verano',
+    autumn: 'otoño',
+    winter: 'invierno',
+    seeds: 'semillas',
+    grams: 'gramos',
+    packets: 'sobres',
+  },
   transfer: {
     proposedTitle: 'Te ofrecen {{name}}',
     proposed: '{{from}} propone transferir {{name}} a {{to}}. Acéptalo o recházalo en tu página de transferencias.',

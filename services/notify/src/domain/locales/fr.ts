@@ -69,6 +69,17 @@ export const fr: Catalog = {
     roleMember: 'membre',
     roleViewer: 'observateur',
   },
+  seedLoan: {
+    lentTitle: '{{name}} vous est prêté',
+    lent: '{{from}} vous a prêté {{quantity}} de {{name}}. Rapportez des semences récoltées sur vos cultures d’ici la fin de {{due}} : rendez-les sur votre page des prêts.',
+    spring: 'printemps',
+    summer: 'été',
+    autumn: 'automne',
+    winter: 'hiver',
+    seeds: 'graines',
+    grams: 'grammes',
+    packets: 'sachets',
+  },
   transfer: {
     proposedTitle: '{{name}} vous est proposé',
     proposed: '{{from}} propose de transférer {{name}} à {{to}}. Acceptez ou refusez sur votre page des transferts.',

@@ -68,6 +68,17 @@ export const nl: Catalog = {
     roleMember: 'lid',
     roleViewer: 'kijker',
   },
+  seedLoan: {
+    lentTitle: '{{name}} aan je uitgeleend',
+    lent: '{{from}} heeft je {{quantity}} van {{name}} uitgeleend. Breng uiterlijk eind {{due}} zaad terug van wat je kweekt: dat doe je op je uitleningenpagina.',
+    spring: 'lente',
+    summer: 'zomer',
+    autumn: 'herfst',
+    winter: 'winter',
+    seeds: 'zaden',
+    grams: 'gram',
+    packets: 'zakjes',
+  },
   transfer: {
     proposedTitle: '{{name}} wordt je aangeboden',
     proposed: '{{from}} wil {{name}} overdragen aan {{to}}. Neem het aan of sla het af op je overdrachtenpagina.',
