@@ -7,6 +7,8 @@ export const NODE_WIDTH = 180;
 export const NODE_HEIGHT = 56;
 /** A relative on another node carries one more line: the node's name and its verification. */
 export const REMOTE_NODE_HEIGHT = 76;
+/** …and is wider, for the mark that names the node ("verified on north-farm"). */
+export const REMOTE_NODE_WIDTH = 240;
 
 export interface FamilyNodeData extends Record<string, unknown> {
   plant: LineageNode;
@@ -56,7 +58,7 @@ export function layoutFamily(lineage: Lineage): {
   const remote = (lineage.remoteRelatives ?? []).filter((r) => ids.has(r.childId));
   for (const r of remote) {
     const id = remoteNodeId(r);
-    g.setNode(id, { width: NODE_WIDTH, height: REMOTE_NODE_HEIGHT });
+    g.setNode(id, { width: REMOTE_NODE_WIDTH, height: REMOTE_NODE_HEIGHT });
     g.setEdge(id, r.childId);
     edges.push({
       id: `${id}->${r.childId}`,
@@ -84,7 +86,7 @@ export function layoutFamily(lineage: Lineage): {
     return {
       id,
       type: 'remote',
-      position: { x: at.x - NODE_WIDTH / 2, y: at.y - REMOTE_NODE_HEIGHT / 2 },
+      position: { x: at.x - REMOTE_NODE_WIDTH / 2, y: at.y - REMOTE_NODE_HEIGHT / 2 },
       data: { relative: r },
       ariaLabel: LINEAGE.remoteNode(r.commonName ?? r.plantId, r.node.peer, r.verification.state),
     } satisfies Node<RemoteNodeData, 'remote'>;

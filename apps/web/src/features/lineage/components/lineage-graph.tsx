@@ -12,6 +12,7 @@ import {
   NODE_HEIGHT,
   NODE_WIDTH,
   REMOTE_NODE_HEIGHT,
+  REMOTE_NODE_WIDTH,
   type RemoteNodeData,
 } from './layout';
 
@@ -36,10 +37,10 @@ function RemoteNode({ data }: NodeProps<Node<RemoteNodeData>>) {
   const r = data.relative;
   const state = r.verification.state;
   return (
-    <div className={`family-node remote ${state}`} style={{ width: NODE_WIDTH, height: REMOTE_NODE_HEIGHT }}>
+    <div className={`family-node remote ${state}`} style={{ width: REMOTE_NODE_WIDTH, height: REMOTE_NODE_HEIGHT }}>
       <strong title={r.commonName ?? r.plantId}>{r.commonName ?? r.plantId}</strong>
       <span>{S.onNode(r.node.peer)}</span>
-      <span className="verification">
+      <span className="verification" title={S.verification(r.node.peer, state)}>
         <span aria-hidden="true">{state === 'verified' ? '✓ ' : state === 'fork' ? '⚠ ' : ''}</span>
         {S.verification(r.node.peer, state)}
       </span>
