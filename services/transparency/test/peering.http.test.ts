@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -228,19 +228,24 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
   }, 90_000);
 
-  /** A propagation on A of a plant on another node, by A's grower. */
-  const cloneOnA = async (remoteParent: unknown, extra: Record<string, unknown> = {}) => {
+  /** A propagation on A of a plant on another node, by A's grower (a retry when `key` is repeated). */
+  const cloneOnA = async (remoteParent: unknown, extra: Record<string, unknown> = {}, key?: string) => {
     const token = await nodes.a.p.token('USER', 'usr_grower_a', 'Ana Grower');
-    return nodes.a.p.http('POST', '/api/plants/clone', {
-      token,
-      body: {
+    const res = await nodes.a.p.app.inject({
+      method: 'POST',
+      url: '/api/plants/clone',
+      headers: { authorization: `Bearer ${token}`, ...(key ? { 'idempotency-key': key } : {}) },
+      payload: {
         remoteParent,
         propagationType: 'cutting',
         newPlant: { location: { latitude: 52.09, longitude: 5.12 }, owner: { id: 'usr_grower_a' } },
         ...extra,
       },
     });
+    return { status: res.statusCode, body: res.json() };
   };
+  /** The Idempotency-Key of A's first propagation from B. */
+  const firstKey = randomUUID();
   const ownedOnA = async () => {
     const token = await nodes.a.p.token('USER', 'usr_grower_a', 'Ana Grower');
     const res = await nodes.a.p.http('GET', '/api/plants/owned/usr_grower_a', { token });
@@ -250,7 +255,7 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
 
   it('a cutting on A of B’s plant is accepted once its bundle verifies, and A’s lineage shows the parent as verified on B', async () => {
     const { a, b } = nodes;
-    const made = await cloneOnA({ peer: 'b', plantId });
+    const made = await cloneOnA({ peer: 'b', plantId }, {}, firstKey);
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     cloneId = made.body.data.id;
     const plant = await a.p.http('GET', `/api/plants/${cloneId}`);
@@ -401,5 +406,9 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'peer-forked' } });
     expect(await ownedOnA()).toBe(before);
+    // A retry of the propagation recorded before the fork is still answered with it.
+    const retried = await cloneOnA({ peer: 'b', plantId }, {}, firstKey);
+    expect(retried.status).toBe(201);
+    expect(retried.body.data.id).toBe(cloneId);
   }, 30_000);
 });

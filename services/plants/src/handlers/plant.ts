@@ -430,6 +430,11 @@ export const clonePlant = (ctx: ServiceContext, recorder: Recorder) =>
     }
     const privacyLevel = input.newPlant.privacyLevel ?? 'exact';
     if (input.remoteParent) {
+      // A retry of a propagation already recorded is answered from it, whatever the peer's state is now.
+      if (caller.idempotencyRef) {
+        const done = await storedResult(ctx, ctx.newId('plt', caller));
+        if (done) return done;
+      }
       // Verified by this node's transparency service through its mirror of the peer before anything is written.
       const v = await call(ctx.bus, peerPlantVerify, input.remoteParent, caller, PEER_VERIFY_TIMEOUT_MS);
       return recordPlant(ctx, recorder, caller, {
