@@ -245,3 +245,11 @@ export const RecordedParty = Named(
   ),
 );
 export type RecordedParty = Static<typeof RecordedParty>;
+
+/** A peer's name as set in PEERS: lowercase letters, digits and dashes. */
+export const PEER_NAME_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$';
+export const PeerName = Type.String({
+  pattern: PEER_NAME_PATTERN,
+  description: 'The peer’s name in this node’s PEERS setting',
+  examples: ['north-farm'],
+});

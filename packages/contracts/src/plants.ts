@@ -3,6 +3,7 @@ import {
   groupedDigits,
   Location,
   PartyInput,
+  PeerName,
   PrefixedId,
   RecordedParty,
   SeedLotId,
@@ -150,10 +151,31 @@ export const Plant = Named(
 );
 export type Plant = Static<typeof Plant>;
 
+/** A parent on another node: a plant of one of this node's peers (PEERS), named by the peer's name and its id. */
+export const RemoteParentInput = Type.Object(
+  {
+    peer: PeerName,
+    plantId: Type.String({
+      pattern: '^plt_[A-Za-z0-9]{10,40}$',
+      description: 'The plant’s id on that node',
+      examples: ['plt_01HZX3K6Q2W8N4B7T5R9V0C1MD'],
+    }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'A parent on another node: the peer’s name in this node’s PEERS and the plant’s id there. Its proof bundle is ' +
+      'fetched and verified through the peer mirror before the offspring is recorded (docs/federation.md, ' +
+      '“Lineage across nodes”). Give either this or `parentPlantId`',
+  },
+);
+export type RemoteParentInput = Static<typeof RemoteParentInput>;
+
 /** POST /api/plants/clone: an offspring of an existing plant; it inherits the parent's species. */
 export const CloneInput = Type.Object(
   {
-    parentPlantId: PlantId,
+    parentPlantId: Type.Optional(PrefixedId('plt', 'The parent on this node; give either this or `remoteParent`')),
+    remoteParent: Type.Optional(RemoteParentInput),
     propagationType: PropagationTypeSchema,
     newPlant: Type.Object(
       {
@@ -353,12 +375,64 @@ export const LineageNode = Named(
 );
 export type LineageNode = Static<typeof LineageNode>;
 
+const Sha256Hex = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256, 64 lowercase hex digits' });
+
+/** The checkpoint of a peer's log a remote plant's registration was proven in, and the proof bundle's digest. */
+export const RemoteProof = Type.Object({
+  checkpoint: Type.Object(
+    { treeSize: Type.Integer({ minimum: 1 }), rootHash: Sha256Hex },
+    { description: 'The mirrored checkpoint of the peer’s log the bundle was verified against' },
+  ),
+  bundleDigest: Type.String({
+    pattern: '^[0-9a-f]{64}$',
+    description: 'SHA-256 of the proof bundle as canonical JSON (RFC 8785)',
+  }),
+  blockHash: Type.String({ description: 'The hash of the peer’s ledger block holding the registration' }),
+  verifiedAt: Timestamp,
+});
+
+/** States of a remote relative's verification, read when the lineage is answered. */
+export const REMOTE_VERIFICATION_STATES = ['verified', 'fork', 'unknown'] as const;
+export type RemoteVerificationState = (typeof REMOTE_VERIFICATION_STATES)[number];
+
+/** A relative on another node: the remote parent of a plant of this lineage, with the proof it was accepted on. */
+export const RemoteRelative = Named(
+  'RemoteRelative',
+  Type.Object({
+    childId: PlantId,
+    plantId: Type.String({ description: 'The relative’s id on its node' }),
+    commonName: Type.Union([Type.String(), Type.Null()], { description: 'From the proof bundle, when it names one' }),
+    scientificName: Type.Union([Type.String(), Type.Null()]),
+    generation: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+    propagationType: PropagationTypeSchema,
+    node: Type.Object({
+      peer: Type.String({ description: 'The node’s name in this node’s PEERS' }),
+      url: Type.String({ description: 'The node’s base URL' }),
+    }),
+    verification: Type.Object({
+      state: StringEnum(REMOTE_VERIFICATION_STATES, {
+        description:
+          '`verified`: the bundle verified against the checkpoint named and the peer has not forked since; `fork`: ' +
+          'the peer has since shown a checkpoint inconsistent with its mirror (the proof stands on a history it ' +
+          'also contradicted); `unknown`: the peer’s state could not be read now',
+      }),
+      ...RemoteProof.properties,
+    }),
+  }),
+);
+export type RemoteRelative = Static<typeof RemoteRelative>;
+
 export const Lineage = Named(
   'Lineage',
   Type.Object({
     plant: LineageNode,
     ancestors: Type.Array(LineageNode, { description: 'Parent first, then up towards the root' }),
     descendants: Type.Array(LineageNode, { description: 'Breadth first: children, then grandchildren…' }),
+    remoteRelatives: Type.Array(RemoteRelative, {
+      description:
+        'Parents on other nodes of the plant and of its ancestors and descendants returned here, each with the ' +
+        'plant on this node it is the parent of (`childId`)',
+    }),
     pedigreeDepth: Type.Integer(),
     progenyDepth: Type.Integer(),
     reachedRoot: Type.Boolean({ description: 'The last ancestor (or the plant itself) has no parent' }),

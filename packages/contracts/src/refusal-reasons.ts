@@ -154,6 +154,13 @@ export const REFUSAL_REASON_TEXTS = {
   'not-grown-from-loan': 'A plant was not grown by the borrower from the loaned lot',
   'loan-returned': 'The loan has been returned already',
   'not-borrower': 'Only the borrower returns a loan',
+  // Lineage across nodes
+  'one-parent': 'A propagation names its parent once: on this node or on a peer',
+  'unknown-peer': 'This node has no peer of that name',
+  'not-on-peer': 'The peer has no such plant',
+  'peer-forked': 'The peer’s log forked: its records are not accepted',
+  'peer-unreachable': 'The peer did not answer',
+  'bundle-unverified': 'The peer’s proof of the plant does not verify',
   // EPCIS queries
   'not-a-geo-uri': 'Not a geo URI (geo:<latitude>,<longitude>)',
   'unknown-token': 'The page token is not one this server gave',

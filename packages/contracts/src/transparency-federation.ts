@@ -1,16 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Timestamp } from './common.js';
+import { PEER_NAME_PATTERN, PeerName, Timestamp } from './common.js';
 import { defineSubject, Named } from './define.js';
-import { StringEnum } from './plants.js';
+import { RemoteProof, StringEnum } from './plants.js';
 import { ProofBundle } from './transparency-public.js';
 
-/** A peer's name as set in PEERS: lowercase letters, digits and dashes. */
-export const PEER_NAME_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$';
-export const PeerName = Type.String({
-  pattern: PEER_NAME_PATTERN,
-  description: 'The peer’s name in this node’s PEERS setting',
-  examples: ['north-farm'],
-});
+export { PEER_NAME_PATTERN, PeerName };
 
 /** The states of a mirrored peer. */
 export const PEER_STATES = ['pending', 'ok', 'unreachable', 'fork'] as const;
@@ -93,4 +87,31 @@ export const peerBundleGet = defineSubject({
   }),
   reply: PeerProofBundle,
   summary: 'A peer’s proof bundle of a plant or transaction, verified against this node’s mirror of its log',
+});
+
+/** A peer's plant whose registration this node verified in full, ready to be named as a parent here. */
+export const VerifiedPeerPlant = Named(
+  'VerifiedPeerPlant',
+  Type.Object({
+    peer: Type.String({ description: 'The peer’s name' }),
+    url: Type.String({ description: 'The peer’s base URL' }),
+    plantId: Type.String(),
+    commonName: Type.Union([Type.String(), Type.Null()]),
+    scientificName: Type.Union([Type.String(), Type.Null()]),
+    generation: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+    ...RemoteProof.properties,
+  }),
+);
+export type VerifiedPeerPlant = Static<typeof VerifiedPeerPlant>;
+
+export const peerPlantVerify = defineSubject({
+  subject: 'transparency.peer-plant.verify',
+  request: Type.Object({
+    peer: PeerName,
+    plantId: Type.String({ pattern: '^plt_[A-Za-z0-9]{10,40}$', description: 'A plant id of the peer' }),
+  }),
+  reply: VerifiedPeerPlant,
+  summary:
+    'A peer’s plant, its registration’s bundle verified in full (ledger proof and proof of work, audit inclusion, ' +
+    'signature, consistency with the mirror); refused when the peer forked',
 });

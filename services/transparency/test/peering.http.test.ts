@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -57,6 +57,8 @@ interface Node {
 describe('three nodes peering: each witnesses and mirrors the other two', () => {
   const nodes = {} as Record<'a' | 'b' | 'c', Node>;
   let plantId: string;
+  /** A's propagation of B's plant. */
+  let cloneId: string;
   let dir: string;
   /** A fourth peer of A's that never answers: nothing listens at its address. */
   const gone = {
@@ -105,7 +107,8 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
       const listed = others(n).map((o) => `${o.name} ${o.url} ${o.logVkey} ${o.witnessVkey}`);
       if (n.name === 'a') listed.push(`d http://127.0.0.1:${gone.port} ${gone.log} ${gone.witness}`);
       const peers = listed.join(', ');
-      n.p = await startTestPlatform(n.name === 'b' ? [chainMiner, plants, transparency] : [transparency], {
+      // A and B keep plants (B registers, A propagates from B's); C is a log and witness only.
+      n.p = await startTestPlatform(n.name === 'c' ? [transparency] : [chainMiner, plants, transparency], {
         CHAIN_DIFFICULTY: '8',
         AUDIT_SIGNING_KEY: pem(n.log.privateKey),
         AUDIT_LOG_ORIGIN: n.origin,
@@ -225,6 +228,111 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
   }, 90_000);
 
+  /** A propagation on A of a plant on another node, by A's grower (a retry when `key` is repeated). */
+  const cloneOnA = async (remoteParent: unknown, extra: Record<string, unknown> = {}, key?: string) => {
+    const token = await nodes.a.p.token('USER', 'usr_grower_a', 'Ana Grower');
+    const res = await nodes.a.p.app.inject({
+      method: 'POST',
+      url: '/api/plants/clone',
+      headers: { authorization: `Bearer ${token}`, ...(key ? { 'idempotency-key': key } : {}) },
+      payload: {
+        remoteParent,
+        propagationType: 'cutting',
+        newPlant: { location: { latitude: 52.09, longitude: 5.12 }, owner: { id: 'usr_grower_a' } },
+        ...extra,
+      },
+    });
+    return { status: res.statusCode, body: res.json() };
+  };
+  /** The Idempotency-Key of A's first propagation from B. */
+  const firstKey = randomUUID();
+  const ownedOnA = async () => {
+    const token = await nodes.a.p.token('USER', 'usr_grower_a', 'Ana Grower');
+    const res = await nodes.a.p.http('GET', '/api/plants/owned/usr_grower_a', { token });
+    expect(res.status).toBe(200);
+    return res.body.pagination.total as number;
+  };
+
+  it('a cutting on A of B’s plant is accepted once its bundle verifies, and A’s lineage shows the parent as verified on B', async () => {
+    const { a, b } = nodes;
+    const made = await cloneOnA({ peer: 'b', plantId }, {}, firstKey);
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    cloneId = made.body.data.id;
+    const plant = await a.p.http('GET', `/api/plants/${cloneId}`);
+    // Names from B's transaction, one generation below B's plant; no parent on this node.
+    expect(plant.body.data).toMatchObject({
+      commonName: 'Heirloom tomato',
+      generation: 1,
+      parentId: null,
+      propagationType: 'cutting',
+    });
+    const mirroredB = (await peersOf(a)).find((x) => x.name === 'b')!;
+    const lineage = await a.p.http('GET', `/api/plants/lineage/${cloneId}`);
+    expect(lineage.status).toBe(200);
+    expect(lineage.body.data.ancestors).toEqual([]);
+    expect(lineage.body.data.remoteRelatives).toHaveLength(1);
+    const relative = lineage.body.data.remoteRelatives[0];
+    expect(relative).toMatchObject({
+      childId: cloneId,
+      plantId,
+      commonName: 'Heirloom tomato',
+      generation: 0,
+      propagationType: 'cutting',
+      node: { peer: 'b', url: b.url },
+      verification: { state: 'verified' },
+    });
+    // The proof it was accepted on: B's bundle as A serves it, its digest, and a checkpoint of A's mirror of B.
+    const served = (await a.p.http('GET', `/api/federation/peers/b/bundles/${plantId}`)).body.data;
+    expect(relative.verification.checkpoint).toEqual(served.mirrored);
+    expect(relative.verification.blockHash).toBe(served.bundle.block.hash);
+    expect(relative.verification.bundleDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect(relative.verification.checkpoint.treeSize).toBeLessThanOrEqual(mirroredB.treeSize!);
+    // The same link is on A's ledger: the plant's transaction names B's plant and the bundle's digest.
+    const proof = await until('A proves its clone', async () => {
+      const res = await a.p.http('GET', `/api/transparency/proofs/plants/${cloneId}`);
+      return res.status === 200 ? res.body.data : undefined;
+    });
+    expect(proof.transaction.type).toBe('plant.clone');
+    expect(JSON.parse(proof.transaction.payload).remoteParent).toMatchObject({
+      peer: 'b',
+      plantId,
+      bundleDigest: relative.verification.bundleDigest,
+    });
+    // B's own lineage of its plant knows nothing of A's cutting: it lives on A.
+    expect((await b.p.http('GET', `/api/plants/lineage/${plantId}`)).body.data.descendants).toEqual([]);
+  }, 90_000);
+
+  it('a remote parent on an unknown peer, absent from the peer, on an unreachable peer or badly named is refused, and nothing is written', async () => {
+    const before = await ownedOnA();
+    const unknown = await cloneOnA({ peer: 'nobody', plantId });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatchObject({ code: 'NOT_FOUND', details: { reason: 'unknown-peer' } });
+    const absent = await cloneOnA({ peer: 'b', plantId: 'plt_0000000000000000000000' });
+    expect(absent.status).toBe(404);
+    expect(absent.body.error).toMatchObject({ code: 'NOT_FOUND', details: { reason: 'not-on-peer' } });
+    const gonePeer = await cloneOnA({ peer: 'd', plantId });
+    expect(gonePeer.status).toBe(503);
+    expect(gonePeer.body.error).toMatchObject({ code: 'UNAVAILABLE', details: { reason: 'peer-unreachable' } });
+    // Bad shapes: both parents, neither, a URL instead of a peer name, an unknown field.
+    const both = await cloneOnA({ peer: 'b', plantId }, { parentPlantId: plantId });
+    expect(both.status).toBe(400);
+    expect(both.body.error.code).toBe('VALIDATION_ERROR');
+    expect(both.body.error.details[0].reason).toBe('one-parent');
+    const neither = await cloneOnA(undefined);
+    expect(neither.status).toBe(400);
+    expect(neither.body.error.details[0].reason).toBe('one-parent');
+    for (const bad of [
+      { peer: nodes.b.url, plantId },
+      { peer: 'b', plantId, url: `${nodes.b.url}/api/transparency/proofs/plants/${plantId}` },
+      { peer: 'b', plantId: 'not-an-id' },
+    ]) {
+      const res = await cloneOnA(bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    }
+    expect(await ownedOnA()).toBe(before);
+  }, 60_000);
+
   it('when B rewrites its history, A and C refuse to cosign it (409) and list B as a fork', async () => {
     const { a, b, c } = nodes;
     // Both witnesses hold B's current size, and both mirrors are at it.
@@ -285,4 +393,22 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
     expect(status, out.join('\n')).toBe(2);
     expect(out.join('\n')).toMatch(/FAIL one root for \d+ entries \(no fork\).*fork: [0-9a-f]{64} and [0-9a-f]{64}/);
   }, 90_000);
+
+  it('after B forked, A’s lineage shows its relative on B as `fork`, and a new propagation from B’s plant is refused', async () => {
+    const lineage = await nodes.a.p.http('GET', `/api/plants/lineage/${cloneId}`);
+    expect(lineage.status).toBe(200);
+    expect(lineage.body.data.remoteRelatives).toMatchObject([
+      { childId: cloneId, plantId, node: { peer: 'b' }, verification: { state: 'fork' } },
+    ]);
+    const before = await ownedOnA();
+    // Refused although A verified and kept this very bundle before the fork.
+    const refused = await cloneOnA({ peer: 'b', plantId });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'peer-forked' } });
+    expect(await ownedOnA()).toBe(before);
+    // A retry of the propagation recorded before the fork is still answered with it.
+    const retried = await cloneOnA({ peer: 'b', plantId }, {}, firstKey);
+    expect(retried.status).toBe(201);
+    expect(retried.body.data.id).toBe(cloneId);
+  }, 30_000);
 });

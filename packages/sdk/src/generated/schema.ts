@@ -746,6 +746,8 @@ export interface paths {
          *     `privacyLevel` is applied before the location is stored or written to the ledger, so no answer, export or block ever holds the exact point of a non-exact plant: exact (unchanged), fuzzy (moved 1 to 5 km in a random direction), city (centre of a grid cell of about 10 km), country (centre of a grid cell of about 100 km, city dropped), hidden (no location; never listed by nearby). It defaults to `exact` and applies to the new plant only.
          *
          *     `newPlant.owner.id` must be the caller's own id unless the caller is an ADMIN (403 FORBIDDEN). `newPlant.owner.name` may be left out: it is the display name of the owner’s account, filled in and written to the ledger as the account has it when the plant is recorded. A name other than the account’s is 400 VALIDATION_ERROR (`details: { field: newPlant.owner.name, reason: not-account-name }`); the account’s own name is accepted. An owner id of no account (only an ADMIN may name another owner) keeps the name stated, and reads show who stated it (`newPlant.owner.statedBy`: the registering account, by id and current name). Reads show an account’s current name beside a recorded one that differs (`newPlant.owner.accountName`). Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h (`Idempotent-Replayed: true`) and is recorded once; the key with another body is 422 IDEMPOTENCY_KEY_REUSED, a retry while the first is in flight 409. 503 UNAVAILABLE (with Retry-After) means the ledger did not answer: retry with the same key.
+         *
+         *     A parent on another node: give `remoteParent: { peer, plantId }` instead of `parentPlantId` (one of the two, else 400 with `details.reason` `one-parent`), `peer` being the node’s name in this node’s `PEERS`. Before anything is written, the parent’s proof bundle is fetched from the peer and verified through the peer mirror: the ledger transaction, block and proof of work, the audit proof, the peer’s signature and the consistency of its checkpoint with the mirrored one. The offspring takes the names and generation the bundle’s transaction gives, and the link is stored with the bundle’s digest and the checkpoint. Refusals, each with `details.reason`: 404 `unknown-peer` or `not-on-peer`, 409 `peer-forked` (the peer’s log forked), 422 `bundle-unverified`, 503 `peer-unreachable` (nothing written). docs/federation.md, “Lineage across nodes”.
          */
         post: operations["clonePlant"];
         delete?: never;
@@ -763,7 +765,7 @@ export interface paths {
         };
         /**
          * Lineage of a plant
-         * @description The plant, its ancestors (parent first, up to the root) and its descendants (breadth first), each with id, names, generation, propagation type, parent, owner and depth. Depths work like BrAPI’s: `pedigreeDepth` levels up (default 1000, which reaches the root; at most 1000), `progenyDepth` levels down (default 10, at most 100); at most 1000 descendants, with `truncated` set when there are more. A plant gets its one parent when it is created and the parent already exists then, so a lineage can never contain a cycle. A plant grown from a recorded seed lot carries it as `seedLot` (id, crop, variety, harvest year and the lot’s parent plants, mother first): the lot stands between the plant and its parent, the lot’s mother (docs/seed-lots.md).
+         * @description The plant, its ancestors (parent first, up to the root) and its descendants (breadth first), each with id, names, generation, propagation type, parent, owner and depth. Depths work like BrAPI’s: `pedigreeDepth` levels up (default 1000, which reaches the root; at most 1000), `progenyDepth` levels down (default 10, at most 100); at most 1000 descendants, with `truncated` set when there are more. A plant gets its one parent when it is created and the parent already exists then, so a lineage can never contain a cycle. A plant grown from a recorded seed lot carries it as `seedLot` (id, crop, variety, harvest year and the lot’s parent plants, mother first): the lot stands between the plant and its parent, the lot’s mother (docs/seed-lots.md). Parents on other nodes of the plants returned are listed in `remoteRelatives`, each with its node (peer name and base URL), its id there, the names its proof bundle gives, the plant here it is the parent of (`childId`) and its verification: the checkpoint and bundle digest it was accepted on, and its state now: `verified`, or `fork` once the peer’s log has forked (`unknown` when the peers’ state cannot be read).
          */
         get: operations["getPlantLineage"];
         put?: never;
@@ -5347,7 +5349,7 @@ export interface components {
             /** @description Human-readable explanation */
             message: string;
             /**
-             * @description Finer reasons: an object, or a list of one per failing field, with `field` (the failing field) and `reason`, a stable code for a client to word in its own language (ADR 260), one of: `sign-in-required`, `bad-credentials`, `session-ended`, `token-expired`, `token-invalid`, `token-organization`, `not-an-organization-id`, `not-a-member`, `org-role`, `not-owner`, `not-self`, `admin-only`, `scopes-exceed`, `CSRF`, `origin`, `account-not-found`, `link-invalid`, `email-taken`, `password-too-short`, `password-too-long`, `password-repeated`, `password-common`, `password-is-email`, `LAST_ADMIN`, `ACCOUNT_GONE`, `EMAIL_NOT_VERIFIED`, `ACCOUNT_NOT_LINKED`, `STATE_MISSING`, `STATE_MISMATCH`, `PROVIDER_REFUSED`, `CODE_MISSING`, `PROVIDER_ERROR`, `OWNER_ONLY`, `LAST_OWNER`, `member-not-found`, `invitation-invalid`, `organization-not-found`, `not-account-name`, `name-required`, `not-handler`, `not-custodian`, `not-recipient`, `corrected`, `journey-backwards`, `plant-or-lot`, `correction-subject`, `not-in-journey`, `bad-public-key`, `own-listing`, `not-your-turn`, `listing-closed`, `listing-state`, `listing-sold-out`, `listing-not-open`, `offer-state`, `quantity-over-available`, `not-enough-left`, `not-buyer`, `offer-not-accepted`, `already-reviewed`, `not-an-image`, `too-few-households`, `probe-limit`, `no-category`, `in-future`, `invalid-time`, `from-after-to`, `invalid-date`, `range-too-long`, `window-invalid`, `lat-lon-together`, `too-many-kinds`, `epcis-kind`, `label-start`, `batch-germinating`, `batch-growing`, `batch-ready`, `batch-harvested`, `batch-failed`, `batch-harvesting`, `batch-closed`, `zone-capacity`, `before-start`, `start-too-early`, `recipe-crop`, `phase-twice`, `min-above-max`, `file-too-large`, `attach-not-allowed`, `entity-pair`, `type`, `corrupt`, `unreadable`, `pixel-limit`, `zip-bomb`, `zip-path`, `not-uploaded`, `expired`, `entry`, `file`, `error`, `not-configured`, `provider-failed`, `photo-count`, `organ-per-photo`, `proof-invalid`, `key-of-another-user`, `challenge-unknown`, `challenge-not-yours`, `challenge-used`, `challenge-expired`, `not-a-party`, `key-revoked`, `signature-invalid`, `webhook-disabled`, `not-public-kind`, `area-invalid`, `already-revoked`, `same-owner`, `lot-discarded`, `lot-empty`, `transfer-pending`, `accepting`, `owner-changed`, `not-giver`, `not-pending`, `unknown-recipient`, `discarded`, `empty-change`, `loan-exceeds-lot`, `due-passed`, `not-grown-from-loan`, `loan-returned`, `not-borrower`, `not-a-geo-uri`, `unknown-token`, `in-flight`
+             * @description Finer reasons: an object, or a list of one per failing field, with `field` (the failing field) and `reason`, a stable code for a client to word in its own language (ADR 260), one of: `sign-in-required`, `bad-credentials`, `session-ended`, `token-expired`, `token-invalid`, `token-organization`, `not-an-organization-id`, `not-a-member`, `org-role`, `not-owner`, `not-self`, `admin-only`, `scopes-exceed`, `CSRF`, `origin`, `account-not-found`, `link-invalid`, `email-taken`, `password-too-short`, `password-too-long`, `password-repeated`, `password-common`, `password-is-email`, `LAST_ADMIN`, `ACCOUNT_GONE`, `EMAIL_NOT_VERIFIED`, `ACCOUNT_NOT_LINKED`, `STATE_MISSING`, `STATE_MISMATCH`, `PROVIDER_REFUSED`, `CODE_MISSING`, `PROVIDER_ERROR`, `OWNER_ONLY`, `LAST_OWNER`, `member-not-found`, `invitation-invalid`, `organization-not-found`, `not-account-name`, `name-required`, `not-handler`, `not-custodian`, `not-recipient`, `corrected`, `journey-backwards`, `plant-or-lot`, `correction-subject`, `not-in-journey`, `bad-public-key`, `own-listing`, `not-your-turn`, `listing-closed`, `listing-state`, `listing-sold-out`, `listing-not-open`, `offer-state`, `quantity-over-available`, `not-enough-left`, `not-buyer`, `offer-not-accepted`, `already-reviewed`, `not-an-image`, `too-few-households`, `probe-limit`, `no-category`, `in-future`, `invalid-time`, `from-after-to`, `invalid-date`, `range-too-long`, `window-invalid`, `lat-lon-together`, `too-many-kinds`, `epcis-kind`, `label-start`, `batch-germinating`, `batch-growing`, `batch-ready`, `batch-harvested`, `batch-failed`, `batch-harvesting`, `batch-closed`, `zone-capacity`, `before-start`, `start-too-early`, `recipe-crop`, `phase-twice`, `min-above-max`, `file-too-large`, `attach-not-allowed`, `entity-pair`, `type`, `corrupt`, `unreadable`, `pixel-limit`, `zip-bomb`, `zip-path`, `not-uploaded`, `expired`, `entry`, `file`, `error`, `not-configured`, `provider-failed`, `photo-count`, `organ-per-photo`, `proof-invalid`, `key-of-another-user`, `challenge-unknown`, `challenge-not-yours`, `challenge-used`, `challenge-expired`, `not-a-party`, `key-revoked`, `signature-invalid`, `webhook-disabled`, `not-public-kind`, `area-invalid`, `already-revoked`, `same-owner`, `lot-discarded`, `lot-empty`, `transfer-pending`, `accepting`, `owner-changed`, `not-giver`, `not-pending`, `unknown-recipient`, `discarded`, `empty-change`, `loan-exceeds-lot`, `due-passed`, `not-grown-from-loan`, `loan-returned`, `not-borrower`, `one-parent`, `unknown-peer`, `not-on-peer`, `peer-forked`, `peer-unreachable`, `bundle-unverified`, `not-a-geo-uri`, `unknown-token`, `in-flight`
              * @example {
              *       "field": "buyerId",
              *       "reason": "not-self"
@@ -5829,6 +5831,8 @@ export interface components {
             ancestors: components["schemas"]["LineageNode"][];
             /** @description Breadth first: children, then grandchildren… */
             descendants: components["schemas"]["LineageNode"][];
+            /** @description Parents on other nodes of the plant and of its ancestors and descendants returned here, each with the plant on this node it is the parent of (`childId`) */
+            remoteRelatives: components["schemas"]["RemoteRelative"][];
             pedigreeDepth: number;
             progenyDepth: number;
             /** @description The last ancestor (or the plant itself) has no parent */
@@ -6991,6 +6995,53 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             timestamp: string;
+        };
+        /** RemoteRelative */
+        RemoteRelative: {
+            /**
+             * @description Plant identifier
+             * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            childId: string;
+            /** @description The relative’s id on its node */
+            plantId: string;
+            /** @description From the proof bundle, when it names one */
+            commonName: string | null;
+            scientificName: string | null;
+            generation: number | null;
+            /**
+             * @description clone (genetically identical copy), seed (sexual reproduction), cutting (rooted stem, leaf or root piece), graft (scion joined to a rootstock), division (clump split into parts), layering (stem rooted while still attached), tissue-culture (grown from cells in a sterile medium)
+             * @enum {string}
+             */
+            propagationType: "clone" | "seed" | "cutting" | "graft" | "division" | "layering" | "tissue-culture";
+            node: {
+                /** @description The node’s name in this node’s PEERS */
+                peer: string;
+                /** @description The node’s base URL */
+                url: string;
+            };
+            verification: {
+                /**
+                 * @description `verified`: the bundle verified against the checkpoint named and the peer has not forked since; `fork`: the peer has since shown a checkpoint inconsistent with its mirror (the proof stands on a history it also contradicted); `unknown`: the peer’s state could not be read now
+                 * @enum {string}
+                 */
+                state: "verified" | "fork" | "unknown";
+                /** @description The mirrored checkpoint of the peer’s log the bundle was verified against */
+                checkpoint: {
+                    treeSize: number;
+                    /** @description SHA-256, 64 lowercase hex digits */
+                    rootHash: string;
+                };
+                /** @description SHA-256 of the proof bundle as canonical JSON (RFC 8785) */
+                bundleDigest: string;
+                /** @description The hash of the peer’s ledger block holding the registration */
+                blockHash: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC timestamp
+                 */
+                verifiedAt: string;
+            };
         };
         /** ScientificNameSource */
         ScientificNameSource: {
@@ -11822,10 +11873,23 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description Plant identifier
+                     * @description The parent on this node; give either this or `remoteParent`
                      * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
                      */
-                    parentPlantId: string;
+                    parentPlantId?: string;
+                    /** @description A parent on another node: the peer’s name in this node’s PEERS and the plant’s id there. Its proof bundle is fetched and verified through the peer mirror before the offspring is recorded (docs/federation.md, “Lineage across nodes”). Give either this or `parentPlantId` */
+                    remoteParent?: {
+                        /**
+                         * @description The peer’s name in this node’s PEERS setting
+                         * @example north-farm
+                         */
+                        peer: string;
+                        /**
+                         * @description The plant’s id on that node
+                         * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                         */
+                        plantId: string;
+                    };
                     /**
                      * @description clone (genetically identical copy), seed (sexual reproduction), cutting (rooted stem, leaf or root piece), graft (scion joined to a rootstock), division (clump split into parts), layering (stem rooted while still attached), tissue-culture (grown from cells in a sterile medium)
                      * @enum {string}
@@ -11895,6 +11959,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -11904,7 +11977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: IDEMPOTENCY_KEY_REUSED */
+            /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -194,7 +194,15 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
       '`layering` (stem rooted while still attached to the parent), `tissue-culture` (grown from cells in a ' +
       `sterile medium).\n\n${PRIVACY} It defaults to \`exact\` and applies to the new plant only.\n\n` +
       `\`newPlant.owner.id\` must be the caller's own id unless the caller is an ADMIN (403 FORBIDDEN). ` +
-      `${OWNER_NAME.replaceAll('owner.', 'newPlant.owner.')} ${RETRIES}`,
+      `${OWNER_NAME.replaceAll('owner.', 'newPlant.owner.')} ${RETRIES}\n\n` +
+      'A parent on another node: give `remoteParent: { peer, plantId }` instead of `parentPlantId` (one of the ' +
+      'two, else 400 with `details.reason` `one-parent`), `peer` being the node’s name in this node’s `PEERS`. ' +
+      'Before anything is written, the parent’s proof bundle is fetched from the peer and verified through the ' +
+      'peer mirror: the ledger transaction, block and proof of work, the audit proof, the peer’s signature and the ' +
+      'consistency of its checkpoint with the mirrored one. The offspring takes the names and generation the ' +
+      'bundle’s transaction gives, and the link is stored with the bundle’s digest and the checkpoint. Refusals, ' +
+      'each with `details.reason`: 404 `unknown-peer` or `not-on-peer`, 409 `peer-forked` (the peer’s log forked), ' +
+      '422 `bundle-unverified`, 503 `peer-unreachable` (nothing written). docs/federation.md, “Lineage across nodes”.',
     tags: TAGS,
     policy: {
       permission: 'plants:write',
@@ -206,7 +214,7 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
     },
     subject: plantClone,
     status: 201,
-    errors: ['NOT_FOUND', 'CHAIN_ERROR', 'IDEMPOTENCY_KEY_REUSED'],
+    errors: ['NOT_FOUND', 'CONFLICT', 'UNPROCESSABLE', 'UNAVAILABLE', 'CHAIN_ERROR', 'IDEMPOTENCY_KEY_REUSED'],
     example: {
       parentPlantId: 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MD',
       propagationType: 'cutting',
@@ -235,7 +243,11 @@ export const plantRoutes: FastifyPluginAsyncTypebox<NamingRouteDeps> = async (ap
       '`truncated` set when there are more. A plant gets its one parent when it is created and the parent already ' +
       'exists then, so a lineage can never contain a cycle. A plant grown from a recorded seed lot carries it as ' +
       '`seedLot` (id, crop, variety, harvest year and the lot’s parent plants, mother first): the lot stands ' +
-      'between the plant and its parent, the lot’s mother (docs/seed-lots.md).',
+      'between the plant and its parent, the lot’s mother (docs/seed-lots.md). Parents on other nodes of the plants ' +
+      'returned are listed in `remoteRelatives`, each with its node (peer name and base URL), its id there, the ' +
+      'names its proof bundle gives, the plant here it is the parent of (`childId`) and its verification: the ' +
+      'checkpoint and bundle digest it was accepted on, and its state now: `verified`, or `fork` once the peer’s ' +
+      'log has forked (`unknown` when the peers’ state cannot be read).',
     tags: TAGS,
     policy: { public: true, identifiesCaller: true, object: { rule: 'public', field: 'plantId', record: 'plant' } },
     subject: plantLineageGet,

@@ -1,5 +1,6 @@
 import { type LedgerRecorder, type LedgerWrite, serviceLedger } from '@rootline/host';
 import { type AnonymousOwnerRow, anonymousOwnersInsert, type PlantRow, plantsInsert } from './plants.repo.js';
+import { type RemoteParentRow, remoteParentsInsert } from './remote-parents.repo.js';
 import { ledgerIntents } from './schema.js';
 import { type AcceptedTransfer, acceptedTransferChanges } from './transfers.repo.js';
 
@@ -9,6 +10,8 @@ export interface PlantRecord {
   row: Omit<PlantRow, 'blockIndex' | 'blockHash' | 'txId'>;
   /** The owner row of an anonymous registration, stored in the same statement. */
   anonymousOwner?: AnonymousOwnerRow;
+  /** The verified link to a parent on another node (ADR 308), stored in the same statement. */
+  remoteParent?: RemoteParentRow;
 }
 
 /** What is stored for an accepted ownership transfer once its block is known (`ownership.transfer`). */
@@ -41,12 +44,14 @@ export const plantsLedger = serviceLedger<PlantsLedgerRecord>({
       blockHash: receipt.blockHash,
       txId: receipt.txId,
     }));
+    const links = plantsRecorded.flatMap((r) => (r.record.remoteParent ? [r.record.remoteParent] : []));
     const transfers = recorded.flatMap(({ record, receipt }) =>
       isTransfer(record) ? acceptedTransferChanges(record.transfer, receipt) : [],
     );
     return [
       ...(owners.length > 0 ? [anonymousOwnersInsert(owners)] : []),
       ...(rows.length > 0 ? [plantsInsert(rows)] : []),
+      ...(links.length > 0 ? [remoteParentsInsert(links)] : []),
       ...transfers,
     ];
   },

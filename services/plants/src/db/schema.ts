@@ -114,6 +114,27 @@ export const anonymousOwners = plantsSchema.table('anonymous_owners', {
   sealedPrivateKey: jsonb('sealed_private_key'),
 });
 
+/**
+ * Parents on other nodes (docs/federation.md, "Lineage across nodes"; ADR 308): the plant here whose parent it is,
+ * the peer (its name in PEERS and base URL when the link was made), the plant's id there, what its registration's
+ * transaction says of it, and the proof it was accepted on: the digest of the proof bundle, the peer's block, and
+ * the mirrored checkpoint of the peer's log the bundle verified against.
+ */
+export const remoteParents = plantsSchema.table('remote_parents', {
+  plantId: text('plant_id').primaryKey(),
+  peer: text('peer').notNull(),
+  peerUrl: text('peer_url').notNull(),
+  remotePlantId: text('remote_plant_id').notNull(),
+  commonName: text('common_name'),
+  scientificName: text('scientific_name'),
+  generation: integer('generation'),
+  blockHash: text('block_hash').notNull(),
+  bundleDigest: text('bundle_digest').notNull(),
+  checkpointSize: integer('checkpoint_size').notNull(),
+  checkpointRoot: text('checkpoint_root').notNull(),
+  verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'string' }).notNull(),
+});
+
 /** The state of the service's agents (the lineage agent), one row each; replicas share it. */
 export const agents = agentsTable(plantsSchema);
 

@@ -1,6 +1,14 @@
 import { LINEAGE_LIMITS } from '@rootline/contracts/plants';
 import { describe, expect, it } from 'vitest';
-import { analyseLineage, buildLineage, type LineagePlant, lineageDepths } from './lineage.js';
+import {
+  analyseLineage,
+  buildLineage,
+  type LineagePlant,
+  lineageDepths,
+  remoteChildOf,
+  remoteState,
+  toRemoteRelative,
+} from './lineage.js';
 
 let n = 0;
 function plant(over: Partial<LineagePlant> = {}): LineagePlant {
@@ -141,5 +149,78 @@ describe('analyseLineage', () => {
   it('has no root when the ancestors walked stop at a plant with a parent', () => {
     const self = plant({ generation: 3, parentId: 'plt_x' });
     expect(analyseLineage(self, [plant({ id: 'plt_x', parentId: 'plt_y', depth: 1 })], [], false).rootId).toBeNull();
+  });
+});
+
+describe('a parent on another node', () => {
+  const at = (id: string, depth: number, parentId: string | null) => ({
+    id,
+    commonName: 'Tomato',
+    scientificName: null,
+    generation: 1,
+    propagationType: 'cutting' as const,
+    parentId,
+    ownerId: 'usr_a',
+    ownerName: 'Ana',
+    registeredAt: '2026-11-29T10:00:00.000Z',
+    latitude: null,
+    longitude: null,
+    country: null,
+    depth,
+  });
+  const link = {
+    plantId: 'plt_TOP',
+    peer: 'b',
+    peerUrl: 'https://b.example.org',
+    remotePlantId: 'plt_REMOTE',
+    commonName: 'Tomato',
+    scientificName: null,
+    generation: 0,
+    blockHash: 'c'.repeat(64),
+    bundleDigest: 'd'.repeat(64),
+    checkpointSize: 9,
+    checkpointRoot: 'e'.repeat(64),
+    verifiedAt: '2026-11-29T09:00:00.000Z',
+  };
+
+  it('is looked for above the topmost plant, when it has no parent here and one more level is asked for', () => {
+    const top = at('plt_TOP', 1, null);
+    const self = at('plt_SELF', 0, 'plt_TOP');
+    expect(remoteChildOf(self, [top], 2)?.id).toBe('plt_TOP');
+    expect(remoteChildOf(self, [top], 1)).toBeNull();
+    expect(remoteChildOf(self, [], 0)).toBeNull();
+    expect(remoteChildOf(at('plt_ROOT', 0, null), [], 1)?.id).toBe('plt_ROOT');
+  });
+
+  it('is verified, fork or unknown by its peer’s state now', () => {
+    const states = new Map([
+      ['b', 'ok'],
+      ['c', 'fork'],
+      ['d', 'unreachable'],
+    ]);
+    expect(remoteState('b', states)).toBe('verified');
+    expect(remoteState('d', states)).toBe('verified');
+    expect(remoteState('c', states)).toBe('fork');
+    expect(remoteState('gone', states)).toBe('unknown');
+    expect(remoteState('b', null)).toBe('unknown');
+  });
+
+  it('is shown with its node, names and the proof it was accepted on', () => {
+    expect(toRemoteRelative(link, at('plt_TOP', 1, null), 'verified')).toEqual({
+      childId: 'plt_TOP',
+      plantId: 'plt_REMOTE',
+      commonName: 'Tomato',
+      scientificName: null,
+      generation: 0,
+      propagationType: 'cutting',
+      node: { peer: 'b', url: 'https://b.example.org' },
+      verification: {
+        state: 'verified',
+        checkpoint: { treeSize: 9, rootHash: 'e'.repeat(64) },
+        bundleDigest: 'd'.repeat(64),
+        blockHash: 'c'.repeat(64),
+        verifiedAt: '2026-11-29T09:00:00.000Z',
+      },
+    });
   });
 });

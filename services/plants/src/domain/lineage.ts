@@ -6,6 +6,8 @@ import {
   type LineageSeedLot,
   PROPAGATION_TYPES,
   type PropagationType,
+  type RemoteRelative,
+  type RemoteVerificationState,
 } from '@rootline/contracts/plants';
 import { haversineKm } from '@rootline/domain';
 
@@ -76,6 +78,7 @@ export function buildLineage(
   depths: { pedigreeDepth: number; progenyDepth: number },
   maxDescendants: number = LINEAGE_LIMITS.maxDescendants,
   lots: ReadonlyMap<string, LineageSeedLot> = new Map(),
+  remoteRelatives: readonly RemoteRelative[] = [],
 ): Lineage {
   const node = (p: LineagePlant) => toNode(p, lots);
   const up = [...ancestors].sort((a, b) => a.depth - b.depth);
@@ -85,10 +88,76 @@ export function buildLineage(
     plant: node(plant),
     ancestors: up.map(node),
     descendants: down.slice(0, maxDescendants).map(node),
+    remoteRelatives: [...remoteRelatives],
     pedigreeDepth: depths.pedigreeDepth,
     progenyDepth: depths.progenyDepth,
     reachedRoot: top.parentId === null,
     truncated: down.length > maxDescendants,
+  };
+}
+
+/**
+ * The plant whose parent on another node a lineage may show: its topmost plant (the plant or its last ancestor),
+ * when it has no parent here and one more level up is within `pedigreeDepth`; null otherwise. Only a plant
+ * without a parent here can have one elsewhere, and descendants always have theirs here.
+ */
+export function remoteChildOf(
+  plant: LineagePlant,
+  ancestors: readonly LineagePlant[],
+  pedigreeDepth: number,
+): LineagePlant | null {
+  const top = ancestors.reduce<LineagePlant>((a, b) => (b.depth > a.depth ? b : a), plant);
+  return top.parentId === null && top.depth + 1 <= pedigreeDepth ? top : null;
+}
+
+/** A stored link to a parent on another node (plants.remote_parents). */
+export interface RemoteParentLink {
+  plantId: string;
+  peer: string;
+  peerUrl: string;
+  remotePlantId: string;
+  commonName: string | null;
+  scientificName: string | null;
+  generation: number | null;
+  blockHash: string;
+  bundleDigest: string;
+  checkpointSize: number;
+  checkpointRoot: string;
+  verifiedAt: string;
+}
+
+/**
+ * A link's state now, from the peers' states the transparency service gives (null when it could not be asked):
+ * `fork` once the peer's log has forked, `unknown` when its state cannot be read (not asked, or no longer a peer),
+ * `verified` otherwise: the bundle verified when the link was made, and the peer's history has stayed one since.
+ */
+export function remoteState(peer: string, peerStates: ReadonlyMap<string, string> | null): RemoteVerificationState {
+  const state = peerStates?.get(peer);
+  if (state === undefined) return 'unknown';
+  return state === 'fork' ? 'fork' : 'verified';
+}
+
+/** A remote parent as the lineage shows it. */
+export function toRemoteRelative(
+  link: RemoteParentLink,
+  child: Pick<LineagePlant, 'id' | 'propagationType'>,
+  state: RemoteVerificationState,
+): RemoteRelative {
+  return {
+    childId: child.id,
+    plantId: link.remotePlantId,
+    commonName: link.commonName,
+    scientificName: link.scientificName,
+    generation: link.generation,
+    propagationType: child.propagationType ?? 'clone',
+    node: { peer: link.peer, url: link.peerUrl },
+    verification: {
+      state,
+      checkpoint: { treeSize: link.checkpointSize, rootHash: link.checkpointRoot },
+      bundleDigest: link.bundleDigest,
+      blockHash: link.blockHash,
+      verifiedAt: link.verifiedAt,
+    },
   };
 }
 

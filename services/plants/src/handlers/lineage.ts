@@ -1,14 +1,18 @@
-import { LINEAGE_LIMITS, plantLineageGet } from '@rootline/contracts';
-import { handle, notFound, type ServiceContext } from '@rootline/host';
+import { federationPeersList, LINEAGE_LIMITS, plantLineageGet, type RemoteRelative } from '@rootline/contracts';
+import { call, handle, notFound, type ServiceContext } from '@rootline/host';
 import { findAncestors, findDescendants, findLineagePlant } from '../db/lineage.repo.js';
+import { findRemoteParents } from '../db/remote-parents.repo.js';
 import { findLineageSeedLots } from '../db/seed-lots.repo.js';
-import { buildLineage, lineageDepths } from '../domain/lineage.js';
+import { buildLineage, lineageDepths, remoteChildOf, remoteState, toRemoteRelative } from '../domain/lineage.js';
+
+/** How long the peers' states may take to come: past it, remote relatives are answered `unknown`. */
+const PEER_STATES_TIMEOUT_MS = 2_000;
 
 /** plants.lineage.get: the plant, its ancestors up to pedigreeDepth and its descendants down to progenyDepth. */
 export const getLineage = (ctx: ServiceContext) =>
-  handle(plantLineageGet, async (input, caller) =>
-    // One database for the three reads, so the lineage is read as of one moment's replay.
-    ctx.reads.run(caller, async (db) => {
+  handle(plantLineageGet, async (input, caller) => {
+    // One database for the reads, so the lineage is read as of one moment's replay.
+    const read = await ctx.reads.run(caller, async (db) => {
       const plant = await findLineagePlant(db, input.plantId);
       if (!plant) throw notFound('Plant', input.plantId);
       const depths = lineageDepths(input);
@@ -20,6 +24,20 @@ export const getLineage = (ctx: ServiceContext) =>
       // The seed lots the plants were grown from, shown between their generations (ADR 270).
       const lotIds = [...new Set([plant, ...ancestors, ...descendants].flatMap((p) => p.seedLotId ?? []))];
       const lots = await findLineageSeedLots(db, lotIds);
-      return buildLineage(plant, ancestors, descendants, depths, LINEAGE_LIMITS.maxDescendants, lots);
-    }),
-  );
+      // A parent on another node, above the topmost plant (ADR 308).
+      const child = remoteChildOf(plant, ancestors, depths.pedigreeDepth);
+      const links = child ? await findRemoteParents(db, [child.id]) : [];
+      return { plant, ancestors, descendants, depths, lots, child, links };
+    });
+    const { plant, ancestors, descendants, depths, lots, child, links } = read;
+    let remote: RemoteRelative[] = [];
+    if (child && links.length > 0) {
+      // The peers' states now, outside any transaction: a peer that forked since turns its relatives to `fork`.
+      const states = await call(ctx.bus, federationPeersList, {}, caller, PEER_STATES_TIMEOUT_MS).then(
+        (r) => new Map(r.items.map((p) => [p.name, p.state])),
+        () => null,
+      );
+      remote = links.map((link) => toRemoteRelative(link, child, remoteState(link.peer, states)));
+    }
+    return buildLineage(plant, ancestors, descendants, depths, LINEAGE_LIMITS.maxDescendants, lots, remote);
+  });

@@ -9,6 +9,7 @@ import {
   type PartyInput,
   type PrivacyLevel,
   type PropagationType,
+  peerPlantVerify,
   plantClone,
   plantCloned,
   plantGet,
@@ -22,7 +23,7 @@ import {
 import { pendingEvent } from '@rootline/db';
 import { actingOwner, secureRandom } from '@rootline/domain';
 import { discloseLocation } from '@rootline/geocoder';
-import { type HandlerContext, handle, ledgerTxId, notFound, type ServiceContext } from '@rootline/host';
+import { call, type HandlerContext, handle, ledgerTxId, notFound, type ServiceContext } from '@rootline/host';
 import type { Recorder } from '../db/ledger.js';
 import {
   type AnonymousOwnerRow,
@@ -31,6 +32,7 @@ import {
   findPlant,
   type StoredAnonymousRegistration,
 } from '../db/plants.repo.js';
+import type { RemoteParentRow } from '../db/remote-parents.repo.js';
 import { findSeedLot } from '../db/seed-lots.repo.js';
 import { createAnonymousIdentity, isEd25519PublicKey, UnusableKeyError } from '../domain/anonymous.js';
 import { checkScientificName } from '../domain/checklist.js';
@@ -77,6 +79,12 @@ function namedOwner(owner: PartyInput, field: string): NewOwner {
 /** An owner about to be recorded; `nameStatedBy` names who stated the name of an owner without an account. */
 type NewOwner = Owner & { nameStatedBy: string | null };
 
+/**
+ * How long the transparency service may take to fetch and verify a peer's bundle: more than its PEER_TIMEOUT_MS
+ * (10 s by default) for the one request to the peer, plus the consistency proof its checkpoint may need.
+ */
+const PEER_VERIFY_TIMEOUT_MS = 25_000;
+
 /** Name shown as the owner of an anonymous plant without a pseudonym. */
 export const ANONYMOUS_OWNER_NAME = 'Anonymous grower';
 
@@ -93,6 +101,8 @@ interface NewPlant {
   parent: { id: string; blockHash: string; propagationType: PropagationType } | null;
   /** The seed lot the plant was grown from (ADR 270). */
   seedLotId?: string | null;
+  /** A parent on another node, verified through the peer mirror (ADR 308); `parent` is then null. */
+  remoteParent?: { link: Omit<RemoteParentRow, 'plantId'>; propagationType: PropagationType };
 }
 
 /** The answer a registration gave, rebuilt from its stored plant (a retry of a finished one gets the same). */
@@ -136,6 +146,20 @@ async function recordPlant(
     parentId: p.parent?.id ?? null,
     ...(p.parent ? { parentBlockHash: p.parent.blockHash, propagationType: p.parent.propagationType } : {}),
     ...(p.seedLotId ? { seedLotId: p.seedLotId } : {}),
+    // A parent on another node: its node, its id there and the proof it was accepted on (ADR 308).
+    ...(p.remoteParent
+      ? {
+          propagationType: p.remoteParent.propagationType,
+          remoteParent: {
+            peer: p.remoteParent.link.peer,
+            url: p.remoteParent.link.peerUrl,
+            plantId: p.remoteParent.link.remotePlantId,
+            blockHash: p.remoteParent.link.blockHash,
+            bundleDigest: p.remoteParent.link.bundleDigest,
+            checkpoint: { size: p.remoteParent.link.checkpointSize, rootHash: p.remoteParent.link.checkpointRoot },
+          },
+        }
+      : {}),
     registeredAt,
   };
   const texts = searchTexts({
@@ -177,7 +201,7 @@ async function recordPlant(
   const receipt = await recorder.record(
     {
       txId: ledgerTxId(id),
-      txType: p.parent ? 'plant.clone' : 'plant.register',
+      txType: p.parent || p.remoteParent ? 'plant.clone' : 'plant.register',
       payload,
       record: {
         row: {
@@ -196,7 +220,7 @@ async function recordPlant(
           walletAddress: p.walletAddress,
           generation: p.generation,
           parentId: p.parent?.id ?? null,
-          propagationType: p.parent?.propagationType ?? null,
+          propagationType: p.parent?.propagationType ?? p.remoteParent?.propagationType ?? null,
           registeredAt,
           registeredBy: caller.actor?.id ?? null,
           seedLotId: p.seedLotId ?? null,
@@ -205,6 +229,7 @@ async function recordPlant(
           searchOwner: texts.owner,
         },
         ...(anonymousOwner ? { anonymousOwner } : {}),
+        ...(p.remoteParent ? { remoteParent: { plantId: id, ...p.remoteParent.link } } : {}),
       },
       events,
     },
@@ -398,9 +423,50 @@ export const registerAnonymousPlant = (ctx: ServiceContext, recorder: Recorder) 
 export const clonePlant = (ctx: ServiceContext, recorder: Recorder) =>
   handle(plantClone, async (input, caller) => {
     actingOwner(caller, input.newPlant.owner.id);
-    const parent = await findParent(ctx.db, input.parentPlantId);
-    if (!parent) throw notFound('Plant', input.parentPlantId);
+    if ((input.parentPlantId === undefined) === (input.remoteParent === undefined)) {
+      throw new AppError('VALIDATION_ERROR', 'Name the parent once: parentPlantId or remoteParent', [
+        { field: 'body/parentPlantId', message: 'give either parentPlantId or remoteParent', reason: 'one-parent' },
+      ]);
+    }
     const privacyLevel = input.newPlant.privacyLevel ?? 'exact';
+    if (input.remoteParent) {
+      // A retry of a propagation already recorded is answered from it, whatever the peer's state is now.
+      if (caller.idempotencyRef) {
+        const done = await storedResult(ctx, ctx.newId('plt', caller));
+        if (done) return done;
+      }
+      // Verified by this node's transparency service through its mirror of the peer before anything is written.
+      const v = await call(ctx.bus, peerPlantVerify, input.remoteParent, caller, PEER_VERIFY_TIMEOUT_MS);
+      return recordPlant(ctx, recorder, caller, {
+        commonName: v.commonName ?? v.plantId,
+        scientificName: v.scientificName,
+        location: await discloseLocation(input.newPlant.location, privacyLevel, secureRandom),
+        privacyLevel,
+        owner: namedOwner(input.newPlant.owner, 'newPlant.owner'),
+        walletAddress: null,
+        generation: (v.generation ?? 0) + 1,
+        parent: null,
+        remoteParent: {
+          propagationType: input.propagationType,
+          link: {
+            peer: v.peer,
+            peerUrl: v.url,
+            remotePlantId: v.plantId,
+            commonName: v.commonName,
+            scientificName: v.scientificName,
+            generation: v.generation,
+            blockHash: v.blockHash,
+            bundleDigest: v.bundleDigest,
+            checkpointSize: v.checkpoint.treeSize,
+            checkpointRoot: v.checkpoint.rootHash,
+            verifiedAt: v.verifiedAt,
+          },
+        },
+      });
+    }
+    const parentPlantId = input.parentPlantId as string;
+    const parent = await findParent(ctx.db, parentPlantId);
+    if (!parent) throw notFound('Plant', parentPlantId);
     return recordPlant(ctx, recorder, caller, {
       commonName: parent.commonName,
       scientificName: parent.scientificName,

@@ -1,6 +1,14 @@
-import { AppError, federationPeersList, type ProofBundle, peerBundleGet } from '@rootline/contracts';
+import {
+  AppError,
+  federationPeersList,
+  type PeerProofBundle,
+  type ProofBundle,
+  peerBundleGet,
+  peerPlantVerify,
+} from '@rootline/contracts';
 import { handle, type ServiceContext } from '@rootline/host';
 import { deleteBundlesOf, listPeerRows, readBundle, readPeer, saveBundle } from '../db/federation.repo.js';
+import { bundleDigest, ledgerProblems, plantFacts } from '../domain/peer-plant.js';
 import { checkPeerBundle, type Peer, type PeerCheckpoint } from '../domain/peers.js';
 import { PeerForked, PeerHasNoSuchEntry, type PeerMirror, PeerUnreachable } from '../jobs/peer-mirror.js';
 
@@ -29,63 +37,113 @@ export const listPeers = (ctx: ServiceContext, peers: readonly Peer[]) =>
     };
   });
 
+/** A peer's bundle of `entryId`, verified against the mirror: from the cache, or fetched and checked (ADR 307). */
+async function verifiedPeerBundle(
+  ctx: ServiceContext,
+  peers: readonly Peer[],
+  mirror: PeerMirror,
+  name: string,
+  entryId: string,
+): Promise<PeerProofBundle> {
+  const peer = peers.find((p) => p.name === name);
+  if (!peer) throw new AppError('NOT_FOUND', `This node has no peer named ${name}`, { reason: 'unknown-peer' });
+  const cached = await readBundle(ctx.db, peer.name, entryId);
+  if (cached && (cached.bundle as ProofBundle).checkpoint?.startsWith(`${peer.origin}\n`)) {
+    return {
+      peer: peer.name,
+      entryId,
+      mirrored: { treeSize: cached.treeSize, rootHash: cached.rootHash },
+      fetchedAt: cached.fetchedAt,
+      bundle: cached.bundle as ProofBundle,
+    };
+  }
+  // Cached bundles of an earlier setting of this name (another log) are forgotten.
+  if (cached) await deleteBundlesOf(ctx.db, peer.name);
+  const row = await readPeer(ctx.db, peer.name, peer.origin);
+  if (row?.state === 'fork') {
+    throw new AppError('CONFLICT', `The log of the peer ${name} forked; its bundles are not served: ${row.problem}`, {
+      reason: 'peer-forked',
+    });
+  }
+  try {
+    const bundle = await mirror.fetchBundle(peer, entryId);
+    let signed: PeerCheckpoint;
+    try {
+      signed = checkPeerBundle(peer, entryId, bundle);
+    } catch (err) {
+      throw new AppError('UNPROCESSABLE', `The peer’s bundle does not verify: ${(err as Error).message}`, {
+        reason: 'bundle-unverified',
+      });
+    }
+    const { mirrored } = await mirror.observe(peer, signed);
+    const fetchedAt = ctx.clock.now().toISOString();
+    await saveBundle(ctx.db, peer.name, entryId, {
+      treeSize: mirrored.size,
+      rootHash: mirrored.rootHash,
+      bundle,
+      fetchedAt,
+    });
+    return {
+      peer: peer.name,
+      entryId,
+      mirrored: { treeSize: mirrored.size, rootHash: mirrored.rootHash },
+      fetchedAt,
+      bundle,
+    };
+  } catch (err) {
+    if (err instanceof PeerHasNoSuchEntry) {
+      throw new AppError('NOT_FOUND', `The peer ${name} has no ${entryId}`, { reason: 'not-on-peer' });
+    }
+    if (err instanceof PeerForked) {
+      throw new AppError('CONFLICT', `The log of the peer ${name} forked; its bundles are not served: ${err.message}`, {
+        reason: 'peer-forked',
+      });
+    }
+    if (err instanceof PeerUnreachable) {
+      throw new AppError('UNAVAILABLE', `The peer ${name}: ${err.message}`, { reason: 'peer-unreachable' });
+    }
+    throw err;
+  }
+}
+
 /**
  * transparency.peer-bundle.get: a peer's proof bundle of a plant or transaction, from this node's cache or fetched
  * from the peer, checked on its own and related to the mirror of the peer's log (its checkpoint is one more
  * checkpoint of the peer: consistent with the mirror, or the peer has forked).
  */
 export const getPeerBundle = (ctx: ServiceContext, peers: readonly Peer[], mirror: PeerMirror) =>
-  handle(peerBundleGet, async ({ peer: name, entryId }) => {
+  handle(peerBundleGet, ({ peer, entryId }) => verifiedPeerBundle(ctx, peers, mirror, peer, entryId));
+
+/**
+ * transparency.peer-plant.verify: a peer's plant about to be named as a parent here. Refused while the peer is a
+ * fork (even for a bundle verified before), else its registration's bundle is verified against the mirror as for
+ * peer-bundle.get and, beyond that, its ledger half (transaction, block and proof of work) as `rootline-verify
+ * bundle` checks it. Answers what the plants service stores with the link: the plant's names and generation from
+ * the transaction, the block, the bundle's digest and the mirrored checkpoint.
+ */
+export const verifyPeerPlant = (ctx: ServiceContext, peers: readonly Peer[], mirror: PeerMirror) =>
+  handle(peerPlantVerify, async ({ peer: name, plantId }) => {
     const peer = peers.find((p) => p.name === name);
-    if (!peer) throw new AppError('NOT_FOUND', `This node has no peer named ${name}`);
-    const cached = await readBundle(ctx.db, peer.name, entryId);
-    if (cached && (cached.bundle as ProofBundle).checkpoint?.startsWith(`${peer.origin}\n`)) {
-      return {
-        peer: peer.name,
-        entryId,
-        mirrored: { treeSize: cached.treeSize, rootHash: cached.rootHash },
-        fetchedAt: cached.fetchedAt,
-        bundle: cached.bundle as ProofBundle,
-      };
-    }
-    // Cached bundles of an earlier setting of this name (another log) are forgotten.
-    if (cached) await deleteBundlesOf(ctx.db, peer.name);
+    if (!peer) throw new AppError('NOT_FOUND', `This node has no peer named ${name}`, { reason: 'unknown-peer' });
     const row = await readPeer(ctx.db, peer.name, peer.origin);
     if (row?.state === 'fork') {
-      throw new AppError('CONFLICT', `The log of the peer ${name} forked; its bundles are not served: ${row.problem}`);
+      throw new AppError('CONFLICT', `The log of the peer ${name} forked: ${row.problem}`, { reason: 'peer-forked' });
     }
-    try {
-      const bundle = await mirror.fetchBundle(peer, entryId);
-      let signed: PeerCheckpoint;
-      try {
-        signed = checkPeerBundle(peer, entryId, bundle);
-      } catch (err) {
-        throw new AppError('UNPROCESSABLE', `The peer’s bundle does not verify: ${(err as Error).message}`);
-      }
-      const { mirrored } = await mirror.observe(peer, signed);
-      const fetchedAt = ctx.clock.now().toISOString();
-      await saveBundle(ctx.db, peer.name, entryId, {
-        treeSize: mirrored.size,
-        rootHash: mirrored.rootHash,
-        bundle,
-        fetchedAt,
+    const served = await verifiedPeerBundle(ctx, peers, mirror, name, plantId);
+    const problems = ledgerProblems(served.bundle);
+    if (problems.length > 0) {
+      throw new AppError('UNPROCESSABLE', `The peer’s bundle does not verify: ${problems.join('; ')}`, {
+        reason: 'bundle-unverified',
       });
-      return {
-        peer: peer.name,
-        entryId,
-        mirrored: { treeSize: mirrored.size, rootHash: mirrored.rootHash },
-        fetchedAt,
-        bundle,
-      };
-    } catch (err) {
-      if (err instanceof PeerHasNoSuchEntry) throw new AppError('NOT_FOUND', `The peer ${name} has no ${entryId}`);
-      if (err instanceof PeerForked) {
-        throw new AppError(
-          'CONFLICT',
-          `The log of the peer ${name} forked; its bundles are not served: ${err.message}`,
-        );
-      }
-      if (err instanceof PeerUnreachable) throw new AppError('UNAVAILABLE', `The peer ${name}: ${err.message}`);
-      throw err;
     }
+    return {
+      peer: peer.name,
+      url: peer.url,
+      plantId,
+      ...plantFacts(served.bundle),
+      checkpoint: served.mirrored,
+      bundleDigest: bundleDigest(served.bundle),
+      blockHash: served.bundle.block.hash,
+      verifiedAt: served.fetchedAt,
+    };
   });

@@ -30,6 +30,18 @@ export const LINEAGE = {
   /** A plant of the graph as a screen reader names it. */
   node: (name: string, generation: number, current: boolean) =>
     current ? t('lineage:nodeCurrent', { name, generation }) : t('lineage:node', { name, generation }),
+  /** The other node a relative lives on. */
+  onNode: (peer: string) => t('lineage:onNode', { peer }),
+  /** The mark of a relative on another node: verified there, its node forked, or not known now. */
+  verification: (peer: string, state: string) =>
+    state === 'verified'
+      ? t('lineage:verifiedOn', { peer })
+      : state === 'fork'
+        ? t('lineage:forkedOn', { peer })
+        : t('lineage:uncheckedOn', { peer }),
+  /** A relative on another node as a screen reader names it. */
+  remoteNode: (name: string, peer: string, state: string) =>
+    t('lineage:remoteNode', { name, peer, mark: LINEAGE.verification(peer, state) }),
   /** How an offspring was propagated, from the API's code (an unknown code is shown as it is). */
   propagation: (type: string) => (isOneOf(PROPAGATION_TYPES, type) ? t(`lineage:propagation.${type}`) : type),
 } as const;

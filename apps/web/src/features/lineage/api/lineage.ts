@@ -4,6 +4,7 @@ import { api, unwrap } from '../../../lib/api-client';
 
 export type Lineage = components['schemas']['Lineage'];
 export type LineageNode = components['schemas']['LineageNode'];
+export type RemoteRelative = components['schemas']['RemoteRelative'];
 
 export function useLineage(plantId: string) {
   return useQuery({

@@ -5,7 +5,16 @@ import { Link } from 'react-router';
 import { ErrorAlert, Loading } from '../../../components/status';
 import { useLineage } from '../api/lineage';
 import { LINEAGE } from '../strings';
-import { type FamilyNodeData, familyOf, layoutFamily, NODE_HEIGHT, NODE_WIDTH } from './layout';
+import {
+  type FamilyNodeData,
+  familyOf,
+  layoutFamily,
+  NODE_HEIGHT,
+  NODE_WIDTH,
+  REMOTE_NODE_HEIGHT,
+  REMOTE_NODE_WIDTH,
+  type RemoteNodeData,
+} from './layout';
 
 const S = LINEAGE;
 
@@ -23,7 +32,24 @@ function PlantNode({ data }: NodeProps<Node<FamilyNodeData>>) {
   );
 }
 
-const NODE_TYPES = { plant: PlantNode };
+/** A parent on another node: its name, the node's name, and whether it is verified there (a fork is marked). */
+function RemoteNode({ data }: NodeProps<Node<RemoteNodeData>>) {
+  const r = data.relative;
+  const state = r.verification.state;
+  return (
+    <div className={`family-node remote ${state}`} style={{ width: REMOTE_NODE_WIDTH, height: REMOTE_NODE_HEIGHT }}>
+      <strong title={r.commonName ?? r.plantId}>{r.commonName ?? r.plantId}</strong>
+      <span>{S.onNode(r.node.peer)}</span>
+      <span className="verification" title={S.verification(r.node.peer, state)}>
+        <span aria-hidden="true">{state === 'verified' ? '✓ ' : state === 'fork' ? '⚠ ' : ''}</span>
+        {S.verification(r.node.peer, state)}
+      </span>
+      <Handle type="source" position={Position.Bottom} isConnectable={false} />
+    </div>
+  );
+}
+
+const NODE_TYPES = { plant: PlantNode, remote: RemoteNode };
 /** Room around the family when fitted: a share of the box on each side (the zoom buttons sit in the top one). */
 const FIT_VIEW = { padding: { top: '56px', right: 0.1, bottom: 0.1, left: 0.1 }, maxZoom: 1.25 } as const;
 
@@ -51,7 +77,8 @@ export function LineageGraph({ plantId, onOpen }: { plantId: string; onOpen: (pl
               nodes={graph!.nodes}
               edges={graph!.edges}
               nodeTypes={NODE_TYPES}
-              onNodeClick={(_e, node) => onOpen(node.id)}
+              // A relative on another node is not a page of this node.
+              onNodeClick={(_e, node) => node.type === 'plant' && onOpen(node.id)}
               nodesDraggable={false}
               nodesConnectable={false}
               // The whole family in view with room around it, and the zoom buttons in a corner kept clear of it.
@@ -68,6 +95,14 @@ export function LineageGraph({ plantId, onOpen }: { plantId: string; onOpen: (pl
           <details>
             <summary>{S.list}</summary>
             <ul>
+              {(lineage.data.remoteRelatives ?? []).map((r) => (
+                <li key={`${r.node.peer}:${r.plantId}`}>
+                  <a href={`${r.node.url}/plants/${r.plantId}`} rel="noopener noreferrer">
+                    {r.commonName ?? r.plantId}
+                  </a>{' '}
+                  ({S.onNode(r.node.peer)}) — {S.verification(r.node.peer, r.verification.state)}
+                </li>
+              ))}
               {familyOf(lineage.data).map((p) => (
                 <li key={p.id}>
                   {p.id === plantId ? (
