@@ -59,6 +59,11 @@ export const TAGS: readonly { name: string; description: string }[] = [
       'The seed inventory: lots of saved seed with their parent plants, quantity and storage, germination tests and expected viability by age.',
   },
   {
+    name: 'Imports',
+    description:
+      'CSV import of seed lots and plants (column mapping, dry run with every row’s problems by line, a key per row for idempotent re-import, progress) and CSV export in the same shape.',
+  },
+  {
     name: 'Places',
     description:
       'Geocoding: places by name from the bundled gazetteer (and a configured Nominatim-compatible geocoder); coordinates get their country and place on the machine itself.',
@@ -396,6 +401,11 @@ export const AREAS: readonly { area: string; tag: string; what: string }[] = [
     area: 'Seed inventory',
     tag: 'Seed lots',
     what: 'seed lots with their parent plants, quantity, storage, germination tests and expected viability under `/api/seed-lots`.',
+  },
+  {
+    area: 'Import and export',
+    tag: 'Imports',
+    what: 'CSV import of seed lots and plants as a job (`/api/imports`), CSV export of both in the same shape.',
   },
   {
     area: 'Places',
