@@ -18,6 +18,7 @@ export const APP_PAGES = {
   plantEnvironment: '/plants/:plantId/environment',
   seedLots: '/seed-lots',
   seedLot: '/seed-lots/:seedLotId',
+  imports: '/imports',
   environment: '/environment',
   environmentCompare: '/environment/compare',
   environmentAnalysis: '/environment/analysis',

@@ -1,4 +1,5 @@
 import { PageTitle } from '../../components/page-title';
+import { CsvActions } from '../../features/seeds/components/csv-export';
 import { SeedLotForm } from '../../features/seeds/components/seed-lot-form';
 import { SeedLotList } from '../../features/seeds/components/seed-lot-list';
 import { SEEDS } from '../../features/seeds/strings';
@@ -11,6 +12,7 @@ export function Page() {
       {() => (
         <>
           <PageTitle lead={SEEDS.list.lead}>{SEEDS.list.title}</PageTitle>
+          <CsvActions kind="seed-lots" />
           <SeedLotList />
           <SeedLotForm />
         </>
