@@ -1,6 +1,6 @@
 import type { ImportProblem } from '@rootline/contracts/imports';
-import type { Db } from '@rootline/db';
-import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { anyOfTexts, type Db, insertFromJson } from '@rootline/db';
+import { and, asc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import { importKeys, importProblems, imports, plants, seedLotQuantityChanges, seedLots } from './schema.js';
 
 export type ImportRow = typeof imports.$inferSelect;
@@ -86,7 +86,7 @@ export async function findKeys(
   const rows = await db
     .select({ key: importKeys.key, recordId: importKeys.recordId })
     .from(importKeys)
-    .where(and(eq(importKeys.ownerId, ownerId), eq(importKeys.kind, kind), inArray(importKeys.key, [...keys])));
+    .where(and(eq(importKeys.ownerId, ownerId), eq(importKeys.kind, kind), sql`${importKeys.key} = ${anyOfTexts(keys)}`));
   return new Map(rows.map((r) => [r.key, r.recordId]));
 }
 
@@ -103,7 +103,7 @@ export async function ownedSeedLots(db: Db, ownerId: string, ids: readonly strin
   return db
     .select()
     .from(seedLots)
-    .where(and(eq(seedLots.ownerId, ownerId), inArray(seedLots.id, [...ids])));
+    .where(and(eq(seedLots.ownerId, ownerId), sql`${seedLots.id} = ${anyOfTexts(ids)}`));
 }
 
 /** An owner's plants among `ids`, by id. */
@@ -112,7 +112,7 @@ export async function ownedPlantIds(db: Db, ownerId: string, ids: readonly strin
   const rows = await db
     .select({ id: plants.id })
     .from(plants)
-    .where(and(eq(plants.ownerId, ownerId), inArray(plants.id, [...ids])));
+    .where(and(eq(plants.ownerId, ownerId), sql`${plants.id} = ${anyOfTexts(ids)}`));
   return new Set(rows.map((r) => r.id));
 }
 
@@ -122,8 +122,9 @@ export async function insertSeedLots(
   changes: (typeof seedLotQuantityChanges.$inferInsert)[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  await db.insert(seedLots).values(rows);
-  await db.insert(seedLotQuantityChanges).values(changes);
+  // One JSON parameter per statement, however many rows (a batch holds a thousand).
+  await db.execute(insertFromJson(seedLots, rows));
+  await db.execute(insertFromJson(seedLotQuantityChanges, changes));
 }
 
 /** One piece of an owner's listed lots in id order after `after`, each with the key it was imported under. */

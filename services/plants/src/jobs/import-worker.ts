@@ -37,7 +37,7 @@ import { checkedName, recordPlant } from '../handlers/plant.js';
 /** A claim older than this belongs to a replica that died mid-file: another takes the import over. */
 export const IMPORT_LEASE_MS = 60_000;
 /** How many plants of a batch are recorded on the ledger at once (the recorder groups them into blocks). */
-const PLANT_CONCURRENCY = 200;
+const PLANT_CONCURRENCY = 1000;
 
 interface Tally {
   created: number;
