@@ -118,7 +118,7 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
         declineTransfer(ctx, ctx.ledger),
         cancelTransfer(ctx, ctx.ledger),
         getOwnershipHistory(ctx),
-        startImport(ctx, () => importWorker.wake()),
+        startImport(ctx, storage, () => importWorker.wake()),
         getImport(ctx),
         exportInventoryChunk(ctx),
       ],

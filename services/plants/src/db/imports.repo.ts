@@ -86,7 +86,9 @@ export async function findKeys(
   const rows = await db
     .select({ key: importKeys.key, recordId: importKeys.recordId })
     .from(importKeys)
-    .where(and(eq(importKeys.ownerId, ownerId), eq(importKeys.kind, kind), sql`${importKeys.key} = ${anyOfTexts(keys)}`));
+    .where(
+      and(eq(importKeys.ownerId, ownerId), eq(importKeys.kind, kind), sql`${importKeys.key} = ${anyOfTexts(keys)}`),
+    );
   return new Map(rows.map((r) => [r.key, r.recordId]));
 }
 

@@ -10,6 +10,7 @@ import {
 } from '@rootline/contracts';
 import { actingOwner, actingUser, assertOwnerOrAdmin } from '@rootline/domain';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
+import type { Storage } from '@rootline/storage';
 import { stringify } from 'csv-stringify/sync';
 import {
   findImport,
@@ -45,7 +46,7 @@ function jobView(row: ImportRow, problems: ImportJob['problems']): ImportJob {
 }
 
 /** plants.import.start: queues the import of a file the gateway stored, for the caller or the organization acted for. */
-export const startImport = (ctx: ServiceContext, wake: () => void) =>
+export const startImport = (ctx: ServiceContext, storage: Storage, wake: () => void) =>
   handle(importStart, async (input, caller) => {
     const { ownerId, actor } = actingOwner(caller);
     if (input.kind === 'plants' && !input.ownerName) {
@@ -56,7 +57,11 @@ export const startImport = (ctx: ServiceContext, wake: () => void) =>
     }
     const id = ctx.newId('imp', caller);
     const done = caller.idempotencyRef ? await findImport(ctx.db, id) : undefined;
-    if (done) return jobView(done, { items: [], pagination: paginate(1, 20, 0), truncated: false });
+    if (done) {
+      // A retry that streamed the file again: the first upload is the import's, this one is not needed.
+      if (done.uploadKey !== input.upload.key) await storage.delete([input.upload.key]).catch(() => {});
+      return jobView(done, { items: [], pagination: paginate(1, 20, 0), truncated: false });
+    }
     const mapping = input.mapping ?? {};
     const keyColumn = input.keyColumn ?? Object.entries(mapping).find(([, f]) => f === 'key')?.[0] ?? 'key';
     const row = await insertImport(ctx.db, {
