@@ -147,7 +147,8 @@ export const importBench: Benchmark = {
       markdownTable(table),
       '',
       `\`nproc\` ${availableParallelism()}, \`node -v\` ${process.version}; load average ${fmt(loadavg()[0] ?? 0, 2)} at ` +
-        'the end (the machine is shared: figures of one run differ from the next by a factor of up to three). Reading: the import of ${fmt(imported.rows)} seed lots ` +
+        'the end (the machine is shared: figures of one run differ from the next by a factor of up to three). ' +
+        `Reading: the import of ${fmt(imported.rows)} seed lots ` +
         `took ${fmt(imported.seconds, 1)} s (${fmt(imported.rows / imported.seconds)} rows/s), ` +
         `${imported.seconds <= 60 ? 'within' : 'outside'} the target of a minute: rows are parsed as a stream and ` +
         'written 1,000 to a transaction with their keys and first quantity changes. The dry run reads and checks ' +
