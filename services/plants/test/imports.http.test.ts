@@ -260,7 +260,14 @@ describe('CSV import and export over HTTP', () => {
     const again = await imported(ALICE, { kind: 'plants' }, csv);
     expect(again.counts).toEqual({ created: 0, unchanged: 2, failed: 1 });
 
+    // A hidden plant has no location to export: its row names it by its id and imports back unchanged.
+    const hidden = await p.http('POST', '/api/plants/register', {
+      token: tokens[ALICE] as string,
+      body: plantInput({ commonName: 'Medlar', owner: { id: ALICE }, privacyLevel: 'hidden' }),
+    });
+    expect(hidden.status).toBe(201);
     const res = await exported(ALICE, '/api/plants/export.csv');
+    expect(res.body).toContain(`${hidden.body.data.id},Medlar,Solanum lycopersicum,,,,,hidden`);
     expect(res.statusCode).toBe(200);
     const lines = res.body.trim().split('\n');
     expect(lines[0]).toBe('key,commonName,scientificName,latitude,longitude,city,country,privacyLevel');

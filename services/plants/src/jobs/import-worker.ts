@@ -368,25 +368,30 @@ async function plantBatch(
   tally: Tally,
   seenInFile: Map<string, unknown>,
 ): Promise<ImportProblem[]> {
-  const { fresh, problems } = readRows(rows, (r) => readPlantRow(r, columns), tally, seenInFile, samePlant);
-  const keyed = await findKeys(
-    ctx.db,
-    job.ownerId,
-    job.kind,
-    fresh.map((r) => r.key),
-  );
+  // A plant once recorded under a key (or named by its id) is unchanged whatever the row says: its stored location
+  // is the one after its privacy level (a hidden plant has none), so the row cannot be compared with it.
+  const keyAt = columns.index.key;
+  const rawKeys = rows.map((r) => (keyAt === undefined ? '' : (r.record[keyAt] ?? '').trim())).filter((k) => k !== '');
+  const keyed = await findKeys(ctx.db, job.ownerId, job.kind, rawKeys);
   const owned = await ownedPlantIds(
     ctx.db,
     job.ownerId,
-    fresh.map((r) => r.key).filter((k) => k.startsWith('plt_')),
+    rawKeys.filter((k) => k.startsWith('plt_')),
   );
-  const toCreate = fresh.filter((r) => {
-    if (keyed.has(r.key) || owned.has(r.key)) {
-      tally.unchanged += 1;
-      return false;
-    }
-    return true;
+  const known = (key: string) => keyed.has(key) || owned.has(key);
+  const unknownRows = rows.filter((r) => {
+    const key = keyAt === undefined ? '' : (r.record[keyAt] ?? '').trim();
+    if (!known(key)) return true;
+    tally.unchanged += 1;
+    return false;
   });
+  const { fresh: toCreate, problems } = readRows(
+    unknownRows,
+    (r) => readPlantRow(r, columns),
+    tally,
+    seenInFile,
+    samePlant,
+  );
   if (dryRun) {
     tally.created += toCreate.length;
     return problems;
