@@ -174,6 +174,10 @@ describe('CSV import and export over HTTP', () => {
       expect.arrayContaining([expect.objectContaining({ line: 1, column: 'Kind', reason: 'unknown-column' })]),
     );
 
+    const big = `${HEADER}\n${'x'.repeat(64 * 1024 * 1024)}\n`;
+    const tooLarge = await upload(ALICE, { kind: 'seed-lots' }, big);
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { maxBytes: 64 * 1024 * 1024 } });
     const refused = await upload(ALICE, { kind: 'seeds' }, csv);
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe('VALIDATION_ERROR');
