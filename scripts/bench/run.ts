@@ -13,6 +13,7 @@ import { farmReadings } from './farm-readings.js';
 import { geocoderBench } from './geocoder.js';
 import { getPlant } from './get-plant.js';
 import { hashrate } from './hashrate.js';
+import { importBench } from './import.js';
 import { describeMachine, machineInfo } from './lib/machine.js';
 import { writeSection } from './lib/markdown.js';
 import { RESULTS_FILE } from './lib/paths.js';
@@ -51,6 +52,7 @@ const BENCHMARKS: Benchmark[] = [
   wsFanout,
   webhookFanout,
   exportBench,
+  importBench,
   analyticsBench,
   geocoderBench,
 ];

@@ -126,6 +126,11 @@ export const BenchSettings = Type.Object({
   BENCH_ANALYTICS_EVENTS: Type.Integer({ default: 5000, description: 'Events the analytics benchmark records' }),
   BENCH_AUDIT_EVENTS: Type.Integer({ default: 5000, description: 'Events the audit-log benchmark appends' }),
   BENCH_EXPORT_EVENTS: Type.Integer({ default: 1_000_000, description: 'Events the export benchmark streams' }),
+  BENCH_IMPORT_ROWS: Type.Integer({ default: 100_000, description: 'Seed-lot rows of the import benchmark’s file' }),
+  BENCH_IMPORT_PLANTS: Type.Integer({
+    default: 10_000,
+    description: 'Plant rows the import benchmark records through the ledger',
+  }),
   BENCH_FARM_READINGS: Type.Integer({
     default: 1_000_000,
     description: 'Readings the farm analytics benchmark stores',

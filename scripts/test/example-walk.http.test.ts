@@ -553,6 +553,8 @@ const photo = () =>
     .toBuffer();
 
 const PDF = `%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n`;
+/** A file of seed lots with the headers the import's documented mapping names. */
+const LOTS_CSV = 'Ref,Crop,Year,Seeds,Unit\nwalk-1,tomato,2026,120,seeds\n';
 
 async function bodyOf(o: Operation): Promise<RequestBody | undefined> {
   const content = o.op.requestBody?.content;
@@ -579,6 +581,8 @@ async function bodyOf(o: Operation): Promise<RequestBody | undefined> {
     const count = Array.isArray(given) ? given.length : 1;
     for (let i = 0; i < count; i++) {
       if (o.path.endsWith('/document')) form.append(name, new Blob([PDF], { type: 'application/pdf' }), 'invoice.pdf');
+      else if (o.path === '/api/imports')
+        form.append(name, new Blob([LOTS_CSV], { type: 'text/csv' }), 'seed-lots.csv');
       else form.append(name, new Blob([new Uint8Array(await photo())], { type: 'image/png' }), 'tomato.png');
     }
   }

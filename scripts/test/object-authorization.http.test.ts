@@ -114,19 +114,37 @@ async function created(
   return (JSON.parse(res.text) as { data: Record<string, unknown> }).data;
 }
 
-async function upload(who: string, path: string, fields: Record<string, string>, file: Blob, name: string) {
+async function upload(
+  who: string,
+  path: string,
+  fields: Record<string, string>,
+  file: Blob,
+  name: string,
+  headers: Record<string, string> = {},
+) {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
   fd.append('file', file, name);
   const res = await fetch(`${base}${path}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${tokens.get(who)}` },
+    headers: { authorization: `Bearer ${tokens.get(who)}`, ...headers },
     body: fd,
   });
   return { status: res.status, text: await res.text() };
 }
 
 const PDF = new Blob([`%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n`], { type: 'application/pdf' });
+/** A CSV file of one seed lot, for a dry-run import. */
+const LOTS_CSV = new Blob(['key,crop,harvestYear,quantityAmount,quantityUnit\nk1,tomato,2025,10,seeds\n'], {
+  type: 'text/csv',
+});
+
+/** An import (a dry run) by `who`, acting as `headers` say: its job id. */
+async function imported(who: string, headers: Record<string, string> = {}): Promise<string> {
+  const res = await upload(who, '/api/imports', { kind: 'seed-lots', dryRun: 'true' }, LOTS_CSV, 'lots.csv', headers);
+  if (res.status !== 202) throw new Error(`an import: ${res.status} ${res.text}`);
+  return (JSON.parse(res.text) as { data: { id: string } }).data.id;
+}
 
 /** The example request body of an operation in the OpenAPI document, if it has one. */
 function example(method: string, url: string): Record<string, unknown> | undefined {
@@ -519,6 +537,9 @@ beforeAll(async () => {
     actAs,
   );
   records.set('seed loan', loan.id as string);
+  // Her import of a file of lots, and one she made acting for her organization.
+  records.set('import', await imported(ALICE));
+  orgRecords.set('import', await imported(ALICE, actAs));
 
   // Her plant's certificate gets its id once the audit log has recorded the registration.
   for (let i = 0; i < 100 && !records.has('certificate'); i++) {

@@ -19,6 +19,7 @@ export const APP_PAGES = {
   seedLots: '/seed-lots',
   seedLot: '/seed-lots/:seedLotId',
   loans: '/loans',
+  imports: '/imports',
   environment: '/environment',
   environmentCompare: '/environment/compare',
   environmentAnalysis: '/environment/analysis',

@@ -18,6 +18,7 @@ export * from './farm-batches.js';
 export * from './geocode.js';
 export * from './identification.js';
 export * from './ids.js';
+export * from './imports.js';
 export * from './marketplace.js';
 export * from './media.js';
 export * from './notify.js';

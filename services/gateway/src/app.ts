@@ -44,6 +44,7 @@ import { federationRoutes } from './routes/federation.js';
 import { geocodeRoutes } from './routes/geocode.js';
 import { healthRoutes } from './routes/health.js';
 import { identifyRoutes } from './routes/identify.js';
+import { importRoutes } from './routes/imports.js';
 import { marketplaceRoutes } from './routes/marketplace.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { notificationRoutes } from './routes/notifications.js';
@@ -272,6 +273,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   app.addHook('onClose', () => storage.close());
   await app.register(uploadRoutes, { prefix: '/api/upload', ...routeDeps, storage, clock });
   await app.register(identifyRoutes, { prefix: '/api/plants', ...routeDeps, storage });
+  await app.register(importRoutes, { prefix: '/api', ...routeDeps, storage, accountName });
   await app.register(environmentRoutes, { prefix: '/api/environment', ...routeDeps });
   await app.register(farmRoutes, { prefix: '/api/vertical-farm', ...routeDeps });
   await app.register(transportRoutes, { prefix: '/api/transport', ...routeDeps, accountName, accountNames });

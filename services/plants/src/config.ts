@@ -1,8 +1,11 @@
 import { withBase } from '@rootline/host';
+import { StorageConfigProperties } from '@rootline/storage';
 import { Type } from '@sinclair/typebox';
 
 /** The settings of plants: the shared base settings and its own. */
 export const PlantsConfig = withBase({
+  // CSV imports are read from the storage the gateway streamed them into (the same settings in both).
+  ...StorageConfigProperties,
   LINEAGE_AGENT_INTERVAL_SECONDS: Type.Number({
     minimum: 1,
     maximum: 86_400,

@@ -2,10 +2,12 @@ import { fileURLToPath } from 'node:url';
 import type { SearchHit } from '@rootline/contracts';
 import { createNominatim, warmGeocoder } from '@rootline/geocoder';
 import { outgoingAgent, type ServiceModule } from '@rootline/host';
+import { storageFromConfig } from '@rootline/storage';
 import { PlantsConfig } from './config.js';
 import { type PlantsLedgerRecord, plantsLedger } from './db/ledger.js';
 import { outbox } from './db/schema.js';
 import { nearbyPlants, networkStats, ownedPlants, recentPlants, searchPlantsHandler } from './handlers/discovery.js';
+import { exportInventoryChunk, getImport, startImport } from './handlers/imports.js';
 import { getLineage } from './handlers/lineage.js';
 import {
   analyseLineageHandler,
@@ -39,6 +41,7 @@ import {
   proposeTransfer,
 } from './handlers/transfers.js';
 import { fillPlantPlaces } from './jobs/backfill-places.js';
+import { createImportWorker } from './jobs/import-worker.js';
 import { createLineageAgent } from './jobs/lineage-agent.js';
 
 /**
@@ -78,6 +81,8 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
       ttlMs: ctx.config.SEARCH_CACHE_MS,
       now: () => ctx.clock.now().getTime(),
     });
+    const storage = storageFromConfig(ctx.config, () => ctx.clock.now().getTime());
+    const importWorker = createImportWorker(ctx, storage, ctx.ledger);
     let stopping = false;
     let backfill: Promise<unknown> = Promise.resolve();
     let warmTimer: NodeJS.Timeout | undefined;
@@ -120,8 +125,12 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
         cancelTransfer(ctx, ctx.ledger),
         getOwnershipHistory(ctx),
         getSeedLotOwnershipHistory(ctx),
+        startImport(ctx, storage, () => importWorker.wake()),
+        getImport(ctx),
+        exportInventoryChunk(ctx),
       ],
       subscribers: [],
+      jobs: [importWorker],
       agents: [agent],
       start: async () => {
         // The gazetteer is loaded once the service is up, not on the first request that needs it, and not at once:
@@ -139,6 +148,7 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
         clearTimeout(warmTimer);
         wake?.();
         await backfill;
+        await storage.close();
       },
     };
   },

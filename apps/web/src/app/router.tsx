@@ -45,6 +45,7 @@ const PAGES: Record<AppPage, Omit<RouteObject, 'path' | 'index' | 'children'>> =
   seedLots: { lazy: page(() => import('./pages/seed-lots')) },
   seedLot: { lazy: page(() => import('./pages/seed-lot')) },
   loans: { lazy: page(() => import('./pages/loans')) },
+  imports: { lazy: page(() => import('./pages/imports')) },
   // The main menu's Environment entry: its first page.
   environment: { loader: () => redirect(APP_PAGES.environmentCompare) },
   environmentCompare: { lazy: page(() => import('./pages/environment-compare')) },

@@ -2110,6 +2110,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import seed lots or plants from a CSV file
+         * @description A `multipart/form-data` body: first the fields `kind` (`seed-lots` or `plants`), optionally `mapping` (a JSON object, CSV header → field), `keyColumn` (the header of each row’s key; default `key`) and `dryRun` (`true` to check every row and write nothing), then the CSV file in the field `file` (UTF-8, a header line first, comma separated, RFC 4180 quoting). At most 67108864 bytes (413 PAYLOAD_TOO_LARGE beyond, `details.maxBytes`) and 500000 rows. The body is streamed into storage, never held whole.
+         *
+         *     Answers 202 with the import job; follow it with `GET /api/imports/{importId}`. The plants service reads the file as a stream, checks every row by the rules of `POST /api/seed-lots` or `POST /api/plants/register` and reports each problem with its line (the header is line 1). A row with a problem is not written; the others are, 1000 rows to a transaction, each row whole (a lot with its first quantity change and its key). **Keys**: a row whose key was imported before (by the same owner and kind), or is the id of one of the owner’s records (a file exported from lots recorded otherwise), is `unchanged` when its values are the record’s, and fails with `key-conflict` when they differ: an import never changes nor duplicates a record. Plants are registered as the register operation would (privacy level applied before anything is stored) and written to the ledger in batches (ADR 298). The rows become the caller’s, or the organization’s it acts for (`Rootline-Act-As`, member or above).
+         *
+         *     Columns: a header not in `mapping` is read as the field it is named like. The export’s shape, which needs no mapping: Seed lots: `key,crop,variety,harvestYear,quantityAmount,quantityUnit,parentPlantIds,storagePlace,storageTemperatureC,storageHumidityPct,storageContainer,notes`; plants: `key,commonName,scientificName,latitude,longitude,city,country,privacyLevel`. Parent plant ids in one cell are separated by `;`; an empty cell is no value; numbers as written in JavaScript (a dot for decimals).
+         *
+         *     Send an `Idempotency-Key` to make a retry safe: the key names the import.
+         */
+        post: operations["startImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow an import
+         * @description The import’s state (`queued`, `running`, `done`, `failed`: the file could not be read to its end, e.g. a header the mapping names is missing or a quote is never closed), its progress (rows read, bytes read of the file’s total), its counts (`created`, `unchanged`, `failed`; in a dry run what would be) and one page of its problems in line order (`page`, `limit`; at most 10000 are kept, `truncated` says when there were more). Each problem names its `line`, the `column` (header) and `field`, a `reason` code and an English `message`. Read by whoever started it and, for an organization’s import, its viewers and up; anyone else gets 403.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seed-lots/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export seed lots as CSV
+         * @description Every seed lot of `ownerId` (your own id or the organization you act for, viewer or above; default: the organization acted for, else you), in id order, as the CSV an import takes without a mapping: importing it again changes nothing (each row’s key is the key it was imported under, else the record’s id). Seed lots: `key,crop,variety,harvestYear,quantityAmount,quantityUnit,parentPlantIds,storagePlace,storageTemperatureC,storageHumidityPct,storageContainer,notes`; plants: `key,commonName,scientificName,latitude,longitude,city,country,privacyLevel`. Parent plant ids in one cell are separated by `;`; an empty cell is no value; numbers as written in JavaScript (a dot for decimals). The file is streamed piece by piece (`text/csv; charset=utf-8`, `Content-Disposition: attachment`, `Cache-Control: no-store`); a refusal answers the error envelope.
+         */
+        get: operations["exportSeedLots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plants/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export plants as CSV
+         * @description Every plant of `ownerId` (your own id or the organization you act for, viewer or above; default: the organization acted for, else you), in id order, as the CSV an import takes without a mapping: importing it again changes nothing (each row’s key is the key it was imported under, else the record’s id). Seed lots: `key,crop,variety,harvestYear,quantityAmount,quantityUnit,parentPlantIds,storagePlace,storageTemperatureC,storageHumidityPct,storageContainer,notes`; plants: `key,commonName,scientificName,latitude,longitude,city,country,privacyLevel`. Parent plant ids in one cell are separated by `;`; an empty cell is no value; numbers as written in JavaScript (a dot for decimals). The file is streamed piece by piece (`text/csv; charset=utf-8`, `Content-Disposition: attachment`, `Cache-Control: no-store`); a refusal answers the error envelope.
+         */
+        get: operations["exportPlants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/environment/records": {
         parameters: {
             query?: never;
@@ -5685,6 +5771,71 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             createdAt: string;
+        };
+        /** ImportJob */
+        ImportJob: {
+            /**
+             * @description Import job identifier
+             * @example imp_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "seed-lots" | "plants";
+            /** @description Whose records the rows become: the caller or the organization it acts for */
+            ownerId: string;
+            dryRun: boolean;
+            /**
+             * @description queued, running, done (every row read; `counts` final), failed (the file could not be read)
+             * @enum {string}
+             */
+            state: "queued" | "running" | "done" | "failed";
+            filename: string;
+            /** @description The header read as each row’s key */
+            keyColumn: string;
+            /** @description Header → field as applied */
+            mapping: {
+                [key: string]: string;
+            };
+            progress: {
+                rowsRead: number;
+                bytesRead: number;
+                totalBytes: number;
+            };
+            counts: {
+                /** @description Rows recorded (in a dry run: that would be) */
+                created: number;
+                /** @description Rows whose key names a record with the same values */
+                unchanged: number;
+                /** @description Rows with a problem: nothing of them is written */
+                failed: number;
+            };
+            problems: {
+                /** @description The problems in line order, one page */
+                items: components["schemas"]["ImportProblem"][];
+                pagination: components["schemas"]["Pagination"];
+                /** @description More than 10000 problems: the rest are counted */
+                truncated: boolean;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+        };
+        /** ImportProblem */
+        ImportProblem: {
+            /** @description The line of the file the row is on (the header is line 1) */
+            line: number;
+            /** @description The header of the cell, null for the row */
+            column: string | null;
+            /** @description The field the cell maps to */
+            field: string | null;
+            /** @enum {string} */
+            reason: "required" | "not-a-number" | "not-an-integer" | "out-of-range" | "too-long" | "not-allowed" | "unknown-plant" | "duplicate-key" | "key-conflict" | "unknown-column" | "unknown-field" | "missing-column" | "malformed" | "too-many-rows";
+            /** @description The problem in English; `reason` is the code to word it by */
+            message: string;
         };
         /** InclusionProof */
         InclusionProof: {
@@ -20398,6 +20549,408 @@ export interface operations {
             };
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    startImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
+                "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * @description What each row records
+                     * @enum {string}
+                     */
+                    kind: "seed-lots" | "plants";
+                    /** @description A JSON object, CSV header → field (key, crop, variety, harvestYear, quantityAmount, quantityUnit, parentPlantIds, storagePlace, storageTemperatureC, storageHumidityPct, storageContainer, notes, commonName, scientificName, latitude, longitude, city, country, privacyLevel) */
+                    mapping?: string;
+                    /** @description The header of the column of keys (default `key`) */
+                    keyColumn?: string;
+                    /**
+                     * @description true: check and report, write nothing
+                     * @enum {string}
+                     */
+                    dryRun?: "true" | "false";
+                    /**
+                     * Format: binary
+                     * @description The CSV file, after the other fields
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ImportJob"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (at most 1000000) */
+                page?: number;
+                /** @description Items per page (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Import job identifier
+                 * @example imp_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ImportJob"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportSeedLots: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Your own account id, or the organization you act for (the default: the one you act for, else you)
+                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                ownerId?: string;
+            };
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Always `attachment`, with the suggested file name */
+                    "Content-Disposition"?: string;
+                    /** @description Always `no-store` */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportPlants: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Your own account id, or the organization you act for (the default: the one you act for, else you)
+                 * @example usr_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                ownerId?: string;
+            };
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Always `attachment`, with the suggested file name */
+                    "Content-Disposition"?: string;
+                    /** @description Always `no-store` */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -64,6 +64,11 @@ export const TAGS: readonly { name: string; description: string }[] = [
       'Seed lending: a library lends seed of a lot until the end of a season; the borrower returns seed saved from the plants grown from it as a new lot of the library. Each loan and return is a journey event on the ledger.',
   },
   {
+    name: 'Imports',
+    description:
+      'CSV import of seed lots and plants (column mapping, dry run with every row’s problems by line, a key per row for idempotent re-import, progress) and CSV export in the same shape.',
+  },
+  {
     name: 'Places',
     description:
       'Geocoding: places by name from the bundled gazetteer (and a configured Nominatim-compatible geocoder); coordinates get their country and place on the machine itself.',
@@ -408,6 +413,11 @@ export const AREAS: readonly { area: string; tag: string; what: string }[] = [
     what:
       'loans of seed from a lot (`/api/seed-lots/{seedLotId}/loans`), their returns as new lots and the lists of ' +
       'open, overdue and returned loans under `/api/loans`.',
+  },
+  {
+    area: 'Import and export',
+    tag: 'Imports',
+    what: 'CSV import of seed lots and plants as a job (`/api/imports`), CSV export of both in the same shape.',
   },
   {
     area: 'Places',

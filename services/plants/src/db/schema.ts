@@ -278,6 +278,78 @@ export const ownershipRecords = plantsSchema.table(
   (t) => [index('ownership_records_subject_idx').on(t.subjectType, t.subjectId, t.recordedAt)],
 );
 
+/**
+ * CSV imports (docs/imports.md, ADR 297): one row per job, its file in storage until it is read. A worker claims a
+ * queued job (or one whose claim is older than its lease: a replica died) and reads the file from the start;
+ * the keys make reading it again harmless.
+ */
+export const imports = plantsSchema.table(
+  'imports',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id').notNull(),
+    createdBy: text('created_by').notNull(),
+    kind: text('kind').notNull(),
+    dryRun: integer('dry_run').notNull(),
+    state: text('state').notNull(),
+    filename: text('filename').notNull(),
+    uploadKey: text('upload_key').notNull(),
+    keyColumn: text('key_column').notNull(),
+    mapping: jsonb('mapping').$type<Record<string, string>>().notNull(),
+    totalBytes: integer('total_bytes').notNull(),
+    bytesRead: integer('bytes_read').notNull().default(0),
+    rowsRead: integer('rows_read').notNull().default(0),
+    created: integer('created').notNull().default(0),
+    unchanged: integer('unchanged').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    problemsKept: integer('problems_kept').notNull().default(0),
+    problemsTruncated: integer('problems_truncated').notNull().default(0),
+    /** The owner's name as plants are recorded with it (plant imports; the gateway binds it to the account). */
+    ownerName: text('owner_name'),
+    /** Who started it (the call's actor): the rows are written on their behalf. */
+    actor: jsonb('actor').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'string' }),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'string' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'string' }),
+  },
+  (t) => [index('imports_state_idx').on(t.state, t.createdAt)],
+);
+
+/** The problems of an import's rows, by line (at most IMPORT_LIMITS.maxProblems per import). */
+export const importProblems = plantsSchema.table(
+  'import_problems',
+  {
+    importId: text('import_id').notNull(),
+    seq: integer('seq').notNull(),
+    line: integer('line').notNull(),
+    column: text('column'),
+    field: text('field'),
+    reason: text('reason').notNull(),
+    message: text('message').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.importId, t.seq] }),
+    index('import_problems_line_idx').on(t.importId, t.line, t.seq),
+  ],
+);
+
+/**
+ * The key each imported record was created under, per owner and kind: a row with a key already here is the same
+ * record, never a second one. The key is unique for an owner and kind; the record id is found by it.
+ */
+export const importKeys = plantsSchema.table(
+  'import_keys',
+  {
+    ownerId: text('owner_id').notNull(),
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    recordId: text('record_id').notNull(),
+    importId: text('import_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.kind, t.key] }), uniqueIndex('import_keys_record_idx').on(t.recordId)],
+);
+
 export const outbox = outboxTable(plantsSchema);
 
 /** Plants being recorded: written before the ledger transaction, deleted with the plant's row (see the recorder). */

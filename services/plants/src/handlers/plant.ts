@@ -39,7 +39,7 @@ import { checkScientificName } from '../domain/checklist.js';
 import { searchTexts } from '../domain/search.js';
 
 /** A scientific name as given, checked against the checklist (accepted name, author, family; ADR 118). */
-function checkedName(
+export function checkedName(
   given: string | undefined,
   now: Date,
 ): { scientificName: string | null; scientificNameSource: ScientificNameSource | null } {
@@ -77,7 +77,7 @@ function namedOwner(owner: PartyInput, field: string): NewOwner {
 }
 
 /** An owner about to be recorded; `nameStatedBy` names who stated the name of an owner without an account. */
-type NewOwner = Owner & { nameStatedBy: string | null };
+export type NewOwner = Owner & { nameStatedBy: string | null };
 
 /**
  * How long the transparency service may take to fetch and verify a peer's bundle: more than its PEER_TIMEOUT_MS
@@ -89,7 +89,7 @@ const PEER_VERIFY_TIMEOUT_MS = 25_000;
 export const ANONYMOUS_OWNER_NAME = 'Anonymous grower';
 
 /** A plant about to be recorded; `location` has already been through its privacy level. */
-interface NewPlant {
+export interface NewPlant {
   commonName: string;
   scientificName: string | null;
   scientificNameSource?: ScientificNameSource | null;
@@ -118,7 +118,7 @@ async function storedResult(ctx: ServiceContext, id: string): Promise<Registrati
  * the obfuscated location reaches the ledger and the table. A call with an idempotency reference answers from
  * the stored plant, so a retry gets the first attempt's answer.
  */
-async function recordPlant(
+export async function recordPlant(
   ctx: ServiceContext,
   recorder: Recorder,
   caller: HandlerContext,

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { LOANS } from '../../features/loans/strings';
+import { CsvActions } from '../../features/seeds/components/csv-export';
 import { SeedLotForm } from '../../features/seeds/components/seed-lot-form';
 import { SeedLotList } from '../../features/seeds/components/seed-lot-list';
 import { SEEDS } from '../../features/seeds/strings';
@@ -16,6 +17,7 @@ export function Page() {
           <p>
             <Link to="/loans">{LOANS.list.link}</Link>
           </p>
+          <CsvActions kind="seed-lots" />
           <SeedLotList />
           <SeedLotForm />
         </>

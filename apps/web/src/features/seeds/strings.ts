@@ -1,6 +1,9 @@
 import { registerEnglish, t } from '../../i18n';
 import english from '../../locales/en/seeds.json';
 
+/** Why an imported row was refused (the API's `reason` codes). */
+export type ImportReason = keyof typeof english.csv.reasons;
+
 registerEnglish('seeds', english);
 
 /** Every text of the seed inventory pages (seed lots, their germination tests and viability), in one place. */
@@ -249,5 +252,102 @@ export const SEEDS = {
     get other() {
       return t('seeds:methods.other');
     },
+  },
+  csv: {
+    get title() {
+      return t('seeds:csv.title');
+    },
+    get lead() {
+      return t('seeds:csv.lead');
+    },
+    get open() {
+      return t('seeds:csv.open');
+    },
+    get export() {
+      return t('seeds:csv.export');
+    },
+    get exporting() {
+      return t('seeds:csv.exporting');
+    },
+    get kind() {
+      return t('seeds:csv.kind');
+    },
+    get file() {
+      return t('seeds:csv.file');
+    },
+    get columns() {
+      return t('seeds:csv.columns');
+    },
+    get columnsLead() {
+      return t('seeds:csv.columnsLead');
+    },
+    get column() {
+      return t('seeds:csv.column');
+    },
+    get field() {
+      return t('seeds:csv.field');
+    },
+    get ignore() {
+      return t('seeds:csv.ignore');
+    },
+    get check() {
+      return t('seeds:csv.check');
+    },
+    get import() {
+      return t('seeds:csv.import');
+    },
+    get again() {
+      return t('seeds:csv.again');
+    },
+    get dryRun() {
+      return t('seeds:csv.dryRun');
+    },
+    get progress() {
+      return t('seeds:csv.progress');
+    },
+    get created() {
+      return t('seeds:csv.created');
+    },
+    get wouldCreate() {
+      return t('seeds:csv.wouldCreate');
+    },
+    get unchanged() {
+      return t('seeds:csv.unchanged');
+    },
+    get failed() {
+      return t('seeds:csv.failed');
+    },
+    get report() {
+      return t('seeds:csv.report');
+    },
+    get line() {
+      return t('seeds:csv.line');
+    },
+    get problem() {
+      return t('seeds:csv.problem');
+    },
+    get noProblems() {
+      return t('seeds:csv.noProblems');
+    },
+    get truncated() {
+      return t('seeds:csv.truncated');
+    },
+    get pager() {
+      return t('seeds:csv.pager');
+    },
+    exported: (name: string) => t('seeds:csv.exported', { name }),
+    fileHint: (size: number) => t('seeds:csv.fileHint', { size }),
+    progressText: (rows: string, read: string, total: string) => t('seeds:csv.progressText', { rows, read, total }),
+    kinds: {
+      get 'seed-lots'() {
+        return t('seeds:csv.kinds.seed-lots');
+      },
+      get plants() {
+        return t('seeds:csv.kinds.plants');
+      },
+    },
+    state: (state: 'queued' | 'running' | 'done' | 'failed') => t(`seeds:csv.state.${state}`),
+    reason: (reason: ImportReason, field: string, column: string) =>
+      t(`seeds:csv.reasons.${reason}`, { field, column }),
   },
 };
