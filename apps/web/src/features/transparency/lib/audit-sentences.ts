@@ -196,6 +196,12 @@ const SENTENCES_BY_KIND: Readonly<Record<string, Sentence>> = {
   'evt.plants.transfer.accepted': (d) => say('transferAccepted', transferParts(d)),
   'evt.plants.transfer.declined': (d) => say('transferDeclined', transferParts(d)),
   'evt.plants.transfer.cancelled': (d) => say('transferCancelled', transferParts(d)),
+  'evt.plants.seed-loan.lent': (d, who) => {
+    const lender = text(d, 'lenderName') ?? who('lenderId', 'someone');
+    const borrower = who('borrowerId', 'someoneLower');
+    const crop = cropOf(d);
+    return crop ? say('seedLoanLent', { lender, crop, borrower }) : say('seedLoanLentAny', { lender, borrower });
+  },
   'evt.transparency.webhook.disabled': (d, who) =>
     say('webhookDisabled', { owner: who('ownerId', 'accountLower') }) +
     part('list', text(d, 'reason') ? { items: coded('webhookReasons', text(d, 'reason') as string) } : false),
@@ -213,6 +219,8 @@ const PEOPLE_KEYS = [
   'changedBy',
   'createdBy',
   'removedBy',
+  'lenderId',
+  'borrowerId',
   'invitedBy',
   'revokedBy',
   'dissolvedBy',
