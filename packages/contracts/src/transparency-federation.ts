@@ -115,3 +115,36 @@ export const peerPlantVerify = defineSubject({
     'A peer’s plant, its registration’s bundle verified in full (ledger proof and proof of work, audit inclusion, ' +
     'signature, consistency with the mirror); refused when the peer forked',
 });
+
+/**
+ * A peer's ledger transaction whose bundle this node verified in full: what a node records an incoming seed lot (or
+ * any other event of a peer) on. The payload is the peer's, as hashed: the asker reads in it what it needs.
+ */
+export const VerifiedPeerTransaction = Named(
+  'VerifiedPeerTransaction',
+  Type.Object({
+    peer: Type.String({ description: 'The peer’s name' }),
+    url: Type.String({ description: 'The peer’s base URL' }),
+    transactionId: Type.String({ description: 'The ledger transaction’s id on the peer' }),
+    type: Type.String({ description: 'The transaction’s type on the peer (`journey.seed-sharing`, …)' }),
+    timestamp: Type.String({ description: 'The transaction’s time on the peer' }),
+    payload: Type.String({ description: 'The transaction’s payload: canonical JSON text, as the peer hashed it' }),
+    ...RemoteProof.properties,
+  }),
+);
+export type VerifiedPeerTransaction = Static<typeof VerifiedPeerTransaction>;
+
+export const peerTransactionVerify = defineSubject({
+  subject: 'transparency.peer-transaction.verify',
+  request: Type.Object({
+    peer: PeerName,
+    transactionId: Type.String({
+      pattern: '^tx_[A-Za-z0-9]{10,40}$',
+      description: 'A ledger transaction id of the peer',
+    }),
+  }),
+  reply: VerifiedPeerTransaction,
+  summary:
+    'A peer’s ledger transaction, its bundle verified in full (ledger proof and proof of work, signature, ' +
+    'consistency with the mirror); refused when the peer forked',
+});

@@ -4,7 +4,9 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { service as chainMiner } from '@rootline/chain-miner';
+import { peerTransactionVerify } from '@rootline/contracts';
 import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
+import { call } from '@rootline/host';
 import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
 import { cosignaturesOf, parseWitnessPolicy, run } from '@rootline/verify';
@@ -228,6 +230,40 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
   }, 90_000);
 
+  /** A's transparency service verifying one of B's ledger transactions, as its plants service asks it. */
+  const verifyOnA = (peer: string, transactionId: string) =>
+    call(nodes.a.p.bus, peerTransactionVerify, { peer, transactionId }, { requestId: 'req_peering_tx' }, 10_000);
+  /** The ledger transaction of B's registration of `plantId`. */
+  let registrationTx: string;
+
+  it('node A verifies a ledger transaction of node B in full and answers its type, time and payload as B hashed them', async () => {
+    const { a, b } = nodes;
+    const own = await b.p.http('GET', `/api/transparency/proofs/plants/${plantId}`);
+    expect(own.status).toBe(200);
+    registrationTx = own.body.data.transaction.id;
+    const verified = await verifyOnA('b', registrationTx);
+    expect(verified).toMatchObject({
+      peer: 'b',
+      url: b.url,
+      transactionId: registrationTx,
+      type: 'plant.register',
+      timestamp: own.body.data.transaction.timestamp,
+      payload: own.body.data.transaction.payload,
+      blockHash: own.body.data.block.hash,
+    });
+    expect(verified.bundleDigest).toMatch(/^[0-9a-f]{64}$/);
+    const mirrored = (await peersOf(a)).find((x) => x.name === 'b');
+    expect(verified.checkpoint.treeSize).toBeLessThanOrEqual(mirrored!.treeSize!);
+    // Verified once and kept: asked again, the same verification answers.
+    expect((await verifyOnA('b', registrationTx)).verifiedAt).toBe(verified.verifiedAt);
+
+    const refused = (peer: string, tx: string, code: string, reason: string) =>
+      expect(verifyOnA(peer, tx)).rejects.toMatchObject({ code, details: { reason } });
+    await refused('nobody', registrationTx, 'NOT_FOUND', 'unknown-peer');
+    await refused('b', 'tx_0000000000000000000000', 'NOT_FOUND', 'not-on-peer');
+    await refused('d', registrationTx, 'UNAVAILABLE', 'peer-unreachable');
+  }, 60_000);
+
   /** A propagation on A of a plant on another node, by A's grower (a retry when `key` is repeated). */
   const cloneOnA = async (remoteParent: unknown, extra: Record<string, unknown> = {}, key?: string) => {
     const token = await nodes.a.p.token('USER', 'usr_grower_a', 'Ana Grower');
@@ -406,6 +442,11 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'peer-forked' } });
     expect(await ownedOnA()).toBe(before);
+    // Nor does A verify B's transactions any more, even one it verified before.
+    await expect(verifyOnA('b', registrationTx)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      details: { reason: 'peer-forked' },
+    });
     // A retry of the propagation recorded before the fork is still answered with it.
     const retried = await cloneOnA({ peer: 'b', plantId }, {}, firstKey);
     expect(retried.status).toBe(201);

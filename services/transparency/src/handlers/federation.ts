@@ -5,6 +5,7 @@ import {
   type ProofBundle,
   peerBundleGet,
   peerPlantVerify,
+  peerTransactionVerify,
 } from '@rootline/contracts';
 import { handle, type ServiceContext } from '@rootline/host';
 import { deleteBundlesOf, listPeerRows, readBundle, readPeer, saveBundle } from '../db/federation.repo.js';
@@ -123,27 +124,63 @@ export const getPeerBundle = (ctx: ServiceContext, peers: readonly Peer[], mirro
  */
 export const verifyPeerPlant = (ctx: ServiceContext, peers: readonly Peer[], mirror: PeerMirror) =>
   handle(peerPlantVerify, async ({ peer: name, plantId }) => {
-    const peer = peers.find((p) => p.name === name);
-    if (!peer) throw new AppError('NOT_FOUND', `This node has no peer named ${name}`, { reason: 'unknown-peer' });
-    const row = await readPeer(ctx.db, peer.name, peer.origin);
-    if (row?.state === 'fork') {
-      throw new AppError('CONFLICT', `The log of the peer ${name} forked: ${row.problem}`, { reason: 'peer-forked' });
-    }
-    const served = await verifiedPeerBundle(ctx, peers, mirror, name, plantId);
-    const problems = ledgerProblems(served.bundle);
-    if (problems.length > 0) {
-      throw new AppError('UNPROCESSABLE', `The peer’s bundle does not verify: ${problems.join('; ')}`, {
-        reason: 'bundle-unverified',
-      });
-    }
+    const { peer, served } = await verifiedInFull(ctx, peers, mirror, name, plantId);
+    return { peer: peer.name, url: peer.url, plantId, ...plantFacts(served.bundle), ...proofOf(served) };
+  });
+
+/**
+ * transparency.peer-transaction.verify: a peer's ledger transaction about to be recorded on here (ADR 309), checked
+ * as peer-plant.verify checks a plant's registration: refused while the peer is a fork, its bundle verified against
+ * the mirror and its ledger half in full. Only a transaction whose bundle carries an audit entry of the peer's log
+ * verifies; others are refused `bundle-unverified`, since nothing the peer signed names them.
+ */
+export const verifyPeerTransaction = (ctx: ServiceContext, peers: readonly Peer[], mirror: PeerMirror) =>
+  handle(peerTransactionVerify, async ({ peer: name, transactionId }) => {
+    const { peer, served } = await verifiedInFull(ctx, peers, mirror, name, transactionId);
+    const t = served.bundle.transaction;
     return {
       peer: peer.name,
       url: peer.url,
-      plantId,
-      ...plantFacts(served.bundle),
-      checkpoint: served.mirrored,
-      bundleDigest: bundleDigest(served.bundle),
-      blockHash: served.bundle.block.hash,
-      verifiedAt: served.fetchedAt,
+      transactionId,
+      type: t.type,
+      timestamp: t.timestamp,
+      payload: t.payload,
+      ...proofOf(served),
     };
   });
+
+/**
+ * A peer's bundle of `entryId` about to be relied on here: refused while the peer is a fork (even for a bundle
+ * verified before), else verified against the mirror as for peer-bundle.get and, beyond that, its ledger half
+ * (transaction, block and proof of work) as `rootline-verify bundle` checks it.
+ */
+async function verifiedInFull(
+  ctx: ServiceContext,
+  peers: readonly Peer[],
+  mirror: PeerMirror,
+  name: string,
+  entryId: string,
+): Promise<{ peer: Peer; served: PeerProofBundle }> {
+  const peer = peers.find((p) => p.name === name);
+  if (!peer) throw new AppError('NOT_FOUND', `This node has no peer named ${name}`, { reason: 'unknown-peer' });
+  const row = await readPeer(ctx.db, peer.name, peer.origin);
+  if (row?.state === 'fork') {
+    throw new AppError('CONFLICT', `The log of the peer ${name} forked: ${row.problem}`, { reason: 'peer-forked' });
+  }
+  const served = await verifiedPeerBundle(ctx, peers, mirror, name, entryId);
+  const problems = ledgerProblems(served.bundle);
+  if (problems.length > 0) {
+    throw new AppError('UNPROCESSABLE', `The peer’s bundle does not verify: ${problems.join('; ')}`, {
+      reason: 'bundle-unverified',
+    });
+  }
+  return { peer, served };
+}
+
+/** What a node stores with what it accepted of a peer: the checkpoint, the bundle's digest and the block. */
+const proofOf = (served: PeerProofBundle) => ({
+  checkpoint: served.mirrored,
+  bundleDigest: bundleDigest(served.bundle),
+  blockHash: served.bundle.block.hash,
+  verifiedAt: served.fetchedAt,
+});
