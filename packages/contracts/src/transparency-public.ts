@@ -147,7 +147,8 @@ export const ProofBundle = Named(
     previousBlock: Type.Union([LedgerBlockHeader, Type.Null()], { description: 'Null for the genesis block' }),
     auditEntry: Type.Union([PublicAuditEntry, Type.Null()], {
       description:
-        'The audit entry recording the plant’s registration; null for other transactions or before it is recorded',
+        'The audit entry recording the plant’s registration, or the journey event a `transport.<kind>` transaction ' +
+        'records; null for other transactions or before it is recorded',
     }),
     auditProof: Type.Union([
       Type.Object({

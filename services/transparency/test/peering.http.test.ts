@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { service as chainMiner } from '@rootline/chain-miner';
 import { peerTransactionVerify } from '@rootline/contracts';
 import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
-import { call } from '@rootline/host';
+import { call, ledgerTxId } from '@rootline/host';
 import { service as plants } from '@rootline/plants';
 import { plantInput } from '@rootline/testing';
+import { service as transport } from '@rootline/transport';
 import { cosignaturesOf, parseWitnessPolicy, run } from '@rootline/verify';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,8 +110,9 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
       const listed = others(n).map((o) => `${o.name} ${o.url} ${o.logVkey} ${o.witnessVkey}`);
       if (n.name === 'a') listed.push(`d http://127.0.0.1:${gone.port} ${gone.log} ${gone.witness}`);
       const peers = listed.join(', ');
-      // A and B keep plants (B registers, A propagates from B's); C is a log and witness only.
-      n.p = await startTestPlatform(n.name === 'c' ? [transparency] : [chainMiner, plants, transparency], {
+      // A and B keep plants and journeys (B registers and lends seed, A propagates from B's plant and verifies B's
+      // seed-sharing); C is a log and witness only.
+      n.p = await startTestPlatform(n.name === 'c' ? [transparency] : [chainMiner, plants, transport, transparency], {
         CHAIN_DIFFICULTY: '8',
         AUDIT_SIGNING_KEY: pem(n.log.privateKey),
         AUDIT_LOG_ORIGIN: n.origin,
@@ -262,6 +264,48 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
     await refused('nobody', registrationTx, 'NOT_FOUND', 'unknown-peer');
     await refused('b', 'tx_0000000000000000000000', 'NOT_FOUND', 'not-on-peer');
     await refused('d', registrationTx, 'UNAVAILABLE', 'peer-unreachable');
+  }, 60_000);
+
+  it('node A verifies node B’s seed-sharing journey event: its bundle carries the log entry that recorded the event', async () => {
+    const { b } = nodes;
+    const holder = await b.p.token('USER', 'usr_seed_holder', 'Sam Holder');
+    await b.p.token('USER', 'usr_seed_friend', 'Fay Friend');
+    const lot = await b.p.http('POST', '/api/seed-lots', {
+      token: holder,
+      body: { crop: 'Tomato', variety: 'Brandywine', harvestYear: 2025, quantity: { amount: 100, unit: 'seeds' } },
+    });
+    expect(lot.status, JSON.stringify(lot.body)).toBe(201);
+    const loan = await b.p.http('POST', `/api/seed-lots/${lot.body.data.id}/loans`, {
+      token: holder,
+      body: { borrower: { id: 'usr_seed_friend' }, quantity: { amount: 30 }, dueSeason: '2030-autumn' },
+    });
+    expect(loan.status, JSON.stringify(loan.body)).toBe(201);
+    const eventId = loan.body.data.lendEventId as string;
+    expect(eventId).toMatch(/^tev_/);
+    const txId = ledgerTxId(eventId);
+    // B's own bundle of the transaction names the log entry of the event once the log recorded it.
+    const own = await until('B logs the seed-sharing event', async () => {
+      const res = await b.p.http('GET', `/api/transparency/proofs/transactions/${txId}`);
+      return res.status === 200 && res.body.data.auditEntry ? res.body.data : undefined;
+    });
+    expect(own.auditEntry).toMatchObject({ kind: 'transport.completed', entity: eventId });
+    expect(own.plantId).toBeNull();
+    const verified = await verifyOnA('b', txId);
+    expect(verified).toMatchObject({ peer: 'b', transactionId: txId, type: 'transport.seed-sharing' });
+    expect(JSON.parse(verified.payload)).toMatchObject({
+      id: eventId,
+      seedLotId: lot.body.data.id,
+      handlerId: 'usr_seed_holder',
+      recipientId: 'usr_seed_friend',
+      quantity: { value: 30, unit: 'seeds' },
+    });
+    // Anyone holding B's keys checks that bundle too.
+    const keys = join(dir, 'keys-b.json');
+    await writeFile(keys, JSON.stringify((await b.p.http('GET', '/api/transparency/audit/keys')).body));
+    const file = join(dir, 'seed-sharing.json');
+    await writeFile(file, JSON.stringify(own));
+    const out: string[] = [];
+    expect(await run(['bundle', file, '--keys', keys], (l) => out.push(l)), out.join('\n')).toBe(0);
   }, 60_000);
 
   /** A propagation on A of a plant on another node, by A's grower (a retry when `key` is repeated). */

@@ -5,14 +5,20 @@ import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import { auditEntries, certificates } from './schema.js';
 
 /** The audit entry that recorded a plant's registration (`plant.registered` about it), if recorded yet. */
-export async function registrationEntry(
+export function registrationEntry(db: Db, plantId: string): Promise<{ index: number; leafHash: string } | undefined> {
+  return firstEntryAbout(db, 'plant.registered', plantId);
+}
+
+/** The first audit entry of `kind` about `entity` (a plant's registration, a journey event's record), if any yet. */
+export async function firstEntryAbout(
   db: Db,
-  plantId: string,
+  kind: string,
+  entity: string,
 ): Promise<{ index: number; leafHash: string } | undefined> {
   const [row] = await db
     .select({ index: auditEntries.index, leafHash: auditEntries.leafHash })
     .from(auditEntries)
-    .where(and(eq(auditEntries.kind, 'plant.registered'), eq(auditEntries.entity, plantId)))
+    .where(and(eq(auditEntries.kind, kind), eq(auditEntries.entity, entity)))
     .orderBy(asc(auditEntries.index))
     .limit(1);
   return row;

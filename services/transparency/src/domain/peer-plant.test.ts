@@ -56,6 +56,15 @@ function bundle(payloadObject: Record<string, unknown> = { plantId: PLANT, commo
 }
 
 describe('the ledger half of a peer’s bundle', () => {
+  it('refuses an audit entry about a record the transaction does not name, and takes one it names', () => {
+    const about = (entity: string) =>
+      ({ ...bundle(), auditEntry: { entity } as unknown as ProofBundle['auditEntry'] }) satisfies ProofBundle;
+    expect(ledgerProblems(about(PLANT))).toEqual([]);
+    expect(ledgerProblems(about('tev_01HZX3K6Q2W8N4B7T5R9V0C1MD'))).toEqual([
+      'the audit entry is not of the transaction: the transaction does not name its record',
+    ]);
+  });
+
   it('verifies a transaction in a mined block that follows the block before', () => {
     expect(ledgerProblems(bundle())).toEqual([]);
   });

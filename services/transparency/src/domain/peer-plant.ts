@@ -60,6 +60,10 @@ export function ledgerProblems(b: ProofBundle): string[] {
     problems.push('the transaction is not in the block: its path does not lead to the block’s root');
   }
   if (b.plantId && !t.payload.includes(`"${b.plantId}"`)) problems.push('the transaction does not name the plant');
+  const entity = b.auditEntry?.entity;
+  if (entity && !t.payload.includes(`"${entity}"`)) {
+    problems.push('the audit entry is not of the transaction: the transaction does not name its record');
+  }
   problems.push(...headerProblems(b.block));
   if (b.previousBlock) {
     problems.push(...headerProblems(b.previousBlock));

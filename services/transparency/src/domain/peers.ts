@@ -160,7 +160,9 @@ export function checkPeerBundle(peer: Peer, entryId: string, bundle: ProofBundle
   if (asked !== entryId) throw new Error(`the peer answered the bundle of ${String(asked).slice(0, 60)}`);
   const { auditEntry, auditProof, checkpoint } = bundle;
   if (!auditEntry || !auditProof || !checkpoint) {
-    throw new Error('the bundle has no audit entry in the peer’s log (only a plant’s registration has one)');
+    throw new Error(
+      'the bundle has no audit entry in the peer’s log (only a plant’s registration and a journey event have one)',
+    );
   }
   if (auditEntry.index !== auditProof.index || auditEntry.leafHash !== auditProof.leafHash) {
     throw new Error('the audit entry is not the one its proof is of');

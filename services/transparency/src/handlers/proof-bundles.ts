@@ -9,10 +9,10 @@ import {
   txProofBundleGet,
 } from '@rootline/contracts';
 import { inclusionRanges } from '@rootline/domain';
-import { call, handle, type ServiceContext } from '@rootline/host';
+import { call, handle, ledgerTxId, type ServiceContext } from '@rootline/host';
 import type { SigningKey } from '../adapters/signing-key.js';
 import { getEntry, readHead } from '../db/audit.repo.js';
-import { registrationEntry } from '../db/certificates.repo.js';
+import { firstEntryAbout } from '../db/certificates.repo.js';
 import { cosignaturesOf } from '../db/witness.repo.js';
 import { publicEntryOf } from '../domain/public-entry.js';
 import { checkpointOf, hashesOf } from './proofs.js';
@@ -35,9 +35,19 @@ function plantOf(type: string, payload: string): string | null {
   return typeof id === 'string' ? id : null;
 }
 
-/** The plant's registration entry in public form, its inclusion proof in the current tree and that tree's checkpoint. */
-async function auditPart(ctx: ServiceContext, key: SigningKey, origin: string, plantId: string) {
-  const found = await registrationEntry(ctx.db, plantId);
+/** The journey event a `transport.<kind>` transaction records (its id derives from the event's), if any. */
+function journeyEventOf(txId: string, type: string, payload: string): string | null {
+  if (!type.startsWith('transport.')) return null;
+  const id = (JSON.parse(payload) as { id?: unknown }).id;
+  return typeof id === 'string' && ledgerTxId(id) === txId ? id : null;
+}
+
+/**
+ * The audit entry recording a transaction's subject (a plant's registration, `plant.registered`; a journey event,
+ * `transport.completed`) in public form, its inclusion proof in the current tree and that tree's checkpoint.
+ */
+async function auditPart(ctx: ServiceContext, key: SigningKey, origin: string, kind: string, entity: string) {
+  const found = await firstEntryAbout(ctx.db, kind, entity);
   const entry = found && (await getEntry(ctx.db, found.index));
   if (!found || !entry) return { auditEntry: null, auditProof: null, checkpoint: null };
   const bySubject = new Map(declaredEvents().map((e) => [e.subject, e]));
@@ -69,7 +79,13 @@ async function bundleOf(
   if (!tx) throw new Error(`transaction ${txId} is not in block ${block.hash}`);
   const previous = block.index === 0 ? null : await call(ctx.bus, chainBlockGet, { hash: block.previousHash }, caller);
   const plantId = plantOf(tx.type, tx.payload);
-  const audit = plantId && tx.type === 'plant.register' ? await auditPart(ctx, key, origin, plantId) : null;
+  const eventId = journeyEventOf(tx.id, tx.type, tx.payload);
+  const audit =
+    plantId && tx.type === 'plant.register'
+      ? await auditPart(ctx, key, origin, 'plant.registered', plantId)
+      : eventId
+        ? await auditPart(ctx, key, origin, 'transport.completed', eventId)
+        : null;
   return {
     type: 'rootline.proof-bundle',
     version: 1,
