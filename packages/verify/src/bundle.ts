@@ -63,6 +63,11 @@ export function verifyBundle(b: ProofBundle, keys: readonly TrustedKey[], witnes
   }
   if (b.plantId) {
     r.check('audit entry records the plant’s registration', e.kind === 'plant.registered' && e.entity === b.plantId);
+  } else if (t.type.startsWith('transport.')) {
+    r.check(
+      'audit entry records the journey event',
+      e.kind === 'transport.completed' && e.entity !== null && t.payload.includes(`"id":"${e.entity}"`),
+    );
   }
   r.check(
     'audit entry in the checkpoint’s tree',

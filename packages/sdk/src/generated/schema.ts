@@ -6918,7 +6918,7 @@ export interface components {
             block: components["schemas"]["LedgerBlockHeader"];
             /** @description Null for the genesis block */
             previousBlock: components["schemas"]["LedgerBlockHeader"] | null;
-            /** @description The audit entry recording the plant’s registration; null for other transactions or before it is recorded */
+            /** @description The audit entry recording the plant’s registration, or the journey event a `transport.<kind>` transaction records; null for other transactions or before it is recorded */
             auditEntry: components["schemas"]["PublicAuditEntry"] | null;
             auditProof: {
                 index: number;
