@@ -73,7 +73,10 @@ export function queryRoutes(
         `name you already use is 409; at most ${EPCIS_NAMED_QUERY_LIMIT} queries per account. Answers 201 with ` +
         '`Location: /api/epcis/queries/{queryName}`.',
       tags: TAGS,
-      body: Type.Object({ name: EpcisQueryName, query: EpcisStoredQuery }, { additionalProperties: false }),
+      body: Type.Object(
+        { name: EpcisQueryName, query: EpcisStoredQuery },
+        { additionalProperties: false, examples: [{ name: EXAMPLE_QUERY.name, query: EXAMPLE_QUERY.query }] },
+      ),
       response: {
         201: {
           description: 'Success: the query is stored',
