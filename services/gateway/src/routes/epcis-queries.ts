@@ -154,7 +154,7 @@ export function queryRoutes(
       tags: TAGS,
       params: Params,
       response: {
-        204: { description: 'Success: the query is deleted', content: {} },
+        204: { type: 'null', description: 'Success: the query is deleted' },
         ...problemResponses({ 400: 'VALIDATION_ERROR', 404: 'NOT_FOUND', ...authErrors }),
       },
     },
