@@ -236,6 +236,7 @@ const READERS: Record<string, (id: string) => string[]> = {
   plant: (id) => [`/api/plants/${id}`, `/api/transport/journey/${id}`, `/api/environment/records/${id}`],
   'plant or seed lot': (id) => [`/api/plants/${id}`, `/api/transfers?subjectId=${id}`],
   'transport event': () => [`/api/transport/journey/${records.get('plant')}`],
+  'named query': (name) => [`/api/epcis/queries/${name}`],
   handoff: () => [`/api/transport/journey/${records.get('plant')}`],
   'seed lot': (id) => [
     `/api/seed-lots/${id}`,
@@ -355,6 +356,10 @@ beforeAll(async () => {
   );
   if (captureRes.status !== 202) throw new Error(`capture: ${captureRes.status} ${captureRes.text}`);
   records.set('capture job', (JSON.parse(captureRes.text) as { captureID: string }).captureID);
+  // Her named EPCIS query: its name is hers alone (another account's lookup of it finds nothing).
+  const queryRes = await call(ALICE, 'POST', '/api/epcis/queries', example('POST', '/api/epcis/queries'));
+  if (queryRes.status !== 201) throw new Error(`named query: ${queryRes.status} ${queryRes.text}`);
+  records.set('named query', (JSON.parse(queryRes.text) as { name: string }).name);
 
   const farm = await created(
     ALICE,

@@ -184,3 +184,66 @@ export const transportEpcisCaptureList = defineSubject({
   reply: Type.Object({ jobs: Type.Array(EpcisCaptureJob) }),
   summary: 'The caller’s latest capture jobs, newest first',
 });
+
+/**
+ * Named queries (ADR 304): the standard's `/queries`. A query is stored under a name by the account that created it,
+ * with the parameters `GET /events` takes (without the paging ones), and answered as `/events` answers.
+ */
+
+/** Most named queries one account keeps. */
+export const EPCIS_NAMED_QUERY_LIMIT = 100;
+
+export const EpcisQueryName = Type.String({
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._~-]{0,99}$',
+  description: 'The name of a query: letters, digits, `.`, `_`, `~` and `-` (it is a path segment), at most 100',
+  examples: ['shipped-this-season'],
+});
+
+/** The parameters a named query keeps: those of `GET /events` but the paging ones. */
+const { perPage: _perPage, nextPageToken: _nextPageToken, ...storedQuery } = EpcisEventsQuery.properties;
+export const EpcisStoredQuery = Named(
+  'EpcisStoredQuery',
+  Type.Object(storedQuery, {
+    additionalProperties: false,
+    description: 'The query parameters of `GET /api/epcis/events` (not `perPage` or `nextPageToken`)',
+  }),
+);
+export type EpcisStoredQuery = Static<typeof EpcisStoredQuery>;
+
+export const EpcisNamedQuery = Named(
+  'EpcisNamedQuery',
+  Type.Object({
+    name: EpcisQueryName,
+    query: EpcisStoredQuery,
+    createdAt: Timestamp,
+  }),
+);
+export type EpcisNamedQuery = Static<typeof EpcisNamedQuery>;
+
+export const transportEpcisQueryCreate = defineSubject({
+  subject: 'transport.epcis-queries.create',
+  request: Type.Object({ name: EpcisQueryName, query: EpcisStoredQuery }),
+  reply: EpcisNamedQuery,
+  summary: 'Store a named query of the caller’s, checked as GET /events checks its parameters',
+});
+
+export const transportEpcisQueryGet = defineSubject({
+  subject: 'transport.epcis-queries.get',
+  request: Type.Object({ name: EpcisQueryName }),
+  reply: EpcisNamedQuery,
+  summary: 'A named query of the caller’s',
+});
+
+export const transportEpcisQueryList = defineSubject({
+  subject: 'transport.epcis-queries.list',
+  request: Type.Object({}),
+  reply: Type.Object({ queries: Type.Array(EpcisNamedQuery) }),
+  summary: 'The caller’s named queries, by name',
+});
+
+export const transportEpcisQueryDelete = defineSubject({
+  subject: 'transport.epcis-queries.delete',
+  request: Type.Object({ name: EpcisQueryName }),
+  reply: Type.Object({ deleted: Type.Boolean() }),
+  summary: 'Delete a named query of the caller’s',
+});

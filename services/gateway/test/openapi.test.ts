@@ -134,6 +134,11 @@ describe('OpenAPI document', () => {
             for (const job of [media.example].flat()) {
               expect(job, where).toMatchObject({ captureID: expect.stringMatching(/^cap_/) });
             }
+          } else if (media?.example !== undefined && path.startsWith('/api/epcis/queries')) {
+            // The EPCIS 2.0 named queries answer the standard's query, or its events, not the envelope (ADR 304).
+            for (const query of [media.example].flat()) {
+              expect(query, where).toHaveProperty(path.endsWith('/events') ? 'epcisBody' : 'query');
+            }
           } else if (media?.example !== undefined) {
             expect(media.example, where).toMatchObject({ success: true, error: null });
             successes++;

@@ -5,6 +5,7 @@ import { type EventRecord, transportLedger } from './db/ledger.js';
 import { outbox } from './db/schema.js';
 import { queryEpcisEvents } from './handlers/epcis.js';
 import { epcisCaptureHandlers, failInterruptedCaptures } from './handlers/epcis-capture.js';
+import { epcisQueryHandlers } from './handlers/epcis-queries.js';
 import { recordEventHandlers } from './handlers/events.js';
 import { acceptHandoff } from './handlers/handoffs.js';
 import { getFootprint, getJourney } from './handlers/journey.js';
@@ -53,6 +54,7 @@ export const service: ServiceModule<typeof TransportConfig, EventRecord> = {
         verifyBlock(ctx),
         getQr(ctx, ctx.config.PUBLIC_URL, ctx.config.GS1_COMPANY_PREFIX),
         queryEpcisEvents(ctx, ctx.config.PUBLIC_URL, ctx.config.GS1_COMPANY_PREFIX),
+        ...epcisQueryHandlers(ctx, ctx.config.GS1_COMPANY_PREFIX),
         ...epcisCaptureHandlers(ctx, ctx.config.GS1_COMPANY_PREFIX, captures, () => stopping),
         renderTracePage(ctx),
         getTracker(ctx, tracker, intervalMs),

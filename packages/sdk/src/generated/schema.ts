@@ -2976,6 +2976,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/epcis/queries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * EPCIS 2.0 named queries
+         * @description Your named queries, by name (one page: no `Link` header).
+         */
+        get: operations["listEpcisNamedQueries"];
+        put?: never;
+        /**
+         * EPCIS 2.0 named query: create
+         * @description Stores a query under a name of yours (the standard’s `POST /queries`): `query` holds the parameters of `GET /api/epcis/events` (not `perPage` or `nextPageToken`), checked as that route checks them (400 `epcisException:QueryParameterException`). Names are yours alone: another account may use the same one. A name you already use is 409; at most 100 queries per account. Answers 201 with `Location: /api/epcis/queries/{queryName}`.
+         */
+        post: operations["createEpcisNamedQuery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/epcis/queries/{queryName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * EPCIS 2.0 named query
+         * @description A named query of yours: its name and parameters. A name you have not stored is 404 (`epcisException:NoSuchResourceException`), another account’s too.
+         */
+        get: operations["getEpcisNamedQuery"];
+        put?: never;
+        post?: never;
+        /**
+         * EPCIS 2.0 named query: delete
+         * @description Deletes a named query of yours (204). A name you have not stored is 404.
+         */
+        delete: operations["deleteEpcisNamedQuery"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/epcis/queries/{queryName}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * EPCIS 2.0 events of a named query
+         * @description Runs a named query of yours: the answer of `GET /api/epcis/events` with its stored parameters, in pages (`perPage`, and the `Link` header naming the next page with its `nextPageToken`). A name you have not stored is 404.
+         */
+        get: operations["queryEpcisNamedQueryEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/epcis/events": {
         parameters: {
             query?: never;
@@ -5427,6 +5495,66 @@ export interface components {
             capturedCount: number;
             /** @description One problem per refused event; empty on success */
             errors: components["schemas"]["EpcisCaptureError"][];
+        };
+        /** EpcisNamedQuery */
+        EpcisNamedQuery: {
+            /**
+             * @description The name of a query: letters, digits, `.`, `_`, `~` and `-` (it is a path segment), at most 100
+             * @example shipped-this-season
+             */
+            name: string;
+            query: components["schemas"]["EpcisStoredQuery"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            createdAt: string;
+        };
+        /**
+         * EpcisStoredQuery
+         * @description The query parameters of `GET /api/epcis/events` (not `perPage` or `nextPageToken`)
+         */
+        EpcisStoredQuery: {
+            /**
+             * @description Only events of these types (`ObjectEvent`; other standard types match nothing here)
+             * @example ObjectEvent
+             */
+            eventType?: string;
+            /**
+             * @description Only events with `eventTime` at or after this instant
+             * @example 2026-05-01T00:00:00.000+02:00
+             */
+            GE_eventTime?: string;
+            /**
+             * @description Only events with `eventTime` before this instant
+             * @example 2026-05-01T00:00:00.000+02:00
+             */
+            LT_eventTime?: string;
+            /**
+             * @description Only events with one of these business steps: CBV bare words (`shipping`) or their URIs
+             * @example shipping|receiving
+             */
+            EQ_bizStep?: string;
+            /**
+             * @description Only events with one of these dispositions: CBV bare words or their URIs
+             * @example in_transit
+             */
+            EQ_disposition?: string;
+            /**
+             * @description Only events whose `epcList` holds one of these EPCs: plants’ GS1 Digital Link URIs (any host) or `urn:rootline:plant:<id>`. Patterns (`urn:epc:idpat:…`) are not supported
+             * @example https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN
+             */
+            MATCH_epc?: string;
+            /**
+             * @description As MATCH_epc: ObjectEvents have no parentID, childEPCs, inputEPCList or outputEPCList
+             * @example https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN
+             */
+            MATCH_anyEPC?: string;
+            /**
+             * @description Only events whose `bizLocation` is one of these geo URIs (`geo:<lat>,<lon>`, as the events carry them)
+             * @example geo:52.37,4.89
+             */
+            EQ_bizLocation?: string;
         };
         /** ErrorBody */
         ErrorBody: {
@@ -27212,6 +27340,1114 @@ export interface operations {
                      *       "detail": "INTERNAL",
                      *       "instance": "/api/epcis/capture",
                      *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listEpcisNamedQueries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the named queries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "name": "shipped-this-season",
+                     *         "query": {
+                     *           "EQ_bizStep": "shipping",
+                     *           "GE_eventTime": "2026-03-01T00:00:00Z"
+                     *         },
+                     *         "createdAt": "2026-10-02T09:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["EpcisNamedQuery"][];
+                };
+            };
+            /** @description Unauthorised request (RFC 7807 problem, type epcisException:SecurityException) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Unauthorised request",
+                     *       "status": 401,
+                     *       "detail": "UNAUTHORIZED",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Access to resource forbidden (RFC 7807 problem, type epcisException:SecurityException) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Access to resource forbidden",
+                     *       "status": 403,
+                     *       "detail": "FORBIDDEN",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Too many requests (RFC 7807 problem, type about:blank) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "RATE_LIMITED",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Implementation exception (RFC 7807 problem, type epcisException:ImplementationException) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 500,
+                     *       "detail": "INTERNAL",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createEpcisNamedQuery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "shipped-this-season",
+                 *       "query": {
+                 *         "EQ_bizStep": "shipping",
+                 *         "GE_eventTime": "2026-03-01T00:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The name of a query: letters, digits, `.`, `_`, `~` and `-` (it is a path segment), at most 100
+                     * @example shipped-this-season
+                     */
+                    name: string;
+                    query: components["schemas"]["EpcisStoredQuery"];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the query is stored */
+            201: {
+                headers: {
+                    /** @description The stored query */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "shipped-this-season",
+                     *       "query": {
+                     *         "EQ_bizStep": "shipping",
+                     *         "GE_eventTime": "2026-03-01T00:00:00Z"
+                     *       },
+                     *       "createdAt": "2026-10-02T09:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EpcisNamedQuery"];
+                };
+            };
+            /** @description Invalid query parameter (RFC 7807 problem, type epcisException:QueryParameterException) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:QueryParameterException",
+                     *       "title": "Invalid query parameter",
+                     *       "status": 400,
+                     *       "detail": "EQ_bizLocation: x is not a geo URI (geo:<lat>,<lon>)",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Unauthorised request (RFC 7807 problem, type epcisException:SecurityException) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Unauthorised request",
+                     *       "status": 401,
+                     *       "detail": "UNAUTHORIZED",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Access to resource forbidden (RFC 7807 problem, type epcisException:SecurityException) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Access to resource forbidden",
+                     *       "status": 403,
+                     *       "detail": "FORBIDDEN",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Conflict (RFC 7807 problem, type epcisException:ValidationException) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ValidationException",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "CONFLICT",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Too many requests (RFC 7807 problem, type about:blank) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "RATE_LIMITED",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Implementation exception (RFC 7807 problem, type epcisException:ImplementationException) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 500,
+                     *       "detail": "INTERNAL",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getEpcisNamedQuery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description The name of a query: letters, digits, `.`, `_`, `~` and `-` (it is a path segment), at most 100
+                 * @example shipped-this-season
+                 */
+                queryName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the named query */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "shipped-this-season",
+                     *       "query": {
+                     *         "EQ_bizStep": "shipping",
+                     *         "GE_eventTime": "2026-03-01T00:00:00Z"
+                     *       },
+                     *       "createdAt": "2026-10-02T09:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EpcisNamedQuery"];
+                };
+            };
+            /** @description Invalid query parameter (RFC 7807 problem, type epcisException:QueryParameterException) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:QueryParameterException",
+                     *       "title": "Invalid query parameter",
+                     *       "status": 400,
+                     *       "detail": "EQ_bizLocation: x is not a geo URI (geo:<lat>,<lon>)",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Unauthorised request (RFC 7807 problem, type epcisException:SecurityException) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Unauthorised request",
+                     *       "status": 401,
+                     *       "detail": "UNAUTHORIZED",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Access to resource forbidden (RFC 7807 problem, type epcisException:SecurityException) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Access to resource forbidden",
+                     *       "status": 403,
+                     *       "detail": "FORBIDDEN",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Resource not found (RFC 7807 problem, type epcisException:NoSuchResourceException) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:NoSuchResourceException",
+                     *       "title": "Resource not found",
+                     *       "status": 404,
+                     *       "detail": "NOT_FOUND",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Too many requests (RFC 7807 problem, type about:blank) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "RATE_LIMITED",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Implementation exception (RFC 7807 problem, type epcisException:ImplementationException) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 500,
+                     *       "detail": "INTERNAL",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteEpcisNamedQuery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description The name of a query: letters, digits, `.`, `_`, `~` and `-` (it is a path segment), at most 100
+                 * @example shipped-this-season
+                 */
+                queryName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the query is deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid query parameter (RFC 7807 problem, type epcisException:QueryParameterException) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:QueryParameterException",
+                     *       "title": "Invalid query parameter",
+                     *       "status": 400,
+                     *       "detail": "EQ_bizLocation: x is not a geo URI (geo:<lat>,<lon>)",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Unauthorised request (RFC 7807 problem, type epcisException:SecurityException) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Unauthorised request",
+                     *       "status": 401,
+                     *       "detail": "UNAUTHORIZED",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Access to resource forbidden (RFC 7807 problem, type epcisException:SecurityException) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Access to resource forbidden",
+                     *       "status": 403,
+                     *       "detail": "FORBIDDEN",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Resource not found (RFC 7807 problem, type epcisException:NoSuchResourceException) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:NoSuchResourceException",
+                     *       "title": "Resource not found",
+                     *       "status": 404,
+                     *       "detail": "NOT_FOUND",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Too many requests (RFC 7807 problem, type about:blank) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "RATE_LIMITED",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Implementation exception (RFC 7807 problem, type epcisException:ImplementationException) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 500,
+                     *       "detail": "INTERNAL",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    queryEpcisNamedQueryEvents: {
+        parameters: {
+            query?: {
+                /** @description Most events in the answer (default 30, at most 1000) */
+                perPage?: number;
+                /** @description Where the next page starts: the token of the `Link: <…>; rel="next"` header of the page before */
+                nextPageToken?: string;
+            };
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description The name of a query: letters, digits, `.`, `_`, `~` and `-` (it is a path segment), at most 100
+                 * @example shipped-this-season
+                 */
+                queryName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: an EPCIS query document */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"` with the URL of the next page (its `nextPageToken`) while there are more events; absent on the last page */
+                    Link?: string;
+                    /** @description EPCIS version of the answer */
+                    "GS1-EPCIS-Version"?: string;
+                    /** @description CBV version of the answer */
+                    "GS1-CBV-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "@context": [
+                     *         "https://ref.gs1.org/standards/epcis/epcis-context.jsonld",
+                     *         {
+                     *           "rootline": "https://rootline.example/ns/epcis#"
+                     *         }
+                     *       ],
+                     *       "type": "EPCISQueryDocument",
+                     *       "schemaVersion": "2.0",
+                     *       "creationDate": "2026-05-02T09:00:00.000Z",
+                     *       "epcisBody": {
+                     *         "queryResults": {
+                     *           "queryName": "SimpleEventQuery",
+                     *           "resultsBody": {
+                     *             "eventList": [
+                     *               {
+                     *                 "type": "ObjectEvent",
+                     *                 "eventTime": "2026-05-01T10:00:00+02:00",
+                     *                 "eventTimeZoneOffset": "+02:00",
+                     *                 "recordTime": "2026-05-01T08:00:01.000Z",
+                     *                 "eventID": "urn:uuid:2f0b5c1e-4a0b-5d8e-9c1f-3b2a1d0e9f87",
+                     *                 "epcList": [
+                     *                   "https://rootline.example/8004/9520000ABj_o5muLiKkWfRcJ2BgaN"
+                     *                 ],
+                     *                 "action": "OBSERVE",
+                     *                 "bizStep": "shipping",
+                     *                 "disposition": "in_transit",
+                     *                 "readPoint": {
+                     *                   "id": "geo:52.37,4.89"
+                     *                 },
+                     *                 "sourceList": [
+                     *                   {
+                     *                     "type": "location",
+                     *                     "source": "geo:52.37,4.89"
+                     *                   }
+                     *                 ],
+                     *                 "destinationList": [
+                     *                   {
+                     *                     "type": "location",
+                     *                     "destination": "geo:52.16,4.5"
+                     *                   }
+                     *                 ],
+                     *                 "rootline:kind": "distribution",
+                     *                 "rootline:transportMode": "bicycle",
+                     *                 "rootline:distanceKm": 35,
+                     *                 "rootline:kgCo2e": 0,
+                     *                 "rootline:proofBundle": "https://rootline.example/api/transparency/proofs/transactions/tx_01HZX3K6Q2W8N4B7T5R9V0C1MD"
+                     *               }
+                     *             ]
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/ld+json": {
+                        "@context": unknown[];
+                        /** @enum {string} */
+                        type: "EPCISQueryDocument";
+                        /** @enum {string} */
+                        schemaVersion: "2.0";
+                        creationDate: string;
+                        epcisBody: {
+                            queryResults: {
+                                /** @enum {string} */
+                                queryName: "SimpleEventQuery";
+                                resultsBody: {
+                                    eventList: unknown[];
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid query parameter (RFC 7807 problem, type epcisException:QueryParameterException) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:QueryParameterException",
+                     *       "title": "Invalid query parameter",
+                     *       "status": 400,
+                     *       "detail": "EQ_bizLocation: x is not a geo URI (geo:<lat>,<lon>)",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Unauthorised request (RFC 7807 problem, type epcisException:SecurityException) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Unauthorised request",
+                     *       "status": 401,
+                     *       "detail": "UNAUTHORIZED",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Access to resource forbidden (RFC 7807 problem, type epcisException:SecurityException) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Access to resource forbidden",
+                     *       "status": 403,
+                     *       "detail": "FORBIDDEN",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Resource not found (RFC 7807 problem, type epcisException:NoSuchResourceException) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:NoSuchResourceException",
+                     *       "title": "Resource not found",
+                     *       "status": 404,
+                     *       "detail": "NOT_FOUND",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Too many requests (RFC 7807 problem, type about:blank) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "RATE_LIMITED",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Implementation exception (RFC 7807 problem, type epcisException:ImplementationException) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 500,
+                     *       "detail": "INTERNAL",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Service unavailable (RFC 7807 problem, type epcisException:ImplementationException) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "UNAVAILABLE",
+                     *       "instance": "/api/epcis/events",
+                     *       "code": "UNAVAILABLE"
                      *     }
                      */
                     "application/problem+json": {

@@ -28,6 +28,7 @@ const PROBLEM_TYPES: Partial<Record<ErrorCode, string>> = {
   NOT_FOUND: 'epcisException:NoSuchResourceException',
   UNAUTHORIZED: 'epcisException:SecurityException',
   FORBIDDEN: 'epcisException:SecurityException',
+  CONFLICT: 'epcisException:ValidationException',
   // The standard names no type for it: RFC 7807's own, whose title is the status's.
   RATE_LIMITED: 'about:blank',
 };
@@ -48,6 +49,7 @@ const TITLES: Record<number, string> = {
   401: 'Unauthorised request',
   403: 'Access to resource forbidden',
   404: 'Resource not found',
+  409: 'Conflict',
   413: 'Capture payload too large',
   415: 'Unsupported Media Type',
   429: 'Too many requests',

@@ -17,6 +17,7 @@ import type { AccountName } from '../http/party-names.js';
 import { callContext } from '../http/request-context.js';
 import { captureRoutes } from './epcis-capture.js';
 import { problemResponses, sendProblem, VERSION_HEADERS } from './epcis-common.js';
+import { queryRoutes } from './epcis-queries.js';
 
 const TAGS = ['Transport'];
 
@@ -125,6 +126,8 @@ export const epcisRoutes: FastifyPluginAsyncTypebox<BusRouteDeps & { accountName
       content: { 'application/ld+json': { schema: QueryDocument, example: EXAMPLE_DOCUMENT } },
     },
   };
+
+  queryRoutes(app, deps, answer, success, QUERY_ERRORS);
 
   app.route({
     method: 'GET',

@@ -220,3 +220,18 @@ export const epcisCapturedEvents = transportSchema.table('epcis_captured_events'
   captureId: text('capture_id').notNull(),
   accountId: text('account_id').notNull(),
 });
+
+/**
+ * Named EPCIS queries (ADR 304): the standard's `/queries`, kept per account under a name unique to that account,
+ * with the parameters of `GET /api/epcis/events` (checked as that route checks them).
+ */
+export const epcisNamedQueries = transportSchema.table(
+  'epcis_named_queries',
+  {
+    accountId: text('account_id').notNull(),
+    name: text('name').notNull(),
+    query: jsonb('query').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.name] })],
+);
