@@ -155,7 +155,7 @@ describe('CSV import and export over HTTP', () => {
   });
 
   it('maps the file’s own headers, and fails a file whose mapped column is missing', async () => {
-    const csv = 'Ref;Crop;Year;Seeds;Unit\n'.replaceAll(';', ',') + 'm1,Squash,2023,12,seeds\n';
+    const csv = `${'Ref;Crop;Year;Seeds;Unit\n'.replaceAll(';', ',')}m1,Squash,2023,12,seeds\n`;
     const done = await imported(
       ALICE,
       {
