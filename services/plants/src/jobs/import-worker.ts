@@ -227,7 +227,7 @@ export async function runImport(ctx: ServiceContext, storage: Storage, recorder:
       // The parser cannot go on past malformed CSV (an unclosed quote): the rows before it stand, each whole.
       await flush()
         .then(drain)
-        .catch(() => {});
+        .catch(() => Promise.allSettled(inFlight.map((b) => b.problems)));
       await report([
         { line: e.lines ?? lastLine + 1, column: null, field: null, reason: 'malformed', message: String(e.message) },
       ]);
