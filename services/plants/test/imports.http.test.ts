@@ -51,7 +51,7 @@ describe('CSV import and export over HTTP', () => {
     const started = await upload(sub, fields, csv, actAs);
     expect(started.status, JSON.stringify(started.body)).toBe(202);
     expect(started.body.data.state).toBe('queued');
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 1200; i++) {
       const res = await job(sub, started.body.data.id, '?limit=100', actAs);
       if (res.body.data.state === 'done' || res.body.data.state === 'failed') return res.body.data;
       await new Promise((r) => setTimeout(r, 50));
@@ -155,7 +155,7 @@ describe('CSV import and export over HTTP', () => {
   });
 
   it('maps the file’s own headers, and fails a file whose mapped column is missing', async () => {
-    const csv = 'Ref;Crop;Year;Seeds;Unit\n'.replaceAll(';', ',') + 'm1,Squash,2023,12,seeds\n';
+    const csv = `${'Ref;Crop;Year;Seeds;Unit\n'.replaceAll(';', ',')}m1,Squash,2023,12,seeds\n`;
     const done = await imported(
       ALICE,
       {
@@ -278,5 +278,53 @@ describe('CSV import and export over HTTP', () => {
     expect(lines.filter((l) => l.startsWith('p1,Fig,Ficus carica,'))).toHaveLength(1);
     const round = await imported(ALICE, { kind: 'plants' }, res.body);
     expect(round.counts).toEqual({ created: 0, unchanged: lines.length - 1, failed: 0 });
+  });
+
+  it('records several batches of plants at once, counting and reporting every row in the file’s order', async () => {
+    // 2,500 rows: three batches of at most 1,000, recorded while the next is read and checked.
+    const rows = Array.from(
+      { length: 2500 },
+      (_, i) =>
+        `b${i},Bean ${i % 40},,${(50 + (i % 300) / 100).toFixed(2)},${(4 + (i % 200) / 100).toFixed(2)},,,exact`,
+    );
+    rows[1] = 'b1,Bean,,91,4.1,,,exact'; // line 3, first batch: latitude out of range
+    rows[1498] = 'b5,Broad bean,,50.1,4.1,,,exact'; // line 1500, second batch: b5 (first batch) with other values
+    rows[2098] = rows[6] as string; // line 2100, third batch: b6 again, the same row
+    const csv = ['key,commonName,scientificName,latitude,longitude,city,country,privacyLevel', ...rows].join('\n');
+    const plantsOfBob = () => count(sql`select count(*)::int as n from plants.plants where owner_id = ${BOB}`);
+    const keysOfBob = () =>
+      count(sql`select count(*)::int as n from plants.import_keys where owner_id = ${BOB} and kind = 'plants'`);
+
+    const done = await imported(BOB, { kind: 'plants' }, csv);
+    expect(done.state).toBe('done');
+    expect(done.counts).toEqual({ created: 2497, unchanged: 1, failed: 2 });
+    expect(done.progress.rowsRead).toBe(2500);
+    expect(done.problems.items.map((i: { line: number; reason: string }) => [i.line, i.reason])).toEqual([
+      [3, 'out-of-range'],
+      [1500, 'duplicate-key'],
+    ]);
+    expect(await plantsOfBob()).toBe(2497);
+    expect(await keysOfBob()).toBe(2497);
+    // Every plant's transaction is in a block of the chain; the failing row of the first batch held none back.
+    expect(
+      await count(
+        sql`select count(*)::int as n from plants.plants p join chain.transactions t on t.id = p.tx_id
+            join chain.blocks b on b.hash = p.block_hash where p.owner_id = ${BOB}`,
+      ),
+    ).toBe(2497);
+    const keyOf = (k: string) =>
+      count(sql`select count(*)::int as n from plants.import_keys where owner_id = ${BOB} and key = ${k}`);
+    expect(await keyOf('b2400')).toBe(1);
+    expect(await keyOf('b1')).toBe(0);
+
+    // A reading stopped after plants were stored but before their keys were: read again, the file names the same
+    // plants, records their keys and creates none twice.
+    await p.database.db.execute(
+      sql`delete from plants.import_keys where owner_id = ${BOB} and kind = 'plants' and key in ('b100', 'b1100', 'b2200')`,
+    );
+    const again = await imported(BOB, { kind: 'plants' }, csv);
+    expect(again.counts).toEqual({ created: 3, unchanged: 2496, failed: 1 });
+    expect(await plantsOfBob()).toBe(2497);
+    expect(await keysOfBob()).toBe(2497);
   });
 });

@@ -38,6 +38,11 @@ import { checkedName, recordPlant } from '../handlers/plant.js';
 export const IMPORT_LEASE_MS = 60_000;
 /** How many plants of a batch are recorded on the ledger at once (the recorder groups them into blocks). */
 const PLANT_CONCURRENCY = 1000;
+/**
+ * How many batches of plants wait for their blocks at once while the next batch is read and checked (ADR 300).
+ * Their outcomes are counted and reported in the order of the file.
+ */
+export const PLANT_BATCHES_IN_FLIGHT = 3;
 
 interface Tally {
   created: number;
@@ -89,6 +94,8 @@ export async function runImport(ctx: ServiceContext, storage: Storage, recorder:
   const seenInFile = new Map<string, SeedLotValues | PlantValues | null>();
   let bytesRead = 0;
   let rowsRead = 0;
+  /** Rows whose outcome is counted: the progress shown (rows of batches still waiting for blocks are not). */
+  let rowsDone = 0;
 
   const report = async (problems: ImportProblem[]) => {
     const room = Math.max(0, IMPORT_LIMITS.maxProblems - tally.problems);
@@ -99,7 +106,7 @@ export async function runImport(ctx: ServiceContext, storage: Storage, recorder:
   };
   const progress = (change: Partial<ImportRow> = {}) =>
     updateImport(ctx.db, job.id, {
-      rowsRead,
+      rowsRead: rowsDone,
       bytesRead,
       created: tally.created,
       unchanged: tally.unchanged,
@@ -129,16 +136,39 @@ export async function runImport(ctx: ServiceContext, storage: Storage, recorder:
   let batch: Line[] = [];
   let lastLine = 0;
   let lastEmpty = 0;
+  /** Batches of plants waiting for their blocks, oldest first; each settles to its rows' problems. */
+  const inFlight: { rows: number; problems: Promise<ImportProblem[]> }[] = [];
+  const settle = async (rows: number, problems: ImportProblem[]) => {
+    await report(problems);
+    rowsDone += rows;
+    await progress();
+  };
+  /** Waits for the oldest batch in flight and reports it, so problems and progress keep the file's order. */
+  const settleOldest = async () => {
+    const oldest = inFlight.shift();
+    if (oldest) await settle(oldest.rows, await oldest.problems);
+  };
+  const drain = async () => {
+    while (inFlight.length > 0) await settleOldest();
+  };
   const flush = async () => {
     if (batch.length === 0 || !columns) return;
     const rows = batch;
     batch = [];
-    const problems =
-      kind === 'seed-lots'
-        ? await seedLotBatch(ctx, job, columns, rows, dryRun, tally, seenInFile)
-        : await plantBatch(ctx, recorder, job, columns, rows, dryRun, tally, seenInFile);
-    await report(problems);
-    await progress();
+    if (kind === 'seed-lots') {
+      await settle(rows.length, await seedLotBatch(ctx, job, columns, rows, dryRun, tally, seenInFile));
+      return;
+    }
+    // Read and checked in the file's order (duplicates within the file are found here); recorded while the next
+    // batches are read and checked.
+    const written = plantBatch(ctx, recorder, job, columns, rows, dryRun, tally, seenInFile);
+    // Awaited in turn below (or by the failure path): never an unhandled rejection meanwhile.
+    written.recorded.catch(() => {});
+    const checked = await written.checked;
+    const recorded = written.recorded.then((more) => [...checked, ...more]);
+    recorded.catch(() => {});
+    inFlight.push({ rows: rows.length, problems: recorded });
+    while (inFlight.length > PLANT_BATCHES_IN_FLIGHT) await settleOldest();
   };
   try {
     for await (const { record, info } of parser as AsyncIterable<{
@@ -165,6 +195,7 @@ export async function runImport(ctx: ServiceContext, storage: Storage, recorder:
       if (rowsRead > IMPORT_LIMITS.maxRows) {
         rowsRead -= 1;
         await flush();
+        await drain();
         await report([
           {
             line,
@@ -183,6 +214,7 @@ export async function runImport(ctx: ServiceContext, storage: Storage, recorder:
       if (batch.length >= IMPORT_LIMITS.batchRows) await flush();
     }
     await flush();
+    await drain();
     if (!columns) {
       await report([{ line: 1, column: null, field: null, reason: 'missing-column', message: 'The file is empty' }]);
       await finish('failed');
@@ -193,13 +225,17 @@ export async function runImport(ctx: ServiceContext, storage: Storage, recorder:
     const e = err as { code?: string; lines?: number; message?: string };
     if (typeof e.code === 'string' && e.code.startsWith('CSV_')) {
       // The parser cannot go on past malformed CSV (an unclosed quote): the rows before it stand, each whole.
-      await flush().catch(() => {});
+      await flush()
+        .then(drain)
+        .catch(() => Promise.allSettled(inFlight.map((b) => b.problems)));
       await report([
         { line: e.lines ?? lastLine + 1, column: null, field: null, reason: 'malformed', message: String(e.message) },
       ]);
       await finish('failed');
       return;
     }
+    // No batch goes on writing after the job is given up.
+    await Promise.allSettled(inFlight.map((b) => b.problems));
     throw err;
   }
 }
@@ -357,8 +393,13 @@ const samePlant = (a: PlantValues, b: PlantValues) => JSON.stringify(a) === JSON
  * name checked) and written to the ledger through the recorder, which gathers the batch's writes into a few
  * submissions and blocks (ADR 298). The plant id comes from the owner and key, so reading the file again names the
  * same plant and ledger transaction.
+ *
+ * `checked` settles once the rows are read and checked (in the file's order, against the keys recorded so far and
+ * the rows before them); `recorded` once the new plants are in blocks and stored, and their keys recorded after
+ * them. Several batches may be recording at once (ADR 300): their rows have distinct keys, the file's duplicates
+ * having been found when checked.
  */
-async function plantBatch(
+function plantBatch(
   ctx: ServiceContext,
   recorder: Recorder,
   job: ImportRow,
@@ -367,7 +408,31 @@ async function plantBatch(
   dryRun: boolean,
   tally: Tally,
   seenInFile: Map<string, unknown>,
-): Promise<ImportProblem[]> {
+): { checked: Promise<ImportProblem[]>; recorded: Promise<ImportProblem[]> } {
+  const read = checkPlantBatch(ctx, job, columns, rows, tally, seenInFile);
+  if (dryRun) {
+    return {
+      checked: read.then((r) => {
+        tally.created += r.toCreate.length;
+        return r.problems;
+      }),
+      recorded: Promise.resolve([]),
+    };
+  }
+  return {
+    checked: read.then((r) => r.problems),
+    recorded: read.then((r) => recordPlantBatch(ctx, recorder, job, r.toCreate, tally)),
+  };
+}
+
+async function checkPlantBatch(
+  ctx: ServiceContext,
+  job: ImportRow,
+  columns: Columns,
+  rows: Line[],
+  tally: Tally,
+  seenInFile: Map<string, unknown>,
+) {
   // A plant once recorded under a key (or named by its id) is unchanged whatever the row says: its stored location
   // is the one after its privacy level (a hidden plant has none), so the row cannot be compared with it.
   const keyAt = columns.index.key;
@@ -392,18 +457,39 @@ async function plantBatch(
     seenInFile,
     samePlant,
   );
-  if (dryRun) {
-    tally.created += toCreate.length;
-    return problems;
-  }
+  return { toCreate, problems };
+}
+
+async function recordPlantBatch(
+  ctx: ServiceContext,
+  recorder: Recorder,
+  job: ImportRow,
+  toCreate: { line: number; key: string; values: PlantValues }[],
+  tally: Tally,
+): Promise<ImportProblem[]> {
+  const problems: ImportProblem[] = [];
   const actor = job.actor as unknown as Actor;
   const now = ctx.clock.now();
+  // The caller carries no idempotency reference: the id is derived here, and whether a plant of an earlier reading
+  // is stored already (its key not yet recorded when that reading stopped) is asked once for the whole batch
+  // rather than twice per row.
+  const caller = { requestId: job.id, actor, log: ctx.log };
   for (let i = 0; i < toCreate.length; i += PLANT_CONCURRENCY) {
-    const slice = toCreate.slice(i, i + PLANT_CONCURRENCY);
+    const slice = toCreate
+      .slice(i, i + PLANT_CONCURRENCY)
+      .map((row) => ({ ...row, id: ctx.newId('plt', { idempotencyRef: plantRef(job.ownerId, row.key) }) }));
+    const missing = new Set(
+      await missingPlants(
+        ctx.db,
+        slice.map((r) => r.id),
+      ),
+    );
+    const recorded: { key: string; id: string }[] = slice
+      .filter((r) => !missing.has(r.id))
+      .map((r) => ({ key: r.key, id: r.id }));
+    const toRecord = slice.filter((r) => missing.has(r.id));
     const results = await Promise.allSettled(
-      slice.map(async (row) => {
-        const caller = { requestId: job.id, actor, idempotencyRef: plantRef(job.ownerId, row.key), log: ctx.log };
-        const id = ctx.newId('plt', caller);
+      toRecord.map(async (row) => {
         const v = row.values;
         const privacyLevel = v.privacyLevel as 'exact';
         await recordPlant(
@@ -430,14 +516,13 @@ async function plantBatch(
             parent: null,
           },
           undefined,
-          id,
+          row.id,
         );
-        return { key: row.key, id };
+        return { key: row.key, id: row.id };
       }),
     );
-    const recorded: { key: string; id: string }[] = [];
     results.forEach((r, n) => {
-      const row = slice[n] as (typeof slice)[number];
+      const row = toRecord[n] as (typeof toRecord)[number];
       if (r.status === 'fulfilled') recorded.push(r.value);
       else {
         tally.failed += 1;
