@@ -1,28 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserRig, RIG_START_MS, startBrowserRig } from './support/browser.js';
-import { DESKTOP, everyPagePaths, signIn, WALK_MS, walk } from './support/every-page.js';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, everyPageSite, WALK_MS } from './support/every-page.js';
 
-// Every page of the app at a laptop’s width (1280 px), signed in: no serious or critical axe finding, and nothing wider than the screen (no sideways
-// scrolling). The other widths and visitors have files of their own (every-page-*.browser.test.ts).
+// Every page of the app at a laptop’s width (1280 px), signed in: no serious or critical axe finding, and nothing wider than
+// the screen (no sideways scrolling). The other widths and visitors have files of their own
+// (every-page-*.browser.test.ts); the walk and its records are in support/every-page.ts.
 
 describe('every page at a laptop’s width (1280 px), signed in', () => {
-  let rig: BrowserRig;
-  let paths: Awaited<ReturnType<typeof everyPagePaths>>['paths'];
-
-  beforeAll(async () => {
-    rig = await startBrowserRig();
-    ({ paths } = await everyPagePaths(rig));
-  }, RIG_START_MS);
-  afterAll(async () => {
-    await rig?.stop();
-  });
+  const site = everyPageSite();
 
   it(
     'at 1280 px, signed in: every page passes',
     async () => {
-      const page = await (await rig.context(DESKTOP)).newPage();
-      await signIn(page);
-      expect(await walk(page, paths, 'desktop-admin')).toEqual([]);
+      const page = await site.page(DESKTOP, true);
+      expect(await site.walk(page, 'desktop-admin')).toEqual([]);
     },
     WALK_MS,
   );

@@ -1,37 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserRig, RIG_START_MS, screenshot, startBrowserRig } from './support/browser.js';
-import { DESKTOP, everyPagePaths, PHONE, signIn, WALK_MS, walk } from './support/every-page.js';
+import { describe, expect, it } from 'vitest';
+import { screenshot } from './support/browser.js';
+import { DESKTOP, everyPageSite, PHONE, WALK_MS } from './support/every-page.js';
 
-// Every page of the app at a phone’s width (390 px), signed in: no serious or critical axe finding, and nothing wider than the screen (no sideways
-// scrolling). The other widths and visitors have files of their own (every-page-*.browser.test.ts).
+// Every page of the app at a phone’s width (390 px), signed in: no serious or critical axe finding, and nothing wider than
+// the screen (no sideways scrolling). The other widths and visitors have files of their own
+// (every-page-*.browser.test.ts); the walk and its records are in support/every-page.ts.
 
 describe('every page at a phone’s width (390 px), signed in', () => {
-  let rig: BrowserRig;
-  let paths: Awaited<ReturnType<typeof everyPagePaths>>['paths'];
-  let plantId: string;
-
-  beforeAll(async () => {
-    rig = await startBrowserRig();
-    ({ paths, plantId } = await everyPagePaths(rig));
-  }, RIG_START_MS);
-  afterAll(async () => {
-    await rig?.stop();
-  });
+  const site = everyPageSite();
 
   it(
     'at 390 px, signed in: every page passes',
     async () => {
-      const page = await (await rig.context(PHONE)).newPage();
-      await signIn(page);
-      expect(await walk(page, paths, 'phone-admin')).toEqual([]);
+      const page = await site.page(PHONE, true);
+      expect(await site.walk(page, 'phone-admin')).toEqual([]);
     },
     WALK_MS,
   );
 
   it('shows a plant one section at a time in tabs, with one map at most, on a phone', async () => {
-    const page = await (await rig.context(PHONE)).newPage();
-    await signIn(page);
-    await page.goto(`/plants/${plantId}`);
+    const page = await site.page(PHONE, true);
+    await page.goto(`/plants/${site.plantId}`);
     const tabs = page.getByRole('tablist', { name: 'Sections of the plant page' });
     await tabs.waitFor();
     expect(await tabs.getByRole('tab').allTextContents()).toEqual([
@@ -69,7 +58,7 @@ describe('every page at a phone’s width (390 px), signed in', () => {
   });
 
   it('shows the network on the landing page: counts and the newest plants, led by a photo slot', async () => {
-    const page = await (await rig.context(DESKTOP)).newPage();
+    const page = await site.page(DESKTOP, false);
     await page.goto('/');
     const counts = page.getByRole('region', { name: 'The network now' });
     await expect.poll(() => counts.getByRole('definition').first().textContent()).toMatch(/^[1-9]/);

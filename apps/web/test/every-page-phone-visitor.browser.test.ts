@@ -1,26 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserRig, mainMenu, RIG_START_MS, screenshot, startBrowserRig } from './support/browser.js';
-import { everyPagePaths, PHONE, WALK_MS, walk } from './support/every-page.js';
+import { describe, expect, it } from 'vitest';
+import { mainMenu, screenshot } from './support/browser.js';
+import { everyPageSite, PHONE, WALK_MS } from './support/every-page.js';
 
-// Every page of the app at a phone’s width (390 px), signed out: no serious or critical axe finding, and nothing wider than the screen (no sideways
-// scrolling). The other widths and visitors have files of their own (every-page-*.browser.test.ts).
+// Every page of the app at a phone’s width (390 px), signed out: no serious or critical axe finding, and nothing wider than
+// the screen (no sideways scrolling). The other widths and visitors have files of their own
+// (every-page-*.browser.test.ts); the walk and its records are in support/every-page.ts.
 
 describe('every page at a phone’s width (390 px), signed out', () => {
-  let rig: BrowserRig;
-  let paths: Awaited<ReturnType<typeof everyPagePaths>>['paths'];
-
-  beforeAll(async () => {
-    rig = await startBrowserRig();
-    ({ paths } = await everyPagePaths(rig));
-  }, RIG_START_MS);
-  afterAll(async () => {
-    await rig?.stop();
-  });
+  const site = everyPageSite();
 
   it(
     'at 390 px, signed out: the header stays under 120 px, the menu opens as a sheet, and every page passes',
     async () => {
-      const page = await (await rig.context(PHONE)).newPage();
+      const page = await site.page(PHONE, false);
       await page.goto('/');
       await page.getByRole('heading', { level: 1, name: 'Trace your plants' }).waitFor();
       const header = await page.getByRole('banner').boundingBox();
@@ -32,7 +24,7 @@ describe('every page at a phone’s width (390 px), signed out', () => {
       await screenshot(page, 'menu-phone');
       await page.keyboard.press('Escape');
       await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-      expect(await walk(page, paths, 'phone-visitor')).toEqual([]);
+      expect(await site.walk(page, 'phone-visitor')).toEqual([]);
     },
     WALK_MS,
   );

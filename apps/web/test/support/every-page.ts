@@ -2,8 +2,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { APP_PAGES, type AppPage, appLink } from '@rootline/contracts/app-links';
 import { TEST_ADMIN } from '@rootline/testing';
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { type BrowserRig, call, screenshot } from './browser.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type BrowserRig, call, RIG_START_MS, screenshot, startBrowserRig } from './browser.js';
 
 // The walk over every page of the app (axe's serious and critical findings, sideways scrolling), shared by the
 // every-page files: one file per width and visitor, so the four walks run side by side on separate workers.
@@ -138,4 +138,36 @@ export async function signIn(page: Page): Promise<void> {
   await page.getByLabel('Password').fill(TEST_ADMIN.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'My plants' }).waitFor();
+}
+
+/**
+ * The site an every-page file walks: a rig of its own with the records of {@link everyPagePaths}, started before the
+ * file's tests and stopped after them (call it inside the file's `describe`).
+ */
+export function everyPageSite() {
+  let rig: BrowserRig | undefined;
+  let made: Awaited<ReturnType<typeof everyPagePaths>> | undefined;
+  beforeAll(async () => {
+    rig = await startBrowserRig();
+    made = await everyPagePaths(rig);
+  }, RIG_START_MS);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+  return {
+    get rig(): BrowserRig {
+      return rig!;
+    },
+    get plantId(): string {
+      return made!.plantId;
+    },
+    /** A new page at `size`, signed in as the administrator when `signedIn`. */
+    async page(size: { width: number; height: number }, signedIn: boolean): Promise<Page> {
+      const page = await (await rig!.context(size)).newPage();
+      if (signedIn) await signIn(page);
+      return page;
+    },
+    /** Walks every page on `page`: what is wrong, with `label` naming the screenshots. */
+    walk: (page: Page, label: string) => walk(page, made!.paths, label),
+  };
 }
