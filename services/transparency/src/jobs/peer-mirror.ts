@@ -13,6 +13,7 @@ import {
   type PeerCheckpoint,
   proofNeeded,
 } from '../domain/peers.js';
+import { createPeerLoops } from './peer-loops.js';
 
 export interface PeerMirrorOptions {
   db: Db;
@@ -46,17 +47,12 @@ const HASHES = /^[0-9a-f]{64}$/u;
  * way, their checkpoint being one more checkpoint of the peer.
  */
 export function createPeerMirror(o: PeerMirrorOptions) {
-  const timers = new Set<NodeJS.Timeout>();
-  const running = new Set<Promise<unknown>>();
-  let stopped = true;
-  let stopping = new AbortController();
-
   async function get(peer: Peer, path: string) {
     try {
       return await getFromPeer(`${peer.url}${path}`, {
         timeoutMs: o.timeoutMs,
         agent: o.agent,
-        signal: stopping.signal,
+        signal: loops.signal,
       });
     } catch (err) {
       throw new PeerUnreachable(`not reached: ${(err as Error).message}`);
@@ -172,7 +168,7 @@ export function createPeerMirror(o: PeerMirrorOptions) {
       }
       if (!(err instanceof PeerUnreachable)) throw err;
       // A request cut by a shutdown says nothing about the peer.
-      if (!stopping.signal.aborted) await unreachable(peer, err.message.slice(0, 500));
+      if (!loops.signal.aborted) await unreachable(peer, err.message.slice(0, 500));
       return 'unreachable';
     }
   }
@@ -193,41 +189,21 @@ export function createPeerMirror(o: PeerMirrorOptions) {
     return bundle;
   }
 
-  function loop(peer: Peer) {
-    if (stopped) return;
-    const run = sync(peer)
-      .catch((err: Error) => {
-        if (!stopped) o.log.warn({ peer: peer.name, err: err.message }, 'peer mirror: failed');
-      })
-      .finally(() => {
-        running.delete(run);
-        if (stopped) return;
-        const t = setTimeout(() => {
-          timers.delete(t);
-          loop(peer);
-        }, o.pollMs);
-        timers.add(t);
-      });
-    running.add(run);
-  }
+  const loops = createPeerLoops({
+    peers: o.peers,
+    pollMs: o.pollMs,
+    work: sync,
+    failed: (peer, err) => o.log.warn({ peer: peer.name, err: err.message }, 'peer mirror: failed'),
+  });
 
   return {
     sync,
     observe,
     fetchBundle,
     async start() {
-      if (o.peers.length === 0) return;
-      stopped = false;
-      stopping = new AbortController();
-      for (const peer of o.peers) loop(peer);
+      loops.start();
     },
-    async stop() {
-      stopped = true;
-      stopping.abort();
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      await Promise.allSettled([...running]);
-    },
+    stop: () => loops.stop(),
   };
 }
 

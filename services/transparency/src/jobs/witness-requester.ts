@@ -8,6 +8,7 @@ import { cosignedSizes, saveCosignature } from '../db/witness.repo.js';
 import { signatureLines, verifyCosignature } from '../domain/cosignature.js';
 import { checkpointText, signNote } from '../domain/signed-note.js';
 import type { WitnessPeer } from '../domain/witness-config.js';
+import { createPeerLoops } from './peer-loops.js';
 
 export interface WitnessRequesterOptions {
   db: Db;
@@ -33,11 +34,6 @@ export type Asked = 'cosigned' | 'refused' | 'failed';
  * its own cosignature, never an append or another witness.
  */
 export function createWitnessRequester(o: WitnessRequesterOptions) {
-  const timers = new Set<NodeJS.Timeout>();
-  const running = new Set<Promise<unknown>>();
-  let stopped = true;
-  let stopping = new AbortController();
-
   async function ask(peer: WitnessPeer): Promise<Asked | 'current'> {
     const head = await readHead(o.db);
     // Read each time (one row per witness): replicas share it, and a log that lost it learns the size again by 409.
@@ -56,7 +52,7 @@ export function createWitnessRequester(o: WitnessRequesterOptions) {
       const answer = await postAddCheckpoint(peer.url, body, {
         timeoutMs: o.timeoutMs,
         agent: o.agent,
-        signal: stopping.signal,
+        signal: loops.signal,
       });
       if (answer.status === 200) {
         const line = signatureLines(answer.body).find((l) => verifyCosignature(text, l, peer.key) !== null);
@@ -91,40 +87,19 @@ export function createWitnessRequester(o: WitnessRequesterOptions) {
     return 'refused';
   }
 
-  function loop(peer: WitnessPeer) {
-    if (stopped) return;
-    const run = ask(peer)
-      .catch((err: Error) => {
-        if (!stopped) o.log.warn({ witness: peer.key.name, err: err.message }, 'witness: not reached');
-      })
-      .finally(() => {
-        running.delete(run);
-        if (stopped) return;
-        const t = setTimeout(() => {
-          timers.delete(t);
-          loop(peer);
-        }, o.pollMs);
-        timers.add(t);
-      });
-    running.add(run);
-  }
+  const loops = createPeerLoops({
+    peers: o.peers,
+    pollMs: o.pollMs,
+    work: ask,
+    failed: (peer, err) => o.log.warn({ witness: peer.key.name, err: err.message }, 'witness: not reached'),
+  });
 
   return {
     /** Asks one witness once (tests and the loop). */
     ask,
     async start() {
-      if (o.peers.length === 0) return;
-      stopped = false;
-      stopping = new AbortController();
-      for (const peer of o.peers) loop(peer);
+      loops.start();
     },
-    async stop() {
-      stopped = true;
-      // Requests under way are cut: a witness that does not answer must not hold up a shutdown either.
-      stopping.abort();
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      await Promise.allSettled([...running]);
-    },
+    stop: () => loops.stop(),
   };
 }
