@@ -30,6 +30,7 @@ export * from './realtime.js';
 export * from './refusal-reasons.js';
 export * from './reply.js';
 export * from './roles.js';
+export * from './seed-handoffs.js';
 export * from './seed-loans.js';
 export * from './seed-lots.js';
 export * from './services.js';

@@ -161,6 +161,11 @@ export const REFUSAL_REASON_TEXTS = {
   'peer-forked': 'The peer’s log forked: its records are not accepted',
   'peer-unreachable': 'The peer did not answer',
   'bundle-unverified': 'The peer’s proof of the plant does not verify',
+  // Seed handed across nodes
+  'exceeds-lot': 'The handoff asks more seed than the lot holds',
+  'not-a-handoff': 'The peer’s transaction is not a seed handoff with that id',
+  'handoff-claimed': 'Another account has received the handoff already',
+  'not-forked': 'The peer’s log is not a fork: there is nothing to clear',
   // EPCIS queries
   'not-a-geo-uri': 'Not a geo URI (geo:<latitude>,<longitude>)',
   'unknown-token': 'The page token is not one this server gave',

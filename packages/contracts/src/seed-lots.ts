@@ -3,6 +3,7 @@ import { PrefixedId, SeedLotId, Text, Timestamp } from './common.js';
 import { Defaulted, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
 import { PlantId, StringEnum } from './plants.js';
+import { HandoffId } from './transport.js';
 
 /**
  * Seed lots as inventory records (docs/seed-lots.md, ADR 270): a lot of seed saved or obtained by a person or an
@@ -154,6 +155,34 @@ export const SeedLotViability = Named(
 );
 export type SeedLotViability = Static<typeof SeedLotViability>;
 
+const Sha256 = Type.String({ pattern: '^[0-9a-f]{64}$' });
+
+/** What an incoming handoff was accepted on: the giving node's lot and the proof of its transaction. */
+export const HandoffSource = Named(
+  'HandoffSource',
+  Type.Object(
+    {
+      peer: Type.String({ description: 'The giving node: its name in PEERS' }),
+      url: Type.String({ description: 'Its base URL' }),
+      seedLotId: Type.String({ description: 'The lot on the giving node the seed came from' }),
+      handoffId: HandoffId,
+      transactionId: Type.String({ description: 'The giving node’s ledger transaction of its seed-sharing event' }),
+      blockHash: Type.String({ description: 'The giving node’s block holding that transaction' }),
+      bundleDigest: Type.String({
+        pattern: '^[0-9a-f]{64}$',
+        description: 'SHA-256 of the proof bundle as canonical JSON (RFC 8785)',
+      }),
+      checkpoint: Type.Object(
+        { treeSize: Type.Integer({ minimum: 1 }), rootHash: Sha256 },
+        { description: 'The mirrored checkpoint of the giving node’s log the bundle was verified against' },
+      ),
+      verifiedAt: Timestamp,
+    },
+    { description: 'Where an incoming lot came from, and the proof it was accepted on' },
+  ),
+);
+export type HandoffSource = Static<typeof HandoffSource>;
+
 export const SeedLot = Named(
   'SeedLot',
   Type.Object({
@@ -176,6 +205,11 @@ export const SeedLot = Named(
     updatedAt: Timestamp,
     discardedAt: Type.Union([Timestamp, Type.Null()], {
       description: 'When the lot was discarded: kept for the lineage and journeys that name it, no longer listed',
+    }),
+    receivedFrom: Type.Union([HandoffSource, Type.Null()], {
+      description:
+        'A lot received from a peer node (`POST /api/seed-lots/incoming`): the lot there, the handoff and the proof ' +
+        'it was accepted on; public like the lot. Null for a lot recorded here',
     }),
   }),
 );

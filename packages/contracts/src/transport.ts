@@ -37,6 +37,14 @@ export const QUANTITY_UNITS = ['kg', 'g', 'seeds', 'plants', 'packets'] as const
 
 export const TransportEventId = PrefixedId('tev', 'Transport event identifier');
 
+/** A seed handoff across nodes (ADR 309): a `urn:uuid`, lowercase, the same on both nodes. */
+export const HANDOFF_ID_PATTERN = '^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+export const HandoffId = Type.String({
+  pattern: HANDOFF_ID_PATTERN,
+  description: 'A seed handoff across nodes: a `urn:uuid`, the same on the giving and the receiving node (ADR 309)',
+  examples: ['urn:uuid:3f2b8c1e-9d4a-4e6b-8f1c-2a7d5e9b0c34'],
+});
+
 /** Event time with its offset (EPCIS eventTime + eventTimeZoneOffset in one RFC 3339 string). */
 const EventTime = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})$',
@@ -130,13 +138,43 @@ const eventFields = {
   notes: Type.Optional(Text({ maxLength: 1000 })),
 };
 
+/**
+ * What a handoff across nodes hands on (ADR 310): the lot's crop, variety and harvest year (public on the lot's node
+ * already), on the ledger with the handoff id, so the receiving node makes its lot from what it verified.
+ */
+export const HandoffLot = Type.Object(
+  {
+    crop: Text({ minLength: 1, maxLength: 120 }),
+    variety: Type.Optional(Text({ minLength: 1, maxLength: 120 })),
+    harvestYear: Type.Integer({ minimum: 1900, maximum: 2100 }),
+  },
+  {
+    additionalProperties: false,
+    description: 'With `handoffId` only: the handed lot’s crop, variety and harvest year, written to the ledger',
+  },
+);
+export type HandoffLot = Static<typeof HandoffLot>;
+
 /** The request body of one kind: what, when, where, why (the kind), how; harvest needs a quantity, sharing a recipient. */
 function eventInput(kind: TransportEventKind) {
   return Type.Object(
     {
       ...eventFields,
       ...(kind === 'harvest' ? { quantity: Quantity } : {}),
-      ...(kind === 'seed-sharing' ? { recipient: RecipientInput } : {}),
+      ...(kind === 'seed-sharing'
+        ? {
+            recipient: RecipientInput,
+            handoffId: Type.Optional(
+              Type.String({
+                ...HandoffId,
+                description:
+                  'Seed handed to or from a grower on another node: the handoff id both nodes record (ADR 309). ' +
+                  'Written to the ledger with the event, so the other node can verify it',
+              }),
+            ),
+            handoffLot: Type.Optional(HandoffLot),
+          }
+        : {}),
     },
     { additionalProperties: false, description: `A ${kind} event, modelled on a GS1 EPCIS 2.0 ObjectEvent` },
   ) as unknown as TObject<typeof eventFields>;
@@ -233,6 +271,9 @@ export const JourneyEvent = Named(
     corrects: Type.Union([TransportEventId, Type.Null()]),
     correctedBy: Type.Union([TransportEventId, Type.Null()], {
       description: 'The latest event correcting this one; a corrected event is left out of the totals',
+    }),
+    handoffId: Type.Union([HandoffId, Type.Null()], {
+      description: 'A seed-sharing event of a handoff across nodes: its id, the same on both nodes (ADR 309)',
     }),
     notes: Type.Union([Type.String(), Type.Null()], {
       description:

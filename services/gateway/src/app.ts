@@ -53,6 +53,7 @@ import { peopleRoutes } from './routes/people.js';
 import { plantRoutes } from './routes/plants.js';
 import { privacyRoutes } from './routes/privacy.js';
 import { realtimeRoutes } from './routes/realtime.js';
+import { seedHandoffRoutes } from './routes/seed-handoffs.js';
 import { seedLoanRoutes, seedLotLendRoute } from './routes/seed-loans.js';
 import { seedLotRoutes } from './routes/seed-lots.js';
 import { ownershipHistoryRoute, transferRoutes } from './routes/transfers.js';
@@ -260,6 +261,7 @@ export async function buildGateway(ctx: GatewayContext): Promise<FastifyInstance
   await app.register(plantRoutes, { prefix: '/api/plants', ...routeDeps, accountName, accountNames });
   await app.register(seedLotRoutes, { prefix: '/api/seed-lots', ...routeDeps, accountName, accountNames });
   await app.register(seedLotLendRoute, { prefix: '/api/seed-lots', ...routeDeps, accountName, accountNames });
+  await app.register(seedHandoffRoutes, { prefix: '/api/seed-lots', ...routeDeps, accountName, accountNames });
   await app.register(seedLoanRoutes, { prefix: '/api/loans', ...routeDeps, accountName, accountNames });
   await app.register(ownershipHistoryRoute, { prefix: '/api/plants', ...routeDeps, accountName, accountNames });
   await app.register(transferRoutes, { prefix: '/api/transfers', ...routeDeps, accountName, accountNames });

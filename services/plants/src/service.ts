@@ -19,6 +19,7 @@ import { searchPlacesHandler } from './handlers/places.js';
 import { clonePlant, getPlant, registerAnonymousPlant, registerPlant } from './handlers/plant.js';
 import { privacyDistribution } from './handlers/privacy-distribution.js';
 import { createSearchCache } from './handlers/search-cache.js';
+import { handSeedLot, listSeedHandoffs, receiveSeedHandoff } from './handlers/seed-handoffs.js';
 import { getSeedLoan, lendSeedLot, listSeedLoansHandler, returnSeedLoan } from './handlers/seed-loans.js';
 import {
   createSeedLot,
@@ -117,6 +118,9 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
         getSeedLoan(ctx),
         listSeedLoansHandler(ctx),
         returnSeedLoan(ctx),
+        handSeedLot(ctx),
+        listSeedHandoffs(ctx),
+        receiveSeedHandoff(ctx),
         proposeTransfer(ctx, ctx.ledger),
         getTransfer(ctx),
         listTransfersHandler(ctx),

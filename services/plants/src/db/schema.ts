@@ -393,3 +393,43 @@ export const seedLotLoans = plantsSchema.table(
     index('seed_lot_loans_lot_idx').on(t.seedLotId),
   ],
 );
+
+/**
+ * Seed handed across nodes (docs/federation.md; ADR 309, 310), both directions: an outgoing handoff took seed from a
+ * lot here for a grower on a peer; an incoming one made a lot here from a peer's verified seed-sharing transaction,
+ * and keeps the proof it was accepted on. One handoff id per peer and direction.
+ */
+export const seedLotHandoffs = plantsSchema.table(
+  'seed_lot_handoffs',
+  {
+    /** The handoff's `urn:uuid`, the same on both nodes. */
+    handoffId: text('handoff_id').notNull(),
+    direction: text('direction').notNull(),
+    /** The peer's name in PEERS: where it went (outgoing) or came from (incoming). */
+    peer: text('peer').notNull(),
+    /** The lot here: the one handed from, or the one received into. */
+    seedLotId: text('seed_lot_id').notNull(),
+    amount: doublePrecision('amount').notNull(),
+    unit: text('unit').notNull(),
+    /** Outgoing: the recipient as stated; incoming: the claimant's account id. */
+    recipient: text('recipient').notNull(),
+    /** This node's seed-sharing journey event of the handoff and its ledger transaction; null until recorded. */
+    eventId: text('event_id'),
+    transactionId: text('transaction_id'),
+    // Incoming only: the peer's lot and the proof its transaction was accepted on.
+    peerUrl: text('peer_url'),
+    remoteSeedLotId: text('remote_seed_lot_id'),
+    remoteTransactionId: text('remote_transaction_id'),
+    blockHash: text('block_hash'),
+    bundleDigest: text('bundle_digest'),
+    checkpointSize: integer('checkpoint_size'),
+    checkpointRoot: text('checkpoint_root'),
+    verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'string' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    createdBy: text('created_by').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.peer, t.handoffId, t.direction] }),
+    index('seed_lot_handoffs_lot_idx').on(t.seedLotId, t.createdAt),
+  ],
+);

@@ -72,6 +72,7 @@ export function seedLotView(
   lastTest: StoredGerminationTest | undefined,
   holder: boolean,
   now: Date,
+  receivedFrom: SeedLot['receivedFrom'] = null,
 ): SeedLot {
   const test = lastTest ? germinationTestView(lastTest) : null;
   return {
@@ -89,6 +90,7 @@ export function seedLotView(
     createdAt: new Date(r.createdAt).toISOString(),
     updatedAt: new Date(r.updatedAt).toISOString(),
     discardedAt: r.discardedAt === null ? null : new Date(r.discardedAt).toISOString(),
+    receivedFrom,
   };
 }
 

@@ -28,6 +28,8 @@ import {
   type SeedLotRow,
   updateSeedLot,
 } from '../db/seed-lots.repo.js';
+import { incomingOf } from '../db/seed-handoffs.repo.js';
+import { handoffSource } from '../domain/seed-handoffs.js';
 import { cropKey, germinationTestView, seedLotView } from '../domain/seed-lots.js';
 import { germinationTestProblem } from '../domain/viability.js';
 
@@ -110,8 +112,12 @@ export const getSeedLot = (ctx: ServiceContext) =>
   handle(seedLotGet, async ({ seedLotId }, caller) => {
     const lot = await lotOr404(ctx, seedLotId);
     const holder = isOwnerOrAdmin(caller.actor, lot.ownerId, 'viewer');
-    const last = holder ? (await latestTests(ctx.db, [lot.id])).get(lot.id) : undefined;
-    return seedLotView(lot, last, holder, ctx.clock.now());
+    const [last, incoming] = await Promise.all([
+      holder ? latestTests(ctx.db, [lot.id]).then((t) => t.get(lot.id)) : undefined,
+      incomingOf(ctx.db, [lot.id]),
+    ]);
+    const received = incoming.get(lot.id);
+    return seedLotView(lot, last, holder, ctx.clock.now(), received ? handoffSource(received) : null);
   });
 
 /** plants.seed-lot.list: the lots an owner holds; the caller is that owner, or a viewer of the organization. */
@@ -140,12 +146,14 @@ export const listSeedLotsHandler = (ctx: ServiceContext) =>
       return pageOf(views.slice(offset, offset + limit), page, limit, views.length);
     }
     const { rows, total } = await listSeedLots(ctx.db, filter, offset, limit);
-    const tests = await latestTests(
-      ctx.db,
-      rows.map((r) => r.id),
-    );
+    const ids = rows.map((r) => r.id);
+    const [tests, incoming] = await Promise.all([latestTests(ctx.db, ids), incomingOf(ctx.db, ids)]);
+    const source = (id: string) => {
+      const received = incoming.get(id);
+      return received ? handoffSource(received) : null;
+    };
     return pageOf(
-      rows.map((r) => seedLotView(r, tests.get(r.id), true, now)),
+      rows.map((r) => seedLotView(r, tests.get(r.id), true, now, source(r.id))),
       page,
       limit,
       total,

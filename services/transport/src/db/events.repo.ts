@@ -51,6 +51,7 @@ export function toStoredEvent(r: EventRow): StoredEvent {
     recipient: recipientOf(r),
     sensorReadings: r.sensorReadings as JourneyEvent['sensorReadings'],
     corrects: r.corrects,
+    handoffId: r.handoffId,
     notes: r.notes,
     blockHash: r.blockHash,
     recordedAt: iso(r.recordedAt),

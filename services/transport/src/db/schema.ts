@@ -54,6 +54,10 @@ export const events = transportSchema.table(
     recipientNameStatedBy: text('recipient_name_stated_by'),
     sensorReadings: jsonb('sensor_readings').$type<unknown[]>().notNull(),
     corrects: text('corrects'),
+    /** A seed-sharing event of a handoff across nodes: the handoff's `urn:uuid` (ADR 309). */
+    handoffId: text('handoff_id'),
+    /** With a handoff id: the handed lot's crop, variety and harvest year, as on the ledger (ADR 310). */
+    handoffLot: jsonb('handoff_lot').$type<Record<string, unknown> | null>(),
     notes: text('notes'),
     recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'string' }).notNull(),
     recordedBy: text('recorded_by'),

@@ -20,6 +20,7 @@ const event = (id: string, eventTime: string, extra: Partial<StoredEvent> = {}):
   recipient: null,
   sensorReadings: [],
   corrects: null,
+  handoffId: null,
   notes: null,
   blockHash: 'a'.repeat(64),
   recordedAt: `2026-01-01T00:00:0${id.length % 10}.000Z`,

@@ -1,6 +1,7 @@
 import {
   type Actor,
   AppError,
+  type HandoffLot,
   type Owner,
   plantGet,
   type RefusalReason,
@@ -42,6 +43,11 @@ function recipientOf(input: TransportEventInput): (Owner & { nameStatedBy: strin
   if (!recipient) return null;
   if (!recipient.name) throw invalid('recipient.name', 'name the recipient', 'name-required');
   return { id: recipient.id, name: recipient.name, nameStatedBy: recipient.nameStatedBy ?? null };
+}
+
+/** The handoff id of a seed-sharing event across nodes (only that kind's input carries one), else null. */
+function handoffIdOf(input: TransportEventInput): string | null {
+  return (input as { handoffId?: string }).handoffId ?? null;
 }
 
 /** The answer a recorded event gave, rebuilt from its row (a retry of a finished one gets the same). */
@@ -192,13 +198,18 @@ async function recordEvent(
     recipientNameStatedBy: recipient?.nameStatedBy ?? null,
     sensorReadings: input.sensorReadings ?? [],
     corrects: input.corrects ?? null,
+    handoffId: handoffIdOf(input),
+    handoffLot: handoffIdOf(input) === null ? null : ((input as { handoffLot?: HandoffLot }).handoffLot ?? null),
     notes: input.notes ?? null,
     recordedAt,
     recordedBy: actor.id,
   };
   // Notes are private to the event's parties: stored with the row, never written to the public ledger.
   // The measured distance and emissions stay off it too: only the handler's footprint reads them.
-  const { recordedBy: _, notes: _notes, exactDistanceKm: _km, exactKgCo2e: _kg, ...payload } = row;
+  // A handoff id is on the ledger only when there is one, so every other event's payload (and hash) stays as it was.
+  const { recordedBy: _, notes: _notes, exactDistanceKm: _km, exactKgCo2e: _kg, handoffId, handoffLot, ...rest } = row;
+  const payload =
+    handoffId === null ? rest : { ...rest, handoffId, ...(handoffLot === null ? {} : { handoffLot }) };
   const receipt = await recorder
     .record(
       {
