@@ -413,6 +413,172 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
     expect(await ownedOnA()).toBe(before);
   }, 60_000);
 
+  /** A's grower claiming a handoff of a peer (a retry when `key` is repeated). */
+  const receiveOnA = async (body: unknown, sub = 'usr_grower_a', key?: string) => {
+    const token = await nodes.a.p.token('USER', sub, sub === 'usr_grower_a' ? 'Ana Grower' : 'Otto Other');
+    const res = await nodes.a.p.app.inject({
+      method: 'POST',
+      url: '/api/seed-lots/incoming',
+      headers: { authorization: `Bearer ${token}`, ...(key ? { 'idempotency-key': key } : {}) },
+      payload: body as object,
+    });
+    return { status: res.statusCode, body: res.json() };
+  };
+  /** B's lot its holder hands seed from, and a handoff of it that A's grower claims only after B forks. */
+  let handedLotId: string;
+  let unclaimedHandoff: string;
+  const lotsOnA = async (sub = 'usr_grower_a') => {
+    const token = await nodes.a.p.token('USER', sub, 'Ana Grower');
+    const res = await nodes.a.p.http('GET', `/api/seed-lots?ownerId=${sub}`, { token });
+    expect(res.status).toBe(200);
+    return res.body.data as { id: string; receivedFrom: unknown }[];
+  };
+
+  it('seed of a lot on B handed to a grower on A: one handoff id on both ledgers, and A’s new lot names B’s lot', async () => {
+    const { a, b } = nodes;
+    const holder = await b.p.token('USER', 'usr_seed_holder', 'Sam Holder');
+    const lot = await b.p.http('POST', '/api/seed-lots', {
+      token: holder,
+      body: { crop: 'Bean', variety: 'Borlotti', harvestYear: 2025, quantity: { amount: 200, unit: 'seeds' } },
+    });
+    expect(lot.status, JSON.stringify(lot.body)).toBe(201);
+    handedLotId = lot.body.data.id;
+    const hand = async (body: unknown, key = randomUUID()) =>
+      b.p.app
+        .inject({
+          method: 'POST',
+          url: `/api/seed-lots/${handedLotId}/handoffs`,
+          headers: { authorization: `Bearer ${holder}`, 'idempotency-key': key },
+          payload: body as object,
+        })
+        .then((r) => ({ status: r.statusCode, body: r.json() }));
+    const key = randomUUID();
+    const out = await hand({ peer: 'a', quantity: { amount: 50 }, recipient: 'Ana Grower' }, key);
+    expect(out.status, JSON.stringify(out.body)).toBe(201);
+    const handoff = out.body.data;
+    expect(handoff).toMatchObject({
+      direction: 'outgoing',
+      seedLotId: handedLotId,
+      peer: 'a',
+      quantity: { amount: 50, unit: 'seeds' },
+      recipient: 'Ana Grower',
+      source: null,
+    });
+    expect(handoff.id).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
+    expect(handoff.transactionId).toBe(ledgerTxId(handoff.eventId));
+    // A retry with the same key is the same handoff; the lot went down once.
+    const retried = await hand({ peer: 'a', quantity: { amount: 50 }, recipient: 'Ana Grower' }, key);
+    expect(retried.body.data.id).toBe(handoff.id);
+    expect((await b.p.http('GET', `/api/seed-lots/${handedLotId}`, { token: holder })).body.data.quantity).toEqual({
+      amount: 150,
+      unit: 'seeds',
+    });
+    // Refusals on B: an unknown peer, more than the lot holds; nothing taken.
+    const unknown = await hand({ peer: 'nobody', quantity: { amount: 5 }, recipient: 'X' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.details.reason).toBe('unknown-peer');
+    const tooMuch = await hand({ peer: 'a', quantity: { amount: 151 }, recipient: 'X' });
+    expect(tooMuch.status).toBe(409);
+    expect(tooMuch.body.error.details).toMatchObject({ reason: 'exceeds-lot', available: 150, unit: 'seeds' });
+    // A second handoff, claimed only after B forks.
+    const second = await hand({ peer: 'a', quantity: { amount: 10 }, recipient: 'Ana Grower' });
+    expect(second.status).toBe(201);
+    unclaimedHandoff = second.body.data.id;
+    const listed = await b.p.http('GET', `/api/seed-lots/${handedLotId}/handoffs`, { token: holder });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((h: { id: string }) => h.id)).toEqual([unclaimedHandoff, handoff.id]);
+    expect(listed.body.pagination.total).toBe(2);
+    // B's ledger carries the handoff id, in a transaction whose id follows from it.
+    const onB = await until('B logs the handoff', async () => {
+      const res = await b.p.http('GET', `/api/transparency/proofs/transactions/${handoff.transactionId}`);
+      return res.status === 200 && res.body.data.auditEntry ? res.body.data : undefined;
+    });
+    expect(JSON.parse(onB.transaction.payload)).toMatchObject({
+      handoffId: handoff.id,
+      seedLotId: handedLotId,
+      handoffLot: { crop: 'Bean', variety: 'Borlotti', harvestYear: 2025 },
+    });
+
+    // A's grower receives it with the peer's name and the handoff id alone.
+    const before = (await lotsOnA()).length;
+    const firstClaim = randomUUID();
+    const received = await receiveOnA({ peer: 'b', handoffId: handoff.id }, 'usr_grower_a', firstClaim);
+    expect(received.status, JSON.stringify(received.body)).toBe(201);
+    const incoming = received.body.data;
+    expect(incoming).toMatchObject({
+      id: handoff.id,
+      direction: 'incoming',
+      peer: 'b',
+      quantity: { amount: 50, unit: 'seeds' },
+      source: {
+        peer: 'b',
+        url: b.url,
+        seedLotId: handedLotId,
+        handoffId: handoff.id,
+        transactionId: handoff.transactionId,
+        blockHash: onB.block.hash,
+      },
+    });
+    expect(incoming.source.bundleDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect(incoming.eventId).toMatch(/^tev_/);
+    expect(incoming.eventId).not.toBe(handoff.eventId);
+    // The new lot is the grower's, of B's crop, and shows where it came from, to anyone.
+    const newLot = await a.p.http('GET', `/api/seed-lots/${incoming.seedLotId}`);
+    expect(newLot.status).toBe(200);
+    expect(newLot.body.data).toMatchObject({
+      ownerId: 'usr_grower_a',
+      crop: 'Bean',
+      variety: 'Borlotti',
+      harvestYear: 2025,
+      receivedFrom: { peer: 'b', seedLotId: handedLotId, handoffId: handoff.id },
+    });
+    // A's ledger carries the same handoff id on its own incoming event.
+    const onA = await until('A records the incoming event', async () => {
+      const res = await a.p.http('GET', `/api/transparency/proofs/transactions/${incoming.transactionId}`);
+      return res.status === 200 ? res.body.data : undefined;
+    });
+    expect(onA.transaction.type).toBe('transport.seed-sharing');
+    expect(JSON.parse(onA.transaction.payload)).toMatchObject({
+      handoffId: handoff.id,
+      seedLotId: incoming.seedLotId,
+      handlerId: 'usr_grower_a',
+    });
+    // Claimed again (a new request, and a retry): the one lot.
+    const again = await receiveOnA({ peer: 'b', handoffId: handoff.id });
+    expect(again.status).toBe(201);
+    expect(again.body.data.seedLotId).toBe(incoming.seedLotId);
+    const replay = await receiveOnA({ peer: 'b', handoffId: handoff.id }, 'usr_grower_a', firstClaim);
+    expect(replay.body.data.seedLotId).toBe(incoming.seedLotId);
+    expect((await lotsOnA()).length).toBe(before + 1);
+    // By another account of A: refused.
+    const other = await receiveOnA({ peer: 'b', handoffId: handoff.id }, 'usr_other_a');
+    expect(other.status).toBe(409);
+    expect(other.body.error.details.reason).toBe('handoff-claimed');
+  }, 120_000);
+
+  it('a forged or unknown handoff id, an unknown or unreachable peer, or a bad shape is refused, and nothing is written', async () => {
+    const before = (await lotsOnA()).length;
+    // An id B never handed: no transaction of B follows from it.
+    const forged = await receiveOnA({ peer: 'b', handoffId: `urn:uuid:${randomUUID()}` });
+    expect(forged.status).toBe(404);
+    expect(forged.body.error).toMatchObject({ code: 'NOT_FOUND', details: { reason: 'not-on-peer' } });
+    const unknown = await receiveOnA({ peer: 'nobody', handoffId: unclaimedHandoff });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.details.reason).toBe('unknown-peer');
+    const gonePeer = await receiveOnA({ peer: 'd', handoffId: unclaimedHandoff });
+    expect(gonePeer.status).toBe(503);
+    expect(gonePeer.body.error.details.reason).toBe('peer-unreachable');
+    for (const bad of [
+      { peer: 'b', handoffId: 'not-a-urn' },
+      { peer: nodes.b.url, handoffId: unclaimedHandoff },
+      { peer: 'b', handoffId: unclaimedHandoff, transactionId: registrationTx },
+    ]) {
+      const res = await receiveOnA(bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+    }
+    expect((await lotsOnA()).length).toBe(before);
+  }, 60_000);
+
   it('when B rewrites its history, A and C refuse to cosign it (409) and list B as a fork', async () => {
     const { a, b, c } = nodes;
     // Both witnesses hold B's current size, and both mirrors are at it.
@@ -495,5 +661,11 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
     const retried = await cloneOnA({ peer: 'b', plantId }, {}, firstKey);
     expect(retried.status).toBe(201);
     expect(retried.body.data.id).toBe(cloneId);
+    // Nor a handoff of B not claimed before the fork; nothing is written.
+    const lots = (await lotsOnA()).length;
+    const claim = await receiveOnA({ peer: 'b', handoffId: unclaimedHandoff });
+    expect(claim.status).toBe(409);
+    expect(claim.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'peer-forked' } });
+    expect((await lotsOnA()).length).toBe(lots);
   }, 30_000);
 });
