@@ -71,7 +71,9 @@ export const SeedHandoff = Named(
     seedLotId: SeedLotId,
     peer: Type.String({ description: 'The other node: its name in this node’s PEERS' }),
     quantity: Type.Object({ amount: Type.Number(), unit: StringEnum(SEED_LOT_UNITS) }),
-    recipient: Type.String({ description: 'Who receives it: as stated when handed (outgoing), the claimant (incoming)' }),
+    recipient: Type.String({
+      description: 'Who receives it: as stated when handed (outgoing), the claimant (incoming)',
+    }),
     eventId: Type.Union([Type.String(), Type.Null()], {
       description: 'This node’s seed-sharing journey event of the handoff; null until recorded',
     }),

@@ -148,3 +148,23 @@ export const peerTransactionVerify = defineSubject({
     'A peer’s ledger transaction, its bundle verified in full (ledger proof and proof of work, signature, ' +
     'consistency with the mirror); refused when the peer forked',
 });
+
+export const peerForkClear = defineSubject({
+  subject: 'transparency.peer-fork.clear',
+  request: Type.Object(
+    {
+      peer: PeerName,
+      reason: Type.String({
+        minLength: 3,
+        maxLength: 2000,
+        description: 'Why the fork is cleared (what was found and done), kept in the audit log with the evidence',
+        examples: ['The peer restored its log from a backup after a disk failure; its operator confirmed the cause'],
+      }),
+    },
+    { additionalProperties: false },
+  ),
+  reply: FederationPeer,
+  summary:
+    'An ADMIN clears a peer’s fork once it has been dealt with: the evidence goes to the audit log, and the mirror ' +
+    'starts again from the peer’s current checkpoint',
+});

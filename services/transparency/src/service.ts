@@ -24,7 +24,13 @@ import { appendAudit, getAudit, getPublicAudit, listAudit, verifyAudit } from '.
 import { getCertificate, getRevocationList, revokeCertificate } from './handlers/certificates.js';
 import { listEventHistory } from './handlers/events.js';
 import { exportChunk, exportSummaryOf } from './handlers/exports.js';
-import { getPeerBundle, listPeers, verifyPeerPlant, verifyPeerTransaction } from './handlers/federation.js';
+import {
+  clearPeerFork,
+  getPeerBundle,
+  listPeers,
+  verifyPeerPlant,
+  verifyPeerTransaction,
+} from './handlers/federation.js';
 import { getHealth } from './handlers/health.js';
 import { renderLabels } from './handlers/labels.js';
 import { getPlantProofBundle, getTxProofBundle } from './handlers/proof-bundles.js';
@@ -208,6 +214,7 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         getPeerBundle(ctx, nodes, mirror),
         verifyPeerPlant(ctx, nodes, mirror),
         verifyPeerTransaction(ctx, nodes, mirror),
+        clearPeerFork(ctx, nodes),
         getInclusionProof(ctx),
         getConsistencyProof(ctx),
         listEventHistory(ctx),

@@ -668,4 +668,50 @@ describe('three nodes peering: each witnesses and mirrors the other two', () => 
     expect(claim.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'peer-forked' } });
     expect((await lotsOnA()).length).toBe(lots);
   }, 30_000);
+
+  it('once B’s operator has repaired its log, an ADMIN of A clears the fork: the evidence goes to the audit log and the mirror starts again', async () => {
+    const { a, b } = nodes;
+    const clear = (peer: string, role: 'ADMIN' | 'USER', body: unknown = { reason: 'B restored its log; checked' }) =>
+      a.p.http('POST', `/api/federation/peers/${peer}/clear-fork`, { role, sub: `usr_${role.toLowerCase()}`, body });
+    const forked = (await peersOf(a)).find((x) => x.name === 'b') as unknown as {
+      state: string;
+      treeSize: number;
+      rootHash: string;
+      checkpoint: string;
+      forkCheckpoint: string;
+    };
+    expect(forked.state).toBe('fork');
+    // Only an ADMIN, only a peer that is a fork; nothing changes otherwise.
+    expect((await clear('b', 'USER')).status).toBe(403);
+    const notForked = await clear('c', 'ADMIN');
+    expect(notForked.status).toBe(409);
+    expect(notForked.body.error.details.reason).toBe('not-forked');
+    expect((await clear('nobody', 'ADMIN')).body.error.details.reason).toBe('unknown-peer');
+    expect((await peersOf(a)).find((x) => x.name === 'b')?.state).toBe('fork');
+    // B's operator puts back the root its peers had seen.
+    await b.p.database.db.execute(sql`update transparency.audit_head set root_hash = ${forked.rootHash}`);
+    const cleared = await clear('b', 'ADMIN');
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    expect(cleared.body.data).toMatchObject({ name: 'b', state: 'pending', treeSize: null, forkCheckpoint: null });
+    // The evidence is in A's audit log, with the reason.
+    const audit = await a.p.http('GET', '/api/transparency/audit?kind=admin.peer-fork-cleared', {
+      role: 'ADMIN',
+      sub: 'usr_admin',
+    });
+    expect(audit.status).toBe(200);
+    expect(audit.body.data).toHaveLength(1);
+    expect(audit.body.data[0]).toMatchObject({
+      entity: 'b',
+      reason: 'B restored its log; checked',
+      data: { checkpoint: forked.checkpoint, forkCheckpoint: forked.forkCheckpoint, treeSize: forked.treeSize },
+    });
+    // The mirror starts again from B's current checkpoint, and B's handoffs are received again.
+    const head = await headOf(b);
+    await until('A mirrors B again', async () =>
+      (await peersOf(a)).find((x) => x.name === 'b' && x.state === 'ok' && x.rootHash === head.rootHash),
+    );
+    const claim = await receiveOnA({ peer: 'b', handoffId: unclaimedHandoff });
+    expect(claim.status, JSON.stringify(claim.body)).toBe(201);
+    expect(claim.body.data.source).toMatchObject({ peer: 'b', seedLotId: handedLotId });
+  }, 60_000);
 });

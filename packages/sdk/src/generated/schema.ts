@@ -1012,6 +1012,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seed-lots/{seedLotId}/handoffs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a lot’s handoffs across nodes
+         * @description The handoffs of a lot, newest first: `outgoing` ones (seed handed from it to a peer) and the `incoming` one it was received by (with `source`: the lot on the peer and the proof it was accepted on). Read by the lot’s holder (viewer of an owning organization and up) and ADMINs; anyone else gets 404. `page` from 1 (default 1); `limit` default 20, at most 100.
+         */
+        get: operations["listSeedHandoffs"];
+        put?: never;
+        /**
+         * Hand seed of a lot to a grower on another node
+         * @description The lot’s holder (the account, or an owner or manager of the owning organization acting for it) hands part of it to a grower on a peer node: `peer` is a name of this node’s PEERS (404 `reason: unknown-peer` otherwise; no URL is accepted), `recipient` who receives it there (a name or their account id on the peer, recorded as stated). `quantity.amount` is in the lot’s unit and goes down under the lot’s lock, never below zero: more than the lot holds is 409 CONFLICT (`reason: exceeds-lot`, `details.available`, `details.unit`); a discarded lot is 409 (`reason: discarded`). The answer carries the handoff `id` (a `urn:uuid`) to pass on to the recipient, who receives it on their node with `POST /api/seed-lots/incoming`. The handoff is a `seed-sharing` journey event on the ledger (`eventId`, `transactionId`) naming the handoff id and the lot’s crop, variety and harvest year; its id follows from the handoff id, which is how the peer finds and verifies it. The change of quantity is recorded with reason `handed-off`. Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h and is recorded once.
+         */
+        post: operations["createSeedHandoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seed-lots/incoming": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive seed handed from another node
+         * @description The recipient claims a handoff of a peer (`peer`, a name of PEERS; `handoffId`, the `urn:uuid` the giver passed on). Before anything is written, this node verifies the peer’s ledger transaction of the handoff through its mirror of the peer’s log, as for a remote parent: 404 NOT_FOUND `reason: unknown-peer` (no such peer in PEERS) or `not-on-peer` (the peer has no such transaction: an unknown or mistyped handoff id), 409 CONFLICT `reason: peer-forked` (the peer’s log forked, even for a transaction verified before), 422 UNPROCESSABLE `reason: bundle-unverified` (its proof does not verify), 503 UNAVAILABLE `reason: peer-unreachable` (the peer does not answer; nothing is written). It must be a `seed-sharing` event naming that handoff id (422 `reason: not-a-handoff` otherwise). A new lot is then held by the caller (or the organization it acts for) with the crop, variety, harvest year and quantity the peer recorded, `receivedFrom` naming the peer’s lot, the handoff, the block, the bundle’s digest and the mirrored checkpoint; an incoming `seed-sharing` journey event with the same handoff id is recorded here. A handoff is received once: again by the same caller answers the same lot (201), by anyone else 409 `reason: handoff-claimed`. Send an `Idempotency-Key` header (a fresh UUID per new request, the same one for its retries): a retry with the same key and body gets the first answer for 24 h and is recorded once.
+         */
+        post: operations["receiveSeedHandoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/loans": {
         parameters: {
             query?: never;
@@ -4288,6 +4332,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/federation/peers/{peer}/clear-fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clear a peer’s fork
+         * @description An ADMIN clears a peer’s `fork` state once it has been dealt with (the peer’s operator found and fixed the cause, or the peer was re-keyed), with a `reason`. In one step under the peer’s lock, the evidence (the mirrored checkpoint, the inconsistent `forkCheckpoint` and the problem) is appended to the audit log as `admin.peer-fork-cleared` with the reason, and what this node held of the peer (its mirror and cached bundles) is forgotten: the peer is `pending` again and its mirror starts from the peer’s current checkpoint at the next poll. Links already accepted on the peer’s proofs keep their digests. 404 `reason: unknown-peer` for a name not in PEERS; 409 CONFLICT `reason: not-forked` when the peer is not a fork (nothing is written); anyone but an ADMIN 403.
+         */
+        post: operations["clearPeerFork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analytics/overview": {
         parameters: {
             query?: never;
@@ -5563,7 +5627,7 @@ export interface components {
             /** @description Human-readable explanation */
             message: string;
             /**
-             * @description Finer reasons: an object, or a list of one per failing field, with `field` (the failing field) and `reason`, a stable code for a client to word in its own language (ADR 260), one of: `sign-in-required`, `bad-credentials`, `session-ended`, `token-expired`, `token-invalid`, `token-organization`, `not-an-organization-id`, `not-a-member`, `org-role`, `not-owner`, `not-self`, `admin-only`, `scopes-exceed`, `CSRF`, `origin`, `account-not-found`, `link-invalid`, `email-taken`, `password-too-short`, `password-too-long`, `password-repeated`, `password-common`, `password-is-email`, `LAST_ADMIN`, `ACCOUNT_GONE`, `EMAIL_NOT_VERIFIED`, `ACCOUNT_NOT_LINKED`, `STATE_MISSING`, `STATE_MISMATCH`, `PROVIDER_REFUSED`, `CODE_MISSING`, `PROVIDER_ERROR`, `OWNER_ONLY`, `LAST_OWNER`, `member-not-found`, `invitation-invalid`, `organization-not-found`, `not-account-name`, `name-required`, `not-handler`, `not-custodian`, `not-recipient`, `corrected`, `journey-backwards`, `plant-or-lot`, `correction-subject`, `not-in-journey`, `bad-public-key`, `own-listing`, `not-your-turn`, `listing-closed`, `listing-state`, `listing-sold-out`, `listing-not-open`, `offer-state`, `quantity-over-available`, `not-enough-left`, `not-buyer`, `offer-not-accepted`, `already-reviewed`, `not-an-image`, `too-few-households`, `probe-limit`, `no-category`, `in-future`, `invalid-time`, `from-after-to`, `invalid-date`, `range-too-long`, `window-invalid`, `lat-lon-together`, `too-many-kinds`, `epcis-kind`, `label-start`, `batch-germinating`, `batch-growing`, `batch-ready`, `batch-harvested`, `batch-failed`, `batch-harvesting`, `batch-closed`, `zone-capacity`, `before-start`, `start-too-early`, `recipe-crop`, `phase-twice`, `min-above-max`, `file-too-large`, `attach-not-allowed`, `entity-pair`, `type`, `corrupt`, `unreadable`, `pixel-limit`, `zip-bomb`, `zip-path`, `not-uploaded`, `expired`, `entry`, `file`, `error`, `not-configured`, `provider-failed`, `photo-count`, `organ-per-photo`, `proof-invalid`, `key-of-another-user`, `challenge-unknown`, `challenge-not-yours`, `challenge-used`, `challenge-expired`, `not-a-party`, `key-revoked`, `signature-invalid`, `webhook-disabled`, `not-public-kind`, `area-invalid`, `already-revoked`, `same-owner`, `lot-discarded`, `lot-empty`, `transfer-pending`, `accepting`, `owner-changed`, `not-giver`, `not-pending`, `unknown-recipient`, `discarded`, `empty-change`, `loan-exceeds-lot`, `due-passed`, `not-grown-from-loan`, `loan-returned`, `not-borrower`, `one-parent`, `unknown-peer`, `not-on-peer`, `peer-forked`, `peer-unreachable`, `bundle-unverified`, `not-a-geo-uri`, `unknown-token`, `in-flight`
+             * @description Finer reasons: an object, or a list of one per failing field, with `field` (the failing field) and `reason`, a stable code for a client to word in its own language (ADR 260), one of: `sign-in-required`, `bad-credentials`, `session-ended`, `token-expired`, `token-invalid`, `token-organization`, `not-an-organization-id`, `not-a-member`, `org-role`, `not-owner`, `not-self`, `admin-only`, `scopes-exceed`, `CSRF`, `origin`, `account-not-found`, `link-invalid`, `email-taken`, `password-too-short`, `password-too-long`, `password-repeated`, `password-common`, `password-is-email`, `LAST_ADMIN`, `ACCOUNT_GONE`, `EMAIL_NOT_VERIFIED`, `ACCOUNT_NOT_LINKED`, `STATE_MISSING`, `STATE_MISMATCH`, `PROVIDER_REFUSED`, `CODE_MISSING`, `PROVIDER_ERROR`, `OWNER_ONLY`, `LAST_OWNER`, `member-not-found`, `invitation-invalid`, `organization-not-found`, `not-account-name`, `name-required`, `not-handler`, `not-custodian`, `not-recipient`, `corrected`, `journey-backwards`, `plant-or-lot`, `correction-subject`, `not-in-journey`, `bad-public-key`, `own-listing`, `not-your-turn`, `listing-closed`, `listing-state`, `listing-sold-out`, `listing-not-open`, `offer-state`, `quantity-over-available`, `not-enough-left`, `not-buyer`, `offer-not-accepted`, `already-reviewed`, `not-an-image`, `too-few-households`, `probe-limit`, `no-category`, `in-future`, `invalid-time`, `from-after-to`, `invalid-date`, `range-too-long`, `window-invalid`, `lat-lon-together`, `too-many-kinds`, `epcis-kind`, `label-start`, `batch-germinating`, `batch-growing`, `batch-ready`, `batch-harvested`, `batch-failed`, `batch-harvesting`, `batch-closed`, `zone-capacity`, `before-start`, `start-too-early`, `recipe-crop`, `phase-twice`, `min-above-max`, `file-too-large`, `attach-not-allowed`, `entity-pair`, `type`, `corrupt`, `unreadable`, `pixel-limit`, `zip-bomb`, `zip-path`, `not-uploaded`, `expired`, `entry`, `file`, `error`, `not-configured`, `provider-failed`, `photo-count`, `organ-per-photo`, `proof-invalid`, `key-of-another-user`, `challenge-unknown`, `challenge-not-yours`, `challenge-used`, `challenge-expired`, `not-a-party`, `key-revoked`, `signature-invalid`, `webhook-disabled`, `not-public-kind`, `area-invalid`, `already-revoked`, `same-owner`, `lot-discarded`, `lot-empty`, `transfer-pending`, `accepting`, `owner-changed`, `not-giver`, `not-pending`, `unknown-recipient`, `discarded`, `empty-change`, `loan-exceeds-lot`, `due-passed`, `not-grown-from-loan`, `loan-returned`, `not-borrower`, `one-parent`, `unknown-peer`, `not-on-peer`, `peer-forked`, `peer-unreachable`, `bundle-unverified`, `exceeds-lot`, `not-a-handoff`, `handoff-claimed`, `not-forked`, `not-a-geo-uri`, `unknown-token`, `in-flight`
              * @example {
              *       "field": "buyerId",
              *       "reason": "not-self"
@@ -5830,6 +5894,39 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             recordedAt: string;
+        };
+        /**
+         * HandoffSource
+         * @description Where an incoming lot came from, and the proof it was accepted on
+         */
+        HandoffSource: {
+            /** @description The giving node: its name in PEERS */
+            peer: string;
+            /** @description Its base URL */
+            url: string;
+            /** @description The lot on the giving node the seed came from */
+            seedLotId: string;
+            /**
+             * @description A seed handoff across nodes: a `urn:uuid`, the same on the giving and the receiving node (ADR 309)
+             * @example urn:uuid:3f2b8c1e-9d4a-4e6b-8f1c-2a7d5e9b0c34
+             */
+            handoffId: string;
+            /** @description The giving node’s ledger transaction of its seed-sharing event */
+            transactionId: string;
+            /** @description The giving node’s block holding that transaction */
+            blockHash: string;
+            /** @description SHA-256 of the proof bundle as canonical JSON (RFC 8785) */
+            bundleDigest: string;
+            /** @description The mirrored checkpoint of the giving node’s log the bundle was verified against */
+            checkpoint: {
+                treeSize: number;
+                rootHash: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            verifiedAt: string;
         };
         /** Harvest */
         Harvest: {
@@ -7391,6 +7488,44 @@ export interface components {
                 kind: "exact" | "prefix" | "word" | "substring";
             };
         };
+        /** SeedHandoff */
+        SeedHandoff: {
+            /**
+             * @description A seed handoff across nodes: a `urn:uuid`, the same on the giving and the receiving node (ADR 309)
+             * @example urn:uuid:3f2b8c1e-9d4a-4e6b-8f1c-2a7d5e9b0c34
+             */
+            id: string;
+            /**
+             * @description outgoing: seed went out of this lot to a peer; incoming: this lot came in from a peer
+             * @enum {string}
+             */
+            direction: "outgoing" | "incoming";
+            /**
+             * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
+             * @example lot_tomato-2026-a
+             */
+            seedLotId: string;
+            /** @description The other node: its name in this node’s PEERS */
+            peer: string;
+            quantity: {
+                amount: number;
+                /** @enum {string} */
+                unit: "seeds" | "grams" | "packets";
+            };
+            /** @description Who receives it: as stated when handed (outgoing), the claimant (incoming) */
+            recipient: string;
+            /** @description This node’s seed-sharing journey event of the handoff; null until recorded */
+            eventId: string | null;
+            /** @description Outgoing: the ledger transaction of the event, which the receiving node verifies (derived from the handoff id); incoming: this node’s transaction of its own event. Null until recorded */
+            transactionId: string | null;
+            /** @description Incoming: the giving node’s lot and the proof it was accepted on; null for an outgoing one */
+            source: components["schemas"]["HandoffSource"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            createdAt: string;
+        };
         /** SeedLoan */
         SeedLoan: {
             /**
@@ -7499,6 +7634,8 @@ export interface components {
             updatedAt: string;
             /** @description When the lot was discarded: kept for the lineage and journeys that name it, no longer listed */
             discardedAt: string | null;
+            /** @description A lot received from a peer node (`POST /api/seed-lots/incoming`): the lot there, the handoff and the proof it was accepted on; public like the lot. Null for a lot recorded here */
+            receivedFrom: components["schemas"]["HandoffSource"] | null;
         };
         /** SeedLotViability */
         SeedLotViability: {
@@ -7830,6 +7967,8 @@ export interface components {
             corrects: string | null;
             /** @description The latest event correcting this one; a corrected event is left out of the totals */
             correctedBy: string | null;
+            /** @description A seed-sharing event of a handoff across nodes: its id, the same on both nodes (ADR 309) */
+            handoffId: string | null;
             /** @description Private to the event’s parties (handler, recipient, the plant’s owner) and ADMINs: null for anyone else. Never on the ledger */
             notes: string | null;
             blockHash: string;
@@ -13899,6 +14038,408 @@ export interface operations {
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CHAIN_ERROR, INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listSeedHandoffs: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (at most 1000000) */
+                page?: number;
+                /** @description Items per page (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
+                 * @example lot_tomato-2026-a
+                 */
+                seedLotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SeedHandoff"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createSeedHandoff: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
+                "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description Seed lot identifier, `lot_` and 3–60 letters, digits or hyphens (minted for an inventory lot)
+                 * @example lot_tomato-2026-a
+                 */
+                seedLotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "peer": "north-farm",
+                 *       "quantity": {
+                 *         "amount": 40
+                 *       },
+                 *       "recipient": "Ana Grower"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The peer’s name in this node’s PEERS setting
+                     * @example north-farm
+                     */
+                    peer: string;
+                    quantity: {
+                        /** @description How much is handed on, in the lot’s unit; at most what the lot holds */
+                        amount: number;
+                    };
+                    /**
+                     * @description Who receives it on the peer: a name, or their account id there (recorded as stated)
+                     * @example Ana Grower (usr_01HZX3K6Q2W8N4B7T5R9V0C1MF on north-farm)
+                     */
+                    recipient: string;
+                    /** @description Set by the gateway, whatever the body says: the caller’s account name, named on the journey event */
+                    callerName?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SeedHandoff"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CHAIN_ERROR, INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    receiveSeedHandoff: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (16 to 255 visible ASCII characters, e.g. a random UUID) that makes a retry safe: the same key with the same body answers the first result again (`Idempotent-Replayed: true`) for 24 h; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 DUPLICATE. */
+                "idempotency-key"?: string;
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "peer": "north-farm",
+                 *       "handoffId": "urn:uuid:3f2b8c1e-9d4a-4e6b-8f1c-2a7d5e9b0c34"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The peer’s name in this node’s PEERS setting
+                     * @example north-farm
+                     */
+                    peer: string;
+                    /**
+                     * @description A seed handoff across nodes: a `urn:uuid`, the same on the giving and the receiving node (ADR 309)
+                     * @example urn:uuid:3f2b8c1e-9d4a-4e6b-8f1c-2a7d5e9b0c34
+                     */
+                    handoffId: string;
+                    /** @description Set by the gateway, whatever the body says: the caller’s account name, named on the journey event */
+                    callerName?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SeedHandoff"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -25811,6 +26352,17 @@ export interface operations {
                      */
                     corrects?: string;
                     notes?: string;
+                    /**
+                     * @description Seed handed to or from a grower on another node: the handoff id both nodes record (ADR 309). Written to the ledger with the event, so the other node can verify it
+                     * @example urn:uuid:3f2b8c1e-9d4a-4e6b-8f1c-2a7d5e9b0c34
+                     */
+                    handoffId?: string;
+                    /** @description With `handoffId` only: the handed lot’s crop, variety and harvest year, written to the ledger */
+                    handoffLot?: {
+                        crop: string;
+                        variety?: string;
+                        harvestYear: number;
+                    };
                 };
             };
         };
@@ -35969,6 +36521,136 @@ export interface operations {
             };
             /** @description Error: UNPROCESSABLE */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    clearPeerFork: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description The peer’s name in this node’s PEERS setting
+                 * @example north-farm
+                 */
+                peer: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "The peer restored its log from a backup after a disk failure; its operator confirmed the cause"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Why the fork is cleared (what was found and done), kept in the audit log with the evidence
+                     * @example The peer restored its log from a backup after a disk failure; its operator confirmed the cause
+                     */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["FederationPeer"];
+                        error: null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { FederationPeer, federationPeersList, peerBundleGet } from '@rootline/contracts';
+import { FederationPeer, federationPeersList, peerBundleGet, peerForkClear } from '@rootline/contracts';
 import { type BusRouteDeps, busRoute } from '../http/bus-route.js';
 
 const TAGS = ['Transparency'];
@@ -43,5 +43,31 @@ export const federationRoutes: FastifyPluginAsyncTypebox<BusRouteDeps> = async (
     subject: peerBundleGet,
     errors: ['NOT_FOUND', 'CONFLICT', 'UNPROCESSABLE', 'UNAVAILABLE'],
     cache: () => 'public, max-age=60',
+  });
+
+  busRoute(app, deps, {
+    method: 'POST',
+    url: '/peers/:peer/clear-fork',
+    summary: 'Clear a peer’s fork',
+    description:
+      'An ADMIN clears a peer’s `fork` state once it has been dealt with (the peer’s operator found and fixed the ' +
+      'cause, or the peer was re-keyed), with a `reason`. In one step under the peer’s lock, the evidence (the ' +
+      'mirrored checkpoint, the inconsistent `forkCheckpoint` and the problem) is appended to the audit log as ' +
+      '`admin.peer-fork-cleared` with the reason, and what this node held of the peer (its mirror and cached ' +
+      'bundles) is forgotten: the peer is `pending` again and its mirror starts from the peer’s current checkpoint ' +
+      'at the next poll. Links already accepted on the peer’s proofs keep their digests. 404 `reason: ' +
+      'unknown-peer` for a name not in PEERS; 409 CONFLICT `reason: not-forked` when the peer is not a fork ' +
+      '(nothing is written); anyone but an ADMIN 403.',
+    tags: TAGS,
+    policy: {
+      permission: 'transparency:write',
+      object: { rule: 'none', why: 'the node’s peering state, an operator’s act' },
+    },
+    subject: peerForkClear,
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    example: {
+      reason: 'The peer restored its log from a backup after a disk failure; its operator confirmed the cause',
+    },
+    input: async (req) => ({ ...(req.body as object), peer: (req.params as { peer: string }).peer }) as never,
   });
 };

@@ -1,5 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { PAGE_DEFAULTS, SeedHandoff, seedHandoffCreate, seedHandoffList, seedHandoffReceive } from '@rootline/contracts';
+import {
+  PAGE_DEFAULTS,
+  SeedHandoff,
+  seedHandoffCreate,
+  seedHandoffList,
+  seedHandoffReceive,
+} from '@rootline/contracts';
 import { busRoute } from '../http/bus-route.js';
 import { type NamingRouteDeps, stater } from './plants.js';
 

@@ -141,7 +141,8 @@ export const handSeedLot = (ctx: ServiceContext) =>
           createdAt: at,
           createdBy: actor.id,
         });
-        if (!created) throw new AppError('CONFLICT', `The handoff ${handoffId} exists already`, { reason: 'in-flight' });
+        if (!created)
+          throw new AppError('CONFLICT', `The handoff ${handoffId} exists already`, { reason: 'in-flight' });
         return created;
       });
     }

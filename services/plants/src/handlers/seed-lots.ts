@@ -13,6 +13,7 @@ import {
 import { isOwnerOrAdmin } from '@rootline/contracts/roles';
 import { actingOwner, actingUser, assertOwnerOrAdmin } from '@rootline/domain';
 import { handle, notFound, type ServiceContext } from '@rootline/host';
+import { incomingOf } from '../db/seed-handoffs.repo.js';
 import {
   allSeedLots,
   findGerminationTest,
@@ -28,7 +29,6 @@ import {
   type SeedLotRow,
   updateSeedLot,
 } from '../db/seed-lots.repo.js';
-import { incomingOf } from '../db/seed-handoffs.repo.js';
 import { handoffSource } from '../domain/seed-handoffs.js';
 import { cropKey, germinationTestView, seedLotView } from '../domain/seed-lots.js';
 import { germinationTestProblem } from '../domain/viability.js';

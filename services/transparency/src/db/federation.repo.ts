@@ -74,3 +74,8 @@ export async function saveBundle(db: Db, peer: string, entryId: string, row: Bun
 export async function deleteBundlesOf(db: Db, peer: string): Promise<void> {
   await db.delete(federationBundles).where(eq(federationBundles.peer, peer));
 }
+
+/** Forgets what this node held of a peer: its mirror starts again from the peer's next checkpoint. */
+export async function deletePeer(tx: Db, name: string): Promise<void> {
+  await tx.delete(federationPeers).where(eq(federationPeers.name, name));
+}

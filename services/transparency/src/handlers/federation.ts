@@ -1,14 +1,27 @@
 import {
   AppError,
+  type FederationPeer,
   federationPeersList,
   type PeerProofBundle,
   type ProofBundle,
   peerBundleGet,
+  peerForkClear,
   peerPlantVerify,
   peerTransactionVerify,
 } from '@rootline/contracts';
+import { actingUser } from '@rootline/domain';
 import { handle, type ServiceContext } from '@rootline/host';
-import { deleteBundlesOf, listPeerRows, readBundle, readPeer, saveBundle } from '../db/federation.repo.js';
+import { appendEntry } from '../db/audit.repo.js';
+import {
+  deleteBundlesOf,
+  deletePeer,
+  listPeerRows,
+  lockPeer,
+  type PeerRow,
+  readBundle,
+  readPeer,
+  saveBundle,
+} from '../db/federation.repo.js';
 import { bundleDigest, ledgerProblems, plantFacts } from '../domain/peer-plant.js';
 import { checkPeerBundle, type Peer, type PeerCheckpoint } from '../domain/peers.js';
 import { PeerForked, PeerHasNoSuchEntry, type PeerMirror, PeerUnreachable } from '../jobs/peer-mirror.js';
@@ -17,25 +30,77 @@ import { PeerForked, PeerHasNoSuchEntry, type PeerMirror, PeerUnreachable } from
 export const listPeers = (ctx: ServiceContext, peers: readonly Peer[]) =>
   handle(federationPeersList, async () => {
     const rows = new Map((await listPeerRows(ctx.db)).map((r) => [r.name, r]));
-    return {
-      items: peers.map((peer) => {
-        const found = rows.get(peer.name);
-        const row = found?.origin === peer.origin ? found : null;
-        return {
-          name: peer.name,
-          url: peer.url,
-          origin: peer.origin,
-          state: row?.state ?? 'pending',
-          treeSize: row?.size ?? null,
-          rootHash: row?.rootHash ?? null,
-          checkpoint: row?.note ?? null,
-          verifiedAt: row?.verifiedAt ?? null,
-          checkedAt: row?.checkedAt ?? null,
-          problem: row?.problem ?? null,
-          forkCheckpoint: row?.forkNote ?? null,
-        };
-      }),
-    };
+    return { items: peers.map((peer) => peerView(peer, rows.get(peer.name))) };
+  });
+
+/** A peer as listed: its setting, and its row when it is of the peer's current log. */
+function peerView(peer: Peer, found: PeerRow | null | undefined): FederationPeer {
+  const row = found?.origin === peer.origin ? found : null;
+  return {
+    name: peer.name,
+    url: peer.url,
+    origin: peer.origin,
+    state: row?.state ?? 'pending',
+    treeSize: row?.size ?? null,
+    rootHash: row?.rootHash ?? null,
+    checkpoint: row?.note ?? null,
+    verifiedAt: row?.verifiedAt ?? null,
+    checkedAt: row?.checkedAt ?? null,
+    problem: row?.problem ?? null,
+    forkCheckpoint: row?.forkNote ?? null,
+  };
+}
+
+/**
+ * transparency.peer-fork.clear: an ADMIN clears a peer's fork once it has been dealt with (ADR 311). Under the
+ * peer's lock, the evidence (the mirrored checkpoint, the inconsistent one and the problem) is appended to the audit
+ * log as `admin.peer-fork-cleared` with the reason, and the peer's row and cached bundles are deleted, in one
+ * transaction: the mirror starts again from the peer's current checkpoint at its next poll. A peer that is not a
+ * fork is 409 `not-forked`, and nothing is written.
+ */
+export const clearPeerFork = (ctx: ServiceContext, peers: readonly Peer[]) =>
+  handle(peerForkClear, async ({ peer: name, reason }, call) => {
+    const actor = actingUser(call);
+    if (actor.role !== 'ADMIN') {
+      throw new AppError('FORBIDDEN', 'Only an ADMIN clears a peer’s fork', { reason: 'admin-only' });
+    }
+    const peer = peers.find((p) => p.name === name);
+    if (!peer) throw new AppError('NOT_FOUND', `This node has no peer named ${name}`, { reason: 'unknown-peer' });
+    const now = ctx.clock.now();
+    await ctx.db.transaction(async (tx) => {
+      await lockPeer(tx, peer.name);
+      const row = await readPeer(tx, peer.name, peer.origin);
+      if (row?.state !== 'fork') {
+        throw new AppError('CONFLICT', `The log of the peer ${name} is not a fork`, { reason: 'not-forked' });
+      }
+      await appendEntry(
+        tx,
+        {
+          source: 'admin',
+          subject: 'admin.peer-fork-cleared',
+          kind: 'admin.peer-fork-cleared',
+          eventId: null,
+          actor: actor.id,
+          entity: peer.name,
+          occurredAt: now.toISOString(),
+          recordedAt: now.toISOString(),
+          reason,
+          data: {
+            peer: peer.name,
+            origin: peer.origin,
+            treeSize: row.size,
+            rootHash: row.rootHash,
+            checkpoint: row.note,
+            forkCheckpoint: row.forkNote,
+            problem: row.problem,
+          },
+        },
+        now,
+      );
+      await deletePeer(tx, peer.name);
+      await deleteBundlesOf(tx, peer.name);
+    });
+    return peerView(peer, null);
   });
 
 /** A peer's bundle of `entryId`, verified against the mirror: from the cache, or fetched and checked (ADR 307). */

@@ -208,8 +208,7 @@ async function recordEvent(
   // The measured distance and emissions stay off it too: only the handler's footprint reads them.
   // A handoff id is on the ledger only when there is one, so every other event's payload (and hash) stays as it was.
   const { recordedBy: _, notes: _notes, exactDistanceKm: _km, exactKgCo2e: _kg, handoffId, handoffLot, ...rest } = row;
-  const payload =
-    handoffId === null ? rest : { ...rest, handoffId, ...(handoffLot === null ? {} : { handoffLot }) };
+  const payload = handoffId === null ? rest : { ...rest, handoffId, ...(handoffLot === null ? {} : { handoffLot }) };
   const receipt = await recorder
     .record(
       {
