@@ -11,6 +11,7 @@ import { recordDemandHistory, settleDemandHouseholds } from '@rootline/testing';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import canonicalize from 'canonicalize';
+import { sql } from 'drizzle-orm';
 import { OAuth2Server } from 'oauth2-mock-server';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -221,6 +222,36 @@ const BODIES: Record<string, (example: Record<string, unknown>) => Promise<Recor
     });
     if (res.status !== 201) throw new Error(`a plant grown from the loan: ${res.status} ${await res.text()}`);
     return { ...ex, parentPlantIds: [((await res.json()) as { data: { id: string } }).data.id] };
+  },
+  // Seed of Ada's lot handed to the node's peer (itself), once its transaction is in the log: the handoff received.
+  receiveSeedHandoff: async (ex) => {
+    const res = await fetch(`${base}/api/seed-lots/${made.get('lot')}/handoffs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.get(ADA)}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ peer: 'north-farm', quantity: { amount: 1 }, recipient: 'A grower of north-farm' }),
+    });
+    if (res.status !== 201) throw new Error(`a handoff to receive: ${res.status} ${await res.text()}`);
+    const { id, transactionId } = ((await res.json()) as { data: { id: string; transactionId: string } }).data;
+    for (let i = 0; i < 150; i++) {
+      const proof = await fetch(`${base}/api/transparency/proofs/transactions/${transactionId}`);
+      if (proof.ok && ((await proof.json()) as { data: { auditEntry: unknown } }).data.auditEntry) {
+        return { ...ex, handoffId: id };
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`the log never recorded the handoff ${id}`);
+  },
+  // The peer's mirror as a fork would leave it (its checkpoint shown as the inconsistent one): the fork cleared.
+  clearPeerFork: async (ex) => {
+    for (let i = 0; i < 150; i++) {
+      const marked = (await p.database.db.execute(
+        sql`update transparency.federation_peers set state = 'fork', problem = 'another root at the mirrored size',
+          fork_note = note where name = 'north-farm' and note is not null returning name`,
+      )) as unknown as unknown[];
+      if (marked.length > 0) return ex;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('the node never mirrored its peer north-farm');
   },
   createSigningKey: async (ex) => ({
     ...ex,

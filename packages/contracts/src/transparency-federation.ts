@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PEER_NAME_PATTERN, PeerName, Timestamp } from './common.js';
+import { PEER_NAME_PATTERN, PeerName, Text, Timestamp } from './common.js';
 import { defineSubject, Named } from './define.js';
 import { RemoteProof, StringEnum } from './plants.js';
 import { ProofBundle } from './transparency-public.js';
@@ -154,7 +154,7 @@ export const peerForkClear = defineSubject({
   request: Type.Object(
     {
       peer: PeerName,
-      reason: Type.String({
+      reason: Text({
         minLength: 3,
         maxLength: 2000,
         description: 'Why the fork is cleared (what was found and done), kept in the audit log with the evidence',

@@ -1,4 +1,6 @@
-import { AppError, HANDOFF_ID_PATTERN, idFromKey } from '@rootline/contracts';
+import { AppError } from '@rootline/contracts/errors';
+import { idFromKey } from '@rootline/contracts/ids';
+import { HANDOFF_ID_PATTERN } from '@rootline/contracts/transport';
 import { describe, expect, it } from 'vitest';
 import {
   handoffSource,
@@ -29,7 +31,8 @@ describe('handoff ids', () => {
 
   it('name the giving node’s transaction: tx_ and the id of the event recorded under the handoff’s reference', () => {
     const eventId = idFromKey('tev', outgoingEventRef(ID));
-    expect(handoffTransactionId(ID)).toBe(`tx_${eventId.slice(4)}`);
+    // As `ledgerTxId` names a journey event's transaction: `tx_` and the event id's suffix.
+    expect(handoffTransactionId(ID)).toBe(`tx_${eventId.slice('tev_'.length)}`);
     expect(handoffTransactionId(ID)).toMatch(/^tx_[0-9A-Z]{26}$/);
     expect(handoffTransactionId(ID.replace('34', '35'))).not.toBe(handoffTransactionId(ID));
     // The receiving node records its own event under another reference, so another id.

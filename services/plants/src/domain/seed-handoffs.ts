@@ -1,13 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import {
-  AppError,
-  type HandoffSource,
-  idFromKey,
-  SEED_LOT_UNITS,
-  type SeedHandoff,
-  type SeedLotUnit,
-} from '@rootline/contracts';
-import { ledgerTxId } from '@rootline/host';
+import { AppError } from '@rootline/contracts/errors';
+import { idFromKey } from '@rootline/contracts/ids';
+import type { SeedHandoff } from '@rootline/contracts/seed-handoffs';
+import { type HandoffSource, SEED_LOT_UNITS, type SeedLotUnit } from '@rootline/contracts/seed-lots';
 
 /**
  * Seed handed across nodes (ADR 309, 310). The giving node records its seed-sharing event under an id derived from
@@ -25,9 +20,13 @@ export function incomingEventRef(peer: string, handoffId: string): string {
   return `seed-handoff-in:${peer}:${handoffId}`;
 }
 
-/** The giving node's ledger transaction of a handoff: `tx_` and the id of its event, derived from the handoff id. */
+/**
+ * The giving node's ledger transaction of a handoff: `tx_` and the suffix of its event's id, derived from the
+ * handoff id (the rule of `ledgerTxId`, by which a journey event's transaction is named).
+ */
 export function handoffTransactionId(handoffId: string): string {
-  return ledgerTxId(idFromKey('tev', outgoingEventRef(handoffId)));
+  const eventId = idFromKey('tev', outgoingEventRef(handoffId));
+  return `tx_${eventId.slice(eventId.indexOf('_') + 1)}`;
 }
 
 /**

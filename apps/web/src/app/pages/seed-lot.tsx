@@ -5,6 +5,7 @@ import { useSession } from '../../features/auth/api/session';
 import { LendSeedsForm } from '../../features/loans/components/lend-seeds-form';
 import { useMyOrganizations } from '../../features/organizations/api/organizations';
 import { useSeedLot } from '../../features/seeds/api/seed-lots';
+import { HandSeedForm, SeedHandoffs } from '../../features/seeds/components/seed-handoffs';
 import {
   DiscardSeedLot,
   GerminationTestForm,
@@ -72,6 +73,8 @@ export function Page() {
           />
         )}
         {holder && !l.discardedAt && <LendSeedsForm lot={l} />}
+        {holder && <SeedHandoffs seedLotId={l.id} />}
+        {holder && !l.discardedAt && (l.quantity?.amount ?? 0) > 0 && <HandSeedForm lot={l} />}
         {holder && !l.discardedAt && <DiscardSeedLot seedLotId={l.id} />}
       </div>
     </>

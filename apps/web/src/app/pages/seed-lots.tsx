@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { PageTitle } from '../../components/page-title';
 import { LOANS } from '../../features/loans/strings';
 import { CsvActions } from '../../features/seeds/components/csv-export';
+import { ReceiveSeedForm } from '../../features/seeds/components/seed-handoffs';
 import { SeedLotForm } from '../../features/seeds/components/seed-lot-form';
 import { SeedLotList } from '../../features/seeds/components/seed-lot-list';
 import { SEEDS } from '../../features/seeds/strings';
@@ -20,6 +21,7 @@ export function Page() {
           <CsvActions kind="seed-lots" />
           <SeedLotList />
           <SeedLotForm />
+          <ReceiveSeedForm />
         </>
       )}
     </RequireSession>

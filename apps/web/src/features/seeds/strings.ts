@@ -350,4 +350,74 @@ export const SEEDS = {
     reason: (reason: ImportReason, field: string, column: string) =>
       t(`seeds:csv.reasons.${reason}`, { field, column }),
   },
+  handoff: {
+    get title() {
+      return t('seeds:handoff.title');
+    },
+    get lead() {
+      return t('seeds:handoff.lead');
+    },
+    get peer() {
+      return t('seeds:handoff.peer');
+    },
+    get noPeers() {
+      return t('seeds:handoff.noPeers');
+    },
+    amount: (unit: string) => t('seeds:handoff.amount', { unit }),
+    get recipient() {
+      return t('seeds:handoff.recipient');
+    },
+    get recipientHint() {
+      return t('seeds:handoff.recipientHint');
+    },
+    get submit() {
+      return t('seeds:handoff.submit');
+    },
+    get busy() {
+      return t('seeds:handoff.busy');
+    },
+    done: (quantity: string, recipient: string, peer: string) => t('seeds:handoff.done', { quantity, recipient, peer }),
+    get idLabel() {
+      return t('seeds:handoff.idLabel');
+    },
+    get history() {
+      return t('seeds:handoff.history');
+    },
+    outgoing: (quantity: string, recipient: string, peer: string, when: string) =>
+      t('seeds:handoff.outgoing', { quantity, recipient, peer, when }),
+    incoming: (quantity: string, peer: string, when: string) => t('seeds:handoff.incoming', { quantity, peer, when }),
+  },
+  receive: {
+    get title() {
+      return t('seeds:receive.title');
+    },
+    get lead() {
+      return t('seeds:receive.lead');
+    },
+    get peer() {
+      return t('seeds:receive.peer');
+    },
+    get handoffId() {
+      return t('seeds:receive.handoffId');
+    },
+    get handoffIdHint() {
+      return t('seeds:receive.handoffIdHint');
+    },
+    get submit() {
+      return t('seeds:receive.submit');
+    },
+    get busy() {
+      return t('seeds:receive.busy');
+    },
+    done: (quantity: string) => t('seeds:receive.done', { quantity }),
+    get open() {
+      return t('seeds:receive.open');
+    },
+  },
+  receivedFrom: {
+    get label() {
+      return t('seeds:receivedFrom.label');
+    },
+    text: (lot: string, peer: string) => t('seeds:receivedFrom.text', { lot, peer }),
+  },
 };

@@ -63,6 +63,16 @@ export function SeedLotFacts({ lot }: { lot: SeedLot }) {
         <dd>{lot.harvestYear}</dd>
         <dt>{L.owner}</dt>
         <dd>{nameOf(lot.ownerId) ?? lot.ownerId}</dd>
+        {lot.receivedFrom && (
+          <>
+            <dt>{SEEDS.receivedFrom.label}</dt>
+            <dd>
+              <a href={`${lot.receivedFrom.url}/seed-lots/${lot.receivedFrom.seedLotId}`}>
+                {SEEDS.receivedFrom.text(lot.receivedFrom.seedLotId, lot.receivedFrom.peer)}
+              </a>
+            </dd>
+          </>
+        )}
         <dt>{L.parents}</dt>
         <dd>
           {lot.parentPlantIds.length === 0 ? (
