@@ -223,9 +223,16 @@ const BODIES: Record<string, (example: Record<string, unknown>) => Promise<Recor
     if (res.status !== 201) throw new Error(`a plant grown from the loan: ${res.status} ${await res.text()}`);
     return { ...ex, parentPlantIds: [((await res.json()) as { data: { id: string } }).data.id] };
   },
-  // Seed of Ada's lot handed to the node's peer (itself), once its transaction is in the log: the handoff received.
+  // Seed of a lot of Ada's handed to the node's peer (itself), once its transaction is in the log: the handoff received.
   receiveSeedHandoff: async (ex) => {
-    const res = await fetch(`${base}/api/seed-lots/${made.get('lot')}/handoffs`, {
+    const lot = await fetch(`${base}/api/seed-lots`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.get(ADA)}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ crop: 'bean', harvestYear: 2026, quantity: { amount: 50, unit: 'seeds' } }),
+    });
+    if (lot.status !== 201) throw new Error(`a lot to hand on: ${lot.status} ${await lot.text()}`);
+    const lotId = ((await lot.json()) as { data: { id: string } }).data.id;
+    const res = await fetch(`${base}/api/seed-lots/${lotId}/handoffs`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tokens.get(ADA)}`, 'content-type': 'application/json' },
       body: JSON.stringify({ peer: 'north-farm', quantity: { amount: 1 }, recipient: 'A grower of north-farm' }),
