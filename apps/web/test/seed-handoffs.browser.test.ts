@@ -109,7 +109,7 @@ describe('seed handed across nodes, in the browser', () => {
     await page.goto('/seed-lots');
     const form = page.getByRole('form', { name: 'Receive seed from another node' });
     await form.waitFor();
-    expect(await form.getByLabel('Node').inputValue()).toBe('north-farm');
+    await expect.poll(() => form.getByLabel('Node').inputValue()).toBe('north-farm');
     await form.getByLabel('Handoff id').fill(handoffId);
     await form.getByRole('button', { name: 'Receive seed' }).click();
     await form.getByText('Received: a new lot of 30 seeds.').waitFor({ timeout: 30_000 });
@@ -133,7 +133,7 @@ describe('seed handed across nodes, in the browser', () => {
     await page.goto(`/seed-lots/${ownLotId}`);
     const form = page.getByRole('form', { name: 'Hand to a grower on another node' });
     await form.waitFor();
-    expect(await form.getByLabel('Node').inputValue()).toBe('north-farm');
+    await expect.poll(() => form.getByLabel('Node').inputValue()).toBe('north-farm');
     await form.getByLabel('Quantity (seeds)').fill('15');
     await form.getByLabel('Recipient').fill('Nora North');
     await form.getByRole('button', { name: 'Hand on' }).click();
