@@ -88,14 +88,19 @@ describe('seed loans, in the browser', () => {
   it(
     'returns seed saved from a plant grown from the loan as a new lot of the library',
     async () => {
-      const plantId = (
-        await call(rig, brunoToken, 'POST', '/api/plants/register', {
-          commonName: 'Tomato',
-          location: { latitude: 52.09, longitude: 5.12, city: 'Utrecht', country: 'NL' },
-          owner: { id: brunoId },
-          seedLotId: lotId,
-        })
-      ).id as string;
+      // Two plants of one name grown from the loan: the form tells them apart by the end of their ids.
+      const grow = async () =>
+        (
+          await call(rig, brunoToken, 'POST', '/api/plants/register', {
+            commonName: 'Tomato',
+            scientificName: 'Solanum lycopersicum',
+            location: { latitude: 52.09, longitude: 5.12, city: 'Utrecht', country: 'NL' },
+            owner: { id: brunoId },
+            seedLotId: lotId,
+          })
+        ).id as string;
+      const plantId = await grow();
+      const otherId = await grow();
       await signIn(bruno, BRUNO);
       await bruno.goto('/loans');
       await bruno.getByRole('heading', { level: 1, name: 'Seed loans' }).waitFor();
@@ -115,7 +120,13 @@ describe('seed loans, in the browser', () => {
       await row.getByRole('button', { name: 'Return seeds of Tomato ‘Brandywine’' }).click();
 
       const form = bruno.getByRole('form', { name: 'Return seeds' });
-      await form.getByLabel(plantId).check();
+      // Each plant by its name and species, never by its whole id.
+      const plants = form.getByRole('group', { name: 'Plants the seed was saved from' }).getByRole('checkbox');
+      expect(await plants.count()).toBe(2);
+      await form.getByLabel(`Tomato Solanum lycopersicum …${plantId.slice(-5)}`).waitFor();
+      await form.getByLabel(`Tomato Solanum lycopersicum …${otherId.slice(-5)}`).waitFor();
+      expect(await form.textContent()).not.toContain(plantId);
+      await form.getByLabel(`Tomato Solanum lycopersicum …${plantId.slice(-5)}`).check();
       await form.getByLabel('Quantity').fill('200');
       await form.getByLabel('Unit').selectOption('seeds');
       await form.getByLabel('Harvest year').fill('2026');

@@ -96,6 +96,17 @@ export type SeedLoanReturnInput = Static<typeof SeedLoanReturnInput>;
 
 const LoanParty = Type.Object({ id: Type.String(), name: Type.String() });
 
+/** A plant grown from a loan, named as the borrower registered it: what a return chooses among. */
+export const GrownPlant = Named(
+  'GrownPlant',
+  Type.Object({
+    id: PlantId,
+    commonName: Type.String({ description: 'The plant’s common name, as registered' }),
+    scientificName: Type.Union([Type.String(), Type.Null()], { description: 'Its species, when known' }),
+  }),
+);
+export type GrownPlant = Static<typeof GrownPlant>;
+
 export const SeedLoan = Named(
   'SeedLoan',
   Type.Object({
@@ -118,8 +129,10 @@ export const SeedLoan = Named(
     lendEventId: Type.Union([Type.String(), Type.Null()], {
       description: 'The seed-sharing journey event that records the loan on the ledger',
     }),
-    plantsGrown: Type.Array(PlantId, {
-      description: 'The plants the borrower registered from the loaned lot: the ones a return may name',
+    plantsGrown: Type.Array(GrownPlant, {
+      description:
+        'The plants the borrower registered from the loaned lot, in registration order, each with its names: the ' +
+        'ones a return may name (by `id`)',
     }),
     returnedAt: Type.Union([Timestamp, Type.Null()]),
     returnLotId: Type.Union([SeedLotId, Type.Null()], {

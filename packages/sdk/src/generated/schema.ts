@@ -5831,6 +5831,18 @@ export interface components {
              */
             recordedAt: string;
         };
+        /** GrownPlant */
+        GrownPlant: {
+            /**
+             * @description Plant identifier
+             * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            id: string;
+            /** @description The plant’s common name, as registered */
+            commonName: string;
+            /** @description Its species, when known */
+            scientificName: string | null;
+        };
         /** Harvest */
         Harvest: {
             /**
@@ -7439,8 +7451,8 @@ export interface components {
             lentAt: string;
             /** @description The seed-sharing journey event that records the loan on the ledger */
             lendEventId: string | null;
-            /** @description The plants the borrower registered from the loaned lot: the ones a return may name */
-            plantsGrown: string[];
+            /** @description The plants the borrower registered from the loaned lot, in registration order, each with its names: the ones a return may name (by `id`) */
+            plantsGrown: components["schemas"]["GrownPlant"][];
             returnedAt: string | null;
             /** @description The new lot the returned seed became, held by the lender; its parents are the plants named */
             returnLotId: string | null;
