@@ -127,6 +127,7 @@ describe('seed loans, in the browser', () => {
       await form.getByLabel(`Tomato Solanum lycopersicum …${otherId.slice(-5)}`).waitFor();
       expect(await form.textContent()).not.toContain(plantId);
       await form.getByLabel(`Tomato Solanum lycopersicum …${plantId.slice(-5)}`).check();
+      await screenshot(bruno, 'loans-return-choose');
       await form.getByLabel('Quantity').fill('200');
       await form.getByLabel('Unit').selectOption('seeds');
       await form.getByLabel('Harvest year').fill('2026');
@@ -143,7 +144,10 @@ describe('seed loans, in the browser', () => {
       await lent.getByText(BRUNO.name).waitFor();
       await expectAccessible(lena);
       await lent.getByRole('link', { name: 'The new lot' }).click();
-      await lena.getByRole('region', { name: 'About the lot' }).getByRole('link', { name: plantId }).waitFor();
+      // The parent by its name, linked to its page.
+      const parent = lena.getByRole('region', { name: 'About the lot' }).getByRole('link', { name: 'Tomato' });
+      expect(await parent.getAttribute('href')).toBe(`/plants/${plantId}`);
+      expect(await lena.getByRole('region', { name: 'About the lot' }).textContent()).not.toContain(plantId);
       await lena.getByRole('region', { name: 'About the lot' }).getByText('200 seeds').waitFor();
     },
     STEP_MS,

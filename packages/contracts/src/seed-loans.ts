@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { PartyInput, PrefixedId, SeedLotId, Text, Timestamp } from './common.js';
 import { defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
-import { PlantId, StringEnum } from './plants.js';
+import { PlantId, PlantName, StringEnum } from './plants.js';
 import { MAX_SEED_LOT_PARENTS, SEED_LOT_UNITS, SEED_LOT_YEARS } from './seed-lots.js';
 
 /**
@@ -97,15 +97,8 @@ export type SeedLoanReturnInput = Static<typeof SeedLoanReturnInput>;
 const LoanParty = Type.Object({ id: Type.String(), name: Type.String() });
 
 /** A plant grown from a loan, named as the borrower registered it: what a return chooses among. */
-export const GrownPlant = Named(
-  'GrownPlant',
-  Type.Object({
-    id: PlantId,
-    commonName: Type.String({ description: 'The plant’s common name, as registered' }),
-    scientificName: Type.Union([Type.String(), Type.Null()], { description: 'Its species, when known' }),
-  }),
-);
-export type GrownPlant = Static<typeof GrownPlant>;
+export const GrownPlant = PlantName;
+export type GrownPlant = PlantName;
 
 export const SeedLoan = Named(
   'SeedLoan',

@@ -5835,18 +5835,6 @@ export interface components {
              */
             recordedAt: string;
         };
-        /** GrownPlant */
-        GrownPlant: {
-            /**
-             * @description Plant identifier
-             * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
-             */
-            id: string;
-            /** @description The plant’s common name, as registered */
-            commonName: string;
-            /** @description Its species, when known */
-            scientificName: string | null;
-        };
         /** Harvest */
         Harvest: {
             /**
@@ -7003,6 +6991,18 @@ export interface components {
              */
             registeredAt: string;
         };
+        /** PlantName */
+        PlantName: {
+            /**
+             * @description Plant identifier
+             * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            id: string;
+            /** @description The plant’s common name, as registered */
+            commonName: string;
+            /** @description Its species, when known */
+            scientificName: string | null;
+        };
         /** PlatformKey */
         PlatformKey: {
             /** @description SHA-256, 64 lowercase hex digits */
@@ -7507,7 +7507,7 @@ export interface components {
             /** @description The seed-sharing journey event that records the loan on the ledger */
             lendEventId: string | null;
             /** @description The plants the borrower registered from the loaned lot, in registration order, each with its names: the ones a return may name (by `id`) */
-            plantsGrown: components["schemas"]["GrownPlant"][];
+            plantsGrown: components["schemas"]["PlantName"][];
             returnedAt: string | null;
             /** @description The new lot the returned seed became, held by the lender; its parents are the plants named */
             returnLotId: string | null;
@@ -7527,6 +7527,8 @@ export interface components {
             variety: string | null;
             /** @description The plants the seed was saved from, mother first */
             parentPlantIds: string[];
+            /** @description On the read of one lot: its parent plants with their names, in `parentPlantIds` order, so that a page names them without a read per plant */
+            parents?: components["schemas"]["PlantName"][];
             harvestYear: number;
             /**
              * @description holder: the caller holds the lot (or reads for its organization): every field; public: the fields below are null

@@ -25,6 +25,7 @@ import {
   listSeedLots,
   missingPlants,
   type NewSeedLotRow,
+  plantNames,
   type SeedLotRow,
   updateSeedLot,
 } from '../db/seed-lots.repo.js';
@@ -105,13 +106,19 @@ export const createSeedLot = (ctx: ServiceContext) =>
     return seedLotView(row, undefined, true, now);
   });
 
-/** plants.seed-lot.get: every field to its holder (viewer of an owning organization or above), the public ones else. */
+/**
+ * plants.seed-lot.get: every field to its holder (viewer of an owning organization or above), the public ones else;
+ * with its parent plants named.
+ */
 export const getSeedLot = (ctx: ServiceContext) =>
   handle(seedLotGet, async ({ seedLotId }, caller) => {
     const lot = await lotOr404(ctx, seedLotId);
     const holder = isOwnerOrAdmin(caller.actor, lot.ownerId, 'viewer');
-    const last = holder ? (await latestTests(ctx.db, [lot.id])).get(lot.id) : undefined;
-    return seedLotView(lot, last, holder, ctx.clock.now());
+    const [tests, parents] = await Promise.all([
+      holder ? latestTests(ctx.db, [lot.id]) : undefined,
+      plantNames(ctx.db, lot.parentPlantIds),
+    ]);
+    return { ...seedLotView(lot, tests?.get(lot.id), holder, ctx.clock.now()), parents };
   });
 
 /** plants.seed-lot.list: the lots an owner holds; the caller is that owner, or a viewer of the organization. */
