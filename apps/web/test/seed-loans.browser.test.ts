@@ -66,7 +66,10 @@ describe('seed loans, in the browser', () => {
       const form = lena.getByRole('form', { name: 'Lend seeds' });
       await form.waitFor();
       await expectAccessible(lena);
+      await form.getByLabel('Borrower’s account id').fill('usr_nosuchborrower00000000');
+      await form.getByText('No account has this id.').waitFor();
       await form.getByLabel('Borrower’s account id').fill(brunoId);
+      await form.getByText(`Lends to ${BRUNO.name}.`).waitFor();
       await form.getByLabel('Quantity (seeds)').fill('500');
       await form.getByLabel('Due season').selectOption('autumn');
       await form.getByLabel('Due year').fill('2030');
