@@ -571,6 +571,7 @@ beforeAll(async () => {
     'push subscription',
     'signing key',
     'supply commitment',
+    'import',
   ]) {
     privateIds.push(records.get(kind) as string);
   }

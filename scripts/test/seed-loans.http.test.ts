@@ -238,7 +238,9 @@ describe('seed loans over HTTP', () => {
     const bobsOther = await plantFrom(BOB);
     const carolsPlant = await plantFrom(CAROL, lotId);
     const loan = await as(BOB, 'GET', `/api/loans/${loanId}`);
-    expect(loan.body.data.plantsGrown).toEqual([bobsPlant]);
+    // Named as registered, so that a return can offer them by name.
+    const grown = [{ id: bobsPlant, commonName: 'Tomato', scientificName: 'Solanum lycopersicum' }];
+    expect(loan.body.data.plantsGrown).toEqual(grown);
 
     const body = (parentPlantIds: string[]) => ({
       parentPlantIds,
@@ -258,7 +260,7 @@ describe('seed loans over HTTP', () => {
 
     const res = await as(BOB, 'POST', `/api/loans/${loanId}/return`, body([bobsPlant]));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data).toMatchObject({ status: 'returned', plantsGrown: [bobsPlant] });
+    expect(res.body.data).toMatchObject({ status: 'returned', plantsGrown: grown });
     const newLot = res.body.data.returnLotId as string;
     expect(newLot).toMatch(/^lot_/);
     expect(newLot).not.toBe(lotId);

@@ -15,6 +15,7 @@ import {
 
 const stamp = Date.now();
 const IRIS = { name: 'Iris Importer', email: `iris-import-${stamp}@example.org`, password: 'a spreadsheet of seed' };
+const OTTO = { name: 'Otto Other', email: `otto-import-${stamp}@example.org`, password: 'nothing imported yet' };
 
 const CSV = [
   'Ref,Crop,Year,Amount,quantityUnit,Where',
@@ -36,6 +37,12 @@ describe('CSV import, in the browser', () => {
       body: JSON.stringify(IRIS),
     });
     expect(res.status).toBe(201);
+    const other = await fetch(`${rig.base}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(OTTO),
+    });
+    expect(other.status).toBe(201);
     page = await (await rig.context()).newPage();
   }, RIG_START_MS);
   afterAll(async () => {
@@ -107,5 +114,61 @@ describe('CSV import, in the browser', () => {
     const file = await download;
     expect(file.suggestedFilename()).toBe('rootline-seed-lots.csv');
     await page.getByText('Downloaded rootline-seed-lots.csv.').waitFor();
+  });
+
+  it('lists the earlier imports newest first, each with its counts and a link to its report; nobody else’s', async () => {
+    await page.goto('/imports');
+    const earlier = page.getByRole('region', { name: 'Earlier imports' }).getByRole('table');
+    const rows = earlier.getByRole('row');
+    await rows.nth(2).waitFor();
+    expect(await rows.count()).toBe(3);
+    const cells = async (n: number) => (await rows.nth(n).getByRole('cell').allTextContents()).map((c) => c.trim());
+    const [imported, checked] = [await cells(1), await cells(2)];
+    expect([imported[0], imported[1], imported[3], imported[4]]).toEqual([
+      'my-seeds.csv',
+      'Seed lots',
+      'Finished',
+      '2 created, 0 unchanged, 2 with problems',
+    ]);
+    expect([checked[0], checked[1], checked[3], checked[4]]).toEqual([
+      'my-seeds.csv',
+      'Seed lots (check only)',
+      'Finished',
+      '2 would be created, 0 unchanged, 2 with problems',
+    ]);
+    await expectAccessible(page);
+    await screenshot(page, 'imports-earlier');
+
+    // By state: none failed.
+    await page.getByLabel('State').selectOption('failed');
+    await page.getByText('No imports yet.').waitFor();
+    await page.getByLabel('State').selectOption('');
+    await rows.nth(2).waitFor();
+
+    // The check's report, at an address of its own.
+    await rows
+      .nth(2)
+      .getByRole('link', { name: /^Report of my-seeds\.csv, sent / })
+      .click();
+    await page.waitForURL(/[?&]job=imp_/);
+    await page.getByText('Check only: nothing was written.').waitFor();
+    const report = page.getByRole('table', { name: 'Problems by line' });
+    await report.getByRole('row').nth(2).waitFor();
+    expect(await report.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual([
+      '3',
+      'Year',
+      'harvestYear is not a number',
+    ]);
+    await page.reload();
+    await page.getByText('Check only: nothing was written.').waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'imports-earlier-report');
+
+    // Another account's list is its own: empty.
+    const other = await (await rig.context()).newPage();
+    await signIn(other, OTTO, 'My plants');
+    await other.goto('/imports');
+    await other.getByRole('region', { name: 'Earlier imports' }).getByText('No imports yet.').waitFor();
+    expect(await other.getByText('my-seeds.csv').count()).toBe(0);
   });
 });

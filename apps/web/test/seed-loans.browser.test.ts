@@ -66,7 +66,10 @@ describe('seed loans, in the browser', () => {
       const form = lena.getByRole('form', { name: 'Lend seeds' });
       await form.waitFor();
       await expectAccessible(lena);
+      await form.getByLabel('Borrower’s account id').fill('usr_nosuchborrower00000000');
+      await form.getByText('No account has this id.').waitFor();
       await form.getByLabel('Borrower’s account id').fill(brunoId);
+      await form.getByText(`Lends to ${BRUNO.name}.`).waitFor();
       await form.getByLabel('Quantity (seeds)').fill('500');
       await form.getByLabel('Due season').selectOption('autumn');
       await form.getByLabel('Due year').fill('2030');
@@ -88,14 +91,19 @@ describe('seed loans, in the browser', () => {
   it(
     'returns seed saved from a plant grown from the loan as a new lot of the library',
     async () => {
-      const plantId = (
-        await call(rig, brunoToken, 'POST', '/api/plants/register', {
-          commonName: 'Tomato',
-          location: { latitude: 52.09, longitude: 5.12, city: 'Utrecht', country: 'NL' },
-          owner: { id: brunoId },
-          seedLotId: lotId,
-        })
-      ).id as string;
+      // Two plants of one name grown from the loan: the form tells them apart by the end of their ids.
+      const grow = async () =>
+        (
+          await call(rig, brunoToken, 'POST', '/api/plants/register', {
+            commonName: 'Tomato',
+            scientificName: 'Solanum lycopersicum',
+            location: { latitude: 52.09, longitude: 5.12, city: 'Utrecht', country: 'NL' },
+            owner: { id: brunoId },
+            seedLotId: lotId,
+          })
+        ).id as string;
+      const plantId = await grow();
+      const otherId = await grow();
       await signIn(bruno, BRUNO);
       await bruno.goto('/loans');
       await bruno.getByRole('heading', { level: 1, name: 'Seed loans' }).waitFor();
@@ -115,7 +123,14 @@ describe('seed loans, in the browser', () => {
       await row.getByRole('button', { name: 'Return seeds of Tomato ‘Brandywine’' }).click();
 
       const form = bruno.getByRole('form', { name: 'Return seeds' });
-      await form.getByLabel(plantId).check();
+      // Each plant by its name and species, never by its whole id.
+      const plants = form.getByRole('group', { name: 'Plants the seed was saved from' }).getByRole('checkbox');
+      expect(await plants.count()).toBe(2);
+      await form.getByLabel(`Tomato Solanum lycopersicum …${plantId.slice(-5)}`).waitFor();
+      await form.getByLabel(`Tomato Solanum lycopersicum …${otherId.slice(-5)}`).waitFor();
+      expect(await form.textContent()).not.toContain(plantId);
+      await form.getByLabel(`Tomato Solanum lycopersicum …${plantId.slice(-5)}`).check();
+      await screenshot(bruno, 'loans-return-choose');
       await form.getByLabel('Quantity').fill('200');
       await form.getByLabel('Unit').selectOption('seeds');
       await form.getByLabel('Harvest year').fill('2026');
@@ -132,7 +147,10 @@ describe('seed loans, in the browser', () => {
       await lent.getByText(BRUNO.name).waitFor();
       await expectAccessible(lena);
       await lent.getByRole('link', { name: 'The new lot' }).click();
-      await lena.getByRole('region', { name: 'About the lot' }).getByRole('link', { name: plantId }).waitFor();
+      // The parent by its name, linked to its page.
+      const parent = lena.getByRole('region', { name: 'About the lot' }).getByRole('link', { name: 'Tomato' });
+      expect(await parent.getAttribute('href')).toBe(`/plants/${plantId}`);
+      expect(await lena.getByRole('region', { name: 'About the lot' }).textContent()).not.toContain(plantId);
       await lena.getByRole('region', { name: 'About the lot' }).getByText('200 seeds').waitFor();
     },
     STEP_MS,

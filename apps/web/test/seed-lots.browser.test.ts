@@ -90,7 +90,10 @@ describe('seed lots, in the browser', () => {
     await viability.getByText(/From the lot’s age: .* years, for a crop whose seed lives about 4 years\./).waitFor();
     await viability.getByText('Low: test the lot again or grow it out for fresh seed.').waitFor();
     const facts = page.getByRole('region', { name: 'About the lot' });
-    await facts.getByRole('link', { name: motherId }).waitFor();
+    // The parent plant by its name (and the end of its id), linked to its page.
+    const parent = facts.getByRole('link', { name: 'Tomato', exact: true });
+    expect(await parent.getAttribute('href')).toBe(`/plants/${motherId}`);
+    await facts.getByText(`…${motherId.slice(-5)}`).waitFor();
     await facts.getByText('Cellar, shelf 2 · 8 °C · 35 % · Glass jar').waitFor();
     await page.getByText('No tests yet.').waitFor();
     await expectAccessible(page);

@@ -78,8 +78,16 @@ describe('ownership transfers, in the browser', () => {
       const form = ada.getByRole('region', { name: 'Transfer this plant' });
       await form.waitFor();
       await ada.getByRole('region', { name: 'Owners' }).getByText(`Registered by ${ADA.name}`).waitFor();
-      await form.getByLabel('Recipient').fill(orgId);
+      // The library found by a few letters of its name, not by an id typed by hand.
+      await form.getByLabel('Find an organization').fill('riversi');
+      const found = form.getByRole('list', { name: 'Organizations found' });
+      await found.getByRole('button', { name: `Choose ${ORG}` }).click();
+      await form.getByText(`The transfer goes to ${ORG}.`).waitFor();
+      expect(await form.getByLabel('Or the recipient’s id').inputValue()).toBe(orgId);
+      expect(await found.getByRole('button', { name: `Choose ${ORG}` }).getAttribute('aria-pressed')).toBe('true');
       await form.getByLabel('Message (optional)').fill('For the library’s collection');
+      await expectAccessible(ada);
+      await screenshot(ada, 'transfer-recipient-found');
       await form.getByRole('button', { name: 'Offer the transfer' }).click();
       await form.getByText(`A transfer to ${ORG} waits for an answer.`).waitFor();
       await expectAccessible(ada);
@@ -128,7 +136,14 @@ describe('ownership transfers, in the browser', () => {
       const form = ada.getByRole('region', { name: 'Transfer this seed lot' });
       await form.waitFor();
       await ada.getByRole('region', { name: 'Owners' }).getByText(`Recorded by ${ADA.name}`).waitFor();
-      await form.getByLabel('Recipient').fill(orgId);
+      // The library she gave to before is a quick choice; an id typed by hand still works, and is named back.
+      const quick = form.getByLabel('Quick choice');
+      expect(await quick.locator('option').allTextContents()).toContain(`${ORG} (an earlier transfer)`);
+      await form.getByLabel('Or the recipient’s id').fill('org_nosuchlibrary0000000000');
+      await form.getByText('No account or organization has this id.').waitFor();
+      await form.getByLabel('Or the recipient’s id').fill(orgId);
+      await form.getByText(`The transfer goes to ${ORG}.`).waitFor();
+      expect(await quick.inputValue()).toBe(orgId);
       await form.getByRole('button', { name: 'Offer the transfer' }).click();
       await form.getByText(`A transfer to ${ORG} waits for an answer.`).waitFor();
       await expectAccessible(ada);

@@ -135,36 +135,60 @@ export const ImportCounts = Type.Object({
 });
 export type ImportCounts = Static<typeof ImportCounts>;
 
+/** What every view of an import job carries: the job itself, without its problems. */
+const ImportJobFields = Type.Object({
+  id: ImportId,
+  kind: StringEnum(IMPORT_KINDS),
+  ownerId: Type.String({ description: 'Whose records the rows become: the caller or the organization it acts for' }),
+  dryRun: Type.Boolean(),
+  state: StringEnum(IMPORT_STATES, {
+    description: 'queued, running, done (every row read; `counts` final), failed (the file could not be read)',
+  }),
+  filename: Type.String(),
+  keyColumn: Type.String({ description: 'The header read as each row’s key' }),
+  mapping: Type.Record(Type.String(), Type.String(), { description: 'Header → field as applied' }),
+  progress: Type.Object({
+    rowsRead: Type.Integer({ minimum: 0 }),
+    bytesRead: Type.Integer({ minimum: 0 }),
+    totalBytes: Type.Integer({ minimum: 0 }),
+  }),
+  counts: ImportCounts,
+  createdAt: Timestamp,
+  startedAt: Type.Union([Timestamp, Type.Null()]),
+  finishedAt: Type.Union([Timestamp, Type.Null()]),
+});
+
 export const ImportJob = Named(
   'ImportJob',
   Type.Object({
-    id: ImportId,
-    kind: StringEnum(IMPORT_KINDS),
-    ownerId: Type.String({ description: 'Whose records the rows become: the caller or the organization it acts for' }),
-    dryRun: Type.Boolean(),
-    state: StringEnum(IMPORT_STATES, {
-      description: 'queued, running, done (every row read; `counts` final), failed (the file could not be read)',
-    }),
-    filename: Type.String(),
-    keyColumn: Type.String({ description: 'The header read as each row’s key' }),
-    mapping: Type.Record(Type.String(), Type.String(), { description: 'Header → field as applied' }),
-    progress: Type.Object({
-      rowsRead: Type.Integer({ minimum: 0 }),
-      bytesRead: Type.Integer({ minimum: 0 }),
-      totalBytes: Type.Integer({ minimum: 0 }),
-    }),
-    counts: ImportCounts,
+    ...ImportJobFields.properties,
     problems: Type.Object({
       items: Type.Array(ImportProblem, { description: 'The problems in line order, one page' }),
       pagination: Pagination,
       truncated: Type.Boolean({ description: `More than ${IMPORT_LIMITS.maxProblems} problems: the rest are counted` }),
     }),
-    createdAt: Timestamp,
-    startedAt: Type.Union([Timestamp, Type.Null()]),
-    finishedAt: Type.Union([Timestamp, Type.Null()]),
   }),
 );
 export type ImportJob = Static<typeof ImportJob>;
+
+/** An import job as a list shows it: its problems counted, to be read page by page with `GET /api/imports/{id}`. */
+export const ImportSummary = Named(
+  'ImportSummary',
+  Type.Object({
+    ...ImportJobFields.properties,
+    problems: Type.Object({
+      kept: Type.Integer({ minimum: 0, description: 'The problems kept, read with `GET /api/imports/{importId}`' }),
+      truncated: Type.Boolean({ description: `More than ${IMPORT_LIMITS.maxProblems} problems: the rest are counted` }),
+    }),
+  }),
+);
+export type ImportSummary = Static<typeof ImportSummary>;
+
+export const ImportListQuery = Type.Object({
+  state: Type.Optional(StringEnum(IMPORT_STATES, { description: 'Only the imports in this state' })),
+  ...PageQuery.properties,
+});
+export type ImportListQuery = Static<typeof ImportListQuery>;
 
 export const importStart = defineSubject({
   subject: 'plants.import.start',
@@ -191,6 +215,13 @@ export const importGet = defineSubject({
   request: Type.Object({ importId: ImportId, ...PageQuery.properties }),
   reply: ImportJob,
   summary: 'An import job: its state, progress, counts and one page of its problems',
+});
+
+export const importList = defineSubject({
+  subject: 'plants.import.list',
+  request: ImportListQuery,
+  reply: Type.Object({ items: Type.Array(ImportSummary), pagination: Pagination }),
+  summary: 'The import jobs of the caller or the organization it acts for, newest first',
 });
 
 export const InventoryExportQuery = Type.Object({

@@ -29,6 +29,17 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 
 export const PlantId = PrefixedId('plt', 'Plant identifier');
 
+/** A plant named where a record lists plants (a lot's parents, the plants grown from a loan): never a bare id. */
+export const PlantName = Named(
+  'PlantName',
+  Type.Object({
+    id: PlantId,
+    commonName: Type.String({ description: 'The plant’s common name, as registered' }),
+    scientificName: Type.Union([Type.String(), Type.Null()], { description: 'Its species, when known' }),
+  }),
+);
+export type PlantName = Static<typeof PlantName>;
+
 /**
  * Location privacy levels, applied before a location is stored or written to the ledger:
  * exact (unchanged), fuzzy (random offset of 1 to 5 km), city (centre of a ~10 km grid cell),

@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { PartyInput, PrefixedId, SeedLotId, Text, Timestamp } from './common.js';
 import { defineEvent, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
-import { PlantId, StringEnum } from './plants.js';
+import { PlantId, PlantName, StringEnum } from './plants.js';
 import { MAX_SEED_LOT_PARENTS, SEED_LOT_UNITS, SEED_LOT_YEARS } from './seed-lots.js';
 
 /**
@@ -96,6 +96,10 @@ export type SeedLoanReturnInput = Static<typeof SeedLoanReturnInput>;
 
 const LoanParty = Type.Object({ id: Type.String(), name: Type.String() });
 
+/** A plant grown from a loan, named as the borrower registered it: what a return chooses among. */
+export const GrownPlant = PlantName;
+export type GrownPlant = PlantName;
+
 export const SeedLoan = Named(
   'SeedLoan',
   Type.Object({
@@ -118,8 +122,10 @@ export const SeedLoan = Named(
     lendEventId: Type.Union([Type.String(), Type.Null()], {
       description: 'The seed-sharing journey event that records the loan on the ledger',
     }),
-    plantsGrown: Type.Array(PlantId, {
-      description: 'The plants the borrower registered from the loaned lot: the ones a return may name',
+    plantsGrown: Type.Array(GrownPlant, {
+      description:
+        'The plants the borrower registered from the loaned lot, in registration order, each with its names: the ' +
+        'ones a return may name (by `id`)',
     }),
     returnedAt: Type.Union([Timestamp, Type.Null()]),
     returnLotId: Type.Union([SeedLotId, Type.Null()], {

@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { PrefixedId, SeedLotId, Text, Timestamp } from './common.js';
 import { Defaulted, defineSubject, Named } from './define.js';
 import { PageQuery, Pagination } from './envelope.js';
-import { PlantId, StringEnum } from './plants.js';
+import { PlantId, PlantName, StringEnum } from './plants.js';
 import { HandoffId } from './transport.js';
 
 /**
@@ -191,6 +191,13 @@ export const SeedLot = Named(
     crop: Type.String(),
     variety: Type.Union([Type.String(), Type.Null()]),
     parentPlantIds: Type.Array(PlantId, { description: 'The plants the seed was saved from, mother first' }),
+    parents: Type.Optional(
+      Type.Array(PlantName, {
+        description:
+          'On the read of one lot: its parent plants with their names, in `parentPlantIds` order, so that a page ' +
+          'names them without a read per plant',
+      }),
+    ),
     harvestYear: Type.Integer(),
     access: StringEnum(['holder', 'public'] as const, {
       description:

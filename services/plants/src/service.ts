@@ -7,7 +7,7 @@ import { PlantsConfig } from './config.js';
 import { type PlantsLedgerRecord, plantsLedger } from './db/ledger.js';
 import { outbox } from './db/schema.js';
 import { nearbyPlants, networkStats, ownedPlants, recentPlants, searchPlantsHandler } from './handlers/discovery.js';
-import { exportInventoryChunk, getImport, startImport } from './handlers/imports.js';
+import { exportInventoryChunk, getImport, listImportJobs, startImport } from './handlers/imports.js';
 import { getLineage } from './handlers/lineage.js';
 import {
   analyseLineageHandler,
@@ -131,6 +131,7 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
         getSeedLotOwnershipHistory(ctx),
         startImport(ctx, storage, () => importWorker.wake()),
         getImport(ctx),
+        listImportJobs(ctx),
         exportInventoryChunk(ctx),
       ],
       subscribers: [],

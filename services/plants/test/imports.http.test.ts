@@ -249,6 +249,58 @@ describe('CSV import and export over HTTP', () => {
     expect(foreign.json().error.code).toBe('FORBIDDEN');
   });
 
+  it('lists each owner’s own imports, newest first, a page at a time and by state; never another’s', async () => {
+    const list = async (sub: string | null, query = '', actAs?: string) =>
+      p.http('GET', `/api/imports${query}`, {
+        ...(sub ? { token: tokens[sub] as string } : {}),
+        ...(actAs ? { headers: { 'rootline-act-as': actAs } } : {}),
+      });
+    const bobs = await imported(
+      BOB,
+      { kind: 'seed-lots', dryRun: 'true' },
+      `${HEADER}\nb1,Kale,,2025,1,packets,,,,,,\n`,
+    );
+    const stored = async (owner: string) =>
+      count(sql`select count(*)::int as n from plants.imports where owner_id = ${owner}`);
+
+    const alices = await list(ALICE, '?limit=100');
+    expect(alices.status, JSON.stringify(alices.body)).toBe(200);
+    const items = alices.body.data as { id: string; ownerId: string; createdAt: string; state: string }[];
+    expect(items.length).toBeGreaterThan(3);
+    expect(alices.body.pagination).toMatchObject({ page: 1, total: await stored(ALICE) });
+    expect(items.every((i) => i.ownerId === ALICE)).toBe(true);
+    expect(items.map((i) => i.id)).not.toContain(bobs.id);
+    const times = items.map((i) => i.createdAt);
+    expect(times).toEqual([...times].sort().reverse());
+    // Each with its counts and how many problems its report holds, not the problems themselves.
+    expect(items[0]).toMatchObject({ counts: expect.any(Object), problems: { kept: expect.any(Number) } });
+    expect(items[0]).not.toHaveProperty('problems.items');
+
+    const second = await list(ALICE, '?limit=1&page=2');
+    expect(second.body.data.map((i: { id: string }) => i.id)).toEqual([items[1]?.id]);
+    expect(second.body.pagination).toMatchObject({ page: 2, limit: 1, totalPages: items.length });
+
+    const failed = await list(ALICE, '?state=failed&limit=100');
+    expect(failed.body.data.length).toBeGreaterThan(0);
+    expect(failed.body.data.length).toBe(items.filter((i) => i.state === 'failed').length);
+    expect(failed.body.data.every((i: { state: string }) => i.state === 'failed')).toBe(true);
+    expect((await list(ALICE, '?state=lost')).status).toBe(400);
+
+    const bobsList = await list(BOB);
+    expect(bobsList.body.data.map((i: { id: string }) => i.id)).toEqual([bobs.id]);
+    expect(bobsList.body.pagination.total).toBe(1);
+
+    // An organization's imports to its members and viewers acting for it; its members' own stay their own.
+    const orgIds = (await list('usr_imp_viewer', '', orgId)).body.data.map((i: { ownerId: string }) => i.ownerId);
+    expect(orgIds.length).toBeGreaterThan(0);
+    expect(new Set(orgIds)).toEqual(new Set([orgId]));
+    expect((await list('usr_imp_member')).body.data).toEqual([]);
+    const outsider = await list(BOB, '', orgId);
+    expect(outsider.status).toBe(403);
+    expect(JSON.stringify(outsider.body)).not.toContain('imp_');
+    expect((await list(null)).status).toBe(401);
+  });
+
   it('imports plants through the ledger, once per key, and exports them', async () => {
     const csv = [
       'key,commonName,scientificName,latitude,longitude,city,country,privacyLevel',

@@ -99,6 +99,9 @@ describe('seed lots over HTTP', () => {
   it('shows its holder every field and anyone else the public ones', async () => {
     const mine = await call(ALICE, 'GET', `/api/seed-lots/${lotId}`);
     expect(mine.body.data).toMatchObject({ access: 'holder', notes: 'best fruit of the south bed' });
+    // Its parents named, mother first, as registered: a page shows them without a read per plant.
+    const named = (id: string) => ({ id, commonName: 'Tomato', scientificName: 'Solanum lycopersicum' });
+    expect(mine.body.data.parents).toEqual([named(mother), named(father)]);
     for (const who of [BOB, null]) {
       const res = await call(who, 'GET', `/api/seed-lots/${lotId}`);
       expect(res.status).toBe(200);
@@ -106,6 +109,7 @@ describe('seed lots over HTTP', () => {
         access: 'public',
         crop: 'Tomato',
         parentPlantIds: [mother, father],
+        parents: [named(mother), named(father)],
         quantity: null,
         storage: null,
         notes: null,

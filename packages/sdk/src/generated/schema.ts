@@ -2161,7 +2161,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List your imports
+         * @description The imports of the caller, or of the organization it acts for (`Rootline-Act-As`, viewer and up), newest first: each with its state, progress and counts, and how many problems its report holds (read them with `GET /api/imports/{importId}`). Never another account’s or organization’s imports. `state` narrows it to `queued`, `running`, `done` or `failed`. `page` from 1 (default 1); `limit` default 20, at most 100.
+         */
+        get: operations["listImports"];
         put?: never;
         /**
          * Import seed lots or plants from a CSV file
@@ -6034,13 +6038,6 @@ export interface components {
                 /** @description Rows with a problem: nothing of them is written */
                 failed: number;
             };
-            problems: {
-                /** @description The problems in line order, one page */
-                items: components["schemas"]["ImportProblem"][];
-                pagination: components["schemas"]["Pagination"];
-                /** @description More than 10000 problems: the rest are counted */
-                truncated: boolean;
-            };
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp
@@ -6048,6 +6045,13 @@ export interface components {
             createdAt: string;
             startedAt: string | null;
             finishedAt: string | null;
+            problems: {
+                /** @description The problems in line order, one page */
+                items: components["schemas"]["ImportProblem"][];
+                pagination: components["schemas"]["Pagination"];
+                /** @description More than 10000 problems: the rest are counted */
+                truncated: boolean;
+            };
         };
         /** ImportProblem */
         ImportProblem: {
@@ -6061,6 +6065,57 @@ export interface components {
             reason: "required" | "not-a-number" | "not-an-integer" | "out-of-range" | "too-long" | "not-allowed" | "unknown-plant" | "duplicate-key" | "key-conflict" | "unknown-column" | "unknown-field" | "missing-column" | "malformed" | "too-many-rows";
             /** @description The problem in English; `reason` is the code to word it by */
             message: string;
+        };
+        /** ImportSummary */
+        ImportSummary: {
+            /**
+             * @description Import job identifier
+             * @example imp_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "seed-lots" | "plants";
+            /** @description Whose records the rows become: the caller or the organization it acts for */
+            ownerId: string;
+            dryRun: boolean;
+            /**
+             * @description queued, running, done (every row read; `counts` final), failed (the file could not be read)
+             * @enum {string}
+             */
+            state: "queued" | "running" | "done" | "failed";
+            filename: string;
+            /** @description The header read as each row’s key */
+            keyColumn: string;
+            /** @description Header → field as applied */
+            mapping: {
+                [key: string]: string;
+            };
+            progress: {
+                rowsRead: number;
+                bytesRead: number;
+                totalBytes: number;
+            };
+            counts: {
+                /** @description Rows recorded (in a dry run: that would be) */
+                created: number;
+                /** @description Rows whose key names a record with the same values */
+                unchanged: number;
+                /** @description Rows with a problem: nothing of them is written */
+                failed: number;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            problems: {
+                /** @description The problems kept, read with `GET /api/imports/{importId}` */
+                kept: number;
+                /** @description More than 10000 problems: the rest are counted */
+                truncated: boolean;
+            };
         };
         /** InclusionProof */
         InclusionProof: {
@@ -7033,6 +7088,18 @@ export interface components {
              */
             registeredAt: string;
         };
+        /** PlantName */
+        PlantName: {
+            /**
+             * @description Plant identifier
+             * @example plt_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            id: string;
+            /** @description The plant’s common name, as registered */
+            commonName: string;
+            /** @description Its species, when known */
+            scientificName: string | null;
+        };
         /** PlatformKey */
         PlatformKey: {
             /** @description SHA-256, 64 lowercase hex digits */
@@ -7574,8 +7641,8 @@ export interface components {
             lentAt: string;
             /** @description The seed-sharing journey event that records the loan on the ledger */
             lendEventId: string | null;
-            /** @description The plants the borrower registered from the loaned lot: the ones a return may name */
-            plantsGrown: string[];
+            /** @description The plants the borrower registered from the loaned lot, in registration order, each with its names: the ones a return may name (by `id`) */
+            plantsGrown: components["schemas"]["PlantName"][];
             returnedAt: string | null;
             /** @description The new lot the returned seed became, held by the lender; its parents are the plants named */
             returnLotId: string | null;
@@ -7595,6 +7662,8 @@ export interface components {
             variety: string | null;
             /** @description The plants the seed was saved from, mother first */
             parentPlantIds: string[];
+            /** @description On the read of one lot: its parent plants with their names, in `parentPlantIds` order, so that a page names them without a read per plant */
+            parents?: components["schemas"]["PlantName"][];
             harvestYear: number;
             /**
              * @description holder: the caller holds the lot (or reads for its organization): every field; public: the fields below are null
@@ -21218,6 +21287,96 @@ export interface operations {
             };
             /** @description Error: PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: {
+                /** @description Only the imports in this state */
+                state?: "queued" | "running" | "done" | "failed";
+                /** @description Page number, from 1 (at most 1000000) */
+                page?: number;
+                /** @description Items per page (default 20, at most 100) */
+                limit?: number;
+            };
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ImportSummary"][];
+                        error: null;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

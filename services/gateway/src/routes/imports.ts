@@ -11,11 +11,14 @@ import {
   ImportJob,
   type ImportKind,
   ImportOptions,
+  ImportSummary,
   InventoryExportQuery,
   importGet,
+  importList,
   importStart,
   inventoryExportChunk,
   LIST_SEPARATOR,
+  PAGE_DEFAULTS,
   PLANT_COLUMNS,
   SEED_LOT_COLUMNS,
 } from '@rootline/contracts';
@@ -220,6 +223,25 @@ export const importRoutes: FastifyPluginAsyncTypebox<ImportRouteDeps> = async (a
         throw err;
       }
     },
+  });
+
+  busRoute(app, deps, {
+    method: 'GET',
+    url: '/imports',
+    summary: 'List your imports',
+    description:
+      'The imports of the caller, or of the organization it acts for (`Rootline-Act-As`, viewer and up), newest ' +
+      'first: each with its state, progress and counts, and how many problems its report holds (read them with ' +
+      '`GET /api/imports/{importId}`). Never another account’s or organization’s imports. `state` narrows it to ' +
+      `\`queued\`, \`running\`, \`done\` or \`failed\`. \`page\` from 1 (default ${PAGE_DEFAULTS.page}); \`limit\` ` +
+      `default ${PAGE_DEFAULTS.limit}, at most ${PAGE_DEFAULTS.maxLimit}.`,
+    tags: TAGS,
+    policy: {
+      permission: 'plants:read',
+      object: { rule: 'own', why: 'the imports of the caller or the organization it acts for' },
+    },
+    subject: importList,
+    page: { item: ImportSummary },
   });
 
   busRoute(app, deps, {

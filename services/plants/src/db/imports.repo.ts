@@ -1,6 +1,6 @@
 import type { ImportProblem } from '@rootline/contracts/imports';
 import { anyOfTexts, type Db, insertFromJson } from '@rootline/db';
-import { and, asc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import { importKeys, importProblems, imports, plants, seedLotQuantityChanges, seedLots } from './schema.js';
 
 export type ImportRow = typeof imports.$inferSelect;
@@ -15,6 +15,28 @@ export async function insertImport(db: Db, row: NewImportRow): Promise<ImportRow
 export async function findImport(db: Db, id: string): Promise<ImportRow | undefined> {
   const [row] = await db.select().from(imports).where(eq(imports.id, id)).limit(1);
   return row;
+}
+
+/** One page of an owner's imports, newest first (optionally in one state), and their count. */
+export async function listImports(
+  db: Db,
+  ownerId: string,
+  state: string | undefined,
+  offset: number,
+  limit: number,
+): Promise<{ rows: ImportRow[]; total: number }> {
+  const where = and(eq(imports.ownerId, ownerId), state === undefined ? undefined : eq(imports.state, state));
+  const [rows, counted] = await Promise.all([
+    db
+      .select()
+      .from(imports)
+      .where(where)
+      .orderBy(desc(imports.createdAt), desc(imports.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ total: count() }).from(imports).where(where),
+  ]);
+  return { rows, total: Number(counted[0]?.total ?? 0) };
 }
 
 /**

@@ -313,7 +313,11 @@ export const imports = plantsSchema.table(
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'string' }),
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'string' }),
   },
-  (t) => [index('imports_state_idx').on(t.state, t.createdAt)],
+  (t) => [
+    index('imports_state_idx').on(t.state, t.createdAt),
+    // An owner's imports, newest first (GET /api/imports).
+    index('imports_owner_idx').on(t.ownerId, t.createdAt),
+  ],
 );
 
 /** The problems of an import's rows, by line (at most IMPORT_LIMITS.maxProblems per import). */

@@ -1,3 +1,4 @@
+import type { GrownPlant } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, or, type SQL } from 'drizzle-orm';
 import { plants, seedLotLoans, seedLots } from './schema.js';
@@ -85,16 +86,23 @@ export async function lotNames(
 
 /**
  * The plants grown from each loan: registered from its lot, owned by its borrower, since it was lent; in
- * registration order, by loan id.
+ * registration order with their names, by loan id.
  */
 export async function plantsGrownFrom(
   db: Db,
   loans: readonly Pick<SeedLoanRow, 'id' | 'seedLotId' | 'borrowerId' | 'lentAt'>[],
-): Promise<Map<string, string[]>> {
-  const grown = new Map<string, string[]>(loans.map((l) => [l.id, []]));
+): Promise<Map<string, GrownPlant[]>> {
+  const grown = new Map<string, GrownPlant[]>(loans.map((l) => [l.id, []]));
   if (loans.length === 0) return grown;
   const rows = await db
-    .select({ id: plants.id, seedLotId: plants.seedLotId, ownerId: plants.ownerId, registeredAt: plants.registeredAt })
+    .select({
+      id: plants.id,
+      commonName: plants.commonName,
+      scientificName: plants.scientificName,
+      seedLotId: plants.seedLotId,
+      ownerId: plants.ownerId,
+      registeredAt: plants.registeredAt,
+    })
     .from(plants)
     .where(
       or(
@@ -113,7 +121,7 @@ export async function plantsGrownFrom(
           (p) =>
             p.seedLotId === l.seedLotId && p.ownerId === l.borrowerId && new Date(p.registeredAt).getTime() >= lentAt,
         )
-        .map((p) => p.id),
+        .map((p) => ({ id: p.id, commonName: p.commonName, scientificName: p.scientificName })),
     );
   }
   return grown;

@@ -1,4 +1,4 @@
-import type { LineageSeedLot } from '@rootline/contracts';
+import type { LineageSeedLot, PlantName } from '@rootline/contracts';
 import type { Db } from '@rootline/db';
 import { and, count, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import { germinationTests, plants, seedLotQuantityChanges, seedLots } from './schema.js';
@@ -145,4 +145,18 @@ export async function findLineageSeedLots(db: Db, ids: readonly string[]): Promi
     .from(seedLots)
     .where(inArray(seedLots.id, [...ids]));
   return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** The plants of `ids` with their names, in the order of `ids` (an id no plant has is left out). */
+export async function plantNames(db: Db, ids: readonly string[]): Promise<PlantName[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: plants.id, commonName: plants.commonName, scientificName: plants.scientificName })
+    .from(plants)
+    .where(inArray(plants.id, [...new Set(ids)]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const p = byId.get(id);
+    return p ? [{ id: p.id, commonName: p.commonName, scientificName: p.scientificName }] : [];
+  });
 }

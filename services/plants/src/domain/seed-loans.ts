@@ -1,4 +1,4 @@
-import type { LoanSeason, LoanStatus, SeedLoan } from '@rootline/contracts/seed-loans';
+import type { GrownPlant, LoanSeason, LoanStatus, SeedLoan } from '@rootline/contracts/seed-loans';
 import type { SeedLotUnit } from '@rootline/contracts/seed-lots';
 
 /**
@@ -61,7 +61,7 @@ const iso = (t: string) => new Date(t).toISOString();
 export function seedLoanView(
   loan: StoredSeedLoan,
   lot: { crop: string; variety: string | null },
-  plantsGrown: readonly string[],
+  plantsGrown: readonly GrownPlant[],
   now: Date,
 ): SeedLoan {
   return {
@@ -78,7 +78,7 @@ export function seedLoanView(
     notes: loan.notes,
     lentAt: iso(loan.lentAt),
     lendEventId: loan.lendEventId,
-    plantsGrown: [...plantsGrown],
+    plantsGrown: plantsGrown.map((p) => ({ ...p })),
     returnedAt: loan.returnedAt ? iso(loan.returnedAt) : null,
     returnLotId: loan.returnLotId,
     returnEventId: loan.returnEventId,

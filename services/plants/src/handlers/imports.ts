@@ -2,7 +2,9 @@ import {
   AppError,
   type ImportJob,
   type ImportKind,
+  type ImportSummary,
   importGet,
+  importList,
   importStart,
   inventoryExportChunk,
   pageWindow,
@@ -16,6 +18,7 @@ import {
   findImport,
   type ImportRow,
   insertImport,
+  listImports,
   listProblems,
   plantExportPiece,
   seedLotExportPiece,
@@ -25,8 +28,10 @@ import { COLUMNS, exportCells } from '../domain/imports.js';
 /** Rows of one piece of an export. */
 const EXPORT_PIECE_ROWS = 2000;
 
-function jobView(row: ImportRow, problems: ImportJob['problems']): ImportJob {
-  const iso = (t: string | null) => (t === null ? null : new Date(t).toISOString());
+const iso = (t: string | null) => (t === null ? null : new Date(t).toISOString());
+
+/** The job as every view shows it, without its problems. */
+function jobFields(row: ImportRow): Omit<ImportJob, 'problems'> {
   return {
     id: row.id,
     kind: row.kind as ImportKind,
@@ -38,11 +43,18 @@ function jobView(row: ImportRow, problems: ImportJob['problems']): ImportJob {
     mapping: row.mapping,
     progress: { rowsRead: row.rowsRead, bytesRead: row.bytesRead, totalBytes: row.totalBytes },
     counts: { created: row.created, unchanged: row.unchanged, failed: row.failed },
-    problems,
     createdAt: new Date(row.createdAt).toISOString(),
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
   };
+}
+
+function jobView(row: ImportRow, problems: ImportJob['problems']): ImportJob {
+  return { ...jobFields(row), problems };
+}
+
+function summaryView(row: ImportRow): ImportSummary {
+  return { ...jobFields(row), problems: { kept: row.problemsKept, truncated: row.problemsTruncated === 1 } };
 }
 
 /** plants.import.start: queues the import of a file the gateway stored, for the caller or the organization acted for. */
@@ -97,6 +109,18 @@ export const getImport = (ctx: ServiceContext) =>
       pagination: paginate(page.page, limit, row.problemsKept),
       truncated: row.problemsTruncated === 1,
     });
+  });
+
+/**
+ * plants.import.list: the imports of whoever the call acts as (the caller, or the organization it acts for, viewer
+ * and up), newest first; never another owner's.
+ */
+export const listImportJobs = (ctx: ServiceContext) =>
+  handle(importList, async ({ state, ...page }, caller) => {
+    const { ownerId } = actingOwner(caller, undefined, 'viewer');
+    const { offset, limit } = pageWindow(page);
+    const { rows, total } = await listImports(ctx.db, ownerId, state, offset, limit);
+    return { items: rows.map(summaryView), pagination: paginate(page.page, limit, total) };
   });
 
 /** plants.inventory.export-chunk: one piece of the owner's lots or plants as CSV, in the import's default shape. */

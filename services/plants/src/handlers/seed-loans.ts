@@ -259,7 +259,10 @@ export const returnSeedLoan = (ctx: ServiceContext) =>
         });
       }
       const grown = (await plantsGrownFrom(ctx.db, [loan])).get(loan.id) ?? [];
-      const stray = notGrownFromLoan(parentPlantIds, grown);
+      const stray = notGrownFromLoan(
+        parentPlantIds,
+        grown.map((p) => p.id),
+      );
       if (stray.length > 0) {
         throw new AppError('VALIDATION_ERROR', `parentPlantIds: not grown from the loan: ${stray.join(', ')}`, {
           field: 'parentPlantIds',

@@ -26,6 +26,7 @@ import {
   listSeedLots,
   missingPlants,
   type NewSeedLotRow,
+  plantNames,
   type SeedLotRow,
   updateSeedLot,
 } from '../db/seed-lots.repo.js';
@@ -107,17 +108,24 @@ export const createSeedLot = (ctx: ServiceContext) =>
     return seedLotView(row, undefined, true, now);
   });
 
-/** plants.seed-lot.get: every field to its holder (viewer of an owning organization or above), the public ones else. */
+/**
+ * plants.seed-lot.get: every field to its holder (viewer of an owning organization or above), the public ones else;
+ * with its parent plants named.
+ */
 export const getSeedLot = (ctx: ServiceContext) =>
   handle(seedLotGet, async ({ seedLotId }, caller) => {
     const lot = await lotOr404(ctx, seedLotId);
     const holder = isOwnerOrAdmin(caller.actor, lot.ownerId, 'viewer');
-    const [last, incoming] = await Promise.all([
+    const [last, incoming, parents] = await Promise.all([
       holder ? latestTests(ctx.db, [lot.id]).then((t) => t.get(lot.id)) : undefined,
       incomingOf(ctx.db, [lot.id]),
+      plantNames(ctx.db, lot.parentPlantIds),
     ]);
     const received = incoming.get(lot.id);
-    return seedLotView(lot, last, holder, ctx.clock.now(), received ? handoffSource(received) : null);
+    return {
+      ...seedLotView(lot, last, holder, ctx.clock.now(), received ? handoffSource(received) : null),
+      parents,
+    };
   });
 
 /** plants.seed-lot.list: the lots an owner holds; the caller is that owner, or a viewer of the organization. */

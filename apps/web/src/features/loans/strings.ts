@@ -21,6 +21,10 @@ export const LOANS = {
     get borrowerHint() {
       return t('loans:lend.borrowerHint');
     },
+    borrowerNamed: (name: string) => t('loans:lend.borrowerNamed', { name }),
+    get borrowerUnknown() {
+      return t('loans:lend.borrowerUnknown');
+    },
     amount: (unit: string) => t('loans:lend.amount', { unit }),
     get season() {
       return t('loans:lend.season');

@@ -340,6 +340,27 @@ export const TRANSFERS = {
       return t('plants:transfers.form.chooseNone');
     },
     you: (name: string) => t('plants:transfers.form.you', { name }),
+    get findOrg() {
+      return t('plants:transfers.form.findOrg');
+    },
+    get findOrgHint() {
+      return t('plants:transfers.form.findOrgHint');
+    },
+    get results() {
+      return t('plants:transfers.form.results');
+    },
+    chooseOrg: (name: string) => t('plants:transfers.form.chooseOrg', { name }),
+    get noOrgs() {
+      return t('plants:transfers.form.noOrgs');
+    },
+    earlier: (name: string) => t('plants:transfers.form.earlier', { name }),
+    get byId() {
+      return t('plants:transfers.form.byId');
+    },
+    chosen: (name: string) => t('plants:transfers.form.chosen', { name }),
+    get unknownId() {
+      return t('plants:transfers.form.unknownId');
+    },
     get message() {
       return t('plants:transfers.form.message');
     },

@@ -254,6 +254,51 @@ export const SEEDS = {
     },
   },
   csv: {
+    earlier: {
+      get title() {
+        return t('seeds:csv.earlier.title');
+      },
+      get lead() {
+        return t('seeds:csv.earlier.lead');
+      },
+      get none() {
+        return t('seeds:csv.earlier.none');
+      },
+      get state() {
+        return t('seeds:csv.earlier.state');
+      },
+      get all() {
+        return t('seeds:csv.earlier.all');
+      },
+      get file() {
+        return t('seeds:csv.earlier.file');
+      },
+      get when() {
+        return t('seeds:csv.earlier.when');
+      },
+      get kind() {
+        return t('seeds:csv.earlier.kind');
+      },
+      get rows() {
+        return t('seeds:csv.earlier.rows');
+      },
+      get checkOnly() {
+        return t('seeds:csv.earlier.checkOnly');
+      },
+      counts: (dryRun: boolean, created: string, unchanged: string, failed: string) =>
+        t(dryRun ? 'seeds:csv.earlier.wouldCounts' : 'seeds:csv.earlier.counts', { created, unchanged, failed }),
+      get report() {
+        return t('seeds:csv.earlier.report');
+      },
+      reportOf: (file: string, when: string) => t('seeds:csv.earlier.reportOf', { file, when }),
+      shown: (file: string) => t('seeds:csv.earlier.shown', { file }),
+      get pager() {
+        return t('seeds:csv.earlier.pager');
+      },
+      get tableLabel() {
+        return t('seeds:csv.earlier.tableLabel');
+      },
+    },
     get title() {
       return t('seeds:csv.title');
     },

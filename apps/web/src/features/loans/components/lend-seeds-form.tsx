@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Field, SelectField } from '../../../components/field';
 import { ErrorAlert, Notice } from '../../../components/status';
+import { usePeople } from '../../../hooks/use-people';
 import { errorFor } from '../../../lib/errors';
 import type { SeedLot } from '../../seeds/api/seed-lots';
 import { quantityText } from '../../seeds/components/seed-lot-list';
@@ -22,6 +23,12 @@ export function LendSeedsForm({ lot }: { lot: SeedLot }) {
     setForm({ ...form, [key]: e.target.value });
   const err = (name: string) => errorFor(lend.error, name);
   const unit = lot.quantity ? SEEDS.units[lot.quantity.unit] : '';
+  // The borrower's id named back before anything is sent: an id typed wrong shows at once.
+  const borrowerId = form.borrower.trim();
+  const people = usePeople([borrowerId]);
+  const borrowerName = people.nameOf(borrowerId);
+  const named =
+    borrowerId === '' || people.isPending ? null : borrowerName ? S.borrowerNamed(borrowerName) : S.borrowerUnknown;
   return (
     <form
       className="card stack"
@@ -54,7 +61,11 @@ export function LendSeedsForm({ lot }: { lot: SeedLot }) {
           required
           value={form.borrower}
           onChange={set('borrower')}
-          hint={S.borrowerHint}
+          hint={
+            <>
+              {S.borrowerHint} <span aria-live="polite">{named}</span>
+            </>
+          }
           error={err('borrower.id')}
         />
         <Field

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Field, SelectField } from '../../../components/field';
 import { ErrorAlert, Notice } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
+import { shortId } from '../../../lib/format';
 import { SEED_LOT_UNITS, type SeedLotUnit } from '../../seeds/api/seed-lots';
 import { lotName } from '../../seeds/components/seed-lot-list';
 import { SEEDS } from '../../seeds/strings';
@@ -10,6 +11,24 @@ import { type SeedLoan, useReturnLoan } from '../api/loans';
 import { LOANS } from '../strings';
 
 const S = LOANS.returns;
+
+/** A plant grown from the loan by its name and species, and the end of its id to tell two of one name apart. */
+function GrownPlantName({ plant }: { plant: SeedLoan['plantsGrown'][number] }) {
+  return (
+    <span>
+      {plant.commonName}
+      {plant.scientificName && (
+        <>
+          {' '}
+          <i>{plant.scientificName}</i>
+        </>
+      )}{' '}
+      <span className="muted" title={plant.id}>
+        {shortId(plant.id)}
+      </span>
+    </span>
+  );
+}
 
 /**
  * "Return seeds": the borrower returns seed saved from plants grown from the loan, chosen among them, as a new lot
@@ -55,10 +74,10 @@ export function ReturnSeedsForm({ loan }: { loan: SeedLoan }) {
         <>
           <fieldset>
             <legend>{S.plants}</legend>
-            {loan.plantsGrown.map((id) => (
-              <label key={id} className="checkbox">
-                <input type="checkbox" checked={chosen.includes(id)} onChange={() => toggle(id)} />
-                {id}
+            {loan.plantsGrown.map((plant) => (
+              <label key={plant.id} className="checkbox">
+                <input type="checkbox" checked={chosen.includes(plant.id)} onChange={() => toggle(plant.id)} />
+                <GrownPlantName plant={plant} />
               </label>
             ))}
           </fieldset>

@@ -1,9 +1,14 @@
 import { type components, RootlineError } from '@rootline/sdk';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../../lib/api-client';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap, unwrapPage } from '../../../lib/api-client';
 
 export type ImportJob = components['schemas']['ImportJob'];
 export type ImportKind = ImportJob['kind'];
+export type ImportSummary = components['schemas']['ImportSummary'];
+export type ImportState = ImportJob['state'];
+
+export const IMPORT_STATES = ['queued', 'running', 'done', 'failed'] as const satisfies readonly ImportState[];
+const IMPORT_LIST = ['imports', 'list'] as const;
 
 /** The fields a column may hold, by kind, in the export's order (its header). */
 export const IMPORT_COLUMNS: Record<ImportKind, readonly string[]> = {
@@ -61,7 +66,9 @@ export interface ImportRequest {
 
 /** Starts an import (multipart: the fields first, then the file); answers the queued job. */
 export function useStartImport() {
+  const client = useQueryClient();
   return useMutation({
+    onSuccess: () => client.invalidateQueries({ queryKey: IMPORT_LIST }),
     mutationFn: ({ kind, file, mapping, dryRun }: ImportRequest) => {
       const form = new FormData();
       form.append('kind', kind);
@@ -91,6 +98,21 @@ export function useImportJob(importId: string | null, page: number) {
         }),
       ),
     refetchInterval: (q) => (q.state.data && ['done', 'failed'].includes(q.state.data.state) ? false : 500),
+  });
+}
+
+/**
+ * A page of the imports of whoever the tab acts as, newest first; asked again every two seconds while one of them is
+ * still queued or running, so that their states and counts follow.
+ */
+export function useImports(filter: { state: ImportState | ''; page: number }) {
+  const query = { page: filter.page, limit: 20, ...(filter.state ? { state: filter.state } : {}) };
+  return useQuery({
+    queryKey: [...IMPORT_LIST, query],
+    queryFn: () => unwrapPage(api.GET('/api/imports', { params: { query } })),
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) =>
+      q.state.data?.items.some((i) => i.state === 'queued' || i.state === 'running') ? 2000 : false,
   });
 }
 

@@ -1,9 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { SelectField } from '../../../components/field';
 import { Pager } from '../../../components/pager';
 import { ScrollTable } from '../../../components/scroll-table';
 import { ErrorAlert, Loading, Notice } from '../../../components/status';
-import { formatNumber } from '../../../lib/format';
+import { formatDateTime, formatNumber } from '../../../lib/format';
 import {
   headerCells,
   IMPORT_COLUMNS,
@@ -28,13 +28,25 @@ function defaultField(kind: ImportKind, header: string): string {
  * The import of a CSV file: its kind, the file, which field each of its columns holds (its own headers offered),
  * a dry run with every problem by line, then the import itself, with its progress.
  */
-export function CsvImport({ initialKind = 'seed-lots' }: { initialKind?: ImportKind }) {
+export function CsvImport({
+  initialKind = 'seed-lots',
+  jobId,
+  onJob,
+}: {
+  initialKind?: ImportKind;
+  /** The import whose report is shown: the one just started, or an earlier one chosen from the list. */
+  jobId: string | null;
+  onJob: (jobId: string | null) => void;
+}) {
   const [kind, setKind] = useState<ImportKind>(initialKind);
   const [file, setFile] = useState<File | null>(null);
   const [headers, setHeaders] = useState<string[]>([]);
   const [fields, setFields] = useState<Record<string, string>>({});
-  const [jobId, setJobId] = useState<string | null>(null);
   const [page, setPage] = useState(1);
+  const setJobId = (id: string | null) => {
+    setPage(1);
+    onJob(id);
+  };
   const start = useStartImport();
   const job = useImportJob(jobId, page);
 
@@ -139,9 +151,19 @@ export function CsvImport({ initialKind = 'seed-lots' }: { initialKind?: ImportK
 function ImportReport({ job, onPage }: { job: ImportJob; onPage: (page: number) => void }) {
   const { progress, counts, problems } = job;
   const ended = job.state === 'done' || job.state === 'failed';
+  const heading = useRef<HTMLHeadingElement>(null);
+  // A report opened from the list of earlier imports is brought into view, its heading focused.
+  useEffect(() => {
+    if (job.id) heading.current?.focus({ preventScroll: false });
+  }, [job.id]);
   return (
     <section className="stack" aria-labelledby="import-report-title">
-      <h2 id="import-report-title">{S.state(job.state)}</h2>
+      <h2 id="import-report-title" ref={heading} tabIndex={-1}>
+        {S.state(job.state)}
+      </h2>
+      <p>
+        {S.earlier.shown(job.filename)} · {formatDateTime(job.createdAt)}
+      </p>
       <div aria-live="polite">
         {job.dryRun && ended && <Notice>{S.dryRun}</Notice>}
         <label htmlFor="import-progress">{S.progress}</label>{' '}

@@ -8,7 +8,7 @@ import { useToast } from '../../../components/toaster';
 import { usePeople } from '../../../hooks/use-people';
 import { currentLanguage } from '../../../i18n';
 import { errorFor } from '../../../lib/errors';
-import { formatDateTime, formatNumber } from '../../../lib/format';
+import { formatDateTime, formatNumber, shortId } from '../../../lib/format';
 import {
   GERMINATION_METHODS,
   type GerminationMethod,
@@ -79,11 +79,22 @@ export function SeedLotFacts({ lot }: { lot: SeedLot }) {
             L.noParents
           ) : (
             <ul className="plain-list">
-              {lot.parentPlantIds.map((id) => (
-                <li key={id}>
-                  <Link to={`/plants/${id}`}>{id}</Link>
-                </li>
-              ))}
+              {(lot.parents ?? lot.parentPlantIds.map((id) => ({ id, commonName: id, scientificName: null }))).map(
+                (p) => (
+                  <li key={p.id}>
+                    <Link to={`/plants/${p.id}`}>{p.commonName}</Link>
+                    {p.scientificName && (
+                      <>
+                        {' '}
+                        <i>{p.scientificName}</i>
+                      </>
+                    )}{' '}
+                    <span className="muted" title={p.id}>
+                      {shortId(p.id)}
+                    </span>
+                  </li>
+                ),
+              )}
             </ul>
           )}
         </dd>

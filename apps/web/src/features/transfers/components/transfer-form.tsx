@@ -1,18 +1,18 @@
 import { useState } from 'react';
-import { Field, SelectField } from '../../../components/field';
+import { Field } from '../../../components/field';
 import { ErrorAlert, Notice } from '../../../components/status';
 import { errorFor } from '../../../lib/errors';
 import type { User } from '../../auth/api/session';
-import { useMyOrganizations } from '../../organizations/api/organizations';
 import { TRANSFERS } from '../../plants/strings';
 import { type TransferSubjectType, useAnswerTransfer, useProposeTransfer, useTransfers } from '../api/transfers';
+import { RecipientPicker } from './recipient-picker';
 
 const S = TRANSFERS.form;
 
 /**
  * "Transfer this plant" or "Transfer this seed lot", for its giving side (the owner, or an owner or manager acting for
- * the owning organization): the recipient by id, or one of a quick choice (oneself, one's organizations). A pending
- * transfer is shown with its withdrawal instead.
+ * the owning organization): the recipient chosen among oneself, one's organizations, earlier parties and the
+ * organizations found by name, or by an id typed by hand. A pending transfer is shown with its withdrawal instead.
  */
 export function TransferForm({
   subjectType = 'plant',
@@ -28,13 +28,8 @@ export function TransferForm({
   const propose = useProposeTransfer();
   const cancel = useAnswerTransfer();
   const pending = useTransfers({ direction: 'outgoing', status: 'pending', subjectId });
-  const mine = useMyOrganizations();
   const [to, setTo] = useState('');
   const [message, setMessage] = useState('');
-  const choices = [
-    ...(ownerId !== user.id ? [{ value: user.id, label: S.you(user.name) }] : []),
-    ...(mine.data ?? []).filter((o) => o.id !== ownerId).map((o) => ({ value: o.id, label: o.name })),
-  ];
   const waiting = pending.data?.items[0];
   return (
     <section className="card" aria-labelledby="transfer-heading">
@@ -68,22 +63,11 @@ export function TransferForm({
         >
           <ErrorAlert error={propose.error} />
           {propose.data && <Notice>{S.done(propose.data.to.name)}</Notice>}
-          {choices.length > 0 && (
-            <SelectField
-              label={S.choose}
-              name="recipientChoice"
-              value={choices.some((c) => c.value === to) ? to : ''}
-              onChange={setTo}
-              options={[{ value: '', label: S.chooseNone }, ...choices]}
-            />
-          )}
-          <Field
-            label={S.recipient}
-            name="to"
-            required
+          <RecipientPicker
             value={to}
-            onChange={(e) => setTo(e.target.value)}
-            hint={S.recipientHint}
+            onChange={setTo}
+            ownerId={ownerId}
+            user={user}
             error={errorFor(propose.error, 'to.id')}
           />
           <Field

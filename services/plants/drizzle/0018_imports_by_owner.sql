@@ -1,0 +1,1 @@
+CREATE INDEX "imports_owner_idx" ON "plants"."imports" USING btree ("owner_id","created_at");
