@@ -73,11 +73,21 @@ export const EpcisProblem = Type.Object(
 
 const isCapture = (req: FastifyRequest) => (req.routeOptions.url ?? req.url).startsWith('/api/epcis/capture');
 
+/** A subscription's refused controls (`dest`, `stream`, …) are the standard's SubscriptionControlsException. */
+const SUBSCRIPTION_PROBLEM_TYPES: Partial<Record<ErrorCode, string>> = {
+  VALIDATION_ERROR: 'epcisException:SubscriptionControlsException',
+};
+const isSubscription = (req: FastifyRequest) => (req.routeOptions.url ?? '').includes('/subscriptions');
+
 /** Sends the problem for anything thrown while serving an EPCIS route. */
 export function sendProblem(err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { status, body, unexpected, retryAfterSeconds } = toHttpError(err);
   const capture = isCapture(req);
-  const types = capture ? { ...PROBLEM_TYPES, ...CAPTURE_PROBLEM_TYPES } : PROBLEM_TYPES;
+  const types = capture
+    ? { ...PROBLEM_TYPES, ...CAPTURE_PROBLEM_TYPES }
+    : isSubscription(req)
+      ? { ...PROBLEM_TYPES, ...SUBSCRIPTION_PROBLEM_TYPES }
+      : PROBLEM_TYPES;
   const title = capture && status === 400 ? 'Invalid EPCIS document' : TITLES[status];
   if (capture) reply.headers(CAPTURE_LIMIT_HEADERS);
   if (retryAfterSeconds !== undefined) reply.header('retry-after', retryAfterSeconds);

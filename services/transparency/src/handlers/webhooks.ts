@@ -7,6 +7,7 @@ import {
   WEBHOOK_TEST_KIND,
   type WebhookArea,
   webhookCreate,
+  webhookCreateForSubscription,
   webhookDelete,
   webhookDeliveryList,
   webhookGet,
@@ -215,4 +216,25 @@ export const redeliverWebhookDelivery = (ctx: ServiceContext, worker: { kick(): 
     if (!delivery) throw notFound('Webhook delivery', deliveryId);
     worker.kick();
     return delivery;
+  });
+
+/**
+ * transparency.webhook.create-for-subscription: a webhook of the calling account (ADR 313) that receives only what is
+ * queued for it (its `events` hold the given kind, which no domain event has). Checked and sealed as any webhook.
+ */
+export const createSubscriptionWebhook = (ctx: ServiceContext, allowPrivate: boolean, secretKey: SecretKeyring) =>
+  handle(webhookCreateForSubscription, async (input, call) => {
+    const ownerId = actingUser(call).id;
+    await assertReachable(input.url, allowPrivate);
+    const secret = input.secret ?? generatedWebhookSecret();
+    const hook = await insertWebhook(ctx.db, {
+      ownerId,
+      url: input.url,
+      events: [input.kind],
+      scope: 'own',
+      area: null,
+      secret: sealSecret(secretKey, secret),
+      createdAt: ctx.clock.now().toISOString(),
+    });
+    return { ...hook, signingSecret: standardWebhooksSecret(secret) };
   });

@@ -19,6 +19,11 @@ export interface EpcisFilter {
   /** The last event of the page before. */
   after: { eventAt: string; recordedAt: string; id: string } | null;
   limit: number;
+  /** Only these events (a subscription matching one new event). */
+  eventIds?: string[];
+  /** Recorded at or after / before these instants (a subscription's initial records and stream). */
+  recordedFrom?: string | null;
+  recordedBefore?: string | null;
 }
 
 export type EpcisRow = EventRow & {
@@ -50,6 +55,9 @@ export async function epcisRows(db: Db, f: EpcisFilter): Promise<EpcisRow[]> {
     where.push(f.placedKinds.length ? inArray(events.kind, f.placedKinds) : sql`false`);
     where.push(points.length ? (or(...points) as SQL) : sql`false`);
   }
+  if (f.eventIds) where.push(f.eventIds.length ? inArray(events.id, f.eventIds) : sql`false`);
+  if (f.recordedFrom) where.push(gte(events.recordedAt, f.recordedFrom));
+  if (f.recordedBefore) where.push(lt(events.recordedAt, f.recordedBefore));
   if (f.after) {
     const { eventAt, recordedAt, id } = f.after;
     where.push(

@@ -18,7 +18,9 @@ import {
   listNamedQueries,
   type NamedQueryRow,
 } from '../db/epcis-queries.repo.js';
+import { deleteSubscriptionsOf } from '../db/epcis-subscriptions.repo.js';
 import { planEpcisQuery } from '../domain/epcis-query.js';
+import { removeSubscriptionWebhook } from './epcis-subscriptions.js';
 
 const namedQuery = (row: NamedQueryRow): EpcisNamedQuery => ({
   name: row.name,
@@ -56,7 +58,13 @@ export function epcisQueryHandlers(ctx: ServiceContext, companyPrefix: string) {
   }));
 
   const remove = handle(transportEpcisQueryDelete, async ({ name }, caller) => {
-    if (!(await deleteNamedQuery(ctx.db, actingUser(caller).id, name))) throw notFound('Named query', name);
+    const accountId = actingUser(caller).id;
+    // The query and its subscriptions go together; then their webhooks (ADR 313).
+    const subscriptions = await ctx.db.transaction(async (tx) => {
+      if (!(await deleteNamedQuery(tx, accountId, name))) throw notFound('Named query', name);
+      return deleteSubscriptionsOf(tx, accountId, name);
+    });
+    for (const sub of subscriptions) await removeSubscriptionWebhook(ctx, sub.webhookId, caller);
     return { deleted: true };
   });
 
