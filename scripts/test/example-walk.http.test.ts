@@ -698,6 +698,9 @@ function learn(o: Operation, answer: Answer): void {
     if (prefix && !made.has(prefix)) made.set(prefix, id);
   }
   visit(data, '');
+  // An EPCIS subscription answers the standard's object, not the envelope, with its id in `subscriptionID`.
+  const subscription = (answer.json as { subscriptionID?: unknown } | undefined)?.subscriptionID;
+  if (typeof subscription === 'string' && !made.has('sub')) made.set('sub', subscription);
 }
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });

@@ -301,7 +301,11 @@ export const webhookCreateForSubscription = defineSubject({
   request: Type.Object({
     url: WebhookInput.properties.url,
     secret: WebhookInput.properties.secret,
-    kind: Type.String({ description: 'The kind its deliveries carry' }),
+    kind: Type.String({
+      pattern: '^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$',
+      maxLength: 100,
+      description: 'The kind its deliveries carry (not a domain event’s)',
+    }),
   }),
   reply: WebhookCreated,
   summary: 'Register a webhook of the caller’s that receives only what is queued for it',

@@ -95,7 +95,7 @@ export function subscriptionRoutes(app: Parameters<FastifyPluginAsyncTypebox>[0]
           headers: { Location: { type: 'string', description: 'The subscription' } },
           content: { 'application/json': { schema: EpcisSubscriptionCreated, example: EXAMPLE_CREATED } },
         },
-        ...problemResponses({ 400: 'VALIDATION_ERROR', 404: 'NOT_FOUND', 409: 'CONFLICT', ...authErrors }),
+        ...problemResponses({ 400: 'VALIDATION_ERROR', 404: 'NOT_FOUND', 409: 'CONFLICT', ...authErrors }, false, true),
         501: {
           description: 'A schedule: not offered (RFC 7807 problem, type epcisException:ImplementationException)',
           content: { 'application/problem+json': { schema: EpcisProblem, example: NOT_IMPLEMENTED } },
@@ -143,7 +143,7 @@ export function subscriptionRoutes(app: Parameters<FastifyPluginAsyncTypebox>[0]
             'application/json': { schema: Type.Array(EpcisSubscription), example: [EXAMPLE_SUBSCRIPTION] },
           },
         },
-        ...problemResponses({ 400: 'VALIDATION_ERROR', 404: 'NOT_FOUND', ...authErrors }),
+        ...problemResponses({ 400: 'VALIDATION_ERROR', 404: 'NOT_FOUND', ...authErrors }, false, true),
       },
     },
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
@@ -176,7 +176,7 @@ export function subscriptionRoutes(app: Parameters<FastifyPluginAsyncTypebox>[0]
           description: 'Success: the subscription',
           content: { 'application/json': { schema: EpcisSubscription, example: EXAMPLE_SUBSCRIPTION } },
         },
-        ...problemResponses({ 400: 'VALIDATION_ERROR', 404: 'NOT_FOUND', ...authErrors }),
+        ...problemResponses({ 400: 'VALIDATION_ERROR', 404: 'NOT_FOUND', ...authErrors }, false, true),
       },
     },
     handler: async (req: FastifyRequest, reply: FastifyReply) =>
@@ -197,7 +197,7 @@ export function subscriptionRoutes(app: Parameters<FastifyPluginAsyncTypebox>[0]
       params: Params,
       response: {
         204: { type: 'null', description: 'Success: the subscription and its webhook are deleted' },
-        ...problemResponses({ 400: 'VALIDATION_ERROR', 404: 'NOT_FOUND', ...authErrors }),
+        ...problemResponses({ 400: 'VALIDATION_ERROR', 404: 'NOT_FOUND', ...authErrors }, false, true),
       },
     },
     handler: async (req: FastifyRequest, reply: FastifyReply) => {

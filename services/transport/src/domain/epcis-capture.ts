@@ -219,3 +219,9 @@ function massOf(list: unknown[]): CapturedJourneyEvent['quantity'] {
   }
   return undefined;
 }
+
+/**
+ * How a capture names the journey event it records (the idempotency reference of the record call): the account and
+ * the eventID, so a retry or a race names the same event.
+ */
+export const CAPTURE_REF_PREFIX = 'epcis-capture:';

@@ -5,6 +5,7 @@ import {
   type EpcisCaptureError,
   type EpcisCaptureJob,
   type ErrorCode,
+  idFromKey,
   type TransportEventInput,
   transportEpcisCapture,
   transportEpcisCaptureGet,
@@ -18,13 +19,19 @@ import {
   failStaleCaptures,
   findCapture,
   findCapturedEvent,
+  forgetCapturedEvent,
   insertCapture,
   insertCapturedEvent,
   listCaptures,
   updateCapture,
 } from '../db/epcis-capture.repo.js';
 import { journeyRows } from '../db/events.repo.js';
-import { type CapturedJourneyEvent, type CaptureRefusal, journeyEventOfEpcis } from '../domain/epcis-capture.js';
+import {
+  CAPTURE_REF_PREFIX,
+  type CapturedJourneyEvent,
+  type CaptureRefusal,
+  journeyEventOfEpcis,
+} from '../domain/epcis-capture.js';
 import { instantOf } from '../domain/journey.js';
 import { checkEvent } from './events.js';
 
@@ -239,25 +246,30 @@ async function runCapture(
       }
       const { kind, ...fields } = p.event;
       // The journey event's id derives from the account and eventID: a retry (or a race) names the same one.
-      const ref = `epcis-capture:${job.accountId}:${p.eventID ?? `${job.id}:${p.instance}`}`;
+      const ref = `${CAPTURE_REF_PREFIX}${job.accountId}:${p.eventID ?? `${job.id}:${p.instance}`}`;
+      // Known before the event is recorded, so the event's own announcement (and the export, and subscriptions)
+      // name it by its eventID.
+      const transportEventId = idFromKey('tev', ref);
       try {
-        const receipt = await call(
+        if (p.eventID) {
+          await insertCapturedEvent(ctx.db, {
+            eventId: p.eventID,
+            transportEventId,
+            captureId: job.id,
+            accountId: job.accountId,
+          });
+        }
+        await call(
           ctx.bus,
           transportEventRecord[kind],
           { ...fields, privacyLevel: CAPTURE_PRIVACY, handler } as never,
           { ...caller, idempotencyRef: ref },
           RECORD_TIMEOUT_MS,
         );
-        if (p.eventID) {
-          await insertCapturedEvent(ctx.db, {
-            eventId: p.eventID,
-            transportEventId: receipt.id,
-            captureId: job.id,
-            accountId: job.accountId,
-          });
-        }
         captured++;
       } catch (err) {
+        // Not recorded: the eventID is free again (a capture of it later tries again).
+        if (p.eventID) await forgetCapturedEvent(ctx.db, p.eventID, transportEventId).catch(() => {});
         errors.push(errorProblem(err, p.instance));
         if (rollback) break;
       }

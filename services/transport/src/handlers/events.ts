@@ -16,11 +16,13 @@ import { actingOwner, disclosedDistanceKm, haversineKm, secureRandom } from '@ro
 import { discloseLocation } from '@rootline/geocoder';
 import { call, type HandlerContext, handle, ledgerTxId, notFound, type ServiceContext } from '@rootline/host';
 import { claimSeedLot, custodiansOf } from '../db/custody.repo.js';
+import { capturedEventIdOf } from '../db/epcis-capture.repo.js';
 import { findEvent } from '../db/events.repo.js';
 import { releaseEventTime, reserveEventTime } from '../db/journey.repo.js';
 import type { Recorder } from '../db/ledger.js';
 import { emissionsKg, quantityKg, roundKg } from '../domain/carbon.js';
 import { assertCustodian, assertMayCorrect } from '../domain/custody.js';
+import { CAPTURE_REF_PREFIX } from '../domain/epcis-capture.js';
 import { backwardsInTime, instantOf } from '../domain/journey.js';
 
 const invalid = (field: string, message: string, reason?: RefusalReason) =>
@@ -199,6 +201,10 @@ async function recordEvent(
   // Notes are private to the event's parties: stored with the row, never written to the public ledger.
   // The measured distance and emissions stay off it too: only the handler's footprint reads them.
   const { recordedBy: _, notes: _notes, exactDistanceKm: _km, exactKgCo2e: _kg, ...payload } = row;
+  // A captured event is announced under the eventID it was captured with (kept before it is recorded, ADR 302).
+  const epcisEventId = caller.idempotencyRef?.startsWith(CAPTURE_REF_PREFIX)
+    ? await capturedEventIdOf(ctx.db, id)
+    : null;
   const receipt = await recorder
     .record(
       {
@@ -221,6 +227,7 @@ async function recordEvent(
               kgCo2e: shownKgCo2e,
               eventTime: row.eventTime,
               corrects: row.corrects,
+              ...(epcisEventId ? { epcisEventId } : {}),
             },
             caller,
           ),
