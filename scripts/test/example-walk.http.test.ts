@@ -163,6 +163,9 @@ const BEFORE: Record<string, string> = {
   leaveOrganization: 'acceptOrganizationInvitation',
 };
 
+/** Deletes of a record that a later delete takes with it (a named query's subscriptions): they come first. */
+const DELETED_FIRST = new Set(['deleteEpcisSubscription']);
+
 /** Operations that use their record up although they make one (a harvest closes its batch). */
 const FRESH = new Set(['harvestBatch', 'dissolveOrganization']);
 
@@ -866,7 +869,11 @@ async function docsOrder(ops: Operation[]): Promise<Operation[]> {
     );
     return at === -1 ? mentions.length + PHASES.indexOf(o.phase) : at;
   };
-  const ranked = ops.map((o, i) => ({ o, i, r: o.phase === 'delete' ? Number.MAX_SAFE_INTEGER : rank(o) }));
+  const ranked = ops.map((o, i) => ({
+    o,
+    i,
+    r: o.phase === 'delete' ? Number.MAX_SAFE_INTEGER - (DELETED_FIRST.has(o.op.operationId) ? 1 : 0) : rank(o),
+  }));
   return ranked.sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.o);
 }
 
@@ -885,7 +892,7 @@ describe('the example walk', () => {
       BODIES,
       FLOWS,
       RECORD_OF,
-      FRESH: Object.fromEntries([...FRESH, ...KEEPS].map((x) => [x, x])),
+      FRESH: Object.fromEntries([...FRESH, ...KEEPS, ...DELETED_FIRST].map((x) => [x, x])),
     };
     const stray = Object.entries(tables).flatMap(([name, table]) =>
       [

@@ -39048,6 +39048,8 @@ export interface operations {
                         kgCo2e: number | null;
                         eventTime: string;
                         corrects: string | null;
+                        /** @description The EPCIS `eventID` the event was captured under (`POST /api/epcis/capture`, ADR 302); absent for an event recorded through /api/transport or captured without one */
+                        epcisEventId?: string;
                     };
                     /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
                     signature: string;
