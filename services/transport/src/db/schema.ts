@@ -221,6 +221,8 @@ export const epcisCapturedEvents = transportSchema.table('epcis_captured_events'
   transportEventId: text('transport_event_id').notNull().unique(),
   captureId: text('capture_id').notNull(),
   accountId: text('account_id').notNull(),
+  /** The business location it was captured with when that was an SGLN (ADR 314), answered as given. */
+  bizLocation: text('biz_location'),
 });
 
 /**

@@ -29,6 +29,7 @@ import {
   type SubscriptionRow,
   streamSubscriptions,
 } from '../db/epcis-subscriptions.repo.js';
+import { type EpcisPlaces, NO_SGLNS } from '../domain/epcis-places.js';
 import { type EpcisQueryPlan, planEpcisQuery } from '../domain/epcis-query.js';
 import { epcisEventOfRow, epcisQueryDocument } from './epcis.js';
 
@@ -52,13 +53,14 @@ async function publishResult(
   rows: EpcisRow[],
   base: string,
   companyPrefix: string,
+  places: EpcisPlaces,
   caller: CallContext,
 ): Promise<void> {
   const document = epcisQueryDocument(
     base,
     ctx.clock.now(),
     { queryName: sub.queryName, subscriptionID: sub.id },
-    rows.map((r) => epcisEventOfRow(r, base, companyPrefix)),
+    rows.map((r) => epcisEventOfRow(r, base, companyPrefix, places)),
   );
   await ctx.outbox.enqueue(
     tx,
@@ -88,7 +90,12 @@ export async function removeSubscriptionWebhook(ctx: ServiceContext, webhookId: 
  * a transparency webhook of that account to `dest`. Only streamed subscriptions are taken (a schedule is refused
  * by the gateway as not implemented).
  */
-export function epcisSubscriptionHandlers(ctx: ServiceContext, publicUrl: string | undefined, companyPrefix: string) {
+export function epcisSubscriptionHandlers(
+  ctx: ServiceContext,
+  publicUrl: string | undefined,
+  companyPrefix: string,
+  places: EpcisPlaces = NO_SGLNS,
+) {
   const create = handle(transportEpcisSubscriptionCreate, async (input, caller) => {
     const accountId = actingUser(caller).id;
     const named = await findNamedQuery(ctx.db, accountId, input.queryName);
@@ -101,7 +108,7 @@ export function epcisSubscriptionHandlers(ctx: ServiceContext, publicUrl: string
         field: 'queryName',
       });
     }
-    const plan = planEpcisQuery(named.query as EpcisStoredQuery, companyPrefix);
+    const plan = planEpcisQuery(named.query as EpcisStoredQuery, companyPrefix, places);
     const hook = await call(
       ctx.bus,
       webhookCreateForSubscription,
@@ -129,7 +136,7 @@ export function epcisSubscriptionHandlers(ctx: ServiceContext, publicUrl: string
     try {
       await ctx.db.transaction(async (tx) => {
         await insertSubscription(tx, row);
-        if (row.initialRecordTime) await publishInitial(ctx, tx, row, plan, base, companyPrefix, caller);
+        if (row.initialRecordTime) await publishInitial(ctx, tx, row, plan, base, companyPrefix, places, caller);
       });
     } catch (err) {
       await removeSubscriptionWebhook(ctx, hook.id, caller).catch(() => {});
@@ -172,6 +179,7 @@ async function publishInitial(
   plan: EpcisQueryPlan,
   base: string,
   companyPrefix: string,
+  places: EpcisPlaces,
   caller: CallContext,
 ): Promise<void> {
   let after: EpcisQueryPlan['after'] = null;
@@ -184,7 +192,7 @@ async function publishInitial(
       limit: EPCIS_PER_PAGE_MAX,
     });
     if (rows.length > 0 || (part === 0 && sub.reportIfEmpty)) {
-      await publishResult(ctx, tx, sub, `${sub.id}:initial:${part}`, rows, base, companyPrefix, caller);
+      await publishResult(ctx, tx, sub, `${sub.id}:initial:${part}`, rows, base, companyPrefix, places, caller);
     }
     const last = rows.at(-1);
     if (rows.length < EPCIS_PER_PAGE_MAX || !last) return;
@@ -197,7 +205,12 @@ async function publishInitial(
  * query matches, by the planner and the query `GET /events` runs, is published as a result of one event for that
  * subscription's webhook, in the inbox transaction (applied once per event).
  */
-export const matchSubscriptions = (ctx: ServiceContext, publicUrl: string | undefined, companyPrefix: string) =>
+export const matchSubscriptions = (
+  ctx: ServiceContext,
+  publicUrl: string | undefined,
+  companyPrefix: string,
+  places: EpcisPlaces = NO_SGLNS,
+) =>
   subscribe(transportCompleted, 'epcis-subscriptions', async (p, meta: EventMeta) => {
     const subs = await streamSubscriptions(meta.tx);
     if (subs.length === 0) return;
@@ -205,12 +218,12 @@ export const matchSubscriptions = (ctx: ServiceContext, publicUrl: string | unde
     for (const sub of subs) {
       let plan: EpcisQueryPlan;
       try {
-        plan = planEpcisQuery(sub.query as EpcisStoredQuery, companyPrefix);
+        plan = planEpcisQuery(sub.query as EpcisStoredQuery, companyPrefix, places);
       } catch {
         continue; // Checked when stored; a query a later release refuses matches nothing.
       }
       const rows = await epcisRows(meta.tx, { ...plan, eventIds: [p.eventId], recordedFrom: sub.createdAt, limit: 1 });
       if (rows.length === 0) continue;
-      await publishResult(ctx, meta.tx, sub, `${sub.id}:${p.eventId}`, rows, base, companyPrefix, meta);
+      await publishResult(ctx, meta.tx, sub, `${sub.id}:${p.eventId}`, rows, base, companyPrefix, places, meta);
     }
   });

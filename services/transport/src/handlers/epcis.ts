@@ -2,12 +2,13 @@ import { AppError, type Location, plantGet, transportEpcisEvents } from '@rootli
 import { epcisContext, epcisObjectEvent, plantIdOfEpc } from '@rootline/domain';
 import { call, handle, publicUrlOf, type ServiceContext } from '@rootline/host';
 import { type EpcisRow, epcisRows } from '../db/epcis.repo.js';
+import { type EpcisPlaces, NO_SGLNS } from '../domain/epcis-places.js';
 import { pageToken, planEpcisQuery } from '../domain/epcis-query.js';
 
 const iso = (t: string) => new Date(t).toISOString();
 
 /** A journey event row as the EPCIS event every answer gives (ADR 276), under its captured eventID if it has one. */
-export function epcisEventOfRow(r: EpcisRow, base: string, companyPrefix: string) {
+export function epcisEventOfRow(r: EpcisRow, base: string, companyPrefix: string, places: EpcisPlaces = NO_SGLNS) {
   return epcisObjectEvent(
     {
       id: r.id,
@@ -28,8 +29,9 @@ export function epcisEventOfRow(r: EpcisRow, base: string, companyPrefix: string
       correctedBy: r.correctedBy && r.correctedAt ? { id: r.correctedBy, at: iso(r.correctedAt) } : null,
       txId: r.txId,
       eventID: r.capturedEventId,
+      bizLocation: r.capturedBizLocation,
     },
-    { publicUrl: base, companyPrefix },
+    { publicUrl: base, companyPrefix, placeUri: places.sglnOf },
   );
 }
 
@@ -59,9 +61,14 @@ const PLANT_ID = /^plt_[A-Za-z0-9]{10,40}$/;
  * reader gets the same answer. With `epc`, only that plant's events: an EPC that names no plant here, or an unknown
  * plant, is 404 NOT_FOUND as for its journey.
  */
-export const queryEpcisEvents = (ctx: ServiceContext, publicUrl: string | undefined, companyPrefix: string) =>
+export const queryEpcisEvents = (
+  ctx: ServiceContext,
+  publicUrl: string | undefined,
+  companyPrefix: string,
+  places: EpcisPlaces = NO_SGLNS,
+) =>
   handle(transportEpcisEvents, async ({ epc, perPage, ...query }, caller) => {
-    const plan = planEpcisQuery(query, companyPrefix);
+    const plan = planEpcisQuery(query, companyPrefix, places);
     if (epc !== undefined) {
       // A bare plant id is taken as the plant's EPC too: the path a person types.
       const plantId = PLANT_ID.test(epc) ? epc : plantIdOfEpc(epc, companyPrefix);
@@ -72,7 +79,7 @@ export const queryEpcisEvents = (ctx: ServiceContext, publicUrl: string | undefi
     const rows = await epcisRows(ctx.db, { ...plan, limit: perPage + 1 });
     const page = rows.slice(0, perPage);
     const base = publicUrlOf(caller, publicUrl);
-    const eventList = page.map((r) => epcisEventOfRow(r, base, companyPrefix));
+    const eventList = page.map((r) => epcisEventOfRow(r, base, companyPrefix, places));
     const last = page.at(-1);
     return {
       document: epcisQueryDocument(base, ctx.clock.now(), { queryName: 'SimpleEventQuery' }, eventList),

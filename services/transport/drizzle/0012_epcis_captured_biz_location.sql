@@ -1,0 +1,1 @@
+ALTER TABLE "transport"."epcis_captured_events" ADD COLUMN "biz_location" text;
