@@ -154,6 +154,13 @@ describe('EPCIS 2.0 query subscriptions over HTTP, delivered by signed webhooks 
     expect(one.body).toMatchObject({ subscriptionID: sub.subscriptionID, webhookId: sub.webhookId });
     expect(JSON.stringify(one.body)).not.toContain('whsec_');
 
+    // Its webhook takes the subscription's results alone: its kinds cannot be changed.
+    const widened = await p.http('PATCH', `/api/transparency/webhooks/${sub.webhookId}`, {
+      token: ada,
+      body: { events: ['plant.registered'] },
+    });
+    expect(widened.status).toBe(400);
+
     // Another account sees none of it.
     const other = await p.http('GET', `/api/epcis/queries/shipments/subscriptions/${sub.subscriptionID}`, {
       token: bo,

@@ -29071,7 +29071,7 @@ export interface operations {
                      *       "status": 501,
                      *       "detail": "schedule: scheduled subscriptions are not offered; subscribe with stream: true",
                      *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
-                     *       "code": "VALIDATION_ERROR",
+                     *       "code": "UNPROCESSABLE",
                      *       "details": {
                      *         "field": "schedule"
                      *       }

@@ -52,7 +52,7 @@ const NOT_IMPLEMENTED = {
   status: 501,
   detail: 'schedule: scheduled subscriptions are not offered; subscribe with stream: true',
   instance: '/api/epcis/queries/shipped-this-season/subscriptions',
-  code: 'VALIDATION_ERROR',
+  code: 'UNPROCESSABLE',
   details: { field: 'schedule' },
 };
 

@@ -1,6 +1,7 @@
 import {
   AppError,
   type CallContext,
+  EPCIS_SUBSCRIPTION_KIND,
   newId,
   paginate,
   publicEvents,
@@ -156,7 +157,15 @@ export const changeWebhook = (ctx: ServiceContext, allowPrivate: boolean, secret
     if (Object.keys(change).length === 0) {
       throw new AppError('VALIDATION_ERROR', 'Nothing to change: give url, events, scope, area, secret or status');
     }
-    await ownWebhook(ctx, webhookId, call);
+    const hook = await ownWebhook(ctx, webhookId, call);
+    // An EPCIS subscription's webhook carries its results alone (ADR 313): its address and secret may change.
+    if (hook.events.includes(EPCIS_SUBSCRIPTION_KIND) && (change.events || change.scope || change.area !== undefined)) {
+      throw new AppError(
+        'VALIDATION_ERROR',
+        'This webhook delivers an EPCIS subscription: change its url, secret or status, or delete the subscription',
+        { field: 'events' },
+      );
+    }
     if (change.events) assertPublicKinds(change.events);
     assertArea(change.area);
     if (change.url) await assertReachable(change.url, allowPrivate);
