@@ -164,6 +164,9 @@ const BEFORE: Record<string, string> = {
   leaveOrganization: 'acceptOrganizationInvitation',
 };
 
+/** Deletes of a record that a later delete takes with it (a named query's subscriptions): they come first. */
+const DELETED_FIRST = new Set(['deleteEpcisSubscription']);
+
 /** Operations that use their record up although they make one (a harvest closes its batch). */
 const FRESH = new Set(['harvestBatch', 'dissolveOrganization']);
 
@@ -736,6 +739,9 @@ function learn(o: Operation, answer: Answer): void {
     if (prefix && !made.has(prefix)) made.set(prefix, id);
   }
   visit(data, '');
+  // An EPCIS subscription answers the standard's object, not the envelope, with its id in `subscriptionID`.
+  const subscription = (answer.json as { subscriptionID?: unknown } | undefined)?.subscriptionID;
+  if (typeof subscription === 'string' && !made.has('sub')) made.set('sub', subscription);
 }
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
@@ -901,7 +907,11 @@ async function docsOrder(ops: Operation[]): Promise<Operation[]> {
     );
     return at === -1 ? mentions.length + PHASES.indexOf(o.phase) : at;
   };
-  const ranked = ops.map((o, i) => ({ o, i, r: o.phase === 'delete' ? Number.MAX_SAFE_INTEGER : rank(o) }));
+  const ranked = ops.map((o, i) => ({
+    o,
+    i,
+    r: o.phase === 'delete' ? Number.MAX_SAFE_INTEGER - (DELETED_FIRST.has(o.op.operationId) ? 1 : 0) : rank(o),
+  }));
   return ranked.sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.o);
 }
 
@@ -920,7 +930,7 @@ describe('the example walk', () => {
       BODIES,
       FLOWS,
       RECORD_OF,
-      FRESH: Object.fromEntries([...FRESH, ...KEEPS].map((x) => [x, x])),
+      FRESH: Object.fromEntries([...FRESH, ...KEEPS, ...DELETED_FIRST].map((x) => [x, x])),
     };
     const stray = Object.entries(tables).flatMap(([name, table]) =>
       [

@@ -360,6 +360,14 @@ beforeAll(async () => {
   const queryRes = await call(ALICE, 'POST', '/api/epcis/queries', example('POST', '/api/epcis/queries'));
   if (queryRes.status !== 201) throw new Error(`named query: ${queryRes.status} ${queryRes.text}`);
   records.set('named query', (JSON.parse(queryRes.text) as { name: string }).name);
+  // Its subscription, to a receiver on this machine (the example's host does not resolve here).
+  const subscriptionRes = await call(ALICE, 'POST', `/api/epcis/queries/${records.get('named query')}/subscriptions`, {
+    dest: 'http://127.0.0.1:9/epcis',
+    stream: true,
+  });
+  if (subscriptionRes.status !== 201)
+    throw new Error(`subscription: ${subscriptionRes.status} ${subscriptionRes.text}`);
+  records.set('param:subscriptionID', (JSON.parse(subscriptionRes.text) as { subscriptionID: string }).subscriptionID);
 
   const farm = await created(
     ALICE,

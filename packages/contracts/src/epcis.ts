@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Text, Timestamp } from './common.js';
-import { Defaulted, defineSubject, Named } from './define.js';
+import { Defaulted, defineEvent, defineSubject, Named } from './define.js';
 
 /**
  * The EPCIS 2.0 REST query binding (GS1's EPCIS 2.0 OpenAPI, `REST Bindings/openapi.yaml`) over the journey events:
@@ -246,4 +246,166 @@ export const transportEpcisQueryDelete = defineSubject({
   request: Type.Object({ name: EpcisQueryName }),
   reply: Type.Object({ deleted: Type.Boolean() }),
   summary: 'Delete a named query of the caller’s',
+});
+
+/**
+ * Query subscriptions (ADR 313): the standard's `/queries/{queryName}/subscriptions`. A subscription delivers what
+ * its named query matches to `dest` through a signed webhook of the transparency service (Standard Webhooks), the
+ * account's own; streamed subscriptions send each new matching event as it is recorded.
+ */
+
+/** Most subscriptions one named query keeps. */
+export const EPCIS_SUBSCRIPTION_LIMIT = 20;
+
+/** The kind of a subscription's deliveries (`type` in the signed body): not a domain event, never in the history. */
+export const EPCIS_SUBSCRIPTION_KIND = 'epcis.query-result' as const;
+
+export const EpcisSubscriptionId = Type.String({
+  pattern: '^sub_[A-Za-z0-9]{10,40}$',
+  description: 'A subscription id (the standard’s `subscriptionID`)',
+  examples: ['sub_01HZX3K6Q2W8N4B7T5R9V0C1MD'],
+});
+
+/** The standard's schedule: cron-like fields (`second`, `minute`, `hour`, `dayOfMonth`, `month`, `dayOfWeek`). */
+export const EpcisSchedule = Type.Object(
+  {
+    second: Type.Optional(Text({ maxLength: 100 })),
+    minute: Type.Optional(Text({ maxLength: 100 })),
+    hour: Type.Optional(Text({ maxLength: 100 })),
+    dayOfMonth: Type.Optional(Text({ maxLength: 100 })),
+    month: Type.Optional(Text({ maxLength: 100 })),
+    dayOfWeek: Type.Optional(Text({ maxLength: 100 })),
+  },
+  {
+    additionalProperties: false,
+    description: 'A schedule (the standard’s cron-like fields). Not offered yet: a subscription with one is 501.',
+  },
+);
+
+export const EpcisSubscriptionInput = Type.Object(
+  {
+    dest: Type.String({
+      pattern: '^https?://[^\\s]+$',
+      maxLength: 2000,
+      description:
+        'Where results go (http or https), as a webhook of yours: private, loopback and link-local addresses are ' +
+        'refused as for any webhook',
+    }),
+    signatureToken: Type.Optional(
+      Type.String({
+        pattern: '^[\\x21-\\x7e]+$',
+        minLength: 16,
+        maxLength: 200,
+        description:
+          'The secret that keys the signatures of the deliveries (Standard Webhooks, HMAC-SHA256), as a webhook’s ' +
+          '`secret`: 16–200 printable ASCII characters without the space. Omitted: one is generated; either way ' +
+          'the answer shows it once as `signingSecret`.',
+      }),
+    ),
+    reportIfEmpty: Defaulted(
+      Type.Boolean({ default: false, description: 'Send a result with no events (meaningful for schedules only)' }),
+    ),
+    stream: Type.Optional(
+      Type.Boolean({ description: '`true`: each new matching event is sent as it is recorded (required today)' }),
+    ),
+    schedule: Type.Optional(EpcisSchedule),
+    initialRecordTime: Type.Optional(
+      Type.String({
+        pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$',
+        maxLength: 40,
+        description:
+          'First send what the query matches among the events recorded since this instant (in one or more ' +
+          'results, before the stream); omitted: only events recorded from now on',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        dest: 'https://partner.example.org/epcis/results',
+        signatureToken: 'a-long-random-shared-secret-0123456789',
+        stream: true,
+        initialRecordTime: '2026-10-01T00:00:00Z',
+      },
+    ],
+  },
+);
+export type EpcisSubscriptionInput = Static<typeof EpcisSubscriptionInput>;
+
+export const EpcisSubscription = Named(
+  'EpcisSubscription',
+  Type.Object({
+    subscriptionID: EpcisSubscriptionId,
+    queryName: EpcisQueryName,
+    dest: Type.String(),
+    stream: Type.Boolean(),
+    reportIfEmpty: Type.Boolean(),
+    initialRecordTime: Type.Union([Timestamp, Type.Null()]),
+    createdAt: Timestamp,
+    webhookId: Type.String({
+      description:
+        'The webhook that delivers it (`/api/transparency/webhooks/{webhookId}`: its deliveries, redelivery); ' +
+        'deleted with the subscription',
+    }),
+  }),
+);
+export type EpcisSubscription = Static<typeof EpcisSubscription>;
+
+export const EpcisSubscriptionCreated = Type.Composite([
+  EpcisSubscription,
+  Type.Object({
+    signingSecret: Type.String({
+      description:
+        'The secret in the Standard Webhooks form (`whsec_` + base64 of its key bytes), to verify deliveries; shown ' +
+        'once',
+    }),
+  }),
+]);
+export type EpcisSubscriptionCreated = Static<typeof EpcisSubscriptionCreated>;
+
+export const transportEpcisSubscriptionCreate = defineSubject({
+  subject: 'transport.epcis-subscriptions.create',
+  request: Type.Object({ queryName: EpcisQueryName, ...EpcisSubscriptionInput.properties }),
+  reply: EpcisSubscriptionCreated,
+  summary: 'Subscribe to a named query of the caller’s: a webhook to `dest` receives each new matching event',
+});
+
+export const transportEpcisSubscriptionList = defineSubject({
+  subject: 'transport.epcis-subscriptions.list',
+  request: Type.Object({ queryName: EpcisQueryName }),
+  reply: Type.Object({ subscriptions: Type.Array(EpcisSubscription) }),
+  summary: 'The subscriptions of a named query of the caller’s, oldest first',
+});
+
+export const transportEpcisSubscriptionGet = defineSubject({
+  subject: 'transport.epcis-subscriptions.get',
+  request: Type.Object({ queryName: EpcisQueryName, subscriptionID: EpcisSubscriptionId }),
+  reply: EpcisSubscription,
+  summary: 'A subscription of a named query of the caller’s',
+});
+
+export const transportEpcisSubscriptionDelete = defineSubject({
+  subject: 'transport.epcis-subscriptions.delete',
+  request: Type.Object({ queryName: EpcisQueryName, subscriptionID: EpcisSubscriptionId }),
+  reply: Type.Object({ deleted: Type.Boolean() }),
+  summary: 'Delete a subscription of the caller’s and its webhook',
+});
+
+/**
+ * A subscription's result to send (ADR 313): the transport service publishes it when a new journey event matches a
+ * streamed subscription (or for its initial records), and the transparency service queues it for the
+ * subscription's webhook alone, keyed by `deliveryKey` (once per key).
+ */
+export const epcisSubscriptionMatched = defineEvent({
+  subject: 'evt.transport.epcis-subscription.matched',
+  payload: Type.Object({
+    subscriptionID: EpcisSubscriptionId,
+    queryName: EpcisQueryName,
+    ownerId: Type.String({ description: 'The account the subscription belongs to' }),
+    webhookId: Type.String(),
+    deliveryKey: Type.String({ description: 'The subscription and the event (or the part of the initial records)' }),
+    eventCount: Type.Integer({ minimum: 0 }),
+    document: Type.Unknown({ description: 'The EPCISQueryDocument, with `subscriptionID` and `queryName`' }),
+  }),
 });

@@ -533,5 +533,12 @@ export const transportCompleted = defineEvent({
     kgCo2e: Type.Union([Type.Number(), Type.Null()], { description: 'For the rounded distance; null when hidden' }),
     eventTime: Type.String(),
     corrects: Type.Union([Type.String(), Type.Null()]),
+    epcisEventId: Type.Optional(
+      Type.String({
+        description:
+          'The EPCIS `eventID` the event was captured under (`POST /api/epcis/capture`, ADR 302); absent for an event ' +
+          'recorded through /api/transport or captured without one',
+      }),
+    ),
   }),
 });

@@ -290,3 +290,23 @@ export const webhookDisabled = defineEvent({
     disabledAt: Type.String(),
   }),
 });
+
+/**
+ * Webhooks that carry EPCIS query subscriptions (ADR 313): the transport service creates one for the caller when a
+ * subscription is made, and each result is queued for that webhook alone. Their `events` hold only the subscription
+ * kind (`epcis.query-result`), so no domain event reaches them.
+ */
+export const webhookCreateForSubscription = defineSubject({
+  subject: 'transparency.webhook.create-for-subscription',
+  request: Type.Object({
+    url: WebhookInput.properties.url,
+    secret: WebhookInput.properties.secret,
+    kind: Type.String({
+      pattern: '^[a-z][a-z0-9-]*(\\.[a-z][a-z0-9-]*)+$',
+      maxLength: 100,
+      description: 'The kind its deliveries carry (not a domain event’s)',
+    }),
+  }),
+  reply: WebhookCreated,
+  summary: 'Register a webhook of the caller’s that receives only what is queued for it',
+});

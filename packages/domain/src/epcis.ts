@@ -202,12 +202,16 @@ export interface EpcisSource {
   txId: string | null;
   /** The `eventID` it was captured under through EPCIS capture, kept as its id; else one is derived from `id`. */
   eventID?: string | null;
+  /** The business location it was captured with when that named no point (an SGLN), kept as given. */
+  bizLocation?: string | null;
 }
 
 /** Where links and identifiers point. */
 export interface EpcisContext {
   publicUrl: string;
   companyPrefix: string;
+  /** The identifier an operator gave the place at this point (an SGLN), used instead of its geo URI. */
+  placeUri?: (point: { latitude: number; longitude: number }) => string | undefined;
 }
 
 /** A party of a handoff as a URI (source and destination lists). */
@@ -228,7 +232,7 @@ export function epcisContext(publicUrl: string): unknown[] {
  * A journey event as an EPCIS 2.0 ObjectEvent. What: the plant (its Digital Link) in `epcList`, the seed lot as a
  * class in `quantityList` (a harvest adds the plant's produce class with the quantity instead, and names the plant
  * in `rootline:harvestedFrom`). Where: `readPoint` and `bizLocation` as geo URIs of the event's place at its privacy
- * level (none when hidden); a movement has no business location but a source and destination (`location`, and
+ * level (none when hidden), or the SGLN an operator gave that point, or the SGLN it was captured with; a movement has no business location but a source and destination (`location`, and
  * `possessing_party` for a handoff). A corrected event carries an error declaration naming its correction. Rootline's
  * own fields (kind, transport mode, distance, CO2e, the correction it makes, its ledger proof bundle) are extensions.
  */
@@ -241,11 +245,12 @@ export function epcisObjectEvent(e: EpcisSource, ctx: EpcisContext): Record<stri
   if (harvest && e.plantId) quantityList.push(quantityElement(produceClass(e.plantId), e.quantity));
   if (e.seedLotId) quantityList.push(quantityElement(seedLotClass(e.seedLotId), harvest ? null : e.quantity));
   const where = step.moving ? (e.from ?? e.to) : (e.to ?? e.from);
+  const place = (p: { latitude: number; longitude: number }) => ctx.placeUri?.(p) ?? geoUri(p);
   const sources: Record<string, string>[] = [];
   const destinations: Record<string, string>[] = [];
   if (step.moving) {
-    if (e.from) sources.push({ type: 'location', source: geoUri(e.from) });
-    if (e.to) destinations.push({ type: 'location', destination: geoUri(e.to) });
+    if (e.from) sources.push({ type: 'location', source: place(e.from) });
+    if (e.to) destinations.push({ type: 'location', destination: place(e.to) });
     if (e.recipientId && e.handlerId) {
       sources.push({ type: 'possessing_party', source: partyUri(e.handlerId) });
       destinations.push({ type: 'possessing_party', destination: partyUri(e.recipientId) });
@@ -271,8 +276,8 @@ export function epcisObjectEvent(e: EpcisSource, ctx: EpcisContext): Record<stri
     action: step.action,
     bizStep: step.bizStep,
     disposition: step.disposition,
-    ...(where ? { readPoint: { id: geoUri(where) } } : {}),
-    ...(where && !step.moving ? { bizLocation: { id: geoUri(where) } } : {}),
+    ...(where ? { readPoint: { id: place(where) } } : {}),
+    ...(where && !step.moving ? { bizLocation: { id: e.bizLocation ?? place(where) } } : {}),
     ...(sources.length ? { sourceList: sources } : {}),
     ...(destinations.length ? { destinationList: destinations } : {}),
     'rootline:kind': e.kind,

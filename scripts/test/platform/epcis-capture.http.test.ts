@@ -270,9 +270,11 @@ describe('EPCIS 2.0 capture: documents become journey events under the native ru
 
     // The export, from the public journey events, holds the same events on the same plant.
     let exported: EpcisEvent[] = [];
+    let exportBody: unknown;
     for (let i = 0; i < 100 && exported.filter((e) => e.epcList.includes(epcA)).length < 2; i++) {
       const answer = await p.http('GET', '/api/transparency/export?format=epcis', { token: ada });
       expect(answer.status).toBe(200);
+      exportBody = answer.body;
       exported = (answer.body as { epcisBody: { eventList: EpcisEvent[] } }).epcisBody.eventList;
       if (exported.filter((e) => e.epcList.includes(epcA)).length < 2) await new Promise((r) => setTimeout(r, 100));
     }
@@ -280,6 +282,13 @@ describe('EPCIS 2.0 capture: documents become journey events under the native ru
       'commissioning',
       'shipping',
     ]);
+    // Under the eventIDs they were captured with, as the query names them (not the derived urn:uuid).
+    expect(exported.filter((e) => e.epcList.includes(epcA)).map((e) => e.eventID)).toEqual([
+      planting.eventID,
+      shipping.eventID,
+    ]);
+    expect(exported.map((e) => e.eventID)).toContain(harvest.eventID);
+    expect(validate(exportBody), JSON.stringify(validate.errors)).toBe(true);
 
     // The query's answer captured back as it is (an EPCISQueryDocument): nothing more is recorded (idempotent by
     // eventID).

@@ -135,9 +135,12 @@ describe('OpenAPI document', () => {
               expect(job, where).toMatchObject({ captureID: expect.stringMatching(/^cap_/) });
             }
           } else if (media?.example !== undefined && path.startsWith('/api/epcis/queries')) {
-            // The EPCIS 2.0 named queries answer the standard's query, or its events, not the envelope (ADR 304).
+            // The EPCIS 2.0 named queries answer the standard's query, or its events, not the envelope (ADR 304), and
+            // their subscriptions the standard's subscription (ADR 313).
             for (const query of [media.example].flat()) {
-              expect(query, where).toHaveProperty(path.endsWith('/events') ? 'epcisBody' : 'query');
+              expect(query, where).toHaveProperty(
+                path.endsWith('/events') ? 'epcisBody' : path.includes('/subscriptions') ? 'subscriptionID' : 'query',
+              );
             }
           } else if (media?.example !== undefined) {
             expect(media.example, where).toMatchObject({ success: true, error: null });

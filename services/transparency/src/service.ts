@@ -58,6 +58,7 @@ import {
 import { getLogTile } from './handlers/tiles.js';
 import {
   changeWebhook,
+  createSubscriptionWebhook,
   createWebhook,
   getWebhook,
   listOwnWebhooks,
@@ -71,6 +72,7 @@ import { createPeerMirror } from './jobs/peer-mirror.js';
 import { createWebhookWorker } from './jobs/webhook-worker.js';
 import { createWitnessRequester } from './jobs/witness-requester.js';
 import { onDomainEvent } from './subscribers/domain-event.js';
+import { onEpcisSubscriptionMatched } from './subscribers/epcis-subscription.js';
 
 /** Where the gateway serves the log as tiles; the default origin names it, as c2sp.org/tlog-tiles recommends. */
 const TILES_PATH = '/api/transparency/log';
@@ -226,6 +228,7 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         changeWebhook(ctx, ctx.config.WEBHOOK_ALLOW_PRIVATE, secretKey),
         testWebhook(ctx, send, secretKey),
         redeliverWebhookDelivery(ctx, worker),
+        createSubscriptionWebhook(ctx, ctx.config.WEBHOOK_ALLOW_PRIVATE, secretKey),
         createKeyChallenge(ctx),
         createSigningKey(ctx),
         listSigningKeys(ctx),
@@ -251,7 +254,7 @@ export const service: ServiceModule<typeof TransparencyConfig> = {
         getSustainability(ctx),
         exportAnalytics(ctx),
       ],
-      subscribers: [onDomainEvent(ctx, worker)],
+      subscribers: [onDomainEvent(ctx, worker), onEpcisSubscriptionMatched(ctx, worker)],
       start: async () => {
         await worker.start();
         await requester.start();

@@ -19,4 +19,12 @@ export const TransportConfig = withBase({
   PUBLIC_URL: PublicUrlSetting,
   /** Plants' GS1 Digital Link URIs in QR codes and EPCIS events carry GIAIs with this prefix (ADR 275). */
   GS1_COMPANY_PREFIX: Gs1CompanyPrefixSetting,
+  EPCIS_SGLNS: Type.String({
+    default: '',
+    maxLength: 100_000,
+    description:
+      'SGLNs of places, as `<sgln>=<lat>,<lon>` entries separated by spaces (e.g. ' +
+      '`urn:epc:id:sgln:9520000.00001.0=52.3676,4.9041`): EPCIS answers name an event at exactly that point by the ' +
+      'SGLN instead of its geo URI, and capture and EQ_bizLocation take the SGLN for the point (ADR 314)',
+  }),
 });

@@ -2,10 +2,12 @@ import { fileURLToPath } from 'node:url';
 import type { ServiceModule } from '@rootline/host';
 import { TransportConfig } from './config.js';
 import { type EventRecord, transportLedger } from './db/ledger.js';
-import { outbox } from './db/schema.js';
+import { inbox, outbox } from './db/schema.js';
+import { parseEpcisSglns } from './domain/epcis-places.js';
 import { queryEpcisEvents } from './handlers/epcis.js';
 import { epcisCaptureHandlers, failInterruptedCaptures } from './handlers/epcis-capture.js';
 import { epcisQueryHandlers } from './handlers/epcis-queries.js';
+import { epcisSubscriptionHandlers, matchSubscriptions } from './handlers/epcis-subscriptions.js';
 import { recordEventHandlers } from './handlers/events.js';
 import { acceptHandoff } from './handlers/handoffs.js';
 import { getFootprint, getJourney } from './handlers/journey.js';
@@ -29,9 +31,11 @@ export const service: ServiceModule<typeof TransportConfig, EventRecord> = {
   name: 'transport',
   version: '0.2.0',
   config: TransportConfig,
-  db: { schema: 'transport', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox },
+  db: { schema: 'transport', migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)), outbox, inbox },
   ledger: transportLedger,
   async create(ctx) {
+    // The SGLNs an operator gave places (ADR 314): a setting that cannot be read stops the start.
+    const places = parseEpcisSglns(ctx.config.EPCIS_SGLNS);
     const intervalMs = ctx.config.TRANSPORT_TRACKER_INTERVAL_SECONDS * 1000;
     const tracker = createTracker({
       db: ctx.db,
@@ -53,9 +57,10 @@ export const service: ServiceModule<typeof TransportConfig, EventRecord> = {
         getFootprint(ctx),
         verifyBlock(ctx),
         getQr(ctx, ctx.config.PUBLIC_URL, ctx.config.GS1_COMPANY_PREFIX),
-        queryEpcisEvents(ctx, ctx.config.PUBLIC_URL, ctx.config.GS1_COMPANY_PREFIX),
-        ...epcisQueryHandlers(ctx, ctx.config.GS1_COMPANY_PREFIX),
-        ...epcisCaptureHandlers(ctx, ctx.config.GS1_COMPANY_PREFIX, captures, () => stopping),
+        queryEpcisEvents(ctx, ctx.config.PUBLIC_URL, ctx.config.GS1_COMPANY_PREFIX, places),
+        ...epcisQueryHandlers(ctx, ctx.config.GS1_COMPANY_PREFIX, places),
+        ...epcisSubscriptionHandlers(ctx, ctx.config.PUBLIC_URL, ctx.config.GS1_COMPANY_PREFIX, places),
+        ...epcisCaptureHandlers(ctx, ctx.config.GS1_COMPANY_PREFIX, captures, () => stopping, places),
         renderTracePage(ctx),
         getTracker(ctx, tracker, intervalMs),
         controlTracker(ctx, tracker, intervalMs),
@@ -63,7 +68,7 @@ export const service: ServiceModule<typeof TransportConfig, EventRecord> = {
         listTrackerPatterns(ctx),
         getTrackerSavings(ctx),
       ],
-      subscribers: [],
+      subscribers: [matchSubscriptions(ctx, ctx.config.PUBLIC_URL, ctx.config.GS1_COMPANY_PREFIX, places)],
       agents: [tracker],
       start: async () => {
         backfill = fillEventPlaces(ctx, () => stopping);

@@ -3092,6 +3092,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/epcis/queries/{queryName}/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * EPCIS 2.0 query subscriptions
+         * @description The subscriptions of a named query of yours, oldest first (one page: no `Link` header). A name you have not stored is 404.
+         */
+        get: operations["listEpcisSubscriptions"];
+        put?: never;
+        /**
+         * EPCIS 2.0 query subscription: create
+         * @description Subscribes `dest` to a named query of yours (the standard’s `POST /queries/{queryName}/subscriptions`): with `stream: true`, each journey event recorded from now on that the query matches (recorded through `/api/transport` or captured) is sent as an `EPCISQueryDocument` with `queryName` and `subscriptionID`. With `initialRecordTime`, what it matches among the events recorded since then is sent first. Delivery is a webhook of yours to `dest`, created with the subscription: Standard Webhooks signatures keyed by `signatureToken` (or a generated secret, shown once as `signingSecret`), retries and a delivery log under `/api/transparency/webhooks/{webhookId}`; the signed body is `{ type: "epcis.query-result", timestamp, data }` with the document in `data`. `schedule` is not offered (501 `epcisException:ImplementationException`); neither `stream: true` nor a schedule is 400 `epcisException:SubscriptionControlsException`, as a `dest` the platform may not reach. A name you have not stored is 404; at most 20 subscriptions per query (409). Answers 201 with `Location: /api/epcis/queries/{queryName}/subscriptions/{subscriptionID}`.
+         */
+        post: operations["createEpcisSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/epcis/queries/{queryName}/subscriptions/{subscriptionID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * EPCIS 2.0 query subscription
+         * @description A subscription of a named query of yours (never its secret). One you do not have is 404 (`epcisException:NoSuchResourceException`), another account’s too.
+         */
+        get: operations["getEpcisSubscription"];
+        put?: never;
+        post?: never;
+        /**
+         * EPCIS 2.0 query subscription: delete
+         * @description Ends a subscription of yours (204) and deletes its webhook: nothing more is sent, pending deliveries included. One you do not have is 404.
+         */
+        delete: operations["deleteEpcisSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/epcis/events": {
         parameters: {
             query?: never;
@@ -5623,6 +5671,30 @@ export interface components {
              * @example geo:52.37,4.89
              */
             EQ_bizLocation?: string;
+        };
+        /** EpcisSubscription */
+        EpcisSubscription: {
+            /**
+             * @description A subscription id (the standard’s `subscriptionID`)
+             * @example sub_01HZX3K6Q2W8N4B7T5R9V0C1MD
+             */
+            subscriptionID: string;
+            /**
+             * @description The name of a query: letters, digits, `.`, `_`, `~` and `-` (it is a path segment), at most 100
+             * @example shipped-this-season
+             */
+            queryName: string;
+            dest: string;
+            stream: boolean;
+            reportIfEmpty: boolean;
+            initialRecordTime: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            createdAt: string;
+            /** @description The webhook that delivers it (`/api/transparency/webhooks/{webhookId}`: its deliveries, redelivery); deleted with the subscription */
+            webhookId: string;
         };
         /** ErrorBody */
         ErrorBody: {
@@ -29176,6 +29248,987 @@ export interface operations {
             };
         };
     };
+    listEpcisSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description The name of a query: letters, digits, `.`, `_`, `~` and `-` (it is a path segment), at most 100
+                 * @example shipped-this-season
+                 */
+                queryName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the subscriptions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "subscriptionID": "sub_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *         "queryName": "shipped-this-season",
+                     *         "dest": "https://partner.example.org/epcis/results",
+                     *         "stream": true,
+                     *         "reportIfEmpty": false,
+                     *         "initialRecordTime": "2026-10-01T00:00:00.000Z",
+                     *         "createdAt": "2026-10-02T09:00:00.000Z",
+                     *         "webhookId": "whk_01HZX3K6Q2W8N4B7T5R9V0C1ME"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["EpcisSubscription"][];
+                };
+            };
+            /** @description Invalid query parameter (RFC 7807 problem, type epcisException:SubscriptionControlsException) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SubscriptionControlsException",
+                     *       "title": "Invalid query parameter",
+                     *       "status": 400,
+                     *       "detail": "stream: a subscription is streamed (stream: true)",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Unauthorised request (RFC 7807 problem, type epcisException:SecurityException) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Unauthorised request",
+                     *       "status": 401,
+                     *       "detail": "UNAUTHORIZED",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Access to resource forbidden (RFC 7807 problem, type epcisException:SecurityException) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Access to resource forbidden",
+                     *       "status": 403,
+                     *       "detail": "FORBIDDEN",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Resource not found (RFC 7807 problem, type epcisException:NoSuchResourceException) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:NoSuchResourceException",
+                     *       "title": "Resource not found",
+                     *       "status": 404,
+                     *       "detail": "NOT_FOUND",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Too many requests (RFC 7807 problem, type about:blank) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "RATE_LIMITED",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Implementation exception (RFC 7807 problem, type epcisException:ImplementationException) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 500,
+                     *       "detail": "INTERNAL",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createEpcisSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description The name of a query: letters, digits, `.`, `_`, `~` and `-` (it is a path segment), at most 100
+                 * @example shipped-this-season
+                 */
+                queryName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dest": "https://partner.example.org/epcis/results",
+                 *       "signatureToken": "a-long-random-shared-secret-0123456789",
+                 *       "stream": true,
+                 *       "initialRecordTime": "2026-10-01T00:00:00Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Where results go (http or https), as a webhook of yours: private, loopback and link-local addresses are refused as for any webhook */
+                    dest: string;
+                    /** @description The secret that keys the signatures of the deliveries (Standard Webhooks, HMAC-SHA256), as a webhook’s `secret`: 16–200 printable ASCII characters without the space. Omitted: one is generated; either way the answer shows it once as `signingSecret`. */
+                    signatureToken?: string;
+                    /**
+                     * @description Send a result with no events (meaningful for schedules only)
+                     * @default false
+                     */
+                    reportIfEmpty?: boolean;
+                    /** @description `true`: each new matching event is sent as it is recorded (required today) */
+                    stream?: boolean;
+                    /** @description A schedule (the standard’s cron-like fields). Not offered yet: a subscription with one is 501. */
+                    schedule?: {
+                        second?: string;
+                        minute?: string;
+                        hour?: string;
+                        dayOfMonth?: string;
+                        month?: string;
+                        dayOfWeek?: string;
+                    };
+                    /** @description First send what the query matches among the events recorded since this instant (in one or more results, before the stream); omitted: only events recorded from now on */
+                    initialRecordTime?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the subscription and its webhook are made */
+            201: {
+                headers: {
+                    /** @description The subscription */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "subscriptionID": "sub_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *       "queryName": "shipped-this-season",
+                     *       "dest": "https://partner.example.org/epcis/results",
+                     *       "stream": true,
+                     *       "reportIfEmpty": false,
+                     *       "initialRecordTime": "2026-10-01T00:00:00.000Z",
+                     *       "createdAt": "2026-10-02T09:00:00.000Z",
+                     *       "webhookId": "whk_01HZX3K6Q2W8N4B7T5R9V0C1ME",
+                     *       "signingSecret": "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description A subscription id (the standard’s `subscriptionID`)
+                         * @example sub_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                         */
+                        subscriptionID: string;
+                        /**
+                         * @description The name of a query: letters, digits, `.`, `_`, `~` and `-` (it is a path segment), at most 100
+                         * @example shipped-this-season
+                         */
+                        queryName: string;
+                        dest: string;
+                        stream: boolean;
+                        reportIfEmpty: boolean;
+                        initialRecordTime: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC timestamp
+                         */
+                        createdAt: string;
+                        /** @description The webhook that delivers it (`/api/transparency/webhooks/{webhookId}`: its deliveries, redelivery); deleted with the subscription */
+                        webhookId: string;
+                        /** @description The secret in the Standard Webhooks form (`whsec_` + base64 of its key bytes), to verify deliveries; shown once */
+                        signingSecret: string;
+                    };
+                };
+            };
+            /** @description Invalid query parameter (RFC 7807 problem, type epcisException:SubscriptionControlsException) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SubscriptionControlsException",
+                     *       "title": "Invalid query parameter",
+                     *       "status": 400,
+                     *       "detail": "stream: a subscription is streamed (stream: true)",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Unauthorised request (RFC 7807 problem, type epcisException:SecurityException) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Unauthorised request",
+                     *       "status": 401,
+                     *       "detail": "UNAUTHORIZED",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Access to resource forbidden (RFC 7807 problem, type epcisException:SecurityException) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Access to resource forbidden",
+                     *       "status": 403,
+                     *       "detail": "FORBIDDEN",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Resource not found (RFC 7807 problem, type epcisException:NoSuchResourceException) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:NoSuchResourceException",
+                     *       "title": "Resource not found",
+                     *       "status": 404,
+                     *       "detail": "NOT_FOUND",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Conflict (RFC 7807 problem, type epcisException:ValidationException) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ValidationException",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "CONFLICT",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "CONFLICT"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Too many requests (RFC 7807 problem, type about:blank) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "RATE_LIMITED",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Implementation exception (RFC 7807 problem, type epcisException:ImplementationException) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 500,
+                     *       "detail": "INTERNAL",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description A schedule: not offered (RFC 7807 problem, type epcisException:ImplementationException) */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 501,
+                     *       "detail": "schedule: scheduled subscriptions are not offered; subscribe with stream: true",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "UNPROCESSABLE",
+                     *       "details": {
+                     *         "field": "schedule"
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getEpcisSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description The name of a query: letters, digits, `.`, `_`, `~` and `-` (it is a path segment), at most 100
+                 * @example shipped-this-season
+                 */
+                queryName: string;
+                /**
+                 * @description A subscription id (the standard’s `subscriptionID`)
+                 * @example sub_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                subscriptionID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "subscriptionID": "sub_01HZX3K6Q2W8N4B7T5R9V0C1MD",
+                     *       "queryName": "shipped-this-season",
+                     *       "dest": "https://partner.example.org/epcis/results",
+                     *       "stream": true,
+                     *       "reportIfEmpty": false,
+                     *       "initialRecordTime": "2026-10-01T00:00:00.000Z",
+                     *       "createdAt": "2026-10-02T09:00:00.000Z",
+                     *       "webhookId": "whk_01HZX3K6Q2W8N4B7T5R9V0C1ME"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EpcisSubscription"];
+                };
+            };
+            /** @description Invalid query parameter (RFC 7807 problem, type epcisException:SubscriptionControlsException) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SubscriptionControlsException",
+                     *       "title": "Invalid query parameter",
+                     *       "status": 400,
+                     *       "detail": "stream: a subscription is streamed (stream: true)",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Unauthorised request (RFC 7807 problem, type epcisException:SecurityException) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Unauthorised request",
+                     *       "status": 401,
+                     *       "detail": "UNAUTHORIZED",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Access to resource forbidden (RFC 7807 problem, type epcisException:SecurityException) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Access to resource forbidden",
+                     *       "status": 403,
+                     *       "detail": "FORBIDDEN",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Resource not found (RFC 7807 problem, type epcisException:NoSuchResourceException) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:NoSuchResourceException",
+                     *       "title": "Resource not found",
+                     *       "status": 404,
+                     *       "detail": "NOT_FOUND",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Too many requests (RFC 7807 problem, type about:blank) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "RATE_LIMITED",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Implementation exception (RFC 7807 problem, type epcisException:ImplementationException) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 500,
+                     *       "detail": "INTERNAL",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteEpcisSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Acts for an organization the caller belongs to (docs/organizations.md): its id (`org_…`). The caller must be a member with the role viewer or above to read, member or above to change anything, read on this very request; otherwise 403 FORBIDDEN (`details.reason`: `not-a-member`, also for an unknown or dissolved organization, or `org-role` with `required` and `role`). A malformed id is 400 VALIDATION_ERROR. Records created while acting belong to the organization; its members touch its records as their organization role allows. Without the header a request acts for the account alone. */
+                "Rootline-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                /**
+                 * @description The name of a query: letters, digits, `.`, `_`, `~` and `-` (it is a path segment), at most 100
+                 * @example shipped-this-season
+                 */
+                queryName: string;
+                /**
+                 * @description A subscription id (the standard’s `subscriptionID`)
+                 * @example sub_01HZX3K6Q2W8N4B7T5R9V0C1MD
+                 */
+                subscriptionID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the subscription and its webhook are deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid query parameter (RFC 7807 problem, type epcisException:SubscriptionControlsException) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SubscriptionControlsException",
+                     *       "title": "Invalid query parameter",
+                     *       "status": 400,
+                     *       "detail": "stream: a subscription is streamed (stream: true)",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "VALIDATION_ERROR"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Unauthorised request (RFC 7807 problem, type epcisException:SecurityException) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Unauthorised request",
+                     *       "status": 401,
+                     *       "detail": "UNAUTHORIZED",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Access to resource forbidden (RFC 7807 problem, type epcisException:SecurityException) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:SecurityException",
+                     *       "title": "Access to resource forbidden",
+                     *       "status": 403,
+                     *       "detail": "FORBIDDEN",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Resource not found (RFC 7807 problem, type epcisException:NoSuchResourceException) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:NoSuchResourceException",
+                     *       "title": "Resource not found",
+                     *       "status": 404,
+                     *       "detail": "NOT_FOUND",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Too many requests (RFC 7807 problem, type about:blank) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "RATE_LIMITED",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Implementation exception (RFC 7807 problem, type epcisException:ImplementationException) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "epcisException:ImplementationException",
+                     *       "title": "Implementation exception",
+                     *       "status": 500,
+                     *       "detail": "INTERNAL",
+                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
+                     *       "code": "INTERNAL"
+                     *     }
+                     */
+                    "application/problem+json": {
+                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        instance?: string;
+                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
+                        code: string;
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
     queryEpcisEvents: {
         parameters: {
             query?: {
@@ -38836,6 +39889,8 @@ export interface operations {
                         kgCo2e: number | null;
                         eventTime: string;
                         corrects: string | null;
+                        /** @description The EPCIS `eventID` the event was captured under (`POST /api/epcis/capture`, ADR 302); absent for an event recorded through /api/transport or captured without one */
+                        epcisEventId?: string;
                     };
                     /** @description `sha256=` + hex HMAC-SHA256, keyed with the webhook secret, over the RFC 8785 canonical JSON of `{ data, event, timestamp }`. */
                     signature: string;

@@ -73,11 +73,21 @@ export const EpcisProblem = Type.Object(
 
 const isCapture = (req: FastifyRequest) => (req.routeOptions.url ?? req.url).startsWith('/api/epcis/capture');
 
+/** A subscription's refused controls (`dest`, `stream`, …) are the standard's SubscriptionControlsException. */
+const SUBSCRIPTION_PROBLEM_TYPES: Partial<Record<ErrorCode, string>> = {
+  VALIDATION_ERROR: 'epcisException:SubscriptionControlsException',
+};
+const isSubscription = (req: FastifyRequest) => (req.routeOptions.url ?? '').includes('/subscriptions');
+
 /** Sends the problem for anything thrown while serving an EPCIS route. */
 export function sendProblem(err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { status, body, unexpected, retryAfterSeconds } = toHttpError(err);
   const capture = isCapture(req);
-  const types = capture ? { ...PROBLEM_TYPES, ...CAPTURE_PROBLEM_TYPES } : PROBLEM_TYPES;
+  const types = capture
+    ? { ...PROBLEM_TYPES, ...CAPTURE_PROBLEM_TYPES }
+    : isSubscription(req)
+      ? { ...PROBLEM_TYPES, ...SUBSCRIPTION_PROBLEM_TYPES }
+      : PROBLEM_TYPES;
   const title = capture && status === 400 ? 'Invalid EPCIS document' : TITLES[status];
   if (capture) reply.headers(CAPTURE_LIMIT_HEADERS);
   if (retryAfterSeconds !== undefined) reply.header('retry-after', retryAfterSeconds);
@@ -100,8 +110,16 @@ export function sendProblem(err: unknown, req: FastifyRequest, reply: FastifyRep
 }
 
 /** The documented error responses of an EPCIS route: one problem per status, with an example. */
-export function problemResponses(codes: Record<number, ErrorCode>, capture = false): Record<number, unknown> {
-  const types = capture ? { ...PROBLEM_TYPES, ...CAPTURE_PROBLEM_TYPES } : PROBLEM_TYPES;
+export function problemResponses(
+  codes: Record<number, ErrorCode>,
+  capture = false,
+  subscription = false,
+): Record<number, unknown> {
+  const types = capture
+    ? { ...PROBLEM_TYPES, ...CAPTURE_PROBLEM_TYPES }
+    : subscription
+      ? { ...PROBLEM_TYPES, ...SUBSCRIPTION_PROBLEM_TYPES }
+      : PROBLEM_TYPES;
   return Object.fromEntries(
     Object.entries(codes).map(([status, code]) => {
       const type = Number(status) === 415 ? IMPLEMENTATION : (types[code] ?? IMPLEMENTATION);
@@ -111,7 +129,9 @@ export function problemResponses(codes: Record<number, ErrorCode>, capture = fal
           ? code
           : capture
             ? '/epcisBody/eventList/0: must have required property eventTime'
-            : 'EQ_bizLocation: x is not a geo URI (geo:<lat>,<lon>)';
+            : subscription
+              ? 'stream: a subscription is streamed (stream: true)'
+              : 'EQ_bizLocation: x is not a geo URI (geo:<lat>,<lon>)';
       return [
         status,
         {
@@ -125,7 +145,11 @@ export function problemResponses(codes: Record<number, ErrorCode>, capture = fal
                 title,
                 status: Number(status),
                 detail,
-                instance: capture ? '/api/epcis/capture' : '/api/epcis/events',
+                instance: capture
+                  ? '/api/epcis/capture'
+                  : subscription
+                    ? '/api/epcis/queries/shipped-this-season/subscriptions'
+                    : '/api/epcis/events',
                 code,
               },
             },

@@ -18,6 +18,7 @@ import { callContext } from '../http/request-context.js';
 import { captureRoutes } from './epcis-capture.js';
 import { problemResponses, sendProblem, VERSION_HEADERS } from './epcis-common.js';
 import { queryRoutes } from './epcis-queries.js';
+import { subscriptionRoutes } from './epcis-subscriptions.js';
 
 const TAGS = ['Transport'];
 
@@ -128,6 +129,7 @@ export const epcisRoutes: FastifyPluginAsyncTypebox<BusRouteDeps & { accountName
   };
 
   queryRoutes(app, deps, answer, success, QUERY_ERRORS);
+  subscriptionRoutes(app, deps);
 
   app.route({
     method: 'GET',

@@ -47,6 +47,7 @@ interface TransportPayload {
   kgCo2e: number | null;
   eventTime: string;
   corrects: string | null;
+  epcisEventId?: string;
 }
 
 export { timeZoneOffset };
@@ -54,7 +55,8 @@ export { timeZoneOffset };
 /**
  * A `transport.completed` event as an EPCIS 2.0 ObjectEvent, mapped as the EPCIS query interface maps journey events
  * (`epcisObjectEvent` of `@rootline/domain`, docs/epcis.md): the public event holds no place, quantity or ledger
- * transaction, so the export has no readPoint, bizLocation, quantities or proof bundle link.
+ * transaction, so the export has no readPoint, bizLocation, quantities or proof bundle link. A captured event is
+ * named by the eventID it was captured with.
  */
 export function epcisObjectEvent(row: ExportRow, ctx: EpcisContext): Record<string, unknown> {
   const p = JSON.parse(row.data) as TransportPayload;
@@ -77,6 +79,8 @@ export function epcisObjectEvent(row: ExportRow, ctx: EpcisContext): Record<stri
       corrects: p.corrects,
       correctedBy: null,
       txId: null,
+      // A captured event keeps the eventID it was captured with (ADR 302), as every EPCIS answer names it.
+      eventID: p.epcisEventId ?? null,
     },
     ctx,
   );

@@ -1,12 +1,14 @@
 import {
   AppError,
   type CallContext,
+  EPCIS_SUBSCRIPTION_KIND,
   newId,
   paginate,
   publicEvents,
   WEBHOOK_TEST_KIND,
   type WebhookArea,
   webhookCreate,
+  webhookCreateForSubscription,
   webhookDelete,
   webhookDeliveryList,
   webhookGet,
@@ -155,7 +157,15 @@ export const changeWebhook = (ctx: ServiceContext, allowPrivate: boolean, secret
     if (Object.keys(change).length === 0) {
       throw new AppError('VALIDATION_ERROR', 'Nothing to change: give url, events, scope, area, secret or status');
     }
-    await ownWebhook(ctx, webhookId, call);
+    const hook = await ownWebhook(ctx, webhookId, call);
+    // An EPCIS subscription's webhook carries its results alone (ADR 313): its address and secret may change.
+    if (hook.events.includes(EPCIS_SUBSCRIPTION_KIND) && (change.events || change.scope || change.area !== undefined)) {
+      throw new AppError(
+        'VALIDATION_ERROR',
+        'This webhook delivers an EPCIS subscription: change its url, secret or status, or delete the subscription',
+        { field: 'events' },
+      );
+    }
     if (change.events) assertPublicKinds(change.events);
     assertArea(change.area);
     if (change.url) await assertReachable(change.url, allowPrivate);
@@ -215,4 +225,25 @@ export const redeliverWebhookDelivery = (ctx: ServiceContext, worker: { kick(): 
     if (!delivery) throw notFound('Webhook delivery', deliveryId);
     worker.kick();
     return delivery;
+  });
+
+/**
+ * transparency.webhook.create-for-subscription: a webhook of the calling account (ADR 313) that receives only what is
+ * queued for it (its `events` hold the given kind, which no domain event has). Checked and sealed as any webhook.
+ */
+export const createSubscriptionWebhook = (ctx: ServiceContext, allowPrivate: boolean, secretKey: SecretKeyring) =>
+  handle(webhookCreateForSubscription, async (input, call) => {
+    const ownerId = actingUser(call).id;
+    await assertReachable(input.url, allowPrivate);
+    const secret = input.secret ?? generatedWebhookSecret();
+    const hook = await insertWebhook(ctx.db, {
+      ownerId,
+      url: input.url,
+      events: [input.kind],
+      scope: 'own',
+      area: null,
+      secret: sealSecret(secretKey, secret),
+      createdAt: ctx.clock.now().toISOString(),
+    });
+    return { ...hook, signingSecret: standardWebhooksSecret(secret) };
   });

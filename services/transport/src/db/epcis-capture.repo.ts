@@ -1,6 +1,6 @@
 import type { Db } from '@rootline/db';
-import { and, desc, eq, lt } from 'drizzle-orm';
-import { epcisCapturedEvents, epcisCaptures } from './schema.js';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { epcisCapturedEvents, epcisCaptures, events } from './schema.js';
 
 export type CaptureRow = typeof epcisCaptures.$inferSelect;
 export type NewCaptureRow = typeof epcisCaptures.$inferInsert;
@@ -66,4 +66,30 @@ export async function findCapturedEvent(db: Db, eventId: string): Promise<Captur
 /** Remembers the eventID a journey event was captured under (a second capture of it records nothing). */
 export async function insertCapturedEvent(db: Db, row: CapturedEventRow): Promise<void> {
   await db.insert(epcisCapturedEvents).values(row).onConflictDoNothing();
+}
+
+/**
+ * Forgets the eventID of a journey event that was not recorded (its recording failed), unless it was recorded after
+ * all (a ledger intent the recovery stored).
+ */
+export async function forgetCapturedEvent(db: Db, eventId: string, transportEventId: string): Promise<void> {
+  await db
+    .delete(epcisCapturedEvents)
+    .where(
+      and(
+        eq(epcisCapturedEvents.eventId, eventId),
+        eq(epcisCapturedEvents.transportEventId, transportEventId),
+        sql`not exists (select 1 from ${events} where ${events.id} = ${transportEventId})`,
+      ),
+    );
+}
+
+/** The eventID a journey event was captured under, if any. */
+export async function capturedEventIdOf(db: Db, transportEventId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ eventId: epcisCapturedEvents.eventId })
+    .from(epcisCapturedEvents)
+    .where(eq(epcisCapturedEvents.transportEventId, transportEventId))
+    .limit(1);
+  return row?.eventId ?? null;
 }

@@ -14,11 +14,18 @@ export interface EpcisFilter {
   plantIds: string[] | null;
   /** Business locations (points, at the events' privacy level): only for kinds that have one. */
   bizLocations: { latitude: number; longitude: number }[] | null;
+  /** Business locations given as SGLNs: captured with one of them (ADR 314). */
+  bizLocationIds?: string[];
   /** Kinds that have a business location (not a movement). */
   placedKinds: string[];
   /** The last event of the page before. */
   after: { eventAt: string; recordedAt: string; id: string } | null;
   limit: number;
+  /** Only these events (a subscription matching one new event). */
+  eventIds?: string[];
+  /** Recorded at or after / before these instants (a subscription's initial records and stream). */
+  recordedFrom?: string | null;
+  recordedBefore?: string | null;
 }
 
 export type EpcisRow = EventRow & {
@@ -26,6 +33,8 @@ export type EpcisRow = EventRow & {
   correctedAt: string | null;
   /** The `eventID` it was captured under (ADR 302); null for an event recorded through /api/transport. */
   capturedEventId: string | null;
+  /** The SGLN it was captured with as its business location (ADR 314). */
+  capturedBizLocation: string | null;
 };
 
 /**
@@ -47,9 +56,13 @@ export async function epcisRows(db: Db, f: EpcisFilter): Promise<EpcisRow[]> {
       (p) =>
         sql`((${place}->>'latitude')::float8 = ${p.latitude}::float8 and (${place}->>'longitude')::float8 = ${p.longitude}::float8)`,
     );
+    const named = f.bizLocationIds?.length ? [inArray(epcisCapturedEvents.bizLocation, f.bizLocationIds)] : [];
     where.push(f.placedKinds.length ? inArray(events.kind, f.placedKinds) : sql`false`);
-    where.push(points.length ? (or(...points) as SQL) : sql`false`);
+    where.push(points.length || named.length ? (or(...points, ...named) as SQL) : sql`false`);
   }
+  if (f.eventIds) where.push(f.eventIds.length ? inArray(events.id, f.eventIds) : sql`false`);
+  if (f.recordedFrom) where.push(gte(events.recordedAt, f.recordedFrom));
+  if (f.recordedBefore) where.push(lt(events.recordedAt, f.recordedBefore));
   if (f.after) {
     const { eventAt, recordedAt, id } = f.after;
     where.push(
@@ -62,6 +75,7 @@ export async function epcisRows(db: Db, f: EpcisFilter): Promise<EpcisRow[]> {
       correctedBy: correctedEvents.correctedBy,
       correctedAt: correctedEvents.correctedAt,
       capturedEventId: epcisCapturedEvents.eventId,
+      capturedBizLocation: epcisCapturedEvents.bizLocation,
     })
     .from(events)
     .leftJoin(correctedEvents, eq(correctedEvents.id, events.id))
@@ -74,5 +88,6 @@ export async function epcisRows(db: Db, f: EpcisFilter): Promise<EpcisRow[]> {
     correctedBy: r.correctedBy,
     correctedAt: r.correctedAt,
     capturedEventId: r.capturedEventId,
+    capturedBizLocation: r.capturedBizLocation,
   }));
 }

@@ -1,4 +1,4 @@
-import { agentsTable, ledgerIntentsTable, outboxTable } from '@rootline/db';
+import { agentsTable, inboxTable, ledgerIntentsTable, outboxTable } from '@rootline/db';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -184,6 +184,8 @@ export const trackerPatterns = transportSchema.table(
 );
 
 export const outbox = outboxTable(transportSchema);
+/** Events applied once each: the EPCIS subscriptions' matching of new journey events (ADR 313). */
+export const inbox = inboxTable(transportSchema);
 
 /** Events being recorded: written before the ledger transaction, deleted with the event's row (see the recorder). */
 export const ledgerIntents = ledgerIntentsTable(transportSchema);
@@ -223,6 +225,8 @@ export const epcisCapturedEvents = transportSchema.table('epcis_captured_events'
   transportEventId: text('transport_event_id').notNull().unique(),
   captureId: text('capture_id').notNull(),
   accountId: text('account_id').notNull(),
+  /** The business location it was captured with when that was an SGLN (ADR 314), answered as given. */
+  bizLocation: text('biz_location'),
 });
 
 /**
@@ -238,4 +242,24 @@ export const epcisNamedQueries = transportSchema.table(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.name] })],
+);
+
+/**
+ * Subscriptions to named EPCIS queries (ADR 313): the standard's `/queries/{queryName}/subscriptions`, each with the
+ * transparency webhook that delivers it. Events recorded from `created_at` on are matched as they are recorded.
+ */
+export const epcisSubscriptions = transportSchema.table(
+  'epcis_subscriptions',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    queryName: text('query_name').notNull(),
+    dest: text('dest').notNull(),
+    webhookId: text('webhook_id').notNull(),
+    stream: boolean('stream').notNull(),
+    reportIfEmpty: boolean('report_if_empty').notNull(),
+    initialRecordTime: timestamp('initial_record_time', { withTimezone: true, mode: 'string' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (t) => [index('epcis_subscriptions_query_idx').on(t.accountId, t.queryName, t.createdAt)],
 );

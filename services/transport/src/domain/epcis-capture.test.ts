@@ -1,6 +1,7 @@
 import { plantEpc } from '@rootline/domain';
 import { describe, expect, it } from 'vitest';
 import { bareBizStep, journeyEventOfEpcis } from './epcis-capture.js';
+import { parseEpcisSglns } from './epcis-places.js';
 
 const PREFIX = '9520000';
 const PLANT = 'plt_01HZX3K6Q2W8N4B7T5R9V0C1MD';
@@ -135,5 +136,33 @@ describe('a captured EPCIS event as a journey event', () => {
     expect(
       ['shipping', 'https://ref.gs1.org/cbv/BizStep-shipping', 'urn:epcglobal:cbv:bizstep:shipping'].map(bareBizStep),
     ).toEqual(['shipping', 'shipping', 'shipping']);
+  });
+});
+
+describe('SGLNs as captured places', () => {
+  const places = parseEpcisSglns('urn:epc:id:sgln:9520000.00001.0=52.3676,4.9041');
+  const planting = { ...base, action: 'ADD', bizStep: 'commissioning' };
+
+  it('takes a named SGLN for its point and keeps an SGLN business location as given', () => {
+    expect(
+      journeyEventOfEpcis({ ...planting, bizLocation: { id: 'urn:epc:id:sgln:9520000.00001.0' } }, PREFIX, places),
+    ).toMatchObject({
+      ok: true,
+      bizLocation: 'urn:epc:id:sgln:9520000.00001.0',
+      event: { to: { latitude: 52.3676, longitude: 4.9041 } },
+    });
+    expect(
+      journeyEventOfEpcis(
+        { ...planting, bizLocation: { id: 'urn:epc:id:sgln:0614141.07346.1234' }, readPoint: { id: 'geo:52,4' } },
+        PREFIX,
+        places,
+      ),
+    ).toMatchObject({ ok: true, bizLocation: 'urn:epc:id:sgln:0614141.07346.1234', event: { to: { latitude: 52 } } });
+  });
+
+  it('refuses an SGLN that names no point here when nothing else gives the place', () => {
+    expect(
+      journeyEventOfEpcis({ ...planting, bizLocation: { id: 'urn:epc:id:sgln:0614141.07346.1234' } }, PREFIX, places),
+    ).toMatchObject({ ok: false, refusal: { status: 400, field: 'bizLocation' } });
   });
 });

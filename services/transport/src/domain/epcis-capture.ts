@@ -2,6 +2,7 @@ import type { Location } from '@rootline/contracts/common';
 import type { ErrorCode } from '@rootline/contracts/errors';
 import { TRANSPORT_MODES, type TransportEventKind } from '@rootline/contracts/transport';
 import { plantIdOfEpc, pointOfGeoUri } from '@rootline/domain';
+import { type EpcisPlaces, isSgln, NO_SGLNS } from './epcis-places.js';
 
 /**
  * How a captured EPCIS event becomes a journey event (ADR 302): the inverse of the query's mapping
@@ -44,7 +45,14 @@ export interface CaptureRefusal {
   field?: string;
 }
 
-export type CaptureMapping = { ok: true; event: CapturedJourneyEvent } | { ok: false; refusal: CaptureRefusal };
+export type CaptureMapping =
+  | {
+      ok: true;
+      event: CapturedJourneyEvent;
+      /** The business location when it is an SGLN (ADR 314): the event is answered with it as given. */
+      bizLocation?: string;
+    }
+  | { ok: false; refusal: CaptureRefusal };
 
 const VALIDATION = 'epcisException:ValidationException';
 const NO_SUCH_RESOURCE = 'epcisException:NoSuchResourceException';
@@ -69,17 +77,19 @@ const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const idOf = (v: unknown): string | undefined =>
   v && typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string' ? (v as { id: string }).id : undefined;
 
-function point(uri: string | undefined): Location | undefined {
-  const p = uri ? pointOfGeoUri(uri) : null;
-  return p ?? undefined;
+/** The point a place names: a geo URI's, or that of an SGLN an operator gave a place (ADR 314). */
+function point(uri: string | undefined, places: EpcisPlaces): Location | undefined {
+  if (!uri) return undefined;
+  if (isSgln(uri)) return places.pointOf(uri);
+  return pointOfGeoUri(uri) ?? undefined;
 }
 
 /** The geo URI of a source or destination list entry of type `location`. */
-function listPlace(list: unknown, key: 'source' | 'destination'): Location | undefined {
+function listPlace(list: unknown, key: 'source' | 'destination', places: EpcisPlaces): Location | undefined {
   for (const item of asList(list)) {
     const entry = item as Record<string, unknown>;
     const type = typeof entry.type === 'string' ? entry.type.replace(/^https:\/\/ref\.gs1\.org\/cbv\/SDT-/, '') : '';
-    if (type === 'location' && typeof entry[key] === 'string') return point(entry[key] as string);
+    if (type === 'location' && typeof entry[key] === 'string') return point(entry[key] as string, places);
   }
   return undefined;
 }
@@ -115,7 +125,11 @@ function plantOf(epcs: unknown[], field: string, companyPrefix: string): { plant
  * `bizLocation` or `readPoint`. Refused: other event types, DELETE, other business steps, error declarations,
  * handoffs to a party (both recorded through /api/transport), places that are not geo URIs.
  */
-export function journeyEventOfEpcis(e: Record<string, unknown>, companyPrefix: string): CaptureMapping {
+export function journeyEventOfEpcis(
+  e: Record<string, unknown>,
+  companyPrefix: string,
+  places: EpcisPlaces = NO_SGLNS,
+): CaptureMapping {
   const type = e.type;
   if (type !== 'ObjectEvent' && type !== 'TransformationEvent') {
     return unsupported(
@@ -181,14 +195,15 @@ export function journeyEventOfEpcis(e: Record<string, unknown>, companyPrefix: s
   let from: Location | undefined;
   let to: Location | undefined;
   if (moving) {
-    from = listPlace(e.sourceList, 'source') ?? point(idOf(e.readPoint));
-    to = listPlace(e.destinationList, 'destination');
+    from = listPlace(e.sourceList, 'source', places) ?? point(idOf(e.readPoint), places);
+    to = listPlace(e.destinationList, 'destination', places);
     if (!to) return invalid('destinationList: give the destination as a location (a geo URI)', 'destinationList');
   } else {
-    to = point(idOf(e.bizLocation)) ?? point(idOf(e.readPoint));
+    to = point(idOf(e.bizLocation), places) ?? point(idOf(e.readPoint), places);
     if (!to)
       return invalid(
-        'bizLocation: give the place as a geo URI (geo:<lat>,<lon>) in bizLocation or readPoint',
+        'bizLocation: give the place as a geo URI (geo:<lat>,<lon>), or an SGLN this repository names, in ' +
+          'bizLocation or readPoint',
         'bizLocation',
       );
   }
@@ -196,8 +211,10 @@ export function journeyEventOfEpcis(e: Record<string, unknown>, companyPrefix: s
   const transportMode = (TRANSPORT_MODES as readonly string[]).includes(mode as string)
     ? (mode as CapturedJourneyEvent['transportMode'])
     : 'none';
+  const bizLocation = moving ? undefined : idOf(e.bizLocation);
   return {
     ok: true,
+    ...(bizLocation && isSgln(bizLocation) ? { bizLocation } : {}),
     event: {
       kind,
       plantId: plant.plantId,
@@ -219,3 +236,9 @@ function massOf(list: unknown[]): CapturedJourneyEvent['quantity'] {
   }
   return undefined;
 }
+
+/**
+ * How a capture names the journey event it records (the idempotency reference of the record call): the account and
+ * the eventID, so a retry or a race names the same event.
+ */
+export const CAPTURE_REF_PREFIX = 'epcis-capture:';

@@ -3,6 +3,7 @@ import { EPCIS_EVENT_TYPES } from '@rootline/contracts/epcis';
 import { AppError } from '@rootline/contracts/errors';
 import type { RefusalReason } from '@rootline/contracts/refusal-reasons';
 import { EPCIS_STEPS, kindsWith, plantIdOfEpc, pointOfGeoUri } from '@rootline/domain';
+import { type EpcisPlaces, isSgln, NO_SGLNS } from './epcis-places.js';
 
 /** Where a page of an EPCIS query starts: after this event (instant, recording time, id). */
 export interface EpcisCursor {
@@ -18,6 +19,8 @@ export interface EpcisQueryPlan {
   to: string | null;
   plantIds: string[] | null;
   bizLocations: { latitude: number; longitude: number }[] | null;
+  /** SGLNs asked for as business locations (ADR 314): those captured with them match too. */
+  bizLocationIds: string[];
   placedKinds: string[];
   after: EpcisCursor | null;
 }
@@ -74,7 +77,11 @@ function both(a: string[] | null, b: string[] | null): string[] | null {
  * steps and dispositions (as kinds), EPCs (plants), business locations (geo URIs) and the page's start. A value
  * that cannot match (another event type, an unknown EPC) matches nothing; a malformed one is refused.
  */
-export function planEpcisQuery(q: EpcisEventsQuery, companyPrefix: string): EpcisQueryPlan {
+export function planEpcisQuery(
+  q: EpcisEventsQuery,
+  companyPrefix: string,
+  places: EpcisPlaces = NO_SGLNS,
+): EpcisQueryPlan {
   const all = Object.keys(EPCIS_STEPS);
   const types = pipeList(q.eventType);
   let kinds: string[] | null =
@@ -92,12 +99,17 @@ export function planEpcisQuery(q: EpcisEventsQuery, companyPrefix: string): Epci
     plantIds = plantIds === null ? ids : plantIds.filter((id) => ids.includes(id));
   }
 
-  const places = pipeList(q.EQ_bizLocation);
+  const asked = pipeList(q.EQ_bizLocation);
+  const bizLocationIds = asked?.filter(isSgln) ?? [];
   const bizLocations =
-    places?.map((uri) => {
+    asked?.flatMap((uri) => {
+      // An SGLN: the point an operator gave it, if any, and the events captured with it.
+      if (isSgln(uri)) return [places.pointOf(uri)].filter((p) => p !== undefined);
       const point = pointOfGeoUri(uri);
-      if (!point) throw invalid('EQ_bizLocation', 'not-a-geo-uri', `${uri} is not a geo URI (geo:<lat>,<lon>)`);
-      return point;
+      if (!point) {
+        throw invalid('EQ_bizLocation', 'not-a-geo-uri', `${uri} is not a geo URI (geo:<lat>,<lon>) or an SGLN`);
+      }
+      return [point];
     }) ?? null;
 
   return {
@@ -106,6 +118,7 @@ export function planEpcisQuery(q: EpcisEventsQuery, companyPrefix: string): Epci
     to: instant('LT_eventTime', q.LT_eventTime),
     plantIds,
     bizLocations,
+    bizLocationIds,
     placedKinds: all.filter((k) => !EPCIS_STEPS[k]?.moving),
     after: cursorOfToken(q.nextPageToken),
   };

@@ -5,6 +5,7 @@ import {
   type EpcisCaptureError,
   type EpcisCaptureJob,
   type ErrorCode,
+  idFromKey,
   type TransportEventInput,
   transportEpcisCapture,
   transportEpcisCaptureGet,
@@ -18,13 +19,20 @@ import {
   failStaleCaptures,
   findCapture,
   findCapturedEvent,
+  forgetCapturedEvent,
   insertCapture,
   insertCapturedEvent,
   listCaptures,
   updateCapture,
 } from '../db/epcis-capture.repo.js';
 import { journeyRows } from '../db/events.repo.js';
-import { type CapturedJourneyEvent, type CaptureRefusal, journeyEventOfEpcis } from '../domain/epcis-capture.js';
+import {
+  CAPTURE_REF_PREFIX,
+  type CapturedJourneyEvent,
+  type CaptureRefusal,
+  journeyEventOfEpcis,
+} from '../domain/epcis-capture.js';
+import { type EpcisPlaces, NO_SGLNS } from '../domain/epcis-places.js';
 import { instantOf } from '../domain/journey.js';
 import { checkEvent } from './events.js';
 
@@ -122,6 +130,8 @@ interface Planned {
   instance: string;
   eventID: string | null;
   event: CapturedJourneyEvent;
+  /** Its business location when that was an SGLN. */
+  bizLocation: string | null;
 }
 
 /** The problem of a job that ended before all its events were recorded. */
@@ -156,6 +166,7 @@ async function runCapture(
   caller: CallContext,
   companyPrefix: string,
   stopping: () => boolean,
+  places: EpcisPlaces,
 ) {
   const handler = job.handler as { id: string; name: string };
   const { actor } = actingOwner(caller, handler.id);
@@ -204,7 +215,7 @@ async function runCapture(
           continue;
         }
       }
-      const mapped = journeyEventOfEpcis(e, companyPrefix);
+      const mapped = journeyEventOfEpcis(e, companyPrefix, places);
       if (!mapped.ok) {
         errors.push(refusalProblem(mapped.refusal, instance));
         continue;
@@ -222,7 +233,7 @@ async function runCapture(
       const input = { ...mapped.event, privacyLevel: CAPTURE_PRIVACY } as unknown as TransportEventInput;
       // The id names a seed lot's first event only: captured events name none.
       await checkEvent(ctx, 'tev_capture', input, handler, actor, { ...caller, log: ctx.log } as HandlerContext);
-      planned.push({ instance, eventID, event: mapped.event });
+      planned.push({ instance, eventID, event: mapped.event, bizLocation: mapped.bizLocation ?? null });
     } catch (err) {
       errors.push(errorProblem(err, instance));
     }
@@ -239,25 +250,33 @@ async function runCapture(
       }
       const { kind, ...fields } = p.event;
       // The journey event's id derives from the account and eventID: a retry (or a race) names the same one.
-      const ref = `epcis-capture:${job.accountId}:${p.eventID ?? `${job.id}:${p.instance}`}`;
+      const ref = `${CAPTURE_REF_PREFIX}${job.accountId}:${p.eventID ?? `${job.id}:${p.instance}`}`;
+      // Known before the event is recorded, so the event's own announcement (and the export, and subscriptions)
+      // name it by its eventID.
+      const transportEventId = idFromKey('tev', ref);
+      // Kept when it was given (or its business location was an SGLN, under the eventID the query gives it).
+      const kept = p.eventID ?? (p.bizLocation ? epcisEventId(transportEventId) : null);
       try {
-        const receipt = await call(
+        if (kept) {
+          await insertCapturedEvent(ctx.db, {
+            eventId: kept,
+            transportEventId,
+            captureId: job.id,
+            accountId: job.accountId,
+            bizLocation: p.bizLocation,
+          });
+        }
+        await call(
           ctx.bus,
           transportEventRecord[kind],
           { ...fields, privacyLevel: CAPTURE_PRIVACY, handler } as never,
           { ...caller, idempotencyRef: ref },
           RECORD_TIMEOUT_MS,
         );
-        if (p.eventID) {
-          await insertCapturedEvent(ctx.db, {
-            eventId: p.eventID,
-            transportEventId: receipt.id,
-            captureId: job.id,
-            accountId: job.accountId,
-          });
-        }
         captured++;
       } catch (err) {
+        // Not recorded: the eventID is free again (a capture of it later tries again).
+        if (kept) await forgetCapturedEvent(ctx.db, kept, transportEventId).catch(() => {});
         errors.push(errorProblem(err, p.instance));
         if (rollback) break;
       }
@@ -284,6 +303,7 @@ export function epcisCaptureHandlers(
   companyPrefix: string,
   running: Set<Promise<void>>,
   stopping: () => boolean,
+  places: EpcisPlaces = NO_SGLNS,
 ) {
   const capture = handle(transportEpcisCapture, async ({ document, errorBehaviour, handler }, caller) => {
     const actor = actingUser(caller);
@@ -297,7 +317,7 @@ export function epcisCaptureHandlers(
       createdAt: ctx.clock.now().toISOString(),
     });
     const { log: _log, ...context } = caller;
-    const job = runCapture(ctx, row, context, companyPrefix, stopping)
+    const job = runCapture(ctx, row, context, companyPrefix, stopping, places)
       .catch(async (err: unknown) => {
         ctx.log.error({ err, captureId: row.id }, 'capture job failed');
         await updateCapture(ctx.db, row.id, {

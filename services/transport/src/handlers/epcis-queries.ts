@@ -18,7 +18,10 @@ import {
   listNamedQueries,
   type NamedQueryRow,
 } from '../db/epcis-queries.repo.js';
+import { deleteSubscriptionsOf } from '../db/epcis-subscriptions.repo.js';
+import { type EpcisPlaces, NO_SGLNS } from '../domain/epcis-places.js';
 import { planEpcisQuery } from '../domain/epcis-query.js';
+import { removeSubscriptionWebhook } from './epcis-subscriptions.js';
 
 const namedQuery = (row: NamedQueryRow): EpcisNamedQuery => ({
   name: row.name,
@@ -30,11 +33,11 @@ const namedQuery = (row: NamedQueryRow): EpcisNamedQuery => ({
  * Named EPCIS queries (ADR 304): each account's own, under names only it sees: another account's query is not
  * found, as a name it never stored.
  */
-export function epcisQueryHandlers(ctx: ServiceContext, companyPrefix: string) {
+export function epcisQueryHandlers(ctx: ServiceContext, companyPrefix: string, places: EpcisPlaces = NO_SGLNS) {
   const create = handle(transportEpcisQueryCreate, async ({ name, query }, caller) => {
     const accountId = actingUser(caller).id;
     // Checked as GET /events checks its parameters: a query that could not run is not stored.
-    planEpcisQuery(query, companyPrefix);
+    planEpcisQuery(query, companyPrefix, places);
     if ((await countNamedQueries(ctx.db, accountId)) >= EPCIS_NAMED_QUERY_LIMIT) {
       throw new AppError('CONFLICT', `At most ${EPCIS_NAMED_QUERY_LIMIT} named queries per account`, { field: 'name' });
     }
@@ -56,7 +59,13 @@ export function epcisQueryHandlers(ctx: ServiceContext, companyPrefix: string) {
   }));
 
   const remove = handle(transportEpcisQueryDelete, async ({ name }, caller) => {
-    if (!(await deleteNamedQuery(ctx.db, actingUser(caller).id, name))) throw notFound('Named query', name);
+    const accountId = actingUser(caller).id;
+    // The query and its subscriptions go together; then their webhooks (ADR 313).
+    const subscriptions = await ctx.db.transaction(async (tx) => {
+      if (!(await deleteNamedQuery(tx, accountId, name))) throw notFound('Named query', name);
+      return deleteSubscriptionsOf(tx, accountId, name);
+    });
+    for (const sub of subscriptions) await removeSubscriptionWebhook(ctx, sub.webhookId, caller);
     return { deleted: true };
   });
 

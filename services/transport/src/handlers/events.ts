@@ -17,11 +17,13 @@ import { actingOwner, disclosedDistanceKm, haversineKm, secureRandom } from '@ro
 import { discloseLocation } from '@rootline/geocoder';
 import { call, type HandlerContext, handle, ledgerTxId, notFound, type ServiceContext } from '@rootline/host';
 import { claimSeedLot, custodiansOf } from '../db/custody.repo.js';
+import { capturedEventIdOf } from '../db/epcis-capture.repo.js';
 import { findEvent } from '../db/events.repo.js';
 import { releaseEventTime, reserveEventTime } from '../db/journey.repo.js';
 import type { Recorder } from '../db/ledger.js';
 import { emissionsKg, quantityKg, roundKg } from '../domain/carbon.js';
 import { assertCustodian, assertMayCorrect } from '../domain/custody.js';
+import { CAPTURE_REF_PREFIX } from '../domain/epcis-capture.js';
 import { backwardsInTime, instantOf } from '../domain/journey.js';
 
 const invalid = (field: string, message: string, reason?: RefusalReason) =>
@@ -209,6 +211,10 @@ async function recordEvent(
   // A handoff id is on the ledger only when there is one, so every other event's payload (and hash) stays as it was.
   const { recordedBy: _, notes: _notes, exactDistanceKm: _km, exactKgCo2e: _kg, handoffId, handoffLot, ...rest } = row;
   const payload = handoffId === null ? rest : { ...rest, handoffId, ...(handoffLot === null ? {} : { handoffLot }) };
+  // A captured event is announced under the eventID it was captured with (kept before it is recorded, ADR 302).
+  const epcisEventId = caller.idempotencyRef?.startsWith(CAPTURE_REF_PREFIX)
+    ? await capturedEventIdOf(ctx.db, id)
+    : null;
   const receipt = await recorder
     .record(
       {
@@ -231,6 +237,7 @@ async function recordEvent(
               kgCo2e: shownKgCo2e,
               eventTime: row.eventTime,
               corrects: row.corrects,
+              ...(epcisEventId ? { epcisEventId } : {}),
             },
             caller,
           ),

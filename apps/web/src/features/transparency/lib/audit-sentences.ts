@@ -202,6 +202,8 @@ const SENTENCES_BY_KIND: Readonly<Record<string, Sentence>> = {
     const crop = cropOf(d);
     return crop ? say('seedLoanLent', { lender, crop, borrower }) : say('seedLoanLentAny', { lender, borrower });
   },
+  'evt.transport.epcis-subscription.matched': (_d, who) =>
+    say('epcisSubscriptionMatched', { owner: who('ownerId', 'accountLower') }),
   'evt.transparency.webhook.disabled': (d, who) =>
     say('webhookDisabled', { owner: who('ownerId', 'accountLower') }) +
     part('list', text(d, 'reason') ? { items: coded('webhookReasons', text(d, 'reason') as string) } : false),

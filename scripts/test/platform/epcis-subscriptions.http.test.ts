@@ -1,0 +1,217 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { service as chainMiner } from '@rootline/chain-miner';
+import { epcisEventId } from '@rootline/domain';
+import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
+import { service as plants } from '@rootline/plants';
+import { plantInput, startWebhookReceiver, type WebhookReceiver } from '@rootline/testing';
+import { service as transparency } from '@rootline/transparency';
+import { service as transport } from '@rootline/transport';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const AMSTERDAM = { latitude: 52.3676, longitude: 4.9041, city: 'Amsterdam', country: 'NL' };
+const UTRECHT = { latitude: 52.0907, longitude: 5.1214, city: 'Utrecht', country: 'NL' };
+const ADA = { id: 'usr_ada', name: 'Ada Grower' };
+const SECRET = 'the-partner-shared-secret-0123456789';
+
+interface Result {
+  type: string;
+  timestamp: string;
+  data: {
+    type: string;
+    epcisBody: { queryResults: { queryName: string; subscriptionID: string; resultsBody: { eventList: Ev[] } } };
+  };
+}
+interface Ev {
+  eventID: string;
+  bizStep: string;
+  eventTime: string;
+}
+
+async function until<T>(get: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
+  for (let i = 0; i < 600; i++) {
+    const v = await get();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${what} never happened`);
+}
+
+describe('EPCIS 2.0 query subscriptions over HTTP, delivered by signed webhooks on NATS and PostgreSQL', () => {
+  let p: TestPlatform;
+  let r: WebhookReceiver;
+  let ada: string;
+  let bo: string;
+  let plantId: string;
+
+  const record = async (kind: string, day: string) => {
+    const res = await p.http('POST', `/api/transport/${kind}`, {
+      token: ada,
+      body: {
+        plantId,
+        eventTime: `2026-06-${day}T09:00:00+02:00`,
+        handler: ADA,
+        from: AMSTERDAM,
+        to: UTRECHT,
+        transportMode: 'cargo-bike',
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return epcisEventId(res.body.data.id as string);
+  };
+  /** The deliveries the receiver got, verified with the subscription's secret as a Standard Webhooks client does. */
+  const verified = (secret: string): Result[] =>
+    r.got.map((g) => new Webhook(secret).verify(g.body, g.headers as Record<string, string>) as Result);
+
+  beforeAll(async () => {
+    const { privateKey } = generateKeyPairSync('ed25519');
+    p = await startTestPlatform([chainMiner, plants, transport, transparency], {
+      CHAIN_DIFFICULTY: '8',
+      AUDIT_SIGNING_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    });
+    r = await startWebhookReceiver();
+    ada = await p.token('GROWER', ADA.id, ADA.name);
+    bo = await p.token('USER', 'usr_bo', 'Bo Other');
+    const plant = await p.http('POST', '/api/plants/register', {
+      token: ada,
+      body: plantInput({ owner: ADA, location: AMSTERDAM }),
+    });
+    expect(plant.status, JSON.stringify(plant.body)).toBe(201);
+    plantId = plant.body.data.id;
+    const named = await p.http('POST', '/api/epcis/queries', {
+      token: ada,
+      body: { name: 'shipments', query: { EQ_bizStep: 'shipping' } },
+    });
+    expect(named.status, JSON.stringify(named.body)).toBe(201);
+  }, 120_000);
+  afterAll(async () => {
+    await r?.stop();
+    await p?.stop();
+  });
+
+  it('streams each new matching event, after the initial records, signed for the subscription’s webhook; not the others', async () => {
+    const earlier = await record('distribution', '01');
+    const made = await p.http('POST', '/api/epcis/queries/shipments/subscriptions', {
+      token: ada,
+      body: { dest: r.url, signatureToken: SECRET, stream: true, initialRecordTime: '2026-01-01T00:00:00Z' },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const sub = made.body as { subscriptionID: string; webhookId: string; signingSecret: string };
+    expect(sub.subscriptionID).toMatch(/^sub_/);
+    expect(made.headers.get('location')).toBe(`/api/epcis/queries/shipments/subscriptions/${sub.subscriptionID}`);
+    expect(made.body).toMatchObject({ queryName: 'shipments', dest: r.url, stream: true, reportIfEmpty: false });
+    expect(Buffer.from(sub.signingSecret.slice(6), 'base64').toString()).toBe(SECRET);
+
+    // The initial records: what matched since initialRecordTime, as one EPCISQueryDocument.
+    const initial = await until(() => verified(sub.signingSecret)[0], 'the initial records');
+    expect(initial.type).toBe('epcis.query-result');
+    expect(initial.data.type).toBe('EPCISQueryDocument');
+    expect(initial.data.epcisBody.queryResults).toMatchObject({
+      queryName: 'shipments',
+      subscriptionID: sub.subscriptionID,
+    });
+    expect(initial.data.epcisBody.queryResults.resultsBody.eventList.map((e) => e.eventID)).toEqual([earlier]);
+
+    // A new event the query does not match (growing: transporting), then one it matches (distribution: shipping).
+    const growing = await record('growing', '02');
+    const shipped = await record('distribution', '03');
+    const streamed = await until(
+      () =>
+        verified(sub.signingSecret).find((d) =>
+          d.data.epcisBody.queryResults.resultsBody.eventList.some((e) => e.eventID === shipped),
+        ),
+      'the delivery of the new shipment',
+    );
+    expect(streamed.data.epcisBody.queryResults.resultsBody.eventList).toMatchObject([
+      { eventID: shipped, bizStep: 'shipping', eventTime: '2026-06-03T09:00:00+02:00' },
+    ]);
+    // Events are matched in the order they were recorded: the growing event was taken before the shipment came.
+    const all = verified(sub.signingSecret).flatMap((d) => d.data.epcisBody.queryResults.resultsBody.eventList);
+    expect(all.map((e) => e.eventID)).not.toContain(growing);
+    expect(all.map((e) => e.eventID).sort()).toEqual([earlier, shipped].sort());
+    // A body altered on the way fails the signature check.
+    const last = r.got.at(-1);
+    expect(() =>
+      new Webhook(sub.signingSecret).verify(`${last?.body} `, last?.headers as Record<string, string>),
+    ).toThrow();
+
+    // The subscription's webhook is the account's, with the delivery log of every webhook.
+    const deliveries = await p.http('GET', `/api/transparency/webhooks/${sub.webhookId}/deliveries`, { token: ada });
+    expect(deliveries.status, JSON.stringify(deliveries.body)).toBe(200);
+    expect((deliveries.body.data as { kind: string; status: string }[]).map((d) => d.kind)).toEqual([
+      'epcis.query-result',
+      'epcis.query-result',
+    ]);
+
+    const list = await p.http('GET', '/api/epcis/queries/shipments/subscriptions', { token: ada });
+    expect(list.status).toBe(200);
+    expect((list.body as { subscriptionID: string }[]).map((s) => s.subscriptionID)).toEqual([sub.subscriptionID]);
+    const one = await p.http('GET', `/api/epcis/queries/shipments/subscriptions/${sub.subscriptionID}`, {
+      token: ada,
+    });
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ subscriptionID: sub.subscriptionID, webhookId: sub.webhookId });
+    expect(JSON.stringify(one.body)).not.toContain('whsec_');
+
+    // Its webhook takes the subscription's results alone: its kinds cannot be changed.
+    const widened = await p.http('PATCH', `/api/transparency/webhooks/${sub.webhookId}`, {
+      token: ada,
+      body: { events: ['plant.registered'] },
+    });
+    expect(widened.status).toBe(400);
+
+    // Another account sees none of it.
+    const other = await p.http('GET', `/api/epcis/queries/shipments/subscriptions/${sub.subscriptionID}`, {
+      token: bo,
+    });
+    expect(other.status).toBe(404);
+    expect(other.body).toMatchObject({ type: 'epcisException:NoSuchResourceException' });
+
+    // Deleting the subscription deletes its webhook: nothing more is sent.
+    const gone = await p.http('DELETE', `/api/epcis/queries/shipments/subscriptions/${sub.subscriptionID}`, {
+      token: ada,
+    });
+    expect(gone.status).toBe(204);
+    expect((await p.http('GET', `/api/transparency/webhooks/${sub.webhookId}`, { token: ada })).status).toBe(404);
+    const before = r.got.length;
+    const after = await record('distribution', '04');
+    await new Promise((done) => setTimeout(done, 1500));
+    expect(r.got.length).toBe(before);
+    expect(r.got.some((g) => g.body.includes(after))).toBe(false);
+  }, 60_000);
+
+  it('refuses what it does not offer in the standard’s error model, and a deleted query takes its subscriptions', async () => {
+    const post = (name: string, body: unknown, token = ada) =>
+      p.http('POST', `/api/epcis/queries/${name}/subscriptions`, { token, body });
+
+    const scheduled = await post('shipments', { dest: r.url, schedule: { hour: '6', minute: '0' } });
+    expect(scheduled.status).toBe(501);
+    expect(scheduled.headers.get('content-type')).toContain('application/problem+json');
+    expect(scheduled.body).toMatchObject({ type: 'epcisException:ImplementationException', status: 501 });
+
+    const neither = await post('shipments', { dest: r.url });
+    expect(neither.status).toBe(400);
+    expect(neither.body).toMatchObject({ type: 'epcisException:SubscriptionControlsException', status: 400 });
+    const badDest = await post('shipments', { dest: 'ftp://example.org/x', stream: true });
+    expect(badDest.status).toBe(400);
+    expect(badDest.body).toMatchObject({ type: 'epcisException:SubscriptionControlsException' });
+    const unknown = await post('no-such-query', { dest: r.url, stream: true });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ type: 'epcisException:NoSuchResourceException' });
+    const others = await post('shipments', { dest: r.url, stream: true }, bo);
+    expect(others.status).toBe(404);
+    expect((await p.http('POST', '/api/epcis/queries/shipments/subscriptions', { body: { dest: r.url } })).status).toBe(
+      401,
+    );
+
+    const made = await post('shipments', { dest: r.url, stream: true });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const { webhookId, signingSecret } = made.body as { webhookId: string; signingSecret: string };
+    expect(signingSecret).toMatch(/^whsec_/);
+    expect((await p.http('GET', `/api/transparency/webhooks/${webhookId}`, { token: ada })).status).toBe(200);
+    expect((await p.http('DELETE', '/api/epcis/queries/shipments', { token: ada })).status).toBe(204);
+    expect((await p.http('GET', `/api/transparency/webhooks/${webhookId}`, { token: ada })).status).toBe(404);
+    expect((await p.http('GET', '/api/epcis/queries/shipments/subscriptions', { token: ada })).status).toBe(404);
+  }, 60_000);
+});
