@@ -43,6 +43,7 @@ import {
 import { fillPlantPlaces } from './jobs/backfill-places.js';
 import { createImportWorker } from './jobs/import-worker.js';
 import { createLineageAgent } from './jobs/lineage-agent.js';
+import { createSearchIndexFeed } from './jobs/search-index.js';
 
 /**
  * plants: the plant registry (registration, propagation, lineage, discovery), the seed inventory that extends the
@@ -81,6 +82,10 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
       ttlMs: ctx.config.SEARCH_CACHE_MS,
       now: () => ctx.clock.now().getTime(),
     });
+    const searchIndex =
+      ctx.config.SEARCH_INDEX_POLL_MS > 0
+        ? createSearchIndexFeed({ db: ctx.db, log: ctx.log, pollMs: ctx.config.SEARCH_INDEX_POLL_MS })
+        : undefined;
     const storage = storageFromConfig(ctx.config, () => ctx.clock.now().getTime());
     const importWorker = createImportWorker(ctx, storage, ctx.ledger);
     let stopping = false;
@@ -95,7 +100,7 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
         getPlant(ctx),
         getLineage(ctx),
         nearbyPlants(ctx),
-        searchPlantsHandler(ctx, searchCache),
+        searchPlantsHandler(ctx, searchCache, searchIndex),
         ownedPlants(ctx),
         recentPlants(ctx),
         networkStats(ctx),
@@ -133,6 +138,7 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
       jobs: [importWorker],
       agents: [agent],
       start: async () => {
+        searchIndex?.start();
         // The gazetteer is loaded once the service is up, not on the first request that needs it, and not at once:
         // its half a second of decoding blocks the event loop, and the embedded process is still starting the
         // other services and the gateway then (docs/perf/startup.md).
@@ -148,6 +154,7 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
         clearTimeout(warmTimer);
         wake?.();
         await backfill;
+        await searchIndex?.stop();
         await storage.close();
       },
     };

@@ -1,0 +1,113 @@
+import type { Db } from '@rootline/db';
+import type { Logger } from '@rootline/host';
+import { indexedPlantsAfter, oldestRunning, searchChangesAfter } from '../db/search-index.repo.js';
+import { createSearchIndex, type SearchIndex } from '../domain/search-index.js';
+
+/** Plants read per statement when the index is built, and changes per statement when it catches up. */
+const LOAD_BATCH = 50_000;
+const CHANGES_BATCH = 10_000;
+
+export interface SearchIndexFeed {
+  /** The index; answer from it only when `ready`. */
+  index: SearchIndex;
+  /** True once every plant stored when it started was read. */
+  readonly ready: boolean;
+  /** Reads the changes made since the last look; concurrent calls share one reading. */
+  catchUp(): Promise<void>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Keeps this replica's in-memory search index (docs/adr/316) equal to the plants table: on start it reads every
+ * plant's search texts (a few seconds for a million, searches meanwhile answered by PostgreSQL), then every
+ * `pollMs` the plants whose texts were written since (`search_changed`, set on insert and by a trigger on update).
+ * The changes come from the database, not from the writer, so each replica sees every write, whichever replica,
+ * import or job made it, with no event to lose. A reading starts from the oldest transaction still running at the
+ * previous one, so a transaction that commits late is read when it is visible.
+ */
+export function createSearchIndexFeed(o: { db: Db; log: Logger; pollMs: number }): SearchIndexFeed {
+  const index = createSearchIndex();
+  let ready = false;
+  let stopped = false;
+  let from = '0';
+  let reading: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let started: Promise<void> = Promise.resolve();
+
+  async function load(): Promise<void> {
+    const began = Date.now();
+    const heap = process.memoryUsage().heapUsed;
+    from = await oldestRunning(o.db);
+    let after = '';
+    for (;;) {
+      if (stopped) return;
+      const rows = await indexedPlantsAfter(o.db, after, LOAD_BATCH);
+      index.apply(rows);
+      if (rows.length < LOAD_BATCH) break;
+      after = rows[rows.length - 1]!.id;
+    }
+    await read();
+    ready = true;
+    o.log.info(
+      {
+        plants: index.size,
+        ms: Date.now() - began,
+        heapMb: Math.round((process.memoryUsage().heapUsed - heap) / 1e6),
+      },
+      'search index built',
+    );
+  }
+
+  async function read(): Promise<void> {
+    // Taken first: whatever the reads below do not see is written by this transaction or a later one.
+    const next = await oldestRunning(o.db);
+    let after = { xid: '0', id: '' };
+    for (;;) {
+      const rows = await searchChangesAfter(o.db, from, after, CHANGES_BATCH);
+      index.apply(rows);
+      if (rows.length < CHANGES_BATCH) break;
+      const last = rows[rows.length - 1]!;
+      after = { xid: last.changed, id: last.id };
+    }
+    from = next;
+  }
+
+  function catchUp(): Promise<void> {
+    reading ??= read().finally(() => {
+      reading = undefined;
+    });
+    return reading;
+  }
+
+  function schedule() {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      catchUp()
+        .catch((err) => o.log.warn({ err }, 'search index: reading the changes failed; trying again'))
+        .finally(schedule);
+    }, o.pollMs);
+    timer.unref?.();
+  }
+
+  return {
+    index,
+    get ready() {
+      return ready;
+    },
+    catchUp,
+    start() {
+      started = load()
+        .then(schedule)
+        .catch((err) => {
+          o.log.error({ err }, 'search index: building failed; searches are answered by PostgreSQL');
+        });
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await started;
+      await reading?.catch(() => undefined);
+    },
+  };
+}
