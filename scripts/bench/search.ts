@@ -1,11 +1,15 @@
+import { readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { newId, PAGE_DEFAULTS, SEARCH_EXACT_TOTAL_MAX, type SearchType } from '@rootline/contracts';
+import { migrateSchema, openDatabase } from '@rootline/db';
 import { normaliseSearchText } from '@rootline/domain';
 import { api } from '@rootline/testing';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import { searchStatement } from '../../services/plants/src/db/search.repo.js';
-import { loadRow, ms, sequential, sequentialRow, signIn, startPlatformCluster } from './lib/http-bench.js';
+import { createSearchIndexFeed } from '../../services/plants/src/jobs/search-index.js';
+import { clusterPid, loadRow, ms, sequential, sequentialRow, signIn, startPlatformCluster } from './lib/http-bench.js';
 import { startBenchInfra } from './lib/infra.js';
 import { runLoad } from './lib/load.js';
 import { fmt, markdownTable, type Table, textTable } from './lib/markdown.js';
@@ -437,12 +441,55 @@ async function sizes(databaseUrl: string): Promise<string> {
     const rows = await sql`
       select c.relname as name, pg_size_pretty(pg_relation_size(c.oid)) as size
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname = 'plants' and (c.relname in ('plants', 'search_texts') or c.relname like 'plants_search_%')
+      where n.nspname = 'plants' and (c.relname in ('plants', 'search_texts', 'plants_changed_search_idx') or c.relname like 'plants_search_%')
       order by c.relname`;
     return rows.map((r) => `${r.name} ${r.size}`).join(', ');
   } finally {
     await sql.end();
   }
+}
+
+const PLANTS_MIGRATIONS = fileURLToPath(new URL('../../services/plants/drizzle', import.meta.url));
+
+/** The plants schema, as the plants service migrates it when it starts. */
+async function migratePlants(databaseUrl: string): Promise<void> {
+  const database = await openDatabase({ url: databaseUrl, dataDir: '.' });
+  try {
+    await migrateSchema(database, { schema: 'plants', migrationsFolder: PLANTS_MIGRATIONS });
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * What a plants process spends building its in-memory search index when it starts (ADR 316): the time, and the
+ * heap it holds after (measured in this process, after a garbage collection when `--expose-gc` allows it).
+ */
+async function buildIndex(databaseUrl: string): Promise<{ seconds: number; heapMb: number; plants: number }> {
+  const database = await openDatabase({ url: databaseUrl, dataDir: '.' });
+  const gc = (globalThis as { gc?: () => void }).gc;
+  try {
+    gc?.();
+    const heap = process.memoryUsage().heapUsed;
+    const began = performance.now();
+    const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;
+    const feed = createSearchIndexFeed({ db: database.db, log: quiet, pollMs: 60_000 });
+    await feed.start();
+    const seconds = (performance.now() - began) / 1000;
+    gc?.();
+    const heapMb = Math.round((process.memoryUsage().heapUsed - heap) / 1e6);
+    const plants = feed.index.size;
+    await feed.stop();
+    return { seconds, heapMb, plants };
+  } finally {
+    await database.close();
+  }
+}
+
+/** Resident memory of a process, in MB (Linux). */
+async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
 }
 
 const describeQuery = (query: Query) =>
@@ -493,18 +540,23 @@ export const search: Benchmark = {
     // default, answers reused for SEARCH_CACHE_MS, is measured after, on the same data.
     const infra = await startBenchInfra(ctx);
     const { db } = infra;
-    ctx.log('starting the cluster (one process per service, and the gateway), the answer cache off');
     const urls = { natsUrl: infra.nats.url, databaseUrl: db.url };
-    const computed = await startPlatformCluster(ctx, urls, { SEARCH_CACHE_MS: '0' });
-    const { cluster } = computed;
-
+    // The plants first, so each plants process builds its search index from them when it starts, as after a
+    // deployment.
     ctx.log(`generating ${fmt(count)} plants`);
     const ds = generate(count);
-    ctx.log('seeding them with COPY (search indexes and triggers in place), then VACUUM ANALYZE');
+    ctx.log('migrating the plants schema, seeding with COPY (search indexes and triggers in place), VACUUM ANALYZE');
     const seedStart = Date.now();
+    await migratePlants(db.url);
     await seedPlants(db.url, plantRows(ds));
     const seedSeconds = (Date.now() - seedStart) / 1000;
     ctx.log(`  seeded in ${fmt(seedSeconds, 1)} s`);
+    const built = await buildIndex(db.url);
+    ctx.log(`  in-memory search index built in ${fmt(built.seconds, 1)} s, heap +${fmt(built.heapMb)} MB`);
+    ctx.log('starting the cluster (one process per service, and the gateway), the answer cache off');
+    const computed = await startPlatformCluster(ctx, urls, { SEARCH_CACHE_MS: '0' });
+    const { cluster } = computed;
+    const plantsRssMb = await rssMb(clusterPid(cluster, 'plants'));
 
     const headers = { authorization: `Bearer ${await signIn(cluster.url, 'bench-search@example.org')}` };
     const all = [...QUERIES, ...SHORT_QUERIES];
@@ -641,7 +693,10 @@ export const search: Benchmark = {
         `place and surname, each given to ${RARE_SHARE * 100} % of plants (owners for the surname): selective terms; ` +
         `${HIDDEN_SHARE * 100} % of plants hide their location (seed ${SEED}). Written straight into the plants table ` +
         `with COPY, the prefix indexes and the triggers that keep the distinct texts in place, in ` +
-        `${fmt(seedSeconds, 1)} s, then VACUUM ANALYZE. Sizes: ${storage}.`,
+        `${fmt(seedSeconds, 1)} s, then VACUUM ANALYZE. Sizes: ${storage}. The in-memory search index of a ` +
+        `plants process (ADR 316), built from them as at a start: ${fmt(built.plants)} plants in ` +
+        `${fmt(built.seconds, 1)} s, ${fmt(built.heapMb)} MB of heap; the plants process of the cluster, its index ` +
+        `built, held ${fmt(plantsRssMb)} MB resident once started.`,
       '',
       `Queries: ${QUERIES.length} as growers type them (case and accents as typed), common and rare terms, all ` +
         'fields or one, a later page, and one that matches nothing; plus ' +

@@ -138,7 +138,8 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
       jobs: [importWorker],
       agents: [agent],
       start: async () => {
-        searchIndex?.start();
+        // Searches are answered by PostgreSQL until the index is built (a few seconds for a million plants).
+        await searchIndex?.start();
         // The gazetteer is loaded once the service is up, not on the first request that needs it, and not at once:
         // its half a second of decoding blocks the event loop, and the embedded process is still starting the
         // other services and the gateway then (docs/perf/startup.md).

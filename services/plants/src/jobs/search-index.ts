@@ -14,7 +14,8 @@ export interface SearchIndexFeed {
   readonly ready: boolean;
   /** Reads the changes made since the last look; concurrent calls share one reading. */
   catchUp(): Promise<void>;
-  start(): void;
+  /** Builds the index (resolves when it is built, or failed: searches are then answered by PostgreSQL). */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -102,6 +103,7 @@ export function createSearchIndexFeed(o: { db: Db; log: Logger; pollMs: number }
         .catch((err) => {
           o.log.error({ err }, 'search index: building failed; searches are answered by PostgreSQL');
         });
+      return started;
     },
     async stop() {
       stopped = true;
