@@ -349,6 +349,47 @@ describe('in-memory search index on PostgreSQL', () => {
   it('answers what a brute-force scan answers, and again after plants were added and changed', async () => {
     await expectIndexFollowsTheTable(database, rows);
   });
+
+  it('reads a change whose transaction commits after a later one was read', async () => {
+    const feed = await builtFeed(database);
+    const other = await openDatabase({ url: pg!.url, dataDir: '.' });
+    try {
+      const [early, late] = plantRows(2).map((r, i) => ({
+        ...r,
+        id: `plt_${i}${'z'.repeat(25)}`,
+        searchSpecies: searchTexts({ commonName: `Quince ${i ? 'late' : 'early'}`, ownerName: '' }).species,
+      }));
+      const found = async () =>
+        (await searchIndexed(database.db, database.db, feed.index, 'quince', ['species'], 0, 20)).items.map(
+          (p) => p.id,
+        );
+      let commit!: () => void;
+      const open = new Promise<void>((resolve) => {
+        commit = resolve;
+      });
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => {
+        wrote = resolve;
+      });
+      // The first transaction writes, and stays open while a later one writes, commits and is read.
+      const first = other.db.transaction(async (tx) => {
+        await tx.execute(plantsInsert([early!]));
+        wrote();
+        await open;
+      });
+      await written;
+      await database.db.execute(plantsInsert([late!]));
+      await feed.catchUp();
+      expect(await found()).toEqual([late!.id]);
+      commit();
+      await first;
+      await feed.catchUp();
+      expect(await found()).toEqual([early!.id, late!.id]);
+    } finally {
+      await feed.stop();
+      await other.close();
+    }
+  });
 });
 
 describe('in-memory search index on PGlite (embedded mode)', () => {

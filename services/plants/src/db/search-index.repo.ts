@@ -8,15 +8,33 @@ import { PUBLIC_COLUMNS, type PublicPlantRecord, toPlant } from './plants.repo.j
 const INDEXED = sql.raw(`p.id, p.search_species as species, p.search_location as location, p.search_owner as owner`);
 
 /**
- * The oldest transaction still running (`pg_snapshot_xmin` of the current snapshot), as text: every change not
- * visible now is written by it or a later one, so reading the changes from it on misses none.
+ * Where a look at the changes stands: every transaction from `xmax` on, and those of `running`, had not committed
+ * when it was taken (`pg_current_snapshot()`); every other one had. A change not visible to a later read is written
+ * by one of these, so the next look reads just those.
  */
-export async function oldestRunning(db: Db): Promise<string> {
-  const [row] = await executeRows<{ xmin: string }>(
+export interface ChangesMark {
+  xmax: string;
+  running: string[];
+}
+
+/** The current snapshot's bounds, as a mark to read the next changes from. */
+export async function changesMark(db: Db): Promise<ChangesMark> {
+  const [row] = await executeRows<{ xmax: string; running: string[] | string }>(
     db,
-    sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`,
+    sql`select pg_snapshot_xmax(s)::text as xmax, array(select pg_snapshot_xip(s)::text) as running
+      from (select pg_current_snapshot() as s) x`,
   );
-  return row!.xmin;
+  const running = row!.running;
+  // postgres.js parses a text[]; PGlite too, but a driver may hand the array's literal.
+  return {
+    xmax: row!.xmax,
+    running: Array.isArray(running)
+      ? running
+      : running
+          .replace(/^\{|\}$/g, '')
+          .split(',')
+          .filter(Boolean),
+  };
 }
 
 const plantsAfter = fixedStatement(
@@ -30,26 +48,39 @@ export function indexedPlantsAfter(db: Db, after: string, limit: number): Promis
   return plantsAfter<IndexedPlant>(db, { after, limit });
 }
 
-const changesAfter = fixedStatement(
+const changesFrom = fixedStatement(
   'plants_search_index_changes',
-  sql`select ${INDEXED}, p.search_changed::text as changed
-    from "plants"."plants" p
+  sql`select ${INDEXED}, p.search_changed::text as changed from "plants"."plants" p
     where p.search_changed >= ${sql.placeholder('from')}::xid8
       and (p.search_changed, p.id collate "C") > (${sql.placeholder('afterXid')}::xid8, ${sql.placeholder('afterId')} collate "C")
     order by p.search_changed, p.id collate "C" limit ${sql.placeholder('limit')}`,
 );
 
+const changesOf = fixedStatement(
+  'plants_search_index_changes_of',
+  sql`select ${INDEXED}, p.search_changed::text as changed from "plants"."plants" p
+    where p.search_changed = any(array(select jsonb_array_elements_text(${sql.placeholder('xids')}::jsonb)::xid8))
+      and (p.search_changed, p.id collate "C") > (${sql.placeholder('afterXid')}::xid8, ${sql.placeholder('afterId')} collate "C")
+    order by p.search_changed, p.id collate "C" limit ${sql.placeholder('limit')}`,
+);
+
 /**
- * Plants whose search texts were written by transaction `from` or a later one, after (`afterXid`, `afterId`) in
- * that order, `limit` of them.
+ * Plants whose search texts were written by a transaction of `mark` (from its `xmax` on, or one of its `running`),
+ * after (`afterXid`, `afterId`) in that order, `limit` of them; `running` first (`part` 0), then from `xmax` (1).
  */
 export function searchChangesAfter(
   db: Db,
-  from: string,
+  mark: ChangesMark,
+  part: 0 | 1,
   after: { xid: string; id: string },
   limit: number,
 ): Promise<(IndexedPlant & { changed: string })[]> {
-  return changesAfter(db, { from, afterXid: after.xid, afterId: after.id, limit });
+  const keyset = { afterXid: after.xid, afterId: after.id, limit };
+  return part === 0
+    ? mark.running.length === 0
+      ? Promise.resolve([])
+      : changesOf(db, { xids: JSON.stringify(mark.running), ...keyset })
+    : changesFrom(db, { from: mark.xmax, ...keyset });
 }
 
 const plantsByIds = fixedStatement(

@@ -1,6 +1,6 @@
 import type { Db } from '@rootline/db';
 import type { Logger } from '@rootline/host';
-import { indexedPlantsAfter, oldestRunning, searchChangesAfter } from '../db/search-index.repo.js';
+import { type ChangesMark, changesMark, indexedPlantsAfter, searchChangesAfter } from '../db/search-index.repo.js';
 import { createSearchIndex, type SearchIndex } from '../domain/search-index.js';
 
 /** Plants read per statement when the index is built, and changes per statement when it catches up. */
@@ -24,14 +24,15 @@ export interface SearchIndexFeed {
  * plant's search texts (a few seconds for a million, searches meanwhile answered by PostgreSQL), then every
  * `pollMs` the plants whose texts were written since (`search_changed`, set on insert and by a trigger on update).
  * The changes come from the database, not from the writer, so each replica sees every write, whichever replica,
- * import or job made it, with no event to lose. A reading starts from the oldest transaction still running at the
- * previous one, so a transaction that commits late is read when it is visible.
+ * import or job made it, with no event to lose. A look reads the changes of the transactions that had not committed
+ * at the previous look (those running then, and every later one), so a transaction that commits late is read when
+ * it is visible, and a change is read once or twice, never missed.
  */
 export function createSearchIndexFeed(o: { db: Db; log: Logger; pollMs: number }): SearchIndexFeed {
   const index = createSearchIndex();
   let ready = false;
   let stopped = false;
-  let from = '0';
+  let mark: ChangesMark = { xmax: '0', running: [] };
   let reading: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let started: Promise<void> = Promise.resolve();
@@ -39,7 +40,7 @@ export function createSearchIndexFeed(o: { db: Db; log: Logger; pollMs: number }
   async function load(): Promise<void> {
     const began = Date.now();
     const heap = process.memoryUsage().heapUsed;
-    from = await oldestRunning(o.db);
+    mark = await changesMark(o.db);
     let after = '';
     for (;;) {
       if (stopped) return;
@@ -61,17 +62,19 @@ export function createSearchIndexFeed(o: { db: Db; log: Logger; pollMs: number }
   }
 
   async function read(): Promise<void> {
-    // Taken first: whatever the reads below do not see is written by this transaction or a later one.
-    const next = await oldestRunning(o.db);
-    let after = { xid: '0', id: '' };
-    for (;;) {
-      const rows = await searchChangesAfter(o.db, from, after, CHANGES_BATCH);
-      index.apply(rows);
-      if (rows.length < CHANGES_BATCH) break;
-      const last = rows[rows.length - 1]!;
-      after = { xid: last.changed, id: last.id };
+    // Taken first: whatever the reads below do not see is written by a transaction the next mark names.
+    const next = await changesMark(o.db);
+    for (const part of [0, 1] as const) {
+      let after = { xid: '0', id: '' };
+      for (;;) {
+        const rows = await searchChangesAfter(o.db, mark, part, after, CHANGES_BATCH);
+        index.apply(rows);
+        if (rows.length < CHANGES_BATCH) break;
+        const last = rows[rows.length - 1]!;
+        after = { xid: last.changed, id: last.id };
+      }
     }
-    from = next;
+    mark = next;
   }
 
   function catchUp(): Promise<void> {
