@@ -1,4 +1,4 @@
-import { SEARCH_TYPES, type SearchType } from '@rootline/contracts';
+import { SEARCH_TYPES, type SearchType } from '@rootline/contracts/plants';
 import { describe, expect, it } from 'vitest';
 import { compareBytes, createSearchIndex, type IndexedPlant, textRank } from './search-index.js';
 

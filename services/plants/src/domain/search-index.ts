@@ -1,4 +1,4 @@
-import { SEARCH_EXACT_TOTAL_MAX, SEARCH_TYPES, type SearchType } from '@rootline/contracts';
+import { SEARCH_EXACT_TOTAL_MAX, SEARCH_TYPES, type SearchType } from '@rootline/contracts/plants';
 import { reachableRanks } from './search.js';
 
 /** A plant's three normalised search texts, as stored beside it (`search_species`, `search_location`, `search_owner`). */
