@@ -65,7 +65,7 @@ export const plants = plantsSchema.table(
     /**
      * The transaction that wrote the search texts last (on insert, and by a trigger when an update changes them;
      * null for plants stored before it was kept): each replica's in-memory search index reads the plants changed
-     * since the oldest transaction still running when it last looked (docs/adr/316).
+     * by the transactions that had not committed when it last looked (docs/adr/316).
      */
     searchChanged: xid8('search_changed').default(sql`pg_current_xact_id()`),
   },
