@@ -43,7 +43,7 @@ import {
 import { fillPlantPlaces } from './jobs/backfill-places.js';
 import { createImportWorker } from './jobs/import-worker.js';
 import { createLineageAgent } from './jobs/lineage-agent.js';
-import { createSearchIndexFeed } from './jobs/search-index.js';
+import { createSearchIndexFeed, recorderReadingChanges } from './jobs/search-index.js';
 
 /**
  * plants: the plant registry (registration, propagation, lineage, discovery), the seed inventory that extends the
@@ -86,17 +86,19 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
       ctx.config.SEARCH_INDEX_POLL_MS > 0
         ? createSearchIndexFeed({ db: ctx.db, log: ctx.log, pollMs: ctx.config.SEARCH_INDEX_POLL_MS })
         : undefined;
+    // Each recorded write is read into this process's index before its request is answered.
+    const ledger = searchIndex ? recorderReadingChanges(ctx.ledger, searchIndex, ctx.log) : ctx.ledger;
     const storage = storageFromConfig(ctx.config, () => ctx.clock.now().getTime());
-    const importWorker = createImportWorker(ctx, storage, ctx.ledger);
+    const importWorker = createImportWorker(ctx, storage, ledger);
     let stopping = false;
     let backfill: Promise<unknown> = Promise.resolve();
     let warmTimer: NodeJS.Timeout | undefined;
     let wake: (() => void) | undefined;
     return {
       handlers: [
-        registerPlant(ctx, ctx.ledger),
-        registerAnonymousPlant(ctx, ctx.ledger),
-        clonePlant(ctx, ctx.ledger),
+        registerPlant(ctx, ledger),
+        registerAnonymousPlant(ctx, ledger),
+        clonePlant(ctx, ledger),
         getPlant(ctx),
         getLineage(ctx),
         nearbyPlants(ctx),
@@ -122,12 +124,12 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
         getSeedLoan(ctx),
         listSeedLoansHandler(ctx),
         returnSeedLoan(ctx),
-        proposeTransfer(ctx, ctx.ledger),
+        proposeTransfer(ctx, ledger),
         getTransfer(ctx),
         listTransfersHandler(ctx),
-        acceptTransfer(ctx, ctx.ledger),
-        declineTransfer(ctx, ctx.ledger),
-        cancelTransfer(ctx, ctx.ledger),
+        acceptTransfer(ctx, ledger),
+        declineTransfer(ctx, ledger),
+        cancelTransfer(ctx, ledger),
         getOwnershipHistory(ctx),
         getSeedLotOwnershipHistory(ctx),
         startImport(ctx, storage, () => importWorker.wake()),

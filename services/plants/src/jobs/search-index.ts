@@ -12,7 +12,7 @@ export interface SearchIndexFeed {
   index: SearchIndex;
   /** True once every plant stored when it started was read. */
   readonly ready: boolean;
-  /** Reads the changes made since the last look; concurrent calls share one reading. */
+  /** Reads the changes committed before the call (and any since the last look); concurrent calls share a reading. */
   catchUp(): Promise<void>;
   /** Builds the index (resolves when it is built, or failed: searches are then answered by PostgreSQL). */
   start(): Promise<void>;
@@ -77,11 +77,24 @@ export function createSearchIndexFeed(o: { db: Db; log: Logger; pollMs: number }
     mark = next;
   }
 
+  let queued: Promise<void> | undefined;
+  /** A reading that starts after this call (a change committed before it is read): the one running, or the next. */
   function catchUp(): Promise<void> {
-    reading ??= read().finally(() => {
-      reading = undefined;
-    });
-    return reading;
+    if (!reading) {
+      reading = read().finally(() => {
+        reading = undefined;
+      });
+      return reading;
+    }
+    // The reading under way may have taken its mark before the caller's change: wait for the next one, shared by
+    // every caller meanwhile.
+    queued ??= reading
+      .catch(() => undefined)
+      .then(() => {
+        queued = undefined;
+        return catchUp();
+      });
+    return queued;
   }
 
   function schedule() {
@@ -114,5 +127,25 @@ export function createSearchIndexFeed(o: { db: Db; log: Logger; pollMs: number }
       await started;
       await reading?.catch(() => undefined);
     },
+  };
+}
+
+/**
+ * The recorder with every recorded write followed by a reading of the changes, so this process's index holds the
+ * plants a request of it wrote (registrations, clones, imports, transfers) before it answers: a search after a
+ * write finds it at once when the same process answers (other processes read it within their next look).
+ */
+export function recorderReadingChanges<
+  T extends { record: (...a: never[]) => Promise<unknown>; recordIntended: (...a: never[]) => Promise<unknown> },
+>(recorder: T, feed: SearchIndexFeed, log: Logger): T {
+  const after = async <V>(written: Promise<V>): Promise<V> => {
+    const result = await written;
+    if (feed.ready) await feed.catchUp().catch((err) => log.warn({ err }, 'search index: reading the changes failed'));
+    return result;
+  };
+  return {
+    ...recorder,
+    record: (...a: Parameters<T['record']>) => after(recorder.record(...a)),
+    recordIntended: (...a: Parameters<T['recordIntended']>) => after(recorder.recordIntended(...a)),
   };
 }
