@@ -46,4 +46,11 @@ export const PlantsConfig = withBase({
     description:
       'How long a search answer is reused for the same query, fields and page (0: every search is computed); keep it below READ_YOUR_WRITES_MS',
   }),
+  SEARCH_INDEX_POLL_MS: Type.Integer({
+    minimum: 0,
+    maximum: 60_000,
+    default: 250,
+    description:
+      'How often each plants process reads the search texts changed since its last look into its in-memory search index (0: no index, every search is answered by PostgreSQL)',
+  }),
 });

@@ -44,6 +44,7 @@ import {
 import { fillPlantPlaces } from './jobs/backfill-places.js';
 import { createImportWorker } from './jobs/import-worker.js';
 import { createLineageAgent } from './jobs/lineage-agent.js';
+import { createSearchIndexFeed, recorderReadingChanges } from './jobs/search-index.js';
 
 /**
  * plants: the plant registry (registration, propagation, lineage, discovery), the seed inventory that extends the
@@ -82,21 +83,27 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
       ttlMs: ctx.config.SEARCH_CACHE_MS,
       now: () => ctx.clock.now().getTime(),
     });
+    const searchIndex =
+      ctx.config.SEARCH_INDEX_POLL_MS > 0
+        ? createSearchIndexFeed({ db: ctx.db, log: ctx.log, pollMs: ctx.config.SEARCH_INDEX_POLL_MS })
+        : undefined;
+    // Each recorded write is read into this process's index before its request is answered.
+    const ledger = searchIndex ? recorderReadingChanges(ctx.ledger, searchIndex, ctx.log) : ctx.ledger;
     const storage = storageFromConfig(ctx.config, () => ctx.clock.now().getTime());
-    const importWorker = createImportWorker(ctx, storage, ctx.ledger);
+    const importWorker = createImportWorker(ctx, storage, ledger);
     let stopping = false;
     let backfill: Promise<unknown> = Promise.resolve();
     let warmTimer: NodeJS.Timeout | undefined;
     let wake: (() => void) | undefined;
     return {
       handlers: [
-        registerPlant(ctx, ctx.ledger),
-        registerAnonymousPlant(ctx, ctx.ledger),
-        clonePlant(ctx, ctx.ledger),
+        registerPlant(ctx, ledger),
+        registerAnonymousPlant(ctx, ledger),
+        clonePlant(ctx, ledger),
         getPlant(ctx),
         getLineage(ctx),
         nearbyPlants(ctx),
-        searchPlantsHandler(ctx, searchCache),
+        searchPlantsHandler(ctx, searchCache, searchIndex),
         ownedPlants(ctx),
         recentPlants(ctx),
         networkStats(ctx),
@@ -121,12 +128,12 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
         handSeedLot(ctx),
         listSeedHandoffs(ctx),
         receiveSeedHandoff(ctx),
-        proposeTransfer(ctx, ctx.ledger),
+        proposeTransfer(ctx, ledger),
         getTransfer(ctx),
         listTransfersHandler(ctx),
-        acceptTransfer(ctx, ctx.ledger),
-        declineTransfer(ctx, ctx.ledger),
-        cancelTransfer(ctx, ctx.ledger),
+        acceptTransfer(ctx, ledger),
+        declineTransfer(ctx, ledger),
+        cancelTransfer(ctx, ledger),
         getOwnershipHistory(ctx),
         getSeedLotOwnershipHistory(ctx),
         startImport(ctx, storage, () => importWorker.wake()),
@@ -138,6 +145,8 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
       jobs: [importWorker],
       agents: [agent],
       start: async () => {
+        // Searches are answered by PostgreSQL until the index is built (a few seconds for a million plants).
+        await searchIndex?.start();
         // The gazetteer is loaded once the service is up, not on the first request that needs it, and not at once:
         // its half a second of decoding blocks the event loop, and the embedded process is still starting the
         // other services and the gateway then (docs/perf/startup.md).
@@ -153,6 +162,7 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
         clearTimeout(warmTimer);
         wake?.();
         await backfill;
+        await searchIndex?.stop();
         await storage.close();
       },
     };

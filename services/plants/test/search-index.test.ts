@@ -9,7 +9,10 @@ import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PlantRow, plantsInsert } from '../src/db/plants.repo.js';
 import { searchPlants, searchStatement } from '../src/db/search.repo.js';
+import { searchIndexed } from '../src/db/search-index.repo.js';
+import { setPlantPlace, setScientificName } from '../src/db/updates.repo.js';
 import { matchKind, searchTexts } from '../src/domain/search.js';
+import { createSearchIndexFeed, type SearchIndexFeed } from '../src/jobs/search-index.js';
 import { service } from '../src/service.js';
 
 const rowsOf = <T>(database: Database, query: SQL) => executeRows<T>(database.db, query);
@@ -126,14 +129,21 @@ const PAGES = [
   [1_000_000_000_000, 20],
 ] as const;
 
-/** Every query, field choice and page of the search against the brute force. */
-async function expectBruteForce(database: Database, rows: PlantRow[]): Promise<void> {
+type Search = (
+  q: string,
+  types: readonly SearchType[],
+  offset: number,
+  limit: number,
+) => ReturnType<typeof searchPlants>;
+
+/** Every query, field choice and page of the search (PostgreSQL's, or `search`) against the brute force. */
+async function expectBruteForce(database: Database, rows: PlantRow[], search?: Search): Promise<void> {
   for (const raw of QUERIES) {
     const q = normaliseSearchText(raw);
     for (const types of SHAPES) {
       const expected = bruteForce(rows, q, types);
       for (const [offset, limit] of PAGES) {
-        const got = await searchPlants(database.db, q, types, offset, limit);
+        const got = await (search ?? ((...a) => searchPlants(database.db, ...a)))(q, types, offset, limit);
         const want = expected.slice(offset, offset + limit);
         const context = `q=${q} types=${types.join(',')} offset=${offset}`;
         // Exact up to the cap; past it an estimate may stand in (when one field alone has more than the cap).
@@ -233,5 +243,171 @@ describe('search on PGlite (embedded mode)', () => {
 
   it('answers exactly what a brute-force scan answers', async () => {
     await expectBruteForce(database, rows);
+  });
+});
+
+const CHECKLIST = {
+  source: 'checklist' as const,
+  author: null,
+  family: null,
+  givenName: null,
+  identificationId: null,
+  provider: null,
+  score: null,
+  recordedAt: '2026-01-01T00:00:00.000Z',
+};
+
+const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;
+
+/** Builds a replica's in-memory index from `database` and waits until it answers. */
+async function builtFeed(database: Database): Promise<SearchIndexFeed> {
+  const feed = createSearchIndexFeed({ db: database.db, log: quiet, pollMs: 60_000 });
+  feed.start();
+  await expect.poll(() => feed.ready, { timeout: 20_000 }).toBe(true);
+  return feed;
+}
+
+/**
+ * The in-memory index of every replica against the brute force: built from the table, then after plants were
+ * registered, renamed, moved and given away in PostgreSQL (as any replica, an import or a job writes them).
+ */
+async function expectIndexFollowsTheTable(database: Database, rows: PlantRow[]): Promise<void> {
+  const feed = await builtFeed(database);
+  try {
+    const search: Search = (...a) => searchIndexed(database.db, database.db, feed.index, ...a);
+    await expectBruteForce(database, rows, search);
+    const added = plantRows(rows.length + 40)
+      .slice(rows.length)
+      .map((r, i) => ({ ...r, id: `plt_${String(i).padStart(25, '0')}x` }));
+    await database.db.execute(plantsInsert(added));
+    const renamed = rows.slice(0, 30);
+    for (const r of renamed) {
+      const species = searchTexts({
+        commonName: 'Edelweiss',
+        scientificName: 'Leontopodium alpinum',
+        ownerName: '',
+      }).species;
+      await setScientificName(database.db, r.id, 'Leontopodium alpinum', CHECKLIST, species);
+    }
+    const moved = rows.slice(30, 60);
+    const place = { latitude: 45, longitude: 5, city: 'Menthe', country: 'FR' };
+    const location = searchTexts({ commonName: '', ownerName: '', ...place }).location;
+    for (const r of moved) await setPlantPlace(database.db, r.id, place, location);
+    const given = rows.slice(60, 70);
+    const owner = searchTexts({ commonName: '', ownerName: 'Søren Kierkegaard' }).owner;
+    await database.db.execute(
+      sql`update plants.plants set owner_name = 'Søren Kierkegaard', search_owner = ${owner}
+        where id in (${sql.join(
+          given.map((r) => sql`${r.id}`),
+          sql`, `,
+        )})`,
+    );
+    await feed.catchUp();
+    const now = [
+      ...rows.map((r) => {
+        if (renamed.includes(r)) {
+          return {
+            ...r,
+            searchSpecies: searchTexts({
+              commonName: 'Edelweiss',
+              scientificName: 'Leontopodium alpinum',
+              ownerName: '',
+            }).species,
+          };
+        }
+        if (moved.includes(r)) return { ...r, searchLocation: location };
+        if (given.includes(r)) return { ...r, searchOwner: owner };
+        return r;
+      }),
+      ...added,
+    ];
+    expect(feed.index.size).toBe(now.length);
+    await expectBruteForce(database, now, search);
+    // The page's plants are read as stored now, found under their new texts.
+    const found = await search('kierkegaard', ['owner'], 0, 20);
+    expect(found.items.map((p) => p.owner.name)).toEqual(given.map(() => 'Søren Kierkegaard'));
+  } finally {
+    await feed.stop();
+  }
+}
+
+describe('in-memory search index on PostgreSQL', () => {
+  const rows = plantRows(4000);
+  let database: Database;
+  let pg: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+
+  beforeAll(async () => {
+    pg = await createTestDatabase();
+    database = await openDatabase({ url: pg.url, dataDir: '.' });
+    await seed(database, rows);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await pg?.drop();
+  });
+
+  it('answers what a brute-force scan answers, and again after plants were added and changed', async () => {
+    await expectIndexFollowsTheTable(database, rows);
+  });
+
+  it('reads a change whose transaction commits after a later one was read', async () => {
+    const feed = await builtFeed(database);
+    const other = await openDatabase({ url: pg!.url, dataDir: '.' });
+    try {
+      const [early, late] = plantRows(2).map((r, i) => ({
+        ...r,
+        id: `plt_${i}${'z'.repeat(25)}`,
+        searchSpecies: searchTexts({ commonName: `Quince ${i ? 'late' : 'early'}`, ownerName: '' }).species,
+      }));
+      const found = async () =>
+        (await searchIndexed(database.db, database.db, feed.index, 'quince', ['species'], 0, 20)).items.map(
+          (p) => p.id,
+        );
+      let commit!: () => void;
+      const open = new Promise<void>((resolve) => {
+        commit = resolve;
+      });
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => {
+        wrote = resolve;
+      });
+      // The first transaction writes, and stays open while a later one writes, commits and is read.
+      const first = other.db.transaction(async (tx) => {
+        await tx.execute(plantsInsert([early!]));
+        wrote();
+        await open;
+      });
+      await written;
+      await database.db.execute(plantsInsert([late!]));
+      await feed.catchUp();
+      expect(await found()).toEqual([late!.id]);
+      commit();
+      await first;
+      await feed.catchUp();
+      expect(await found()).toEqual([early!.id, late!.id]);
+    } finally {
+      await feed.stop();
+      await other.close();
+    }
+  });
+});
+
+describe('in-memory search index on PGlite (embedded mode)', () => {
+  const rows = plantRows(1200);
+  let dataDir: string;
+  let database: Database;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'rl-plants-search-index-'));
+    database = await openDatabase({ dataDir });
+    await seed(database, rows);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers what a brute-force scan answers, and again after plants were added and changed', async () => {
+    await expectIndexFollowsTheTable(database, rows);
   });
 });

@@ -4,6 +4,7 @@ import { agentsTable, ledgerIntentsTable, outboxTable } from '@rootline/db';
 import { GEO_BANDS_PER_DEGREE } from '@rootline/domain';
 import { sql } from 'drizzle-orm';
 import {
+  customType,
   doublePrecision,
   index,
   integer,
@@ -16,6 +17,9 @@ import {
 } from 'drizzle-orm/pg-core';
 
 export const plantsSchema = pgSchema('plants');
+
+/** A 64-bit transaction id (`xid8`), read and written as its decimal text. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
 
 export const plants = plantsSchema.table(
   'plants',
@@ -58,6 +62,12 @@ export const plants = plantsSchema.table(
     searchSpecies: text('search_species').notNull().default(''),
     searchLocation: text('search_location').notNull().default(''),
     searchOwner: text('search_owner').notNull().default(''),
+    /**
+     * The transaction that wrote the search texts last (on insert, and by a trigger when an update changes them;
+     * null for plants stored before it was kept): each replica's in-memory search index reads the plants changed
+     * by the transactions that had not committed when it last looked (docs/adr/316).
+     */
+    searchChanged: xid8('search_changed').default(sql`pg_current_xact_id()`),
   },
   (t) => [
     index('plants_owner_idx').on(t.ownerId),
@@ -72,6 +82,10 @@ export const plants = plantsSchema.table(
     index('plants_search_species_prefix_idx').on(sql`${t.searchSpecies} collate "C"`, sql`${t.id} collate "C"`),
     index('plants_search_location_prefix_idx').on(sql`${t.searchLocation} collate "C"`, sql`${t.id} collate "C"`),
     index('plants_search_owner_prefix_idx').on(sql`${t.searchOwner} collate "C"`, sql`${t.id} collate "C"`),
+    // The changes of the search texts in transaction order, read by the in-memory search indexes (docs/adr/316).
+    index('plants_changed_search_idx')
+      .on(t.searchChanged, sql`${t.id} collate "C"`)
+      .where(sql`${t.searchChanged} is not null`),
   ],
 );
 

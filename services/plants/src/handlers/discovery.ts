@@ -17,8 +17,10 @@ import { call, handle, type ServiceContext } from '@rootline/host';
 import { findNearby } from '../db/nearby.repo.js';
 import { findOwnedPlants, findRecentPlants } from '../db/plants.repo.js';
 import { searchPlants } from '../db/search.repo.js';
+import { searchIndexed } from '../db/search-index.repo.js';
 import { networkCounts } from '../db/stats.repo.js';
 import { nearbyArea, nearbyTotal } from '../domain/nearby.js';
+import type { SearchIndexFeed } from '../jobs/search-index.js';
 import { withCoverPhotos } from './covers.js';
 import { type createSearchCache, searchKey } from './search-cache.js';
 
@@ -45,8 +47,12 @@ export const nearbyPlants = (ctx: ServiceContext) =>
     };
   });
 
-/** plants.plant.search: plants whose species, location or owner contains the text (starts with it when short), most relevant first. */
-export const searchPlantsHandler = (ctx: ServiceContext, cache: SearchCache) =>
+/**
+ * plants.plant.search: plants whose species, location or owner contains the text (starts with it when short), most
+ * relevant first; ranked by the in-memory index once it is built (its page's plants then read by id), by
+ * PostgreSQL before that or without one.
+ */
+export const searchPlantsHandler = (ctx: ServiceContext, cache: SearchCache, index?: SearchIndexFeed) =>
   handle(plantSearch, async (input, caller) => {
     const q = normaliseSearchText(input.q);
     if (q === '') {
@@ -54,9 +60,12 @@ export const searchPlantsHandler = (ctx: ServiceContext, cache: SearchCache) =>
     }
     const { page, limit, offset } = pageWindow(input);
     const types = input.type ? [input.type] : SEARCH_TYPES;
-    const { items, total, totalIsEstimate } = await cache.get(searchKey(q, types, offset, limit), caller, () =>
-      ctx.reads.run(caller, (db) => searchPlants(db, q, types, offset, limit)),
-    );
+    const { items, total, totalIsEstimate } = await cache.get(searchKey(q, types, offset, limit), caller, async () => {
+      if (!index?.ready) return ctx.reads.run(caller, (db) => searchPlants(db, q, types, offset, limit));
+      // Someone who just wrote finds it: the index reads what changed before answering them.
+      if (caller.readPrimary === true) await index.catchUp();
+      return ctx.reads.run(caller, (db) => searchIndexed(db, ctx.db, index.index, q, types, offset, limit));
+    });
     // Photos are added after the cache: their URLs are signed for this caller's address and expire.
     return {
       items: await withCoverPhotos(ctx, caller, items),
