@@ -49,7 +49,7 @@ export const PlantsConfig = withBase({
   SEARCH_INDEX_POLL_MS: Type.Integer({
     minimum: 0,
     maximum: 60_000,
-    default: 250,
+    default: 1000,
     description:
       'How often each plants process reads the search texts changed since its last look into its in-memory search index (0: no index, every search is answered by PostgreSQL)',
   }),

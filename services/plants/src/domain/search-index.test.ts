@@ -1,6 +1,6 @@
 import { SEARCH_TYPES, type SearchType } from '@rootline/contracts/plants';
 import { describe, expect, it } from 'vitest';
-import { compareBytes, createSearchIndex, type IndexedPlant, textRank } from './search-index.js';
+import { compareBytes, createSearchIndex, type IndexedPlant, nothingEnded, textRank } from './search-index.js';
 
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
@@ -129,5 +129,16 @@ describe('createSearchIndex', () => {
     });
     expect(index.search('paris', [...SEARCH_TYPES], 0, 20).total).toBe(0);
     expect(index.search('ada', ['owner'], 0, 20).hits.map((h) => h.id)).toEqual(['plt_a']);
+  });
+});
+
+describe('nothingEnded', () => {
+  it('is true only when the bound stayed and every running transaction still runs', () => {
+    expect(nothingEnded({ xmax: '100', running: [] }, { xmax: '100', running: [] })).toBe(true);
+    expect(nothingEnded({ xmax: '100', running: ['97'] }, { xmax: '100', running: ['97', '99'] })).toBe(true);
+    // A transaction above the bound ended: the bound moved.
+    expect(nothingEnded({ xmax: '100', running: [] }, { xmax: '101', running: [] })).toBe(false);
+    // A transaction running below the bound ended.
+    expect(nothingEnded({ xmax: '100', running: ['97', '98'] }, { xmax: '100', running: ['98'] })).toBe(false);
   });
 });

@@ -275,3 +275,20 @@ export function createSearchIndex(opts: { exactTotalMax?: number } = {}) {
 }
 
 export type SearchIndex = ReturnType<typeof createSearchIndex>;
+
+/** Bounds of a snapshot: the first transaction id not yet ended-or-started past, and the ids running below it. */
+export interface SnapshotBounds {
+  xmax: string;
+  running: readonly string[];
+}
+
+/**
+ * True when no transaction ended between two snapshots taken in this order: the bound did not move (it moves past
+ * any transaction that ends above it) and every transaction running at the first is still running at the second.
+ * Then nothing was committed in between, and there are no new changes to read.
+ */
+export function nothingEnded(before: SnapshotBounds, after: SnapshotBounds): boolean {
+  if (before.xmax !== after.xmax) return false;
+  const still = new Set(after.running);
+  return before.running.every((xid) => still.has(xid));
+}
