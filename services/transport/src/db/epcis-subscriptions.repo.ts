@@ -1,5 +1,5 @@
 import { type Db, executeRows } from '@rootline/db';
-import { and, asc, count, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { epcisNamedQueries, epcisSubscriptions } from './schema.js';
 
 export type SubscriptionRow = typeof epcisSubscriptions.$inferSelect;
@@ -103,6 +103,13 @@ export async function claimDueSubscription(
   db: Db,
   now: string,
 ): Promise<(SubscriptionRow & { query: Record<string, unknown> }) | undefined> {
+  const [claimed] = await executeRows<{ id: string }>(
+    db,
+    sql`select s.id from ${epcisSubscriptions} s
+      where s.next_due_at is not null and s.next_due_at <= ${now}::timestamptz
+      order by s.next_due_at limit 1 for update of s skip locked`,
+  );
+  if (!claimed) return undefined;
   const [row] = await db
     .select({ sub: epcisSubscriptions, query: epcisNamedQueries.query })
     .from(epcisSubscriptions)
@@ -113,10 +120,7 @@ export async function claimDueSubscription(
         eq(epcisNamedQueries.name, epcisSubscriptions.queryName),
       ),
     )
-    .where(and(isNotNull(epcisSubscriptions.nextDueAt), lte(epcisSubscriptions.nextDueAt, now)))
-    .orderBy(asc(epcisSubscriptions.nextDueAt))
-    .limit(1)
-    .for('update', { of: epcisSubscriptions, skipLocked: true });
+    .where(eq(epcisSubscriptions.id, claimed.id));
   return row ? { ...row.sub, query: row.query } : undefined;
 }
 

@@ -283,8 +283,6 @@ export const epcisSubscriptions = transportSchema.table(
   },
   (t) => [
     index('epcis_subscriptions_query_idx').on(t.accountId, t.queryName, t.createdAt),
-    index('epcis_subscriptions_due_idx')
-      .on(t.nextDueAt)
-      .where(sql`${t.nextDueAt} is not null`),
+    index('epcis_subscriptions_due_idx').on(t.nextDueAt).where(sql`${t.nextDueAt} is not null`),
   ],
 );

@@ -59,13 +59,9 @@ describe('the next due time of an EPCIS QuerySchedule', () => {
 
   it('skips months without the day, finds leap days, and crosses the year', () => {
     expect(next({ hour: '0', dayOfMonth: '31' }, '2026-04-01T00:00:00Z')).toBe('2026-05-31T00:00:00.000Z');
-    expect(next({ hour: '0', dayOfMonth: '29', month: '2' }, '2026-01-01T00:00:00Z')).toBe(
-      '2028-02-29T00:00:00.000Z',
-    );
+    expect(next({ hour: '0', dayOfMonth: '29', month: '2' }, '2026-01-01T00:00:00Z')).toBe('2028-02-29T00:00:00.000Z');
     expect(next({ hour: '0', dayOfMonth: '[30-31]' }, '2026-02-01T00:00:00Z')).toBe('2026-03-30T00:00:00.000Z');
-    expect(next({ hour: '12', month: '1', dayOfMonth: '1' }, '2026-06-01T00:00:00Z')).toBe(
-      '2027-01-01T12:00:00.000Z',
-    );
+    expect(next({ hour: '12', month: '1', dayOfMonth: '1' }, '2026-06-01T00:00:00Z')).toBe('2027-01-01T12:00:00.000Z');
     // 29 February on a Monday: the next after 2026 is in 2044.
     expect(next({ hour: '0', dayOfMonth: '29', month: '2', dayOfWeek: '1' }, '2026-01-01T00:00:00Z')).toBe(
       '2044-02-29T00:00:00.000Z',
@@ -100,8 +96,6 @@ describe('the next due time of an EPCIS QuerySchedule', () => {
   it('is answered for a parsed schedule without a throw, null when never due', () => {
     const s = parseSchedule({ second: '30' });
     expect(nextDueOf(s, at('2026-06-01T00:00:30Z'))?.toISOString()).toBe('2026-06-01T00:01:30.000Z');
-    expect(nextDueOf({ ...s, dayOfMonth: new Set([31]), month: new Set([2]) }, at('2026-01-01T00:00:00Z'))).toBe(
-      null,
-    );
+    expect(nextDueOf({ ...s, dayOfMonth: new Set([31]), month: new Set([2]) }, at('2026-01-01T00:00:00Z'))).toBe(null);
   });
 });

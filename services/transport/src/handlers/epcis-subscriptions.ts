@@ -32,7 +32,13 @@ import {
 } from '../db/epcis-subscriptions.repo.js';
 import { type EpcisPlaces, NO_SGLNS } from '../domain/epcis-places.js';
 import { type EpcisQueryPlan, planEpcisQuery } from '../domain/epcis-query.js';
-import { type EpcisScheduleInput, nextDueOf, type ParsedSchedule, parseSchedule, ScheduleError } from '../domain/epcis-schedule.js';
+import {
+  type EpcisScheduleInput,
+  nextDueOf,
+  type ParsedSchedule,
+  parseSchedule,
+  ScheduleError,
+} from '../domain/epcis-schedule.js';
 import { epcisEventOfRow, epcisQueryDocument } from './epcis.js';
 
 const subscription = (row: SubscriptionRow): EpcisSubscription => ({
