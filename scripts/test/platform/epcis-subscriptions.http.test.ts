@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { createNatsBus } from '@rootline/bus';
 import { service as chainMiner } from '@rootline/chain-miner';
 import { epcisEventId } from '@rootline/domain';
@@ -17,13 +17,11 @@ const UTRECHT = { latitude: 52.0907, longitude: 5.1214, city: 'Utrecht', country
 const ADA = { id: 'usr_ada', name: 'Ada Grower' };
 const SECRET = 'the-partner-shared-secret-0123456789';
 
+/** What `dest` receives: the bare EPCISQueryDocument (as GS1's REST binding sends it), signed. */
 interface Result {
   type: string;
-  timestamp: string;
-  data: {
-    type: string;
-    epcisBody: { queryResults: { queryName: string; subscriptionID: string; resultsBody: { eventList: Ev[] } } };
-  };
+  schemaVersion: string;
+  epcisBody: { queryResults: { queryName: string; subscriptionID: string; resultsBody: { eventList: Ev[] } } };
 }
 interface Ev {
   eventID: string;
@@ -110,13 +108,18 @@ describe('EPCIS 2.0 query subscriptions over HTTP, delivered by signed webhooks 
 
     // The initial records: what matched since initialRecordTime, as one EPCISQueryDocument.
     const initial = await until(() => verified(sub.signingSecret)[0], 'the initial records');
-    expect(initial.type).toBe('epcis.query-result');
-    expect(initial.data.type).toBe('EPCISQueryDocument');
-    expect(initial.data.epcisBody.queryResults).toMatchObject({
+    expect(initial.type).toBe('EPCISQueryDocument');
+    expect(initial.schemaVersion).toBe('2.0');
+    // GS1-Signature: the HMAC-SHA256 of the body bytes keyed by the signatureToken.
+    const first = r.got[0]!;
+    expect((first.headers as Record<string, string>)['gs1-signature']).toBe(
+      `sha256=${createHmac('sha256', SECRET).update(first.body).digest('hex')}`,
+    );
+    expect(initial.epcisBody.queryResults).toMatchObject({
       queryName: 'shipments',
       subscriptionID: sub.subscriptionID,
     });
-    expect(initial.data.epcisBody.queryResults.resultsBody.eventList.map((e) => e.eventID)).toEqual([earlier]);
+    expect(initial.epcisBody.queryResults.resultsBody.eventList.map((e) => e.eventID)).toEqual([earlier]);
 
     // A new event the query does not match (growing: transporting), then one it matches (distribution: shipping).
     const growing = await record('growing', '02');
@@ -124,15 +127,15 @@ describe('EPCIS 2.0 query subscriptions over HTTP, delivered by signed webhooks 
     const streamed = await until(
       () =>
         verified(sub.signingSecret).find((d) =>
-          d.data.epcisBody.queryResults.resultsBody.eventList.some((e) => e.eventID === shipped),
+          d.epcisBody.queryResults.resultsBody.eventList.some((e) => e.eventID === shipped),
         ),
       'the delivery of the new shipment',
     );
-    expect(streamed.data.epcisBody.queryResults.resultsBody.eventList).toMatchObject([
+    expect(streamed.epcisBody.queryResults.resultsBody.eventList).toMatchObject([
       { eventID: shipped, bizStep: 'shipping', eventTime: '2026-06-03T09:00:00+02:00' },
     ]);
     // Events are matched in the order they were recorded: the growing event was taken before the shipment came.
-    const all = verified(sub.signingSecret).flatMap((d) => d.data.epcisBody.queryResults.resultsBody.eventList);
+    const all = verified(sub.signingSecret).flatMap((d) => d.epcisBody.queryResults.resultsBody.eventList);
     expect(all.map((e) => e.eventID)).not.toContain(growing);
     expect(all.map((e) => e.eventID).sort()).toEqual([earlier, shipped].sort());
     // A body altered on the way fails the signature check.
@@ -233,10 +236,10 @@ describe('EPCIS 2.0 query subscriptions over HTTP, delivered by signed webhooks 
   /** The results of one subscription the receiver got, in order, each verified with its secret. */
   const resultsOf = (subscriptionID: string, secret: string): Result[] =>
     r.got
-      .filter((g) => (JSON.parse(g.body) as Result).data.epcisBody.queryResults.subscriptionID === subscriptionID)
+      .filter((g) => (JSON.parse(g.body) as Result).epcisBody.queryResults.subscriptionID === subscriptionID)
       .map((g) => new Webhook(secret).verify(g.body, g.headers as Record<string, string>) as Result);
   const eventsOf = (results: Result[]) =>
-    results.flatMap((d) => d.data.epcisBody.queryResults.resultsBody.eventList.map((e) => e.eventID));
+    results.flatMap((d) => d.epcisBody.queryResults.resultsBody.eventList.map((e) => e.eventID));
   const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
   const named = async (name: string, query: Record<string, string>) => {
     const res = await p.http('POST', '/api/epcis/queries', { token: ada, body: { name, query } });
@@ -277,9 +280,9 @@ describe('EPCIS 2.0 query subscriptions over HTTP, delivered by signed webhooks 
     expect(eventsOf(results)).not.toContain(before);
     expect(results.length).toBe(2);
     for (const res of results) {
-      expect(res.type).toBe('epcis.query-result');
-      expect(res.data.epcisBody.queryResults).toMatchObject({ queryName: 'shipped-each-second' });
-      expect(res.data.epcisBody.queryResults.resultsBody.eventList.length).toBeGreaterThan(0);
+      expect(res.type).toBe('EPCISQueryDocument');
+      expect(res.epcisBody.queryResults).toMatchObject({ queryName: 'shipped-each-second' });
+      expect(res.epcisBody.queryResults.resultsBody.eventList.length).toBeGreaterThan(0);
     }
     const stored = await p.http('GET', `/api/epcis/queries/shipped-each-second/subscriptions/${sub.subscriptionID}`, {
       token: ada,
@@ -301,9 +304,9 @@ describe('EPCIS 2.0 query subscriptions over HTTP, delivered by signed webhooks 
       return got.length >= 3 ? got : undefined;
     }, 'three scheduled results');
     // The first holds what was recorded since initialRecordTime; the next ones, nothing new, are empty.
-    expect(results[0]!.data.epcisBody.queryResults.resultsBody.eventList.map((e) => e.eventID)).toContain(earlier);
-    expect(results[1]!.data.epcisBody.queryResults.resultsBody.eventList).toEqual([]);
-    expect(results[2]!.data.epcisBody.queryResults.resultsBody.eventList).toEqual([]);
+    expect(results[0]!.epcisBody.queryResults.resultsBody.eventList.map((e) => e.eventID)).toContain(earlier);
+    expect(results[1]!.epcisBody.queryResults.resultsBody.eventList).toEqual([]);
+    expect(results[2]!.epcisBody.queryResults.resultsBody.eventList).toEqual([]);
     expect(new Set(eventsOf(results)).size).toBe(eventsOf(results).length);
     expect((await p.http('DELETE', '/api/epcis/queries/shipped-report', { token: ada })).status).toBe(204);
   }, 60_000);
