@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { EPCIS_SUBSCRIPTION_KIND } from '@rootline/contracts';
+import { EPCIS_SUBSCRIPTION_KIND } from '@rootline/contracts/epcis';
 import canonicalize from 'canonicalize';
 
 /** What a receiver gets: the spec's payload, its body bytes and the headers. */
