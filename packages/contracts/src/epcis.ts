@@ -258,7 +258,7 @@ export const transportEpcisQueryDelete = defineSubject({
 /** Most subscriptions one named query keeps. */
 export const EPCIS_SUBSCRIPTION_LIMIT = 20;
 
-/** The kind of a subscription's deliveries (`type` in the signed body): not a domain event, never in the history. */
+/** The kind of a subscription's deliveries (in the delivery log): not a domain event, never in the history. */
 export const EPCIS_SUBSCRIPTION_KIND = 'epcis.query-result' as const;
 
 export const EpcisSubscriptionId = Type.String({

@@ -85,8 +85,9 @@ export function subscriptionRoutes(app: Parameters<FastifyPluginAsyncTypebox>[0]
         '`initialRecordTime`, what it matches among the events recorded since then is sent first. Delivery is ' +
         'a webhook of yours to `dest`, created with the subscription: Standard Webhooks signatures keyed by ' +
         '`signatureToken` (or a generated secret, shown once as `signingSecret`), retries and a delivery log under ' +
-        '`/api/transparency/webhooks/{webhookId}`; the signed body is `{ type: "epcis.query-result", timestamp, ' +
-        'data }` with the document in `data`. Neither `stream: true` nor a schedule, both, a schedule the standard ' +
+        '`/api/transparency/webhooks/{webhookId}`. As GS1’s REST binding sends results, the body is the bare ' +
+        '`EPCISQueryDocument` (`application/ld+json`) with `GS1-Signature: sha256=<hex HMAC-SHA256 of the body ' +
+        'keyed by signatureToken>` beside the Standard Webhooks headers. Neither `stream: true` nor a schedule, both, a schedule the standard ' +
         'refuses (a value outside its range, a backwards range, never due) or a `dest` the platform may not reach ' +
         'is 400 `epcisException:SubscriptionControlsException`. A name you have not ' +
         `stored is 404; at most ${EPCIS_SUBSCRIPTION_LIMIT} subscriptions per query (409). Answers 201 with ` +
