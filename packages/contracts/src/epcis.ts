@@ -251,13 +251,14 @@ export const transportEpcisQueryDelete = defineSubject({
 /**
  * Query subscriptions (ADR 313): the standard's `/queries/{queryName}/subscriptions`. A subscription delivers what
  * its named query matches to `dest` through a signed webhook of the transparency service (Standard Webhooks), the
- * account's own; streamed subscriptions send each new matching event as it is recorded.
+ * account's own; streamed subscriptions send each new matching event as it is recorded, scheduled ones what was
+ * recorded since their last delivery at each due time (ADR 320).
  */
 
 /** Most subscriptions one named query keeps. */
 export const EPCIS_SUBSCRIPTION_LIMIT = 20;
 
-/** The kind of a subscription's deliveries (`type` in the signed body): not a domain event, never in the history. */
+/** The kind of a subscription's deliveries (in the delivery log): not a domain event, never in the history. */
 export const EPCIS_SUBSCRIPTION_KIND = 'epcis.query-result' as const;
 
 export const EpcisSubscriptionId = Type.String({
@@ -266,21 +267,39 @@ export const EpcisSubscriptionId = Type.String({
   examples: ['sub_01HZX3K6Q2W8N4B7T5R9V0C1MD'],
 });
 
-/** The standard's schedule: cron-like fields (`second`, `minute`, `hour`, `dayOfMonth`, `month`, `dayOfWeek`). */
+const scheduleField = (what: string, range: string) =>
+  Type.Optional(
+    Text({
+      maxLength: 100,
+      description: `${what}: numbers (${range}) and ranges \`[low-high]\`, separated by commas (e.g. \`0,[30-35]\`)`,
+    }),
+  );
+
+/**
+ * The standard's QuerySchedule (ADR 320): each field a comma-separated list of numbers and ranges `[low-high]`; a time
+ * (UTC) is due when every field given matches it. Fields finer than the finest given are at their lowest value.
+ */
 export const EpcisSchedule = Type.Object(
   {
-    second: Type.Optional(Text({ maxLength: 100 })),
-    minute: Type.Optional(Text({ maxLength: 100 })),
-    hour: Type.Optional(Text({ maxLength: 100 })),
-    dayOfMonth: Type.Optional(Text({ maxLength: 100 })),
-    month: Type.Optional(Text({ maxLength: 100 })),
-    dayOfWeek: Type.Optional(Text({ maxLength: 100 })),
+    second: scheduleField('Seconds', '0–59'),
+    minute: scheduleField('Minutes', '0–59'),
+    hour: scheduleField('Hours (UTC)', '0–23'),
+    dayOfMonth: scheduleField('Days of the month', '1–31'),
+    month: scheduleField('Months', '1–12'),
+    dayOfWeek: scheduleField('Days of the week', '1 Monday to 7 Sunday'),
   },
   {
     additionalProperties: false,
-    description: 'A schedule (the standard’s cron-like fields). Not offered yet: a subscription with one is 501.',
+    description:
+      'A schedule, as the standard’s QuerySchedule: each due time (UTC) sends the events recorded since the last ' +
+      'delivery (from `initialRecordTime` for the first). A field left out matches every value, but those finer ' +
+      'than the finest one given are at their lowest: `{ "hour": "1", "minute": "5" }` is 01:05:00 every day. A ' +
+      'value outside its range, a backwards range, anything else, or a schedule never due is 400 ' +
+      '`epcisException:SubscriptionControlsException`.',
+    examples: [{ hour: '1', minute: '5' }],
   },
 );
+export type EpcisSchedule = Static<typeof EpcisSchedule>;
 
 export const EpcisSubscriptionInput = Type.Object(
   {
@@ -303,10 +322,17 @@ export const EpcisSubscriptionInput = Type.Object(
       }),
     ),
     reportIfEmpty: Defaulted(
-      Type.Boolean({ default: false, description: 'Send a result with no events (meaningful for schedules only)' }),
+      Type.Boolean({
+        default: false,
+        description:
+          'Send a result with no events: at a due time of a schedule when nothing new matched, or as the initial ' +
+          'result of a stream with `initialRecordTime`',
+      }),
     ),
     stream: Type.Optional(
-      Type.Boolean({ description: '`true`: each new matching event is sent as it is recorded (required today)' }),
+      Type.Boolean({
+        description: '`true`: each new matching event is sent as it is recorded (required without a `schedule`)',
+      }),
     ),
     schedule: Type.Optional(EpcisSchedule),
     initialRecordTime: Type.Optional(
@@ -314,8 +340,9 @@ export const EpcisSubscriptionInput = Type.Object(
         pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$',
         maxLength: 40,
         description:
-          'First send what the query matches among the events recorded since this instant (in one or more ' +
-          'results, before the stream); omitted: only events recorded from now on',
+          'First send what the query matches among the events recorded since this instant (a stream: in one or ' +
+          'more results before the stream; a schedule: in its first delivery); omitted: only events recorded from ' +
+          'now on',
       }),
     ),
   },
@@ -327,6 +354,12 @@ export const EpcisSubscriptionInput = Type.Object(
         signatureToken: 'a-long-random-shared-secret-0123456789',
         stream: true,
         initialRecordTime: '2026-10-01T00:00:00Z',
+      },
+      {
+        dest: 'https://partner.example.org/epcis/nightly',
+        signatureToken: 'a-long-random-shared-secret-0123456789',
+        reportIfEmpty: true,
+        schedule: { hour: '1', minute: '5' },
       },
     ],
   },
@@ -340,9 +373,13 @@ export const EpcisSubscription = Named(
     queryName: EpcisQueryName,
     dest: Type.String(),
     stream: Type.Boolean(),
+    schedule: Type.Union([EpcisSchedule, Type.Null()], { description: 'Its schedule; null for a stream' }),
     reportIfEmpty: Type.Boolean(),
     initialRecordTime: Type.Union([Timestamp, Type.Null()]),
     createdAt: Timestamp,
+    nextDueAt: Type.Union([Timestamp, Type.Null()], {
+      description: 'When a scheduled subscription is next delivered; null for a stream',
+    }),
     webhookId: Type.String({
       description:
         'The webhook that delivers it (`/api/transparency/webhooks/{webhookId}`: its deliveries, redelivery); ' +
@@ -368,7 +405,9 @@ export const transportEpcisSubscriptionCreate = defineSubject({
   subject: 'transport.epcis-subscriptions.create',
   request: Type.Object({ queryName: EpcisQueryName, ...EpcisSubscriptionInput.properties }),
   reply: EpcisSubscriptionCreated,
-  summary: 'Subscribe to a named query of the caller’s: a webhook to `dest` receives each new matching event',
+  summary:
+    'Subscribe to a named query of the caller’s: a webhook to `dest` receives each new matching event, or what was ' +
+    'recorded since the last delivery at each due time of a schedule',
 });
 
 export const transportEpcisSubscriptionList = defineSubject({
@@ -393,8 +432,8 @@ export const transportEpcisSubscriptionDelete = defineSubject({
 });
 
 /**
- * A subscription's result to send (ADR 313): the transport service publishes it when a new journey event matches a
- * streamed subscription (or for its initial records), and the transparency service queues it for the
+ * A subscription's result to send (ADR 313, 320): the transport service publishes it when a new journey event
+ * matches a streamed subscription (or for its initial records) or a scheduled one is due, and the transparency service queues it for the
  * subscription's webhook alone, keyed by `deliveryKey` (once per key).
  */
 export const epcisSubscriptionMatched = defineEvent({
@@ -404,7 +443,9 @@ export const epcisSubscriptionMatched = defineEvent({
     queryName: EpcisQueryName,
     ownerId: Type.String({ description: 'The account the subscription belongs to' }),
     webhookId: Type.String(),
-    deliveryKey: Type.String({ description: 'The subscription and the event (or the part of the initial records)' }),
+    deliveryKey: Type.String({
+      description: 'The subscription and the event (or the part of the initial records, or the due time and part)',
+    }),
     eventCount: Type.Integer({ minimum: 0 }),
     document: Type.Unknown({ description: 'The EPCISQueryDocument, with `subscriptionID` and `queryName`' }),
   }),

@@ -1,11 +1,14 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { createNatsBus } from '@rootline/bus';
 import { service as chainMiner } from '@rootline/chain-miner';
 import { epcisEventId } from '@rootline/domain';
 import { startTestPlatform, type TestPlatform } from '@rootline/gateway/testing';
+import { createLogger, startService } from '@rootline/host';
 import { service as plants } from '@rootline/plants';
 import { plantInput, startWebhookReceiver, type WebhookReceiver } from '@rootline/testing';
 import { service as transparency } from '@rootline/transparency';
 import { service as transport } from '@rootline/transport';
+import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -14,13 +17,11 @@ const UTRECHT = { latitude: 52.0907, longitude: 5.1214, city: 'Utrecht', country
 const ADA = { id: 'usr_ada', name: 'Ada Grower' };
 const SECRET = 'the-partner-shared-secret-0123456789';
 
+/** What `dest` receives: the bare EPCISQueryDocument (as GS1's REST binding sends it), signed. */
 interface Result {
   type: string;
-  timestamp: string;
-  data: {
-    type: string;
-    epcisBody: { queryResults: { queryName: string; subscriptionID: string; resultsBody: { eventList: Ev[] } } };
-  };
+  schemaVersion: string;
+  epcisBody: { queryResults: { queryName: string; subscriptionID: string; resultsBody: { eventList: Ev[] } } };
 }
 interface Ev {
   eventID: string;
@@ -69,6 +70,8 @@ describe('EPCIS 2.0 query subscriptions over HTTP, delivered by signed webhooks 
       CHAIN_DIFFICULTY: '8',
       AUDIT_SIGNING_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
       WEBHOOK_ALLOW_PRIVATE: 'true',
+      EPCIS_SCHEDULE_POLL_MS: '200',
+      LOG_LEVEL: 'error',
     });
     r = await startWebhookReceiver();
     ada = await p.token('GROWER', ADA.id, ADA.name);
@@ -105,13 +108,18 @@ describe('EPCIS 2.0 query subscriptions over HTTP, delivered by signed webhooks 
 
     // The initial records: what matched since initialRecordTime, as one EPCISQueryDocument.
     const initial = await until(() => verified(sub.signingSecret)[0], 'the initial records');
-    expect(initial.type).toBe('epcis.query-result');
-    expect(initial.data.type).toBe('EPCISQueryDocument');
-    expect(initial.data.epcisBody.queryResults).toMatchObject({
+    expect(initial.type).toBe('EPCISQueryDocument');
+    expect(initial.schemaVersion).toBe('2.0');
+    // GS1-Signature: the HMAC-SHA256 of the body bytes keyed by the signatureToken.
+    const first = r.got[0]!;
+    expect((first.headers as Record<string, string>)['gs1-signature']).toBe(
+      `sha256=${createHmac('sha256', SECRET).update(first.body).digest('hex')}`,
+    );
+    expect(initial.epcisBody.queryResults).toMatchObject({
       queryName: 'shipments',
       subscriptionID: sub.subscriptionID,
     });
-    expect(initial.data.epcisBody.queryResults.resultsBody.eventList.map((e) => e.eventID)).toEqual([earlier]);
+    expect(initial.epcisBody.queryResults.resultsBody.eventList.map((e) => e.eventID)).toEqual([earlier]);
 
     // A new event the query does not match (growing: transporting), then one it matches (distribution: shipping).
     const growing = await record('growing', '02');
@@ -119,15 +127,15 @@ describe('EPCIS 2.0 query subscriptions over HTTP, delivered by signed webhooks 
     const streamed = await until(
       () =>
         verified(sub.signingSecret).find((d) =>
-          d.data.epcisBody.queryResults.resultsBody.eventList.some((e) => e.eventID === shipped),
+          d.epcisBody.queryResults.resultsBody.eventList.some((e) => e.eventID === shipped),
         ),
       'the delivery of the new shipment',
     );
-    expect(streamed.data.epcisBody.queryResults.resultsBody.eventList).toMatchObject([
+    expect(streamed.epcisBody.queryResults.resultsBody.eventList).toMatchObject([
       { eventID: shipped, bizStep: 'shipping', eventTime: '2026-06-03T09:00:00+02:00' },
     ]);
     // Events are matched in the order they were recorded: the growing event was taken before the shipment came.
-    const all = verified(sub.signingSecret).flatMap((d) => d.data.epcisBody.queryResults.resultsBody.eventList);
+    const all = verified(sub.signingSecret).flatMap((d) => d.epcisBody.queryResults.resultsBody.eventList);
     expect(all.map((e) => e.eventID)).not.toContain(growing);
     expect(all.map((e) => e.eventID).sort()).toEqual([earlier, shipped].sort());
     // A body altered on the way fails the signature check.
@@ -185,10 +193,21 @@ describe('EPCIS 2.0 query subscriptions over HTTP, delivered by signed webhooks 
     const post = (name: string, body: unknown, token = ada) =>
       p.http('POST', `/api/epcis/queries/${name}/subscriptions`, { token, body });
 
-    const scheduled = await post('shipments', { dest: r.url, schedule: { hour: '6', minute: '0' } });
-    expect(scheduled.status).toBe(501);
-    expect(scheduled.headers.get('content-type')).toContain('application/problem+json');
-    expect(scheduled.body).toMatchObject({ type: 'epcisException:ImplementationException', status: 501 });
+    // Schedules the standard refuses, and a subscription both streamed and scheduled.
+    for (const [schedule, detail] of [
+      [{ hour: '24' }, 'schedule.hour: 24 is outside 0 to 23'],
+      [{ minute: '[30-10]' }, 'schedule.minute: the range [30-10] runs backwards'],
+      [{ second: '*/5' }, 'schedule.second: "*/5" is neither a number nor a range [low-high]'],
+      [{ dayOfMonth: '31', month: '2' }, 'schedule: no day matches its dayOfMonth, month and dayOfWeek together'],
+    ] as const) {
+      const refused = await post('shipments', { dest: r.url, schedule });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+      expect(refused.body).toMatchObject({ type: 'epcisException:SubscriptionControlsException', detail });
+    }
+    const both = await post('shipments', { dest: r.url, stream: true, schedule: { hour: '6' } });
+    expect(both.status).toBe(400);
+    expect(both.body).toMatchObject({ type: 'epcisException:SubscriptionControlsException' });
 
     const neither = await post('shipments', { dest: r.url });
     expect(neither.status).toBe(400);
@@ -213,5 +232,120 @@ describe('EPCIS 2.0 query subscriptions over HTTP, delivered by signed webhooks 
     expect((await p.http('DELETE', '/api/epcis/queries/shipments', { token: ada })).status).toBe(204);
     expect((await p.http('GET', `/api/transparency/webhooks/${webhookId}`, { token: ada })).status).toBe(404);
     expect((await p.http('GET', '/api/epcis/queries/shipments/subscriptions', { token: ada })).status).toBe(404);
+  }, 60_000);
+  /** The results of one subscription the receiver got, in order, each verified with its secret. */
+  const resultsOf = (subscriptionID: string, secret: string): Result[] =>
+    r.got
+      .filter((g) => (JSON.parse(g.body) as Result).epcisBody.queryResults.subscriptionID === subscriptionID)
+      .map((g) => new Webhook(secret).verify(g.body, g.headers as Record<string, string>) as Result);
+  const eventsOf = (results: Result[]) =>
+    results.flatMap((d) => d.epcisBody.queryResults.resultsBody.eventList.map((e) => e.eventID));
+  const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+  const named = async (name: string, query: Record<string, string>) => {
+    const res = await p.http('POST', '/api/epcis/queries', { token: ada, body: { name, query } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+  };
+  const subscribe = async (name: string, body: Record<string, unknown>) => {
+    const res = await p.http('POST', `/api/epcis/queries/${name}/subscriptions`, {
+      token: ada,
+      body: { dest: r.url, ...body },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body as { subscriptionID: string; signingSecret: string; nextDueAt: string; webhookId: string };
+  };
+
+  it('a schedule due every second sends the events recorded since the previous delivery, each once, and no empty result without reportIfEmpty', async () => {
+    await named('shipped-each-second', { EQ_bizStep: 'shipping' });
+    const before = await record('distribution', '10');
+    const sub = await subscribe('shipped-each-second', { schedule: { second: '[0-59]' } });
+    expect(sub).toMatchObject({ stream: false, schedule: { second: '[0-59]' }, reportIfEmpty: false });
+    expect(Date.parse(sub.nextDueAt) - Date.now()).toBeLessThanOrEqual(1000);
+
+    const first = await record('distribution', '11');
+    await record('growing', '12');
+    await until(
+      () => (eventsOf(resultsOf(sub.subscriptionID, sub.signingSecret)).includes(first) ? true : undefined),
+      'the first scheduled result',
+    );
+    const second = await record('distribution', '13');
+    await until(
+      () => (eventsOf(resultsOf(sub.subscriptionID, sub.signingSecret)).includes(second) ? true : undefined),
+      'the second scheduled result',
+    );
+    await sleep(2500); // Two more due times with nothing new.
+
+    const results = resultsOf(sub.subscriptionID, sub.signingSecret);
+    // Each event once, in a delivery after the one before; the one recorded before the subscription never.
+    expect(eventsOf(results)).toEqual([first, second]);
+    expect(eventsOf(results)).not.toContain(before);
+    expect(results.length).toBe(2);
+    for (const res of results) {
+      expect(res.type).toBe('EPCISQueryDocument');
+      expect(res.epcisBody.queryResults).toMatchObject({ queryName: 'shipped-each-second' });
+      expect(res.epcisBody.queryResults.resultsBody.eventList.length).toBeGreaterThan(0);
+    }
+    const stored = await p.http('GET', `/api/epcis/queries/shipped-each-second/subscriptions/${sub.subscriptionID}`, {
+      token: ada,
+    });
+    expect(Date.parse(stored.body.nextDueAt as string)).toBeGreaterThan(Date.parse(sub.nextDueAt));
+    expect((await p.http('DELETE', '/api/epcis/queries/shipped-each-second', { token: ada })).status).toBe(204);
+  }, 60_000);
+
+  it('with reportIfEmpty, a due time with nothing new sends an empty result; initialRecordTime fills the first', async () => {
+    await named('shipped-report', { EQ_bizStep: 'shipping' });
+    const earlier = await record('distribution', '14');
+    const sub = await subscribe('shipped-report', {
+      schedule: { second: '[0-59]' },
+      reportIfEmpty: true,
+      initialRecordTime: '2026-01-01T00:00:00Z',
+    });
+    const results = await until(() => {
+      const got = resultsOf(sub.subscriptionID, sub.signingSecret);
+      return got.length >= 3 ? got : undefined;
+    }, 'three scheduled results');
+    // The first holds what was recorded since initialRecordTime; the next ones, nothing new, are empty.
+    expect(results[0]!.epcisBody.queryResults.resultsBody.eventList.map((e) => e.eventID)).toContain(earlier);
+    expect(results[1]!.epcisBody.queryResults.resultsBody.eventList).toEqual([]);
+    expect(results[2]!.epcisBody.queryResults.resultsBody.eventList).toEqual([]);
+    expect(new Set(eventsOf(results)).size).toBe(eventsOf(results).length);
+    expect((await p.http('DELETE', '/api/epcis/queries/shipped-report', { token: ada })).status).toBe(204);
+  }, 60_000);
+
+  it('two transport replicas deliver each due time once', async () => {
+    const bus = await createNatsBus({
+      url: p.infra.nats.url,
+      name: 'transport',
+      log: { info() {}, warn() {}, error() {} },
+    });
+    const replica = await startService(transport, {
+      bus,
+      database: p.database,
+      log: createLogger('test', 'silent'),
+      env: { EPCIS_SCHEDULE_POLL_MS: '100' },
+    });
+    try {
+      await named('shipped-two-replicas', { EQ_bizStep: 'shipping' });
+      const sub = await subscribe('shipped-two-replicas', { schedule: { second: '[0-59]' }, reportIfEmpty: true });
+      await until(
+        () => (resultsOf(sub.subscriptionID, sub.signingSecret).length >= 4 ? true : undefined),
+        'four due times',
+      );
+      const rows = (await p.database.db.execute(
+        sql`select payload->>'deliveryKey' as key, count(*)::int as n from transport.outbox
+            where subject = 'evt.transport.epcis-subscription.matched' and payload->>'subscriptionID' = ${sub.subscriptionID}
+            group by 1`,
+      )) as unknown as { key: string; n: number }[];
+      expect(rows.length).toBeGreaterThanOrEqual(4);
+      expect(rows.filter((row) => row.n !== 1)).toEqual([]);
+      // Each due time is one delivery: one webhook message per key.
+      const ids = r.got
+        .filter((g) => g.body.includes(sub.subscriptionID))
+        .map((g) => (g.headers as Record<string, string>)['webhook-id']);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect((await p.http('DELETE', '/api/epcis/queries/shipped-two-replicas', { token: ada })).status).toBe(204);
+    } finally {
+      await replica.stop();
+      await bus.close();
+    }
   }, 60_000);
 });

@@ -15,6 +15,14 @@ export const TransportConfig = withBase({
     default: 5000,
     description: 'How often each replica checks whether a tracker cycle is due',
   }),
+  EPCIS_SCHEDULE_POLL_MS: Type.Integer({
+    minimum: 100,
+    maximum: 60_000,
+    default: 1000,
+    description:
+      'How often each replica looks for scheduled EPCIS query subscriptions that are due (ADR 320): a delivery ' +
+      'goes out at most this long after its due time, and a schedule finer than this is delivered at this pace',
+  }),
   /** QR codes point at <PUBLIC_URL>/api/transport/trace/<id>; unset, at the address the request came through. */
   PUBLIC_URL: PublicUrlSetting,
   /** Plants' GS1 Digital Link URIs in QR codes and EPCIS events carry GIAIs with this prefix (ADR 275). */

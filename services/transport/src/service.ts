@@ -21,6 +21,7 @@ import {
 } from './handlers/tracker.js';
 import { verifyBlock } from './handlers/verify.js';
 import { fillEventPlaces } from './jobs/backfill-places.js';
+import { createScheduleJob } from './jobs/epcis-schedules.js';
 import { createTracker } from './jobs/tracker.js';
 
 /**
@@ -44,6 +45,13 @@ export const service: ServiceModule<typeof TransportConfig, EventRecord> = {
       intervalMs,
       pollMs: ctx.config.TRANSPORT_TRACKER_POLL_MS,
       metrics: ctx.metrics,
+    });
+    // Scheduled EPCIS subscriptions (ADR 320): each replica polls for due ones; a row lock makes one deliver each.
+    const schedules = createScheduleJob(ctx, {
+      pollMs: ctx.config.EPCIS_SCHEDULE_POLL_MS,
+      publicUrl: ctx.config.PUBLIC_URL,
+      companyPrefix: ctx.config.GS1_COMPANY_PREFIX,
+      places,
     });
     let stopping = false;
     // Capture jobs under way (ADR 301): stopping waits for them.
@@ -73,9 +81,11 @@ export const service: ServiceModule<typeof TransportConfig, EventRecord> = {
       start: async () => {
         backfill = fillEventPlaces(ctx, () => stopping);
         await failInterruptedCaptures(ctx);
+        schedules.start();
       },
       stop: async () => {
         stopping = true;
+        await schedules.stop();
         await backfill;
         await Promise.allSettled([...captures]);
       },

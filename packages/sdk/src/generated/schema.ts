@@ -3107,7 +3107,7 @@ export interface paths {
         put?: never;
         /**
          * EPCIS 2.0 query subscription: create
-         * @description Subscribes `dest` to a named query of yours (the standard’s `POST /queries/{queryName}/subscriptions`): with `stream: true`, each journey event recorded from now on that the query matches (recorded through `/api/transport` or captured) is sent as an `EPCISQueryDocument` with `queryName` and `subscriptionID`. With `initialRecordTime`, what it matches among the events recorded since then is sent first. Delivery is a webhook of yours to `dest`, created with the subscription: Standard Webhooks signatures keyed by `signatureToken` (or a generated secret, shown once as `signingSecret`), retries and a delivery log under `/api/transparency/webhooks/{webhookId}`; the signed body is `{ type: "epcis.query-result", timestamp, data }` with the document in `data`. `schedule` is not offered (501 `epcisException:ImplementationException`); neither `stream: true` nor a schedule is 400 `epcisException:SubscriptionControlsException`, as a `dest` the platform may not reach. A name you have not stored is 404; at most 20 subscriptions per query (409). Answers 201 with `Location: /api/epcis/queries/{queryName}/subscriptions/{subscriptionID}`.
+         * @description Subscribes `dest` to a named query of yours (the standard’s `POST /queries/{queryName}/subscriptions`): with `stream: true`, each journey event recorded from now on that the query matches (recorded through `/api/transport` or captured) is sent as an `EPCISQueryDocument` with `queryName` and `subscriptionID`. With a `schedule` (the standard’s QuerySchedule, in UTC), each due time sends what it matches among the events recorded since the last delivery, and an empty result only with `reportIfEmpty`. With `initialRecordTime`, what it matches among the events recorded since then is sent first. Delivery is a webhook of yours to `dest`, created with the subscription: Standard Webhooks signatures keyed by `signatureToken` (or a generated secret, shown once as `signingSecret`), retries and a delivery log under `/api/transparency/webhooks/{webhookId}`. As GS1’s REST binding sends results, the body is the bare `EPCISQueryDocument` (`application/ld+json`) with `GS1-Signature: sha256=<hex HMAC-SHA256 of the body keyed by signatureToken>` beside the Standard Webhooks headers. Neither `stream: true` nor a schedule, both, a schedule the standard refuses (a value outside its range, a backwards range, never due) or a `dest` the platform may not reach is 400 `epcisException:SubscriptionControlsException`. A name you have not stored is 404; at most 20 subscriptions per query (409). Answers 201 with `Location: /api/epcis/queries/{queryName}/subscriptions/{subscriptionID}`.
          */
         post: operations["createEpcisSubscription"];
         delete?: never;
@@ -5686,6 +5686,21 @@ export interface components {
             queryName: string;
             dest: string;
             stream: boolean;
+            /** @description Its schedule; null for a stream */
+            schedule: {
+                /** @description Seconds: numbers (0–59) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
+                second?: string;
+                /** @description Minutes: numbers (0–59) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
+                minute?: string;
+                /** @description Hours (UTC): numbers (0–23) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
+                hour?: string;
+                /** @description Days of the month: numbers (1–31) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
+                dayOfMonth?: string;
+                /** @description Months: numbers (1–12) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
+                month?: string;
+                /** @description Days of the week: numbers (1 Monday to 7 Sunday) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
+                dayOfWeek?: string;
+            } | null;
             reportIfEmpty: boolean;
             initialRecordTime: string | null;
             /**
@@ -5693,6 +5708,8 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             createdAt: string;
+            /** @description When a scheduled subscription is next delivered; null for a stream */
+            nextDueAt: string | null;
             /** @description The webhook that delivers it (`/api/transparency/webhooks/{webhookId}`: its deliveries, redelivery); deleted with the subscription */
             webhookId: string;
         };
@@ -29279,10 +29296,27 @@ export interface operations {
                      *         "queryName": "shipped-this-season",
                      *         "dest": "https://partner.example.org/epcis/results",
                      *         "stream": true,
+                     *         "schedule": null,
                      *         "reportIfEmpty": false,
                      *         "initialRecordTime": "2026-10-01T00:00:00.000Z",
                      *         "createdAt": "2026-10-02T09:00:00.000Z",
+                     *         "nextDueAt": null,
                      *         "webhookId": "whk_01HZX3K6Q2W8N4B7T5R9V0C1ME"
+                     *       },
+                     *       {
+                     *         "subscriptionID": "sub_01HZX3K6Q2W8N4B7T5R9V0C1MF",
+                     *         "queryName": "shipped-this-season",
+                     *         "dest": "https://partner.example.org/epcis/nightly",
+                     *         "stream": false,
+                     *         "schedule": {
+                     *           "hour": "1",
+                     *           "minute": "5"
+                     *         },
+                     *         "reportIfEmpty": true,
+                     *         "initialRecordTime": null,
+                     *         "createdAt": "2026-10-02T09:00:00.000Z",
+                     *         "nextDueAt": "2026-10-03T01:05:00.000Z",
+                     *         "webhookId": "whk_01HZX3K6Q2W8N4B7T5R9V0C1MG"
                      *       }
                      *     ]
                      */
@@ -29483,36 +29517,40 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "dest": "https://partner.example.org/epcis/results",
-                 *       "signatureToken": "a-long-random-shared-secret-0123456789",
-                 *       "stream": true,
-                 *       "initialRecordTime": "2026-10-01T00:00:00Z"
-                 *     }
-                 */
                 "application/json": {
                     /** @description Where results go (http or https), as a webhook of yours: private, loopback and link-local addresses are refused as for any webhook */
                     dest: string;
                     /** @description The secret that keys the signatures of the deliveries (Standard Webhooks, HMAC-SHA256), as a webhook’s `secret`: 16–200 printable ASCII characters without the space. Omitted: one is generated; either way the answer shows it once as `signingSecret`. */
                     signatureToken?: string;
                     /**
-                     * @description Send a result with no events (meaningful for schedules only)
+                     * @description Send a result with no events: at a due time of a schedule when nothing new matched, or as the initial result of a stream with `initialRecordTime`
                      * @default false
                      */
                     reportIfEmpty?: boolean;
-                    /** @description `true`: each new matching event is sent as it is recorded (required today) */
+                    /** @description `true`: each new matching event is sent as it is recorded (required without a `schedule`) */
                     stream?: boolean;
-                    /** @description A schedule (the standard’s cron-like fields). Not offered yet: a subscription with one is 501. */
+                    /**
+                     * @description A schedule, as the standard’s QuerySchedule: each due time (UTC) sends the events recorded since the last delivery (from `initialRecordTime` for the first). A field left out matches every value, but those finer than the finest one given are at their lowest: `{ "hour": "1", "minute": "5" }` is 01:05:00 every day. A value outside its range, a backwards range, anything else, or a schedule never due is 400 `epcisException:SubscriptionControlsException`.
+                     * @example {
+                     *       "hour": "1",
+                     *       "minute": "5"
+                     *     }
+                     */
                     schedule?: {
+                        /** @description Seconds: numbers (0–59) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
                         second?: string;
+                        /** @description Minutes: numbers (0–59) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
                         minute?: string;
+                        /** @description Hours (UTC): numbers (0–23) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
                         hour?: string;
+                        /** @description Days of the month: numbers (1–31) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
                         dayOfMonth?: string;
+                        /** @description Months: numbers (1–12) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
                         month?: string;
+                        /** @description Days of the week: numbers (1 Monday to 7 Sunday) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
                         dayOfWeek?: string;
                     };
-                    /** @description First send what the query matches among the events recorded since this instant (in one or more results, before the stream); omitted: only events recorded from now on */
+                    /** @description First send what the query matches among the events recorded since this instant (a stream: in one or more results before the stream; a schedule: in its first delivery); omitted: only events recorded from now on */
                     initialRecordTime?: string;
                 };
             };
@@ -29532,9 +29570,11 @@ export interface operations {
                      *       "queryName": "shipped-this-season",
                      *       "dest": "https://partner.example.org/epcis/results",
                      *       "stream": true,
+                     *       "schedule": null,
                      *       "reportIfEmpty": false,
                      *       "initialRecordTime": "2026-10-01T00:00:00.000Z",
                      *       "createdAt": "2026-10-02T09:00:00.000Z",
+                     *       "nextDueAt": null,
                      *       "webhookId": "whk_01HZX3K6Q2W8N4B7T5R9V0C1ME",
                      *       "signingSecret": "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0"
                      *     }
@@ -29552,6 +29592,21 @@ export interface operations {
                         queryName: string;
                         dest: string;
                         stream: boolean;
+                        /** @description Its schedule; null for a stream */
+                        schedule: {
+                            /** @description Seconds: numbers (0–59) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
+                            second?: string;
+                            /** @description Minutes: numbers (0–59) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
+                            minute?: string;
+                            /** @description Hours (UTC): numbers (0–23) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
+                            hour?: string;
+                            /** @description Days of the month: numbers (1–31) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
+                            dayOfMonth?: string;
+                            /** @description Months: numbers (1–12) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
+                            month?: string;
+                            /** @description Days of the week: numbers (1 Monday to 7 Sunday) and ranges `[low-high]`, separated by commas (e.g. `0,[30-35]`) */
+                            dayOfWeek?: string;
+                        } | null;
                         reportIfEmpty: boolean;
                         initialRecordTime: string | null;
                         /**
@@ -29559,6 +29614,8 @@ export interface operations {
                          * @description ISO 8601 UTC timestamp
                          */
                         createdAt: string;
+                        /** @description When a scheduled subscription is next delivered; null for a stream */
+                        nextDueAt: string | null;
                         /** @description The webhook that delivers it (`/api/transparency/webhooks/{webhookId}`: its deliveries, redelivery); deleted with the subscription */
                         webhookId: string;
                         /** @description The secret in the Standard Webhooks form (`whsec_` + base64 of its key bytes), to verify deliveries; shown once */
@@ -29769,38 +29826,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A schedule: not offered (RFC 7807 problem, type epcisException:ImplementationException) */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "epcisException:ImplementationException",
-                     *       "title": "Implementation exception",
-                     *       "status": 501,
-                     *       "detail": "schedule: scheduled subscriptions are not offered; subscribe with stream: true",
-                     *       "instance": "/api/epcis/queries/shipped-this-season/subscriptions",
-                     *       "code": "UNPROCESSABLE",
-                     *       "details": {
-                     *         "field": "schedule"
-                     *       }
-                     *     }
-                     */
-                    "application/problem+json": {
-                        /** @description The problem type: `epcisException:<name>` of the EPCIS 2.0 standard */
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail?: string;
-                        instance?: string;
-                        /** @description Rootline’s error code (docs: the error envelope of the other routes) */
-                        code: string;
-                        details?: unknown;
-                    };
-                };
-            };
         };
     };
     getEpcisSubscription: {
@@ -29838,9 +29863,11 @@ export interface operations {
                      *       "queryName": "shipped-this-season",
                      *       "dest": "https://partner.example.org/epcis/results",
                      *       "stream": true,
+                     *       "schedule": null,
                      *       "reportIfEmpty": false,
                      *       "initialRecordTime": "2026-10-01T00:00:00.000Z",
                      *       "createdAt": "2026-10-02T09:00:00.000Z",
+                     *       "nextDueAt": null,
                      *       "webhookId": "whk_01HZX3K6Q2W8N4B7T5R9V0C1ME"
                      *     }
                      */

@@ -16,7 +16,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BusRouteDeps } from '../http/bus-route.js';
 import { callContext } from '../http/request-context.js';
-import { EpcisProblem, problemResponses, VERSION_HEADERS } from './epcis-common.js';
+import { problemResponses, VERSION_HEADERS } from './epcis-common.js';
 
 const TAGS = ['Transport'];
 
@@ -25,10 +25,23 @@ const EXAMPLE_SUBSCRIPTION = {
   queryName: 'shipped-this-season',
   dest: 'https://partner.example.org/epcis/results',
   stream: true,
+  schedule: null,
   reportIfEmpty: false,
   initialRecordTime: '2026-10-01T00:00:00.000Z',
   createdAt: '2026-10-02T09:00:00.000Z',
+  nextDueAt: null,
   webhookId: 'whk_01HZX3K6Q2W8N4B7T5R9V0C1ME',
+};
+const EXAMPLE_SCHEDULED = {
+  ...EXAMPLE_SUBSCRIPTION,
+  subscriptionID: 'sub_01HZX3K6Q2W8N4B7T5R9V0C1MF',
+  dest: 'https://partner.example.org/epcis/nightly',
+  stream: false,
+  schedule: { hour: '1', minute: '5' },
+  reportIfEmpty: true,
+  initialRecordTime: null,
+  nextDueAt: '2026-10-03T01:05:00.000Z',
+  webhookId: 'whk_01HZX3K6Q2W8N4B7T5R9V0C1MG',
 };
 const EXAMPLE_CREATED = { ...EXAMPLE_SUBSCRIPTION, signingSecret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0' };
 
@@ -45,16 +58,6 @@ const OWNER_RULE = {
   record: 'named query',
   why: 'the account that stored the query and its subscriptions: another account’s are not found',
 } as const;
-
-const NOT_IMPLEMENTED = {
-  type: 'epcisException:ImplementationException',
-  title: 'Implementation exception',
-  status: 501,
-  detail: 'schedule: scheduled subscriptions are not offered; subscribe with stream: true',
-  instance: '/api/epcis/queries/shipped-this-season/subscriptions',
-  code: 'UNPROCESSABLE',
-  details: { field: 'schedule' },
-};
 
 /**
  * The standard's query subscriptions (`/queries/{queryName}/subscriptions`, ADR 313): each delivered to `dest` by a
@@ -77,13 +80,16 @@ export function subscriptionRoutes(app: Parameters<FastifyPluginAsyncTypebox>[0]
         'Subscribes `dest` to a named query of yours (the standard’s `POST /queries/{queryName}/subscriptions`): ' +
         'with `stream: true`, each journey event recorded from now on that the query matches (recorded through ' +
         '`/api/transport` or captured) is sent as an `EPCISQueryDocument` with `queryName` and `subscriptionID`. ' +
-        'With `initialRecordTime`, what it matches among the events recorded since then is sent first. Delivery is ' +
+        'With a `schedule` (the standard’s QuerySchedule, in UTC), each due time sends what it matches among the ' +
+        'events recorded since the last delivery, and an empty result only with `reportIfEmpty`. With ' +
+        '`initialRecordTime`, what it matches among the events recorded since then is sent first. Delivery is ' +
         'a webhook of yours to `dest`, created with the subscription: Standard Webhooks signatures keyed by ' +
         '`signatureToken` (or a generated secret, shown once as `signingSecret`), retries and a delivery log under ' +
-        '`/api/transparency/webhooks/{webhookId}`; the signed body is `{ type: "epcis.query-result", timestamp, ' +
-        'data }` with the document in `data`. `schedule` is not offered (501 ' +
-        '`epcisException:ImplementationException`); neither `stream: true` nor a schedule is 400 ' +
-        '`epcisException:SubscriptionControlsException`, as a `dest` the platform may not reach. A name you have not ' +
+        '`/api/transparency/webhooks/{webhookId}`. As GS1’s REST binding sends results, the body is the bare ' +
+        '`EPCISQueryDocument` (`application/ld+json`) with `GS1-Signature: sha256=<hex HMAC-SHA256 of the body ' +
+        'keyed by signatureToken>` beside the Standard Webhooks headers. Neither `stream: true` nor a schedule, both, a schedule the standard ' +
+        'refuses (a value outside its range, a backwards range, never due) or a `dest` the platform may not reach ' +
+        'is 400 `epcisException:SubscriptionControlsException`. A name you have not ' +
         `stored is 404; at most ${EPCIS_SUBSCRIPTION_LIMIT} subscriptions per query (409). Answers 201 with ` +
         '`Location: /api/epcis/queries/{queryName}/subscriptions/{subscriptionID}`.',
       tags: TAGS,
@@ -96,22 +102,11 @@ export function subscriptionRoutes(app: Parameters<FastifyPluginAsyncTypebox>[0]
           content: { 'application/json': { schema: EpcisSubscriptionCreated, example: EXAMPLE_CREATED } },
         },
         ...problemResponses({ 400: 'VALIDATION_ERROR', 404: 'NOT_FOUND', 409: 'CONFLICT', ...authErrors }, false, true),
-        501: {
-          description: 'A schedule: not offered (RFC 7807 problem, type epcisException:ImplementationException)',
-          content: { 'application/problem+json': { schema: EpcisProblem, example: NOT_IMPLEMENTED } },
-        },
       },
     },
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       const body = req.body as Record<string, unknown>;
       const { queryName } = req.params as { queryName: string };
-      if (body.schedule !== undefined) {
-        return reply
-          .code(501)
-          .headers(VERSION_HEADERS)
-          .type('application/problem+json; charset=utf-8')
-          .send(JSON.stringify({ ...NOT_IMPLEMENTED, instance: req.url }));
-      }
       const created = await call(
         deps.bus,
         transportEpcisSubscriptionCreate,
@@ -140,7 +135,10 @@ export function subscriptionRoutes(app: Parameters<FastifyPluginAsyncTypebox>[0]
         200: {
           description: 'Success: the subscriptions',
           content: {
-            'application/json': { schema: Type.Array(EpcisSubscription), example: [EXAMPLE_SUBSCRIPTION] },
+            'application/json': {
+              schema: Type.Array(EpcisSubscription),
+              example: [EXAMPLE_SUBSCRIPTION, EXAMPLE_SCHEDULED],
+            },
           },
         },
         ...problemResponses({ 400: 'VALIDATION_ERROR', 404: 'NOT_FOUND', ...authErrors }, false, true),

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
+  EPCIS_QUERY_RESULT,
   GENERATED_SECRET_BYTES,
   generatedWebhookSecret,
   payloadSignature,
@@ -63,5 +64,34 @@ describe('webhook messages', () => {
     expect(webhookKey(secret)).toHaveLength(GENERATED_SECRET_BYTES);
     expect(generatedWebhookSecret()).not.toBe(secret);
     expect(generatedWebhookSecret(Buffer.alloc(24, 1))).toBe(`whsec_${Buffer.alloc(24, 1).toString('base64')}`);
+  });
+});
+
+describe('an EPCIS query subscription’s result', () => {
+  it('is the bare EPCISQueryDocument, signed in GS1-Signature over its bytes and by the Standard Webhooks headers', () => {
+    const secret = 'the-partner-shared-secret-0123456789';
+    const document = { type: 'EPCISQueryDocument', schemaVersion: '2.0', epcisBody: { queryResults: {} } };
+    const m = webhookMessage(secret, 'whd_1', 1_700_000_000, {
+      event: EPCIS_QUERY_RESULT,
+      timestamp: '2026-10-02T09:00:01.000Z',
+      data: document,
+    });
+    expect(JSON.parse(m.body)).toEqual(document);
+    expect(m.headers['content-type']).toBe('application/ld+json');
+    expect(m.headers['gs1-signature']).toBe(
+      `sha256=${createHmac('sha256', Buffer.from(secret)).update(m.body).digest('hex')}`,
+    );
+    expect(m.headers['webhook-signature']).toBe(
+      `v1,${createHmac('sha256', Buffer.from(secret)).update(`whd_1.1700000000.${m.body}`).digest('base64')}`,
+    );
+    expect(m.headers['x-rootline-signature']).toBeUndefined();
+    // Every other kind keeps the envelope.
+    const other = webhookMessage(secret, 'whd_2', 1_700_000_000, {
+      event: 'plant.registered',
+      timestamp: '2026-10-02T09:00:01.000Z',
+      data: { plantId: 'plt_1' },
+    });
+    expect(JSON.parse(other.body)).toMatchObject({ type: 'plant.registered', data: { plantId: 'plt_1' } });
+    expect(other.headers['gs1-signature']).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { EPCIS_SUBSCRIPTION_KIND } from '@rootline/contracts/epcis';
 import canonicalize from 'canonicalize';
 
 /** What a receiver gets: the spec's payload, its body bytes and the headers. */
@@ -63,6 +64,8 @@ export function webhookMessage(
   attemptAtSeconds: number,
   payload: { event: string; timestamp: string; data: unknown },
 ): WebhookMessage {
+  if (payload.event === EPCIS_QUERY_RESULT)
+    return epcisQueryResultMessage(secret, deliveryId, attemptAtSeconds, payload);
   const signature = payloadSignature(secret, payload);
   const body = JSON.stringify({
     type: payload.event,
@@ -71,9 +74,6 @@ export function webhookMessage(
     data: payload.data,
     signature,
   });
-  const v1 = createHmac('sha256', webhookKey(secret))
-    .update(`${deliveryId}.${attemptAtSeconds}.${body}`, 'utf8')
-    .digest('base64');
   return {
     body,
     headers: {
@@ -81,9 +81,50 @@ export function webhookMessage(
       'user-agent': 'Rootline-Webhooks/1',
       'x-rootline-signature': signature,
       'x-rootline-event': payload.event,
-      'webhook-id': deliveryId,
-      'webhook-timestamp': String(attemptAtSeconds),
-      'webhook-signature': `v1,${v1}`,
+      ...standardHeaders(secret, deliveryId, attemptAtSeconds, body),
+    },
+  };
+}
+
+/** The kind of an EPCIS query subscription's results. */
+export const EPCIS_QUERY_RESULT = EPCIS_SUBSCRIPTION_KIND;
+
+/** Standard Webhooks headers of a body: its id, this attempt's time, and `v1,` + HMAC over `<id>.<time>.<body>`. */
+function standardHeaders(secret: string, deliveryId: string, attemptAtSeconds: number, body: string) {
+  const v1 = createHmac('sha256', webhookKey(secret))
+    .update(`${deliveryId}.${attemptAtSeconds}.${body}`, 'utf8')
+    .digest('base64');
+  return {
+    'webhook-id': deliveryId,
+    'webhook-timestamp': String(attemptAtSeconds),
+    'webhook-signature': `v1,${v1}`,
+  };
+}
+
+/**
+ * An EPCIS query subscription's result (ADR 320), as GS1's EPCIS 2.0 REST binding sends one to `dest`: the body is
+ * the `EPCISQueryDocument` itself, with `GS1-Signature: sha256=` + hex HMAC-SHA256 of the body bytes keyed by the
+ * subscription's `signatureToken` (its key bytes, `webhookKey`), and the Standard Webhooks headers of every delivery,
+ * so `new Webhook(secret).verify(body, headers)` holds too.
+ */
+function epcisQueryResultMessage(
+  secret: string,
+  deliveryId: string,
+  attemptAtSeconds: number,
+  payload: { event: string; data: unknown },
+): WebhookMessage {
+  const body = JSON.stringify(payload.data);
+  const signature = `sha256=${createHmac('sha256', webhookKey(secret)).update(body, 'utf8').digest('hex')}`;
+  return {
+    body,
+    headers: {
+      'content-type': 'application/ld+json',
+      'user-agent': 'Rootline-Webhooks/1',
+      'gs1-epcis-version': '2.0.0',
+      'gs1-cbv-version': '2.0.0',
+      'gs1-signature': signature,
+      'x-rootline-event': payload.event,
+      ...standardHeaders(secret, deliveryId, attemptAtSeconds, body),
     },
   };
 }

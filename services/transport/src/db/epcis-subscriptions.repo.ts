@@ -1,5 +1,5 @@
-import type { Db } from '@rootline/db';
-import { and, asc, count, eq } from 'drizzle-orm';
+import { type Db, executeRows } from '@rootline/db';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { epcisNamedQueries, epcisSubscriptions } from './schema.js';
 
 export type SubscriptionRow = typeof epcisSubscriptions.$inferSelect;
@@ -87,4 +87,48 @@ export async function streamSubscriptions(db: Db): Promise<(SubscriptionRow & { 
     .where(eq(epcisSubscriptions.stream, true))
     .orderBy(asc(epcisSubscriptions.createdAt));
   return rows.map((r) => ({ ...r.sub, query: r.query }));
+}
+
+/** The snapshot of the running transaction's next statement, as text (`pg_current_snapshot()`, ADR 321). */
+export async function currentSnapshot(db: Db): Promise<string> {
+  const [row] = await executeRows<{ s: string }>(db, sql`select pg_current_snapshot()::text as s`);
+  return row!.s;
+}
+
+/**
+ * Claims the scheduled subscription due the earliest at `now` (ADR 320), with its named query's parameters: locked
+ * for the caller's transaction, skipping any another replica holds, so each due time is delivered once.
+ */
+export async function claimDueSubscription(
+  db: Db,
+  now: string,
+): Promise<(SubscriptionRow & { query: Record<string, unknown> }) | undefined> {
+  const [claimed] = await executeRows<{ id: string }>(
+    db,
+    sql`select s.id from ${epcisSubscriptions} s
+      where s.next_due_at is not null and s.next_due_at <= ${now}::timestamptz
+      order by s.next_due_at limit 1 for update of s skip locked`,
+  );
+  if (!claimed) return undefined;
+  const [row] = await db
+    .select({ sub: epcisSubscriptions, query: epcisNamedQueries.query })
+    .from(epcisSubscriptions)
+    .innerJoin(
+      epcisNamedQueries,
+      and(
+        eq(epcisNamedQueries.accountId, epcisSubscriptions.accountId),
+        eq(epcisNamedQueries.name, epcisSubscriptions.queryName),
+      ),
+    )
+    .where(eq(epcisSubscriptions.id, claimed.id));
+  return row ? { ...row.sub, query: row.query } : undefined;
+}
+
+/** After a scheduled delivery: when it is next due, and the snapshot and recordTime it has sent up to. */
+export async function advanceSchedule(
+  db: Db,
+  id: string,
+  next: { nextDueAt: string; snapshot: string; lastRecordTime: string },
+): Promise<void> {
+  await db.update(epcisSubscriptions).set(next).where(eq(epcisSubscriptions.id, id));
 }

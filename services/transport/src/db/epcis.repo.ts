@@ -26,6 +26,12 @@ export interface EpcisFilter {
   /** Recorded at or after / before these instants (a subscription's initial records and stream). */
   recordedFrom?: string | null;
   recordedBefore?: string | null;
+  /**
+   * Stored by a transaction this snapshot (`pg_current_snapshot()` as text) saw / did not see (ADR 321). A row stored
+   * before transactions were kept counts as seen by every snapshot.
+   */
+  seenBy?: string | null;
+  unseenBy?: string | null;
 }
 
 export type EpcisRow = EventRow & {
@@ -63,6 +69,16 @@ export async function epcisRows(db: Db, f: EpcisFilter): Promise<EpcisRow[]> {
   if (f.eventIds) where.push(f.eventIds.length ? inArray(events.id, f.eventIds) : sql`false`);
   if (f.recordedFrom) where.push(gte(events.recordedAt, f.recordedFrom));
   if (f.recordedBefore) where.push(lt(events.recordedAt, f.recordedBefore));
+  if (f.seenBy) {
+    where.push(
+      sql`(${events.storedXid} is null or pg_visible_in_snapshot(${events.storedXid}, ${f.seenBy}::pg_snapshot))`,
+    );
+  }
+  if (f.unseenBy) {
+    where.push(
+      sql`(${events.storedXid} is not null and not pg_visible_in_snapshot(${events.storedXid}, ${f.unseenBy}::pg_snapshot))`,
+    );
+  }
   if (f.after) {
     const { eventAt, recordedAt, id } = f.after;
     where.push(

@@ -2,6 +2,7 @@ import { agentsTable, inboxTable, ledgerIntentsTable, outboxTable } from '@rootl
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -14,6 +15,9 @@ import {
 } from 'drizzle-orm/pg-core';
 
 export const transportSchema = pgSchema('transport');
+
+/** A 64-bit transaction id (`xid8`), read and written as its decimal text. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
 
 /**
  * Journey events: one row per accepted event, written with its block once the ledger has it. Never edited, but for
@@ -64,6 +68,11 @@ export const events = transportSchema.table(
     blockIndex: integer('block_index').notNull(),
     blockHash: text('block_hash').notNull(),
     txId: text('tx_id').notNull(),
+    /**
+     * The transaction that stored the row (ADR 321): whether a subscription's snapshot saw it. Null for rows stored
+     * before it was kept (older than any subscription's snapshot).
+     */
+    storedXid: xid8('stored_xid').default(sql`pg_current_xact_id()`),
   },
   (t) => [
     // Journey pages read in this order straight off the index (see journeyPage).
@@ -260,6 +269,20 @@ export const epcisSubscriptions = transportSchema.table(
     reportIfEmpty: boolean('report_if_empty').notNull(),
     initialRecordTime: timestamp('initial_record_time', { withTimezone: true, mode: 'string' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    /** A scheduled subscription's QuerySchedule (ADR 320); null for a streamed one. */
+    schedule: jsonb('schedule').$type<Record<string, string> | null>(),
+    /** When a scheduled subscription is next delivered. */
+    nextDueAt: timestamp('next_due_at', { withTimezone: true, mode: 'string' }),
+    /**
+     * What the subscription has sent up to (ADR 321): `pg_current_snapshot()` when it was made, then of its last
+     * scheduled delivery; the events stored by a transaction it did not see come next. Null for older subscriptions.
+     */
+    snapshot: text('snapshot'),
+    /** When a scheduled subscription was last delivered (null before its first), and the events' recordTime then. */
+    lastRecordTime: timestamp('last_record_time', { withTimezone: true, mode: 'string' }),
   },
-  (t) => [index('epcis_subscriptions_query_idx').on(t.accountId, t.queryName, t.createdAt)],
+  (t) => [
+    index('epcis_subscriptions_query_idx').on(t.accountId, t.queryName, t.createdAt),
+    index('epcis_subscriptions_due_idx').on(t.nextDueAt).where(sql`${t.nextDueAt} is not null`),
+  ],
 );

@@ -22,6 +22,7 @@ import { type EpcisRow, epcisRows } from '../db/epcis.repo.js';
 import { findNamedQuery } from '../db/epcis-queries.repo.js';
 import {
   countSubscriptions,
+  currentSnapshot,
   deleteSubscription,
   findSubscription,
   insertSubscription,
@@ -31,6 +32,13 @@ import {
 } from '../db/epcis-subscriptions.repo.js';
 import { type EpcisPlaces, NO_SGLNS } from '../domain/epcis-places.js';
 import { type EpcisQueryPlan, planEpcisQuery } from '../domain/epcis-query.js';
+import {
+  type EpcisScheduleInput,
+  nextDueOf,
+  type ParsedSchedule,
+  parseSchedule,
+  ScheduleError,
+} from '../domain/epcis-schedule.js';
 import { epcisEventOfRow, epcisQueryDocument } from './epcis.js';
 
 const subscription = (row: SubscriptionRow): EpcisSubscription => ({
@@ -38,14 +46,38 @@ const subscription = (row: SubscriptionRow): EpcisSubscription => ({
   queryName: row.queryName,
   dest: row.dest,
   stream: row.stream,
+  schedule: row.schedule ?? null,
   reportIfEmpty: row.reportIfEmpty,
   initialRecordTime: row.initialRecordTime ? new Date(row.initialRecordTime).toISOString() : null,
   createdAt: new Date(row.createdAt).toISOString(),
+  nextDueAt: row.nextDueAt ? new Date(row.nextDueAt).toISOString() : null,
   webhookId: row.webhookId,
 });
 
+/** A subscription's controls: streamed or scheduled, not both nor neither; a schedule the standard would refuse. */
+function scheduleOf(input: { stream?: boolean; schedule?: EpcisScheduleInput }): ParsedSchedule | null {
+  if (input.schedule !== undefined && input.stream === true) {
+    throw new AppError('VALIDATION_ERROR', 'schedule: a subscription is streamed or scheduled, not both', {
+      field: 'schedule',
+    });
+  }
+  if (input.schedule === undefined) {
+    if (input.stream === true) return null;
+    throw new AppError('VALIDATION_ERROR', 'stream: a subscription is streamed (stream: true) or has a schedule', {
+      field: 'stream',
+    });
+  }
+  try {
+    return parseSchedule(input.schedule);
+  } catch (err) {
+    if (!(err instanceof ScheduleError)) throw err;
+    const message = err.field === 'schedule' ? err.message : `schedule.${err.message}`;
+    throw new AppError('VALIDATION_ERROR', message, { field: 'schedule' });
+  }
+}
+
 /** Publishes one result of a subscription (in `tx`): the transparency service queues it for its webhook alone. */
-async function publishResult(
+export async function publishResult(
   ctx: ServiceContext,
   tx: Db,
   sub: SubscriptionRow,
@@ -87,8 +119,8 @@ export async function removeSubscriptionWebhook(ctx: ServiceContext, webhookId: 
 
 /**
  * Subscriptions to named EPCIS queries (ADR 313): each is the account's own, under its named query, and delivered by
- * a transparency webhook of that account to `dest`. Only streamed subscriptions are taken (a schedule is refused
- * by the gateway as not implemented).
+ * a transparency webhook of that account to `dest`: streamed (each new matching event) or scheduled (what was
+ * recorded since the last delivery, at each due time of its QuerySchedule, ADR 320).
  */
 export function epcisSubscriptionHandlers(
   ctx: ServiceContext,
@@ -100,9 +132,7 @@ export function epcisSubscriptionHandlers(
     const accountId = actingUser(caller).id;
     const named = await findNamedQuery(ctx.db, accountId, input.queryName);
     if (!named) throw notFound('Named query', input.queryName);
-    if (input.stream !== true) {
-      throw new AppError('VALIDATION_ERROR', 'stream: a subscription is streamed (stream: true)', { field: 'stream' });
-    }
+    const schedule = scheduleOf(input);
     if ((await countSubscriptions(ctx.db, accountId, input.queryName)) >= EPCIS_SUBSCRIPTION_LIMIT) {
       throw new AppError('CONFLICT', `At most ${EPCIS_SUBSCRIPTION_LIMIT} subscriptions per named query`, {
         field: 'queryName',
@@ -127,16 +157,25 @@ export function epcisSubscriptionHandlers(
       queryName: input.queryName,
       dest: input.dest,
       webhookId: hook.id,
-      stream: true,
+      stream: schedule === null,
       reportIfEmpty: input.reportIfEmpty,
       initialRecordTime: input.initialRecordTime ? new Date(input.initialRecordTime).toISOString() : null,
       createdAt: now,
+      schedule: schedule === null ? null : (input.schedule as Record<string, string>),
+      nextDueAt: schedule === null ? null : nextDueOf(schedule, new Date(now))!.toISOString(),
+      snapshot: null,
+      lastRecordTime: null,
     };
     const base = publicUrlOf(caller, publicUrl);
     try {
       await ctx.db.transaction(async (tx) => {
+        // What it has seen (ADR 321): the initial records are the events stored by a transaction this snapshot saw,
+        // the stream and the first scheduled delivery take those it did not.
+        row.snapshot = await currentSnapshot(tx);
         await insertSubscription(tx, row);
-        if (row.initialRecordTime) await publishInitial(ctx, tx, row, plan, base, companyPrefix, places, caller);
+        if (row.initialRecordTime && schedule === null) {
+          await publishInitial(ctx, tx, row, plan, base, companyPrefix, places, caller);
+        }
       });
     } catch (err) {
       await removeSubscriptionWebhook(ctx, hook.id, caller).catch(() => {});
@@ -168,8 +207,8 @@ export function epcisSubscriptionHandlers(
 }
 
 /**
- * The initial records of a new subscription: what its query matches among the events recorded from
- * `initialRecordTime` until the subscription was made (the stream takes those recorded after), in results of at most
+ * The initial records of a new streamed subscription: what its query matches among the events recorded from
+ * `initialRecordTime` and stored by a transaction its snapshot saw (the stream takes the others), in results of at most
  * EPCIS_PER_PAGE_MAX events; with `reportIfEmpty`, one empty result when nothing matched.
  */
 async function publishInitial(
@@ -188,7 +227,7 @@ async function publishInitial(
       ...plan,
       after,
       recordedFrom: sub.initialRecordTime,
-      recordedBefore: sub.createdAt,
+      seenBy: sub.snapshot,
       limit: EPCIS_PER_PAGE_MAX,
     });
     if (rows.length > 0 || (part === 0 && sub.reportIfEmpty)) {
@@ -222,7 +261,9 @@ export const matchSubscriptions = (
       } catch {
         continue; // Checked when stored; a query a later release refuses matches nothing.
       }
-      const rows = await epcisRows(meta.tx, { ...plan, eventIds: [p.eventId], recordedFrom: sub.createdAt, limit: 1 });
+      // Stored by a transaction the subscription's snapshot did not see: none is missed, none sent twice (ADR 321).
+      const since = sub.snapshot ? { unseenBy: sub.snapshot } : { recordedFrom: sub.createdAt };
+      const rows = await epcisRows(meta.tx, { ...plan, eventIds: [p.eventId], ...since, limit: 1 });
       if (rows.length === 0) continue;
       await publishResult(ctx, meta.tx, sub, `${sub.id}:${p.eventId}`, rows, base, companyPrefix, places, meta);
     }
