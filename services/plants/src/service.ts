@@ -79,7 +79,7 @@ export const service: ServiceModule<typeof PlantsConfig, PlantsLedgerRecord> = {
           now: () => ctx.clock.now().getTime(),
         })
       : null;
-    const searchCache = createSearchCache<Omit<SearchHit, 'coverPhoto'>>({
+    const searchCache = createSearchCache<SearchHit>({
       ttlMs: ctx.config.SEARCH_CACHE_MS,
       now: () => ctx.clock.now().getTime(),
     });

@@ -24,7 +24,7 @@ import type { SearchIndexFeed } from '../jobs/search-index.js';
 import { withCoverPhotos } from './covers.js';
 import { type createSearchCache, searchKey } from './search-cache.js';
 
-type SearchCache = ReturnType<typeof createSearchCache<Omit<SearchHit, 'coverPhoto'>>>;
+type SearchCache = ReturnType<typeof createSearchCache<SearchHit>>;
 
 /** How far back a grower's last registration or propagation may lie to count as active. */
 export const ACTIVE_GROWER_DAYS = 90;
@@ -60,15 +60,22 @@ export const searchPlantsHandler = (ctx: ServiceContext, cache: SearchCache, ind
     }
     const { page, limit, offset } = pageWindow(input);
     const types = input.type ? [input.type] : SEARCH_TYPES;
-    const { items, total, totalIsEstimate } = await cache.get(searchKey(q, types, offset, limit), caller, async () => {
+    const rankedPage = async () => {
       if (!index?.ready) return ctx.reads.run(caller, (db) => searchPlants(db, q, types, offset, limit));
       // Someone who just wrote finds it: the index reads what changed before answering them.
       if (caller.readPrimary === true) await index.catchUp();
       return ctx.reads.run(caller, (db) => searchIndexed(db, ctx.db, index.index, q, types, offset, limit));
+    };
+    // The page's photos are kept with its answer: their URLs are signed for the address the caller asked through
+    // (part of the key) and outlive the answer's seconds in the cache by minutes. A photo added meanwhile shows
+    // within that time, as a new plant does.
+    const key = `${caller.publicUrl ?? ''}\u0000${searchKey(q, types, offset, limit)}`;
+    const { items, total, totalIsEstimate } = await cache.get(key, caller, async () => {
+      const answer = await rankedPage();
+      return { ...answer, items: await withCoverPhotos(ctx, caller, answer.items) };
     });
-    // Photos are added after the cache: their URLs are signed for this caller's address and expire.
     return {
-      items: await withCoverPhotos(ctx, caller, items),
+      items,
       pagination: { ...paginate(page, limit, total), totalIsEstimate },
     };
   });
