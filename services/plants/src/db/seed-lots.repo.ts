@@ -32,6 +32,30 @@ export async function updateSeedLot(db: Db, id: string, change: Partial<NewSeedL
   return row as SeedLotRow;
 }
 
+/**
+ * Takes `amount` out of a lot whose row the transaction holds locked (the caller checked it holds that much): the lot's
+ * new quantity and the change that explains it (`reason`, `note` naming the loan or handoff). Answers what is left.
+ */
+export async function takeFromSeedLot(
+  db: Db,
+  lot: SeedLotRow,
+  take: { amount: number; reason: string; note: string; at: string; by: string },
+): Promise<number> {
+  const left = lot.quantityAmount - take.amount;
+  await updateSeedLot(db, lot.id, { quantityAmount: left, updatedAt: take.at });
+  await insertQuantityChange(db, {
+    seedLotId: lot.id,
+    reason: take.reason,
+    amount: left,
+    delta: -take.amount,
+    unit: lot.quantityUnit,
+    note: take.note,
+    at: take.at,
+    by: take.by,
+  });
+  return left;
+}
+
 export interface SeedLotFilter {
   ownerId: string;
   cropKey?: string;

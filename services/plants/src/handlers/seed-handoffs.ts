@@ -21,7 +21,7 @@ import {
   type SeedHandoffRow,
   setHandoffEvent,
 } from '../db/seed-handoffs.repo.js';
-import { findSeedLot, insertQuantityChange, insertSeedLot, updateSeedLot } from '../db/seed-lots.repo.js';
+import { findSeedLot, insertQuantityChange, insertSeedLot, takeFromSeedLot } from '../db/seed-lots.repo.js';
 import {
   handoffTransactionId,
   handoffView,
@@ -118,14 +118,9 @@ export const handSeedLot = (ctx: ServiceContext) =>
             unit: lot.quantityUnit,
           });
         }
-        const left = lot.quantityAmount - quantity.amount;
-        await updateSeedLot(tx, seedLotId, { quantityAmount: left, updatedAt: at });
-        await insertQuantityChange(tx, {
-          seedLotId,
+        await takeFromSeedLot(tx, lot, {
+          amount: quantity.amount,
           reason: 'handed-off',
-          amount: left,
-          delta: -quantity.amount,
-          unit: lot.quantityUnit,
           note: handoffId,
           at,
           by: actor.id,

@@ -22,7 +22,7 @@ import {
   type SeedLoanRow,
   updateSeedLoan,
 } from '../db/seed-loans.repo.js';
-import { findSeedLot, insertQuantityChange, insertSeedLot, updateSeedLot } from '../db/seed-lots.repo.js';
+import { findSeedLot, insertQuantityChange, insertSeedLot, takeFromSeedLot } from '../db/seed-lots.repo.js';
 import { dueAtOf, journeyUnit, notGrownFromLoan, seedLoanView } from '../domain/seed-loans.js';
 import { cropKey } from '../domain/seed-lots.js';
 
@@ -123,18 +123,7 @@ export const lendSeedLot = (ctx: ServiceContext) =>
             },
           );
         }
-        const left = lot.quantityAmount - quantity.amount;
-        await updateSeedLot(tx, seedLotId, { quantityAmount: left, updatedAt: at });
-        await insertQuantityChange(tx, {
-          seedLotId,
-          reason: 'lent',
-          amount: left,
-          delta: -quantity.amount,
-          unit: lot.quantityUnit,
-          note: id,
-          at,
-          by: actor.id,
-        });
+        await takeFromSeedLot(tx, lot, { amount: quantity.amount, reason: 'lent', note: id, at, by: actor.id });
         const lenderName =
           actor.org?.id === lot.ownerId ? actor.org.name : actor.id === lot.ownerId ? callerName : undefined;
         const created = await insertSeedLoan(tx, {
